@@ -1,0 +1,3 @@
+from eiapbem.cli.main import main
+
+main()

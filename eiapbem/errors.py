@@ -1,0 +1,35 @@
+"""The error families of eiapbem.
+
+Every error a user can cause carries one sentence saying what is wrong and what
+to do.  Callers tell errors apart by type, never by message text.
+"""
+
+from __future__ import annotations
+
+
+class EiaError(Exception):
+    """Base of every error eiapbem raises on purpose.
+
+    ``str(err)`` is the sentence shown to the user; ``hint`` is an optional
+    second sentence saying what to do next.
+    """
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+class IllegalAction(EiaError):
+    """An action the rules do not allow now; the state is unchanged."""
+
+
+class BadData(EiaError):
+    """A data file (map, scenario, leaders, tables) is malformed or inconsistent."""
+
+
+class BadFile(EiaError):
+    """A file from outside (turn, battle, save, bid…) was refused; nothing changed."""
+
+
+class BadEncoding(BadFile):
+    """Bytes that are not canonical eiapbem msgpack (floats, unsorted keys, trailing bytes…)."""

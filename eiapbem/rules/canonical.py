@@ -1,0 +1,119 @@
+"""Canonical msgpack: the one byte form of every value eiapbem hashes or signs.
+
+A value is canonical when it is built only from ``None``, ``bool``, ``int``
+(signed 64-bit range), ``str``, ``bytes``, lists and maps with ``str`` keys,
+and its encoding has every map's keys sorted by their UTF-8 bytes.  Floats are
+refused outright (the rules core has no floats), so a serialised state can
+never hold one.  ``decode`` accepts only bytes that ``encode`` would produce
+for the value they hold: anything else (a float, unsorted or duplicate keys, a
+non-minimal integer, trailing bytes, an extension type) is a ``BadEncoding``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgpack
+
+from eiapbem.errors import BadEncoding
+
+INT_MIN = -(2**63)
+INT_MAX = 2**64 - 1
+
+#: Limits a reader enforces on untrusted input (the file layer may pass tighter ones).
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+DEFAULT_MAX_CONTAINER = 1_000_000
+
+
+def _normalise(value: Any, path: str) -> Any:
+    # bool before int: bool is a subclass of int.
+    if value is None or isinstance(value, (bool, str, bytes)):
+        return value
+    if isinstance(value, int):
+        if not INT_MIN <= value <= INT_MAX:
+            raise BadEncoding(f"integer out of the 64-bit range at {path or 'top level'}")
+        return value
+    if isinstance(value, float):
+        raise BadEncoding(f"float {value!r} at {path or 'top level'}: eiapbem values hold integers only")
+    if isinstance(value, (list, tuple)):
+        return [_normalise(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        items = []
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise BadEncoding(f"map key {k!r} at {path or 'top level'} is not a string")
+            items.append((k.encode("utf-8"), k, _normalise(v, f"{path}.{k}")))
+        items.sort(key=lambda t: t[0])
+        return _SortedMap((k, v) for _, k, v in items)
+    raise BadEncoding(f"value of type {type(value).__name__} at {path or 'top level'} cannot be encoded")
+
+
+class _SortedMap(dict):
+    """A dict whose insertion order is the canonical key order (msgpack keeps it)."""
+
+
+def encode(value: Any) -> bytes:
+    """Return the canonical msgpack bytes of ``value`` (raises ``BadEncoding``)."""
+    return msgpack.packb(_normalise(value, ""), use_bin_type=True, strict_types=False)
+
+
+def _pairs_hook(pairs: list[tuple[Any, Any]]) -> dict:
+    out: dict = {}
+    for k, v in pairs:
+        if not isinstance(k, str):
+            raise BadEncoding("a map key is not a string")
+        if k in out:
+            raise BadEncoding(f"duplicate map key {k!r}")
+        out[k] = v
+    return out
+
+
+def _ext_hook(code: int, data: bytes) -> Any:
+    raise BadEncoding(f"msgpack extension type {code} is not allowed")
+
+
+def decode(
+    data: bytes,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_container: int = DEFAULT_MAX_CONTAINER,
+) -> Any:
+    """Decode canonical msgpack bytes strictly; raise ``BadEncoding`` on anything else."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise BadEncoding("expected bytes to decode")
+    if len(data) > max_bytes:
+        raise BadEncoding(f"encoded value is {len(data)} bytes, over the limit of {max_bytes}")
+    try:
+        value = msgpack.unpackb(
+            bytes(data),
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            object_pairs_hook=_pairs_hook,
+            ext_hook=_ext_hook,
+            max_str_len=max_bytes,
+            max_bin_len=max_bytes,
+            max_array_len=max_container,
+            max_map_len=max_container,
+        )
+    except BadEncoding:
+        raise
+    except msgpack.ExtraData as err:
+        raise BadEncoding("trailing bytes after the encoded value") from err
+    except (ValueError, TypeError, msgpack.UnpackException, RecursionError) as err:
+        raise BadEncoding(f"not valid msgpack ({type(err).__name__})") from err
+    # Canonical check: re-encoding must give the same bytes (catches floats,
+    # unsorted keys, non-minimal integer or length forms).
+    try:
+        again = encode(value)
+    except BadEncoding:
+        raise
+    if again != bytes(data):
+        raise BadEncoding("msgpack is valid but not in eiapbem's canonical form")
+    return value
+
+
+def digest(value: Any) -> bytes:
+    """SHA-256 of the canonical encoding of ``value``."""
+    return hashlib.sha256(encode(value)).digest()
