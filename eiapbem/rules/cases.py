@@ -40,6 +40,11 @@ _PROCEDURES: dict[str, Procedure] = {}
 #: Modules that register procedures; imported before any case runs.
 PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.tables",
+    "eiapbem.rules.combat.morale",
+    "eiapbem.rules.combat.commander",
+    "eiapbem.rules.combat.tables_use",
+    "eiapbem.rules.combat.pursuit",
+    "eiapbem.rules.combat.siege",
 )
 
 _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")

@@ -1,0 +1,12 @@
+"""Land combat (section 11) as small pure functions over the charts of
+``eiapbem.rules.tables.land``.  Each module registers the rules-case
+procedures (``eiapbem.rules.cases``) that check it against the manual's worked
+examples:
+
+- ``morale``: base and final morale levels (11.2.5);
+- ``commander``: tactical ratings, the tactical maximum and the commander chart (11.2.9, 13.8.7);
+- ``tables_use``: which combat table each side uses in a round, terrain and
+  guard shifts, outflanking forces (11.2.6-11.2.8, 11.2.12);
+- ``pursuit``: pursuit class and losses (11.2.10);
+- ``siege``: assault attempts and sorties (11.4.1).
+"""

@@ -1,0 +1,153 @@
+"""Which combat table each side uses in a round (11.2.6-11.2.8, 11.2.12).
+
+The operational possibilities chart gives the tables for the two chits; the
+river sections replace them on the first day of a river crossing; the "2nd"
+set replaces them once an outflanking force has arrived; terrain and a guard
+commitment then shift the levels.  While a side's outflanking force is away
+its percentage losses inflicted count the pinning force only; once it has
+arrived each outflanking factor counts twice (000:1718).
+"""
+
+from __future__ import annotations
+
+from eiapbem.errors import BadData, IllegalAction
+from eiapbem.rules.cases import procedure
+from eiapbem.rules.combat._inputs import need, need_ints
+from eiapbem.rules.dice import Dice
+from eiapbem.rules.tables import land
+
+
+def round_tables(
+    attacker_chit: str,
+    defender_chit: str,
+    round_no: int,
+    *,
+    day: int = 1,
+    river_crossing: bool = False,
+    outflank_arrived: bool = False,
+    terrain: str | None = None,
+    attacker_guard_shift: int = 0,
+    defender_guard_shift: int = 0,
+) -> tuple[land.CombatTable, land.CombatTable]:
+    """(attacker's, defender's) effective tables for one round.
+
+    ``river_crossing``: every attacking force crossed a river or crossing
+    arrow or disembarked; it counts on the first day only (000:1714).
+    """
+    att, dfn = land.combat_tables(
+        attacker_chit,
+        defender_chit,
+        round_no,
+        outflank_arrived=outflank_arrived,
+        river=river_crossing and day == 1,
+    )
+    return (
+        land.effective_table(att, land.ATTACKER, terrain=terrain, guard_shift=attacker_guard_shift),
+        land.effective_table(dfn, land.DEFENDER, terrain=terrain, guard_shift=defender_guard_shift),
+    )
+
+
+def loss_basis_factors(pinning_factors: int, outflanking_factors: int, arrived: bool) -> int:
+    """Army factors that set the percentage losses an outflanking side inflicts (000:1718)."""
+    if pinning_factors < 0 or outflanking_factors < 0:
+        raise IllegalAction("a force cannot have fewer than 0 factors")
+    return pinning_factors + (2 * outflanking_factors if arrived else 0)
+
+
+def outflank_arrival_rating(strategic_rating: int, *, after_round: int, terrain: str | None = None) -> int:
+    """The strategic rating an arrival check is made against (11.2.12, note (I), 000:1898-1904).
+
+    The check follows round 1 or round 2; after round 2 the rating is +2; in
+    forest, mountain or marsh it is -1.
+    """
+    if after_round not in (1, 2):
+        raise IllegalAction(f"outflanking forces are checked after round 1 or 2, not after round {after_round}")
+    rating = strategic_rating
+    if terrain in land.OUTFLANK_ROUGH_TERRAIN:
+        rating += land.OUTFLANK_ROUGH_TERRAIN_MODIFIER
+    if after_round == 2:
+        rating += land.OUTFLANK_SECOND_ROUND_MODIFIER
+    return rating
+
+
+def outflank_arrives(random_number: int, strategic_rating: int, *, after_round: int, terrain: str | None = None) -> bool:
+    """The outflanking force arrives on a random number at most the modified rating (000:1900)."""
+    return random_number <= outflank_arrival_rating(strategic_rating, after_round=after_round, terrain=terrain)
+
+
+def _chits(inp: dict) -> tuple[str, str]:
+    return need(inp, "attacker_chit", str), need(inp, "defender_chit", str)
+
+
+@procedure("combat.tables")
+def _tables_case(inp: dict, dice: Dice) -> dict:
+    """The three rounds' tables for two chits (optionally terrain, river crossing, arrival)."""
+    att_chit, dfn_chit = _chits(inp)
+    attacker, defender = [], []
+    for r in (1, 2, 3):
+        a, d = round_tables(
+            att_chit,
+            dfn_chit,
+            r,
+            river_crossing=need(inp, "river_crossing", bool, False),
+            terrain=need(inp, "terrain", str, None),
+        )
+        attacker.append(str(a))
+        defender.append(str(d))
+    return {"attacker": attacker, "defender": defender}
+
+
+@procedure("combat.effective-table")
+def _effective_table_case(inp: dict, dice: Dice) -> dict:
+    """One table under a list of modifications, each {side, terrain?, guard_shift?}."""
+    table = land.CombatTable.parse(need(inp, "table", str))
+    out = []
+    for m in need(inp, "modifications", list):
+        if not isinstance(m, dict):
+            raise BadData(f"each modification is a table with side, terrain and guard_shift, not {m!r}")
+        out.append(
+            str(
+                land.effective_table(
+                    table,
+                    need(m, "side", str),
+                    terrain=need(m, "terrain", str, None),
+                    guard_shift=need(m, "guard_shift", int, 0),
+                )
+            )
+        )
+    return {"tables": out}
+
+
+@procedure("combat.outflanking")
+def _outflanking_case(inp: dict, dice: Dice) -> dict:
+    """Rounds of an outflanking battle: tables and the outflanking side's loss-basis factors.
+
+    Input: the chits, ``pinning_factors``, ``outflanking_factors``,
+    ``pinning_losses`` (factors lost by the pinning force in each round),
+    ``arrives_after_round`` (0: never) and ``rounds``.
+    """
+    att_chit, dfn_chit = _chits(inp)
+    pairing = land.operational_possibility(att_chit, dfn_chit)
+    if pairing.outflanker is None:
+        raise BadData(f"{att_chit} against {dfn_chit} has no outflanking side")
+    pinning = need(inp, "pinning_factors", int)
+    outflanking = need(inp, "outflanking_factors", int)
+    losses = need_ints(inp, "pinning_losses")
+    arrives_after = need(inp, "arrives_after_round", int)
+    rounds = need(inp, "rounds", int)
+    if len(losses) < rounds - 1:
+        raise BadData(f"'pinning_losses' needs the losses of the first {rounds - 1} rounds")
+    out = []
+    for r in range(1, rounds + 1):
+        arrived = 0 < arrives_after < r
+        a, d = round_tables(att_chit, dfn_chit, r, outflank_arrived=arrived)
+        out.append(
+            {
+                "round": r,
+                "outflanker_factors": loss_basis_factors(pinning, outflanking, arrived),
+                "attacker_table": str(a),
+                "defender_table": str(d),
+            }
+        )
+        pinning -= losses[r - 1] if r - 1 < len(losses) else 0
+    return {"outflanker": pairing.outflanker, "rounds": out}
