@@ -126,3 +126,16 @@ def test_case_inputs_are_checked():
         run_case(_case("morale.final", {"base_morale": 320}))
     with pytest.raises(BadData, match="must be a whole number"):
         run_case(_case("morale.final", {"base_morale": "3.2", "days": [1]}))
+
+
+def test_cli_reports_a_bad_case_input_without_traceback(run_cli, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        'id = "bad"\nsection = "11.2.5"\ntitle = "t"\nsource = "000:1702"\nprocedure = "morale.final"\n'
+        '[input]\nbase_morale = 320\n[expect]\nfinal_morale = [320]\n',
+        encoding="utf-8",
+    )
+    code, out, err = run_cli("rules", "test", str(bad))
+    assert code != 0
+    assert "eiapbem: error: the case input lacks 'days'" in err
+    assert "Traceback" not in err
