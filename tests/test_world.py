@@ -31,10 +31,10 @@ def test_scenario_totals_equal_the_manual():
 def test_minor_statuses_follow_the_setup_tables():
     classic = world.load_scenario("classic-1805")["minors"]
     assert classic["holland"] == {"status": "free-state", "controller": "FR", "forces": {"infantry": 5, "cavalry": 1, "heavy": 15, "light": 0}}  # 000:381
-    assert classic["norway"]["status"] == "district" and classic["norway"]["country"] == "denmark"  # 000:394
+    assert classic["norway"]["status"] == "district" and classic["norway"]["country"] == "denmark"  # 000:396
     alt = world.load_scenario("alternate-1805")["minors"]
-    assert alt["persia"]["forces"]["cavalry"] == 20  # 000:493
-    assert alt["naples"]["controller"] == "SP" and alt["naples"]["status"] == "ally"  # 000:486
+    assert alt["persia"]["forces"]["cavalry"] == 20  # 000:502
+    assert alt["naples"]["controller"] == "SP" and alt["naples"]["status"] == "ally"  # 000:494
 
 
 def test_unknown_scenario_is_one_sentence():
