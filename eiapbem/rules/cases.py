@@ -40,6 +40,8 @@ _PROCEDURES: dict[str, Procedure] = {}
 #: Modules that register procedures; imported before any case runs.
 PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.tables",
+    "eiapbem.rules.naval.combat",
+    "eiapbem.rules.diplomacy.minors",
 )
 
 _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")
