@@ -175,7 +175,7 @@ def _minor_table() -> Table:
     return Table(
         name="minor-countries",
         title="Minor Country Chart",
-        section="15.0 (used by 6.1.4, 6.6.4)",
+        section="15.0, 6.1.4, 6.6.4",
         source="000:2838-2908",
         columns=("id", "minor") + POWERS + ("influence to/from", "ally to/from"),
         rows=tuple(rows),
@@ -338,7 +338,7 @@ def _victory_conditions_table() -> Table:
     return Table(
         name="victory-conditions",
         title="Victory Conditions Chart",
-        section="15.0 (used by 6.4)",
+        section="15.0, 6.4",
         source="000:2910-2949",
         columns=("id", "list", "condition", "cancels", "not if already chosen", "only against"),
         rows=rows,
@@ -385,7 +385,7 @@ def _natural_alliance_table() -> Table:
     return Table(
         name="natural-alliance",
         title="Natural Alliance Table",
-        section="15.0 (used by 6.5)",
+        section="15.0, 6.5",
         source="000:3169-3181",
         columns=("attempting \\ accepting",) + POWERS,
         rows=rows,

@@ -147,7 +147,7 @@ def _naval_combat_table() -> Table:
     return Table(
         name="naval-combat",
         title="Naval Combat Table",
-        section="15.0 (used by 9.2.2, 9.2.3)",
+        section="15.0, 9.2.2, 9.2.3",
         source="000:2978-2986",
         columns=("random number", "0-1", "2", "3-4", "5", "6-7"),
         rows=(("% loss", 5, 10, 15, 20, 25),),
