@@ -141,3 +141,17 @@ def test_political_point_chart():
     assert d.return_leader_cost(4, 5) == -9 and d.return_leader_cost(0, 0, nelson=True) == -10
     with pytest.raises(BadData):
         pp["status-adjustment"].award(1)
+
+
+def test_check_peace_terms():
+    # 6.4 000:664 counts and lists; 000:2924 B.1 vs C.1; 000:2916 A.1 cancels B.1
+    d.check_peace_terms("conditional", ["B.2", "B.4"])
+    d.check_peace_terms("unconditional", ["C.1.b", "B.3", "C.5"], loser="AU")
+    with pytest.raises(BadData, match="takes 2"):
+        d.check_peace_terms("conditional", ["B.2"])
+    with pytest.raises(BadData, match="not on list B"):
+        d.check_peace_terms("conditional", ["B.2", "C.2"])
+    with pytest.raises(BadData, match="C.1"):
+        d.check_peace_terms("unconditional", ["C.1.a", "B.1", "C.5"])
+    with pytest.raises(BadData, match="A.1 cancels B.1"):
+        d.check_peace_terms("conditional", ["B.1", "B.4"], earlier=("A.1",))

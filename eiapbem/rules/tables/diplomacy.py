@@ -322,6 +322,26 @@ def blocked_by(cid: str, chosen: tuple[str, ...] | list[str], loser: str | None 
     return None
 
 
+def check_peace_terms(kind: str, choices: list[str] | tuple[str, ...], *, loser: str | None = None,
+                      earlier: tuple[str, ...] = ()) -> None:
+    """Raise ``BadData`` unless ``choices`` are a legal set of terms of ``kind``
+    ("conditional", "unconditional" or "conditional-loser"), made in order after
+    ``earlier`` choices (other joint victors' picks and the loser's list-A pick)."""
+    if kind not in PEACE_CHOICES:
+        raise BadData(f"peace kind {kind!r} is unknown; use one of {', '.join(PEACE_CHOICES)}")
+    count, lists = PEACE_CHOICES[kind]
+    if len(choices) != count:
+        raise BadData(f"a {kind} peace takes {count} choice(s), not {len(choices)} (6.4)")
+    chosen = list(earlier)
+    for cid in choices:
+        if peace_condition(cid).list not in lists:
+            raise BadData(f"{cid} is not on list {' or '.join(lists)}, which a {kind} peace uses (6.4)")
+        why = blocked_by(cid, chosen, loser)
+        if why is not None:
+            raise BadData(f"peace terms {', '.join(choices)}: {why}")
+        chosen.append(cid)
+
+
 @register("victory-conditions")
 def _victory_conditions_table() -> Table:
     rows = tuple(
