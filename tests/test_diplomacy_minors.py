@@ -49,3 +49,8 @@ def test_status_must_be_manipulable():
         manipulate("portugal", "SP", "allied", "SP", dice(5, 5), zones=ZONES, label="l")
     with pytest.raises(BadData):
         manipulate("portugal", "SP", "influenced", None, dice(5, 5), zones=ZONES, label="l")
+
+
+def test_missing_zone_is_bad_data():
+    with pytest.raises(BadData, match="Great Britain"):
+        manipulate("portugal", "SP", "influenced", "GB", dice(5, 5), zones={"SP": "neutral"}, label="l")

@@ -50,6 +50,12 @@ def _modifier(m: MinorCountry, power: str) -> int:
     return v
 
 
+def _zone(zones: dict[str, str], power: str) -> int:
+    if power not in zones:
+        raise BadData(f"the political status zone of {POWER_NAMES[power]} is needed for a manipulation (6.1.4)")
+    return status_modifier(zones[power])
+
+
 def manipulate(
     minor_id: str,
     power: str,
@@ -93,7 +99,7 @@ def manipulate(
             f"{m.name} has relations with {POWER_NAMES[holder]}, an ally of {POWER_NAMES[power]} (6.1.4, 000:558)"
         )
     label = label or f"diplomacy/manipulate/{minor_id}/{power}"
-    attempt_mod = 2 * _modifier(m, power) + 2 * status_modifier(zones[power])
+    attempt_mod = 2 * _modifier(m, power) + 2 * _zone(zones, power)
 
     if holder is None or holder == power:
         # Neutral, or already influenced by the attempting power (000:570-583).
@@ -120,7 +126,7 @@ def manipulate(
         else:
             # The ally number of the attempting power (footnote *, decision: see docs/decisions.md).
             required, new_status, new_holder = m.ally_number(power), "influenced", holder
-        resist_mod = 2 * _modifier(m, holder) + 2 * status_modifier(zones[holder])
+        resist_mod = 2 * _modifier(m, holder) + 2 * _zone(zones, holder)
         resist_total = dice.d10(f"{label}/resist") + resist_mod
     attempt_total = dice.d10(f"{label}/attempt") + attempt_mod
     diff = attempt_total - resist_total
