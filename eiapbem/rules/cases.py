@@ -45,6 +45,8 @@ PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.combat.tables_use",
     "eiapbem.rules.combat.pursuit",
     "eiapbem.rules.combat.siege",
+    "eiapbem.rules.naval.combat",
+    "eiapbem.rules.diplomacy.minors",
 )
 
 _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")
