@@ -240,7 +240,8 @@ class Header:
         required = set(_COMMON) | {k for k, kinds in _REQUIRED.items() if kind in kinds}
         unknown = sorted(set(obj) - allowed)
         if unknown:
-            raise _Fail(f"field {unknown[0]!r} is not allowed in a {kind} file")
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise _Fail(f"field {unknown[0]!r} is not allowed in {article} {kind} file")
         missing = sorted(required - set(obj))
         if missing:
             raise _Fail(f"field {missing[0]!r} is missing")
