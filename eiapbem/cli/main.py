@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.tables_cmd",
     "eiapbem.cli.rules_cmd",
     "eiapbem.cli.bench_cmd",
+    "eiapbem.cli.files_cmd",
 )
 
 
