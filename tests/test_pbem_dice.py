@@ -144,3 +144,12 @@ def test_battle_files_go_to_the_two_sides_only_and_refuse_outsiders():
     b_other = Battle.begin(g.chains["AU"], "lille0", "RU", "AU")
     with pytest.raises(AuthorNotAllowed):
         files.load_battle(g.chains["AU"], b_other, f1.data, [g.ids["AU"]], "f1")
+
+
+def test_battle_record_round_trips_through_canonical_form():
+    from eiapbem.rules import canonical
+
+    g, b_fr, b_au = battle_game()
+    rng = crypto.KeystreamRng(b"battle")
+    f1, b_fr = files.write_battle(g.chains["FR"], b_fr, g.ids["FR"], "s", {}, commit=dice.commitment(dice.new_nonce(rng)), rng=g.rng)
+    assert Battle.from_obj(canonical.decode(canonical.encode(b_fr.to_obj()))) == b_fr

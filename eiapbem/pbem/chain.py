@@ -384,3 +384,20 @@ class Battle:
             "commits": dict(self.commits),
             "nonces": dict(self.nonces),
         }
+
+    @classmethod
+    def from_obj(cls, o: Any) -> "Battle":
+        try:
+            return cls(
+                place=o["place"],
+                sides=(o["sides"][0], o["sides"][1]),
+                base=o["base"],
+                head=o["head"],
+                seq=o["seq"],
+                known=frozenset(o["known"]),
+                steps={int(k): v for k, v in o["steps"].items()},
+                commits=dict(o["commits"]),
+                nonces=dict(o["nonces"]),
+            )
+        except (KeyError, TypeError, IndexError, ValueError) as err:
+            raise BadEncoding("the saved battle record is not in the expected form") from err
