@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping
 from eiapbem.errors import BadEncoding
 
 from . import crypto
-from .envelope import ROLES, Envelope, Header, RosterEntry, roster_from_obj, _Fail
+from .envelope import Envelope, Header, RosterEntry, roster_from_obj, _Fail
 from .errors import (
     AlreadyLoaded,
     AuthorNotAllowed,
@@ -298,10 +298,6 @@ class Chain:
             )
         except (KeyError, TypeError, IndexError, _Fail) as err:
             raise BadEncoding("the saved chain record is not in the expected form") from err
-
-
-def roles_known(chain: Chain) -> tuple[str, ...]:
-    return tuple(r for r in ROLES if r in chain.roster)
 
 
 @dataclass(frozen=True)

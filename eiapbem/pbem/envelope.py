@@ -44,7 +44,6 @@ SCRYPT_P = (1, 4)
 _GAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")
 _SLOT_RE = re.compile(r"[A-Za-z0-9_./-]{1,80}\Z")
 
-_ALL = frozenset(KINDS)
 _DICE_KINDS = frozenset({"turn", "admin"})
 
 

@@ -9,7 +9,6 @@ decides what a turn, a state or a battle step holds.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
@@ -375,7 +374,3 @@ def open_setup(data: bytes, me: Identity, name: str = "the setup file") -> Any:
     crypto.verify(env, me.public().sign, name)
     fk = crypto.unwrap_key(env, me.role, me.decrypter, name)
     return crypto.open_body(env, fk, name)
-
-
-def dat_digest(dat: bytes) -> bytes:
-    return hashlib.sha256(dat).digest()
