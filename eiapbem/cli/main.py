@@ -21,6 +21,8 @@ from eiapbem.errors import EiaError
 COMMAND_MODULES = (
     "eiapbem.cli.tables_cmd",
     "eiapbem.cli.rules_cmd",
+    "eiapbem.cli.bench_cmd",
+    "eiapbem.cli.files_cmd",
 )
 
 

@@ -1,0 +1,29 @@
+"""``eiapbem bench``: print timings (benchmarks print figures; they are not timed tests)."""
+
+from __future__ import annotations
+
+import click
+
+from eiapbem.pbem import bench, crypto, envelope
+
+
+def register(cli: click.Group) -> None:
+    @cli.group("bench")
+    def bench_group() -> None:
+        """Benchmarks of this computer: how long files take to seal and open."""
+
+    @bench_group.command("files")
+    @click.option("--state-kib", type=click.IntRange(1, 16 * 1024), default=256, show_default=True,
+                  help="Size of the synthetic game state in KiB.")
+    @click.option("--logn", type=click.IntRange(*envelope.SCRYPT_LOGN), default=crypto.STRONG_LOGN, show_default=True,
+                  help="scrypt work factor (N = 2^logn) for the password KDF.")
+    @click.option("--repeat", type=click.IntRange(1, 50), default=3, show_default=True, help="Runs per figure (best is shown).")
+    def files_(state_kib: int, logn: int, repeat: int) -> None:
+        """Seal, open and verify times per file kind, with file sizes and the password KDF time."""
+        rows, kdf_ms = bench.run(state_kib=state_kib, logn=logn, repeat=repeat)
+        width = max(len(r.what) for r in rows)
+        click.echo(f"{'file'.ljust(width)}  {'bytes':>10}  {'seal ms':>9}  {'open ms':>9}  {'verify ms':>9}")
+        for r in rows:
+            click.echo(f"{r.what.ljust(width)}  {r.size:>10}  {r.seal_ms:>9.2f}  {r.open_ms:>9.2f}  {r.verify_ms:>9.2f}")
+        click.echo(f"password KDF (scrypt logn={logn}, r={crypto.STRONG_R}, p={crypto.STRONG_P}): {kdf_ms:.1f} ms")
+        click.echo("open = parse + chain checks + signature + decrypt + decode; the identity row's seal and open include one KDF each")

@@ -1,0 +1,19 @@
+"""``eiapbem bench files`` prints figures for every file kind (a benchmark, not a timed test)."""
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def test_bench_files_prints_sizes_and_times(run_cli):
+    code, out, err = run_cli("bench", "files", "--state-kib", "8", "--logn", "10", "--repeat", "1")
+    assert code == 0, err
+    for what in ("gamestart", "turn", "save", "backup", "battle", "identity", "password KDF (scrypt logn=10"):
+        assert what in out
+    rows = [line.split() for line in out.splitlines()[1:7]]
+    assert all(int(r[-4]) > 0 for r in rows)  # a size in bytes on every row
+
+
+def test_bench_refuses_a_kdf_above_the_reader_limit(run_cli):
+    code, out, err = run_cli("bench", "files", "--logn", "19")
+    assert code == 2 and "eiapbem: error:" in err and "Traceback" not in err
