@@ -321,8 +321,10 @@ class MapSpec(Spec):
         for k, v in value.items():
             kk = self.key.check(k, _join(path, str(k)))
             out.append((str(kk.value) if isinstance(kk, enum.Enum) else kk, self.value.check(v, _join(path, str(k)))))
-        if isinstance(value, FrozenMap) and all(a is b for a, b in zip(value.values(), (v for _, v in out))):
-            return value
+        if isinstance(value, FrozenMap) and all(
+            type(k0) is str and k0 == k1 and v0 is v1 for (k0, v0), (k1, v1) in zip(value.items(), out)
+        ):
+            return value  # already normal: keep the object (and its cached hash)
         return FrozenMap(out)
 
     def to_obj(self, value: Any) -> Any:
