@@ -264,7 +264,8 @@ def game_states(draw):
     for captor, nation in draw(st.lists(st.tuples(powers, nations), max_size=3, unique=True)):
         prisoners[prisoners_key(captor, nation)] = Prisoners(captor, nation, draw(factors))
 
-    slot = draw(st.sampled_from(sequence.month_slots(date) + sequence.setup_slots()) | st.none())
+    setup = sequence.setup_slots() if date == start else ()
+    slot = draw(st.sampled_from(sequence.month_slots(date) + setup) | st.none())
     slot_key = (slot or sequence.first_slot()).key(date)
     pending = {}
     for i in range(draw(st.integers(0, 2))):

@@ -353,6 +353,20 @@ def test_secondary_district_links_both_ways():
         s.with_minor("sweden", MinorCountry(status=MinorStatus.NEUTRAL, districts=("finland",)))
 
 
+def test_the_slot_fits_the_month():
+    s = sample_state()  # January 1805, the first month
+    from eiapbem.rules.sequence import month_slots
+
+    april = month_slots(Date(1805, 4))
+    with pytest.raises(InvalidValue, match="setup"):
+        s.replace(date=Date(1805, 4))  # still in a setup slot
+    s = s.replace(date=Date(1805, 4), slot=april[0])
+    econ = month_slots(Date(1805, 6))[-1]
+    with pytest.raises(InvalidValue, match="economic"):
+        s.replace(slot=econ)  # 12.0: no economic phase in April (000:2028)
+    assert s.replace(date=Date(1805, 6), slot=econ).slot == econ
+
+
 def test_date_arithmetic():
     d = Date(1805, 11)
     assert d.plus(3) == Date(1806, 2)

@@ -25,6 +25,11 @@ from eiapbem.rules.model import (
 from eiapbem.rules.sequence import SequenceChoices
 
 
+def at(state, date):
+    """The state moved to the first slot of month ``date``."""
+    return state.replace(date=date, slot=seq.month_slots(date)[0])
+
+
 def powers_of(slots, phase):
     return [s.power for s in slots if s.phase is phase]
 
@@ -164,12 +169,12 @@ def test_choices_from_state():
     assert c.war_declared_on == ("GB",)
     assert c.skips == {"RU": (Phase.NAVAL,)}
     assert c.reinforcements_ready == ()
-    later = s.replace(date=Date(1805, 2))
+    later = at(s, Date(1805, 2))
     assert seq.choices_from_state(later).war_declared_on == ()
 
 
 def test_reinforcements_ready_from_builds_leaders_and_returned_factors():
-    s = sample_state().replace(date=Date(1806, 3))
+    s = at(sample_state(), Date(1806, 3))
     order = BuildOrder(nation="FR", item="infantry", count=2, arrives=Date(1806, 3))
     assert seq.reinforcements_ready(s.with_power("FR", builds=FrozenMap({order.key: order})), "FR")
     late = order.replace(arrives=Date(1806, 4))
@@ -183,7 +188,7 @@ def test_reinforcements_ready_from_builds_leaders_and_returned_factors():
 def test_the_skip_returns_once_the_declaration_is_known():
     # A declaration during diplomacy (6.2) puts the victim's skipped slots back
     # for the rest of the month: next_slot plans the month again.
-    s = sample_state().replace(date=Date(1805, 3))
+    s = at(sample_state(), Date(1805, 3))
     s = s.with_power("RU", skips=FrozenMap({Phase.NAVAL: SkipMode.CONTINUOUS}))
     gb_naval = Slot(Phase.NAVAL, "turn", "GB", ("GB",))
     assert seq.next_slot_of(s.replace(slot=gb_naval)) == (Date(1805, 3), Slot(Phase.NAVAL, "turn", "TU", ("TU",)))

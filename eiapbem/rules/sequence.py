@@ -34,7 +34,7 @@ from typing import Annotated
 
 from eiapbem.errors import BadData
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet
-from eiapbem.rules.model.common import POWERS, Date, Phase, PowerId, PowerSet
+from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, Phase, PowerId, PowerSet
 from eiapbem.rules.model.powers import SKIPPABLE_PHASES
 from eiapbem.rules.model.slot import ORDERS, TURN, Slot
 from eiapbem.rules.model.state import GameState
@@ -56,8 +56,6 @@ PHASE_ORDERS: dict[Phase, tuple[str, ...]] = {
 SIMULTANEOUS_PHASES: tuple[Phase, ...] = (Phase.DIPLOMACY, Phase.ECONOMIC)
 #: The phases of a month, in order (5.0).
 MONTH_PHASES: tuple[Phase, ...] = (Phase.DIPLOMACY, Phase.REINFORCEMENT, Phase.NAVAL, Phase.LAND, Phase.ECONOMIC)
-#: Months with an economic phase (12.0, 000:2028).
-ECONOMIC_MONTHS: tuple[int, ...] = (3, 6, 9, 12)
 #: 7.5: the power that may choose its position in a phase.
 MOVABLE: dict[Phase, str] = {Phase.NAVAL: "GB", Phase.LAND: "FR"}
 

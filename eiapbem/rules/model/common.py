@@ -114,6 +114,10 @@ class Date(Record):
         return f"{MONTH_NAMES[self.month - 1]} {self.year}"
 
 
+#: Months with an economic phase (12.0, 000:2028).
+ECONOMIC_MONTHS: tuple[int, ...] = (3, 6, 9, 12)
+
+
 class Phase(enum.StrEnum):
     """The phases of a month, in order (5.0, 000:302-304; 003:13-53)."""
 

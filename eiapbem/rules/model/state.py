@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from eiapbem.errors import BadEncoding
 from eiapbem.rules import canonical
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, first_difference
-from eiapbem.rules.model.common import POWERS, Date, NationId, PowerId, Slug
+from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
 from eiapbem.rules.model.decisions import DecisionId, LogEntry, PendingDecision
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
@@ -124,6 +124,11 @@ class GameState(Record):
             raise InvalidValue(f"the game ends ({self.end}) before it starts ({self.start})", path="end")
         if not self.start <= self.date <= self.end:
             raise InvalidValue(f"month {self.date} is outside the game ({self.start} to {self.end})", path="date")
+        if self.slot is not None:
+            if self.slot.phase is Phase.SETUP and self.date != self.start:
+                raise InvalidValue(f"the setup phase comes before the first month ({self.start})", path="slot")
+            if self.slot.phase is Phase.ECONOMIC and self.date.month not in ECONOMIC_MONTHS:
+                raise InvalidValue(f"{self.date.name} has no economic phase (12.0)", path="slot")
         self._check_relations()
         self._check_minors()
         self._check_units()
