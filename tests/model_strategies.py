@@ -10,6 +10,7 @@ from eiapbem.rules.model import (
     Access,
     AccessKind,
     BuildOrder,
+    CityControl,
     Corps,
     CorpsType,
     Date,
@@ -157,6 +158,7 @@ def power_states(draw, me: str):
         economic=draw(economic),
         skips=FrozenMap(draw(st.dictionaries(st.sampled_from(SKIPPABLE_PHASES), st.sampled_from(list(SkipMode)), max_size=2))),
         must_sue_for_peace=draw(st.booleans()),
+        failed_ai_requests=draw(st.integers(0, 5)),
     )
 
 
@@ -305,7 +307,7 @@ def game_states(draw):
         powers=powers_map,
         minors=FrozenMap(minors),
         area_control=FrozenMap(draw(st.dictionaries(slugs, nations, max_size=4))),
-        city_control=FrozenMap(draw(st.dictionaries(slugs, nations, max_size=4))),
+        city_control=FrozenMap(draw(st.dictionaries(slugs, st.builds(CityControl, nations, dates), max_size=4))),
         ceded_provinces=FrozenMap(draw(st.dictionaries(slugs, powers, max_size=2))),
         units=FrozenMap(units),
         leaders=FrozenMap(leaders),
@@ -330,6 +332,7 @@ def sample_state() -> GameState:
         factors=Factors(infantry=12, cavalry=2, guard=1),
     )
     s = s.with_unit(fleet).with_unit(corps)
+    s = s.replace(city_control=FrozenMap({"vienna": CityControl("FR", Date(1805, 1))}))
     s = s.with_leader(Leader(id="leader:FR:napoleon", power="FR", status=LeaderStatus.ON_MAP, attached_to="corps:FR:III"))
     s = s.with_minor("bavaria", MinorCountry(status=MinorStatus.INFLUENCED, controller="FR"))
     s = s.replace(

@@ -41,7 +41,7 @@ from eiapbem.rules.model.powers import (
     War,
 )
 from eiapbem.rules.model.slot import ALL, ORDERS, TURN, Slot
-from eiapbem.rules.model.state import STATE_FORMAT, GameState, MoveOrder
+from eiapbem.rules.model.state import STATE_FORMAT, CityControl, GameState, MoveOrder
 from eiapbem.rules.model.units import (
     POOL,
     Corps,
@@ -63,7 +63,7 @@ from eiapbem.rules.model.units import (
 
 __all__ = [
     "ALL", "ORDERS", "POOL", "POWERS", "POWER_NAMES", "STATE_FORMAT", "TURN",
-    "Access", "AccessKind", "BuildOrder", "Corps", "CorpsType", "Date", "Depot",
+    "Access", "AccessKind", "BuildOrder", "CityControl", "Corps", "CorpsType", "Date", "Depot",
     "EconomicChoices", "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
     "GameState", "Garrison", "InvalidValue", "Leader", "LeaderStatus", "Location",
     "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "Options",

@@ -187,11 +187,13 @@ class ScalarSpec(Spec):
         self.constraints = constraints
 
     def _base_ok(self, value: Any) -> bool:
-        if self.typ is int:
-            return isinstance(value, int) and not isinstance(value, bool)
-        return type(value) is self.typ or (self.typ is str and isinstance(value, str) and not isinstance(value, enum.Enum))
+        # Exact types only: a bool is not an int, an IntEnum or str subclass
+        # is not stored, so equal values always have equal encodings.
+        return type(value) is self.typ
 
     def check(self, value: Any, path: str) -> Any:
+        if self.typ is str and isinstance(value, enum.Enum) and isinstance(value, str):
+            value = value.value  # a StrEnum member where a plain id is declared
         if not self._base_ok(value):
             raise InvalidValue(f"expected {self.typ.__name__}, got {_tname(value)} {value!r}", path=path)
         for c in self.constraints:

@@ -255,6 +255,8 @@ class PowerState(Record):
     skips: FrozenMap[Phase, SkipMode] = FrozenMap()
     #: Must sue for peace at the next diplomacy phase (civil disorder 6.4.3, 13.7.1).
     must_sue_for_peace: bool = False
+    #: Failed requests to AI allies so far; each adds to the nuisance toll (6.16, 000:896; 12.3).
+    failed_ai_requests: NonNeg = 0
 
     def _check(self) -> None:
         for key, order in self.builds.items():

@@ -53,6 +53,18 @@ class MoveOrder(Record):
     fr_land_position: Position = 1
 
 
+@dataclass(frozen=True, slots=True)
+class CityControl(Record):
+    """Who holds a city, and since which month.
+
+    The month matters: a minor country is conquered by one month's
+    unbesieged occupation of its capital (13.3.1, 000:2520).
+    """
+
+    nation: NationId
+    since: Date
+
+
 def _default_powers() -> FrozenMap[str, PowerState]:
     return FrozenMap((p, PowerState()) for p in POWERS)
 
@@ -77,7 +89,7 @@ class GameState(Record):
     #: Who controls each land area, where it differs from the map's home owner.
     area_control: FrozenMap[Slug, NationId]
     #: Who controls each city (by the slug of its area), where it differs (13.5).
-    city_control: FrozenMap[Slug, NationId]
+    city_control: FrozenMap[Slug, CityControl]
     #: Home provinces ceded to another power: province -> holder (12.7, 13.3.2).
     ceded_provinces: FrozenMap[Slug, PowerId]
     units: FrozenMap[UnitId, Unit]
