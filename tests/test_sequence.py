@@ -256,3 +256,33 @@ def test_months_and_economic_months():
     ms = list(seq.months(Date(1805, 11), Date(1806, 2)))
     assert ms == [Date(1805, 11), Date(1805, 12), Date(1806, 1), Date(1806, 2)]
     assert [m for m in range(1, 13) if seq.is_economic_month(Date(1805, m))] == [3, 6, 9, 12]
+
+
+def test_advance_clears_once_skips_and_resets_move_order():
+    # 13.9: "skip just one phase OR skip continuously" (000:2734); 7.5 is for the next phase (000:998).
+    s = at(sample_state(), Date(1805, 4)).replace(move_order=MoveOrder(gb_naval_position=2))
+    s = s.with_power("RU", skips=FrozenMap({Phase.NAVAL: SkipMode.ONCE}))
+    s = s.with_power("TU", skips=FrozenMap({Phase.NAVAL: SkipMode.CONTINUOUS}))
+    seen = []
+    while s.date == Date(1805, 4):
+        seen.append(s.slot.key(s.date))
+        s = seq.advance(s)
+    assert "1805-04/naval/turn/RU" not in seen and "1805-04/naval/turn/TU" not in seen
+    assert seen.index("1805-04/naval/turn/GB") == seen.index("1805-04/naval/turn/AU") - 1  # RU, TU skipped
+    assert s.powers["RU"].skips == {} and s.powers["TU"].skips == {Phase.NAVAL: SkipMode.CONTINUOUS}
+    assert s.move_order == MoveOrder()  # a new month: May 1805
+    may = []
+    while s.date == Date(1805, 5):
+        may.append(s.slot.power)
+        s = seq.advance(s)
+    assert may.count("RU") == 3 and may.count("TU") == 2  # RU back in the naval phase; TU still skips it
+
+
+def test_advance_ends_the_game_after_the_last_month():
+    s = GameState.new("classic-1805", Date(1815, 12), Date(1815, 12))
+    n = 0
+    while s.slot is not None:
+        s = seq.advance(s)
+        n += 1
+    assert n == 7 + 23  # setup, then one December with its economic phase
+    assert seq.advance(s) is s

@@ -35,9 +35,9 @@ from typing import Annotated
 from eiapbem.errors import BadData
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, Phase, PowerId, PowerSet
-from eiapbem.rules.model.powers import SKIPPABLE_PHASES
+from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode
 from eiapbem.rules.model.slot import ORDERS, TURN, Slot
-from eiapbem.rules.model.state import GameState
+from eiapbem.rules.model.state import GameState, MoveOrder
 from eiapbem.rules.model.units import LeaderStatus
 
 #: Fixed orders of the sequential phases.
@@ -274,3 +274,28 @@ def next_slot_of(state: GameState) -> tuple[Date, Slot] | None:
     if state.slot is None:
         return None
     return next_slot(state.date, state.slot, choices_from_state(state), end=state.end)
+
+
+def advance(state: GameState) -> GameState:
+    """The state moved on to its next slot (a bookkeeping step, no rules applied).
+
+    Sets the date and slot; clears each ``once`` skip setting the move used
+    (13.9, 000:2734); and, when a new month begins, puts 7.5's positions back
+    to the default (a choice is "for the next" naval or land phase only,
+    000:998).  After the last slot of the last month the slot becomes ``None``.
+    """
+    if state.slot is None:
+        return state
+    choices = choices_from_state(state)
+    used = passed_skips(state.date, state.slot, choices)
+    powers = state.powers
+    for power, phase in used:
+        ps = powers[power]
+        if ps.skips.get(phase) is SkipMode.ONCE:
+            powers = powers.set(power, ps.replace(skips=ps.skips.remove(phase)))
+    nxt = next_slot(state.date, state.slot, choices, end=state.end)
+    if nxt is None:
+        return state.replace(powers=powers, slot=None)
+    date, slot = nxt
+    move_order = state.move_order if date == state.date else MoveOrder()
+    return state.replace(powers=powers, date=date, slot=slot, move_order=move_order)
