@@ -1,0 +1,73 @@
+"""The game state model: typed, frozen values for everything the manual names.
+
+One module per concern:
+
+- ``base``: the typed value machinery (``Record``, ``FrozenMap``, constraints,
+  strict ``to_obj``/``from_obj``, ``first_difference``);
+- ``common``: ids, the calendar (``Date``), phases, factor and ship types;
+- ``options``: game options (4.1.1);
+- ``powers``: a major power's state (treasury, status, relations, builds,
+  standing orders, economic choices, skip settings);
+- ``minors``: minor countries and districts (6.1, 6.6, 13.3, 13.6);
+- ``units``: corps, fleets, depots, garrisons, leaders, prisoners;
+- ``slot``: the slots of the turn sequence (computed by ``rules.sequence``);
+- ``decisions``: pending decisions and the public game log;
+- ``state``: ``GameState`` with its encoding and hash.
+"""
+
+from eiapbem.rules.model.base import FrozenMap, InvalidValue, Record, first_difference
+from eiapbem.rules.model.common import (
+    POWER_NAMES,
+    POWERS,
+    Date,
+    FactorType,
+    Phase,
+    ShipType,
+)
+from eiapbem.rules.model.decisions import LogEntry, PendingDecision
+from eiapbem.rules.model.minors import MinorCountry, MinorStatus
+from eiapbem.rules.model.options import Options
+from eiapbem.rules.model.powers import (
+    Access,
+    AccessKind,
+    BuildOrder,
+    EconomicChoices,
+    PeaceTerm,
+    PlayerKind,
+    PowerState,
+    SkipMode,
+    StandingOrders,
+    SurrenderSettings,
+    War,
+)
+from eiapbem.rules.model.slot import ALL, ORDERS, TURN, Slot
+from eiapbem.rules.model.state import STATE_FORMAT, CityControl, GameState, MoveOrder
+from eiapbem.rules.model.units import (
+    POOL,
+    Corps,
+    CorpsType,
+    Depot,
+    Factors,
+    Fleet,
+    FleetMission,
+    Garrison,
+    Leader,
+    LeaderStatus,
+    Location,
+    LocationKind,
+    Prisoners,
+    Ships,
+    garrison_id,
+    prisoners_key,
+)
+
+__all__ = [
+    "ALL", "ORDERS", "POOL", "POWERS", "POWER_NAMES", "STATE_FORMAT", "TURN",
+    "Access", "AccessKind", "BuildOrder", "CityControl", "Corps", "CorpsType", "Date", "Depot",
+    "EconomicChoices", "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
+    "GameState", "Garrison", "InvalidValue", "Leader", "LeaderStatus", "Location",
+    "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "Options",
+    "PeaceTerm", "PendingDecision", "Phase", "PlayerKind", "PowerState", "Prisoners",
+    "Record", "ShipType", "Ships", "SkipMode", "Slot", "StandingOrders",
+    "SurrenderSettings", "War", "first_difference", "garrison_id", "prisoners_key",
+]

@@ -1,0 +1,269 @@
+"""``GameState``: the whole game as one frozen value (DESIGN.md §3).
+
+It serialises to canonical msgpack (``encode``); ``decode`` reads it back
+strictly, naming the first bad field; ``state_hash`` is the SHA-256 of the
+encoding, the number every client compares (DESIGN.md §5, item 4).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from eiapbem.errors import BadEncoding
+from eiapbem.rules import canonical
+from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, first_difference
+from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
+from eiapbem.rules.model.decisions import DecisionId, LogEntry, PendingDecision
+from eiapbem.rules.model.minors import MinorCountry, MinorStatus
+from eiapbem.rules.model.options import Options
+from eiapbem.rules.model.powers import PowerState, War
+from eiapbem.rules.model.slot import Slot
+from eiapbem.rules.model.units import (
+    Corps,
+    Depot,
+    Fleet,
+    Garrison,
+    Leader,
+    LeaderId,
+    LocationKind,
+    Prisoners,
+    Unit,
+    UnitId,
+    prisoners_key,
+)
+
+#: Version of the state's plain form; bump it when a field changes meaning.
+STATE_FORMAT = 1
+
+Position = Annotated[int, Range(1, 7)]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOrder(Record):
+    """Positions chosen under 7.5 (000:996-1000) for this month.
+
+    Great Britain may move at any position of the naval phase and France at
+    any position of the land phase; the other powers keep their order (8.2,
+    10.1).  1 is the default: both move first.
+    """
+
+    gb_naval_position: Position = 1
+    fr_land_position: Position = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CityControl(Record):
+    """Who holds a city, and since which month.
+
+    The month matters: a minor country is conquered by one month's
+    unbesieged occupation of its capital (13.3.1, 000:2520).
+    """
+
+    nation: NationId
+    since: Date
+
+
+def _default_powers() -> FrozenMap[str, PowerState]:
+    return FrozenMap((p, PowerState()) for p in POWERS)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState(Record):
+    """Everything about one game at one moment."""
+
+    format: Annotated[int, Range(STATE_FORMAT, STATE_FORMAT)]
+    #: The scenario the game was started from (5.3), a slug of the data.
+    scenario: Slug
+    #: First and last month of the game (the 1805 campaign runs to 1815, 003:78).
+    start: Date
+    end: Date
+    date: Date
+    #: The slot being played now; ``None`` once the last month is over.
+    slot: Slot | None
+    options: Options
+    move_order: MoveOrder
+    powers: FrozenMap[PowerId, PowerState]
+    minors: FrozenMap[Slug, MinorCountry]
+    #: Who controls each land area, where it differs from the map's home owner.
+    area_control: FrozenMap[Slug, NationId]
+    #: Who controls each city (by the slug of its area), where it differs (13.5).
+    city_control: FrozenMap[Slug, CityControl]
+    #: Home provinces ceded to another power: province -> holder (12.7, 13.3.2).
+    ceded_provinces: FrozenMap[Slug, PowerId]
+    units: FrozenMap[UnitId, Unit]
+    leaders: FrozenMap[LeaderId, Leader]
+    #: Keyed by ``captor:nation``.
+    prisoners: FrozenMap[str, Prisoners]
+    pending: FrozenMap[DecisionId, PendingDecision]
+    log: tuple[LogEntry, ...]
+
+    @classmethod
+    def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:
+        """An empty game in the setup phase's first slot; ``fields`` override any default."""
+        from eiapbem.rules.sequence import first_slot  # sequence imports this module
+
+        values: dict[str, Any] = dict(
+            format=STATE_FORMAT,
+            scenario=scenario,
+            start=start,
+            end=end,
+            date=start,
+            slot=first_slot(),
+            options=Options(),
+            move_order=MoveOrder(),
+            powers=_default_powers(),
+            minors=FrozenMap(),
+            area_control=FrozenMap(),
+            city_control=FrozenMap(),
+            ceded_provinces=FrozenMap(),
+            units=FrozenMap(),
+            leaders=FrozenMap(),
+            prisoners=FrozenMap(),
+            pending=FrozenMap(),
+            log=(),
+        )
+        values.update(fields)
+        return cls(**values)
+
+    # ------------------------------------------------------------ invariants
+
+    def _check(self) -> None:
+        if tuple(self.powers) != POWERS:
+            raise InvalidValue(f"the powers are exactly {' '.join(POWERS)}", path="powers")
+        if not self.start <= self.end:
+            raise InvalidValue(f"the game ends ({self.end}) before it starts ({self.start})", path="end")
+        if not self.start <= self.date <= self.end:
+            raise InvalidValue(f"month {self.date} is outside the game ({self.start} to {self.end})", path="date")
+        if self.slot is not None:
+            if self.slot.phase is Phase.SETUP and self.date != self.start:
+                raise InvalidValue(f"the setup phase comes before the first month ({self.start})", path="slot")
+            if self.slot.phase is Phase.ECONOMIC and self.date.month not in ECONOMIC_MONTHS:
+                raise InvalidValue(f"{self.date.name} has no economic phase (12.0)", path="slot")
+        self._check_relations()
+        self._check_minors()
+        self._check_units()
+
+    def _check_relations(self) -> None:
+        for p, ps in self.powers.items():
+            if p != "GB" and ps.war_with_america:
+                raise InvalidValue("only Great Britain can be at war with America", path=f"powers.{p}.war_with_america")
+            for name in ("wars", "alliances", "royal_marriages", "alliances_broken", "enforced_peace", "access"):
+                if p in getattr(ps, name):
+                    raise InvalidValue(f"{p} cannot have a relation with itself", path=f"powers.{p}.{name}.{p}")
+            for name in ("wars", "alliances", "royal_marriages", "alliances_broken"):
+                mine = getattr(ps, name)
+                for q, value in mine.items():
+                    theirs = getattr(self.powers[q], name)
+                    if theirs.get(p) != value:
+                        raise InvalidValue(f"{p} and {q} disagree; this relation is mutual", path=f"powers.{p}.{name}.{q}")
+            for q, war in ps.wars.items():
+                if not set(war.declared_by) <= {p, q} or not war.declared_by:
+                    raise InvalidValue(f"the war was declared by {p} or {q}", path=f"powers.{p}.wars.{q}.declared_by")
+                if q in ps.alliances:
+                    raise InvalidValue(f"{p} is both at war and allied with {q}", path=f"powers.{p}.alliances.{q}")
+
+    def _check_minors(self) -> None:
+        for slug, m in self.minors.items():
+            for d in m.districts:
+                other = self.minors.get(d)
+                if other is None or other.part_of != slug:
+                    raise InvalidValue(f"district {d} is not a joined secondary district of {slug}", path=f"minors.{slug}.districts")
+            if m.part_of is not None:
+                major = self.minors.get(m.part_of)
+                if major is None or slug not in major.districts:
+                    raise InvalidValue(f"{m.part_of} does not list {slug} as its district", path=f"minors.{slug}.part_of")
+            if m.status is MinorStatus.SECONDARY_DISTRICT and m.part_of is None:
+                raise InvalidValue("a secondary district belongs to a major district", path=f"minors.{slug}.part_of")
+
+    def _check_units(self) -> None:
+        for key, unit in self.units.items():
+            if key != unit.id:
+                raise InvalidValue(f"the unit is filed under {key} but its id is {unit.id}", path=f"units.{key}.id")
+            if unit.location.kind is LocationKind.ABOARD:
+                carrier = self.units.get(unit.location.site)
+                if not isinstance(carrier, Fleet):
+                    raise InvalidValue(f"no fleet {unit.location.site} to be aboard", path=f"units.{key}.location")
+        for key, leader in self.leaders.items():
+            if key != leader.id:
+                raise InvalidValue(f"the leader is filed under {key} but its id is {leader.id}", path=f"leaders.{key}.id")
+            if leader.attached_to is not None and not isinstance(self.units.get(leader.attached_to), (Corps, Fleet)):
+                raise InvalidValue(f"no corps or fleet {leader.attached_to}", path=f"leaders.{key}.attached_to")
+        for key, pr in self.prisoners.items():
+            if key != prisoners_key(pr.captor, pr.nation):
+                raise InvalidValue(f"prisoners must be filed under {prisoners_key(pr.captor, pr.nation)}", path=f"prisoners.{key}")
+        for key, dec in self.pending.items():
+            if key != dec.id:
+                raise InvalidValue(f"the decision is filed under {key} but its id is {dec.id}", path=f"pending.{key}.id")
+
+    # ------------------------------------------------------- encoding, hash
+
+    def encode(self) -> bytes:
+        """The canonical msgpack bytes of the state."""
+        return canonical.encode(self.to_obj())
+
+    @classmethod
+    def decode(cls, data: bytes) -> GameState:
+        """Read a state strictly; ``BadEncoding`` names the first bad field."""
+        obj = canonical.decode(data)
+        if isinstance(obj, dict) and obj.get("format") != STATE_FORMAT and "format" in obj:
+            raise BadEncoding(
+                f"state format {obj.get('format')!r} is not {STATE_FORMAT}, the one this eiapbem reads",
+                hint="use the eiapbem version that wrote the file, or ask the host for a backup",
+            )
+        return cls.from_obj(obj)
+
+    def state_hash(self) -> bytes:
+        """SHA-256 of ``encode()``: equal states, equal hashes, on every machine."""
+        return hashlib.sha256(self.encode()).digest()
+
+    def first_difference(self, other: GameState) -> str | None:
+        """Where this state and ``other`` first differ (``powers.FR.treasury``), or ``None``."""
+        return first_difference(self.to_obj(), other.to_obj())
+
+    # --------------------------------------------------- replace-style updates
+
+    def with_power(self, power: str, **changes: Any) -> GameState:
+        """A copy with some fields of one power changed."""
+        return self.replace(powers=self.powers.set(power, self.powers[power].replace(**changes)))
+
+    def with_unit(self, unit: Corps | Fleet | Depot | Garrison) -> GameState:
+        """A copy with ``unit`` added or replaced (by its id)."""
+        return self.replace(units=self.units.set(unit.id, unit))
+
+    def without_unit(self, unit_id: str) -> GameState:
+        return self.replace(units=self.units.remove(unit_id))
+
+    def with_leader(self, leader: Leader) -> GameState:
+        return self.replace(leaders=self.leaders.set(leader.id, leader))
+
+    def with_minor(self, slug: str, minor: MinorCountry) -> GameState:
+        return self.replace(minors=self.minors.set(slug, minor))
+
+    def with_log(self, entry: LogEntry) -> GameState:
+        """A copy with one more entry at the end of the public log."""
+        return self.replace(log=self.log + (entry,))
+
+    def with_war(self, a: str, b: str, since: Date, declared_by: tuple[str, ...]) -> GameState:
+        """A copy where ``a`` and ``b`` are at war (both sides' records; no rules applied)."""
+        war = War(since=since, declared_by=declared_by)
+        powers = self.powers.set(a, self.powers[a].replace(wars=self.powers[a].wars.set(b, war)))
+        powers = powers.set(b, powers[b].replace(wars=powers[b].wars.set(a, war)))
+        return self.replace(powers=powers)
+
+    def without_war(self, a: str, b: str) -> GameState:
+        powers = self.powers.set(a, self.powers[a].replace(wars=self.powers[a].wars.remove(b)))
+        powers = powers.set(b, powers[b].replace(wars=powers[b].wars.remove(a)))
+        return self.replace(powers=powers)
+
+    def with_alliance(self, a: str, b: str, since: Date) -> GameState:
+        """A copy where ``a`` and ``b`` are allied (both sides; no rules applied)."""
+        powers = self.powers.set(a, self.powers[a].replace(alliances=self.powers[a].alliances.set(b, since)))
+        powers = powers.set(b, powers[b].replace(alliances=powers[b].alliances.set(a, since)))
+        return self.replace(powers=powers)
+
+    def without_alliance(self, a: str, b: str) -> GameState:
+        powers = self.powers.set(a, self.powers[a].replace(alliances=self.powers[a].alliances.remove(b)))
+        powers = powers.set(b, powers[b].replace(alliances=powers[b].alliances.remove(a)))
+        return self.replace(powers=powers)

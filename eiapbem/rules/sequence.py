@@ -1,0 +1,301 @@
+"""The sequence of play (5.0, 000:302-304): which slots a month has, in order.
+
+A game starts with the setup phase (5.1-5.3), one slot per power in the order
+of 5.3 (000:332).  Then every month has, in order:
+
+1. diplomacy (6.0) — simultaneous in PBEM (000:532): one slot that every power
+   fills; the orders are resolved together when the last arrives and shown at
+   the start of the reinforcement phase;
+2. reinforcement (7.0, 000:900) — one slot per power, naval reinforcement
+   (7.1) then army reinforcement (7.2-7.6) inside it, in the order
+   SP GB PR AU TU RU FR (7.0 gives the same order for both);
+3. naval (8.0-9.0) — GB RU TU AU PR FR SP (8.2, 000:1052);
+4. land (10.0-11.0) — FR RU TU AU PR GB SP (10.1, 000:1296);
+5. economic (12.0, 000:2028) — only in March, June, September and December;
+   simultaneous (one slot every power fills; docs/decisions.md).
+
+Great Britain may pick its position in the naval phase and France its
+position in the land phase (7.5, 000:996-1000), chosen in their reinforcement
+slots and read from ``GameState.move_order``.  A power may skip the
+diplomacy, reinforcement or naval phase once or continuously (13.9,
+000:2732-2734); the reinforcement skip does not apply when reinforcements are
+ready, and a declaration of war on the power cancels all its skips
+(13.9.1, 000:2738).
+
+Everything here is a pure function of a date and ``SequenceChoices`` (which
+``choices_from_state`` extracts from a ``GameState``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from eiapbem.errors import BadData
+from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet
+from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, Phase, PowerId, PowerSet
+from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode
+from eiapbem.rules.model.slot import ORDERS, TURN, Slot
+from eiapbem.rules.model.state import GameState, MoveOrder
+from eiapbem.rules.model.units import LeaderStatus
+
+#: Fixed orders of the sequential phases.
+SETUP_ORDER: tuple[str, ...] = ("RU", "TU", "AU", "PR", "SP", "FR", "GB")  # 5.3, 000:332
+REINFORCEMENT_ORDER: tuple[str, ...] = ("SP", "GB", "PR", "AU", "TU", "RU", "FR")  # 7.0, 000:900
+NAVAL_ORDER: tuple[str, ...] = ("GB", "RU", "TU", "AU", "PR", "FR", "SP")  # 8.2, 000:1052
+LAND_ORDER: tuple[str, ...] = ("FR", "RU", "TU", "AU", "PR", "GB", "SP")  # 10.1, 000:1296
+
+PHASE_ORDERS: dict[Phase, tuple[str, ...]] = {
+    Phase.SETUP: SETUP_ORDER,
+    Phase.REINFORCEMENT: REINFORCEMENT_ORDER,
+    Phase.NAVAL: NAVAL_ORDER,
+    Phase.LAND: LAND_ORDER,
+}
+#: Phases played as one slot that every power fills.
+SIMULTANEOUS_PHASES: tuple[Phase, ...] = (Phase.DIPLOMACY, Phase.ECONOMIC)
+#: The phases of a month, in order (5.0).
+MONTH_PHASES: tuple[Phase, ...] = (Phase.DIPLOMACY, Phase.REINFORCEMENT, Phase.NAVAL, Phase.LAND, Phase.ECONOMIC)
+#: 7.5: the power that may choose its position in a phase.
+MOVABLE: dict[Phase, str] = {Phase.NAVAL: "GB", Phase.LAND: "FR"}
+
+Position = Annotated[int, Range(1, 7)]
+PhaseSet = Annotated[tuple[Phase, ...], SortedSet()]
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceChoices(Record):
+    """What, besides the date, shapes a month's slots."""
+
+    #: 7.5: Great Britain's position in the naval phase (1 = first, the default).
+    gb_naval_position: Position = 1
+    #: 7.5: France's position in the land phase.
+    fr_land_position: Position = 1
+    #: 13.9: phases each power has set to skip.
+    skips: FrozenMap[PowerId, PhaseSet] = FrozenMap()
+    #: 13.9.1: powers with reinforcements ready this month (their reinforcement skip is void).
+    reinforcements_ready: PowerSet = ()
+    #: 13.9.1: powers on which war was declared this month (all their skips are void).
+    war_declared_on: PowerSet = ()
+
+    def _check(self) -> None:
+        for p, phases in self.skips.items():
+            for ph in phases:
+                if ph not in SKIPPABLE_PHASES:
+                    raise InvalidValue(f"the {ph} phase cannot be skipped (13.9)", path=f"skips.{p}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlanEntry:
+    """A slot of the month and whether a skip setting passes it by."""
+
+    slot: Slot
+    skipped: bool
+
+
+def is_economic_month(date: Date) -> bool:
+    """12.0: the economic phase ends March, June, September and December (000:2028)."""
+    return date.month in ECONOMIC_MONTHS
+
+
+def months(start: Date, end: Date) -> Iterator[Date]:
+    """Every month from ``start`` to ``end`` inclusive."""
+    d = start
+    while d <= end:
+        yield d
+        d = d.next()
+
+
+def phase_order(phase: Phase, choices: SequenceChoices = SequenceChoices()) -> tuple[str, ...]:
+    """The order of a sequential phase this month, with 7.5's chosen position applied.
+
+    The chosen power leaves the default order and is put back at its
+    position (1-7); the others keep their relative order (8.2, 10.1).
+    """
+    base = PHASE_ORDERS[Phase(phase)]
+    mover = MOVABLE.get(Phase(phase))
+    if mover is None:
+        return base
+    pos = choices.gb_naval_position if mover == "GB" else choices.fr_land_position
+    rest = [p for p in base if p != mover]
+    rest.insert(pos - 1, mover)
+    return tuple(rest)
+
+
+def skips_phase(power: str, phase: Phase, choices: SequenceChoices) -> bool:
+    """Whether ``power``'s skip setting passes ``phase`` by this month (13.9, 13.9.1)."""
+    if phase not in choices.skips.get(power, ()):
+        return False
+    if power in choices.war_declared_on:  # 13.9.1: any declaration of war cancels all skips
+        return False
+    if phase is Phase.REINFORCEMENT and power in choices.reinforcements_ready:
+        return False  # 13.9.1: reinforcements ready cancel the reinforcement skip
+    return True
+
+
+def setup_slots() -> tuple[Slot, ...]:
+    """The setup phase before the first month: one slot per power, 5.3's order."""
+    return tuple(Slot(Phase.SETUP, TURN, p, (p,)) for p in SETUP_ORDER)
+
+
+def month_plan(date: Date, choices: SequenceChoices = SequenceChoices()) -> tuple[PlanEntry, ...]:
+    """Every slot of the month in order, each marked skipped or not.
+
+    The simultaneous diplomacy slot is never skipped as a whole: a power that
+    skips it is left out of its ``actors`` (possibly all of them; the phase's
+    automatic steps still happen).
+    """
+    entries: list[PlanEntry] = []
+    for phase in MONTH_PHASES:
+        if phase is Phase.ECONOMIC and not is_economic_month(date):
+            continue
+        if phase in SIMULTANEOUS_PHASES:
+            actors = tuple(p for p in POWERS if not skips_phase(p, phase, choices))
+            entries.append(PlanEntry(Slot(phase, ORDERS, None, actors), False))
+            continue
+        for p in phase_order(phase, choices):
+            entries.append(PlanEntry(Slot(phase, TURN, p, (p,)), skips_phase(p, phase, choices)))
+    return tuple(entries)
+
+
+def month_slots(date: Date, choices: SequenceChoices | GameState = SequenceChoices()) -> tuple[Slot, ...]:
+    """The slots to play in month ``date``, in order (skipped ones left out)."""
+    if isinstance(choices, GameState):
+        choices = choices_from_state(choices)
+    return tuple(e.slot for e in month_plan(date, choices) if not e.skipped)
+
+
+def _next_month_choices(choices: SequenceChoices) -> SequenceChoices:
+    # A new month: 7.5's positions and this month's facts do not carry over;
+    # the skip settings do.
+    return SequenceChoices(skips=choices.skips)
+
+
+def next_slot(
+    date: Date,
+    slot: Slot,
+    choices: SequenceChoices,
+    *,
+    end: Date,
+) -> tuple[Date, Slot] | None:
+    """The slot after ``slot`` of month ``date``, and its month; ``None`` after the last month ``end``.
+
+    The month is planned again from ``choices``, so what became known during
+    the month (a declaration of war, 7.5's choice) shapes the slots still to
+    come.  The setup phase leads into the first month (``date``).
+    """
+    if slot.phase is Phase.SETUP:
+        order = [s.power for s in setup_slots()]
+        if slot.power not in order:
+            raise BadData(f"setup slot of {slot.power!r} is not in the setup order")
+        i = order.index(slot.power)
+        if i + 1 < len(order):
+            return date, setup_slots()[i + 1]
+        return date, month_slots(date, choices)[0]
+    plan = month_plan(date, choices)
+    for i, entry in enumerate(plan):
+        if entry.slot.same_place(slot):
+            for later in plan[i + 1:]:
+                if not later.skipped:
+                    return date, later.slot
+            break
+    else:
+        raise BadData(f"slot {slot.key(date)} is not a slot of {date.name}", hint="the game state is damaged; ask the host for a backup")
+    if date >= end:
+        return None
+    nxt = date.next()
+    return nxt, month_slots(nxt, _next_month_choices(choices))[0]
+
+
+def passed_skips(date: Date, slot: Slot, choices: SequenceChoices) -> tuple[tuple[str, Phase], ...]:
+    """The (power, phase) skip settings used when play moves on from ``slot``.
+
+    A ``once`` setting (13.9, "skip just one phase") is cleared by the game
+    loop for each pair returned: the powers left out of a diplomacy slot, and
+    the skipped slots between ``slot`` and the next slot played this month.
+    """
+    used: list[tuple[str, Phase]] = []
+    if slot.phase is Phase.DIPLOMACY:
+        used.extend((p, Phase.DIPLOMACY) for p in POWERS if skips_phase(p, Phase.DIPLOMACY, choices))
+    if slot.phase is Phase.SETUP:
+        return tuple(used)
+    plan = month_plan(date, choices)
+    idx = next((i for i, e in enumerate(plan) if e.slot.same_place(slot)), None)
+    if idx is None:
+        raise BadData(f"slot {slot.key(date)} is not a slot of {date.name}")
+    for e in plan[idx + 1:]:
+        if not e.skipped:
+            break
+        used.append((e.slot.power, e.slot.phase))  # type: ignore[arg-type]
+    return tuple(used)
+
+
+def reinforcements_ready(state: GameState, power: str) -> bool:
+    """13.9.1's "reinforcements are ready to be placed" for ``power`` this month.
+
+    Ready: a build order (its own or a free state's) due by this month, returned
+    factors waiting, a controlled minor whose forces are to be set up (7.3),
+    or a leader whose time away ends by this month.
+    """
+    ps = state.powers[power]
+    if any(o.arrives <= state.date for o in ps.builds.values()):
+        return True
+    if ps.returned_factors.total > 0:
+        return True
+    if any(m.setup_due and m.controller == power for m in state.minors.values()):
+        return True
+    return any(
+        lead.power == power and lead.status is LeaderStatus.INACTIVE and lead.returns is not None and lead.returns <= state.date
+        for lead in state.leaders.values()
+    )
+
+
+def choices_from_state(state: GameState) -> SequenceChoices:
+    """The sequence choices a state holds for its current month."""
+    declared_on = sorted(
+        {q for p, ps in state.powers.items() for q, war in ps.wars.items() if war.since == state.date and p in war.declared_by}
+    )
+    return SequenceChoices(
+        gb_naval_position=state.move_order.gb_naval_position,
+        fr_land_position=state.move_order.fr_land_position,
+        skips=FrozenMap((p, tuple(ps.skips)) for p, ps in state.powers.items() if ps.skips),
+        reinforcements_ready=tuple(p for p in POWERS if reinforcements_ready(state, p)),
+        war_declared_on=tuple(declared_on),
+    )
+
+
+def first_slot() -> Slot:
+    """The first slot of every game: the first power of the setup phase (5.3)."""
+    return setup_slots()[0]
+
+
+def next_slot_of(state: GameState) -> tuple[Date, Slot] | None:
+    """The slot (and month) that follows the state's current slot; ``None`` when the game is over."""
+    if state.slot is None:
+        return None
+    return next_slot(state.date, state.slot, choices_from_state(state), end=state.end)
+
+
+def advance(state: GameState) -> GameState:
+    """The state moved on to its next slot (a bookkeeping step, no rules applied).
+
+    Sets the date and slot; clears each ``once`` skip setting the move used
+    (13.9, 000:2734); and, when a new month begins, puts 7.5's positions back
+    to the default (a choice is "for the next" naval or land phase only,
+    000:998).  After the last slot of the last month the slot becomes ``None``.
+    """
+    if state.slot is None:
+        return state
+    choices = choices_from_state(state)
+    used = passed_skips(state.date, state.slot, choices)
+    powers = state.powers
+    for power, phase in used:
+        ps = powers[power]
+        if ps.skips.get(phase) is SkipMode.ONCE:
+            powers = powers.set(power, ps.replace(skips=ps.skips.remove(phase)))
+    nxt = next_slot(state.date, state.slot, choices, end=state.end)
+    if nxt is None:
+        return state.replace(powers=powers, slot=None)
+    date, slot = nxt
+    move_order = state.move_order if date == state.date else MoveOrder()
+    return state.replace(powers=powers, date=date, slot=slot, move_order=move_order)
