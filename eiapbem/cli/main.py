@@ -21,6 +21,7 @@ from eiapbem.errors import EiaError
 COMMAND_MODULES = (
     "eiapbem.cli.tables_cmd",
     "eiapbem.cli.rules_cmd",
+    "eiapbem.cli.data_cmd",
 )
 
 
