@@ -411,4 +411,5 @@ def test_reachable_and_components():
 def test_crossing_flags():
     c = mg.Crossing("dardanelles", "constantinople", "brusa", "sea-of-marmara", None)
     assert c.winter_exempt and c.other_end("brusa") == "constantinople"  # 4.1.1, 000:28
+    assert not mg.Crossing("bosporus", "constantinople", "brusa", "sea-of-marmara", None).winter_exempt
     assert not mg.Crossing("x", "a", "b", "english-channel", "lille").winter_exempt

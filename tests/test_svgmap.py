@@ -60,3 +60,40 @@ def test_every_cell_contains_its_area_position():
         x, y = fr.xy(m.areas[i].lon, m.areas[i].lat)
         assert min(p[0] for p in poly) <= x <= max(p[0] for p in poly), i
         assert min(p[1] for p in poly) <= y <= max(p[1] for p in poly), i
+
+
+def test_coast_outline_keeps_places_on_land_and_seas_in_the_sea():
+    import json
+    from importlib import resources
+
+    from eiapbem.present import coast
+
+    on_land = {  # (lon, lat) in degrees
+        "london": (-0.10, 51.51), "paris": (2.35, 48.86), "constantinople": (28.98, 41.01),
+        "messina": (15.55, 38.19), "venice": (12.32, 45.44), "st-petersburg": (30.31, 59.94),
+        "copenhagen": (12.57, 55.68), "cadiz": (-6.29, 36.53), "gibraltar": (-5.35, 36.14),
+        "sevastopol": (33.52, 44.60), "dublin": (-6.26, 53.35), "moscow": (37.62, 55.76),
+    }
+    for name, (lon, lat) in on_land.items():
+        assert not coast.in_sea(lon, lat), name
+    seas = json.loads(resources.files("eiapbem.data.map").joinpath("seas.json").read_text())["seas"]
+    for s in seas:
+        assert coast.in_sea(s["lon"] / 100, s["lat"] / 100), s["id"]
+    assert coast.in_sea(50.0, 42.0)  # the Caspian, an inland sea
+
+
+def test_packaged_areas_lie_on_the_drawn_land():
+    import pytest
+
+    from eiapbem.data import mapdata
+    from eiapbem.present import coast
+
+    try:
+        raw = mapdata.read_raw()
+    except Exception as err:  # pragma: no cover - the packaged map is unreadable
+        pytest.fail(str(err))
+    areas = [a for name, doc in raw.items() if name.startswith("areas_") for a in doc.get("areas", ())]
+    if not areas:
+        pytest.skip("the region files areas_W/C/S.json are authored on other branches; the integrator merges them")
+    wet = [a["id"] for a in areas if coast.in_sea(a["lon"] / 100, a["lat"] / 100)]
+    assert wet == [], "areas drawn in the sea: move the coast in eiapbem/present/coast.py"

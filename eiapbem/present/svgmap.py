@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape
 
+from eiapbem.present import coast
 from eiapbem.rules.mapgraph import POWERS, Area, Map
 
 #: Colours of the powers (fill, then a darker ink for text and outlines).
@@ -36,14 +37,31 @@ POWER_NAMES = {
 }
 NEUTRAL = ("#dedbd2", "#6b675c")
 SEA_FILL = "#cfe3ef"
+LAND_FILL = "#f1ecdc"  # land beyond the playing areas
 SEA_INK = "#2a5d8f"
 RIVER = "#2f7fd0"
+
+#: Where a sea's label reads better than at the sea area's position (lon, lat in degrees).
+LABEL_AT = {
+    "north-atlantic": (-11.0, 57.5),
+    "gulf-of-finland": (26.3, 59.75),
+    "straits-of-gibraltar": (-8.3, 35.4),
+    "cape-st-vincent": (-11.6, 36.9),
+    "sea-of-marmara": (27.9, 40.55),
+    "balearic-sea": (4.0, 38.7),
+    "black-sea-west": (31.6, 43.0),
+    "black-sea-east": (36.5, 43.1),
+    "kattegat": (11.6, 56.9),
+    "western-baltic": (14.0, 55.0),
+}
+#: Small seas get a smaller label.
+SMALL_LABEL = ("gulf-of-finland", "sea-of-marmara", "kattegat", "skagerrak")
 
 #: Pixels per degree of latitude; longitude is scaled by cos(46 deg) (equirectangular).
 SCALE = 26.0
 STD_LAT = 46.0
-#: A land cell reaches at most this far (km) from its area's position.
-MAX_CELL_KM = 190.0
+#: A land cell reaches at most this far (km) from its area's position (the sea is drawn over it).
+MAX_CELL_KM = 300.0
 KM_PER_DEG = 111.195
 
 
@@ -105,7 +123,6 @@ def _cells(m: Map, fr: _Frame) -> dict[str, tuple[list[Point], list[str | None]]
     """A Voronoi cell per land area, clipped to a disc; edges tagged with the area across."""
     ids = list(m.areas)
     pos = {i: fr.xy(m.areas[i].lon, m.areas[i].lat) for i in ids}
-    seapos = {s: fr.xy(v.lon, v.lat) for s, v in m.seas.items()}
     rmax = MAX_CELL_KM / KM_PER_DEG * SCALE
     cells = {}
     for i in ids:
@@ -113,8 +130,7 @@ def _cells(m: Map, fr: _Frame) -> dict[str, tuple[list[Point], list[str | None]]
         others = sorted(
             ((math.dist(pos[i], pos[j]), j) for j in ids if j != i), key=lambda t: t[0]
         )
-        nearest = others[0][0] if others else rmax
-        r = max(min(rmax, 1.15 * nearest), rmax * 0.45)
+        r = rmax  # the bisectors shape the cell; the disc only bounds it where land runs out
         poly = [
             (cx + r * math.cos(2 * math.pi * k / 28), cy + r * math.sin(2 * math.pi * k / 28))
             for k in range(28)
@@ -126,12 +142,6 @@ def _cells(m: Map, fr: _Frame) -> dict[str, tuple[list[Point], list[str | None]]
             poly, tags = _clip(poly, tags, pos[i], pos[j], j)
             if len(poly) < 3:
                 break
-        # Sea areas push back the coast: the sea centre claims the far part of the water.
-        for s, sp in seapos.items():
-            if math.dist(pos[i], sp) < 2 * r:
-                # bisector moved towards the land (the sea centre counts 1.6 times as near)
-                ghost = (cx + (sp[0] - cx) / 1.6, cy + (sp[1] - cy) / 1.6)
-                poly, tags = _clip(poly, tags, pos[i], ghost, "#sea")
         cells[i] = (poly, tags)
     return cells
 
@@ -222,8 +232,7 @@ def render_svg(
         'stroke="#1d3557" stroke-width="1.3" stroke-linecap="round"/></symbol>'
         "</defs>"
     )
-    o.append(f'<rect width="{_fmt(W)}" height="{_fmt(H)}" fill="{SEA_FILL}"/>')
-    o.append(f'<rect width="{_fmt(W)}" height="{_fmt(H)}" fill="url(#waves)"/>')
+    o.append(f'<rect width="{_fmt(W)}" height="{_fmt(H)}" fill="{LAND_FILL}"/>')
 
     # Land cells.
     o.append('<g id="land" stroke-linejoin="round">')
@@ -236,24 +245,21 @@ def render_svg(
         )
     o.append("</g>")
 
-    # Coastline and the boundaries between provinces and between nations, from the cell edges.
-    coast, prov, nation = [], [], []
+    # The boundaries between provinces and between nations, from the cell edges.
+    prov, nation = [], []
     for i, (poly, tags) in cells.items():
         a = m.areas[i]
         n = len(poly)
         for k in range(n):
             t = tags[k]
-            seg = (poly[k], poly[(k + 1) % n])
-            if t is None or t == "#sea":
-                coast.append(seg)
-            elif t in m.areas and i < t:
+            if t in m.areas and i < t:
+                seg = (poly[k], poly[(k + 1) % n])
                 b = m.areas[t]
                 if b.nation != a.nation:
                     nation.append(seg)
                 elif b.province != a.province:
                     prov.append(seg)
     for segs, style in (
-        (coast, f'stroke="{SEA_INK}" stroke-width="1.1" stroke-opacity="0.7"'),
         (prov, 'stroke="#8d877a" stroke-width="0.7" stroke-dasharray="2.5,2"'),
         (nation, 'stroke="#4a4438" stroke-width="1.6"'),
     ):
@@ -261,16 +267,36 @@ def render_svg(
             d = " ".join(f"M{_fmt(p[0])},{_fmt(p[1])} L{_fmt(q[0])},{_fmt(q[1])}" for p, q in segs)
             o.append(f'<path d="{d}" fill="none" {style} stroke-linecap="round"/>')
 
+    # The seas over everything drawn so far: the coastline (presentation only, eiapbem.present.coast).
+    d = " ".join(
+        _path([fr.xy(round(lon * 100), round(lat * 100)) for lon, lat in ring]) for ring in coast.RINGS
+    )
+    o.append(
+        f'<path id="sea" d="{d}" fill="{SEA_FILL}" fill-rule="evenodd" stroke="{SEA_INK}" '
+        f'stroke-width="0.9" stroke-opacity="0.75" stroke-linejoin="round"/>'
+        f'<path d="{d}" fill="url(#waves)" fill-rule="evenodd" stroke="none"/>'
+    )
+
     # Sea labels.
     o.append(f'<g id="seas" fill="{SEA_INK}" font-style="italic" font-size="12" text-anchor="middle" opacity="0.9">')
     for s in m.seas.values():
-        x, y = fr.xy(s.lon, s.lat)
+        lon, lat = LABEL_AT.get(s.id, (s.lon / 100, s.lat / 100))
+        x, y = fr.xy(round(lon * 100), round(lat * 100))
+        size = 9 if s.id in SMALL_LABEL else 12
         words = s.name.split()
-        lines = [" ".join(words[: (len(words) + 1) // 2]), " ".join(words[(len(words) + 1) // 2 :])] if len(s.name) > 14 else [s.name]
+        if len(s.name) > 14 and s.id not in SMALL_LABEL:
+            half = (len(words) + 1) // 2
+            lines = [" ".join(words[:half]), " ".join(words[half:])]
+        else:
+            lines = [s.name]
+        x = min(max(x, 0.32 * size * len(max(lines, key=len)) + 4), fr.width - 0.32 * size * len(max(lines, key=len)) - 4)
         for n, line in enumerate(lines):
-            o.append(f'<text x="{_fmt(x)}" y="{_fmt(y + n * 13)}" letter-spacing="1">{escape(line)}</text>')
+            o.append(
+                f'<text x="{_fmt(x)}" y="{_fmt(y + n * (size + 1))}" font-size="{size}" letter-spacing="1" '
+                f'stroke="{SEA_FILL}" stroke-width="2.5" paint-order="stroke">{escape(line)}</text>'
+            )
         if s.ice:
-            o.append(f'<text x="{_fmt(x)}" y="{_fmt(y + len(lines) * 13)}" font-size="9">(ice in winter)</text>')
+            o.append(f'<text x="{_fmt(x)}" y="{_fmt(y + len(lines) * (size + 1))}" font-size="8">(ice in winter)</text>')
     o.append("</g>")
 
     # Borders as lines between neighbour centres: rivers blue, crossings dashed.
@@ -281,7 +307,7 @@ def render_svg(
             if i < b.to:
                 (river if b.river else plain).append((pos[i], pos[b.to]))
     for segs, style in ((plain, 'stroke="#6b6457" stroke-width="0.5" stroke-opacity="0.55"'),
-                        (river, f'stroke="{RIVER}" stroke-width="1.8" stroke-opacity="0.85"')):
+                        (river, f'stroke="{RIVER}" stroke-width="1.4" stroke-opacity="0.85"')):
         if segs:
             d = " ".join(f"M{_fmt(p[0])},{_fmt(p[1])} L{_fmt(q[0])},{_fmt(q[1])}" for p, q in segs)
             o.append(f'<path d="{d}" {style}/>')

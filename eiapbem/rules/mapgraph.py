@@ -74,8 +74,8 @@ NOT_WINTER_AREAS = ("majorca",)
 CROSSING_OPTIONS = ("lille",)
 
 #: The Dardanelles crossing arrow ignores the winter restriction (4.1.1, 000:28; 13.1.2, 000:2370).
-#: It is the crossing over the Sea of Marmara.
-DARDANELLES_SEA = "sea-of-marmara"
+#: The map names it by this id (the Bosporus, also over the Sea of Marmara, is not exempt).
+DARDANELLES = "dardanelles"
 
 CAPITAL_KINDS = ("national", "province", "minor")
 
@@ -209,7 +209,7 @@ class Crossing:
     @property
     def winter_exempt(self) -> bool:
         # 4.1.1 (000:28): the Dardanelles crossing arrow is not restricted in winter.
-        return self.sea == DARDANELLES_SEA
+        return self.id == DARDANELLES
 
 
 @dataclass(frozen=True)
@@ -619,6 +619,8 @@ def problems(
                 seas[e["id"]] = (fname, e)
         for i, e in enumerate(doc.get("crossings") if isinstance(doc.get("crossings"), list) else ()):
             where = f"{fname}: {_entry('crossing', e, i)}"
+            if isinstance(e, dict) and "optional" not in e:
+                e = {**e, "optional": None}  # 'optional' may be left out when null
             if _shape(e, _CROSSING_KEYS, where, out) and _id_ok(e["id"], where, out):
                 if e["optional"] is not None and e["optional"] not in CROSSING_OPTIONS:
                     out.append(f"{where}: 'optional' is {e['optional']!r}; use null or one of {', '.join(CROSSING_OPTIONS)} (4.1.1)")
@@ -687,7 +689,7 @@ def build_map(raw: Mapping[str, Any], *, min_land: int = MIN_LAND_AREAS, min_sea
         for e in doc.get("seas", ()):
             seas[e["id"]] = Sea(e["id"], e["name"], e["lon"], e["lat"], e["ice"], tuple(sorted(e["neighbours"])))
         for e in doc.get("crossings", ()):
-            crossings[e["id"]] = Crossing(e["id"], e["a"], e["b"], e["sea"], e["optional"])
+            crossings[e["id"]] = Crossing(e["id"], e["a"], e["b"], e["sea"], e.get("optional"))
         for e in doc.get("provinces", ()):
             provinces[e["id"]] = Province(
                 e["id"], e["name"], e["nation"], e["tax"], e["manpower"], e["capital"], e["polish"]
