@@ -14,7 +14,7 @@ parsed JSON object.  A file may hold any of the keys ``region``, ``areas``,
 ``crossings``, ``provinces`` and ``seas`` (docs/map.md gives the schema).
 
 The graph functions (reachability, cheapest land paths by movement cost) are
-what supply (10.5), retreat (11.5) and movement (10.4) build on.  Every result is
+what supply (10.5), retreat (11.2.10) and movement (10.4) build on.  Every result is
 ordered by id, never by set or hash order.
 """
 
@@ -73,7 +73,7 @@ NOT_WINTER_AREAS = ("majorca",)
 #: Options a crossing may depend on (4.1.1, 000:50: "Use Lille Sea Crossing").
 CROSSING_OPTIONS = ("lille",)
 
-#: The Dardanelles crossing arrow ignores the winter restriction (4.1.1, 000:28; 13.1.2, 000:2370).
+#: The Dardanelles crossing arrow ignores the winter restriction (4.1.1, 000:28; 13.1.3, 000:2370).
 #: The map names it by this id (the Bosporus, also over the Sea of Marmara, is not exempt).
 DARDANELLES = "dardanelles"
 
