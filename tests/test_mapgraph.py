@@ -413,3 +413,29 @@ def test_crossing_flags():
     assert c.winter_exempt and c.other_end("brusa") == "constantinople"  # 4.1.1, 000:28
     assert not mg.Crossing("bosporus", "constantinople", "brusa", "sea-of-marmara", None).winter_exempt
     assert not mg.Crossing("x", "a", "b", "english-channel", "lille").winter_exempt
+
+
+def test_a_malformed_area_does_not_cascade():
+    raw = clone(small_map())
+    del find(raw, "areas", "rouen")["terrain"]  # Paris and Caen name Rouen; Normandy's capital
+    assert probs(raw) == ["areas_C.json: area 'rouen' has no 'terrain'; add it (docs/map.md lists every field)"]
+
+
+def test_crossing_optional_may_be_omitted_but_not_unknown():
+    raw = clone(small_map())
+    del raw["areas_W.json"]["crossings"][0]["optional"]
+    assert probs(raw) == []
+    assert mg.build_map(raw, **SMALL).crossings["channel-crossing"].optional is None
+    raw["areas_W.json"]["crossings"][0]["optional"] = "calais"
+    one(raw, "crossing 'channel-crossing': 'optional' is 'calais'")
+
+
+def test_crossing_sea_must_touch_both_ends_and_not_duplicate_a_border():
+    raw = clone(small_map())
+    raw["areas_W.json"]["crossings"][0]["sea"] = "north-sea"
+    one(raw, "crossing 'channel-crossing': end 'portsmouth' does not touch its sea 'north-sea'")
+    raw = clone(small_map())
+    raw["areas_C.json"]["crossings"].append(
+        {"id": "seine", "a": "rouen", "b": "caen", "sea": "english-channel", "optional": None}
+    )
+    one(raw, "crossing 'seine' joins 'rouen' and 'caen', which already share a land border")

@@ -587,6 +587,10 @@ def problems(
     crossings: dict[str, tuple[str, dict]] = {}
     provinces: dict[str, tuple[str, dict]] = {}
     seen_place: dict[str, str] = {}  # land and sea ids share one namespace: "file: kind 'id'"
+    # Entries too malformed to cross-check: their ids still resolve (no cascade of "not a land
+    # area" for a neighbour that exists but lacks a field), and their provinces are not counted.
+    broken: set[str] = set()
+    broken_provinces: set[str] = set()
     seen_crossing: dict[str, str] = {}
     seen_province: dict[str, str] = {}
     n_land = n_sea = 0
@@ -610,6 +614,8 @@ def problems(
                 e["id"], f"{fname}: area {e['id']!r}", seen_place, "land and sea area", out
             ):
                 areas[e["id"]] = (fname, e)
+            elif isinstance(e, dict):
+                _note_broken(e, broken, broken_provinces)
         for i, e in enumerate(doc.get("seas") if isinstance(doc.get("seas"), list) else ()):
             n_sea += 1
             where = f"{fname}: {_entry('sea area', e, i)}"
@@ -617,6 +623,8 @@ def problems(
                 e["id"], f"{fname}: sea area {e['id']!r}", seen_place, "land and sea area", out
             ):
                 seas[e["id"]] = (fname, e)
+            elif isinstance(e, dict):
+                _note_broken(e, broken, broken_provinces)
         for i, e in enumerate(doc.get("crossings") if isinstance(doc.get("crossings"), list) else ()):
             where = f"{fname}: {_entry('crossing', e, i)}"
             if isinstance(e, dict) and "optional" not in e:
@@ -633,11 +641,13 @@ def problems(
                     out.append(f"{where}: tax and manpower must not be negative (12.2.1, 12.2.2); fix the values")
                 elif _nation_ok(e["nation"], where, out) and _claim(e["id"], f"{fname}: province {e['id']!r}", seen_province, "province or district", out):
                     provinces[e["id"]] = (fname, e)
+            elif isinstance(e, dict) and isinstance(e.get("id"), str):
+                broken_provinces.add(e["id"])
 
-    _check_references(areas, seas, crossings, provinces, out)
+    _check_references(areas, seas, crossings, provinces, broken, broken_provinces, out)
     _check_symmetry(areas, seas, out)
     _check_ports_and_coasts(areas, seas, crossings, out)
-    _check_provinces_and_capitals(areas, provinces, out)
+    _check_provinces_and_capitals(areas, provinces, broken_provinces, out)
     _check_winter(areas, provinces, out)
     _check_distances(areas, seas, crossings, out)
     if not out:
@@ -782,33 +792,42 @@ def _check_sea_shape(e: Any, where: str, out: list[str]) -> bool:
     return usable
 
 
-def _check_references(areas, seas, crossings, provinces, out: list[str]) -> None:
+def _note_broken(e: dict, broken: set[str], broken_provinces: set[str]) -> None:
+    if isinstance(e.get("id"), str):
+        broken.add(e["id"])
+    if isinstance(e.get("province"), str):
+        broken_provinces.add(e["province"])
+
+
+def _check_references(areas, seas, crossings, provinces, broken, broken_provinces, out: list[str]) -> None:
     for aid, (f, e) in areas.items():
         where = f"{f}: area {aid!r}"
         tos = [b["to"] for b in e["neighbours"]]
         for t in tos:
             if t not in areas:
-                out.append(f"{where}: neighbour {t!r} is not a land area of the map; fix the id (see docs/map.md)")
+                if t not in broken:
+                    out.append(f"{where}: neighbour {t!r} is not a land area of the map; fix the id (see docs/map.md)")
             elif t == aid:
                 out.append(f"{where} lists itself as a neighbour; remove that entry")
         for t in sorted({t for t in tos if tos.count(t) > 1}):
             out.append(f"{where} lists neighbour {t!r} more than once; keep one entry")
         for s in e["coast"]:
-            if s not in seas:
+            if s not in seas and s not in broken:
                 out.append(f"{where}: coast {s!r} is not a sea area of the map; fix the id (seas.json lists them)")
         if len(set(e["coast"])) != len(e["coast"]):
             out.append(f"{where} lists a coast sea more than once; keep one entry")
         if e["port"] is not None:
             for s in e["port"]["seas"]:
-                if s not in seas:
+                if s not in seas and s not in broken:
                     out.append(f"{where}: port sea {s!r} is not a sea area of the map; fix the id (seas.json lists them)")
-        if e["province"] not in provinces:
+        if e["province"] not in provinces and e["province"] not in broken_provinces:
             out.append(f"{where}: province {e['province']!r} is not a province or district of the map; add it to 'provinces' or fix the id")
     for sid, (f, e) in seas.items():
         where = f"{f}: sea area {sid!r}"
         for t in e["neighbours"]:
             if t not in seas:
-                out.append(f"{where}: neighbour {t!r} is not a sea area of the map; fix the id")
+                if t not in broken:
+                    out.append(f"{where}: neighbour {t!r} is not a sea area of the map; fix the id")
             elif t == sid:
                 out.append(f"{where} lists itself as a neighbour; remove that entry")
         if len(set(e["neighbours"])) != len(e["neighbours"]):
@@ -817,18 +836,18 @@ def _check_references(areas, seas, crossings, provinces, out: list[str]) -> None
     for cid, (f, e) in crossings.items():
         where = f"{f}: crossing {cid!r}"
         for end in ("a", "b"):
-            if e[end] not in areas:
+            if e[end] not in areas and e[end] not in broken:
                 out.append(f"{where}: end {end} {e[end]!r} is not a land area of the map; fix the id")
         if e["a"] == e["b"]:
             out.append(f"{where} joins {e['a']!r} to itself; give two different areas")
-        if e["sea"] not in seas:
+        if e["sea"] not in seas and e["sea"] not in broken:
             out.append(f"{where}: sea {e['sea']!r} is not a sea area of the map; fix the id")
         key = tuple(sorted((e["a"], e["b"])))
         if key in pairs:
             out.append(f"{where} joins the same areas as crossing {pairs[key]!r}; declare each crossing once")
         pairs[key] = cid
     for pid, (f, e) in provinces.items():
-        if e["capital"] not in areas:
+        if e["capital"] not in areas and e["capital"] not in broken:
             out.append(f"{f}: province {pid!r}: capital {e['capital']!r} is not a land area of the map; fix the id")
 
 
@@ -884,7 +903,7 @@ def _check_ports_and_coasts(areas, seas, crossings, out: list[str]) -> None:
             out.append(f"{f}: crossing {cid!r} joins {a!r} and {b!r}, which already share a land border; remove one of the two")
 
 
-def _check_provinces_and_capitals(areas, provinces, out: list[str]) -> None:
+def _check_provinces_and_capitals(areas, provinces, broken_provinces, out: list[str]) -> None:
     members: dict[str, list[str]] = {p: [] for p in provinces}
     for aid, (f, e) in areas.items():
         if e["province"] in provinces:
@@ -897,6 +916,8 @@ def _check_provinces_and_capitals(areas, provinces, out: list[str]) -> None:
                 )
     for pid, (f, e) in provinces.items():
         where = f"{f}: province {pid!r}"
+        if pid in broken_provinces:
+            continue  # one of its areas is malformed; judged once that is fixed
         if not members[pid]:
             out.append(f"{where} has no land areas; give it areas or remove it")
             continue
