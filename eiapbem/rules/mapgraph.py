@@ -24,7 +24,7 @@ import heapq
 from dataclasses import dataclass
 from math import isqrt
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Mapping
 
 from eiapbem.errors import BadData
 
