@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.rules_cmd",
     "eiapbem.cli.bench_cmd",
     "eiapbem.cli.files_cmd",
+    "eiapbem.cli.data_cmd",
 )
 
 

@@ -1,0 +1,161 @@
+"""``eiapbem data check`` and ``eiapbem map``: check the game data, draw the map."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from eiapbem.data import mapdata
+from eiapbem.errors import BadData, EiaError
+from eiapbem.rules import mapgraph
+
+
+def _world_module() -> Any | None:
+    """The world data module (leaders, counters, scenarios) if this installation has it."""
+    try:
+        return importlib.import_module("eiapbem.data.world")
+    except ModuleNotFoundError as err:
+        if err.name in ("eiapbem.data.world",):
+            return None
+        raise
+
+
+def check_map(path: Path | None) -> dict[str, Any]:
+    """Check the map files: ``{"valid", "problems", "counts"}``; counts only when valid."""
+    try:
+        raw = mapdata.read_raw(path)
+    except BadData as err:
+        return {"valid": False, "problems": [str(err)], "counts": {}}
+    found = mapgraph.problems(raw)
+    counts = {} if found else mapgraph.build_map(raw).counts()
+    return {"valid": not found, "problems": found, "counts": counts}
+
+
+def check_world() -> dict[str, Any]:
+    """Run the world data's own checker when present: ``{"present", "valid", "problems", "counts"}``."""
+    mod = _world_module()
+    fn = getattr(mod, "check_world", None) if mod is not None else None
+    if fn is None:
+        return {"present": False, "valid": True, "problems": [], "counts": {}}
+    try:
+        result = fn()
+    except EiaError as err:
+        return {"present": True, "valid": False, "problems": [str(err)], "counts": {}}
+    if isinstance(result, dict):
+        return {"present": True, "valid": True, "problems": [], "counts": dict(result)}
+    if isinstance(result, (list, tuple)):
+        found = [str(p) for p in result]
+        return {"present": True, "valid": not found, "problems": found, "counts": {}}
+    return {"present": True, "valid": True, "problems": [], "counts": {}}
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
+def _print_counts(counts: dict[str, Any]) -> None:
+    width = max((len(k) for k in counts), default=0)
+    for k, v in counts.items():
+        click.echo(f"  {k.ljust(width)}  {v}")
+
+
+def scenario_minor_controllers(scenario: dict) -> dict[str, str | None]:
+    """``minor slug -> controlling power or None`` from a scenario of the world data."""
+    minors = scenario.get("minors", {})
+    if not isinstance(minors, dict):
+        raise BadData("the scenario's 'minors' is not an object of minor countries; check the scenario file")
+    out: dict[str, str | None] = {}
+    for slug, entry in sorted(minors.items()):
+        ctl = entry.get("controller") if isinstance(entry, dict) else None
+        out[slug] = ctl if ctl in mapgraph.POWERS else None
+    return out
+
+
+def register(cli: click.Group) -> None:
+    @cli.group()
+    def data() -> None:
+        """The game's data files: the map, leaders, counters, displays, scenarios."""
+
+    @data.command("check")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
+    @click.option(
+        "--path",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="Check the map files of this folder instead of the packaged map.",
+    )
+    def check(as_json: bool, path: Path | None) -> int:
+        """Validate the map and the world data; print counts, or every problem found."""
+        m = check_map(path)
+        w = check_world()
+        where = str(path) if path is not None else "packaged"
+        if as_json:
+            click.echo(json.dumps({"map": {"path": where, **m}, "world": w}, indent=2))
+            return 0 if m["valid"] and w["valid"] else 1
+        if m["valid"]:
+            click.echo(f"map data ({where}): valid")
+            _print_counts(m["counts"])
+        else:
+            click.echo(f"map data ({where}): {_n(len(m['problems']), 'problem')}")
+            for p in m["problems"]:
+                click.echo(f"  - {p}")
+        if not w["present"]:
+            click.echo("world data: not present")
+        elif w["valid"]:
+            click.echo("world data: valid")
+            _print_counts(w["counts"])
+        else:
+            click.echo(f"world data: {_n(len(w['problems']), 'problem')}")
+            for p in w["problems"]:
+                click.echo(f"  - {p}")
+        if not (m["valid"] and w["valid"]):
+            bad = [n for n, r in (("map", m), ("world", w)) if not r["valid"]]
+            raise BadData(
+                f"the {' and '.join(bad)} data {'has' if len(bad) == 1 else 'have'} problems (listed above); "
+                f"fix the files and run 'eiapbem data check' again",
+                hint="docs/map.md describes every field of the map files",
+            )
+        return 0
+
+    @cli.command("map")
+    @click.option(
+        "--svg",
+        "svg",
+        type=click.Path(dir_okay=False, path_type=Path),
+        required=True,
+        help="Write the map as an SVG picture to this file.",
+    )
+    @click.option("--scenario", default=None, help="Shade the areas as the scenario NAME starts (e.g. classic-1805).")
+    @click.option(
+        "--path",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="Draw the map files of this folder instead of the packaged map.",
+    )
+    def map_(svg: Path, scenario: str | None, path: Path | None) -> None:
+        """Draw the map as an SVG picture: political shading, borders, cities, ports and seas."""
+        from eiapbem.present import svgmap
+
+        m = mapdata.load_map(path)
+        controllers = None
+        title = "Europe in 1805"
+        if scenario is not None:
+            mod = _world_module()
+            if mod is None or not hasattr(mod, "load_scenario"):
+                raise BadData(
+                    f"cannot draw the scenario {scenario!r}: the world data (scenarios) is not part of this installation",
+                    hint="draw the political map without --scenario",
+                )
+            sc = mod.load_scenario(scenario)
+            controllers = svgmap.scenario_controllers(m, scenario_minor_controllers(sc))
+            title = str(sc.get("name") or scenario)
+        text = svgmap.render_svg(m, controllers=controllers, title=title)
+        try:
+            svg.write_text(text, encoding="utf-8")
+        except OSError as err:
+            raise BadData(f"{svg}: cannot write the picture ({err.strerror}); choose another file") from err
+        click.echo(f"wrote {svg} ({len(m.areas)} land areas, {len(m.seas)} sea areas)")
