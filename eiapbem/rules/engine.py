@@ -1,0 +1,326 @@
+"""The rules engine: the one way a player's choice changes the game (DESIGN.md §3).
+
+Every choice is a typed **action**: a frozen ``Record`` with a ``KIND``
+(``"setup.place-corps"``), registered here with the phases it belongs to and
+two functions of the phase's module:
+
+- ``verify(state, power, action, ctx)`` raises ``IllegalAction`` with one
+  sentence a player can act on (it never changes anything);
+- ``apply(state, power, action, ctx)`` returns the new state and the events
+  (log entries); it is only called after ``verify`` passed.
+
+``verify_action`` / ``can_act`` / ``apply_action`` wrap them with the checks
+every action shares (the game is not over, the power acts in this slot, the
+action belongs to this phase, no decision is waiting for someone else).
+``apply_actions`` replays a turn file's list of actions; replay gives the same
+state as live play because both run the same code with the same dice.
+
+A phase module may also register **phase hooks** (``register_phase``):
+
+- ``obligations(state, power, ctx)``: sentences naming what the power must
+  still do before ending its slot (5.1: every factor and ship placed);
+- ``finish(state, power, ctx)``: what the rules do when the power ends its
+  slot (lost reinforcements, 7.2.2);
+- ``resolve(state, orders, ctx)``: for a simultaneous slot (diplomacy,
+  economic), the rules that turn every power's orders into one new state.
+
+``end_slot`` ends a sequential slot; ``resolve_slot`` ends a simultaneous one
+once every actor's orders are in (``check_orders`` validates one power's orders
+against the common starting state before its file is written).  Phases with no
+registered actions or hooks are "not implemented yet": they accept only the end
+of the slot, and ``phase_implemented`` says so for ``eiapbem status``.
+
+The engine has no I/O, clock or randomness of its own: the map and the world
+data arrive in ``RulesContext``, the dice are the labelled dice of the file
+being played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from eiapbem.errors import BadEncoding, IllegalAction
+from eiapbem.rules.dice import Dice
+from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
+from eiapbem.rules.model.base import FrozenMap
+
+
+@dataclass(frozen=True)
+class RulesContext:
+    """What the rules may consult besides the state: read-only data and this file's dice.
+
+    ``map`` is an ``eiapbem.rules.mapgraph.Map``; ``world`` the parsed world data
+    (``eiapbem.data.world.load_raw()``: minors, leaders, counters, displays,
+    scenarios). Both are loaded by the layers above and never copied into the state.
+    """
+
+    map: Any
+    world: Mapping[str, Any]
+    dice: Dice
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A new state and what happened, in order (the events are also in ``state.log``)."""
+
+    state: GameState
+    events: tuple[LogEntry, ...] = ()
+
+    def then(self, other: "Outcome") -> "Outcome":
+        return Outcome(other.state, self.events + other.events)
+
+
+Verify = Callable[[GameState, str, Any, RulesContext], None]
+Apply = Callable[[GameState, str, Any, RulesContext], Outcome]
+Obligations = Callable[[GameState, str, RulesContext], Sequence[str]]
+Finish = Callable[[GameState, str, RulesContext], Outcome]
+Resolve = Callable[[GameState, Mapping[str, Sequence[Any]], RulesContext], Outcome]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    cls: type
+    phases: tuple[Phase, ...]
+    verify: Verify
+    apply: Apply
+    summary: str
+
+
+@dataclass(frozen=True)
+class PhaseHooks:
+    obligations: Obligations | None = None
+    finish: Finish | None = None
+    resolve: Resolve | None = None
+
+
+_ACTIONS: dict[str, ActionSpec] = {}
+_PHASES: dict[Phase, PhaseHooks] = {}
+
+#: Modules that register actions and phase hooks; imported before the engine is used.
+RULE_MODULES: tuple[str, ...] = ()
+
+
+def register_action(cls: type, *, phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:
+    """Register the action class ``cls`` (a ``Record`` with a ``KIND``)."""
+    kind = getattr(cls, "KIND", "")
+    if not kind:
+        raise ValueError(f"{cls.__name__} has no KIND")
+    if kind in _ACTIONS:
+        raise ValueError(f"action kind {kind!r} registered twice")
+    summary = (cls.__doc__ or kind).strip().splitlines()[0]
+    _ACTIONS[kind] = ActionSpec(cls, tuple(phases), verify, apply, summary)
+
+
+def register_phase(phase: Phase, *, obligations: Obligations | None = None, finish: Finish | None = None,
+                   resolve: Resolve | None = None) -> None:
+    if phase in _PHASES:
+        raise ValueError(f"hooks for the {phase} phase registered twice")
+    _PHASES[phase] = PhaseHooks(obligations, finish, resolve)
+
+
+def _load() -> None:
+    import importlib
+
+    for mod in RULE_MODULES:
+        importlib.import_module(mod)
+
+
+def action_kinds(phase: Phase | None = None) -> dict[str, ActionSpec]:
+    """Registered actions (of one phase), by kind."""
+    _load()
+    return {k: s for k, s in sorted(_ACTIONS.items()) if phase is None or phase in s.phases}
+
+
+def phase_implemented(phase: Phase) -> bool:
+    """True when the rules of ``phase`` are built (it has actions or hooks)."""
+    _load()
+    return phase in _PHASES or any(phase in s.phases for s in _ACTIONS.values())
+
+
+# ----------------------------------------------------------------- encoding
+
+
+def action_to_obj(action: Record) -> dict:
+    obj = action.to_obj()
+    obj["kind"] = action.KIND
+    return obj
+
+
+def action_from_obj(obj: Any, path: str = "action") -> Record:
+    """Decode an action from a file; ``BadEncoding`` names what is wrong."""
+    _load()
+    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
+        raise BadEncoding(f"{path}: an action is a map with a 'kind'")
+    spec = _ACTIONS.get(obj["kind"])
+    if spec is None:
+        raise BadEncoding(f"{path}: unknown action kind {obj['kind']!r}")
+    rest = {k: v for k, v in obj.items() if k != "kind"}
+    return spec.cls.from_obj(rest, path)
+
+
+# ----------------------------------------------------------------- acting
+
+
+def _spec(action: Any) -> ActionSpec:
+    _load()
+    spec = _ACTIONS.get(getattr(action, "KIND", ""))
+    if spec is None or not isinstance(action, spec.cls):
+        raise IllegalAction(f"{type(action).__name__} is not an action of this game")
+    return spec
+
+
+def verify_actor(state: GameState, power: str) -> None:
+    """Raise ``IllegalAction`` unless ``power`` acts in the current slot."""
+    if power not in POWERS:
+        raise IllegalAction(f"{power!r} is not a major power")
+    slot = state.slot
+    if slot is None:
+        raise IllegalAction("the game is over; nothing more can be done")
+    if power not in slot.actors:
+        who = slot.power or ", ".join(slot.actors)
+        raise IllegalAction(
+            f"it is not {power}'s turn: {slot.key(state.date)} belongs to {who}",
+            hint="'eiapbem status' shows whose turn it is",
+        )
+
+
+def verify_action(state: GameState, power: str, action: Any, ctx: RulesContext) -> None:
+    """Raise ``IllegalAction`` if ``power`` may not take ``action`` now."""
+    spec = _spec(action)
+    verify_actor(state, power)
+    assert state.slot is not None
+    if state.slot.phase not in spec.phases:
+        allowed = ", ".join(str(p) for p in spec.phases)
+        raise IllegalAction(f"{spec.cls.KIND} is an action of the {allowed} phase, not of the {state.slot.phase} phase")
+    waiting = [d for d in state.pending.values() if d.power != power]
+    if waiting:
+        d = waiting[0]
+        raise IllegalAction(f"the game waits for {d.power} to answer {d.kind} first")
+    spec.verify(state, power, action, ctx)
+
+
+def can_act(state: GameState, power: str, action: Any, ctx: RulesContext) -> bool:
+    try:
+        verify_action(state, power, action, ctx)
+    except IllegalAction:
+        return False
+    return True
+
+
+def apply_action(state: GameState, power: str, action: Any, ctx: RulesContext) -> Outcome:
+    """Verify, then apply; on refusal the state is untouched (it is immutable)."""
+    verify_action(state, power, action, ctx)
+    return _spec(action).apply(state, power, action, ctx)
+
+
+def apply_actions(state: GameState, power: str, actions: Iterable[Any], ctx: RulesContext) -> Outcome:
+    """Apply a list of actions in order (a turn file's replay)."""
+    out = Outcome(state)
+    for action in actions:
+        out = out.then(apply_action(out.state, power, action, ctx))
+    return out
+
+
+# ----------------------------------------------------------------- ending a slot
+
+
+def unmet_obligations(state: GameState, power: str, ctx: RulesContext) -> tuple[str, ...]:
+    """Sentences naming what ``power`` must still do before ending its slot."""
+    verify_actor(state, power)
+    assert state.slot is not None
+    mine = [d for d in state.pending.values() if d.power == power]
+    found = [f"answer the pending decision {d.kind} ({d.id})" for d in mine]
+    hooks = _PHASES.get(state.slot.phase)
+    if hooks and hooks.obligations:
+        found.extend(hooks.obligations(state, power, ctx))
+    return tuple(found)
+
+
+def _advance(state: GameState) -> GameState:
+    from eiapbem.rules.sequence import advance
+
+    return advance(state)
+
+
+def end_slot(state: GameState, power: str, ctx: RulesContext) -> Outcome:
+    """End ``power``'s sequential slot ("End Current Phase") and move to the next slot."""
+    _load()
+    verify_actor(state, power)
+    assert state.slot is not None
+    if state.slot.simultaneous:
+        raise IllegalAction(
+            f"{state.slot.key(state.date)} is played by all powers at once; it ends when every power's orders are in"
+        )
+    unmet = unmet_obligations(state, power, ctx)
+    if unmet:
+        raise IllegalAction(f"{power} cannot end the phase yet: {unmet[0]}", hint="; ".join(unmet[1:]) or None)
+    out = Outcome(state)
+    hooks = _PHASES.get(state.slot.phase)
+    if hooks and hooks.finish:
+        out = out.then(hooks.finish(out.state, power, ctx))
+    return Outcome(_advance(out.state), out.events)
+
+
+def check_orders(state: GameState, power: str, orders: Sequence[Any], ctx: RulesContext) -> Outcome:
+    """Validate one power's orders for a simultaneous slot against the common start.
+
+    Each order is applied in turn to a scratch state (so later orders see the
+    effect of earlier ones); the returned outcome is that scratch, never the
+    game's state: the real state changes only in ``resolve_slot``.
+    """
+    _load()
+    verify_actor(state, power)
+    assert state.slot is not None
+    if not state.slot.simultaneous:
+        raise IllegalAction(f"{state.slot.key(state.date)} is {state.slot.power}'s own turn, not a phase of orders")
+    out = apply_actions(state, power, orders, ctx)
+    unmet = unmet_obligations(out.state, power, ctx)
+    if unmet:
+        raise IllegalAction(f"{power}'s orders are not complete: {unmet[0]}")
+    return out
+
+
+def resolve_slot(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: RulesContext) -> Outcome:
+    """Resolve a simultaneous slot once every actor's orders are in, then advance.
+
+    Without a phase ``resolve`` hook, the orders are applied power by power in
+    the fixed order of the seven powers (each validated as it is applied).
+    """
+    _load()
+    slot = state.slot
+    if slot is None or not slot.simultaneous:
+        raise IllegalAction("there is no simultaneous phase to resolve now")
+    missing = [p for p in slot.actors if p not in orders]
+    extra = [p for p in orders if p not in slot.actors]
+    if missing or extra:
+        raise IllegalAction(
+            f"{slot.key(state.date)} needs the orders of {', '.join(slot.actors)}"
+            + (f"; missing {', '.join(missing)}" if missing else "")
+            + (f"; {', '.join(extra)} do not act in it" if extra else "")
+        )
+    hooks = _PHASES.get(slot.phase)
+    if hooks and hooks.resolve:
+        out = hooks.resolve(state, orders, ctx)
+    else:
+        out = Outcome(state)
+        for p in POWERS:
+            if p in orders:
+                out = out.then(apply_actions(out.state, p, orders[p], ctx))
+    if hooks and hooks.finish:
+        for p in slot.actors:
+            out = out.then(hooks.finish(out.state, p, ctx))
+    return Outcome(_advance(out.state), out.events)
+
+
+# ----------------------------------------------------------------- helpers for rule modules
+
+
+def log(state: GameState, author: str, kind: str, text: str, **params: Any) -> Outcome:
+    """Append one public log line for the current slot; return the outcome."""
+    assert state.slot is not None
+    entry = LogEntry(
+        slot=state.slot.key(state.date), author=author, kind=kind, text=text, params=FrozenMap(sorted(params.items()))
+    )
+    return Outcome(state.with_log(entry), (entry,))

@@ -1,0 +1,110 @@
+"""The rules engine's shared checks: whose turn, phase of an action, encoding, ending slots."""
+
+from dataclasses import dataclass
+from typing import Annotated
+
+import pytest
+
+from eiapbem.errors import BadEncoding, IllegalAction
+from eiapbem.rules import engine
+from eiapbem.rules.dice import Dice
+from eiapbem.rules.model import Date, GameState, PendingDecision, Phase, Record
+from eiapbem.rules.model.base import FrozenMap, Range
+
+
+@dataclass(frozen=True, slots=True)
+class AddMoney(Record):
+    """Test action: add money to the acting power's treasury."""
+
+    KIND = "test.add-money"
+    amount: Annotated[int, Range(1, 100)]
+
+
+def _verify(state, power, action, ctx):
+    if state.powers[power].treasury + action.amount > 50:
+        raise IllegalAction(f"{power} would hold more than $50")
+
+
+def _apply(state, power, action, ctx):
+    ps = state.powers[power]
+    new = state.with_power(power, treasury=ps.treasury + action.amount)
+    return engine.log(new, power, "test.money", f"{power} adds ${action.amount}", amount=action.amount)
+
+
+engine.register_action(AddMoney, phases=(Phase.SETUP, Phase.DIPLOMACY), verify=_verify, apply=_apply)
+
+
+@pytest.fixture
+def ctx():
+    return engine.RulesContext(map=None, world={}, dice=Dice(b"test"))
+
+
+@pytest.fixture
+def state():
+    return GameState.new("classic-1805", Date(1805, 1), Date(1815, 12))
+
+
+def test_the_acting_power_may_act_and_the_log_says_so(state, ctx):
+    assert state.slot.power == "RU"  # 5.3: Russia sets up first (000:332)
+    out = engine.apply_action(state, "RU", AddMoney(5), ctx)
+    assert out.state.powers["RU"].treasury == 5
+    assert [e.text for e in out.events] == ["RU adds $5"]
+    assert out.state.log[-1].slot == "1805-01/setup/turn/RU"
+
+
+def test_another_power_is_refused_with_whose_turn_it_is(state, ctx):
+    with pytest.raises(IllegalAction, match="not FR's turn: 1805-01/setup/turn/RU belongs to RU"):
+        engine.apply_action(state, "FR", AddMoney(5), ctx)
+
+
+def test_a_refused_action_changes_nothing(state, ctx):
+    before = state.state_hash()
+    with pytest.raises(IllegalAction, match="more than \\$50"):
+        engine.apply_action(state, "RU", AddMoney(51), ctx)
+    assert state.state_hash() == before
+
+
+def test_encoding_round_trip_and_unknown_kind():
+    obj = engine.action_to_obj(AddMoney(7))
+    assert obj == {"kind": "test.add-money", "amount": 7}
+    assert engine.action_from_obj(obj) == AddMoney(7)
+    with pytest.raises(BadEncoding, match="unknown action kind 'nope'"):
+        engine.action_from_obj({"kind": "nope"})
+    with pytest.raises(BadEncoding):
+        engine.action_from_obj({"kind": "test.add-money", "amount": 1.5})
+
+
+def test_replay_equals_live_play(state, ctx):
+    actions = [AddMoney(3), AddMoney(4), AddMoney(10)]
+    live = state
+    for a in actions:
+        live = engine.apply_action(live, "RU", a, ctx).state
+    replay = engine.apply_actions(state, "RU", [engine.action_from_obj(engine.action_to_obj(a)) for a in actions], ctx)
+    assert replay.state.state_hash() == live.state_hash()
+
+
+def test_end_slot_moves_to_the_next_power_and_a_pending_decision_blocks_it(state, ctx):
+    out = engine.end_slot(state, "RU", ctx)
+    assert out.state.slot.power == "TU"  # 5.3 order: RU, TU, AU, PR, SP, FR, GB
+    d = PendingDecision(id="q1", power="RU", kind="test.question", options=("yes", "no"), slot="1805-01/setup/turn/RU")
+    blocked = state.replace(pending=FrozenMap({"q1": d}))
+    with pytest.raises(IllegalAction, match="answer the pending decision test.question"):
+        engine.end_slot(blocked, "RU", ctx)
+
+
+def test_simultaneous_slot_needs_every_powers_orders(state, ctx):
+    s = state
+    while s.slot.phase == Phase.SETUP:
+        s = engine.end_slot(s, s.slot.power, ctx).state
+    assert s.slot.phase == Phase.DIPLOMACY and s.slot.simultaneous
+    with pytest.raises(IllegalAction, match="played by all powers at once"):
+        engine.end_slot(s, "FR", ctx)
+    scratch = engine.check_orders(s, "FR", [AddMoney(2)], ctx)
+    assert scratch.state.powers["FR"].treasury == 2 and s.powers["FR"].treasury == 0
+    orders = {p: [] for p in s.slot.actors}
+    with pytest.raises(IllegalAction, match="missing FR"):
+        engine.resolve_slot(s, {p: v for p, v in orders.items() if p != "FR"}, ctx)
+    orders["FR"] = [AddMoney(2)]
+    out = engine.resolve_slot(s, orders, ctx)
+    assert out.state.powers["FR"].treasury == 2
+    assert out.state.slot.phase == Phase.REINFORCEMENT
