@@ -26,7 +26,7 @@ from eiapbem.rules.model.common import (
     Slug,
     SlugSet,
 )
-from eiapbem.rules.model.units import Factors, LeaderId
+from eiapbem.rules.model.units import Factors, LeaderId, Ships
 
 
 class PlayerKind(enum.StrEnum):
@@ -247,6 +247,11 @@ class PowerState(Record):
     #: Factors to place at the next reinforcement phase that no build order
     #: covers, such as exchanged prisoners (6.4 "Prisoner Exchange", 000:688).
     returned_factors: Factors = Factors()
+    #: Army factors and ships given by the scenario that are not yet on the map:
+    #: all must be placed in the setup phase (5.1, 000:308); the setup rules
+    #: move them into corps, garrisons and fleets.
+    unplaced_factors: Factors = Factors()
+    unplaced_ships: Ships = Ships()
     #: Peace conditions in force against this power, keyed by ``PeaceTerm.key``.
     peace_terms: FrozenMap[str, PeaceTerm] = FrozenMap()
     standing_orders: StandingOrders = StandingOrders()
