@@ -108,3 +108,33 @@ def test_simultaneous_slot_needs_every_powers_orders(state, ctx):
     out = engine.resolve_slot(s, orders, ctx)
     assert out.state.powers["FR"].treasury == 2
     assert out.state.slot.phase == Phase.REINFORCEMENT
+
+
+def _verify_q(state, power, decision, choice, ctx):
+    if choice == "maybe":
+        raise IllegalAction("maybe is never allowed")
+
+
+def _apply_q(state, power, decision, choice, ctx):
+    s = state.replace(pending=state.pending.remove(decision.id))
+    return engine.log(s, power, "test.answered", f"{power} answered {choice}")
+
+
+engine.register_decision("test.ask", verify=_verify_q, apply=_apply_q)
+
+
+def test_a_defender_answers_a_decision_in_the_attackers_slot(state, ctx):
+    # RU's slot; FR must answer (like a defender's chit, 11.2.1) before RU can go on.
+    d = PendingDecision(id="q1", power="FR", kind="test.ask.chit", options=("yes", "no", "maybe"), slot="1805-01/setup/turn/RU")
+    s = state.replace(pending=FrozenMap({"q1": d}))
+    with pytest.raises(IllegalAction, match="waits for FR"):
+        engine.apply_action(s, "RU", AddMoney(1), ctx)
+    with pytest.raises(IllegalAction, match="not an answer"):
+        engine.apply_action(s, "FR", engine.AnswerDecision("q1", "perhaps"), ctx)
+    with pytest.raises(IllegalAction, match="never allowed"):
+        engine.apply_action(s, "FR", engine.AnswerDecision("q1", "maybe"), ctx)
+    with pytest.raises(IllegalAction, match="for FR to answer"):
+        engine.apply_action(s, "RU", engine.AnswerDecision("q1", "yes"), ctx)
+    out = engine.apply_action(s, "FR", engine.AnswerDecision("q1", "yes"), ctx)
+    assert not out.state.pending and out.events[0].text == "FR answered yes"
+    assert engine.apply_action(out.state, "RU", AddMoney(1), ctx).state.powers["RU"].treasury == 1

@@ -172,13 +172,13 @@ def _spec(action: Any) -> ActionSpec:
 
 
 def verify_actor(state: GameState, power: str) -> None:
-    """Raise ``IllegalAction`` unless ``power`` acts in the current slot."""
+    """Raise ``IllegalAction`` unless ``power`` acts in the current slot (or must answer a decision)."""
     if power not in POWERS:
         raise IllegalAction(f"{power!r} is not a major power")
     slot = state.slot
     if slot is None:
         raise IllegalAction("the game is over; nothing more can be done")
-    if power not in slot.actors:
+    if power not in slot.actors and not any(d.power == power for d in state.pending.values()):
         who = slot.power or ", ".join(slot.actors)
         raise IllegalAction(
             f"it is not {power}'s turn: {slot.key(state.date)} belongs to {who}",
@@ -195,7 +195,7 @@ def verify_action(state: GameState, power: str, action: Any, ctx: RulesContext) 
         allowed = ", ".join(str(p) for p in spec.phases)
         raise IllegalAction(f"{spec.cls.KIND} is an action of the {allowed} phase, not of the {state.slot.phase} phase")
     waiting = [d for d in state.pending.values() if d.power != power]
-    if waiting:
+    if waiting and not isinstance(action, AnswerDecision):
         d = waiting[0]
         raise IllegalAction(f"the game waits for {d.power} to answer {d.kind} first")
     spec.verify(state, power, action, ctx)
@@ -314,6 +314,64 @@ def resolve_slot(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Rul
     return Outcome(_advance(out.state), out.events)
 
 
+# ----------------------------------------------------------------- pending decisions
+
+DecisionVerify = Callable[[GameState, str, Any, str, RulesContext], None]
+DecisionApply = Callable[[GameState, str, Any, str, RulesContext], Outcome]
+_DECISIONS: dict[str, tuple[DecisionVerify, DecisionApply]] = {}
+
+
+def register_decision(kind_prefix: str, *, verify: DecisionVerify, apply: DecisionApply) -> None:
+    """Handle answers to pending decisions whose kind is ``kind_prefix`` or starts with ``kind_prefix.``.
+
+    ``verify(state, power, decision, choice, ctx)`` may refuse a choice beyond the
+    offered options; ``apply`` removes the decision from ``state.pending`` and goes
+    on with the rules (the next round of a battle, the next question…).
+    """
+    if kind_prefix in _DECISIONS:
+        raise ValueError(f"decisions {kind_prefix!r} registered twice")
+    _DECISIONS[kind_prefix] = (verify, apply)
+
+
+def _decision_handler(kind: str) -> tuple[DecisionVerify, DecisionApply] | None:
+    parts = kind.split(".")
+    for n in range(len(parts), 0, -1):
+        h = _DECISIONS.get(".".join(parts[:n]))
+        if h:
+            return h
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerDecision(Record):
+    """Answer a pending decision (a chit, withdraw or fight on, a sortie…)."""
+
+    KIND = "decision.answer"
+    decision: str
+    choice: str
+
+
+def _verify_answer(state: GameState, power: str, action: AnswerDecision, ctx: RulesContext) -> None:
+    d = state.pending.get(action.decision)
+    if d is None:
+        raise IllegalAction(f"there is no pending decision {action.decision!r}", hint="'eiapbem status' lists the questions waiting")
+    if d.power != power:
+        raise IllegalAction(f"decision {action.decision} is for {d.power} to answer, not {power}")
+    if action.choice not in d.options:
+        raise IllegalAction(f"{action.choice!r} is not an answer to {d.kind}; choose one of {', '.join(d.options)}")
+    handler = _decision_handler(d.kind)
+    if handler is None:
+        raise IllegalAction(f"no rules answer decisions of kind {d.kind}")
+    handler[0](state, power, d, action.choice, ctx)
+
+
+def _apply_answer(state: GameState, power: str, action: AnswerDecision, ctx: RulesContext) -> Outcome:
+    d = state.pending[action.decision]
+    handler = _decision_handler(d.kind)
+    assert handler is not None
+    return handler[1](state, power, d, action.choice, ctx)
+
+
 # ----------------------------------------------------------------- helpers for rule modules
 
 
@@ -324,3 +382,6 @@ def log(state: GameState, author: str, kind: str, text: str, **params: Any) -> O
         slot=state.slot.key(state.date), author=author, kind=kind, text=text, params=FrozenMap(sorted(params.items()))
     )
     return Outcome(state.with_log(entry), (entry,))
+
+
+register_action(AnswerDecision, phases=tuple(Phase), verify=_verify_answer, apply=_apply_answer)
