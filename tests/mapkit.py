@@ -36,7 +36,7 @@ def port(*seas, ice=False):
 
 def province(id, nation, capital, tax=3, manpower=1):
     return {"id": id, "name": id.title(), "nation": nation, "tax": tax, "manpower": manpower,
-            "capital": capital, "polish": False}
+            "capital": capital, "polish": False, "guerrilla": 0, "cossack": False}
 
 
 def sea(id, lon, lat, *neighbours, ice=False):

@@ -439,3 +439,16 @@ def test_crossing_sea_must_touch_both_ends_and_not_duplicate_a_border():
         {"id": "seine", "a": "rouen", "b": "caen", "sea": "english-channel", "optional": None}
     )
     one(raw, "crossing 'seine' joins 'rouen' and 'caen', which already share a land border")
+
+
+def test_guerrilla_values_and_cossack_provinces_belong_to_spain_and_russia():
+    # 13.2.1: guerrilla values are printed for Spanish provinces; 13.2.2: "(C)" provinces are Russian.
+    from eiapbem.data.mapdata import load_map, read_raw
+
+    m = load_map()
+    assert m.province("galicia").guerrilla == 4 and m.province("england").guerrilla == 0
+    assert m.province("don").cossack and not m.province("silesia").cossack
+    raw = read_raw()
+    prov = next(p for d in raw.values() if isinstance(d, dict) for p in d.get("provinces", ()) if p["id"] == "england")
+    prov["guerrilla"] = 2
+    assert any("only a Spanish province has a guerrilla value" in p for p in mg.problems(raw))

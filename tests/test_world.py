@@ -111,3 +111,39 @@ def test_a_float_is_refused(tmp_path):
     p.write_text(p.read_text().replace('"strategic": 5', '"strategic": 5.5', 1))
     with pytest.raises(BadData, match="leaders.json: not valid JSON of integers"):
         world.check_world(dst)
+
+
+def test_world_names_resolve_on_the_map():
+    from eiapbem.data.mapdata import load_map
+
+    raw = world.load_raw()
+    assert world.map_problems(raw, load_map()) == []
+    raw["minors.json"]["minors"].append(dict(raw["minors.json"]["minors"][0], id="atlantis"))
+    assert world.map_problems(raw, load_map()) == ["minors.json: minor 'atlantis' has no district on the map; add its areas or fix the id"]
+
+
+# Every province and minor country the manual names is on the map (issue 3): 5.3.1 (000:352) names Great
+# Britain's; 12.8.2 (000:2302-2324) the Polish provinces; 13.2.3 (000:2464) the feudal ones; 13.2.5 Tyrol.
+MANUAL_PROVINCES = [
+    "england", "ireland", "scotland", "wales", "magdeburg", "tyrol", "masovia", "danzig", "east-galicia",
+    "west-galicia", "lithuania", "podolia", "polesia", "posen", "volhynia", "west-prussia", "white-russia",
+    "crimea", "transylvania", "silesia", "bohemia", "moravia", "hungary",
+]
+
+
+@pytest.mark.parametrize("province", MANUAL_PROVINCES)
+def test_every_province_the_manual_names_is_on_the_map(province):
+    from eiapbem.data.mapdata import load_map
+
+    assert province in load_map().provinces
+
+
+def test_every_minor_of_the_setup_tables_and_chart_is_a_district():
+    from eiapbem.data.mapdata import load_map
+    from eiapbem.rules.tables.diplomacy import MINOR_COUNTRIES as MINORS
+
+    districts = {p.id for p in load_map().provinces.values() if p.is_minor}
+    chart = {m for m in MINORS if m != "poland"}  # Poland is created by 12.8.2, not a starting minor
+    assert chart <= districts, sorted(chart - districts)
+    for sid in world.scenario_ids():
+        assert set(world.load_scenario(sid)["minors"]) <= districts

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 from typing import Any
 
 import click
 
-from eiapbem.data import mapdata
+from eiapbem.data import mapdata, world
 from eiapbem.errors import BadData, EiaError
 from eiapbem.rules import mapgraph
-
-
-def _world_module() -> Any | None:
-    """The world data module (leaders, counters, scenarios) if this installation has it."""
-    try:
-        return importlib.import_module("eiapbem.data.world")
-    except ModuleNotFoundError as err:
-        if err.name in ("eiapbem.data.world",):
-            return None
-        raise
 
 
 def check_map(path: Path | None) -> dict[str, Any]:
@@ -35,22 +24,21 @@ def check_map(path: Path | None) -> dict[str, Any]:
     return {"valid": not found, "problems": found, "counts": counts}
 
 
-def check_world() -> dict[str, Any]:
-    """Run the world data's own checker when present: ``{"present", "valid", "problems", "counts"}``."""
-    mod = _world_module()
-    fn = getattr(mod, "check_world", None) if mod is not None else None
-    if fn is None:
-        return {"present": False, "valid": True, "problems": [], "counts": {}}
+def check_world(game_map: Any | None) -> dict[str, Any]:
+    """Check the world data, and its names against ``game_map`` when the map is valid.
+
+    Returns ``{"present", "valid", "problems", "counts"}``; the counts include the
+    corps and fleet counters of each power.
+    """
     try:
-        result = fn()
+        counts = world.check_world()
+        raw = world.load_raw()
     except EiaError as err:
         return {"present": True, "valid": False, "problems": [str(err)], "counts": {}}
-    if isinstance(result, dict):
-        return {"present": True, "valid": True, "problems": [], "counts": dict(result)}
-    if isinstance(result, (list, tuple)):
-        found = [str(p) for p in result]
-        return {"present": True, "valid": not found, "problems": found, "counts": {}}
-    return {"present": True, "valid": True, "problems": [], "counts": {}}
+    found = world.map_problems(raw, game_map) if game_map is not None else []
+    for power, n in world.counter_counts().items():
+        counts[f"counters {power}"] = f"{n['corps']} corps, {n['fleets']} fleets"
+    return {"present": True, "valid": not found, "problems": found, "counts": {} if found else counts}
 
 
 def _n(k: int, word: str) -> str:
@@ -91,7 +79,7 @@ def register(cli: click.Group) -> None:
     def check(as_json: bool, path: Path | None) -> int:
         """Validate the map and the world data; print counts, or every problem found."""
         m = check_map(path)
-        w = check_world()
+        w = check_world(mapdata.load_map(path) if m["valid"] else None)
         where = str(path) if path is not None else "packaged"
         if as_json:
             click.echo(json.dumps({"map": {"path": where, **m}, "world": w}, indent=2))

@@ -238,3 +238,20 @@ def load_scenario(scenario_id: str) -> dict:
             hint=f"the scenarios are: {', '.join(scenario_ids())}",
         )
     return _read(DATA_DIR / "scenarios" / f"{scenario_id}.json")
+
+
+def map_problems(raw: dict[str, Any], game_map: Any) -> list[str]:
+    """Names in the world data that do not resolve on the map (an ``eiapbem.rules.mapgraph.Map``)."""
+    out: list[str] = []
+    districts = {p.id for p in game_map.provinces.values() if p.is_minor}
+    minors = {m["id"] for m in raw["minors.json"]["minors"]}
+    for mid in sorted(minors - districts):
+        out.append(f"minors.json: minor {mid!r} has no district on the map; add its areas or fix the id")
+    for did in sorted(districts - minors):
+        out.append(f"the map's minor district {did!r} is not in minors.json; add it or fix the id")
+    for owner, block in sorted(raw["counters.json"]["powers"].items()):
+        for c in block.get("corps", []):
+            prov = c.get("province")
+            if prov is not None and prov not in game_map.provinces:
+                out.append(f"counters.json: counter {c['id']!r} names province {prov!r}, which is not on the map")
+    return out

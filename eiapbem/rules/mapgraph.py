@@ -223,6 +223,8 @@ class Province:
     manpower: int
     capital: str  # area id
     polish: bool  # a "(P)" province of 12.8.2
+    guerrilla: int = 0  # Spanish provinces: the guerrilla value printed on the map (13.2.1)
+    cossack: bool = False  # Russian "(C)" Cossack provinces (13.2.2)
 
     @property
     def is_minor(self) -> bool:
@@ -519,7 +521,7 @@ _SEA_KEYS = {"id": str, "name": str, "lon": int, "lat": int, "ice": bool, "neigh
 _CROSSING_KEYS = {"id": str, "a": str, "b": str, "sea": str, "optional": (str, type(None))}
 _PROVINCE_KEYS = {
     "id": str, "name": str, "nation": str, "tax": int, "manpower": int, "capital": str,
-    "polish": bool,
+    "polish": bool, "guerrilla": int, "cossack": bool,
 }
 _FILE_KEYS = ("region", "areas", "crossings", "provinces", "seas")
 
@@ -639,6 +641,10 @@ def problems(
             if _shape(e, _PROVINCE_KEYS, where, out) and _id_ok(e["id"], where, out):
                 if e["tax"] < 0 or e["manpower"] < 0:
                     out.append(f"{where}: tax and manpower must not be negative (12.2.1, 12.2.2); fix the values")
+                elif e["guerrilla"] and (e["nation"] != "SP" or not 1 <= e["guerrilla"] <= 6):
+                    out.append(f"{where}: only a Spanish province has a guerrilla value, from 1 to 6 (13.2.1); set 0 elsewhere")
+                elif e["cossack"] and e["nation"] != "RU":
+                    out.append(f"{where}: only a Russian province can be a Cossack province (13.2.2)")
                 elif _nation_ok(e["nation"], where, out) and _claim(e["id"], f"{fname}: province {e['id']!r}", seen_province, "province or district", out):
                     provinces[e["id"]] = (fname, e)
             elif isinstance(e, dict) and isinstance(e.get("id"), str):
@@ -702,7 +708,8 @@ def build_map(raw: Mapping[str, Any], *, min_land: int = MIN_LAND_AREAS, min_sea
             crossings[e["id"]] = Crossing(e["id"], e["a"], e["b"], e["sea"], e.get("optional"))
         for e in doc.get("provinces", ()):
             provinces[e["id"]] = Province(
-                e["id"], e["name"], e["nation"], e["tax"], e["manpower"], e["capital"], e["polish"]
+                e["id"], e["name"], e["nation"], e["tax"], e["manpower"], e["capital"], e["polish"],
+                e["guerrilla"], e["cossack"],
             )
     return Map(
         areas=_ro(dict(sorted(areas.items()))),
