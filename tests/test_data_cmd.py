@@ -1,6 +1,5 @@
 """``eiapbem data check`` and ``eiapbem map --svg``, run as the real command."""
 
-import importlib.util
 import json
 import xml.etree.ElementTree as ET
 
@@ -10,7 +9,6 @@ from mapkit import big_map, clone, find, write
 
 pytestmark = pytest.mark.slow
 
-HAS_WORLD = importlib.util.find_spec("eiapbem.data.world") is not None
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -21,8 +19,7 @@ def test_check_a_valid_map_prints_counts(run_cli, tmp_path):
     assert f"map data ({folder}): valid" in out
     assert "land areas       200" in out and "sea areas        20" in out
     assert "provinces        10" in out and "crossings        0" in out
-    if not HAS_WORLD:
-        assert "world data: not present" in out
+    assert "world data: valid" in out and "counters FR" in out
 
 
 def test_check_lists_every_problem_and_fails(run_cli, tmp_path):
@@ -46,7 +43,7 @@ def test_check_json(run_cli, tmp_path):
     code, out, err = run_cli("data", "check", "--json", "--path", str(folder))
     doc = json.loads(out)
     assert doc["map"]["valid"] is True and doc["map"]["counts"]["land areas"] == 200
-    assert doc["world"]["present"] is HAS_WORLD
+    assert doc["world"]["present"] is True
     raw = clone(big_map())
     find(raw, "areas", "a-1-1")["forage"] = -2
     write(raw, folder)
@@ -91,10 +88,7 @@ def test_map_scenario(run_cli, tmp_path):
     svg = tmp_path / "s.svg"
     code, out, err = run_cli("map", "--svg", str(svg), "--scenario", "classic-1805",
                              "--path", str(write(big_map(), tmp_path / "map")))
-    if HAS_WORLD:
-        assert code == 0, err
-    else:
-        assert code == 1 and "the world data (scenarios) is not part of this installation" in err
+    assert code == 0, err
 
 
 def test_map_refuses_an_unwritable_file_and_a_bad_map(run_cli, tmp_path):
