@@ -15,7 +15,7 @@ from typing import Any
 
 from eiapbem.errors import BadData
 
-POWERS = ("AU", "FR", "GB", "PR", "RU", "SP", "TU")
+from eiapbem.rules.powers import POWERS  # noqa: E402
 DATA_DIR = Path(__file__).resolve().parent / "world"
 STATUSES = ("neutral", "influenced", "ally", "conquered", "free-state", "district")
 SENIORITY = ("A", "B", "C", "D")

@@ -22,16 +22,7 @@ from eiapbem.errors import BadFile
 from eiapbem.rules import canonical
 from eiapbem.rules.dice import Dice
 
-POWERS = ("AU", "FR", "GB", "PR", "RU", "SP", "TU")
-POWER_NAMES = {
-    "AU": "Austria",
-    "FR": "France",
-    "GB": "Great Britain",
-    "PR": "Prussia",
-    "RU": "Russia",
-    "SP": "Spain",
-    "TU": "Turkey",
-}
+from eiapbem.rules.powers import POWER_NAMES, POWERS  # noqa: E402
 #: 4.2.10: the order in which the powers are compared.
 AWARD_ORDER = ("GB", "FR", "RU", "AU", "PR", "SP", "TU")
 #: 4.2.10: bids are capped at 30 victory points.

@@ -27,7 +27,7 @@ MIN_FILE = len(MAGIC) + 4 + 1 + 4 + SIG_LEN
 TAG_LEN = 16
 
 KINDS = ("gamestart", "turn", "admin", "battle", "save", "backup", "setup", "identity", "bid")
-POWERS = ("AU", "FR", "GB", "PR", "RU", "SP", "TU")
+from eiapbem.rules.powers import POWERS  # noqa: E402
 ROLES = POWERS + ("host", "arbitrator")
 #: Kinds whose ciphertext is the detached ``.sav.dat`` file.
 DETACHED = ("save", "backup")

@@ -28,7 +28,7 @@ from typing import Any, Callable, Mapping
 
 from eiapbem.errors import BadData
 
-POWERS = ("AU", "FR", "GB", "PR", "RU", "SP", "TU")
+from eiapbem.rules.powers import POWERS  # noqa: E402
 
 #: 10.4, 11.2.7: the terrain kinds of a land area.
 TERRAINS = ("clear", "forest", "mountain", "marsh", "desert")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-#: Stable ids, in the column order of the manual's charts (Au Fr GB Pr Rs Sp Tu, 000:2841).
+#: Stable ids, in canonical (alphabetical) order, which is also the column order of the
+#: manual's charts (Au Fr GB Pr Rs Sp Tu, 000:2841).  The one definition every layer imports.
 POWERS: tuple[str, ...] = ("AU", "FR", "GB", "PR", "RU", "SP", "TU")
 
 POWER_NAMES: dict[str, str] = {
