@@ -147,3 +147,21 @@ def test_every_minor_of_the_setup_tables_and_chart_is_a_district():
     assert chart <= districts, sorted(chart - districts)
     for sid in world.scenario_ids():
         assert set(world.load_scenario(sid)["minors"]) <= districts
+
+
+# Every leader the manual names (5.3.1 000:340-352, 5.3.2, 13.8, the biographies from 000:3267) is in the data.
+MANUAL_LEADERS = {
+    "FR": ["napoleon", "davout", "murat", "ney", "soult", "massena", "eugene", "jerome", "bernadotte"],
+    "GB": ["nelson", "wellington", "moore", "beresford"],
+    "RU": ["alexander", "kutusov", "barclay", "bagration", "bennigsen", "wittgenstein", "tormassov"],
+    "AU": ["schwarzenberg"],
+    "PR": ["brunswick", "hohenlohe"],
+    "SP": ["blake", "castanos"],
+    "TU": ["yusuf-ziya"],
+}
+
+
+def test_every_leader_the_manual_names_is_in_the_data():
+    leaders = {(x["power"], x["id"]) for x in world.load_raw()["leaders.json"]["leaders"]}
+    missing = [(p, lid) for p, ids in MANUAL_LEADERS.items() for lid in ids if (p, lid) not in leaders]
+    assert not missing
