@@ -19,6 +19,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from eiapbem.errors import BadFile
+from eiapbem.pbem.envelope import _GAME_RE, BIDDER_NAME_RE, EMAIL_RE, MAX_EMAIL
 from eiapbem.rules import canonical
 from eiapbem.rules.dice import Dice
 
@@ -37,6 +38,8 @@ AWARD_ORDER = ("GB", "FR", "RU", "AU", "PR", "SP", "TU")
 #: 4.2.10: bids are capped at 30 victory points.
 MAX_BID = 30
 PLAYERS = 7
+#: A game password is 1 to 256 characters (docs/file-format.md 10.2).
+MAX_PASSWORD = 256
 
 
 class BadBid(BadFile):
@@ -52,10 +55,14 @@ class Bid:
     email: str
     bids: tuple[tuple[str, int], ...]  # (power, victory points), in POWERS order
     wars: tuple[tuple[str, tuple[str, ...]], ...]  # (aggressor power, targets), in POWERS order
-    password: str = field(repr=False)
+    #: The player's game password; ``None`` in a bid rebuilt from the published
+    #: results text, which never holds passwords.
+    password: str | None = field(repr=False)
 
     @classmethod
-    def make(cls, game: str, name: str, email: str, bids: dict[str, int], wars: dict[str, list[str]] | None, password: str) -> "Bid":
+    def make(
+        cls, game: str, name: str, email: str, bids: dict[str, int], wars: dict[str, list[str]] | None, password: str | None
+    ) -> "Bid":
         wars = wars or {}
         bid = cls(
             game=game,
@@ -76,12 +83,14 @@ class Bid:
 
     def verify(self) -> None:
         """Raise ``BadBid`` with one sentence if the bid breaks a rule of 4.2.10."""
-        if not self.game.strip():
-            raise BadBid("the bid names no game")
-        if not self.name.strip():
-            raise BadBid("the bid names no player")
-        if "@" not in self.email or any(c.isspace() for c in self.email) or len(self.email) > 254:
-            raise BadBid(f"{self.email!r} is not an email address")
+        if not _GAME_RE.match(self.game):
+            raise BadBid(f"the game name {self.game!r} is not valid; use 1 to 40 letters, digits, '-' and '_'")
+        if not BIDDER_NAME_RE.match(self.name):
+            raise BadBid(
+                f"the player name {self.name!r} is not valid; use 1 to 40 letters, digits, spaces, '.', \"'\", '-' and '_'"
+            )
+        if not EMAIL_RE.match(self.email) or not 3 <= len(self.email) <= MAX_EMAIL:
+            raise BadBid(f"{self.email!r} is not an email address (one '@', no spaces, at most {MAX_EMAIL} characters)")
         if [p for p, _ in self.bids] != list(POWERS):
             raise BadBid(f"the bid of {self.email} must give one bid for each of the seven powers")
         for p, v in self.bids:
@@ -95,8 +104,8 @@ class Bid:
             for t in targets:
                 if t not in POWERS or t == aggressor:
                     raise BadBid(f"the bid of {self.email}: {POWER_NAMES[aggressor]} cannot declare war on {t!r}")
-        if not self.password:
-            raise BadBid(f"the bid of {self.email} has no game password")
+        if self.password is not None and not (isinstance(self.password, str) and 1 <= len(self.password) <= MAX_PASSWORD):
+            raise BadBid(f"the bid of {self.email} must carry a game password of 1 to {MAX_PASSWORD} characters")
 
     def public_obj(self) -> dict:
         """What the results publish of this bid (everything but the password)."""
@@ -113,16 +122,20 @@ class Bid:
 
     @classmethod
     def from_obj(cls, obj: dict) -> "Bid":
+        """Strictly read a bid body (docs/file-format.md 10.2); a password is required."""
         if not isinstance(obj, dict) or set(obj) != {"game", "name", "email", "bids", "wars", "password"}:
             raise BadBid("the bid's contents are not a bid")
-        try:
-            bids = {str(k): v for k, v in obj["bids"].items()}
-            wars = {str(k): [str(t) for t in v] for k, v in obj["wars"].items()}
-            if set(bids) != set(POWERS):
-                raise BadBid("a bid must give one bid for each of the seven powers")
-            return cls.make(str(obj["game"]), str(obj["name"]), str(obj["email"]), bids, wars, str(obj["password"]))
-        except (AttributeError, TypeError) as err:
-            raise BadBid("the bid's contents are not a bid") from err
+        if not all(isinstance(obj[k], str) for k in ("game", "name", "email", "password")):
+            raise BadBid("the bid's contents are not a bid")
+        bids, wars = obj["bids"], obj["wars"]
+        if not isinstance(bids, dict) or set(bids) != set(POWERS):
+            raise BadBid(f"the bid of {obj['email']} must give one bid for each of the seven powers")
+        if not isinstance(wars, dict) or not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v) for v in wars.values()):
+            raise BadBid(f"the bid of {obj['email']} lists its pre-existing wars in an unknown form")
+        bid = cls.make(obj["game"], obj["name"], obj["email"], dict(bids), {k: list(v) for k, v in wars.items()}, obj["password"])
+        if bid.to_obj() != obj:
+            raise BadBid(f"the bid of {obj['email']} lists a pre-existing war twice, unsorted or for an unknown power")
+        return bid
 
 
 @dataclass(frozen=True)
