@@ -173,7 +173,7 @@ def register(cli: click.Group) -> None:
         opened = gapfiles.open_bids(datas, me, game)
         result = arbitrate([o.bid for o in opened], gb_fr_war=gb_fr_war)
         hashes = {o.bid.email: o.hash for o in opened}
-        text = render_results(result, {e: crypto.fingerprint(h) for e, h in hashes.items()})
+        text = gapfiles.sign_results(render_results(result, {e: crypto.fingerprint(h) for e, h in hashes.items()}), me)
         sel = gapfiles.write_selection(result, hashes, me)
         txt_path, sel_path = out_dir / f"{result.game}.txt", out_dir / f"{result.game}.sel"
         replaced = [p.name for p in (txt_path, sel_path) if p.exists()]
@@ -221,17 +221,28 @@ def register(cli: click.Group) -> None:
 
     @gap_group.command("verify")
     @click.argument("results", type=click.Path(path_type=Path, dir_okay=False))
-    def verify(results: Path) -> None:
+    @click.option("--arbitrator-key", "arb", type=click.Path(path_type=Path, dir_okay=False),
+                  help="The arbitrator's public key file (.pub), to check the arbitrator's signature of the text.")
+    def verify(results: Path, arb: Path | None) -> None:
         """Re-run the draw of a results text GameName.txt from the bids it publishes; refuse it if it does not follow."""
         data = read_limited(results, 1024 * 1024)
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
             raise BadBid(f"{results.name} is not a GAP results text (it is not UTF-8 text)") from err
-        checked = verify_results(text, results.name)
+        if arb is not None:
+            key = gapfiles.ArbitratorKey.from_text(read_limited(arb, gapfiles.MAX_PUBLIC_KEY), arb.name)
+            body = gapfiles.check_results_signature(text, key, results.name)
+            signed = f"signed by the arbitrator key {key.short}: good"
+        else:
+            body, short, _ = gapfiles.split_results(text)
+            signed = (f"signed by the arbitrator key {short}: not checked (give --arbitrator-key to check it)"
+                      if short else "not signed by an arbitrator")
+        checked = verify_results(body, results.name)
         r = checked.result
         ties = sum(1 for a in r.awards if a.tied)
         click.echo(f"{results.name} checks out: game {r.game}, seed {r.seed.hex()}")
         click.echo(f"the seed is the hash of the published bids, {ties} tie(s) re-drawn, every award follows from the bids")
+        click.echo(f"the text is {signed}")
         for a in r.awards:
             click.echo(f"  {POWER_NAMES[a.power]:<13}  {a.name} <{a.email}>  {a.cost} VP  bid file {checked.fingerprints[a.email]}")

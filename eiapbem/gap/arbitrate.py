@@ -256,3 +256,57 @@ def render_text(result: Result) -> str:
             lines.append("    " + agg.ljust(4) + "".join(("X" if c in targets else ("-" if c == agg else ".")).rjust(4) for c in codes))
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _case_bids(inp: dict) -> tuple[list[Bid], bool]:
+    """The bids of a rules case's ``input`` (see ``case_arbitrate``)."""
+    game = str(inp.get("game", "Case"))
+    bids = []
+    for row in inp["players"]:
+        email = str(row["email"])
+        wars: dict[str, list[str]] = {}
+        for w in row.get("wars", []):
+            agg, _, target = str(w).partition(":")
+            wars.setdefault(agg, []).append(target)
+        values = row.get("bids", {})
+        if isinstance(values, list):
+            values = dict(zip(POWERS, values))
+        bids.append(Bid.make(game, str(row.get("name", email.split("@")[0])), email, dict(values), wars, "case"))
+    return bids, bool(inp.get("gb_fr_war", False))
+
+
+def case_arbitrate(inp: dict, _dice: Dice) -> dict:
+    """Rules-case procedure ``gap.arbitrate`` (4.2.10).
+
+    ``input``: ``players`` (an array of tables: ``email``, optional ``name``,
+    ``bids`` as a table ``{GB = 10, ...}`` or an array in the order
+    ``AU FR GB PR RU SP TU``, optional ``wars`` as ``["FR:AU", ...]``),
+    optional ``game`` and ``gb_fr_war``.  The tie-break dice come from the
+    bids' own seed, never from the case.  Result: ``winners`` and ``costs`` per
+    power, ``ties`` (power -> the tied addresses, sorted), ``drawn`` (power ->
+    the drawn order), ``wars`` (``"FR:AU"`` items, sorted), ``seed`` (hex);
+    or ``refused = true`` and ``reason`` when the bids must be refused.
+    """
+    try:
+        bids, gb_fr_war = _case_bids(inp)
+        r = arbitrate(bids, gb_fr_war=gb_fr_war)
+    except BadBid as err:
+        return {"refused": True, "reason": str(err)}
+    return {
+        "refused": False,
+        "winners": {a.power: a.email for a in r.awards},
+        "costs": {a.power: a.cost for a in r.awards},
+        "ties": {a.power: sorted(a.tied, key=str.lower) for a in r.awards if a.tied},
+        "drawn": {a.power: list(a.tied) for a in r.awards if a.tied},
+        "wars": [f"{a}:{t}" for a, t in pre_existing_wars(r)],
+        "seed": r.seed.hex(),
+    }
+
+
+def _register_case_procedure() -> None:
+    from eiapbem.rules.cases import procedure
+
+    procedure("gap.arbitrate")(case_arbitrate)
+
+
+_register_case_procedure()

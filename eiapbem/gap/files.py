@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from eiapbem.errors import BadFile
 from eiapbem.pbem import crypto, envelope, keys
@@ -256,6 +257,42 @@ def open_bids(files: Sequence[tuple[str, bytes]], arbitrator: Identity, game: st
     return opened
 
 
+# --- the signed results text (10.4) ----------------------------------------------------
+
+_RESULTS_LABEL = b"eiapbem/v1/gap-results\x00"
+_RESULTS_SIG_RE = re.compile(r"\nSigned by the arbitrator key ([0-9a-f]{16}): ([0-9a-f]{128})\n\Z")
+
+
+def sign_results(body: str, arbitrator: Identity) -> str:
+    """The results text with the arbitrator's signature line appended."""
+    sig = arbitrator.signer.sign(_RESULTS_LABEL + body.encode("utf-8"))
+    return body + f"\nSigned by the arbitrator key {ArbitratorKey.of(arbitrator).short}: {sig.hex()}\n"
+
+
+def split_results(text: str) -> tuple[str, str | None, bytes | None]:
+    """(the text without its signature line, the key fingerprint it names, the signature); no line: (text, None, None)."""
+    m = _RESULTS_SIG_RE.search(text)
+    if m is None:
+        return text, None, None
+    return text[: m.start()], m.group(1), bytes.fromhex(m.group(2))
+
+
+def check_results_signature(text: str, key: ArbitratorKey, name: str = "the results text") -> str:
+    """Check the arbitrator's signature of a results text; return the text without the signature line."""
+    body, short, sig = split_results(text)
+    if sig is None:
+        raise BadSignature(f"{name} carries no arbitrator signature line; it was not written by eiapbem gap resolve")
+    if short != key.short:
+        raise WrongArbitrator(f"{name} is signed by the arbitrator key {short}, not by {key.short}")
+    try:
+        Ed25519PublicKey.from_public_bytes(key.sign).verify(sig, _RESULTS_LABEL + body.encode("utf-8"))
+    except InvalidSignature as err:
+        raise BadSignature(
+            f"{name} was changed after the arbitrator signed it", hint="ask the arbitrator for the original results"
+        ) from err
+    return body
+
+
 # --- the selection file (10.3) ---------------------------------------------------------
 
 
@@ -426,6 +463,9 @@ __all__ = [
     "Selection",
     "WrongArbitrator",
     "bid_file_name",
+    "check_results_signature",
+    "sign_results",
+    "split_results",
     "load_arbitrator_key",
     "new_arbitrator_key",
     "open_arbitrator_key",
