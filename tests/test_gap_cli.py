@@ -91,6 +91,13 @@ def test_the_whole_gap_through_the_command(run_cli, tmp_path):
         assert code == 0, err
         assert f"wrote {who.title()}_{GAME}.bid for arbitrator key {pub.short}" in out
         fps[who] = out.split("bid file fingerprint: ")[1][:16]
+    # Gus bids again: the later bid replaces his file and says so (only the latest bid counts).
+    code, out, err = run_cli("gap", "bid", "--game", GAME, "--name", "Gus", "--email", "gus@example.org",
+                             "--arbitrator-key", "arb.pub", "--password-file", "gus.pw", "--bid", "TU=6")
+    assert code == 0 and f"this replaces your earlier bid Gus_{GAME}.bid" in out, err
+    fps["gus"] = out.split("bid file fingerprint: ")[1][:16]
+    code, out, err = run_cli("files", "inspect", f"Gus_{GAME}.bid")
+    assert code == 0 and "Gus <gus@example.org>" in out and pub.short in out, err
     # Carl bids again under another spelling of his name: the later bid replaces the earlier file.
     code, out, err = run_cli("gap", "bid", "--game", GAME, "--name", "Carl M.", "--email", "CARL@example.org",
                              "--arbitrator-key", "arb.pub", "--password-file", "carl.pw", "--bid", "RU=14")

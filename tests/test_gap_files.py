@@ -6,6 +6,8 @@ Function-level and fast; the same refusals through the real command are in test_
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT
 from eiapbem.data import world
@@ -80,6 +82,26 @@ def test_bid_file_shows_name_and_address_in_clear_and_hides_bids_and_password(ar
     opened = gf.open_bid(data, me, name)
     assert opened.bid == bid and opened.bid.password == "secret-3"
     assert opened.fingerprint == crypto.fingerprint(crypto.file_hash(envelope.parse(data)))
+
+
+@given(
+    values=st.lists(st.integers(0, 30), min_size=7, max_size=7),
+    wars=st.dictionaries(st.sampled_from(POWERS), st.sets(st.sampled_from(POWERS), min_size=1), max_size=3),
+    password=st.text(min_size=1, max_size=40),
+)
+@settings(max_examples=25, deadline=None)
+def test_any_valid_bid_round_trips_through_its_file(arb, values, wars, password):
+    me, pub, _ = arb
+    wars = {a: sorted(t - {a}) for a, t in wars.items() if t - {a}}
+    bid = Bid.make(GAME, "Any Player", "any@example.org", dict(zip(POWERS, values)), wars, password)
+    assert gf.open_bid(gf.write_bid(bid, pub).data, me).bid == bid
+
+
+def test_unknown_powers_are_refused_not_dropped():
+    with pytest.raises(BadBid, match="unknown power 'XX'"):
+        Bid.make(GAME, "A", "a@example.org", {"XX": 3}, None, "pw")
+    with pytest.raises(BadBid, match="unknown power 'XX'"):
+        Bid.make(GAME, "A", "a@example.org", {}, {"XX": ["FR"]}, "pw")
 
 
 def test_every_byte_of_a_bid_is_covered(arb):

@@ -64,6 +64,9 @@ class Bid:
         cls, game: str, name: str, email: str, bids: dict[str, int], wars: dict[str, list[str]] | None, password: str | None
     ) -> "Bid":
         wars = wars or {}
+        unknown = sorted(str(k) for k in set(bids) | set(wars) if k not in POWERS)
+        if unknown:
+            raise BadBid(f"the bid of {email} names unknown power {unknown[0]!r}; the powers are {' '.join(POWERS)}")
         bid = cls(
             game=game,
             name=name,
