@@ -267,6 +267,7 @@ def test_the_arbitrator_signs_the_results_text(arb, other_arb):
         gf.check_results_signature(flipped, pub, "Austerlitz.txt")  # ...but the signature catches it
     with pytest.raises(gf.WrongArbitrator, match="signed by the arbitrator key"):
         gf.check_results_signature(signed, other_arb[1], "Austerlitz.txt")
+    assert gf.split_results(text) == (text, None, None)
     with pytest.raises(BadSignature, match="no arbitrator signature"):
         gf.check_results_signature(text, pub, "Austerlitz.txt")
 
