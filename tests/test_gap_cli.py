@@ -210,5 +210,15 @@ def test_refused_selection_files(run_cli, tmp_path):
     arbitrator(tmp_path, "other", "other pw")
     refused(run_cli, tmp_path, "gap", "show-sel", f"{GAME}.sel", "--key", "other.key", "--password-file", "other.pw",
             match="is sealed for the arbitrator key")
+    (tmp_path / "bad.pw").write_text("not it\n")
+    refused(run_cli, tmp_path, "gap", "show-sel", f"{GAME}.sel", "--key", "arb.key", "--password-file", "bad.pw",
+            match="the password does not open arb.key")
     code, out, _ = run_cli(*show)
     assert code == 0 and "password: pw6" in out  # the untouched file still opens
+    # The results text without its signature line still re-runs, and says it is unsigned.
+    txt = (tmp_path / f"{GAME}.txt").read_text()
+    (tmp_path / "unsigned.txt").write_text(txt[: txt.index("\nSigned by the arbitrator key")])
+    code, out, err = run_cli("gap", "verify", "unsigned.txt")
+    assert code == 0 and "not signed by an arbitrator" in out, err
+    refused(run_cli, tmp_path, "gap", "verify", "unsigned.txt", "--arbitrator-key", "arb.pub",
+            match="carries no arbitrator signature line")
