@@ -19,6 +19,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from eiapbem.errors import BadFile
+from eiapbem.pbem.envelope import _GAME_RE, BIDDER_NAME_RE, EMAIL_RE, MAX_EMAIL
 from eiapbem.rules import canonical
 from eiapbem.rules.dice import Dice
 
@@ -28,6 +29,8 @@ AWARD_ORDER = ("GB", "FR", "RU", "AU", "PR", "SP", "TU")
 #: 4.2.10: bids are capped at 30 victory points.
 MAX_BID = 30
 PLAYERS = 7
+#: A game password is 1 to 256 characters (docs/file-format.md 10.2).
+MAX_PASSWORD = 256
 
 
 class BadBid(BadFile):
@@ -43,11 +46,18 @@ class Bid:
     email: str
     bids: tuple[tuple[str, int], ...]  # (power, victory points), in POWERS order
     wars: tuple[tuple[str, tuple[str, ...]], ...]  # (aggressor power, targets), in POWERS order
-    password: str = field(repr=False)
+    #: The player's game password; ``None`` in a bid rebuilt from the published
+    #: results text, which never holds passwords.
+    password: str | None = field(repr=False)
 
     @classmethod
-    def make(cls, game: str, name: str, email: str, bids: dict[str, int], wars: dict[str, list[str]] | None, password: str) -> "Bid":
+    def make(
+        cls, game: str, name: str, email: str, bids: dict[str, int], wars: dict[str, list[str]] | None, password: str | None
+    ) -> "Bid":
         wars = wars or {}
+        unknown = sorted(str(k) for k in set(bids) | set(wars) if k not in POWERS)
+        if unknown:
+            raise BadBid(f"the bid of {email} names unknown power {unknown[0]!r}; the powers are {' '.join(POWERS)}")
         bid = cls(
             game=game,
             name=name,
@@ -67,12 +77,14 @@ class Bid:
 
     def verify(self) -> None:
         """Raise ``BadBid`` with one sentence if the bid breaks a rule of 4.2.10."""
-        if not self.game.strip():
-            raise BadBid("the bid names no game")
-        if not self.name.strip():
-            raise BadBid("the bid names no player")
-        if "@" not in self.email or any(c.isspace() for c in self.email) or len(self.email) > 254:
-            raise BadBid(f"{self.email!r} is not an email address")
+        if not _GAME_RE.match(self.game):
+            raise BadBid(f"the game name {self.game!r} is not valid; use 1 to 40 letters, digits, '-' and '_'")
+        if not BIDDER_NAME_RE.match(self.name):
+            raise BadBid(
+                f"the player name {self.name!r} is not valid; use 1 to 40 letters, digits, spaces, '.', \"'\", '-' and '_'"
+            )
+        if not EMAIL_RE.match(self.email) or not 3 <= len(self.email) <= MAX_EMAIL:
+            raise BadBid(f"{self.email!r} is not an email address (one '@', no spaces, at most {MAX_EMAIL} characters)")
         if [p for p, _ in self.bids] != list(POWERS):
             raise BadBid(f"the bid of {self.email} must give one bid for each of the seven powers")
         for p, v in self.bids:
@@ -86,8 +98,8 @@ class Bid:
             for t in targets:
                 if t not in POWERS or t == aggressor:
                     raise BadBid(f"the bid of {self.email}: {POWER_NAMES[aggressor]} cannot declare war on {t!r}")
-        if not self.password:
-            raise BadBid(f"the bid of {self.email} has no game password")
+        if self.password is not None and not (isinstance(self.password, str) and 1 <= len(self.password) <= MAX_PASSWORD):
+            raise BadBid(f"the bid of {self.email} must carry a game password of 1 to {MAX_PASSWORD} characters")
 
     def public_obj(self) -> dict:
         """What the results publish of this bid (everything but the password)."""
@@ -104,16 +116,20 @@ class Bid:
 
     @classmethod
     def from_obj(cls, obj: dict) -> "Bid":
+        """Strictly read a bid body (docs/file-format.md 10.2); a password is required."""
         if not isinstance(obj, dict) or set(obj) != {"game", "name", "email", "bids", "wars", "password"}:
             raise BadBid("the bid's contents are not a bid")
-        try:
-            bids = {str(k): v for k, v in obj["bids"].items()}
-            wars = {str(k): [str(t) for t in v] for k, v in obj["wars"].items()}
-            if set(bids) != set(POWERS):
-                raise BadBid("a bid must give one bid for each of the seven powers")
-            return cls.make(str(obj["game"]), str(obj["name"]), str(obj["email"]), bids, wars, str(obj["password"]))
-        except (AttributeError, TypeError) as err:
-            raise BadBid("the bid's contents are not a bid") from err
+        if not all(isinstance(obj[k], str) for k in ("game", "name", "email", "password")):
+            raise BadBid("the bid's contents are not a bid")
+        bids, wars = obj["bids"], obj["wars"]
+        if not isinstance(bids, dict) or set(bids) != set(POWERS):
+            raise BadBid(f"the bid of {obj['email']} must give one bid for each of the seven powers")
+        if not isinstance(wars, dict) or not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v) for v in wars.values()):
+            raise BadBid(f"the bid of {obj['email']} lists its pre-existing wars in an unknown form")
+        bid = cls.make(obj["game"], obj["name"], obj["email"], dict(bids), {k: list(v) for k, v in wars.items()}, obj["password"])
+        if bid.to_obj() != obj:
+            raise BadBid(f"the bid of {obj['email']} lists a pre-existing war twice, unsorted or for an unknown power")
+        return bid
 
 
 @dataclass(frozen=True)
@@ -234,3 +250,57 @@ def render_text(result: Result) -> str:
             lines.append("    " + agg.ljust(4) + "".join(("X" if c in targets else ("-" if c == agg else ".")).rjust(4) for c in codes))
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _case_bids(inp: dict) -> tuple[list[Bid], bool]:
+    """The bids of a rules case's ``input`` (see ``case_arbitrate``)."""
+    game = str(inp.get("game", "Case"))
+    bids = []
+    for row in inp["players"]:
+        email = str(row["email"])
+        wars: dict[str, list[str]] = {}
+        for w in row.get("wars", []):
+            agg, _, target = str(w).partition(":")
+            wars.setdefault(agg, []).append(target)
+        values = row.get("bids", {})
+        if isinstance(values, list):
+            values = dict(zip(POWERS, values))
+        bids.append(Bid.make(game, str(row.get("name", email.split("@")[0])), email, dict(values), wars, "case"))
+    return bids, bool(inp.get("gb_fr_war", False))
+
+
+def case_arbitrate(inp: dict, _dice: Dice) -> dict:
+    """Rules-case procedure ``gap.arbitrate`` (4.2.10).
+
+    ``input``: ``players`` (an array of tables: ``email``, optional ``name``,
+    ``bids`` as a table ``{GB = 10, ...}`` or an array in the order
+    ``AU FR GB PR RU SP TU``, optional ``wars`` as ``["FR:AU", ...]``),
+    optional ``game`` and ``gb_fr_war``.  The tie-break dice come from the
+    bids' own seed, never from the case.  Result: ``winners`` and ``costs`` per
+    power, ``ties`` (power -> the tied addresses, sorted), ``drawn`` (power ->
+    the drawn order), ``wars`` (``"FR:AU"`` items, sorted), ``seed`` (hex);
+    or ``refused = true`` and ``reason`` when the bids must be refused.
+    """
+    try:
+        bids, gb_fr_war = _case_bids(inp)
+        r = arbitrate(bids, gb_fr_war=gb_fr_war)
+    except BadBid as err:
+        return {"refused": True, "reason": str(err)}
+    return {
+        "refused": False,
+        "winners": {a.power: a.email for a in r.awards},
+        "costs": {a.power: a.cost for a in r.awards},
+        "ties": {a.power: sorted(a.tied, key=str.lower) for a in r.awards if a.tied},
+        "drawn": {a.power: list(a.tied) for a in r.awards if a.tied},
+        "wars": [f"{a}:{t}" for a, t in pre_existing_wars(r)],
+        "seed": r.seed.hex(),
+    }
+
+
+def _register_case_procedure() -> None:
+    from eiapbem.rules.cases import procedure
+
+    procedure("gap.arbitrate")(case_arbitrate)
+
+
+_register_case_procedure()

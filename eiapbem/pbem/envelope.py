@@ -26,13 +26,17 @@ MAX_HEADER_CONTAINER = 64
 MIN_FILE = len(MAGIC) + 4 + 1 + 4 + SIG_LEN
 TAG_LEN = 16
 
-KINDS = ("gamestart", "turn", "admin", "battle", "save", "backup", "setup", "identity", "bid")
+KINDS = ("gamestart", "turn", "admin", "battle", "save", "backup", "setup", "identity", "bid", "selection")
 from eiapbem.rules.powers import POWERS  # noqa: E402
 ROLES = POWERS + ("host", "arbitrator")
 #: Kinds whose ciphertext is the detached ``.sav.dat`` file.
 DETACHED = ("save", "backup")
 #: Kinds that do not follow another file.
-UNCHAINED = ("gamestart", "identity", "setup", "bid")
+UNCHAINED = ("gamestart", "identity", "setup", "bid", "selection")
+#: Kinds made before a game exists (the GAP, docs/file-format.md section 10): gid all zero.
+GAP_KINDS = ("bid", "selection")
+#: The author of a bid file: the bidder has no role yet (section 10.2).
+BIDDER = "bidder"
 
 MAX_LINK = 2**20
 MAX_SEQ = 2**32 - 1
@@ -42,6 +46,11 @@ SCRYPT_R = (1, 8)
 SCRYPT_P = (1, 4)
 
 _GAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")
+#: A bidder's name (docs/file-format.md section 3, ``bidder``).
+BIDDER_NAME_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9 .'_-]{0,38}[A-Za-z0-9.'_-])?\Z")
+#: A bidder's email address: one ``@``, no space, 3-80 characters.
+EMAIL_RE = re.compile(r"[^@\s]+@[^@\s]+\Z")
+MAX_EMAIL = 80
 _SLOT_RE = re.compile(r"[A-Za-z0-9_./-]{1,80}\Z")
 
 _DICE_KINDS = frozenset({"turn", "admin"})
@@ -190,6 +199,9 @@ class Header:
     dat: tuple[int, bytes] | None = None
     commit: bytes | None = None
     nonce: bytes | None = None
+    bidder: tuple[str, str] | None = None  # (name, email) of a bid file
+    bidkey: bytes | None = None
+    arbfp: bytes | None = None
 
     def to_obj(self) -> dict:
         o: dict[str, Any] = {
@@ -203,7 +215,7 @@ class Header:
             "prev": self.prev,
             "to": [s.to_obj() for s in self.to],
         }
-        for name in ("reveal", "link", "reloads", "state", "power", "commit", "nonce"):
+        for name in ("reveal", "link", "reloads", "state", "power", "commit", "nonce", "bidkey", "arbfp"):
             v = getattr(self, name)
             if v is not None:
                 o[name] = v
@@ -213,6 +225,8 @@ class Header:
             o["dicepos"] = {r: [i, link] for r, (i, link) in self.dicepos.items()}
         if self.dat is not None:
             o["dat"] = {"len": self.dat[0], "sha256": self.dat[1]}
+        if self.bidder is not None:
+            o["bidder"] = {"name": self.bidder[0], "email": self.bidder[1]}
         return o
 
     def encode(self) -> bytes:
@@ -246,10 +260,17 @@ class Header:
             raise _Fail(f"field {missing[0]!r} is missing")
         game = _is_str(obj["game"], _GAME_RE, "game")
         gid = _is_bin(obj["gid"], (16,), "gid")
-        if kind in ("identity", "bid") and gid != bytes(16):
+        if kind in ("identity",) + GAP_KINDS and gid != bytes(16):
             raise _Fail(f"gid of a {kind} file must be all zero")
         slot = _is_str(obj["slot"], _SLOT_RE, "slot")
-        author = _is_role(obj["author"], "author")
+        if kind == "bid":
+            if obj["author"] != BIDDER:
+                raise _Fail(f"the author of a bid file must be {BIDDER}")
+            author = BIDDER
+        else:
+            author = _is_role(obj["author"], "author")
+        if kind == "selection" and author != "arbitrator":
+            raise _Fail("the author of a selection file must be arbitrator")
         seq = _is_int(obj["seq"], 0, MAX_SEQ, "seq")
         epoch = _is_int(obj["epoch"], 0, MAX_EPOCH, "epoch")
         prev = _is_bin(obj["prev"], (0,) if kind in UNCHAINED else (32,), "prev")
@@ -259,6 +280,8 @@ class Header:
         to = tuple(Stanza.from_obj(s, f"to[{i}]") for i, s in enumerate(to_raw))
         if len({s.role for s in to}) != len(to):
             raise _Fail("to names one role twice")
+        if kind in GAP_KINDS and [s.role for s in to] != ["arbitrator"]:
+            raise _Fail(f"a {kind} file must be sealed for the arbitrator only")
         if any((s.type == "scrypt") != (kind == "identity") for s in to):
             raise _Fail("an identity file is sealed under a password and only an identity file is")
         h: dict[str, Any] = {}
@@ -294,6 +317,17 @@ class Header:
             h["commit"] = _is_bin(obj["commit"], (32,), "commit")
         if "nonce" in obj:
             h["nonce"] = _is_bin(obj["nonce"], (32,), "nonce")
+        if "bidder" in obj:
+            m = _is_map(obj["bidder"], {"name", "email"}, "bidder")
+            if not isinstance(m["name"], str) or not BIDDER_NAME_RE.match(m["name"]):
+                raise _Fail("bidder.name is not a valid player name")
+            if not isinstance(m["email"], str) or not 3 <= len(m["email"]) <= MAX_EMAIL or not EMAIL_RE.match(m["email"]):
+                raise _Fail("bidder.email is not a valid email address")
+            h["bidder"] = (m["name"], m["email"])
+        if "bidkey" in obj:
+            h["bidkey"] = _is_bin(obj["bidkey"], (32,), "bidkey")
+        if "arbfp" in obj:
+            h["arbfp"] = _is_bin(obj["arbfp"], (32,), "arbfp")
         return cls(kind, game, gid, slot, author, seq, epoch, prev, to, **h)
 
 
@@ -309,6 +343,9 @@ _OPTIONAL: dict[str, frozenset[str]] = {
     "dat": frozenset(DETACHED),
     "commit": frozenset({"battle"}),
     "nonce": frozenset({"battle"}),
+    "bidder": frozenset({"bid"}),
+    "bidkey": frozenset({"bid"}),
+    "arbfp": frozenset(GAP_KINDS),
 }
 _REQUIRED: dict[str, frozenset[str]] = {
     "reveal": _DICE_KINDS,
@@ -319,6 +356,9 @@ _REQUIRED: dict[str, frozenset[str]] = {
     "state": frozenset({"backup"}),
     "power": frozenset({"backup"}),
     "dat": frozenset(DETACHED),
+    "bidder": frozenset({"bid"}),
+    "bidkey": frozenset({"bid"}),
+    "arbfp": frozenset(GAP_KINDS),
 }
 
 

@@ -34,6 +34,10 @@ def describe(path: Path, gamestart: Path | None = None) -> list[tuple[str, str]]
         lines.append(("dice link", str(h.link)))
     if h.power is not None:
         lines.append(("backup for", h.power))
+    if h.bidder is not None:
+        lines.append(("bidder", f"{h.bidder[0]} <{h.bidder[1]}>"))
+    if h.arbfp is not None:
+        lines.append(("arbitrator key", h.arbfp[:8].hex()))
     if gamestart is not None:
         gdata = read_limited(gamestart)
         genv = envelope.parse(gdata, gamestart.name)
@@ -42,7 +46,7 @@ def describe(path: Path, gamestart: Path | None = None) -> list[tuple[str, str]]
         assert genv.header.roster is not None
         crypto.verify_with_roster(genv, genv.header.roster, gamestart.name)
         chain = Chain.from_gamestart(genv.header, crypto.file_hash(genv))
-        if h.kind in ("identity", "setup", "save"):
+        if h.kind in ("identity", "setup", "save", "bid", "selection"):
             lines.append(("signature", "not checked: this kind is checked by its own player's key"))
         else:
             chain.check_game(h, path.name)
