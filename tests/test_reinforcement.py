@@ -615,3 +615,56 @@ def test_loans_to_allies_last_the_month(base, ctx):
     s = advance(s)
     assert s.date == Date(1805, 5)
     assert s.units["corps:FR:I"].loaned_to is None and s.leaders["leader:FR:ney"].loaned_to is None
+
+
+# ----------------------------------------------------------------- more corners
+
+
+def test_a_new_fleet_may_take_its_ships_from_a_fleet_in_the_port(base, ctx):
+    # 7.1.1 (000:908): "placed in or transferred to them".
+    s = bought(slot(base, "GB"), "fleet:GB:2")
+    s = put(s, "fleet:GB:1", at("port", "portsmouth"), ships=Ships(heavy=6))
+    out = act(s, "GB", naval.PlaceFleet(fleet="fleet:GB:2", port="portsmouth", source="fleet:GB:1", heavy=2), ctx)
+    assert out.units["fleet:GB:1"].ships.heavy == 4 and out.units["fleet:GB:2"].ships.heavy == 2
+    refused(s, "GB", naval.PlaceFleet(fleet="fleet:GB:2", port="plymouth", source="fleet:GB:1", heavy=2), ctx, r"same sea area, blockade box or port")
+
+
+def test_a_minor_fleet_starts_only_next_to_its_port(base, ctx):
+    # 7.3 (000:972).
+    s = slot(base, "FR")
+    refused(s, "FR", minors.SetUpMinorFleet(minor="holland", fleet="fleet:holland:1", port="amsterdam", sea="english-channel", heavy=1),
+            ctx, r"not a sea area next to the port of amsterdam")
+
+
+def test_corps_enter_only_friendly_cities(paris, ctx):
+    s = paris.replace(city_control=paris.city_control.set("orleans", CityControl(nation="AU", since=MARCH)))
+    refused(s, "FR", army.MoveCityRural(corps="corps:FR:III", to="city"), ctx, r"not held by FR or an ally")
+
+
+def test_the_borrower_may_move_a_loaned_leader_within_the_area(base, ctx):
+    # 7.6 (000:1002): a loaned leader is handled by the borrower; 7.4 (000:984) same-area moves.
+    s = slot(base, "SP").with_alliance("FR", "SP", MARCH)
+    s = put(s, "corps:FR:I", at("area", "bayonne"), factors=Factors(infantry=5))
+    s = put(s, "corps:SP:I", at("area", "bayonne"), factors=Factors(infantry=5))
+    s = s.with_leader(s.leaders["leader:FR:ney"].replace(status=LeaderStatus.ON_MAP, attached_to="corps:FR:I", loaned_to="SP"))
+    out = act(s, "SP", leaders.AssignLeader(leader="leader:FR:ney", unit="corps:SP:I"), ctx)
+    assert out.leaders["leader:FR:ney"].attached_to == "corps:SP:I"
+    refused(s.replace(slot=Slot(Phase.REINFORCEMENT, TURN, "FR", ("FR",))), "FR",
+            leaders.RetireLeader(leader="leader:FR:ney"), ctx, r"while loaned to SP")
+
+
+def test_a_bought_counter_in_the_pool_makes_placement_possible(base, ctx):
+    # 7.2.2 (000:930) with 7.2.1 (000:924): no corps on the map, but a bought counter and a home city.
+    from eiapbem.rules.reinforcement import hooks
+
+    s = build(slot(base, "FR"), "FR", "cavalry", 2)
+    assert hooks.obligations(s, "FR", ctx) == []
+    s = bought(s, "corps:FR:Cav-I")
+    (sentence,) = hooks.obligations(s, "FR", ctx)
+    assert "2 cavalry due to FR" in sentence and "corps:FR:Cav-I placed in" in sentence
+
+
+def test_a_besieging_flag_without_war_besieges_nothing(base, ctx):
+    s = put(slot(base, "FR"), "corps:AU:I", at("area", "strasbourg"), factors=Factors(infantry=5), besieging=True)
+    assert not supply.is_besieged(s, ctx.map, "strasbourg")
+    assert supply.is_besieged(s.with_war("FR", "AU", MARCH, ("AU",)), ctx.map, "strasbourg")

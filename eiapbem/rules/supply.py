@@ -220,7 +220,7 @@ def _sea_link_port(state: GameState, m, area: str, power: str) -> bool:
     if a.port is None or city_power(state, m, area) != power or is_blockaded(state, area, power):
         return False
     winter = state.date.month in WINTER_MONTHS
-    if winter and (a.port.ice or any(m.sea(s).ice for s in a.port.seas)):
+    if winter and (a.port.ice or all(m.sea(s).ice for s in a.port.seas)):
         return False  # 000:1550: no sea supply into or out of an area north of the ice line in winter
     return True
 
