@@ -19,6 +19,7 @@ from eiapbem.rules.model import (
     Date,
     Depot,
     Factors,
+    GameState,
     Garrison,
     LeaderStatus,
     Location,
@@ -668,3 +669,34 @@ def test_a_besieging_flag_without_war_besieges_nothing(base, ctx):
     s = put(slot(base, "FR"), "corps:AU:I", at("area", "strasbourg"), factors=Factors(infantry=5), besieging=True)
     assert not supply.is_besieged(s, ctx.map, "strasbourg")
     assert supply.is_besieged(s.with_war("FR", "AU", MARCH, ("AU",)), ctx.map, "strasbourg")
+
+
+# ----------------------------------------------------------------- invariants
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_UNITS = ("corps:FR:I", "corps:FR:II", "corps:FR:IV", garrison_id("FR", at("city", "paris")))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(_UNITS), st.sampled_from(_UNITS), st.integers(0, 6), st.integers(0, 3)), max_size=8))
+def test_exchanges_never_create_or_lose_factors(paris, ctx, moves):
+    # 7.2.3 (000:956): exchanges move factors, they never make or destroy any; refusals change nothing.
+    s = put(paris, "corps:FR:IV", at("area", "paris"), factors=Factors(infantry=2, cavalry=1))
+
+    def total(state):
+        return sum(u.factors.total for u in state.units.values() if hasattr(u, "factors") and u.location.site == "paris")
+
+    start = total(s)
+    for src, dst, inf, cav in moves:
+        try:
+            out = engine.apply_action(s, "FR", army.TransferFactors(source=src, target=dst, infantry=inf, cavalry=cav), ctx)
+        except IllegalAction:
+            continue
+        s = GameState.decode(out.state.encode())
+        assert s == out.state
+        assert total(s) == start
+        assert all(u.factors.total > 0 for u in s.units.values() if isinstance(u, Garrison))
+        assert all(u.factors.total > 0 for uid, u in s.units.items() if uid in _UNITS[:3] and u.location.kind is not LocationKind.POOL)
+
