@@ -39,6 +39,7 @@ an absent value is ``""``.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from eiapbem.errors import EiaError
@@ -136,6 +137,18 @@ def _rule(state: GameState, step: dict, ctx: Any) -> tuple[engine.Outcome, tuple
     return engine.Outcome(s), ids
 
 
+def _defaults(kind: str) -> dict:
+    """The plain form of an action's default field values (a case names only what it sets)."""
+    spec = engine.action_kinds().get(kind)
+    if spec is None:
+        return {}
+    return {
+        f.name: (f.default.value if hasattr(f.default, "value") else f.default)
+        for f in dataclasses.fields(spec.cls)
+        if f.default is not dataclasses.MISSING
+    }
+
+
 def _report_unit(u: Any) -> dict:
     out: dict[str, Any] = {"location": str(u.location), "loaned_to": getattr(u, "loaned_to", None) or ""}
     if isinstance(u, Fleet):
@@ -159,7 +172,7 @@ def game_actions(inp: dict, ctx: Any) -> dict:
                 returned.extend(ids)
             else:
                 fields = {k: v for k, v in step.items() if k not in ("action", "by")}
-                action = engine.action_from_obj({"kind": step["action"], **fields})
+                action = engine.action_from_obj({"kind": step["action"], **_defaults(step["action"]), **fields})
                 out = engine.apply_action(state, step.get("by", inp["power"]), action, ctx)
             state = out.state
             steps.append("ok")
