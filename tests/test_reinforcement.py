@@ -679,7 +679,7 @@ from hypothesis import strategies as st  # noqa: E402
 _UNITS = ("corps:FR:I", "corps:FR:II", "corps:FR:IV", garrison_id("FR", at("city", "paris")))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.sampled_from(_UNITS), st.sampled_from(_UNITS), st.integers(0, 6), st.integers(0, 3)), max_size=8))
 def test_exchanges_never_create_or_lose_factors(paris, ctx, moves):
     # 7.2.3 (000:956): exchanges move factors, they never make or destroy any; refusals change nothing.
@@ -700,3 +700,32 @@ def test_exchanges_never_create_or_lose_factors(paris, ctx, moves):
         assert all(u.factors.total > 0 for u in s.units.values() if isinstance(u, Garrison))
         assert all(u.factors.total > 0 for uid, u in s.units.items() if uid in _UNITS[:3] and u.location.kind is not LocationKind.POOL)
 
+
+
+def test_ships_built_in_a_conquered_minor_port_join_a_fleet_there(base, ctx):
+    # 7.1.2 (000:912): "or conquered minor country port in which they were built".
+    s = slot(base, "FR")
+    s = put(s, "fleet:FR:1", at("port", "antwerp"), ships=Ships(heavy=2))
+    s = build(s, "FR", "light", 2, port="antwerp")
+    assert act(s, "FR", naval.AddShips(fleet="fleet:FR:1", light=2), ctx).units["fleet:FR:1"].ships == Ships(heavy=2, light=2)
+    # An empty counter is placed only in a home nation port (7.1.1, 000:908).
+    s = bought(s, "fleet:FR:2")
+    refused(s, "FR", naval.PlaceFleet(fleet="fleet:FR:2", port="antwerp", light=1), ctx, r"not a port of FR's home nation")
+
+
+def test_free_state_ships_only_in_its_own_ports(base, ctx):
+    # 7.1.2 (000:912): minor free state ships only in ports of that free state.
+    s = slot(base, "FR")
+    s = put(s, "fleet:holland:1", at("port", "amsterdam"), ships=Ships(heavy=5))
+    s = build(s, "holland", "heavy", 2, port="amsterdam", owner="FR")
+    assert act(s, "FR", naval.AddShips(fleet="fleet:holland:1", heavy=2), ctx).units["fleet:holland:1"].ships.heavy == 7
+    s = s.replace(city_control=s.city_control.set("amsterdam", CityControl(nation="GB", since=MARCH)))
+    refused(s, "FR", naval.AddShips(fleet="fleet:holland:1", heavy=2), ctx, r"not controlled by FR")
+
+
+def test_no_new_corps_in_a_besieged_city(base, ctx):
+    # 7.2.1 (000:924): an unbesieged home nation city.
+    s = bought(build(slot(base, "FR"), "FR", "infantry", 2), "corps:FR:II").with_war("FR", "AU", MARCH, ("AU",))
+    s = put(s, "corps:AU:I", at("area", "lyon"), factors=Factors(infantry=9), besieging=True)
+    refused(s, "FR", army.PlaceCorps(corps="corps:FR:II", area="lyon", infantry=1), ctx, r"city of lyon is besieged")
+    assert act(s, "FR", army.PlaceCorps(corps="corps:FR:II", area="dijon", infantry=1), ctx).units["corps:FR:II"].location == at("city", "dijon")
