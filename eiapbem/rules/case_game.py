@@ -47,7 +47,6 @@ from eiapbem.rules import engine
 from eiapbem.rules.cases import procedure
 from eiapbem.rules.model import (
     POOL,
-    Corps,
     Date,
     FactorType,
     Factors,
@@ -203,4 +202,4 @@ def game_actions(inp: dict, ctx: Any) -> dict:
     }
 
 
-__all__ = ["build_state", "game_actions", "Corps"]
+__all__ = ["build_state", "game_actions"]

@@ -44,7 +44,6 @@ from eiapbem.rules.reinforcement.common import (
     describe,
     factors_from,
     fits,
-    free_states,
     garrison_capacity,
     minus,
     own_unit,
@@ -389,7 +388,7 @@ def _garrison_target(state: GameState, uid: str) -> Garrison | None:
     return None
 
 
-def _check_side(state: GameState, ctx: Any, power: str, u: Corps | Garrison, role: str) -> None:
+def _check_side(state: GameState, ctx: Any, power: str, u: Corps | Garrison) -> None:
     m = ctx.map
     if isinstance(u, Corps):
         if u.location.kind not in (LocationKind.AREA, LocationKind.CITY):
@@ -415,8 +414,8 @@ def _check_transfer(state: GameState, ctx: Any, power: str, source_id: str, targ
         raise IllegalAction("a unit cannot exchange factors with itself")
     if f.total == 0:
         raise IllegalAction("name at least one factor to transfer")
-    _check_side(state, ctx, power, source, "source")
-    _check_side(state, ctx, power, target, "target")
+    _check_side(state, ctx, power, source)
+    _check_side(state, ctx, power, target)
     if source.nation != target.nation:
         raise IllegalAction(
             f"{source.id} and {target.id} are of different nations ({source.nation}, {target.nation}); they may not exchange factors (7.2.3, 000:956)"
@@ -624,4 +623,4 @@ ACTIONS = (
     (Demobilise, _verify_demobilise, _apply_demobilise),
 )
 
-__all__ = [c.__name__ for c, _, _ in ACTIONS] + ["check_corps_takes", "check_garrison_takes", "free_states"]
+__all__ = [c.__name__ for c, _, _ in ACTIONS] + ["check_corps_takes", "check_garrison_takes"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine, supply
-from eiapbem.rules.model import POWERS, Corps, Factors, GameState, Location, LocationKind
+from eiapbem.rules.model import Corps, Factors, GameState, Location, LocationKind
 from eiapbem.rules.model.powers import SHIP_ITEMS
 from eiapbem.rules.reinforcement.army import check_corps_takes, check_garrison_takes
 from eiapbem.rules.reinforcement.common import (
@@ -105,4 +105,4 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     return engine.Outcome(finish_minor_setup(out.state, power), out.events)
 
 
-__all__ = ["finish", "obligations", "where_one_fits", "POWERS"]
+__all__ = ["finish", "obligations", "where_one_fits"]

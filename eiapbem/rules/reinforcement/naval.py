@@ -16,7 +16,7 @@ from typing import Any
 
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine, supply
-from eiapbem.rules.model import POOL, Fleet, GameState, Location, LocationKind, MinorStatus, ShipType, Ships
+from eiapbem.rules.model import POOL, Fleet, GameState, Location, LocationKind, MinorStatus, Ships
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.model.common import NonNeg
 from eiapbem.rules.reinforcement.common import (
@@ -251,4 +251,4 @@ ACTIONS = (
     (TransferShips, _verify_transfer_ships, _apply_transfer_ships),
 )
 
-__all__ = ["AddShips", "PlaceFleet", "TransferShips", "ShipType"]
+__all__ = ["AddShips", "PlaceFleet", "TransferShips"]
