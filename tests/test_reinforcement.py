@@ -729,3 +729,17 @@ def test_no_new_corps_in_a_besieged_city(base, ctx):
     s = put(s, "corps:AU:I", at("area", "lyon"), factors=Factors(infantry=9), besieging=True)
     refused(s, "FR", army.PlaceCorps(corps="corps:FR:II", area="lyon", infantry=1), ctx, r"city of lyon is besieged")
     assert act(s, "FR", army.PlaceCorps(corps="corps:FR:II", area="dijon", infantry=1), ctx).units["corps:FR:II"].location == at("city", "dijon")
+
+
+def test_available_lists_what_may_be_placed(base, ctx):
+    # "View Available Counters" / "Current Reinforcement" (000:910, 000:930).
+    from eiapbem.rules.reinforcement.common import available
+
+    s = bought(slot(base, "FR"), "corps:FR:II")
+    s = build(build(s, "FR", "infantry", 2), "FR", "heavy", 1, port="brest")
+    s = build(s, "FR", "cavalry", 1, arrives=Date(1805, 4))  # not due yet
+    got = available(s, "FR")
+    assert got["FR"]["factors"] == Factors(infantry=2)
+    assert got["FR"]["ships"] == {"brest": Ships(heavy=1)}
+    assert got["FR"]["counters"] == ["corps:FR:II"]
+    assert "holland" in got and "leader:FR:davout" in got["leaders"] and "leader:FR:eugene" not in got["leaders"]

@@ -246,3 +246,21 @@ def check_due(state: GameState, nation: str, factors: Factors) -> None:
             f"{nation} has {describe(due)} due as reinforcements this month, not {describe(factors)} (7.2.2, 000:930)",
             hint="'eiapbem show power' lists the reinforcements due",
         )
+
+
+def available(state: GameState, power: str) -> dict[str, Any]:
+    """What ``power`` may place this month, for display ("View Available Counters", 7.1.1 and 7.2.1 notes;
+    "Current Reinforcement", 7.2.2): per nation (the power and its free states) the army factors due, the
+    ships due by port, and the bought counters waiting in the pool; and the leaders ready to be placed."""
+    out: dict[str, Any] = {}
+    for nation in (power,) + free_states(state, power):
+        ports = sorted({o.port for o in _due_orders(state, nation, SHIP_ITEMS) if o.port})
+        out[nation] = {
+            "factors": due_factors(state, nation),
+            "ships": {p: due_ships(state, nation, p) for p in ports},
+            "counters": [u.id for u in state.units.values() if isinstance(u, (Corps, Fleet)) and u.nation == nation and purchased(state, u)],
+        }
+    from eiapbem.rules.reinforcement.leaders import ready
+
+    out["leaders"] = [lid for lid, lead in state.leaders.items() if lead.power == power and ready(state, lead)]
+    return out
