@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+import eiapbem.gap.arbitrate  # noqa: F401  (registers the gap.arbitrate case procedure; the rules core cannot import gap)
 from eiapbem.rules.cases import find_cases, load_case, run_case
 
 
@@ -17,11 +18,13 @@ def register(cli: click.Group) -> None:
     @click.option("-v", "--verbose", is_flag=True, help="Print every case, not only failures.")
     def test(path: str, verbose: bool) -> int:
         """Run the rules case file PATH, or every *.toml case under the folder PATH."""
+        from eiapbem.data.context import rules_context
+
         files = find_cases(path)
         passed = failed = 0
         for f in files:
             case = load_case(f)
-            res = run_case(case)
+            res = run_case(case, rules_context)
             if res.passed:
                 passed += 1
                 if verbose:

@@ -20,6 +20,16 @@ Case file format (``tests/cases/**/*.toml``)::
 
 Dice are strict in a case: a roll whose label is not forced is an error, so a
 case always says every number it depends on.
+
+Procedures that need the game's data (the map, the world data and a scenario)
+are registered with ``@procedure("name", context=True)`` and take
+``(input, ctx)``: a ``RulesContext`` over the packaged data whose dice are the
+case's forced dice.  The rules core reads no files, so the caller of
+``run_case`` passes ``context_factory`` (``eiapbem.data.context.rules_context``,
+as ``eiapbem rules test`` and the test suite do); without it such a case fails
+with a sentence saying so.  ``game.actions`` (``eiapbem.rules.case_game``) is
+such a procedure: it builds a scenario's first state, edits it, plays actions
+through the engine and reports units, leaders and log lines.
 """
 
 from __future__ import annotations
@@ -36,6 +46,8 @@ from eiapbem.rules.dice import Dice, DiceError
 Procedure = Callable[[dict, Dice], dict]
 
 _PROCEDURES: dict[str, Procedure] = {}
+#: Procedures that take ``(input, ctx)`` instead of ``(input, dice)``.
+_NEEDS_CONTEXT: set[str] = set()
 
 #: Modules that register procedures; imported before any case runs.
 PROCEDURE_MODULES: tuple[str, ...] = (
@@ -47,18 +59,20 @@ PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.combat.siege",
     "eiapbem.rules.naval.combat",
     "eiapbem.rules.diplomacy.minors",
-    "eiapbem.gap.arbitrate",
+    "eiapbem.rules.case_game",
 )
 
 _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")
 _ALLOWED = set(_REQUIRED) | {"input", "dice"}
 
 
-def procedure(name: str) -> Callable[[Procedure], Procedure]:
+def procedure(name: str, *, context: bool = False) -> Callable[[Procedure], Procedure]:
     def deco(fn: Procedure) -> Procedure:
         if name in _PROCEDURES:
             raise ValueError(f"procedure {name!r} registered twice")
         _PROCEDURES[name] = fn
+        if context:
+            _NEEDS_CONTEXT.add(name)
         return fn
 
     return deco
@@ -149,13 +163,18 @@ def _diff(expect: Any, got: Any, where: str) -> list[str]:
     return []
 
 
-def run_case(case: Case) -> CaseResult:
+def run_case(case: Case, context_factory: Callable[[Dice], Any] | None = None) -> CaseResult:
     procs = procedures()
     if case.procedure not in procs:
         return CaseResult(case, False, (f"unknown procedure {case.procedure!r}",), None)
     dice = Dice(("case:" + case.id).encode("utf-8"), forced=case.dice, strict=True)
     try:
-        result = procs[case.procedure](case.input, dice)
+        if case.procedure in _NEEDS_CONTEXT:
+            if context_factory is None:
+                return CaseResult(case, False, (f"procedure {case.procedure!r} needs the game data; run it with a context_factory",), None)
+            result = procs[case.procedure](case.input, context_factory(dice))
+        else:
+            result = procs[case.procedure](case.input, dice)
     except DiceError as err:
         return CaseResult(case, False, (f"dice: {err}",), None)
     problems = _diff(case.expect, result, "expect")

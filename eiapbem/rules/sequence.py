@@ -282,7 +282,7 @@ def advance(state: GameState) -> GameState:
     Sets the date and slot; clears each ``once`` skip setting the move used
     (13.9, 000:2734); and, when a new month begins, puts 7.5's positions back
     to the default (a choice is "for the next" naval or land phase only,
-    000:998).  After the last slot of the last month the slot becomes ``None``.
+    000:998) and ends every loan of 7.6 (``end_loans``).  After the last slot of the last month the slot becomes ``None``.
     """
     if state.slot is None:
         return state
@@ -297,5 +297,21 @@ def advance(state: GameState) -> GameState:
     if nxt is None:
         return state.replace(powers=powers, slot=None)
     date, slot = nxt
-    move_order = state.move_order if date == state.date else MoveOrder()
-    return state.replace(powers=powers, date=date, slot=slot, move_order=move_order)
+    if date == state.date:
+        return state.replace(powers=powers, date=date, slot=slot)
+    return end_loans(state).replace(powers=powers, date=date, slot=slot, move_order=MoveOrder())
+
+
+def end_loans(state: GameState) -> GameState:
+    """Every loaned corps, fleet and leader back to its owner: a loan lasts the rest of the month (7.6, 000:1002)."""
+    units = state.units
+    for uid, u in state.units.items():
+        if getattr(u, "loaned_to", None) is not None:
+            units = units.set(uid, u.replace(loaned_to=None))
+    leaders = state.leaders
+    for lid, lead in state.leaders.items():
+        if lead.loaned_to is not None:
+            leaders = leaders.set(lid, lead.replace(loaned_to=None))
+    if units is state.units and leaders is state.leaders:
+        return state
+    return state.replace(units=units, leaders=leaders)

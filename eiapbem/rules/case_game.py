@@ -1,0 +1,205 @@
+"""The ``game.actions`` rules-case procedure: play actions on a scenario's state.
+
+A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
+``input`` table::
+
+    scenario = "classic-1805"        # a packaged scenario (ctx.world)
+    date = "1805-03"                  # the month to play
+    phase = "reinforcement"           # the phase of the slot
+    power = "FR"                      # whose slot it is
+    wars = [["GB", "SP"]]             # optional: wars to add
+    alliances = [["RU", "SP"]]        # optional: alliances to add
+    report = ["fleet:SP:1"]           # units and leaders to report
+
+    [[input.units]]                   # optional edits of units
+    id = "fleet:SP:1"
+    location = "sea:bay-of-biscay"    # kind:site, or "pool"
+    ships = { heavy = 10 }            # or factors = { infantry = 5 }
+    loaned_to = "RU"                  # also: besieging, placeable_until = "1805-05"
+
+    [[input.builds]]                  # optional build orders (12.5.3)
+    nation = "FR"; item = "infantry"; count = 2; arrives = "1805-03"   # ships add port = "brest"
+
+    [[input.leaders]]                 # optional: leaders on the map
+    id = "leader:FR:davout"; attached_to = "corps:FR:III"
+
+    [[input.steps]]                   # what happens, in order
+    action = "reinforcement.add-factors"   # an action kind and its fields,
+    corps = "corps:FR:III"                 # played by `power` (or the step's own `by`)
+    infantry = 2
+    # or a rule the phases call: rule = "loans.revert-fleets-on-attack", attacker = "GB", fleets = [...]
+    # or rule = "end-slot" (engine.end_slot: obligations, then the phase's finish)
+
+The result holds ``steps`` (``"ok"`` or ``"refused"`` per step), ``errors``
+(the refusal sentences), ``returned`` (ids a rule step gave back), ``units``
+and ``leaders`` (for the ids in ``report``: location, forces, loan), ``log``
+(the kinds of the log lines added) and ``move_order``.  TOML has no null, so
+an absent value is ``""``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from eiapbem.errors import EiaError
+from eiapbem.rules import engine
+from eiapbem.rules.cases import procedure
+from eiapbem.rules.model import (
+    POOL,
+    Date,
+    FactorType,
+    Factors,
+    Fleet,
+    GameState,
+    Leader,
+    LeaderStatus,
+    Location,
+    LocationKind,
+    Phase,
+    ShipType,
+    Ships,
+    Slot,
+)
+from eiapbem.rules.model.powers import BuildOrder
+from eiapbem.rules.model.slot import TURN
+
+
+def _location(text: str) -> Location:
+    if text == "pool":
+        return POOL
+    kind, site = text.split(":", 1)
+    return Location(LocationKind(kind), site)
+
+
+def _edit_units(state: GameState, rows: list[dict]) -> GameState:
+    for row in rows:
+        u = state.units[row["id"]]
+        changes: dict[str, Any] = {}
+        if "location" in row:
+            changes["location"] = _location(row["location"])
+        if "factors" in row:
+            changes["factors"] = Factors(**{k.replace("-", "_"): v for k, v in row["factors"].items()})
+        if "ships" in row:
+            changes["ships"] = Ships(**row["ships"])
+        if "loaned_to" in row:
+            changes["loaned_to"] = row["loaned_to"] or None
+        if "besieging" in row:
+            changes["besieging"] = row["besieging"]
+        if "placeable_until" in row:
+            changes["placeable_until"] = Date.parse(row["placeable_until"]) if row["placeable_until"] else None
+        state = state.with_unit(u.replace(**changes))
+    return state
+
+
+def build_state(inp: dict, ctx: Any) -> GameState:
+    """The scenario's first state, moved to the case's slot and edited."""
+    from eiapbem.rules.scenario import initial_state
+
+    state = initial_state(ctx.world[f"scenarios/{inp['scenario']}.json"], ctx.world)
+    power = inp["power"]
+    state = state.replace(date=Date.parse(inp["date"]), slot=Slot(Phase(inp["phase"]), TURN, power, (power,)))
+    for a, b in inp.get("wars", []):
+        state = state.with_war(a, b, state.date, (a,))
+    for a, b in inp.get("alliances", []):
+        state = state.with_alliance(a, b, state.date)
+    state = _edit_units(state, inp.get("units", []))
+    for row in inp.get("builds", []):
+        order = BuildOrder(nation=row["nation"], item=row["item"], count=row["count"], arrives=Date.parse(row["arrives"]),
+                           port=row.get("port") or None)
+        from eiapbem.rules.supply import power_of
+
+        owner = power_of(state, order.nation) or order.nation
+        ps = state.powers[owner]
+        state = state.with_power(owner, builds=ps.builds.set(order.key, order))
+    for row in inp.get("leaders", []):
+        lead: Leader = state.leaders[row["id"]]
+        state = state.with_leader(lead.replace(status=LeaderStatus.ON_MAP, attached_to=row["attached_to"],
+                                               loaned_to=row.get("loaned_to") or None))
+    return state
+
+
+def _rule(state: GameState, step: dict, ctx: Any) -> tuple[engine.Outcome, tuple[str, ...]]:
+    from eiapbem.rules.reinforcement import orders
+
+    name = step["rule"]
+    if name == "end-slot":
+        return engine.end_slot(state, step.get("by", state.slot.power), ctx), ()
+    if name == "loans.revert-on-entry":
+        s, ids = orders.revert_on_entry(state, step["mover"], step["area"])
+    elif name == "loans.revert-fleets-on-attack":
+        s, ids = orders.revert_fleets_on_attack(state, step["attacker"], tuple(step["fleets"]))
+    elif name == "loans.repatriate-attacked-corps":
+        s, ids = orders.repatriate_attacked_corps(state, ctx.map, step["attacker"], tuple(step["corps"]))
+    else:
+        raise KeyError(f"unknown rule step {name!r}")
+    return engine.Outcome(s), ids
+
+
+def _defaults(kind: str) -> dict:
+    """The plain form of an action's default field values (a case names only what it sets)."""
+    spec = engine.action_kinds().get(kind)
+    if spec is None:
+        return {}
+    return {
+        f.name: (f.default.value if hasattr(f.default, "value") else f.default)
+        for f in dataclasses.fields(spec.cls)
+        if f.default is not dataclasses.MISSING
+    }
+
+
+def _report_unit(u: Any) -> dict:
+    out: dict[str, Any] = {"location": str(u.location), "loaned_to": getattr(u, "loaned_to", None) or ""}
+    if isinstance(u, Fleet):
+        out["ships"] = {t.value: u.ships.get(t) for t in ShipType if u.ships.get(t)}
+    elif hasattr(u, "factors"):
+        out["factors"] = {t.value: u.factors.get(t) for t in FactorType if u.factors.get(t)}
+    return out
+
+
+@procedure("game.actions", context=True)
+def game_actions(inp: dict, ctx: Any) -> dict:
+    state = build_state(inp, ctx)
+    first_log = len(state.log)
+    steps: list[str] = []
+    errors: list[str] = []
+    returned: list[str] = []
+    for step in inp.get("steps", []):
+        try:
+            if "rule" in step:
+                out, ids = _rule(state, step, ctx)
+                returned.extend(ids)
+            else:
+                fields = {k: v for k, v in step.items() if k not in ("action", "by")}
+                action = engine.action_from_obj({"kind": step["action"], **_defaults(step["action"]), **fields})
+                out = engine.apply_action(state, step.get("by", inp["power"]), action, ctx)
+            state = out.state
+            steps.append("ok")
+        except EiaError as err:
+            steps.append("refused")
+            errors.append(str(err))
+    units: dict[str, Any] = {}
+    leaders: dict[str, Any] = {}
+    for rid in inp.get("report", []):
+        if rid.startswith("leader:"):
+            lead = state.leaders[rid]
+            leaders[rid] = {"status": str(lead.status), "attached_to": lead.attached_to or "", "loaned_to": lead.loaned_to or "",
+                            "returns": str(lead.returns) if lead.returns else ""}
+        elif rid in state.units:
+            units[rid] = _report_unit(state.units[rid])
+        else:
+            units[rid] = "absent"
+    return {
+        "steps": steps,
+        "errors": errors,
+        "returned": returned,
+        "units": units,
+        "leaders": leaders,
+        "log": [e.kind for e in state.log[first_log:]],
+        "move_order": {"gb_naval_position": state.move_order.gb_naval_position,
+                       "fr_land_position": state.move_order.fr_land_position},
+        "slot": state.slot.key(state.date) if state.slot else "",
+    }
+
+
+__all__ = ["build_state", "game_actions"]

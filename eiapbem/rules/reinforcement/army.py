@@ -1,0 +1,626 @@
+"""Army reinforcement (7.2; 000:922-966).
+
+- 7.2.1 placing a purchased empty corps counter, which must receive a factor at once;
+- 7.2.2 placing the factors due this month in corps (inside the home nation,
+  or on or next to a depot of a valid supply chain: six depots, three for
+  militia; sea supply counts, invasion supply does not) and in garrisons;
+  converting guard or cavalry due to infantry;
+- 7.2.3 exchanging factors between corps and garrisons in one area, and moving
+  unbesieged corps between a city and its rural area;
+- 7.2.4 demobilising garrison factors.
+
+Factors that cannot be placed are lost when the power ends its slot
+(``hooks.finish``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from eiapbem.errors import IllegalAction
+from eiapbem.rules import engine, supply
+from eiapbem.rules.model import (
+    Corps,
+    CorpsType,
+    FactorType,
+    Factors,
+    GameState,
+    Garrison,
+    Location,
+    LocationKind,
+    POOL,
+    garrison_id,
+)
+from eiapbem.rules.model.common import NonNeg
+from eiapbem.rules.model.base import Record
+from eiapbem.rules.model.powers import BuildOrder, build_key
+from eiapbem.rules.reinforcement.common import (
+    GARRISON_ITEMS,
+    check_due,
+    check_nation,
+    city_garrison_total,
+    corps_capacity,
+    describe,
+    factors_from,
+    fits,
+    garrison_capacity,
+    minus,
+    own_unit,
+    purchased,
+    take_factors,
+    the_area,
+    the_corps,
+)
+
+#: Counters whose factors may not be exchanged (7.2.3, 000:956) and that get no
+#: reinforcements in this phase (7.2.2, 000:934).
+NO_REINFORCEMENT = (CorpsType.FEUDAL, CorpsType.INSURRECTION)
+#: Irregulars may not detach or absorb factors (10.4.3, 000:1426).
+IRREGULAR = (CorpsType.COSSACK, CorpsType.FREIKORPS, CorpsType.GUERRILLA)
+#: 10.4.3 (000:1410): at most 30 counters in a city.
+CITY_STACK_LIMIT = 30
+
+
+# ----------------------------------------------------------------- where factors may go
+
+
+def _area_of(unit: Corps | Garrison) -> str:
+    return unit.location.site
+
+
+def check_corps_takes(state: GameState, ctx: Any, power: str, corps: Corps, factors: Factors, *, at: Location | None = None) -> None:
+    """Raise unless the reinforcement ``factors`` may be added to ``corps`` (7.2.2, 000:932-948).
+
+    ``at`` is where a corps being placed will stand (it is still in the pool).
+    """
+    m = ctx.map
+    where = at or corps.location
+    if where.kind not in (LocationKind.AREA, LocationKind.CITY):
+        raise IllegalAction(f"{corps.id} is not on a land area of the map, so it cannot receive reinforcements (7.2.2)")
+    area = where.site
+    if corps.corps_type in NO_REINFORCEMENT:
+        raise IllegalAction(
+            f"{corps.id} is a {corps.corps_type} corps: feudal and insurrection corps get no reinforcements in this phase (7.2.2, 000:934)"
+        )
+    if where.kind is LocationKind.CITY and supply.is_besieged(state, m, area):
+        raise IllegalAction(f"{corps.id} is besieged in {area}; only unbesieged corps receive factors (7.2.2, 000:932)")
+    cap = corps_capacity(ctx, corps)
+    over = fits(corps.factors + factors, cap)
+    if over:
+        raise IllegalAction(
+            f"{corps.id} cannot hold {describe(factors)} more: {', '.join(over)} (its counter's full strength; 7.2.2, 000:930)"
+        )
+    if supply.is_home_area(state, m, area, corps.nation):
+        return
+    limit = supply.MAX_CHAIN_MILITIA if factors.militia else supply.MAX_CHAIN
+    if supply.supply_depot_for(state, m, power, area, max_length=limit) is None:
+        home = "home nation" if corps.nation == power else "borders"
+        raise IllegalAction(
+            f"{corps.id} in {area} is outside {corps.nation}'s {home} and not on or next to a depot of {power}'s valid "
+            f"supply chain of at most {limit} depots{' (militia)' if factors.militia else ''} (7.2.2, 000:940-948)"
+        )
+
+
+def check_garrison_takes(state: GameState, ctx: Any, power: str, nation: str, where: Location, factors: Factors) -> None:
+    """Raise unless reinforcement ``factors`` may form or join ``nation``'s garrison at ``where`` (7.2.2, 000:936-948)."""
+    m = ctx.map
+    area = where.site
+    the_area(m, area)
+    extra = [t.value for t in FactorType if factors.get(t) and t not in GARRISON_ITEMS]
+    if extra:
+        raise IllegalAction(f"garrisons take only infantry and militia, not {', '.join(extra)} (7.2.2, 000:936; 10.4.3)")
+    if where.kind is LocationKind.CITY:
+        if m.area(area).city is None:
+            raise IllegalAction(f"{area} has no city to garrison")
+        if not supply.is_home_area(state, m, area, nation):
+            raise IllegalAction(
+                f"{area} is not in {nation}'s {'home nation' if nation == power else 'borders'}: reinforcements garrison "
+                f"only home cities, or depots of the supply chain (7.2.2, 000:936)"
+            )
+        if supply.city_power(state, m, area) != power:
+            raise IllegalAction(f"the city of {area} is not controlled by {power} (7.2.2, 000:936)")
+        if supply.is_besieged(state, m, area):
+            raise IllegalAction(f"the city of {area} is besieged; reinforcements go only to unbesieged cities (7.2.2, 000:936)")
+        cap = garrison_capacity(state, m, area)
+        have = city_garrison_total(state, area)
+        if have + factors.total > cap:
+            raise IllegalAction(
+                f"the city of {area} holds at most {cap} garrison factors (5 x supply, 10.4.3); it has {have}, "
+                f"so {factors.total} more do not fit"
+            )
+        return
+    # A depot's garrison (7.2.2 "Corps or Depots in Supply", 000:940).
+    if nation != power:
+        raise IllegalAction(f"{nation} is a minor country: its forces may not garrison depots (10.4.3, 000:1420)")
+    if not any(
+        u.KIND == "depot" and u.power == power and u.location == where for u in state.units.values()
+    ):
+        raise IllegalAction(f"{power} has no depot in {area} to garrison")
+    limit = supply.MAX_CHAIN_MILITIA if factors.militia else supply.MAX_CHAIN
+    chain = supply.supply_chain(state, m, power)
+    if chain.get(area, limit + 1) > limit:
+        raise IllegalAction(
+            f"the depot in {area} is not part of {power}'s valid supply chain of at most {limit} depots (7.2.2, 000:940-948)"
+        )
+
+
+def _garrison_at(state: GameState, nation: str, where: Location) -> Garrison:
+    gid = garrison_id(nation, where)
+    g = state.units.get(gid)
+    return g if isinstance(g, Garrison) else Garrison(id=gid, nation=nation, location=where)
+
+
+def _place_location(kind: str, area: str) -> Location:
+    if kind not in ("city", "depot"):
+        raise IllegalAction(f"a garrison is in a 'city' or at a 'depot', not {kind!r}")
+    return Location(LocationKind.CITY if kind == "city" else LocationKind.AREA, area)
+
+
+# ----------------------------------------------------------------- 7.2.1 placing empty corps counters
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceCorps(Record):
+    """Place a purchased corps counter in a home city or with a corps, with at least one factor (7.2.1)."""
+
+    KIND = "reinforcement.place-corps"
+    COMMAND = "place-corps"
+    BUTTON = "View Available Counters"
+
+    corps: str
+    #: An unbesieged home nation city (the corps stands in the city).
+    area: str = ""
+    #: Or: an unbesieged corps of the power to stack with.
+    with_corps: str = ""
+    #: ``reinforcements`` (factors due this month) or the id of a corps or garrison in the same area.
+    source: str = "reinforcements"
+    infantry: NonNeg = 0
+    militia: NonNeg = 0
+    cavalry: NonNeg = 0
+    guard: NonNeg = 0
+    artillery: NonNeg = 0
+
+
+def _place_corps_where(state: GameState, ctx: Any, power: str, a: PlaceCorps, corps: Corps) -> Location:
+    m = ctx.map
+    if bool(a.area) == bool(a.with_corps):
+        raise IllegalAction("name either a home city (--area) or a corps to stack with (--with-corps), not both or neither (7.2.1)")
+    if a.with_corps:
+        other = the_corps(state, a.with_corps)
+        if other.location.kind not in (LocationKind.AREA, LocationKind.CITY):
+            raise IllegalAction(f"{other.id} is not on a land area of the map")
+        if supply.unit_controller(state, other) != power:
+            raise IllegalAction(f"{other.id} is not a corps of {power}; a new counter joins only a friendly corps (7.2.1, 000:924)")
+        if not supply.unit_unbesieged(state, m, other):
+            raise IllegalAction(f"{other.id} is besieged in {other.location.site}; a new counter joins only an unbesieged corps (7.2.1)")
+        return other.location
+    area = a.area
+    ar = the_area(m, area)
+    if ar.city is None or not supply.is_home_area(state, m, area, corps.nation):
+        raise IllegalAction(
+            f"{area} is not a city of {corps.nation}'s {'home nation' if corps.nation == power else 'borders'}; "
+            f"{corps.id} may be placed only there or with a corps (7.2.1, 000:924)"
+        )
+    if supply.city_power(state, m, area) != power:
+        raise IllegalAction(f"the city of {area} is not controlled by {power} (7.2.1)")
+    if supply.is_besieged(state, m, area):
+        raise IllegalAction(f"the city of {area} is besieged; {corps.id} may be placed only in an unbesieged city (7.2.1, 000:924)")
+    return Location(LocationKind.CITY, area)
+
+
+def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) -> None:
+    corps = the_corps(state, a.corps)
+    check_nation(state, power, corps.nation)
+    if not purchased(state, corps):
+        if corps.location.kind is not LocationKind.POOL:
+            raise IllegalAction(f"{corps.id} is already on the map at {corps.location}")
+        raise IllegalAction(
+            f"{corps.id} has not been bought: a counter must be purchased in an economic phase before it is placed "
+            f"(12.5.4, 000:2238)"
+        )
+    where = _place_corps_where(state, ctx, power, a, corps)
+    f = factors_from(a)
+    if f.total == 0:
+        raise IllegalAction(f"{corps.id} must receive at least one factor when it is placed (7.2.1, 000:924)")
+    if a.source == "reinforcements":
+        check_due(state, corps.nation, f)
+        check_corps_takes(state, ctx, power, corps, f, at=where)
+        return
+    placed = corps.replace(location=where)
+    _check_transfer(state, ctx, power, a.source, placed, f)
+
+
+def _apply_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) -> engine.Outcome:
+    corps = the_corps(state, a.corps)
+    where = _place_corps_where(state, ctx, power, a, corps)
+    f = factors_from(a)
+    placed = corps.replace(location=where, placeable_until=None)
+    removed = None
+    if a.source == "reinforcements":
+        state = take_factors(state, corps.nation, f)
+        state = state.with_unit(placed.replace(factors=f))
+        frm = "reinforcements"
+    else:
+        state = state.with_unit(placed)
+        state, removed = _move_factors(state, a.source, corps.id, f)
+        frm = a.source
+    out = engine.log(state, power, "reinforcement.place-corps",
+                     f"{power} places {corps.id} at {where} with {describe(f)} from {frm}",
+                     corps=corps.id, location=str(where))
+    return out.then(removed_log(out.state, power, removed))
+
+
+# ----------------------------------------------------------------- 7.2.2 placing factors
+
+
+@dataclass(frozen=True, slots=True)
+class AddFactors(Record):
+    """Add army factors due this month to a corps in the home nation or next to the supply chain (7.2.2)."""
+
+    KIND = "reinforcement.add-factors"
+    COMMAND = "add-factors"
+    BUTTON = "Add Forces to Unit"
+
+    corps: str
+    infantry: NonNeg = 0
+    militia: NonNeg = 0
+    cavalry: NonNeg = 0
+    guard: NonNeg = 0
+    artillery: NonNeg = 0
+
+
+def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: Any) -> None:
+    corps = the_corps(state, a.corps)
+    if corps.location.kind is LocationKind.POOL:
+        raise IllegalAction(f"{corps.id} is in the counter pool; place it with place-corps first (7.2.1)")
+    own_unit(state, power, corps, "reinforce")
+    f = factors_from(a)
+    if f.total == 0:
+        raise IllegalAction("name at least one factor to add")
+    check_due(state, corps.nation, f)
+    check_corps_takes(state, ctx, power, corps, f)
+
+
+def _apply_add_factors(state: GameState, power: str, a: AddFactors, ctx: Any) -> engine.Outcome:
+    corps = the_corps(state, a.corps)
+    f = factors_from(a)
+    state = take_factors(state, corps.nation, f)
+    state = state.with_unit(corps.replace(factors=corps.factors + f))
+    return engine.log(state, power, "reinforcement.add-factors", f"{power} adds {describe(f)} to {corps.id} at {corps.location}",
+                      corps=corps.id)
+
+
+@dataclass(frozen=True, slots=True)
+class AddToGarrison(Record):
+    """Add infantry or militia due this month to a home city's garrison or a supply-chain depot's (7.2.2)."""
+
+    KIND = "reinforcement.add-garrison"
+    COMMAND = "add-garrison"
+    BUTTON = "Add Forces To Garrison"
+
+    area: str
+    #: The power itself or one of its minor free states.
+    nation: str = ""
+    #: ``city`` (a city garrison) or ``depot`` (the garrison of a depot in the area).
+    at: str = "city"
+    infantry: NonNeg = 0
+    militia: NonNeg = 0
+
+
+def _verify_add_garrison(state: GameState, power: str, a: AddToGarrison, ctx: Any) -> None:
+    nation = a.nation or power
+    check_nation(state, power, nation)
+    where = _place_location(a.at, a.area)
+    f = Factors(infantry=a.infantry, militia=a.militia)
+    if f.total == 0:
+        raise IllegalAction("name at least one infantry or militia factor to add")
+    check_due(state, nation, f)
+    check_garrison_takes(state, ctx, power, nation, where, f)
+
+
+def _apply_add_garrison(state: GameState, power: str, a: AddToGarrison, ctx: Any) -> engine.Outcome:
+    nation = a.nation or power
+    where = _place_location(a.at, a.area)
+    f = Factors(infantry=a.infantry, militia=a.militia)
+    state = take_factors(state, nation, f)
+    g = _garrison_at(state, nation, where)
+    state = state.with_unit(g.replace(factors=g.factors + f))
+    return engine.log(state, power, "reinforcement.add-garrison", f"{power} adds {describe(f)} to {g.id}", garrison=g.id)
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertToInfantry(Record):
+    """Convert guard or cavalry factors due this month to infantry before placing them (7.2.2)."""
+
+    KIND = "reinforcement.convert"
+    COMMAND = "convert-to-infantry"
+    BUTTON = "Current Reinforcement"
+
+    nation: str = ""
+    guard: NonNeg = 0
+    cavalry: NonNeg = 0
+
+
+def _verify_convert(state: GameState, power: str, a: ConvertToInfantry, ctx: Any) -> None:
+    nation = a.nation or power
+    check_nation(state, power, nation)
+    f = Factors(guard=a.guard, cavalry=a.cavalry)
+    if f.total == 0:
+        raise IllegalAction("name the guard or cavalry factors to convert to infantry")
+    check_due(state, nation, f)
+
+
+def _apply_convert(state: GameState, power: str, a: ConvertToInfantry, ctx: Any) -> engine.Outcome:
+    nation = a.nation or power
+    f = Factors(guard=a.guard, cavalry=a.cavalry)
+    state = take_factors(state, nation, f)
+    n = f.total
+    # The infantry is due this month like any other reinforcement (and lost if not placed).
+    ps = state.powers[power]
+    key = build_key(state.date, nation, FactorType.INFANTRY.value, None)
+    old = ps.builds.get(key)
+    order = BuildOrder(nation=nation, item=FactorType.INFANTRY.value, count=n + (old.count if old else 0), arrives=state.date)
+    state = state.with_power(power, builds=ps.builds.set(key, order))
+    return engine.log(state, power, "reinforcement.convert", f"{power} converts {describe(f)} due to {nation} into {n} infantry",
+                      nation=nation, infantry=n)
+
+
+# ----------------------------------------------------------------- 7.2.3 transfers
+
+
+def _unit(state: GameState, uid: str) -> Corps | Garrison | None:
+    u = state.units.get(uid)
+    return u if isinstance(u, (Corps, Garrison)) else None
+
+
+def _garrison_target(state: GameState, uid: str) -> Garrison | None:
+    """An existing garrison, or a new one named by its id ``garrison:NATION:city|area:AREA``."""
+    u = state.units.get(uid)
+    if isinstance(u, Garrison):
+        return u
+    parts = uid.split(":")
+    if len(parts) == 4 and parts[0] == "garrison" and parts[2] in ("city", "area") and uid not in state.units:
+        try:
+            return Garrison(id=uid, nation=parts[1], location=Location(LocationKind(parts[2]), parts[3]))
+        except Exception:  # noqa: BLE001 - a malformed id is refused below
+            return None
+    return None
+
+
+def _check_side(state: GameState, ctx: Any, power: str, u: Corps | Garrison) -> None:
+    m = ctx.map
+    if isinstance(u, Corps):
+        if u.location.kind not in (LocationKind.AREA, LocationKind.CITY):
+            raise IllegalAction(f"{u.id} is not on a land area of the map")
+        own_unit(state, power, u, "exchange factors with")
+        if u.corps_type in NO_REINFORCEMENT:
+            raise IllegalAction(f"{u.id} is a {u.corps_type} corps: its factors may not be exchanged (7.2.3, 000:956)")
+        if u.corps_type in IRREGULAR:
+            raise IllegalAction(f"{u.id} is a {u.corps_type} counter: it may not detach or absorb factors (10.4.3, 000:1426)")
+    else:
+        check_nation(state, power, u.nation)
+    if not supply.unit_unbesieged(state, m, u):
+        raise IllegalAction(f"{u.id} is besieged in {u.location.site}; only unbesieged units exchange factors (7.2.3, 000:956)")
+
+
+def _check_transfer(state: GameState, ctx: Any, power: str, source_id: str, target: Corps | Garrison, f: Factors) -> None:
+    """Raise unless ``f`` may move from ``source_id`` to ``target`` (7.2.3, 000:956; 10.4.3)."""
+    m = ctx.map
+    source = _unit(state, source_id)
+    if source is None:
+        raise IllegalAction(f"there is no corps or garrison {source_id!r}")
+    if source.id == target.id:
+        raise IllegalAction("a unit cannot exchange factors with itself")
+    if f.total == 0:
+        raise IllegalAction("name at least one factor to transfer")
+    _check_side(state, ctx, power, source)
+    _check_side(state, ctx, power, target)
+    if source.nation != target.nation:
+        raise IllegalAction(
+            f"{source.id} and {target.id} are of different nations ({source.nation}, {target.nation}); they may not exchange factors (7.2.3, 000:956)"
+        )
+    if _area_of(source) != _area_of(target):
+        raise IllegalAction(f"{source.id} is in {_area_of(source)} and {target.id} in {_area_of(target)}; only units in the same area exchange factors (7.2.3)")
+    if f.artillery:
+        raise IllegalAction("artillery factors may not be exchanged (7.2.3, 000:956)")
+    if not all(source.factors.get(t) >= f.get(t) for t in FactorType):
+        raise IllegalAction(f"{source.id} has {describe(source.factors)}, not {describe(f)}")
+    garrison = source if isinstance(source, Garrison) else target if isinstance(target, Garrison) else None
+    if garrison is not None:
+        extra = [t.value for t in FactorType if f.get(t) and t not in GARRISON_ITEMS]
+        if extra:
+            raise IllegalAction(f"garrisons hold only infantry and militia, not {', '.join(extra)} (10.4.3, 000:1424)")
+        if garrison.location.kind is LocationKind.AREA:
+            if garrison.nation != power:
+                raise IllegalAction(f"{garrison.nation} is a minor country: its forces may not garrison depots (10.4.3, 000:1420)")
+            if not any(u.KIND == "depot" and u.power == power and u.location == garrison.location for u in state.units.values()):
+                raise IllegalAction(f"there is no depot of {power} in {garrison.location.site} for a garrison to stand at (10.4.3)")
+        elif m.area(garrison.location.site).city is None:
+            raise IllegalAction(f"{garrison.location.site} has no city to garrison")
+        if supply.enemy_corps_in(state, garrison.location.site, power, outside_city=True):
+            raise IllegalAction(
+                f"an enemy corps stands outside the city in {garrison.location.site}: infantry and militia may not be detached "
+                f"to or absorbed from a garrison there (10.4.3, 000:1414)"
+            )
+        if target is garrison and garrison.location.kind is LocationKind.CITY:
+            cap = garrison_capacity(state, m, garrison.location.site)
+            have = city_garrison_total(state, garrison.location.site)
+            if have + f.total > cap:
+                raise IllegalAction(
+                    f"the city of {garrison.location.site} holds at most {cap} garrison factors (5 x supply, 10.4.3); "
+                    f"it has {have}, so {f.total} more do not fit"
+                )
+    if isinstance(target, Corps):
+        over = fits(target.factors + f, corps_capacity(ctx, target))
+        if over:
+            raise IllegalAction(f"{target.id} cannot hold {describe(f)} more: {', '.join(over)} (7.2.3 \"capacity permitting\")")
+    if isinstance(source, Corps) and minus(source.factors, f).total == 0:
+        led = [lid for lid, lead in state.leaders.items() if lead.attached_to == source.id]
+        if led:
+            raise IllegalAction(
+                f"moving every factor out of {source.id} would remove the counter while {', '.join(led)} leads it; "
+                f"assign the leader to another corps or retire him first (7.2.4, 7.4)"
+            )
+        if any(u.location.kind is LocationKind.ABOARD and u.location.site == source.id for u in state.units.values()):
+            raise IllegalAction(f"{source.id} cannot be emptied")
+
+
+def _move_factors(state: GameState, source_id: str, target_id: str, f: Factors) -> tuple[GameState, str | None]:
+    """Move ``f`` from one unit to another; an emptied corps goes back to the pool, an emptied garrison is removed."""
+    source = _unit(state, source_id)
+    target = _unit(state, target_id) or _garrison_target(state, target_id)
+    assert source is not None and target is not None
+    left = minus(source.factors, f)
+    removed = None
+    if left.total == 0:
+        removed = source.id
+        if isinstance(source, Corps):
+            # 7.2.4 (000:962): an emptied corps leaves the map and must be bought again.
+            state = state.with_unit(source.replace(location=POOL, factors=Factors(), besieging=False, placeable_until=None))
+        else:
+            state = state.without_unit(source.id)
+    else:
+        state = state.with_unit(source.replace(factors=left))
+    state = state.with_unit(target.replace(factors=target.factors + f))
+    return state, removed
+
+
+def removed_log(state: GameState, power: str, removed: str | None) -> engine.Outcome:
+    if removed is None:
+        return engine.Outcome(state)
+    what = "returns to the counter pool (7.2.4)" if removed.startswith("corps:") else "is removed (7.2.4)"
+    return engine.log(state, power, "reinforcement.removed", f"{removed} is empty and {what}", unit=removed)
+
+
+@dataclass(frozen=True, slots=True)
+class TransferFactors(Record):
+    """Move factors between two corps, or a corps and a garrison, in the same area (7.2.3)."""
+
+    KIND = "reinforcement.transfer-factors"
+    COMMAND = "transfer-factors"
+    BUTTON = "Transfer Forces"
+
+    source: str
+    #: A corps, an existing garrison, or a new garrison's id ``garrison:FR:city:paris``.
+    target: str
+    infantry: NonNeg = 0
+    militia: NonNeg = 0
+    cavalry: NonNeg = 0
+    guard: NonNeg = 0
+    artillery: NonNeg = 0
+
+
+def _verify_transfer(state: GameState, power: str, a: TransferFactors, ctx: Any) -> None:
+    target = _unit(state, a.target) or _garrison_target(state, a.target)
+    if target is None:
+        raise IllegalAction(f"there is no corps or garrison {a.target!r}", hint="a new garrison is named garrison:FR:city:paris")
+    if isinstance(target, Corps) and target.location.kind is LocationKind.POOL:
+        raise IllegalAction(f"{target.id} is in the counter pool; place it with place-corps (7.2.1)")
+    _check_transfer(state, ctx, power, a.source, target, factors_from(a))
+
+
+def _apply_transfer(state: GameState, power: str, a: TransferFactors, ctx: Any) -> engine.Outcome:
+    f = factors_from(a)
+    state, removed = _move_factors(state, a.source, a.target, f)
+    out = engine.log(state, power, "reinforcement.transfer-factors", f"{power} moves {describe(f)} from {a.source} to {a.target}",
+                     source=a.source, target=a.target)
+    return out.then(removed_log(out.state, power, removed))
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCityRural(Record):
+    """Move an unbesieged corps into its area's city or out to the rural area (7.2.3 note)."""
+
+    KIND = "reinforcement.move-city"
+    COMMAND = "move-city"
+    BUTTON = "Move into/out of City"
+
+    corps: str
+    #: ``city`` or ``rural``.
+    to: str
+
+
+def _verify_move_city(state: GameState, power: str, a: MoveCityRural, ctx: Any) -> None:
+    m = ctx.map
+    corps = the_corps(state, a.corps)
+    own_unit(state, power, corps, "move")
+    if a.to not in ("city", "rural"):
+        raise IllegalAction(f"a corps moves to the 'city' or the 'rural' area, not {a.to!r}")
+    if corps.location.kind not in (LocationKind.AREA, LocationKind.CITY):
+        raise IllegalAction(f"{corps.id} is not on a land area of the map")
+    area = corps.location.site
+    if not supply.unit_unbesieged(state, m, corps) or corps.besieging:
+        raise IllegalAction(f"{corps.id} is besieged or besieging at {area}; only unbesieged corps move between city and rural area (7.2.3, 000:956)")
+    if a.to == "rural":
+        if corps.location.kind is LocationKind.AREA:
+            raise IllegalAction(f"{corps.id} is already in the rural area of {area}")
+        return
+    if corps.location.kind is LocationKind.CITY:
+        raise IllegalAction(f"{corps.id} is already in the city of {area}")
+    if m.area(area).city is None:
+        raise IllegalAction(f"{area} has no city")
+    if not supply.allied_or_same(state, power, supply.city_power(state, m, area)):
+        raise IllegalAction(f"the city of {area} is not held by {power} or an ally; {corps.id} may not enter it in this phase (7.2.3)")
+    inside = sum(1 for c in supply.corps_at(state, area) if c.location.kind is LocationKind.CITY)
+    inside += sum(1 for g in supply.garrisons_at(state, area) if g.location.kind is LocationKind.CITY)
+    if inside >= CITY_STACK_LIMIT:
+        raise IllegalAction(f"the city of {area} already holds {inside} counters, the most it may (10.4.3, 000:1410)")
+
+
+def _apply_move_city(state: GameState, power: str, a: MoveCityRural, ctx: Any) -> engine.Outcome:
+    corps = the_corps(state, a.corps)
+    kind = LocationKind.CITY if a.to == "city" else LocationKind.AREA
+    state = state.with_unit(corps.replace(location=Location(kind, corps.location.site)))
+    return engine.log(state, power, "reinforcement.move-city", f"{power} moves {corps.id} to the {a.to} of {corps.location.site}",
+                      corps=corps.id)
+
+
+# ----------------------------------------------------------------- 7.2.4 demobilising
+
+
+@dataclass(frozen=True, slots=True)
+class Demobilise(Record):
+    """Remove garrison factors of a city or depot from the map; they are lost, at no political cost (7.2.4)."""
+
+    KIND = "reinforcement.demobilise"
+    COMMAND = "demobilise"
+    BUTTON = "Remove Counter from Map"
+
+    garrison: str
+    infantry: NonNeg = 0
+    militia: NonNeg = 0
+
+
+def _verify_demobilise(state: GameState, power: str, a: Demobilise, ctx: Any) -> None:
+    g = state.units.get(a.garrison)
+    if not isinstance(g, Garrison):
+        raise IllegalAction(f"there is no garrison {a.garrison!r}", hint="garrison ids look like garrison:FR:city:paris")
+    check_nation(state, power, g.nation)
+    f = Factors(infantry=a.infantry, militia=a.militia)
+    if f.total == 0:
+        raise IllegalAction("name the infantry or militia factors to remove")
+    if g.factors.infantry < f.infantry or g.factors.militia < f.militia:
+        raise IllegalAction(f"{g.id} has {describe(g.factors)}, not {describe(f)}")
+
+
+def _apply_demobilise(state: GameState, power: str, a: Demobilise, ctx: Any) -> engine.Outcome:
+    g = state.units[a.garrison]
+    assert isinstance(g, Garrison)
+    f = Factors(infantry=a.infantry, militia=a.militia)
+    left = minus(g.factors, f)
+    state = state.without_unit(g.id) if left.total == 0 else state.with_unit(g.replace(factors=left))
+    return engine.log(state, power, "reinforcement.demobilise", f"{power} demobilises {describe(f)} of {g.id}", garrison=g.id)
+
+
+ACTIONS = (
+    (PlaceCorps, _verify_place_corps, _apply_place_corps),
+    (AddFactors, _verify_add_factors, _apply_add_factors),
+    (AddToGarrison, _verify_add_garrison, _apply_add_garrison),
+    (ConvertToInfantry, _verify_convert, _apply_convert),
+    (TransferFactors, _verify_transfer, _apply_transfer),
+    (MoveCityRural, _verify_move_city, _apply_move_city),
+    (Demobilise, _verify_demobilise, _apply_demobilise),
+)
+
+__all__ = [c.__name__ for c, _, _ in ACTIONS] + ["check_corps_takes", "check_garrison_takes"]

@@ -1,0 +1,108 @@
+"""The reinforcement phase's hooks (7.0, 7.2.2, 7.3): what a power must still do, and what
+happens when it ends its slot.
+
+- obligations: army factors due this month that could still be placed somewhere
+  must be placed (7.2.2, 000:930: "may not be delayed");
+- finish: army factors still due are lost (000:930) and logged; ships due wait
+  for a later month (7.1.2, 000:912); the set-up duty of the power's minors
+  ends (7.3).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.errors import IllegalAction
+from eiapbem.rules import engine, supply
+from eiapbem.rules.model import Corps, Factors, GameState, Location, LocationKind
+from eiapbem.rules.model.powers import SHIP_ITEMS
+from eiapbem.rules.reinforcement.army import check_corps_takes, check_garrison_takes
+from eiapbem.rules.reinforcement.common import (
+    ARMY_ITEMS,
+    GARRISON_ITEMS,
+    describe,
+    due_factors,
+    free_states,
+    purchased,
+)
+from eiapbem.rules.reinforcement.minors import finish_minor_setup
+
+
+def _one(kind) -> Factors:
+    return Factors().with_(kind, 1)
+
+
+def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) -> str | None:
+    """A place where one factor of ``kind`` due to ``nation`` could go now, or ``None``."""
+    m = ctx.map
+    one = _one(kind)
+    corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == nation]
+    for c in corps:
+        if c.location.kind in (LocationKind.AREA, LocationKind.CITY) and c.loaned_to is None:
+            try:
+                check_corps_takes(state, ctx, power, c, one)
+                return c.id
+            except IllegalAction:
+                pass
+    homes = [a for a in m.areas if m.area(a).city is not None and supply.is_home_area(state, m, a, nation)]
+    if kind in GARRISON_ITEMS:
+        places = [Location(LocationKind.CITY, a) for a in homes]
+        if nation == power:
+            places += sorted(
+                {u.location for u in state.units.values() if u.KIND == "depot" and u.power == power and u.location.kind is LocationKind.AREA},
+                key=str,
+            )
+        for where in places:
+            try:
+                check_garrison_takes(state, ctx, power, nation, where, one)
+                return f"the garrison at {where}"
+            except IllegalAction:
+                pass
+    for c in corps:
+        if purchased(state, c):
+            for a in homes:
+                if supply.city_power(state, m, a) == power and not supply.is_besieged(state, m, a):
+                    try:
+                        check_corps_takes(state, ctx, power, c, one, at=Location(LocationKind.CITY, a))
+                        return f"{c.id} placed in {a}"
+                    except IllegalAction:
+                        pass
+    return None
+
+
+def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+    out: list[str] = []
+    for nation in (power,) + free_states(state, power):
+        due = due_factors(state, nation)
+        for kind in ARMY_ITEMS:
+            n = due.get(kind)
+            if n and (spot := where_one_fits(state, ctx, power, nation, kind)) is not None:
+                out.append(
+                    f"place the {n} {kind.value} due to {nation} this month (room at {spot}); reinforcements may not be "
+                    f"delayed (7.2.2, 000:930)"
+                )
+    return out
+
+
+def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+    out = engine.Outcome(state)
+    for nation in (power,) + free_states(state, power):
+        lost = due_factors(out.state, nation)
+        if lost.total == 0:
+            continue
+        ps = out.state.powers[power]
+        builds = ps.builds
+        for key, o in ps.builds.items():
+            if o.nation == nation and o.item not in SHIP_ITEMS and o.arrives <= out.state.date:
+                builds = builds.remove(key)
+        changes: dict[str, Any] = {"builds": builds}
+        if nation == power:
+            changes["returned_factors"] = Factors()
+        s = out.state.with_power(power, **changes)
+        out = out.then(engine.log(s, power, "reinforcement.lost",
+                                  f"{describe(lost)} due to {nation} could not be placed and are lost (7.2.2)",
+                                  nation=nation, factors=lost.total))
+    return engine.Outcome(finish_minor_setup(out.state, power), out.events)
+
+
+__all__ = ["finish", "obligations", "where_one_fits"]

@@ -1,0 +1,217 @@
+"""Setting up minor country forces (7.3, 000:968-978).
+
+The power that runs a minor whose forces are due to be set up
+(``MinorCountry.setup_due``) places some, all or none of them: corps and
+garrisons in any land area within the minor's borders, fleets in one of its
+ports or a sea area next to one.  The forces come from the minor's stored
+forces (the scenario's, or what was left after its last war, prisoners not
+included); what is not set up stays stored.  The duty ends with the
+controller's slot (``hooks.finish``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from eiapbem.errors import IllegalAction
+from eiapbem.rules import engine, supply
+from eiapbem.rules.model import Factors, GameState, Location, LocationKind, MinorCountry, Ships
+from eiapbem.rules.model.base import Record
+from eiapbem.rules.model.common import NonNeg
+from eiapbem.rules.reinforcement.common import (
+    city_garrison_total,
+    corps_capacity,
+    covers,
+    describe,
+    factors_from,
+    fits,
+    fleet_capacity,
+    garrison_capacity,
+    minus,
+    ships_from,
+    the_area,
+    the_corps,
+    the_fleet,
+)
+from eiapbem.rules.reinforcement.army import _garrison_at
+
+
+def the_minor(state: GameState, power: str, slug: str) -> MinorCountry:
+    minor = state.minors.get(slug)
+    if minor is None:
+        raise IllegalAction(f"there is no minor country {slug!r}", hint="minors are named by slug, like holland")
+    if minor.controller != power:
+        raise IllegalAction(f"{slug} is not run by {power}; only the power selected to run a minor sets up its forces (7.3, 000:970)")
+    if not minor.setup_due:
+        raise IllegalAction(f"{slug}'s forces are not waiting to be set up this month (7.3, 000:970)")
+    return minor
+
+
+def _in_borders(state: GameState, ctx: Any, slug: str, area: str) -> None:
+    the_area(ctx.map, area)
+    if not supply.is_home_area(state, ctx.map, area, slug):
+        raise IllegalAction(f"{area} is not within {slug}'s borders; its forces set up only there (7.3, 000:972)")
+
+
+def _check_stored(slug: str, minor: MinorCountry, f: Factors | Ships) -> None:
+    have = minor.stored_ships if isinstance(f, Ships) else minor.stored_factors
+    if not covers(have, f):
+        raise IllegalAction(f"{slug} has {describe(have)} to set up, not {describe(f)} (7.3, 000:974)")
+
+
+@dataclass(frozen=True, slots=True)
+class SetUpMinorCorps(Record):
+    """Set up a corps of a minor country run by the power, within its borders (7.3)."""
+
+    KIND = "reinforcement.minor-corps"
+    COMMAND = "minor-corps"
+    BUTTON = "View Available Counters"
+
+    minor: str
+    corps: str
+    area: str
+    #: Stand in the area's city rather than its rural part.
+    in_city: bool = False
+    infantry: NonNeg = 0
+    militia: NonNeg = 0
+    cavalry: NonNeg = 0
+    guard: NonNeg = 0
+    artillery: NonNeg = 0
+
+
+def _verify_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: Any) -> None:
+    minor = the_minor(state, power, a.minor)
+    corps = the_corps(state, a.corps)
+    if corps.nation != a.minor:
+        raise IllegalAction(f"{corps.id} is not a counter of {a.minor}")
+    if corps.location.kind is not LocationKind.POOL:
+        raise IllegalAction(f"{corps.id} is already on the map at {corps.location}")
+    _in_borders(state, ctx, a.minor, a.area)
+    if a.in_city and ctx.map.area(a.area).city is None:
+        raise IllegalAction(f"{a.area} has no city")
+    f = factors_from(a)
+    if f.total == 0:
+        raise IllegalAction(f"{corps.id} needs at least one factor to be set up")
+    _check_stored(a.minor, minor, f)
+    over = fits(f, corps_capacity(ctx, corps))
+    if over:
+        raise IllegalAction(f"{corps.id} cannot hold {describe(f)}: {', '.join(over)}")
+
+
+def _apply_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: Any) -> engine.Outcome:
+    minor = state.minors[a.minor]
+    corps = the_corps(state, a.corps)
+    f = factors_from(a)
+    where = Location(LocationKind.CITY if a.in_city else LocationKind.AREA, a.area)
+    state = state.with_minor(a.minor, minor.replace(stored_factors=minus(minor.stored_factors, f)))
+    state = state.with_unit(corps.replace(location=where, factors=f, placeable_until=None))
+    return engine.log(state, power, "reinforcement.minor-corps", f"{power} sets up {corps.id} at {where} with {describe(f)}",
+                      minor=a.minor, corps=corps.id)
+
+
+@dataclass(frozen=True, slots=True)
+class SetUpMinorGarrison(Record):
+    """Set up infantry or militia of a minor country run by the power as a city garrison in its borders (7.3)."""
+
+    KIND = "reinforcement.minor-garrison"
+    COMMAND = "minor-garrison"
+    BUTTON = "Add Forces To Garrison"
+
+    minor: str
+    area: str
+    infantry: NonNeg = 0
+    militia: NonNeg = 0
+
+
+def _verify_minor_garrison(state: GameState, power: str, a: SetUpMinorGarrison, ctx: Any) -> None:
+    minor = the_minor(state, power, a.minor)
+    _in_borders(state, ctx, a.minor, a.area)
+    if ctx.map.area(a.area).city is None:
+        raise IllegalAction(f"{a.area} has no city to garrison")
+    f = Factors(infantry=a.infantry, militia=a.militia)
+    if f.total == 0:
+        raise IllegalAction("name at least one infantry or militia factor")
+    _check_stored(a.minor, minor, f)
+    cap = garrison_capacity(state, ctx.map, a.area)
+    have = city_garrison_total(state, a.area)
+    if have + f.total > cap:
+        raise IllegalAction(f"the city of {a.area} holds at most {cap} garrison factors (5 x supply, 10.4.3); it has {have}")
+
+
+def _apply_minor_garrison(state: GameState, power: str, a: SetUpMinorGarrison, ctx: Any) -> engine.Outcome:
+    minor = state.minors[a.minor]
+    f = Factors(infantry=a.infantry, militia=a.militia)
+    g = _garrison_at(state, a.minor, Location(LocationKind.CITY, a.area))
+    state = state.with_minor(a.minor, minor.replace(stored_factors=minus(minor.stored_factors, f)))
+    state = state.with_unit(g.replace(factors=g.factors + f))
+    return engine.log(state, power, "reinforcement.minor-garrison", f"{power} sets up {describe(f)} of {a.minor} in {g.id}",
+                      minor=a.minor, garrison=g.id)
+
+
+@dataclass(frozen=True, slots=True)
+class SetUpMinorFleet(Record):
+    """Set up a fleet of a minor country run by the power in one of its ports or a sea area next to one (7.3)."""
+
+    KIND = "reinforcement.minor-fleet"
+    COMMAND = "minor-fleet"
+    BUTTON = "View Available Counters"
+
+    minor: str
+    fleet: str
+    port: str
+    #: A sea area next to the port to start in, instead of the port itself.
+    sea: str = ""
+    heavy: NonNeg = 0
+    light: NonNeg = 0
+    transport: NonNeg = 0
+
+
+def _verify_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: Any) -> None:
+    minor = the_minor(state, power, a.minor)
+    fleet = the_fleet(state, a.fleet)
+    if fleet.nation != a.minor:
+        raise IllegalAction(f"{fleet.id} is not a counter of {a.minor}")
+    if fleet.location.kind is not LocationKind.POOL:
+        raise IllegalAction(f"{fleet.id} is already on the map at {fleet.location}")
+    _in_borders(state, ctx, a.minor, a.port)
+    port = ctx.map.area(a.port).port
+    if port is None:
+        raise IllegalAction(f"{a.port} has no port")
+    if a.sea and a.sea not in port.seas:
+        raise IllegalAction(f"{a.sea} is not a sea area next to the port of {a.port} ({', '.join(port.seas)}) (7.3, 000:972)")
+    ships = ships_from(a)
+    if ships.total == 0:
+        raise IllegalAction(f"{fleet.id} needs at least one ship to be set up")
+    _check_stored(a.minor, minor, ships)
+    over = fits(ships, fleet_capacity(ctx, fleet))
+    if over:
+        raise IllegalAction(f"{fleet.id} cannot hold {describe(ships)}: {', '.join(over)}")
+
+
+def _apply_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: Any) -> engine.Outcome:
+    minor = state.minors[a.minor]
+    fleet = the_fleet(state, a.fleet)
+    ships = ships_from(a)
+    where = Location(LocationKind.SEA, a.sea) if a.sea else Location(LocationKind.PORT, a.port)
+    left = Ships(heavy=minor.stored_ships.heavy - ships.heavy, light=minor.stored_ships.light - ships.light,
+                 transport=minor.stored_ships.transport - ships.transport)
+    state = state.with_minor(a.minor, minor.replace(stored_ships=left))
+    state = state.with_unit(fleet.replace(location=where, ships=ships, placeable_until=None))
+    return engine.log(state, power, "reinforcement.minor-fleet", f"{power} sets up {fleet.id} at {where} with {describe(ships)}",
+                      minor=a.minor, fleet=fleet.id)
+
+
+def finish_minor_setup(state: GameState, power: str) -> GameState:
+    """The set-up duty of ``power``'s minors ends with its slot; unplaced forces stay stored (7.3)."""
+    for slug, minor in state.minors.items():
+        if minor.setup_due and minor.controller == power:
+            state = state.with_minor(slug, minor.replace(setup_due=False))
+    return state
+
+
+ACTIONS = (
+    (SetUpMinorCorps, _verify_minor_corps, _apply_minor_corps),
+    (SetUpMinorGarrison, _verify_minor_garrison, _apply_minor_garrison),
+    (SetUpMinorFleet, _verify_minor_fleet, _apply_minor_fleet),
+)

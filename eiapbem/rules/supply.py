@@ -1,0 +1,286 @@
+"""Supply sources and supply chains (10.3.3, 10.5.3; 000:1322-1348, 000:1536-1560).
+
+What the reinforcement phase needs of section 10: which of a power's depots
+form a valid supply chain back to a supply source, and how many depots long
+the chain is at each of them (7.2.2, 000:942-948: six depots, three for
+militia).  Foraging and the cost of depot supply (10.5.1, 10.5.2) are not here.
+
+Also the small questions of control and hostility that supply, reinforcement
+and movement share: who controls a nation, a city or a unit, who is at war
+with whom, whether a city is besieged or a port blockaded.
+
+Every function is a pure function of the state and the map; results are
+ordered by id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from eiapbem.rules.model import (
+    POWERS,
+    Corps,
+    Depot,
+    Fleet,
+    GameState,
+    Garrison,
+    LocationKind,
+    MinorStatus,
+)
+
+#: Minor statuses under which a major power controls a minor (6.1.3, 6.8, 13.3.1).
+CONTROLLED_STATUSES = (MinorStatus.ALLIED, MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
+
+#: 13.1 (000:2358): January, February and December are winter months.
+WINTER_MONTHS = (1, 2, 12)
+
+#: 7.2.2 (000:944-946): the longest supply chain, in depots, for placing factors.
+MAX_CHAIN = 6
+MAX_CHAIN_MILITIA = 3
+
+
+# ----------------------------------------------------------------- control and hostility
+
+
+def power_of(state: GameState, nation: str) -> str | None:
+    """The major power that acts for ``nation``: itself, or the controller of a controlled minor."""
+    if nation in POWERS:
+        return nation
+    minor = state.minors.get(nation)
+    if minor is None:
+        return None
+    if minor.status is MinorStatus.SECONDARY_DISTRICT and minor.part_of is not None:
+        return power_of(state, minor.part_of)
+    if minor.status in CONTROLLED_STATUSES:
+        return minor.controller
+    return None
+
+
+def unit_controller(state: GameState, unit: Corps | Fleet | Garrison | Depot) -> str | None:
+    """Who moves a unit now: the ally it is loaned to (7.6), else its nation's power."""
+    if isinstance(unit, Depot):
+        return unit.power
+    loaned = getattr(unit, "loaned_to", None)
+    return loaned or power_of(state, unit.nation)
+
+
+def at_war(state: GameState, power: str | None, nation: str) -> bool:
+    """Whether ``power`` is at war with ``nation`` (a power, a controlled minor's power, or a neutral minor)."""
+    if power is None or power not in POWERS:
+        return False
+    other = power_of(state, nation)
+    if other is not None:
+        return other != power and other in state.powers[power].wars
+    return nation in state.powers[power].minor_wars
+
+
+def allied_or_same(state: GameState, power: str, other: str | None) -> bool:
+    return other is not None and (other == power or other in state.powers[power].alliances)
+
+
+def area_nation(state: GameState, m, area: str) -> str:
+    """Who controls a land area: the state's record, else its home owner on the map."""
+    return state.area_control.get(area, m.area(area).nation)
+
+
+def city_nation(state: GameState, m, area: str) -> str:
+    """Who controls the city of ``area`` (13.5): the state's record, else the map's owner."""
+    cc = state.city_control.get(area)
+    return cc.nation if cc is not None else m.area(area).nation
+
+
+def city_power(state: GameState, m, area: str) -> str | None:
+    return power_of(state, city_nation(state, m, area))
+
+
+def is_home_area(state: GameState, m, area: str, nation: str) -> bool:
+    """Inside ``nation``'s home nation (a power) or borders (a minor with its joined districts), excluding
+    home provinces ceded to another power (7.2.2, 000:932)."""
+    a = m.area(area)
+    if nation in POWERS:
+        return a.nation == nation and a.province not in state.ceded_provinces
+    minor = state.minors.get(nation)
+    districts = (nation,) + (minor.districts if minor is not None else ())
+    return a.nation in districts
+
+
+def corps_at(state: GameState, area: str) -> list[Corps]:
+    """Corps in ``area``, in its city or its rural part, by id."""
+    return [
+        u for u in state.units.values()
+        if isinstance(u, Corps) and u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.location.site == area
+    ]
+
+
+def garrisons_at(state: GameState, area: str) -> list[Garrison]:
+    return [u for u in state.units.values() if isinstance(u, Garrison) and u.location.site == area]
+
+
+def is_besieged(state: GameState, m, area: str) -> bool:
+    """The city of ``area`` is besieged: a corps at war with the city's holder besieges it (10.4.3)."""
+    nation = city_nation(state, m, area)
+    return any(
+        c.besieging and c.location.kind is LocationKind.AREA and at_war(state, unit_controller(state, c), nation)
+        for c in corps_at(state, area)
+    )
+
+
+def unit_unbesieged(state: GameState, m, unit: Corps | Garrison) -> bool:
+    """A unit is besieged only inside a besieged city (10.4.3)."""
+    if unit.location.kind is LocationKind.CITY:
+        return not is_besieged(state, m, unit.location.site)
+    return unit.location.kind is LocationKind.AREA
+
+
+def is_blockaded(state: GameState, port: str, power: str) -> bool:
+    """An enemy fleet of ``power`` is in the port's blockade box (8.8)."""
+    return any(
+        isinstance(u, Fleet) and u.location.kind is LocationKind.BLOCKADE and u.location.site == port
+        and at_war(state, power, u.nation if u.loaned_to is None else u.loaned_to)
+        for u in state.units.values()
+    )
+
+
+def enemy_fleet_in_sea(state: GameState, sea: str, power: str) -> bool:
+    return any(
+        isinstance(u, Fleet) and u.location.kind is LocationKind.SEA and u.location.site == sea
+        and at_war(state, power, u.loaned_to or u.nation)
+        for u in state.units.values()
+    )
+
+
+def blocked_for(state: GameState, m, area: str, power: str) -> bool:
+    """10.3.3 (000:1334): an unbesieged enemy corps (any kind) or garrison is in ``area`` and no
+    unbesieged friendly or allied corps or garrison is."""
+    units: Iterable[Corps | Garrison] = list(corps_at(state, area)) + garrisons_at(state, area)
+    enemy = friend = False
+    for u in units:
+        if not unit_unbesieged(state, m, u):
+            continue
+        ctl = unit_controller(state, u)
+        if allied_or_same(state, power, ctl):
+            friend = True
+        elif at_war(state, power, u.nation if ctl is None else ctl):
+            enemy = True
+    return enemy and not friend
+
+
+def enemy_corps_in(state: GameState, area: str, power: str, *, outside_city: bool = False) -> bool:
+    """Whether a corps at war with ``power`` is in ``area`` (outside its city only, if asked)."""
+    for c in corps_at(state, area):
+        if outside_city and c.location.kind is not LocationKind.AREA:
+            continue
+        ctl = unit_controller(state, c)
+        if at_war(state, power, c.nation if ctl is None else ctl):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------- supply chains
+
+
+def _friendly_controlled_city(state: GameState, m, area: str, power: str) -> bool:
+    return m.area(area).city is not None and city_power(state, m, area) == power
+
+
+def is_supply_source(state: GameState, m, area: str, power: str) -> bool:
+    """10.3.3 (000:1326): an unbesieged city controlled by ``power`` in its home nation, a province ceded
+    to it, or a minor it controls (the depot in the area is checked by the caller)."""
+    a = m.area(area)
+    if not _friendly_controlled_city(state, m, area, power) or is_besieged(state, m, area):
+        return False
+    if a.nation == power:
+        return a.province not in state.ceded_provinces
+    if state.ceded_provinces.get(a.province) == power:
+        return True
+    return a.is_minor and power_of(state, a.nation) == power
+
+
+def _depot_areas(state: GameState, power: str) -> list[str]:
+    return sorted({
+        u.location.site for u in state.units.values()
+        if isinstance(u, Depot) and u.power == power and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
+    })
+
+
+def _land_steps(state: GameState, m, area: str, power: str) -> list[str]:
+    """Areas one step away over land borders and crossing arrows whose sea holds no enemy fleet (10.3.3)."""
+    out = list(m.land_neighbours(area))
+    for c in m.crossings_at(area):
+        if c.optional is not None and not getattr(state.options, f"use_{c.optional}_sea_crossing", False):
+            continue
+        if not enemy_fleet_in_sea(state, c.sea, power):
+            out.append(c.other_end(area))
+    return sorted(set(out))
+
+
+def _sea_link_port(state: GameState, m, area: str, power: str) -> bool:
+    """A depot's area that can be an end of sea supply (10.5.3, 000:1540-1552)."""
+    a = m.area(area)
+    if a.port is None or city_power(state, m, area) != power or is_blockaded(state, area, power):
+        return False
+    winter = state.date.month in WINTER_MONTHS
+    if winter and (a.port.ice or all(m.sea(s).ice for s in a.port.seas)):
+        return False  # 000:1550: no sea supply into or out of an area north of the ice line in winter
+    return True
+
+
+def _has_fleet_in_port(state: GameState, area: str, power: str) -> bool:
+    return any(
+        isinstance(u, Fleet) and u.location.kind is LocationKind.PORT and u.location.site == area
+        and u.ships.total > 0 and unit_controller(state, u) == power and power_of(state, u.nation) == power
+        for u in state.units.values()
+    )
+
+
+def supply_chain(state: GameState, m, power: str) -> dict[str, int]:
+    """The areas of ``power``'s depots in a valid supply chain, each with the chain's length in depots.
+
+    A depot in a supply source's area has length 1; a depot linked to one of
+    length n has n + 1 (the least over all links).  Two depots are linked over
+    land when at most one area lies between them (10.3.3, 000:1330), no area
+    on the way being blocked (000:1334); by sea when both stand in unblockaded
+    ports held by ``power`` and the source side has a fleet of ``power`` in
+    port (10.5.3, 000:1540).  Depots on fleets give invasion supply only and
+    are never links (10.5.4, 000:1570).  Other powers' depots never combine
+    (000:1348).
+    """
+    depots = _depot_areas(state, power)
+    open_areas = {a: not blocked_for(state, m, a, power) for a in depots}
+    length: dict[str, int] = {}
+    frontier = [a for a in depots if open_areas[a] and is_supply_source(state, m, a, power)]
+    for a in frontier:
+        length[a] = 1
+    ports = [a for a in depots if open_areas[a] and _sea_link_port(state, m, a, power)]
+    n = 1
+    while frontier:
+        nxt: set[str] = set()
+        for here in frontier:
+            near: set[str] = set()
+            for step in _land_steps(state, m, here, power):
+                if blocked_for(state, m, step, power):
+                    continue
+                near.add(step)
+                near.update(_land_steps(state, m, step, power))
+            if here in ports and _has_fleet_in_port(state, here, power):
+                near.update(ports)
+            for d in depots:
+                if d in near and d not in length and open_areas[d]:
+                    nxt.add(d)
+        n += 1
+        for d in sorted(nxt):
+            length[d] = n
+        frontier = sorted(nxt)
+    return dict(sorted(length.items()))
+
+
+def supply_depot_for(state: GameState, m, power: str, area: str, *, max_length: int) -> str | None:
+    """The depot area (on ``area`` or next to it) in ``power``'s chain within ``max_length`` depots, if any.
+
+    7.2.2 (000:940): a corps "on or adjacent to" such a depot may receive factors.
+    Ties go to the shortest chain, then the first id.
+    """
+    chain = supply_chain(state, m, power)
+    near = [area] + _land_steps(state, m, area, power)
+    fits = sorted((chain[a], a) for a in near if a in chain and chain[a] <= max_length)
+    return fits[0][1] if fits else None
