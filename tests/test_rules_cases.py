@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 from conftest import ROOT
+from eiapbem.data.context import rules_context
 from eiapbem.errors import BadData
 from eiapbem.rules.cases import find_cases, load_case, run_case
 
@@ -24,7 +25,7 @@ def _case_id(path) -> str:
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=[_case_id(p) for p in CASE_FILES])
 def test_rules_case(path):
-    res = run_case(load_case(path))
+    res = run_case(load_case(path), rules_context)
     assert res.passed, "\n".join(res.problems)
 
 
@@ -36,7 +37,7 @@ def test_case_ids_are_unique():
 
 def _run(case_id: str):
     (path,) = [p for p in CASE_FILES if load_case(p).id == case_id]
-    return run_case(load_case(path))
+    return run_case(load_case(path), rules_context)
 
 
 def test_changing_an_operational_possibilities_cell_fails_the_11_2_6_case(monkeypatch):

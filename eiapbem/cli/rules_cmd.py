@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from eiapbem.data.context import rules_context
 from eiapbem.rules.cases import find_cases, load_case, run_case
 
 
@@ -21,7 +22,7 @@ def register(cli: click.Group) -> None:
         passed = failed = 0
         for f in files:
             case = load_case(f)
-            res = run_case(case)
+            res = run_case(case, rules_context)
             if res.passed:
                 passed += 1
                 if verbose:

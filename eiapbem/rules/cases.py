@@ -20,6 +20,13 @@ Case file format (``tests/cases/**/*.toml``)::
 
 Dice are strict in a case: a roll whose label is not forced is an error, so a
 case always says every number it depends on.
+
+A procedure registered with ``@procedure("name", context=True)`` plays the
+rules through the engine and needs the map and world data: it is called with
+a ``RulesContext`` over the forced dice instead of the bare dice.  The rules
+core reads no files, so the caller of ``run_case`` passes the factory
+(``eiapbem.data.context.rules_context``); without one such a case fails and
+says why.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from eiapbem.rules.dice import Dice, DiceError
 Procedure = Callable[[dict, Dice], dict]
 
 _PROCEDURES: dict[str, Procedure] = {}
+_NEEDS_CONTEXT: set[str] = set()
 
 #: Modules that register procedures; imported before any case runs.
 PROCEDURE_MODULES: tuple[str, ...] = (
@@ -46,6 +54,7 @@ PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.combat.pursuit",
     "eiapbem.rules.combat.siege",
     "eiapbem.rules.naval.combat",
+    "eiapbem.rules.naval.cases",
     "eiapbem.rules.diplomacy.minors",
 )
 
@@ -53,11 +62,13 @@ _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")
 _ALLOWED = set(_REQUIRED) | {"input", "dice"}
 
 
-def procedure(name: str) -> Callable[[Procedure], Procedure]:
+def procedure(name: str, *, context: bool = False) -> Callable[[Procedure], Procedure]:
     def deco(fn: Procedure) -> Procedure:
         if name in _PROCEDURES:
             raise ValueError(f"procedure {name!r} registered twice")
         _PROCEDURES[name] = fn
+        if context:
+            _NEEDS_CONTEXT.add(name)
         return fn
 
     return deco
@@ -148,13 +159,19 @@ def _diff(expect: Any, got: Any, where: str) -> list[str]:
     return []
 
 
-def run_case(case: Case) -> CaseResult:
+def run_case(case: Case, context: Callable[[Dice], Any] | None = None) -> CaseResult:
+    """Run one case; ``context`` builds a ``RulesContext`` for procedures that need the map."""
     procs = procedures()
     if case.procedure not in procs:
         return CaseResult(case, False, (f"unknown procedure {case.procedure!r}",), None)
     dice = Dice(("case:" + case.id).encode("utf-8"), forced=case.dice, strict=True)
+    arg: Any = dice
+    if case.procedure in _NEEDS_CONTEXT:
+        if context is None:
+            return CaseResult(case, False, (f"procedure {case.procedure!r} needs the map; run it with a rules context",), None)
+        arg = context(dice)
     try:
-        result = procs[case.procedure](case.input, dice)
+        result = procs[case.procedure](case.input, arg)
     except DiceError as err:
         return CaseResult(case, False, (f"dice: {err}",), None)
     problems = _diff(case.expect, result, "expect")
