@@ -316,3 +316,93 @@ def test_properties_of_naval_battles(case):
     _, again = _play(fleets, nelson, seed, pick, suspend=False)
     _, resumed = _play(fleets, nelson, seed, pick, suspend=True)
     assert again.state_hash() == after.state_hash() == resumed.state_hash()
+
+
+@pytest.mark.parametrize("interception, victor", [(False, "defender"), (True, "attacker")])
+def test_equal_losses_initiation_versus_interception(interception, victor):
+    # 9.3.1 (000:1254-1256): equal losses, both with ships left: the phasing side loses an
+    # initiated combat and wins an interception.
+    fleets = [{"id": "fleet:GB:1", "side": "attacker", "heavy": 20}, {"id": "fleet:FR:1", "side": "defender", "heavy": 20}]
+    bid = "1805-10.bay-of-biscay.1"
+    c = ctx({f"naval/{bid}/wind/attacker": 2, f"naval/{bid}/wind/defender": 3,
+             f"naval/{bid}/fire/attacker": 2, f"naval/{bid}/fire/defender": 3})
+    out = start_naval_battle(scene(fleets), SEA, sides(fleets), c, interception=interception)
+    st_, asked = answer(out.state, c, lambda d: {"naval.evasion": "no-evade", "naval.pursuit": "stay"}.get(d.kind, d.options[0]))
+    b = st_.naval_battles[bid]
+    # wind 3 (2+1 British) against 3: simultaneous; GB 3 (2+1) -> 15% of 20 = 3; FR 3 -> 15% of 20 = 3
+    assert dict(b.losses) == {"attacker": 3, "defender": 3}
+    assert b.victor == victor
+    assert ("evasion" in " ".join(asked)) is (not interception)  # no evasion from an interception (8.5.4)
+
+
+def test_lone_transports_are_captured_without_a_fight():
+    # 8.1.3 (000:1046): transports do not fight; with no warship beside them they are captured.
+    fleets = [{"id": "fleet:FR:1", "side": "attacker", "heavy": 5}, {"id": "fleet:GB:9", "side": "defender", "transport": 4}]
+    st_, _ = answer(start_naval_battle(scene(fleets, phasing="FR"), SEA, sides(fleets), ctx()).state, ctx())
+    b = st_.naval_battles["1805-10.bay-of-biscay.1"]
+    assert (b.outcome, b.victor, b.fleet_losses["fleet:GB:9"].transport) == ("captured", None, 4)
+    assert st_.units["fleet:GB:9"].location == POOL
+    assert st_.powers["FR"].political_status == 0
+
+
+def test_without_a_friendly_port_the_loser_chooses_an_adjacent_sea(monkeypatch):
+    # 9.4.1 (000:1274): no eligible port: any one adjacent sea area, the loser's choice.
+    from eiapbem.rules.naval import battle
+
+    monkeypatch.setattr(battle, "may_use_port", lambda state, ctx_, power, port: False)
+    assert battle.retreat_options(scene(GB3), ctx(), "FR", SEA) == (
+        "sea:cape-finisterre", "sea:english-channel", "sea:north-atlantic"
+    )
+
+
+def test_the_nearest_friendly_port_wins_and_blockaded_ports_do_not_count():
+    # 9.4.1: the nearest unblockaded friendly port; Brest blockaded by a British fleet drops out.
+    from eiapbem.rules.naval.battle import retreat_options
+
+    s = scene([{"id": "fleet:GB:9", "side": "attacker", "heavy": 1, "location": "blockade:brest"}])
+    opts = retreat_options(s, ctx(), "FR", Location(LocationKind.SEA, "english-channel"))
+    assert "port:brest" not in opts and "port:rouen" in opts and "port:caen" in opts
+    assert retreat_options(scene([]), ctx(), "FR", Location(LocationKind.SEA, "english-channel")) == (
+        "port:brest", "port:caen", "port:lille", "port:rouen"
+    )
+    # from the North Atlantic (no port of its own) every French port one sea further is as near
+    far = retreat_options(scene([]), ctx(), "FR", Location(LocationKind.SEA, "north-atlantic"))
+    assert "port:brest" in far and "port:bordeaux" in far and "port:toulon" not in far
+
+
+@st.composite
+def placed_battles(draw):
+    fleets, nelson, seed, pick = draw(battles())
+    where = draw(st.sampled_from(["sea:bay-of-biscay", "port:brest", "blockade:brest"]))
+    garrison = draw(st.booleans())
+    interception = draw(st.booleans()) if where != "port:brest" else False
+    from_port = draw(st.sampled_from([None, "attacker", "defender"])) if where == "blockade:brest" else None
+    gauge = draw(st.sampled_from([None, "attacker", "defender"])) if where == "blockade:brest" else None
+    return fleets, nelson, seed, pick, where, garrison, interception, from_port, gauge
+
+
+def _play_placed(case, suspend):
+    fleets, nelson, seed, pick, where, garrison, interception, from_port, gauge = case
+    loc = Location(LocationKind(where.split(":")[0]), where.split(":")[1])
+    extra = {"nelson": nelson} if nelson else {}
+    if garrison:
+        extra["garrisons"] = [{"nation": "FR", "city": "brest", "infantry": 2}]
+    s = scene(fleets, where=loc, **extra)
+    c = rules_context(Dice(seed))
+    out = start_naval_battle(s, loc, sides(fleets), c, interception=interception, from_port=from_port, wind_gauge_to=gauge)
+    st_, _ = answer(out.state, c, lambda d: d.options[(pick + len(d.id)) % len(d.options)], suspend=suspend, seed=seed)
+    return s, st_
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(placed_battles())
+def test_properties_in_ports_and_blockade_boxes(case):
+    before, after = _play_placed(case, suspend=False)
+    (b,) = after.naval_battles.values()
+    assert b.step == "done" and not after.pending
+    for fid in b.attackers + b.defenders:
+        assert after.units[fid].ships.total <= before.units[fid].ships.total
+        if b.location.kind is LocationKind.PORT and fid in b.defenders and after.units[fid].ships.total:
+            assert after.units[fid].location == b.location  # 9.4.2: the port's defenders stay
+    _, resumed = _play_placed(case, suspend=True)
+    assert resumed.state_hash() == after.state_hash()

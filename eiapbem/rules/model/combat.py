@@ -50,8 +50,9 @@ class NavalBattle(Record):
     #: Attacking fleets asked about pursuit so far, and those that pursue (9.2.2.1).
     pursuit_asked: FleetSet = ()
     pursuers: FleetSet = ()
-    #: "", "fought", "forced-retreat" or "evaded".
-    outcome: Annotated[str, OneOf(("", "fought", "forced-retreat", "evaded"))] = ""
+    #: "", "fought", "forced-retreat" (9.2.1.2), "evaded" (9.2.1.1) or "captured"
+    #: (transports with no warship beside them, 8.1.3).
+    outcome: Annotated[str, OneOf(("", "fought", "forced-retreat", "evaded", "captured"))] = ""
     wind_gauge: Side | None = None
     wind: FrozenMap[Side, int] = FrozenMap()
     fire: FrozenMap[Side, int] = FrozenMap()

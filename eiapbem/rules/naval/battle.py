@@ -56,6 +56,7 @@ from eiapbem.rules.model.units import (
 )
 from eiapbem.rules.naval import combat
 from eiapbem.rules.naval.combat import NavalStack
+from eiapbem.rules.tables import naval as chart
 
 SIDES = ("attacker", "defender")
 NELSON = "leader:GB:nelson"
@@ -402,7 +403,7 @@ def _step_evasion(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
         if stacks[side].ships == 0 and stacks[other(side)].ships > 0:
             state, b = _capture_transports(state, b, side)
             b = _note(b, f"The {side} has no warships: nothing to fight; its transports are captured (8.1.3).")
-            return Outcome(_put(state, b.replace(outcome="forced-retreat", step="retreat")))
+            return Outcome(_put(state, b.replace(outcome="captured", step="retreat")))
     # 9.2.1.2: light ships only against heavy ships retreat as if beaten, without political points.
     for side in SIDES:
         if stacks[side].heavy == 0 and stacks[other(side)].heavy > 0:
@@ -421,8 +422,8 @@ def _step_evade(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     if not tries:
         return Outcome(_put(state, b.replace(step="pursuit")))
     roll = ctx.dice.d6(f"naval/{b.id}/evade")
-    if roll <= combat.chart.EVADE_MAX:
-        b = _note(b, f"The defender evades ({b.evasion}, roll {roll}, needed {combat.chart.EVADE_MAX} or less).")
+    if roll <= chart.EVADE_MAX:
+        b = _note(b, f"The defender evades ({b.evasion}, roll {roll}, needed {chart.EVADE_MAX} or less).")
         return Outcome(_put(state, b.replace(outcome="evaded", retreating=("defender",), step="retreat")))
     b = _note(b, f"The defender fails to evade ({b.evasion}, roll {roll}).")
     return Outcome(_put(state, b.replace(step="pursuit")))
