@@ -406,3 +406,28 @@ def test_properties_in_ports_and_blockade_boxes(case):
             assert after.units[fid].location == b.location  # 9.4.2: the port's defenders stay
     _, resumed = _play_placed(case, suspend=True)
     assert resumed.state_hash() == after.state_hash()
+
+
+def test_light_only_port_defenders_stay_and_attackers_go_to_the_box():
+    # 9.2.1.2 with 9.4.2 (000:1278): nothing is fought; the defenders stay in port, the attackers leave it.
+    port = Location(LocationKind.PORT, "brest")
+    fleets = [{"id": "fleet:GB:1", "side": "attacker", "heavy": 10}, {"id": "fleet:FR:1", "side": "defender", "light": 5}]
+    st_, asked = answer(start_naval_battle(scene(fleets, where=port), port, sides(fleets), ctx()).state, ctx())
+    assert asked == [] and st_.naval_battles["1805-10.brest.1"].outcome == "forced-retreat"
+    assert st_.units["fleet:GB:1"].location == Location(LocationKind.BLOCKADE, "brest")
+    assert st_.units["fleet:FR:1"].location == port
+
+
+def test_no_evasion_in_a_blockade_box_and_no_fleet_in_two_battles():
+    box = Location(LocationKind.BLOCKADE, "brest")
+    fleets = [{"id": "fleet:GB:1", "side": "attacker", "heavy": 10}, {"id": "fleet:FR:1", "side": "defender", "heavy": 5}]
+    s = scene(fleets, where=box)
+    bid = "1805-10.brest.1"
+    c = ctx({f"naval/{bid}/wind/attacker": 1, f"naval/{bid}/wind/defender": 1,
+             f"naval/{bid}/fire/attacker": 1, f"naval/{bid}/fire/defender": 1})
+    st_, asked = answer(start_naval_battle(s, box, sides(fleets), c).state, c)
+    assert not any("evasion" in a for a in asked)
+    # a battle waiting for an answer holds its fleets
+    out = start_naval_battle(scene(GB3), SEA, sides(GB3), ctx())
+    with pytest.raises(IllegalAction, match="still fighting naval combat 1805-10.bay-of-biscay.1"):
+        start_naval_battle(out.state, SEA, sides(GB3), ctx())

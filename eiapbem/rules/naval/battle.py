@@ -312,6 +312,10 @@ def start_naval_battle(
     both = sorted(set(att) & set(dfn))
     if both:
         raise IllegalAction(f"fleet {both[0]} cannot fight on both sides")
+    for other_battle in state.naval_battles.values():
+        busy = sorted(set(other_battle.attackers + other_battle.defenders) & set(att + dfn))
+        if other_battle.step != "done" and busy:
+            raise IllegalAction(f"fleet {busy[0]} is still fighting naval combat {other_battle.id}; finish that one first")
     if wind_gauge_to not in (None, *SIDES) or from_port not in (None, *SIDES):
         raise IllegalAction("wind_gauge_to and from_port name a side: 'attacker' or 'defender'")
     if from_port is not None and where.kind is not LocationKind.BLOCKADE:
@@ -325,8 +329,9 @@ def start_naval_battle(
     if phasing not in a_powers:
         raise IllegalAction(f"the attacker is the phasing side (9.1), but {phasing} has no fleet among the attackers")
     if where.kind is LocationKind.PORT:
-        owner = power_of(state, port_controller(state, ctx, where.site))
-        if not _at_war(state, phasing, owner):
+        nation = port_controller(state, ctx, where.site)
+        owner = power_of(state, nation)
+        if not (_at_war(state, phasing, owner) if owner else nation in state.powers[phasing].minor_wars):
             raise IllegalAction(f"{POWER_NAMES[phasing]} may attack fleets in {where.site} only at war with the port's owner (8.10)")
     start = FrozenMap((f, _fleet(state, f).ships) for f in att + dfn)
     bid = _new_id(state, where.site)
@@ -409,8 +414,8 @@ def _step_evasion(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
         if stacks[side].heavy == 0 and stacks[other(side)].heavy > 0:
             b = _note(b, f"The {side} has light ships only against heavy ships and must retreat (9.2.1.2).")
             return Outcome(_put(state, b.replace(outcome="forced-retreat", retreating=(side,), step="retreat")))
-    if b.interception or b.location.kind is LocationKind.PORT:
-        return Outcome(_put(state, b.replace(step="pursuit")))
+    if b.interception or b.location.kind is not LocationKind.SEA:
+        return Outcome(_put(state, b.replace(step="pursuit")))  # 9.2.1.1: no evasion here
     who = lead_power(state, b, "defender")
     return _ask(state, b, "evasion", who, "naval.evasion", ("no-evade", "evade-stronger", "evade-all"))
 
@@ -583,13 +588,14 @@ def _captured(leader: Leader, captor: str) -> Leader:
 def _step_retreat(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     moves = dict(b.moves)
     here = b.location
+    if here.kind is LocationKind.PORT:  # 9.4.2: port attackers, win or lose, go to the blockade box
+        for f in b.attackers:
+            if _fleet(state, f).ships.total > 0:
+                moves.setdefault(f, Location(LocationKind.BLOCKADE, here.site))
     for side in b.retreating:
         fleets = [f for f in _fleets(b, side) if _fleet(state, f).ships.total > 0]
         if here.kind is LocationKind.PORT:
-            if side == "attacker":  # 9.4.2: port attackers go back to the blockade box
-                for f in fleets:
-                    moves.setdefault(f, Location(LocationKind.BLOCKADE, here.site))
-            continue  # the port's defenders stay
+            continue  # the port's defenders stay (9.4.2)
         for p in side_powers(state, fleets):
             mine = [f for f in fleets if power_of(state, _fleet(state, f).nation) == p]
             if all(f in moves for f in mine):
