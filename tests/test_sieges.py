@@ -172,3 +172,37 @@ def test_properties_of_sieges(case):
     _, again = _play(corps, gar, seed, pick, garrison_attack, suspend=False)
     _, resumed = _play(corps, gar, seed, pick, garrison_attack, suspend=True)
     assert again.state_hash() == after.state_hash() == resumed.state_hash()
+
+
+def test_a_neutral_minor_fights_on_without_a_player_to_ask():
+    # 11.4 (000:1948): a city of a neutral minor at war with the besieger may be besieged; with
+    # no player behind it, it never sorties and never surrenders (docs/decisions.md).
+    from eiapbem.rules.model.common import Date
+
+    s = scene_state(
+        {"date": "1806-05", "phasing": "AU", "corps": [
+            {"id": "corps:AU:I", "location": "area:ulm", "infantry": 20, "besieging": True}],
+         "garrisons": [{"nation": "wurttemberg", "city": "ulm", "infantry": 4}]},
+        phase=Phase.LAND,
+    )
+    s = s.with_power("AU", minor_wars=s.powers["AU"].minor_wars.set("wurttemberg", Date(1806, 5)))
+    sid = "1806-05.ulm.1"
+    forced = {f"siege/{sid}/attempt": 6}  # 6 - 3 + 1 (4 of 10) = 4: breach
+    for r in (1, 2, 3):
+        forced[f"siege/{sid}/round{r}/besieger"] = 6
+        forced[f"siege/{sid}/round{r}/defender"] = 1
+    out = start_siege_assault(s, "ulm", "AU", ctx(forced))
+    sg = out.state.sieges[sid]
+    assert not out.state.pending and sg.answer == "fight" and sg.step == "done"
+    assert sg.outcome == "captured" and out.state.city_control["ulm"].nation == "AU"
+    assert out.state.powers["AU"].political_status == 1  # a fortress (siege value 3)
+
+
+def test_one_siege_combat_at_a_time_and_only_in_the_besiegers_phase():
+    s = scene(AU_CORPS, [{"nation": "FR", "city": "lille", "infantry": 15}])
+    out = start_siege_assault(s, "lille", "AU", ctx({f"siege/{SID}/attempt": 1}))
+    with pytest.raises(IllegalAction, match="still waiting for an answer"):
+        start_siege_assault(out.state, "lille", "AU", ctx())
+    with pytest.raises(IllegalAction, match="only in its own land phase"):
+        start_siege_assault(scene(AU_CORPS, [{"nation": "FR", "city": "lille", "infantry": 15}], phasing="FR"),
+                            "lille", "AU", ctx())

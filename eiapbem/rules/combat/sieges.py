@@ -148,8 +148,7 @@ def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tup
             if isinstance(u, (Corps, Garrison))
             and u.location == inside
             and u.factors.total > 0
-            and (p := _power_of(state, u.nation)) is not None
-            and p in state.powers[besieger].wars
+            and _enemy(state, besieger, u.nation)
         )
     )
     if not dfn:
@@ -157,14 +156,27 @@ def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tup
     return att, dfn
 
 
+def _enemy(state: GameState, besieger: str, nation: str) -> bool:
+    """At war with the nation's power, or with a neutral minor itself (11.4, 000:1948)."""
+    p = _power_of(state, nation)
+    if p is None:
+        return nation in state.powers[besieger].minor_wars
+    return p in state.powers[besieger].wars
+
+
 def _siege(state: GameState, ctx: RulesContext, kind: str, city: str, besieger: str) -> Siege:
+    for other in state.sieges.values():
+        if other.city == city and other.step != "done":
+            raise IllegalAction(f"the siege combat {other.id} at {city} is still waiting for an answer; finish it first")
     att, dfn = _sides(state, ctx, city, besieger)
+    holder = _city_controller(state, ctx, city)
+    nations = [state.units[u].nation for u in dfn]
     return Siege(
         id=_new_id(state, city),
         kind=kind,
         city=city,
         besieger=besieger,
-        defender=state.units[dfn[0]].nation,
+        defender=holder if holder in nations else nations[-1],
         besiegers=att,
         defenders=dfn,
         siege_value=ctx.map.area(city).city.siege,
@@ -175,6 +187,8 @@ def start_siege_assault(state: GameState, city: str, besieger: str, ctx: RulesCo
     """One assault attempt of ``besieger`` on the city of area ``city`` (11.4.1), run to its first question."""
     if state.slot is None:
         raise IllegalAction("the game is over; no siege can be pressed")
+    if state.slot.power not in (None, besieger):
+        raise IllegalAction(f"{besieger} may launch assault attempts only in its own land phase, not in {state.slot.power}'s")
     s = _siege(state, ctx, "assault", city, besieger)
     capacity = ctx.map.area(city).city.garrison_capacity
     garrison = sum(u.factors.total for u in _units(state, s, DEFENDER) if isinstance(u, Garrison))
@@ -187,13 +201,13 @@ def start_siege_assault(state: GameState, city: str, besieger: str, ctx: RulesCo
         + (f", undergarrisoned +1 ({garrison} of {capacity})" if under else "")
         + f" = {rn}: {result}.",
     )
-    who = _power_of(state, s.defender) or besieger
+    who = _power_of(state, s.defender)
     if result == land.SORTIE:
         s = s.replace(step="sortie")
-        return _ask(_put(state, s), s, "sortie", who, "siege.sortie", ("sortie", "stay"))
+        return _ask(_put(state, s), s, ctx, "sortie", who, "siege.sortie", ("sortie", "stay"))
     if result == land.BREACH:
         s = s.replace(step="surrender")
-        return _ask(_put(state, s), s, "surrender", who, "siege.surrender", ("surrender", "fight"))
+        return _ask(_put(state, s), s, ctx, "surrender", who, "siege.surrender", ("surrender", "fight"))
     return _finish(_put(state, s.replace(outcome="nothing")), s.id)
 
 
@@ -230,8 +244,19 @@ def _put(state: GameState, s: Siege) -> GameState:
     return state.replace(sieges=state.sieges.set(s.id, s))
 
 
-def _ask(state: GameState, s: Siege, key: str, who: str, kind: str, options: Sequence[str], **context: Any) -> Outcome:
+#: What a neutral minor, which no player commands, answers (docs/decisions.md).
+NEUTRAL_ANSWERS = {"siege.sortie": "stay", "siege.surrender": "fight"}
+
+
+def _ask(
+    state: GameState, s: Siege, ctx: RulesContext, key: str, who: str | None, kind: str, options: Sequence[str], **context: Any
+) -> Outcome:
     did = f"siege:{s.id}:{key}"
+    if who is None:  # a neutral minor's garrison: no one to ask
+        choice = NEUTRAL_ANSWERS.get(kind, options[0])
+        d = PendingDecision(id=did, power=s.besieger, kind=kind, options=tuple(options), slot=state.slot.key(state.date),
+                            context=FrozenMap(sorted({"siege": s.id, **context}.items())))
+        return _apply(state.replace(pending=state.pending.set(did, d)), s.besieger, d, choice, ctx)
     d = PendingDecision(
         id=did,
         power=who,
@@ -243,10 +268,10 @@ def _ask(state: GameState, s: Siege, key: str, who: str, kind: str, options: Seq
     return Outcome(state.replace(pending=state.pending.set(did, d)))
 
 
-def _side_power(state: GameState, s: Siege, side: str) -> str:
+def _side_power(state: GameState, s: Siege, side: str) -> str | None:
     if side == BESIEGER:
         return s.besieger
-    return _power_of(state, s.defender) or s.besieger
+    return _power_of(state, s.defender)
 
 
 def _begin_combat(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
@@ -314,7 +339,7 @@ def _casualties(state: GameState, sid: str, ctx: RulesContext) -> Outcome:
                     key = f"casualty:{side}:{len(s.rounds)}:{k}"
                 else:
                     key = f"casualty:{side}:sortie"
-                return _ask(_put(state, s), s, key, _side_power(state, s, side), "siege.casualty", opts, side=side)
+                return _ask(_put(state, s), s, ctx, key, _side_power(state, s, side), "siege.casualty", opts, side=side)
             state = _remove_factor(state, opts[0])
             s = s.replace(owed=s.owed.set(side, s.owed[side] - 1))
     state = _put(state, s)
@@ -342,7 +367,7 @@ def _after_round(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
         if b_out:
             s = _note(s.replace(step="retreat"), "The besiegers break and must retreat (11.4.2).")
             opts = tuple(sorted(ctx.map.land_neighbours(s.city)))
-            return _ask(_put(state, s), s, "retreat", s.besieger, "siege.retreat", opts)
+            return _ask(_put(state, s), s, ctx, "retreat", s.besieger, "siege.retreat", opts)
         if d_out or len(s.rounds) == MAX_ROUNDS:
             s = _note(s, "The garrison attack ends; the siege goes on (11.4.2).")
             return _finish(_put(state, s.replace(outcome="resumed")), s.id)
