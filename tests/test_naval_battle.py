@@ -431,3 +431,49 @@ def test_no_evasion_in_a_blockade_box_and_no_fleet_in_two_battles():
     out = start_naval_battle(scene(GB3), SEA, sides(GB3), ctx())
     with pytest.raises(IllegalAction, match="still fighting naval combat 1805-10.bay-of-biscay.1"):
         start_naval_battle(out.state, SEA, sides(GB3), ctx())
+
+
+def _evacuation(gb_heavy, fr_heavy, forced_fire):
+    box = Location(LocationKind.BLOCKADE, "brest")
+    fleets = [
+        {"id": "fleet:GB:1", "side": "attacker", "heavy": gb_heavy, "transport": 2, "location": "port:brest"},
+        {"id": "fleet:FR:1", "side": "defender", "heavy": fr_heavy, "location": "blockade:brest"},
+    ]
+    s = scene(fleets, where=box, nelson="fleet:GB:1", phasing="FR",
+              garrisons=[{"nation": "FR", "city": "brest", "infantry": 3}])
+    bid = "1805-10.brest.1"
+    c = ctx({f"naval/{bid}/fire/{k}": v for k, v in forced_fire.items()})
+    out = start_naval_battle(s, box, sides(fleets), c, evacuation=True)
+    return out, out.state.naval_battles[bid], c
+
+
+def test_evacuation_loser_is_scuttled_and_nelson_captured_by_the_port_holder():
+    # 8.7 (000:1166): no user input; blockaders have the wind gauge; harbour defences never fire at
+    # fleets leaving; a blockaded fleet that does not win is scuttled, its naval leader captured.
+    out, b, c = _evacuation(10, 20, {"attacker": 1, "defender": 6})
+    assert not out.state.pending and b.step == "done"
+    assert (b.wind_gauge, b.harbour_defence, b.victor) == ("defender", 0, "defender")
+    assert b.scuttled == ("fleet:GB:1",) and b.fleet_losses["fleet:GB:1"].transport == 2
+    gb = out.state.units["fleet:GB:1"]
+    assert gb.location == POOL and gb.ships.total == 0
+    assert out.state.units["fleet:FR:1"].location == Location(LocationKind.BLOCKADE, "brest")  # stays in the box
+    nelson = out.state.leaders["leader:GB:nelson"]
+    assert (nelson.status, nelson.captured_by) == (LeaderStatus.CAPTURED, "FR")
+
+
+def test_evacuation_winner_and_beaten_blockaders_both_retreat():
+    # 8.7: "they are both retreated in accordance with the naval retreat rules".
+    out, b, c = _evacuation(30, 10, {"attacker": 6, "defender": 1})
+    assert not out.state.pending and b.victor == "attacker" and b.scuttled == ()
+    assert out.state.units["fleet:GB:1"].location.kind is LocationKind.PORT
+    assert out.state.units["fleet:GB:1"].location.site != "brest"
+    assert out.state.units["fleet:FR:1"].location.kind is LocationKind.PORT
+    assert out.state.units["fleet:FR:1"].location.site != "brest"
+
+
+def test_evacuation_needs_an_enemy_held_port():
+    box = Location(LocationKind.BLOCKADE, "brest")
+    fleets = [{"id": "fleet:FR:1", "side": "attacker", "heavy": 5, "location": "port:brest"},
+              {"id": "fleet:GB:1", "side": "defender", "heavy": 5, "location": "blockade:brest"}]
+    with pytest.raises(IllegalAction, match="not held by an enemy"):
+        start_naval_battle(scene(fleets, where=box, phasing="FR"), box, sides(fleets), ctx(), evacuation=True)

@@ -74,6 +74,11 @@ class NavalBattle(Record):
     nelson_captured_by: PowerId | None = None
     #: The readable report, one line per event.
     report: tuple[str, ...] = ()
+    #: A port evacuation battle (8.7): the attackers leave an enemy-held port past
+    #: the blockaders, without any player's input; if they do not win they are scuttled.
+    evacuation: bool = False
+    #: Fleets scuttled after losing an evacuation battle (8.7).
+    scuttled: FleetSet = ()
 
 
 SIEGE_STEPS = ("sortie", "surrender", "casualties", "retreat", "done")

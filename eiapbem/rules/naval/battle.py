@@ -276,6 +276,7 @@ def start_naval_battle(
     wind_gauge_to: str | None = None,
     from_port: str | None = None,
     power: str | None = None,
+    evacuation: bool = False,
 ) -> Outcome:
     """Begin a naval combat at ``where`` between ``sides["attacker"]`` and ``sides["defender"]`` (fleet ids).
 
@@ -283,8 +284,12 @@ def start_naval_battle(
     the combat follows an interception (8.5.4); ``wind_gauge_to``: blockaders
     fighting fleets leaving or entering their port hold the wind gauge
     (9.2.1); ``from_port``: in a blockade box, the side that came out of the
-    port (9.4.3).  Returns the state with the battle run up to its first
-    question, or to its end.
+    port (9.4.3).  ``evacuation``: the port evacuation battle of 8.7 at the
+    blockade box ``where``: the attackers are the fleets in the enemy-held
+    port, the defenders the blockaders; it is an automatic blockade box
+    interception, blockaders holding the wind gauge, with no questions asked.
+    Returns the state with the battle run up to its first question, or to
+    its end.
     """
     if state.slot is None:
         raise IllegalAction("the game is over; no naval combat can be fought")
@@ -305,8 +310,9 @@ def start_naval_battle(
             raise IllegalAction(f"the {name} side of a naval combat needs at least one fleet")
         for fid in fleets:
             f = _fleet(state, fid)
-            if f.location != where:
-                raise IllegalAction(f"fleet {fid} is at {f.location}, not at {where} where the combat is fought")
+            place = Location(LocationKind.PORT, where.site) if evacuation and name == "attacker" else where
+            if f.location != place:
+                raise IllegalAction(f"fleet {fid} is at {f.location}, not at {place} where the combat is fought")
             if power_of(state, f.nation) is None:
                 raise IllegalAction(f"fleet {fid} belongs to {f.nation}, which no major power controls")
     both = sorted(set(att) & set(dfn))
@@ -325,6 +331,14 @@ def start_naval_battle(
         for d in d_powers:
             if not _at_war(state, a, d):
                 raise IllegalAction(f"{POWER_NAMES[a]} and {POWER_NAMES[d]} are not at war, so their fleets cannot fight (8.10)")
+    if evacuation:
+        if where.kind is not LocationKind.BLOCKADE:
+            raise IllegalAction("a port evacuation battle is fought in the port's blockade box (8.7)")
+        holder = power_of(state, port_controller(state, ctx, where.site))
+        if not any(_at_war(state, a, holder) for a in a_powers):
+            raise IllegalAction(f"{where.site} is not held by an enemy of the fleets in it, so they need not fight their way out (8.7)")
+        interception, wind_gauge_to, from_port = True, "defender", None
+        power = power or a_powers[0]
     phasing = power or state.slot.power or a_powers[0]
     if phasing not in a_powers:
         raise IllegalAction(f"the attacker is the phasing side (9.1), but {phasing} has no fleet among the attackers")
@@ -345,6 +359,7 @@ def start_naval_battle(
         attackers=att,
         defenders=dfn,
         start=start,
+        evacuation=evacuation,
     )
     battle = _note(battle, _describe_start(state, battle))
     state = state.replace(naval_battles=state.naval_battles.set(bid, battle))
@@ -357,7 +372,7 @@ def _describe_start(state: GameState, b: NavalBattle) -> str:
             f"{f} ({b.start[f].heavy} heavy, {b.start[f].light} light, {b.start[f].transport} transports)" for f in fleets
         )
 
-    how = "interception" if b.interception else "initiation"
+    how = "port evacuation" if b.evacuation else "interception" if b.interception else "initiation"
     return f"Naval combat {b.id} at {b.location} by {how}: attacker {side(b.attackers)}; defender {side(b.defenders)}."
 
 
@@ -368,7 +383,9 @@ def _note(b: NavalBattle, line: str) -> NavalBattle:
 # ------------------------------------------------------------------ the machine
 
 
-def _ask(state: GameState, b: NavalBattle, key: str, who: str, kind: str, options: Sequence[str], **context: Any) -> Outcome:
+def _ask(
+    state: GameState, b: NavalBattle, ctx: RulesContext, key: str, who: str, kind: str, options: Sequence[str], **context: Any
+) -> Outcome:
     did = f"naval:{b.id}:{key}"
     d = PendingDecision(
         id=did,
@@ -378,7 +395,10 @@ def _ask(state: GameState, b: NavalBattle, key: str, who: str, kind: str, option
         slot=state.slot.key(state.date),
         context=FrozenMap(sorted({"battle": b.id, **context}.items())),
     )
-    return Outcome(state.replace(pending=state.pending.set(did, d)))
+    state = state.replace(pending=state.pending.set(did, d))
+    if b.evacuation:  # 8.7: resolved without user input: the first option, never entering the port
+        return _apply(state, who, d, "stay" if kind == "naval.enter-port" else options[0], ctx)
+    return Outcome(state)
 
 
 def _put(state: GameState, b: NavalBattle) -> GameState:
@@ -406,6 +426,9 @@ def _step_evasion(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     # 8.1.3: transports with no warship of their side at all are taken without a fight.
     for side in SIDES:
         if stacks[side].ships == 0 and stacks[other(side)].ships > 0:
+            if b.evacuation and side == "attacker":
+                state, b = _scuttle(state, b, ctx)
+                return Outcome(_put(state, b.replace(outcome="captured", step="retreat")))
             state, b = _capture_transports(state, b, side)
             b = _note(b, f"The {side} has no warships: nothing to fight; its transports are captured (8.1.3).")
             return Outcome(_put(state, b.replace(outcome="captured", step="retreat")))
@@ -413,11 +436,17 @@ def _step_evasion(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     for side in SIDES:
         if stacks[side].heavy == 0 and stacks[other(side)].heavy > 0:
             b = _note(b, f"The {side} has light ships only against heavy ships and must retreat (9.2.1.2).")
-            return Outcome(_put(state, b.replace(outcome="forced-retreat", retreating=(side,), step="retreat")))
+            retreating: tuple[str, ...] = (side,)
+            if b.evacuation and side == "attacker":  # beaten as it were: scuttled (8.7)
+                state, b = _scuttle(state, b, ctx)
+                retreating = ()
+            elif b.evacuation:
+                retreating = SIDES  # 8.7: the blockaders lose; both retreat
+            return Outcome(_put(state, b.replace(outcome="forced-retreat", retreating=retreating, step="retreat")))
     if b.interception or b.location.kind is not LocationKind.SEA:
         return Outcome(_put(state, b.replace(step="pursuit")))  # 9.2.1.1: no evasion here
     who = lead_power(state, b, "defender")
-    return _ask(state, b, "evasion", who, "naval.evasion", ("no-evade", "evade-stronger", "evade-all"))
+    return _ask(state, b, ctx, "evasion", who, "naval.evasion", ("no-evade", "evade-stronger", "evade-all"))
 
 
 def _step_evade(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
@@ -445,7 +474,7 @@ def _step_pursuit(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     for fid in _pursuit_eligible(state, b):
         if fid not in b.pursuit_asked:
             who = power_of(state, _fleet(state, fid).nation)
-            return _ask(state, b, f"pursuit:{fid}", who, "naval.pursuit", ("pursue", "stay"), fleet=fid)
+            return _ask(state, b, ctx, f"pursuit:{fid}", who, "naval.pursuit", ("pursue", "stay"), fleet=fid)
     return Outcome(_put(state, b.replace(step="resolve")))
 
 
@@ -537,12 +566,44 @@ def _step_resolve(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
         (f"The {r.victor} wins (9.3.1)." if r.victor else "A draw (9.3.1).")
         + (" Political points: " + ", ".join(f"{p} {n:+d}" for p, n in sorted(pp.items())) + "." if pp else ""),
     )
+    if b.evacuation:
+        if b.victor != "attacker":  # 8.7: a blockaded fleet that does not win is scuttled
+            state, b = _scuttle(state, b, ctx)
+            b = b.replace(retreating=tuple(x for x in b.retreating if x != "attacker"))
+        else:  # 8.7: the blockaders lose: both sides retreat
+            b = b.replace(retreating=SIDES)
     # 8.1.3: transports whose warships are all gone are captured with their passengers.
     for side in SIDES:
         s = stack_of(state, b, side)
-        if s.ships == 0:
+        if s.ships == 0 and not (b.evacuation and side == "attacker"):
             state, b = _capture_transports(state, b, side)
     return Outcome(_put(state, b.replace(step="retreat")))
+
+
+def _scuttle(state: GameState, b: NavalBattle, ctx: RulesContext) -> tuple[GameState, NavalBattle]:
+    """8.7 (000:1166): the blockaded fleets are scuttled, a naval leader with them captured by
+    the port's holder; corps and depots aboard are lost with them."""
+    holder = power_of(state, port_controller(state, ctx, b.location.site))
+    fleet_losses = dict(b.fleet_losses)
+    for fid in b.attackers:
+        f = _fleet(state, fid)
+        prev = fleet_losses.get(fid, Ships())
+        fleet_losses[fid] = Ships(prev.heavy + f.ships.heavy, prev.light + f.ships.light, prev.transport + f.ships.transport)
+        state = state.with_unit(f.replace(ships=Ships(), location=POOL))
+        for uid in sorted(state.units):
+            u = state.units[uid]
+            if u.location == Location(LocationKind.ABOARD, fid):
+                if isinstance(u, Corps):
+                    state = state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False))
+                elif isinstance(u, Depot):
+                    state = state.with_unit(u.replace(location=POOL))
+        for lid in sorted(state.leaders):
+            leader = state.leaders[lid]
+            if leader.attached_to == fid and holder is not None:
+                state = state.with_leader(_captured(leader, holder))
+                b = _note(b, f"{lid} is captured by {holder} with the scuttled fleet (8.7).")
+    b = _note(b, "The blockaded fleets did not win and are scuttled (8.7): " + ", ".join(b.attackers) + ".")
+    return state, b.replace(fleet_losses=FrozenMap(fleet_losses), scuttled=b.attackers)
 
 
 def _capture_transports(state: GameState, b: NavalBattle, side: str) -> tuple[GameState, NavalBattle]:
@@ -606,7 +667,7 @@ def _step_retreat(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
                 options = retreat_options(state, ctx, p, here, garrisoned=b.outcome == "evaded")
             if len(options) > 1:
                 b = b.replace(moves=FrozenMap(moves))
-                return _ask(_put(state, b), b, f"retreat:{p}", p, "naval.retreat", options, power=p)
+                return _ask(_put(state, b), b, ctx, f"retreat:{p}", p, "naval.retreat", options, power=p)
             if options:
                 for f in mine:
                     moves[f] = _loc(options[0])
@@ -631,7 +692,7 @@ def _step_enter_port(state: GameState, b: NavalBattle, ctx: RulesContext) -> Out
         powers = side_powers(state, fleets)
         if fleets and all(may_use_port(state, ctx, p, b.location.site) for p in powers):
             who = lead_power(state, b, b.victor)
-            return _ask(state, b, "enter-port", who, "naval.enter-port", ("enter", "stay"), port=b.location.site)
+            return _ask(state, b, ctx, "enter-port", who, "naval.enter-port", ("enter", "stay"), port=b.location.site)
     return _finish(state, b, ctx)
 
 
