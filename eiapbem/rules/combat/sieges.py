@@ -341,7 +341,7 @@ def _casualties(state: GameState, sid: str, ctx: RulesContext) -> Outcome:
                     key = f"casualty:{side}:sortie"
                 return _ask(_put(state, s), s, ctx, key, _side_power(state, s, side), "siege.casualty", opts, side=side)
             state = _remove_factor(state, opts[0])
-            s = s.replace(owed=s.owed.set(side, s.owed[side] - 1))
+            s = _note(s.replace(owed=s.owed.set(side, s.owed[side] - 1)), f"The {side} loses one factor: {opts[0]}.")
     state = _put(state, s)
     if not s.rounds:  # a sortie's single loss is taken
         return _finish(state, sid)
@@ -355,6 +355,11 @@ def _broken(state: GameState, s: Siege, side: str) -> bool:
 
 def _after_round(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
     b_out, d_out = _broken(state, s, BESIEGER), _broken(state, s, DEFENDER)
+    for side, out in ((BESIEGER, b_out), (DEFENDER, d_out)):
+        if out:
+            lost = sum(r.morale_loss.get(side, 0) for r in s.rounds)
+            why = "is eliminated" if factors_of(state, s, side) == 0 else f"breaks (morale loss {lost} >= {s.morale[side]})"
+            s = _note(s, f"The {side} {why}.")
     if s.kind == "assault":
         if d_out:  # 11.4.1: the defender broken or eliminated: the city falls
             return _capture(state, s, "captured")
@@ -465,7 +470,7 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
     if decision.kind == "siege.casualty":
         side = str(decision.context["side"])
         state = _remove_factor(state, choice)
-        s = s.replace(owed=s.owed.set(side, s.owed[side] - 1))
+        s = _note(s.replace(owed=s.owed.set(side, s.owed[side] - 1)), f"The {side} loses one factor: {choice} ({power}'s choice).")
         return _casualties(_put(state, s), s.id, ctx)
     if decision.kind == "siege.retreat":
         for uid in s.besiegers:

@@ -203,6 +203,10 @@ class GameState(Record):
         for key, dec in self.pending.items():
             if key != dec.id:
                 raise InvalidValue(f"the decision is filed under {key} but its id is {dec.id}", path=f"pending.{key}.id")
+        for name in ("naval_battles", "sieges"):
+            for key, rec in getattr(self, name).items():
+                if key != rec.id:
+                    raise InvalidValue(f"the record is filed under {key} but its id is {rec.id}", path=f"{name}.{key}.id")
 
     # ------------------------------------------------------- encoding, hash
 
