@@ -257,7 +257,9 @@ def test_report_is_text_and_json():
                     lambda d: "port:brest" if "port:brest" in d.options else d.options[0])
     b = st_.naval_battles[bid]
     text = report_text(b)
-    assert "the attacker loses 6 ships" in text and "the defender loses 8 ships" in text
+    # 9.2.4 (000:1246): 20% of 31 is 6; 60 - 6 = 54, 15% of 54 is 8
+    assert "20% of 31 ships; the attacker loses 6 ships" in text
+    assert "15% of 54 ships; the defender loses 8 ships" in text
     rec = json.loads(json.dumps(report_record(b)))
     assert rec["losses"] == {"attacker": 6, "defender": 8} and rec["political_points"] == {"FR": -3, "GB": 4}
     assert st_.log[-1].kind == "naval.combat"

@@ -533,10 +533,16 @@ def _step_resolve(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     )
     if r.harbour_losses or hd:
         lines.append(f"Harbour defences of {hd} fire first: the attacker loses {r.harbour_losses} ships.")
+    # Ships each side fires with (9.2.1: the wind gauge fires first, the other replies with its survivors).
+    by_fire = {"attacker": r.losses["attacker"] - r.harbour_losses, "defender": r.losses["defender"]}
+    firing = {"attacker": stacks["attacker"].ships - r.harbour_losses, "defender": stacks["defender"].ships}
+    if r.wind_gauge is not None:
+        second = other(r.wind_gauge)
+        firing[second] -= by_fire[second]
     for side in ([r.wind_gauge, other(r.wind_gauge)] if r.wind_gauge else list(SIDES)):
         lines.append(
-            f"The {side} fires with {r.fire[side]}: {r.percent[side]}% of its ships; the {other(side)} loses "
-            f"{r.losses[other(side)] - (r.harbour_losses if other(side) == 'attacker' else 0)} ships."
+            f"The {side} fires with {r.fire[side]}: {r.percent[side]}% of {firing[side]} ships; "
+            f"the {other(side)} loses {by_fire[other(side)]} ships."
         )
     pp: dict[str, int] = {}
     if r.victor is not None and r.political_points:
