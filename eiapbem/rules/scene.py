@@ -10,13 +10,12 @@ decision id after the battle id).  Errors are ``BadData`` naming the key.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from eiapbem.errors import BadData
 from eiapbem.rules import engine
 from eiapbem.rules.combat._inputs import need
-from eiapbem.rules.model import FrozenMap, GameState, Slot
+from eiapbem.rules.model import GameState, Slot
 from eiapbem.rules.model.common import Date, Phase
 from eiapbem.rules.model.units import (
     Corps,
@@ -53,10 +52,14 @@ def scene_state(inp: dict, *, phase: Phase) -> GameState:
     state = GameState.new(
         "classic-1805", date, Date(1815, 12), slot=Slot(phase=phase, step="turn", power=phasing, actors=(phasing,))
     )
-    for pair in need(inp, "wars", list, []):
-        state = state.with_war(pair[0], pair[1], date, (pair[0],))
-    for pair in need(inp, "alliances", list, []):
-        state = state.with_alliance(pair[0], pair[1], date)
+    for key in ("wars", "alliances"):
+        for pair in need(inp, key, list, []):
+            if not (isinstance(pair, list) and len(pair) == 2 and all(p in state.powers for p in pair)):
+                raise BadData(f"each entry of the case input {key!r} is a pair of powers like [\"GB\", \"FR\"], not {pair!r}")
+            if key == "wars":
+                state = state.with_war(pair[0], pair[1], date, (pair[0],))
+            else:
+                state = state.with_alliance(pair[0], pair[1], date)
     for raw in need(inp, "fleets", list, []):
         fid = need(raw, "id", str)
         state = state.with_unit(
@@ -110,5 +113,3 @@ def powers_changed(before: GameState, after: GameState) -> dict[str, int]:
         if after.powers[p].political_status != before.powers[p].political_status
     }
 
-
-__all__ = ["scene_state", "answer_all", "location", "powers_changed", "FrozenMap", "Callable"]
