@@ -93,7 +93,12 @@ def scene_state(inp: dict, *, phase: Phase) -> GameState:
 
 
 def answer_all(state: GameState, prefix: str, answers: dict, ctx: Any, asked: list[str]) -> GameState:
-    """Answer every pending decision whose id starts with ``prefix``, from ``answers``; list the keys in ``asked``."""
+    """Answer every pending decision whose id starts with ``prefix``, from ``answers``; list the keys in ``asked``.
+
+    A question the case does not answer stops the play there: the result then
+    shows ``step`` short of "done" and ``waiting_for`` names the question and
+    its options, so a case expecting the end fails and says why.
+    """
     while True:
         mine = [d for d in state.pending.values() if d.id.startswith(prefix)]
         if not mine:
@@ -101,7 +106,7 @@ def answer_all(state: GameState, prefix: str, answers: dict, ctx: Any, asked: li
         d = mine[0]
         key = d.id[len(prefix):]
         if key not in answers:
-            raise BadData(f"the case has no answer for decision {key!r}; add it to [input.answers] ({', '.join(d.options)})")
+            return state
         asked.append(key)
         state = engine.apply_action(state, d.power, engine.AnswerDecision(decision=d.id, choice=answers[key]), ctx).state
 
@@ -113,3 +118,11 @@ def powers_changed(before: GameState, after: GameState) -> dict[str, int]:
         if after.powers[p].political_status != before.powers[p].political_status
     }
 
+
+
+def waiting_for(state: GameState, prefix: str) -> str:
+    """The first unanswered question of a case, with its options, or "nothing"."""
+    for d in state.pending.values():
+        if d.id.startswith(prefix):
+            return f"{d.id[len(prefix):]} ({', '.join(d.options)})"
+    return "nothing"

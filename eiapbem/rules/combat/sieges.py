@@ -501,7 +501,7 @@ def report_record(siege: Siege) -> dict:
 @procedure("siege.assault", context=True)
 def _assault_case(inp: dict, ctx: RulesContext) -> dict:
     """A whole assault attempt (or, with ``garrison_attack = true``, a garrison attack) through the engine."""
-    from eiapbem.rules.scene import answer_all, powers_changed, scene_state
+    from eiapbem.rules.scene import answer_all, powers_changed, scene_state, waiting_for
 
     state = scene_state(inp, phase=Phase.LAND)
     before = state
@@ -528,5 +528,6 @@ def _assault_case(inp: dict, ctx: RulesContext) -> dict:
         "prisoners": {k: p.factors.total for k, p in state.prisoners.items()},
         "political_status": powers_changed(before, state),
         "decisions": asked,
+        "waiting_for": waiting_for(state, f"siege:{sid}:"),
         "report": list(s.report),
     }

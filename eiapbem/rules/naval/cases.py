@@ -14,7 +14,7 @@ from eiapbem.rules.cases import procedure
 from eiapbem.rules.combat._inputs import need
 from eiapbem.rules.model.common import Phase
 from eiapbem.rules.naval.battle import start_naval_battle
-from eiapbem.rules.scene import answer_all, location, powers_changed, scene_state
+from eiapbem.rules.scene import answer_all, location, powers_changed, scene_state, waiting_for
 
 
 @procedure("naval.battle", context=True)
@@ -61,5 +61,6 @@ def _battle_case(inp: dict, ctx) -> dict:
         "captured": list(b.captured),
         "nelson_captured_by": b.nelson_captured_by or "none",
         "decisions": asked,
+        "waiting_for": waiting_for(state, f"naval:{bid}:"),
         "report": list(b.report),
     }
