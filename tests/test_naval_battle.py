@@ -26,7 +26,10 @@ def ctx(forced=None, seed=b"naval-test"):
     return rules_context(Dice(seed, forced=forced or {}))
 
 
-def scene(fleets, *, where=SEA, date="1805-10", phasing="GB", wars=(("GB", "FR"),), **extra):
+ALL_WARS = (("GB", "FR"), ("GB", "SP"), ("RU", "FR"), ("RU", "SP"))
+
+
+def scene(fleets, *, where=SEA, date="1805-10", phasing="GB", wars=ALL_WARS, **extra):
     inp = {"date": date, "phasing": phasing, "wars": [list(w) for w in wars], "fleets": []}
     for f in fleets:
         f = dict(f)
@@ -281,6 +284,11 @@ def battles(draw):
             if h + l == 0:
                 h = 1
             fleets.append({"id": f"fleet:{power}:{i + 1}", "side": side, "heavy": h, "light": l, "transport": t})
+    # sometimes an ally on each side (9.1: several powers per side)
+    for side, power in (("attacker", "RU"), ("defender", "SP")):
+        if draw(st.booleans()):
+            h, l, t = draw(fleet_sizes)
+            fleets.append({"id": f"fleet:{power}:1", "side": side, "heavy": h, "light": l + (h + l == 0), "transport": t})
     nelson = draw(st.sampled_from([None, "fleet:GB:1"]))
     seed = draw(st.binary(min_size=1, max_size=8))
     pick = draw(st.integers(0, 5))

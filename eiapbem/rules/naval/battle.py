@@ -324,6 +324,8 @@ def start_naval_battle(
             raise IllegalAction(f"fleet {busy[0]} is still fighting naval combat {other_battle.id}; finish that one first")
     if wind_gauge_to not in (None, *SIDES) or from_port not in (None, *SIDES):
         raise IllegalAction("wind_gauge_to and from_port name a side: 'attacker' or 'defender'")
+    if interception and where.kind is LocationKind.PORT:
+        raise IllegalAction("an interception is fought in a sea area or blockade box, never in a port (8.5.4)")
     if from_port is not None and where.kind is not LocationKind.BLOCKADE:
         raise IllegalAction("only a blockade box combat has a side that came out of the port (9.4.3)")
     a_powers, d_powers = side_powers(state, att), side_powers(state, dfn)
