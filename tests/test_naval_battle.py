@@ -86,6 +86,7 @@ def test_successful_evasion_retreats_the_defender_without_combat():
     assert (b.outcome, b.victor, dict(b.losses)) == ("evaded", None, {})
     assert {str(st_.units[f].location) for f in ("fleet:FR:1", "fleet:FR:2", "fleet:FR:3")} == {"port:nantes"}
     assert asked == [f"naval:{bid}:evasion"]
+    assert st_.log[-1].text.startswith(f"Naval combat {bid} at sea:bay-of-biscay: The defender evades")
 
 
 def test_evade_stronger_does_not_try_against_a_weaker_attacker():

@@ -731,9 +731,8 @@ def _finish(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
             b = _note(b, f"Nelson's stack is gone: Nelson is a prisoner of {nelson_by} (9.5).")
     b = b.replace(step="done", removed=tuple(sorted(removed)), nelson_captured_by=nelson_by)
     state = _put(state, b)
-    text = b.report[-1] if b.outcome != "fought" else next(
-        (line for line in b.report if line.startswith(("The attacker wins", "The defender wins", "A draw"))), ""
-    )
+    heads = ("The attacker wins", "The defender wins", "A draw") if b.outcome == "fought" else ("The ",)
+    text = next((line for line in b.report[1:] if line.startswith(heads)), b.report[-1])
     return engine.log(
         state,
         "game",
