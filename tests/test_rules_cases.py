@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 from conftest import ROOT
+from eiapbem.data.context import rules_context
 from eiapbem.errors import BadData
 from eiapbem.data.context import rules_context
 import eiapbem.gap.arbitrate  # noqa: F401  (registers the gap.arbitrate case procedure)
@@ -91,3 +92,21 @@ def test_cli_runs_every_case(run_cli):
     code, out, err = run_cli("rules", "test", str(CASES_DIR))
     assert code == 0, out + err
     assert f"rules cases: {len(CASE_FILES)} passed, 0 failed" in out
+
+
+def test_changing_the_naval_combat_table_fails_the_whole_battle_cases(monkeypatch):
+    # 15.0 naval combat table (000:2984): 15% on a 3 is what makes the 8 French losses of 9.2.4.
+    from eiapbem.rules.tables import naval
+
+    assert _run("9.2.4-naval-battle-whole").passed and _run("9.4.4-naval-battle-aftermath").passed
+    monkeypatch.setitem(naval.NAVAL_COMBAT, 3, 10)
+    assert not _run("9.2.4-naval-battle-whole").passed
+    assert not _run("9.4.4-naval-battle-aftermath").passed  # 54 x 10% = 5 < 6: Britain loses
+
+
+def test_changing_the_siege_table_fails_the_11_4_cases(monkeypatch):
+    from eiapbem.rules.tables import land
+
+    assert _run("11.4.1-undergarrisoned-breach-surrender").passed
+    monkeypatch.setattr(land, "SIEGE_UNDERGARRISON_MARGIN", 6)  # 9 of 15 would no longer be short
+    assert not _run("11.4.1-undergarrisoned-breach-surrender").passed

@@ -57,7 +57,9 @@ PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.combat.tables_use",
     "eiapbem.rules.combat.pursuit",
     "eiapbem.rules.combat.siege",
+    "eiapbem.rules.combat.sieges",
     "eiapbem.rules.naval.combat",
+    "eiapbem.rules.naval.cases",
     "eiapbem.rules.diplomacy.minors",
     "eiapbem.rules.case_game",
 )

@@ -99,7 +99,11 @@ _ACTIONS: dict[str, ActionSpec] = {}
 _PHASES: dict[Phase, PhaseHooks] = {}
 
 #: Modules that register actions and phase hooks; imported before the engine is used.
-RULE_MODULES: tuple[str, ...] = ("eiapbem.rules.reinforcement",)
+RULE_MODULES: tuple[str, ...] = (
+    "eiapbem.rules.reinforcement",
+    "eiapbem.rules.naval.battle",
+    "eiapbem.rules.combat.sieges",
+)
 
 
 def register_action(cls: type, *, phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:

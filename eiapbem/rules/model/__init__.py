@@ -40,6 +40,7 @@ from eiapbem.rules.model.powers import (
     SurrenderSettings,
     War,
 )
+from eiapbem.rules.model.combat import NavalBattle, Siege, SiegeRound
 from eiapbem.rules.model.slot import ALL, ORDERS, TURN, Slot
 from eiapbem.rules.model.state import STATE_FORMAT, CityControl, GameState, MoveOrder
 from eiapbem.rules.model.units import (
@@ -66,8 +67,8 @@ __all__ = [
     "Access", "AccessKind", "BuildOrder", "CityControl", "Corps", "CorpsType", "Date", "Depot",
     "EconomicChoices", "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
     "GameState", "Garrison", "InvalidValue", "Leader", "LeaderStatus", "Location",
-    "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "Options",
+    "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "Options",
     "PeaceTerm", "PendingDecision", "Phase", "PlayerKind", "PowerState", "Prisoners",
-    "Record", "ShipType", "Ships", "SkipMode", "Slot", "StandingOrders",
+    "Record", "ShipType", "Ships", "Siege", "SiegeRound", "SkipMode", "Slot", "StandingOrders",
     "SurrenderSettings", "War", "first_difference", "garrison_id", "prisoners_key",
 ]

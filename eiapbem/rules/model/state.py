@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from eiapbem.errors import BadEncoding
 from eiapbem.rules import canonical
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, first_difference
+from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
 from eiapbem.rules.model.decisions import DecisionId, LogEntry, PendingDecision
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
@@ -98,6 +99,12 @@ class GameState(Record):
     prisoners: FrozenMap[str, Prisoners]
     pending: FrozenMap[DecisionId, PendingDecision]
     log: tuple[LogEntry, ...]
+    #: Naval combats of the game, by battle id, in progress or fought (9.0;
+    #: ``eiapbem.rules.naval.battle``); a finished one is its battle report.
+    naval_battles: FrozenMap[str, NavalBattle] = FrozenMap()
+    #: Siege assaults and garrison attacks, by id, in progress or fought (11.4;
+    #: ``eiapbem.rules.combat.sieges``).
+    sieges: FrozenMap[str, Siege] = FrozenMap()
 
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:
@@ -196,6 +203,10 @@ class GameState(Record):
         for key, dec in self.pending.items():
             if key != dec.id:
                 raise InvalidValue(f"the decision is filed under {key} but its id is {dec.id}", path=f"pending.{key}.id")
+        for name in ("naval_battles", "sieges"):
+            for key, rec in getattr(self, name).items():
+                if key != rec.id:
+                    raise InvalidValue(f"the record is filed under {key} but its id is {rec.id}", path=f"{name}.{key}.id")
 
     # ------------------------------------------------------- encoding, hash
 

@@ -1,0 +1,533 @@
+"""Sieges (11.4) as a state machine driven by pending decisions.
+
+``start_siege_assault`` makes one assault attempt of a besieging power on a
+city (11.4.1): a die on the siege table less the city's siege value, +1 when
+the garrison is more than 5 factors under capacity (``combat.siege``).  Then:
+
+- "sortie?": ``siege.sortie`` asks the defender; a sortie rolls one die, 5-6
+  the defender loses one factor, otherwise the besieger does;
+- "nr": nothing happens;
+- "breach": ``siege.surrender`` asks the defender: surrender (every factor
+  and leader inside becomes a prisoner, the city is the besieger's, no
+  political points) or fight the assault combat: the besieger on 5-1, the
+  defender on 5-2, at most three rounds, no modifiers; the defender broken or
+  eliminated gives the city and every survivor to the besieger, anything else
+  resumes the siege.  With a corps inside or a fortress (siege value 1+), the
+  winner of the city gets +1, a defender who holds gets +1 (11.4.1).
+
+``start_garrison_attack`` is the garrison's attack on the besiegers (11.4.2):
+the garrison on 5-1, the besiegers on 5-2, three rounds; the besiegers broken
+or eliminated retreat (``siege.retreat``); the garrison eliminated loses the
+city; no political points.
+
+Each factor lost in a round is chosen by its owner (``siege.casualty``:
+"any type ... at the controlling player's option", 000:1986, 000:2012) unless
+only one kind of factor is left.  Dice: ``siege/<id>/attempt``,
+``siege/<id>/sortie``, ``siege/<id>/round<n>/besieger`` and ``.../defender``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eiapbem.errors import IllegalAction
+from eiapbem.rules import engine
+from eiapbem.rules.cases import procedure
+from eiapbem.rules.combat._inputs import need
+from eiapbem.rules.combat import morale as morale_rules
+from eiapbem.rules.combat.siege import assault_attempt
+from eiapbem.rules.engine import Outcome, RulesContext
+from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
+from eiapbem.rules.model.combat import Siege, SiegeRound
+from eiapbem.rules.model.common import FactorType, Phase
+from eiapbem.rules.model.state import CityControl
+from eiapbem.rules.model.units import (
+    POOL,
+    Corps,
+    Factors,
+    Garrison,
+    LeaderStatus,
+    Location,
+    LocationKind,
+    Prisoners,
+    prisoners_key,
+)
+from eiapbem.rules.tables import forces, land
+
+BESIEGER, DEFENDER = "besieger", "defender"
+#: The tables of each side: (besieger's, defender's) (11.4.1, 11.4.2).
+TABLES = {
+    "assault": {BESIEGER: land.SIEGE_ASSAULT_BESIEGER_TABLE, DEFENDER: land.SIEGE_ASSAULT_DEFENDER_TABLE},
+    "garrison-attack": {BESIEGER: land.GARRISON_ATTACK_BESIEGER_TABLE, DEFENDER: land.GARRISON_ATTACK_GARRISON_TABLE},
+}
+MAX_ROUNDS = 3
+#: Morale chart spelling of factor types (000:3187-3195).
+_CHART_NAME = {"guerrilla": "guerilla"}
+
+
+def _power_of(state: GameState, nation: str) -> str | None:
+    if nation in POWERS:
+        return nation
+    m = state.minors.get(nation)
+    return m.controller if m is not None else None
+
+
+def _units(state: GameState, s: Siege, side: str) -> list[Corps | Garrison]:
+    ids = s.besiegers if side == BESIEGER else s.defenders
+    return [state.units[u] for u in ids if u in state.units]  # type: ignore[misc]
+
+
+def factors_of(state: GameState, s: Siege, side: str) -> int:
+    return sum(u.factors.total for u in _units(state, s, side) if u.location != POOL)
+
+
+def _morale_value(ctx: RulesContext, nation: str, kind: FactorType) -> int:
+    name = _CHART_NAME.get(kind.value, kind.value)
+    if nation in POWERS:
+        return forces.morale_value(nation, name)
+    for m in ctx.world.get("minors", {}).get("minors", []):
+        if m.get("id") == nation and isinstance(m.get("morale"), dict) and kind.value in m["morale"]:
+            return m["morale"][kind.value]
+    # A minor without its own value for this type: the chart's "all other" line (docs/decisions.md).
+    return forces.morale_value("AU", name if name not in ("feudal-infantry", "feudal-cavalry") else "infantry")
+
+
+def final_morale(state: GameState, ctx: RulesContext, s: Siege, side: str) -> int:
+    """11.2.5: the factor-weighted morale of the side, first day, no chart modifiers."""
+    groups = []
+    for u in _units(state, s, side):
+        for kind in FactorType:
+            n = u.factors.get(kind)
+            if n:
+                groups.append((n, _morale_value(ctx, u.nation, kind)))
+    return morale_rules.final_morale(morale_rules.base_morale(groups), 1)
+
+
+def percentage_loss(firing_factors: int, percent: int, target_factors: int) -> int:
+    """Factors the target loses: ``percent`` % of the firing factors, rounded down, at most all."""
+    return min(target_factors, firing_factors * percent // 100)
+
+
+# ------------------------------------------------------------------ starting
+
+
+def _new_id(state: GameState, city: str) -> str:
+    prefix = f"{state.date}.{city}."
+    return f"{prefix}{1 + sum(1 for k in state.sieges if k.startswith(prefix))}"
+
+
+def _city_controller(state: GameState, ctx: RulesContext, city: str) -> str:
+    if city in state.city_control:
+        return state.city_control[city].nation
+    return state.area_control.get(city) or ctx.map.area(city).nation
+
+
+def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    area = ctx.map.area(city) if ctx.map.is_area(city) else None
+    if area is None or area.city is None:
+        raise IllegalAction(f"there is no city in {city!r} to besiege")
+    att = tuple(
+        sorted(
+            u.id
+            for u in state.units.values()
+            if isinstance(u, Corps)
+            and u.location == Location(LocationKind.AREA, city)
+            and u.besieging
+            and _power_of(state, u.nation) == besieger
+            and u.factors.total > 0
+        )
+    )
+    if not att:
+        raise IllegalAction(f"{besieger} has no corps besieging the city of {city}")
+    inside = Location(LocationKind.CITY, city)
+    dfn = tuple(
+        sorted(
+            u.id
+            for u in state.units.values()
+            if isinstance(u, (Corps, Garrison))
+            and u.location == inside
+            and u.factors.total > 0
+            and _enemy(state, besieger, u.nation)
+        )
+    )
+    if not dfn:
+        raise IllegalAction(f"no enemy of {besieger} holds the city of {city}")
+    return att, dfn
+
+
+def _enemy(state: GameState, besieger: str, nation: str) -> bool:
+    """At war with the nation's power, or with a neutral minor itself (11.4, 000:1948)."""
+    p = _power_of(state, nation)
+    if p is None:
+        return nation in state.powers[besieger].minor_wars
+    return p in state.powers[besieger].wars
+
+
+def _siege(state: GameState, ctx: RulesContext, kind: str, city: str, besieger: str) -> Siege:
+    for other in state.sieges.values():
+        if other.city == city and other.step != "done":
+            raise IllegalAction(f"the siege combat {other.id} at {city} is still waiting for an answer; finish it first")
+    att, dfn = _sides(state, ctx, city, besieger)
+    holder = _city_controller(state, ctx, city)
+    nations = [state.units[u].nation for u in dfn]
+    return Siege(
+        id=_new_id(state, city),
+        kind=kind,
+        city=city,
+        besieger=besieger,
+        defender=holder if holder in nations else nations[-1],
+        besiegers=att,
+        defenders=dfn,
+        siege_value=ctx.map.area(city).city.siege,
+    )
+
+
+def start_siege_assault(state: GameState, city: str, besieger: str, ctx: RulesContext) -> Outcome:
+    """One assault attempt of ``besieger`` on the city of area ``city`` (11.4.1), run to its first question."""
+    if state.slot is None:
+        raise IllegalAction("the game is over; no siege can be pressed")
+    if state.slot.power not in (None, besieger):
+        raise IllegalAction(f"{besieger} may launch assault attempts only in its own land phase, not in {state.slot.power}'s")
+    s = _siege(state, ctx, "assault", city, besieger)
+    capacity = ctx.map.area(city).city.garrison_capacity
+    garrison = sum(u.factors.total for u in _units(state, s, DEFENDER) if isinstance(u, Garrison))
+    die = ctx.dice.d6(f"siege/{s.id}/attempt")
+    rn, result = assault_attempt(die, s.siege_value, garrison, capacity)
+    under = land.is_undergarrisoned(garrison, capacity)
+    s = _note(
+        s.replace(die=die, random_number=rn, result=result),
+        f"Assault attempt {s.id} on {city} by {besieger}: die {die}, siege value -{s.siege_value}"
+        + (f", undergarrisoned +1 ({garrison} of {capacity})" if under else "")
+        + f" = {rn}: {result}.",
+    )
+    who = _power_of(state, s.defender)
+    if result == land.SORTIE:
+        s = s.replace(step="sortie")
+        return _ask(_put(state, s), s, ctx, "sortie", who, "siege.sortie", ("sortie", "stay"))
+    if result == land.BREACH:
+        s = s.replace(step="surrender")
+        return _ask(_put(state, s), s, ctx, "surrender", who, "siege.surrender", ("surrender", "fight"))
+    return _finish(_put(state, s.replace(outcome="nothing")), s.id)
+
+
+def start_garrison_attack(state: GameState, city: str, ctx: RulesContext) -> Outcome:
+    """The garrison of ``city`` attacks the corps besieging it (11.4.2)."""
+    if state.slot is None:
+        raise IllegalAction("the game is over; no siege can be fought")
+    holder = _power_of(state, _city_controller(state, ctx, city))
+    besiegers = sorted(
+        {
+            _power_of(state, u.nation)
+            for u in state.units.values()
+            if isinstance(u, Corps) and u.besieging and u.location == Location(LocationKind.AREA, city)
+        }
+        - {None}
+    )
+    if not besiegers:
+        raise IllegalAction(f"no corps besieges the city of {city}")
+    if holder is None or state.slot.power not in (None, holder):
+        raise IllegalAction(f"only the power holding {city} may attack its besiegers, in its own land phase (11.4.2)")
+    s = _siege(state, ctx, "garrison-attack", city, besiegers[0])
+    s = _note(s, f"The garrison of {city} attacks {s.besieger}'s besiegers (11.4.2).")
+    return _begin_combat(state, s, ctx)
+
+
+# ------------------------------------------------------------------ machine
+
+
+def _note(s: Siege, line: str) -> Siege:
+    return s.replace(report=s.report + (line,))
+
+
+def _put(state: GameState, s: Siege) -> GameState:
+    return state.replace(sieges=state.sieges.set(s.id, s))
+
+
+#: What a neutral minor, which no player commands, answers (docs/decisions.md).
+NEUTRAL_ANSWERS = {"siege.sortie": "stay", "siege.surrender": "fight"}
+
+
+def _ask(
+    state: GameState, s: Siege, ctx: RulesContext, key: str, who: str | None, kind: str, options: Sequence[str], **context: Any
+) -> Outcome:
+    did = f"siege:{s.id}:{key}"
+    if who is None:  # a neutral minor's garrison: no one to ask
+        choice = NEUTRAL_ANSWERS.get(kind, options[0])
+        d = PendingDecision(id=did, power=s.besieger, kind=kind, options=tuple(options), slot=state.slot.key(state.date),
+                            context=FrozenMap(sorted({"siege": s.id, **context}.items())))
+        return _apply(state.replace(pending=state.pending.set(did, d)), s.besieger, d, choice, ctx)
+    d = PendingDecision(
+        id=did,
+        power=who,
+        kind=kind,
+        options=tuple(options),
+        slot=state.slot.key(state.date),
+        context=FrozenMap(sorted({"siege": s.id, **context}.items())),
+    )
+    return Outcome(state.replace(pending=state.pending.set(did, d)))
+
+
+def _side_power(state: GameState, s: Siege, side: str) -> str | None:
+    if side == BESIEGER:
+        return s.besieger
+    return _power_of(state, s.defender)
+
+
+def _begin_combat(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
+    m = {side: final_morale(state, ctx, s, side) for side in (BESIEGER, DEFENDER)}
+    s = _note(s.replace(morale=FrozenMap(m)), f"Final morale: besieger {m[BESIEGER]}, defender {m[DEFENDER]} (hundredths, 11.2.5).")
+    return _next_round(_put(state, s), s, ctx)
+
+
+def _next_round(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
+    n = len(s.rounds) + 1
+    tables = TABLES[s.kind]
+    have = {side: factors_of(state, s, side) for side in (BESIEGER, DEFENDER)}
+    dice, losses, mloss = {}, {}, {}
+    for side in (BESIEGER, DEFENDER):
+        dice[side] = ctx.dice.d6(f"siege/{s.id}/round{n}/{side}")
+    for side, enemy in ((BESIEGER, DEFENDER), (DEFENDER, BESIEGER)):
+        res = land.combat_result_for(tables[side], dice[side])
+        losses[enemy] = percentage_loss(have[side], res.loss_percent, have[enemy])
+        mloss[enemy] = res.morale_loss
+    rnd = SiegeRound(
+        number=n,
+        dice=FrozenMap(dice),
+        tables=FrozenMap({k: str(v) for k, v in tables.items()}),
+        losses=FrozenMap(losses),
+        morale_loss=FrozenMap(mloss),
+    )
+    s = s.replace(rounds=s.rounds + (rnd,), owed=FrozenMap(losses), step="casualties")
+    s = _note(
+        s,
+        f"Round {n}: besieger {dice[BESIEGER]} on {tables[BESIEGER]}, defender {dice[DEFENDER]} on {tables[DEFENDER]}; "
+        f"losses besieger {losses[BESIEGER]}, defender {losses[DEFENDER]}; morale loss besieger {mloss[BESIEGER]}, "
+        f"defender {mloss[DEFENDER]}.",
+    )
+    return _casualties(_put(state, s), s.id, ctx)
+
+
+def _options(state: GameState, s: Siege, side: str) -> tuple[str, ...]:
+    out = []
+    for u in _units(state, s, side):
+        for kind in FactorType:
+            if u.factors.get(kind) > 0:
+                out.append(f"{u.id}/{kind.value}")
+    return tuple(sorted(out))
+
+
+def _remove_factor(state: GameState, choice: str) -> GameState:
+    uid, _, kind = choice.rpartition("/")
+    u = state.units[uid]
+    ft = FactorType(kind)
+    return state.with_unit(u.replace(factors=u.factors.with_(ft, u.factors.get(ft) - 1)))
+
+
+def _casualties(state: GameState, sid: str, ctx: RulesContext) -> Outcome:
+    """Take the round's losses one factor at a time, asking the owner when there is a choice."""
+    s = state.sieges[sid]
+    for side in (BESIEGER, DEFENDER):
+        while s.owed.get(side, 0) > 0:
+            opts = _options(state, s, side)
+            if not opts:
+                s = s.replace(owed=s.owed.set(side, 0))
+                break
+            if len(opts) > 1:
+                if s.rounds:
+                    k = s.rounds[-1].losses[side] - s.owed[side] + 1
+                    key = f"casualty:{side}:{len(s.rounds)}:{k}"
+                else:
+                    key = f"casualty:{side}:sortie"
+                return _ask(_put(state, s), s, ctx, key, _side_power(state, s, side), "siege.casualty", opts, side=side)
+            state = _remove_factor(state, opts[0])
+            s = _note(s.replace(owed=s.owed.set(side, s.owed[side] - 1)), f"The {side} loses one factor: {opts[0]}.")
+    state = _put(state, s)
+    if not s.rounds:  # a sortie's single loss is taken
+        return _finish(state, sid)
+    return _after_round(state, s, ctx)
+
+
+def _broken(state: GameState, s: Siege, side: str) -> bool:
+    lost = sum(r.morale_loss.get(side, 0) for r in s.rounds)
+    return factors_of(state, s, side) == 0 or morale_rules.breaks(lost, s.morale[side])
+
+
+def _after_round(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
+    b_out, d_out = _broken(state, s, BESIEGER), _broken(state, s, DEFENDER)
+    for side, out in ((BESIEGER, b_out), (DEFENDER, d_out)):
+        if out:
+            lost = sum(r.morale_loss.get(side, 0) for r in s.rounds)
+            why = "is eliminated" if factors_of(state, s, side) == 0 else f"breaks (morale loss {lost} >= {s.morale[side]})"
+            s = _note(s, f"The {side} {why}.")
+    if s.kind == "assault":
+        if d_out:  # 11.4.1: the defender broken or eliminated: the city falls
+            return _capture(state, s, "captured")
+        if b_out or len(s.rounds) == MAX_ROUNDS:
+            s = _note(s, "The assault fails; the siege goes on (11.4.1).")
+            return _finish(_put(state, _award(state, s, DEFENDER)), s.id)
+    else:
+        if factors_of(state, s, DEFENDER) == 0:  # 11.4.2: the garrison wiped out: the city falls
+            return _capture(state, s, "captured")
+        if b_out:
+            s = _note(s.replace(step="retreat"), "The besiegers break and must retreat (11.4.2).")
+            opts = tuple(sorted(ctx.map.land_neighbours(s.city)))
+            return _ask(_put(state, s), s, ctx, "retreat", s.besieger, "siege.retreat", opts)
+        if d_out or len(s.rounds) == MAX_ROUNDS:
+            s = _note(s, "The garrison attack ends; the siege goes on (11.4.2).")
+            return _finish(_put(state, s.replace(outcome="resumed")), s.id)
+    return _next_round(_put(state, s), s, ctx)
+
+
+def _pp_applies(state: GameState, s: Siege) -> bool:
+    """11.4.1: political points only for a city with a corps inside or a fortress."""
+    return s.siege_value > 0 or any(isinstance(state.units.get(u), Corps) for u in s.defenders)
+
+
+def _award(state: GameState, s: Siege, winner: str) -> Siege:
+    s = s.replace(outcome="resumed" if winner == DEFENDER else "captured")
+    if s.kind != "assault" or not _pp_applies(state, s):
+        return s
+    p = _side_power(state, s, winner) if winner == BESIEGER else _power_of(state, s.defender)
+    if p is None:
+        return s
+    return _note(s.replace(political_points=FrozenMap({p: 1})), f"{p} gains 1 political point (11.4.1).")
+
+
+def _capture(state: GameState, s: Siege, outcome: str) -> Outcome:
+    """The city falls: every factor and leader inside is a prisoner of the besieger (11.4.1)."""
+    captor = s.besieger
+    for uid in s.defenders:
+        u = state.units.get(uid)
+        if u is None:
+            continue
+        if u.factors.total:
+            key = prisoners_key(captor, u.nation)
+            held = state.prisoners.get(key) or Prisoners(captor=captor, nation=u.nation)
+            state = state.replace(prisoners=state.prisoners.set(key, held.replace(factors=held.factors + u.factors)))
+        if isinstance(u, Garrison):
+            state = state.without_unit(uid)
+        else:
+            state = state.with_unit(u.replace(location=POOL, factors=Factors()))
+        for lid in sorted(state.leaders):
+            leader = state.leaders[lid]
+            if leader.attached_to == uid:
+                state = state.with_leader(
+                    leader.replace(status=LeaderStatus.CAPTURED, captured_by=captor, attached_to=None, returns=None)
+                )
+    for uid in s.besiegers:
+        u = state.units.get(uid)
+        if isinstance(u, Corps):
+            state = state.with_unit(u.replace(besieging=False))
+    state = state.replace(city_control=state.city_control.set(s.city, CityControl(nation=captor, since=state.date)))
+    if outcome == "surrendered":
+        s = _note(s.replace(outcome="surrendered"), f"The city of {s.city} surrenders to {captor}; no political points (11.4.1).")
+    else:
+        s = _note(_award(state, s, BESIEGER), f"The city of {s.city} is taken by {captor}; the survivors are prisoners.")
+    return _finish(_put(state, s), s.id)
+
+
+def _finish(state: GameState, sid: str) -> Outcome:
+    s = state.sieges[sid].replace(step="done", owed=FrozenMap())
+    for p, n in s.political_points.items():
+        state = state.with_power(p, political_status=state.powers[p].political_status + n)
+    state = _put(state, s)
+    return engine.log(state, "game", "siege.result", s.report[-1], siege=s.id, outcome=s.outcome)
+
+
+# ------------------------------------------------------------------ answers
+
+
+def _decision_siege(state: GameState, decision: PendingDecision) -> Siege:
+    sid = decision.context.get("siege")
+    s = state.sieges.get(sid) if isinstance(sid, str) else None
+    if s is None or s.step == "done":
+        raise IllegalAction(f"decision {decision.id} belongs to no siege in progress")
+    return s
+
+
+def _verify(state: GameState, power: str, decision: PendingDecision, choice: str, ctx: RulesContext) -> None:
+    _decision_siege(state, decision)
+
+
+def _apply(state: GameState, power: str, decision: PendingDecision, choice: str, ctx: RulesContext) -> Outcome:
+    s = _decision_siege(state, decision)
+    state = state.replace(pending=state.pending.remove(decision.id))
+    if decision.kind == "siege.sortie":
+        s = s.replace(answer=choice)
+        if choice == "stay":
+            return _finish(_put(state, _note(s.replace(outcome="nothing"), "The defender does not sortie.")), s.id)
+        roll = ctx.dice.d6(f"siege/{s.id}/sortie")
+        loser = land.sortie_loser(roll)
+        s = _note(s.replace(outcome="sortie", owed=FrozenMap({loser: 1}), step="casualties"),
+                  f"The defender sorties: die {roll}; the {loser} loses one factor.")
+        return _casualties(_put(state, s), s.id, ctx)
+    if decision.kind == "siege.surrender":
+        s = s.replace(answer=choice)
+        if choice == "surrender":
+            return _capture(state, s, "surrendered")
+        return _begin_combat(state, _note(s, "The defender refuses to surrender: the besieger assaults (11.4.1)."), ctx)
+    if decision.kind == "siege.casualty":
+        side = str(decision.context["side"])
+        state = _remove_factor(state, choice)
+        s = _note(s.replace(owed=s.owed.set(side, s.owed[side] - 1)), f"The {side} loses one factor: {choice} ({power}'s choice).")
+        return _casualties(_put(state, s), s.id, ctx)
+    if decision.kind == "siege.retreat":
+        for uid in s.besiegers:
+            u = state.units.get(uid)
+            if isinstance(u, Corps) and u.location != POOL:
+                state = state.with_unit(u.replace(location=Location(LocationKind.AREA, choice), besieging=False))
+        s = _note(s.replace(outcome="besieger-retreats"), f"{s.besieger}'s besiegers retreat to {choice}.")
+        return _finish(_put(state, s), s.id)
+    raise IllegalAction(f"no siege rule answers decisions of kind {decision.kind}")
+
+
+engine.register_decision("siege", verify=_verify, apply=_apply)
+
+
+def report_text(siege: Siege) -> str:
+    """The siege as a player reads it: one line per event."""
+    return "\n".join(siege.report)
+
+
+def report_record(siege: Siege) -> dict:
+    """The siege as plain JSON-able data."""
+    return siege.to_obj()
+
+
+# ------------------------------------------------------------------ rules cases
+
+
+@procedure("siege.assault", context=True)
+def _assault_case(inp: dict, ctx: RulesContext) -> dict:
+    """A whole assault attempt (or, with ``garrison_attack = true``, a garrison attack) through the engine."""
+    from eiapbem.rules.scene import answer_all, powers_changed, scene_state, waiting_for
+
+    state = scene_state(inp, phase=Phase.LAND)
+    before = state
+    city = need(inp, "city", str)
+    if need(inp, "garrison_attack", bool, False):
+        out = start_garrison_attack(state, city, ctx)
+    else:
+        out = start_siege_assault(state, city, need(inp, "besieger", str), ctx)
+    (sid,) = out.state.sieges
+    asked: list[str] = []
+    state = answer_all(out.state, f"siege:{sid}:", need(inp, "answers", dict, {}), ctx, asked)
+    s = state.sieges[sid]
+    units = {u: state.units[u].factors.total if u in state.units else 0 for u in s.besiegers + s.defenders}
+    return {
+        "siege": sid,
+        "step": s.step,
+        "random_number": s.random_number,
+        "result": s.result,
+        "outcome": s.outcome,
+        "morale": dict(s.morale),
+        "rounds": [{"losses": dict(r.losses), "morale_loss": dict(r.morale_loss)} for r in s.rounds],
+        "factors": units,
+        "city_controller": state.city_control[city].nation if city in state.city_control else "unchanged",
+        "prisoners": {k: p.factors.total for k, p in state.prisoners.items()},
+        "political_status": powers_changed(before, state),
+        "decisions": asked,
+        "waiting_for": waiting_for(state, f"siege:{sid}:"),
+        "report": list(s.report),
+    }
