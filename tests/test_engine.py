@@ -138,3 +138,10 @@ def test_a_defender_answers_a_decision_in_the_attackers_slot(state, ctx):
     out = engine.apply_action(s, "FR", engine.AnswerDecision("q1", "yes"), ctx)
     assert not out.state.pending and out.events[0].text == "FR answered yes"
     assert engine.apply_action(out.state, "RU", AddMoney(1), ctx).state.powers["RU"].treasury == 1
+
+
+def test_a_slot_cannot_end_while_another_power_must_answer(state, ctx):
+    d = PendingDecision(id="q2", power="FR", kind="test.ask.evade", options=("yes", "no"), slot="1805-01/setup/turn/RU")
+    s = state.replace(pending=FrozenMap({"q2": d}))
+    with pytest.raises(IllegalAction, match="wait for FR to answer test.ask.evade"):
+        engine.end_slot(s, "RU", ctx)

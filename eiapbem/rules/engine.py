@@ -234,8 +234,12 @@ def unmet_obligations(state: GameState, power: str, ctx: RulesContext) -> tuple[
     """Sentences naming what ``power`` must still do before ending its slot."""
     verify_actor(state, power)
     assert state.slot is not None
-    mine = [d for d in state.pending.values() if d.power == power]
-    found = [f"answer the pending decision {d.kind} ({d.id})" for d in mine]
+    # Every open question blocks the end of the slot, whoever must answer it: a battle
+    # started in this slot must be fought out before the slot passes.
+    found = [
+        f"answer the pending decision {d.kind} ({d.id})" if d.power == power else f"wait for {d.power} to answer {d.kind} ({d.id})"
+        for d in state.pending.values()
+    ]
     hooks = _PHASES.get(state.slot.phase)
     if hooks and hooks.obligations:
         found.extend(hooks.obligations(state, power, ctx))
