@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.bench_cmd",
     "eiapbem.cli.files_cmd",
     "eiapbem.cli.data_cmd",
+    "eiapbem.cli.economy_cmd",
 )
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from eiapbem.errors import BadEncoding
 from eiapbem.rules import canonical
-from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, first_difference
+from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet, first_difference
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
 from eiapbem.rules.model.decisions import DecisionId, LogEntry, PendingDecision
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
@@ -98,6 +98,8 @@ class GameState(Record):
     prisoners: FrozenMap[str, Prisoners]
     pending: FrozenMap[DecisionId, PendingDecision]
     log: tuple[LogEntry, ...]
+    #: Campaign winners found at a victory points tally (12.1.3); the game ends with them.
+    victors: Annotated[tuple[PowerId, ...], SortedSet()] = ()
 
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:
