@@ -47,6 +47,7 @@ PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.combat.siege",
     "eiapbem.rules.naval.combat",
     "eiapbem.rules.diplomacy.minors",
+    "eiapbem.rules.economy.cases",
 )
 
 _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")

@@ -256,6 +256,9 @@ class Work:
     eln_hit: set[str] = field(default_factory=set)
     #: Home nation manpower each power collected (civil disorder, 12.2.2).
     home_manpower: dict[str, int] = field(default_factory=dict)
+    #: The powers' money and manpower while a step runs (``flush`` writes them to the state).
+    cash: dict[str, int] = field(default_factory=dict)
+    recruits: dict[str, int] = field(default_factory=dict)
 
     @property
     def date(self):
@@ -272,13 +275,11 @@ class Work:
         """Add ``amount`` (negative: take, never below zero) to a power's or a fund's money;
         write the ledger line; return what actually moved."""
         owner = power or power_of(self.state, nation) or nation
+        have = self.treasury(nation)
+        moved = max(amount, -have)
         if nation in POWERS:
-            have = self.state.powers[nation].treasury
-            moved = max(amount, -have)
-            self.state = self.state.with_power(nation, treasury=have + moved)
+            self.cash[nation] = have + moved
         else:
-            have = self.fund_money.get(nation, 0)
-            moved = max(amount, -have)
             self.fund_money[nation] = have + moved
         if moved != amount:
             detail = (detail + "; " if detail else "") + f"only ${-moved} available"
@@ -288,18 +289,31 @@ class Work:
     def manpower(self, nation: str, amount: int, step: str, item: str, *, power: str | None = None,
                  detail: str = "") -> int:
         owner = power or power_of(self.state, nation) or nation
+        have = self.men(nation)
+        moved = max(amount, -have)
         if nation in POWERS:
-            have = self.state.powers[nation].manpower
-            moved = max(amount, -have)
-            self.state = self.state.with_power(nation, manpower=have + moved)
+            self.recruits[nation] = have + moved
         else:
-            have = self.fund_manpower.get(nation, 0)
-            moved = max(amount, -have)
             self.fund_manpower[nation] = have + moved
         self.ledger.add(owner, step, item, fund=nation, manpower=moved, detail=detail)
         return moved
 
+    def flush(self) -> GameState:
+        """Write the powers' money and manpower kept during a step back into the state."""
+        powers = self.state.powers
+        for p in POWERS:
+            ps = powers[p]
+            t, m = self.cash.get(p, ps.treasury), self.recruits.get(p, ps.manpower)
+            if (t, m) != (ps.treasury, ps.manpower):
+                powers = powers.set(p, ps.replace(treasury=t, manpower=m))
+        self.cash.clear()
+        self.recruits.clear()
+        if powers is not self.state.powers:
+            self.state = self.state.replace(powers=powers)
+        return self.state
+
     def political(self, power: str, points: int, step: str, item: str, detail: str = "") -> None:
+        self.flush()
         before = self.state.powers[power].political_status
         self.state = adjust_status(self.state, self.ctx, power, points)
         after = self.state.powers[power].political_status
@@ -311,7 +325,11 @@ class Work:
         self.ledger.add(power, step, item, fund=fund, detail=detail)
 
     def treasury(self, nation: str) -> int:
-        return self.state.powers[nation].treasury if nation in POWERS else self.fund_money.get(nation, 0)
+        if nation in POWERS:
+            return self.cash.get(nation, self.state.powers[nation].treasury)
+        return self.fund_money.get(nation, 0)
 
     def men(self, nation: str) -> int:
-        return self.state.powers[nation].manpower if nation in POWERS else self.fund_manpower.get(nation, 0)
+        if nation in POWERS:
+            return self.recruits.get(nation, self.state.powers[nation].manpower)
+        return self.fund_manpower.get(nation, 0)

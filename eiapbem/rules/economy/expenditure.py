@@ -145,7 +145,7 @@ def _maintenance(w: Work, p: str, bankrupt: set[str]) -> None:
                 bankrupt.add(p)
     items = maintenance_items(w.state, p)
     due = sum(c for _, c in items)
-    have = w.state.powers[p].treasury
+    have = w.treasury(p)
     for item, c in items:
         w.money(p, -c, STEP, f"maintenance {item}")
     if due > have:
@@ -220,7 +220,7 @@ def _counters(w: Work, p: str) -> None:
 
 def _surplus(w: Work, p: str) -> None:
     """12.5.5, 12.5.6: money is kept; manpower lost except Prussia's; free states lose both."""
-    men = w.state.powers[p].manpower
+    men = w.men(p)
     if men and p != "PR":
         w.manpower(p, -men, STEP, "unused manpower lost", detail="12.5.6")
     for fund in free_states_of(w.state, p):

@@ -274,6 +274,11 @@ def _apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
 # ----------------------------------------------------------------- resolution
 
 
+#: Steps A-J of 12.0 in the manual's order (003:54-66).
+STEPS = (victory.tally, collection.collect, lending.lend, manipulation.manipulate, expenditure.spend,
+         status.adjust, status.civil_disorder, ceding.cede, kingdoms.combine, levy.levy)
+
+
 def run_steps(state: GameState, ctx: Any) -> Work:
     """Steps A-J of 12.0 over a state whose ``EconomicChoices`` hold the orders; returns the work
     (final state before the orders are cleared, and the ledger)."""
@@ -282,16 +287,10 @@ def run_steps(state: GameState, ctx: Any) -> Work:
         if m.treasury or m.manpower:
             w.fund_money[slug] = m.treasury
             w.fund_manpower[slug] = m.manpower
-    victory.tally(w)
-    collection.collect(w)
-    lending.lend(w)
-    manipulation.manipulate(w)
-    expenditure.spend(w)
-    status.adjust(w)
-    status.civil_disorder(w)
-    ceding.cede(w)
-    kingdoms.combine(w)
-    levy.levy(w)
+    for step in STEPS:
+        w.flush()
+        step(w)
+    w.flush()
     # 12.5.5: free states keep nothing; the money left in a fund was written off in step E.
     minors = w.state.minors
     for slug, m in minors.items():
