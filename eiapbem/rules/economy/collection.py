@@ -274,7 +274,8 @@ def _trade(w: Work) -> None:
     state, ctx = w.state, w.ctx
     gb_blocked = national_capitals_occupied(state, ctx, "GB")
     ports = port_infos(state, ctx)
-    no_trade = {p: national_capitals_occupied(state, ctx, p) for p in POWERS}
+    # 000:2096: no trade while the national capital is occupied; for Russia both capitals.
+    no_trade = {p: _trade_capitals_occupied(state, ctx, p) for p in POWERS}
     allowed = {p: trade_allowed(state, p) for p in POWERS if p != "GB"}
     for pi in ports:
         name = ctx.map.area(pi.area).name
@@ -315,6 +316,11 @@ def _trade(w: Work) -> None:
     _half_trade(w)
     for p in POWERS:
         w.collected[p] += w.trade[p]
+
+
+def _trade_capitals_occupied(state: GameState, ctx: Any, p: str) -> tuple[str, ...]:
+    occupied = national_capitals_occupied(state, ctx, p)
+    return occupied if len(occupied) == len(ctx.map.national_capitals(p)) else ()
 
 
 def american_value(state: GameState, ctx: Any, power: str, ports: list[PortInfo] | None = None) -> tuple[int, str | None]:
@@ -362,6 +368,7 @@ def _american_trade(w: Work, ports: list[PortInfo], no_trade: dict) -> None:
 
 
 def _colonial_trade(w: Work, gb_blocked: tuple[str, ...]) -> None:
+    """British colonial trade (000:2108): $30, $15 while at war with the USA."""
     if gb_blocked:
         w.note("GB", STEP, "trade", "none: London occupied")
         return
