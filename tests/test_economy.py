@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.dice import Dice
-from eiapbem.rules.economy import collection, kingdoms, levy, phase, victory
+from eiapbem.rules.economy import collection, kingdoms, levy, manipulation, phase, victory
 from eiapbem.rules.economy.cases import build_state, context
 from eiapbem.rules.economy.phase import (
     BuyArmy,
@@ -480,3 +480,38 @@ def test_a_year_of_economic_phases_on_the_1805_scenario():
     assert any("Spanish gold" in t for t in texts)
     assert all(p in texts[0] for p in POWERS)
     assert state.powers["GB"].victory_points == 4 * 6
+
+
+def test_loans_from_diplomacy_arrive_and_gifts_move_in_the_step():
+    # 6.12 (000:868): money given in a diplomacy phase arrives at the economic phase; 12.3 (000:2172).
+    st0, w = run({"alliances": [["GB", "RU"]], "loans": {"GB": {"RU": 12}}},
+                 {"RU": [GiveMoney(to="GB", amount=5)]})
+    assert money(w, "RU", "money received from GB") == 12
+    assert money(w, "RU", "money given to GB") == -5
+    assert money(w, "GB", "money received from RU") == 5
+    assert w.state.powers["GB"].loans == {}
+
+
+def test_ceded_province_pays_tax_but_no_manpower():
+    # 12.2.1 (000:2080) taxes ceded provinces; 12.2.2 (000:2162) not their manpower.
+    _, w = run({"ceded": {"tyrol": "FR"}})
+    assert money(w, "FR", "tax Tyrol") > 0
+    assert not any(ln.fund == "FR" and ln.item == "manpower Tyrol" for ln in w.ledger.lines)
+    assert not any(ln.fund == "AU" and ln.item == "tax Tyrol" for ln in w.ledger.lines)
+
+
+def test_free_state_collects_printed_values_under_economic_loss():
+    # 000:2156: under an economic loss a free state collects its printed, not doubled, values.
+    _, w = run({"status": {"FR": 6}}, forced={"economy/1805-03/FR/eln": 1})
+    assert money(w, "holland", "tax Holland") == 4
+
+
+def test_returned_leader_costs_its_ratings():
+    # 13.8.3 (000:2648): strategic + tactical political points; back from the next month.
+    ctx = ctx_with()
+    lid = next(k for k, v in state_for().leaders.items() if v.power == "FR")
+    st0 = state_for(leaders={lid: {"status": "removed"}})
+    s, t, _ = manipulation.leader_ratings(ctx, lid)
+    w = run_steps(with_orders(st0, {"FR": [phase.ReturnLeader(leader=lid)]}, ctx), ctx)
+    assert any(ln.item == f"leader {lid} bought back" and ln.political == -(s + t) for ln in w.ledger.lines)
+    assert w.state.leaders[lid].returns == Date(1805, 4)
