@@ -467,12 +467,11 @@ def test_a_year_of_economic_phases_on_the_1805_scenario():
         out = engine.resolve_slot(state, orders, ctx)
         for p in POWERS:
             assert out.state.powers[p].treasury == w.state.powers[p].treasury
-        recs = []
-        for p in POWERS:
-            mine = [ln for ln in w.ledger.lines if ln.power == p and ln.fund == p]
-            recs.append({"power": p, "fund": p, "opening_money": state.powers[p].treasury,
-                         "opening_manpower": state.powers[p].manpower, "lines": [ln.to_obj() for ln in mine],
-                         "closing_money": w.state.powers[p].treasury, "closing_manpower": w.state.powers[p].manpower})
+        recs = phase.summary(state, ctx, orders)
+        for r in recs:
+            if r["fund"] == r["power"]:
+                assert r["closing_money"] == out.state.powers[r["power"]].treasury
+                assert r["closing_manpower"] == out.state.powers[r["power"]].manpower
         texts.append(render(recs, state, "test"))
         state = out.state
     assert state.powers["FR"].builds["1805-06/FR/infantry/-"].count == 3

@@ -38,31 +38,12 @@ def scenario_state(scenario_id: str, month: str | None) -> tuple[GameState, Any]
 
 
 def records(state: GameState, seed: str, power: str | None) -> list[dict[str, Any]]:
-    """Per fund: the opening balance, every ledger line, the closing balance."""
+    """``economy.phase.summary`` with the packaged data and the preview dice."""
     from eiapbem.data.context import rules_context
     from eiapbem.rules.dice import Dice
-    from eiapbem.rules.economy.phase import run_steps
+    from eiapbem.rules.economy.phase import summary
 
-    ctx = rules_context(Dice(seed.encode("utf-8")))
-    work = run_steps(state, ctx)
-    out = []
-    for p in POWERS:
-        if power is not None and p != power:
-            continue
-        lines = [ln for ln in work.ledger.lines if ln.power == p]
-        funds = [p] + sorted({ln.fund for ln in lines if ln.fund != p})
-        for fund in funds:
-            if fund == p:
-                money0, men0 = state.powers[p].treasury, state.powers[p].manpower
-            else:
-                m = state.minors.get(fund)
-                money0, men0 = (m.treasury, m.manpower) if m else (0, 0)
-            mine = [ln for ln in lines if ln.fund == fund]
-            out.append({"power": p, "fund": fund, "opening_money": money0, "opening_manpower": men0,
-                        "lines": [ln.to_obj() for ln in mine],
-                        "closing_money": money0 + sum(ln.money for ln in mine),
-                        "closing_manpower": men0 + sum(ln.manpower for ln in mine)})
-    return out
+    return summary(state, rules_context(Dice(seed.encode("utf-8"))), power=power)
 
 
 def render(recs: list[dict[str, Any]], state: GameState, seed: str) -> str:

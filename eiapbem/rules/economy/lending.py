@@ -8,8 +8,6 @@ giver and reaches the ally or the giver's minor free state in this same step
 
 from __future__ import annotations
 
-from typing import Any
-
 from eiapbem.errors import IllegalAction
 from eiapbem.rules.economy.common import Work, allied, fund_of
 from eiapbem.rules.model import POWERS, GameState, MinorStatus
@@ -57,12 +55,3 @@ def lend(w: Work) -> None:
                 dest = fund_of(w.state, to)
                 w.money(dest, given, STEP, f"money received from {p}", power=dest if dest in POWERS else p)
 
-
-def total_money(state: GameState) -> int:
-    """Every dollar in the game: treasuries, free states' money and loans on the way."""
-    return (sum(ps.treasury + sum(ps.loans.values()) for ps in state.powers.values())
-            + sum(m.treasury for m in state.minors.values()))
-
-
-def loans_out(state: GameState, ctx: Any = None) -> dict[str, int]:
-    return {p: sum(state.powers[p].loans.values()) for p in POWERS}

@@ -27,7 +27,7 @@ from typing import Annotated, Any
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.economy import ceding, collection, expenditure, kingdoms, lending, levy, manipulation, status, victory
-from eiapbem.rules.economy.common import Line, Work, at_war, power_of
+from eiapbem.rules.economy.common import Line, Work, at_war
 from eiapbem.rules.model import POWERS, FactorType, GameState, LeaderStatus, LogEntry, Phase, Purchase, Record, ShipType
 from eiapbem.rules.model.base import FrozenMap, OneOf
 from eiapbem.rules.model.common import NationId, Positive, PowerId, Slug
@@ -349,15 +349,37 @@ def resolve(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any) -> 
 
 
 def summary(state: GameState, ctx: Any, orders: Mapping[str, Sequence[Any]] | None = None,
-            power: str | None = None) -> list[Line]:
-    """The quarter's ledger, line by line (12.0 "economic summary"): the phase resolved on
-    ``state`` with ``orders`` and ``ctx.dice``, without changing anything."""
+            power: str | None = None) -> list[dict[str, Any]]:
+    """The quarter's economic summary (12.0 "economic summary", 000:2030), a pure function.
+
+    The phase is resolved on ``state`` with ``orders`` and ``ctx.dice`` without
+    changing anything; one record per power and per free state or kingdom of it:
+    ``power``, ``fund``, ``opening_money``/``opening_manpower``, ``lines`` (every
+    ledger line, in order) and ``closing_money``/``closing_manpower`` (opening plus
+    the lines, which is what the state holds after the phase).
+    """
     w = run_steps(with_orders(state, orders or {}, ctx), ctx)
-    return [ln for ln in w.ledger.lines if power is None or ln.power == power]
+    out = []
+    for p in POWERS:
+        if power is not None and p != power:
+            continue
+        lines = [ln for ln in w.ledger.lines if ln.power == p]
+        for fund in [p] + sorted({ln.fund for ln in lines if ln.fund != p}):
+            if fund == p:
+                money0, men0 = state.powers[p].treasury, state.powers[p].manpower
+            else:
+                m = state.minors.get(fund)
+                money0, men0 = (m.treasury, m.manpower) if m else (0, 0)
+            mine = [ln for ln in lines if ln.fund == fund]
+            out.append({"power": p, "fund": fund, "opening_money": money0, "opening_manpower": men0,
+                        "lines": [ln.to_obj() for ln in mine],
+                        "closing_money": money0 + sum(ln.money for ln in mine),
+                        "closing_manpower": men0 + sum(ln.manpower for ln in mine)})
+    return out
 
 
 for _cls in ACTIONS:
     engine.register_action(_cls, phases=(Phase.ECONOMIC,), verify=_verify, apply=_apply)
 engine.register_phase(Phase.ECONOMIC, resolve=resolve)
 
-__all__ = ["ACTIONS", "resolve", "summary", "run_steps", "power_of"]
+__all__ = ["ACTIONS", "STEPS", "resolve", "run_steps", "summary", "with_orders"]
