@@ -30,7 +30,7 @@ from eiapbem.rules.economy.phase import (
     run_steps,
     with_orders,
 )
-from eiapbem.rules.model import POWERS, Corps, Date, Factors, Location, LocationKind, Phase, PlayerKind, Slot
+from eiapbem.rules.model import POWERS, Corps, Date, Factors, Location, LocationKind, MinorStatus, Phase, PlayerKind, Slot
 from eiapbem.rules.model.slot import ORDERS
 from eiapbem.rules.tables.economy import COSTS
 
@@ -514,3 +514,46 @@ def test_returned_leader_costs_its_ratings():
     w = run_steps(with_orders(st0, {"FR": [phase.ReturnLeader(leader=lid)]}, ctx), ctx)
     assert any(ln.item == f"leader {lid} bought back" and ln.political == -(s + t) for ln in w.ledger.lines)
     assert w.state.leaders[lid].returns == Date(1805, 4)
+
+
+def _rhine_for(power):
+    minors = [c for c in kingdoms.RHINE_COMPONENTS if c not in ("magdeburg", "tyrol")]
+    return {m: {"status": "conquered", "controller": power} for m in minors[:15]}
+
+
+def test_confederation_of_the_rhine_created_once_and_ends_without_corps():
+    # 12.8.1 (000:2282-2294): 15 components, +2; never while another power's exists; it ends when
+    # its controller holds no component minor with corps.
+    ctx = ctx_with()
+    st0 = state_for(minors=_rhine_for("FR"))
+    w = run_steps(with_orders(st0, {"FR": [CreateKingdom(kingdom="confederation-of-the-rhine")]}, ctx), ctx)
+    rhine = w.state.minors["confederation-of-the-rhine"]
+    assert rhine.controller == "FR"
+    assert w.state.minors["bavaria"].kingdom == "confederation-of-the-rhine"
+    assert any(ln.item == "confederation-of-the-rhine created" and ln.political == 2 for ln in w.ledger.lines)
+    with pytest.raises(IllegalAction, match="already exists"):
+        kingdoms.check_creation(w.state, ctx, "AU", "confederation-of-the-rhine")
+    # Its parts' money is pooled and doubled in the next phase.
+    w2 = run_steps(w.state, ctx)
+    assert money(w2, "confederation-of-the-rhine", "tax Bavaria") == 2 * ctx.map.province("bavaria").tax
+    # Every part with corps lost to Austria: the confederation ends.
+    st3 = w.state
+    for slug in ("baden", "bavaria", "hanover", "hesse", "saxony", "wurttemberg"):
+        if slug in st3.minors:
+            st3 = st3.with_minor(slug, st3.minors[slug].replace(controller="AU", kingdom=None, status=MinorStatus.CONQUERED))
+    w3 = run_steps(st3, ctx)
+    assert "confederation-of-the-rhine" not in w3.state.minors
+    assert all(m.kingdom is None for m in w3.state.minors.values())
+
+
+def test_kingdom_purchases_for_a_part_are_lost():
+    # 000:2286: purchases made for a free state before it becomes a component are lost.
+    ctx = ctx_with()
+    minors = _rhine_for("FR")
+    minors["bavaria"] = {"status": "free-state", "controller": "FR"}
+    st0 = state_for(minors=minors, month="1806-03")
+    st1 = run_steps(with_orders(st0, {"FR": [GiveMoney(to="bavaria", amount=10),
+                                             BuyArmy(item="infantry", count=1, nation="bavaria")]}, ctx), ctx).state
+    assert any(b.nation == "bavaria" for b in st1.powers["FR"].builds.values())
+    st2 = kingdoms.create(st1, ctx, "FR", "confederation-of-the-rhine")
+    assert not any(b.nation == "bavaria" for b in st2.powers["FR"].builds.values())
