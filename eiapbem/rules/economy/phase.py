@@ -31,6 +31,7 @@ from eiapbem.rules.economy.common import Line, Work, at_war
 from eiapbem.rules.model import POWERS, FactorType, GameState, LeaderStatus, LogEntry, Phase, Purchase, Record, ShipType
 from eiapbem.rules.model.base import FrozenMap, OneOf
 from eiapbem.rules.model.common import NationId, Positive, PowerId, Slug
+from eiapbem.rules.model.units import CorpsId, LeaderId, UnitId
 
 ARMY_ITEMS = (FactorType.INFANTRY.value, FactorType.MILITIA.value, FactorType.CAVALRY.value,
               FactorType.GUARD.value, FactorType.ARTILLERY.value)
@@ -80,7 +81,7 @@ class BuyCounter(Record):
     KIND = "economic.buy-counter"
     COMMAND = "buy-counter"
     BUTTON = "Counter Pool"
-    unit: str
+    unit: UnitId
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +144,7 @@ class ReturnLeader(Record):
     KIND = "economic.return-leader"
     COMMAND = "return-leader"
     BUTTON = "Return Leader"
-    leader: str
+    leader: LeaderId
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +175,7 @@ class PlaceLevy(Record):
     KIND = "economic.place-levy"
     COMMAND = "place-levy"
     BUTTON = "Raise Feudal Unit"
-    corps: str
+    corps: CorpsId
     area: Slug
 
 
@@ -185,7 +186,7 @@ class RemoveLevy(Record):
     KIND = "economic.remove-levy"
     COMMAND = "remove-levy"
     BUTTON = "Remove Special Unit"
-    corps: str
+    corps: CorpsId
 
 
 ACTIONS = (BuyArmy, BuyShips, BuyCounter, GiveMoney, PayDebt, DeductVictoryPoints, StopUsaTrade,
