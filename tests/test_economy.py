@@ -557,3 +557,18 @@ def test_kingdom_purchases_for_a_part_are_lost():
     assert any(b.nation == "bavaria" for b in st1.powers["FR"].builds.values())
     st2 = kingdoms.create(st1, ctx, "FR", "confederation-of-the-rhine")
     assert not any(b.nation == "bavaria" for b in st2.powers["FR"].builds.values())
+
+
+def test_removed_cossack_not_placed_again_the_same_phase_and_piracy_months_reset():
+    # 13.2.2 (000:2432): removed cossacks come back only at a later economic phase.
+    ctx = ctx_with()
+    area = ctx.map.areas_of_province("don")[0]
+    st0 = state_for(units={"corps:RU:Cossack-1": {"at": f"area:{area}"},
+                           "fleet:FR:1": {"at": "sea:north-atlantic", "light": 2, "mission": "piracy",
+                                          "target": "GB", "months": 3}})
+    with pytest.raises(IllegalAction, match="later phase"):
+        engine.check_orders(st0, "RU", [RemoveLevy(corps="corps:RU:Cossack-1"),
+                                        PlaceLevy(corps="corps:RU:Cossack-1", area=area)], ctx)
+    w = run_steps(with_orders(st0, {"RU": [RemoveLevy(corps="corps:RU:Cossack-1")]}, ctx), ctx)
+    assert w.state.units["corps:RU:Cossack-1"].location.kind is LocationKind.POOL
+    assert w.state.units["fleet:FR:1"].piracy_months == 0

@@ -117,6 +117,8 @@ def levy(w: Work) -> None:
             w.note(p, STEP, f"{cid} removed", "13.2.2")
         for cid, area in econ.levy_place.items():
             try:
+                if cid in econ.levy_remove:
+                    raise IllegalAction(f"{cid} is removed this phase and may come back only at a later one (13.2.2)")
                 check_place(w.state, w.ctx, p, cid, area)
                 u = w.state.units[cid]
                 if u.corps_type is CorpsType.COSSACK and _count_on_map(w.state, CorpsType.COSSACK) >= cossack_limit(w.state, w.ctx):

@@ -28,7 +28,7 @@ from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.economy import ceding, collection, expenditure, kingdoms, lending, levy, manipulation, status, victory
 from eiapbem.rules.economy.common import Line, Work, at_war
-from eiapbem.rules.model import POWERS, FactorType, GameState, LeaderStatus, LogEntry, Phase, Purchase, Record, ShipType
+from eiapbem.rules.model import POWERS, FactorType, Fleet, GameState, LeaderStatus, LogEntry, Phase, Purchase, Record, ShipType
 from eiapbem.rules.model.base import FrozenMap, OneOf
 from eiapbem.rules.model.common import NationId, Positive, PowerId, Slug
 from eiapbem.rules.model.units import CorpsId, LeaderId, UnitId
@@ -238,6 +238,8 @@ def _verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
     elif isinstance(a, PlaceLevy):
         if a.corps in econ.levy_place:
             raise IllegalAction(f"{a.corps} is already placed in these orders")
+        if a.corps in econ.levy_remove:
+            raise IllegalAction(f"{a.corps} is removed in these orders and may come back only at a later phase (13.2.2)")
         levy.check_place(state, ctx, power, a.corps, a.area)
     elif isinstance(a, RemoveLevy):
         levy.check_remove(state, power, a.corps)
@@ -292,6 +294,10 @@ def run_steps(state: GameState, ctx: Any) -> Work:
         w.flush()
         step(w)
     w.flush()
+    # 8.9 / 12.2.1: the months on piracy are counted per quarter.
+    for uid, u in sorted(w.state.units.items()):
+        if isinstance(u, Fleet) and u.piracy_months:
+            w.state = w.state.with_unit(u.replace(piracy_months=0))
     # 12.5.5: free states keep nothing; the money left in a fund was written off in step E.
     minors = w.state.minors
     for slug, m in minors.items():
