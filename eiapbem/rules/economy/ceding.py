@@ -7,9 +7,10 @@ from typing import Any
 from eiapbem.errors import IllegalAction
 from eiapbem.rules.economy.common import CONTROLLED, Work, allied, at_war, power_of
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
+from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS
 
 STEP = "12.7 ceding"
-CEDE_COST = -1  # 000:2268, 000:3231
+CEDE_COST = POLITICAL_POINTS["cede"].points  # -1: 000:2268, 000:3231
 
 
 def territory_areas(state: GameState, ctx: Any, territory: str) -> tuple[str, ...]:
@@ -70,7 +71,7 @@ def cede(w: Work) -> None:
         w.state = transfer(w.state, w.ctx, territory, p, to)
         w.political(p, CEDE_COST, STEP, f"{territory} ceded to {to}")
         if territory == "poland":
-            w.political(p, -1, STEP, "loss of Poland", detail="12.8.2")
+            w.political(p, -POLITICAL_POINTS["create-poland"].points, STEP, "loss of Poland", detail="12.8.2")
 
 
 def transfer(state: GameState, ctx: Any, territory: str, giver: str, to: str) -> GameState:

@@ -27,10 +27,11 @@ from eiapbem.rules.model import (
     Purchase,
 )
 from eiapbem.rules.model.powers import SHIP_ITEMS
+from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS
 from eiapbem.rules.tables.economy import COSTS, check_purchase
 
 STEP = "12.5 expenditure"
-BANKRUPTCY = -3  # 000:2200, 000:3229
+BANKRUPTCY = POLITICAL_POINTS["bankrupt"].points  # -3: 000:2200, 000:3229
 #: 12.5.4 (000:2238): counters that are never bought.
 FREE_COUNTERS = (CorpsType.FEUDAL, CorpsType.INSURRECTION, CorpsType.TYROL, CorpsType.COSSACK,
                  CorpsType.FREIKORPS, CorpsType.GUERRILLA)

@@ -16,6 +16,7 @@ from eiapbem.errors import IllegalAction
 from eiapbem.rules.economy.common import Work, province_holder
 from eiapbem.rules.model import POWERS, GameState, MinorCountry, MinorStatus
 from eiapbem.rules.model.base import FrozenMap
+from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS
 
 STEP = "12.8 kingdoms"
 
@@ -37,7 +38,11 @@ OTTOMAN_COMPONENTS = ("algeria", "cyrenaica", "egypt", "morocco", "palestine", "
 OTTOMAN_NEEDED = 6
 OTTOMAN_CREATORS = ("FR", "GB", "SP", "TU")
 POLAND_CAPITAL = "masovia"  # 12.8.2 (000:2298)
-POINTS = {RHINE: 2, POLAND: 1, OTTOMAN: 2}  # 000:3232-3233
+POINTS = {  # 000:3232-3233
+    RHINE: POLITICAL_POINTS["create-confederation-or-ottoman"].points,
+    POLAND: POLITICAL_POINTS["create-poland"].points,
+    OTTOMAN: POLITICAL_POINTS["create-confederation-or-ottoman"].points,
+}
 
 
 def controls(state: GameState, ctx: Any, power: str, part: str) -> bool:

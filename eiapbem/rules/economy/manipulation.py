@@ -10,13 +10,21 @@ from typing import Any
 from eiapbem.errors import IllegalAction
 from eiapbem.rules.economy.common import Work, national_capitals_occupied, status_box
 from eiapbem.rules.model import POWERS, GameState, LeaderStatus
-from eiapbem.rules.tables.diplomacy import return_leader_cost
+from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS, return_leader_cost
 
 STEP = "12.4 manipulation"
 
 #: 12.4.1 (000:2182): political points lost per occupied national capital.
-CAPITAL_LOSS = {"london": -3, "paris": -3, "berlin": -2, "constantinople": -2, "vienna": -2,
-                "madrid": -1, "moscow": -1, "st-petersburg": -1}
+_PP = POLITICAL_POINTS
+CAPITAL_LOSS = {
+    "london": _PP["paris-london-occupied"].points, "paris": _PP["paris-london-occupied"].points,
+    "berlin": _PP["berlin-vienna-constantinople-occupied"].points,
+    "constantinople": _PP["berlin-vienna-constantinople-occupied"].points,
+    "vienna": _PP["berlin-vienna-constantinople-occupied"].points,
+    "madrid": _PP["madrid-moscow-stpetersburg-occupied"].points,
+    "moscow": _PP["madrid-moscow-stpetersburg-occupied"].points,
+    "st-petersburg": _PP["madrid-moscow-stpetersburg-occupied"].points,
+}
 
 
 def squares(ctx: Any) -> tuple[int, ...]:
