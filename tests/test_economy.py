@@ -572,3 +572,18 @@ def test_removed_cossack_not_placed_again_the_same_phase_and_piracy_months_reset
     w = run_steps(with_orders(st0, {"RU": [RemoveLevy(corps="corps:RU:Cossack-1")]}, ctx), ctx)
     assert w.state.units["corps:RU:Cossack-1"].location.kind is LocationKind.POOL
     assert w.state.units["fleet:FR:1"].piracy_months == 0
+
+
+def test_orders_kingdoms_and_victors_survive_encoding():
+    # The new model fields (EconomicChoices orders, MinorCountry.provinces, GameState.victors) round-trip.
+    from eiapbem.rules.model import GameState
+
+    ctx = ctx_with()
+    st0 = state_for(alliances=[["FR", "SP"]], vp={"FR": 399})
+    st1 = with_orders(st0, {"FR": [BuyShips(item="light", count=1, port="toulon"), Cede(territory="hanover", to="SP"),
+                                   GiveMoney(to="SP", amount=3)],
+                            "PR": [CreateKingdom(kingdom="poland")]}, ctx)
+    assert GameState.decode(st1.encode()) == st1
+    st2 = run_steps(st1, ctx).state
+    assert st2.victors == ("FR",) and "poland" in st2.minors
+    assert GameState.decode(st2.encode()) == st2
