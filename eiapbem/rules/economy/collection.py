@@ -150,7 +150,6 @@ def trade_allowed(state: GameState, power: str) -> str:
 
 def collect(w: Work) -> None:
     """Step B: taxation, manpower, trade, gold, piracy, loss numbers and AI bonuses, for every power."""
-    state, ctx = w.state, w.ctx
     for p in POWERS:
         w.collected[p] = 0
         w.collected_manpower[p] = 0
@@ -165,11 +164,10 @@ def collect(w: Work) -> None:
             _free_state(w, p, f)
     _trade(w)
     _spanish_gold(w)
-    if state.options.privateers:
+    if w.state.options.privateers:
         _piracy(w)
     for p in POWERS:
         _ai_bonus(w, p)
-    del ctx
 
 
 def _economic_loss(w: Work) -> None:
