@@ -37,6 +37,7 @@ from eiapbem.rules.model import (
     PlayerKind,
     PowerState,
     Prisoners,
+    Purchase,
     Ships,
     SkipMode,
     StandingOrders,
@@ -124,7 +125,18 @@ economic = st.builds(
     vp_deduction_target=st.none() | powers,
     vp_deduction=small,
     return_leaders=sets(st.sampled_from(("leader:FR:napoleon", "leader:AU:charles"))),
-)
+    next_manipulation=st.none() | st.integers(-3, 3),
+    purchases=st.lists(st.one_of(
+        st.builds(Purchase, nations, st.sampled_from(("infantry", "cavalry", "guard")), st.integers(1, 9)),
+        st.builds(Purchase, nations, st.sampled_from(SHIP_ITEMS), st.integers(1, 9), slugs),
+    ), max_size=3).map(tuple),
+    counters=st.lists(st.sampled_from(("corps:FR:I", "fleet:GB:2")), max_size=2).map(tuple),
+    gifts=st.dictionaries(nations, st.integers(1, 99), max_size=2).map(FrozenMap),
+    debts_paid=st.dictionaries(powers, st.integers(1, 99), max_size=2).map(FrozenMap),
+    kingdoms=sets(st.sampled_from(("poland", "ottoman-empire"))),
+    levy_place=st.dictionaries(st.sampled_from(("corps:RU:Cossack-1", "corps:AU:Freikorps")), slugs, max_size=2).map(FrozenMap),
+    levy_remove=sets(st.sampled_from(("corps:RU:Cossack-2", "corps:PR:Freikorps"))),
+).flatmap(lambda e: st.one_of(st.just(e), st.builds(lambda t, p: e.replace(cede_territory=t, cede_to=p), slugs, powers)))
 access = st.one_of(
     st.builds(Access, st.just(AccessKind.VOLUNTARY), st.none()),
     st.builds(Access, st.just(AccessKind.ENFORCED), st.none()),
@@ -196,6 +208,7 @@ def game_states(draw):
             status=status,
             controller=ctrl,
             kingdom=draw(st.none() | st.just("confederation-of-the-rhine")),
+            provinces=draw(sets(st.sampled_from(("masovia", "posen", "tyrol")))),
             stored_factors=draw(factors),
             stored_ships=draw(ships),
             setup_due=draw(st.booleans()),
@@ -314,6 +327,7 @@ def game_states(draw):
         prisoners=FrozenMap(prisoners),
         pending=FrozenMap(pending),
         log=log,
+        victors=draw(sets(powers)),
     )
 
 

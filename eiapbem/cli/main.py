@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.files_cmd",
     "eiapbem.cli.data_cmd",
     "eiapbem.cli.gap_cmd",
+    "eiapbem.cli.economy_cmd",
 )
 
 

@@ -62,6 +62,7 @@ PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.naval.cases",
     "eiapbem.rules.diplomacy.minors",
     "eiapbem.rules.case_game",
+    "eiapbem.rules.economy.cases",
 )
 
 _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")

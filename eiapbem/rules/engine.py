@@ -103,6 +103,7 @@ RULE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.reinforcement",
     "eiapbem.rules.naval.battle",
     "eiapbem.rules.combat.sieges",
+    "eiapbem.rules.economy.phase",
 )
 
 

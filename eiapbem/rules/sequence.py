@@ -282,7 +282,8 @@ def advance(state: GameState) -> GameState:
     Sets the date and slot; clears each ``once`` skip setting the move used
     (13.9, 000:2734); and, when a new month begins, puts 7.5's positions back
     to the default (a choice is "for the next" naval or land phase only,
-    000:998) and ends every loan of 7.6 (``end_loans``).  After the last slot of the last month the slot becomes ``None``.
+    000:998) and ends every loan of 7.6 (``end_loans``).  After the last slot of the last month, or once a
+    victory points tally has found the winners (12.1.3, ``GameState.victors``), the slot becomes ``None``.
     """
     if state.slot is None:
         return state
@@ -294,7 +295,7 @@ def advance(state: GameState) -> GameState:
         if ps.skips.get(phase) is SkipMode.ONCE:
             powers = powers.set(power, ps.replace(skips=ps.skips.remove(phase)))
     nxt = next_slot(state.date, state.slot, choices, end=state.end)
-    if nxt is None:
+    if nxt is None or state.victors:  # 12.1.3: a campaign victory ends the game
         return state.replace(powers=powers, slot=None)
     date, slot = nxt
     if date == state.date:

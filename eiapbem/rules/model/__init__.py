@@ -31,6 +31,7 @@ from eiapbem.rules.model.powers import (
     Access,
     AccessKind,
     BuildOrder,
+    Purchase,
     EconomicChoices,
     PeaceTerm,
     PlayerKind,
@@ -64,7 +65,7 @@ from eiapbem.rules.model.units import (
 
 __all__ = [
     "ALL", "ORDERS", "POOL", "POWERS", "POWER_NAMES", "STATE_FORMAT", "TURN",
-    "Access", "AccessKind", "BuildOrder", "CityControl", "Corps", "CorpsType", "Date", "Depot",
+    "Access", "AccessKind", "BuildOrder", "Purchase", "CityControl", "Corps", "CorpsType", "Date", "Depot",
     "EconomicChoices", "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
     "GameState", "Garrison", "InvalidValue", "Leader", "LeaderStatus", "Location",
     "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "Options",

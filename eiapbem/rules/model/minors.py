@@ -45,6 +45,10 @@ class MinorCountry(Record):
     part_of: Slug | None = None
     #: A component of a kingdom (12.8: ``confederation-of-the-rhine``, ``poland``, ``ottoman-empire``).
     kingdom: Slug | None = None
+    #: A kingdom's own entry (12.8): the home provinces it is made of (Poland's
+    #: "(P)" provinces, the Confederation's Magdeburg and Tyrol); its minor
+    #: components carry ``kingdom`` instead.
+    provinces: SlugSet = ()
     #: Forces kept while the minor is not a free state: what was left after its
     #: last war (5.3.1 note (a), 000:416) and its fleet (6.6.1, 13.3.1).
     stored_factors: Factors = Factors()

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from eiapbem.errors import BadEncoding
 from eiapbem.rules import canonical
-from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, first_difference
+from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet, first_difference
 from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
 from eiapbem.rules.model.decisions import DecisionId, LogEntry, PendingDecision
@@ -105,6 +105,8 @@ class GameState(Record):
     #: Siege assaults and garrison attacks, by id, in progress or fought (11.4;
     #: ``eiapbem.rules.combat.sieges``).
     sieges: FrozenMap[str, Siege] = FrozenMap()
+    #: Campaign winners found at a victory points tally (12.1.3); the game ends with them.
+    victors: Annotated[tuple[PowerId, ...], SortedSet()] = ()
 
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:

@@ -1,0 +1,335 @@
+"""What every step of the economic phase reads: control, occupation, siege,
+blockade, the political status display and the ledger (12.0, 000:2026-2350).
+
+The state is read as it is: a city is held by ``GameState.city_control``
+(else by the owner of its area), besieged when a corps in its area has
+``besieging`` set (10.4.3), a port is blockaded when a fleet of a power at
+war with the port's controller is in its blockade box (8.8).  Nothing here
+changes the state except ``adjust_status`` and the ledger helpers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from eiapbem.rules.model import (
+    POWERS,
+    Corps,
+    Fleet,
+    GameState,
+    LocationKind,
+    MinorCountry,
+    MinorStatus,
+)
+
+#: Statuses in which a power controls a minor's territory (13.3.1, 6.8).
+CONTROLLED = (MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
+
+
+# ----------------------------------------------------------------- the ledger
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the economic summary: who, which step, what, and how much.
+
+    ``fund`` is the treasury the line changes: a power, or a minor free state
+    or kingdom (12.2.3); ``money`` and ``manpower`` are signed changes;
+    ``political`` and ``vp`` are changes of political status and victory points.
+    """
+
+    power: str
+    fund: str
+    step: str
+    item: str
+    money: int = 0
+    manpower: int = 0
+    political: int = 0
+    vp: int = 0
+    detail: str = ""
+
+    def to_obj(self) -> dict[str, Any]:
+        return {
+            "power": self.power, "fund": self.fund, "step": self.step, "item": self.item,
+            "money": self.money, "manpower": self.manpower, "political": self.political,
+            "vp": self.vp, "detail": self.detail,
+        }
+
+
+@dataclass
+class Ledger:
+    """The lines of one economic phase, in the order the rules produced them."""
+
+    lines: list[Line] = field(default_factory=list)
+
+    def add(self, power: str, step: str, item: str, *, fund: str | None = None, money: int = 0,
+            manpower: int = 0, political: int = 0, vp: int = 0, detail: str = "") -> None:
+        self.lines.append(Line(power, fund or power, step, item, money, manpower, political, vp, detail))
+
+
+# ----------------------------------------------------------------- relations
+
+
+def power_of(state: GameState, nation: str) -> str | None:
+    """The major power behind a nation: itself, or a minor's controller."""
+    if nation in POWERS:
+        return nation
+    m = state.minors.get(nation)
+    if m is None:
+        return None
+    if m.part_of is not None:
+        return power_of(state, m.part_of)
+    return m.controller if m.status in CONTROLLED else None
+
+
+def at_war(state: GameState, a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and a in POWERS and b in state.powers[a].wars
+
+
+def allied(state: GameState, a: str, b: str) -> bool:
+    return a == b or (a in POWERS and b in state.powers[a].alliances)
+
+
+# ----------------------------------------------------------------- control of territory
+
+
+def minor_status(state: GameState, slug: str) -> MinorCountry | None:
+    """A minor district's effective record (a joined secondary district follows its major district)."""
+    m = state.minors.get(slug)
+    if m is not None and m.part_of is not None:
+        return state.minors.get(m.part_of)
+    return m
+
+
+def kingdom_of_province(state: GameState, province: str) -> str | None:
+    for slug, m in state.minors.items():
+        if province in m.provinces:
+            return slug
+    return None
+
+
+def province_holder(state: GameState, ctx: Any, province: str) -> str | None:
+    """The power controlling a home province or minor district (12.2.1, 12.7, 13.3).
+
+    A home province belongs to its home power unless ceded; a minor district to
+    the power that conquered it or runs it as a free state; neutral, influenced
+    and allied minors to nobody.
+    """
+    prov = ctx.map.province(province)
+    if prov.nation in POWERS:
+        return state.ceded_provinces.get(province, prov.nation)
+    m = minor_status(state, province)
+    if m is None or m.status not in CONTROLLED:
+        return None
+    return m.controller
+
+
+def city_holder(state: GameState, ctx: Any, area: str) -> str:
+    """The nation holding the city of ``area`` (13.5): ``city_control`` or the area's owner."""
+    cc = state.city_control.get(area)
+    if cc is not None:
+        return cc.nation
+    if area in state.area_control:
+        return state.area_control[area]
+    a = ctx.map.area(area)
+    if a.nation in POWERS:
+        return province_holder(state, ctx, a.province) or a.nation
+    return power_of(state, a.nation) or a.nation
+
+
+def besieged(state: GameState, area: str) -> bool:
+    """A corps in the area besieges its city (10.4.3 "Besieging City")."""
+    for u in state.units.values():
+        if isinstance(u, Corps) and u.besieging and u.location.kind is LocationKind.AREA and u.location.site == area:
+            return True
+    return False
+
+
+def occupied_by_enemy(state: GameState, ctx: Any, area: str, owner: str | None) -> bool:
+    """The city of ``area`` is held, unbesieged, by a nation that is not ``owner`` nor its ally
+    (12.2.1 "occupied by unbesieged enemy factors")."""
+    if owner is None:
+        return False
+    holder = power_of(state, city_holder(state, ctx, area))
+    if holder is None or holder == owner or allied(state, owner, holder):
+        return False
+    return not besieged(state, area)
+
+
+def capital_occupied(state: GameState, ctx: Any, province: str, owner: str | None = None) -> bool:
+    """The capital city of a province or minor district is occupied by unbesieged enemy factors."""
+    holder = owner if owner is not None else province_holder(state, ctx, province)
+    if holder is None:
+        prov = ctx.map.province(province)
+        holder = prov.nation
+    return occupied_by_enemy(state, ctx, ctx.map.capital_of(province), holder)
+
+
+def national_capitals_occupied(state: GameState, ctx: Any, power: str) -> tuple[str, ...]:
+    """The national capitals of ``power`` occupied by unbesieged enemy factors (12.2.1, 12.4.1)."""
+    return tuple(c for c in ctx.map.national_capitals(power) if occupied_by_enemy(state, ctx, c, power))
+
+
+def blockaded(state: GameState, ctx: Any, port: str, controller: str | None) -> bool:
+    """A fleet at war with the port's controller is in its blockade box (8.8)."""
+    for u in state.units.values():
+        if isinstance(u, Fleet) and u.location.kind is LocationKind.BLOCKADE and u.location.site == port:
+            if controller is None:
+                return True
+            if at_war(state, power_of(state, u.nation), controller):
+                return True
+    return False
+
+
+# ----------------------------------------------------------------- political status display
+
+
+def _display(ctx: Any) -> dict:
+    return ctx.world["displays.json"]["political_status"]
+
+
+def status_box(ctx: Any, position: int) -> dict:
+    boxes = _display(ctx)["boxes"]
+    return boxes[max(0, min(position, len(boxes) - 1))]
+
+
+def status_range(ctx: Any) -> tuple[int, int]:
+    boxes = _display(ctx)["boxes"]
+    return boxes[0]["position"], boxes[-1]["position"]
+
+
+def adjust_status(state: GameState, ctx: Any, power: str, points: int) -> GameState:
+    """Move ``power``'s marker by ``points`` (13.7.1): never off either end; forced off
+    the lower end, the power must sue for peace at the next diplomacy phase."""
+    if points == 0:
+        return state
+    lo, hi = status_range(ctx)
+    ps = state.powers[power]
+    new = ps.political_status + points
+    sue = ps.must_sue_for_peace or new < lo
+    return state.with_power(power, political_status=max(lo, min(hi, new)), must_sue_for_peace=sue)
+
+
+def free_states_of(state: GameState, power: str) -> tuple[str, ...]:
+    """The funds of ``power``'s minor free states: free-state minors outside a kingdom and kingdoms."""
+    out = []
+    for slug, m in state.minors.items():
+        if m.status is MinorStatus.FREE_STATE and m.controller == power and m.kingdom is None and m.part_of is None:
+            out.append(slug)
+    return tuple(out)
+
+
+def fund_of(state: GameState, nation: str) -> str:
+    """The treasury a free state's money goes to: its kingdom's, if it is a component (12.8)."""
+    m = state.minors.get(nation)
+    if m is not None and m.kingdom is not None:
+        return m.kingdom
+    return nation
+
+
+def ceil_half(n: int) -> int:
+    return -(-n // 2)
+
+
+# ----------------------------------------------------------------- the phase being resolved
+
+
+@dataclass
+class Work:
+    """The economic phase while it is resolved: the state so far, the ledger, and the
+    minor free states' and kingdoms' money and manpower (12.2.3), which live only
+    for the phase (12.5.5) and are written back as zero at its end.
+    """
+
+    state: GameState
+    ctx: Any
+    ledger: Ledger = field(default_factory=Ledger)
+    fund_money: dict[str, int] = field(default_factory=dict)
+    fund_manpower: dict[str, int] = field(default_factory=dict)
+    #: Trade money each power collected this phase (piracy's cap, C.7's half trade).
+    trade: dict[str, int] = field(default_factory=dict)
+    #: Money and manpower each power collected this phase (the AI bonus of 12.0).
+    collected: dict[str, int] = field(default_factory=dict)
+    collected_manpower: dict[str, int] = field(default_factory=dict)
+    #: Powers whose economic loss number came up this phase (12.2.1).
+    eln_hit: set[str] = field(default_factory=set)
+    #: Home nation manpower each power collected (civil disorder, 12.2.2).
+    home_manpower: dict[str, int] = field(default_factory=dict)
+    #: The powers' money and manpower while a step runs (``flush`` writes them to the state).
+    cash: dict[str, int] = field(default_factory=dict)
+    recruits: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def date(self):
+        return self.state.date
+
+    def label(self, who: str, what: str) -> str:
+        """The dice label of a roll of this phase, e.g. ``economy/1806-03/FR/eln``."""
+        return f"economy/{self.state.date}/{who}/{what}"
+
+    # -- money movements (every change of a treasury goes through these two)
+
+    def money(self, nation: str, amount: int, step: str, item: str, *, power: str | None = None,
+              detail: str = "") -> int:
+        """Add ``amount`` (negative: take, never below zero) to a power's or a fund's money;
+        write the ledger line; return what actually moved."""
+        owner = power or power_of(self.state, nation) or nation
+        have = self.treasury(nation)
+        moved = max(amount, -have)
+        if nation in POWERS:
+            self.cash[nation] = have + moved
+        else:
+            self.fund_money[nation] = have + moved
+        if moved != amount:
+            detail = (detail + "; " if detail else "") + f"only ${-moved} available"
+        self.ledger.add(owner, step, item, fund=nation, money=moved, detail=detail)
+        return moved
+
+    def manpower(self, nation: str, amount: int, step: str, item: str, *, power: str | None = None,
+                 detail: str = "") -> int:
+        owner = power or power_of(self.state, nation) or nation
+        have = self.men(nation)
+        moved = max(amount, -have)
+        if nation in POWERS:
+            self.recruits[nation] = have + moved
+        else:
+            self.fund_manpower[nation] = have + moved
+        self.ledger.add(owner, step, item, fund=nation, manpower=moved, detail=detail)
+        return moved
+
+    def flush(self) -> GameState:
+        """Write the powers' money and manpower kept during a step back into the state."""
+        powers = self.state.powers
+        for p in POWERS:
+            ps = powers[p]
+            t, m = self.cash.get(p, ps.treasury), self.recruits.get(p, ps.manpower)
+            if (t, m) != (ps.treasury, ps.manpower):
+                powers = powers.set(p, ps.replace(treasury=t, manpower=m))
+        self.cash.clear()
+        self.recruits.clear()
+        if powers is not self.state.powers:
+            self.state = self.state.replace(powers=powers)
+        return self.state
+
+    def political(self, power: str, points: int, step: str, item: str, detail: str = "") -> None:
+        self.flush()
+        before = self.state.powers[power].political_status
+        self.state = adjust_status(self.state, self.ctx, power, points)
+        after = self.state.powers[power].political_status
+        if after - before != points:
+            detail = (detail + "; " if detail else "") + f"marker stops at {after}"
+        self.ledger.add(power, step, item, political=points, detail=detail)
+
+    def note(self, power: str, step: str, item: str, detail: str = "", fund: str | None = None) -> None:
+        self.ledger.add(power, step, item, fund=fund, detail=detail)
+
+    def treasury(self, nation: str) -> int:
+        if nation in POWERS:
+            return self.cash.get(nation, self.state.powers[nation].treasury)
+        return self.fund_money.get(nation, 0)
+
+    def men(self, nation: str) -> int:
+        if nation in POWERS:
+            return self.recruits.get(nation, self.state.powers[nation].manpower)
+        return self.fund_manpower.get(nation, 0)

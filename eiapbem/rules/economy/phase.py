@@ -1,0 +1,392 @@
+"""The economic phase as one simultaneous slot (12.0, 000:2026-2350; 003:54-66).
+
+Every power's choices are actions of ``Phase.ECONOMIC``: each records an order
+in the power's ``EconomicChoices`` (so ``engine.check_orders`` sees earlier
+orders of the same file); ``resolve`` then runs the steps of 12.0 in the
+manual's order for all powers with every power's orders and the dice of the
+resolving file:
+
+A. victory points (12.1)          F. political status adjustment (12.6)
+B. money and manpower (12.2)      G. civil disorder (12.2.2)
+C. lending (12.3)                 H. ceding (12.7)
+D. manipulation (12.4)            I. kingdoms (12.8)
+E. expenditure (12.5)             J. levy (12.9)
+
+(Step K of the chart sheet, 003:66, is the board game's unassigned-minor step;
+the computer game has none.)  What an order cannot know before the phase is
+resolved (the money left after an economic loss roll) is settled then: an
+unaffordable purchase is not made and the ledger says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from eiapbem.errors import IllegalAction
+from eiapbem.rules import engine
+from eiapbem.rules.economy import ceding, collection, expenditure, kingdoms, lending, levy, manipulation, status, victory
+from eiapbem.rules.economy.common import Line, Work, at_war
+from eiapbem.rules.model import POWERS, FactorType, Fleet, GameState, LeaderStatus, LogEntry, Phase, Purchase, Record, ShipType
+from eiapbem.rules.model.base import FrozenMap, OneOf
+from eiapbem.rules.model.common import NationId, Positive, PowerId, Slug
+from eiapbem.rules.model.units import CorpsId, LeaderId, UnitId
+
+ARMY_ITEMS = (FactorType.INFANTRY.value, FactorType.MILITIA.value, FactorType.CAVALRY.value,
+              FactorType.GUARD.value, FactorType.ARTILLERY.value)
+SHIP_ITEMS = (ShipType.HEAVY.value, ShipType.LIGHT.value, ShipType.TRANSPORT.value)
+
+
+def _econ(state: GameState, power: str):
+    return state.powers[power].economic
+
+
+def _set(state: GameState, power: str, **changes: Any) -> engine.Outcome:
+    return engine.Outcome(state.with_power(power, economic=_econ(state, power).replace(**changes)))
+
+
+# ----------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class BuyArmy(Record):
+    """Buy army factors for the power or one of its minor free states (12.5.3)."""
+
+    KIND = "economic.buy-army"
+    COMMAND = "buy-army"
+    BUTTON = "Build Land Forces"
+    item: Annotated[str, OneOf(ARMY_ITEMS)]
+    count: Positive
+    nation: NationId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BuyShips(Record):
+    """Buy ships to be built in a chosen port (12.5.3)."""
+
+    KIND = "economic.buy-ships"
+    COMMAND = "buy-ships"
+    BUTTON = "Build Ships"
+    item: Annotated[str, OneOf(SHIP_ITEMS)]
+    count: Positive
+    port: Slug
+    nation: NationId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BuyCounter(Record):
+    """Buy a corps or fleet counter from the counter pool, to be placed within three months (12.5.4)."""
+
+    KIND = "economic.buy-counter"
+    COMMAND = "buy-counter"
+    BUTTON = "Counter Pool"
+    unit: UnitId
+
+
+@dataclass(frozen=True, slots=True)
+class GiveMoney(Record):
+    """Give money to an ally or to one of your minor free states in the lending step (12.3)."""
+
+    KIND = "economic.give-money"
+    COMMAND = "give-money"
+    BUTTON = "Give Money"
+    to: NationId
+    amount: Positive
+
+
+@dataclass(frozen=True, slots=True)
+class PayDebt(Record):
+    """Pay an informal debt to another power (12.5.2)."""
+
+    KIND = "economic.pay-debt"
+    COMMAND = "pay-debt"
+    BUTTON = "Pay Debt"
+    to: PowerId
+    amount: Positive
+
+
+@dataclass(frozen=True, slots=True)
+class DeductVictoryPoints(Record):
+    """Great Britain: use up to a third of this quarter's victory points against one enemy (12.1.2)."""
+
+    KIND = "economic.deduct-vp"
+    COMMAND = "deduct-vp"
+    BUTTON = "Deduct VP"
+    target: PowerId
+    points: Positive
+
+
+@dataclass(frozen=True, slots=True)
+class StopUsaTrade(Record):
+    """Great Britain: stop an enemy's American trade, risking war with the USA (12.2.1)."""
+
+    KIND = "economic.stop-usa-trade"
+    COMMAND = "stop-usa-trade"
+    BUTTON = "Stop USA Trade"
+    target: PowerId
+
+
+@dataclass(frozen=True, slots=True)
+class SetManipulation(Record):
+    """Set the economic manipulation display for the next economic phase (optional, 12.4.3)."""
+
+    KIND = "economic.set-manipulation"
+    COMMAND = "set-manipulation"
+    BUTTON = "Economic Manipulation"
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnLeader(Record):
+    """Drop political points to bring back a leader removed by peace condition C.6 (12.4.2, 13.8.3)."""
+
+    KIND = "economic.return-leader"
+    COMMAND = "return-leader"
+    BUTTON = "Return Leader"
+    leader: LeaderId
+
+
+@dataclass(frozen=True, slots=True)
+class Cede(Record):
+    """Cede one controlled minor country or ceded province to an ally (12.7)."""
+
+    KIND = "economic.cede"
+    COMMAND = "cede"
+    BUTTON = "Cede Province or Minor Country"
+    territory: Slug
+    to: PowerId
+
+
+@dataclass(frozen=True, slots=True)
+class CreateKingdom(Record):
+    """Create the Confederation of the Rhine, Poland or the Ottoman Empire (12.8)."""
+
+    KIND = "economic.create-kingdom"
+    COMMAND = "create-kingdom"
+    BUTTON = "Create Kingdom"
+    kingdom: Annotated[str, OneOf(kingdoms.KINGDOMS)]
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceLevy(Record):
+    """Place a cossack or freikorps, or raise a feudal corps in December (12.9, 13.2)."""
+
+    KIND = "economic.place-levy"
+    COMMAND = "place-levy"
+    BUTTON = "Raise Feudal Unit"
+    corps: CorpsId
+    area: Slug
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveLevy(Record):
+    """Remove a cossack or freikorps from the map (12.9, 13.2.2)."""
+
+    KIND = "economic.remove-levy"
+    COMMAND = "remove-levy"
+    BUTTON = "Remove Special Unit"
+    corps: CorpsId
+
+
+ACTIONS = (BuyArmy, BuyShips, BuyCounter, GiveMoney, PayDebt, DeductVictoryPoints, StopUsaTrade,
+           SetManipulation, ReturnLeader, Cede, CreateKingdom, PlaceLevy, RemoveLevy)
+
+
+def _purchase(power: str, a: BuyArmy | BuyShips) -> Purchase:
+    return Purchase(nation=a.nation or power, item=a.item, count=a.count, port=getattr(a, "port", None))
+
+
+def _verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
+    econ = _econ(state, power)
+    if isinstance(a, (BuyArmy, BuyShips)):
+        expenditure.check_purchase_order(state, ctx, power, _purchase(power, a))
+    elif isinstance(a, BuyCounter):
+        if a.unit in econ.counters:
+            raise IllegalAction(f"counter {a.unit} is already bought in these orders")
+        expenditure.check_counter(state, power, a.unit)
+    elif isinstance(a, GiveMoney):
+        lending.check_recipient(state, power, a.to)
+    elif isinstance(a, PayDebt):
+        if a.to == power:
+            raise IllegalAction(f"{power} cannot pay a debt to itself")
+    elif isinstance(a, DeductVictoryPoints):
+        if power != "GB":
+            raise IllegalAction("only Great Britain may deduct victory points (12.1.2)")
+        if econ.vp_deduction_target is not None:
+            raise IllegalAction("Great Britain deducts victory points from ONE power per quarter (12.1.2)")
+        victory.check_deduction(state, ctx, a.target, a.points)
+    elif isinstance(a, StopUsaTrade):
+        if power != "GB":
+            raise IllegalAction("only Great Britain may stop American trade (12.2.1)")
+        if not at_war(state, "GB", a.target):
+            raise IllegalAction(f"Great Britain may stop the American trade only of a power it is at war with, not {a.target}")
+        if state.powers["GB"].war_with_america:
+            raise IllegalAction("Great Britain is at war with the USA: nobody trades with America")
+    elif isinstance(a, SetManipulation):
+        manipulation.check_setting(state, ctx, a.square)
+    elif isinstance(a, ReturnLeader):
+        leader = state.leaders.get(a.leader)
+        if leader is None or leader.power != power or leader.status is not LeaderStatus.REMOVED:
+            raise IllegalAction(f"{a.leader!r} is not a removed leader of {power} (13.8.3)")
+    elif isinstance(a, Cede):
+        if econ.cede_territory is not None:
+            raise IllegalAction(f"{power} already cedes {econ.cede_territory}; one territory per economic phase (12.7)")
+        ceding.check_cession(state, ctx, power, a.territory, a.to)
+    elif isinstance(a, CreateKingdom):
+        kingdoms.check_creation(state, ctx, power, a.kingdom)
+    elif isinstance(a, PlaceLevy):
+        if a.corps in econ.levy_place:
+            raise IllegalAction(f"{a.corps} is already placed in these orders")
+        if a.corps in econ.levy_remove:
+            raise IllegalAction(f"{a.corps} is removed in these orders and may come back only at a later phase (13.2.2)")
+        levy.check_place(state, ctx, power, a.corps, a.area)
+    elif isinstance(a, RemoveLevy):
+        levy.check_remove(state, power, a.corps)
+
+
+def _apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
+    econ = _econ(state, power)
+    if isinstance(a, (BuyArmy, BuyShips)):
+        return _set(state, power, purchases=econ.purchases + (_purchase(power, a),))
+    if isinstance(a, BuyCounter):
+        return _set(state, power, counters=econ.counters + (a.unit,))
+    if isinstance(a, GiveMoney):
+        return _set(state, power, gifts=econ.gifts.set(a.to, econ.gifts.get(a.to, 0) + a.amount))
+    if isinstance(a, PayDebt):
+        return _set(state, power, debts_paid=econ.debts_paid.set(a.to, econ.debts_paid.get(a.to, 0) + a.amount))
+    if isinstance(a, DeductVictoryPoints):
+        return _set(state, power, vp_deduction_target=a.target, vp_deduction=a.points)
+    if isinstance(a, StopUsaTrade):
+        return _set(state, power, stop_usa_trade=tuple(sorted(set(econ.stop_usa_trade) | {a.target})))
+    if isinstance(a, SetManipulation):
+        return _set(state, power, next_manipulation=a.square)
+    if isinstance(a, ReturnLeader):
+        return _set(state, power, return_leaders=tuple(sorted(set(econ.return_leaders) | {a.leader})))
+    if isinstance(a, Cede):
+        return _set(state, power, cede_territory=a.territory, cede_to=a.to)
+    if isinstance(a, CreateKingdom):
+        return _set(state, power, kingdoms=tuple(sorted(set(econ.kingdoms) | {a.kingdom})))
+    if isinstance(a, PlaceLevy):
+        return _set(state, power, levy_place=econ.levy_place.set(a.corps, a.area))
+    if isinstance(a, RemoveLevy):
+        return _set(state, power, levy_remove=tuple(sorted(set(econ.levy_remove) | {a.corps})))
+    raise IllegalAction(f"{type(a).__name__} is not an economic order")
+
+
+# ----------------------------------------------------------------- resolution
+
+
+#: Steps A-J of 12.0 in the manual's order (003:54-66).
+STEPS = (victory.tally, collection.collect, lending.lend, manipulation.manipulate, expenditure.spend,
+         status.adjust, status.civil_disorder, ceding.cede, kingdoms.combine, levy.levy)
+
+
+def run_steps(state: GameState, ctx: Any) -> Work:
+    """Steps A-J of 12.0 over a state whose ``EconomicChoices`` hold the orders; returns the work
+    (final state before the orders are cleared, and the ledger)."""
+    w = Work(state, ctx)
+    for slug, m in state.minors.items():
+        if m.treasury or m.manpower:
+            w.fund_money[slug] = m.treasury
+            w.fund_manpower[slug] = m.manpower
+    for step in STEPS:
+        w.flush()
+        step(w)
+    w.flush()
+    # 8.9 / 12.2.1: the months on piracy are counted per quarter.
+    for uid, u in sorted(w.state.units.items()):
+        if isinstance(u, Fleet) and u.piracy_months:
+            w.state = w.state.with_unit(u.replace(piracy_months=0))
+    # 12.5.5: free states keep nothing; the money left in a fund was written off in step E.
+    minors = w.state.minors
+    for slug, m in minors.items():
+        if m.treasury or m.manpower:
+            minors = minors.set(slug, m.replace(treasury=0, manpower=0))
+    w.state = w.state.replace(minors=minors)
+    return w
+
+
+def clear_orders(state: GameState) -> GameState:
+    """The per-phase orders are spent; the manipulation setting stays (12.4.3)."""
+    for p in POWERS:
+        econ = state.powers[p].economic
+        state = state.with_power(p, economic=type(econ)(manipulation=econ.manipulation))
+    return state
+
+
+def with_orders(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any) -> GameState:
+    """Record every power's orders in its ``EconomicChoices`` (each order checked)."""
+    for p in POWERS:
+        for a in orders.get(p, ()):
+            _verify(state, p, a, ctx)
+            state = _apply(state, p, a, ctx).state
+    return state
+
+
+def resolve(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any) -> engine.Outcome:
+    """The ``resolve`` hook of the economic slot."""
+    w = run_steps(with_orders(state, orders, ctx), ctx)
+    new = clear_orders(w.state)
+    events = []
+    key = state.slot.key(state.date) if state.slot is not None else f"{state.date}/economic/orders/all"
+    for p in POWERS:
+        mine = [ln for ln in w.ledger.lines if ln.power == p and ln.fund == p]
+        income = sum(ln.money for ln in mine if ln.money > 0)
+        spent = -sum(ln.money for ln in mine if ln.money < 0)
+        vp = sum(ln.vp for ln in w.ledger.lines if ln.power == p and ln.fund == p)
+        ps = new.powers[p]
+        entry = LogEntry(
+            slot=key, author="game", kind="economy.summary",
+            text=(f"{p}: +${income} -${spent}, treasury ${ps.treasury}, manpower {ps.manpower}, "
+                  f"political status {ps.political_status}, victory points {ps.victory_points} ({vp:+d})"),
+            params=FrozenMap(sorted({"power": p, "income": income, "spent": spent, "treasury": ps.treasury,
+                                     "manpower": ps.manpower, "status": ps.political_status,
+                                     "vp": ps.victory_points}.items())),
+        )
+        new = new.with_log(entry)
+        events.append(entry)
+    if new.victors:
+        entry = LogEntry(slot=key, author="game", kind="economy.victory",
+                         text=f"campaign victory: {', '.join(new.victors)} (12.1.3)",
+                         params=FrozenMap((("victors", " ".join(new.victors)),)))
+        new = new.with_log(entry)
+        events.append(entry)
+    return engine.Outcome(new, tuple(events))
+
+
+def summary(state: GameState, ctx: Any, orders: Mapping[str, Sequence[Any]] | None = None,
+            power: str | None = None) -> list[dict[str, Any]]:
+    """The quarter's economic summary (12.0 "economic summary", 000:2030), a pure function.
+
+    The phase is resolved on ``state`` with ``orders`` and ``ctx.dice`` without
+    changing anything; one record per power and per free state or kingdom of it:
+    ``power``, ``fund``, ``opening_money``/``opening_manpower``, ``lines`` (every
+    ledger line, in order) and ``closing_money``/``closing_manpower`` (opening plus
+    the lines, which is what the state holds after the phase).
+    """
+    w = run_steps(with_orders(state, orders or {}, ctx), ctx)
+    out = []
+    for p in POWERS:
+        if power is not None and p != power:
+            continue
+        lines = [ln for ln in w.ledger.lines if ln.power == p]
+        for fund in [p] + sorted({ln.fund for ln in lines if ln.fund != p}):
+            if fund == p:
+                money0, men0 = state.powers[p].treasury, state.powers[p].manpower
+            else:
+                m = state.minors.get(fund)
+                money0, men0 = (m.treasury, m.manpower) if m else (0, 0)
+            mine = [ln for ln in lines if ln.fund == fund]
+            out.append({"power": p, "fund": fund, "opening_money": money0, "opening_manpower": men0,
+                        "lines": [ln.to_obj() for ln in mine],
+                        "closing_money": money0 + sum(ln.money for ln in mine),
+                        "closing_manpower": men0 + sum(ln.manpower for ln in mine)})
+    return out
+
+
+for _cls in ACTIONS:
+    engine.register_action(_cls, phases=(Phase.ECONOMIC,), verify=_verify, apply=_apply)
+engine.register_phase(Phase.ECONOMIC, resolve=resolve)
+
+__all__ = ["ACTIONS", "STEPS", "resolve", "run_steps", "summary", "with_orders"]
