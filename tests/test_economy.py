@@ -299,18 +299,22 @@ def test_poland_taxed_doubled_the_next_phase_and_ceded_as_a_unit():
 
 
 def test_cossacks_limited_by_provinces():
-    # 13.2.2: one per Russian-held Cossack province; two each while an enemy corps is in Russia.
+    # 13.2.2: one per Russian-held Cossack province (the map's "(C)" marks); two each while an
+    # enemy corps is in Russia.
     ctx = ctx_with()
+    provs = levy.cossack_provinces(ctx)
+    assert provs == ("don", "kiev", "kursk", "new-russia")
     st0 = state_for()
-    assert levy.cossack_limit(st0, ctx) == 3
+    assert levy.cossack_limit(st0, ctx) == 4
     st1 = st0.with_war("FR", "RU", st0.date, ("FR",)).with_unit(
         st0.units["corps:FR:I"].replace(location=Location(LocationKind.AREA, "smolensk")))
-    assert levy.cossack_limit(st1, ctx) == 6
-    areas = {p: ctx.map.areas_of_province(p)[0] for p in levy.COSSACK_PROVINCES}
-    orders = [PlaceLevy(corps=f"corps:RU:Cossack-{i}", area=areas[levy.COSSACK_PROVINCES[i % 3]]) for i in range(1, 5)]
+    assert levy.cossack_limit(st1, ctx) == 8
+    areas = {p: ctx.map.areas_of_province(p)[0] for p in provs}
+    # Russia starts with 2 cossacks unplaced (5.3.1); 6 more counters may be levied, one over the limit.
+    orders = [PlaceLevy(corps=f"corps:RU:Cossack-{i}", area=areas[provs[i % 4]]) for i in range(1, 6)]
     w = run_steps(with_orders(st0, {"RU": orders}, ctx), ctx)
     on = [u for u in w.state.units.values() if isinstance(u, Corps) and u.corps_type == "cossack" and u.location.kind != "pool"]
-    assert len(on) == 3
+    assert len(on) == 4
 
 
 def test_december_raises_insurrection_and_feudal_corps():

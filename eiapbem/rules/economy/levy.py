@@ -15,8 +15,12 @@ from eiapbem.rules.model import POOL, Corps, CorpsType, Date, Factors, GameState
 
 STEP = "12.9 levy"
 
-#: Russia's "Cossack provinces" (13.2.2, 000:2416): the map has no "(C)" marks; the project's choice.
-COSSACK_PROVINCES = ("crimea", "don", "new-russia")
+
+
+def cossack_provinces(ctx: Any) -> tuple[str, ...]:
+    """Russia's "(C)" Cossack provinces (13.2.2, 000:2416), as the map marks them."""
+    return tuple(sorted(p.id for p in ctx.map.provinces.values() if p.cossack))
+
 #: 13.2.2 (000:2418): first economic phase each freikorps may be placed, and where.
 FREIKORPS = {"AU": (Date(1809, 3), "vienna"), "PR": (Date(1813, 3), "berlin")}
 #: 13.2.4 (000:2494): an insurrection corps' full strength.
@@ -38,7 +42,7 @@ def enemy_corps_in(state: GameState, ctx: Any, power: str, areas: set[str]) -> b
 def cossack_limit(state: GameState, ctx: Any) -> int:
     """Cossacks allowed on the map: one per Russian-held Cossack province, two while an
     enemy corps is inside Russia (13.2.2)."""
-    held = sum(1 for p in COSSACK_PROVINCES if p in ctx.map.provinces and province_holder(state, ctx, p) == "RU")
+    held = sum(1 for p in cossack_provinces(ctx) if province_holder(state, ctx, p) == "RU")
     russia = set(ctx.map.areas_of_nation("RU"))
     return held * (2 if enemy_corps_in(state, ctx, "RU", russia) else 1)
 
@@ -68,8 +72,8 @@ def check_place(state: GameState, ctx: Any, power: str, corps_id: str, area: str
     if u.corps_type is CorpsType.COSSACK:
         if _on_map(u):
             raise IllegalAction(f"{corps_id} is already on the map")
-        if prov not in COSSACK_PROVINCES or province_holder(state, ctx, prov) != "RU":
-            raise IllegalAction(f"cossacks are placed in a Russian-held Cossack province ({', '.join(COSSACK_PROVINCES)}), not in {area} (13.2.2)")
+        if prov not in cossack_provinces(ctx) or province_holder(state, ctx, prov) != "RU":
+            raise IllegalAction(f"cossacks are placed in a Russian-held Cossack province ({', '.join(cossack_provinces(ctx))}), not in {area} (13.2.2)")
     elif u.corps_type is CorpsType.FREIKORPS:
         first, where = FREIKORPS[power]
         if _on_map(u):
