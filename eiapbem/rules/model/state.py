@@ -15,6 +15,7 @@ from eiapbem.errors import BadEncoding
 from eiapbem.rules import canonical
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, first_difference
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
+from eiapbem.rules.combat.battle import BattleId, FieldBattle
 from eiapbem.rules.model.decisions import DecisionId, LogEntry, PendingDecision
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
@@ -98,6 +99,10 @@ class GameState(Record):
     prisoners: FrozenMap[str, Prisoners]
     pending: FrozenMap[DecisionId, PendingDecision]
     log: tuple[LogEntry, ...]
+    #: Land combats of this land phase, running or finished, by id
+    #: (``battle:1805-09:ulm:0``; 11.2, 11.3; ``eiapbem.rules.combat.field``).
+    #: A running battle moves on only through its pending decisions.
+    battles: FrozenMap[BattleId, FieldBattle] = FrozenMap()
 
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:
