@@ -47,6 +47,7 @@ PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.combat.siege",
     "eiapbem.rules.naval.combat",
     "eiapbem.rules.diplomacy.minors",
+    "eiapbem.data.battle_cases",
 )
 
 _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")

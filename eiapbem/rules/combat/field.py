@@ -602,6 +602,7 @@ def _step_combat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> A
         at, dt = trivial.trivial_tables(battle.terrain, battle.attacker.guard_shift, battle.defender.guard_shift)
     tables = {A: at, D: dt}
     mods = _modifiers(state, battle, ctx)
+    tac = {r: tactical_rating(state, battle.side(r), ctx.world) for r in ROLES}
     inflicted: dict[str, tuple[int, int]] = {}
     for role in ROLES:
         side = battle.side(role)
@@ -625,7 +626,7 @@ def _step_combat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> A
             f"{role}: table {tables[role]}, random number {die} ({why}; net {min(1, total_mod):+d}) = {rn}: "
             f"{res.loss_percent}% of {basis} factors = {loss} losses and {res.morale_loss / 100:.2f} morale loss to the "
             f"{other(role)}",
-            role=role, table=str(tables[role]), die=die, modifier=min(land.RANDOM_NUMBER_MAX_MODIFIER, total_mod),
+            role=role, table=str(tables[role]), die=die, tactical=tac[role], modifier=min(land.RANDOM_NUMBER_MAX_MODIFIER, total_mod),
             random_number=rn, percent=res.loss_percent, basis=basis, losses=loss, morale_loss=res.morale_loss,
         )
     for role in ROLES:
