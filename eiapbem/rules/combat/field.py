@@ -220,7 +220,7 @@ def _automatic(state: Any, battle: FieldBattle, side: BattleSide, what: str) -> 
     if side.power is None:
         return True
     if what == "chit":
-        minor_alone = all(state.units[u].nation not in POWERS for u in side.units)
+        minor_alone = side.role == D and all(state.units[u].nation not in POWERS for u in side.units)
         quick = state.options.pbem_quick_combat and side.role == D
         return minor_alone or quick
     return False

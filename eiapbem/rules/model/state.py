@@ -198,6 +198,9 @@ class GameState(Record):
         for key, pr in self.prisoners.items():
             if key != prisoners_key(pr.captor, pr.nation):
                 raise InvalidValue(f"prisoners must be filed under {prisoners_key(pr.captor, pr.nation)}", path=f"prisoners.{key}")
+        for key, battle in self.battles.items():
+            if key != battle.id:
+                raise InvalidValue(f"the battle is filed under {key} but its id is {battle.id}", path=f"battles.{key}.id")
         for key, dec in self.pending.items():
             if key != dec.id:
                 raise InvalidValue(f"the decision is filed under {key} but its id is {dec.id}", path=f"pending.{key}.id")
