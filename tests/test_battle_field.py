@@ -400,3 +400,28 @@ def test_the_report_has_every_round_as_text_and_json():
     text = report_text(b)
     assert "round 1" in text and "table" in text and "Result:" in text
     assert text.count("\n") >= len([e for e in b.events if e.kind != "battle.loss"])
+
+
+def test_a_pinning_force_gone_before_arrival_breaks_the_whole_side_000_1812():
+    s = land_state()
+    s = corps(s, "corps:FR:I", "ulm", infantry=1)
+    s = leader(s, "leader:FR:napoleon", "corps:FR:I")
+    s = corps(s, "corps:FR:II", "ulm", infantry=10)
+    s = corps(s, "corps:AU:I", "ulm", infantry=20)
+    c = ctx(forced={_day1("round1/attacker"): 1, _day1("round1/defender"): 5})  # 5 - 1 = 4 on 2-3: 10% of 20 = 2
+    s, _ = _start(s, ["corps:FR:I", "corps:FR:II"], ["corps:AU:I"], c)
+    s = answer(s, _decision(s, "battle.chit", "attacker"), "outflank", c)
+    s = answer(s, _decision(s, "battle.chit", "defender"), "counter-attack", c)
+    s = answer(s, _decision(s, "battle.outflank"), "add:corps:FR:II", c)
+    s = answer(s, _decision(s, "battle.outflank"), "done", c)
+    s = play(s, BID, c)
+    b = s.battles[BID]
+    assert b.winner == "defender" and b.attacker.broken and b.rounds_fought == 1
+    assert not any(e.kind == "battle.arrival" for e in b.events)  # decided before the arrival check
+    # one loss wiped out the pinning corps, the other fell on the outflankers (000:1816)
+    assert s.units["corps:FR:II"].factors.infantry == 9
+    assert s.units["corps:FR:I"].location == POOL  # emptied corps removed (11.5)
+    napoleon = s.leaders["leader:FR:napoleon"]
+    assert napoleon.status is LeaderStatus.ON_MAP and napoleon.attached_to == "corps:FR:II"
+    assert s.units["corps:FR:II"].location.site == "stuttgart"
+    assert s.powers["FR"].political_status == -3  # 1 for two corps, 2 more for a beaten Napoleon

@@ -86,6 +86,8 @@ class BattleSide(Record):
     #: Corps that took part in a round, and those that began or joined with more than 20 factors (000:1818).
     corps_used: UnitSet = ()
     big_corps: UnitSet = ()
+    #: Cavalry factors fighting at the beginning of this round (cavalry superiority, 000:1780).
+    round_cavalry: NonNeg = 0
     #: Adjacent areas already tried for reinforcement after this round (11.2.11).
     reinforce_tried: SlugSet = ()
     end_choice: Annotated[str, OneOf(("", "fight", "withdraw"))] = ""

@@ -500,8 +500,10 @@ def loss_basis(state: Any, side: BattleSide) -> int:
 
 def _step_round_start(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> Any:
     battle = battle.replace(round=battle.round + 1)
-    for role in ROLES:
-        battle = battle.with_side(battle.side(role).replace(guard_shift=0, guard_broke=False, reinforce_tried=()))
+    for role in ROLES:  # cavalry superiority is judged at the beginning of the round (000:1780)
+        side = battle.side(role)
+        cav = cavalry(force_factors(state, fighting_units(state, side)))
+        battle = battle.with_side(side.replace(guard_shift=0, guard_broke=False, reinforce_tried=(), round_cavalry=cav))
     state = _put(state, battle.replace(stage="guard"))
     return state
 
@@ -578,7 +580,7 @@ def _modifiers(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> dic
         ma, md = land.commander_modifiers(ta, td)
         mods[A].append((f"commander chart {ta} vs {td}", ma))
         mods[D].append((f"commander chart {td} vs {ta}", md))
-    cav = {r: cavalry(force_factors(state, fighting_units(state, battle.side(r)))) for r in ROLES}
+    cav = {r: battle.side(r).round_cavalry for r in ROLES}
     for r in ROLES:
         mine, theirs = cav[r], cav[other(r)]
         if mine > 0 and mine >= 2 * theirs:
@@ -710,9 +712,8 @@ def _step_round_end(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -
         s = battle.side(r)
         if s.guard_shift and not brk[other(r)] and not elim[other(r)]:
             brk[r] = True
-    for r in ROLES:
-        s = battle.side(r)
-        if elim[r] or _pinning_gone(state, s):
+    for r in ROLES:  # a pinning force is joined by its outflankers before it is gone (000:1814): no capture then
+        if elim[r]:
             state, battle = _capture_leaders(state, battle, r, "its force was eliminated")
     if elim[A] and elim[D]:
         return _finish(state, battle, "none", "both forces were eliminated")
