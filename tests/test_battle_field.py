@@ -425,3 +425,17 @@ def test_a_pinning_force_gone_before_arrival_breaks_the_whole_side_000_1812():
     assert napoleon.status is LeaderStatus.ON_MAP and napoleon.attached_to == "corps:FR:II"
     assert s.units["corps:FR:II"].location.site == "stuttgart"
     assert s.powers["FR"].political_status == -3  # 1 for two corps, 2 more for a beaten Napoleon
+
+
+def test_corps_that_already_fought_this_month_do_not_reinforce_000_1872():
+    s = _two_on_one()
+    s = corps(s, "corps:AU:II", "augsburg", infantry=8)
+    s = corps(s, "corps:FR:IX", "augsburg", infantry=2)
+    c = ctx()
+    s = start_field_battle(s, "augsburg", ["corps:FR:IX"], ["corps:AU:II"], c).state
+    s = play(s, "battle:1805-09:augsburg:0", c)
+    assert s.units["corps:AU:II"].location.site == "augsburg"  # it won or held there
+    s, _ = _start(s, ["corps:FR:I", "corps:FR:II"], ["corps:AU:I"], c)
+    s = play(s, BID, c)
+    assert not any(e.kind == "battle.reinforce" for e in s.battles[BID].events)
+    assert s.battles[BID].defender.units == ("corps:AU:I",)

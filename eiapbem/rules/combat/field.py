@@ -798,7 +798,9 @@ def _adjacent_friends(state: Any, battle: FieldBattle, side: BattleSide, ctx: en
     if side.power is None:
         return {}
     friends = {side.power} | set(state.powers[side.power].alliances)
-    busy = {u for b in state.battles.values() if not b.finished for r in ROLES for u in b.side(r).units}
+    # not in another combat this month, running or fought (000:1872; "will take part" is the caller's to know)
+    month = f"battle:{state.date}:"
+    busy = {u for b in state.battles.values() if b.id.startswith(month) for r in ROLES for u in b.side(r).units}
     out: dict[str, list[str]] = {}
     for nb in ctx.map.land_neighbours(battle.area):
         if nb in side.reinforce_tried:
