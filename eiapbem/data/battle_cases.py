@@ -16,7 +16,7 @@ Results: per-round lists (``attacker_tables``, ``defender_tables``,
 ``attacker_basis``, ``attacker_modifier``, ``attacker_random_number``,
 ``attacker_losses``, ``attacker_morale_loss``… one entry per round fought),
 ``morale`` (``[{day, role, base, final}]``), ``arrivals``, ``winner``,
-``pursuit_column``, ``pursuit_losses``, ``political_points``, ``factors``
+``pursuit_column``, ``pursuit_random_number``, ``pursuit_percent``, ``pursuit_losses``, ``political_points``, ``factors``
 and ``locations`` of every unit at the end, ``events`` (the kinds in order).
 """
 
@@ -121,6 +121,8 @@ def _battle_case(inp: dict, dice: Dice) -> dict:
             res[f"{role}_{key}"] = []
     res["pursuit_column"] = 0
     res["pursuit_losses"] = 0
+    res["pursuit_random_number"] = 0
+    res["pursuit_percent"] = 0
     res["political_points"] = {"gain": 0, "loss": 0}
     for ev in battle.events:
         p = dict(ev.params.items())
@@ -137,6 +139,8 @@ def _battle_case(inp: dict, dice: Dice) -> dict:
         elif ev.kind == "battle.pursuit" and "column" in p:
             res["pursuit_column"] = p["column"]
             res["pursuit_losses"] = p["losses"]
+            res["pursuit_random_number"] = p["random_number"]
+            res["pursuit_percent"] = p["percent"]
         elif ev.kind == "battle.political-points":
             res["political_points"] = {"gain": p["gain"], "loss": p["loss"]}
     res["winner"] = battle.winner

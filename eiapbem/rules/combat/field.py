@@ -916,6 +916,9 @@ def _step_pursuit(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
     cav = cavalry(force_factors(state, victor.units))
     if cav == 0 or force_factors(state, battle.side(loser_role).units).total == 0:
         return state
+    if _pursuit_column(battle, victor, battle.side(loser_role)) is None:
+        return _put(state, _event(state.battles[battle.id], "battle.pursuit",
+                                  "no pursuit is possible (pursuit class below 1)", role=victor.role))
     return _ask(state, state.battles[battle.id], victor.role, "pursue", ("pursue", "no-pursuit"), ctx)
 
 
@@ -923,11 +926,8 @@ def _answer_pursue(state: Any, battle: FieldBattle, role: str, choice: str, ctx:
     if choice != "pursue":
         return _put(state, _event(battle, "battle.pursuit", f"the {role} does not pursue", role=role))
     victor, loser = battle.side(role), battle.side(other(role))
-    withdrew = not loser.broken
-    rounds = 3 if battle.day > 1 else battle.rounds_fought
-    column = pursuit_column(victor.morale_loss, max(1, rounds), terrain=battle.terrain, loser_withdrew_unbroken=withdrew)
-    if column is None:
-        return _put(state, _event(battle, "battle.pursuit", "no pursuit is possible (pursuit class below 1)", role=role))
+    column = _pursuit_column(battle, victor, loser)
+    assert column is not None
     cav_factors = force_factors(state, victor.units)
     cav = cavalry(cav_factors)
     leader_bonus = _cavalry_leader(state, victor, ctx.world)
@@ -941,6 +941,13 @@ def _answer_pursue(state: Any, battle: FieldBattle, role: str, choice: str, ctx:
                     role=role, column=column, cavalry=cav, die=die, random_number=rn, percent=pct, losses=points)
     loser = loser.replace(pending_loss=points * casualties.PURSUIT_COST["cavalry"], loss_mode="pursuit")
     return _put(state, battle.with_side(loser).replace(stage="pursuit-losses"))
+
+
+def _pursuit_column(battle: FieldBattle, victor: BattleSide, loser: BattleSide) -> int | None:
+    """Class table (victor's morale loss, rounds; "3+" after day 1), class 1 against an unbroken withdrawal, terrain."""
+    rounds = 3 if battle.day > 1 else battle.rounds_fought
+    return pursuit_column(victor.morale_loss, max(1, rounds), terrain=battle.terrain,
+                          loser_withdrew_unbroken=not loser.broken)
 
 
 def _cavalry_leader(state: Any, side: BattleSide, world: Any) -> str:
