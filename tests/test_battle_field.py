@@ -439,3 +439,23 @@ def test_corps_that_already_fought_this_month_do_not_reinforce_000_1872():
     s = play(s, BID, c)
     assert not any(e.kind == "battle.reinforce" for e in s.battles[BID].events)
     assert s.battles[BID].defender.units == ("corps:AU:I",)
+
+
+def test_a_lone_depot_garrison_fights_a_trivial_combat_and_surrenders_when_broken_000_1942():
+    s = land_state()
+    s = corps(s, "corps:FR:I", "ulm", infantry=5)
+    where = Location(LocationKind.AREA, "ulm")
+    g = Garrison(id=garrison_id("AU", where), nation="AU", location=where, factors=Factors(infantry=3))
+    s = s.with_unit(g).with_unit(Depot(id="depot:AU:1", power="AU", location=where))
+    c = ctx(forced={_day1("round1/attacker"): 6, _day1("round1/defender"): 1,
+                    _day1("round2/attacker"): 3, _day1("round2/defender"): 1})
+    s, _ = _start(s, ["corps:FR:I"], [g.id], c)
+    assert not pending_of(s, BID)  # no chits in trivial combat, one choice for every loss
+    b = s.battles[BID]
+    assert b.kind == "trivial" and b.winner == "attacker" and b.rounds_fought == 2
+    # no corps: intrinsic ratings 0 (13.8.5); 6 on 5-2 = 20% of 5 = 1; 3 on 5-2 = 10% of 5 = 0.5 -> 1; 2.8 + 1.4 >= 3.0
+    assert [e.params["losses"] for e in b.events if e.kind == "battle.round" and e.params.get("role") == "attacker"] == [1, 1]
+    assert s.prisoners["FR:AU"].factors.infantry == 1
+    assert g.id not in s.units  # the emptied garrison is gone
+    assert s.units["depot:AU:1"].location == POOL
+    assert s.powers["FR"].political_status == 0  # no political points in trivial combat (000:1944)
