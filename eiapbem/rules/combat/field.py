@@ -1025,8 +1025,9 @@ def _step_retreat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
         corps = tuple(u for u in side.units if is_corps(state, u) and unit_factors(state, u).total > 0)
         if not corps:
             continue
-        enemies = _side_powers(state, battle.side(other(role)))
         powers = _side_powers(state, side)
+        at_war = {q for p in powers for q in state.powers[p].wars}
+        enemies = tuple(sorted(set(_side_powers(state, battle.side(other(role)))) | at_war))
         path = retreat.retreat_path(state, ctx.map, battle.area, powers, enemies,
                                     lambda u: controlling_power(state, u.nation, getattr(u, "loaned_to", None)))
         if path is None:
