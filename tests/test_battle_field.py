@@ -459,3 +459,32 @@ def test_a_lone_depot_garrison_fights_a_trivial_combat_and_surrenders_when_broke
     assert g.id not in s.units  # the emptied garrison is gone
     assert s.units["depot:AU:1"].location == POOL
     assert s.powers["FR"].political_status == 0  # no political points in trivial combat (000:1944)
+
+
+def test_a_side_of_artillery_only_breaks_after_the_round_000_1764():
+    s = land_state()
+    s = corps(s, "corps:FR:art", "ulm", artillery=5)
+    s = corps(s, "corps:AU:I", "ulm", infantry=10)
+    c = ctx(forced={_day1("round1/bombard/attacker"): 1, _day1("round1/attacker"): 1, _day1("round1/defender"): 1})
+    s, _ = _start(s, ["corps:FR:art"], ["corps:AU:I"], c)
+    s = play(s, BID, c, lambda st, d: {"battle.chit": "probe" if d.context["role"] == "attacker" else "defend"}.get(d.kind, d.options[0]))
+    b = s.battles[BID]
+    assert b.rounds_fought == 1 and b.attacker.broken and b.winner == "defender"
+    # the bombardment (5-5 at 1: 10% of 5 = 0.5 -> 1, no morale) was taken before the round was fought
+    bombard = [e for e in b.events if e.kind == "battle.bombard"][0]
+    assert bombard.params["percent"] == 10 and bombard.params["losses"] == 1
+    assert [e.kind for e in b.events if e.round == 1][:3] == ["battle.bombard", "battle.loss", "battle.round"]
+    assert b.defender.morale_loss == [e for e in b.events if e.kind == "battle.round" and e.params["role"] == "attacker"][0].params["morale_loss"]
+
+
+def test_note_c_an_austrian_commander_adds_one_capped_at_plus_one_000_3039():
+    s = land_state()
+    s = corps(s, "corps:AU:I", "ulm", infantry=10, cavalry=4)
+    s = corps(s, "corps:FR:I", "ulm", infantry=10)
+    c = ctx(forced={_day1("round1/attacker"): 1, _day1("round1/defender"): 1})
+    s, _ = _start(s, ["corps:AU:I"], ["corps:FR:I"], c, attacker_power="AU")
+    s = answer(s, _decision(s, "battle.chit", "attacker"), "echelon", c)
+    s = answer(s, _decision(s, "battle.chit", "defender"), "cordon", c)
+    r1 = [e for e in s.battles[BID].events if e.kind == "battle.round" and e.params["role"] == "attacker"][0]
+    # commander chart 1 vs 2: -1; cavalry superiority +1; note C +1: net +1 (000:1772)
+    assert "note C" in r1.text and r1.params["modifier"] == 1 and r1.params["random_number"] == 2
