@@ -10,7 +10,6 @@ from eiapbem.rules.model import (
     CorpsType,
     Date,
     Factors,
-    FrozenMap,
     GameState,
     Leader,
     LeaderStatus,

@@ -19,7 +19,6 @@ from eiapbem.rules.model import (
     Date,
     Depot,
     Factors,
-    GameState,
     Garrison,
     LeaderStatus,
     Location,

@@ -39,7 +39,6 @@ from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.combat import casualties, retreat, trivial
 from eiapbem.rules.combat.battle import (
-    CAVALRY_TYPES,
     FIELD,
     SENIORITY,
     TRIVIAL,
