@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from eiapbem.rules.combat.battle import force_factors
 from eiapbem.rules.combat.field import start_field_battle
-from eiapbem.rules.model import GameState
+from eiapbem.rules.model import Depot, Factors, GameState, Garrison, Location, LocationKind, garrison_id
 
 AREAS = ("ulm", "messina", "oldenburg", "innsbruck", "augsburg")
 LEADERS = {"FR": ("leader:FR:napoleon", "leader:FR:murat"), "AU": ("leader:AU:charles", "leader:AU:liechtenstein")}
@@ -41,9 +41,22 @@ def battles(draw):
         if draw(st.booleans()):
             s = leader(s, draw(st.sampled_from(LEADERS[power])), ids[0])
         sides[power] = ids
-    # a friendly corps next door may reinforce
+    if draw(st.booleans()):  # irregulars go with an outflanking force (000:1658)
+        s = corps(s, "corps:FR:fk", area, freikorps=draw(st.integers(1, 3)), corps_type="freikorps")
+        sides["FR"].append("corps:FR:fk")
+    if draw(st.booleans()):  # a depot with its garrison (outflank exception, 11.2.14)
+        where = Location(LocationKind.AREA, area)
+        g = Garrison(id=garrison_id("AU", where), nation="AU", location=where,
+                     factors=Factors(infantry=draw(st.integers(1, 4))))
+        s = s.with_unit(g).with_unit(Depot(id="depot:AU:1", power="AU", location=where))
+        sides["AU"].append(g.id)
+    # friendly corps next door may reinforce
     if draw(st.booleans()) and area == "ulm":
         s = corps(s, "corps:AU:9", "augsburg", infantry=draw(st.integers(1, 8)))
+        if draw(st.booleans()):
+            s = leader(s, "leader:AU:mack", "corps:AU:9")
+    if draw(st.booleans()) and area == "ulm":
+        s = corps(s, "corps:FR:9", "stuttgart", infantry=draw(st.integers(1, 8)))
     seed = draw(st.binary(min_size=1, max_size=8))
     picks = draw(st.lists(st.integers(0, 50), min_size=1, max_size=30))
     return s, area, sides["FR"], sides["AU"], seed, picks
@@ -79,6 +92,8 @@ def _fight(s, area, att, dfn, seed, picks, *, suspend: bool):
 
 def _check_forces(s, units):
     for u in units:
+        if u not in s.units:  # an emptied depot garrison is deleted (11.5)
+            continue
         f = s.units[u].factors
         for name in f.__dataclass_fields__:
             assert getattr(f, name) >= 0
@@ -99,7 +114,7 @@ def test_losses_never_exceed_the_force_and_the_battle_ends(case):
         assert 0 <= now <= start
         assert side.factors_lost <= start
     for u in att + dfn:
-        assert s.units[u].factors.total >= 0
+        assert u not in s.units or s.units[u].factors.total >= 0
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

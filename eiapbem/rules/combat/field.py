@@ -37,16 +37,16 @@ from typing import Any, Callable
 
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.combat import casualties, retreat, trivial
+from eiapbem.rules.combat import aftermath, casualties, retreat, trivial
 from eiapbem.rules.combat.battle import (
     FIELD,
-    SENIORITY,
+    ROLES,
     TRIVIAL,
-    BattleEvent,
     BattleSide,
     FieldBattle,
     cavalry,
     controlling_power,
+    event,
     force_factors,
     intrinsic_ratings,
     is_artillery_corps,
@@ -56,38 +56,31 @@ from eiapbem.rules.combat.battle import (
     leaders_with,
     morale_value,
     other,
+    side_powers,
     unit_factors,
     unit_power,
 )
-from eiapbem.rules.combat.commander import effective_tactical_rating
+from eiapbem.rules.combat.commander import (
+    combined_rating,
+    commander_candidates,
+    commander_nation,
+    seniority,
+    strategic_rating,
+    tactical_rating,
+)
 from eiapbem.rules.combat.morale import base_morale, chart_morale_modifier, final_morale
 from eiapbem.rules.combat.pursuit import pursuit_column
 from eiapbem.rules.combat.tables_use import outflank_arrival_rating, round_tables
 from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.model.common import POWERS, FactorType
 from eiapbem.rules.model.decisions import PendingDecision
-from eiapbem.rules.model.units import (
-    POOL,
-    Corps,
-    CorpsType,
-    Depot,
-    Factors,
-    Garrison,
-    LeaderStatus,
-    Location,
-    LocationKind,
-    Prisoners,
-    prisoners_key,
-)
+from eiapbem.rules.model.units import Corps, CorpsType, Garrison, Location, LocationKind
 from eiapbem.rules.tables import land
 
 A, D = land.ATTACKER, land.DEFENDER
-ROLES = (A, D)
 #: 11.2.10 (000:1818): at most 3 political points; a corps of more than 20 factors counts twice.
 MAX_BATTLE_POLITICAL_POINTS = 3
 BIG_CORPS_FACTORS = 20
-#: 13.8.4 (000:2654): a 6 means a leader casualty; a second 6 means killed.
-LEADER_CASUALTY_NUMBER = 6
 NAPOLEON = "leader:FR:napoleon"
 ROUGH = ("forest", "mountain", "marsh")
 
@@ -163,7 +156,7 @@ def start_field_battle(
     )
     text = (f"{'Trivial' if is_triv else 'Field'} combat in {area} ({terrain}): "
             f"{force_factors(state, attacker).total} attacking factors against {force_factors(state, defender).total}")
-    battle = _event(battle, "battle.start", text + (f"; {why}" if why else ""), combat=battle.kind,
+    battle = event(battle, "battle.start", text + (f"; {why}" if why else ""), combat=battle.kind,
                     attacker_base_morale=sides[A].base_morale, defender_base_morale=sides[D].base_morale)
     state = state.replace(battles=state.battles.set(bid, battle))
     out = engine.log(state, "game", "battle.start", text, battle=bid)
@@ -197,11 +190,6 @@ def _waiting(state: Any, bid: str) -> bool:
 
 def _put(state: Any, battle: FieldBattle) -> Any:
     return state.replace(battles=state.battles.set(battle.id, battle))
-
-
-def _event(battle: FieldBattle, kind: str, text: str, **params: Any) -> FieldBattle:
-    ev = BattleEvent(day=battle.day, round=battle.round, kind=kind, text=text, params=FrozenMap(params))
-    return battle.replace(events=battle.events + (ev,))
 
 
 def _label(battle: FieldBattle, what: str) -> str:
@@ -267,35 +255,12 @@ engine.register_decision("battle", verify=_verify_answer, apply=_apply_answer)
 # ----------------------------------------------------------------- commanders (13.8.5-13.8.7)
 
 
-def _seniority(world: Any, lid: str) -> int:
-    s = leader_data(world, lid).get("seniority", "D")
-    return SENIORITY.index(s) if s in SENIORITY else len(SENIORITY)
-
-
-def _combined(world: Any, lid: str) -> int:
-    d = leader_data(world, lid)
-    return int(d.get("strategic", 0)) + int(d.get("tactical", 0))
-
-
-def _commander_candidates(state: Any, side: BattleSide, world: Any) -> tuple[str, ...]:
-    """The leaders who may command (13.8.6): the best seniority; among allies the best combined rating."""
-    leaders = leaders_with(state, side.units)
-    if not leaders:
-        return ()
-    best = min(_seniority(world, lid) for lid in leaders)
-    top = [lid for lid in leaders if _seniority(world, lid) == best]
-    if len({lid.split(":")[1] for lid in top}) > 1:
-        score = max(_combined(world, lid) for lid in top)
-        top = [lid for lid in top if _combined(world, lid) == score][:1]  # then the first listed (000:2688)
-    return tuple(top)
-
-
 def _step_commander(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> Any:
     for role in ROLES:
         side = battle.side(role)
         if side.commander_chosen:
             continue
-        cands = _commander_candidates(state, side, ctx.world)
+        cands = commander_candidates(state, side, ctx.world)
         if len(cands) > 1:
             return _ask(state, battle, role, "commander", cands, ctx)
         return _answer_commander(state, battle, role, cands[0] if cands else "", ctx)
@@ -306,27 +271,7 @@ def _answer_commander(state: Any, battle: FieldBattle, role: str, choice: str, c
     side = battle.side(role).replace(commander=choice or None, commander_chosen=True)
     battle = battle.with_side(side)
     who = choice or "intrinsic ratings (no leader)"
-    return _put(state, _event(battle, "battle.commander", f"{role} commanded by {who}", role=role, leader=choice or None))
-
-
-def strategic_rating(state: Any, side: BattleSide, world: Any) -> int:
-    if side.commander is not None:
-        return int(leader_data(world, side.commander).get("strategic", 0))
-    return intrinsic_ratings(state, side.units)[0]
-
-
-def tactical_rating(state: Any, side: BattleSide, world: Any) -> int:
-    """The commander's tactical rating this round, reduced past the tactical maximum (13.8.7)."""
-    if side.commander is None:
-        return intrinsic_ratings(state, side.units)[1]
-    d = leader_data(world, side.commander)
-    ncorps = sum(1 for u in side.units if is_corps(state, u) and unit_factors(state, u).total > 0)
-    rating = effective_tactical_rating(int(d.get("tactical", 0)), int(d.get("tactical_max", 1)), ncorps)
-    return max(land.TACTICAL_RATING_MIN, min(land.TACTICAL_RATING_MAX, rating))
-
-
-def _commander_nation(side: BattleSide) -> str | None:
-    return side.commander.split(":")[1] if side.commander else None
+    return _put(state, event(battle, "battle.commander", f"{role} commanded by {who}", role=role, leader=choice or None))
 
 
 # ----------------------------------------------------------------- chits (11.2.1-11.2.3)
@@ -410,7 +355,7 @@ def _answer_split(state: Any, battle: FieldBattle, role: str, choice: str, ctx: 
     side = battle.side(role)
     if choice == "done":
         names = ", ".join(side.outflanking) or "none"
-        battle = _event(battle, "battle.outflank", f"{role} outflanking force: {names}", role=role,
+        battle = event(battle, "battle.outflank", f"{role} outflanking force: {names}", role=role,
                         factors=force_factors(state, side.outflanking).total)
         return _put(state, battle.replace(stage="reveal"))
     unit = choice.split(":", 1)[1]
@@ -426,10 +371,10 @@ def _set_final_morale(battle: FieldBattle) -> FieldBattle:
         mod = 0
         if battle.kind == FIELD:
             pairing = land.operational_possibility(battle.attacker.chit, battle.defender.chit)
-            mod = chart_morale_modifier(pairing, role, _commander_nation(side))
+            mod = chart_morale_modifier(pairing, role, commander_nation(side))
         fm = final_morale(side.base_morale, battle.day, mod)
         battle = battle.with_side(side.replace(final_morale=fm))
-        battle = _event(battle, "battle.morale", f"{role} base morale {side.base_morale / 100:.2f}, "
+        battle = event(battle, "battle.morale", f"{role} base morale {side.base_morale / 100:.2f}, "
                         f"final morale {fm / 100:.2f} on day {battle.day}" + (f" (chart +{mod / 100:.0f})" if mod else ""),
                         role=role, base=side.base_morale, final=fm, modifier=mod)
     return battle
@@ -437,7 +382,7 @@ def _set_final_morale(battle: FieldBattle) -> FieldBattle:
 
 def _step_reveal(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> Any:
     a, d = battle.attacker.chit, battle.defender.chit
-    battle = _event(battle, "battle.chits", f"attacker chose {a}, defender chose {d}", attacker=a, defender=d)
+    battle = event(battle, "battle.chits", f"attacker chose {a}, defender chose {d}", attacker=a, defender=d)
     battle = _set_final_morale(battle)
     if d == "withdrawal":
         return _stage(state, battle, "withdrawal")
@@ -459,7 +404,7 @@ def _step_withdrawal(state: Any, battle: FieldBattle, ctx: engine.RulesContext) 
     w = pairing.withdrawal
     assert w is not None
     if w.automatic:
-        battle = _event(battle, "battle.withdrawal", "the defender withdraws automatically against probe", success=True)
+        battle = event(battle, "battle.withdrawal", "the defender withdraws automatically against probe", success=True)
         return _withdraw_before_battle(state, battle)
     side = battle.defender
     rating = strategic_rating(state, side, ctx.world) + w.rating_modifier
@@ -468,7 +413,7 @@ def _step_withdrawal(state: Any, battle: FieldBattle, ctx: engine.RulesContext) 
         rating += land.NOTE_STRATEGIC_BONUS  # note (H) and 11.2.4 "Cavalry Withdrawals", counted once
     die = ctx.dice.d6(_label(battle, "withdrawal"))
     ok = die <= rating
-    battle = _event(battle, "battle.withdrawal",
+    battle = event(battle, "battle.withdrawal",
                     f"withdrawal: random number {die} against strategic rating {rating}: {'success' if ok else 'failure'}",
                     die=die, rating=rating, success=ok, cavalry=cav)
     if ok:
@@ -541,7 +486,7 @@ def _answer_guard(state: Any, battle: FieldBattle, role: str, choice: str, ctx: 
     side = side.replace(guard_day=battle.day, guard_shift=shift, guard_nation=str(nation), guard_broke=left == 0,
                         factors_lost=side.factors_lost + removed)
     battle = battle.with_side(side)
-    battle = _event(battle, "battle.guard",
+    battle = event(battle, "battle.guard",
                     f"{role} commits the guard (+{shift}): random number {die}, {removed} guard factors lost"
                     + ("; no guard left, the side breaks without fighting" if left == 0 else ""),
                     role=role, shift=shift, die=die, lost=removed, broke=left == 0)
@@ -561,7 +506,7 @@ def _step_bombard(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
             res = land.combat_result_for(land.ARTILLERY_BOMBARDMENT_TABLE, die)
             loss = percent_of(res.loss_percent, art)
             inflicted[other(role)] = loss
-            battle = _event(battle, "battle.bombard", f"{role} artillery ({art} factors) bombards on 5-5: random number "
+            battle = event(battle, "battle.bombard", f"{role} artillery ({art} factors) bombards on 5-5: random number "
                             f"{die}, {res.loss_percent}% = {loss} factors", role=role, artillery=art, die=die,
                             percent=res.loss_percent, losses=loss)
         for role, loss in inflicted.items():
@@ -587,7 +532,7 @@ def _modifiers(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> dic
     if pairing is not None and "C" in pairing.notes:
         for r in ROLES:
             side = battle.side(r)
-            nation = _commander_nation(side) or side.power
+            nation = commander_nation(side) or side.power
             if nation == "AU":
                 mods[r].append(("Austrian commander (note C)", 1))
     return mods
@@ -612,7 +557,7 @@ def _step_combat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> A
         battle = battle.with_side(side)
         if side.guard_broke:
             inflicted[other(role)] = (0, 0)
-            battle = _event(battle, "battle.round", f"{role} does not fight (its committed guard is gone)", role=role)
+            battle = event(battle, "battle.round", f"{role} does not fight (its committed guard is gone)", role=role)
             continue
         die = ctx.dice.d6(_label(battle, f"round{battle.round}/{role}"))
         total_mod = sum(v for _, v in mods[role])
@@ -622,7 +567,7 @@ def _step_combat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> A
         loss = percent_of(res.loss_percent, basis)
         inflicted[other(role)] = (loss, res.morale_loss)
         why = "; ".join(f"{name} {v:+d}" for name, v in mods[role]) or "no modifiers"
-        battle = _event(
+        battle = event(
             battle, "battle.round",
             f"{role}: table {tables[role]}, random number {die} ({why}; net {min(1, total_mod):+d}) = {rn}: "
             f"{res.loss_percent}% of {basis} factors = {loss} losses and {res.morale_loss / 100:.2f} morale loss to the "
@@ -638,7 +583,7 @@ def _step_combat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> A
         side = side.replace(morale_loss=mloss, pending_loss=loss, loss_mode="combat",
                             cavalry_due=mloss >= side.final_morale)
         battle = battle.with_side(side)
-        battle = _event(battle, "battle.morale-loss", f"{role} morale loss {mloss / 100:.2f} of {side.final_morale / 100:.2f}",
+        battle = event(battle, "battle.morale-loss", f"{role} morale loss {mloss / 100:.2f} of {side.final_morale / 100:.2f}",
                         role=role, morale_loss=mloss, final=side.final_morale)
     return _stage(state, battle.replace(rounds_fought=battle.rounds_fought + 1), "combat-losses")
 
@@ -662,7 +607,7 @@ def _losses_step(next_stage: str) -> Callable[[Any, FieldBattle, engine.RulesCon
                 if len(opts) > 1:
                     battle = battle.with_side(side)
                     return _ask(_put(state, battle), battle, role, "casualties", opts, ctx, remaining=side.pending_loss)
-                battle = _loss_event(battle, side, opts[0])
+                battle = _lossevent(battle, side, opts[0])
                 state, side = casualties.take_loss(state, battle, side, opts[0])
             battle = battle.with_side(side.replace(loss_mode="", cavalry_due=False))
         return _stage(state, battle, next_stage)
@@ -674,14 +619,14 @@ def _auto_loss(state: Any, battle: FieldBattle, side: BattleSide, options: tuple
     return casualties.default_loss(state, battle, side)
 
 
-def _loss_event(battle: FieldBattle, side: BattleSide, choice: str) -> FieldBattle:
+def _lossevent(battle: FieldBattle, side: BattleSide, choice: str) -> FieldBattle:
     unit, kind = choice.rsplit("/", 1)
-    return _event(battle, "battle.loss", f"{side.role} loses 1 {kind} factor of {unit} ({side.loss_mode})",
+    return event(battle, "battle.loss", f"{side.role} loses 1 {kind} factor of {unit} ({side.loss_mode})",
                   role=side.role, unit=unit, type=kind, mode=side.loss_mode)
 
 
 def _answer_loss(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
-    battle = _loss_event(battle, battle.side(role), choice)
+    battle = _lossevent(battle, battle.side(role), choice)
     state, side = casualties.take_loss(state, battle, battle.side(role), choice)
     return _put(state, battle.with_side(side))
 
@@ -713,7 +658,7 @@ def _step_round_end(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -
             brk[r] = True
     for r in ROLES:  # a pinning force is joined by its outflankers before it is gone (000:1814): no capture then
         if elim[r]:
-            state, battle = _capture_leaders(state, battle, r, "its force was eliminated")
+            state, battle = aftermath.capture_leaders(state, battle, r, "its force was eliminated")
     if elim[A] and elim[D]:
         return _finish(state, battle, "none", "both forces were eliminated")
     for r in ROLES:
@@ -735,7 +680,7 @@ def _step_round_end(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -
 
 def _victory(state: Any, battle: FieldBattle, winner: str, why: str, *, pursue: bool) -> Any:
     battle = battle.replace(winner=winner, result=f"{winner} wins in {battle.area}: {why}")
-    battle = _event(battle, "battle.victory", battle.result, winner=winner)
+    battle = event(battle, "battle.victory", battle.result, winner=winner)
     if battle.kind == FIELD:
         state, battle = _political_points(state, battle, winner)
     return _stage(state, battle, "pursuit" if pursue else "retreat")
@@ -743,7 +688,7 @@ def _victory(state: Any, battle: FieldBattle, winner: str, why: str, *, pursue: 
 
 def _finish(state: Any, battle: FieldBattle, winner: str, why: str, *, stage: str = "after") -> Any:
     battle = battle.replace(winner=winner, result=f"{battle.area}: {why}")
-    battle = _event(battle, "battle.result", battle.result, winner=winner)
+    battle = event(battle, "battle.result", battle.result, winner=winner)
     return _stage(state, battle, stage)
 
 
@@ -759,7 +704,7 @@ def _political_points(state: Any, battle: FieldBattle, winner: str) -> tuple[Any
         state = state.with_power(victor.power, political_status=state.powers[victor.power].political_status + gain)
     if loser.power is not None:
         state = state.with_power(loser.power, political_status=state.powers[loser.power].political_status - loss)
-    battle = _event(battle, "battle.political-points",
+    battle = event(battle, "battle.political-points",
                     f"{victor.power or winner} gains {gain} political points, {loser.power or other(winner)} loses {loss} "
                     f"({count} corps counted)", gain=gain, loss=loss, corps=count)
     return state, battle
@@ -781,7 +726,7 @@ def _step_arrival(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
                 die = ctx.dice.d6(_label(battle, f"round{battle.round}/outflank/{side.role}"))
                 ok = die <= mod
                 battle = battle.with_side(side.replace(arrived=ok))
-                battle = _event(battle, "battle.arrival",
+                battle = event(battle, "battle.arrival",
                                 f"{side.role} outflanking force: random number {die} against rating {mod}: "
                                 f"{'arrives' if ok else 'not yet'}", role=side.role, die=die, rating=mod, arrived=ok)
                 if not ok and battle.round == 1 and "D" in pairing.notes:
@@ -833,12 +778,12 @@ def _answer_reinforce(state: Any, battle: FieldBattle, role: str, choice: str, c
     joined: list[str] = []
     base = f"round{battle.round}/reinforce/{role}/{area}"
     if leaders:
-        best = min(leaders, key=lambda lid: (_seniority(ctx.world, lid), -int(leader_data(ctx.world, lid).get("strategic", 0))))
+        best = min(leaders, key=lambda lid: (seniority(ctx.world, lid), -int(leader_data(ctx.world, lid).get("strategic", 0))))
         rating = int(leader_data(ctx.world, best).get("strategic", 0)) + penalty
         die = ctx.dice.d6(_label(battle, base))
         if die <= rating:
             joined = list(units)
-        battle = _event(battle, "battle.reinforce", f"{role} reinforcement from {area} under {best}: random number {die} "
+        battle = event(battle, "battle.reinforce", f"{role} reinforcement from {area} under {best}: random number {die} "
                         f"against {rating}: {'arrives' if joined else 'fails'}", role=role, area=area, die=die, rating=rating)
     else:
         for u in units:
@@ -846,7 +791,7 @@ def _answer_reinforce(state: Any, battle: FieldBattle, role: str, choice: str, c
             die = ctx.dice.d6(_label(battle, f"{base}/{u}"))
             if die <= rating:
                 joined.append(u)
-            battle = _event(battle, "battle.reinforce", f"{role} reinforcement {u} from {area}: random number {die} "
+            battle = event(battle, "battle.reinforce", f"{role} reinforcement {u} from {area}: random number {die} "
                             f"against {rating}: {'arrives' if die <= rating else 'fails'}", role=role, area=area, die=die,
                             rating=rating, unit=u)
     for u in joined:
@@ -857,10 +802,10 @@ def _answer_reinforce(state: Any, battle: FieldBattle, role: str, choice: str, c
         side = side.replace(units=tuple(side.units) + tuple(joined), big_corps=tuple(sorted(set(side.big_corps) | big)))
         new_leaders = leaders_with(state, tuple(joined))
         if new_leaders:
-            best = min(new_leaders, key=lambda lid: (_seniority(ctx.world, lid), -_combined(ctx.world, lid)))
-            if side.commander is None or _seniority(ctx.world, best) < _seniority(ctx.world, side.commander):
+            best = min(new_leaders, key=lambda lid: (seniority(ctx.world, lid), -combined_rating(ctx.world, lid)))
+            if side.commander is None or seniority(ctx.world, best) < seniority(ctx.world, side.commander):
                 side = side.replace(commander=best)
-                battle = _event(battle, "battle.commander", f"{best} arrives and takes command of the {role}",
+                battle = event(battle, "battle.commander", f"{best} arrives and takes command of the {role}",
                                 role=role, leader=best)
     return _put(state, battle.with_side(side))
 
@@ -887,13 +832,13 @@ def _step_day_end(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
         loser = A if wa else D
         battle = battle.with_side(battle.side(loser).replace(retreat=True))
         battle = battle.replace(winner="none", result=f"{battle.area}: the {loser} withdraws after day {battle.day}")
-        battle = _event(battle, "battle.result", battle.result, winner="none")
+        battle = event(battle, "battle.result", battle.result, winner="none")
         return _stage(state, battle, "pursuit")
-    state, battle = _remove_emptied(state, battle)
+    state, battle = aftermath.remove_emptied(state, battle)
     battle = battle.replace(day=battle.day + 1, round=0)
     for role in ROLES:
         battle = battle.with_side(battle.side(role).replace(chit="", outflanking=(), arrived=False, end_choice=""))
-    battle = _event(battle, "battle.day", f"both sides fight on: day {battle.day}")
+    battle = event(battle, "battle.day", f"both sides fight on: day {battle.day}")
     return _stage(state, battle, "chits" if battle.kind == FIELD else "day-start")
 
 
@@ -916,14 +861,14 @@ def _step_pursuit(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
     if cav == 0 or force_factors(state, battle.side(loser_role).units).total == 0:
         return state
     if _pursuit_column(battle, victor, battle.side(loser_role)) is None:
-        return _put(state, _event(state.battles[battle.id], "battle.pursuit",
+        return _put(state, event(state.battles[battle.id], "battle.pursuit",
                                   "no pursuit is possible (pursuit class below 1)", role=victor.role))
     return _ask(state, state.battles[battle.id], victor.role, "pursue", ("pursue", "no-pursuit"), ctx)
 
 
 def _answer_pursue(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
     if choice != "pursue":
-        return _put(state, _event(battle, "battle.pursuit", f"the {role} does not pursue", role=role))
+        return _put(state, event(battle, "battle.pursuit", f"the {role} does not pursue", role=role))
     victor, loser = battle.side(role), battle.side(other(role))
     column = _pursuit_column(battle, victor, loser)
     assert column is not None
@@ -934,7 +879,7 @@ def _answer_pursue(state: Any, battle: FieldBattle, role: str, choice: str, ctx:
     rn = die + (land.PURSUIT_CAVALRY_LEADER_MODIFIER if leader_bonus else 0)
     pct = land.pursuit_loss_percent(rn, column)
     points = percent_of(pct, cav)
-    battle = _event(battle, "battle.pursuit",
+    battle = event(battle, "battle.pursuit",
                     f"pursuit class {column} with {cav} cavalry: random number {die}"
                     + (f" +1 ({leader_bonus})" if leader_bonus else "") + f" = {rn}: {pct}% = {points} pursuit losses",
                     role=role, column=column, cavalry=cav, die=die, random_number=rn, percent=pct, losses=points)
@@ -962,7 +907,7 @@ def _cavalry_leader(state: Any, side: BattleSide, world: Any) -> str:
 def _step_after_pursuit(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> Any:
     loser_role = A if battle.attacker.retreat else D
     if force_factors(state, battle.side(loser_role).units).total == 0:
-        state, battle = _capture_leaders(state, battle, loser_role, "eliminated by pursuit")
+        state, battle = aftermath.capture_leaders(state, battle, loser_role, "eliminated by pursuit")
     return _stage(state, battle, "retreat")
 
 
@@ -973,42 +918,6 @@ def _auto_pursue(state: Any, battle: FieldBattle, side: BattleSide, options: tup
 # ----------------------------------------------------------------- retreat, capture, surrender
 
 
-def _side_powers(state: Any, side: BattleSide) -> tuple[str, ...]:
-    ps = {p for p in (unit_power(state, u) for u in side.units) if p is not None}
-    if side.power is not None:
-        ps.add(side.power)
-    return tuple(sorted(ps))
-
-
-def _capture_leaders(state: Any, battle: FieldBattle, role: str, why: str) -> tuple[Any, FieldBattle]:
-    side = battle.side(role)
-    captor = battle.side(other(role)).power
-    for lid in leaders_with(state, side.units):
-        leader = state.leaders[lid]
-        if captor is None:
-            state = state.with_leader(leader.replace(status=LeaderStatus.AVAILABLE, attached_to=None))
-            continue
-        state = state.with_leader(leader.replace(status=LeaderStatus.CAPTURED, attached_to=None, captured_by=captor))
-        battle = _event(battle, "battle.capture", f"{lid} is captured by {captor}: {why}", leader=lid, captor=captor)
-    return state, battle
-
-
-def _surrender(state: Any, battle: FieldBattle, units: tuple[str, ...], captor: str | None) -> tuple[Any, int]:
-    """Army factors become prisoners of ``captor`` (000:1852); returns the factors taken."""
-    taken = 0
-    for u in units:
-        unit = state.units[u]
-        if unit.factors.total == 0:
-            continue
-        taken += unit.factors.total
-        if captor is not None:
-            key = prisoners_key(captor, unit.nation)
-            held = state.prisoners.get(key) or Prisoners(captor=captor, nation=unit.nation)
-            state = state.replace(prisoners=state.prisoners.set(key, held.replace(factors=held.factors + unit.factors)))
-        state = state.with_unit(unit.replace(factors=Factors()))
-    return state, taken
-
-
 def _step_retreat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> Any:
     for role in ROLES:
         side = battle.side(role)
@@ -1017,107 +926,40 @@ def _step_retreat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
         captor = battle.side(other(role)).power
         garrisons = tuple(u for u in side.units if isinstance(state.units[u], Garrison))
         if garrisons:
-            state, n = _surrender(state, battle, garrisons, captor)
+            state, n = aftermath.surrender(state, battle, garrisons, captor)
             if n:
-                battle = _event(battle, "battle.surrender", f"{role} depot garrisons cannot retreat: {n} factors surrender",
+                battle = event(battle, "battle.surrender", f"{role} depot garrisons cannot retreat: {n} factors surrender",
                                 role=role, factors=n)
         corps = tuple(u for u in side.units if is_corps(state, u) and unit_factors(state, u).total > 0)
         if not corps:
             continue
-        powers = _side_powers(state, side)
+        powers = side_powers(state, side)
         at_war = {q for p in powers for q in state.powers[p].wars}
-        enemies = tuple(sorted(set(_side_powers(state, battle.side(other(role)))) | at_war))
+        enemies = tuple(sorted(set(side_powers(state, battle.side(other(role)))) | at_war))
         path = retreat.retreat_path(state, ctx.map, battle.area, powers, enemies,
                                     lambda u: controlling_power(state, u.nation, getattr(u, "loaned_to", None)))
         if path is None:
-            state, n = _surrender(state, battle, corps, captor)
-            state, battle = _capture_leaders(state, battle, role, "no retreat route; the force surrenders")
-            battle = _event(battle, "battle.surrender", f"{role} has no retreat route: {n} factors surrender",
+            state, n = aftermath.surrender(state, battle, corps, captor)
+            state, battle = aftermath.capture_leaders(state, battle, role, "no retreat route; the force surrenders")
+            battle = event(battle, "battle.surrender", f"{role} has no retreat route: {n} factors surrender",
                             role=role, factors=n)
             continue
         for u in corps:
             state = state.with_unit(state.units[u].replace(location=Location(LocationKind.AREA, path[-1])))
-        battle = _event(battle, "battle.retreat", f"{role} retreats {' -> '.join((battle.area,) + path)}",
+        battle = event(battle, "battle.retreat", f"{role} retreats {' -> '.join((battle.area,) + path)}",
                         role=role, to=path[-1], path=" ".join(path))
     return _stage(state, battle, "after")
 
 
 def _step_after(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> Any:
-    state, battle = _leader_casualties(state, battle, ctx)
-    state, battle = _destroy_depots(state, battle)
-    state, battle = _remove_emptied(state, battle)
+    state, battle = aftermath.leader_casualties(state, battle, ctx)
+    state, battle = aftermath.destroy_depots(state, battle)
+    state, battle = aftermath.remove_emptied(state, battle)
     for role in ROLES:
         battle = battle.with_side(battle.side(role).replace(outflanking=(), arrived=False))
     if not battle.result:
         battle = battle.replace(result=f"{battle.area}: the battle ends", winner="none")
     return _stage(state, battle, "done")
-
-
-def _leader_casualties(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> tuple[Any, FieldBattle]:
-    """Optional rule 13.8.4 (000:2654)."""
-    if not state.options.leader_casualties:
-        return state, battle
-    for role in ROLES:
-        present = leaders_with(state, battle.side(role).units)
-        if not present:
-            continue
-        base = f"battle/{battle.id}/leader-casualty/{role}"
-        if ctx.dice.d6(base) != LEADER_CASUALTY_NUMBER:
-            continue
-        lid = present[ctx.dice.roll(f"{base}/which", len(present)) - 1] if len(present) > 1 else present[0]
-        severity = ctx.dice.d6(f"{base}/severity")
-        leader = state.leaders[lid]
-        if severity == LEADER_CASUALTY_NUMBER:
-            state = state.with_leader(leader.replace(status=LeaderStatus.DEAD, attached_to=None))
-            text = f"{lid} is killed"
-        else:
-            back = state.date.plus(severity + 1)
-            state = state.with_leader(leader.replace(status=LeaderStatus.INACTIVE, attached_to=None, returns=back))
-            text = f"{lid} is wounded and out for {severity} months (back {back})"
-        battle = _event(battle, "battle.leader-casualty", text, role=role, leader=lid, severity=severity)
-    return state, battle
-
-
-def _destroy_depots(state: Any, battle: FieldBattle) -> tuple[Any, FieldBattle]:
-    """Enemy depots in an area held only by one side are destroyed (11.2.14, 000:1930)."""
-    here = Location(LocationKind.AREA, battle.area)
-    present = {r: any(state.units[u].location == here and unit_factors(state, u).total > 0 for u in battle.side(r).units)
-               for r in ROLES}
-    for r in ROLES:
-        if present[r] and not present[other(r)]:
-            enemies = set(_side_powers(state, battle.side(other(r))))
-            for uid, u in list(state.units.items()):
-                if isinstance(u, Depot) and u.location == here and u.power in enemies:
-                    state = state.with_unit(u.replace(location=POOL))
-                    battle = _event(battle, "battle.depot", f"{uid} in {battle.area} is destroyed", depot=uid)
-    return state, battle
-
-
-def _remove_emptied(state: Any, battle: FieldBattle) -> tuple[Any, FieldBattle]:
-    """Corps emptied by losses leave the map; their leaders join a surviving corps of their power (11.5, 000:2024)."""
-    for role in ROLES:
-        side = battle.side(role)
-        for u in side.units:
-            unit = state.units.get(u)
-            if unit is None or unit.factors.total > 0:
-                continue
-            if isinstance(unit, Garrison):
-                state = state.without_unit(u)
-                continue
-            if unit.location == POOL:
-                continue
-            for lid in sorted(lid for lid, l in state.leaders.items() if l.attached_to == u):
-                power = lid.split(":")[1]
-                hosts = [h for h in side.units if is_corps(state, h) and unit_factors(state, h).total > 0
-                         and unit_power(state, h) == power]
-                leader = state.leaders[lid]
-                if hosts:
-                    state = state.with_leader(leader.replace(attached_to=hosts[0]))
-                else:
-                    state = state.with_leader(leader.replace(status=LeaderStatus.AVAILABLE, attached_to=None))
-            state = state.with_unit(unit.replace(location=POOL, besieging=False))
-            battle = _event(battle, "battle.corps-removed", f"{u} is emptied and removed from the map", unit=u)
-    return state, battle
 
 
 # ----------------------------------------------------------------- tables of steps and answers

@@ -15,7 +15,7 @@ from eiapbem.errors import BadEncoding
 from eiapbem.rules import canonical
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, first_difference
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
-from eiapbem.rules.combat.battle import BattleId, FieldBattle
+from eiapbem.rules.model.battles import BattleId, FieldBattle
 from eiapbem.rules.model.decisions import DecisionId, LogEntry, PendingDecision
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
