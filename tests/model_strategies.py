@@ -46,6 +46,7 @@ from eiapbem.rules.model import (
     garrison_id,
     prisoners_key,
 )
+from eiapbem.rules.combat.battle import BattleEvent, BattleSide, FieldBattle
 from eiapbem.rules.model.powers import BUILD_ITEMS, PEACE_CONDITIONS, SHIP_ITEMS, SKIPPABLE_PHASES
 
 SLUGS = ("bavaria", "swedish-pomerania", "wurttemberg", "saxony", "ulm", "vienna", "north-sea", "lille", "a1", "b-2")
@@ -293,6 +294,30 @@ def game_states(draw):
             slot=slot_key,
             context=draw(param_maps),
         )
+    battles = {}
+    corps_ids = [k for k, u in units.items() if isinstance(u, Corps)]
+    if len(corps_ids) >= 2 and draw(st.booleans()):
+        bid = f"battle:{date}:{draw(slugs)}:{draw(st.integers(0, 3))}"
+        half = len(corps_ids) // 2
+
+        def side(role, ids):
+            return BattleSide(
+                role=role, power=draw(st.none() | powers), units=tuple(ids),
+                outflanking=tuple(draw(st.lists(st.sampled_from(ids), max_size=1))), arrived=draw(st.booleans()),
+                chit=draw(st.sampled_from(("", "outflank", "defend"))), base_morale=draw(st.integers(0, 500)),
+                final_morale=draw(st.integers(-100, 500)), morale_loss=draw(st.integers(0, 600)),
+                pending_loss=draw(st.integers(0, 5)), loss_mode=draw(st.sampled_from(("", "combat", "pursuit"))),
+            )
+
+        battles[bid] = FieldBattle(
+            id=bid, kind=draw(st.sampled_from(("field", "trivial"))), area=draw(slugs), terrain="clear",
+            river_crossing=draw(st.booleans()), attacker=side("attacker", corps_ids[:half]),
+            defender=side("defender", corps_ids[half:]), day=draw(st.integers(1, 3)), round=draw(st.integers(0, 3)),
+            stage=draw(st.sampled_from(("chits", "combat-losses", "done"))),
+            events=tuple(draw(st.lists(st.builds(BattleEvent, day=st.integers(0, 3), round=st.integers(0, 3),
+                                                 kind=st.just("battle.round"), text=st.text(max_size=20),
+                                                 params=param_maps), max_size=2))),
+        )
     log = tuple(
         draw(
             st.lists(
@@ -328,6 +353,7 @@ def game_states(draw):
         pending=FrozenMap(pending),
         log=log,
         victors=draw(sets(powers)),
+        battles=FrozenMap(battles),
     )
 
 

@@ -63,6 +63,7 @@ PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.diplomacy.minors",
     "eiapbem.rules.case_game",
     "eiapbem.rules.economy.cases",
+    "eiapbem.data.battle_cases",
 )
 
 _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")

@@ -101,6 +101,7 @@ _PHASES: dict[Phase, PhaseHooks] = {}
 #: Modules that register actions and phase hooks; imported before the engine is used.
 RULE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.reinforcement",
+    "eiapbem.rules.combat.field",
     "eiapbem.rules.naval.battle",
     "eiapbem.rules.combat.sieges",
     "eiapbem.rules.economy.phase",

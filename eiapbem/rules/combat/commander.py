@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from eiapbem.errors import IllegalAction
 from eiapbem.rules.cases import procedure
+from eiapbem.rules.combat.battle import SENIORITY, BattleSide, intrinsic_ratings, is_corps, leader_data, leaders_with, unit_factors
 from eiapbem.rules.combat._inputs import need, need_ints
 from eiapbem.rules.dice import Dice
 from eiapbem.rules.tables import land
@@ -34,6 +37,52 @@ def random_number_modifiers(
     if pairing is not None and "F" in pairing.notes:
         return 0, 0
     return land.commander_modifiers(attacker_rating, defender_rating)
+
+
+# ----------------------------------------------------------------- commanders of a battle (13.8.5-13.8.7)
+
+
+def seniority(world: Any, lid: str) -> int:
+    s = leader_data(world, lid).get("seniority", "D")
+    return SENIORITY.index(s) if s in SENIORITY else len(SENIORITY)
+
+
+def combined_rating(world: Any, lid: str) -> int:
+    d = leader_data(world, lid)
+    return int(d.get("strategic", 0)) + int(d.get("tactical", 0))
+
+
+def commander_candidates(state: Any, side: BattleSide, world: Any) -> tuple[str, ...]:
+    """The leaders who may command (13.8.6): the best seniority; among allies the best combined rating."""
+    leaders = leaders_with(state, side.units)
+    if not leaders:
+        return ()
+    best = min(seniority(world, lid) for lid in leaders)
+    top = [lid for lid in leaders if seniority(world, lid) == best]
+    if len({lid.split(":")[1] for lid in top}) > 1:
+        score = max(combined_rating(world, lid) for lid in top)
+        top = [lid for lid in top if combined_rating(world, lid) == score][:1]  # then the first listed (000:2688)
+    return tuple(top)
+
+
+def strategic_rating(state: Any, side: BattleSide, world: Any) -> int:
+    if side.commander is not None:
+        return int(leader_data(world, side.commander).get("strategic", 0))
+    return intrinsic_ratings(state, side.units)[0]
+
+
+def tactical_rating(state: Any, side: BattleSide, world: Any) -> int:
+    """The commander's tactical rating this round, reduced past the tactical maximum (13.8.7)."""
+    if side.commander is None:
+        return intrinsic_ratings(state, side.units)[1]
+    d = leader_data(world, side.commander)
+    ncorps = sum(1 for u in side.units if is_corps(state, u) and unit_factors(state, u).total > 0)
+    rating = effective_tactical_rating(int(d.get("tactical", 0)), int(d.get("tactical_max", 1)), ncorps)
+    return max(land.TACTICAL_RATING_MIN, min(land.TACTICAL_RATING_MAX, rating))
+
+
+def commander_nation(side: BattleSide) -> str | None:
+    return side.commander.split(":")[1] if side.commander else None
 
 
 @procedure("commander.tactical-rating")

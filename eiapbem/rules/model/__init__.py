@@ -12,6 +12,7 @@ One module per concern:
 - ``units``: corps, fleets, depots, garrisons, leaders, prisoners;
 - ``slot``: the slots of the turn sequence (computed by ``rules.sequence``);
 - ``decisions``: pending decisions and the public game log;
+- ``battles``: land combats in progress or finished (11.2, 11.3; rules in ``rules.combat.field``);
 - ``state``: ``GameState`` with its encoding and hash.
 """
 

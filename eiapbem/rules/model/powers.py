@@ -26,7 +26,7 @@ from eiapbem.rules.model.common import (
     Slug,
     SlugSet,
 )
-from eiapbem.rules.model.units import Factors, LeaderId, Ships
+from eiapbem.rules.model.units import Factors, LeaderId, Ships, UnitId
 
 
 class PlayerKind(enum.StrEnum):
@@ -166,6 +166,12 @@ class SurrenderSettings(Record):
             raise InvalidValue("the conditional claim is from list A", path="if_conditional_offered")
 
 
+#: The defender's operational possibilities chits (11.2.1; the chart's rows, 000:3005-3029).
+DefenderChit = Annotated[
+    str, OneOf(("outflank", "counter-attack", "escalated-counter-attack", "cordon", "withdrawal", "defend"))
+]
+
+
 @dataclass(frozen=True, slots=True)
 class StandingOrders(Record):
     """Pre-set reactions (6.0 "standing orders"; Diplomatic Reactions Screen, 000:532)."""
@@ -188,6 +194,9 @@ class StandingOrders(Record):
     demand_break: PowerSet = ()
     #: 13.2.2: lone cossacks and freikorps try to retreat when attacked.
     irregulars_retreat: bool = False
+    #: 11.2.1 "Standing Orders Option" (000:1648): the defensive chit a corps uses
+    #: when its chit is chosen automatically (a minor's corps alone, PBEM quick combat).
+    battle_chits: FrozenMap[UnitId, DefenderChit] = FrozenMap()
     #: 13.2.4: Austria's insurrection trigger provinces (up to three).
     insurrection_triggers: Annotated[tuple[Slug, ...], SortedSet()] = ()
 

@@ -16,6 +16,7 @@ from eiapbem.rules import canonical
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet, first_difference
 from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
+from eiapbem.rules.model.battles import BattleId, FieldBattle
 from eiapbem.rules.model.decisions import DecisionId, LogEntry, PendingDecision
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
@@ -99,6 +100,10 @@ class GameState(Record):
     prisoners: FrozenMap[str, Prisoners]
     pending: FrozenMap[DecisionId, PendingDecision]
     log: tuple[LogEntry, ...]
+    #: Land combats of this land phase, running or finished, by id
+    #: (``battle:1805-09:ulm:0``; 11.2, 11.3; ``eiapbem.rules.combat.field``).
+    #: A running battle moves on only through its pending decisions.
+    battles: FrozenMap[BattleId, FieldBattle] = FrozenMap()
     #: Naval combats of the game, by battle id, in progress or fought (9.0;
     #: ``eiapbem.rules.naval.battle``); a finished one is its battle report.
     naval_battles: FrozenMap[str, NavalBattle] = FrozenMap()
@@ -202,6 +207,9 @@ class GameState(Record):
         for key, pr in self.prisoners.items():
             if key != prisoners_key(pr.captor, pr.nation):
                 raise InvalidValue(f"prisoners must be filed under {prisoners_key(pr.captor, pr.nation)}", path=f"prisoners.{key}")
+        for key, battle in self.battles.items():
+            if key != battle.id:
+                raise InvalidValue(f"the battle is filed under {key} but its id is {battle.id}", path=f"battles.{key}.id")
         for key, dec in self.pending.items():
             if key != dec.id:
                 raise InvalidValue(f"the decision is filed under {key} but its id is {dec.id}", path=f"pending.{key}.id")
