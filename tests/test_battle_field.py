@@ -13,7 +13,8 @@ from battlekit import answer, corps, ctx, land_state, leader, pending_of, play
 
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.combat.field import BattleRefused, percent_of, start_field_battle
+from eiapbem.rules.combat.field import BattleRefused, start_field_battle
+from eiapbem.rules.combat.tables_use import percent_of
 from eiapbem.rules.combat.report import report_records, report_text
 from eiapbem.rules.model import (
     Date,

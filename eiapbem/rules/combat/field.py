@@ -70,7 +70,7 @@ from eiapbem.rules.combat.commander import (
 )
 from eiapbem.rules.combat.morale import base_morale, chart_morale_modifier, final_morale
 from eiapbem.rules.combat.pursuit import pursuit_column
-from eiapbem.rules.combat.tables_use import outflank_arrival_rating, round_tables
+from eiapbem.rules.combat.tables_use import outflank_arrival_rating, percent_of, round_tables
 from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.model.common import POWERS, FactorType
 from eiapbem.rules.model.decisions import PendingDecision
@@ -87,11 +87,6 @@ ROUGH = ("forest", "mountain", "marsh")
 
 class BattleRefused(IllegalAction):
     """A battle cannot start with these forces."""
-
-
-def percent_of(percent: int, factors: int) -> int:
-    """``percent`` % of ``factors`` rounded to the nearest factor, halves up (docs/decisions.md, "Field combat")."""
-    return (2 * percent * factors + 100) // 200
 
 
 # ================================================================= start

@@ -37,6 +37,7 @@ from eiapbem.rules.cases import procedure
 from eiapbem.rules.combat._inputs import need
 from eiapbem.rules.combat import morale as morale_rules
 from eiapbem.rules.combat.siege import assault_attempt
+from eiapbem.rules.combat.tables_use import percent_of
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import Siege, SiegeRound
@@ -105,8 +106,8 @@ def final_morale(state: GameState, ctx: RulesContext, s: Siege, side: str) -> in
 
 
 def percentage_loss(firing_factors: int, percent: int, target_factors: int) -> int:
-    """Factors the target loses: ``percent`` % of the firing factors, rounded down, at most all."""
-    return min(target_factors, firing_factors * percent // 100)
+    """Factors the target loses: ``percent`` % of the firing factors (rounded as in field combat), at most all."""
+    return min(target_factors, percent_of(percent, firing_factors))
 
 
 # ------------------------------------------------------------------ starting

@@ -151,3 +151,9 @@ def _outflanking_case(inp: dict, dice: Dice) -> dict:
         )
         pinning -= losses[r - 1] if r - 1 < len(losses) else 0
     return {"outflanker": pairing.outflanker, "rounds": out}
+
+
+def percent_of(percent: int, factors: int) -> int:
+    """``percent`` % of ``factors`` rounded to the nearest factor, halves up: the one rounding of land
+    combat losses, field and siege alike (docs/decisions.md, "Field combat")."""
+    return (2 * percent * factors + 100) // 200
