@@ -99,7 +99,7 @@ _ACTIONS: dict[str, ActionSpec] = {}
 _PHASES: dict[Phase, PhaseHooks] = {}
 
 #: Modules that register actions and phase hooks; imported before the engine is used.
-RULE_MODULES: tuple[str, ...] = ()
+RULE_MODULES: tuple[str, ...] = ("eiapbem.rules.setup",)
 
 
 def register_action(cls: type, *, phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:
