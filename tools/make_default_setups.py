@@ -99,8 +99,13 @@ def plan(state, power, ctx):
         more, _ = plan_forces(state, power, m, ctx, land_order(state, power, m, ctx))
         acts += more
     leaders = sorted(l.id for l in state.leaders.values() if l.power == power and l.status is LeaderStatus.AVAILABLE)
-    for lid, cid in zip(leaders, used):
+    fleets = [a.fleet for a in acts if isinstance(a, setup.PlaceFleet) and a.fleet.split(":")[1] == power]
+    land = [lid for lid in leaders if not setup.is_naval_leader(ctx, lid)]
+    naval = [lid for lid in leaders if setup.is_naval_leader(ctx, lid)]
+    for lid, cid in zip(land, used):
         acts.append(setup.AssignLeader(lid, cid))
+    for lid, fid in zip(naval, fleets):
+        acts.append(setup.AssignLeader(lid, fid))
     depots = sorted(u.id for u in state.units.values() if getattr(u, "power", None) == power and u.location == POOL and u.id.startswith("depot:"))
     if depots:
         acts.append(setup.PlaceDepot(depots[0], land_order(state, power, power, ctx)[0]))

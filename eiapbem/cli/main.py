@@ -24,6 +24,8 @@ COMMAND_MODULES = (
     "eiapbem.cli.bench_cmd",
     "eiapbem.cli.files_cmd",
     "eiapbem.cli.data_cmd",
+    "eiapbem.cli.game_cmd",
+    "eiapbem.cli.actions_cmd",
 )
 
 

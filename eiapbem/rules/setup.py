@@ -424,8 +424,19 @@ def _verify_assign_leader(state: GameState, power: str, a: AssignLeader, ctx: Ru
     unit = state.units.get(a.unit)
     if not isinstance(unit, (Corps, Fleet)) or unit.nation != power:
         raise IllegalAction(f"{a.unit} is not a corps or fleet of {power}")
+    naval = is_naval_leader(ctx, a.leader)
+    if naval and not isinstance(unit, Fleet):
+        raise IllegalAction(f"{a.leader} is an admiral and goes with a fleet, not with {a.unit}")
+    if not naval and not isinstance(unit, Corps):
+        raise IllegalAction(f"{a.leader} commands on land and goes with a corps, not with {a.unit}")
     if unit.location == POOL:
         raise IllegalAction(f"{a.unit} is still in the pool; place it first")
+
+
+def is_naval_leader(ctx: RulesContext, leader_id: str) -> bool:
+    """Whether the leaders data marks the leader as naval (Nelson, 000:1018-1048)."""
+    short = leader_id.split(":")[-1]
+    return any(row["id"] == short and row.get("naval") for row in ctx.world["leaders.json"]["leaders"])
 
 
 def _apply_assign_leader(state: GameState, power: str, a: AssignLeader, ctx: RulesContext) -> Outcome:

@@ -1,0 +1,165 @@
+"""One command per registered action, generated from the rules engine's registry.
+
+``eiapbem <phase> <COMMAND> --field value …``: a click group per phase
+(``setup``, ``diplomacy``, ``reinforce``, ``naval``, ``land``, ``economy``), a
+subcommand per action class named by its ``COMMAND``, options from the
+record's typed fields, help from its docstring and its ``BUTTON`` (the
+manual's words, so ``--help`` finds "Add Forces To Garrison").  A refusal
+prints the action's one-sentence ``IllegalAction``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from typing import Any
+
+import click
+
+from eiapbem.rules import engine
+from eiapbem.rules.model import Factors, FactorType, Phase, Ships, ShipType
+
+from .game_cmd import game_options, open_session
+
+#: Phase -> click group name.
+GROUPS = {
+    Phase.SETUP: "setup",
+    Phase.DIPLOMACY: "diplomacy",
+    Phase.REINFORCEMENT: "reinforce",
+    Phase.NAVAL: "naval",
+    Phase.LAND: "land",
+    Phase.ECONOMIC: "economy",
+}
+_GROUP_HELP = {
+    "setup": "The setup phase (5.1-5.3): place your forces (manual: Setup Phase).",
+    "diplomacy": "The diplomacy phase (6.0).",
+    "reinforce": "The reinforcement phase (7.0).",
+    "naval": "The naval phase (8.0).",
+    "land": "The land phase (10.0).",
+    "economy": "The economic phase (12.0).",
+}
+
+
+def _opt(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _base(hint: Any) -> tuple[Any, bool]:
+    """The plain type of a hint (Annotated stripped) and whether ``None`` is allowed."""
+    optional = False
+    if typing.get_origin(hint) is typing.Annotated:
+        hint = typing.get_args(hint)[0]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(hint))
+        hint = args[0] if len(args) == 1 else str
+        if typing.get_origin(hint) is typing.Annotated:
+            hint = typing.get_args(hint)[0]
+    return hint, optional
+
+
+def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
+    """Click options for an action record's fields, and how to rebuild each field from them."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    params: list[click.Parameter] = []
+    build: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        hint, optional = _base(hints[f.name])
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and not optional
+        if hint is Factors:
+            names = [k.value.replace("-", "_") for k in FactorType]
+            for n in names:
+                params.append(click.Option([_opt(n)], type=click.IntRange(0), default=0, show_default=False,
+                                           help=f"{n.replace('_', ' ')} factors"))
+            build[f.name] = ("factors", names)
+        elif hint is Ships:
+            names = [k.value for k in ShipType]
+            for n in names:
+                params.append(click.Option([_opt(n)], type=click.IntRange(0), default=0, help=f"{n} ships"))
+            build[f.name] = ("ships", names)
+        elif hint is bool:
+            params.append(click.Option([_opt(f.name)], is_flag=True, default=False))
+            build[f.name] = ("plain", f.name)
+        elif isinstance(hint, type) and issubclass(hint, enum.Enum):
+            params.append(click.Option([_opt(f.name)], type=click.Choice([e.value for e in hint]), required=required))
+            build[f.name] = ("plain", f.name)
+        elif typing.get_origin(hint) is tuple:
+            params.append(click.Option([_opt(f.name)], multiple=True, help="may be given several times"))
+            build[f.name] = ("tuple", f.name)
+        elif hint is int:
+            params.append(click.Option([_opt(f.name)], type=int, required=required))
+            build[f.name] = ("plain", f.name)
+        else:
+            params.append(click.Option([_opt(f.name)], type=str, required=required,
+                                       metavar="ID" if f.name not in ("choice",) else "CHOICE"))
+            build[f.name] = ("plain", f.name)
+    return params, build
+
+
+def _make(cls: type, build: dict[str, Any], values: dict[str, Any]) -> Any:
+    kwargs: dict[str, Any] = {}
+    for field, (how, names) in build.items():
+        if how == "factors":
+            kwargs[field] = Factors(**{n: values.pop(n) for n in names if values.get(n)})
+            for n in names:
+                values.pop(n, None)
+        elif how == "ships":
+            kwargs[field] = Ships(**{n: values.pop(n) for n in names if values.get(n)})
+            for n in names:
+                values.pop(n, None)
+        elif how == "tuple":
+            kwargs[field] = tuple(values.pop(names))
+        else:
+            v = values.pop(names)
+            if v is not None:
+                kwargs[field] = v
+    return cls(**kwargs)
+
+
+def action_command(spec: engine.ActionSpec) -> click.Command:
+    cls = spec.cls
+    name = getattr(cls, "COMMAND", None) or cls.KIND.split(".")[-1]
+    button = getattr(cls, "BUTTON", None)
+    help_text = spec.summary + (f" (manual: {button})" if button else "")
+    params, build = _params(cls)
+
+    def callback(**values: Any) -> None:
+        common = {k: values.pop(k) for k in ("game", "power", "password")}
+        action = _make(cls, build, values)
+        s = open_session(**common)
+        out = s.act(action)
+        for e in out.events:
+            click.echo(e.text)
+        left = engine.unmet_obligations(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
+        if left:
+            click.echo(f"still to do: {left[0]}")
+
+    cmd = click.Command(name, callback=callback, params=params, help=help_text, short_help=help_text)
+    return game_options(cmd)
+
+
+def _ctx(s: Any) -> Any:
+    from eiapbem.data.context import rules_context
+
+    return rules_context(s.slot_dice())
+
+
+def phase_group(cli: click.Group, phase: Phase) -> click.Group:
+    name = GROUPS[phase]
+    group = cli.commands.get(name)
+    if group is None:
+        group = click.Group(name, help=_GROUP_HELP[name])
+        cli.add_command(group)
+    assert isinstance(group, click.Group)
+    return group
+
+
+def register(cli: click.Group) -> None:
+    for phase in GROUPS:
+        group = phase_group(cli, phase)
+        for kind, spec in engine.action_kinds(phase).items():
+            if kind == "decision.answer":
+                continue  # 'eiapbem answer DECISION CHOICE' in every phase
+            group.add_command(action_command(spec))
