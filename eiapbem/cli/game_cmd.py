@@ -106,6 +106,13 @@ def _status_lines(s: Session) -> list[str]:
     return out
 
 
+def _in_home(path: Path) -> Path:
+    """A relative path that is not found here is looked for in the --home folder."""
+    if path.is_absolute() or path.exists():
+        return path
+    return _home() / path
+
+
 def _ctx(s: Session) -> Any:
     from eiapbem.data.context import rules_context
 
@@ -178,7 +185,7 @@ def register(cli: click.Group) -> None:
         return FILE_NAMES[p]
 
     @cli.command("join")
-    @click.argument("gamestart", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+    @click.argument("gamestart", type=click.Path(path_type=Path, dir_okay=False))
     @click.option("--power", type=click.Choice(list(POWERS)), required=True, help="The power you play.")
     @click.option("--email", required=True, help="Your email address, as the host registered it (4.2.2 client step 3).")
     @click.option("--key", "key_file", type=click.Path(path_type=Path, dir_okay=False),
@@ -192,7 +199,8 @@ def register(cli: click.Group) -> None:
             one_time_password = click.prompt("One-time password from the host", hide_input=True)
         if password is None:
             password = click.prompt(f"Your new password for {power}", hide_input=True, confirmation_prompt=True)
-        s = newgame.join(_home(), gamestart, power, one_time_password, password, email, key_file)
+        s = newgame.join(_home(), _in_home(gamestart), power, one_time_password, password, email,
+                         _in_home(key_file) if key_file else None)
         click.echo(f"Joined {s.game} as {POWER_NAMES[power]}; your save is save/{s.game}.sav and your key {s.game}_{power}.key.")
         click.echo("Put the files the others send you into commin/ and run 'eiapbem load'; 'eiapbem status' says what is due.")
 
@@ -203,6 +211,7 @@ def register(cli: click.Group) -> None:
         """Load the turn files waiting in commin/ in order, or only FILE (manual: Load Email Turn File)."""
         s = open_session(game, power, password)
         if file is not None:
+            file = _in_home(file)
             slot = s.load_path(file)
             click.echo(f"loaded {file.name} ({slot})")
             return 0

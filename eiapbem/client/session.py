@@ -45,7 +45,7 @@ from eiapbem.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.pbem import crypto, dice as pdice, envelope, files, folders, keys, savegame
 from eiapbem.pbem.chain import Chain, Step
 from eiapbem.pbem.email import Person, subject_for, write_draft
-from eiapbem.pbem.errors import AlreadyLoaded, BadFile, OutOfSync, WrongKind
+from eiapbem.pbem.errors import AlreadyLoaded, BadFile, OutOfSync, OwnFile, WrongKind
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
 from eiapbem.rules import canonical, engine
@@ -371,6 +371,10 @@ class Session:
     def _load_bytes(self, data: bytes, name: str) -> str:
         state = self.state
         chain = self.contents.chain
+        author = envelope.parse(data, name).header.author
+        if author in self.local:
+            raise OwnFile(f"{name} is your own file ({author}); a client never loads the files it made",
+                          hint="to go back you need a backup from the host (4.2.8)")
         loaded = files.load_file(chain, data, [self.me], step_for(state), name, own=self.local)
         h = loaded.header
         if h.kind != "turn":
