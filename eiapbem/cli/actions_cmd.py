@@ -122,7 +122,8 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
     cls = spec.cls
     name = getattr(cls, "COMMAND", None) or cls.KIND.split(".")[-1]
     button = getattr(cls, "BUTTON", None)
-    help_text = spec.summary + (f" (manual: {button})" if button else "")
+    short = spec.summary + (f" (manual: {button})" if button else "")
+    help_text = spec.summary + (f"\n\n(manual: {button})" if button else "")
     params, build = _params(cls)
 
     def callback(**values: Any) -> None:
@@ -136,7 +137,7 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
         if left:
             click.echo(f"still to do: {left[0]}")
 
-    cmd = click.Command(name, callback=callback, params=params, help=help_text, short_help=help_text)
+    cmd = click.Command(name, callback=callback, params=params, help=help_text, short_help=short)
     return game_options(cmd)
 
 
