@@ -60,6 +60,7 @@ def test_the_slot_advances_without_files_travelling_and_reloads_are_counted(tmp_
     assert tu.state.slot.power == "TU" and tu.state.state_hash() == ru.state.state_hash()
 
 
+@pytest.mark.slow
 def test_an_unimplemented_phase_accepts_only_end_phase(tmp_path):
     _new(tmp_path)
     for p in ("RU", "TU", "AU", "PR", "SP", "FR", "GB"):
@@ -108,6 +109,19 @@ def test_a_file_that_replays_to_another_state_is_out_of_sync_and_changes_nothing
     assert fr.state.state_hash() == ru.state.state_hash()
 
 
+def test_cli_help_has_the_manual_words_and_refuses_ai_players(tmp_path, run_cli):
+    # 5.2.1 (000:322): "Add Forces To Garrison"; 4.2.2 (000:96) player types.
+    code, out, err = run_cli("setup", "add-garrison", "--help")
+    assert "(manual: Add Forces To Garrison)" in out and "--infantry" in out
+    args = ["new", GAME, "--scenario", "classic-1805", "--host-password", "x"]
+    for p in _players():
+        kind = "ai-hard" if p.power == "TU" else p.type
+        args += ["--player", f"{p.power}:{p.name}:{p.email}:{kind}", "--password", f"{p.power}=pw"]
+    code, out, err = run_cli(*args, env=FAST)
+    assert code == 1 and "TU cannot be played by the computer yet" in err and not (tmp_path / "save").exists()
+
+
+@pytest.mark.slow
 def test_cli_hot_seat_game_reads_like_the_manual(tmp_path, run_cli):
     args = ["new", GAME, "--scenario", "alternate-1805", "--host-password", "pw-host"]
     for p in _players():

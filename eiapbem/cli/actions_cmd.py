@@ -42,6 +42,20 @@ _GROUP_HELP = {
 }
 
 
+_FIELD_HELP = {
+    "area": "a land area, e.g. moscow ('eiapbem show area NAME')",
+    "corps": "a corps counter, e.g. corps:RU:I ('eiapbem show pool')",
+    "fleet": "a fleet counter, e.g. fleet:GB:1",
+    "depot": "a depot counter, e.g. depot:FR:1",
+    "leader": "a leader, e.g. leader:FR:napoleon",
+    "unit": "a corps, fleet, depot or garrison id",
+    "port": "a port's land area, e.g. brest",
+    "sea": "a sea area, e.g. north-sea",
+    "blockade": "an enemy port whose blockade box the fleet takes",
+    "nation": "a free state you control whose factors these are (default: your own)",
+}
+
+
 def _opt(name: str) -> str:
     return "--" + name.replace("_", "-")
 
@@ -92,8 +106,8 @@ def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
             params.append(click.Option([_opt(f.name)], type=int, required=required))
             build[f.name] = ("plain", f.name)
         else:
-            params.append(click.Option([_opt(f.name)], type=str, required=required,
-                                       metavar="ID" if f.name not in ("choice",) else "CHOICE"))
+            params.append(click.Option([_opt(f.name)], type=str, required=required, metavar="ID",
+                                       help=_FIELD_HELP.get(f.name, f"the {f.name.replace('_', ' ')}")))
             build[f.name] = ("plain", f.name)
     return params, build
 

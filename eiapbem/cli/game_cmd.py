@@ -83,7 +83,12 @@ def _status_lines(s: Session) -> list[str]:
         parts = []
         for p, _ in waiting:
             row = meta["players"][p]
-            where = "at this computer" if p in s.local else f"file from {row['name']} <{row['email']}>"
+            if p in s.local:
+                where = "at this computer"
+            elif row["type"] == "hotseat":
+                where = f"file from the host's computer, {meta['host']['name']} <{meta['host']['email']}>"
+            else:
+                where = f"file from {row['name']} <{row['email']}>"
             parts.append(f"{p} ({where})")
         out.append("Waiting for: " + ", ".join(parts))
     if s.power in slot.actors:

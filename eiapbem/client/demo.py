@@ -17,7 +17,7 @@ from eiapbem.rules.model import POWERS
 from eiapbem.rules.sequence import SETUP_ORDER
 
 from . import newgame, setups
-from .session import Session
+from .session import Session, open_identity
 
 GAME = "Demo"
 
@@ -30,27 +30,32 @@ def run_demo(folder: Path | None, say: Callable[[str], None]) -> Path:
     pw = {p: f"demo-{p}" for p in POWERS}
     newgame.new_game(home, GAME, "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
                      passwords=pw, host_password="demo-host")
+    ids = {p: open_identity(home, GAME, p, pw[p]) for p in POWERS}
     sessions = {}
     for p in SETUP_ORDER:
-        sessions[p] = s = Session.open(home, GAME, p, pw[p])
+        sessions[p] = s = Session.open_with(home, GAME, ids[p])
         n = setups.load_setup(s, "default")
         path = s.end_phase()
         say(f"  setup {p}: default setup, {n} actions -> commout/{path.name}")
     first = sessions["GB"].state.date
     while True:
-        s0 = Session.open(home, GAME, "RU", pw["RU"])
+        s0 = Session.open_with(home, GAME, ids["RU"])
         st = s0.state
         if st.slot is None or st.date != first:
             break
         for p in st.slot.actors:
-            s = Session.open(home, GAME, p, pw[p])
+            s = Session.open_with(home, GAME, ids[p])
             path = s.end_phase()
             say(f"  {st.slot.phase} {p}: end-phase -> commout/{path.name}")
     from eiapbem.cli.game_cmd import _status_lines
 
     say("")
-    for line in _status_lines(Session.open(home, GAME, "SP", pw["SP"])):
+    for line in _status_lines(Session.open_with(home, GAME, ids["SP"])):
         say(line)
     say("")
-    say(f"Try: eiapbem --home {home} status --power SP --password demo-SP")
+    say("The game goes on from here.  Try, for instance:")
+    say(f"  eiapbem --home {home} status --power SP --password demo-SP")
+    say(f"  eiapbem --home {home} show area madrid --power SP --password demo-SP")
+    say(f"  eiapbem --home {home} end-phase --power AU --password demo-AU")
+    say("Each power's password is demo-<POWER>; the host's is demo-host.")
     return home

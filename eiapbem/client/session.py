@@ -209,7 +209,13 @@ class Session:
         if role not in local:
             plays = ", ".join(r for r in local) or "no role"
             raise NoGame(f"{role} is not played from this folder (it plays {plays})", hint="use --power to choose")
-        me = open_identity(home, game, role, password)
+        return cls.open_with(home, game, open_identity(home, game, role, password))
+
+    @classmethod
+    def open_with(cls, home: Path, game: str, me: keys.Identity) -> "Session":
+        """Open the save with an identity already unlocked (the demo keeps them open between slots)."""
+        home = Path(home)
+        local = local_roles(home, game)
         contents = savegame.load(GameFolders(home), game, me, local)
         return cls(home, game, me, contents, GameData.from_obj(contents.game, folders.save_name(game)), local)
 
