@@ -121,3 +121,26 @@ def test_every_default_setup_loads_and_ends_the_phase(scenario, ctx):
     assert state.slot.phase is Phase.DIPLOMACY
     assert all(ps.unplaced_factors.total == 0 and ps.unplaced_ships == Ships() for ps in state.powers.values())
     assert not any(m.setup_due for m in state.minors.values())
+
+
+def test_admirals_go_with_fleets_and_generals_with_corps(classic, ctx):
+    state = _at(classic, "GB")
+    for a in (setup.PlaceFleet("fleet:GB:1", port="portsmouth" if "portsmouth" in ctx.map.areas else "bristol"),
+              setup.PlaceCorps("corps:GB:I", "london")):
+        state = engine.apply_action(state, "GB", a, ctx).state
+    with pytest.raises(IllegalAction, match="leader:GB:nelson is an admiral and goes with a fleet"):
+        engine.verify_action(state, "GB", setup.AssignLeader("leader:GB:nelson", "corps:GB:I"), ctx)
+    engine.verify_action(state, "GB", setup.AssignLeader("leader:GB:nelson", "fleet:GB:1"), ctx)
+
+
+def test_turkey_sets_up_syria_and_must_place_its_forces(classic, ctx):
+    # 5.3.1 (000:340): Turkey also sets up Syria, a free state, with its corps of 5 infantry and 6 cavalry.
+    state = _at(classic, "TU")
+    assert "place syria's remaining 5 infantry, 6 cavalry (5.3.1)" in engine.unmet_obligations(state, "TU", ctx)
+    area = ctx.map.areas_of_nation("syria")[0]
+    for a in (setup.PlaceCorps("corps:syria:1", area), setup.AddFactors("corps:syria:1", Factors(infantry=5, cavalry=6))):
+        state = engine.apply_action(state, "TU", a, ctx).state
+    assert state.minors["syria"].stored_factors.total == 0
+    assert not any("syria" in u for u in engine.unmet_obligations(state, "TU", ctx))
+    with pytest.raises(IllegalAction, match="is syria's, not a counter RU sets up"):
+        engine.verify_action(_at(classic, "RU"), "RU", setup.PlaceCorps("corps:syria:1", area), ctx)

@@ -89,7 +89,7 @@ def find_game(home: Path, game: str | None) -> str:
             raise NoGame(f"there is no game {game!r} in {home}", hint="'eiapbem new' creates a game; 'eiapbem join' joins one")
         return game
     if not names:
-        raise NoGame(f"there is no game in {home}", hint="'eiapbem new' creates a game; 'eiapbem join' joins one; or use --home")
+        raise NoGame(f"there is no game in {home.resolve()}", hint="'eiapbem new' creates a game; 'eiapbem join' joins one; or use --home")
     if len(names) > 1:
         raise NoGame(f"{home} holds several games ({', '.join(names)}); say which with --game")
     return names[0]
