@@ -133,7 +133,7 @@ def test_cli_hot_seat_game_reads_like_the_manual(tmp_path, run_cli):
     assert code == 1 and "this folder plays AU, FR, GB, PR, RU, SP, TU; say which power acts with --power" in err
     code, out, err = run_cli("status", "--power", "RU", "--password", "pw-RU")
     assert code == 0, err
-    assert "Date: January 1805" in out and "Turn: Russia (1805-01/setup/turn/RU)" in out
+    assert "Date: January 1805   (state " in out and "Turn: Russia (1805-01/setup/turn/RU)" in out
     assert "To do before end-phase: place the remaining 75 infantry" in out
     code, out, err = run_cli("setup", "place-corps", "--corps", "corps:RU:I", "--area", "vienna", "--power", "RU", "--password", "pw-RU")
     assert code == 1 and err.startswith("eiapbem: error: corps:RU:I cannot be set up in Vienna: it is not in RU's home nation")
@@ -151,3 +151,27 @@ def test_cli_hot_seat_game_reads_like_the_manual(tmp_path, run_cli):
     assert code == 0 and "Moscow" in out and "corps:RU:" in out
     code, out, err = run_cli("log", "--power", "TU", "--password", "pw-TU")
     assert "RU has set up its forces" in out
+
+
+def test_generated_options_never_clash_with_the_common_ones():
+    # An action whose fields are named like the common options, with two factor fields.
+    from dataclasses import dataclass
+
+    from eiapbem.cli.actions_cmd import _make, _params
+    from eiapbem.rules.model import Factors, Record
+
+    @dataclass(frozen=True, slots=True)
+    class Lend(Record):
+        """Test action."""
+
+        KIND = "test.lend"
+        power: str
+        give: Factors = Factors()
+        take: Factors = Factors()
+
+    params, build = _params(Lend)
+    opts = [o for p in params for o in p.opts]
+    assert "--power-id" in opts and "--power" not in opts and "--infantry" in opts and "--take-infantry" in opts
+    values = {p.name: (() if p.multiple else 0 if p.type.name == "integer range" else None) for p in params}
+    values.update(f_power="FR", f_give_infantry=2, f_take_cavalry=1)
+    assert _make(Lend, build, values) == Lend("FR", Factors(infantry=2), Factors(cavalry=1))

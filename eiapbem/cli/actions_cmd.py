@@ -74,55 +74,60 @@ def _base(hint: Any) -> tuple[Any, bool]:
     return hint, optional
 
 
+#: Option names the game commands use themselves; a field of that name gets ``--<name>-id``.
+_RESERVED = ("game", "power", "password", "help", "home")
+
+
 def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
-    """Click options for an action record's fields, and how to rebuild each field from them."""
+    """Click options for an action record's fields, and how to rebuild each field from them.
+
+    Each option's parameter is named ``f_<field>[_<part>]`` so no field can clash
+    with the common options; a second ``Factors``/``Ships`` field gets its
+    options prefixed with its name (``--to-infantry``).
+    """
     hints = typing.get_type_hints(cls, include_extras=True)
     params: list[click.Parameter] = []
     build: dict[str, Any] = {}
+    seen_counts = {"factors": False, "ships": False}
     for f in dataclasses.fields(cls):
         hint, optional = _base(hints[f.name])
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and not optional
-        if hint is Factors:
-            names = [k.value.replace("-", "_") for k in FactorType]
-            for n in names:
-                params.append(click.Option([_opt(n)], type=click.IntRange(0), default=0, show_default=False,
-                                           help=f"{n.replace('_', ' ')} factors"))
-            build[f.name] = ("factors", names)
-        elif hint is Ships:
-            names = [k.value for k in ShipType]
-            for n in names:
-                params.append(click.Option([_opt(n)], type=click.IntRange(0), default=0, help=f"{n} ships"))
-            build[f.name] = ("ships", names)
+        opt = _opt(f.name + "_id" if f.name in _RESERVED else f.name)
+        pname = f"f_{f.name}"
+        if hint is Factors or hint is Ships:
+            which = "factors" if hint is Factors else "ships"
+            parts = [k.value.replace("-", "_") for k in (FactorType if hint is Factors else ShipType)]
+            prefix = f"{f.name}_" if seen_counts[which] else ""
+            seen_counts[which] = True
+            for n in parts:
+                params.append(click.Option([_opt(prefix + n), f"{pname}_{n}"], type=click.IntRange(0), default=0,
+                                           help=f"{n.replace('_', ' ')} {'factors' if hint is Factors else 'ships'}"))
+            build[f.name] = (which, [(n, f"{pname}_{n}") for n in parts])
         elif hint is bool:
-            params.append(click.Option([_opt(f.name)], is_flag=True, default=False))
-            build[f.name] = ("plain", f.name)
+            params.append(click.Option([opt, pname], is_flag=True, default=False))
+            build[f.name] = ("plain", pname)
         elif isinstance(hint, type) and issubclass(hint, enum.Enum):
-            params.append(click.Option([_opt(f.name)], type=click.Choice([e.value for e in hint]), required=required))
-            build[f.name] = ("plain", f.name)
+            params.append(click.Option([opt, pname], type=click.Choice([e.value for e in hint]), required=required))
+            build[f.name] = ("plain", pname)
         elif typing.get_origin(hint) is tuple:
-            params.append(click.Option([_opt(f.name)], multiple=True, help="may be given several times"))
-            build[f.name] = ("tuple", f.name)
+            params.append(click.Option([opt, pname], multiple=True, help="may be given several times"))
+            build[f.name] = ("tuple", pname)
         elif hint is int:
-            params.append(click.Option([_opt(f.name)], type=int, required=required))
-            build[f.name] = ("plain", f.name)
+            params.append(click.Option([opt, pname], type=int, required=required))
+            build[f.name] = ("plain", pname)
         else:
-            params.append(click.Option([_opt(f.name)], type=str, required=required, metavar="ID",
+            params.append(click.Option([opt, pname], type=str, required=required, metavar="ID",
                                        help=_FIELD_HELP.get(f.name, f"the {f.name.replace('_', ' ')}")))
-            build[f.name] = ("plain", f.name)
+            build[f.name] = ("plain", pname)
     return params, build
 
 
 def _make(cls: type, build: dict[str, Any], values: dict[str, Any]) -> Any:
     kwargs: dict[str, Any] = {}
     for field, (how, names) in build.items():
-        if how == "factors":
-            kwargs[field] = Factors(**{n: values.pop(n) for n in names if values.get(n)})
-            for n in names:
-                values.pop(n, None)
-        elif how == "ships":
-            kwargs[field] = Ships(**{n: values.pop(n) for n in names if values.get(n)})
-            for n in names:
-                values.pop(n, None)
+        if how in ("factors", "ships"):
+            counts = {n: values.pop(p) for n, p in names}
+            kwargs[field] = (Factors if how == "factors" else Ships)(**{n: v for n, v in counts.items() if v})
         elif how == "tuple":
             kwargs[field] = tuple(values.pop(names))
         else:

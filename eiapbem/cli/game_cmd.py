@@ -71,7 +71,7 @@ def _status_lines(s: Session) -> list[str]:
     if slot is None:
         out.append(f"The game is over ({st.date.name}).")
         return out
-    out.append(f"Date: {st.date.name}")
+    out.append(f"Date: {st.date.name}   (state {st.state_hash().hex()[:16]}: equal on every player's computer when in sync)")
     impl = engine.phase_implemented(slot.phase)
     out.append(f"Phase: {slot.phase}" + ("" if impl else " (not implemented yet: only end-phase is accepted)"))
     if slot.simultaneous:
