@@ -78,7 +78,8 @@ def _load_everyone(players, skip=()):
 
 
 def _hashes(players):
-    return {p: players[p].state.state_hash() for p in POWERS}
+    """The state hash in each folder's save on disk (opened with the key already unlocked)."""
+    return {p: Session.open_with(s.home, GAME, s.me).state.state_hash() for p, s in players.items()}
 
 
 def _saved_hashes(homes):
