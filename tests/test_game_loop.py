@@ -175,3 +175,31 @@ def test_generated_options_never_clash_with_the_common_ones():
     values = {p.name: (() if p.multiple else 0 if p.type.name == "integer range" else None) for p in params}
     values.update(f_power="FR", f_give_infantry=2, f_take_cavalry=1)
     assert _make(Lend, build, values) == Lend("FR", Factors(infantry=2), Factors(cavalry=1))
+
+
+def test_load_takes_the_waiting_files_in_chain_order_not_name_order(tmp_path):
+    # 4.2.2 client step 7 (000:116): load every turn file that preceded your turn.
+    host, client = tmp_path / "host", tmp_path / "pr"
+    created = _new(host, client=("PR",))
+    pr = newgame.join(client, host / "commout" / f"{GAME}_gamestart.pbm", "PR", created.one_time["PR"], "pw-PR",
+                      "pr@example.org", host / "commout" / f"{GAME}_PR.key")
+    (client / "commin").mkdir(exist_ok=True)
+    for p in ("RU", "TU", "AU"):  # by name the files sort AU, RU, TU
+        s = Session.open(host, None, p, f"pw-{p}")
+        setups.load_setup(s, "default")
+        path = s.end_phase()
+        shutil.copy(path, client / "commin" / path.name)
+    rep = pr.load_all()
+    assert [slot for _, slot in rep.loaded] == ["1805-01/setup/turn/RU", "1805-01/setup/turn/TU", "1805-01/setup/turn/AU"]
+    assert rep.refused == [] and pr.state.slot.power == "PR"
+    assert pr.load_all().loaded == []  # nothing new; already loaded files are skipped
+    # A saved setup (14.5) loads again after a restart and gives the same placement.
+    setups.load_setup(pr, "default")
+    placed = pr.current().state_hash()
+    saved = setups.save_setup(pr, "Mine")
+    assert saved.name == "Prclassic-1805_Mine.set"
+    with pytest.raises(IllegalAction, match="already placed forces"):
+        setups.load_setup(pr, "default")
+    pr.restart()
+    setups.load_setup(pr, str(saved))
+    assert pr.current().state_hash() == placed
