@@ -335,7 +335,13 @@ def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesC
 def _apply_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesContext) -> Outcome:
     loc = _fleet_location(a)
     new = state.with_unit(state.units[a.fleet].replace(location=loc))
-    return engine.log(new, power, "setup.place", f"{power} places {a.fleet} at {loc}", unit=a.fleet, at=str(loc))
+    if loc.kind is LocationKind.SEA:
+        where = f"in the {ctx.map.seas[loc.site].name}"
+    elif loc.kind is LocationKind.PORT:
+        where = f"in the port of {ctx.map.areas[loc.site].name}"
+    else:
+        where = f"on the blockade of {ctx.map.areas[loc.site].name}"
+    return engine.log(new, power, "setup.place", f"{power} places {a.fleet} {where}", unit=a.fleet, at=str(loc))
 
 
 def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesContext) -> None:
