@@ -107,8 +107,11 @@ def test_host_and_six_clients_set_up_and_play_two_months(game, run_cli):
 
     code, out, err = run_cli("status", "--password", _pw("FR"), home=homes["FR"])
     assert code == 0, err
-    assert "Phase: diplomacy (not implemented yet: only end-phase is accepted)" in out
-    assert "Not implemented yet: diplomacy, reinforcement, naval, land, economic" in out
+    # The status names the phases not implemented yet, and says so of the current one (diplomacy here).
+    missing = re.search(r"Not implemented yet: ([a-z, ]+) \(these phases accept only end-phase\)", out).group(1).split(", ")
+    assert "naval" in missing and "land" in missing  # 8.0, 10.0: not built in this version
+    current = "Phase: diplomacy (not implemented yet: only end-phase is accepted)" in out
+    assert current == ("diplomacy" in missing)
 
     # Two full months of slots; unimplemented phases accept only end-phase (still sealed, chained files).
     start = players["RU"].state.date
