@@ -100,6 +100,15 @@ def _status_lines(s: Session) -> list[str]:
         except IllegalAction:
             unmet = ()
         out.append("To do before end-phase: " + ("; ".join(unmet) if unmet else "nothing; 'eiapbem end-phase' ends your slot"))
+    group = {Phase.SETUP: "setup", Phase.DIPLOMACY: "diplomacy", Phase.REINFORCEMENT: "reinforce",
+             Phase.NAVAL: "naval", Phase.LAND: "land", Phase.ECONOMIC: "economy"}[slot.phase]
+    mine = [p for p, _ in waiting if p in s.local]
+    if mine:
+        what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
+        out.append(f"Next: {', '.join(mine)} to play: {what}'eiapbem end-phase"
+                   + (" --power POWER" if len([r for r in s.local if r != 'host']) > 1 else "") + "'")
+    elif waiting:
+        out.append("Next: when their files arrive, put them in commin/ and run 'eiapbem load'")
     pend = list(st.pending.values())
     out.append("Pending decisions: " + (", ".join(f"{d.id} for {d.power} ({d.kind}: {'/'.join(d.options)})" for d in pend) or "none"))
     missing = [str(p) for p in Phase if not engine.phase_implemented(p)]
