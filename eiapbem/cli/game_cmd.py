@@ -99,14 +99,14 @@ def _status_lines(s: Session) -> list[str]:
             unmet = engine.unmet_obligations(s.current(), s.power, _ctx(s))
         except IllegalAction:
             unmet = ()
-        out.append("To do before end-phase: " + ("; ".join(unmet) if unmet else "nothing; 'eiapbem end-phase' ends your slot"))
+        out.append("To do before end-phase: " + ("; ".join(unmet) if unmet else "nothing"))
     group = {Phase.SETUP: "setup", Phase.DIPLOMACY: "diplomacy", Phase.REINFORCEMENT: "reinforce",
              Phase.NAVAL: "naval", Phase.LAND: "land", Phase.ECONOMIC: "economy"}[slot.phase]
     mine = [p for p, _ in waiting if p in s.local]
     if mine:
         what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
-        out.append(f"Next: {', '.join(mine)} to play: {what}'eiapbem end-phase"
-                   + (" --power POWER" if len([r for r in s.local if r != 'host']) > 1 else "") + "'")
+        who = "" if len([r for r in s.local if r != "host"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
+        out.append(f"Next: {', '.join(mine)} to play: {what}'eiapbem end-phase{who}'")
     elif waiting:
         out.append("Next: when their files arrive, put them in commin/ and run 'eiapbem load'")
     pend = list(st.pending.values())
