@@ -7,7 +7,6 @@ every file copied from its author's ``commout/`` to every other ``commin/``.
 After every slot all seven saves hold the same state hash.
 """
 
-import os
 import re
 import shutil
 

@@ -17,7 +17,7 @@ from eiapbem.data import world
 from eiapbem.data.context import rules_context
 from eiapbem.rules import engine, setup
 from eiapbem.rules.dice import Dice
-from eiapbem.rules.model import POOL, Corps, CorpsType, Factors, FactorType, Fleet, Garrison, LeaderStatus, Ships, ShipType
+from eiapbem.rules.model import POOL, Corps, CorpsType, Factors, FactorType, Fleet, LeaderStatus, Ships, ShipType
 from eiapbem.rules.scenario import initial_state
 from eiapbem.rules.sequence import SETUP_ORDER
 

@@ -48,7 +48,7 @@ from eiapbem.pbem.email import Person, subject_for, write_draft
 from eiapbem.pbem.errors import AlreadyLoaded, BadFile, OutOfSync, OwnFile, WrongKind
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
-from eiapbem.rules import canonical, engine
+from eiapbem.rules import engine
 from eiapbem.rules.dice import Dice, DiceError
 from eiapbem.rules.model import POWERS, GameState, first_difference
 
@@ -488,7 +488,3 @@ class Session:
             got = set(self.contents.chain.collected)
             return [(p, file_slot(state, p)) for p in POWERS if p in slot.actors and file_slot(state, p) not in got]
         return [(slot.power, slot.key(state.date))]
-
-
-def canonical_hash(value: Any) -> bytes:
-    return canonical.digest(value)

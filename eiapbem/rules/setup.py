@@ -39,7 +39,6 @@ from eiapbem.rules.model import (
     Fleet,
     GameState,
     Garrison,
-    Leader,
     LeaderStatus,
     Location,
     LocationKind,
