@@ -203,3 +203,15 @@ def test_load_takes_the_waiting_files_in_chain_order_not_name_order(tmp_path):
     pr.restart()
     setups.load_setup(pr, str(saved))
     assert pr.current().state_hash() == placed
+
+
+def test_a_turn_file_lost_in_a_crash_is_written_again_from_the_save(tmp_path):
+    # DESIGN 5: a crash never loses a save; the turn file is kept in the save before it goes to commout/.
+    _new(tmp_path)
+    ru = Session.open(tmp_path, None, "RU", "pw-RU")
+    setups.load_setup(ru, "default")
+    path = ru.end_phase()
+    data = path.read_bytes()
+    path.unlink()
+    Session.open(tmp_path, None, "TU", "pw-TU")
+    assert path.read_bytes() == data

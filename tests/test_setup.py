@@ -144,3 +144,20 @@ def test_turkey_sets_up_syria_and_must_place_its_forces(classic, ctx):
     assert not any("syria" in u for u in engine.unmet_obligations(state, "TU", ctx))
     with pytest.raises(IllegalAction, match="is syria's, not a counter RU sets up"):
         engine.verify_action(_at(classic, "RU"), "RU", setup.PlaceCorps("corps:syria:1", area), ctx)
+
+
+def test_the_info_boxes_show_what_is_placed_and_what_is_left(classic, ctx):
+    # 5.2 (000:312) status panel; 5.2.1 (000:316) the counter pool.
+    from eiapbem.client import show
+
+    s = classic
+    for a in (setup.PlaceCorps("corps:RU:I", "moscow"), setup.AddFactors("corps:RU:I", Factors(infantry=10, cavalry=2)),
+              setup.AssignLeader("leader:RU:bagration", "corps:RU:I")):
+        s = engine.apply_action(s, "RU", a, ctx).state
+    assert show.unit(s, "corps:RU:I") == [
+        "corps:RU:I (corps of RU)", "  at area:moscow", "  factors: 10 infantry, 2 cavalry (12)", "  leaders: leader:RU:bagration"]
+    pool = show.pool(s, "RU")
+    assert "  factors to place: 65 infantry, 8 cavalry, 5 guard, 2 cossack" in pool
+    assert "corps:RU:I," not in pool[3] and "leader:RU:bagration" not in pool[-1]
+    assert "    corps:RU:I: 10 infantry, 2 cavalry with leader:RU:bagration" in show.area(s, ctx.map, "moscow")
+    assert "  still to place: 65 infantry, 8 cavalry, 5 guard, 2 cossack; 49 heavy" in show.power(s, "RU")

@@ -139,15 +139,19 @@ class GameData:
     taken: dict = field(default_factory=dict)
     #: Orders already in for the simultaneous slot in play, by power (action objects).
     orders: dict = field(default_factory=dict)
+    #: The last turn file this folder wrote: {"name", "data", "what"}; saved before the file is
+    #: written to commout/, so a crash in between cannot lose it (it is written again on opening).
+    outbox: dict = field(default_factory=dict)
 
     def to_obj(self) -> dict:
-        return {"state": self.state.encode(), "meta": self.meta, "taken": self.taken, "orders": self.orders}
+        return {"state": self.state.encode(), "meta": self.meta, "taken": self.taken, "orders": self.orders,
+                "outbox": self.outbox}
 
     @classmethod
     def from_obj(cls, o: Any, name: str) -> "GameData":
-        if not isinstance(o, dict) or set(o) != {"state", "meta", "taken", "orders"}:
+        if not isinstance(o, dict) or set(o) != {"state", "meta", "taken", "orders", "outbox"}:
             raise BadEncoding(f"{name} does not hold a game in the expected form")
-        return cls(GameState.decode(o["state"]), o["meta"], dict(o["taken"]), dict(o["orders"]))
+        return cls(GameState.decode(o["state"]), o["meta"], dict(o["taken"]), dict(o["orders"]), dict(o["outbox"]))
 
 
 def file_slot(state: GameState, power: str) -> str:
@@ -217,7 +221,21 @@ class Session:
         home = Path(home)
         local = local_roles(home, game)
         contents = savegame.load(GameFolders(home), game, me, local)
-        return cls(home, game, me, contents, GameData.from_obj(contents.game, folders.save_name(game)), local)
+        s = cls(home, game, me, contents, GameData.from_obj(contents.game, folders.save_name(game)), local)
+        s.flush_outbox()
+        return s
+
+    def flush_outbox(self) -> Path | None:
+        """Write the last turn file again if the save has it but commout/ does not (a crash in between)."""
+        box = self.data.outbox
+        if not box:
+            return None
+        path = self.folders.commout / box["name"]
+        if path.exists():
+            return None
+        self.folders.put(self.folders.commout, box["name"], box["data"])
+        self._draft(path, box["what"])
+        return path
 
     @classmethod
     def create(cls, home: Path, game: str, me: keys.Identity, chain: Chain, data: GameData) -> "Session":
@@ -323,19 +341,22 @@ class Session:
             "state": after.encode(),
         }
         sealed, new_chain = files.write_turn(chain, self.me, step_for(state), key, body, reloads=reloads)
-        path = self.folders.put(self.folders.commout, folders.turn_name(self.game, key), sealed.data)
+        name = folders.turn_name(self.game, key)
+        path = self.folders.commout / name
+        outbox = {"name": name, "data": sealed.data, "what": slot.key(state.date)}
         taken = dict(self.data.taken)
         taken.pop(self.power, None)
         if slot.simultaneous:
             orders = dict(self.data.orders)
             orders[self.power] = body["actions"]
-            self.data = replace(self.data, taken=taken, orders=orders)
+            self.data = replace(self.data, taken=taken, orders=orders, outbox=outbox)
         else:
-            self.data = replace(self.data, state=after, taken=taken)
+            self.data = replace(self.data, state=after, taken=taken, outbox=outbox)
         self.contents = replace(self.contents, chain=new_chain)
         if slot.simultaneous and new_chain.step is None:
             self._resolve()
-        self.save()
+        self.save()  # first the save (it holds the file), then the file: a crash loses neither
+        self.folders.put(self.folders.commout, name, sealed.data)
         self._draft(path, slot.key(state.date))
         return path
 
