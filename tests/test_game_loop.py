@@ -158,7 +158,7 @@ def test_generated_options_never_clash_with_the_common_ones():
     from dataclasses import dataclass
 
     from eiapbem.cli.actions_cmd import _make, _params
-    from eiapbem.rules.model import Factors, Record
+    from eiapbem.rules.model import Date, Factors, Location, LocationKind, Record
 
     @dataclass(frozen=True, slots=True)
     class Lend(Record):
@@ -168,13 +168,16 @@ def test_generated_options_never_clash_with_the_common_ones():
         power: str
         give: Factors = Factors()
         take: Factors = Factors()
+        at: Location | None = None
+        until: Date | None = None
 
     params, build = _params(Lend)
     opts = [o for p in params for o in p.opts]
     assert "--power-id" in opts and "--power" not in opts and "--infantry" in opts and "--take-infantry" in opts
     values = {p.name: (() if p.multiple else 0 if p.type.name == "integer range" else None) for p in params}
-    values.update(f_power="FR", f_give_infantry=2, f_take_cavalry=1)
-    assert _make(Lend, build, values) == Lend("FR", Factors(infantry=2), Factors(cavalry=1))
+    values.update(f_power="FR", f_give_infantry=2, f_take_cavalry=1, f_at="city:vienna", f_until="1806-03")
+    assert _make(Lend, build, values) == Lend("FR", Factors(infantry=2), Factors(cavalry=1),
+                                              Location(LocationKind.CITY, "vienna"), Date(1806, 3))
 
 
 def test_load_takes_the_waiting_files_in_chain_order_not_name_order(tmp_path):

@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from eiapbem.rules import engine
-from eiapbem.rules.model import Factors, FactorType, Phase, Ships, ShipType
+from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
 
 from .game_cmd import game_options, open_session
 
@@ -115,6 +115,13 @@ def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
         elif hint is int:
             params.append(click.Option([opt, pname], type=int, required=required))
             build[f.name] = ("plain", pname)
+        elif hint is Location:
+            params.append(click.Option([opt, pname], type=str, required=required, metavar="KIND:SITE",
+                                       help="a place: area:NAME, city:NAME, sea:NAME, port:NAME, blockade:NAME or pool"))
+            build[f.name] = ("location", pname)
+        elif hint is Date:
+            params.append(click.Option([opt, pname], type=str, required=required, metavar="YYYY-MM", help="a game month"))
+            build[f.name] = ("date", pname)
         else:
             params.append(click.Option([opt, pname], type=str, required=required, metavar="ID",
                                        help=_FIELD_HELP.get(f.name, f"the {f.name.replace('_', ' ')}")))
@@ -130,6 +137,15 @@ def _make(cls: type, build: dict[str, Any], values: dict[str, Any]) -> Any:
             kwargs[field] = (Factors if how == "factors" else Ships)(**{n: v for n, v in counts.items() if v})
         elif how == "tuple":
             kwargs[field] = tuple(values.pop(names))
+        elif how in ("location", "date") and values.get(names) is not None:
+            text = values.pop(names)
+            if how == "date":
+                kwargs[field] = Date.parse(text)
+            else:
+                kind, _, site = text.partition(":")
+                if kind not in {k.value for k in LocationKind}:
+                    raise click.BadParameter(f"{text!r} is not a place like area:moscow or port:brest")
+                kwargs[field] = Location(LocationKind(kind), site)
         else:
             v = values.pop(names)
             if v is not None:
