@@ -208,13 +208,31 @@ def test_load_takes_the_waiting_files_in_chain_order_not_name_order(tmp_path):
     assert pr.current().state_hash() == placed
 
 
-def test_a_turn_file_lost_in_a_crash_is_written_again_from_the_save(tmp_path):
+def test_a_turn_file_lost_in_a_crash_is_written_again_from_the_save(tmp_path, monkeypatch):
     # DESIGN 5: a crash never loses a save; the turn file is kept in the save before it goes to commout/.
+    from eiapbem.pbem.folders import GameFolders
+
     _new(tmp_path)
     ru = Session.open(tmp_path, None, "RU", "pw-RU")
     setups.load_setup(ru, "default")
-    path = ru.end_phase()
-    data = path.read_bytes()
+    real_put = GameFolders.put
+    lost = []
+
+    def crash(self, folder, name, data):
+        if name.endswith(".pbm"):
+            lost.append(name)
+            raise OSError("power cut")
+        return real_put(self, folder, name, data)
+
+    monkeypatch.setattr(GameFolders, "put", crash)
+    with pytest.raises(OSError):
+        ru.end_phase()
+    monkeypatch.setattr(GameFolders, "put", real_put)
+    path = tmp_path / "commout" / lost[0]
+    assert not path.exists()
+    Session.open(tmp_path, None, "TU", "pw-TU")  # opening writes the file the save holds
+    assert envelope.parse(path.read_bytes()).header.slot == "1805-01/setup/turn/RU"
+    # Once written, the player may clear commout/: it does not come back.
     path.unlink()
     Session.open(tmp_path, None, "TU", "pw-TU")
-    assert path.read_bytes() == data
+    assert not path.exists()

@@ -139,8 +139,8 @@ class GameData:
     taken: dict = field(default_factory=dict)
     #: Orders already in for the simultaneous slot in play, by power (action objects).
     orders: dict = field(default_factory=dict)
-    #: The last turn file this folder wrote: {"name", "data", "what"}; saved before the file is
-    #: written to commout/, so a crash in between cannot lose it (it is written again on opening).
+    #: A turn file being written: {"name", "data", "what"}; saved before the file goes to
+    #: commout/ and cleared after, so a crash in between cannot lose it (it is written again on opening).
     outbox: dict = field(default_factory=dict)
 
     def to_obj(self) -> dict:
@@ -235,6 +235,8 @@ class Session:
             return None
         self.folders.put(self.folders.commout, box["name"], box["data"])
         self._draft(path, box["what"])
+        self.data = replace(self.data, outbox={})
+        self.save()
         return path
 
     @classmethod
@@ -358,6 +360,8 @@ class Session:
         self.save()  # first the save (it holds the file), then the file: a crash loses neither
         self.folders.put(self.folders.commout, name, sealed.data)
         self._draft(path, slot.key(state.date))
+        self.data = replace(self.data, outbox={})  # written: a player may now clear commout/ freely
+        self.save()
         return path
 
     def _resolve(self) -> None:
