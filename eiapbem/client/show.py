@@ -41,7 +41,7 @@ def area(state: GameState, m: Any, area_id: str) -> list[str]:
         out.append(f"  port on {', '.join(a.port.seas)}" + (" (ice)" if a.port.ice else ""))
     out.append(f"  controlled by {state.area_control.get(a.id, a.nation)}")
     here = [u for u in state.units.values() if u.location != POOL and u.location.site == a.id]
-    out.append("  units: " + ("none" if not here else ""))
+    out.append("  units: none" if not here else "  units:")
     out.extend(f"    {_unit_line(u, state)}" for u in here)
     out.append(f"  next to: {', '.join(m.land_neighbours(a.id))}")
     return out
