@@ -19,7 +19,7 @@ from eiapbem.errors import IllegalAction
 from eiapbem.pbem.email import Person
 from eiapbem.rules import engine
 from eiapbem.rules.engine import AnswerDecision
-from eiapbem.rules.model import POWER_NAMES, POWERS, Phase
+from eiapbem.rules.model import POWER_NAMES, POWERS, Options, Phase
 
 
 def _home() -> Path:
@@ -161,8 +161,8 @@ def register(cli: click.Group) -> None:
                   help="One per power. TYPE: host (your own power), client (plays by email), hotseat (plays at this computer).")
     @click.option("--host", "host", metavar="NAME:EMAIL", help="The host's name and address, when the host plays no power.")
     @click.option("--bid", "bids", multiple=True, metavar="POWER=N", help="Victory point bid of a power (4.2.2, 12.1.1).")
-    @click.option("--option", "flags", multiple=True, metavar="NAME",
-                  help="A game option of 4.1.1 to turn on, e.g. gb-and-fr-start-at-war (may be repeated).")
+    @click.option("--option", "flags", multiple=True, type=click.Choice(sorted(f.replace("_", "-") for f in Options.__dataclass_fields__)),
+                  help="A game option of 4.1.1 to turn on (may be repeated).")
     @click.option("--password", "passwords", multiple=True, metavar="POWER=PASSWORD",
                   help="Password of a power played at this computer (asked for when missing).")
     @click.option("--host-password", envvar="EIAPBEM_HOST_PASSWORD", help="Password of the host's key (asked for when missing).")
