@@ -168,11 +168,17 @@ def write_admin(
     return sealed, chain.record_own(sealed.header, sealed.hash, None)
 
 
-def load_file(chain: Chain, data: bytes, me: Iterable[Identity], step: Step | None, name: str) -> Loaded:
-    """Load a turn or admin file from ``commin/``; refuse it (nothing changed) if it does not fit."""
+def load_file(
+    chain: Chain, data: bytes, me: Iterable[Identity], step: Step | None, name: str, *, own: Iterable[str] = ()
+) -> Loaded:
+    """Load a turn or admin file from ``commin/``; refuse it (nothing changed) if it does not fit.
+
+    ``own`` names further roles played from this folder (hot-seat, 4.2.1): their
+    files are refused as the client's own like those of ``me``.
+    """
     ids = list(me)
     env = _parse(data, name, ("turn", "admin"))
-    new_chain = chain.accept(env, name, me=[i.role for i in ids], step=step)
+    new_chain = chain.accept(env, name, me=[i.role for i in ids] + list(own), step=step)
     body = _open_for(env, ids, name)
     h = env.header
     assert h.reveal is not None
@@ -254,9 +260,17 @@ class SaveContents:
         return replace(self, starts=starts), starts[slot] - 1
 
 
-def write_save(contents: SaveContents, me: Identity, rng: Rng = os.urandom) -> crypto.Sealed:
-    """``save/GameName.sav`` + ``.sav.dat``: signed by the player, sealed to the player's own key."""
+def write_save(
+    contents: SaveContents, me: Identity, rng: Rng = os.urandom, also: Mapping[str, RosterEntry] | None = None
+) -> crypto.Sealed:
+    """``save/GameName.sav`` + ``.sav.dat``: signed by the player, sealed to the player's own key.
+
+    ``also`` seals it to the other roles played from the same folder too (a
+    hot-seat folder, 4.2.1: each power opens the one save with its own password).
+    """
     ch = contents.chain
+    to = [crypto.ToKey(me.role, me.public().enc)]
+    to += [crypto.ToKey(r, e.enc) for r, e in sorted((also or {}).items()) if r != me.role]
     return crypto.seal(
         kind="save",
         game=ch.game,
@@ -264,7 +278,7 @@ def write_save(contents: SaveContents, me: Identity, rng: Rng = os.urandom) -> c
         slot="save",
         author=me.role,
         signer=me.signer,
-        to=[crypto.ToKey(me.role, me.public().enc)],
+        to=to,
         body=contents.to_obj(),
         seq=ch.seq,
         epoch=ch.epoch,
@@ -273,11 +287,16 @@ def write_save(contents: SaveContents, me: Identity, rng: Rng = os.urandom) -> c
     )
 
 
-def open_save(sav: bytes, dat: bytes, me: Identity, name: str = "the save") -> SaveContents:
+def open_save(
+    sav: bytes, dat: bytes, me: Identity, name: str = "the save", authors: Mapping[str, RosterEntry] | None = None
+) -> SaveContents:
+    """Open a save; ``authors`` are the public keys of the roles of this folder that may have written it."""
     env = _parse(sav, name, "save", max_size=envelope.MAX_SAV)
-    if env.header.author != me.role:
+    keys_ok = dict(authors or {})
+    keys_ok[me.role] = me.public()
+    if env.header.author not in keys_ok:
         raise NotForYou(f"{name} is {env.header.author}'s save, not {me.role}'s")
-    crypto.verify(env, me.public().sign, name)
+    crypto.verify(env, keys_ok[env.header.author].sign, name)
     fk = crypto.unwrap_key(env, me.role, me.decrypter, name)
     contents = SaveContents.from_obj(crypto.open_body(env, fk, name, dat=dat), name)
     if contents.chain.gid != env.header.gid or contents.chain.head != env.header.prev:

@@ -119,3 +119,14 @@ def open_identity(data: bytes, password: str, name: str = "the key file") -> Ide
     if not ok or ident.role != h.author:
         raise BadHeader(f"the keys inside {name} do not match its public keys; it was altered")
     return ident
+
+
+def public_of(data: bytes, name: str = "the key file") -> RosterEntry:
+    """The public keys an identity file names in its clear header (self-signed; no password needed)."""
+    env = envelope.parse(data, name, max_size=MAX_KEY_FILE)
+    h = env.header
+    if h.kind != "identity":
+        raise WrongKind(f"{name} is a {h.kind} file, not a key file")
+    assert h.roster is not None
+    crypto.verify(env, h.roster[h.author].sign, name)
+    return h.roster[h.author]

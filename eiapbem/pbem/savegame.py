@@ -22,8 +22,8 @@ def save_path(folders: GameFolders, game: str) -> Path:
     return folders.save / save_name(game)
 
 
-def store(folders: GameFolders, game: str, contents: SaveContents, me: Identity, rng=os.urandom) -> Path:
-    sealed = files.write_save(contents, me, rng)
+def store(folders: GameFolders, game: str, contents: SaveContents, me: Identity, rng=os.urandom, also=None) -> Path:
+    sealed = files.write_save(contents, me, rng, also)
     assert sealed.dat is not None
     folders.save.mkdir(parents=True, exist_ok=True)
     path = save_path(folders, game)
@@ -31,10 +31,10 @@ def store(folders: GameFolders, game: str, contents: SaveContents, me: Identity,
     return path
 
 
-def load(folders: GameFolders, game: str, me: Identity) -> SaveContents:
+def load(folders: GameFolders, game: str, me: Identity, authors=None) -> SaveContents:
     path = save_path(folders, game)
     sav, dat = atomic.read_save_pair(path)
-    return files.open_save(sav, dat, me, path.name)
+    return files.open_save(sav, dat, me, path.name, authors)
 
 
 def begin_slot(folders: GameFolders, game: str, me: Identity, slot: str, rng=os.urandom) -> tuple[SaveContents, int]:

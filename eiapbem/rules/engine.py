@@ -100,6 +100,7 @@ _PHASES: dict[Phase, PhaseHooks] = {}
 
 #: Modules that register actions and phase hooks; imported before the engine is used.
 RULE_MODULES: tuple[str, ...] = (
+    "eiapbem.rules.setup",
     "eiapbem.rules.reinforcement",
     "eiapbem.rules.combat.field",
     "eiapbem.rules.naval.battle",
@@ -142,7 +143,8 @@ def action_kinds(phase: Phase | None = None) -> dict[str, ActionSpec]:
 def phase_implemented(phase: Phase) -> bool:
     """True when the rules of ``phase`` are built (it has actions or hooks)."""
     _load()
-    return phase in _PHASES or any(phase in s.phases for s in _ACTIONS.values())
+    # Answering a pending decision is possible in every phase; it does not make a phase's rules.
+    return phase in _PHASES or any(phase in s.phases for k, s in _ACTIONS.items() if k != "decision.answer")
 
 
 # ----------------------------------------------------------------- encoding

@@ -1,0 +1,201 @@
+"""One command per registered action, generated from the rules engine's registry.
+
+``eiapbem <phase> <COMMAND> --field value …``: a click group per phase
+(``setup``, ``diplomacy``, ``reinforce``, ``naval``, ``land``, ``economy``), a
+subcommand per action class named by its ``COMMAND``, options from the
+record's typed fields, help from its docstring and its ``BUTTON`` (the
+manual's words, so ``--help`` finds "Add Forces To Garrison").  A refusal
+prints the action's one-sentence ``IllegalAction``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from typing import Any
+
+import click
+
+from eiapbem.rules import engine
+from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
+
+from .game_cmd import game_options, open_session
+
+#: Phase -> click group name.
+GROUPS = {
+    Phase.SETUP: "setup",
+    Phase.DIPLOMACY: "diplomacy",
+    Phase.REINFORCEMENT: "reinforce",
+    Phase.NAVAL: "naval",
+    Phase.LAND: "land",
+    Phase.ECONOMIC: "economy",
+}
+_GROUP_HELP = {
+    "setup": "The setup phase (5.1-5.3): place your forces (manual: Setup Phase).",
+    "diplomacy": "The diplomacy phase (6.0).",
+    "reinforce": "The reinforcement phase (7.0).",
+    "naval": "The naval phase (8.0).",
+    "land": "The land phase (10.0).",
+    "economy": "The economic phase (12.0).",
+}
+
+
+_FIELD_HELP = {
+    "area": "a land area, e.g. moscow ('eiapbem show area NAME')",
+    "corps": "a corps counter, e.g. corps:RU:I ('eiapbem show pool')",
+    "fleet": "a fleet counter, e.g. fleet:GB:1",
+    "depot": "a depot counter, e.g. depot:FR:1",
+    "leader": "a leader, e.g. leader:FR:napoleon",
+    "unit": "a corps, fleet, depot or garrison id",
+    "port": "a port's land area, e.g. brest",
+    "sea": "a sea area, e.g. north-sea",
+    "blockade": "an enemy port whose blockade box the fleet takes",
+    "nation": "a free state you control whose factors these are (default: your own)",
+}
+
+
+def _opt(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _base(hint: Any) -> tuple[Any, bool]:
+    """The plain type of a hint (Annotated stripped) and whether ``None`` is allowed."""
+    optional = False
+    if typing.get_origin(hint) is typing.Annotated:
+        hint = typing.get_args(hint)[0]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(hint))
+        hint = args[0] if len(args) == 1 else str
+        if typing.get_origin(hint) is typing.Annotated:
+            hint = typing.get_args(hint)[0]
+    return hint, optional
+
+
+#: Option names the game commands use themselves; a field of that name gets ``--<name>-id``.
+_RESERVED = ("game", "power", "password", "help", "home")
+
+
+def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
+    """Click options for an action record's fields, and how to rebuild each field from them.
+
+    Each option's parameter is named ``f_<field>[_<part>]`` so no field can clash
+    with the common options; a second ``Factors``/``Ships`` field gets its
+    options prefixed with its name (``--to-infantry``).
+    """
+    hints = typing.get_type_hints(cls, include_extras=True)
+    params: list[click.Parameter] = []
+    build: dict[str, Any] = {}
+    seen_counts = {"factors": False, "ships": False}
+    for f in dataclasses.fields(cls):
+        hint, optional = _base(hints[f.name])
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and not optional
+        opt = _opt(f.name + "_id" if f.name in _RESERVED else f.name)
+        pname = f"f_{f.name}"
+        if hint is Factors or hint is Ships:
+            which = "factors" if hint is Factors else "ships"
+            parts = [k.value.replace("-", "_") for k in (FactorType if hint is Factors else ShipType)]
+            prefix = f"{f.name}_" if seen_counts[which] else ""
+            seen_counts[which] = True
+            for n in parts:
+                params.append(click.Option([_opt(prefix + n), f"{pname}_{n}"], type=click.IntRange(0), default=0,
+                                           help=f"{n.replace('_', ' ')} {'factors' if hint is Factors else 'ships'}"))
+            build[f.name] = (which, [(n, f"{pname}_{n}") for n in parts])
+        elif hint is bool:
+            params.append(click.Option([opt, pname], is_flag=True, default=False))
+            build[f.name] = ("plain", pname)
+        elif isinstance(hint, type) and issubclass(hint, enum.Enum):
+            params.append(click.Option([opt, pname], type=click.Choice([e.value for e in hint]), required=required))
+            build[f.name] = ("plain", pname)
+        elif typing.get_origin(hint) is tuple:
+            params.append(click.Option([opt, pname], multiple=True, help="may be given several times"))
+            build[f.name] = ("tuple", pname)
+        elif hint is int:
+            params.append(click.Option([opt, pname], type=int, required=required))
+            build[f.name] = ("plain", pname)
+        elif hint is Location:
+            params.append(click.Option([opt, pname], type=str, required=required, metavar="KIND:SITE",
+                                       help="a place: area:NAME, city:NAME, sea:NAME, port:NAME, blockade:NAME or pool"))
+            build[f.name] = ("location", pname)
+        elif hint is Date:
+            params.append(click.Option([opt, pname], type=str, required=required, metavar="YYYY-MM", help="a game month"))
+            build[f.name] = ("date", pname)
+        else:
+            params.append(click.Option([opt, pname], type=str, required=required, metavar="ID",
+                                       help=_FIELD_HELP.get(f.name, f"the {f.name.replace('_', ' ')}")))
+            build[f.name] = ("plain", pname)
+    return params, build
+
+
+def _make(cls: type, build: dict[str, Any], values: dict[str, Any]) -> Any:
+    kwargs: dict[str, Any] = {}
+    for field, (how, names) in build.items():
+        if how in ("factors", "ships"):
+            counts = {n: values.pop(p) for n, p in names}
+            kwargs[field] = (Factors if how == "factors" else Ships)(**{n: v for n, v in counts.items() if v})
+        elif how == "tuple":
+            kwargs[field] = tuple(values.pop(names))
+        elif how in ("location", "date") and values.get(names) is not None:
+            text = values.pop(names)
+            if how == "date":
+                kwargs[field] = Date.parse(text)
+            else:
+                kind, _, site = text.partition(":")
+                if kind not in {k.value for k in LocationKind}:
+                    raise click.BadParameter(f"{text!r} is not a place like area:moscow or port:brest")
+                kwargs[field] = Location(LocationKind(kind), site)
+        else:
+            v = values.pop(names)
+            if v is not None:
+                kwargs[field] = v
+    return cls(**kwargs)
+
+
+def action_command(spec: engine.ActionSpec) -> click.Command:
+    cls = spec.cls
+    name = getattr(cls, "COMMAND", None) or cls.KIND.split(".")[-1]
+    button = getattr(cls, "BUTTON", None)
+    short = spec.summary + (f" (manual: {button})" if button else "")
+    help_text = spec.summary + (f"\n\n(manual: {button})" if button else "")
+    params, build = _params(cls)
+
+    def callback(**values: Any) -> None:
+        common = {k: values.pop(k) for k in ("game", "power", "password")}
+        action = _make(cls, build, values)
+        s = open_session(**common)
+        out = s.act(action)
+        for e in out.events:
+            click.echo(e.text)
+        left = engine.unmet_obligations(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
+        if left:
+            click.echo(f"still to do: {left[0]}")
+
+    cmd = click.Command(name, callback=callback, params=params, help=help_text, short_help=short)
+    return game_options(cmd)
+
+
+def _ctx(s: Any) -> Any:
+    from eiapbem.data.context import rules_context
+
+    return rules_context(s.slot_dice())
+
+
+def phase_group(cli: click.Group, phase: Phase) -> click.Group:
+    name = GROUPS[phase]
+    group = cli.commands.get(name)
+    if group is None:
+        group = click.Group(name, help=_GROUP_HELP[name])
+        cli.add_command(group)
+    assert isinstance(group, click.Group)
+    return group
+
+
+def register(cli: click.Group) -> None:
+    for phase in GROUPS:
+        group = phase_group(cli, phase)
+        for kind, spec in engine.action_kinds(phase).items():
+            if kind == "decision.answer":
+                continue  # 'eiapbem answer DECISION CHOICE' in every phase
+            group.add_command(action_command(spec))

@@ -1,0 +1,356 @@
+"""Playing a game: new, join, load, status, log, end-phase, restart, show, answer, setup save/load, demo.
+
+Every command that opens a game takes ``--game`` (when the folder holds
+several), ``--power`` (when it plays several, hot-seat 4.2.1) and
+``--password`` (or the ``EIAPBEM_PASSWORD`` environment variable; asked for
+when missing).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from eiapbem.client import newgame, session, setups, show
+from eiapbem.client.session import NoGame, Session
+from eiapbem.errors import IllegalAction
+from eiapbem.pbem.email import Person
+from eiapbem.rules import engine
+from eiapbem.rules.engine import AnswerDecision
+from eiapbem.rules.model import POWER_NAMES, POWERS, Options, Phase
+
+
+def _home() -> Path:
+    return click.get_current_context().find_root().obj.home
+
+
+def _opts() -> list[click.Option]:
+    return [
+        click.Option(["--game"], help="The game's name, when this folder holds several."),
+        click.Option(["--power"], type=click.Choice(list(POWERS) + ["host"]),
+                     help="Who acts, when this folder plays several powers (hot-seat)."),
+        click.Option(["--password"], envvar="EIAPBEM_PASSWORD", help="The acting power's password (asked for when missing)."),
+    ]
+
+
+def game_options(f: Any) -> Any:
+    """Add --game, --power and --password to a command (a function or a click.Command)."""
+    if isinstance(f, click.Command):
+        f.params.extend(_opts())
+        return f
+    params = getattr(f, "__click_params__", [])
+    params.extend(reversed(_opts()))
+    f.__click_params__ = params
+    return f
+
+
+def open_session(game: str | None, power: str | None, password: str | None) -> Session:
+    home = _home()
+    name = session.find_game(home, game)
+    local = [r for r in session.local_roles(home, name) if r != "host"]
+    if power is None:
+        if len(local) == 1:
+            power = local[0]
+        elif not local:
+            power = "host"
+        else:
+            raise NoGame(f"this folder plays {', '.join(local)}; say which power acts with --power")
+    if password is None:
+        password = click.prompt(f"Password for {power}", hide_input=True)
+    return Session.open(home, name, power, password)
+
+
+def _status_lines(s: Session) -> list[str]:
+    st = s.state
+    meta = s.data.meta
+    out = [f"Game {s.game} ({meta['scenario']}); this folder plays {', '.join(r for r in s.local if r != 'host') or 'no power'}"
+           + (" and hosts it" if "host" in s.local else "")]
+    slot = st.slot
+    if slot is None:
+        out.append(f"The game is over ({st.date.name}).")
+        return out
+    out.append(f"Date: {st.date.name}   (state {st.state_hash().hex()[:16]}: equal on every player's computer when in sync)")
+    impl = engine.phase_implemented(slot.phase)
+    out.append(f"Phase: {slot.phase}" + ("" if impl else " (not implemented yet: only end-phase is accepted)"))
+    if slot.simultaneous:
+        out.append(f"Turn: every power gives its orders at once ({slot.key(st.date)})")
+    else:
+        out.append(f"Turn: {POWER_NAMES[slot.power]} ({slot.key(st.date)})")
+    waiting = s.awaited()
+    if waiting:
+        parts = []
+        for p, _ in waiting:
+            row = meta["players"][p]
+            if p in s.local:
+                where = "at this computer"
+            elif row["type"] == "hotseat":
+                where = f"file from the host's computer, {meta['host']['name']} <{meta['host']['email']}>"
+            else:
+                where = f"file from {row['name']} <{row['email']}>"
+            parts.append(f"{p} ({where})")
+        out.append("Waiting for: " + ", ".join(parts))
+    if s.power in slot.actors:
+        n = len(s.data.taken.get(s.power, []))
+        out.append(f"{s.power}: {n} action{'s' if n != 1 else ''} taken in this slot so far"
+                   + (f", {s.reloads()} reload(s)" if s.reloads() else ""))
+        try:
+            unmet = engine.unmet_obligations(s.current(), s.power, _ctx(s))
+        except IllegalAction:
+            unmet = ()
+        out.append("To do before end-phase: " + ("; ".join(unmet) if unmet else "nothing"))
+    group = {Phase.SETUP: "setup", Phase.DIPLOMACY: "diplomacy", Phase.REINFORCEMENT: "reinforce",
+             Phase.NAVAL: "naval", Phase.LAND: "land", Phase.ECONOMIC: "economy"}[slot.phase]
+    mine = [p for p, _ in waiting if p in s.local]
+    if mine:
+        what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
+        who = "" if len([r for r in s.local if r != "host"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
+        out.append(f"Next: {', '.join(mine)} to play: {what}'eiapbem end-phase{who}'")
+    elif waiting:
+        out.append("Next: when their files arrive, put them in commin/ and run 'eiapbem load'")
+    pend = list(st.pending.values())
+    out.append("Pending decisions: " + (", ".join(f"{d.id} for {d.power} ({d.kind}: {'/'.join(d.options)})" for d in pend) or "none"))
+    missing = [str(p) for p in Phase if not engine.phase_implemented(p)]
+    if missing:
+        out.append("Not implemented yet: " + ", ".join(missing) + " (these phases accept only end-phase)")
+    if st.log:
+        out.append("Last log lines:")
+        out.extend(f"  [{e.slot}] {e.text}" for e in st.log[-5:])
+    return out
+
+
+def _in_home(path: Path) -> Path:
+    """A relative path that is not found here is looked for in the --home folder."""
+    if path.is_absolute() or path.exists():
+        return path
+    return _home() / path
+
+
+def _ctx(s: Session) -> Any:
+    from eiapbem.data.context import rules_context
+
+    return rules_context(s.slot_dice())
+
+
+def _parse_player(text: str) -> newgame.Player:
+    parts = text.split(":")
+    if len(parts) != 4:
+        raise click.BadParameter(f"{text!r}: write POWER:NAME:EMAIL:TYPE, e.g. FR:Anna:anna@example.org:client")
+    return newgame.Player(parts[0].strip().upper(), parts[1].strip(), parts[2].strip(), parts[3].strip().lower())
+
+
+def _pairs(items: tuple[str, ...], what: str, conv: Callable[[str], Any] = str) -> dict[str, Any]:
+    out = {}
+    for it in items:
+        if "=" not in it:
+            raise click.BadParameter(f"{it!r}: write {what} as POWER=VALUE")
+        k, v = it.split("=", 1)
+        try:
+            out[k.strip().upper()] = conv(v)
+        except ValueError as err:
+            raise click.BadParameter(f"{it!r}: the value is not a whole number") from err
+    return out
+
+
+def register(cli: click.Group) -> None:
+    @cli.command("new")
+    @click.argument("game")
+    @click.option("--scenario", type=click.Choice(["classic-1805", "alternate-1805"]), required=True, help="The scenario (5.3.1, 5.3.2).")
+    @click.option("--player", "players", multiple=True, required=True, metavar="POWER:NAME:EMAIL:TYPE",
+                  help="One per power. TYPE: host (your own power), client (plays by email), hotseat (plays at this computer).")
+    @click.option("--host", "host", metavar="NAME:EMAIL", help="The host's name and address, when the host plays no power.")
+    @click.option("--bid", "bids", multiple=True, metavar="POWER=N", help="Victory point bid of a power (4.2.2, 12.1.1).")
+    @click.option("--option", "flags", multiple=True, type=click.Choice(sorted(f.replace("_", "-") for f in Options.__dataclass_fields__)),
+                  help="A game option of 4.1.1 to turn on (may be repeated).")
+    @click.option("--password", "passwords", multiple=True, metavar="POWER=PASSWORD",
+                  help="Password of a power played at this computer (asked for when missing).")
+    @click.option("--host-password", envvar="EIAPBEM_HOST_PASSWORD", help="Password of the host's key (asked for when missing).")
+    def new(game: str, scenario: str, players: tuple[str, ...], host: str | None, bids: tuple[str, ...],
+            flags: tuple[str, ...], passwords: tuple[str, ...], host_password: str | None) -> None:
+        """Create a new game as its host (manual: New Game, Host email game)."""
+        plist = [_parse_player(p) for p in players]
+        pw = _pairs(passwords, "a password")
+        for p in plist:
+            if p.type in ("host", "hotseat") and p.power not in pw:
+                pw[p.power] = click.prompt(f"Password for {p.power} ({p.name})", hide_input=True, confirmation_prompt=True)
+        if host_password is None:
+            host_password = click.prompt("Password for the host's key", hide_input=True, confirmation_prompt=True)
+        hp = None
+        if host:
+            if ":" not in host:
+                raise click.BadParameter("write --host as NAME:EMAIL")
+            hp = Person(*host.split(":", 1))
+        created = newgame.new_game(_home(), game, scenario, plist, bids=_pairs(bids, "a bid", int),
+                                   options=newgame.options_from_flags(list(flags)), passwords=pw,
+                                   host_password=host_password, host=hp)
+        click.echo(f"Created {game} ({scenario}); your save is save/{game}.sav.")
+        click.echo(f"Gamestart file: commout/{created.gamestart.name}")
+        for p, otp in created.one_time.items():
+            click.echo(f"  {p}: send commout/{game}_gamestart_for_{p_name(p)}.eml (gamestart + key file); "
+                       f"tell the one-time password separately: {otp}")
+        if created.session_roles:
+            click.echo(f"Played at this computer: {', '.join(created.session_roles)}. "
+                       "Russia sets up first (5.3): 'eiapbem status' says who is due.")
+
+    def p_name(p: str) -> str:
+        from eiapbem.pbem.folders import POWER_NAMES as FILE_NAMES
+
+        return FILE_NAMES[p]
+
+    @cli.command("join")
+    @click.argument("gamestart", type=click.Path(path_type=Path, dir_okay=False))
+    @click.option("--power", type=click.Choice(list(POWERS)), required=True, help="The power you play.")
+    @click.option("--email", required=True, help="Your email address, as the host registered it (4.2.2 client step 3).")
+    @click.option("--key", "key_file", type=click.Path(path_type=Path, dir_okay=False),
+                  help="Your key file from the host (default: GameName_<POWER>.key beside the gamestart).")
+    @click.option("--one-time-password", envvar="EIAPBEM_ONE_TIME_PASSWORD", help="The one-time password the host told you.")
+    @click.option("--password", envvar="EIAPBEM_PASSWORD", help="Your own new password (asked for when missing).")
+    def join_cmd(gamestart: Path, power: str, email: str, key_file: Path | None, one_time_password: str | None,
+                 password: str | None) -> None:
+        """Join a game from its gamestart file (manual: Load email game)."""
+        if one_time_password is None:
+            one_time_password = click.prompt("One-time password from the host", hide_input=True)
+        if password is None:
+            password = click.prompt(f"Your new password for {power}", hide_input=True, confirmation_prompt=True)
+        s = newgame.join(_home(), _in_home(gamestart), power, one_time_password, password, email,
+                         _in_home(key_file) if key_file else None)
+        click.echo(f"Joined {s.game} as {POWER_NAMES[power]}; your save is save/{s.game}.sav and your key {s.game}_{power}.key.")
+        click.echo("Put the files the others send you into commin/ and run 'eiapbem load'; 'eiapbem status' says what is due.")
+
+    @cli.command("load")
+    @click.argument("file", required=False, type=click.Path(path_type=Path, dir_okay=False))
+    @game_options
+    def load(file: Path | None, game: str | None, power: str | None, password: str | None) -> int:
+        """Load the turn files waiting in commin/ in order, or only FILE (manual: Load Email Turn File)."""
+        s = open_session(game, power, password)
+        if file is not None:
+            file = _in_home(file)
+            slot = s.load_path(file)
+            click.echo(f"loaded {file.name} ({slot})")
+            return 0
+        rep = s.load_all()
+        for name, slot in rep.loaded:
+            click.echo(f"loaded {name} ({slot})")
+        for name, why in rep.refused:
+            click.echo(f"eiapbem: refused {name}: {why}", err=True)
+        if not rep.loaded and not rep.refused:
+            click.echo("no new files in commin/")
+        return 1 if rep.refused and not rep.loaded else 0
+
+    @cli.command("status")
+    @game_options
+    def status(game: str | None, power: str | None, password: str | None) -> None:
+        """Date, phase, whose turn, files awaited, pending decisions and the last log lines."""
+        for line in _status_lines(open_session(game, power, password)):
+            click.echo(line)
+
+    @cli.command("log")
+    @click.option("-n", "count", type=click.IntRange(1), default=40, show_default=True, help="How many lines.")
+    @game_options
+    def log(count: int, game: str | None, power: str | None, password: str | None) -> None:
+        """The public game log (every player sees the same lines)."""
+        s = open_session(game, power, password)
+        for e in s.state.log[-count:]:
+            click.echo(f"[{e.slot}] {e.text}")
+
+    @cli.command("end-phase")
+    @game_options
+    def end_phase(game: str | None, power: str | None, password: str | None) -> None:
+        """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
+        s = open_session(game, power, password)
+        path = s.end_phase()
+        click.echo(f"{s.power} ended its slot; turn file commout/{path.name}"
+                   + (" (+ .eml draft to send)" if path.with_name(path.name + ".eml").exists() else ""))
+        for line in _status_lines(s)[1:4]:
+            click.echo(line)
+
+    @cli.command("restart")
+    @game_options
+    def restart(game: str | None, power: str | None, password: str | None) -> None:
+        """Take back every action of your slot; the restart is counted and shown to all (4.2.7)."""
+        s = open_session(game, power, password)
+        n = s.restart()
+        click.echo(f"took back {n} action(s); the next action counts as a reload of this slot")
+
+    @cli.command("answer")
+    @click.argument("decision")
+    @click.argument("choice")
+    @game_options
+    def answer(decision: str, choice: str, game: str | None, power: str | None, password: str | None) -> None:
+        """Answer a pending decision ('eiapbem status' lists them)."""
+        s = open_session(game, power, password)
+        for e in s.act(AnswerDecision(decision, choice)).events:
+            click.echo(e.text)
+
+    @cli.group("show")
+    def show_group() -> None:
+        """What the manual's info boxes show: an area, a unit, a power, the counter pool."""
+
+    @show_group.command("area")
+    @click.argument("area")
+    @game_options
+    def show_area(area: str, game: str | None, power: str | None, password: str | None) -> None:
+        """The Status Panel of a land area: terrain, city, port, control, units."""
+        s = open_session(game, power, password)
+        for line in show.area(s.current(), _ctx(s).map, area):
+            click.echo(line)
+
+    @show_group.command("unit")
+    @click.argument("unit")
+    @game_options
+    def show_unit(unit: str, game: str | None, power: str | None, password: str | None) -> None:
+        """A corps, fleet, depot, garrison or leader."""
+        s = open_session(game, power, password)
+        for line in show.unit(s.current(), unit):
+            click.echo(line)
+
+    @show_group.command("power")
+    @click.argument("which", required=False)
+    @game_options
+    def show_power(which: str | None, game: str | None, power: str | None, password: str | None) -> None:
+        """A major power: money, manpower, status, wars, alliances, forces."""
+        s = open_session(game, power, password)
+        for line in show.power(s.current(), (which or s.power).upper()):
+            click.echo(line)
+
+    @show_group.command("pool")
+    @click.argument("which", required=False)
+    @game_options
+    def show_pool(which: str | None, game: str | None, power: str | None, password: str | None) -> None:
+        """The counter pool: counters, leaders, factors and ships not yet placed (manual: View Available Counters)."""
+        s = open_session(game, power, password)
+        for line in show.pool(s.current(), (which or s.power).upper()):
+            click.echo(line)
+
+    from .actions_cmd import phase_group
+
+    setup_group = phase_group(cli, Phase.SETUP)
+
+    @setup_group.command("save")
+    @click.argument("name")
+    @game_options
+    def setup_save(name: str, game: str | None, power: str | None, password: str | None) -> None:
+        """Save the forces placed so far as a setup file (manual: Save Current Forces Setup)."""
+        s = open_session(game, power, password)
+        path = setups.save_setup(s, name)
+        click.echo(f"saved setups/{path.name}")
+
+    @setup_group.command("load")
+    @click.argument("which")
+    @game_options
+    def setup_load(which: str, game: str | None, power: str | None, password: str | None) -> None:
+        """Place forces from a setup FILE, or from the shipped 'default' setup (manual: Load A Saved Setup)."""
+        s = open_session(game, power, password)
+        n = setups.load_setup(s, which)
+        click.echo(f"{s.power}: {n} setup actions applied")
+        unmet = engine.unmet_obligations(s.current(), s.power, _ctx(s))
+        click.echo("still to do: " + unmet[0] if unmet else "every factor and ship is placed; 'eiapbem end-phase' ends your setup")
+
+    @cli.command("demo")
+    @click.option("--folder", type=click.Path(path_type=Path, file_okay=False), help="Keep the game in this folder (default: a temporary one).")
+    def demo(folder: Path | None) -> None:
+        """Play a short hot-seat game: seven powers set up with the defaults and play one month."""
+        from eiapbem.client.demo import run_demo
+
+        run_demo(folder, click.echo)

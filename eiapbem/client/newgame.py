@@ -1,0 +1,203 @@
+"""A new game (4.2.2 "As Host") and joining it (4.2.2 "As Client").
+
+Keys: the host generates every role's identity (docs/decisions.md "Game
+loop").  The powers played at the host's computer (its own power and any
+hot-seat powers, 4.2.1) get key files sealed under their players' passwords
+in the host's folder.  Each email client's key file is sealed under a fresh
+**one-time password**; the file goes out with the gamestart (one email per
+client, ``commout/GameName_FR.key``) and the host tells the password by
+another way (telephone, chat, a separate email).  ``join`` opens it with the
+one-time password and seals it again under the player's own password, which
+nobody else knows.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from eiapbem.data import world
+from eiapbem.errors import IllegalAction
+from eiapbem.pbem import atomic, envelope, files, folders, keys
+from eiapbem.pbem.email import Person, make_draft, subject_for
+from eiapbem.pbem.errors import NotForYou
+from eiapbem.pbem.folders import GameFolders
+from eiapbem.rules.model import POWERS, Options, PlayerKind
+from eiapbem.rules.scenario import initial_state
+
+from .session import PLAYER_TYPES, GameData, Session, game_names, scrypt_params, write_identity
+
+_WORDS = "amber birch cedar delta ember fjord grove harbor iris juniper kestrel lumen maple north opal pine quartz river sable tundra umber violet willow yarrow zephyr".split()
+
+
+@dataclass(frozen=True)
+class Player:
+    power: str
+    name: str
+    email: str
+    type: str
+
+    def check(self) -> None:
+        if self.power not in POWERS:
+            raise IllegalAction(f"{self.power!r} is not a major power; use one of {' '.join(POWERS)}")
+        if self.type not in PLAYER_TYPES:
+            raise IllegalAction(f"{self.type!r} is not a player type; use one of {', '.join(PLAYER_TYPES)}")
+        if self.type.startswith("ai-"):
+            raise IllegalAction(
+                f"{self.power} cannot be played by the computer yet: the AI players are not implemented, so every power needs a human",
+                hint="use the type hotseat to play it at the host's computer",
+            )
+        Person(self.name, self.email).checked()
+
+
+def one_time_password() -> str:
+    """Five words and two digits (about 35 bits): enough for a key file that is re-sealed at once."""
+    return "-".join(secrets.choice(_WORDS) for _ in range(5)) + f"-{secrets.randbelow(100):02d}"
+
+
+@dataclass
+class Created:
+    session_roles: list
+    one_time: dict
+    gamestart: Path
+
+
+def options_from_flags(flags: list[str]) -> Options:
+    names = {f.replace("_", "-"): f for f in Options.__dataclass_fields__}
+    values = {}
+    for flag in flags:
+        if flag not in names:
+            raise IllegalAction(f"{flag!r} is not a game option of 4.1.1; the options are: {', '.join(sorted(names))}")
+        values[names[flag]] = True
+    return Options(**values)
+
+
+def new_game(
+    home: Path,
+    game: str,
+    scenario: str,
+    players: list[Player],
+    *,
+    bids: Mapping[str, int],
+    options: Options,
+    passwords: Mapping[str, str],
+    host_password: str,
+    host: Person | None = None,
+) -> Created:
+    """The host's new game: keys, the first state, the gamestart file and the host's save."""
+    home = Path(home)
+    folders.check_game_name(game)
+    if game in game_names(home):
+        raise IllegalAction(f"{home} already holds a game called {game}; choose another name")
+    by_power = {}
+    for p in players:
+        p.check()
+        if p.power in by_power:
+            raise IllegalAction(f"{p.power} is given two players")
+        by_power[p.power] = p
+    missing = [p for p in POWERS if p not in by_power]
+    if missing:
+        raise IllegalAction(f"every power needs a player; missing: {' '.join(missing)}")
+    hosts = [p for p in by_power.values() if p.type == "host"]
+    if len(hosts) > 1:
+        raise IllegalAction("only one power can be the host's own (type host)")
+    if host is None:
+        if not hosts:
+            raise IllegalAction("name the host with --host NAME:EMAIL when the host plays no power")
+        host = Person(hosts[0].name, hosts[0].email)
+    host.checked()
+    for b, v in bids.items():
+        if b not in POWERS or not isinstance(v, int) or v < 0:
+            raise IllegalAction(f"a victory point bid is a power and a whole number of 0 or more, not {b}={v}")
+    local = [p.power for p in by_power.values() if p.type in ("host", "hotseat")]
+    for p in local:
+        if not passwords.get(p):
+            raise IllegalAction(f"{p} is played at this computer and needs its own password (4.1.1 PBEM-Hotseat Passwords)")
+    if not host_password:
+        raise IllegalAction("the host's key needs a password")
+
+    scen = world.load_scenario(scenario)
+    raw = world.load_raw()
+    kinds = {p: PlayerKind.HUMAN for p in POWERS}
+    state = initial_state(scen, raw, options=options, players=kinds, vp_bids=dict(bids))
+    ids = {r: keys.Identity.generate(r) for r in envelope.POWERS + ("host",)}
+    roster = {r: i.public() for r, i in ids.items()}
+    meta = {
+        "scenario": scenario,
+        "host": {"name": host.name, "email": host.address},
+        "players": {p: {"name": by_power[p].name, "email": by_power[p].email, "type": by_power[p].type} for p in POWERS},
+    }
+    body = {"meta": meta, "options": options.to_obj(), "bids": {p: int(bids.get(p, 0)) for p in POWERS},
+            "state_hash": state.state_hash()}
+    f = GameFolders(home).ensure()
+    gid = os.urandom(16)
+    sealed, chain = files.create_gamestart(ids["host"], roster, game, gid, body)
+    gs_path = f.put(f.commout, folders.gamestart_name(game), sealed.data)
+    write_identity(home, game, ids["host"], host_password)
+    for p in local:
+        write_identity(home, game, ids[p], passwords[p])
+    one_time = {}
+    for p in POWERS:
+        if p in local:
+            continue
+        otp = one_time_password()
+        one_time[p] = otp
+        kp = f.put(f.commout, folders.identity_name(game, p), keys.seal_identity(ids[p], otp, game, **scrypt_params()))
+        row = by_power[p]
+        _gamestart_draft(f, game, gs_path, kp, host, Person(row.name, row.email), p)
+    Session.create(home, game, ids["host"], chain, GameData(state, meta))
+    return Created(sorted(local), one_time, gs_path)
+
+
+def _gamestart_draft(f: GameFolders, game: str, gs: Path, key: Path, host: Person, to: Person, power: str) -> Path:
+    """One email per client: the gamestart and that client's key file (the one-time password goes separately)."""
+    draft = make_draft(host, [to], subject_for(game, f"gamestart for {power}"), [gs, key],
+                       body=(f"You play {power} in our game {game} of Empires in Arms.\n"
+                             f"Put both files in your commin folder and run:\n"
+                             f"  eiapbem join commin/{gs.name} --power {power}\n"
+                             "I will tell you the one-time password for your key file separately.\n"))
+    out = f.commout / f"{game}_gamestart_for_{folders.POWER_NAMES[power]}.eml"
+    atomic.write_atomic(out, draft)
+    return out
+
+
+def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, email: str,
+         key_file: Path | None = None) -> Session:
+    """4.2.2 "As Client": take the key file, load the gamestart (the only time it is used, 000:130), save."""
+    home = Path(home)
+    if power not in POWERS:
+        raise IllegalAction(f"{power!r} is not a major power; use one of {' '.join(POWERS)}")
+    data = folders.read_limited(gamestart)
+    env = envelope.parse(data, gamestart.name)
+    game = env.header.game
+    if game in game_names(home):
+        raise IllegalAction(f"{home} already holds the game {game}; a gamestart file is loaded only once (000:130)")
+    kp = key_file or gamestart.parent / folders.identity_name(game, power)
+    ident = keys.open_identity(folders.read_limited(kp, keys.MAX_KEY_FILE), one_time, kp.name)
+    if ident.role != power:
+        raise NotForYou(f"{kp.name} holds the keys of {ident.role}, not of {power}")
+    chain, body = files.open_gamestart(data, [ident], gamestart.name)
+    meta = body["meta"]
+    row = meta["players"][power]
+    if row["email"].lower() != email.lower():
+        raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
+    options = Options.from_obj(body["options"], "options")
+    state = initial_state(world.load_scenario(meta["scenario"]), world.load_raw(), options=options,
+                          players={p: PlayerKind.HUMAN for p in POWERS}, vp_bids=body["bids"])
+    if state.state_hash() != body["state_hash"]:
+        raise IllegalAction(
+            f"{gamestart.name} starts from another state than this eiapbem makes from scenario {meta['scenario']}",
+            hint="the host and every player need the same eiapbem version",
+        )
+    write_identity(home, game, ident, password)
+    return Session.create(home, game, ident, chain, GameData(state, meta))
+
+
+def host_session(home: Path, game: str | None, password: str) -> Session:
+    return Session.open(home, game, "host", password)
+
+
+__all__ = ["Created", "Player", "host_session", "join", "new_game", "one_time_password", "options_from_flags"]

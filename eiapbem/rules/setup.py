@@ -1,0 +1,538 @@
+"""The setup phase (5.1-5.3, 000:306-332): each power puts its forces on the map.
+
+In its setup slot (order RU TU AU PR SP FR GB, 5.3, ``rules.sequence``) a
+power takes counters from its pool and puts its scenario's army factors and
+ships into them:
+
+- corps and depots go to land areas of its home nation or of a minor country
+  it controls (conquered or free state); a controlled free state's forces are
+  set up by its controller in the same areas (5.2, 000:312; 5.3.1);
+- fleets go in, or into a sea area next to, a port of those lands, or onto the
+  blockade box of a port of a major power it is at war with (5.2);
+- factors not in a corps may stay as a garrison in a city of those lands
+  ("Add Forces To Garrison", 5.2.1, 000:322), up to 5 per supply value (10.4.3);
+- available leaders are assigned to the power's corps (5.2.1).
+
+Counter capacities are the counter mix's data (``counters.json`` ``max``).
+The slot may end only when every army factor and ship is placed (5.1,
+000:308); unused corps, fleets and depots stay in the pool.  Austria's
+insurrection corps may not be set up (5.3.1, 000:342); Tyrol (13.2.5),
+guerrilla (13.2.1) and freikorps (13.2.2) counters appear only under their
+own rules, never at setup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from eiapbem.errors import IllegalAction
+from eiapbem.rules import engine
+from eiapbem.rules.engine import Outcome, RulesContext
+from eiapbem.rules.model import (
+    POOL,
+    Corps,
+    CorpsType,
+    Depot,
+    Factors,
+    FactorType,
+    Fleet,
+    GameState,
+    Garrison,
+    LeaderStatus,
+    Location,
+    LocationKind,
+    MinorStatus,
+    Phase,
+    Record,
+    Ships,
+    ShipType,
+    garrison_id,
+)
+
+#: Corps types that may be set up (5.3.1; 13.2.1, 13.2.2, 13.2.4, 13.2.5 keep the others off the map).
+SETUP_CORPS_TYPES = (CorpsType.REGULAR, CorpsType.FEUDAL, CorpsType.COSSACK)
+_NOT_AT_SETUP = {
+    CorpsType.INSURRECTION: "insurrection corps may not be set up on the map (5.3.1)",
+    CorpsType.TYROL: "the Tyrol corps is used only under the conditions of 13.2.5",
+    CorpsType.GUERRILLA: "guerrillas appear only when Spain is invaded (13.2.1)",
+    CorpsType.FREIKORPS: "freikorps appear only under 13.2.2",
+}
+#: Statuses in which a minor's land counts as controlled (13.3.1 conquered, 6.8 free state).
+CONTROLLED = (MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
+
+
+# ----------------------------------------------------------------- the actions
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceCorps(Record):
+    """Take a corps counter from the pool and put it, empty, in a land area."""
+
+    KIND = "setup.place-corps"
+    COMMAND = "place-corps"
+    BUTTON = "View Available Counters"
+    corps: str
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceDepot(Record):
+    """Take a depot counter from the pool and put it in a land area."""
+
+    KIND = "setup.place-depot"
+    COMMAND = "place-depot"
+    BUTTON = "View Available Counters"
+    depot: str
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceFleet(Record):
+    """Take a fleet counter from the pool and put it in a port, a sea area next to one, or an enemy's blockade box."""
+
+    KIND = "setup.place-fleet"
+    COMMAND = "place-fleet"
+    BUTTON = "View Available Counters"
+    fleet: str
+    port: str | None = None
+    sea: str | None = None
+    blockade: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AddFactors(Record):
+    """Put army factors not yet placed into a corps on the map (the factor placement screen)."""
+
+    KIND = "setup.add-factors"
+    COMMAND = "add-factors"
+    BUTTON = "Place Factors"
+    corps: str
+    factors: Factors = Factors()
+
+
+@dataclass(frozen=True, slots=True)
+class AddGarrison(Record):
+    """Put army factors not yet placed into the garrison of a city."""
+
+    KIND = "setup.add-garrison"
+    COMMAND = "add-garrison"
+    BUTTON = "Add Forces To Garrison"
+    area: str
+    factors: Factors = Factors()
+    #: A controlled free state whose factors these are; empty for the power's own.
+    nation: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AddShips(Record):
+    """Put ships not yet placed into a fleet on the map."""
+
+    KIND = "setup.add-ships"
+    COMMAND = "add-ships"
+    BUTTON = "Place Ships"
+    fleet: str
+    ships: Ships = Ships()
+
+
+@dataclass(frozen=True, slots=True)
+class AssignLeader(Record):
+    """Assign an available leader to a corps (or fleet) on the map."""
+
+    KIND = "setup.assign-leader"
+    COMMAND = "assign-leader"
+    BUTTON = "Assign Leader to Unit"
+    leader: str
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveCounter(Record):
+    """Take a counter or garrison back off the map; its factors, ships and leaders become unplaced again."""
+
+    KIND = "setup.remove-counter"
+    COMMAND = "remove-counter"
+    BUTTON = "Remove Counter from Map"
+    unit: str
+
+
+# ----------------------------------------------------------------- where things may go
+
+
+def _nation_of_land(state: GameState, area: Any) -> tuple[str, str | None]:
+    """The nation an area belongs to and, for a minor's district, the minor whose status counts."""
+    owner = state.area_control.get(area.id, area.nation)
+    if not area.is_minor or owner != area.nation:
+        return owner, None
+    minor = state.minors.get(area.nation)
+    if minor is not None and minor.part_of is not None:
+        return owner, minor.part_of
+    return owner, area.nation
+
+
+def may_set_up_in(state: GameState, power: str, area: Any) -> bool:
+    """5.2: the area is in ``power``'s home nation or in a minor country it controls."""
+    owner, minor_id = _nation_of_land(state, area)
+    if minor_id is None:
+        return owner == power
+    minor = state.minors.get(minor_id)
+    return minor is not None and minor.status in CONTROLLED and minor.controller == power
+
+
+def _area(ctx: RulesContext, area_id: str) -> Any:
+    if not isinstance(area_id, str) or area_id not in ctx.map.areas:
+        raise IllegalAction(f"there is no land area {area_id!r} on the map", hint="'eiapbem show area NAME' lists areas")
+    return ctx.map.areas[area_id]
+
+
+def _check_land(state: GameState, power: str, area_id: str, ctx: RulesContext, what: str) -> Any:
+    area = _area(ctx, area_id)
+    if not may_set_up_in(state, power, area):
+        raise IllegalAction(
+            f"{what} cannot be set up in {area.name}: it is not in {power}'s home nation or a minor country {power} controls (5.2)"
+        )
+    return area
+
+
+def _counter_max(ctx: RulesContext, unit_id: str) -> Mapping[str, int]:
+    counters = ctx.world["counters.json"]
+    owner = unit_id.split(":")[1]
+    block = counters["powers"].get(owner) or counters["minors"].get(owner) or {}
+    for c in list(block.get("corps", [])) + list(block.get("fleets", [])):
+        if c["id"] == unit_id:
+            return c.get("max", {})
+    return {}
+
+
+def _owns(state: GameState, power: str, nation: str) -> bool:
+    """``power`` sets up ``nation``'s forces: its own, or a free state's it controls (5.3.1)."""
+    if nation == power:
+        return True
+    minor = state.minors.get(nation)
+    return minor is not None and minor.status is MinorStatus.FREE_STATE and minor.controller == power
+
+
+def _own_unit(state: GameState, power: str, unit_id: str, cls: type, what: str) -> Any:
+    unit = state.units.get(unit_id)
+    if not isinstance(unit, cls):
+        raise IllegalAction(f"there is no {what} {unit_id!r}", hint="'eiapbem show pool' lists your counters")
+    nation = getattr(unit, "nation", None) or getattr(unit, "power")
+    if not _owns(state, power, nation):
+        raise IllegalAction(f"{unit_id} is {nation}'s, not a counter {power} sets up")
+    return unit
+
+
+def _unplaced(state: GameState, nation: str) -> tuple[Factors, Ships]:
+    if nation in state.powers:
+        ps = state.powers[nation]
+        return ps.unplaced_factors, ps.unplaced_ships
+    m = state.minors[nation]
+    return m.stored_factors, m.stored_ships
+
+
+def _set_unplaced(state: GameState, nation: str, factors: Factors, ships: Ships) -> GameState:
+    if nation in state.powers:
+        return state.with_power(nation, unplaced_factors=factors, unplaced_ships=ships)
+    return state.with_minor(nation, state.minors[nation].replace(stored_factors=factors, stored_ships=ships))
+
+
+def _minus(have: Factors, take: Factors) -> Factors:
+    return Factors(**{k.value.replace("-", "_"): have.get(k) - take.get(k) for k in FactorType})
+
+
+def _ships_plus(a: Ships, b: Ships, sign: int = 1) -> Ships:
+    return Ships(a.heavy + sign * b.heavy, a.light + sign * b.light, a.transport + sign * b.transport)
+
+
+def describe_factors(f: Factors) -> str:
+    parts = [f"{f.get(k)} {k.value}" for k in FactorType if f.get(k)]
+    return ", ".join(parts) or "nothing"
+
+
+def describe_ships(s: Ships) -> str:
+    parts = [f"{s.get(k)} {k.value}" for k in ShipType if s.get(k)]
+    return ", ".join(parts) or "no ships"
+
+
+def _check_take(state: GameState, nation: str, factors: Factors, what: str) -> None:
+    if factors.total == 0:
+        raise IllegalAction(f"{what} names no factors; give at least one, e.g. --infantry 5")
+    have, _ = _unplaced(state, nation)
+    for k in FactorType:
+        if factors.get(k) > have.get(k):
+            raise IllegalAction(f"{nation} has only {have.get(k)} {k.value} factors left to place, not {factors.get(k)}")
+
+
+# ----------------------------------------------------------------- verify / apply
+
+
+def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: RulesContext) -> None:
+    corps = _own_unit(state, power, a.corps, Corps, "corps counter")
+    if corps.location != POOL:
+        raise IllegalAction(f"{a.corps} is already on the map at {corps.location}")
+    if corps.corps_type not in SETUP_CORPS_TYPES:
+        raise IllegalAction(f"{a.corps} cannot be placed: {_NOT_AT_SETUP[corps.corps_type]}")
+    _check_land(state, power, a.area, ctx, a.corps)
+
+
+def _apply_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: RulesContext) -> Outcome:
+    corps = state.units[a.corps]
+    new = state.with_unit(corps.replace(location=Location(LocationKind.AREA, a.area)))
+    return engine.log(new, power, "setup.place", f"{power} places {a.corps} in {ctx.map.areas[a.area].name}", unit=a.corps, area=a.area)
+
+
+def _verify_place_depot(state: GameState, power: str, a: PlaceDepot, ctx: RulesContext) -> None:
+    depot = _own_unit(state, power, a.depot, Depot, "depot counter")
+    if depot.location != POOL:
+        raise IllegalAction(f"{a.depot} is already on the map at {depot.location}")
+    _check_land(state, power, a.area, ctx, a.depot)
+
+
+def _apply_place_depot(state: GameState, power: str, a: PlaceDepot, ctx: RulesContext) -> Outcome:
+    depot = state.units[a.depot]
+    new = state.with_unit(depot.replace(location=Location(LocationKind.AREA, a.area)))
+    return engine.log(new, power, "setup.place", f"{power} places {a.depot} in {ctx.map.areas[a.area].name}", unit=a.depot, area=a.area)
+
+
+def _fleet_location(a: PlaceFleet) -> Location:
+    given = [(k, v) for k, v in (("port", a.port), ("sea", a.sea), ("blockade", a.blockade)) if v]
+    if len(given) != 1:
+        raise IllegalAction(f"place {a.fleet} with exactly one of --port, --sea or --blockade")
+    kind, site = given[0]
+    return Location(LocationKind(kind), site)
+
+
+def _home_ports(state: GameState, power: str, ctx: RulesContext) -> list[Any]:
+    return [ar for ar in ctx.map.areas.values() if ar.port is not None and may_set_up_in(state, power, ar)]
+
+
+def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesContext) -> None:
+    fleet = _own_unit(state, power, a.fleet, Fleet, "fleet counter")
+    if fleet.location != POOL:
+        raise IllegalAction(f"{a.fleet} is already on the map at {fleet.location}")
+    loc = _fleet_location(a)
+    if loc.kind is LocationKind.SEA:
+        if loc.site not in ctx.map.seas:
+            raise IllegalAction(f"there is no sea area {loc.site!r} on the map")
+        if not any(loc.site in p.port.seas for p in _home_ports(state, power, ctx)):
+            raise IllegalAction(
+                f"{a.fleet} cannot start in {ctx.map.seas[loc.site].name}: no port of {power}'s home nation or controlled minors lies on it (5.2)"
+            )
+        return
+    area = _area(ctx, loc.site)
+    if area.port is None:
+        raise IllegalAction(f"{area.name} has no port")
+    if loc.kind is LocationKind.PORT:
+        if not may_set_up_in(state, power, area):
+            raise IllegalAction(f"{a.fleet} cannot start in {area.name}: it is not a port of {power}'s home nation or a minor country {power} controls (5.2)")
+        return
+    enemy = state.area_control.get(area.id, area.nation)
+    if enemy not in state.powers or enemy not in state.powers[power].wars:
+        raise IllegalAction(f"{a.fleet} may blockade only a port of a major power {power} is at war with (5.2); {area.name} is {enemy}'s")
+
+
+def _apply_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesContext) -> Outcome:
+    loc = _fleet_location(a)
+    new = state.with_unit(state.units[a.fleet].replace(location=loc))
+    if loc.kind is LocationKind.SEA:
+        where = f"in the {ctx.map.seas[loc.site].name}"
+    elif loc.kind is LocationKind.PORT:
+        where = f"in the port of {ctx.map.areas[loc.site].name}"
+    else:
+        where = f"on the blockade of {ctx.map.areas[loc.site].name}"
+    return engine.log(new, power, "setup.place", f"{power} places {a.fleet} {where}", unit=a.fleet, at=str(loc))
+
+
+def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesContext) -> None:
+    corps = _own_unit(state, power, a.corps, Corps, "corps")
+    if corps.location == POOL:
+        raise IllegalAction(f"{a.corps} is still in the pool; place it first with place-corps")
+    _check_take(state, corps.nation, a.factors, f"adding factors to {a.corps}")
+    cap = _counter_max(ctx, a.corps)
+    after = corps.factors + a.factors
+    for k in FactorType:
+        if after.get(k) > cap.get(k.value, 0):
+            raise IllegalAction(f"{a.corps} can hold at most {cap.get(k.value, 0)} {k.value} factors, not {after.get(k)}")
+
+
+def _apply_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesContext) -> Outcome:
+    corps = state.units[a.corps]
+    have, ships = _unplaced(state, corps.nation)
+    new = _set_unplaced(state, corps.nation, _minus(have, a.factors), ships)
+    new = new.with_unit(corps.replace(factors=corps.factors + a.factors))
+    return engine.log(new, power, "setup.factors", f"{power} puts {describe_factors(a.factors)} into {a.corps}", unit=a.corps)
+
+
+def _garrison_nation(power: str, a: AddGarrison) -> str:
+    return a.nation or power
+
+
+def _verify_add_garrison(state: GameState, power: str, a: AddGarrison, ctx: RulesContext) -> None:
+    nation = _garrison_nation(power, a)
+    if not _owns(state, power, nation):
+        raise IllegalAction(f"{power} does not set up {nation}'s forces")
+    area = _check_land(state, power, a.area, ctx, "a garrison")
+    if area.city is None:
+        raise IllegalAction(f"{area.name} has no city to garrison")
+    _check_take(state, nation, a.factors, f"the garrison of {area.name}")
+    loc = Location(LocationKind.CITY, a.area)
+    held = sum(u.factors.total for u in state.units.values() if isinstance(u, Garrison) and u.location == loc)
+    cap = area.city.garrison_capacity
+    if held + a.factors.total > cap:
+        raise IllegalAction(f"the city of {area.name} holds at most {cap} garrison factors (5 per supply value, 10.4.3); it has {held}")
+
+
+def _apply_add_garrison(state: GameState, power: str, a: AddGarrison, ctx: RulesContext) -> Outcome:
+    nation = _garrison_nation(power, a)
+    loc = Location(LocationKind.CITY, a.area)
+    gid = garrison_id(nation, loc)
+    old = state.units.get(gid)
+    have, ships = _unplaced(state, nation)
+    new = _set_unplaced(state, nation, _minus(have, a.factors), ships)
+    factors = (old.factors if isinstance(old, Garrison) else Factors()) + a.factors
+    new = new.with_unit(Garrison(id=gid, nation=nation, location=loc, factors=factors))
+    name = ctx.map.areas[a.area].name
+    return engine.log(new, power, "setup.garrison", f"{power} garrisons {name} with {describe_factors(a.factors)}", unit=gid)
+
+
+def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContext) -> None:
+    fleet = _own_unit(state, power, a.fleet, Fleet, "fleet")
+    if fleet.location == POOL:
+        raise IllegalAction(f"{a.fleet} is still in the pool; place it first with place-fleet")
+    if a.ships.total == 0:
+        raise IllegalAction(f"adding ships to {a.fleet} names no ships; give at least one, e.g. --heavy 5")
+    _, have = _unplaced(state, fleet.nation)
+    cap = _counter_max(ctx, a.fleet)
+    for k in ShipType:
+        if a.ships.get(k) > have.get(k):
+            raise IllegalAction(f"{fleet.nation} has only {have.get(k)} {k.value} ships left to place, not {a.ships.get(k)}")
+        if fleet.ships.get(k) + a.ships.get(k) > cap.get(k.value, 0):
+            raise IllegalAction(f"{a.fleet} can hold at most {cap.get(k.value, 0)} {k.value} ships")
+
+
+def _apply_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContext) -> Outcome:
+    fleet = state.units[a.fleet]
+    factors, have = _unplaced(state, fleet.nation)
+    new = _set_unplaced(state, fleet.nation, factors, _ships_plus(have, a.ships, -1))
+    new = new.with_unit(fleet.replace(ships=_ships_plus(fleet.ships, a.ships)))
+    return engine.log(new, power, "setup.ships", f"{power} puts {describe_ships(a.ships)} into {a.fleet}", unit=a.fleet)
+
+
+def _verify_assign_leader(state: GameState, power: str, a: AssignLeader, ctx: RulesContext) -> None:
+    leader = state.leaders.get(a.leader)
+    if leader is None:
+        raise IllegalAction(f"there is no leader {a.leader!r}", hint="'eiapbem show pool' lists your leaders")
+    if leader.power != power:
+        raise IllegalAction(f"{a.leader} is {leader.power}'s leader, not {power}'s")
+    if leader.status is not LeaderStatus.AVAILABLE:
+        raise IllegalAction(f"{a.leader} is {leader.status}, not available to be placed")
+    unit = state.units.get(a.unit)
+    if not isinstance(unit, (Corps, Fleet)) or unit.nation != power:
+        raise IllegalAction(f"{a.unit} is not a corps or fleet of {power}")
+    naval = is_naval_leader(ctx, a.leader)
+    if naval and not isinstance(unit, Fleet):
+        raise IllegalAction(f"{a.leader} is an admiral and goes with a fleet, not with {a.unit}")
+    if not naval and not isinstance(unit, Corps):
+        raise IllegalAction(f"{a.leader} commands on land and goes with a corps, not with {a.unit}")
+    if unit.location == POOL:
+        raise IllegalAction(f"{a.unit} is still in the pool; place it first")
+
+
+def is_naval_leader(ctx: RulesContext, leader_id: str) -> bool:
+    """Whether the leaders data marks the leader as naval (Nelson, 000:1018-1048)."""
+    short = leader_id.split(":")[-1]
+    return any(row["id"] == short and row.get("naval") for row in ctx.world["leaders.json"]["leaders"])
+
+
+def _apply_assign_leader(state: GameState, power: str, a: AssignLeader, ctx: RulesContext) -> Outcome:
+    leader = state.leaders[a.leader]
+    new = state.with_leader(leader.replace(status=LeaderStatus.ON_MAP, attached_to=a.unit))
+    return engine.log(new, power, "setup.leader", f"{power} assigns {a.leader} to {a.unit}", leader=a.leader, unit=a.unit)
+
+
+def _verify_remove(state: GameState, power: str, a: RemoveCounter, ctx: RulesContext) -> None:
+    unit = state.units.get(a.unit)
+    if unit is None:
+        raise IllegalAction(f"there is no counter or garrison {a.unit!r}")
+    nation = getattr(unit, "nation", None) or getattr(unit, "power")
+    if not _owns(state, power, nation):
+        raise IllegalAction(f"{a.unit} is {nation}'s, not a counter {power} sets up")
+    if unit.location == POOL:
+        raise IllegalAction(f"{a.unit} is already in the pool")
+
+
+def _apply_remove(state: GameState, power: str, a: RemoveCounter, ctx: RulesContext) -> Outcome:
+    unit = state.units[a.unit]
+    nation = getattr(unit, "nation", None) or getattr(unit, "power")
+    factors, ships = _unplaced(state, nation)
+    new = state
+    if isinstance(unit, (Corps, Garrison)) and not (isinstance(unit, Corps) and unit.corps_type is CorpsType.FEUDAL):
+        factors = factors + unit.factors
+    if isinstance(unit, Fleet):
+        ships = _ships_plus(ships, unit.ships)
+    new = _set_unplaced(new, nation, factors, ships)
+    if isinstance(unit, Garrison):
+        new = new.without_unit(a.unit)
+    elif isinstance(unit, Corps) and unit.corps_type is CorpsType.FEUDAL:
+        new = new.with_unit(unit.replace(location=POOL))  # 5.3.1: feudal corps keep their full strength
+    elif isinstance(unit, Corps):
+        new = new.with_unit(unit.replace(location=POOL, factors=Factors()))
+    elif isinstance(unit, Fleet):
+        new = new.with_unit(unit.replace(location=POOL, ships=Ships()))
+    else:
+        new = new.with_unit(unit.replace(location=POOL))
+    for lead in state.leaders.values():
+        if lead.attached_to == a.unit:
+            new = new.with_leader(lead.replace(status=LeaderStatus.AVAILABLE, attached_to=None))
+    return engine.log(new, power, "setup.remove", f"{power} takes {a.unit} back off the map", unit=a.unit)
+
+
+# ----------------------------------------------------------------- phase hooks
+
+
+def free_states_of(state: GameState, power: str) -> list[str]:
+    return [m for m, row in state.minors.items() if row.status is MinorStatus.FREE_STATE and row.controller == power]
+
+
+def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
+    """5.1 (000:308): every army factor and ship given must be placed; counters and depots need not be."""
+    out = []
+    ps = state.powers[power]
+    if ps.unplaced_factors.total:
+        out.append(f"place the remaining {describe_factors(ps.unplaced_factors)} factors (5.1)")
+    if ps.unplaced_ships.total:
+        out.append(f"place the remaining {describe_ships(ps.unplaced_ships)} ships (5.1)")
+    for m in free_states_of(state, power):
+        row = state.minors[m]
+        if row.setup_due and (row.stored_factors.total or row.stored_ships.total):
+            left = ", ".join(x for x in (describe_factors(row.stored_factors) if row.stored_factors.total else "",
+                                         describe_ships(row.stored_ships) if row.stored_ships.total else "") if x)
+            out.append(f"place {m}'s remaining {left} (5.3.1)")
+    return out
+
+
+def finish(state: GameState, power: str, ctx: RulesContext) -> Outcome:
+    """The free states ``power`` set up need no set-up at the next reinforcement phase (7.3)."""
+    new = state
+    for m in free_states_of(state, power):
+        row = new.minors[m]
+        if row.setup_due:
+            new = new.with_minor(m, row.replace(setup_due=False))
+    return engine.log(new, power, "setup.done", f"{power} has set up its forces")
+
+
+_SETUP = (Phase.SETUP,)
+engine.register_action(PlaceCorps, phases=_SETUP, verify=_verify_place_corps, apply=_apply_place_corps)
+engine.register_action(PlaceDepot, phases=_SETUP, verify=_verify_place_depot, apply=_apply_place_depot)
+engine.register_action(PlaceFleet, phases=_SETUP, verify=_verify_place_fleet, apply=_apply_place_fleet)
+engine.register_action(AddFactors, phases=_SETUP, verify=_verify_add_factors, apply=_apply_add_factors)
+engine.register_action(AddGarrison, phases=_SETUP, verify=_verify_add_garrison, apply=_apply_add_garrison)
+engine.register_action(AddShips, phases=_SETUP, verify=_verify_add_ships, apply=_apply_add_ships)
+engine.register_action(AssignLeader, phases=_SETUP, verify=_verify_assign_leader, apply=_apply_assign_leader)
+engine.register_action(RemoveCounter, phases=_SETUP, verify=_verify_remove, apply=_apply_remove)
+engine.register_phase(Phase.SETUP, obligations=obligations, finish=finish)
+
+__all__ = [
+    "AddFactors", "AddGarrison", "AddShips", "AssignLeader", "PlaceCorps", "PlaceDepot", "PlaceFleet",
+    "RemoveCounter", "may_set_up_in", "obligations",
+]
