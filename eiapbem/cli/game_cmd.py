@@ -223,6 +223,14 @@ def register(cli: click.Group) -> None:
     @game_options
     def load(file: Path | None, game: str | None, power: str | None, password: str | None) -> int:
         """Load the turn files waiting in commin/ in order, or only FILE (manual: Load Email Turn File)."""
+        if file is not None and file.name.endswith(".sav") and "_backup_forplayer_" in file.name:
+            from eiapbem.client import admin
+
+            if password is None:
+                password = click.prompt("Your password", hide_input=True)
+            b = admin.load_backup(_home(), _in_home(file), password, role=power)
+            click.echo(f"loaded the backup {file.name}: backup epoch {b.contents.chain.epoch}; files made before it are obsolete")
+            return 0
         s = open_session(game, power, password)
         if file is not None:
             file = _in_home(file)
@@ -232,9 +240,11 @@ def register(cli: click.Group) -> None:
         rep = s.load_all()
         for name, slot in rep.loaded:
             click.echo(f"loaded {name} ({slot})")
+        if rep.obsolete:
+            click.echo(f"ignored {len(rep.obsolete)} obsolete file(s) made before the host's last backup (4.2.8)")
         for name, why in rep.refused:
             click.echo(f"eiapbem: refused {name}: {why}", err=True)
-        if not rep.loaded and not rep.refused:
+        if not rep.loaded and not rep.refused and not rep.obsolete:
             click.echo("no new files in commin/")
         return 1 if rep.refused and not rep.loaded else 0
 
@@ -252,7 +262,7 @@ def register(cli: click.Group) -> None:
         """The public game log (every player sees the same lines)."""
         s = open_session(game, power, password)
         for e in s.state.log[-count:]:
-            click.echo(f"[{e.slot}] {e.text}")
+            click.echo(f"[{e.slot}] {e.text}" if e.author != "host" else f"[{e.slot}] (host) {e.text}")
 
     @cli.command("end-phase")
     @game_options

@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.economy_cmd",
     "eiapbem.cli.game_cmd",
     "eiapbem.cli.actions_cmd",
+    "eiapbem.cli.admin_cmd",
 )
 
 

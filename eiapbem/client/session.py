@@ -30,6 +30,20 @@ Every turn file's body is a map::
 
 A loaded file is replayed with its own dice (each roll re-derived first),
 and its hashes compared; any refusal leaves the save untouched.
+
+Host admin files (4.2.8) are loaded in the same chain: their body is::
+
+    acts     the admin acts, as rules.admin.admin_to_obj
+    before   the state hash before them
+    after    the state hash after them
+    meta     who plays what after them (a replaced player's name and address)
+    state    the encoded state after
+
+They are refused unless signed by the game's host key (the chain checks the
+signature against the roster) and unless the game option "Allow PBEM Host
+Functions" is on.  A host's folder also keeps a monthly save,
+``save/GameName_monthly_1805-03.sav``, at the start of every month's
+diplomacy phase (000:216); ``client/admin.py`` makes backups from them.
 """
 
 from __future__ import annotations
@@ -45,12 +59,12 @@ from eiapbem.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.pbem import crypto, dice as pdice, envelope, files, folders, keys, savegame
 from eiapbem.pbem.chain import Chain, Step
 from eiapbem.pbem.email import Person, subject_for, write_draft
-from eiapbem.pbem.errors import AlreadyLoaded, BadFile, OutOfSync, OwnFile, WrongKind
+from eiapbem.pbem.errors import AlreadyLoaded, BadFile, Obsolete, OutOfSync, OwnFile, WrongKind
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
 from eiapbem.rules import engine
 from eiapbem.rules.dice import Dice, DiceError
-from eiapbem.rules.model import POWERS, GameState, first_difference
+from eiapbem.rules.model import POWERS, GameState, Phase, first_difference
 
 #: Tests (and only tests) may set this to "logn,r,p" for fast key files; real games never do.
 TEST_SCRYPT_ENV = "EIAPBEM_TEST_SCRYPT"
@@ -79,7 +93,30 @@ def game_names(home: Path) -> list[str]:
     save = GameFolders(home).save
     if not save.is_dir():
         return []
-    return sorted(p.name[: -len(".sav")] for p in save.iterdir() if p.name.endswith(".sav") and "_backup_" not in p.name)
+    return sorted(p.name[: -len(".sav")] for p in save.iterdir()
+                  if p.name.endswith(".sav") and "_backup_" not in p.name and "_monthly_" not in p.name)
+
+
+def monthly_name(game: str, date_key: str) -> str:
+    """The host's automatic save at the start of a month's diplomacy phase (4.2.8, 000:216)."""
+    return f"{folders.check_game_name(game)}_monthly_{date_key}.sav"
+
+
+def utc_now() -> str:
+    """The wall clock for the admin status (client layer only; the rules never see it)."""
+    import datetime
+
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def file_time(path: Path) -> str:
+    import datetime
+
+    try:
+        t = path.stat().st_mtime
+    except OSError:
+        return utc_now()
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def find_game(home: Path, game: str | None) -> str:
@@ -188,6 +225,8 @@ class Report:
 
     loaded: list = field(default_factory=list)
     refused: list = field(default_factory=list)
+    #: Files made before the host's last backup, left alone (000:226).
+    obsolete: list = field(default_factory=list)
 
 
 class Session:
@@ -221,6 +260,10 @@ class Session:
         home = Path(home)
         local = local_roles(home, game)
         contents = savegame.load(GameFolders(home), game, me, local)
+        # A role whose key the chain no longer holds (a replaced host, 000:208) is not played here any more.
+        local = {r: e for r, e in local.items() if contents.chain.roster.get(r) == e}
+        if me.role not in local:
+            raise NoGame(f"{me.role}'s key in this folder is no longer the game's key for {me.role}: that role has been handed on (4.2.8)")
         s = cls(home, game, me, contents, GameData.from_obj(contents.game, folders.save_name(game)), local)
         s.flush_outbox()
         return s
@@ -250,6 +293,24 @@ class Session:
     def save(self) -> None:
         self.contents = replace(self.contents, game=self.data.to_obj())
         savegame.store(self.folders, self.game, self.contents, self.me, also=self.local)
+        self._monthly()
+
+    def _monthly(self) -> Path | None:
+        """The host keeps a save at the start of each month's diplomacy phase (000:216)."""
+        st = self.state
+        if "host" not in self.local or st.slot is None or st.slot.phase is not Phase.DIPLOMACY:
+            return None
+        if self.data.orders or self.data.taken or self.contents.chain.step is not None:
+            return None
+        path = self.folders.save / monthly_name(self.game, str(st.date))
+        if path.exists():
+            return None
+        from eiapbem.pbem import atomic
+
+        sealed = files.write_save(self.contents, self.me, also=self.local)
+        assert sealed.dat is not None
+        atomic.write_save_pair(path, sealed.data, sealed.dat)
+        return path
 
     @property
     def state(self) -> GameState:
@@ -355,6 +416,7 @@ class Session:
         else:
             self.data = replace(self.data, state=after, taken=taken, outbox=outbox)
         self.contents = replace(self.contents, chain=new_chain)
+        self._note(name, key, self.power, utc_now(), reloads)
         if slot.simultaneous and new_chain.step is None:
             self._resolve()
         self.save()  # first the save (it holds the file), then the file: a crash loses neither
@@ -363,6 +425,16 @@ class Session:
         self.data = replace(self.data, outbox={})  # written: a player may now clear commout/ freely
         self.save()
         return path
+
+    def _note(self, name: str, slot: str, author: str, made: str, reloads: int) -> None:
+        """Keep, for the host's status (4.2.8), the last file of the chain and the reloads reported (4.2.7)."""
+        meta = dict(self.data.meta)
+        meta["head"] = {"file": name, "slot": slot, "author": author, "made": made}
+        if reloads:
+            rl = dict(meta.get("reloads", {}))
+            rl[author] = list(rl.get(author, [])) + [[slot, reloads]]
+            meta["reloads"] = rl
+        self.data = replace(self.data, meta=meta)
 
     def _resolve(self) -> None:
         """Every actor's orders are in: resolve the simultaneous slot in the fixed order (6.0)."""
@@ -374,7 +446,7 @@ class Session:
     def _draft(self, path: Path, what: str) -> Path | None:
         """An email draft to every player not at this computer (4.2.5, 000:162)."""
         meta = self.data.meta
-        me = self.person(self.power)
+        me = Person(meta["host"]["name"], meta["host"]["email"]) if self.power == "host" else self.person(self.power)
         to = [self.person(p) for p in POWERS if p not in self.local and meta["players"][p]["type"] in ("client", "host")]
         if "host" not in self.local:
             host_power = next((p for p in POWERS if meta["players"][p]["type"] == "host"), None)
@@ -397,7 +469,11 @@ class Session:
     def load_path(self, path: Path) -> str:
         """Load one file; return its slot.  Any refusal raises and leaves the save as it was."""
         data = folders.read_limited(path)
-        return self._load_bytes(data, path.name)
+        slot = self._load_bytes(data, path.name)
+        h = envelope.parse(data, path.name).header
+        self._note(path.name, slot, h.author, file_time(path), h.reloads or 0)
+        self.save()
+        return slot
 
     def _load_bytes(self, data: bytes, name: str) -> str:
         state = self.state
@@ -408,8 +484,10 @@ class Session:
                           hint="to go back you need a backup from the host (4.2.8)")
         loaded = files.load_file(chain, data, [self.me], step_for(state), name, own=self.local)
         h = loaded.header
+        if h.kind == "admin":
+            return self._load_admin(loaded, name)
         if h.kind != "turn":
-            raise WrongKind(f"{name} is a host admin file; the admin menu is not implemented yet, so it cannot be loaded")
+            raise WrongKind(f"{name} is a {h.kind} file, not a turn or admin file")
         body = loaded.body
         want = {"slot", "power", "actions", "dice", "before", "after", "reloads", "state"}
         if not isinstance(body, dict) or set(body) != want or body["power"] != h.author:
@@ -458,6 +536,83 @@ class Session:
         self.save()
         return body["slot"]
 
+    def _load_admin(self, loaded: files.Loaded, name: str) -> str:
+        """Replay a host admin file (4.2.8): its acts on the state, its player list into the save."""
+        from eiapbem.rules import admin
+
+        state = self.state
+        if not state.options.allow_pbem_host_functions:
+            raise WrongKind(f"{name} is a host admin file, but this game does not allow host functions (4.1.1, 000:32)",
+                            hint="the option 'Allow PBEM Host Functions' was off when the game began")
+        body = loaded.body
+        if not isinstance(body, dict) or set(body) != {"acts", "before", "after", "meta", "state"}:
+            raise BadEncoding(f"{name} does not hold admin acts in the expected form")
+        where = f"{name} ({loaded.header.slot})"
+        if body["before"] != state.state_hash():
+            raise OutOfSync(f"{OUT_OF_SYNC}: {where} starts from another state than yours",
+                            hint="the host can send backups to bring everyone back in sync (4.2.8)")
+        acts = [admin.admin_from_obj(o, f"{name} acts[{i}]") for i, o in enumerate(body["acts"])]
+        try:
+            after = admin.apply_all(state, acts).state
+        except IllegalAction as err:
+            raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {err}") from err
+        if after.state_hash() != body["after"]:
+            try:
+                diff = first_difference(after.to_obj(), GameState.decode(body["state"]).to_obj())
+            except EiaError:
+                diff = "(the file's state could not be read)"
+            raise OutOfSync(f"{OUT_OF_SYNC}: {where} gives another state here; the first difference is at {diff}")
+        meta = body["meta"]
+        if not isinstance(meta, dict) or set(meta.get("players", {})) != set(POWERS) or "host" not in meta:
+            raise BadEncoding(f"{name} names the players in an unknown form")
+        new_meta = dict(self.data.meta)
+        new_meta["players"] = meta["players"]
+        new_meta["host"] = meta["host"]
+        taken = dict(self.data.taken)
+        for a in acts:
+            if isinstance(a, admin.SkipSlot):
+                taken.pop(a.power, None)  # the skipped slot is gone; its half-made actions with it
+        self.data = replace(self.data, state=after, meta=new_meta, taken=taken)
+        self.contents = replace(self.contents, chain=loaded.chain)
+        self.save()
+        return loaded.header.slot
+
+    def write_admin(self, acts: list, *, roster: dict | None = None, meta: dict | None = None) -> Path:
+        """The host's admin file (4.2.8): acts applied here, the file and its draft to everyone in commout/."""
+        from eiapbem.rules import admin
+
+        state = self.state
+        chain = self.contents.chain
+        if chain.step is not None or self.data.orders:
+            raise IllegalAction(
+                f"the orders of {state.slot.key(state.date) if state.slot else 'this slot'} are still coming in; "
+                "an admin act must wait until every power's orders are in (docs/file-format.md section 6)")
+        out = admin.apply_all(state, acts)
+        new_meta = dict(self.data.meta)
+        if meta is not None:
+            new_meta.update(meta)
+        body = {"acts": [admin.admin_to_obj(a) for a in acts], "before": state.state_hash(),
+                "after": out.state.state_hash(), "meta": {"players": new_meta["players"], "host": new_meta["host"]},
+                "state": out.state.encode()}
+        sealed, new_chain = files.write_admin(chain, self.me, body, roster=roster)
+        name = folders.admin_name(self.game, new_chain.seq)
+        path = self.folders.commout / name
+        what = f"admin {new_chain.seq}: " + ", ".join(a.KIND.split(".", 1)[1] for a in acts)
+        taken = dict(self.data.taken)
+        for a in acts:
+            if isinstance(a, admin.SkipSlot):
+                taken.pop(a.power, None)
+        self.data = replace(self.data, state=out.state, meta=new_meta, taken=taken,
+                            outbox={"name": name, "data": sealed.data, "what": what})
+        self.contents = replace(self.contents, chain=new_chain)
+        self._note(name, sealed.header.slot, "host", utc_now(), 0)
+        self.save()
+        self.folders.put(self.folders.commout, name, sealed.data)
+        self._draft(path, what)
+        self.data = replace(self.data, outbox={})
+        self.save()
+        return path
+
     def load_all(self) -> Report:
         """Load every waiting file of this game in ``commin/``, in chain order."""
         rep = Report()
@@ -471,6 +626,9 @@ class Session:
                 rep.refused.append((p.name, str(err)))
                 continue
             if crypto.file_hash(env) in known or env.header.author in self.local:
+                continue
+            if env.header.epoch < self.contents.chain.epoch:
+                rep.obsolete.append(p.name)  # made before the host's backup (000:226): never loaded again
                 continue
             waiting.append(p)
         progress = True

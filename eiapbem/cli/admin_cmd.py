@@ -1,0 +1,289 @@
+"""``eiapbem admin …``: the host's admin menu (4.2.8, 000:178-264), and ``eiapbem load-backup``.
+
+Every admin command opens the host's own save with the host's password
+(``--password`` or ``EIAPBEM_HOST_PASSWORD``); the edits need the game option
+"Allow PBEM Host Functions" (4.1.1, 000:32).  Each writes a host-signed admin
+file and its email draft to every player in commout/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from eiapbem.client import admin
+from eiapbem.client.session import Session, find_game
+from eiapbem.errors import IllegalAction
+from eiapbem.rules import admin as radmin
+from eiapbem.rules.model import POWERS, Factors, Location, LocationKind, Ships
+
+
+def _home() -> Path:
+    return click.get_current_context().find_root().obj.home
+
+
+def _in_home(path: Path) -> Path:
+    if path.is_absolute() or path.exists():
+        return path
+    return _home() / path
+
+
+def host_options(f: Any) -> Any:
+    f = click.option("--password", envvar="EIAPBEM_HOST_PASSWORD", help="The host's password (asked for when missing).")(f)
+    f = click.option("--game", help="The game's name, when this folder holds several.")(f)
+    return f
+
+
+def open_host(game: str | None, password: str | None) -> Session:
+    home = _home()
+    name = find_game(home, game)
+    if password is None:
+        password = click.prompt("Password for the host", hide_input=True)
+    s = Session.open(home, name, "host", password)
+    return s
+
+
+def _location(text: str) -> Location:
+    kind, _, site = text.partition(":")
+    if kind not in {k.value for k in LocationKind}:
+        raise click.BadParameter(f"{text!r}: write a place as KIND:SITE with KIND one of "
+                                 f"{', '.join(k.value for k in LocationKind)} (e.g. area:paris, sea:north-sea, pool)")
+    try:
+        return Location(LocationKind(kind), site)
+    except Exception as err:  # InvalidValue: a bad site
+        raise click.BadParameter(f"{text!r}: {err}") from err
+
+
+def _counts(items: tuple[str, ...], cls: type) -> Any:
+    vals = {}
+    for it in items:
+        k, sep, v = it.partition("=")
+        k = k.strip().replace("-", "_")
+        if not sep or k not in cls.__dataclass_fields__ or not v.strip().isdigit():
+            raise click.BadParameter(f"{it!r}: write NAME=N with NAME one of {', '.join(f.replace('_', '-') for f in cls.__dataclass_fields__)}")
+        vals[k] = int(v)
+    return cls(**vals)
+
+
+def _done(s: Session, path: Path) -> None:
+    click.echo(f"admin file commout/{path.name} (+ .eml draft to every player); log: {s.state.log[-1].text}")
+
+
+def register(cli: click.Group) -> None:
+    @cli.group("admin")
+    def admin_group() -> None:
+        """The host's admin menu (4.2.8): backups, replacing and skipping players, logged edits, sync checks."""
+
+    def edit_cmd(name: str, help_: str):
+        def deco(build):
+            @admin_group.command(name, help=help_)
+            @host_options
+            @click.pass_context
+            def cmd(ctx: click.Context, game: str | None, password: str | None, **kw: Any) -> None:
+                s = open_host(game, password)
+                acts = build(**kw)
+                _done(s, admin.edit(s, acts))
+
+            for p in getattr(build, "__click_params__", []):
+                cmd.params.insert(0, p)
+            return cmd
+
+        return deco
+
+    @edit_cmd("add-pp", "Add political points to a major power (Add pp to selected nation); a negative number takes them away.")
+    @click.argument("power", type=click.Choice(POWERS))
+    @click.argument("amount", type=int)
+    def _pp(power: str, amount: int) -> list:
+        return [radmin.AddPoliticalPoints(power, amount)]
+
+    @edit_cmd("add-money", "Add money to a major power (Add money to selected player).")
+    @click.argument("power", type=click.Choice(POWERS))
+    @click.argument("amount", type=int)
+    def _money(power: str, amount: int) -> list:
+        return [radmin.AddMoney(power, amount)]
+
+    @edit_cmd("add-manpower", "Add manpower to a major power (Add manpower to selected player).")
+    @click.argument("power", type=click.Choice(POWERS))
+    @click.argument("amount", type=int)
+    def _manpower(power: str, amount: int) -> list:
+        return [radmin.AddManpower(power, amount)]
+
+    @edit_cmd("diplomacy", "Set the diplomacy between a major power and any nation: neutral, ally or war.")
+    @click.argument("power", type=click.Choice(POWERS))
+    @click.argument("nation")
+    @click.argument("setting", type=click.Choice(radmin.SETTINGS))
+    def _dip(power: str, nation: str, setting: str) -> list:
+        return [radmin.SetDiplomacy(power, nation, setting)]
+
+    @edit_cmd("remove-unit", "Move a unit off the map to its counter pool; a garrison is deleted.")
+    @click.argument("unit")
+    def _remove(unit: str) -> list:
+        return [radmin.RemoveUnit(unit)]
+
+    @edit_cmd("place-unit", "Place a unit (on the map or in the counter pool) at KIND:SITE, unchecked (000:256).")
+    @click.argument("unit")
+    @click.argument("location")
+    def _place(unit: str, location: str) -> list:
+        return [radmin.PlaceUnit(unit, _location(location))]
+
+    @edit_cmd("move", "Free unit moves: UNIT=KIND:SITE ..., any unit anywhere, unchecked (000:258).")
+    @click.argument("moves", nargs=-1, required=True)
+    def _move(moves: tuple[str, ...]) -> list:
+        out = []
+        for m in moves:
+            unit, sep, loc = m.partition("=")
+            if not sep:
+                raise click.BadParameter(f"{m!r}: write a move as UNIT=KIND:SITE, e.g. corps:FR:I=area:paris")
+            out.append(radmin.PlaceUnit(unit, _location(loc)))
+        return out
+
+    @edit_cmd("edit-unit", "Set a unit's factors (infantry=N cavalry=N ...) or a fleet's ships (heavy=N light=N transport=N).")
+    @click.argument("unit")
+    @click.argument("counts", nargs=-1, required=True)
+    def _edit(unit: str, counts: tuple[str, ...]) -> list:
+        if unit.startswith("fleet:"):
+            return [radmin.EditUnit(unit, ships=_counts(counts, Ships))]
+        return [radmin.EditUnit(unit, factors=_counts(counts, Factors))]
+
+    @edit_cmd("create-garrison", "Create a garrison of any NATION in the city of AREA, with optional factors (infantry=N ...).")
+    @click.argument("nation")
+    @click.argument("area")
+    @click.argument("counts", nargs=-1)
+    def _garrison(nation: str, area: str, counts: tuple[str, ...]) -> list:
+        acts: list = [radmin.CreateGarrison(nation, area)]
+        if counts:
+            from eiapbem.rules.model.units import garrison_id
+
+            acts.append(radmin.EditUnit(garrison_id(nation, Location(LocationKind.CITY, area)), factors=_counts(counts, Factors)))
+        return acts
+
+    @edit_cmd("option", "Turn a game option on or off (needs Allow Option Changes During Game, 4.1.1).")
+    @click.argument("name", type=click.Choice([o.replace("_", "-") for o in radmin.OPTION_NAMES]))
+    @click.argument("value", type=click.Choice(["on", "off"]))
+    def _option(name: str, value: str) -> list:
+        return [radmin.ChangeOption(name.replace("-", "_"), value == "on")]
+
+    @admin_group.command("skip")
+    @host_options
+    def skip(game: str | None, password: str | None) -> None:
+        """Skip the current player: the slot passes with no actions (Skip current player, 000:232)."""
+        s = open_host(game, password)
+        _done(s, admin.skip(s))
+
+    @admin_group.command("saves")
+    @host_options
+    def saves(game: str | None, password: str | None) -> None:
+        """The host's automatic monthly saves (start of each diplomacy phase), by month."""
+        s = open_host(game, password)
+        admin.require_host(s, edit=False)
+        found = admin.monthly_saves(s)
+        for month, path in found:
+            click.echo(f"{month}  save/{path.name}")
+        if not found:
+            click.echo("no monthly saves yet: one is kept at the start of every month's diplomacy phase")
+
+    @admin_group.command("backup")
+    @click.option("--from", "month", metavar="YYYY-MM", help="Start from this month's automatic save (option 1); default: the current state (option 2).")
+    @host_options
+    def backup(month: str | None, game: str | None, password: str | None) -> None:
+        """Create Backups!: two files per power in save/, each opening only for its own power (000:214-224)."""
+        s = open_host(game, password)
+        b = admin.make_backups(s, month)
+        click.echo(f"backup set {b.epoch} from {b.source}:")
+        for m, p in b.paths.items():
+            click.echo(f"  {m}: save/{p.name} + save/{p.name}.dat" + (" (loaded here already)" if m in s.local else " (+ .eml draft)"))
+        click.echo("Each player puts their two files in save/ and runs 'eiapbem load-backup save/FILE'; "
+                   "files made before this set are obsolete.")
+
+    @admin_group.command("replace")
+    @click.argument("power", type=click.Choice(POWERS))
+    @click.option("--name", required=True, help="The new player's name.")
+    @click.option("--email", required=True, help="The new player's address.")
+    @host_options
+    def replace(power: str, name: str, email: str, game: str | None, password: str | None) -> None:
+        """Replace a human player by another: new keys, an admin file and a backup set (000:204-206)."""
+        s = open_host(game, password)
+        r = admin.replace_player(s, power, name, email)
+        _done(s, r.admin)
+        assert r.backups is not None
+        click.echo(f"new key file commout/{r.key.name}; tell {name} the one-time password separately: {r.one_time}")
+        click.echo(f"backup set {r.backups.epoch}: send every player their own file from save/; {name} runs "
+                   f"'eiapbem load-backup save/{r.backups.paths[power].name} --key {r.key.name}'")
+
+    @admin_group.command("replace-host")
+    @click.option("--name", required=True, help="The new host's name.")
+    @click.option("--email", required=True, help="The new host's address.")
+    @click.option("--power", type=click.Choice(POWERS), help="The power the new host plays (an email player of this game).")
+    @host_options
+    def replace_host(name: str, email: str, power: str | None, game: str | None, password: str | None) -> None:
+        """Hand the host role and key to another player (000:208)."""
+        if power is None:
+            raise IllegalAction("this version hands the host role only to a player of the game; name their power with --power")
+        s = open_host(game, password)
+        r = admin.replace_host(s, name, email, power)
+        _done(s, r.admin)
+        click.echo(f"new host key commout/{r.key.name}; tell {name} the one-time password separately: {r.one_time}")
+        click.echo(f"{name} loads the admin file, then runs 'eiapbem admin take-host {r.key.name}'")
+
+    @admin_group.command("take-host")
+    @click.argument("key_file", type=click.Path(path_type=Path, dir_okay=False))
+    @click.option("--game", help="The game's name, when this folder holds several.")
+    @click.option("--power", type=click.Choice(POWERS), help="Your power, when this folder plays several.")
+    @click.option("--password", envvar="EIAPBEM_PASSWORD", help="Your power's password.")
+    @click.option("--one-time-password", envvar="EIAPBEM_ONE_TIME_PASSWORD", help="The one-time password of the host key.")
+    @click.option("--host-password", envvar="EIAPBEM_HOST_PASSWORD", help="Your new password for the host key.")
+    def take_host(key_file: Path, game: str | None, power: str | None, password: str | None, one_time_password: str | None,
+                  host_password: str | None) -> None:
+        """Become the host: install the host key the old host sent (after loading the admin file naming you)."""
+        from eiapbem.client.session import local_roles
+
+        home = _home()
+        name = find_game(home, game)
+        if power is None:
+            mine = [r for r in local_roles(home, name) if r != "host"]
+            if len(mine) != 1:
+                raise IllegalAction("say which power you play with --power")
+            power = mine[0]
+        password = password or click.prompt(f"Password for {power}", hide_input=True)
+        one_time_password = one_time_password or click.prompt("One-time password of the host key", hide_input=True)
+        host_password = host_password or click.prompt("Your new host password", hide_input=True, confirmation_prompt=True)
+        s = admin.take_host(home, name, power, password, _in_home(key_file), one_time_password, host_password)
+        click.echo(f"you are now the host of {s.game}; 'eiapbem admin --help' lists the admin menu")
+
+    @admin_group.command("status")
+    @host_options
+    def status(game: str | None, password: str | None) -> None:
+        """Who holds the game up: the slot awaited, its player, their address, since when; reloads reported."""
+        for line in admin.status_lines(open_host(game, password)):
+            click.echo(line)
+
+    @admin_group.command("sync-check")
+    @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+    @host_options
+    def sync_check(files: tuple[Path, ...], game: str | None, password: str | None) -> int:
+        """Compare players' states (their turn files, or saves this folder opens) and name who differs, and where."""
+        lines = admin.sync_check(open_host(game, password), [_in_home(f) for f in files])
+        for line in lines:
+            click.echo(line)
+        return 1 if lines and lines[0].startswith("Out of sync") else 0
+
+    @cli.command("load-backup")
+    @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+    @click.option("--power", type=click.Choice(list(POWERS) + ["host"]), help="Your power (default: the one the backup is for).")
+    @click.option("--key", "key_file", type=click.Path(path_type=Path, dir_okay=False),
+                  help="A new player's key file from the host (with --one-time-password).")
+    @click.option("--one-time-password", envvar="EIAPBEM_ONE_TIME_PASSWORD", help="The one-time password of that key file.")
+    @click.option("--password", envvar="EIAPBEM_PASSWORD", help="Your password (a new player: your new password).")
+    def load_backup(file: Path, power: str | None, key_file: Path | None, one_time_password: str | None,
+                    password: str | None) -> None:
+        """Load the backup the host sent you (save/GameName_backup_forplayer_X.sav, 4.2.8)."""
+        if password is None:
+            password = click.prompt("Your password", hide_input=True, confirmation_prompt=key_file is not None)
+        s = admin.load_backup(_home(), _in_home(file), password, role=power, key_file=_in_home(key_file) if key_file else None,
+                              one_time=one_time_password)
+        st = s.state
+        click.echo(f"loaded {Path(file).name}: {s.game} is at backup epoch {s.contents.chain.epoch}, "
+                   f"{st.slot.key(st.date) if st.slot else 'game over'} (state {st.state_hash().hex()[:16]})")
+        click.echo("files made before this backup are obsolete; 'eiapbem status' says who moves next")

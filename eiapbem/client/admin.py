@@ -1,0 +1,382 @@
+"""The host's admin menu (4.2.8, 000:178-264) on the game loop.
+
+Every function here but ``load_backup`` and ``take_host`` needs the host's own
+session: the folder's save opened with the game's host key (4.2.2 step 6,
+000:114: the admin menu exists only in the host's own save) and the game
+option "Allow PBEM Host Functions" on (4.1.1, 000:32).  Each act becomes a
+host-signed admin file in the chain (``Session.write_admin``) with its public
+log line; a backup set starts a new epoch instead (docs/file-format.md 6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable
+
+from eiapbem.errors import EiaError, IllegalAction
+from eiapbem.pbem import atomic, crypto, envelope, files, folders, keys
+from eiapbem.pbem.chain import Chain
+from eiapbem.pbem.email import Person, make_draft, subject_for
+from eiapbem.pbem.errors import BadFile, NotForYou
+from eiapbem.pbem.files import SaveContents
+from eiapbem.rules import admin as radmin
+from eiapbem.rules.model import POWERS, GameState, first_difference
+
+from .session import (
+    GameData,
+    NoGame,
+    Session,
+    find_game,
+    local_roles,
+    monthly_name,
+    open_identity,
+    scrypt_params,
+    utc_now,
+    write_identity,
+)
+
+#: The repair the manual documents for out-of-sync games (000:214-220).
+REPAIR = ("The documented repair is a backup set (4.2.8, 000:214-220): 'eiapbem admin backup' "
+          "(from the current state or --from a monthly save), then every player loads their own backup.")
+
+
+class NotHost(EiaError):
+    """An admin command outside the host's own save, or with host functions off."""
+
+
+def require_host(s: Session, *, edit: bool = True) -> None:
+    """The admin menu is the host's, in the host's own save, with host functions allowed."""
+    if s.me.role != "host" or s.contents.chain.roster.get("host") != s.me.public():
+        raise NotHost("the admin menu is only available in the host's own save (4.2.2 step 6, 000:114)",
+                      hint="run it in the host's folder; it opens with the host's password")
+    if edit and not s.state.options.allow_pbem_host_functions:
+        raise NotHost("this game does not allow host functions: the game option 'Allow PBEM Host Functions' is off (4.1.1, 000:32)",
+                      hint="it is chosen when the game is created ('eiapbem new --option allow-pbem-host-functions')")
+
+
+def edit(s: Session, acts: list) -> Path:
+    """Apply admin acts and write their admin file (and .eml) to commout/."""
+    require_host(s)
+    return s.write_admin(acts)
+
+
+def skip(s: Session) -> Path:
+    st = s.state
+    if st.slot is None:
+        raise IllegalAction("the game is over; there is no player to skip")
+    if st.slot.simultaneous:
+        return edit(s, [radmin.SkipSlot(st.slot.actors[0])])  # refused with the rules' sentence
+    return edit(s, [radmin.SkipSlot(st.slot.power)])
+
+
+# ----------------------------------------------------------------- monthly saves and backups
+
+
+def monthly_saves(s: Session) -> list[tuple[str, Path]]:
+    """The host's automatic saves (000:216), by month."""
+    out = []
+    prefix = f"{s.game}_monthly_"
+    if s.folders.save.is_dir():
+        for p in sorted(s.folders.save.iterdir()):
+            if p.name.startswith(prefix) and p.name.endswith(".sav"):
+                out.append((p.name[len(prefix):-len(".sav")], p))
+    return out
+
+
+def _monthly_state(s: Session, month: str) -> GameData:
+    path = s.folders.save / monthly_name(s.game, month)
+    if not path.is_file():
+        have = ", ".join(m for m, _ in monthly_saves(s)) or "none yet"
+        raise IllegalAction(f"there is no monthly save for {month!r}; the saves kept are: {have}")
+    sav, dat = atomic.read_save_pair(path)
+    contents = files.open_save(sav, dat, s.me, path.name, s.local)
+    return GameData.from_obj(contents.game, path.name)
+
+
+@dataclass
+class BackupSet:
+    epoch: int
+    source: str
+    paths: dict
+
+
+def make_backups(s: Session, month: str | None = None, *, require: bool = True) -> BackupSet:
+    """"Create Backups!" (000:216-218): two files per member in save/, a new epoch; the host's save moves to it."""
+    if require:
+        require_host(s)
+    chain = s.contents.chain
+    if month is not None:
+        src = _monthly_state(s, month)
+        state, source = src.state, f"the monthly save of {month} (start of its diplomacy phase)"
+    else:
+        state = s.state
+        source = f"the current state ({state.slot.key(state.date) if state.slot else 'game over'})"
+    when = utc_now()
+    state = radmin.apply_admin(state, radmin.Backups(chain.epoch + 1, source, when)).state
+    meta = {k: v for k, v in s.data.meta.items() if k in ("scenario", "host", "players")}
+    members = list(POWERS)
+    if not any(meta["players"][p]["type"] == "host" for p in POWERS):
+        members.append("host")  # the host's own copy when it plays no power
+    game = GameData(state, meta).to_obj()
+    bodies = {m: {"game": game} for m in members}
+    sealed = files.write_backups(chain, s.me, state.state_hash(), bodies)
+    paths = {}
+    for m, sd in sealed.items():
+        path = s.folders.save / folders.backup_name(s.game, m)
+        assert sd.dat is not None
+        atomic.write_save_pair(path, sd.data, sd.dat)
+        paths[m] = path
+        _backup_draft(s, m, path, meta)
+    # The host's own folder takes its backup at once (000:220: the host loads it too).
+    mine = next(m for m in members if m in s.local)
+    new_chain = Chain.from_backup(sealed[mine].header, sealed[mine].hash, chain.known)
+    s.contents = SaveContents(new_chain, s.contents.game, s.contents.starts)
+    s.data = GameData(state, {**s.data.meta, **meta})
+    s.save()
+    return BackupSet(new_chain.epoch, source, paths)
+
+
+def _backup_draft(s: Session, member: str, path: Path, meta: dict) -> Path | None:
+    """One email per member, never a group list (000:220)."""
+    if member in s.local:
+        return None
+    row = meta["host"] if member == "host" else meta["players"][member]
+    if member != "host" and row["type"] not in ("client", "host"):
+        return None
+    host = Person(meta["host"]["name"], meta["host"]["email"])
+    dat = path.with_name(path.name + ".dat")
+    draft = make_draft(host, [Person(row["name"], row["email"])], subject_for(s.game, f"backup for {member}"), [path, dat],
+                       body=(f"Your backup of {s.game}. Put both files in your save folder and run:\n"
+                             f"  eiapbem load-backup save/{path.name}\n"
+                             "Files made before this backup are obsolete.\n"))
+    out = s.folders.commout / f"{path.name}.eml"
+    atomic.write_atomic(out, draft)
+    return out
+
+
+def load_backup(home: Path, path: Path, password: str, *, role: str | None = None, key_file: Path | None = None,
+                one_time: str | None = None) -> Session:
+    """Load the backup the host sent (000:220-226); a new player gives its key file and one-time password."""
+    home = Path(home)
+    sav, dat = atomic.read_save_pair(path)
+    h = envelope.parse(sav, path.name).header
+    if h.kind != "backup":
+        raise NotForYou(f"{path.name} is a {h.kind} file, not a host backup")
+    game = h.game
+    role = role or h.power
+    if role != h.power:
+        raise NotForYou(f"{path.name} is the backup for {h.power}, not for {role}; the host must send you your own")
+    if key_file is not None:
+        if one_time is None:
+            raise IllegalAction("a new key file from the host needs its one-time password (--one-time-password)")
+        ident = keys.open_identity(folders.read_limited(key_file, keys.MAX_KEY_FILE), one_time, key_file.name)
+        if ident.role != role:
+            raise NotForYou(f"{key_file.name} holds the keys of {ident.role}, not of {role}")
+    else:
+        ident = open_identity(home, game, role, password)
+    chain = None
+    starts: dict = {}
+    try:
+        old = Session.open_with(home, game, ident)
+        chain, starts = old.contents.chain, dict(old.contents.starts)
+    except (EiaError, KeyError):
+        chain = None  # no save yet (a new player, 000:206) or a damaged one: trust the backup's host key
+    new_chain, body = files.open_backup(sav, dat, ident, chain, path.name)
+    if not isinstance(body, dict) or set(body) != {"game"}:
+        raise BadFile(f"{path.name} does not hold a backup in the expected form")
+    data = GameData.from_obj(body["game"], path.name)
+    if data.state.state_hash() != h.state:
+        raise BadFile(f"{path.name} holds another state than its header names; ask the host for a new backup")
+    if key_file is not None:
+        write_identity(home, game, ident, password)
+    s = Session.create(home, game, ident, new_chain, data)
+    s.contents = replace(s.contents, starts=starts)
+    s.save()
+    return s
+
+
+# ----------------------------------------------------------------- replacing players
+
+
+@dataclass
+class Replaced:
+    admin: Path
+    key: Path
+    one_time: str
+    backups: BackupSet | None
+
+
+def replace_player(s: Session, power: str, name: str, email: str) -> Replaced:
+    """A human replaced by another (000:204-206): new keys, an admin file, seven backups."""
+    from .newgame import one_time_password
+
+    require_host(s)
+    row = s.data.meta["players"][power]
+    if row["type"] != "client":
+        raise IllegalAction(f"{power} is played at the host's computer ({row['type']}); only an email client can be replaced",
+                            hint="to hand on the host's own role use 'eiapbem admin replace-host'")
+    person = Person(name, email).checked()
+    ident = keys.Identity.generate(power)
+    players = dict(s.data.meta["players"])
+    players[power] = {"name": person.name, "email": person.address, "type": "client"}
+    act = radmin.ReplacePlayer(power, row["name"], person.name, utc_now())
+    path = s.write_admin([act], roster={power: ident.public()}, meta={"players": players})
+    otp = one_time_password()
+    kp = s.folders.put(s.folders.commout, folders.identity_name(s.game, power),
+                       keys.seal_identity(ident, otp, s.game, **scrypt_params()))
+    return Replaced(path, kp, otp, make_backups(s))
+
+
+def replace_host(s: Session, name: str, email: str, power: str | None) -> Replaced:
+    """The host role and key move to someone else (000:208); every client learns it from this admin file."""
+    from .newgame import one_time_password
+
+    require_host(s)
+    meta = s.data.meta
+    person = Person(name, email).checked()
+    players = {p: dict(r) for p, r in meta["players"].items()}
+    for p, r in players.items():
+        if r["type"] == "host":
+            r["type"] = "client"
+    if power is not None:
+        if players[power]["type"] not in ("client", "host"):
+            raise IllegalAction(f"{power} is a hot-seat power at the host's computer; the new host must be an email player or someone new")
+        players[power] = {"name": person.name, "email": person.address, "type": "host"}
+    ident = keys.Identity.generate("host")
+    act = radmin.ReplaceHost(meta["host"]["name"], person.name, utc_now(), power)
+    path = s.write_admin([act], roster={"host": ident.public()},
+                         meta={"players": players, "host": {"name": person.name, "email": person.address}})
+    otp = one_time_password()
+    kp = s.folders.put(s.folders.commout, folders.identity_name(s.game, "host"),
+                       keys.seal_identity(ident, otp, s.game, **scrypt_params()))
+    return Replaced(path, kp, otp, None)
+
+
+def take_host(home: Path, game: str | None, power: str, password: str, key_file: Path, one_time: str,
+              host_password: str) -> Session:
+    """The new host installs the host key in its own folder, after loading the admin file naming it (000:208)."""
+    home = Path(home)
+    s = Session.open(home, game, power, password)
+    ident = keys.open_identity(folders.read_limited(key_file, keys.MAX_KEY_FILE), one_time, key_file.name)
+    if ident.role != "host":
+        raise NotForYou(f"{key_file.name} holds the keys of {ident.role}, not the host's")
+    if s.contents.chain.roster.get("host") != ident.public():
+        raise NotForYou(f"{key_file.name} is not the host key your game knows; load the host's admin file that names the new host first")
+    write_identity(home, s.game, ident, host_password)
+    s.local = {r: e for r, e in local_roles(home, s.game).items() if s.contents.chain.roster.get(r) == e}
+    s.save()  # sealed to the host key too: the admin menu opens from this save now
+    return Session.open_with(home, s.game, ident)
+
+
+# ----------------------------------------------------------------- status and sync check
+
+
+def status_lines(s: Session) -> list[str]:
+    """Who holds the game up (4.2.8): the slot awaited, its player and address, and since when."""
+    require_host(s, edit=False)
+    st = s.state
+    meta = s.data.meta
+    out = [f"Game {s.game}, backup epoch {s.contents.chain.epoch}; host functions "
+           + ("on" if st.options.allow_pbem_host_functions else "off (4.1.1: the admin edits are refused)")]
+    head = meta.get("head")
+    since = f"since {head['made']} (when {head['file']} was made)" if head else "since the game began"
+    waiting = s.awaited()
+    if not waiting:
+        out.append("The game is over; nobody is awaited.")
+    for p, slot in waiting:
+        row = meta["players"][p]
+        out.append(f"Waiting for {slot}: {p} played by {row['name']} <{row['email']}> ({row['type']}), {since}")
+    rl = meta.get("reloads", {})
+    if rl:
+        for p in sorted(rl):
+            total = sum(n for _, n in rl[p])
+            where = ", ".join(f"{slot} x{n}" for slot, n in rl[p])
+            out.append(f"Reloads reported by {p}: {total} ({where})")
+    else:
+        out.append("Reloads reported: none (4.2.7)")
+    return out
+
+
+@dataclass
+class Seen:
+    who: str
+    where: str
+    state: GameState
+    source: str
+
+
+def _read_point(s: Session, path: Path) -> Seen:
+    """One player's state from their turn file (the state after it) or from a save this folder can open."""
+    if path.name.endswith(".sav"):
+        sav, dat = atomic.read_save_pair(path)
+        h = envelope.parse(sav, path.name).header
+        for role in s.local:
+            try:
+                ident = s.me if role == s.me.role else None
+                if ident is None:
+                    continue
+                contents = files.open_save(sav, dat, ident, path.name, s.local)
+                st = GameData.from_obj(contents.game, path.name).state
+                return Seen(h.author, _where(st), st, path.name)
+            except EiaError:
+                continue
+        raise NotForYou(f"{path.name} is {h.author}'s save, sealed to {h.author} only; ask for that player's last turn file instead")
+    data = folders.read_limited(path)
+    env = envelope.parse(data, path.name)
+    h = env.header
+    if h.gid != s.contents.chain.gid:
+        raise BadFile(f"{path.name} belongs to another game ({h.game})")
+    crypto.verify_with_roster(env, dict(s.contents.chain.roster), path.name)
+    if h.kind not in ("turn", "admin"):
+        raise BadFile(f"{path.name} is a {h.kind} file; give turn files or saves")
+    fk = crypto.unwrap_key(env, s.me.role, s.me.decrypter, path.name)
+    body = crypto.open_body(env, fk, path.name)
+    st = GameState.decode(body["state"])
+    return Seen(h.author, _where(st), st, path.name)
+
+
+def _where(st: GameState) -> str:
+    return f"{st.slot.key(st.date)}" if st.slot else "game over"
+
+
+def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
+    """Name the players whose state differs from the others' at the same point, and where (first difference)."""
+    require_host(s, edit=False)
+    seen = [Seen("host", _where(s.state), s.state, "the host's save")]
+    lines = []
+    for p in paths:
+        try:
+            seen.append(_read_point(s, p))
+        except EiaError as err:
+            lines.append(f"cannot read {p.name}: {err}")
+    groups: dict[str, list[Seen]] = {}
+    for x in seen:
+        groups.setdefault(x.where, []).append(x)
+    bad = []
+    for where, xs in sorted(groups.items()):
+        hashes = [x.state.state_hash() for x in xs]
+        ref_i = next((i for i, x in enumerate(xs) if x.who == "host"), None)
+        if ref_i is None:
+            ref_i = max(range(len(xs)), key=lambda i: (hashes.count(hashes[i]), -i))
+        ref = xs[ref_i]
+        for x, h in zip(xs, hashes):
+            if h != hashes[ref_i]:
+                diff = first_difference(ref.state.to_obj(), x.state.to_obj())
+                bad.append(x.who)
+                lines.append(f"{x.who} differs at {where} ({x.source}): first difference at {diff} "
+                             f"(compared with {ref.who}, {ref.source})")
+        if len(xs) > 1 and all(h == hashes[ref_i] for h in hashes):
+            lines.append(f"{where}: {', '.join(x.who for x in xs)} agree ({hashes[0].hex()[:16]})")
+        elif len(xs) == 1:
+            lines.append(f"{where}: only {xs[0].who} ({xs[0].source}); nothing to compare at this point")
+    if bad:
+        lines.insert(0, f"Out of sync: {', '.join(sorted(set(bad)))}")
+        lines.append(REPAIR)
+    else:
+        lines.insert(0, "In sync: every state given agrees with the others at the same point")
+    return lines
+
+
+__all__ = ["BackupSet", "NotHost", "Replaced", "edit", "load_backup", "make_backups", "monthly_saves", "replace_host",
+           "replace_player", "require_host", "skip", "status_lines", "sync_check", "take_host", "find_game", "NoGame"]

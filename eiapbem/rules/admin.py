@@ -1,0 +1,395 @@
+"""The host's admin menu as state edits (4.2.8, 000:178-264).
+
+Each edit is a ``Record`` with a ``KIND`` (``"admin.add-money"``), like a
+player's action, but it is **not** registered with the engine: no power can put
+it in a turn file.  Only the host's signed admin files carry them
+(``eiapbem/client/admin.py``), and every client replays them with
+``apply_admin``.  Each returns the new state and its public log line, whose
+author is ``host`` (the manual: "the game log will report what changes are
+made so that all players are made aware", 000:246-250).
+
+As the manual says, unit moves and placements are not checked against the
+rules (000:256, 000:258): any unit may be put in any place the state model can
+hold.  What the state model itself forbids (a fleet in a land area, money below
+zero) is refused with a sentence, since such a state could not be saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from eiapbem.errors import BadEncoding, EiaError, IllegalAction
+from eiapbem.rules import engine
+from eiapbem.rules.engine import Outcome
+from eiapbem.rules.model import (
+    POOL,
+    Corps,
+    Depot,
+    Factors,
+    Fleet,
+    Garrison,
+    GameState,
+    Location,
+    LocationKind,
+    MinorStatus,
+    Options,
+    Record,
+    Ships,
+)
+from eiapbem.rules.model.base import OneOf
+from eiapbem.rules.model.common import NationId, PowerId, Slug
+from eiapbem.rules.model.units import UnitId, garrison_id
+
+SETTINGS = ("neutral", "ally", "war")
+OPTION_NAMES = tuple(Options.__dataclass_fields__)
+
+
+@dataclass(frozen=True, slots=True)
+class AddPoliticalPoints(Record):
+    """Add political points to a major power (manual: Add pp to selected nation, 000:240)."""
+
+    KIND = "admin.add-pp"
+    COMMAND = "add-pp"
+    power: PowerId
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class AddMoney(Record):
+    """Add money to a major power (manual: Add money to selected player, 000:242)."""
+
+    KIND = "admin.add-money"
+    COMMAND = "add-money"
+    power: PowerId
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class AddManpower(Record):
+    """Add manpower to a major power (manual: Add manpower to selected player, 000:244)."""
+
+    KIND = "admin.add-manpower"
+    COMMAND = "add-manpower"
+    power: PowerId
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetDiplomacy(Record):
+    """Set the diplomacy between a major power and any nation: neutral, ally or war (000:246)."""
+
+    KIND = "admin.diplomacy"
+    COMMAND = "diplomacy"
+    power: PowerId
+    nation: NationId
+    setting: Annotated[str, OneOf(SETTINGS)]
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveUnit(Record):
+    """Move a unit off the map to its counter pool; a garrison is deleted (000:252-254)."""
+
+    KIND = "admin.remove-unit"
+    COMMAND = "remove-unit"
+    unit: UnitId
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceUnit(Record):
+    """Place a unit from the map or the counter pool at any place, unchecked (000:252, 000:258)."""
+
+    KIND = "admin.place-unit"
+    COMMAND = "place-unit"
+    unit: UnitId
+    location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class EditUnit(Record):
+    """Set a unit's factors (corps, garrison) or ships (fleet) (000:262)."""
+
+    KIND = "admin.edit-unit"
+    COMMAND = "edit-unit"
+    unit: UnitId
+    factors: Factors | None = None
+    ships: Ships | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CreateGarrison(Record):
+    """Create an empty garrison of any nation in the city of an area (000:236-238)."""
+
+    KIND = "admin.create-garrison"
+    COMMAND = "create-garrison"
+    nation: NationId
+    area: Slug
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeOption(Record):
+    """Turn a game option of 4.1.1 on or off (000:34: only with Allow Option Changes During Game)."""
+
+    KIND = "admin.option"
+    COMMAND = "option"
+    option: Annotated[str, OneOf(OPTION_NAMES)]
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SkipSlot(Record):
+    """The current player's slot passes with no actions (manual: Skip current player, 000:232)."""
+
+    KIND = "admin.skip"
+    COMMAND = "skip"
+    power: PowerId
+
+
+@dataclass(frozen=True, slots=True)
+class ReplacePlayer(Record):
+    """A human player replaced by another (000:204-206); the keys change in the file's roster."""
+
+    KIND = "admin.replace-player"
+    COMMAND = "replace"
+    power: PowerId
+    old_name: str
+    new_name: str
+    when: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceHost(Record):
+    """The host hands the host role and key to someone else (000:208)."""
+
+    KIND = "admin.replace-host"
+    COMMAND = "replace-host"
+    old_name: str
+    new_name: str
+    when: str
+    #: The power the new host plays, if any.
+    power: PowerId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Backups(Record):
+    """A set of backups was made (000:214-220); the line stands in the backups' state."""
+
+    KIND = "admin.backups"
+    COMMAND = "backup"
+    epoch: int
+    source: str
+    when: str
+
+
+ADMIN_ACTS: dict[str, type] = {
+    c.KIND: c
+    for c in (AddPoliticalPoints, AddMoney, AddManpower, SetDiplomacy, RemoveUnit, PlaceUnit, EditUnit,
+              CreateGarrison, ChangeOption, SkipSlot, ReplacePlayer, ReplaceHost, Backups)
+}
+
+
+def admin_to_obj(act: Record) -> dict:
+    return engine.action_to_obj(act)
+
+
+def admin_from_obj(obj: Any, path: str = "admin act") -> Record:
+    """Decode an admin act from a host's file; ``BadEncoding`` names what is wrong."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
+        raise BadEncoding(f"{path}: an admin act is a map with a 'kind'")
+    cls = ADMIN_ACTS.get(obj["kind"])
+    if cls is None:
+        raise BadEncoding(f"{path}: unknown admin act {obj['kind']!r}")
+    return cls.from_obj({k: v for k, v in obj.items() if k != "kind"}, path)
+
+
+# ----------------------------------------------------------------- applying
+
+
+def _log(state: GameState, act: Record, text: str, **params: Any) -> Outcome:
+    return engine.log(state, "host", act.KIND, f"Host: {text}", **params)
+
+
+def _add(state: GameState, power: str, field: str, amount: int, what: str, act: Record) -> Outcome:
+    old = getattr(state.powers[power], field)
+    new = old + amount
+    if field != "political_status" and new < 0:
+        raise IllegalAction(f"{power} has {old} {what}; taking {-amount} would leave less than nothing",
+                            hint=f"take at most {old}")
+    out = state.with_power(power, **{field: new})
+    return _log(out, act, f"added {amount} {what} to {power} ({old} -> {new})", power=power, amount=amount)
+
+
+def _diplomacy(state: GameState, act: SetDiplomacy) -> Outcome:
+    p, n, setting = act.power, act.nation, act.setting
+    if n == p:
+        raise IllegalAction(f"{p} cannot have diplomacy with itself; choose another nation")
+    if n in state.powers:
+        s = state
+        if n in s.powers[p].wars:
+            s = s.without_war(p, n)
+        if n in s.powers[p].alliances:
+            s = s.without_alliance(p, n)
+        if setting == "war":
+            s = s.with_war(p, n, s.date, (p,))
+        elif setting == "ally":
+            s = s.with_alliance(p, n, s.date)
+    elif n in state.minors:
+        ps = state.powers[p]
+        s = state.with_power(p, minor_wars=ps.minor_wars.remove(n) if n in ps.minor_wars else ps.minor_wars)
+        m = s.minors[n]
+        if setting == "war":
+            s = s.with_power(p, minor_wars=s.powers[p].minor_wars.set(n, s.date))
+            if m.controller == p and m.status in (MinorStatus.INFLUENCED, MinorStatus.ALLIED):
+                s = s.with_minor(n, m.replace(status=MinorStatus.NEUTRAL, controller=None))
+        elif setting == "ally":
+            s = s.with_minor(n, m.replace(status=MinorStatus.ALLIED, controller=p))
+        elif m.controller == p and m.status in (MinorStatus.INFLUENCED, MinorStatus.ALLIED):
+            s = s.with_minor(n, m.replace(status=MinorStatus.NEUTRAL, controller=None))
+    else:
+        raise IllegalAction(f"{n!r} is neither a major power nor a minor country of this game",
+                            hint="minor countries are named by slug, e.g. bavaria")
+    return _log(s, act, f"set the diplomacy of {p} with {n} to {setting}", power=p, nation=n, setting=setting)
+
+
+def _unit(state: GameState, uid: str) -> Any:
+    u = state.units.get(uid)
+    if u is None:
+        raise IllegalAction(f"there is no unit {uid} in the game", hint="'eiapbem show pool' and 'eiapbem show area' list units")
+    return u
+
+
+def _remove(state: GameState, act: RemoveUnit) -> Outcome:
+    u = _unit(state, act.unit)
+    if isinstance(u, Garrison):
+        s = state.without_unit(u.id)  # garrison factors are deleted with it (000:254)
+        return _log(s, act, f"removed {u.id} from play", unit=u.id)
+    s = state.with_unit(u.replace(location=POOL))
+    return _log(s, act, f"moved {u.id} off the map (from {u.location}) to the counter pool", unit=u.id)
+
+
+def _place(state: GameState, act: PlaceUnit) -> Outcome:
+    u = _unit(state, act.unit)
+    loc = act.location
+    if isinstance(u, Garrison):
+        if loc.kind not in (LocationKind.CITY, LocationKind.AREA):
+            raise IllegalAction(f"a garrison stands in a city or an area, not at {loc}")
+        new_id = garrison_id(u.nation, loc)
+        s = state.without_unit(u.id)
+        there = s.units.get(new_id)
+        factors = u.factors if there is None else there.factors + u.factors
+        s = s.with_unit(Garrison(new_id, u.nation, loc, factors))
+        return _log(s, act, f"moved {u.id} to {loc}", unit=u.id, location=str(loc))
+    if isinstance(u, Fleet) and loc.kind not in (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE):
+        raise IllegalAction(f"a fleet is placed at sea, in a port or a blockade box, not at {loc}",
+                            hint="use sea:AREA, port:AREA or blockade:AREA")
+    s = state.with_unit(u.replace(location=loc))
+    return _log(s, act, f"placed {u.id} at {loc} (from {u.location})", unit=u.id, location=str(loc))
+
+
+def _edit(state: GameState, act: EditUnit) -> Outcome:
+    u = _unit(state, act.unit)
+    if isinstance(u, Fleet):
+        if act.ships is None or act.factors is not None:
+            raise IllegalAction(f"{u.id} is a fleet: edit its ships (heavy, light, transport)")
+        s = state.with_unit(u.replace(ships=act.ships))
+        return _log(s, act, f"set the ships of {u.id} to {_count(act.ships)}", unit=u.id)
+    if isinstance(u, Depot):
+        raise IllegalAction(f"{u.id} is a depot and has no factors to edit")
+    if act.factors is None or act.ships is not None:
+        raise IllegalAction(f"{u.id} has land factors: edit its factors (infantry, cavalry, ...)")
+    s = state.with_unit(u.replace(factors=act.factors))
+    return _log(s, act, f"set the factors of {u.id} to {_count(act.factors)}", unit=u.id)
+
+
+def _count(rec: Record) -> str:
+    parts = [f"{v} {k.replace('_', ' ')}" for k, v in rec.to_obj().items() if v]
+    return ", ".join(parts) or "none"
+
+
+def _garrison(state: GameState, act: CreateGarrison) -> Outcome:
+    if act.nation not in state.powers and act.nation not in state.minors:
+        raise IllegalAction(f"{act.nation!r} is neither a major power nor a minor country of this game")
+    loc = Location(LocationKind.CITY, act.area)
+    gid = garrison_id(act.nation, loc)
+    if gid in state.units:
+        raise IllegalAction(f"{act.nation} already has a garrison in {act.area}; edit it with edit-unit {gid}")
+    s = state.with_unit(Garrison(gid, act.nation, loc))
+    return _log(s, act, f"created a {act.nation} garrison in {act.area} ({gid})", unit=gid)
+
+
+def _option(state: GameState, act: ChangeOption) -> Outcome:
+    if not state.options.allow_option_changes_during_game:
+        raise IllegalAction("options cannot be changed in this game: the option 'Allow Option Changes During Game' is off (4.1.1, 000:34)")
+    s = state.replace(options=state.options.replace(**{act.option: act.value}))
+    name = act.option.replace("_", "-")
+    return _log(s, act, f"turned the option {name} {'on' if act.value else 'off'}", option=name, value=act.value)
+
+
+def _skip(state: GameState, act: SkipSlot) -> Outcome:
+    from eiapbem.rules.sequence import advance
+
+    slot = state.slot
+    assert slot is not None
+    if slot.simultaneous:
+        raise IllegalAction(f"{slot.key(state.date)} is played by every power at once; only a player's own turn can be skipped",
+                            hint="the host can play the missing orders' effects with edits instead")
+    if slot.power != act.power:
+        raise IllegalAction(f"the current player is {slot.power}, not {act.power}; only the player next to move can be skipped (000:232)")
+    out = _log(state, act, f"skipped {act.power}'s turn {slot.key(state.date)}: it passes with no actions", power=act.power)
+    return Outcome(advance(out.state), out.events)
+
+
+def apply_admin(state: GameState, act: Record) -> Outcome:
+    """Apply one admin act; ``IllegalAction`` if the state could not hold the result."""
+    if state.slot is None:
+        raise IllegalAction("the game is over; the admin menu changes nothing any more")
+    try:
+        if isinstance(act, AddPoliticalPoints):
+            return _add(state, act.power, "political_status", act.amount, "political points", act)
+        if isinstance(act, AddMoney):
+            return _add(state, act.power, "treasury", act.amount, "money", act)
+        if isinstance(act, AddManpower):
+            return _add(state, act.power, "manpower", act.amount, "manpower", act)
+        if isinstance(act, SetDiplomacy):
+            return _diplomacy(state, act)
+        if isinstance(act, RemoveUnit):
+            return _remove(state, act)
+        if isinstance(act, PlaceUnit):
+            return _place(state, act)
+        if isinstance(act, EditUnit):
+            return _edit(state, act)
+        if isinstance(act, CreateGarrison):
+            return _garrison(state, act)
+        if isinstance(act, ChangeOption):
+            return _option(state, act)
+        if isinstance(act, SkipSlot):
+            return _skip(state, act)
+        if isinstance(act, ReplacePlayer):
+            return _log(state, act, f"replaced {act.power}'s player {act.old_name} by {act.new_name} ({act.when})",
+                        power=act.power, old=act.old_name, new=act.new_name, when=act.when)
+        if isinstance(act, ReplaceHost):
+            plays = f", who plays {act.power}" if act.power else ""
+            return _log(state, act, f"handed the host role from {act.old_name} to {act.new_name}{plays} ({act.when})",
+                        old=act.old_name, new=act.new_name, when=act.when)
+        if isinstance(act, Backups):
+            return _log(state, act, f"made backup set {act.epoch} from {act.source} ({act.when}); files made before it are obsolete",
+                        epoch=act.epoch, source=act.source, when=act.when)
+    except IllegalAction:
+        raise
+    except EiaError as err:
+        raise IllegalAction(f"the edit {act.KIND} would leave a state the game cannot hold: {err}") from err
+    raise BadEncoding(f"unknown admin act {type(act).__name__}")
+
+
+def apply_all(state: GameState, acts: list) -> Outcome:
+    out = Outcome(state)
+    for a in acts:
+        out = out.then(apply_admin(out.state, a))
+    return out
+
+
+__all__ = [
+    "ADMIN_ACTS", "AddManpower", "AddMoney", "AddPoliticalPoints", "Backups", "ChangeOption", "CreateGarrison",
+    "EditUnit", "PlaceUnit", "RemoveUnit", "ReplaceHost", "ReplacePlayer", "SetDiplomacy", "SkipSlot",
+    "admin_from_obj", "admin_to_obj", "apply_admin", "apply_all",
+]
