@@ -216,7 +216,8 @@ def replace_player(s: Session, power: str, name: str, email: str) -> Replaced:
     if row["type"] != "client":
         raise IllegalAction(f"{power} is played at the host's computer ({row['type']}); only an email client can be replaced",
                             hint="to hand on the host's own role use 'eiapbem admin replace-host'")
-    person = Person(name, email).checked()
+    person = Person(name, email)
+    person.checked()
     ident = keys.Identity.generate(power)
     players = dict(s.data.meta["players"])
     players[power] = {"name": person.name, "email": person.address, "type": "client"}
@@ -234,7 +235,8 @@ def replace_host(s: Session, name: str, email: str, power: str | None) -> Replac
 
     require_host(s)
     meta = s.data.meta
-    person = Person(name, email).checked()
+    person = Person(name, email)
+    person.checked()
     players = {p: dict(r) for p, r in meta["players"].items()}
     for p, r in players.items():
         if r["type"] == "host":
@@ -306,7 +308,7 @@ class Seen:
     source: str
 
 
-def _read_point(s: Session, path: Path) -> Seen:
+def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, GameState]":
     """One player's state from their turn file (the state after it) or from a save this folder can open."""
     if path.name.endswith(".sav"):
         sav, dat = atomic.read_save_pair(path)
@@ -333,6 +335,24 @@ def _read_point(s: Session, path: Path) -> Seen:
     fk = crypto.unwrap_key(env, s.me.role, s.me.decrypter, path.name)
     body = crypto.open_body(env, fk, path.name)
     st = GameState.decode(body["state"])
+    host = s.state
+    if (h.kind == "turn" and host.slot is not None and not host.slot.simultaneous
+            and body.get("slot") == host.slot.key(host.date) and body.get("before") != host.state_hash()):
+        # The file starts from another state than the host's: replay its actions on the host's
+        # state to compare what each side ends with (the file's dice, as a load does).
+        from eiapbem.data.context import rules_context
+        from eiapbem.rules import engine
+        from eiapbem.rules.dice import Dice
+
+        assert h.reveal is not None
+        d = Dice(crypto.dice_seed(h.reveal, h.prev, h.kind), {k: v[1] for k, v in body["dice"].items()}, strict=True)
+        ctx = rules_context(d)
+        try:
+            acts = [engine.action_from_obj(o) for o in body["actions"]]
+            mine = engine.end_slot(engine.apply_actions(host, h.author, acts, ctx).state, h.author, ctx).state
+            return Seen(h.author, _where(st), st, path.name + " (its slot replayed on the host's state)"), mine
+        except EiaError:
+            pass
     return Seen(h.author, _where(st), st, path.name)
 
 
@@ -347,7 +367,13 @@ def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
     lines = []
     for p in paths:
         try:
-            seen.append(_read_point(s, p))
+            got = _read_point(s, p)
+            if isinstance(got, tuple):
+                x, mine = got
+                seen.append(x)
+                seen.append(Seen("host", x.where, mine, "the host's replay of " + p.name))
+            else:
+                seen.append(got)
         except EiaError as err:
             lines.append(f"cannot read {p.name}: {err}")
     groups: dict[str, list[Seen]] = {}
