@@ -37,8 +37,13 @@ def host_options(f: Any) -> Any:
 
 
 def open_host(game: str | None, password: str | None) -> Session:
+    from eiapbem.client.session import local_roles
+
     home = _home()
     name = find_game(home, game)
+    if "host" not in local_roles(home, name):
+        raise admin.NotHost("the admin menu is only available in the host's own save (4.2.2 step 6, 000:114); "
+                            "this folder holds no host key", hint="run it in the host's folder")
     if password is None:
         password = click.prompt("Password for the host", hide_input=True)
     s = Session.open(home, name, "host", password)

@@ -1,0 +1,124 @@
+"""The admin menu between a host folder and one email client (4.2.8, 000:178-264), fast."""
+
+import re
+import shutil
+
+import pytest
+
+from eiapbem.client import admin, newgame
+from eiapbem.client.session import TEST_SCRYPT_ENV, Session
+from eiapbem.pbem import folders
+from eiapbem.rules import admin as radmin
+from eiapbem.rules.model import POWERS
+
+FAST = {TEST_SCRYPT_ENV: "10,1,1"}
+GAME = "Eylau"
+
+
+@pytest.fixture(autouse=True)
+def fast_keys(monkeypatch):
+    monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
+
+
+def _new(tmp_path, flags=("allow-pbem-host-functions",)):
+    host, client = tmp_path / "host", tmp_path / "fr"
+    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org",
+                              "client" if p == "FR" else ("host" if p == "RU" else "hotseat")) for p in POWERS]
+    created = newgame.new_game(host, GAME, "classic-1805", players, bids={}, options=newgame.options_from_flags(list(flags)),
+                               passwords={p: f"pw-{p}" for p in POWERS if p != "FR"}, host_password="pw-host")
+    gs = host / "commout" / f"{GAME}_gamestart.pbm"
+    newgame.join(client, gs, "FR", created.one_time["FR"], "pw-FR", "fr@example.org", host / "commout" / f"{GAME}_FR.key")
+    (client / "commin").mkdir(exist_ok=True)
+    return host, client
+
+
+def _send(path, client):
+    shutil.copy(path, client / "commin" / path.name)
+
+
+def test_admin_needs_the_option_and_the_hosts_own_save(tmp_path, run_cli):
+    host, client = _new(tmp_path, flags=())
+    # 4.1.1 (000:32): with "Allow PBEM Host Functions" off the edits are refused; the status still reads.
+    code, out, err = run_cli("admin", "add-money", "FR", "5", "--password", "pw-host", home=host)
+    assert code == 1 and "Allow PBEM Host Functions" in err and "Traceback" not in err
+    code, out, err = run_cli("admin", "status", "--password", "pw-host", home=host)
+    assert code == 0 and "host functions off" in out, err
+    # 4.2.2 step 6 (000:114): only the host's own save has the admin menu.
+    code, out, err = run_cli("admin", "status", "--password", "pw-FR", home=client)
+    assert code == 1 and "only available in the host's own save" in err
+
+
+def test_an_edit_reaches_the_client_with_the_host_as_author_and_status_names_the_player(tmp_path, run_cli):
+    host, client = _new(tmp_path)
+    code, out, err = run_cli("admin", "add-money", "FR", "12", "--password", "pw-host", home=host)
+    assert code == 0, err
+    name = re.search(r"commout/(\S+\.pbm)", out).group(1)
+    assert (host / "commout" / (name + ".eml")).is_file()  # a draft to every player (4.2.5)
+    _send(host / "commout" / name, client)
+    code, out, err = run_cli("load", "--password", "pw-FR", home=client)
+    assert code == 0 and f"loaded {name}" in out, err
+    code, out, err = run_cli("log", "--password", "pw-FR", home=client)
+    assert "(host) Host: added 12 money to FR" in out
+    h = Session.open(host, GAME, "host", "pw-host")
+    assert Session.open(client, GAME, "FR", "pw-FR").state.state_hash() == h.state.state_hash()
+    code, out, err = run_cli("admin", "status", "--password", "pw-host", home=host)
+    assert code == 0, err
+    # Who holds the game up: the slot, the player, their address, and since when (000:180).
+    assert re.search(r"Waiting for 1805-01/setup/turn/RU: RU played by Player RU <ru@example.org> \(host\), since \d{4}-\d\d-\d\d \d\d:\d\d UTC", out), out
+    assert "Reloads reported: none" in out
+
+
+def test_the_host_role_moves_to_a_client(tmp_path, run_cli):
+    # 000:208: the host appoints a new host; every client learns it from the host-signed file.
+    host, client = _new(tmp_path)
+    code, out, err = run_cli("admin", "replace-host", "--name", "Player FR", "--email", "fr@example.org", "--power", "FR",
+                             "--password", "pw-host", home=host)
+    assert code == 0, err
+    otp = re.search(r"one-time password separately: (\S+)", out).group(1)
+    name = re.search(r"admin file commout/(\S+\.pbm)", out).group(1)
+    _send(host / "commout" / name, client)
+    shutil.copy(host / "commout" / folders.identity_name(GAME, "host"), client / "commin" / "hostkey.key")
+    code, out, err = run_cli("load", "--password", "pw-FR", home=client)
+    assert code == 0, err
+    code, out, err = run_cli("admin", "take-host", "commin/hostkey.key", "--password", "pw-FR", "--one-time-password", otp,
+                             "--host-password", "pw-newhost", home=client)
+    assert code == 0 and "you are now the host" in out, err
+    code, out, err = run_cli("admin", "add-pp", "GB", "2", "--password", "pw-newhost", home=client)
+    assert code == 0, err
+    # The old host's key is no longer the game's: its admin menu is closed; its powers still play.
+    code, out, err = run_cli("admin", "status", "--password", "pw-host", home=host)
+    assert code == 1 and "handed on" in err
+    new = Session.open(client, GAME, "host", "pw-newhost")
+    assert new.data.meta["host"]["email"] == "fr@example.org" and new.data.meta["players"]["FR"]["type"] == "host"
+    assert any("handed the host role from" in e.text for e in new.state.log)
+    ru = Session.open(host, GAME, "RU", "pw-RU")
+    # The new host's admin file reaches the old host's folder, which loads it as a client.
+    _send(sorted((client / "commout").glob("*_admin_*.pbm"))[-1], host)
+    rep = ru.load_all()
+    assert not rep.refused and ru.state.state_hash() == new.state.state_hash()
+
+
+def test_sync_check_names_the_player_and_the_first_difference(tmp_path, run_cli):
+    from dataclasses import replace
+
+    from eiapbem.client import setups
+
+    host, client = _new(tmp_path)
+    # Russia's save is damaged before it ends its setup; the host checks the file it made against
+    # an undamaged save (000:212-214): the player and the first differing path are named.
+    ru = Session.open(host, GAME, "RU", "pw-RU")
+    good = ru.state
+    setups.load_setup(ru, "default")
+    ru.data = replace(ru.data, state=ru.state.with_power("RU", treasury=ru.state.powers["RU"].treasury + 3))
+    ru.save()
+    path = ru.end_phase()
+    moved = tmp_path / path.name
+    shutil.copy(path, moved)
+    # Put the host's save back to the undamaged start (as if the damage were elsewhere).
+    ru = Session.open(host, GAME, "RU", "pw-RU")
+    ru.data = replace(ru.data, state=good)
+    ru.contents = replace(ru.contents, chain=Session.open(client, GAME, "FR", "pw-FR").contents.chain)
+    ru.save()
+    code, out, err = run_cli("admin", "sync-check", str(moved), "--password", "pw-host", home=host)
+    assert code == 1, out + err
+    assert out.startswith("Out of sync: RU") and "powers.RU.treasury" in out and "backup set" in out
