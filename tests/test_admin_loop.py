@@ -5,10 +5,9 @@ import shutil
 
 import pytest
 
-from eiapbem.client import admin, newgame
+from eiapbem.client import newgame
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.pbem import folders
-from eiapbem.rules import admin as radmin
 from eiapbem.rules.model import POWERS
 
 FAST = {TEST_SCRYPT_ENV: "10,1,1"}

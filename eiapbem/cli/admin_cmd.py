@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from eiapbem.client import admin
+from eiapbem.host import admin
 from eiapbem.client.session import Session, find_game
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import admin as radmin

@@ -224,7 +224,7 @@ def register(cli: click.Group) -> None:
     def load(file: Path | None, game: str | None, power: str | None, password: str | None) -> int:
         """Load the turn files waiting in commin/ in order, or only FILE (manual: Load Email Turn File)."""
         if file is not None and file.name.endswith(".sav") and "_backup_forplayer_" in file.name:
-            from eiapbem.client import admin
+            from eiapbem.host import admin
 
             if password is None:
                 password = click.prompt("Your password", hide_input=True)

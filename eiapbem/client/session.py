@@ -43,7 +43,7 @@ They are refused unless signed by the game's host key (the chain checks the
 signature against the roster) and unless the game option "Allow PBEM Host
 Functions" is on.  A host's folder also keeps a monthly save,
 ``save/GameName_monthly_1805-03.sav``, at the start of every month's
-diplomacy phase (000:216); ``client/admin.py`` makes backups from them.
+diplomacy phase (000:216); ``eiapbem/host/admin.py`` makes backups from them.
 """
 
 from __future__ import annotations

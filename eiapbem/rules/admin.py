@@ -3,7 +3,7 @@
 Each edit is a ``Record`` with a ``KIND`` (``"admin.add-money"``), like a
 player's action, but it is **not** registered with the engine: no power can put
 it in a turn file.  Only the host's signed admin files carry them
-(``eiapbem/client/admin.py``), and every client replays them with
+(``eiapbem/host/admin.py``), and every client replays them with
 ``apply_admin``.  Each returns the new state and its public log line, whose
 author is ``host`` (the manual: "the game log will report what changes are
 made so that all players are made aware", 000:246-250).

@@ -23,7 +23,7 @@ from eiapbem.pbem.files import SaveContents
 from eiapbem.rules import admin as radmin
 from eiapbem.rules.model import POWERS, GameState, first_difference
 
-from .session import (
+from eiapbem.client.session import (
     GameData,
     NoGame,
     Session,
@@ -209,7 +209,7 @@ class Replaced:
 
 def replace_player(s: Session, power: str, name: str, email: str) -> Replaced:
     """A human replaced by another (000:204-206): new keys, an admin file, seven backups."""
-    from .newgame import one_time_password
+    from eiapbem.client.newgame import one_time_password
 
     require_host(s)
     row = s.data.meta["players"][power]
@@ -231,7 +231,7 @@ def replace_player(s: Session, power: str, name: str, email: str) -> Replaced:
 
 def replace_host(s: Session, name: str, email: str, power: str | None) -> Replaced:
     """The host role and key move to someone else (000:208); every client learns it from this admin file."""
-    from .newgame import one_time_password
+    from eiapbem.client.newgame import one_time_password
 
     require_host(s)
     meta = s.data.meta
