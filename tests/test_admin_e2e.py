@@ -187,6 +187,9 @@ def test_backups_skip_edits_and_replacement(game, run_cli):
     st = players["TU"].state
     assert st.powers["FR"].treasury == money + 10 and st.options.fog_of_war
     assert st.units["corps:FR:I"].factors.infantry == 9 and str(st.units["corps:FR:I"].location) == "area:paris"
+    for q, sq in players.items():  # every player's log has each edit, with the host as its author
+        host_lines = [e.text for e in sq.state.log if e.author == "host"]
+        assert sum("Host: " in t for t in host_lines) >= 11, (q, host_lines)
     code, out, err = run_cli("log", "-n", "12", "--password", _pw("TU"), home=homes["TU"])
     assert code == 0, err
     for text in ("added 10 money to FR", "added 3 political points to GB", "added 2 manpower to PR",

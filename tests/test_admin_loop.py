@@ -121,3 +121,42 @@ def test_sync_check_names_the_player_and_the_first_difference(tmp_path, run_cli)
     code, out, err = run_cli("admin", "sync-check", str(moved), "--password", "pw-host", home=host)
     assert code == 1, out + err
     assert out.startswith("Out of sync: RU") and "powers.RU.treasury" in out and "backup set" in out
+
+
+def test_status_lists_the_reloads_reported(tmp_path, run_cli):
+    # 4.2.7 (000:176): restarts of a slot are reported to all; the host's status lists them.
+    from eiapbem.client import setups
+    from eiapbem.rules.setup import PlaceCorps
+
+    host, client = _new(tmp_path)
+    ru = Session.open(host, GAME, "RU", "pw-RU")
+    ru.act(PlaceCorps("corps:RU:I", "moscow"))
+    ru.restart()
+    setups.load_setup(ru, "default")
+    path = ru.end_phase()
+    _send(path, client)
+    fr = Session.open(client, GAME, "FR", "pw-FR")
+    assert fr.load_all().loaded and fr.data.meta["reloads"] == {"RU": [["1805-01/setup/turn/RU", 1]]}
+    code, out, err = run_cli("admin", "status", "--password", "pw-host", home=host)
+    assert code == 0, err
+    assert "Reloads reported by RU: 1 (1805-01/setup/turn/RU x1)" in out
+    assert "Waiting for 1805-01/setup/turn/TU: TU played by Player TU <tu@example.org> (hotseat)" in out
+
+
+def test_backup_of_the_current_state_through_load(tmp_path, run_cli):
+    # 000:218 option 2: backups start where the host left off; the client loads its own through "load".
+    host, client = _new(tmp_path)
+    code, out, err = run_cli("admin", "backup", "--password", "pw-host", home=host)
+    assert code == 0 and "backup set 1 from the current state (1805-01/setup/turn/RU)" in out, err
+    name = f"{GAME}_backup_forplayer_France.sav"
+    assert (host / "commout" / f"{name}.eml").is_file()  # one email per player, never a group list (000:220)
+    for suffix in ("", ".dat"):
+        shutil.copy(host / "save" / (name + suffix), client / "save" / (name + suffix))
+    code, out, err = run_cli("load", f"save/{name}", "--password", "pw-FR", home=client)
+    assert code == 0 and "backup epoch 1" in out, err
+    code, out, err = run_cli("load", f"save/{name}", "--password", "pw-FR", home=client)
+    assert code == 1 and "already loaded" in err
+    fr = Session.open(client, GAME, "FR", "pw-FR")
+    h = Session.open(host, GAME, "host", "pw-host")
+    assert fr.state.state_hash() == h.state.state_hash() and fr.contents.chain.epoch == h.contents.chain.epoch == 1
+    assert "made backup set 1" in fr.state.log[-1].text and fr.state.log[-1].author == "host"
