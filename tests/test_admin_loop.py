@@ -160,3 +160,14 @@ def test_backup_of_the_current_state_through_load(tmp_path, run_cli):
     h = Session.open(host, GAME, "host", "pw-host")
     assert fr.state.state_hash() == h.state.state_hash() and fr.contents.chain.epoch == h.contents.chain.epoch == 1
     assert "made backup set 1" in fr.state.log[-1].text and fr.state.log[-1].author == "host"
+
+
+def test_sync_check_reads_saves_this_folder_opens_and_says_which_it_cannot(tmp_path, run_cli):
+    host, client = _new(tmp_path)
+    shutil.copy(client / "save" / f"{GAME}.sav", tmp_path / "fr.sav")
+    shutil.copy(client / "save" / f"{GAME}.sav.dat", tmp_path / "fr.sav.dat")
+    code, out, err = run_cli("admin", "sync-check", f"save/{GAME}.sav", str(tmp_path / "fr.sav"), "--password", "pw-host",
+                             home=host)
+    assert code == 0 and out.startswith("In sync"), out + err
+    assert "cannot read fr.sav: fr.sav is FR's save file, sealed to FR only" in out
+    assert "1805-01/setup/turn/RU: host" in out and " agree (" in out

@@ -25,9 +25,7 @@ from eiapbem.rules.model import POWERS, GameState, first_difference
 
 from eiapbem.client.session import (
     GameData,
-    NoGame,
     Session,
-    find_game,
     local_roles,
     monthly_name,
     open_identity,
@@ -313,17 +311,12 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, GameState]":
     if path.name.endswith(".sav"):
         sav, dat = atomic.read_save_pair(path)
         h = envelope.parse(sav, path.name).header
-        for role in s.local:
-            try:
-                ident = s.me if role == s.me.role else None
-                if ident is None:
-                    continue
-                contents = files.open_save(sav, dat, ident, path.name, s.local)
-                st = GameData.from_obj(contents.game, path.name).state
-                return Seen(h.author, _where(st), st, path.name)
-            except EiaError:
-                continue
-        raise NotForYou(f"{path.name} is {h.author}'s save, sealed to {h.author} only; ask for that player's last turn file instead")
+        if h.kind != "save" or h.stanza_for(s.me.role) is None:
+            raise NotForYou(f"{path.name} is {h.author}'s {h.kind} file, sealed to {h.author} only; "
+                            "ask for that player's last turn file instead")
+        contents = files.open_save(sav, dat, s.me, path.name, s.local)
+        st = GameData.from_obj(contents.game, path.name).state
+        return Seen(h.author, _where(st), st, path.name)
     data = folders.read_limited(path)
     env = envelope.parse(data, path.name)
     h = env.header
@@ -405,4 +398,4 @@ def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
 
 
 __all__ = ["BackupSet", "NotHost", "Replaced", "edit", "load_backup", "make_backups", "monthly_saves", "replace_host",
-           "replace_player", "require_host", "skip", "status_lines", "sync_check", "take_host", "find_game", "NoGame"]
+           "replace_player", "require_host", "skip", "status_lines", "sync_check", "take_host"]

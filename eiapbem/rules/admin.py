@@ -24,7 +24,6 @@ from eiapbem.rules import engine
 from eiapbem.rules.engine import Outcome
 from eiapbem.rules.model import (
     POOL,
-    Corps,
     Depot,
     Factors,
     Fleet,
