@@ -54,6 +54,7 @@ _FIELD_HELP = {
     "sea": "a sea area, e.g. north-sea",
     "blockade": "an enemy port whose blockade box the fleet takes",
     "nation": "a free state you control whose factors these are (default: your own)",
+    "at": "city: the area's city garrison; depot: the garrison of your depot in the area",
 }
 
 

@@ -1,0 +1,81 @@
+"""Loose ends wired between the parts (docs/decisions.md "Integration"), each through the real command."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+from eiapbem.client import setups
+from eiapbem.client.session import TEST_SCRYPT_ENV, Session
+from eiapbem.gap import files as gf
+from eiapbem.gap.arbitrate import Bid, arbitrate
+from eiapbem.pbem import crypto
+from eiapbem.rules.model import POWERS
+
+FAST = {TEST_SCRYPT_ENV: "10,1,1"}
+GAME = "Borodino"
+
+
+def _selection_files(tmp_path):
+    """An arbitrator key, its password file and a selection of seven bids (4.2.10-4.2.11, 000:266-280)."""
+    data, pub = gf.new_arbitrator_key("arb pw", rng=crypto.KeystreamRng(b"arb"), logn=10, r=1, p=1)
+    me = gf.open_arbitrator_key(data, "arb pw")
+    key = tmp_path / "arbitrator.key"
+    key.write_bytes(data)
+    pwf = tmp_path / "arb.txt"
+    pwf.write_text("arb pw\n")
+    wars = {6: {"GB": ["SP"]}}
+    bids = [Bid.make(GAME, f"Player {i}", f"p{i}@example.org", dict(zip(POWERS, (i, 2 * i, 3 * i, i, i, i, i))),
+                     wars.get(i), f"secret-{i}") for i in range(7)]
+    files = [(gf.bid_file_name(b.name, GAME), gf.write_bid(b, pub, rng=crypto.KeystreamRng(b.email.encode())).data) for b in bids]
+    opened = gf.open_bids(files, me)
+    r = arbitrate([o.bid for o in opened], gb_fr_war=True)
+    sel = tmp_path / f"{GAME}.sel"
+    sel.write_bytes(gf.write_selection(r, {o.bid.email: o.hash for o in opened}, me, rng=crypto.KeystreamRng(b"sel")).data)
+    return key, pwf, gf.read_selection(sel, me)
+
+
+def test_new_game_imports_a_gap_selection(tmp_path, run_cli):
+    """4.2.11 (000:278-280): names, addresses, bids, wars and the GB-FR option come from the .sel; the host sets the types."""
+    key, pwf, sel = _selection_files(tmp_path)
+    gb = sel.power("GB")
+    home = tmp_path / "host"
+    code, out, err = run_cli("new", GAME, "--scenario", "classic-1805", "--import-bids", str(tmp_path / f"{GAME}.sel"),
+                             "--arbitrator-key", str(key), "--arbitrator-password-file", str(pwf),
+                             "--player", "RU:host", "--player", "AU:hotseat", "--host-password", "hpw",
+                             home=home, env=FAST)
+    assert code == 0, err
+    assert f"GB {gb.name} <{gb.email}> bid {gb.vp_bid}" in out
+    assert "Pre-existing wars (4.2.10): FR on GB, GB on SP" in out
+    # The local powers' passwords default to their bids' game passwords (000:278).
+    s = Session.open(home, GAME, "AU", sel.power("AU").password)
+    st = s.state
+    assert {p: st.powers[p].vp_bid for p in POWERS} == sel.vp_bids and sel.vp_bids["GB"] == 18
+    assert st.powers["SP"].wars["GB"].declared_by == ("GB",)
+    assert "GB" in st.powers["FR"].wars  # the selection's GB-FR option (4.1.1)
+    meta = s.data.meta["players"]
+    assert meta["GB"] == {"name": gb.name, "email": gb.email, "type": "client"}
+    assert meta["RU"]["type"] == "host" and meta["AU"]["type"] == "hotseat"
+    # A client joining makes the same first state from the gamestart (its wars travel in it).
+    otp = dict(re.findall(r"  (\w\w): send .* one-time password separately: (\S+)", out))
+    fr = tmp_path / "fr"
+    (fr / "commin").mkdir(parents=True)
+    for name in (f"{GAME}_gamestart.pbm", f"{GAME}_FR.key"):
+        shutil.copy(home / "commout" / name, fr / "commin" / name)
+    code, out, err = run_cli("join", f"commin/{GAME}_gamestart.pbm", "--power", "FR", "--email", sel.power("FR").email,
+                             "--one-time-password", otp["FR"], "--password", "frpw", home=fr, env=FAST)
+    assert code == 0, err
+    assert Session.open(fr, GAME, "FR", "frpw").state.state_hash() == st.state_hash()
+
+
+def test_import_bids_refuses_a_wrong_password_and_bids_given_twice(tmp_path, run_cli):
+    key, pwf, _ = _selection_files(tmp_path)
+    base = ("new", GAME, "--scenario", "classic-1805", "--import-bids", str(tmp_path / f"{GAME}.sel"),
+            "--arbitrator-key", str(key), "--player", "RU:host", "--host-password", "h", "--password", "RU=x")
+    code, out, err = run_cli(*base, env={**FAST, "EIAPBEM_ARBITRATOR_PASSWORD": "wrong"})
+    assert code != 0 and err.startswith("eiapbem: error:") and "Traceback" not in err
+    code, out, err = run_cli(*base, "--bid", "FR=2", env={**FAST, "EIAPBEM_ARBITRATOR_PASSWORD": "arb pw"})
+    assert code != 0 and "--bid" in err
