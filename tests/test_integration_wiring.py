@@ -79,3 +79,53 @@ def test_import_bids_refuses_a_wrong_password_and_bids_given_twice(tmp_path, run
     assert code != 0 and err.startswith("eiapbem: error:") and "Traceback" not in err
     code, out, err = run_cli(*base, "--bid", "FR=2", env={**FAST, "EIAPBEM_ARBITRATOR_PASSWORD": "arb pw"})
     assert code != 0 and "--bid" in err
+
+
+@pytest.fixture
+def set_up_game(tmp_path, run_cli, monkeypatch):
+    """A hot-seat game of classic-1805 after every power's default setup (5.2.2), in tmp_path/game."""
+    monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
+    home = tmp_path / "game"
+    args = ["new", GAME, "--scenario", "classic-1805", "--host-password", "h"]
+    for p in POWERS:
+        args += ["--player", f"{p}:P {p}:{p.lower()}@example.org:{'host' if p == 'RU' else 'hotseat'}", "--password", f"{p}=pw{p}"]
+    code, out, err = run_cli(*args, home=home, env=FAST)
+    assert code == 0, err
+    from eiapbem.rules.sequence import SETUP_ORDER
+
+    for p in SETUP_ORDER:
+        s = Session.open(home, GAME, p, f"pw{p}")
+        setups.load_setup(s, "default")
+        s.end_phase()
+    return home
+
+
+def test_map_draws_the_units_of_a_saved_game(set_up_game, tmp_path, run_cli):
+    home = set_up_game
+    out_svg = tmp_path / "game.svg"
+    code, out, err = run_cli("map", "--svg", str(out_svg), "--save", str(home / "save" / f"{GAME}.sav"), "--power", "FR",
+                             env={**FAST, "EIAPBEM_PASSWORD": "pwFR"})
+    assert code == 0, err
+    st = Session.open(home, GAME, "FR", "pwFR").state
+    corps = next(u for u in st.units.values() if u.id == "corps:FR:I")
+    text = out_svg.read_text()
+    # The corps placed by France's default setup (5.3.1) is drawn with its strength.
+    assert f"FR:I {corps.factors.total}<" in text and '<g id="units"' in text
+    assert re.search(r"\d+ units\)", out)
+    code, out, err = run_cli("map", "--svg", str(out_svg), "--save", str(home / "save" / f"{GAME}.sav"), "--power", "FR",
+                             env={**FAST, "EIAPBEM_PASSWORD": "wrong"})
+    assert code != 0 and err.startswith("eiapbem: error:")
+
+
+def test_economy_summary_of_a_saved_game_counts_the_power_s_own_orders(set_up_game, run_cli):
+    """12.0 (000:2030): the summary of the game in play, with the orders given so far (12.5.3)."""
+    home = set_up_game
+    save = str(home / "save" / f"{GAME}.sav")
+    env = {**FAST, "EIAPBEM_PASSWORD": "pwFR"}
+    code, out, err = run_cli("economy", "summary", "--save", save, "--power", "FR", "--json", env=env)
+    assert code == 0, err
+    before = json.loads(out)
+    assert before["month"] == "1805-03" and "projection" in before["note"]
+    own = next(f for f in before["funds"] if f["fund"] == "FR")
+    assert own["opening_money"] == Session.open(home, GAME, "FR", "pwFR").state.powers["FR"].treasury
+    assert own["closing_money"] == own["opening_money"] + sum(ln["money"] for ln in own["lines"])

@@ -98,7 +98,7 @@ def game_state(s: Any) -> tuple[GameState, dict[str, list], str]:
 
 
 def register(cli: click.Group) -> None:
-    from .game_cmd import _home, game_options, open_session
+    from .game_cmd import _home, game_options, open_save, open_session
 
     @cli.group()
     def economy() -> None:
@@ -128,21 +128,14 @@ def register(cli: click.Group) -> None:
         from eiapbem.client import session as sess
 
         home = _home()
-        if save_file is not None:
-            if scenario_id:
-                raise BadData("give either --save or --scenario, not both")
-            save_file = save_file if save_file.is_absolute() or save_file.exists() else home / save_file
-            if save_file.suffix != ".sav" or save_file.parent.name != "save":
-                raise BadData(f"{save_file} is not a game's save; give save/GameName.sav inside a game folder")
-            home, game = save_file.parent.parent, save_file.stem
+        if save_file is not None and scenario_id:
+            raise BadData("give either --save or --scenario, not both")
         use_game = scenario_id is None and (save_file is not None or sess.game_names(home))
         note = ""
         if use_game:
             if month:
                 raise BadData("--month goes with --scenario; a game's summary is of its own economic phase")
-            if save_file is not None:
-                click.get_current_context().find_root().obj.home = home
-            s = open_session(game, power, password)
+            s = open_save(save_file, power, password) if save_file is not None else open_session(game, power, password)
             state, orders, note = game_state(s)
             recs = records(state, seed, only or s.power if s.power != "host" else only, orders)
         else:

@@ -62,6 +62,17 @@ def open_session(game: str | None, power: str | None, password: str | None) -> S
     return Session.open(home, name, power, password)
 
 
+def open_save(save_file: Path, power: str | None, password: str | None) -> Session:
+    """Open the game of a save file ``…/save/GameName.sav`` (its folder is the game folder)."""
+    from eiapbem.errors import BadData
+
+    save_file = _in_home(save_file)
+    if save_file.suffix != ".sav" or save_file.parent.name != "save" or not save_file.is_file():
+        raise BadData(f"{save_file} is not a game's save; give save/GameName.sav inside a game folder")
+    click.get_current_context().find_root().obj.home = save_file.parent.parent
+    return open_session(save_file.stem, power, password)
+
+
 def _status_lines(s: Session) -> list[str]:
     st = s.state
     meta = s.data.meta
