@@ -129,3 +129,57 @@ def test_economy_summary_of_a_saved_game_counts_the_power_s_own_orders(set_up_ga
     own = next(f for f in before["funds"] if f["fund"] == "FR")
     assert own["opening_money"] == Session.open(home, GAME, "FR", "pwFR").state.powers["FR"].treasury
     assert own["closing_money"] == own["opening_money"] + sum(ln["money"] for ln in own["lines"])
+
+
+def _three_battles():
+    """A finished field battle (11.2), naval battle (9.2) and siege (11.4) from the rules tests' own situations."""
+    import test_battle_field as tf
+    import test_naval_battle as tn
+    import test_sieges as ts
+    from battlekit import play
+
+    from eiapbem.rules.naval.battle import start_naval_battle
+    from eiapbem.rules.combat.sieges import start_siege_assault
+
+    s, c = tf._start(tf._two_on_one(), ["corps:FR:I", "corps:FR:II"], ["corps:AU:I"])
+    land = play(s, tf.BID, c).battles[tf.BID]
+    bid = "1805-10.bay-of-biscay.1"
+    c = tn.ctx({f"naval/{bid}/wind/attacker": 2, f"naval/{bid}/wind/defender": 5,
+                f"naval/{bid}/fire/defender": 5, f"naval/{bid}/fire/attacker": 2})
+    st_, _ = tn.answer(start_naval_battle(tn.scene(tn.GB3, nelson="fleet:GB:1"), tn.SEA, tn.sides(tn.GB3), c).state, c,
+                       lambda d: "port:brest" if "port:brest" in d.options else d.options[0])
+    naval = st_.naval_battles[bid]
+    c = ts.ctx({f"siege/{ts.SID}/attempt": 6})
+    st_, _ = ts.answer(start_siege_assault(ts.scene(ts.AU_CORPS, [{"nation": "FR", "city": "lille", "infantry": 9}]),
+                                           "lille", "AU", c).state, c, lambda d: "surrender")
+    return land, naval, st_.sieges[ts.SID]
+
+
+def test_battle_report_lists_and_renders_land_naval_and_siege(set_up_game, run_cli):
+    """``eiapbem battle report``: the game's battles, each with its own report (11.2.7, 9.2.4, 11.4)."""
+    from dataclasses import replace
+
+    home = set_up_game
+    env = {**FAST, "EIAPBEM_PASSWORD": "pwFR"}
+    code, out, err = run_cli("battle", "report", "--power", "FR", home=home, env=env)
+    assert code == 0 and "no battles in this game now" in out, err
+    land, naval, siege = _three_battles()
+    # Movement, which starts battles in play, is not built: the battles are put into the save directly.
+    s = Session.open(home, GAME, "FR", "pwFR")
+    st = s.state.replace(battles=s.state.battles.set(land.id, land), naval_battles=s.state.naval_battles.set(naval.id, naval),
+                         sieges=s.state.sieges.set(siege.id, siege))
+    s.data = replace(s.data, state=st)
+    s.save()
+    code, out, err = run_cli("battle", "report", "--power", "FR", home=home, env=env)
+    assert code == 0, err
+    assert f"{land.id}  land battle" in out and f"{naval.id}  naval battle" in out and f"{siege.id}  siege battle" in out
+    code, out, err = run_cli("battle", "report", naval.id, "--power", "FR", home=home, env=env)
+    assert code == 0 and "20% of 31 ships; the attacker loses 6 ships" in out, err
+    code, out, err = run_cli("battle", "report", siege.id, "--power", "FR", home=home, env=env)
+    assert code == 0 and "undergarrisoned +1 (9 of 15) = 4: breach" in out, err
+    code, out, err = run_cli("battle", "report", land.id, "--json", "--power", "FR", home=home, env=env)
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["finished"] and rec["sides"]["attacker"]["units"] == ["corps:FR:I", "corps:FR:II"]
+    code, out, err = run_cli("battle", "report", "no-such-battle", "--power", "FR", home=home, env=env)
+    assert code != 0 and err.startswith("eiapbem: error: there is no battle 'no-such-battle'")
