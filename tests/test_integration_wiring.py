@@ -183,3 +183,40 @@ def test_battle_report_lists_and_renders_land_naval_and_siege(set_up_game, run_c
     assert rec["finished"] and rec["sides"]["attacker"]["units"] == ["corps:FR:I", "corps:FR:II"]
     code, out, err = run_cli("battle", "report", "no-such-battle", "--power", "FR", home=home, env=env)
     assert code != 0 and err.startswith("eiapbem: error: there is no battle 'no-such-battle'")
+
+
+def test_show_power_in_a_hotseat_folder_opens_as_the_power_shown(set_up_game, run_cli):
+    """4.2.1 hot-seat: 'eiapbem show power SP' needs no --power when Spain is played at this computer."""
+    code, out, err = run_cli("show", "power", "SP", home=set_up_game, env={**FAST, "EIAPBEM_PASSWORD": "pwSP"})
+    assert code == 0, err
+    assert out.startswith("Spain (SP)")
+    code, out, err = run_cli("show", "pool", "SP", home=set_up_game, env={**FAST, "EIAPBEM_PASSWORD": "pwSP"})
+    assert code == 0 and "Counter pool of Spain" in out, err
+
+
+@pytest.mark.slow
+def test_fixed_lists_are_choices_and_orders_are_confirmed(set_up_game, run_cli):
+    """12.5.3 (000:2216): the items a power can buy are listed by --help; an order without log lines is confirmed."""
+    code, out, err = run_cli("economy", "buy-army", "--help")
+    assert code == 0 and "[infantry|militia|cavalry|guard|artillery]" in out
+    code, out, err = run_cli("reinforce", "add-garrison", "--help")
+    assert code == 0 and "[city|depot]" in out
+    code, out, err = run_cli("economy", "buy-army", "--item", "tanks", "--count", "1", "--power", "FR",
+                             home=set_up_game, env={**FAST, "EIAPBEM_PASSWORD": "pwFR"})
+    assert code == 2 and "tanks" in err and "Traceback" not in err
+    # Move the game to March's economic phase, then give one order through the command.
+    while True:
+        st = Session.open(set_up_game, GAME, "RU", "pwRU").state
+        if st.slot.phase.value == "economic":
+            break
+        for p in st.slot.actors:
+            Session.open(set_up_game, GAME, p, f"pw{p}").end_phase()
+    code, out, err = run_cli("economy", "buy-army", "--item", "infantry", "--count", "2", "--power", "FR",
+                             home=set_up_game, env={**FAST, "EIAPBEM_PASSWORD": "pwFR"})
+    assert code == 0, err
+    assert out.strip() == ("FR: buy-army --item infantry --count 2 accepted (1 order so far in this phase; "
+                           "'eiapbem end-phase' sends them)")
+    code, out, err = run_cli("economy", "summary", "--json", "--power", "FR", home=set_up_game,
+                             env={**FAST, "EIAPBEM_PASSWORD": "pwFR"})
+    lines = next(f for f in json.loads(out)["funds"] if f["fund"] == "FR")["lines"]
+    assert any(ln["item"] == "buy 2 infantry" and ln["money"] < 0 for ln in lines)

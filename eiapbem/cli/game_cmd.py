@@ -62,6 +62,15 @@ def open_session(game: str | None, power: str | None, password: str | None) -> S
     return Session.open(home, name, power, password)
 
 
+def _viewer(game: str | None, power: str | None, which: str | None) -> str | None:
+    """Who opens the game to look at ``which``: --power if given, else ``which`` itself when it is played here."""
+    if power is not None or not which:
+        return power
+    home = _home()
+    name = session.find_game(home, game)
+    return which.upper() if which.upper() in session.local_roles(home, name) else None
+
+
 def open_save(save_file: Path, power: str | None, password: str | None) -> Session:
     """Open the game of a save file ``…/save/GameName.sav`` (its folder is the game folder)."""
     from eiapbem.errors import BadData
@@ -374,7 +383,7 @@ def register(cli: click.Group) -> None:
     @game_options
     def show_power(which: str | None, game: str | None, power: str | None, password: str | None) -> None:
         """A major power: money, manpower, status, wars, alliances, forces."""
-        s = open_session(game, power, password)
+        s = open_session(game, _viewer(game, power, which), password)
         for line in show.power(s.current(), (which or s.power).upper()):
             click.echo(line)
 
@@ -383,7 +392,7 @@ def register(cli: click.Group) -> None:
     @game_options
     def show_pool(which: str | None, game: str | None, power: str | None, password: str | None) -> None:
         """The counter pool: counters, leaders, factors and ships not yet placed (manual: View Available Counters)."""
-        s = open_session(game, power, password)
+        s = open_session(game, _viewer(game, power, which), password)
         for line in show.pool(s.current(), (which or s.power).upper()):
             click.echo(line)
 
