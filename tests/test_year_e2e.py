@@ -231,6 +231,11 @@ def test_three_folders_by_email_through_an_economic_phase(tmp_path, run_cli, mon
     # The clients send first, the host last: the order of arrival must not matter (6.0 fixed order).
     for p in ("GB", "FR") + tuple(q for q in POWERS if q not in ("FR", "GB")):
         _deliver(homes, Session.open(homes[p], GAME, p, _pw(p)).end_phase())
+        if p == "FR":
+            # Sent but not resolved: the summary still counts France's orders, from its turn file.
+            sent = json.loads(_cli_as(run_cli, homes["FR"], "FR", "economy", "summary", "--json"))
+            assert "orders are sent" in sent["note"]
+            assert next(f for f in sent["funds"] if f["fund"] == "FR")["closing_money"] == fr_closing
     everyone_loads()
     h = hashes()
     assert len(set(h.values())) == 1, h

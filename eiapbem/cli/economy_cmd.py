@@ -90,11 +90,15 @@ def game_state(s: Any) -> tuple[GameState, dict[str, list], str]:
             date = date.next()
         note = f"projection: the economic phase of {date.name} with the forces as they stand now"
         return state.replace(date=date, slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS)), {}, note
-    # The orders are replayed by the summary itself, from the slot's start.
-    orders = {s.power: s.taken()} if s.taken() else {}
+    # The orders are replayed by the summary itself, from the slot's start: the ones
+    # taken so far, or once sent (end-phase), the ones in the turn file.
+    mine = s.taken()
     if file_slot(s.state, s.power) in s.contents.chain.collected:
-        note = f"{s.power}'s orders are sent"
-    return s.state, orders, note
+        from eiapbem.rules import engine
+
+        mine = [engine.action_from_obj(o, "the orders sent") for o in s.data.orders.get(s.power, [])]
+        note = f"{s.power}'s orders are sent; the phase resolves when every power's are in"
+    return s.state, ({s.power: mine} if mine else {}), note
 
 
 def register(cli: click.Group) -> None:
