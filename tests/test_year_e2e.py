@@ -236,6 +236,9 @@ def test_three_folders_by_email_through_an_economic_phase(tmp_path, run_cli, mon
             sent = json.loads(_cli_as(run_cli, homes["FR"], "FR", "economy", "summary", "--json"))
             assert "orders are sent" in sent["note"]
             assert next(f for f in sent["funds"] if f["fund"] == "FR")["closing_money"] == fr_closing
+            status = _cli_as(run_cli, homes["FR"], "FR", "status")
+            assert "FR: orders sent (1 order); the phase resolves when every power's are in" in status
+            assert "To do before end-phase" not in status
     everyone_loads()
     h = hashes()
     assert len(set(h.values())) == 1, h

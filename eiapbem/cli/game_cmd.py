@@ -111,7 +111,11 @@ def _status_lines(s: Session) -> list[str]:
                 where = f"file from {row['name']} <{row['email']}>"
             parts.append(f"{p} ({where})")
         out.append("Waiting for: " + ", ".join(parts))
-    if s.power in slot.actors:
+    sent = slot.simultaneous and session.file_slot(st, s.power) in s.contents.chain.collected
+    if s.power in slot.actors and sent:
+        n = len(s.data.orders.get(s.power, []))
+        out.append(f"{s.power}: orders sent ({n} order{'s' if n != 1 else ''}); the phase resolves when every power's are in")
+    elif s.power in slot.actors:
         n = len(s.data.taken.get(s.power, []))
         out.append(f"{s.power}: {n} action{'s' if n != 1 else ''} taken in this slot so far"
                    + (f", {s.reloads()} reload(s)" if s.reloads() else ""))
