@@ -127,3 +127,25 @@ def test_same_dice_and_decisions_same_result_and_suspending_changes_nothing(case
     assert straight.state_hash() == again.state_hash()
     assert straight.first_difference(suspended) is None
     assert straight.state_hash() == suspended.state_hash()
+
+
+def test_a_depot_garrison_emptied_on_day_one_does_not_break_day_two():
+    """11.5 (000:2024): an emptied depot garrison leaves the map at the battle's end, not between days.
+
+    Found by the property above: the garrison was deleted at the end of day 1 and the
+    next day's steps looked it up by id (KeyError).
+    """
+    from eiapbem.rules.model import Depot, Factors, Garrison, Location, LocationKind
+
+    s = land_state()
+    s = corps(s, "corps:AU:1", "innsbruck", infantry=1)
+    s = corps(s, "corps:FR:1", "innsbruck", cavalry=1, guard=3, artillery=1)
+    s = corps(s, "corps:FR:2", "innsbruck", infantry=1)
+    here = Location(LocationKind.AREA, "innsbruck")
+    s = s.with_unit(Depot(id="depot:AU:1", power="AU", location=here))
+    gid = "garrison:AU:area:innsbruck"
+    s = s.with_unit(Garrison(id=gid, nation="AU", location=here, factors=Factors(infantry=1)))
+    out, bid = _fight(s, "innsbruck", ["corps:FR:1", "corps:FR:2"], ["corps:AU:1", gid], b"\x00", [0, 1, 0], suspend=False)
+    b = out.battles[bid]
+    assert b.finished
+    assert gid not in out.units or out.units[gid].factors.total > 0  # an emptied one is gone once the battle ends

@@ -17,3 +17,14 @@ def test_bench_files_prints_sizes_and_times(run_cli):
 def test_bench_refuses_a_kdf_above_the_reader_limit(run_cli):
     code, out, err = run_cli("bench", "files", "--logn", "19")
     assert code == 2 and "eiapbem: error:" in err and "Traceback" not in err
+
+
+def test_bench_game_prints_each_figure(run_cli):
+    """``eiapbem bench game``: figures of the rules and the game loop, each a positive number with its unit."""
+    code, out, err = run_cli("bench", "game", "--repeat", "1")
+    assert code == 0, err
+    for what in ("setup of France: 50 actions applied", "economic phase resolved", "state encode",
+                 "state decode (full validation)", "state hash", "state size after setup",
+                 "end-phase of a setup slot", "load and replay of one setup turn file"):
+        line = next(ln for ln in out.splitlines() if ln.startswith(what))
+        assert float(line.split()[-2]) > 0, line

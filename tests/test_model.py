@@ -412,3 +412,48 @@ def test_first_difference_for_missing_keys_and_lists():
 @settings(max_examples=20, deadline=None, suppress_health_check=HEALTH)
 def test_first_difference_is_none_exactly_when_the_bytes_agree(a, b):
     assert (a.first_difference(b) is None) == (a.encode() == b.encode())
+
+
+# ----------------------------------------------------------------- cheap updates, strict decoding (Integration)
+
+
+def _set_up_state():
+    from eiapbem.data import world
+    from eiapbem.rules.scenario import initial_state
+
+    return initial_state(world.load_scenario("classic-1805"), world.load_raw())
+
+
+def test_an_update_still_checks_what_it_changes():
+    """Record.replace checks only the changed fields, but those fully; a map update checks its changed entries."""
+    from eiapbem.rules.model.base import InvalidValue
+
+    st = _set_up_state()
+    unit = next(iter(st.units.values()))
+    with pytest.raises(InvalidValue):
+        st.replace(units=st.units.set(unit.id, 5))  # not a unit
+    with pytest.raises(InvalidValue):
+        st.replace(units=st.units.set("corps:FR:NOT-THIS", unit))  # filed under another id (GameState._check)
+    with pytest.raises(InvalidValue):
+        st.with_power("FR", treasury=-1)
+    with pytest.raises(TypeError):
+        st.replace(no_such_field=1)
+    # Two updates in a row: the second check still sees the first change's entry if it was never checked.
+    m = st.units.set(unit.id, unit)
+    with pytest.raises(InvalidValue):
+        st.replace(units=m.set("corps:FR:NOT-THIS", unit))
+
+
+def test_decoding_checks_every_entry_even_of_a_state_made_by_updates():
+    """Untrusted bytes are validated whole: an entry changed in the encoded form is refused (docs/file-format.md)."""
+    from eiapbem.rules import canonical
+
+    st = _set_up_state()
+    unit = next(iter(st.units.values()))
+    st2 = st.with_unit(unit)
+    obj = canonical.decode(st2.encode())
+    key = sorted(obj["units"])[-1]
+    obj["units"][key]["id"] = "corps:FR:elsewhere"
+    with pytest.raises(BadEncoding):
+        GameState.decode(canonical.encode(obj))
+    assert GameState.decode(st2.encode()) == st2

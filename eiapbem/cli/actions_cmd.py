@@ -20,6 +20,7 @@ import click
 
 from eiapbem.rules import engine
 from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
+from eiapbem.rules.model.base import OneOf
 
 from .game_cmd import game_options, open_session
 
@@ -53,6 +54,7 @@ _FIELD_HELP = {
     "sea": "a sea area, e.g. north-sea",
     "blockade": "an enemy port whose blockade box the fleet takes",
     "nation": "a free state you control whose factors these are (default: your own)",
+    "at": "city: the area's city garrison; depot: the garrison of your depot in the area",
 }
 
 
@@ -76,6 +78,21 @@ def _base(hint: Any) -> tuple[Any, bool]:
 
 #: Option names the game commands use themselves; a field of that name gets ``--<name>-id``.
 _RESERVED = ("game", "power", "password", "help", "home")
+
+
+def _choices(hint: Any) -> tuple[str, ...] | None:
+    """The fixed list of a ``str`` field annotated ``OneOf`` (also inside ``X | None``), else None."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        for a in typing.get_args(hint):
+            c = _choices(a)
+            if c:
+                return c
+        return None
+    if typing.get_origin(hint) is typing.Annotated:
+        for m in typing.get_args(hint)[1:]:
+            if isinstance(m, OneOf):
+                return tuple(m.choices)
+    return None
 
 
 def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
@@ -112,6 +129,10 @@ def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
         elif typing.get_origin(hint) is tuple:
             params.append(click.Option([opt, pname], multiple=True, help="may be given several times"))
             build[f.name] = ("tuple", pname)
+        elif _choices(hints[f.name]):
+            params.append(click.Option([opt, pname], type=click.Choice(_choices(hints[f.name])), required=required,
+                                       help=_FIELD_HELP.get(f.name)))
+            build[f.name] = ("plain", pname)
         elif hint is int:
             params.append(click.Option([opt, pname], type=int, required=required))
             build[f.name] = ("plain", pname)
@@ -168,12 +189,34 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
         out = s.act(action)
         for e in out.events:
             click.echo(e.text)
+        if not out.events:
+            # Orders of a simultaneous phase log nothing until the phase resolves: confirm them here.
+            n = len(s.data.taken.get(s.power, []))
+            click.echo(f"{s.power}: {name} {_describe(action)} accepted ({n} order{'s' if n != 1 else ''} so far in this phase; "
+                       "'eiapbem end-phase' sends them)")
         left = engine.unmet_obligations(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
         if left:
             click.echo(f"still to do: {left[0]}")
 
     cmd = click.Command(name, callback=callback, params=params, help=help_text, short_help=short)
     return game_options(cmd)
+
+
+def _describe(action: Any) -> str:
+    """An action's fields as ``--name value`` words, in field order (None and empty omitted)."""
+    words = []
+    for f in dataclasses.fields(action):
+        v = getattr(action, f.name)
+        if v is None or v == () or v is False:
+            continue
+        if isinstance(v, enum.Enum):
+            v = v.value
+        elif isinstance(v, (Factors, Ships)):
+            v = " ".join(f"{n}={c}" for n, c in v.to_obj().items() if c) if hasattr(v, "to_obj") else v
+        elif isinstance(v, Location):
+            v = f"{v.kind.value}:{v.site}" if v.site else v.kind.value
+        words.append(f"{_opt(f.name)} {v}")
+    return " ".join(words)
 
 
 def _ctx(s: Any) -> Any:

@@ -10,7 +10,7 @@ from eiapbem.pbem import bench, crypto, envelope
 def register(cli: click.Group) -> None:
     @cli.group("bench")
     def bench_group() -> None:
-        """Benchmarks of this computer: how long files take to seal and open."""
+        """Benchmarks of this computer: how long files take to seal and open, and a game's rules and turns."""
 
     @bench_group.command("files")
     @click.option("--state-kib", type=click.IntRange(1, 16 * 1024), default=256, show_default=True,
@@ -27,3 +27,15 @@ def register(cli: click.Group) -> None:
             click.echo(f"{r.what.ljust(width)}  {r.size:>10}  {r.seal_ms:>9.2f}  {r.open_ms:>9.2f}  {r.verify_ms:>9.2f}")
         click.echo(f"password KDF (scrypt logn={logn}, r={crypto.STRONG_R}, p={crypto.STRONG_P}): {kdf_ms:.1f} ms")
         click.echo("open = parse + chain checks + signature + decrypt + decode; the identity row's seal and open include one KDF each")
+
+    @bench_group.command("game")
+    @click.option("--repeat", type=click.IntRange(1, 50), default=3, show_default=True, help="Runs per figure (best is shown).")
+    def game_(repeat: int) -> None:
+        """Rules and game-loop figures on a classic-1805 game with the default setups (in a temporary folder)."""
+        from eiapbem.client import bench as game_bench
+
+        figures = game_bench.run(repeat)
+        width = max(len(f.what) for f in figures)
+        for f in figures:
+            click.echo(f"{f.what.ljust(width)}  {f.value:>10.1f} {f.unit}")
+        click.echo("key files use weak scrypt here; 'eiapbem bench files' shows the password hash and file sealing")

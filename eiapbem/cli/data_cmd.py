@@ -11,6 +11,7 @@ import click
 from eiapbem.data import mapdata, world
 from eiapbem.errors import BadData, EiaError
 from eiapbem.rules import mapgraph
+from eiapbem.rules.model import POWERS
 
 
 def check_map(path: Path | None) -> dict[str, Any]:
@@ -49,6 +50,31 @@ def _print_counts(counts: dict[str, Any]) -> None:
     width = max((len(k) for k in counts), default=0)
     for k, v in counts.items():
         click.echo(f"  {k.ljust(width)}  {v}")
+
+
+def unit_labels(state: Any) -> list[tuple[str, str]]:
+    """(area id, label) for every corps, fleet in port, depot and garrison on a land area, in id order.
+
+    A label is the counter's id without its ``kind:`` prefix and its strength:
+    ``FR:I 12`` (factors), ``GB:1 20s`` (ships); fleets at sea are not drawn.
+    """
+    from eiapbem.rules.model import LocationKind
+
+    out = []
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        loc = getattr(u, "location", None)
+        if loc is None or loc.kind not in (LocationKind.AREA, LocationKind.CITY, LocationKind.PORT):
+            continue
+        name = uid.split(":", 1)[1] if ":" in uid else uid
+        if hasattr(u, "ships"):
+            label = f"{name} {u.ships.total}s"
+        elif hasattr(u, "factors"):
+            label = f"{name} {u.factors.total}"
+        else:
+            label = name
+        out.append((loc.site, label))
+    return out
 
 
 def scenario_minor_controllers(scenario: dict) -> dict[str, str | None]:
@@ -125,20 +151,37 @@ def register(cli: click.Group) -> None:
         default=None,
         help="Draw the map files of this folder instead of the packaged map.",
     )
-    def map_(svg: Path, scenario: str | None, path: Path | None) -> None:
-        """Draw the map as an SVG picture: political shading, borders, cities, ports and seas."""
+    @click.option("--save", "save_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+                  help="Draw a game's units and control from its save (save/GameName.sav); opened with --power/--password.")
+    @click.option("--power", type=click.Choice(list(POWERS) + ["host"]), help="With --save: who opens it, in a hot-seat folder.")
+    @click.option("--password", envvar="EIAPBEM_PASSWORD", help="With --save: that power's password (asked for when missing).")
+    def map_(svg: Path, scenario: str | None, path: Path | None, save_file: Path | None, power: str | None,
+             password: str | None) -> None:
+        """Draw the map as an SVG picture: political shading, borders, cities, ports and seas (and a game's units)."""
         from eiapbem.present import svgmap
 
         m = mapdata.load_map(path)
         controllers = None
+        units = None
         title = "Europe in 1805"
-        if scenario is not None:
+        if save_file is not None:
+            if scenario is not None:
+                raise BadData("give either --save or --scenario, not both")
+            from .game_cmd import open_save
+
+            s = open_save(save_file, power, password)
+            state = s.current()
+            controllers = svgmap.scenario_controllers(m, {k: v.controller for k, v in state.minors.items()})
+            units = svgmap.units_by_area(unit_labels(state))
+            title = f"{s.game}, {state.date.name}"
+        elif scenario is not None:
             sc = world.load_scenario(scenario)
             controllers = svgmap.scenario_controllers(m, scenario_minor_controllers(sc))
             title = str(sc.get("name") or scenario)
-        text = svgmap.render_svg(m, controllers=controllers, title=title)
+        text = svgmap.render_svg(m, controllers=controllers, units=units, title=title)
         try:
             svg.write_text(text, encoding="utf-8")
         except OSError as err:
             raise BadData(f"{svg}: cannot write the picture ({err.strerror}); choose another file") from err
-        click.echo(f"wrote {svg} ({len(m.areas)} land areas, {len(m.seas)} sea areas)")
+        click.echo(f"wrote {svg} ({len(m.areas)} land areas, {len(m.seas)} sea areas"
+                   + (f", {sum(len(v) for v in units.values())} units" if units else "") + ")")

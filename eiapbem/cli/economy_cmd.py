@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -37,13 +38,13 @@ def scenario_state(scenario_id: str, month: str | None) -> tuple[GameState, Any]
     return state.replace(date=date, slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS)), world
 
 
-def records(state: GameState, seed: str, power: str | None) -> list[dict[str, Any]]:
+def records(state: GameState, seed: str, power: str | None, orders: Any = None) -> list[dict[str, Any]]:
     """``economy.phase.summary`` with the packaged data and the preview dice."""
     from eiapbem.data.context import rules_context
     from eiapbem.rules.dice import Dice
     from eiapbem.rules.economy.phase import summary
 
-    return summary(state, rules_context(Dice(seed.encode("utf-8"))), power=power)
+    return summary(state, rules_context(Dice(seed.encode("utf-8"))), orders=orders, power=power)
 
 
 def render(recs: list[dict[str, Any]], state: GameState, seed: str) -> str:
@@ -69,29 +70,83 @@ def render(recs: list[dict[str, Any]], state: GameState, seed: str) -> str:
     return "\n".join(out)
 
 
+def game_state(s: Any) -> tuple[GameState, dict[str, list], str]:
+    """A game's state for the summary: the acting power's view, with its own orders so far.
+
+    Outside an economic phase, the state is moved to the next economic month
+    (a projection with the forces as they stand).  Other powers' orders are
+    secret until the phase resolves, so only the acting power's are counted.
+    """
+    from eiapbem.client.session import file_slot
+
+    state = s.current()
+    note = ""
+    slot = state.slot
+    if slot is None:
+        raise BadData("the game is over; there is no economic phase to summarise")
+    if slot.phase is not Phase.ECONOMIC:
+        date = state.date
+        while date.month not in ECONOMIC_MONTHS:
+            date = date.next()
+        note = f"projection: the economic phase of {date.name} with the forces as they stand now"
+        return state.replace(date=date, slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS)), {}, note
+    # The orders are replayed by the summary itself, from the slot's start: the ones
+    # taken so far, or once sent (end-phase), the ones in the turn file.
+    mine = s.taken()
+    if file_slot(s.state, s.power) in s.contents.chain.collected:
+        from eiapbem.rules import engine
+
+        mine = [engine.action_from_obj(o, "the orders sent") for o in s.data.orders.get(s.power, [])]
+        note = f"{s.power}'s orders are sent; the phase resolves when every power's are in"
+    return s.state, ({s.power: mine} if mine else {}), note
+
+
 def register(cli: click.Group) -> None:
+    from .game_cmd import _home, game_options, open_save, open_session
+
     @cli.group()
     def economy() -> None:
         """The economic phase (section 12)."""
 
     @economy.command("summary")
-    @click.option("--power", type=click.Choice(POWERS), help="Only this power (and its free states).")
+    @click.option("--only", "only", type=click.Choice(POWERS),
+                  help="Only this power (and its free states); for a game, default: the acting power.")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
-    @click.option("--scenario", "scenario_id", default="classic-1805", show_default=True,
-                  help="Scenario whose first state is summarised.")
-    @click.option("--month", help="Economic month to summarise, like 1805-03 (default: the first).")
+    @click.option("--save", "save_file", type=click.Path(path_type=Path, dir_okay=False),
+                  help="A game's save (save/GameName.sav); default: the game in this folder, if any.")
+    @click.option("--scenario", "scenario_id", help="Summarise this scenario's first state instead of a game (e.g. classic-1805).")
+    @click.option("--month", help="With --scenario: the economic month to summarise, like 1805-03 (default: the first).")
     @click.option("--seed", default=PREVIEW_SEED, show_default=True,
                   help="Seed of the preview's random numbers (loss numbers, gold, USA war, piracy).")
-    def summary(power: str | None, as_json: bool, scenario_id: str, month: str | None, seed: str) -> None:
-        """The quarter's income and spending per power, line by line, with no orders given.
+    @game_options
+    def summary(only: str | None, as_json: bool, save_file: Path | None, scenario_id: str | None, month: str | None,
+                seed: str, game: str | None, power: str | None, password: str | None) -> None:
+        """The quarter's income and spending per power, line by line.
 
-        Random numbers come from a preview seed: the real ones are those of the
-        file that resolves the phase.
+        For a game (the one in this folder, or --save FILE): the economic
+        phase in play with your orders given so far, or a projection of the
+        next one.  With --scenario: a scenario's first economic phase with no
+        orders.  Random numbers come from a preview seed: the real ones are
+        those of the file that resolves the phase.
         """
-        state, _ = scenario_state(scenario_id, month)
-        recs = records(state, seed, power)
+        from eiapbem.client import session as sess
+
+        home = _home()
+        if save_file is not None and scenario_id:
+            raise BadData("give either --save or --scenario, not both")
+        use_game = scenario_id is None and (save_file is not None or sess.game_names(home))
+        note = ""
+        if use_game:
+            if month:
+                raise BadData("--month goes with --scenario; a game's summary is of its own economic phase")
+            s = open_save(save_file, power, password) if save_file is not None else open_session(game, power, password)
+            state, orders, note = game_state(s)
+            recs = records(state, seed, only or s.power if s.power != "host" else only, orders)
+        else:
+            state, _ = scenario_state(scenario_id or "classic-1805", month)
+            recs = records(state, seed, only or power if power != "host" else only)
         if as_json:
-            click.echo(json.dumps({"scenario": state.scenario, "month": str(state.date), "seed": seed,
+            click.echo(json.dumps({"scenario": state.scenario, "month": str(state.date), "seed": seed, "note": note,
                                    "funds": recs}, indent=2))
         else:
-            click.echo(render(recs, state, seed))
+            click.echo(render(recs, state, seed) + (f"\n({note})" if note else ""))

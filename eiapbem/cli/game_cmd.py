@@ -62,6 +62,26 @@ def open_session(game: str | None, power: str | None, password: str | None) -> S
     return Session.open(home, name, power, password)
 
 
+def _viewer(game: str | None, power: str | None, which: str | None) -> str | None:
+    """Who opens the game to look at ``which``: --power if given, else ``which`` itself when it is played here."""
+    if power is not None or not which:
+        return power
+    home = _home()
+    name = session.find_game(home, game)
+    return which.upper() if which.upper() in session.local_roles(home, name) else None
+
+
+def open_save(save_file: Path, power: str | None, password: str | None) -> Session:
+    """Open the game of a save file ``…/save/GameName.sav`` (its folder is the game folder)."""
+    from eiapbem.errors import BadData
+
+    save_file = _in_home(save_file)
+    if save_file.suffix != ".sav" or save_file.parent.name != "save" or not save_file.is_file():
+        raise BadData(f"{save_file} is not a game's save; give save/GameName.sav inside a game folder")
+    click.get_current_context().find_root().obj.home = save_file.parent.parent
+    return open_session(save_file.stem, power, password)
+
+
 def _status_lines(s: Session) -> list[str]:
     st = s.state
     meta = s.data.meta
@@ -91,7 +111,11 @@ def _status_lines(s: Session) -> list[str]:
                 where = f"file from {row['name']} <{row['email']}>"
             parts.append(f"{p} ({where})")
         out.append("Waiting for: " + ", ".join(parts))
-    if s.power in slot.actors:
+    sent = slot.simultaneous and session.file_slot(st, s.power) in s.contents.chain.collected
+    if s.power in slot.actors and sent:
+        n = len(s.data.orders.get(s.power, []))
+        out.append(f"{s.power}: orders sent ({n} order{'s' if n != 1 else ''}); the phase resolves when every power's are in")
+    elif s.power in slot.actors:
         n = len(s.data.taken.get(s.power, []))
         out.append(f"{s.power}: {n} action{'s' if n != 1 else ''} taken in this slot so far"
                    + (f", {s.reloads()} reload(s)" if s.reloads() else ""))
@@ -157,20 +181,40 @@ def register(cli: click.Group) -> None:
     @cli.command("new")
     @click.argument("game")
     @click.option("--scenario", type=click.Choice(["classic-1805", "alternate-1805"]), required=True, help="The scenario (5.3.1, 5.3.2).")
-    @click.option("--player", "players", multiple=True, required=True, metavar="POWER:NAME:EMAIL:TYPE",
-                  help="One per power. TYPE: host (your own power), client (plays by email), hotseat (plays at this computer).")
+    @click.option("--player", "players", multiple=True, metavar="POWER:NAME:EMAIL:TYPE",
+                  help="One per power. TYPE: host (your own power), client (plays by email), hotseat (plays at this computer). "
+                       "With --import-bids: POWER:TYPE (name and address come from the selection; a power not named is a client).")
     @click.option("--host", "host", metavar="NAME:EMAIL", help="The host's name and address, when the host plays no power.")
     @click.option("--bid", "bids", multiple=True, metavar="POWER=N", help="Victory point bid of a power (4.2.2, 12.1.1).")
     @click.option("--option", "flags", multiple=True, type=click.Choice(sorted(f.replace("_", "-") for f in Options.__dataclass_fields__)),
                   help="A game option of 4.1.1 to turn on (may be repeated).")
     @click.option("--password", "passwords", multiple=True, metavar="POWER=PASSWORD",
-                  help="Password of a power played at this computer (asked for when missing).")
+                  help="Password of a power played at this computer (asked for when missing; with --import-bids, "
+                       "default: the game password of that power's bid).")
     @click.option("--host-password", envvar="EIAPBEM_HOST_PASSWORD", help="Password of the host's key (asked for when missing).")
+    @click.option("--import-bids", "sel_file", type=click.Path(path_type=Path, dir_okay=False),
+                  help="A GAP selection GameName.sel (4.2.11): players, bids, pre-existing wars and the GB-FR option.")
+    @click.option("--arbitrator-key", "arb_key", type=click.Path(path_type=Path, dir_okay=False),
+                  help="With --import-bids: the arbitrator's private key file the selection is sealed to.")
+    @click.option("--arbitrator-password-file", "arb_pw_file", type=click.Path(path_type=Path, dir_okay=False),
+                  help="With --import-bids: read the arbitrator key's password from this file (one line); "
+                       "else EIAPBEM_ARBITRATOR_PASSWORD, else it is asked for.")
     def new(game: str, scenario: str, players: tuple[str, ...], host: str | None, bids: tuple[str, ...],
-            flags: tuple[str, ...], passwords: tuple[str, ...], host_password: str | None) -> None:
+            flags: tuple[str, ...], passwords: tuple[str, ...], host_password: str | None, sel_file: Path | None,
+            arb_key: Path | None, arb_pw_file: Path | None) -> None:
         """Create a new game as its host (manual: New Game, Host email game)."""
-        plist = [_parse_player(p) for p in players]
         pw = _pairs(passwords, "a password")
+        wars: list = []
+        if sel_file is not None:
+            plist, bid_map, wars, flags, sel_pw = _import_bids(game, _in_home(sel_file), arb_key, arb_pw_file, players, bids, flags)
+            for p in plist:
+                if p.type in ("host", "hotseat") and p.power not in pw:
+                    pw[p.power] = sel_pw[p.power]
+        else:
+            if not players:
+                raise click.UsageError("give one --player per power, or --import-bids GameName.sel")
+            plist = [_parse_player(p) for p in players]
+            bid_map = _pairs(bids, "a bid", int)
         for p in plist:
             if p.type in ("host", "hotseat") and p.power not in pw:
                 pw[p.power] = click.prompt(f"Password for {p.power} ({p.name})", hide_input=True, confirmation_prompt=True)
@@ -181,17 +225,50 @@ def register(cli: click.Group) -> None:
             if ":" not in host:
                 raise click.BadParameter("write --host as NAME:EMAIL")
             hp = Person(*host.split(":", 1))
-        created = newgame.new_game(_home(), game, scenario, plist, bids=_pairs(bids, "a bid", int),
+        created = newgame.new_game(_home(), game, scenario, plist, bids=bid_map,
                                    options=newgame.options_from_flags(list(flags)), passwords=pw,
-                                   host_password=host_password, host=hp)
+                                   host_password=host_password, host=hp, wars=wars)
         click.echo(f"Created {game} ({scenario}); your save is save/{game}.sav.")
         click.echo(f"Gamestart file: commout/{created.gamestart.name}")
+        if sel_file is not None:
+            click.echo("From the GAP selection: " + ", ".join(f"{p.power} {p.name} <{p.email}> bid {bid_map[p.power]}" for p in plist))
+            if wars:
+                click.echo("Pre-existing wars (4.2.10): " + ", ".join(f"{a} on {t}" for a, t in wars))
         for p, otp in created.one_time.items():
             click.echo(f"  {p}: send commout/{game}_gamestart_for_{p_name(p)}.eml (gamestart + key file); "
                        f"tell the one-time password separately: {otp}")
         if created.session_roles:
             click.echo(f"Played at this computer: {', '.join(created.session_roles)}. "
                        "Russia sets up first (5.3): 'eiapbem status' says who is due.")
+
+    def _import_bids(game: str, sel_file: Path, arb_key: Path | None, arb_pw_file: Path | None, players: tuple[str, ...],
+                     bids: tuple[str, ...], flags: tuple[str, ...]) -> tuple:
+        import os
+
+        from eiapbem.cli.gap_cmd import _password
+        from eiapbem.gap import files as gapfiles
+
+        if arb_key is None:
+            raise click.UsageError("--import-bids needs --arbitrator-key (the selection is sealed to the arbitrator)")
+        if bids:
+            raise click.UsageError("with --import-bids the bids come from the selection; leave out --bid")
+        types = {}
+        for text in players:
+            parts = text.split(":")
+            if len(parts) != 2:
+                raise click.BadParameter(f"{text!r}: with --import-bids write --player POWER:TYPE, e.g. RU:host")
+            types[parts[0].strip().upper()] = parts[1].strip().lower()
+        if arb_pw_file is None and os.environ.get("EIAPBEM_ARBITRATOR_PASSWORD"):
+            password = os.environ["EIAPBEM_ARBITRATOR_PASSWORD"]
+        else:
+            password = _password(_in_home(arb_pw_file) if arb_pw_file else None, "Password of the arbitrator key", confirm=False)
+        me = gapfiles.load_arbitrator_key(_in_home(arb_key), password)
+        sel = gapfiles.read_selection(sel_file, me, game=game)
+        plist, bid_map, wars = newgame.players_from_selection(sel, types)
+        flags = tuple(flags)
+        if sel.gb_fr_war and "gb-and-fr-start-at-war" not in flags:
+            flags += ("gb-and-fr-start-at-war",)
+        return plist, bid_map, wars, flags, {row.power: row.password for row in sel.powers}
 
     def p_name(p: str) -> str:
         from eiapbem.pbem.folders import POWER_NAMES as FILE_NAMES
@@ -320,7 +397,7 @@ def register(cli: click.Group) -> None:
     @game_options
     def show_power(which: str | None, game: str | None, power: str | None, password: str | None) -> None:
         """A major power: money, manpower, status, wars, alliances, forces."""
-        s = open_session(game, power, password)
+        s = open_session(game, _viewer(game, power, which), password)
         for line in show.power(s.current(), (which or s.power).upper()):
             click.echo(line)
 
@@ -329,7 +406,7 @@ def register(cli: click.Group) -> None:
     @game_options
     def show_pool(which: str | None, game: str | None, power: str | None, password: str | None) -> None:
         """The counter pool: counters, leaders, factors and ships not yet placed (manual: View Available Counters)."""
-        s = open_session(game, power, password)
+        s = open_session(game, _viewer(game, power, which), password)
         for line in show.pool(s.current(), (which or s.power).upper()):
             click.echo(line)
 

@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.data_cmd",
     "eiapbem.cli.gap_cmd",
     "eiapbem.cli.economy_cmd",
+    "eiapbem.cli.battle_cmd",
     "eiapbem.cli.game_cmd",
     "eiapbem.cli.actions_cmd",
     "eiapbem.cli.admin_cmd",

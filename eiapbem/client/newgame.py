@@ -17,7 +17,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 from eiapbem.data import world
 from eiapbem.errors import IllegalAction
@@ -86,6 +86,7 @@ def new_game(
     passwords: Mapping[str, str],
     host_password: str,
     host: Person | None = None,
+    wars: list[tuple[str, str]] | None = None,
 ) -> Created:
     """The host's new game: keys, the first state, the gamestart file and the host's save."""
     home = Path(home)
@@ -122,7 +123,8 @@ def new_game(
     scen = world.load_scenario(scenario)
     raw = world.load_raw()
     kinds = {p: PlayerKind.HUMAN for p in POWERS}
-    state = initial_state(scen, raw, options=options, players=kinds, vp_bids=dict(bids))
+    wars = sorted({(a, t) for a, t in (wars or [])})
+    state = initial_state(scen, raw, options=options, players=kinds, vp_bids=dict(bids), wars=wars)
     ids = {r: keys.Identity.generate(r) for r in envelope.POWERS + ("host",)}
     roster = {r: i.public() for r, i in ids.items()}
     meta = {
@@ -132,6 +134,9 @@ def new_game(
     }
     body = {"meta": meta, "options": options.to_obj(), "bids": {p: int(bids.get(p, 0)) for p in POWERS},
             "state_hash": state.state_hash()}
+    if wars:
+        # A GAP selection's pre-existing wars (4.2.10): the clients need them to make the same first state.
+        body["wars"] = [list(w) for w in wars]
     f = GameFolders(home).ensure()
     gid = os.urandom(16)
     sealed, chain = files.create_gamestart(ids["host"], roster, game, gid, body)
@@ -185,8 +190,13 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     if row["email"].lower() != email.lower():
         raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
     options = Options.from_obj(body["options"], "options")
+    wars = body.get("wars", [])
+    if not isinstance(wars, list) or not all(isinstance(w, list) and len(w) == 2 and all(x in POWERS for x in w) for w in wars):
+        raise IllegalAction(f"{gamestart.name} lists its pre-existing wars in an unknown form",
+                            hint="the host and every player need the same eiapbem version")
     state = initial_state(world.load_scenario(meta["scenario"]), world.load_raw(), options=options,
-                          players={p: PlayerKind.HUMAN for p in POWERS}, vp_bids=body["bids"])
+                          players={p: PlayerKind.HUMAN for p in POWERS}, vp_bids=body["bids"],
+                          wars=[(a, t) for a, t in wars])
     if state.state_hash() != body["state_hash"]:
         raise IllegalAction(
             f"{gamestart.name} starts from another state than this eiapbem makes from scenario {meta['scenario']}",
@@ -196,8 +206,23 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     return Session.create(home, game, ident, chain, GameData(state, meta))
 
 
+def players_from_selection(sel: Any, types: Mapping[str, str]) -> tuple[list[Player], dict[str, int], list[tuple[str, str]]]:
+    """The players, bids and pre-existing wars of a GAP selection (4.2.11, 000:278-280).
+
+    The selection gives each power's name, address, victory point bid and the
+    wars it starts as aggressor; the host still says how each is played
+    (``types``: power -> host/client/hotseat; a power not named is a client).
+    """
+    for p, t in types.items():
+        if p not in POWERS:
+            raise IllegalAction(f"{p!r} is not a major power; use one of {' '.join(POWERS)}")
+    players = [Player(row.power, row.name, row.email, types.get(row.power, "client")) for row in sel.powers]
+    return players, dict(sel.vp_bids), [tuple(w) for w in sel.wars]
+
+
 def host_session(home: Path, game: str | None, password: str) -> Session:
     return Session.open(home, game, "host", password)
 
 
-__all__ = ["Created", "Player", "host_session", "join", "new_game", "one_time_password", "options_from_flags"]
+__all__ = ["Created", "Player", "host_session", "join", "new_game", "one_time_password", "options_from_flags",
+           "players_from_selection"]

@@ -100,8 +100,9 @@ def pool(state: GameState, p: str) -> list[str]:
         out.append(f"  {m} (free state) to place: {describe_factors(row.stored_factors)}; {describe_ships(row.stored_ships)}")
     for n in nations:
         units = [u for u in state.units.values() if u.location == POOL and (getattr(u, "nation", None) or getattr(u, "power")) == n]
-        corps = [u.id + (f" ({u.corps_type})" if u.corps_type != "regular" else "") for u in units if isinstance(u, Corps)]
-        fleets = [u.id for u in units if isinstance(u, Fleet)]
+        corps = [u.id + (f" ({u.corps_type})" if u.corps_type != "regular" else "") + _bought(state, u)
+                 for u in units if isinstance(u, Corps)]
+        fleets = [u.id + _bought(state, u) for u in units if isinstance(u, Fleet)]
         depots = [u.id for u in units if isinstance(u, Depot)]
         out.append(f"  {n} corps: {', '.join(corps) or 'none'}")
         if fleets:
@@ -110,4 +111,18 @@ def pool(state: GameState, p: str) -> list[str]:
             out.append(f"  {n} depots: {', '.join(depots)}")
     leaders = [lid for lid, lead in state.leaders.items() if lead.power == p and lead.status is LeaderStatus.AVAILABLE]
     out.append(f"  leaders available: {', '.join(leaders) or 'none'}")
+    # Purchases of the economic phases (12.5.3, 000:2216), by month of arrival: placed in the
+    # reinforcement phase of that month (7.1.2, 7.2.2).
+    orders = sorted(ps.builds.values(), key=lambda o: (o.arrives, o.nation, o.item, o.port or ""))
+    rows = [f"{o.count} {o.item}" + (f" for {o.nation}" if o.nation != p else "") + (f" at {o.port}" if o.port else "")
+            + (" due now" if o.arrives <= state.date else f" arriving {o.arrives}") for o in orders]
+    out.append(f"  on order: {'; '.join(rows) or 'nothing'}")
     return out
+
+
+def _bought(state: GameState, u: Corps | Fleet) -> str:
+    """`` (bought, place by 1805-09)`` for a counter bought in an economic phase (12.5.4, 000:2238)."""
+    until = getattr(u, "placeable_until", None)
+    if until is None or state.date > until:
+        return ""
+    return f" (bought, place by {until})"

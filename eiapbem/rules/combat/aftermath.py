@@ -98,8 +98,13 @@ def destroy_depots(state: Any, battle: FieldBattle) -> tuple[Any, FieldBattle]:
     return state, battle
 
 
-def remove_emptied(state: Any, battle: FieldBattle) -> tuple[Any, FieldBattle]:
-    """Corps emptied by losses leave the map; their leaders join a surviving corps of their power (11.5, 000:2024)."""
+def remove_emptied(state: Any, battle: FieldBattle, *, garrisons: bool = True) -> tuple[Any, FieldBattle]:
+    """Corps emptied by losses leave the map; their leaders join a surviving corps of their power (11.5, 000:2024).
+
+    Emptied depot garrisons are deleted only with ``garrisons`` (at the end of the
+    battle): between days they stay, empty, so every step can still look up each
+    unit named on a side.
+    """
     for role in ROLES:
         side = battle.side(role)
         for u in side.units:
@@ -107,7 +112,8 @@ def remove_emptied(state: Any, battle: FieldBattle) -> tuple[Any, FieldBattle]:
             if unit is None or unit.factors.total > 0:
                 continue
             if isinstance(unit, Garrison):
-                state = state.without_unit(u)
+                if garrisons:
+                    state = state.without_unit(u)
                 continue
             if unit.location == POOL:
                 continue

@@ -829,7 +829,7 @@ def _step_day_end(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
         battle = battle.replace(winner="none", result=f"{battle.area}: the {loser} withdraws after day {battle.day}")
         battle = event(battle, "battle.result", battle.result, winner="none")
         return _stage(state, battle, "pursuit")
-    state, battle = aftermath.remove_emptied(state, battle)
+    state, battle = aftermath.remove_emptied(state, battle, garrisons=False)
     battle = battle.replace(day=battle.day + 1, round=0)
     for role in ROLES:
         battle = battle.with_side(battle.side(role).replace(chit="", outflanking=(), arrived=False, end_choice=""))

@@ -72,7 +72,11 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     Updates return a new map.
     """
 
-    __slots__ = ("_d", "_h")
+    # ``_ok``: the ``MapSpec`` that last checked every entry (None: not checked);
+    # ``_dirty``: keys set since then.  An update of a checked map carries both,
+    # so the next check looks at the changed entries only (docs/decisions.md
+    # "Integration"); a map built from anything else (decoding) is checked whole.
+    __slots__ = ("_d", "_h", "_ok", "_dirty")
 
     def __init__(self, items: Mapping[K, V] | typing.Iterable[tuple[K, V]] = ()) -> None:
         pairs = list(items.items()) if isinstance(items, Mapping) else list(items)
@@ -85,6 +89,18 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
             d[k] = v
         self._d = {k: d[k] for k in sorted(d, key=_key_bytes)}
         self._h: int | None = None
+        self._ok: Any = None
+        self._dirty: tuple = ()
+
+    @classmethod
+    def _derived(cls, parent: "FrozenMap", d: dict, dirty: tuple) -> "FrozenMap":
+        """A map of the already ordered dict ``d`` made from ``parent`` by changing the keys ``dirty``."""
+        m = cls.__new__(cls)
+        m._d = d
+        m._h = None
+        m._ok = parent._ok
+        m._dirty = parent._dirty + dirty if parent._ok is not None else ()
+        return m
 
     def __getitem__(self, key: K) -> V:
         return self._d[key]
@@ -112,15 +128,20 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     def set(self, key: K, value: V) -> FrozenMap[K, V]:
         """A copy with ``key`` bound to ``value``."""
-        d = dict(self._d)
-        d[key] = value
-        return FrozenMap(d)
+        if key in self._d and isinstance(key, str):
+            d = dict(self._d)
+            d[key] = value  # same key: the order stays canonical
+            return FrozenMap._derived(self, d, (key,))
+        m = FrozenMap({**self._d, key: value})
+        if self._ok is not None:
+            m._ok, m._dirty = self._ok, self._dirty + (key,)
+        return m
 
     def remove(self, key: K) -> FrozenMap[K, V]:
         """A copy without ``key`` (which must be present)."""
         if key not in self._d:
             raise KeyError(key)
-        return FrozenMap((k, v) for k, v in self._d.items() if k != key)
+        return FrozenMap._derived(self, {k: v for k, v in self._d.items() if k != key}, ())
 
     def discard(self, key: K) -> FrozenMap[K, V]:
         """A copy without ``key`` (absent is fine)."""
@@ -319,6 +340,11 @@ class MapSpec(Spec):
     def check(self, value: Any, path: str) -> Any:
         if not isinstance(value, Mapping):
             raise InvalidValue(f"expected a map, got {_tname(value)}", path=path)
+        if isinstance(value, FrozenMap) and value._ok is self:
+            # Checked whole by this spec before and changed at ``_dirty`` since: check those entries.
+            if all(self._entry_unchanged(value, k, path) for k in value._dirty if k in value._d):
+                value._dirty = ()
+                return value
         out = []
         for k, v in value.items():
             kk = self.key.check(k, _join(path, str(k)))
@@ -326,8 +352,19 @@ class MapSpec(Spec):
         if isinstance(value, FrozenMap) and all(
             type(k0) is str and k0 == k1 and v0 is v1 for (k0, v0), (k1, v1) in zip(value.items(), out)
         ):
+            value._ok, value._dirty = self, ()
             return value  # already normal: keep the object (and its cached hash)
-        return FrozenMap(out)
+        m = FrozenMap(out)
+        m._ok = self
+        return m
+
+    def _entry_unchanged(self, m: FrozenMap, k: Any, path: str) -> bool:
+        """Check one entry; True if it is already in normal form (so the map can be kept as is)."""
+        if type(k) is not str:
+            return False
+        kk = self.key.check(k, _join(path, k))
+        v = m._d[k]
+        return (kk.value if isinstance(kk, enum.Enum) else kk) == k and self.value.check(v, _join(path, k)) is v
 
     def to_obj(self, value: Any) -> Any:
         return {k: self.value.to_obj(v) for k, v in value.items()}
@@ -482,8 +519,24 @@ class Record:
             raise InvalidValue(err.reason, path=_join(path, err.path)) from err
 
     def replace(self, **changes: Any):
-        """A copy with some fields changed (``dataclasses.replace``, checked again)."""
-        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+        """A copy with some fields changed: the changed fields are checked, then the invariants.
+
+        The unchanged fields were checked when this record was made and are
+        immutable, so they are not checked again (docs/decisions.md
+        "Integration"); decoding (``from_obj``) always checks everything.
+        """
+        cls = type(self)
+        specs = field_specs(cls)
+        for name in changes:
+            if name not in specs:
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+        new = object.__new__(cls)
+        for name in specs:
+            object.__setattr__(new, name, getattr(self, name))
+        for name, value in changes.items():
+            object.__setattr__(new, name, specs[name].check(value, name))
+        new._check()
+        return new
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str | None:

@@ -16,7 +16,7 @@ Factors that cannot be placed are lost when the power ends its slot
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine, supply
@@ -33,7 +33,7 @@ from eiapbem.rules.model import (
     garrison_id,
 )
 from eiapbem.rules.model.common import NonNeg
-from eiapbem.rules.model.base import Record
+from eiapbem.rules.model.base import OneOf, Record
 from eiapbem.rules.model.powers import BuildOrder, build_key
 from eiapbem.rules.reinforcement.common import (
     GARRISON_ITEMS,
@@ -303,7 +303,7 @@ class AddToGarrison(Record):
     #: The power itself or one of its minor free states.
     nation: str = ""
     #: ``city`` (a city garrison) or ``depot`` (the garrison of a depot in the area).
-    at: str = "city"
+    at: Annotated[str, OneOf(("city", "depot"))] = "city"
     infantry: NonNeg = 0
     militia: NonNeg = 0
 

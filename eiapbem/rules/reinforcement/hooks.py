@@ -78,7 +78,7 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
             n = due.get(kind)
             if n and (spot := where_one_fits(state, ctx, power, nation, kind)) is not None:
                 out.append(
-                    f"place the {n} {kind.value} due to {nation} this month (room at {spot}); reinforcements may not be "
+                    f"place the {n} {kind.value} due to {nation} this month (room for one at least at {spot}); reinforcements may not be "
                     f"delayed (7.2.2, 000:930)"
                 )
     return out

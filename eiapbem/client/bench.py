@@ -1,0 +1,139 @@
+"""Timings of a real game for ``eiapbem bench game`` (a benchmark that prints figures, not a test).
+
+Everything runs in a temporary folder on a classic-1805 game with the default
+setups (5.2.2): a host folder (Russia and four hot-seat powers) and two client
+folders (France, Great Britain), as players use them.  The key files are sealed
+with weak scrypt parameters so the password hash (measured by ``eiapbem bench
+files``) does not hide the figures of the game itself.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from eiapbem.data import world
+from eiapbem.data.context import rules_context
+from eiapbem.rules import engine
+from eiapbem.rules.dice import Dice
+from eiapbem.rules.model import POWERS, GameState, Phase, Slot
+from eiapbem.rules.model.slot import ORDERS
+from eiapbem.rules.scenario import initial_state
+from eiapbem.rules.sequence import SETUP_ORDER
+
+from . import newgame, setups
+from .session import TEST_SCRYPT_ENV, Session
+
+GAME = "Bench"
+
+
+@dataclass(frozen=True)
+class Figure:
+    what: str
+    value: float
+    unit: str
+
+
+def _best(fn: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def set_up_state() -> tuple[GameState, int]:
+    """The classic-1805 state after every default setup, and the number of setup actions of France."""
+    ctx = rules_context(Dice(b"bench"))
+    st = initial_state(world.load_scenario("classic-1805"), world.load_raw())
+    n_fr = 0
+    for p in SETUP_ORDER:
+        acts = setups.default_actions("classic-1805", p)
+        n_fr = len(acts) if p == "FR" else n_fr
+        st = engine.end_slot(engine.apply_actions(st, p, acts, ctx).state, p, ctx).state
+    return st, n_fr
+
+
+def rules_figures(repeat: int) -> list[Figure]:
+    ctx = rules_context(Dice(b"bench"))
+    st = initial_state(world.load_scenario("classic-1805"), world.load_raw())
+    for p in SETUP_ORDER[: SETUP_ORDER.index("FR")]:
+        st = engine.end_slot(engine.apply_actions(st, p, setups.default_actions("classic-1805", p), ctx).state, p, ctx).state
+    fr = setups.default_actions("classic-1805", "FR")
+    t = _best(lambda: engine.apply_actions(st, "FR", fr, ctx), repeat)
+    out = [Figure(f"setup of France: {len(fr)} actions applied", len(fr) / t, "actions/s"),
+           Figure("setup of France: whole replay", t * 1000, "ms")]
+    full, _ = set_up_state()
+    econ = full.replace(date=full.date.plus(2), slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
+    t = _best(lambda: engine.resolve_slot(econ, {p: [] for p in POWERS}, ctx), repeat)
+    out.append(Figure("economic phase resolved (seven powers, no orders)", t * 1000, "ms"))
+    data = full.encode()
+    out.append(Figure("state encode", _best(full.encode, repeat) * 1000, "ms"))
+    out.append(Figure("state decode (full validation)", _best(lambda: GameState.decode(data), repeat) * 1000, "ms"))
+    out.append(Figure("state hash (encode + SHA-256)", _best(full.state_hash, repeat) * 1000, "ms"))
+    out.append(Figure("state size after setup", len(data) / 1024, "KiB"))
+    return out
+
+
+def game_figures(repeat: int) -> list[Figure]:
+    """End-phase and load times through the sessions of three real folders."""
+    old = os.environ.get(TEST_SCRYPT_ENV)
+    os.environ[TEST_SCRYPT_ENV] = "10,1,1"
+    try:
+        with tempfile.TemporaryDirectory(prefix="eiapbem-bench-") as tmp:
+            return _game_figures(Path(tmp), repeat)
+    finally:
+        if old is None:
+            os.environ.pop(TEST_SCRYPT_ENV, None)
+        else:
+            os.environ[TEST_SCRYPT_ENV] = old
+
+
+def _game_figures(tmp: Path, repeat: int) -> list[Figure]:
+    import shutil
+
+    host, homes = tmp / "host", {}
+    clients = ("FR", "GB")
+    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org",
+                              "client" if p in clients else ("host" if p == "RU" else "hotseat")) for p in POWERS]
+    pw = {p: f"pw-{p}" for p in POWERS}
+    made = newgame.new_game(host, GAME, "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
+                            passwords={p: pw[p] for p in POWERS if p not in clients}, host_password="pw-host")
+    for p in clients:
+        homes[p] = tmp / p
+        homes[p].mkdir()
+        newgame.join(homes[p], made.gamestart, p, made.one_time[p], pw[p], f"{p.lower()}@example.org",
+                     key_file=host / "commout" / f"{GAME}_{p}.key")
+    for p in POWERS:
+        homes.setdefault(p, host)
+    ends: list[float] = []
+    loads: list[float] = []
+    for p in SETUP_ORDER:
+        s = Session.open(homes[p], GAME, p, pw[p])
+        setups.load_setup(s, "default")
+        t = time.perf_counter()
+        path = s.end_phase()
+        ends.append(time.perf_counter() - t)
+        for q, h in (("RU", host),) + tuple((c, homes[c]) for c in clients):
+            if h == homes[p]:
+                continue
+            shutil.copy(path, h / "commin" / path.name)
+            r = Session.open(h, GAME, q, pw[q])
+            t = time.perf_counter()
+            rep = r.load_all()
+            loads.append(time.perf_counter() - t)
+            assert rep.loaded and not rep.refused, rep.refused
+    return [Figure("end-phase of a setup slot (replay, seal, save)", sum(ends) / len(ends) * 1000, "ms"),
+            Figure("load and replay of one setup turn file", sum(loads) / len(loads) * 1000, "ms")]
+
+
+def run(repeat: int = 3) -> list[Figure]:
+    return rules_figures(repeat) + game_figures(repeat)
+
+
+__all__ = ["Figure", "game_figures", "rules_figures", "run", "set_up_state"]
