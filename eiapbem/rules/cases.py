@@ -37,7 +37,6 @@ from __future__ import annotations
 import importlib
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable
 
 from eiapbem.errors import BadData
@@ -62,8 +61,6 @@ PROCEDURE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.naval.cases",
     "eiapbem.rules.diplomacy.minors",
     "eiapbem.rules.case_game",
-    "eiapbem.rules.economy.cases",
-    "eiapbem.data.battle_cases",
 )
 
 _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")
@@ -112,12 +109,11 @@ class CaseResult:
     result: dict | None
 
 
-def load_case(path: str | Path) -> Case:
-    p = Path(path)
+def parse_case(text: str, where: str) -> Case:
+    """Parse the TOML text of a case file (``where`` names it in messages); no I/O here."""
+    p = where
     try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as err:
-        raise BadData(f"{p}: cannot read the case file ({err})") from err
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise BadData(f"{p}: not valid TOML ({err})") from err
     missing = [k for k in _REQUIRED if k not in raw]
@@ -140,15 +136,6 @@ def load_case(path: str | Path) -> Case:
         dice=dict(raw.get("dice", {})),
         expect=dict(raw["expect"]),
     )
-
-
-def find_cases(path: str | Path) -> list[Path]:
-    p = Path(path)
-    if p.is_file():
-        return [p]
-    if p.is_dir():
-        return sorted(p.rglob("*.toml"))
-    raise BadData(f"{p}: no such case file or folder")
 
 
 def _diff(expect: Any, got: Any, where: str) -> list[str]:

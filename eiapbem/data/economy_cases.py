@@ -8,8 +8,8 @@ expect: ``treasury.FR``, ``manpower.PR``, ``status.GB``, ``vp.AU``,
 ``builds.FR``, ``money.<fund>.<item>``, ``pp.<power>.<item>``, ``victors``,
 ``sue.<power>``, ``minor.<slug>``, ``unit.<id>``.
 
-The case harness reads the packaged map and world through ``eiapbem.data``
-(imported when a case runs, never by the rules themselves).
+It lives in ``eiapbem.data`` because it reads the packaged map and world data;
+the rules core imports nothing from this layer.
 """
 
 from __future__ import annotations
