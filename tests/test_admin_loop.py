@@ -171,3 +171,71 @@ def test_sync_check_reads_saves_this_folder_opens_and_says_which_it_cannot(tmp_p
     assert code == 0 and out.startswith("In sync"), out + err
     assert "cannot read fr.sav: fr.sav is FR's save file, sealed to FR only" in out
     assert "1805-01/setup/turn/RU: host" in out and " agree (" in out
+
+
+def test_the_host_role_moves_to_someone_outside_the_playgroup(tmp_path, run_cli):
+    # 000:208: the new host may be someone new, who plays no power and has no save yet.
+    host, client = _new(tmp_path)
+    outsider = tmp_path / "outsider"
+    code, out, err = run_cli("admin", "replace-host", "--name", "Ney Outsider", "--email", "ney@example.org",
+                             "--password", "pw-host", home=host)
+    assert code == 0, err
+    otp = re.search(r"one-time password separately: (\S+)", out).group(1)
+    name = re.search(r"admin file commout/(\S+\.pbm)", out).group(1)
+    hand = host / "commout" / folders.handover_name(GAME)
+    assert hand.is_file() and hand.with_name(hand.name + ".dat").is_file()
+    outsider.mkdir()
+    for f in (hand, hand.with_name(hand.name + ".dat"), host / "commout" / folders.identity_name(GAME, "host")):
+        shutil.copy(f, outsider / f.name)
+    # The handover opens only with the new host key: the wrong one-time password is refused, nothing is written.
+    code, out, err = run_cli("admin", "take-host", folders.identity_name(GAME, "host"), "--handover", hand.name,
+                             "--one-time-password", "wrong", "--host-password", "pw-ney", home=outsider)
+    assert code == 1 and "Traceback" not in err and not (outsider / "save").exists()
+    code, out, err = run_cli("admin", "take-host", folders.identity_name(GAME, "host"), "--handover", hand.name,
+                             "--one-time-password", otp, "--host-password", "pw-ney", home=outsider)
+    assert code == 0 and "you are now the host" in out, err
+    # Taking it twice would overwrite a save: refused.
+    code, out, err = run_cli("admin", "take-host", folders.identity_name(GAME, "host"), "--handover", hand.name,
+                             "--one-time-password", otp, "--host-password", "pw-ney", home=outsider)
+    assert code == 1 and "already holds a save" in err
+    code, out, err = run_cli("status", "--power", "host", "--password", "pw-ney", home=outsider)
+    assert code == 0 and "no power" in out, err
+    code, out, err = run_cli("admin", "add-pp", "GB", "1", "--password", "pw-ney", home=outsider)
+    assert code == 0, err
+    edit = re.search(r"admin file commout/(\S+\.pbm)", out).group(1)
+    # Every player learns the new host from the old host's file, then accepts the new host's edit.
+    _send(host / "commout" / name, client)
+    _send(outsider / "commout" / edit, client)
+    _send(outsider / "commout" / edit, host)
+    fr = Session.open(client, GAME, "FR", "pw-FR")
+    assert not fr.load_all().refused
+    ru = Session.open(host, GAME, "RU", "pw-RU")
+    assert not ru.load_all().refused
+    new = Session.open(outsider, GAME, "host", "pw-ney")
+    assert fr.state.state_hash() == ru.state.state_hash() == new.state.state_hash()
+    assert fr.data.meta["host"]["email"] == "ney@example.org"
+    # The old host's powers now play by email; its admin menu is closed.
+    assert {fr.data.meta["players"][p]["type"] for p in POWERS} == {"client"}
+    code, out, err = run_cli("admin", "status", "--password", "pw-host", home=host)
+    assert code == 1 and "handed on" in err
+
+
+def test_a_hot_seat_player_is_replaced_at_the_hosts_computer(tmp_path, run_cli):
+    # 000:204-208: replacing a human by a human works for a power at the host's computer too.
+    host, client = _new(tmp_path)
+    code, out, err = run_cli("admin", "replace", "AU", "--name", "New AU", "--email", "newau@example.org", "--type", "hotseat",
+                             "--new-password", "pw-newAU", "--password", "pw-host", home=host)
+    assert code == 0 and "at this computer" in out, err
+    name = re.search(r"admin file commout/(\S+\.pbm)", out).group(1)
+    # The old player's password no longer opens Austria; the new one does.
+    code, out, err = run_cli("status", "--power", "AU", "--password", "pw-AU", home=host)
+    assert code == 1 and "Traceback" not in err
+    au = Session.open(host, GAME, "AU", "pw-newAU")
+    assert au.data.meta["players"]["AU"] == {"name": "New AU", "email": "newau@example.org", "type": "hotseat"}
+    _send(host / "commout" / name, client)
+    fr = Session.open(client, GAME, "FR", "pw-FR")
+    assert not fr.load_all().refused and fr.state.state_hash() == au.state.state_hash()
+    assert any("New AU" in e.text for e in fr.state.log)
+    # The host's own power is not "replaced": it moves with the host role.
+    code, out, err = run_cli("admin", "replace", "RU", "--name", "X", "--email", "x@example.org", "--password", "pw-host", home=host)
+    assert code == 1 and "replace-host" in err

@@ -46,8 +46,14 @@ def open_host(game: str | None, password: str | None) -> Session:
                             "this folder holds no host key", hint="run it in the host's folder")
     if password is None:
         password = click.prompt("Password for the host", hide_input=True)
-    s = Session.open(home, name, "host", password)
-    return s
+    from eiapbem.pbem.errors import NotForYou
+
+    try:
+        return Session.open(home, name, "host", password)
+    except NotForYou as err:
+        # The save is sealed to the roles the game still knows here: a host key it no longer names was handed on.
+        raise admin.NotHost(f"this folder's host key is no longer the game's: the host role has been handed on (4.2.8, 000:208) ({err})",
+                            hint="the new host runs the admin menu now") from err
 
 
 def _location(text: str) -> Location:
@@ -206,13 +212,24 @@ def register(cli: click.Group) -> None:
     @click.argument("power", type=click.Choice(POWERS))
     @click.option("--name", required=True, help="The new player's name.")
     @click.option("--email", required=True, help="The new player's address.")
+    @click.option("--type", "kind", type=click.Choice(admin.REPLACEMENT_TYPES), default="client", show_default=True,
+                  help="client: the new player plays by email; hotseat: at the host's computer.")
+    @click.option("--new-password", envvar="EIAPBEM_NEW_PASSWORD",
+                  help="A hot-seat player's own password (asked when not given).")
     @host_options
-    def replace(power: str, name: str, email: str, game: str | None, password: str | None) -> None:
-        """Replace a human player by another: new keys, an admin file and a backup set (000:204-206)."""
+    def replace(power: str, name: str, email: str, kind: str, new_password: str | None, game: str | None,
+                password: str | None) -> None:
+        """Replace a human player by another: new keys and an admin file, and for an email player a backup set (000:204-208)."""
         s = open_host(game, password)
-        r = admin.replace_player(s, power, name, email)
+        if kind == "hotseat" and not new_password:
+            new_password = click.prompt(f"{name}'s new password for {power}", hide_input=True, confirmation_prompt=True)
+        r = admin.replace_player(s, power, name, email, kind, new_password)
         _done(s, r.admin)
-        assert r.backups is not None
+        if r.backups is None:
+            click.echo(f"{name} now plays {power} at this computer with their own password; the admin file brings every "
+                       "other player in sync")
+            return
+        assert r.key is not None
         click.echo(f"new key file commout/{r.key.name}; tell {name} the one-time password separately: {r.one_time}")
         click.echo(f"backup set {r.backups.epoch}: send every player their own file from save/; {name} runs "
                    f"'eiapbem load-backup save/{r.backups.paths[power].name} --key {r.key.name}'")
@@ -220,41 +237,53 @@ def register(cli: click.Group) -> None:
     @admin_group.command("replace-host")
     @click.option("--name", required=True, help="The new host's name.")
     @click.option("--email", required=True, help="The new host's address.")
-    @click.option("--power", type=click.Choice(POWERS), help="The power the new host plays (an email player of this game).")
+    @click.option("--power", type=click.Choice(POWERS),
+                  help="The power the new host plays (an email player of this game); leave out for a host from outside the playgroup.")
     @host_options
     def replace_host(name: str, email: str, power: str | None, game: str | None, password: str | None) -> None:
-        """Hand the host role and key to another player (000:208)."""
-        if power is None:
-            raise IllegalAction("this version hands the host role only to a player of the game; name their power with --power")
+        """Hand the host role and key to another player, or to someone from outside the playgroup (000:208)."""
         s = open_host(game, password)
         r = admin.replace_host(s, name, email, power)
         _done(s, r.admin)
+        assert r.key is not None
         click.echo(f"new host key commout/{r.key.name}; tell {name} the one-time password separately: {r.one_time}")
-        click.echo(f"{name} loads the admin file, then runs 'eiapbem admin take-host {r.key.name}'")
+        if r.handover is not None:
+            click.echo(f"send {name} commout/{r.key.name}, commout/{r.handover.name} and commout/{r.handover.name}.dat; "
+                       f"in a folder of their own they run 'eiapbem admin take-host {r.key.name} --handover {r.handover.name}'")
+            click.echo("every player loads the admin file; this folder's powers now play by email")
+        else:
+            click.echo(f"{name} loads the admin file, then runs 'eiapbem admin take-host {r.key.name}'")
 
     @admin_group.command("take-host")
     @click.argument("key_file", type=click.Path(path_type=Path, dir_okay=False))
+    @click.option("--handover", type=click.Path(path_type=Path, dir_okay=False),
+                  help="The host's save the old host sent (a new host who plays no power).")
     @click.option("--game", help="The game's name, when this folder holds several.")
     @click.option("--power", type=click.Choice(POWERS), help="Your power, when this folder plays several.")
     @click.option("--password", envvar="EIAPBEM_PASSWORD", help="Your power's password.")
     @click.option("--one-time-password", envvar="EIAPBEM_ONE_TIME_PASSWORD", help="The one-time password of the host key.")
     @click.option("--host-password", envvar="EIAPBEM_HOST_PASSWORD", help="Your new password for the host key.")
-    def take_host(key_file: Path, game: str | None, power: str | None, password: str | None, one_time_password: str | None,
-                  host_password: str | None) -> None:
+    def take_host(key_file: Path, handover: Path | None, game: str | None, power: str | None, password: str | None,
+                  one_time_password: str | None, host_password: str | None) -> None:
         """Become the host: install the host key the old host sent (after loading the admin file naming you)."""
         from eiapbem.client.session import local_roles
 
         home = _home()
-        name = find_game(home, game)
-        if power is None:
-            mine = [r for r in local_roles(home, name) if r != "host"]
-            if len(mine) != 1:
-                raise IllegalAction("say which power you play with --power")
-            power = mine[0]
-        password = password or click.prompt(f"Password for {power}", hide_input=True)
+        name = None
+        if handover is None:
+            name = find_game(home, game)
+            if power is None:
+                mine = [r for r in local_roles(home, name) if r != "host"]
+                if len(mine) != 1:
+                    raise IllegalAction("say which power you play with --power")
+                power = mine[0]
+            password = password or click.prompt(f"Password for {power}", hide_input=True)
+        elif power is not None:
+            raise IllegalAction("--handover is for a new host who plays no power; a player of the game leaves it out")
         one_time_password = one_time_password or click.prompt("One-time password of the host key", hide_input=True)
         host_password = host_password or click.prompt("Your new host password", hide_input=True, confirmation_prompt=True)
-        s = admin.take_host(home, name, power, password, _in_home(key_file), one_time_password, host_password)
+        s = admin.take_host(home, name, power, password, _in_home(key_file), one_time_password, host_password,
+                            _in_home(handover) if handover is not None else None)
         click.echo(f"you are now the host of {s.game}; 'eiapbem admin --help' lists the admin menu")
 
     @admin_group.command("status")

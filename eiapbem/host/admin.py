@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from eiapbem.errors import EiaError, IllegalAction
-from eiapbem.pbem import atomic, crypto, envelope, files, folders, keys
+from eiapbem.pbem import atomic, crypto, envelope, files, folders, keys, savegame
 from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import BadFile, NotForYou
@@ -200,27 +200,51 @@ def load_backup(home: Path, path: Path, password: str, *, role: str | None = Non
 @dataclass
 class Replaced:
     admin: Path
-    key: Path
-    one_time: str
+    key: Path | None
+    one_time: str | None
     backups: BackupSet | None
+    #: For a new host who plays no power: the host's save, sealed to the new host key.
+    handover: Path | None = None
 
 
-def replace_player(s: Session, power: str, name: str, email: str) -> Replaced:
-    """A human replaced by another (000:204-206): new keys, an admin file, seven backups."""
+#: Player types a replacement may give a power (000:204-208): an email client, or a human at the host's computer.
+REPLACEMENT_TYPES = ("client", "hotseat")
+
+
+def replace_player(s: Session, power: str, name: str, email: str, kind: str = "client",
+                   new_password: str | None = None) -> Replaced:
+    """A human replaced by another (000:204-208): new keys and an admin file.
+
+    ``kind`` "client": the new player plays by email; they get a key file with a
+    one-time password and everyone a backup set (000:208: seven backups).
+    ``kind`` "hotseat": the new player sits at the host's computer; their key is
+    written to the host's folder under ``new_password`` and the admin file alone
+    brings everyone in sync (no save leaves the host's folder).
+    """
     from eiapbem.client.newgame import one_time_password
 
     require_host(s)
+    if kind not in REPLACEMENT_TYPES:
+        raise IllegalAction(f"{kind!r} is not a player type a replacement can have; choose one of {', '.join(REPLACEMENT_TYPES)}")
     row = s.data.meta["players"][power]
-    if row["type"] != "client":
-        raise IllegalAction(f"{power} is played at the host's computer ({row['type']}); only an email client can be replaced",
-                            hint="to hand on the host's own role use 'eiapbem admin replace-host'")
+    if row["type"] not in REPLACEMENT_TYPES:
+        raise IllegalAction(f"{power} is played by the host itself ({row['type']}); the host's own power is handed on with the host role",
+                            hint="use 'eiapbem admin replace-host --power ...' to hand on the host role")
+    if kind == "hotseat" and not new_password:
+        raise IllegalAction(f"a hot-seat player for {power} needs a password of their own (--new-password)")
     person = Person(name, email)
     person.checked()
     ident = keys.Identity.generate(power)
     players = dict(s.data.meta["players"])
-    players[power] = {"name": person.name, "email": person.address, "type": "client"}
+    players[power] = {"name": person.name, "email": person.address, "type": kind}
     act = radmin.ReplacePlayer(power, row["name"], person.name, utc_now())
     path = s.write_admin([act], roster={power: ident.public()}, meta={"players": players})
+    if kind == "hotseat":
+        assert new_password is not None
+        write_identity(s.home, s.game, ident, new_password)
+        s.local = {r: e for r, e in local_roles(s.home, s.game).items() if s.contents.chain.roster.get(r) == e}
+        s.save()  # sealed to the new player's key too: they open the host's folder's save with their password
+        return Replaced(path, None, None, None)
     otp = one_time_password()
     kp = s.folders.put(s.folders.commout, folders.identity_name(s.game, power),
                        keys.seal_identity(ident, otp, s.game, **scrypt_params()))
@@ -228,7 +252,15 @@ def replace_player(s: Session, power: str, name: str, email: str) -> Replaced:
 
 
 def replace_host(s: Session, name: str, email: str, power: str | None) -> Replaced:
-    """The host role and key move to someone else (000:208); every client learns it from this admin file."""
+    """The host role and key move to someone else (000:208); every client learns it from this admin file.
+
+    The new host plays ``power`` (an email player of the game), or no power at
+    all: someone from outside the playgroup.  Such a host has no save yet, so
+    the old host also writes ``commout/GameName_host_handover.sav`` (+ ``.dat``):
+    its save after the admin file, signed with and sealed to the new host key
+    only, which ``take_host`` installs.  The old host's other powers stay with
+    the old host's folder and play by email from now on (type client).
+    """
     from eiapbem.client.newgame import one_time_password
 
     require_host(s)
@@ -236,12 +268,12 @@ def replace_host(s: Session, name: str, email: str, power: str | None) -> Replac
     person = Person(name, email)
     person.checked()
     players = {p: dict(r) for p, r in meta["players"].items()}
+    if power is not None and players[power]["type"] not in ("client", "host"):
+        raise IllegalAction(f"{power} is a hot-seat power at the host's computer; the new host must be an email player or someone new")
     for p, r in players.items():
-        if r["type"] == "host":
-            r["type"] = "client"
+        if r["type"] in ("host", "hotseat"):
+            r["type"] = "client"  # no longer at the host's computer
     if power is not None:
-        if players[power]["type"] not in ("client", "host"):
-            raise IllegalAction(f"{power} is a hot-seat power at the host's computer; the new host must be an email player or someone new")
         players[power] = {"name": person.name, "email": person.address, "type": "host"}
     ident = keys.Identity.generate("host")
     act = radmin.ReplaceHost(meta["host"]["name"], person.name, utc_now(), power)
@@ -250,17 +282,46 @@ def replace_host(s: Session, name: str, email: str, power: str | None) -> Replac
     otp = one_time_password()
     kp = s.folders.put(s.folders.commout, folders.identity_name(s.game, "host"),
                        keys.seal_identity(ident, otp, s.game, **scrypt_params()))
-    return Replaced(path, kp, otp, None)
+    handover = None
+    if power is None:
+        data = GameData(s.data.state, s.data.meta)  # nothing of the old host's own powers' slot in progress
+        sealed = files.write_save(SaveContents(s.contents.chain, data.to_obj(), {}), ident)
+        assert sealed.dat is not None
+        handover = s.folders.commout / folders.handover_name(s.game)
+        atomic.write_save_pair(handover, sealed.data, sealed.dat)
+    return Replaced(path, kp, otp, None, handover)
 
 
-def take_host(home: Path, game: str | None, power: str, password: str, key_file: Path, one_time: str,
-              host_password: str) -> Session:
-    """The new host installs the host key in its own folder, after loading the admin file naming it (000:208)."""
+def take_host(home: Path, game: str | None, power: str | None, password: str | None, key_file: Path, one_time: str,
+              host_password: str, handover: Path | None = None) -> Session:
+    """The new host installs the host key the old host sent (000:208).
+
+    A player of the game (``power``) first loads the admin file naming them; a
+    new host from outside the playgroup (``power`` None) installs the
+    ``handover`` save instead, in a folder that holds no save of this game.
+    """
     home = Path(home)
-    s = Session.open(home, game, power, password)
+    if power is None:
+        if handover is None:
+            raise IllegalAction("a new host who plays no power needs the host's save the old host sent (--handover FILE)")
+        sav, dat = atomic.read_save_pair(handover)
+        gf = folders.GameFolders(home)
+        if (gf.save / folders.save_name(envelope.parse(sav, handover.name).header.game)).exists():
+            raise IllegalAction("this folder already holds a save of that game; take the host role in a folder of its own",
+                                hint="or, as a player of the game, load the admin file and use --power")
     ident = keys.open_identity(folders.read_limited(key_file, keys.MAX_KEY_FILE), one_time, key_file.name)
     if ident.role != "host":
         raise NotForYou(f"{key_file.name} holds the keys of {ident.role}, not the host's")
+    if power is None:
+        contents = files.open_save(sav, dat, ident, handover.name)
+        game = contents.chain.game
+        if contents.chain.roster.get("host") != ident.public():
+            raise NotForYou(f"{handover.name} does not name {key_file.name} as the game's host key; ask the old host for both again")
+        gf.ensure()
+        write_identity(home, game, ident, host_password)
+        savegame.store(gf, game, contents, ident)
+        return Session.open_with(home, game, ident)
+    s = Session.open(home, game, power, password or "")
     if s.contents.chain.roster.get("host") != ident.public():
         raise NotForYou(f"{key_file.name} is not the host key your game knows; load the host's admin file that names the new host first")
     write_identity(home, s.game, ident, host_password)

@@ -78,6 +78,11 @@ def backup_name(game: str, role: str) -> str:
     return f"{check_game_name(game)}_backup_forplayer_{POWER_NAMES[role]}.sav"
 
 
+def handover_name(game: str) -> str:
+    """The host's save handed to a new host from outside the playgroup (4.2.8, ``000:208``); ``.dat`` beside it."""
+    return f"{check_game_name(game)}_host_handover.sav"
+
+
 def setup_name(power: str, scenario: str, name: str) -> str:
     """``FrCustom Campaign 1805-_Default.set`` (14.5, ``000:2822-2828``)."""
     _check(scenario, _FREE_RE, "the scenario name")
