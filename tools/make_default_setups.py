@@ -17,6 +17,7 @@ from eiapbem.data import world
 from eiapbem.data.context import rules_context
 from eiapbem.rules import engine, setup
 from eiapbem.rules.dice import Dice
+from eiapbem.rules.reinforcement.common import counter_max
 from eiapbem.rules.model import POOL, Corps, CorpsType, Factors, FactorType, Fleet, LeaderStatus, Ships, ShipType
 from eiapbem.rules.scenario import initial_state
 from eiapbem.rules.sequence import SETUP_ORDER
@@ -48,9 +49,9 @@ def plan_forces(state, power, nation, ctx, areas):
              and u.corps_type in (CorpsType.REGULAR, CorpsType.COSSACK)]
     load = {c.id: {k: 0 for k in FactorType} for c in corps}
     for k in TYPE_ORDER:
-        cands = sorted(corps, key=lambda c: (-setup._counter_max(ctx, c.id).get(k.value, 0), c.id))
+        cands = sorted(corps, key=lambda c: (-counter_max(ctx.world, c.id).get(k.value, 0), c.id))
         for c in cands:
-            cap = setup._counter_max(ctx, c.id).get(k.value, 0)
+            cap = counter_max(ctx.world, c.id).get(k.value, 0)
             take = min(remaining[k], cap - load[c.id][k])
             if take > 0:
                 load[c.id][k] += take
@@ -83,7 +84,7 @@ def plan_forces(state, power, nation, ctx, areas):
     fi = 0
     while any(left.values()):
         f = fleets[fi]
-        cap = setup._counter_max(ctx, f.id)
+        cap = counter_max(ctx.world, f.id)
         take = {k.value: min(left[k], cap.get(k.value, 0)) for k in ShipType}
         acts.append(setup.PlaceFleet(f.id, port=ports[fi % len(ports)]))
         acts.append(setup.AddShips(f.id, Ships(**{k: v for k, v in take.items() if v})))
@@ -95,7 +96,7 @@ def plan_forces(state, power, nation, ctx, areas):
 
 def plan(state, power, ctx):
     acts, used = plan_forces(state, power, power, ctx, land_order(state, power, power, ctx))
-    for m in setup.free_states_of(state, power):
+    for m in state.free_states(power):
         more, _ = plan_forces(state, power, m, ctx, land_order(state, power, m, ctx))
         acts += more
     leaders = sorted(l.id for l in state.leaders.values() if l.power == power and l.status is LeaderStatus.AVAILABLE)

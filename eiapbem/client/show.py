@@ -15,16 +15,15 @@ from typing import Any
 
 from eiapbem.errors import IllegalAction
 from eiapbem.rules.model import POOL, POWER_NAMES, Corps, Depot, Fleet, GameState, Garrison, LeaderStatus
-from eiapbem.rules.setup import describe_factors, describe_ships, free_states_of
 
 
 def _unit_line(u: Any, state: GameState) -> str:
     leaders = [lid for lid, lead in state.leaders.items() if lead.attached_to == u.id]
     with_ = f" with {', '.join(leaders)}" if leaders else ""
     if isinstance(u, (Corps, Garrison)):
-        return f"{u.id}: {describe_factors(u.factors)}{with_}"
+        return f"{u.id}: {u.factors.describe()}{with_}"
     if isinstance(u, Fleet):
-        return f"{u.id}: {describe_ships(u.ships)} ({u.location.kind}){with_}"
+        return f"{u.id}: {u.ships.describe()} ({u.location.kind}){with_}"
     return f"{u.id}"
 
 
@@ -57,9 +56,9 @@ def unit(state: GameState, unit_id: str) -> list[str]:
     owner = getattr(u, "nation", None) or getattr(u, "power")
     out = [f"{u.id} ({type(u).__name__.lower()} of {owner})", f"  at {u.location}"]
     if isinstance(u, (Corps, Garrison)):
-        out.append(f"  factors: {describe_factors(u.factors)} ({u.factors.total})")
+        out.append(f"  factors: {u.factors.describe()} ({u.factors.total})")
     if isinstance(u, Fleet):
-        out.append(f"  ships: {describe_ships(u.ships)}")
+        out.append(f"  ships: {u.ships.describe()}")
     leaders = [lid for lid, lead in state.leaders.items() if lead.attached_to == u.id]
     if leaders:
         out.append(f"  leaders: {', '.join(leaders)}")
@@ -83,7 +82,7 @@ def power(state: GameState, p: str) -> list[str]:
     out.append(f"  on the map: {len(corps)} corps ({sum(c.factors.total for c in corps)} factors), "
                f"{len(fleets)} fleets ({sum(f.ships.total for f in fleets)} ships)")
     if ps.unplaced_factors.total or ps.unplaced_ships.total:
-        out.append(f"  still to place: {describe_factors(ps.unplaced_factors)}; {describe_ships(ps.unplaced_ships)}")
+        out.append(f"  still to place: {ps.unplaced_factors.describe()}; {ps.unplaced_ships.describe()}")
     return out
 
 
@@ -91,13 +90,13 @@ def pool(state: GameState, p: str) -> list[str]:
     if p not in state.powers:
         raise IllegalAction(f"{p!r} is not a major power; use one of {' '.join(state.powers)}")
     ps = state.powers[p]
-    nations = [p] + free_states_of(state, p)
+    nations = [p, *state.free_states(p)]
     out = [f"Counter pool of {POWER_NAMES[p]} (View Available Counters)"]
-    out.append(f"  factors to place: {describe_factors(ps.unplaced_factors)}")
-    out.append(f"  ships to place: {describe_ships(ps.unplaced_ships)}")
+    out.append(f"  factors to place: {ps.unplaced_factors.describe()}")
+    out.append(f"  ships to place: {ps.unplaced_ships.describe()}")
     for m in nations[1:]:
         row = state.minors[m]
-        out.append(f"  {m} (free state) to place: {describe_factors(row.stored_factors)}; {describe_ships(row.stored_ships)}")
+        out.append(f"  {m} (free state) to place: {row.stored_factors.describe()}; {row.stored_ships.describe()}")
     for n in nations:
         units = [u for u in state.units.values() if u.location == POOL and (getattr(u, "nation", None) or getattr(u, "power")) == n]
         corps = [u.id + (f" ({u.corps_type})" if u.corps_type != "regular" else "") + _bought(state, u)

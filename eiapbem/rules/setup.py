@@ -24,11 +24,12 @@ own rules, never at setup.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.engine import Outcome, RulesContext
+from eiapbem.rules.reinforcement.common import counter_max
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -194,16 +195,6 @@ def _check_land(state: GameState, power: str, area_id: str, ctx: RulesContext, w
     return area
 
 
-def _counter_max(ctx: RulesContext, unit_id: str) -> Mapping[str, int]:
-    counters = ctx.world["counters.json"]
-    owner = unit_id.split(":")[1]
-    block = counters["powers"].get(owner) or counters["minors"].get(owner) or {}
-    for c in list(block.get("corps", [])) + list(block.get("fleets", [])):
-        if c["id"] == unit_id:
-            return c.get("max", {})
-    return {}
-
-
 def _owns(state: GameState, power: str, nation: str) -> bool:
     """``power`` sets up ``nation``'s forces: its own, or a free state's it controls (5.3.1)."""
     if nation == power:
@@ -234,24 +225,6 @@ def _set_unplaced(state: GameState, nation: str, factors: Factors, ships: Ships)
     if nation in state.powers:
         return state.with_power(nation, unplaced_factors=factors, unplaced_ships=ships)
     return state.with_minor(nation, state.minors[nation].replace(stored_factors=factors, stored_ships=ships))
-
-
-def _minus(have: Factors, take: Factors) -> Factors:
-    return Factors(**{k.value.replace("-", "_"): have.get(k) - take.get(k) for k in FactorType})
-
-
-def _ships_plus(a: Ships, b: Ships, sign: int = 1) -> Ships:
-    return Ships(a.heavy + sign * b.heavy, a.light + sign * b.light, a.transport + sign * b.transport)
-
-
-def describe_factors(f: Factors) -> str:
-    parts = [f"{f.get(k)} {k.value}" for k in FactorType if f.get(k)]
-    return ", ".join(parts) or "nothing"
-
-
-def describe_ships(s: Ships) -> str:
-    parts = [f"{s.get(k)} {k.value}" for k in ShipType if s.get(k)]
-    return ", ".join(parts) or "no ships"
 
 
 def _check_take(state: GameState, nation: str, factors: Factors, what: str) -> None:
@@ -348,7 +321,7 @@ def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesC
     if corps.location == POOL:
         raise IllegalAction(f"{a.corps} is still in the pool; place it first with place-corps")
     _check_take(state, corps.nation, a.factors, f"adding factors to {a.corps}")
-    cap = _counter_max(ctx, a.corps)
+    cap = counter_max(ctx.world, a.corps)
     after = corps.factors + a.factors
     for k in FactorType:
         if after.get(k) > cap.get(k.value, 0):
@@ -358,9 +331,9 @@ def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesC
 def _apply_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesContext) -> Outcome:
     corps = state.units[a.corps]
     have, ships = _unplaced(state, corps.nation)
-    new = _set_unplaced(state, corps.nation, _minus(have, a.factors), ships)
+    new = _set_unplaced(state, corps.nation, (have - a.factors), ships)
     new = new.with_unit(corps.replace(factors=corps.factors + a.factors))
-    return engine.log(new, power, "setup.factors", f"{power} puts {describe_factors(a.factors)} into {a.corps}", unit=a.corps)
+    return engine.log(new, power, "setup.factors", f"{power} puts {a.factors.describe()} into {a.corps}", unit=a.corps)
 
 
 def _garrison_nation(power: str, a: AddGarrison) -> str:
@@ -388,11 +361,11 @@ def _apply_add_garrison(state: GameState, power: str, a: AddGarrison, ctx: Rules
     gid = garrison_id(nation, loc)
     old = state.units.get(gid)
     have, ships = _unplaced(state, nation)
-    new = _set_unplaced(state, nation, _minus(have, a.factors), ships)
+    new = _set_unplaced(state, nation, (have - a.factors), ships)
     factors = (old.factors if isinstance(old, Garrison) else Factors()) + a.factors
     new = new.with_unit(Garrison(id=gid, nation=nation, location=loc, factors=factors))
     name = ctx.map.areas[a.area].name
-    return engine.log(new, power, "setup.garrison", f"{power} garrisons {name} with {describe_factors(a.factors)}", unit=gid)
+    return engine.log(new, power, "setup.garrison", f"{power} garrisons {name} with {a.factors.describe()}", unit=gid)
 
 
 def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContext) -> None:
@@ -402,7 +375,7 @@ def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesConte
     if a.ships.total == 0:
         raise IllegalAction(f"adding ships to {a.fleet} names no ships; give at least one, e.g. --heavy 5")
     _, have = _unplaced(state, fleet.nation)
-    cap = _counter_max(ctx, a.fleet)
+    cap = counter_max(ctx.world, a.fleet)
     for k in ShipType:
         if a.ships.get(k) > have.get(k):
             raise IllegalAction(f"{fleet.nation} has only {have.get(k)} {k.value} ships left to place, not {a.ships.get(k)}")
@@ -413,9 +386,9 @@ def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesConte
 def _apply_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContext) -> Outcome:
     fleet = state.units[a.fleet]
     factors, have = _unplaced(state, fleet.nation)
-    new = _set_unplaced(state, fleet.nation, factors, _ships_plus(have, a.ships, -1))
-    new = new.with_unit(fleet.replace(ships=_ships_plus(fleet.ships, a.ships)))
-    return engine.log(new, power, "setup.ships", f"{power} puts {describe_ships(a.ships)} into {a.fleet}", unit=a.fleet)
+    new = _set_unplaced(state, fleet.nation, factors, (have - a.ships))
+    new = new.with_unit(fleet.replace(ships=(fleet.ships + a.ships)))
+    return engine.log(new, power, "setup.ships", f"{power} puts {a.ships.describe()} into {a.fleet}", unit=a.fleet)
 
 
 def _verify_assign_leader(state: GameState, power: str, a: AssignLeader, ctx: RulesContext) -> None:
@@ -469,7 +442,7 @@ def _apply_remove(state: GameState, power: str, a: RemoveCounter, ctx: RulesCont
     if isinstance(unit, (Corps, Garrison)) and not (isinstance(unit, Corps) and unit.corps_type is CorpsType.FEUDAL):
         factors = factors + unit.factors
     if isinstance(unit, Fleet):
-        ships = _ships_plus(ships, unit.ships)
+        ships = (ships + unit.ships)
     new = _set_unplaced(new, nation, factors, ships)
     if isinstance(unit, Garrison):
         new = new.without_unit(a.unit)
@@ -490,23 +463,19 @@ def _apply_remove(state: GameState, power: str, a: RemoveCounter, ctx: RulesCont
 # ----------------------------------------------------------------- phase hooks
 
 
-def free_states_of(state: GameState, power: str) -> list[str]:
-    return [m for m, row in state.minors.items() if row.status is MinorStatus.FREE_STATE and row.controller == power]
-
-
 def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
     """5.1 (000:308): every army factor and ship given must be placed; counters and depots need not be."""
     out = []
     ps = state.powers[power]
     if ps.unplaced_factors.total:
-        out.append(f"place the remaining {describe_factors(ps.unplaced_factors)} factors (5.1)")
+        out.append(f"place the remaining {ps.unplaced_factors.describe()} factors (5.1)")
     if ps.unplaced_ships.total:
-        out.append(f"place the remaining {describe_ships(ps.unplaced_ships)} ships (5.1)")
-    for m in free_states_of(state, power):
+        out.append(f"place the remaining {ps.unplaced_ships.describe()} ships (5.1)")
+    for m in state.free_states(power):
         row = state.minors[m]
         if row.setup_due and (row.stored_factors.total or row.stored_ships.total):
-            left = ", ".join(x for x in (describe_factors(row.stored_factors) if row.stored_factors.total else "",
-                                         describe_ships(row.stored_ships) if row.stored_ships.total else "") if x)
+            left = ", ".join(x for x in (row.stored_factors.describe() if row.stored_factors.total else "",
+                                         row.stored_ships.describe() if row.stored_ships.total else "") if x)
             out.append(f"place {m}'s remaining {left} (5.3.1)")
     return out
 
@@ -514,7 +483,7 @@ def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
 def finish(state: GameState, power: str, ctx: RulesContext) -> Outcome:
     """The free states ``power`` set up need no set-up at the next reinforcement phase (7.3)."""
     new = state
-    for m in free_states_of(state, power):
+    for m in state.free_states(power):
         row = new.minors[m]
         if row.setup_due:
             new = new.with_minor(m, row.replace(setup_due=False))

@@ -19,7 +19,7 @@ from eiapbem.rules.economy.common import (
     ceil_half,
     city_holder,
     fund_of,
-    free_states_of,
+    free_state_funds,
     kingdom_of_province,
     minor_status,
     national_capitals_occupied,
@@ -160,7 +160,7 @@ def collect(w: Work) -> None:
         _taxation(w, p)
         _manpower(w, p)
     for p in POWERS:
-        for f in free_states_of(w.state, p):
+        for f in free_state_funds(w.state, p):
             _free_state(w, p, f)
     _trade(w)
     _spanish_gold(w)

@@ -211,13 +211,9 @@ def adjust_status(state: GameState, ctx: Any, power: str, points: int) -> GameSt
     return state.with_power(power, political_status=max(lo, min(hi, new)), must_sue_for_peace=sue)
 
 
-def free_states_of(state: GameState, power: str) -> tuple[str, ...]:
-    """The funds of ``power``'s minor free states: free-state minors outside a kingdom and kingdoms."""
-    out = []
-    for slug, m in state.minors.items():
-        if m.status is MinorStatus.FREE_STATE and m.controller == power and m.kingdom is None and m.part_of is None:
-            out.append(slug)
-    return tuple(out)
+def free_state_funds(state: GameState, power: str) -> tuple[str, ...]:
+    """The treasuries of ``power``'s minor free states: those outside a kingdom, and kingdoms (12.8)."""
+    return tuple(s for s in state.free_states(power) if state.minors[s].kingdom is None and state.minors[s].part_of is None)
 
 
 def fund_of(state: GameState, nation: str) -> str:

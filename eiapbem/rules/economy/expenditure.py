@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.errors import IllegalAction
-from eiapbem.rules.economy.common import Work, ceil_half, free_states_of, fund_of, power_of, province_holder
+from eiapbem.rules.economy.common import Work, ceil_half, free_state_funds, fund_of, power_of, province_holder
 from eiapbem.rules.model import (
     POWERS,
     BuildOrder,
@@ -133,7 +133,7 @@ def spend(w: Work) -> None:
 
 
 def _maintenance(w: Work, p: str, bankrupt: set[str]) -> None:
-    for fund in free_states_of(w.state, p):
+    for fund in free_state_funds(w.state, p):
         members = [fund] + [s for s, m in w.state.minors.items() if m.kingdom == fund]
         items = [it for n in members for it in maintenance_items(w.state, n)]
         due = sum(c for _, c in items)
@@ -224,7 +224,7 @@ def _surplus(w: Work, p: str) -> None:
     men = w.men(p)
     if men and p != "PR":
         w.manpower(p, -men, STEP, "unused manpower lost", detail="12.5.6")
-    for fund in free_states_of(w.state, p):
+    for fund in free_state_funds(w.state, p):
         money, fmen = w.fund_money.get(fund, 0), w.fund_manpower.get(fund, 0)
         if fund == "ottoman-empire" and p == "TU" and w.date.month == 12 and money:
             w.money(fund, -money, STEP, "tribute to Turkey", power=p, detail="12.8.3")

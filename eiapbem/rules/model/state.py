@@ -259,6 +259,10 @@ class GameState(Record):
     def with_leader(self, leader: Leader) -> GameState:
         return self.replace(leaders=self.leaders.set(leader.id, leader))
 
+    def free_states(self, power: str) -> tuple[str, ...]:
+        """The minor free states ``power`` controls (6.8), by slug, in the minors' order."""
+        return tuple(slug for slug, m in self.minors.items() if m.status is MinorStatus.FREE_STATE and m.controller == power)
+
     def with_minor(self, slug: str, minor: MinorCountry) -> GameState:
         return self.replace(minors=self.minors.set(slug, minor))
 

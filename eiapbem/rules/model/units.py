@@ -105,6 +105,14 @@ class Factors(Record):
     def __add__(self, other: Factors) -> Factors:
         return Factors(**{k.value.replace("-", "_"): self.get(k) + other.get(k) for k in FactorType})
 
+    def __sub__(self, other: Factors) -> Factors:
+        """What is left after taking ``other`` (refused as an invalid value if any type would go negative)."""
+        return Factors(**{k.value.replace("-", "_"): self.get(k) - other.get(k) for k in FactorType})
+
+    def describe(self) -> str:
+        """``3 infantry, 1 cavalry`` (only the types present), or ``nothing``."""
+        return ", ".join(f"{self.get(k)} {k.value}" for k in FactorType if self.get(k)) or "nothing"
+
 
 @dataclass(frozen=True, slots=True)
 class Ships(Record):
@@ -120,6 +128,17 @@ class Ships(Record):
     @property
     def total(self) -> int:
         return self.heavy + self.light + self.transport
+
+    def __add__(self, other: Ships) -> Ships:
+        return Ships(self.heavy + other.heavy, self.light + other.light, self.transport + other.transport)
+
+    def __sub__(self, other: Ships) -> Ships:
+        """What is left after taking ``other`` (refused as an invalid value if any type would go negative)."""
+        return Ships(self.heavy - other.heavy, self.light - other.light, self.transport - other.transport)
+
+    def describe(self) -> str:
+        """``5 heavy, 2 light`` (only the types present), or ``nothing``."""
+        return ", ".join(f"{self.get(k)} {k.value}" for k in ShipType if self.get(k)) or "nothing"
 
 
 class CorpsType(enum.StrEnum):

@@ -41,11 +41,9 @@ from eiapbem.rules.reinforcement.common import (
     check_nation,
     city_garrison_total,
     corps_capacity,
-    describe,
     factors_from,
     fits,
     garrison_capacity,
-    minus,
     own_unit,
     purchased,
     take_factors,
@@ -89,7 +87,7 @@ def check_corps_takes(state: GameState, ctx: Any, power: str, corps: Corps, fact
     over = fits(corps.factors + factors, cap)
     if over:
         raise IllegalAction(
-            f"{corps.id} cannot hold {describe(factors)} more: {', '.join(over)} (its counter's full strength; 7.2.2, 000:930)"
+            f"{corps.id} cannot hold {factors.describe()} more: {', '.join(over)} (its counter's full strength; 7.2.2, 000:930)"
         )
     if supply.is_home_area(state, m, area, corps.nation):
         return
@@ -246,7 +244,7 @@ def _apply_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) ->
         state, removed = _move_factors(state, a.source, corps.id, f)
         frm = a.source
     out = engine.log(state, power, "reinforcement.place-corps",
-                     f"{power} places {corps.id} at {where} with {describe(f)} from {frm}",
+                     f"{power} places {corps.id} at {where} with {f.describe()} from {frm}",
                      corps=corps.id, location=str(where))
     return out.then(removed_log(out.state, power, removed))
 
@@ -287,7 +285,7 @@ def _apply_add_factors(state: GameState, power: str, a: AddFactors, ctx: Any) ->
     f = factors_from(a)
     state = take_factors(state, corps.nation, f)
     state = state.with_unit(corps.replace(factors=corps.factors + f))
-    return engine.log(state, power, "reinforcement.add-factors", f"{power} adds {describe(f)} to {corps.id} at {corps.location}",
+    return engine.log(state, power, "reinforcement.add-factors", f"{power} adds {f.describe()} to {corps.id} at {corps.location}",
                       corps=corps.id)
 
 
@@ -326,7 +324,7 @@ def _apply_add_garrison(state: GameState, power: str, a: AddToGarrison, ctx: Any
     state = take_factors(state, nation, f)
     g = _garrison_at(state, nation, where)
     state = state.with_unit(g.replace(factors=g.factors + f))
-    return engine.log(state, power, "reinforcement.add-garrison", f"{power} adds {describe(f)} to {g.id}", garrison=g.id)
+    return engine.log(state, power, "reinforcement.add-garrison", f"{power} adds {f.describe()} to {g.id}", garrison=g.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +360,7 @@ def _apply_convert(state: GameState, power: str, a: ConvertToInfantry, ctx: Any)
     old = ps.builds.get(key)
     order = BuildOrder(nation=nation, item=FactorType.INFANTRY.value, count=n + (old.count if old else 0), arrives=state.date)
     state = state.with_power(power, builds=ps.builds.set(key, order))
-    return engine.log(state, power, "reinforcement.convert", f"{power} converts {describe(f)} due to {nation} into {n} infantry",
+    return engine.log(state, power, "reinforcement.convert", f"{power} converts {f.describe()} due to {nation} into {n} infantry",
                       nation=nation, infantry=n)
 
 
@@ -425,7 +423,7 @@ def _check_transfer(state: GameState, ctx: Any, power: str, source_id: str, targ
     if f.artillery:
         raise IllegalAction("artillery factors may not be exchanged (7.2.3, 000:956)")
     if not all(source.factors.get(t) >= f.get(t) for t in FactorType):
-        raise IllegalAction(f"{source.id} has {describe(source.factors)}, not {describe(f)}")
+        raise IllegalAction(f"{source.id} has {source.factors.describe()}, not {f.describe()}")
     garrison = source if isinstance(source, Garrison) else target if isinstance(target, Garrison) else None
     if garrison is not None:
         extra = [t.value for t in FactorType if f.get(t) and t not in GARRISON_ITEMS]
@@ -454,8 +452,8 @@ def _check_transfer(state: GameState, ctx: Any, power: str, source_id: str, targ
     if isinstance(target, Corps):
         over = fits(target.factors + f, corps_capacity(ctx, target))
         if over:
-            raise IllegalAction(f"{target.id} cannot hold {describe(f)} more: {', '.join(over)} (7.2.3 \"capacity permitting\")")
-    if isinstance(source, Corps) and minus(source.factors, f).total == 0:
+            raise IllegalAction(f"{target.id} cannot hold {f.describe()} more: {', '.join(over)} (7.2.3 \"capacity permitting\")")
+    if isinstance(source, Corps) and (source.factors - f).total == 0:
         led = [lid for lid, lead in state.leaders.items() if lead.attached_to == source.id]
         if led:
             raise IllegalAction(
@@ -471,7 +469,7 @@ def _move_factors(state: GameState, source_id: str, target_id: str, f: Factors) 
     source = _unit(state, source_id)
     target = _unit(state, target_id) or _garrison_target(state, target_id)
     assert source is not None and target is not None
-    left = minus(source.factors, f)
+    left = (source.factors - f)
     removed = None
     if left.total == 0:
         removed = source.id
@@ -523,7 +521,7 @@ def _verify_transfer(state: GameState, power: str, a: TransferFactors, ctx: Any)
 def _apply_transfer(state: GameState, power: str, a: TransferFactors, ctx: Any) -> engine.Outcome:
     f = factors_from(a)
     state, removed = _move_factors(state, a.source, a.target, f)
-    out = engine.log(state, power, "reinforcement.transfer-factors", f"{power} moves {describe(f)} from {a.source} to {a.target}",
+    out = engine.log(state, power, "reinforcement.transfer-factors", f"{power} moves {f.describe()} from {a.source} to {a.target}",
                      source=a.source, target=a.target)
     return out.then(removed_log(out.state, power, removed))
 
@@ -601,16 +599,16 @@ def _verify_demobilise(state: GameState, power: str, a: Demobilise, ctx: Any) ->
     if f.total == 0:
         raise IllegalAction("name the infantry or militia factors to remove")
     if g.factors.infantry < f.infantry or g.factors.militia < f.militia:
-        raise IllegalAction(f"{g.id} has {describe(g.factors)}, not {describe(f)}")
+        raise IllegalAction(f"{g.id} has {g.factors.describe()}, not {f.describe()}")
 
 
 def _apply_demobilise(state: GameState, power: str, a: Demobilise, ctx: Any) -> engine.Outcome:
     g = state.units[a.garrison]
     assert isinstance(g, Garrison)
     f = Factors(infantry=a.infantry, militia=a.militia)
-    left = minus(g.factors, f)
+    left = (g.factors - f)
     state = state.without_unit(g.id) if left.total == 0 else state.with_unit(g.replace(factors=left))
-    return engine.log(state, power, "reinforcement.demobilise", f"{power} demobilises {describe(f)} of {g.id}", garrison=g.id)
+    return engine.log(state, power, "reinforcement.demobilise", f"{power} demobilises {f.describe()} of {g.id}", garrison=g.id)
 
 
 ACTIONS = (

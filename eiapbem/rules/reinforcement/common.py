@@ -25,7 +25,6 @@ from eiapbem.rules.model import (
     GameState,
     Garrison,
     LocationKind,
-    MinorStatus,
     ShipType,
     Ships,
 )
@@ -37,15 +36,6 @@ ARMY_ITEMS: tuple[FactorType, ...] = (
 )
 #: Garrison factors are regular infantry and militia (10.4.3, 000:1424).
 GARRISON_ITEMS: tuple[FactorType, ...] = (FactorType.INFANTRY, FactorType.MILITIA)
-
-
-def describe(f: Factors | Ships) -> str:
-    """``3 infantry, 1 cavalry`` (only the types present)."""
-    if isinstance(f, Ships):
-        parts = [f"{f.get(t)} {t.value}" for t in ShipType if f.get(t)]
-    else:
-        parts = [f"{f.get(t)} {t.value}" for t in FactorType if f.get(t)]
-    return ", ".join(parts) or "nothing"
 
 
 def factors_from(obj: Any) -> Factors:
@@ -63,10 +53,6 @@ def fits(have: Factors | Ships, cap: Factors | Ships) -> list[str]:
     return [f"{k.value} {have.get(k)} > {cap.get(k)}" for k in kinds if have.get(k) > cap.get(k)]
 
 
-def minus(a: Factors, b: Factors) -> Factors:
-    return Factors(**{k.value.replace("-", "_"): a.get(k) - b.get(k) for k in FactorType})
-
-
 def covers(a: Factors | Ships, b: Factors | Ships) -> bool:
     kinds = ShipType if isinstance(a, Ships) else FactorType
     return all(a.get(k) >= b.get(k) for k in kinds)
@@ -75,30 +61,25 @@ def covers(a: Factors | Ships, b: Factors | Ships) -> bool:
 # ----------------------------------------------------------------- counters (world data)
 
 
-def _counter_entries(world: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    out: dict[str, Mapping[str, Any]] = {}
+def counter_max(world: Mapping[str, Any], unit_id: str) -> Mapping[str, int]:
+    """The counter mix's most factors or ships of each type for counter ``unit_id`` (empty if not in the mix)."""
+    owner = unit_id.split(":")[1]
     data = world.get("counters.json", {})
-    for group in ("powers", "minors"):
-        for block in data.get(group, {}).values():
-            for c in block.get("corps", []) + block.get("fleets", []):
-                out[c["id"]] = c
-    return out
+    block = data.get("powers", {}).get(owner) or data.get("minors", {}).get(owner) or {}
+    for c in list(block.get("corps", [])) + list(block.get("fleets", [])):
+        if c["id"] == unit_id:
+            return c.get("max", {})
+    return {}
 
 
 def corps_capacity(ctx: Any, corps: Corps) -> Factors:
     """The most factors of each type the counter holds (counter mix data; 7.2.2 "full strength")."""
-    entry = _counter_entries(ctx.world).get(corps.id)
-    if entry is None:
-        return Factors()
-    return Factors(**{k.replace("-", "_"): v for k, v in entry["max"].items()})
+    return Factors(**{k.replace("-", "_"): v for k, v in counter_max(ctx.world, corps.id).items()})
 
 
 def fleet_capacity(ctx: Any, fleet: Fleet) -> Ships:
     """The most ships of each type the fleet counter holds (7.1.2 "ship capacity")."""
-    entry = _counter_entries(ctx.world).get(fleet.id)
-    if entry is None:
-        return Ships()
-    return Ships(**entry["max"])
+    return Ships(**counter_max(ctx.world, fleet.id))
 
 
 def garrison_capacity(state: GameState, m: Any, area: str) -> int:
@@ -117,16 +98,9 @@ def city_garrison_total(state: GameState, area: str) -> int:
 # ----------------------------------------------------------------- nations and units
 
 
-def free_states(state: GameState, power: str) -> tuple[str, ...]:
-    """The minor free states ``power`` controls (6.8), by slug."""
-    return tuple(
-        slug for slug, m in state.minors.items() if m.status is MinorStatus.FREE_STATE and m.controller == power
-    )
-
-
 def check_nation(state: GameState, power: str, nation: str) -> None:
     """``nation`` is ``power`` itself or one of its minor free states."""
-    if nation != power and nation not in free_states(state, power):
+    if nation != power and nation not in state.free_states(power):
         raise IllegalAction(
             f"{power} places only its own forces and those of its minor free states, not {nation}'s (7.2, 000:930-936)"
         )
@@ -158,7 +132,7 @@ def on_map(unit: Corps | Fleet | Garrison) -> bool:
 
 def own_unit(state: GameState, power: str, unit: Corps | Fleet, what: str) -> None:
     """``unit`` belongs to ``power`` or one of its free states and is not loaned out (7.6)."""
-    if supply.power_of(state, unit.nation) != power or unit.nation not in (power,) + free_states(state, power):
+    if supply.power_of(state, unit.nation) != power or unit.nation not in (power,) + state.free_states(power):
         raise IllegalAction(f"{unit.id} is not {power}'s to {what}")
     if unit.loaned_to is not None:
         raise IllegalAction(f"{unit.id} is loaned to {unit.loaned_to} this month (7.6, 000:1002); {power} cannot {what} it")
@@ -243,7 +217,7 @@ def check_due(state: GameState, nation: str, factors: Factors) -> None:
     due = due_factors(state, nation)
     if not covers(due, factors):
         raise IllegalAction(
-            f"{nation} has {describe(due)} due as reinforcements this month, not {describe(factors)} (7.2.2, 000:930)",
+            f"{nation} has {due.describe()} due as reinforcements this month, not {factors.describe()} (7.2.2, 000:930)",
             hint="'eiapbem show power' lists the reinforcements due",
         )
 
@@ -253,7 +227,7 @@ def available(state: GameState, power: str) -> dict[str, Any]:
     "Current Reinforcement", 7.2.2): per nation (the power and its free states) the army factors due, the
     ships due by port, and the bought counters waiting in the pool; and the leaders ready to be placed."""
     out: dict[str, Any] = {}
-    for nation in (power,) + free_states(state, power):
+    for nation in (power,) + state.free_states(power):
         ports = sorted({o.port for o in _due_orders(state, nation, SHIP_ITEMS) if o.port})
         out[nation] = {
             "factors": due_factors(state, nation),

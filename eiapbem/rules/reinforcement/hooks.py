@@ -20,9 +20,7 @@ from eiapbem.rules.reinforcement.army import check_corps_takes, check_garrison_t
 from eiapbem.rules.reinforcement.common import (
     ARMY_ITEMS,
     GARRISON_ITEMS,
-    describe,
     due_factors,
-    free_states,
     purchased,
 )
 from eiapbem.rules.reinforcement.minors import finish_minor_setup
@@ -72,7 +70,7 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
 
 def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
     out: list[str] = []
-    for nation in (power,) + free_states(state, power):
+    for nation in (power,) + state.free_states(power):
         due = due_factors(state, nation)
         for kind in ARMY_ITEMS:
             n = due.get(kind)
@@ -86,7 +84,7 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
 
 def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     out = engine.Outcome(state)
-    for nation in (power,) + free_states(state, power):
+    for nation in (power,) + state.free_states(power):
         lost = due_factors(out.state, nation)
         if lost.total == 0:
             continue
@@ -100,7 +98,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
             changes["returned_factors"] = Factors()
         s = out.state.with_power(power, **changes)
         out = out.then(engine.log(s, power, "reinforcement.lost",
-                                  f"{describe(lost)} due to {nation} could not be placed and are lost (7.2.2)",
+                                  f"{lost.describe()} due to {nation} could not be placed and are lost (7.2.2)",
                                   nation=nation, factors=lost.total))
     return engine.Outcome(finish_minor_setup(out.state, power), out.events)
 

@@ -23,12 +23,10 @@ from eiapbem.rules.reinforcement.common import (
     city_garrison_total,
     corps_capacity,
     covers,
-    describe,
     factors_from,
     fits,
     fleet_capacity,
     garrison_capacity,
-    minus,
     ships_from,
     the_area,
     the_corps,
@@ -57,7 +55,7 @@ def _in_borders(state: GameState, ctx: Any, slug: str, area: str) -> None:
 def _check_stored(slug: str, minor: MinorCountry, f: Factors | Ships) -> None:
     have = minor.stored_ships if isinstance(f, Ships) else minor.stored_factors
     if not covers(have, f):
-        raise IllegalAction(f"{slug} has {describe(have)} to set up, not {describe(f)} (7.3, 000:974)")
+        raise IllegalAction(f"{slug} has {have.describe()} to set up, not {f.describe()} (7.3, 000:974)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +94,7 @@ def _verify_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: A
     _check_stored(a.minor, minor, f)
     over = fits(f, corps_capacity(ctx, corps))
     if over:
-        raise IllegalAction(f"{corps.id} cannot hold {describe(f)}: {', '.join(over)}")
+        raise IllegalAction(f"{corps.id} cannot hold {f.describe()}: {', '.join(over)}")
 
 
 def _apply_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: Any) -> engine.Outcome:
@@ -104,9 +102,9 @@ def _apply_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: An
     corps = the_corps(state, a.corps)
     f = factors_from(a)
     where = Location(LocationKind.CITY if a.in_city else LocationKind.AREA, a.area)
-    state = state.with_minor(a.minor, minor.replace(stored_factors=minus(minor.stored_factors, f)))
+    state = state.with_minor(a.minor, minor.replace(stored_factors=(minor.stored_factors - f)))
     state = state.with_unit(corps.replace(location=where, factors=f, placeable_until=None))
-    return engine.log(state, power, "reinforcement.minor-corps", f"{power} sets up {corps.id} at {where} with {describe(f)}",
+    return engine.log(state, power, "reinforcement.minor-corps", f"{power} sets up {corps.id} at {where} with {f.describe()}",
                       minor=a.minor, corps=corps.id)
 
 
@@ -143,9 +141,9 @@ def _apply_minor_garrison(state: GameState, power: str, a: SetUpMinorGarrison, c
     minor = state.minors[a.minor]
     f = Factors(infantry=a.infantry, militia=a.militia)
     g = _garrison_at(state, a.minor, Location(LocationKind.CITY, a.area))
-    state = state.with_minor(a.minor, minor.replace(stored_factors=minus(minor.stored_factors, f)))
+    state = state.with_minor(a.minor, minor.replace(stored_factors=(minor.stored_factors - f)))
     state = state.with_unit(g.replace(factors=g.factors + f))
-    return engine.log(state, power, "reinforcement.minor-garrison", f"{power} sets up {describe(f)} of {a.minor} in {g.id}",
+    return engine.log(state, power, "reinforcement.minor-garrison", f"{power} sets up {f.describe()} of {a.minor} in {g.id}",
                       minor=a.minor, garrison=g.id)
 
 
@@ -186,7 +184,7 @@ def _verify_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: A
     _check_stored(a.minor, minor, ships)
     over = fits(ships, fleet_capacity(ctx, fleet))
     if over:
-        raise IllegalAction(f"{fleet.id} cannot hold {describe(ships)}: {', '.join(over)}")
+        raise IllegalAction(f"{fleet.id} cannot hold {ships.describe()}: {', '.join(over)}")
 
 
 def _apply_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: Any) -> engine.Outcome:
@@ -198,7 +196,7 @@ def _apply_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: An
                  transport=minor.stored_ships.transport - ships.transport)
     state = state.with_minor(a.minor, minor.replace(stored_ships=left))
     state = state.with_unit(fleet.replace(location=where, ships=ships, placeable_until=None))
-    return engine.log(state, power, "reinforcement.minor-fleet", f"{power} sets up {fleet.id} at {where} with {describe(ships)}",
+    return engine.log(state, power, "reinforcement.minor-fleet", f"{power} sets up {fleet.id} at {where} with {ships.describe()}",
                       minor=a.minor, fleet=fleet.id)
 
 

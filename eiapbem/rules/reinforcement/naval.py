@@ -22,7 +22,6 @@ from eiapbem.rules.model.common import NonNeg
 from eiapbem.rules.reinforcement.common import (
     check_nation,
     covers,
-    describe,
     due_ships,
     fits,
     fleet_capacity,
@@ -35,18 +34,10 @@ from eiapbem.rules.reinforcement.common import (
 )
 
 
-def _minus(a: Ships, b: Ships) -> Ships:
-    return Ships(heavy=a.heavy - b.heavy, light=a.light - b.light, transport=a.transport - b.transport)
-
-
-def _add(a: Ships, b: Ships) -> Ships:
-    return Ships(heavy=a.heavy + b.heavy, light=a.light + b.light, transport=a.transport + b.transport)
-
-
 def _check_capacity(ctx: Any, fleet: Fleet, ships: Ships) -> None:
-    over = fits(_add(fleet.ships, ships), fleet_capacity(ctx, fleet))
+    over = fits((fleet.ships + ships), fleet_capacity(ctx, fleet))
     if over:
-        raise IllegalAction(f"{fleet.id} cannot hold {describe(ships)} more: {', '.join(over)} (the fleet's ship capacity, 7.1.2, 000:912)")
+        raise IllegalAction(f"{fleet.id} cannot hold {ships.describe()} more: {', '.join(over)} (the fleet's ship capacity, 7.1.2, 000:912)")
 
 
 def _home_port(state: GameState, ctx: Any, power: str, nation: str, port: str, *, conquered_ok: bool) -> None:
@@ -103,7 +94,7 @@ def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: Any) -
     if a.source == "reinforcements":
         due = due_ships(state, fleet.nation, a.port)
         if not covers(due, ships):
-            raise IllegalAction(f"{fleet.nation} has {describe(due)} due in {a.port}, not {describe(ships)} (7.1.2, 000:912)")
+            raise IllegalAction(f"{fleet.nation} has {due.describe()} due in {a.port}, not {ships.describe()} (7.1.2, 000:912)")
     else:
         _check_ship_transfer(state, power, a.source, fleet.replace(location=here), ships)
     _check_capacity(ctx, fleet, ships)
@@ -120,7 +111,7 @@ def _apply_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: Any) ->
     else:
         state = state.with_unit(placed)
         state, removed = _move_ships(state, a.source, fleet.id, ships)
-    out = engine.log(state, power, "reinforcement.place-fleet", f"{power} places {fleet.id} in {a.port} with {describe(ships)}",
+    out = engine.log(state, power, "reinforcement.place-fleet", f"{power} places {fleet.id} in {a.port} with {ships.describe()}",
                      fleet=fleet.id, port=a.port)
     return out.then(_removed(out.state, power, removed))
 
@@ -153,7 +144,7 @@ def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: Any) -> No
         raise IllegalAction("name at least one ship to add")
     due = due_ships(state, fleet.nation, port)
     if not covers(due, ships):
-        raise IllegalAction(f"{fleet.nation} has {describe(due)} due in {port}, not {describe(ships)}; ships appear only in the port chosen when bought (12.5.3, 000:2234)")
+        raise IllegalAction(f"{fleet.nation} has {due.describe()} due in {port}, not {ships.describe()}; ships appear only in the port chosen when bought (12.5.3, 000:2234)")
     _home_port(state, ctx, power, fleet.nation, port, conquered_ok=True)
     _check_capacity(ctx, fleet, ships)
 
@@ -162,8 +153,8 @@ def _apply_add_ships(state: GameState, power: str, a: AddShips, ctx: Any) -> eng
     fleet = the_fleet(state, a.fleet)
     ships = ships_from(a)
     state = take_ships(state, fleet.nation, fleet.location.site, ships)
-    state = state.with_unit(fleet.replace(ships=_add(fleet.ships, ships)))
-    return engine.log(state, power, "reinforcement.add-ships", f"{power} adds {describe(ships)} to {fleet.id} in {fleet.location.site}",
+    state = state.with_unit(fleet.replace(ships=(fleet.ships + ships)))
+    return engine.log(state, power, "reinforcement.add-ships", f"{power} adds {ships.describe()} to {fleet.id} in {fleet.location.site}",
                       fleet=fleet.id)
 
 
@@ -186,8 +177,8 @@ def _check_ship_transfer(state: GameState, power: str, source_id: str, target: F
     if ships.total == 0:
         raise IllegalAction("name at least one ship to transfer")
     if not covers(source.ships, ships):
-        raise IllegalAction(f"{source.id} has {describe(source.ships)}, not {describe(ships)}")
-    if _minus(source.ships, ships).total == 0:
+        raise IllegalAction(f"{source.id} has {source.ships.describe()}, not {ships.describe()}")
+    if (source.ships - ships).total == 0:
         if any(lead.attached_to == source.id for lead in state.leaders.values()):
             raise IllegalAction(f"{source.id} would be emptied while a leader is with it; assign or retire the leader first (7.4)")
         if any(u.location.kind is LocationKind.ABOARD and u.location.site == source.id for u in state.units.values()):
@@ -198,7 +189,7 @@ def _move_ships(state: GameState, source_id: str, target_id: str, ships: Ships) 
     source = state.units[source_id]
     target = state.units[target_id]
     assert isinstance(source, Fleet) and isinstance(target, Fleet)
-    left = _minus(source.ships, ships)
+    left = (source.ships - ships)
     removed = None
     if left.total == 0:
         # 7.1.3 (000:918): the empty counter leaves the map, at no political cost; it must be bought again.
@@ -206,7 +197,7 @@ def _move_ships(state: GameState, source_id: str, target_id: str, ships: Ships) 
         state = state.with_unit(source.replace(location=POOL, ships=Ships(), placeable_until=None))
     else:
         state = state.with_unit(source.replace(ships=left))
-    return state.with_unit(target.replace(ships=_add(target.ships, ships))), removed
+    return state.with_unit(target.replace(ships=(target.ships + ships))), removed
 
 
 def _removed(state: GameState, power: str, removed: str | None) -> engine.Outcome:
@@ -240,7 +231,7 @@ def _verify_transfer_ships(state: GameState, power: str, a: TransferShips, ctx: 
 def _apply_transfer_ships(state: GameState, power: str, a: TransferShips, ctx: Any) -> engine.Outcome:
     ships = ships_from(a)
     state, removed = _move_ships(state, a.source, a.target, ships)
-    out = engine.log(state, power, "reinforcement.transfer-ships", f"{power} moves {describe(ships)} from {a.source} to {a.target}",
+    out = engine.log(state, power, "reinforcement.transfer-ships", f"{power} moves {ships.describe()} from {a.source} to {a.target}",
                      source=a.source, target=a.target)
     return out.then(_removed(out.state, power, removed))
 

@@ -19,7 +19,6 @@ from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine, mapgraph, supply
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LeaderStatus, Location, LocationKind
 from eiapbem.rules.model.base import Range, Record
-from eiapbem.rules.reinforcement.common import free_states
 
 Position = Annotated[int, Range(1, 7)]
 
@@ -70,7 +69,7 @@ def _lendable(state: GameState, power: str, uid: str) -> Corps | Fleet | Any:
     unit = state.units.get(uid)
     if not isinstance(unit, (Corps, Fleet)):
         raise IllegalAction(f"there is no corps, fleet or leader {uid!r}; corps, leaders and fleets may be loaned (7.6, 000:1002)")
-    if unit.nation not in (power,) + free_states(state, power):
+    if unit.nation not in (power,) + state.free_states(power):
         raise IllegalAction(f"{uid} is not {power}'s to lend")
     if unit.location.kind is LocationKind.POOL:
         raise IllegalAction(f"{uid} is not on the map")
