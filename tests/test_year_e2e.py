@@ -249,3 +249,6 @@ def test_three_folders_by_email_through_an_economic_phase(tmp_path, run_cli, mon
     assert after.powers["FR"].treasury == fr_closing
     assert any(o.item == "infantry" and o.count == 3 for o in after.powers["FR"].builds.values())
     assert any(o.item == "infantry" and o.count == 2 for o in after.powers["AU"].builds.values())
+    # Great Britain's blind order from its own folder is among its builds too (12.5.3, 000:2234).
+    assert any(o.item == "heavy" and o.count == 2 and o.port == "portsmouth" for o in after.powers["GB"].builds.values()), \
+        after.powers["GB"].builds

@@ -55,6 +55,7 @@ _FIELD_HELP = {
     "blockade": "an enemy port whose blockade box the fleet takes",
     "nation": "a free state you control whose factors these are (default: your own)",
     "at": "city: the area's city garrison; depot: the garrison of your depot in the area",
+    "square": "a square of the economic manipulation display (12.4.3): -3 to 3 on the shipped display, 0 for none",
 }
 
 
@@ -134,7 +135,7 @@ def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
                                        help=_FIELD_HELP.get(f.name)))
             build[f.name] = ("plain", pname)
         elif hint is int:
-            params.append(click.Option([opt, pname], type=int, required=required))
+            params.append(click.Option([opt, pname], type=int, required=required, help=_FIELD_HELP.get(f.name)))
             build[f.name] = ("plain", pname)
         elif hint is Location:
             params.append(click.Option([opt, pname], type=str, required=required, metavar="KIND:SITE",
