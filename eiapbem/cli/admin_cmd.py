@@ -177,6 +177,15 @@ def register(cli: click.Group) -> None:
         s = open_host(game, password)
         _done(s, admin.skip(s))
 
+    @admin_group.command("ai-play")
+    @click.option("--level", type=click.Choice(radmin.AI_LEVELS), default="ai-medium", show_default=True,
+                  help="The computer's level for this turn.")
+    @host_options
+    def ai_play(level: str, game: str | None, password: str | None) -> None:
+        """The computer plays the current player's turn (manual: Quick play turn with AI, 000:202)."""
+        s = open_host(game, password)
+        _done(s, admin.ai_play(s, level))
+
     @admin_group.command("saves")
     @host_options
     def saves(game: str | None, password: str | None) -> None:
@@ -204,12 +213,22 @@ def register(cli: click.Group) -> None:
 
     @admin_group.command("replace")
     @click.argument("power", type=click.Choice(POWERS))
-    @click.option("--name", required=True, help="The new player's name.")
-    @click.option("--email", required=True, help="The new player's address.")
+    @click.option("--name", help="The new player's name (a human player).")
+    @click.option("--email", help="The new player's address (a human player).")
+    @click.option("--type", "kind", type=click.Choice(("client",) + radmin.AI_LEVELS), default="client", show_default=True,
+                  help="client: a new human player by email; ai-easy|ai-medium|ai-hard: the computer (000:206).")
     @host_options
-    def replace(power: str, name: str, email: str, game: str | None, password: str | None) -> None:
-        """Replace a human player by another: new keys, an admin file and a backup set (000:204-206)."""
+    def replace(power: str, name: str | None, email: str | None, kind: str, game: str | None, password: str | None) -> None:
+        """Replace a player by another human (new keys, an admin file, a backup set) or by the computer (000:204-206)."""
         s = open_host(game, password)
+        if kind != "client":
+            if name or email:
+                raise IllegalAction("the computer needs no --name or --email; give them only for a human player")
+            _done(s, admin.replace_by_ai(s, power, kind))
+            click.echo(f"{power} is played by the computer ({kind}) from now on: every player's program plays its turns")
+            return
+        if not name or not email:
+            raise IllegalAction("a new human player needs --name and --email", hint="or --type ai-easy|ai-medium|ai-hard for the computer")
         r = admin.replace_player(s, power, name, email)
         _done(s, r.admin)
         assert r.backups is not None
