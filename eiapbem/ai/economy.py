@@ -7,6 +7,8 @@ of the closing money and manpower buys infantry (3 dollars and 2 manpower a
 factor, 000:2963) and, at the hard level, one cavalry factor (12 dollars, 2
 manpower, 000:2961) for every four infantry.  An order the resolution finds
 unaffordable is simply not made (12.5, the ledger says so), as for a human.
+At the medium and hard levels the manpower left buys militia, which costs no
+money (000:2964), since unused manpower is lost (12.5.6).
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ from eiapbem.rules.tables.economy import COSTS
 
 
 def projection(state: GameState, ctx, power: str) -> tuple[int, int]:
-    """(money, manpower) the power would close the quarter with if it ordered nothing."""
+    """(money, manpower) the power would have to spend if it ordered nothing: the closing money, and the
+    manpower before the expenditure step (what is not spent there is lost, 12.5.6)."""
     pctx = replace(ctx, dice=Dice(b"eiapbem/v1/ai-projection/" + power.encode("ascii")))
     rows = summary(state, pctx, {}, power)
     own = next(r for r in rows if r["fund"] == power)
-    return own["closing_money"], own["closing_manpower"]
+    men = own["opening_manpower"] + sum(ln["manpower"] for ln in own["lines"] if not ln["step"].startswith("12.5"))
+    return own["closing_money"], men
 
 
 def purchases(money: int, manpower: int, lvl: Level) -> list[BuyArmy]:
@@ -48,10 +52,19 @@ def purchases(money: int, manpower: int, lvl: Level) -> list[BuyArmy]:
     return out
 
 
+def militia(manpower: int, lvl: Level) -> list[BuyArmy]:
+    """Militia (no money, 2 manpower, 000:2964) with the manpower left, which would be lost (12.5.6)."""
+    n = manpower // COSTS["militia"].manpower if lvl.militia else 0
+    return [BuyArmy(item="militia", count=n)] if n > 0 else []
+
+
 def plan(b, lvl: Level) -> None:
     money, men = projection(b.state, b.ctx, b.power)
-    for order in purchases(max(0, money) * lvl.spend_share // 100, max(0, men) * lvl.spend_share // 100, lvl):
-        b.try_(order)
+    men = max(0, men)
+    orders = purchases(max(0, money) * lvl.spend_share // 100, men * lvl.spend_share // 100, lvl)
+    used = sum(o.count * COSTS[o.item].manpower for o in orders)
+    for order in orders + militia(men - used, lvl):
+        b.try_(order)  # Turkey may build no militia (12.5.3): the rules refuse it and it is left out
 
 
 __all__ = ["plan", "projection", "purchases"]

@@ -17,6 +17,8 @@ capital garrison              --              --                   infantry/mili
 share of the projected money  25%             50%                  75%
 spent on factors
 cavalry bought                none            none                 1 per 4 infantry
+militia with the manpower     no              yes                  yes
+left (unused is lost, 12.5.6)
 battle chit                   at random       best against the     best worst case
                               (dice)          likeliest enemy chit (maximin)
 other decisions               at random       first option         first option
@@ -41,6 +43,8 @@ class Level:
     spend_share: int
     #: Infantry bought per cavalry factor (0: no cavalry).
     infantry_per_cavalry: int
+    #: Militia bought with the manpower left (it would be lost, 12.5.6).
+    militia: bool
     #: Battle chits: "random", "likeliest" or "maximin".
     chits: str
     #: Other decisions: "random" or "first".
@@ -48,9 +52,9 @@ class Level:
 
 
 LEVELS: dict[PlayerKind, Level] = {
-    PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, "random", "random"),
-    PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, "likeliest", "first"),
-    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "spread", 4, 75, 4, "maximin", "first"),
+    PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random"),
+    PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first"),
+    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "spread", 4, 75, 4, True, "maximin", "first"),
 }
 
 
