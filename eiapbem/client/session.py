@@ -31,6 +31,16 @@ Every turn file's body is a map::
 A loaded file is replayed with its own dice (each roll re-derived first),
 and its hashes compared; any refusal leaves the save untouched.
 
+AI powers (``PowerState.controller`` ai-easy/medium/hard) write no files:
+every client plays their slots itself, deterministically, in one place,
+``Session._settle``, which runs whenever the state or chain moved (end-phase,
+a loaded turn or admin file, a new game, join, backup).  A sequential AI slot
+is played with ``pbem.dice.ai_dice`` as soon as the slot before it ends; a
+simultaneous slot resolves when every human actor's orders are in, the AI's
+orders made from its starting state (``_resolve``).  Decisions addressed to an
+AI power in a human's slot are answered during the replay
+(``eiapbem.ai.apply_actions``) with the file's dice.
+
 Host admin files (4.2.8) are loaded in the same chain: their body is::
 
     acts     the admin acts, as rules.admin.admin_to_obj
