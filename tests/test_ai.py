@@ -178,6 +178,12 @@ def test_economic_levels_spend_a_larger_share(at_economic):
     assert "militia" not in bought["ai-easy"] and bought["ai-medium"]["militia"] >= 1
 
 
+def test_economic_orders_are_the_same_for_the_same_state_and_dice(at_economic):
+    s = at_economic.with_power("RU", controller=PlayerKind.AI_HARD, treasury=90, manpower=30)
+    one = [engine.action_to_obj(a) for a in ai.orders(s, "RU", _ctx("same"))]
+    assert one == [engine.action_to_obj(a) for a in ai.orders(s, "RU", _ctx("same"))] and one
+
+
 def test_purchases_follow_the_price_chart():
     # 000:2961 (cavalry $12, 2 manpower), 000:2963 (infantry $3, 2 manpower)
     assert economy.purchases(30, 100, level("ai-easy")) == [BuyArmy(item="infantry", count=10)]

@@ -16,6 +16,8 @@ import shutil
 import pytest
 
 from eiapbem.client import newgame, setups
+from eiapbem.errors import IllegalAction
+from eiapbem.host import admin
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session, step_for
 from eiapbem.rules.model import POWERS, Phase, PlayerKind
 from eiapbem.rules.economy.victory import victory_level
@@ -144,9 +146,11 @@ def test_hot_seat_game_with_ai_powers(tmp_path):
     # 4.2.1 (000:76-84): humans at one computer, the other powers played by the computer
     types = {"RU": "host", "TU": "hotseat", "AU": "ai-easy", "PR": "ai-medium", "SP": "ai-hard", "FR": "ai-hard", "GB": "ai-medium"}
     players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in types.items()]
-    newgame.new_game(tmp_path, GAME, "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
+    newgame.new_game(tmp_path, GAME, "classic-1805", players, bids={}, options=newgame.options_from_flags(["allow-pbem-host-functions"]),
                      passwords={"RU": "pw-RU", "TU": "pw-TU"}, host_password="pw-host")
-    assert not list((tmp_path / "commout").glob("*.key"))  # nobody plays by email
+    # nobody plays by email, and no key of an AI power is kept anywhere: nobody can sign a file as the computer
+    assert not list((tmp_path / "commout").glob("*.key"))
+    assert sorted(p.name for p in tmp_path.glob("*.key")) == [f"{GAME}_RU.key", f"{GAME}_TU.key", f"{GAME}_host.key"]
     for p in ("RU", "TU"):
         s = Session.open(tmp_path, None, p, f"pw-{p}")
         assert s.state.slot.power == p
@@ -156,13 +160,18 @@ def test_hot_seat_game_with_ai_powers(tmp_path):
     # AU PR SP FR GB set up by the computer; diplomacy waits for the two humans only
     assert s.state.slot.phase is Phase.DIPLOMACY and [p for p, _ in s.awaited()] == ["RU", "TU"]
     assert [sl for sl, _ in step_for(s.state).slots] == ["1805-01/diplomacy/orders/RU", "1805-01/diplomacy/orders/TU"]
+    host = Session.open(tmp_path, None, "host", "pw-host")
+    with pytest.raises(IllegalAction, match="played by every power at once; the computer plays only a player's own turn"):
+        admin.ai_play(host)
     s.end_phase()
     Session.open(tmp_path, None, "TU", "pw-TU").end_phase()
     s = Session.open(tmp_path, None, "RU", "pw-RU")
     # 7.0 order SP GB PR AU TU RU FR: the computer's SP GB PR AU played, TU's turn now
     assert s.state.slot.key(s.state.date) == "1805-01/reinforcement/turn/TU"
     assert s.awaited() == [("TU", "1805-01/reinforcement/turn/TU")]
-    t = Session.open(tmp_path, None, "TU", "pw-TU")
-    t.end_phase()
+    # 4.2.8 (000:202): "Quick play turn with AI" for TU, who stays a human player
+    admin.ai_play(Session.open(tmp_path, None, "host", "pw-host"), "ai-easy")
     s = Session.open(tmp_path, None, "RU", "pw-RU")
     assert s.state.slot.key(s.state.date) == "1805-01/reinforcement/turn/RU"
+    assert s.state.powers["TU"].controller is PlayerKind.HUMAN
+    assert "the computer (ai-easy) played TU's turn 1805-01/reinforcement/turn/TU" in s.state.log[-1].text

@@ -633,7 +633,7 @@ class Session:
         new_meta["host"] = meta["host"]
         taken = dict(self.data.taken)
         for a in acts:
-            if isinstance(a, (admin.SkipSlot, admin.AiPlay)):
+            if isinstance(a, (admin.SkipSlot, admin.AiPlay, admin.ReplaceByAi)):
                 taken.pop(a.power, None)  # the skipped slot is gone; its half-made actions with it
         self.data = replace(self.data, state=after, meta=new_meta, taken=taken)
         self.contents = replace(self.contents, chain=loaded.chain)
@@ -664,7 +664,7 @@ class Session:
         what = f"admin {new_chain.seq}: " + ", ".join(a.KIND.split(".", 1)[1] for a in acts)
         taken = dict(self.data.taken)
         for a in acts:
-            if isinstance(a, (admin.SkipSlot, admin.AiPlay)):
+            if isinstance(a, (admin.SkipSlot, admin.AiPlay, admin.ReplaceByAi)):
                 taken.pop(a.power, None)
         self.data = replace(self.data, state=out.state, meta=new_meta, taken=taken,
                             outbox={"name": name, "data": sealed.data, "what": what})
