@@ -109,16 +109,16 @@ def test_a_file_that_replays_to_another_state_is_out_of_sync_and_changes_nothing
     assert fr.state.state_hash() == ru.state.state_hash()
 
 
-def test_cli_help_has_the_manual_words_and_refuses_ai_players(tmp_path, run_cli):
-    # 5.2.1 (000:322): "Add Forces To Garrison"; 4.2.2 (000:96) player types.
+def test_cli_help_has_the_manual_words_and_refuses_unknown_player_types(tmp_path, run_cli):
+    # 5.2.1 (000:322): "Add Forces To Garrison"; 4.2.2 (000:96) player types (the AI types: tests/test_ai_loop.py).
     code, out, err = run_cli("setup", "add-garrison", "--help")
     assert "(manual: Add Forces To Garrison)" in out and "--infantry" in out
     args = ["new", GAME, "--scenario", "classic-1805", "--host-password", "x"]
     for p in _players():
-        kind = "ai-hard" if p.power == "TU" else p.type
+        kind = "robot" if p.power == "TU" else p.type
         args += ["--player", f"{p.power}:{p.name}:{p.email}:{kind}", "--password", f"{p.power}=pw"]
     code, out, err = run_cli(*args, env=FAST)
-    assert code == 1 and "TU cannot be played by the computer yet" in err and not (tmp_path / "save").exists()
+    assert code == 1 and "'robot' is not a player type" in err and not (tmp_path / "save").exists()
 
 
 @pytest.mark.slow

@@ -1,0 +1,172 @@
+"""Computer players: the AI levels easy, medium and hard (4.2.1, 4.2.3; 000:76-84, 144-154).
+
+An AI player is a deterministic function of the game state, the power, its
+level (``PowerState.controller``) and a ``RulesContext`` whose dice are the
+slot's dice.  It obeys the rules core's discipline (no I/O, clock, ``random``
+module, float, or set and hash order) and never edits the state itself: it
+only proposes registered engine actions, each tried with
+``engine.apply_action`` (which verifies it), so every AI move is legal by
+construction and replays like a human's.  Random choices are labelled rolls of
+``ctx.dice`` under ``ai/<power>/...``.
+
+- ``play_slot``: a sequential slot of an AI power: its actions, then the end of
+  the slot (``engine.end_slot``).
+- ``orders``: an AI power's orders for a simultaneous slot (diplomacy,
+  economic), from the common starting state.
+- ``answer`` / ``settle`` / ``apply_actions``: pending decisions addressed to
+  an AI power are answered at once, whoever's slot it is.
+
+What it plays, by phase: setup, the shipped default setup (given by the
+caller, ``setup=``; the data layer reads it); reinforcement, every factor due
+is placed (``eiapbem/ai/reinforce.py``); economic, factors bought within a
+share of the projected money (``eiapbem/ai/economy.py``); every other phase
+(diplomacy, naval, land, and any phase whose actions it does not know) just
+ends.  The levels' differences are listed in ``eiapbem/ai/levels.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from eiapbem.ai import decisions, economy, reinforce
+from eiapbem.ai.levels import LEVELS, Level, level
+from eiapbem.errors import IllegalAction
+from eiapbem.rules import engine
+from eiapbem.rules.engine import AnswerDecision, Outcome, RulesContext
+from eiapbem.rules.model import POWERS, GameState, LogEntry, PendingDecision, Phase, PlayerKind
+
+AI_KINDS: tuple[str, ...] = tuple(k.value for k in LEVELS)
+#: Decisions answered in a row before the AI gives up (a bound against a rules loop).
+MAX_ANSWERS = 1000
+
+
+class AiStuck(IllegalAction):
+    """The AI cannot end its slot: an obligation it does not know how to meet."""
+
+
+def is_ai(state: GameState, power: str) -> bool:
+    return state.powers[power].controller is not PlayerKind.HUMAN
+
+
+def ai_powers(state: GameState) -> tuple[str, ...]:
+    return tuple(p for p in POWERS if is_ai(state, p))
+
+
+def level_of(state: GameState, power: str) -> Level:
+    if not is_ai(state, power):
+        raise IllegalAction(f"{power} is played by a human, not by the computer")
+    return level(state.powers[power].controller)
+
+
+# ----------------------------------------------------------------- pending decisions
+
+
+def answer(state: GameState, decision: PendingDecision, ctx: RulesContext) -> AnswerDecision:
+    """The answer of the AI power ``decision.power`` to ``decision`` (one of its options)."""
+    return decisions.answer(decision, level_of(state, decision.power), ctx)
+
+
+def settle(state: GameState, ctx: RulesContext) -> Outcome:
+    """Answer, one after the other, every pending decision addressed to an AI power."""
+    out = Outcome(state)
+    for _ in range(MAX_ANSWERS):
+        todo = [d for _, d in sorted(out.state.pending.items()) if is_ai(out.state, d.power)]
+        if not todo:
+            return out
+        d = todo[0]
+        out = out.then(engine.apply_action(out.state, d.power, answer(out.state, d, ctx), ctx))
+    raise AiStuck(f"the computer answered {MAX_ANSWERS} decisions in a row without an end; the rules loop",
+                  hint="tell the eiapbem developers; the host can skip the slot")
+
+
+def apply_actions(state: GameState, power: str, actions: Iterable, ctx: RulesContext) -> Outcome:
+    """``engine.apply_actions``, with the AI powers' answers to decisions after each action.
+
+    A human's turn file holds only the human's actions; every client derives
+    the AI answers in between from the same state and the file's dice, so the
+    replay is the same everywhere.
+    """
+    out = settle(state, ctx)
+    for a in actions:
+        out = out.then(engine.apply_action(out.state, power, a, ctx))
+        out = out.then(settle(out.state, ctx))
+    return out
+
+
+# ----------------------------------------------------------------- playing a slot
+
+
+class Builder:
+    """An AI's slot being built: the state so far and the actions that were accepted."""
+
+    def __init__(self, state: GameState, power: str, ctx: RulesContext) -> None:
+        self.state = state
+        self.power = power
+        self.ctx = ctx
+        self.actions: list = []
+        self.events: tuple[LogEntry, ...] = ()
+
+    def try_(self, action) -> bool:
+        """Take ``action`` if the rules accept it (and answer the AI decisions it raises)."""
+        try:
+            out = apply_actions(self.state, self.power, [action], self.ctx)
+        except IllegalAction:
+            return False
+        self.state = out.state
+        self.events += out.events
+        self.actions.append(action)
+        return True
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What an AI did in a slot: its actions, and the state after (after the slot's end when sequential)."""
+
+    actions: tuple
+    state: GameState
+    events: tuple[LogEntry, ...] = ()
+
+
+def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = ()) -> Builder:
+    """Take the AI's actions of the slot in play (not its end)."""
+    lvl = level_of(state, power)
+    slot = state.slot
+    if slot is None:
+        raise IllegalAction("the game is over; the computer has nothing to play")
+    b = Builder(state, power, ctx)
+    out = settle(state, ctx)
+    b.state, b.events = out.state, out.events
+    if slot.phase is Phase.SETUP:
+        for a in setup:
+            b.try_(a)
+    elif slot.phase is Phase.REINFORCEMENT:
+        reinforce.place_due(b, lvl)
+    elif slot.phase is Phase.ECONOMIC:
+        economy.plan(b, lvl)
+    # Diplomacy, naval, land and any phase whose actions the AI does not know: nothing, the slot just ends.
+    return b
+
+
+def play_slot(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = ()) -> Turn:
+    """An AI power's sequential slot: its actions, then its end; ``AiStuck`` if it cannot end."""
+    if state.slot is None or state.slot.simultaneous or state.slot.power != power:
+        raise IllegalAction(f"the slot in play is not {power}'s own turn")
+    b = plan(state, power, ctx, setup=setup)
+    unmet = engine.unmet_obligations(b.state, power, ctx)
+    if unmet:
+        raise AiStuck(f"the computer playing {power} cannot end {state.slot.key(state.date)}: {unmet[0]}",
+                      hint="the host can skip the slot ('eiapbem admin skip')")
+    end = engine.end_slot(b.state, power, ctx)
+    return Turn(tuple(b.actions), end.state, b.events + end.events)
+
+
+def orders(state: GameState, power: str, ctx: RulesContext) -> tuple:
+    """An AI power's orders for the simultaneous slot in play, from its common starting state."""
+    if state.slot is None or not state.slot.simultaneous or power not in state.slot.actors:
+        raise IllegalAction(f"{power} gives no orders in the slot in play")
+    return tuple(plan(state, power, ctx).actions)
+
+
+__all__ = ["AI_KINDS", "AiStuck", "Builder", "Turn", "ai_powers", "answer", "apply_actions", "is_ai", "level_of",
+           "orders", "plan", "play_slot", "settle"]

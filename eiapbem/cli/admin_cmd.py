@@ -183,6 +183,15 @@ def register(cli: click.Group) -> None:
         s = open_host(game, password)
         _done(s, admin.skip(s))
 
+    @admin_group.command("ai-play")
+    @click.option("--level", type=click.Choice(radmin.AI_LEVELS), default="ai-medium", show_default=True,
+                  help="The computer's level for this turn.")
+    @host_options
+    def ai_play(level: str, game: str | None, password: str | None) -> None:
+        """The computer plays the current player's turn (manual: Quick play turn with AI, 000:202)."""
+        s = open_host(game, password)
+        _done(s, admin.ai_play(s, level))
+
     @admin_group.command("saves")
     @host_options
     def saves(game: str | None, password: str | None) -> None:
@@ -210,17 +219,27 @@ def register(cli: click.Group) -> None:
 
     @admin_group.command("replace")
     @click.argument("power", type=click.Choice(POWERS))
-    @click.option("--name", required=True, help="The new player's name.")
-    @click.option("--email", required=True, help="The new player's address.")
-    @click.option("--type", "kind", type=click.Choice(admin.REPLACEMENT_TYPES), default="client", show_default=True,
-                  help="client: the new player plays by email; hotseat: at the host's computer.")
+    @click.option("--name", help="The new player's name (a human player).")
+    @click.option("--email", help="The new player's address (a human player).")
+    @click.option("--type", "kind", type=click.Choice(admin.REPLACEMENT_TYPES + radmin.AI_LEVELS), default="client",
+                  show_default=True,
+                  help="client: a new human player by email; hotseat: a new human at the host's computer; "
+                       "ai-easy|ai-medium|ai-hard: the computer (000:206).")
     @click.option("--new-password", envvar="EIAPBEM_NEW_PASSWORD",
                   help="A hot-seat player's own password (asked when not given).")
     @host_options
-    def replace(power: str, name: str, email: str, kind: str, new_password: str | None, game: str | None,
+    def replace(power: str, name: str | None, email: str | None, kind: str, new_password: str | None, game: str | None,
                 password: str | None) -> None:
-        """Replace a human player by another: new keys and an admin file, and for an email player a backup set (000:204-208)."""
+        """Replace a player by another human (new keys, an admin file, a backup set for an email player) or by the computer (000:204-208)."""
         s = open_host(game, password)
+        if kind in radmin.AI_LEVELS:
+            if name or email:
+                raise IllegalAction("the computer needs no --name or --email; give them only for a human player")
+            _done(s, admin.replace_by_ai(s, power, kind))
+            click.echo(f"{power} is played by the computer ({kind}) from now on: every player's program plays its turns")
+            return
+        if not name or not email:
+            raise IllegalAction("a new human player needs --name and --email", hint="or --type ai-easy|ai-medium|ai-hard for the computer")
         if kind == "hotseat" and not new_password:
             new_password = click.prompt(f"{name}'s new password for {power}", hide_input=True, confirmation_prompt=True)
         r = admin.replace_player(s, power, name, email, kind, new_password)

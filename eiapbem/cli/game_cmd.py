@@ -98,6 +98,9 @@ def _status_lines(s: Session) -> list[str]:
         out.append(f"Turn: every power gives its orders at once ({slot.key(st.date)})")
     else:
         out.append(f"Turn: {POWER_NAMES[slot.power]} ({slot.key(st.date)})")
+    computer = [f"{p} ({st.powers[p].controller})" for p in POWERS if st.powers[p].controller != "human"]
+    if computer:
+        out.append("Played by the computer (every client plays their turns itself): " + ", ".join(computer))
     waiting = s.awaited()
     if waiting:
         parts = []
@@ -105,6 +108,8 @@ def _status_lines(s: Session) -> list[str]:
             row = meta["players"][p]
             if p in s.local:
                 where = "at this computer"
+            elif row["type"].startswith("ai-"):
+                where = "the computer cannot end this turn; the host can skip it: 'eiapbem admin skip'"
             elif row["type"] == "hotseat":
                 where = f"file from the host's computer, {meta['host']['name']} <{meta['host']['email']}>"
             else:
@@ -159,8 +164,12 @@ def _ctx(s: Session) -> Any:
 
 def _parse_player(text: str) -> newgame.Player:
     parts = text.split(":")
+    if len(parts) == 2 and parts[1].strip().lower().startswith("ai-"):
+        kind = parts[1].strip().lower()  # POWER:ai-hard: the computer needs no name or address (4.2.3)
+        return newgame.Player(parts[0].strip().upper(), f"Computer ({kind})", "", kind)
     if len(parts) != 4:
-        raise click.BadParameter(f"{text!r}: write POWER:NAME:EMAIL:TYPE, e.g. FR:Anna:anna@example.org:client")
+        raise click.BadParameter(f"{text!r}: write POWER:NAME:EMAIL:TYPE, e.g. FR:Anna:anna@example.org:client, "
+                                 "or POWER:ai-easy|ai-medium|ai-hard for a computer player")
     return newgame.Player(parts[0].strip().upper(), parts[1].strip(), parts[2].strip(), parts[3].strip().lower())
 
 
@@ -182,7 +191,8 @@ def register(cli: click.Group) -> None:
     @click.argument("game")
     @click.option("--scenario", type=click.Choice(["classic-1805", "alternate-1805"]), required=True, help="The scenario (5.3.1, 5.3.2).")
     @click.option("--player", "players", multiple=True, metavar="POWER:NAME:EMAIL:TYPE",
-                  help="One per power. TYPE: host (your own power), client (plays by email), hotseat (plays at this computer). "
+                  help="One per power. TYPE: host (your own power), client (plays by email), hotseat (plays at this computer), "
+                       "ai-easy, ai-medium or ai-hard (the computer; write just POWER:ai-hard). "
                        "With --import-bids: POWER:TYPE (name and address come from the selection; a power not named is a client).")
     @click.option("--host", "host", metavar="NAME:EMAIL", help="The host's name and address, when the host plays no power.")
     @click.option("--bid", "bids", multiple=True, metavar="POWER=N", help="Victory point bid of a power (4.2.2, 12.1.1).")

@@ -72,6 +72,15 @@ def rules_figures(repeat: int) -> list[Figure]:
     econ = full.replace(date=full.date.plus(2), slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
     t = _best(lambda: engine.resolve_slot(econ, {p: [] for p in POWERS}, ctx), repeat)
     out.append(Figure("economic phase resolved (seven powers, no orders)", t * 1000, "ms"))
+    from eiapbem import ai
+    from eiapbem.rules.model import PlayerKind
+
+    hard = st.with_power("FR", controller=PlayerKind.AI_HARD)
+    t = _best(lambda: ai.play_slot(hard, "FR", ctx, setup=fr), repeat)
+    out.append(Figure("AI (ai-hard) plays one slot: France's setup", t * 1000, "ms"))
+    econ_ai = econ.with_power("FR", controller=PlayerKind.AI_HARD)
+    t = _best(lambda: ai.orders(econ_ai, "FR", ctx), repeat)
+    out.append(Figure("AI (ai-hard) gives its economic orders", t * 1000, "ms"))
     data = full.encode()
     out.append(Figure("state encode", _best(full.encode, repeat) * 1000, "ms"))
     out.append(Figure("state decode (full validation)", _best(lambda: GameState.decode(data), repeat) * 1000, "ms"))

@@ -25,7 +25,10 @@ from eiapbem.pbem import atomic, envelope, files, folders, keys
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import NotForYou
 from eiapbem.pbem.folders import GameFolders
-from eiapbem.rules.model import POWERS, Options, PlayerKind
+from eiapbem.pbem import dice as pdice
+from eiapbem.rules.dice import Dice
+from eiapbem.rules.economy import victory
+from eiapbem.rules.model import POWERS, GameState, Options, PlayerKind
 from eiapbem.rules.scenario import initial_state
 
 from .session import PLAYER_TYPES, GameData, Session, game_names, scrypt_params, write_identity
@@ -46,10 +49,7 @@ class Player:
         if self.type not in PLAYER_TYPES:
             raise IllegalAction(f"{self.type!r} is not a player type; use one of {', '.join(PLAYER_TYPES)}")
         if self.type.startswith("ai-"):
-            raise IllegalAction(
-                f"{self.power} cannot be played by the computer yet: the AI players are not implemented, so every power needs a human",
-                hint="use the type hotseat to play it at the host's computer",
-            )
+            return  # the computer needs no name or address (4.2.3)
         Person(self.name, self.email).checked()
 
 
@@ -114,19 +114,20 @@ def new_game(
         if b not in POWERS or not isinstance(v, int) or v < 0:
             raise IllegalAction(f"a victory point bid is a power and a whole number of 0 or more, not {b}={v}")
     local = [p.power for p in by_power.values() if p.type in ("host", "hotseat")]
+    if not any(p.type in ("host", "client", "hotseat") for p in by_power.values()):
+        raise IllegalAction("every power is played by the computer; at least one needs a human player")
     for p in local:
         if not passwords.get(p):
             raise IllegalAction(f"{p} is played at this computer and needs its own password (4.1.1 PBEM-Hotseat Passwords)")
     if not host_password:
         raise IllegalAction("the host's key needs a password")
 
-    scen = world.load_scenario(scenario)
-    raw = world.load_raw()
-    kinds = {p: PlayerKind.HUMAN for p in POWERS}
     wars = sorted({(a, t) for a, t in (wars or [])})
-    state = initial_state(scen, raw, options=options, players=kinds, vp_bids=dict(bids), wars=wars)
     ids = {r: keys.Identity.generate(r) for r in envelope.POWERS + ("host",)}
     roster = {r: i.public() for r, i in ids.items()}
+    gid = os.urandom(16)
+    types = {p: by_power[p].type for p in POWERS}
+    state = first_state(scenario, options, types, dict(bids), wars, gid, roster)
     meta = {
         "scenario": scenario,
         "host": {"name": host.name, "email": host.address},
@@ -138,7 +139,6 @@ def new_game(
         # A GAP selection's pre-existing wars (4.2.10): the clients need them to make the same first state.
         body["wars"] = [list(w) for w in wars]
     f = GameFolders(home).ensure()
-    gid = os.urandom(16)
     sealed, chain = files.create_gamestart(ids["host"], roster, game, gid, body)
     gs_path = f.put(f.commout, folders.gamestart_name(game), sealed.data)
     write_identity(home, game, ids["host"], host_password)
@@ -146,8 +146,8 @@ def new_game(
         write_identity(home, game, ids[p], passwords[p])
     one_time = {}
     for p in POWERS:
-        if p in local:
-            continue
+        if p in local or by_power[p].type.startswith("ai-"):
+            continue  # an AI power has no player to send keys to: every client plays it
         otp = one_time_password()
         one_time[p] = otp
         kp = f.put(f.commout, folders.identity_name(game, p), keys.seal_identity(ids[p], otp, game, **scrypt_params()))
@@ -155,6 +155,18 @@ def new_game(
         _gamestart_draft(f, game, gs_path, kp, host, Person(row.name, row.email), p)
     Session.create(home, game, ids["host"], chain, GameData(state, meta))
     return Created(sorted(local), one_time, gs_path)
+
+
+def first_state(scenario: str, options: Options, types: Mapping[str, str], bids: Mapping[str, int],
+                wars: list, gid: bytes, roster: Mapping[str, envelope.RosterEntry]) -> GameState:
+    """The game's first state, the same for the host and every client: the scenario with its players'
+    kinds (``PowerState.controller``) and the AI start bonus of 4.2.3 (000:148-154), rolled with the
+    game creation's dice (``pbem.dice.gamestart_seed``: the game id and the roster's dice commitments)."""
+    kinds = {p: PlayerKind(t) if t.startswith("ai-") else PlayerKind.HUMAN for p, t in types.items()}
+    state = initial_state(world.load_scenario(scenario), world.load_raw(), options=options, players=kinds,
+                          vp_bids=dict(bids), wars=wars)
+    seed = pdice.gamestart_seed(gid, {r: e.dice for r, e in roster.items()})
+    return victory.with_ai_start_bonuses(state, Dice(seed))
 
 
 def _gamestart_draft(f: GameFolders, game: str, gs: Path, key: Path, host: Person, to: Person, power: str) -> Path:
@@ -194,9 +206,9 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     if not isinstance(wars, list) or not all(isinstance(w, list) and len(w) == 2 and all(x in POWERS for x in w) for w in wars):
         raise IllegalAction(f"{gamestart.name} lists its pre-existing wars in an unknown form",
                             hint="the host and every player need the same eiapbem version")
-    state = initial_state(world.load_scenario(meta["scenario"]), world.load_raw(), options=options,
-                          players={p: PlayerKind.HUMAN for p in POWERS}, vp_bids=body["bids"],
-                          wars=[(a, t) for a, t in wars])
+    types = {p: meta["players"][p]["type"] for p in POWERS}
+    state = first_state(meta["scenario"], options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
+                        chain.roster)
     if state.state_hash() != body["state_hash"]:
         raise IllegalAction(
             f"{gamestart.name} starts from another state than this eiapbem makes from scenario {meta['scenario']}",

@@ -31,6 +31,16 @@ Every turn file's body is a map::
 A loaded file is replayed with its own dice (each roll re-derived first),
 and its hashes compared; any refusal leaves the save untouched.
 
+AI powers (``PowerState.controller`` ai-easy/medium/hard) write no files:
+every client plays their slots itself, deterministically, in one place,
+``Session._settle``, which runs whenever the state or chain moved (end-phase,
+a loaded turn or admin file, a new game, join, backup).  A sequential AI slot
+is played with ``pbem.dice.ai_dice`` as soon as the slot before it ends; a
+simultaneous slot resolves when every human actor's orders are in, the AI's
+orders made from its starting state (``_resolve``).  Decisions addressed to an
+AI power in a human's slot are answered during the replay
+(``eiapbem.ai.apply_actions``) with the file's dice.
+
 Host admin files (4.2.8) are loaded in the same chain: their body is::
 
     acts     the admin acts, as rules.admin.admin_to_obj
@@ -54,6 +64,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
+from eiapbem import ai
 from eiapbem.data.context import rules_context
 from eiapbem.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.pbem import crypto, dice as pdice, envelope, files, folders, keys, savegame
@@ -201,12 +212,15 @@ def file_slot(state: GameState, power: str) -> str:
 
 
 def step_for(state: GameState) -> Step | None:
-    """What the chain may accept now: the slot's power, or every actor of a simultaneous slot in fixed order."""
+    """What the chain may accept now: the slot's power, or every human actor of a simultaneous slot in fixed order.
+
+    An AI power writes no file (every client plays its slots, ``Session._settle``), so it is never in a step.
+    """
     slot = state.slot
     if slot is None:
         return None
     if slot.simultaneous:
-        return Step.together((file_slot(state, p), [p]) for p in POWERS if p in slot.actors)
+        return Step.together((file_slot(state, p), [p]) for p in POWERS if p in slot.actors and not ai.is_ai(state, p))
     return Step.one(slot.key(state.date), slot.power)
 
 
@@ -287,6 +301,7 @@ class Session:
         home = Path(home)
         GameFolders(home).ensure()
         s = cls(home, game, me, SaveContents(chain, data.to_obj(), {}), data, local_roles(home, game))
+        s._settle()  # a game may begin (or a backup resume) at an AI power's slot
         s.save()
         return s
 
@@ -334,7 +349,7 @@ class Session:
         acts = self.taken()
         if not acts:
             return self.state
-        return engine.apply_actions(self.state, self.power, acts, rules_context(self.slot_dice())).state
+        return ai.apply_actions(self.state, self.power, acts, rules_context(self.slot_dice())).state
 
     def act(self, action: Any) -> engine.Outcome:
         """Take one action; refused with the rules' sentence, else kept in the save."""
@@ -348,7 +363,7 @@ class Session:
             raise IllegalAction("the game is over; nothing more can be done")
         if slot.simultaneous and file_slot(self.state, self.power) in self.contents.chain.collected:
             raise IllegalAction(f"{self.power} has already sent its orders for {slot.key(state.date)}")
-        out = engine.apply_actions(state, self.power, actions, rules_context(self.slot_dice()))
+        out = ai.apply_actions(state, self.power, actions, rules_context(self.slot_dice()))
         key = file_slot(self.state, self.power)
         if not self.data.taken.get(self.power):
             self.contents, _ = self.contents.start(key)
@@ -391,7 +406,7 @@ class Session:
         if slot.simultaneous:
             after = engine.check_orders(state, self.power, acts, ctx).state
         else:
-            out = engine.apply_actions(state, self.power, acts, ctx)
+            out = ai.apply_actions(state, self.power, acts, ctx)
             after = engine.end_slot(out.state, self.power, ctx).state
         body = {
             "slot": slot.key(state.date),
@@ -417,8 +432,7 @@ class Session:
             self.data = replace(self.data, state=after, taken=taken, outbox=outbox)
         self.contents = replace(self.contents, chain=new_chain)
         self._note(name, key, self.power, utc_now(), reloads)
-        if slot.simultaneous and new_chain.step is None:
-            self._resolve()
+        self._settle()
         self.save()  # first the save (it holds the file), then the file: a crash loses neither
         self.folders.put(self.folders.commout, name, sealed.data)
         self._draft(path, slot.key(state.date))
@@ -437,11 +451,60 @@ class Session:
         self.data = replace(self.data, meta=meta)
 
     def _resolve(self) -> None:
-        """Every actor's orders are in: resolve the simultaneous slot in the fixed order (6.0)."""
+        """Every actor's orders are in: resolve the simultaneous slot in the fixed order (6.0).
+
+        The AI powers' orders are made here, by every client alike, from the slot's common
+        starting state and their own dice (``pdice.ai_dice``, fixed by the links the humans'
+        files revealed).
+        """
         state = self.state
+        assert state.slot is not None
         orders = {p: _actions(a, f"the orders of {p}") for p, a in sorted(self.data.orders.items())}
+        for p in state.slot.actors:
+            if ai.is_ai(state, p):
+                orders[p] = list(ai.orders(state, p, rules_context(pdice.ai_dice(self.contents.chain, file_slot(state, p)))))
         out = engine.resolve_slot(state, orders, rules_context(resolve_dice(self.contents.chain.head)))
         self.data = replace(self.data, state=out.state, orders={})
+
+    def _settle(self) -> None:
+        """THE place where the game moves on without a file: AI slots are played here.
+
+        Called whenever the state or the chain moved (end-phase, a loaded turn or admin file,
+        a new game, a join, a backup).  While the slot in play belongs to an AI power, every
+        client plays it itself, deterministically (``eiapbem.ai.play_slot``, dice from
+        ``pdice.ai_dice``): no file is written for it and nobody can forge it.  A simultaneous
+        slot is resolved once every human actor's orders are in (the AI's orders are made in
+        ``_resolve``).  If the computer cannot end a slot (``ai.AiStuck``), the game waits at it
+        and the host's admin menu must move it on (skip).
+        """
+        while True:
+            state = self.state
+            slot = state.slot
+            if slot is None or self.contents.chain.step is not None:
+                return
+            if slot.simultaneous:
+                humans = [p for p in slot.actors if not ai.is_ai(state, p)]
+                if any(p not in self.data.orders for p in humans):
+                    return
+                self._resolve()
+                continue
+            if not ai.is_ai(state, slot.power):
+                return
+            try:
+                turn = ai.play_slot(state, slot.power, rules_context(pdice.ai_dice(self.contents.chain, slot.key(state.date))),
+                                    setup=self.ai_setup(slot.power))
+            except ai.AiStuck:
+                return
+            self.data = replace(self.data, state=turn.state)
+
+    def ai_setup(self, power: str) -> list:
+        """The shipped default setup an AI power loads in the setup phase (5.2.2); none in other phases."""
+        slot = self.state.slot
+        if slot is None or slot.phase is not Phase.SETUP:
+            return []
+        from eiapbem.client.setups import default_actions
+
+        return default_actions(self.data.meta["scenario"], power)
 
     def _draft(self, path: Path, what: str) -> Path | None:
         """An email draft to every player not at this computer (4.2.5, 000:162)."""
@@ -511,7 +574,7 @@ class Session:
             if state.slot.simultaneous:
                 after = engine.check_orders(state, h.author, acts, ctx).state
             else:
-                out = engine.apply_actions(state, h.author, acts, ctx)
+                out = ai.apply_actions(state, h.author, acts, ctx)
                 after = engine.end_slot(out.state, h.author, ctx).state
         except (IllegalAction, DiceError) as err:
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {err}") from err
@@ -531,8 +594,7 @@ class Session:
         else:
             self.data = replace(self.data, state=after)
         self.contents = replace(self.contents, chain=loaded.chain)
-        if state.slot.simultaneous and loaded.chain.step is None:
-            self._resolve()
+        self._settle()
         self.save()
         return body["slot"]
 
@@ -552,8 +614,9 @@ class Session:
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} starts from another state than yours",
                             hint="the host can send backups to bring everyone back in sync (4.2.8)")
         acts = [admin.admin_from_obj(o, f"{name} acts[{i}]") for i, o in enumerate(body["acts"])]
+        assert loaded.seed is not None
         try:
-            after = admin.apply_all(state, acts).state
+            after = admin.apply_all(state, acts, rules_context(Dice(loaded.seed)), setup_for=self.ai_setup).state
         except IllegalAction as err:
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {err}") from err
         if after.state_hash() != body["after"]:
@@ -570,10 +633,11 @@ class Session:
         new_meta["host"] = meta["host"]
         taken = dict(self.data.taken)
         for a in acts:
-            if isinstance(a, admin.SkipSlot):
+            if isinstance(a, (admin.SkipSlot, admin.AiPlay, admin.ReplaceByAi)):
                 taken.pop(a.power, None)  # the skipped slot is gone; its half-made actions with it
         self.data = replace(self.data, state=after, meta=new_meta, taken=taken)
         self.contents = replace(self.contents, chain=loaded.chain)
+        self._settle()
         self.save()
         return loaded.header.slot
 
@@ -587,7 +651,7 @@ class Session:
             raise IllegalAction(
                 f"the orders of {state.slot.key(state.date) if state.slot else 'this slot'} are still coming in; "
                 "an admin act must wait until every power's orders are in (docs/file-format.md section 6)")
-        out = admin.apply_all(state, acts)
+        out = admin.apply_all(state, acts, rules_context(pdice.dice_for_next(chain, self.me, "admin")), setup_for=self.ai_setup)
         new_meta = dict(self.data.meta)
         if meta is not None:
             new_meta.update(meta)
@@ -600,12 +664,13 @@ class Session:
         what = f"admin {new_chain.seq}: " + ", ".join(a.KIND.split(".", 1)[1] for a in acts)
         taken = dict(self.data.taken)
         for a in acts:
-            if isinstance(a, admin.SkipSlot):
+            if isinstance(a, (admin.SkipSlot, admin.AiPlay, admin.ReplaceByAi)):
                 taken.pop(a.power, None)
         self.data = replace(self.data, state=out.state, meta=new_meta, taken=taken,
                             outbox={"name": name, "data": sealed.data, "what": what})
         self.contents = replace(self.contents, chain=new_chain)
         self._note(name, sealed.header.slot, "host", utc_now(), 0)
+        self._settle()
         self.save()
         self.folders.put(self.folders.commout, name, sealed.data)
         self._draft(path, what)
@@ -669,5 +734,6 @@ class Session:
             return []
         if slot.simultaneous:
             got = set(self.contents.chain.collected)
-            return [(p, file_slot(state, p)) for p in POWERS if p in slot.actors and file_slot(state, p) not in got]
+            return [(p, file_slot(state, p)) for p in POWERS
+                    if p in slot.actors and file_slot(state, p) not in got and not ai.is_ai(state, p)]
         return [(slot.power, slot.key(state.date))]

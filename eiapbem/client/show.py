@@ -70,7 +70,7 @@ def power(state: GameState, p: str) -> list[str]:
         raise IllegalAction(f"{p!r} is not a major power; use one of {' '.join(state.powers)}")
     ps = state.powers[p]
     out = [
-        f"{POWER_NAMES[p]} ({p}), played by {ps.controller}",
+        f"{POWER_NAMES[p]} ({p}), played by " + ("a human" if ps.controller == "human" else f"the computer ({ps.controller})"),
         f"  treasury ${ps.treasury}, manpower {ps.manpower}",
         f"  political status {ps.political_status}, victory points {ps.victory_points} (bid {ps.vp_bid})",
         f"  at war with: {', '.join(ps.wars) or 'nobody'}",

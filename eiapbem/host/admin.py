@@ -68,6 +68,20 @@ def skip(s: Session) -> Path:
     return edit(s, [radmin.SkipSlot(st.slot.power)])
 
 
+def ai_play(s: Session, level: str = "ai-medium") -> Path:
+    """"Quick play turn with AI" (000:202): the computer plays the turn of the player next to move.
+
+    A host-signed admin act; every client replays it with the admin file's dice
+    (docs/file-format.md 7.3), so the computer's moves are the same everywhere.
+    """
+    st = s.state
+    if st.slot is None:
+        raise IllegalAction("the game is over; there is no turn for the computer to play")
+    if st.slot.simultaneous:
+        return edit(s, [radmin.AiPlay(st.slot.actors[0], level)])  # refused with the rules' sentence
+    return edit(s, [radmin.AiPlay(st.slot.power, level)])
+
+
 # ----------------------------------------------------------------- monthly saves and backups
 
 
@@ -227,7 +241,7 @@ def replace_player(s: Session, power: str, name: str, email: str, kind: str = "c
     if kind not in REPLACEMENT_TYPES:
         raise IllegalAction(f"{kind!r} is not a player type a replacement can have; choose one of {', '.join(REPLACEMENT_TYPES)}")
     row = s.data.meta["players"][power]
-    if row["type"] not in REPLACEMENT_TYPES:
+    if row["type"] not in REPLACEMENT_TYPES and not row["type"].startswith("ai-"):
         raise IllegalAction(f"{power} is played by the host itself ({row['type']}); the host's own power is handed on with the host role",
                             hint="use 'eiapbem admin replace-host --power ...' to hand on the host role")
     if kind == "hotseat" and not new_password:
@@ -249,6 +263,25 @@ def replace_player(s: Session, power: str, name: str, email: str, kind: str = "c
     kp = s.folders.put(s.folders.commout, folders.identity_name(s.game, power),
                        keys.seal_identity(ident, otp, s.game, **scrypt_params()))
     return Replaced(path, kp, otp, make_backups(s))
+
+
+def replace_by_ai(s: Session, power: str, level: str) -> Path:
+    """A player replaced by the computer (000:206): an admin file; from then on every client plays the power.
+
+    The manual has the human before the AI compute and send its turns; here every
+    client plays them itself (docs/decisions.md "AI players"), so no key, backup or
+    file is needed for the power any more.
+    """
+    require_host(s)
+    row = s.data.meta["players"][power]
+    if row["type"] == "host":
+        raise IllegalAction(f"{power} is the host's own power; hand the host role on first ('eiapbem admin replace-host')")
+    if row["type"] == level:
+        raise IllegalAction(f"{power} is already played by the computer at {level}")
+    players = dict(s.data.meta["players"])
+    players[power] = {"name": f"Computer ({level})", "email": "", "type": level}
+    act = radmin.ReplaceByAi(power, row["name"], level, utc_now())
+    return s.write_admin([act], meta={"players": players})
 
 
 def replace_host(s: Session, name: str, email: str, power: str | None) -> Replaced:
@@ -403,7 +436,9 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, GameState]":
         ctx = rules_context(d)
         try:
             acts = [engine.action_from_obj(o) for o in body["actions"]]
-            mine = engine.end_slot(engine.apply_actions(host, h.author, acts, ctx).state, h.author, ctx).state
+            from eiapbem import ai
+
+            mine = engine.end_slot(ai.apply_actions(host, h.author, acts, ctx).state, h.author, ctx).state
             return Seen(h.author, _where(st), st, path.name + " (its slot replayed on the host's state)"), mine
         except EiaError:
             pass
@@ -458,5 +493,5 @@ def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
     return lines
 
 
-__all__ = ["BackupSet", "NotHost", "Replaced", "edit", "load_backup", "make_backups", "monthly_saves", "replace_host",
+__all__ = ["BackupSet", "NotHost", "Replaced", "ai_play", "edit", "replace_by_ai", "load_backup", "make_backups", "monthly_saves", "replace_host",
            "replace_player", "require_host", "skip", "status_lines", "sync_check", "take_host"]

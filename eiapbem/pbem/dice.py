@@ -9,6 +9,7 @@ committed before the other is known (commit, answer, reveal).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from typing import Mapping
 
@@ -36,6 +37,31 @@ def seed_for_next(chain: Chain, identity: Identity, kind: str = "turn") -> bytes
 
 def dice_for_next(chain: Chain, identity: Identity, kind: str = "turn") -> Dice:
     return Dice(seed_for_next(chain, identity, kind))
+
+
+def ai_seed(chain: Chain, slot: str) -> bytes:
+    """The dice seed of an AI power's slot ``slot`` (docs/file-format.md 7.3).
+
+    ``HMAC(key = links, msg = "eiapbem/v1/dice-seed/ai/" slot 0x00 || gid || u32(epoch))`` where
+    ``links`` is the SHA-256 of every role's last revealed dice link in role order.  The AI plays as
+    soon as the preceding file is accepted, so the links are those the preceding file (or files of a
+    simultaneous step) revealed: committed in advance, so nobody can grind them by re-sealing a file,
+    and unknown to everyone but the preceding author until that file arrives.
+    """
+    links = hashlib.sha256(b"eiapbem/v1/ai-links\x00" + b"".join(
+        role.encode("ascii") + b"\x00" + i.to_bytes(4, "big") + link for role, (i, link) in sorted(chain.dicepos.items())
+    )).digest()
+    return crypto.dice_seed(links, chain.gid + chain.epoch.to_bytes(4, "big"), "ai/" + slot)
+
+
+def ai_dice(chain: Chain, slot: str) -> Dice:
+    return Dice(ai_seed(chain, slot))
+
+
+def gamestart_seed(gid: bytes, roster_dice: Mapping[str, bytes]) -> bytes:
+    """The seed of the rolls made when a game is created (the AI start bonus of 4.2.3; file-format 7.3)."""
+    commits = b"".join(r.encode("ascii") + b"\x00" + c for r, c in sorted(roster_dice.items()))
+    return crypto.dice_seed(gid, hashlib.sha256(commits).digest(), "gamestart")
 
 
 def check_rolls(seed: bytes, record: Mapping[str, list[int] | tuple[int, int]], name: str = "the file") -> None:

@@ -17,7 +17,7 @@ zero) is refused with a sentence, since such a state could not be saved.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 
 from eiapbem.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.rules import engine
@@ -33,6 +33,7 @@ from eiapbem.rules.model import (
     LocationKind,
     MinorStatus,
     Options,
+    PlayerKind,
     Record,
     Ships,
 )
@@ -41,6 +42,7 @@ from eiapbem.rules.model.common import NationId, PowerId, Slug
 from eiapbem.rules.model.units import UnitId, garrison_id
 
 SETTINGS = ("neutral", "ally", "war")
+AI_LEVELS = ("ai-easy", "ai-medium", "ai-hard")
 OPTION_NAMES = tuple(Options.__dataclass_fields__)
 
 
@@ -145,6 +147,32 @@ class SkipSlot(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class AiPlay(Record):
+    """The computer plays the current player's turn (manual: Quick play turn with AI, 000:202).
+
+    Replayed by every client from the admin file's dice (docs/file-format.md 7.3): the
+    AI's actions are not in the file, they are what ``eiapbem.ai`` makes of the state.
+    """
+
+    KIND = "admin.ai-play"
+    COMMAND = "ai-play"
+    power: PowerId
+    level: Annotated[str, OneOf(AI_LEVELS)] = "ai-medium"
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceByAi(Record):
+    """A player replaced by the computer at an AI level (000:206); every client plays the power from now on."""
+
+    KIND = "admin.replace-by-ai"
+    COMMAND = "replace"
+    power: PowerId
+    old_name: str
+    level: Annotated[str, OneOf(AI_LEVELS)]
+    when: str
+
+
+@dataclass(frozen=True, slots=True)
 class ReplacePlayer(Record):
     """A human player replaced by another (000:204-206); the keys change in the file's roster."""
 
@@ -183,7 +211,7 @@ class Backups(Record):
 ADMIN_ACTS: dict[str, type] = {
     c.KIND: c
     for c in (AddPoliticalPoints, AddMoney, AddManpower, SetDiplomacy, RemoveUnit, PlaceUnit, EditUnit,
-              CreateGarrison, ChangeOption, SkipSlot, ReplacePlayer, ReplaceHost, Backups)
+              CreateGarrison, ChangeOption, SkipSlot, AiPlay, ReplaceByAi, ReplacePlayer, ReplaceHost, Backups)
 }
 
 
@@ -338,8 +366,40 @@ def _skip(state: GameState, act: SkipSlot) -> Outcome:
     return Outcome(advance(out.state), out.events)
 
 
-def apply_admin(state: GameState, act: Record) -> Outcome:
-    """Apply one admin act; ``IllegalAction`` if the state could not hold the result."""
+def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, setup: list) -> Outcome:
+    # The computer player lives above the rules core (eiapbem/ai); it only proposes engine actions.
+    from eiapbem import ai
+
+    slot = state.slot
+    assert slot is not None
+    if ctx is None:
+        raise IllegalAction("the computer plays a turn only with the dice of the host's admin file")
+    if slot.simultaneous:
+        raise IllegalAction(f"{slot.key(state.date)} is played by every power at once; the computer plays only a player's own turn",
+                            hint="orders of a simultaneous phase come from each player; the host can skip nothing there either")
+    if slot.power != act.power:
+        raise IllegalAction(f"the current player is {slot.power}, not {act.power}; the computer plays only the turn of the player next to move (000:202)")
+    kind = PlayerKind(act.level)
+    lent = state.with_power(act.power, controller=kind)
+    turn = ai.play_slot(lent, act.power, ctx, setup=setup)
+    back = turn.state.with_power(act.power, controller=state.powers[act.power].controller)
+    out = _log(back, act, f"the computer ({act.level}) played {act.power}'s turn {slot.key(state.date)} "
+                          f"with {len(turn.actions)} action(s)", power=act.power, level=act.level)
+    return Outcome(out.state, turn.events + out.events)
+
+
+def _replace_by_ai(state: GameState, act: ReplaceByAi) -> Outcome:
+    s = state.with_power(act.power, controller=PlayerKind(act.level))
+    return _log(s, act, f"replaced {act.power}'s player {act.old_name} by the computer ({act.level}, {act.when})",
+                power=act.power, old=act.old_name, level=act.level, when=act.when)
+
+
+def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None = None, *, setup: list | None = None) -> Outcome:
+    """Apply one admin act; ``IllegalAction`` if the state could not hold the result.
+
+    ``ctx`` (the admin file's dice) and ``setup`` (the default setup of the power in play,
+    in the setup phase) are needed only by ``AiPlay``.
+    """
     if state.slot is None:
         raise IllegalAction("the game is over; the admin menu changes nothing any more")
     try:
@@ -363,7 +423,13 @@ def apply_admin(state: GameState, act: Record) -> Outcome:
             return _option(state, act)
         if isinstance(act, SkipSlot):
             return _skip(state, act)
+        if isinstance(act, AiPlay):
+            return _ai_play(state, act, ctx, list(setup or []))
+        if isinstance(act, ReplaceByAi):
+            return _replace_by_ai(state, act)
         if isinstance(act, ReplacePlayer):
+            # A human takes over (also from the computer, 000:206): the power is played by a human.
+            state = state.with_power(act.power, controller=PlayerKind.HUMAN)
             return _log(state, act, f"replaced {act.power}'s player {act.old_name} by {act.new_name} ({act.when})",
                         power=act.power, old=act.old_name, new=act.new_name, when=act.when)
         if isinstance(act, ReplaceHost):
@@ -380,15 +446,18 @@ def apply_admin(state: GameState, act: Record) -> Outcome:
     raise BadEncoding(f"unknown admin act {type(act).__name__}")
 
 
-def apply_all(state: GameState, acts: list) -> Outcome:
+def apply_all(state: GameState, acts: list, ctx: engine.RulesContext | None = None,
+              setup_for: Callable[[str], list] | None = None) -> Outcome:
+    """Apply admin acts in order; ``setup_for(power)`` gives the default setup an ``AiPlay`` loads."""
     out = Outcome(state)
     for a in acts:
-        out = out.then(apply_admin(out.state, a))
+        setup = setup_for(a.power) if isinstance(a, AiPlay) and setup_for is not None else None
+        out = out.then(apply_admin(out.state, a, ctx, setup=setup))
     return out
 
 
 __all__ = [
-    "ADMIN_ACTS", "AddManpower", "AddMoney", "AddPoliticalPoints", "Backups", "ChangeOption", "CreateGarrison",
+    "ADMIN_ACTS", "AI_LEVELS", "AddManpower", "AddMoney", "AddPoliticalPoints", "AiPlay", "Backups", "ReplaceByAi", "ChangeOption", "CreateGarrison",
     "EditUnit", "PlaceUnit", "RemoveUnit", "ReplaceHost", "ReplacePlayer", "SetDiplomacy", "SkipSlot",
     "admin_from_obj", "admin_to_obj", "apply_admin", "apply_all",
 ]

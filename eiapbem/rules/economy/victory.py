@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.errors import IllegalAction
+from eiapbem.rules import engine
 from eiapbem.rules.dice import Dice
 from eiapbem.rules.economy.common import Work, at_war, status_box
 from eiapbem.rules.model import POWERS, Date, GameState, PlayerKind
@@ -120,3 +121,18 @@ def ai_start_bonus(state: GameState, power: str, dice: Dice) -> int:
     lo, hi = rng
     pct = lo - 1 + dice.one_to(hi - lo + 1, f"game/ai-bonus/{power}")
     return VICTORY_LEVELS[campaign_of(state)][power] * pct // 100
+
+
+def with_ai_start_bonuses(state: GameState, dice: Dice) -> GameState:
+    """The first state with every AI power's start bonus of 4.2.3 (000:148-154) added to its
+    victory points and logged; ``dice`` are the game creation's (docs/file-format.md 7.3)."""
+    for p in POWERS:
+        bonus = ai_start_bonus(state, p, dice)
+        if bonus:
+            ps = state.powers[p]
+            state = state.with_power(p, victory_points=ps.victory_points + bonus)
+            if state.slot is not None:
+                state = engine.log(state, "game", "game.ai-bonus",
+                                   f"{p} ({ps.controller}) starts with a bonus of {bonus} victory points (4.2.3)",
+                                   power=p, vp=bonus).state
+    return state

@@ -1,0 +1,66 @@
+"""What the three AI levels do differently (4.2.1, 000:76-84; docs/decisions.md "AI players").
+
+The manual names the levels (easy, medium, hard) and their bonuses (4.2.3 start
+bonus, 12.0 economic bonus) but not how they play; these knobs are the
+project's own, chosen so that the levels differ in ways a test can see:
+
+============================  ==============  ===================  ===================
+knob                          easy            medium               hard
+============================  ==============  ===================  ===================
+setup                         shipped default shipped default      shipped default
+reinforcement placement       first corps     smallest corps first smallest corps first
+                              by id
+capital garrison              --              --                   infantry/militia due
+                                                                   go first to the
+                                                                   capital's garrison
+                                                                   until it holds 4
+share of the projected money  25%             50%                  75%
+spent on factors
+cavalry bought                none            none                 1 per 4 infantry
+militia with the manpower     no              yes                  yes
+left (unused is lost, 12.5.6)
+battle chit                   at random       best against the     best worst case
+                              (dice)          likeliest enemy chit (maximin)
+other decisions               at random       first option         first option
+============================  ==============  ===================  ===================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from eiapbem.rules.model import PlayerKind
+
+
+@dataclass(frozen=True)
+class Level:
+    kind: PlayerKind
+    #: Reinforcement: "first" (corps in id order) or "spread" (the smallest corps first).
+    placement: str
+    #: Factors the capital's garrison is brought up to before corps get infantry/militia (0: not at all).
+    capital_garrison: int
+    #: Percentage of the projected closing money (and manpower) spent on factors.
+    spend_share: int
+    #: Infantry bought per cavalry factor (0: no cavalry).
+    infantry_per_cavalry: int
+    #: Militia bought with the manpower left (it would be lost, 12.5.6).
+    militia: bool
+    #: Battle chits: "random", "likeliest" or "maximin".
+    chits: str
+    #: Other decisions: "random" or "first".
+    decisions: str
+
+
+LEVELS: dict[PlayerKind, Level] = {
+    PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random"),
+    PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first"),
+    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "spread", 4, 75, 4, True, "maximin", "first"),
+}
+
+
+def level(kind: PlayerKind | str) -> Level:
+    """The knobs of an AI level (``ai-easy``, ``ai-medium``, ``ai-hard``)."""
+    return LEVELS[PlayerKind(kind)]
+
+
+__all__ = ["LEVELS", "Level", "level"]

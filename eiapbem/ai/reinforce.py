@@ -1,0 +1,95 @@
+"""An AI power's reinforcement slot (7.0-7.6): the obligatory placements of 7.2.2.
+
+The AI places every army factor due to it and to its minor free states
+(7.2.2, 000:930: reinforcements may not be delayed) through the registered
+actions ``reinforcement.add-factors``, ``reinforcement.add-garrison`` and
+``reinforcement.place-corps``; each is tried with ``engine.can_act`` first, so
+what it does is legal by construction.  Ships due wait in port (7.1.2 lets
+them wait), and nothing else is done: no conversions, transfers or leaders.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from eiapbem.ai.levels import Level
+from eiapbem.rules import supply
+from eiapbem.rules.model import Corps, FactorType, GameState, LocationKind
+from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCorps
+from eiapbem.rules.reinforcement.common import ARMY_ITEMS, GARRISON_ITEMS, due_factors, free_states, purchased
+
+#: Placements tried per kind of factor before the AI gives up on it (a bound, never reached in play).
+MAX_TRIES = 400
+
+
+def _field(kind: FactorType) -> str:
+    return kind.value.replace("-", "_")
+
+
+def _home_cities(state: GameState, ctx, nation: str) -> list[str]:
+    m = ctx.map
+    return sorted(a for a in m.areas if m.area(a).city is not None and supply.is_home_area(state, m, a, nation))
+
+
+def _capital(ctx, nation: str) -> str | None:
+    try:
+        caps = ctx.map.national_capitals(nation)
+    except KeyError:
+        return None
+    return caps[0] if caps else None
+
+
+def _garrison_size(state: GameState, nation: str, area: str) -> int:
+    g = state.units.get(f"garrison:{nation}:city:{area}")
+    return 0 if g is None else g.factors.total
+
+
+def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType, lvl: Level) -> list[Callable[[int], object]]:
+    """Makers of one placement action (given a count), best first for ``lvl``."""
+    f = _field(kind)
+    corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == nation and u.loaned_to is None]
+    on_map = [c for c in corps if c.location.kind in (LocationKind.AREA, LocationKind.CITY)]
+    if lvl.placement == "spread":
+        on_map.sort(key=lambda c: (c.factors.total, c.id))
+    else:
+        on_map.sort(key=lambda c: c.id)
+    out: list[Callable[[int], object]] = []
+    cap = _capital(ctx, nation) if nation == power else None
+    if kind in GARRISON_ITEMS and lvl.capital_garrison and cap is not None \
+            and _garrison_size(state, nation, cap) < lvl.capital_garrison:
+        room = lvl.capital_garrison - _garrison_size(state, nation, cap)
+        out.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
+    out += [lambda n, c=c.id: AddFactors(corps=c, **{f: n}) for c in on_map]
+    homes = _home_cities(state, ctx, nation)
+    if kind in GARRISON_ITEMS:
+        out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: n}) for a in homes]
+        if nation == power:
+            depots = sorted({u.location.site for u in state.units.values()
+                             if u.KIND == "depot" and u.power == power and u.location.kind is LocationKind.AREA})
+            out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="depot", **{f: n}) for a in depots]
+    pool = sorted((c for c in corps if c.location.kind is LocationKind.POOL and purchased(state, c)), key=lambda c: c.id)
+    out += [lambda n, c=c.id, a=a: PlaceCorps(corps=c, area=a, **{f: n}) for c in pool for a in homes]
+    return out
+
+
+def place_due(b, lvl: Level) -> None:
+    """Place every army factor due to ``b.power`` and its free states that fits anywhere."""
+    power = b.power
+    for nation in (power,) + free_states(b.state, power):
+        for kind in ARMY_ITEMS:
+            tries = 0
+            while tries < MAX_TRIES:
+                n = due_factors(b.state, nation).get(kind)
+                if n == 0:
+                    break
+                placed = False
+                for make in candidates(b.state, b.ctx, power, nation, kind, lvl):
+                    tries += 1
+                    if b.try_(make(n)) or (n > 1 and b.try_(make(1))):
+                        placed = True
+                        break
+                if not placed:
+                    break
+
+
+__all__ = ["candidates", "place_due"]

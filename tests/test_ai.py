@@ -1,0 +1,288 @@
+"""AI players (eiapbem/ai): legal actions, obligations met, deterministic, and the levels differ as documented.
+
+4.2.1/4.2.3 (000:76-84, 144-154) name the levels; what each does is the project's
+(eiapbem/ai/levels.py, docs/decisions.md "AI players").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from battlekit import corps, land_state
+from eiapbem import ai
+from eiapbem.ai import decisions, economy
+from eiapbem.ai.levels import level
+from eiapbem.client.setups import default_actions
+from eiapbem.data import world
+from eiapbem.data.context import rules_context
+from eiapbem.errors import IllegalAction
+from eiapbem.pbem import dice as pdice
+from eiapbem.pbem.chain import Chain
+from eiapbem.rules import admin as radmin
+from eiapbem.rules import engine
+from eiapbem.rules.combat.field import start_field_battle
+from eiapbem.rules.dice import Dice
+from eiapbem.rules.economy import victory
+from eiapbem.rules.economy.phase import BuyArmy
+from eiapbem.rules.model import POWERS, Factors, Options, Phase, PlayerKind
+from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison
+from eiapbem.rules.reinforcement.common import due_factors
+from eiapbem.rules.scenario import initial_state
+from eiapbem.rules.tables import land
+
+LEVELS = ("ai-easy", "ai-medium", "ai-hard")
+engine.action_kinds()  # load the rule modules (their phase hooks) before asking for obligations
+
+
+def _ctx(label: str):
+    return rules_context(Dice(b"ai-tests/" + label.encode()))
+
+
+def _state(kind: str = "ai-medium", humans=()):
+    return initial_state(world.load_scenario("classic-1805"), world.load_raw(), options=Options(),
+                         players={p: PlayerKind.HUMAN if p in humans else PlayerKind(kind) for p in POWERS})
+
+
+def _verify_and_apply(state, power, actions, ctx):
+    """Every AI action passes engine.verify_action in turn (legal by construction)."""
+    for a in actions:
+        engine.verify_action(state, power, a, ctx)
+        state = ai.apply_actions(state, power, [a], ctx).state
+    return state
+
+
+def _play_until(state, stop):
+    """All-AI play until ``stop(state)``; returns the state there."""
+    for _ in range(400):
+        if stop(state):
+            return state
+        slot = state.slot
+        c = _ctx(slot.key(state.date))
+        if slot.simultaneous:
+            state = engine.resolve_slot(state, {p: ai.orders(state, p, c) for p in slot.actors}, c).state
+        else:
+            setup = default_actions("classic-1805", slot.power) if slot.phase is Phase.SETUP else ()
+            state = ai.play_slot(state, slot.power, c, setup=setup).state
+    raise AssertionError("the stop was never reached")
+
+
+@pytest.fixture(scope="module")
+def after_setup():
+    return _play_until(_state("ai-medium"), lambda s: s.slot.phase is Phase.DIPLOMACY)
+
+
+@pytest.fixture(scope="module")
+def at_economic(after_setup):
+    return _play_until(after_setup, lambda s: s.slot.phase is Phase.ECONOMIC)
+
+
+# ----------------------------------------------------------------- setup
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_setup_loads_the_default_setup_legally_and_meets_the_obligations(kind):
+    # 5.1 (000:306-332): every factor and ship placed before the slot ends; the AI uses the shipped default (5.2.2).
+    state = _state(kind)
+    c = _ctx("setup")
+    assert engine.unmet_obligations(state, "RU", c)
+    turn = ai.play_slot(state, "RU", c, setup=default_actions("classic-1805", "RU"))
+    assert [engine.action_to_obj(a) for a in turn.actions] == [engine.action_to_obj(a) for a in default_actions("classic-1805", "RU")]
+    _verify_and_apply(state, "RU", turn.actions, c)
+    assert turn.state.slot.power == "TU"  # the slot ended (5.3 order RU TU ...)
+
+
+def test_without_a_setup_the_ai_cannot_end_the_setup_slot():
+    with pytest.raises(ai.AiStuck, match="cannot end 1805-01/setup/turn/RU"):
+        ai.play_slot(_state(), "RU", _ctx("setup"))
+
+
+def test_a_human_power_is_not_played_by_the_computer():
+    with pytest.raises(IllegalAction, match="played by a human"):
+        ai.play_slot(_state(humans=("RU",)), "RU", _ctx("x"))
+
+
+# ----------------------------------------------------------------- reinforcement
+
+
+def _reinforcing(after_setup, kind, power="PR"):
+    s = _play_until(after_setup, lambda s: s.slot.phase is Phase.REINFORCEMENT and s.slot.power == power)
+    s = s.with_power(power, controller=PlayerKind(kind), returned_factors=Factors(infantry=7, cavalry=1))
+    return s
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_reinforcement_places_every_factor_due(after_setup, kind):
+    # 7.2.2 (000:930): factors due may not be delayed; the AI meets that obligation with legal actions.
+    s = _reinforcing(after_setup, kind)
+    c = _ctx("reinforce")
+    assert engine.unmet_obligations(s, "PR", c)
+    b = ai.plan(s, "PR", c)
+    after = _verify_and_apply(s, "PR", b.actions, c)
+    assert due_factors(after, "PR").total == 0
+    assert engine.unmet_obligations(after, "PR", c) == ()
+    assert ai.play_slot(s, "PR", c).state.slot.power != "PR"
+
+
+def test_reinforcement_levels_differ_as_documented(after_setup):
+    c = _ctx("reinforce")
+    plans = {k: ai.plan(_reinforcing(after_setup, k), "PR", c).actions for k in LEVELS}
+    # hard: infantry first to the capital's garrison (Berlin), up to 4 factors
+    first = plans["ai-hard"][0]
+    assert isinstance(first, AddToGarrison) and first.area == "berlin" and first.infantry == 4
+    # easy: the first corps by id; medium: the smallest corps first
+    s = _reinforcing(after_setup, "ai-easy")
+    own = list(u for u in s.units.values() if getattr(u, "nation", None) == "PR" and u.KIND == "corps"
+                 and u.location.kind.value in ("area", "city"))
+    easy = [a for a in plans["ai-easy"] if isinstance(a, AddFactors)]
+    medium = [a for a in plans["ai-medium"] if isinstance(a, AddFactors)]
+    assert easy[0].corps == min(u.id for u in own if engine.can_act(s, "PR", AddFactors(corps=u.id, infantry=1), c))
+    smallest = min((u.factors.total, u.id) for u in own if engine.can_act(s, "PR", AddFactors(corps=u.id, infantry=1), c))
+    assert medium[0].corps == smallest[1]
+    assert plans["ai-easy"] != plans["ai-medium"]
+
+
+def test_same_state_and_dice_give_the_same_actions(after_setup):
+    s = _reinforcing(after_setup, "ai-hard")
+    one = [engine.action_to_obj(a) for a in ai.plan(s, "PR", _ctx("same")).actions]
+    two = [engine.action_to_obj(a) for a in ai.plan(s, "PR", _ctx("same")).actions]
+    assert one == two and one
+
+
+# ----------------------------------------------------------------- economic
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_economic_orders_are_valid_orders(at_economic, kind):
+    # 12.5.3 (000:2230): purchases are orders of the simultaneous economic slot; check_orders accepts them.
+    s = at_economic.with_power("AU", controller=PlayerKind(kind), treasury=200, manpower=40)
+    c = _ctx("economy")
+    orders = ai.orders(s, "AU", c)
+    engine.check_orders(s, "AU", list(orders), c)
+    assert all(isinstance(o, BuyArmy) for o in orders) and orders
+
+
+def test_economic_levels_spend_a_larger_share(at_economic):
+    c = _ctx("economy")
+    bought, spent = {}, {}
+    for k in LEVELS:
+        s = at_economic.with_power("AU", controller=PlayerKind(k), treasury=200, manpower=40)
+        money, men = economy.projection(s, c, "AU")
+        orders = ai.orders(s, "AU", c)
+        bought[k] = {o.item: o.count for o in orders}
+        spent[k] = sum(o.count * {"infantry": 3, "cavalry": 12, "militia": 0}[o.item] for o in orders)  # 000:2961-2964
+        assert spent[k] <= money * level(k).spend_share // 100
+        assert sum(o.count * 2 for o in orders) <= men  # every factor takes 2 manpower
+    assert spent["ai-easy"] < spent["ai-medium"] < spent["ai-hard"]
+    assert "cavalry" not in bought["ai-medium"] and bought["ai-hard"]["cavalry"] >= 1
+    # 12.5.6: unused manpower is lost; medium and hard turn what is left into militia, easy does not
+    assert "militia" not in bought["ai-easy"] and bought["ai-medium"]["militia"] >= 1
+
+
+def test_economic_orders_are_the_same_for_the_same_state_and_dice(at_economic):
+    s = at_economic.with_power("RU", controller=PlayerKind.AI_HARD, treasury=90, manpower=30)
+    one = [engine.action_to_obj(a) for a in ai.orders(s, "RU", _ctx("same"))]
+    assert one == [engine.action_to_obj(a) for a in ai.orders(s, "RU", _ctx("same"))] and one
+
+
+def test_purchases_follow_the_price_chart():
+    # 000:2961 (cavalry $12, 2 manpower), 000:2963 (infantry $3, 2 manpower)
+    assert economy.purchases(30, 100, level("ai-easy")) == [BuyArmy(item="infantry", count=10)]
+    assert economy.purchases(30, 8, level("ai-easy")) == [BuyArmy(item="infantry", count=4)]
+    # hard: k cavalry with 4k infantry cost 24k dollars: 48 buys 2 cavalry and 8 infantry
+    assert economy.purchases(48, 100, level("ai-hard")) == [BuyArmy(item="infantry", count=8), BuyArmy(item="cavalry", count=2)]
+    assert economy.purchases(0, 100, level("ai-hard")) == []
+    assert economy.militia(5, level("ai-medium")) == [BuyArmy(item="militia", count=2)]  # 000:2964: 2 manpower each
+    assert economy.militia(5, level("ai-easy")) == []
+
+
+# ----------------------------------------------------------------- decisions
+
+
+def test_chits_by_level():
+    # 11.2.3, operational possibilities chart (000:3002-3030)
+    opts = land.DEFENDER_CHITS
+    medium = decisions.choose_chit(opts, land.DEFENDER, "likeliest")
+    assert all(decisions.chit_score(medium, "assault", land.DEFENDER) >= decisions.chit_score(c, "assault", land.DEFENDER)
+               for c in opts)
+    hard = decisions.choose_chit(opts, land.DEFENDER, "maximin")
+    worst = {c: min(decisions.chit_score(c, e, land.DEFENDER) for e in land.ATTACKER_CHITS) for c in opts}
+    assert worst[hard] == max(worst.values())
+    # the chart's assault-defend cell (000:3029): attacker 3-1 3-1 2-1, defender 4-1 4-2 4-3
+    assert decisions.chit_score("defend", "assault", land.DEFENDER) == (5 + 6 + 7) - (4 + 4 + 3)
+
+
+def _battle(kind_fr, kind_au, seed=b"ai-battle"):
+    s = land_state()
+    s = corps(s, "corps:FR:I", "ulm", infantry=10, cavalry=2)
+    s = corps(s, "corps:AU:I", "ulm", infantry=12, cavalry=2)
+    s = s.with_power("FR", controller=PlayerKind(kind_fr)).with_power("AU", controller=PlayerKind(kind_au))
+    c = rules_context(Dice(seed))
+    return start_field_battle(s, "ulm", ["corps:FR:I"], ["corps:AU:I"], c).state, c
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_pending_battle_decisions_of_ai_powers_are_answered_to_the_end(kind):
+    # 11.2: every question of a field battle between two AI powers is answered among its options.
+    s, c = _battle(kind, kind)
+    assert s.pending
+    out = ai.settle(s, c)
+    assert not out.state.pending and [e for e in out.events if e.kind == "battle.end"]  # fought to its end
+    random_labels = [k for k in c.dice.record if k.startswith("ai/")]
+    assert bool(random_labels) == (kind == "ai-easy")  # only the easy level rolls for its choices
+
+
+def test_a_human_decision_is_left_alone():
+    s, c = _battle("ai-hard", "ai-hard")
+    s = s.with_power("AU", controller=PlayerKind.HUMAN)
+    out = ai.settle(s, c)
+    assert out.state.pending and all(d.power == "AU" for d in out.state.pending.values())
+
+
+# ----------------------------------------------------------------- dice, start bonus, admin
+
+
+def _chain(dicepos, head=b"h" * 32):
+    return Chain(game="G", gid=b"g" * 16, roster={}, epoch=0, head=head, seq=1, known=frozenset(), slots={},
+                 dicepos=dicepos)
+
+
+def test_ai_dice_come_from_the_revealed_links_not_the_file_hash():
+    # docs/file-format.md 7.3: a re-sealed file (another head) gives the same AI dice; another link other dice.
+    a = _chain({"FR": (3, b"a" * 32), "GB": (2, b"b" * 32)})
+    resealed = _chain({"FR": (3, b"a" * 32), "GB": (2, b"b" * 32)}, head=b"x" * 32)
+    later = _chain({"FR": (4, b"c" * 32), "GB": (2, b"b" * 32)})
+    key = "1805-02/naval/turn/RU"
+    assert pdice.ai_seed(a, key) == pdice.ai_seed(resealed, key)
+    assert pdice.ai_seed(a, key) != pdice.ai_seed(later, key)
+    assert pdice.ai_seed(a, key) != pdice.ai_seed(a, "1805-02/naval/turn/TU")
+
+
+def test_start_bonus_of_4_2_3():
+    # 000:148-154: easy none, medium 1-3%, hard 2-6% of the victory level
+    s = _state("ai-hard", humans=("FR",)).with_power("RU", controller=PlayerKind.AI_EASY) \
+        .with_power("TU", controller=PlayerKind.AI_MEDIUM)
+    out = victory.with_ai_start_bonuses(s, Dice(b"start"))
+    levels = {p: victory.victory_level(s, p) for p in POWERS}
+    gain = {p: out.powers[p].victory_points - s.powers[p].victory_points for p in POWERS}
+    assert gain["FR"] == 0 and gain["RU"] == 0
+    assert levels["TU"] * 1 // 100 <= gain["TU"] <= levels["TU"] * 3 // 100
+    for p in ("AU", "PR", "SP", "GB"):
+        assert levels[p] * 2 // 100 <= gain[p] <= levels[p] * 6 // 100
+    assert any(e.kind == "game.ai-bonus" for e in out.log)
+
+
+def test_admin_ai_play_plays_a_human_turn_and_keeps_it_human():
+    # 4.2.8 "Quick play turn with AI" (000:202)
+    s = _state("ai-easy", humans=("RU",))
+    c = _ctx("admin")
+    with pytest.raises(IllegalAction, match="dice of the host's admin file"):
+        radmin.apply_admin(s, radmin.AiPlay("RU", "ai-hard"))
+    with pytest.raises(IllegalAction, match="current player is RU, not TU"):
+        radmin.apply_admin(s, radmin.AiPlay("TU", "ai-hard"), c, setup=[])
+    out = radmin.apply_admin(s, radmin.AiPlay("RU", "ai-hard"), c, setup=default_actions("classic-1805", "RU")).state
+    assert out.slot.power == "TU" and out.powers["RU"].controller is PlayerKind.HUMAN
+    assert "the computer (ai-hard) played RU's turn" in out.log[-1].text
+    rep = radmin.apply_admin(s, radmin.ReplaceByAi("RU", "Anna", "ai-hard", "now")).state
+    assert rep.powers["RU"].controller is PlayerKind.AI_HARD
+    back = radmin.apply_admin(rep, radmin.ReplacePlayer("RU", "Computer", "Bob", "now")).state
+    assert back.powers["RU"].controller is PlayerKind.HUMAN
