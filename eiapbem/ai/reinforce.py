@@ -16,7 +16,7 @@ from eiapbem.ai.levels import Level
 from eiapbem.rules import supply
 from eiapbem.rules.model import Corps, FactorType, GameState, LocationKind
 from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCorps
-from eiapbem.rules.reinforcement.common import ARMY_ITEMS, GARRISON_ITEMS, due_factors, free_states, purchased
+from eiapbem.rules.reinforcement.common import ARMY_ITEMS, GARRISON_ITEMS, due_factors, purchased
 
 #: Placements tried per kind of factor before the AI gives up on it (a bound, never reached in play).
 MAX_TRIES = 400
@@ -75,7 +75,7 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
 def place_due(b, lvl: Level) -> None:
     """Place every army factor due to ``b.power`` and its free states that fits anywhere."""
     power = b.power
-    for nation in (power,) + free_states(b.state, power):
+    for nation in (power, *b.state.free_states(power)):
         for kind in ARMY_ITEMS:
             tries = 0
             while tries < MAX_TRIES:
