@@ -175,3 +175,25 @@ def test_hot_seat_game_with_ai_powers(tmp_path):
     assert s.state.slot.key(s.state.date) == "1805-01/reinforcement/turn/RU"
     assert s.state.powers["TU"].controller is PlayerKind.HUMAN
     assert "the computer (ai-easy) played TU's turn 1805-01/reinforcement/turn/TU" in s.state.log[-1].text
+
+
+def test_a_stuck_computer_holds_the_game_until_the_host_skips_it(tmp_path, monkeypatch):
+    # Without its setup the computer cannot end Russia's setup slot (5.1: every factor placed); the game
+    # waits there in every folder alike and the host skips the slot (4.2.8, 000:232).
+    monkeypatch.setattr(Session, "ai_setup", lambda self, power: [])
+    types = {p: "ai-easy" for p in POWERS}
+    types["TU"] = "host"
+    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in types.items()]
+    newgame.new_game(tmp_path, GAME, "classic-1805", players, bids={},
+                     options=newgame.options_from_flags(["allow-pbem-host-functions"]),
+                     passwords={"TU": "pw-TU"}, host_password="pw-host")
+    host = Session.open(tmp_path, None, "host", "pw-host")
+    assert host.state.slot.key(host.state.date) == "1805-01/setup/turn/RU"
+    assert host.awaited() == [("RU", "1805-01/setup/turn/RU")]
+    from eiapbem.cli.game_cmd import _status_lines
+
+    assert "Waiting for: RU (the computer cannot end this turn; the host can skip it: 'eiapbem admin skip')" \
+        in _status_lines(Session.open(tmp_path, None, "TU", "pw-TU"))
+    admin.skip(host)
+    tu = Session.open(tmp_path, None, "TU", "pw-TU")
+    assert tu.state.slot.key(tu.state.date) == "1805-01/setup/turn/TU"
