@@ -16,10 +16,18 @@ from eiapbem.ai.levels import Level
 from eiapbem.rules import supply
 from eiapbem.rules.model import Corps, FactorType, GameState, LocationKind
 from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCorps
-from eiapbem.rules.reinforcement.common import ARMY_ITEMS, GARRISON_ITEMS, due_factors, free_states, purchased
+from eiapbem.rules.reinforcement import common
+from eiapbem.rules.reinforcement.common import ARMY_ITEMS, GARRISON_ITEMS, due_factors, purchased
 
 #: Placements tried per kind of factor before the AI gives up on it (a bound, never reached in play).
 MAX_TRIES = 400
+
+
+def free_states(state: GameState, power: str) -> tuple[str, ...]:
+    """The minor free states ``power`` controls (6.8): ``GameState.free_states`` where the model has it
+    (main since 45b3f22), else the reinforcement rules' helper of this branch's base."""
+    method = getattr(state, "free_states", None)
+    return tuple(method(power)) if callable(method) else common.free_states(state, power)
 
 
 def _field(kind: FactorType) -> str:
