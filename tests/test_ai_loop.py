@@ -197,3 +197,28 @@ def test_a_stuck_computer_holds_the_game_until_the_host_skips_it(tmp_path, monke
     admin.skip(host)
     tu = Session.open(tmp_path, None, "TU", "pw-TU")
     assert tu.state.slot.key(tu.state.date) == "1805-01/setup/turn/TU"
+
+
+def test_the_host_hands_a_computer_power_to_a_human_and_back(tmp_path):
+    # 4.2.8 (000:204-206): replace the AI by a human player (new keys, backups), and a player by the AI.
+    types = {p: "ai-medium" for p in POWERS}
+    types["RU"] = "host"
+    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in types.items()]
+    newgame.new_game(tmp_path, GAME, "classic-1805", players, bids={},
+                     options=newgame.options_from_flags(["allow-pbem-host-functions"]),
+                     passwords={"RU": "pw-RU"}, host_password="pw-host")
+    host = Session.open(tmp_path, None, "host", "pw-host")
+    r = admin.replace_player(host, "TU", "Tina", "tina@example.org")
+    assert r.key.is_file() and r.backups is not None
+    assert host.state.powers["TU"].controller is PlayerKind.HUMAN and host.data.meta["players"]["TU"]["type"] == "client"
+    ru = Session.open(tmp_path, None, "RU", "pw-RU")
+    setups.load_setup(ru, "default")
+    ru.end_phase()
+    host = Session.open(tmp_path, None, "host", "pw-host")
+    assert host.awaited() == [("TU", "1805-01/setup/turn/TU")]  # Tina's turn now, no longer the computer's
+    admin.replace_by_ai(host, "TU", "ai-hard")
+    # the computer plays TU at once, then AU PR SP FR GB: the game waits for diplomacy orders
+    assert host.state.slot.phase is Phase.DIPLOMACY and host.awaited() == [("RU", "1805-01/diplomacy/orders/RU")]
+    assert host.data.meta["players"]["TU"] == {"name": "Computer (ai-hard)", "email": "", "type": "ai-hard"}
+    with pytest.raises(IllegalAction, match="the host's own power"):
+        admin.replace_by_ai(host, "RU", "ai-easy")

@@ -223,7 +223,7 @@ def players_from_selection(sel: Any, types: Mapping[str, str]) -> tuple[list[Pla
 
     The selection gives each power's name, address, victory point bid and the
     wars it starts as aggressor; the host still says how each is played
-    (``types``: power -> host/client/hotseat; a power not named is a client).
+    (``types``: power -> host/client/hotseat/ai-easy/ai-medium/ai-hard; a power not named is a client).
     """
     for p, t in types.items():
         if p not in POWERS:
