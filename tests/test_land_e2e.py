@@ -87,7 +87,9 @@ def _fight(run_cli, home, chit):
     """Move, attack and answer France's questions; False if Austria is asked something."""
     _cli(run_cli, home, "FR", "land", "move", "--unit", "corps:FR:V", "--path", "freiburg,swabia,innsbruck")
     out = _cli(run_cli, home, "FR", "land", "attack", "--area", "innsbruck")
-    assert "Field combat in innsbruck (mountain): 15 attacking factors against 15" in out
+    # France forages first (10.5.1; supply comes before combat, 11.0): Innsbruck's forage value is 1 in January.
+    assert re.search(r"FR: corps:FR:V forages: random number \d .*against forage value 1 \(innsbruck\)", out)
+    assert re.search(r"Field combat in innsbruck \(mountain\): \d+ attacking factors against 15", out)
     for _ in range(100):
         status = _cli(run_cli, home, "FR", "status")
         line = next(ln for ln in status.splitlines() if ln.startswith("Pending decisions:"))

@@ -287,3 +287,46 @@ def test_the_land_phase_is_implemented_and_the_state_round_trips():
     assert engine.phase_implemented(Phase.LAND)
     s = _contact()
     assert GameState.decode(s.encode()) == s
+
+
+# ----------------------------------------------------------------- enemy depots (10.4.6, 000:1454-1462)
+
+
+def _au_depot(s, area, garrison=0):
+    loc = Location(LocationKind.AREA, area)
+    s = s.with_unit(Depot(id="depot:AU:1", power="AU", location=loc))
+    if garrison:
+        s = s.with_unit(Garrison(id=garrison_id("AU", loc), nation="AU", location=loc,
+                                 factors=s.units["corps:FR:V"].factors.replace(infantry=garrison)))
+    return s
+
+
+def test_an_ungarrisoned_enemy_depot_is_destroyed_by_a_unit_passing_through():
+    s = _au_depot(corps(land_state(), "corps:FR:V", "strasbourg", infantry=10), "nancy")
+    out = engine.apply_action(s, "FR", MoveUnit(unit="corps:FR:V", path="nancy,metz"), C)
+    assert out.state.units["depot:AU:1"].location.kind is LocationKind.POOL
+    assert out.state.units["corps:FR:V"].location.site == "metz"
+    assert "it destroys the enemy depot depot:AU:1 (10.4.6)" in out.events[-1].text
+
+
+def test_living_off_an_enemy_depot_ends_movement_and_counts_as_foraged():
+    s = _au_depot(corps(land_state(), "corps:FR:V", "strasbourg", infantry=10), "nancy")
+    s = _move(s, "corps:FR:V", "nancy", use_depot=True)
+    rec = s.land_moves["corps:FR:V"]
+    assert rec.foraged and rec.halted and s.units["depot:AU:1"].location.kind is LocationKind.POOL
+    _refused(s, "corps:FR:V", "metz", r"corps:FR:V has foraged, so its movement is over")
+    after = engine.end_slot(s, "FR", C)
+    assert not any(e.kind == "land.forage" and e.params.get("unit") == "corps:FR:V" for e in after.events)
+    s2 = corps(land_state(), "corps:FR:V", "strasbourg", infantry=10)
+    _refused(s2, "corps:FR:V", "nancy", r"there is no ungarrisoned enemy depot in nancy for corps:FR:V to live off", use_depot=True)
+
+
+def test_a_garrisoned_enemy_depot_stops_the_corps_and_must_be_attacked():
+    s = _au_depot(corps(land_state(), "corps:FR:V", "strasbourg", infantry=10), "nancy", garrison=2)
+    _refused(s, "corps:FR:V", "nancy,metz", r"because the enemy depot garrison garrison:AU:area:nancy is in nancy")
+    s = _move(s, "corps:FR:V", "nancy")
+    assert s.units["depot:AU:1"].location.site == "nancy"  # 000:1462: halt and fight the garrison
+    assert engine.unmet_obligations(s, "FR", C) == ("attack the enemy in nancy (11.1, 000:1610): 'eiapbem land attack --area nancy'",)
+    s = engine.apply_action(s, "FR", Attack(area="nancy"), C).state
+    battle = next(iter(s.battles.values()))
+    assert battle.defender.units == ("garrison:AU:area:nancy",) and battle.kind == "trivial"  # 11.3 (000:1934)

@@ -4,7 +4,9 @@ FR RU TU AU PR GB SP (``sequence.LAND_ORDER``, 10.1).
 - ``movement``: 10.4 ``land.move`` (allowances, costs, stopping, stacking, access);
 - ``combat``: 11.0-11.1 ``land.attack`` and the duty to attack; the combats
   themselves are ``eiapbem.rules.combat.field`` (answered with ``eiapbem answer``);
-- ``supplyphase``: the end of movement (10.5 supply, then combat, 11.0);
+- ``depots``: 10.3 ``land.create-depot`` / ``land.remove-depot``;
+- ``supplyphase``: 10.5 ``land.forage`` and the end of movement (foraging, depot and
+  besieged supply, then combat, 11.0);
 - ``common``: hostility and what stands in an area.
 
 Not built yet (the README's status table lists them): see ``docs/decisions.md``
@@ -17,10 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
-from eiapbem.rules.land import combat, movement, supplyphase
+from eiapbem.rules.land import combat, depots, movement, supplyphase
 from eiapbem.rules.model import GameState, FrozenMap, Phase
 
-_MODULES = (movement, combat)
+_MODULES = (movement, depots, supplyphase, combat)
 ACTION_CLASSES = tuple(cls for mod in _MODULES for cls, _, _ in mod.ACTIONS)
 
 for _mod in _MODULES:
@@ -37,7 +39,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     out = engine.Outcome(state)
     if not state.movement_over:
         out = out.then(supplyphase.end_movement(state, power, ctx))
-    return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False)))
+    return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False, new_depots=())))
 
 
 engine.register_phase(Phase.LAND, obligations=obligations, finish=finish)
@@ -45,7 +47,8 @@ engine.register_phase(Phase.LAND, obligations=obligations, finish=finish)
 __all__ = ["ACTION_CLASSES"]
 
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
-GAPS = ("depots (10.3), foraging and depot supply (10.5), garrison transfers on the move (10.4.3), "
-        "disembarking (10.4.5), enemy depots (10.4.6), besieging and siege combat declared in play, "
-        "combined movement with loaned units (10.2), conquest of minors (10.7)")
+GAPS = ("depots in a besieged port city and on fleets (10.3.2, 10.3.4), sea and invasion supply costs for "
+        "besieged port garrisons (10.5.2-10.5.4), garrison transfers on the move (10.4.3), disembarking (10.4.5), "
+        "besieging and siege combat declared in play, combined movement (10.2), "
+        "conquest of minors (10.7)")
 engine.register_gaps(Phase.LAND, GAPS)

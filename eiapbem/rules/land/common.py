@@ -12,7 +12,7 @@ from typing import Any
 
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import supply
-from eiapbem.rules.model import POWERS, Corps, CorpsType, Depot, GameState, Garrison, LocationKind
+from eiapbem.rules.model import POWERS, Corps, CorpsType, Depot, GameState, Garrison, LocationKind, garrison_id
 
 #: 13.2: Cossacks, Freikorps and guerrillas are not corps for the stop rule (10.4.2, 000:1398).
 IRREGULAR = (CorpsType.COSSACK, CorpsType.FREIKORPS, CorpsType.GUERRILLA)
@@ -51,6 +51,18 @@ def enemy_field_corps(state: GameState, area: str, power: str, *, irregulars: bo
 def enemy_depot_garrisons(state: GameState, area: str, power: str) -> list[Garrison]:
     """Enemy depot garrisons in ``area`` (garrisons at a depot stand in the area, 10.4.3)."""
     return [u for u in field_units(state, area) if isinstance(u, Garrison) and u.factors.total > 0 and is_enemy(state, power, u)]
+
+
+def ungarrisoned_enemy_depots(state: GameState, area: str, power: str) -> list[str]:
+    """Enemy depots in ``area`` (not in its city) with no garrison of their power there (10.4.6, 000:1456), by id."""
+    out = []
+    for u in state.units.values():
+        if isinstance(u, Depot) and u.location.kind is LocationKind.AREA and u.location.site == area \
+                and supply.at_war(state, power, u.power):
+            g = state.units.get(garrison_id(u.power, u.location))
+            if not (isinstance(g, Garrison) and g.factors.total > 0):
+                out.append(u.id)
+    return sorted(out)
 
 
 def unbesieged_enemy_corps(state: GameState, m: Any, area: str, power: str) -> list[Corps]:

@@ -19,6 +19,8 @@ path of areas the player names.  What is checked, step by step:
   (000:1398, 000:1462-1468); Cossacks and Freikorps need not stop (000:1400);
 - 30 counters at most in the section where it ends (000:1404);
 - a major power's territory only with access or at war (13.4.1, 000:2550);
+- an ungarrisoned enemy depot in an area entered is destroyed; with ``--use-depot`` the
+  unit ends its move there living off it, supplied as if foraged with no loss (10.4.6, 000:1458);
 - moving between a city and its area costs nothing (10.4.4, 000:1446); a unit in
   a besieged city cannot move; a unit enters only a city held by its own side.
 
@@ -37,6 +39,7 @@ from typing import Any
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine, mapgraph, supply
 from eiapbem.rules.land.common import (
+    IRREGULAR,
     NEED_NOT_STOP,
     STACK_LIMIT,
     counters_in_section,
@@ -45,8 +48,9 @@ from eiapbem.rules.land.common import (
     own_on_map,
     the_unit,
     unbesieged_enemy_corps,
+    ungarrisoned_enemy_depots,
 )
-from eiapbem.rules.model import Corps, CorpsType, GameState, LandMove, Location, LocationKind, MinorStatus, Record
+from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Location, LocationKind, MinorStatus, Record
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.tables import forces
 
@@ -73,6 +77,9 @@ class MoveUnit(Record):
     forced_march: bool = False
     #: End the move inside the city of the last area (10.4.3-10.4.4, 000:1410-1446).
     city: bool = False
+    #: Live off the ungarrisoned enemy depot destroyed in the last area: movement ends and the
+    #: corps counts as having foraged with no loss (10.4.6, 000:1458).
+    use_depot: bool = False
 
 
 # ----------------------------------------------------------------- allowances
@@ -163,6 +170,7 @@ class Plan:
     end: Location
     halt_reason: str | None
     allowance: int
+    destroyed: tuple[str, ...] = ()
 
 
 def _path(action: MoveUnit) -> list[str]:
@@ -183,9 +191,9 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
     here = unit.location.site
     if unit.location.kind is LocationKind.CITY and supply.is_besieged(state, m, here):
         raise IllegalAction(f"{unit.id} is besieged in the city of {here} and cannot move out (10.4.4, 000:1446)")
-    if unit.besieging:
-        raise IllegalAction(f"{unit.id} is besieging the city of {here}; besieging units stay (10.4.1, 000:1360)")
     prior = state.land_moves.get(unit.id) or LandMove(start=here)
+    if prior.foraged:
+        raise IllegalAction(f"{unit.id} has foraged, so its movement is over (10.5.1, 000:1496); it cannot move again this phase")
     if prior.halted:
         raise IllegalAction(f"{unit.id} had to stop in {here} among enemy forces (10.4.2, 000:1398); it cannot move again this phase")
     kind = counter_kind(ctx, unit)
@@ -203,6 +211,8 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
     spent = prior.spent
     at = here
     halt: str | None = None
+    destroyed: list[str] = []
+    last_destroyed = False
     for to in path:
         if halt is not None:
             raise IllegalAction(f"{unit.id} must cease movement in {at} because {halt} (10.4.2, 000:1398); end the path at {at}")
@@ -216,8 +226,18 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         spent += cost
         steps.append(st)
         at = to
+        found = ungarrisoned_enemy_depots(state, at, power)
+        destroyed.extend(found)  # 10.4.6 (000:1458): destroyed on entering
+        last_destroyed = bool(found)
         if unit.corps_type not in NEED_NOT_STOP:
             halt = must_stop_in(state, at, power)
+    if action.use_depot:
+        if not last_destroyed:
+            raise IllegalAction(f"there is no ungarrisoned enemy depot in {at} for {unit.id} to live off (10.4.6, 000:1458)")
+        if unit.corps_type in IRREGULAR:
+            raise IllegalAction(f"{unit.id} is a {unit.corps_type} counter and needs no supply; it may only destroy the depot")
+        if action.city:
+            raise IllegalAction(f"{unit.id} ends its movement in the area to use the depot; it cannot go on into the city (10.4.6)")
     if action.city:
         city = m.area(at).city
         if city is None:
@@ -235,7 +255,7 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
             raise IllegalAction(f"the city of {at} already holds {in_city} counters; 30 is the limit (10.4.3, 000:1410)")
     else:
         end = Location(LocationKind.AREA, at)
-        if not (unit.location == end):
+        if unit.location != end or unit.besieging:
             n = counters_in_section(state, at)
             if n + 1 > STACK_LIMIT:
                 raise IllegalAction(f"{at} already holds {n} counters outside its city; 30 is the limit (10.4.2, 000:1404); end elsewhere")
@@ -246,10 +266,11 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         passed=tuple(sorted(set(prior.passed) | {s.to for s in steps})),
         spent=spent,
         forced_march=forced,
-        halted=halt is not None,
+        halted=halt is not None or action.use_depot,
         across_river=across,
+        foraged=action.use_depot,
     )
-    return Plan(unit, tuple(steps), record, end, halt, ma)
+    return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed))
 
 
 def verify_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> None:
@@ -259,12 +280,18 @@ def verify_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Non
 def apply_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> engine.Outcome:
     plan = plan_move(state, power, action, ctx)
     unit = plan.corps
-    state = state.with_unit(unit.replace(location=plan.end))
+    state = state.with_unit(unit.replace(location=plan.end, besieging=False))  # leaving lifts its part in a siege
     state = state.replace(land_moves=state.land_moves.set(unit.id, plan.record))
+    for did in plan.destroyed:
+        state = state.with_unit(state.units[did].replace(location=POOL))
     route = " -> ".join([unit.location.site] + [s.to for s in plan.steps])
     where = f"into the city of {plan.end.site}" if plan.end.kind is LocationKind.CITY else f"to {plan.end.site}"
     text = (f"{power}: {unit.id} moves {where} ({route}; {plan.record.spent} of {plan.allowance} movement points"
             f"{', forced march' if plan.record.forced_march else ''})")
+    if plan.destroyed:
+        text += f"; it destroys the enemy depot{'s' if len(plan.destroyed) > 1 else ''} {', '.join(plan.destroyed)} (10.4.6)"
+    if action.use_depot:
+        text += "; it lives off the depot: supplied, movement over (10.4.6)"
     if plan.halt_reason:
         text += f"; it stops: {plan.halt_reason}"
     return engine.log(state, power, "land.move", text, unit=unit.id, to=str(plan.end), spent=plan.record.spent,

@@ -24,7 +24,8 @@ class LandMove(Record):
     marched (+1 point, 000:1372-1374; +1 to its forage number, 000:1506);
     ``halted`` that it had to cease movement (10.4.2, 000:1398);
     ``across_river`` that it entered its present area across a river or a
-    crossing arrow (the river crossing of 11.2.7, 000:1714).
+    crossing arrow (the river crossing of 11.2.7, 000:1714); ``foraged`` that it
+    has foraged for supply (10.5.1, 000:1486-1496): its movement is over.
     """
 
     start: Slug
@@ -33,3 +34,4 @@ class LandMove(Record):
     forced_march: bool = False
     halted: bool = False
     across_river: bool = False
+    foraged: bool = False

@@ -120,6 +120,9 @@ class GameState(Record):
     #: The phasing power's movement and supply of this land slot are over: its combats
     #: have begun (11.0, 000:1606).  Cleared when the slot ends.
     movement_over: bool = False
+    #: Depots the phasing power placed in this land slot: they are no base for more depots
+    #: until the next slot (10.3.3, 000:1324 "already existing (before this turn)").
+    new_depots: Annotated[tuple[UnitId, ...], SortedSet()] = ()
 
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:
