@@ -330,3 +330,89 @@ def test_a_garrisoned_enemy_depot_stops_the_corps_and_must_be_attacked():
     s = engine.apply_action(s, "FR", Attack(area="nancy"), C).state
     battle = next(iter(s.battles.values()))
     assert battle.defender.units == ("garrison:AU:area:nancy",) and battle.kind == "trivial"  # 11.3 (000:1934)
+
+
+# ----------------------------------------------------------------- garrisons on the move (10.4.3, 000:1408-1442)
+
+
+def _transfer(s, source, target, power="FR", **f):
+    from eiapbem.rules.land.garrisons import TransferGarrison
+
+    return engine.apply_action(s, power, TransferGarrison(source=source, target=target, **f), C)
+
+
+def test_a_corps_detaches_a_garrison_and_absorbs_it_back_without_movement_points():
+    s = _move(corps(land_state(), "corps:FR:V", "strasbourg", infantry=10, cavalry=2), "corps:FR:V", "nancy")
+    s = _transfer(s, "corps:FR:V", "garrison:FR:city:nancy", infantry=3).state
+    assert s.units["garrison:FR:city:nancy"].factors.infantry == 3 and s.units["corps:FR:V"].factors.infantry == 7
+    assert s.land_moves["corps:FR:V"].spent == 1  # no movement cost (000:1410)
+    s = _transfer(s, "garrison:FR:city:nancy", "corps:FR:V", infantry=3).state
+    assert "garrison:FR:city:nancy" not in s.units and s.units["corps:FR:V"].factors.infantry == 10
+
+
+def test_detachment_limits_of_10_4_3():
+    s = corps(land_state(), "corps:FR:V", "nancy", infantry=2)
+    with pytest.raises(IllegalAction, match=r"would empty corps:FR:V; a corps keeps at least one factor \(10\.4\.3, 000:1422\)"):
+        _transfer(s, "corps:FR:V", "garrison:FR:city:nancy", infantry=2)
+    with pytest.raises(IllegalAction, match=r"garrisons hold only infantry and militia, not cavalry"):
+        _transfer(corps(s, "corps:FR:C", "nancy", cavalry=3), "corps:FR:C", "garrison:FR:city:nancy", cavalry=1)
+    with pytest.raises(IllegalAction, match=r"corps:FR:Art is an artillery corps"):
+        _transfer(corps(s, "corps:FR:Art", "nancy", infantry=3), "corps:FR:Art", "garrison:FR:city:nancy", infantry=1)
+    with pytest.raises(IllegalAction, match=r"factors go between a corps and a garrison"):
+        _transfer(corps(s, "corps:FR:III", "nancy", infantry=3), "corps:FR:III", "corps:FR:V", infantry=1)
+    enemy = corps(corps(s, "corps:FR:III", "nancy", infantry=3), "corps:AU:I", "nancy", infantry=3)
+    with pytest.raises(IllegalAction, match=r"an enemy corps stands outside the city in nancy"):
+        _transfer(enemy, "corps:FR:III", "garrison:FR:city:nancy", infantry=1)  # 000:1418
+    big = corps(land_state(), "corps:FR:V", "nancy", infantry=15).with_unit(Depot(id="depot:FR:1", power="FR",
+                                                                                  location=Location(LocationKind.AREA, "nancy")))
+    with pytest.raises(IllegalAction, match=r"a depot garrison holds at most 10 factors \(10\.4\.3, 000:1438\)"):
+        _transfer(big, "corps:FR:V", "garrison:FR:area:nancy", infantry=11)
+    assert _transfer(big, "corps:FR:V", "garrison:FR:area:nancy", infantry=10).state.units["garrison:FR:area:nancy"].factors.infantry == 10
+    with pytest.raises(IllegalAction, match=r"the city of karlsruhe is not held by FR"):
+        _transfer(corps(land_state(), "corps:FR:V", "karlsruhe", infantry=5), "corps:FR:V", "garrison:FR:city:karlsruhe", infantry=1)
+
+
+# ----------------------------------------------------------------- conquest of minors (10.7, 000:1598-1602; 13.3.1)
+
+
+def _bavaria_at_war():
+    s = land_state().with_minor("bavaria", MinorCountry(status=MinorStatus.NEUTRAL))
+    s = s.with_power("FR", minor_wars=s.powers["FR"].minor_wars.set("bavaria", Date(1805, 8)))
+    s = corps(s, "corps:FR:V", "munich", infantry=10)
+    return corps(s, "corps:bavaria:1", "ulm", infantry=4)
+
+
+def test_a_minor_capital_held_through_the_next_land_phase_is_conquered():
+    s = _bavaria_at_war()
+    assert C.map.province("bavaria").capital == "munich"
+    out = engine.end_slot(s, "FR", C)  # 13.5.1 (000:2562): a corps in the area holds the ungarrisoned capital
+    s = out.state
+    assert s.city_control["munich"] == CityControl(nation="FR", since=Date(1805, 9))
+    assert any(e.kind == "land.occupation" for e in out.events)
+    last = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="SP", actors=("SP",)))
+    s = engine.end_slot(last, "SP", C).state  # the end of September's land phase: not a month yet
+    assert s.minors["bavaria"].status is MinorStatus.NEUTRAL
+    october = last.replace(date=Date(1805, 10))
+    out = engine.end_slot(october, "SP", C)  # 000:1602: held from FR's September slot to the end of October's phase
+    s = out.state
+    assert s.minors["bavaria"] == MinorCountry(status=MinorStatus.CONQUERED, controller="FR")
+    assert s.powers["FR"].political_status == october.powers["FR"].political_status + 1  # +1 per district (000:2530)
+    assert s.units["corps:bavaria:1"].location.kind is LocationKind.POOL  # its forces leave the map (000:2528)
+    assert "bavaria" not in s.powers["FR"].minor_wars and "munich" not in s.city_control
+
+
+def test_an_interrupted_occupation_does_not_conquer():
+    s = engine.end_slot(_bavaria_at_war(), "FR", C).state
+    s = s.without_unit("corps:FR:V")  # say the corps was beaten in another power's slot
+    s = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="SP", actors=("SP",)), date=Date(1805, 10))
+    out = engine.end_slot(s, "SP", C)
+    assert "munich" not in out.state.city_control and out.state.minors["bavaria"].status is MinorStatus.NEUTRAL
+    assert any(e.kind == "land.occupation-ends" for e in out.events)
+
+
+def test_a_garrisoned_capital_is_not_occupied_by_a_corps_outside():
+    s = _bavaria_at_war()
+    loc = Location(LocationKind.CITY, "munich")
+    s = s.with_unit(Garrison(id=garrison_id("bavaria", loc), nation="bavaria", location=loc,
+                             factors=s.units["corps:FR:V"].factors.replace(infantry=2)))
+    assert "munich" not in engine.end_slot(s, "FR", C).state.city_control
