@@ -416,3 +416,61 @@ def test_a_garrisoned_capital_is_not_occupied_by_a_corps_outside():
     s = s.with_unit(Garrison(id=garrison_id("bavaria", loc), nation="bavaria", location=loc,
                              factors=s.units["corps:FR:V"].factors.replace(infantry=2)))
     assert "munich" not in engine.end_slot(s, "FR", C).state.city_control
+
+
+# ----------------------------------------------------------------- sieges in play (10.4.7, 11.1.1, 11.4)
+
+
+def _au_city(s, area="nancy", infantry=3):
+    s = s.replace(city_control=s.city_control.set(area, CityControl(nation="AU", since=Date(1805, 8))))
+    loc = Location(LocationKind.CITY, area)
+    return s.with_unit(Garrison(id=garrison_id("AU", loc), nation="AU", location=loc,
+                                factors=corps(s, "corps:AU:Z", "vienna", infantry=infantry).units["corps:AU:Z"].factors))
+
+
+def test_a_corps_passes_an_enemy_held_city_or_stops_to_besiege_it():
+    from eiapbem.rules.land.sieging import Besiege
+
+    s = _au_city(corps(land_state(), "corps:FR:V", "strasbourg", infantry=10))
+    assert _move(s, "corps:FR:V", "nancy,metz").units["corps:FR:V"].location.site == "metz"  # 000:1472: may continue
+    s = _move(s, "corps:FR:V", "nancy")
+    s = engine.apply_action(s, "FR", Besiege(unit="corps:FR:V"), C).state
+    assert s.units["corps:FR:V"].besieging and s.land_moves["corps:FR:V"].halted
+    from eiapbem.rules import supply
+
+    assert supply.is_besieged(s, C.map, "nancy")
+    with pytest.raises(IllegalAction, match="no enemy forces hold a city in metz"):
+        engine.apply_action(corps(s, "corps:FR:III", "metz", infantry=3), "FR", Besiege(unit="corps:FR:III"), C)
+
+
+def test_an_assault_attempt_comes_after_the_field_combats_and_once_a_phase():
+    from eiapbem.rules.land.sieging import Assault, Besiege
+
+    s = _au_city(corps(land_state(), "corps:FR:V", "nancy", infantry=10))
+    s = engine.apply_action(s, "FR", Besiege(unit="corps:FR:V"), C).state
+    s = corps(s, "corps:FR:III", "metz", infantry=5)
+    s = corps(s, "corps:AU:I", "metz", infantry=2)
+    with pytest.raises(IllegalAction, match=r"fight the field combat in metz first: siege combats come after .*\(11\.1\.1, 000:1614\)"):
+        engine.apply_action(s, "FR", Assault(area="nancy"), C)
+    s = s.without_unit("corps:AU:I")
+    c = ctx(b"siege", {"siege/1805-09.nancy.1/attempt": 2})
+    out = engine.apply_action(s, "FR", Assault(area="nancy"), c)  # 2 - siege value: no result
+    s = out.state
+    assert s.movement_over and list(s.sieges) == ["1805-09.nancy.1"]
+    with pytest.raises(IllegalAction, match=r"already made its assault attempt on nancy this phase"):
+        engine.apply_action(s, "FR", Assault(area="nancy"), C)
+
+
+def test_loaned_corps_move_in_the_borrowers_slot_and_guerrillas_stay_in_spain():
+    # 10.2 (000:1300): allies who loaned corps move them in the borrower's sequence (7.6).
+    s = land_state().with_alliance("FR", "SP", Date(1805, 1))
+    s = corps(s, "corps:SP:I", "bayonne" if C.map.is_area("bayonne") else "pau", infantry=5)
+    s = s.with_unit(s.units["corps:SP:I"].replace(loaned_to="FR"))
+    here = s.units["corps:SP:I"].location.site
+    step = next(b.to for b in C.map.area(here).neighbours if C.map.area(b.to).nation == "FR")
+    assert _move(s, "corps:SP:I", step).units["corps:SP:I"].location.site == step
+    g = _as(land_state().with_war("SP", "FR", Date(1805, 9), ("SP",)), "SP")
+    border = next(a for a in C.map.areas_of_nation("SP") if any(C.map.area(n).nation == "FR" for n in C.map.land_neighbours(a)))
+    g = corps(g, "corps:SP:Guerrilla-1", border, guerrilla=1, corps_type="guerrilla")
+    outside = next(n for n in C.map.land_neighbours(border) if C.map.area(n).nation == "FR")
+    _refused(g, "corps:SP:Guerrilla-1", outside, r"a guerrilla and never leaves Spain's home nation \(13\.2\.1, 000:2402\)", power="SP")

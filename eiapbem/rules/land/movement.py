@@ -149,6 +149,8 @@ def step(state: GameState, ctx: Any, power: str, corps: Corps, here: str, to: st
         if winter_movement(state) and not arrow.winter_exempt and (m.area(here).winter or m.area(to).winter):
             raise IllegalAction(f"in winter the Winter Land Movement option closes the crossing arrow {arrow.id} (13.1.3, 000:2370); go around by land")
         via_crossing = True
+    if corps.corps_type is CorpsType.GUERRILLA and m.area(to).nation != "SP":
+        raise IllegalAction(f"{corps.id} is a guerrilla and never leaves Spain's home nation (13.2.1, 000:2402); {to} is outside it")
     why = may_enter_territory(state, m, to, power)
     if why:
         raise IllegalAction(why)
