@@ -13,6 +13,7 @@ from eiapbem.rules.land import movement
 from eiapbem.rules.land.combat import Attack
 from eiapbem.rules.land.movement import MoveUnit
 from eiapbem.rules.model import (
+    POOL,
     Access,
     AccessKind,
     CityControl,
@@ -153,7 +154,7 @@ def test_a_corps_stops_among_enemy_corps_but_cossacks_need_not():
     _refused(s, "corps:FR:V", "nancy,metz", r"corps:FR:V must cease movement in nancy because the enemy corps corps:AU:I is in nancy")
     after = _move(s, "corps:FR:V", "nancy")
     assert after.land_moves["corps:FR:V"].halted
-    _refused(after, "corps:FR:V", "metz", r"had to stop in nancy among enemy forces")
+    _refused(after, "corps:FR:V", "metz", r"corps:FR:V has ended its movement in nancy \(it stopped among enemy forces")
     # A Russian Cossack (Russia at war with France) rides through (000:1400).
     r = s.with_war("FR", "RU", Date(1805, 9), ("RU",)).without_unit("corps:AU:I")
     r = corps(r, "corps:FR:III", "metz", infantry=5)
@@ -474,3 +475,42 @@ def test_loaned_corps_move_in_the_borrowers_slot_and_guerrillas_stay_in_spain():
     g = corps(g, "corps:SP:Guerrilla-1", border, guerrilla=1, corps_type="guerrilla")
     outside = next(n for n in C.map.land_neighbours(border) if C.map.area(n).nation == "FR")
     _refused(g, "corps:SP:Guerrilla-1", outside, r"a guerrilla and never leaves Spain's home nation \(13\.2\.1, 000:2402\)", power="SP")
+
+
+def test_after_its_combat_a_unit_that_fought_may_enter_the_friendly_city_of_its_area():
+    # 11.1.1 (000:1614): "the phasing player's forces may immediately occupy ... any friendly-controlled ... city".
+    s = corps(land_state(), "corps:FR:V", "metz", infantry=14)
+    s = corps(s, "corps:AU:I", "nancy", infantry=2)
+    s = corps(s, "corps:FR:III", "metz", infantry=3)
+    s = _move(s, "corps:FR:V", "nancy")
+    s = engine.apply_action(s, "FR", Attack(area="nancy"), C).state
+    s = play(s, next(iter(s.battles)), C)
+    assert next(iter(s.battles.values())).finished
+    s = _move(s, "corps:FR:V", "nancy", city=True)
+    assert s.units["corps:FR:V"].location == Location(LocationKind.CITY, "nancy")
+    _refused(s, "corps:FR:III", "metz", r"FR has begun its combats, so its movement is over", city=True)
+
+
+# ----------------------------------------------------------------- Turkish feudal corps (13.2.3, 000:2444-2458)
+
+
+def test_a_feudal_corps_stands_down_and_comes_back_in_its_province_unable_to_move_that_month():
+    from eiapbem.rules.land.feudal import ReturnFeudal, StandDown
+
+    s = _as(land_state(), "TU")
+    s = corps(s, "corps:TU:Feudal-albania", "janina", feudal_infantry=6, corps_type="feudal")
+    s = engine.apply_action(s, "TU", StandDown(unit="corps:TU:Feudal-albania"), C).state
+    u = s.units["corps:TU:Feudal-albania"]
+    assert u.location.kind is LocationKind.POOL and u.factors.feudal_infantry == 6  # keeps its factors (000:2450)
+    with pytest.raises(IllegalAction, match=r"comes back only in a city area of its home province albania"):
+        engine.apply_action(s, "TU", ReturnFeudal(unit="corps:TU:Feudal-albania", area="belgrade"), C)
+    s = engine.apply_action(s, "TU", ReturnFeudal(unit="corps:TU:Feudal-albania", area="scutari"), C).state
+    assert s.units["corps:TU:Feudal-albania"].location == Location(LocationKind.AREA, "scutari")
+    _refused(s, "corps:TU:Feudal-albania", "janina", r"came back on the map this month and may not move \(13\.2\.3, 000:2456\)",
+             power="TU")
+    out = engine.end_slot(s, "TU", C)  # no supply that month (000:2456)
+    assert not any(e.params.get("unit") == "corps:TU:Feudal-albania" for e in out.events if e.kind == "land.forage")
+    blocked = corps(s.with_war("TU", "RU", Date(1805, 9), ("RU",)), "corps:RU:I", "janina", infantry=5)
+    blocked = blocked.with_unit(blocked.units["corps:TU:Feudal-albania"].replace(location=POOL))
+    with pytest.raises(IllegalAction, match=r"the enemy corps:RU:I is in albania"):
+        engine.apply_action(blocked, "TU", ReturnFeudal(unit="corps:TU:Feudal-albania", area="scutari"), C)

@@ -10,6 +10,7 @@ FR RU TU AU PR GB SP (``sequence.LAND_ORDER``, 10.1).
   besieged supply, then combat, 11.0);
 - ``sieging``: 10.4.7/11.4 ``land.besiege``, ``land.assault``, ``land.garrison-attack``
   (the sieges themselves are ``eiapbem.rules.combat.sieges``);
+- ``feudal``: 13.2.3 ``land.stand-down`` and ``land.return-feudal`` (Turkish feudal corps);
 - ``conquest``: 10.7 occupation of minor capitals and conquest of minors;
 - ``common``: hostility and what stands in an area.
 
@@ -23,10 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
-from eiapbem.rules.land import combat, conquest, depots, garrisons, movement, sieging, supplyphase
+from eiapbem.rules.land import combat, conquest, depots, feudal, garrisons, movement, sieging, supplyphase
 from eiapbem.rules.model import GameState, FrozenMap, Phase
 
-_MODULES = (movement, garrisons, depots, supplyphase, combat, sieging)
+_MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal)
 ACTION_CLASSES = tuple(cls for mod in _MODULES for cls, _, _ in mod.ACTIONS)
 
 for _mod in _MODULES:
@@ -55,5 +56,5 @@ __all__ = ["ACTION_CLASSES"]
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
 GAPS = ("depots in a besieged port city and on fleets (10.3.2, 10.3.4), sea and invasion supply costs for "
         "besieged port garrisons (10.5.2-10.5.4), taking cities other than by siege (13.5), disembarking (10.4.5), "
-        "conquest of ceded provinces (13.3.2), feudal corps' first month (13.2.3)")
+        "conquest of ceded provinces (13.3.2)")
 engine.register_gaps(Phase.LAND, GAPS)

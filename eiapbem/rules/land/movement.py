@@ -188,16 +188,23 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
     if not isinstance(unit, Corps):
         raise IllegalAction(f"{action.unit} is not a corps, Cossack, Freikorps or guerrilla counter; only those move on land (10.4)")
     own_on_map(state, power, unit, "move")
-    if state.movement_over:
-        raise IllegalAction(f"{power} has begun its combats, so its movement is over (11.0, 000:1606); move before declaring attacks")
     here = unit.location.site
+    if state.movement_over:
+        if action.city and _path(action) == [here] and unit.location.kind is LocationKind.AREA and _fought_here(state, power, unit):
+            # 11.1.1 (000:1614): after its combat the phasing force may occupy a friendly city in the area.
+            return _after_combat_into_city(state, ctx, power, unit)
+        raise IllegalAction(f"{power} has begun its combats, so its movement is over (11.0, 000:1606); move before declaring "
+                            f"attacks (after a combat a unit that fought may only enter its area's friendly city)")
     if unit.location.kind is LocationKind.CITY and supply.is_besieged(state, m, here):
         raise IllegalAction(f"{unit.id} is besieged in the city of {here} and cannot move out (10.4.4, 000:1446); it stays until the siege is lifted")
     prior = state.land_moves.get(unit.id) or LandMove(start=here)
+    if prior.placed_back:
+        raise IllegalAction(f"{unit.id} came back on the map this month and may not move (13.2.3, 000:2456)")
     if prior.foraged:
         raise IllegalAction(f"{unit.id} has foraged, so its movement is over (10.5.1, 000:1496); it cannot move again this phase")
     if prior.halted:
-        raise IllegalAction(f"{unit.id} had to stop in {here} among enemy forces (10.4.2, 000:1398); it cannot move again this phase")
+        raise IllegalAction(f"{unit.id} has ended its movement in {here} (it stopped among enemy forces, 10.4.2 000:1398, or "
+                            f"besieges the city, 10.4.7); it cannot move again this phase")
     kind = counter_kind(ctx, unit)
     forced = prior.forced_march or action.forced_march
     if action.forced_march and not forces.may_force_march(kind):
@@ -273,6 +280,25 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         foraged=action.use_depot,
     )
     return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed))
+
+
+def _fought_here(state: GameState, power: str, unit: Corps) -> bool:
+    prefix = f"battle:{state.date}:{unit.location.site}:"
+    return any(k.startswith(prefix) and b.finished and b.attacker.power == power and unit.id in b.attacker.units
+               for k, b in state.battles.items())
+
+
+def _after_combat_into_city(state: GameState, ctx: Any, power: str, unit: Corps) -> Plan:
+    m = ctx.map
+    at = unit.location.site
+    if m.area(at).city is None:
+        raise IllegalAction(f"{at} has no city for {unit.id} to enter; leave out --city")
+    if not supply.allied_or_same(state, power, supply.city_power(state, m, at)) or supply.is_besieged(state, m, at):
+        raise IllegalAction(f"the city of {at} is not an unbesieged city of {power} or an ally; after combat a unit enters "
+                            f"only a friendly city (11.1.1, 000:1614)")
+    end = Location(LocationKind.CITY, at)
+    rec = (state.land_moves.get(unit.id) or LandMove(start=at)).replace(halted=True)
+    return Plan(unit, (), rec, end, None, allowance(state, ctx, unit, forced_march=rec.forced_march))
 
 
 def verify_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> None:

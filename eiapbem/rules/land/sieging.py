@@ -38,7 +38,7 @@ class Besiege(Record):
 
     KIND = "land.besiege"
     COMMAND = "besiege"
-    BUTTON = "Besieging Rural: move the unit to besiege the city"
+    BUTTON = ""  # the manual names no button; "Besieging Rural" is the section of the area (10.4.1)
 
     unit: UnitId
 
@@ -49,7 +49,7 @@ class Assault(Record):
 
     KIND = "land.assault"
     COMMAND = "assault"
-    BUTTON = "Siege assault attempt (11.4.1)"
+    BUTTON = ""  # the manual names no button
 
     area: Slug
 
@@ -60,7 +60,7 @@ class GarrisonAttack(Record):
 
     KIND = "land.garrison-attack"
     COMMAND = "garrison-attack"
-    BUTTON = "Garrison attack on the besiegers (11.4.2)"
+    BUTTON = ""  # the manual names no button
 
     area: Slug
 
