@@ -56,6 +56,7 @@ _FIELD_HELP = {
     "nation": "a free state you control whose factors these are (default: your own)",
     "at": "city: the area's city garrison; depot: the garrison of your depot in the area",
     "square": "a square of the economic manipulation display (12.4.3): -3 to 3 on the shipped display, 0 for none",
+    "path": "the areas entered, in order, separated by commas, e.g. freiburg,swabia,innsbruck",
 }
 
 
