@@ -286,3 +286,26 @@ def test_admin_ai_play_plays_a_human_turn_and_keeps_it_human():
     assert rep.powers["RU"].controller is PlayerKind.AI_HARD
     back = radmin.apply_admin(rep, radmin.ReplacePlayer("RU", "Computer", "Bob", "now")).state
     assert back.powers["RU"].controller is PlayerKind.HUMAN
+
+
+@pytest.mark.parametrize("defender", ["ai-easy", "ai-hard"])
+def test_the_ai_makes_the_attacks_11_1_obliges_it_to_and_fights_them_out(defender):
+    # 11.1 (000:1610): forces sharing an area with the enemy at the end of the phasing power's movement
+    # must attack. The AI moves nothing, but it attacks there, and every answer of both AI sides is given.
+    from eiapbem.rules.land.combat import areas_to_attack
+    from eiapbem.rules.model import Slot
+
+    s = land_state()
+    s = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="AU", actors=("AU",)))
+    s = s.with_power("AU", controller=PlayerKind("ai-medium")).with_power("FR", controller=PlayerKind(defender))
+    s = corps(s, "corps:AU:I", "innsbruck", infantry=8, cavalry=2)
+    s = corps(s, "corps:FR:III", "innsbruck", infantry=6)
+    c = _ctx("land-attack/" + defender)
+    assert areas_to_attack(s, "AU") == ["innsbruck"]
+    with pytest.raises(IllegalAction, match="attack the enemy in innsbruck"):
+        engine.end_slot(s, "AU", c)
+    turn = ai.play_slot(s, "AU", c)
+    assert [a.KIND for a in turn.actions] == ["land.attack"]
+    fought = [b for b in turn.state.battles.values() if b.attacker.power == "AU"]
+    assert len(fought) == 1 and fought[0].finished
+    assert not turn.state.pending and turn.state.slot.power != "AU"

@@ -19,9 +19,9 @@ construction and replays like a human's.  Random choices are labelled rolls of
 What it plays, by phase: setup, the shipped default setup (given by the
 caller, ``setup=``; the data layer reads it); reinforcement, every factor due
 is placed (``eiapbem/ai/reinforce.py``); economic, factors bought within a
-share of the projected money (``eiapbem/ai/economy.py``); every other phase
-(diplomacy, naval, land, and any phase whose actions it does not know) just
-ends.  The levels' differences are listed in ``eiapbem/ai/levels.py``.
+share of the projected money (``eiapbem/ai/economy.py``); land, no movement,
+but the attacks 11.1 makes compulsory; every other phase (diplomacy, naval, and
+any phase whose actions it does not know) just ends.  The levels' differences are listed in ``eiapbem/ai/levels.py``.
 """
 
 from __future__ import annotations
@@ -144,8 +144,21 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
         reinforce.place_due(b, lvl)
     elif slot.phase is Phase.ECONOMIC:
         economy.plan(b, lvl)
-    # Diplomacy, naval, land and any phase whose actions the AI does not know: nothing, the slot just ends.
+    elif slot.phase is Phase.LAND:
+        _attack_where_bound(b)
+    # Diplomacy, naval, land movement and any phase whose actions the AI does not know: nothing, the slot just ends.
     return b
+
+
+def _attack_where_bound(b: Builder) -> None:
+    """11.1 (000:1610): the AI moves nothing, but where its forces share an area with the enemy it must
+    attack; one battle at a time, each fought out (its own answers settled) before the next."""
+    from eiapbem.rules.land.combat import Attack, areas_to_attack
+
+    for _ in range(len(POWERS) * 100):
+        todo = areas_to_attack(b.state, b.power)
+        if not todo or b.state.pending or not b.try_(Attack(todo[0])):
+            return
 
 
 def play_slot(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = ()) -> Turn:

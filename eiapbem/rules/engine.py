@@ -251,6 +251,7 @@ def apply_actions(state: GameState, power: str, actions: Iterable[Any], ctx: Rul
 
 def unmet_obligations(state: GameState, power: str, ctx: RulesContext) -> tuple[str, ...]:
     """Sentences naming what ``power`` must still do before ending its slot."""
+    _load()  # the phase hooks are registered by the rule modules
     verify_actor(state, power)
     assert state.slot is not None
     # Every open question blocks the end of the slot, whoever must answer it: a battle

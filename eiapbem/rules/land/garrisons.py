@@ -27,8 +27,8 @@ from eiapbem.rules import engine, supply
 from eiapbem.rules.land.movement import counter_kind
 from eiapbem.rules.model import Corps, GameState, Garrison, LocationKind, Record
 from eiapbem.rules.model.common import NonNeg
-from eiapbem.rules.reinforcement.army import _check_transfer, _garrison_target, _move_factors, _unit, removed_log
-from eiapbem.rules.reinforcement.common import describe, factors_from, minus
+from eiapbem.rules.reinforcement.army import army_unit, check_transfer, garrison_target, move_factors, removed_log
+from eiapbem.rules.reinforcement.common import factors_from
 
 #: 10.4.3 (000:1438).
 DEPOT_GARRISON_CAPACITY = 10
@@ -53,8 +53,8 @@ class TransferGarrison(Record):
 
 
 def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any) -> None:
-    source = _unit(state, a.source)
-    target = _unit(state, a.target) or _garrison_target(state, a.target)
+    source = army_unit(state, a.source)
+    target = army_unit(state, a.target) or garrison_target(state, a.target)
     if source is None:
         raise IllegalAction(f"there is no corps or garrison {a.source!r}")
     if target is None:
@@ -70,9 +70,9 @@ def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any)
     if counter_kind(ctx, c) == "artillery":
         raise IllegalAction(f"{c.id} is an artillery corps: it may not detach or absorb factors (10.4.3, 000:1410)")
     f = factors_from(a)
-    _check_transfer(state, ctx, power, a.source, target, f)
-    if source is c and minus(c.factors, f).total == 0:
-        raise IllegalAction(f"detaching {describe(f)} would empty {c.id}; a corps keeps at least one factor (10.4.3, 000:1422)")
+    check_transfer(state, ctx, power, a.source, target, f)
+    if source is c and (c.factors - f).total == 0:
+        raise IllegalAction(f"detaching {f.describe()} would empty {c.id}; a corps keeps at least one factor (10.4.3, 000:1422)")
     if target is g:
         if g.location.kind is LocationKind.AREA and g.factors.total + f.total > DEPOT_GARRISON_CAPACITY:
             raise IllegalAction(f"a depot garrison holds at most {DEPOT_GARRISON_CAPACITY} factors (10.4.3, 000:1438); "
@@ -84,8 +84,8 @@ def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any)
 
 def apply_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any) -> engine.Outcome:
     f = factors_from(a)
-    state, removed = _move_factors(state, a.source, a.target, f)
-    out = engine.log(state, power, "land.transfer-factors", f"{power} moves {describe(f)} from {a.source} to {a.target} (10.4.3)",
+    state, removed = move_factors(state, a.source, a.target, f)
+    out = engine.log(state, power, "land.transfer-factors", f"{power} moves {f.describe()} from {a.source} to {a.target} (10.4.3)",
                      source=a.source, target=a.target)
     return out.then(removed_log(out.state, power, removed))
 

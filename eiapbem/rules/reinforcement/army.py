@@ -226,7 +226,7 @@ def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) -
         check_corps_takes(state, ctx, power, corps, f, at=where)
         return
     placed = corps.replace(location=where)
-    _check_transfer(state, ctx, power, a.source, placed, f)
+    check_transfer(state, ctx, power, a.source, placed, f)
 
 
 def _apply_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) -> engine.Outcome:
@@ -241,7 +241,7 @@ def _apply_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) ->
         frm = "reinforcements"
     else:
         state = state.with_unit(placed)
-        state, removed = _move_factors(state, a.source, corps.id, f)
+        state, removed = move_factors(state, a.source, corps.id, f)
         frm = a.source
     out = engine.log(state, power, "reinforcement.place-corps",
                      f"{power} places {corps.id} at {where} with {f.describe()} from {frm}",
@@ -367,12 +367,12 @@ def _apply_convert(state: GameState, power: str, a: ConvertToInfantry, ctx: Any)
 # ----------------------------------------------------------------- 7.2.3 transfers
 
 
-def _unit(state: GameState, uid: str) -> Corps | Garrison | None:
+def army_unit(state: GameState, uid: str) -> Corps | Garrison | None:
     u = state.units.get(uid)
     return u if isinstance(u, (Corps, Garrison)) else None
 
 
-def _garrison_target(state: GameState, uid: str) -> Garrison | None:
+def garrison_target(state: GameState, uid: str) -> Garrison | None:
     """An existing garrison, or a new one named by its id ``garrison:NATION:city|area:AREA``."""
     u = state.units.get(uid)
     if isinstance(u, Garrison):
@@ -402,10 +402,10 @@ def _check_side(state: GameState, ctx: Any, power: str, u: Corps | Garrison) -> 
         raise IllegalAction(f"{u.id} is besieged in {u.location.site}; only unbesieged units exchange factors (7.2.3, 000:956)")
 
 
-def _check_transfer(state: GameState, ctx: Any, power: str, source_id: str, target: Corps | Garrison, f: Factors) -> None:
+def check_transfer(state: GameState, ctx: Any, power: str, source_id: str, target: Corps | Garrison, f: Factors) -> None:
     """Raise unless ``f`` may move from ``source_id`` to ``target`` (7.2.3, 000:956; 10.4.3)."""
     m = ctx.map
-    source = _unit(state, source_id)
+    source = army_unit(state, source_id)
     if source is None:
         raise IllegalAction(f"there is no corps or garrison {source_id!r}")
     if source.id == target.id:
@@ -464,10 +464,10 @@ def _check_transfer(state: GameState, ctx: Any, power: str, source_id: str, targ
             raise IllegalAction(f"{source.id} cannot be emptied")
 
 
-def _move_factors(state: GameState, source_id: str, target_id: str, f: Factors) -> tuple[GameState, str | None]:
+def move_factors(state: GameState, source_id: str, target_id: str, f: Factors) -> tuple[GameState, str | None]:
     """Move ``f`` from one unit to another; an emptied corps goes back to the pool, an emptied garrison is removed."""
-    source = _unit(state, source_id)
-    target = _unit(state, target_id) or _garrison_target(state, target_id)
+    source = army_unit(state, source_id)
+    target = army_unit(state, target_id) or garrison_target(state, target_id)
     assert source is not None and target is not None
     left = (source.factors - f)
     removed = None
@@ -510,17 +510,17 @@ class TransferFactors(Record):
 
 
 def _verify_transfer(state: GameState, power: str, a: TransferFactors, ctx: Any) -> None:
-    target = _unit(state, a.target) or _garrison_target(state, a.target)
+    target = army_unit(state, a.target) or garrison_target(state, a.target)
     if target is None:
         raise IllegalAction(f"there is no corps or garrison {a.target!r}", hint="a new garrison is named garrison:FR:city:paris")
     if isinstance(target, Corps) and target.location.kind is LocationKind.POOL:
         raise IllegalAction(f"{target.id} is in the counter pool; place it with place-corps (7.2.1)")
-    _check_transfer(state, ctx, power, a.source, target, factors_from(a))
+    check_transfer(state, ctx, power, a.source, target, factors_from(a))
 
 
 def _apply_transfer(state: GameState, power: str, a: TransferFactors, ctx: Any) -> engine.Outcome:
     f = factors_from(a)
-    state, removed = _move_factors(state, a.source, a.target, f)
+    state, removed = move_factors(state, a.source, a.target, f)
     out = engine.log(state, power, "reinforcement.transfer-factors", f"{power} moves {f.describe()} from {a.source} to {a.target}",
                      source=a.source, target=a.target)
     return out.then(removed_log(out.state, power, removed))
