@@ -133,6 +133,7 @@ def _status_lines(s: Session) -> list[str]:
         out.append(f"Next: {', '.join(mine)} to play: {what}'eiapbem end-phase{who}'")
     elif waiting:
         out.append("Next: when their files arrive, put them in commin/ and run 'eiapbem load'")
+    out.extend(s.battle_lines())
     pend = list(st.pending.values())
     out.append("Pending decisions: " + (", ".join(f"{d.id} for {d.power} ({d.kind}: {'/'.join(d.options)})" for d in pend) or "none"))
     missing = [str(p) for p in Phase if not engine.phase_implemented(p)]
@@ -369,6 +370,10 @@ def register(cli: click.Group) -> None:
         s = open_session(game, power, password)
         for e in s.act(AnswerDecision(decision, choice)).events:
             click.echo(e.text)
+        if s.last_battle_file is not None:
+            click.echo(f"your reply is battles/{s.last_battle_file.name}: send it to your opponent (4.2.7)")
+        for line in s.battle_lines():
+            click.echo(line)
 
     @cli.group("show")
     def show_group() -> None:
