@@ -421,7 +421,7 @@ class Session:
                     "(4.2.7, 000:176), so this slot cannot be restarted")
         taken = dict(self.data.taken)
         n = len(taken.pop(self.power, []))
-        self.data = replace(self.data, taken=taken)
+        self.data = replace(self.data, taken=taken, battles={} if self._plays_slot() else self.data.battles)
         self.save()
         return n
 
@@ -792,17 +792,16 @@ class Session:
         if not self._plays_slot():
             return []
         written = []
-        for _ in range(2):
-            state = self._play(self.taken()).state
-            self._notice(state)
-            own = any(d.power == self.power for d in state.pending.values())
-            for bid, f in sorted(self._fights().items()):
-                if f["out"] or f["closed"]:
-                    continue
-                if f["ask"] >= 0 and not own:
-                    written.append(self._write_question(bid, f))
-                elif state.battles[bid].finished and f["files"]:
-                    written.append(self._write_close(bid, f, state.battles[bid].result))
+        state = self._play(self.taken()).state
+        self._notice(state)
+        own = any(d.power == self.power for d in state.pending.values())
+        for bid, f in sorted(self._fights().items()):
+            if f["out"] or f["closed"]:
+                continue
+            if f["ask"] >= 0 and not own:
+                written.append(self._write_question(bid, f))
+            elif state.battles[bid].finished and f["files"]:
+                written.append(self._write_close(bid, f, state.battles[bid].result))
         if written:
             self.save()
         return written
