@@ -134,11 +134,18 @@ def _status_lines(s: Session) -> list[str]:
     elif waiting:
         out.append("Next: when their files arrive, put them in commin/ and run 'eiapbem load'")
     out.extend(s.battle_lines())
-    pend = list(st.pending.values())
+    # The questions of the slot so far (a battle started by this power's actions waits in them).
+    try:
+        pend = list((s.current() if s.power in slot.actors else st).pending.values())
+    except IllegalAction:
+        pend = list(st.pending.values())
     out.append("Pending decisions: " + (", ".join(f"{d.id} for {d.power} ({d.kind}: {'/'.join(d.options)})" for d in pend) or "none"))
     missing = [str(p) for p in Phase if not engine.phase_implemented(p)]
     if missing:
         out.append("Not implemented yet: " + ", ".join(missing) + " (these phases accept only end-phase)")
+    partly = [f"{p} (not yet: {engine.phase_gaps(p)})" for p in Phase if engine.phase_implemented(p) and engine.phase_gaps(p)]
+    if partly:
+        out.append("Partly built: " + "; ".join(partly))
     if st.log:
         out.append("Last log lines:")
         out.extend(f"  [{e.slot}] {e.text}" for e in st.log[-5:])

@@ -106,6 +106,7 @@ RULE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.naval.battle",
     "eiapbem.rules.combat.sieges",
     "eiapbem.rules.economy.phase",
+    "eiapbem.rules.land",
 )
 
 
@@ -125,6 +126,20 @@ def register_phase(phase: Phase, *, obligations: Obligations | None = None, fini
     if phase in _PHASES:
         raise ValueError(f"hooks for the {phase} phase registered twice")
     _PHASES[phase] = PhaseHooks(obligations, finish, resolve)
+
+
+_GAPS: dict[Phase, str] = {}
+
+
+def register_gaps(phase: Phase, text: str) -> None:
+    """Say which rules of a phase that has actions are not built yet (shown by ``eiapbem status``)."""
+    _GAPS[phase] = text
+
+
+def phase_gaps(phase: Phase) -> str:
+    """The rules of ``phase`` not built yet, one sentence, or "" when the phase is complete or not begun."""
+    _load()
+    return _GAPS.get(phase, "")
 
 
 def _load() -> None:

@@ -274,6 +274,55 @@ def supply_chain(state: GameState, m, power: str) -> dict[str, int]:
     return dict(sorted(length.items()))
 
 
+def sea_link_port(state: GameState, m, area: str, power: str) -> bool:
+    """``area``'s port can be an end of ``power``'s sea supply now (10.5.3, 000:1540-1550)."""
+    return _sea_link_port(state, m, area, power)
+
+
+def sea_source_for(state: GameState, m, power: str, port: str) -> str | None:
+    """A port of ``power``'s valid supply chain from which sea supply reaches ``port`` (10.3.2, 000:1316;
+    10.5.3, 000:1542): an unblockaded port of the chain holding a fleet of ``power``; None if there is none."""
+    if not _sea_link_port(state, m, port, power):
+        return None
+    for a in supply_chain(state, m, power):
+        if a != port and _sea_link_port(state, m, a, power) and _has_fleet_in_port(state, a, power):
+            return a
+    return None
+
+
+def within_two(state: GameState, m, area: str, power: str) -> tuple[str, ...]:
+    """Areas at most two steps from ``area`` with an unblocked area between (10.3.3, 000:1324, 000:1334), by id."""
+    out: set[str] = {area}
+    for step in _land_steps(state, m, area, power):
+        out.add(step)
+        if not blocked_for(state, m, step, power):
+            out.update(_land_steps(state, m, step, power))
+    return tuple(sorted(out))
+
+
+def depot_distance(state: GameState, m, power: str, area: str, *, limit: int = 3) -> int | None:
+    """Areas from ``area`` to the nearest depot of ``power``'s valid supply chain, at most ``limit``
+    (0: a depot in the area), through no blocked intervening area (10.5.2, 000:1530); None if farther."""
+    chain = supply_chain(state, m, power)
+    if area in chain:
+        return 0
+    seen = {area}
+    frontier = [area]
+    for n in range(1, limit + 1):
+        nxt: list[str] = []
+        for here in frontier:
+            if here != area and blocked_for(state, m, here, power):
+                continue  # 000:1530: the route through the intervening areas may not be blocked
+            for step in _land_steps(state, m, here, power):
+                if step in chain:
+                    return n
+                if step not in seen:
+                    seen.add(step)
+                    nxt.append(step)
+        frontier = sorted(nxt)
+    return None
+
+
 def supply_depot_for(state: GameState, m, power: str, area: str, *, max_length: int) -> str | None:
     """The depot area (on ``area`` or next to it) in ``power``'s chain within ``max_length`` depots, if any.
 

@@ -12,6 +12,7 @@ One module per concern:
 - ``units``: corps, fleets, depots, garrisons, leaders, prisoners;
 - ``slot``: the slots of the turn sequence (computed by ``rules.sequence``);
 - ``decisions``: pending decisions and the public game log;
+- ``land``: the phasing power's movement this land slot (10.4, 10.5.1);
 - ``battles``: land combats in progress or finished (11.2, 11.3; rules in ``rules.combat.field``);
 - ``state``: ``GameState`` with its encoding and hash.
 """
@@ -42,6 +43,7 @@ from eiapbem.rules.model.powers import (
     SurrenderSettings,
     War,
 )
+from eiapbem.rules.model.land import LandMove
 from eiapbem.rules.model.combat import NavalBattle, Siege, SiegeRound
 from eiapbem.rules.model.slot import ALL, ORDERS, TURN, Slot
 from eiapbem.rules.model.state import STATE_FORMAT, CityControl, GameState, MoveOrder
@@ -68,7 +70,7 @@ __all__ = [
     "ALL", "ORDERS", "POOL", "POWERS", "POWER_NAMES", "STATE_FORMAT", "TURN",
     "Access", "AccessKind", "BuildOrder", "Purchase", "CityControl", "Corps", "CorpsType", "Date", "Depot",
     "EconomicChoices", "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
-    "GameState", "Garrison", "InvalidValue", "Leader", "LeaderStatus", "Location",
+    "GameState", "Garrison", "InvalidValue", "LandMove", "Leader", "LeaderStatus", "Location",
     "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "Options",
     "PeaceTerm", "PendingDecision", "Phase", "PlayerKind", "PowerState", "Prisoners",
     "Record", "ShipType", "Ships", "Siege", "SiegeRound", "SkipMode", "Slot", "StandingOrders",

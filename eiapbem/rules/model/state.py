@@ -18,6 +18,7 @@ from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
 from eiapbem.rules.model.battles import BattleId, FieldBattle
 from eiapbem.rules.model.decisions import DecisionId, LogEntry, PendingDecision
+from eiapbem.rules.model.land import LandMove
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
 from eiapbem.rules.model.powers import PowerState, War
@@ -112,6 +113,16 @@ class GameState(Record):
     sieges: FrozenMap[str, Siege] = FrozenMap()
     #: Campaign winners found at a victory points tally (12.1.3); the game ends with them.
     victors: Annotated[tuple[PowerId, ...], SortedSet()] = ()
+    #: Units moved in the current land slot, by unit id: points spent, areas passed,
+    #: forced march, halted (10.4.1-10.4.2, 10.5.1; ``eiapbem.rules.land``).  Emptied
+    #: when the slot ends.
+    land_moves: FrozenMap[UnitId, LandMove] = FrozenMap()
+    #: The phasing power's movement and supply of this land slot are over: its combats
+    #: have begun (11.0, 000:1606).  Cleared when the slot ends.
+    movement_over: bool = False
+    #: Depots the phasing power placed in this land slot: they are no base for more depots
+    #: until the next slot (10.3.3, 000:1324 "already existing (before this turn)").
+    new_depots: Annotated[tuple[UnitId, ...], SortedSet()] = ()
 
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:

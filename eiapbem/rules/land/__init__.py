@@ -1,0 +1,54 @@
+"""The land phase (10.0-11.1; 000:1292-1612), one slot per power in the order
+FR RU TU AU PR GB SP (``sequence.LAND_ORDER``, 10.1).
+
+- ``movement``: 10.4 ``land.move`` (allowances, costs, stopping, stacking, access);
+- ``combat``: 11.0-11.1 ``land.attack`` and the duty to attack; the combats
+  themselves are ``eiapbem.rules.combat.field`` (answered with ``eiapbem answer``);
+- ``depots``: 10.3 ``land.create-depot`` / ``land.remove-depot``;
+- ``supplyphase``: 10.5 ``land.forage`` and the end of movement (foraging, depot and
+  besieged supply, then combat, 11.0);
+- ``common``: hostility and what stands in an area.
+
+Not built yet (the README's status table lists them): see ``docs/decisions.md``
+"Land phase".  Importing this package registers the actions and hooks with the
+engine (``engine.RULE_MODULES``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.rules import engine
+from eiapbem.rules.land import combat, depots, movement, supplyphase
+from eiapbem.rules.model import GameState, FrozenMap, Phase
+
+_MODULES = (movement, depots, supplyphase, combat)
+ACTION_CLASSES = tuple(cls for mod in _MODULES for cls, _, _ in mod.ACTIONS)
+
+for _mod in _MODULES:
+    for _cls, _verify, _apply in _mod.ACTIONS:
+        engine.register_action(_cls, phases=(Phase.LAND,), verify=_verify, apply=_apply)
+
+
+def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+    return combat.obligations(state, power, ctx)
+
+
+def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+    """End of the slot: supply if no combat closed the movement, then forget the slot's movement."""
+    out = engine.Outcome(state)
+    if not state.movement_over:
+        out = out.then(supplyphase.end_movement(state, power, ctx))
+    return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False, new_depots=())))
+
+
+engine.register_phase(Phase.LAND, obligations=obligations, finish=finish)
+
+__all__ = ["ACTION_CLASSES"]
+
+#: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
+GAPS = ("depots in a besieged port city and on fleets (10.3.2, 10.3.4), sea and invasion supply costs for "
+        "besieged port garrisons (10.5.2-10.5.4), garrison transfers on the move (10.4.3), disembarking (10.4.5), "
+        "besieging and siege combat declared in play, combined movement (10.2), "
+        "conquest of minors (10.7)")
+engine.register_gaps(Phase.LAND, GAPS)

@@ -1,0 +1,230 @@
+"""Creating and removing depots in the land phase (10.3; 000:1302-1348).
+
+``land.create-depot --area X`` takes a depot counter of the power from the pool
+(the counter mix is the limit, 000:1304) and pays $1; ``land.remove-depot
+--depot D`` puts one back in the pool for nothing.  Both may be done at any time
+of the power's land slot, as often as the money and the counters allow.
+
+A depot may go where (000:1306-1346):
+
+- the area holds no depot yet and no unbesieged enemy corps, Cossack, Freikorps
+  or guerrilla, unless an unbesieged corps of the power is there too;
+- 10.3.1: the area's city is held by the power, unbesieged, in its territory; or
+- 10.3.2: the area's port is held by the power, not blockaded, and sea supply can
+  be traced to it from a port of the power's valid supply chain with a fleet of
+  the power in it (``supply.sea_source_for``); or
+- 10.3.3: within two unblocked areas of a depot of the power's valid supply
+  chain that stood before this slot, subject to the chain restrictions: not in a
+  neutral minor unless at war with it, another power's territory only with
+  access, war or enforced access; outside the power's territory only where an
+  unbesieged corps of the power (not a Cossack, Freikorps or guerrilla) stands
+  that has not moved or foraged this slot; in an area of the power's territory
+  whose city an enemy holds only with a corps of the power there.
+
+Not built: a depot inside a besieged port city (10.3.2's exception) and depots
+on fleets (10.3.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from eiapbem.errors import IllegalAction
+from eiapbem.rules import engine, supply
+from eiapbem.rules.land.common import IRREGULAR, is_enemy, may_enter_territory, territory_power, the_unit
+from eiapbem.rules.model import (
+    POOL,
+    POWERS,
+    Corps,
+    Depot,
+    GameState,
+    Garrison,
+    Location,
+    LocationKind,
+    Record,
+    garrison_id,
+)
+from eiapbem.rules.model.common import Slug
+from eiapbem.rules.model.units import UnitId
+
+#: 10.3 (000:1304): a depot costs $1 each time it is placed.
+DEPOT_COST = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CreateDepot(Record):
+    """Place a depot counter from the pool in an area, for $1 (10.3)."""
+
+    KIND = "land.create-depot"
+    COMMAND = "create-depot"
+    BUTTON = "Create/Remove Depot"
+
+    area: Slug
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveDepot(Record):
+    """Take one of your depots off the map, back to the pool (10.3)."""
+
+    KIND = "land.remove-depot"
+    COMMAND = "remove-depot"
+    BUTTON = "Create/Remove Depot"
+
+    depot: UnitId
+
+
+def _num(depot_id: str) -> tuple[int, str]:
+    tail = depot_id.rsplit(":", 1)[1]
+    return (int(tail), "") if tail.isdigit() else (1 << 30, tail)
+
+
+def free_counter(state: GameState, power: str) -> str | None:
+    """The power's first depot counter in the pool (by number), or None."""
+    ids = sorted((u.id for u in state.units.values() if isinstance(u, Depot) and u.power == power and u.location == POOL), key=_num)
+    return ids[0] if ids else None
+
+
+def depots_in(state: GameState, area: str) -> list[Depot]:
+    return [u for u in state.units.values() if isinstance(u, Depot) and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
+            and u.location.site == area]
+
+
+def own_territory(state: GameState, m: Any, area: str, power: str) -> bool:
+    """``area`` is in ``power``'s territory: its home nation less provinces ceded away, provinces
+    ceded to it, and minors it controls (the lands of its supply sources, 10.3.3 000:1328)."""
+    a = m.area(area)
+    if a.nation in POWERS:
+        return territory_power(state, m, area) == power
+    return supply.power_of(state, a.nation) == power
+
+
+def _unbesieged_corps(state: GameState, m: Any, area: str, power: str, *, regular: bool = False) -> list[Corps]:
+    return [c for c in supply.corps_at(state, area) if supply.unit_controller(state, c) == power
+            and supply.unit_unbesieged(state, m, c) and (not regular or c.corps_type not in IRREGULAR)]
+
+
+def _hostile_present(state: GameState, m: Any, area: str, power: str) -> str | None:
+    for c in supply.corps_at(state, area):
+        if is_enemy(state, power, c) and supply.unit_unbesieged(state, m, c):
+            return c.id
+    return None
+
+
+def _by_city(state: GameState, m: Any, area: str, power: str) -> bool:
+    """10.3.1 (000:1312): a city held by the power, unbesieged, in its territory."""
+    return (m.area(area).city is not None and supply.city_power(state, m, area) == power
+            and not supply.is_besieged(state, m, area) and own_territory(state, m, area, power))
+
+
+def _by_port(state: GameState, m: Any, area: str, power: str) -> bool:
+    """10.3.2 (000:1316): an unblockaded port held by the power with sea supply traceable to it."""
+    if not supply.sea_link_port(state, m, area, power):
+        return False
+    return supply.sea_source_for(state, m, power, area) is not None
+
+
+def _chain_depot_near(state: GameState, m: Any, area: str, power: str) -> str | None:
+    """10.3.3 (000:1324): a depot of the valid chain, standing before this slot, within two unblocked areas."""
+    chain = supply.supply_chain(state, m, power)
+    old = [a for a in chain if not any(d.power == power and d.id in state.new_depots for d in depots_in(state, a))]
+    near = supply.within_two(state, m, area, power)
+    for a in old:
+        if a in near:
+            return a
+    return None
+
+
+def check_place(state: GameState, ctx: Any, power: str, area: str) -> str:
+    """Raise unless ``power`` may place a depot in ``area`` now; return the rule that allows it."""
+    m = ctx.map
+    if not m.is_area(area):
+        raise IllegalAction(f"there is no land area {area!r} on the map", hint="areas are slugs like paris")
+    there = depots_in(state, area)
+    if there:
+        raise IllegalAction(f"{area} already has the depot {there[0].id}; one depot per area (10.3, 000:1306)")
+    enemy = _hostile_present(state, m, area, power)
+    if enemy and not _unbesieged_corps(state, m, area, power):
+        raise IllegalAction(f"the enemy {enemy} is in {area} and no unbesieged corps of {power} is; a depot cannot be placed "
+                            f"there (10.3, 000:1306)")
+    if _by_city(state, m, area, power):
+        return "10.3.1"
+    if _by_port(state, m, area, power):
+        return "10.3.2"
+    near = _chain_depot_near(state, m, area, power)
+    if near is None:
+        raise IllegalAction(
+            f"{area} has no unbesieged city of {power} in its territory (10.3.1), no port reached by {power}'s sea supply "
+            f"(10.3.2), and no depot of {power}'s valid supply chain placed before this phase lies within two unblocked areas "
+            f"(10.3.3, 000:1324); extend the chain from an existing depot"
+        )
+    a = m.area(area)
+    if a.is_minor:
+        if supply.power_of(state, a.nation) is None and a.nation not in state.powers[power].minor_wars:
+            raise IllegalAction(f"{area} is in the neutral minor {a.nation}; a depot goes there only at war with it (10.3.3, 000:1342)")
+    else:
+        why = may_enter_territory(state, m, area, power)
+        if why:
+            raise IllegalAction(f"a depot in {area} needs access to or war with {territory_power(state, m, area)} "
+                                f"(10.3.3, 000:1342)")
+    if not own_territory(state, m, area, power):
+        fresh = [c for c in _unbesieged_corps(state, m, area, power, regular=True)
+                 if c.id not in state.land_moves]
+        if not fresh:
+            raise IllegalAction(f"{area} is outside {power}'s territory: a depot there needs an unbesieged corps of {power} "
+                                f"(not a Cossack, Freikorps or guerrilla) that has not moved or foraged this phase "
+                                f"(10.3.3, 000:1344)")
+    elif m.area(area).city is not None and is_enemy_city(state, m, area, power) \
+            and not _unbesieged_corps(state, m, area, power, regular=True):
+        raise IllegalAction(f"an enemy holds the city of {area}; a depot goes there only with a corps of {power} in the area "
+                            f"(10.3.3, 000:1346)")
+    return "10.3.3"
+
+
+def is_enemy_city(state: GameState, m: Any, area: str, power: str) -> bool:
+    return supply.at_war(state, power, supply.city_nation(state, m, area))
+
+
+def verify_create(state: GameState, power: str, action: CreateDepot, ctx: Any) -> None:
+    check_place(state, ctx, power, action.area)
+    if free_counter(state, power) is None:
+        raise IllegalAction(f"every depot counter of {power} is on the map (the counter mix, 10.3 000:1304); remove one first")
+    if state.powers[power].treasury < DEPOT_COST:
+        raise IllegalAction(f"{power} has ${state.powers[power].treasury}; a depot costs ${DEPOT_COST} (10.3, 000:1304)")
+
+
+def apply_create(state: GameState, power: str, action: CreateDepot, ctx: Any) -> engine.Outcome:
+    why = check_place(state, ctx, power, action.area)
+    did = free_counter(state, power)
+    assert did is not None
+    state = state.with_unit(state.units[did].replace(location=Location(LocationKind.AREA, action.area)))
+    state = state.with_power(power, treasury=state.powers[power].treasury - DEPOT_COST)
+    state = state.replace(new_depots=tuple(sorted(set(state.new_depots) | {did})))
+    return engine.log(state, power, "land.create-depot", f"{power} places {did} in {action.area} for ${DEPOT_COST} ({why})",
+                      depot=did, area=action.area, rule=why)
+
+
+def verify_remove(state: GameState, power: str, action: RemoveDepot, ctx: Any) -> None:
+    d = the_unit(state, action.depot)
+    if not isinstance(d, Depot) or d.power != power:
+        raise IllegalAction(f"{action.depot} is not one of {power}'s depots", hint="depot ids look like depot:FR:1")
+    if d.location == POOL:
+        raise IllegalAction(f"{action.depot} is in the pool, not on the map")
+    if d.location.kind is not LocationKind.AREA:
+        raise IllegalAction(f"{action.depot} is at {d.location}; only depots in an area are removed here")
+    g = state.units.get(garrison_id(power, d.location))
+    if isinstance(g, Garrison) and g.factors.total > 0:
+        raise IllegalAction(f"{action.depot} has a garrison of {g.factors.total} factors; take them into a corps first (10.4.3)")
+
+
+def apply_remove(state: GameState, power: str, action: RemoveDepot, ctx: Any) -> engine.Outcome:
+    d = state.units[action.depot]
+    g = state.units.get(garrison_id(power, d.location))
+    if isinstance(g, Garrison):
+        state = state.without_unit(g.id)
+    state = state.with_unit(d.replace(location=POOL))
+    return engine.log(state, power, "land.remove-depot", f"{power} removes {d.id} from {d.location.site}", depot=d.id,
+                      area=d.location.site)
+
+
+ACTIONS = ((CreateDepot, verify_create, apply_create), (RemoveDepot, verify_remove, apply_remove))

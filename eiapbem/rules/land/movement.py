@@ -1,0 +1,301 @@
+"""Land movement (10.4; 000:1354-1476).
+
+``land.move`` moves one corps, Cossack, Freikorps or guerrilla counter along a
+path of areas the player names.  What is checked, step by step:
+
+- the movement allowance (10.4.1, 000:1362-1370; ``tables.forces.movement_allowance``):
+  5 for corps with a cavalry symbol, Freikorps and Cossacks, 4 for French corps and
+  the listed French-controlled minors, 3 for the rest, one area for guerrillas;
+  forced march +1, not for Cossacks, Freikorps, guerrillas and cavalry (000:1374);
+- the cost of each area (000:1378-1388, ``mapgraph.enter_cost``): terrain 1 or 2,
+  +1 across a river into an area holding an unbesieged enemy corps, +1 over a
+  crossing arrow, which cannot be used while an enemy fleet is in its sea; all
+  cumulative.  With the Winter Land Movement option (000:28, 13.1.3) every cost
+  in the winter zone is one higher in winter and no crossing arrow of the winter
+  zone but the Dardanelles may be used;
+- no area may be entered that costs more than the points left (000:1402);
+- a corps stops on entering an area with an enemy corps (not only Cossacks,
+  Freikorps or guerrillas) or enemy depot garrison outside the city
+  (000:1398, 000:1462-1468); Cossacks and Freikorps need not stop (000:1400);
+- 30 counters at most in the section where it ends (000:1404);
+- a major power's territory only with access or at war (13.4.1, 000:2550);
+- an ungarrisoned enemy depot in an area entered is destroyed; with ``--use-depot`` the
+  unit ends its move there living off it, supplied as if foraged with no loss (10.4.6, 000:1458);
+- moving between a city and its area costs nothing (10.4.4, 000:1446); a unit in
+  a besieged city cannot move; a unit enters only a city held by its own side.
+
+A unit may move in several legs during its slot: the state keeps the points
+spent and the areas passed (``GameState.land_moves``).  Once its power has
+declared an attack the movement of the slot is over (11.0, 000:1606).
+Leaders are attached to their corps and go where it goes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from eiapbem.errors import IllegalAction
+from eiapbem.rules import engine, mapgraph, supply
+from eiapbem.rules.land.common import (
+    IRREGULAR,
+    NEED_NOT_STOP,
+    STACK_LIMIT,
+    counters_in_section,
+    may_enter_territory,
+    must_stop_in,
+    own_on_map,
+    the_unit,
+    unbesieged_enemy_corps,
+    ungarrisoned_enemy_depots,
+)
+from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Location, LocationKind, MinorStatus, Record
+from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.tables import forces
+
+_PATH_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:,[a-z0-9]+(?:-[a-z0-9]+)*)*")
+#: Counter kinds of ``counters.json`` with no movement rule of their own move as infantry corps.
+_KIND_AS = {"tyrol": "infantry"}
+_TYPE_KIND = {CorpsType.COSSACK: "cossack", CorpsType.FREIKORPS: "freikorps", CorpsType.GUERRILLA: "guerilla",
+              CorpsType.FEUDAL: "feudal", CorpsType.INSURRECTION: "insurrection"}
+CONFEDERATION = "confederation-of-the-rhine"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveUnit(Record):
+    """Move a corps, Cossack, Freikorps or guerrilla along a path of areas (10.4)."""
+
+    KIND = "land.move"
+    COMMAND = "move"
+    BUTTON = "Move into/out of City; double-click the counter to Forced March"
+
+    unit: UnitId
+    #: The areas entered, in order, separated by commas (the unit's own area may lead).
+    path: str
+    #: Forced march: one movement point more (10.4.1, 000:1372-1374).
+    forced_march: bool = False
+    #: End the move inside the city of the last area (10.4.3-10.4.4, 000:1410-1446).
+    city: bool = False
+    #: Live off the ungarrisoned enemy depot destroyed in the last area: movement ends and the
+    #: corps counts as having foraged with no loss (10.4.6, 000:1458).
+    use_depot: bool = False
+
+
+# ----------------------------------------------------------------- allowances
+
+
+def counter_kind(ctx: Any, corps: Corps) -> str:
+    """The counter's kind for the movement chart (``tables.forces.CORPS_KINDS``)."""
+    if corps.corps_type in _TYPE_KIND:
+        return _TYPE_KIND[corps.corps_type]
+    data = ctx.world.get("counters.json", {})
+    for group in ("powers", "minors"):
+        block = data.get(group, {}).get(corps.nation, {})
+        for c in block.get("corps", []):
+            if c["id"] == corps.id:
+                kind = _KIND_AS.get(c["kind"], c["kind"])
+                return kind if kind in forces.CORPS_KINDS else "infantry"
+    return "infantry"
+
+
+def _french_minor(state: GameState, nation: str) -> tuple[bool, bool]:
+    """(French-controlled free state, component of a French-controlled Confederation of the Rhine)."""
+    minor = state.minors.get(nation)
+    if minor is None or supply.power_of(state, nation) != "FR":
+        return False, False
+    return minor.status is MinorStatus.FREE_STATE, minor.kingdom == CONFEDERATION
+
+
+def allowance(state: GameState, ctx: Any, corps: Corps, *, forced_march: bool = False) -> int:
+    """Movement points (areas, for a guerrilla) of ``corps`` this slot (10.4.1, 000:1362-1374)."""
+    kind = counter_kind(ctx, corps)
+    free, conf = _french_minor(state, corps.nation)
+    ma = forces.movement_allowance(corps.nation, kind, french_free_state=free, french_confederation=conf)
+    return ma + (forces.FORCED_MARCH_BONUS if forced_march else 0)
+
+
+def winter_movement(state: GameState) -> bool:
+    """The Winter Land Movement option applies this month (4.1.1, 000:28; 13.1, 000:2358)."""
+    return state.options.winter_land_movement and state.date.month in supply.WINTER_MONTHS
+
+
+# ----------------------------------------------------------------- one step
+
+
+@dataclass(frozen=True)
+class Step:
+    to: str
+    cost: int
+    via_crossing: bool
+    river: bool
+
+
+def step(state: GameState, ctx: Any, power: str, corps: Corps, here: str, to: str) -> Step:
+    """The cost of moving ``corps`` from ``here`` into the adjacent ``to``; raise if it cannot go there."""
+    m = ctx.map
+    if not m.is_area(to):
+        raise IllegalAction(f"there is no land area {to!r} on the map; check the path's spelling", hint="areas are slugs like paris")
+    via_crossing = False
+    if to not in m.land_neighbours(here):
+        arrows = [c for c in m.crossings_at(here) if c.other_end(here) == to]
+        if not arrows:
+            raise IllegalAction(f"{to} is not next to {here} (no border or crossing arrow); give every area of the path in order")
+        arrow = arrows[0]
+        if arrow.optional is not None and not getattr(state.options, f"use_{arrow.optional}_sea_crossing", False):
+            raise IllegalAction(f"the crossing arrow {arrow.id} from {here} to {to} needs the {arrow.optional} sea crossing option (4.1.1)")
+        if supply.enemy_fleet_in_sea(state, arrow.sea, power):
+            raise IllegalAction(f"an enemy fleet is in {arrow.sea}, so {corps.id} cannot use the crossing arrow to {to} (10.4.1, 000:1386)")
+        if winter_movement(state) and not arrow.winter_exempt and (m.area(here).winter or m.area(to).winter):
+            raise IllegalAction(f"in winter the Winter Land Movement option closes the crossing arrow {arrow.id} (13.1.3, 000:2370)")
+        via_crossing = True
+    why = may_enter_territory(state, m, to, power)
+    if why:
+        raise IllegalAction(why)
+    river = not via_crossing and m.is_river(here, to)
+    cost = mapgraph.enter_cost(m, to, via_crossing=via_crossing, winter=winter_movement(state))
+    if river and unbesieged_enemy_corps(state, m, to, power):
+        cost += forces.COST_RIVER_INTO_ENEMY  # 000:1384: only into an area holding an unbesieged enemy corps
+    return Step(to, cost, via_crossing, river)
+
+
+# ----------------------------------------------------------------- the move
+
+
+@dataclass(frozen=True)
+class Plan:
+    corps: Corps
+    steps: tuple[Step, ...]
+    record: LandMove
+    end: Location
+    halt_reason: str | None
+    allowance: int
+    destroyed: tuple[str, ...] = ()
+
+
+def _path(action: MoveUnit) -> list[str]:
+    if not _PATH_RE.fullmatch(action.path):
+        raise IllegalAction(f"--path {action.path!r} is not a list of areas separated by commas, like strasbourg,karlsruhe")
+    return action.path.split(",")
+
+
+def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
+    """Check the move and work out where it ends; raise ``IllegalAction`` with the first reason it is illegal."""
+    m = ctx.map
+    unit = the_unit(state, action.unit)
+    if not isinstance(unit, Corps):
+        raise IllegalAction(f"{action.unit} is not a corps, Cossack, Freikorps or guerrilla counter; only those move on land (10.4)")
+    own_on_map(state, power, unit, "move")
+    if state.movement_over:
+        raise IllegalAction(f"{power} has begun its combats, so its movement is over (11.0, 000:1606); move before declaring attacks")
+    here = unit.location.site
+    if unit.location.kind is LocationKind.CITY and supply.is_besieged(state, m, here):
+        raise IllegalAction(f"{unit.id} is besieged in the city of {here} and cannot move out (10.4.4, 000:1446)")
+    prior = state.land_moves.get(unit.id) or LandMove(start=here)
+    if prior.foraged:
+        raise IllegalAction(f"{unit.id} has foraged, so its movement is over (10.5.1, 000:1496); it cannot move again this phase")
+    if prior.halted:
+        raise IllegalAction(f"{unit.id} had to stop in {here} among enemy forces (10.4.2, 000:1398); it cannot move again this phase")
+    kind = counter_kind(ctx, unit)
+    forced = prior.forced_march or action.forced_march
+    if action.forced_march and not forces.may_force_march(kind):
+        raise IllegalAction(f"{unit.id} is a {kind} counter, which may not forced march (10.4.1, 000:1374); move it without --forced-march")
+    ma = allowance(state, ctx, unit, forced_march=forced)
+    path = _path(action)
+    if path[0] == here:
+        path = path[1:]
+    guerrilla = unit.corps_type is CorpsType.GUERRILLA
+    if guerrilla and len(prior.passed) + len(path) > forces.MA_GUERILLA_AREAS:
+        raise IllegalAction(f"{unit.id} is a guerrilla: it moves one area a phase, whatever the terrain (10.4.1, 000:1364)")
+    steps: list[Step] = []
+    spent = prior.spent
+    at = here
+    halt: str | None = None
+    destroyed: list[str] = []
+    last_destroyed = False
+    for to in path:
+        if halt is not None:
+            raise IllegalAction(f"{unit.id} must cease movement in {at} because {halt} (10.4.2, 000:1398); end the path at {at}")
+        st = step(state, ctx, power, unit, at, to)
+        cost = 0 if guerrilla else st.cost
+        if spent + cost > ma:
+            raise IllegalAction(
+                f"{unit.id} has {ma - spent} movement point{'s' if ma - spent != 1 else ''} left at {at} but entering {to} costs "
+                f"{cost} (10.4.2, 000:1402); stop earlier" + ("" if forced or not forces.may_force_march(kind) else " or forced march")
+            )
+        spent += cost
+        steps.append(st)
+        at = to
+        found = ungarrisoned_enemy_depots(state, at, power)
+        destroyed.extend(found)  # 10.4.6 (000:1458): destroyed on entering
+        last_destroyed = bool(found)
+        if unit.corps_type not in NEED_NOT_STOP:
+            halt = must_stop_in(state, at, power)
+    if action.use_depot:
+        if not last_destroyed:
+            raise IllegalAction(f"there is no ungarrisoned enemy depot in {at} for {unit.id} to live off (10.4.6, 000:1458)")
+        if unit.corps_type in IRREGULAR:
+            raise IllegalAction(f"{unit.id} is a {unit.corps_type} counter and needs no supply; it may only destroy the depot")
+        if action.city:
+            raise IllegalAction(f"{unit.id} ends its movement in the area to use the depot; it cannot go on into the city (10.4.6)")
+    if action.city:
+        city = m.area(at).city
+        if city is None:
+            raise IllegalAction(f"{at} has no city for {unit.id} to enter")
+        if halt is not None:
+            raise IllegalAction(f"{unit.id} must cease movement in {at} because {halt} (10.4.2); it cannot go on into the city")
+        if not supply.allied_or_same(state, power, supply.city_power(state, m, at)):
+            raise IllegalAction(f"the city of {at} is not held by {power} or an ally; a unit enters only its own side's cities "
+                                f"(besieging is not part of this command)")
+        if supply.is_besieged(state, m, at):
+            raise IllegalAction(f"the city of {at} is besieged; {unit.id} cannot enter it")
+        end = Location(LocationKind.CITY, at)
+        in_city = sum(1 for u in state.units.values() if u.location == end and u.id != unit.id)
+        if in_city + 1 > STACK_LIMIT:
+            raise IllegalAction(f"the city of {at} already holds {in_city} counters; 30 is the limit (10.4.3, 000:1410)")
+    else:
+        end = Location(LocationKind.AREA, at)
+        if unit.location != end or unit.besieging:
+            n = counters_in_section(state, at)
+            if n + 1 > STACK_LIMIT:
+                raise IllegalAction(f"{at} already holds {n} counters outside its city; 30 is the limit (10.4.2, 000:1404); end elsewhere")
+    if not steps and end == unit.location and not (action.forced_march and not prior.forced_march):
+        raise IllegalAction(f"{unit.id} is already at {end}; name the areas to enter in --path")
+    across = steps[-1].river or steps[-1].via_crossing if steps else prior.across_river
+    record = prior.replace(
+        passed=tuple(sorted(set(prior.passed) | {s.to for s in steps})),
+        spent=spent,
+        forced_march=forced,
+        halted=halt is not None or action.use_depot,
+        across_river=across,
+        foraged=action.use_depot,
+    )
+    return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed))
+
+
+def verify_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> None:
+    plan_move(state, power, action, ctx)
+
+
+def apply_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> engine.Outcome:
+    plan = plan_move(state, power, action, ctx)
+    unit = plan.corps
+    state = state.with_unit(unit.replace(location=plan.end, besieging=False))  # leaving lifts its part in a siege
+    state = state.replace(land_moves=state.land_moves.set(unit.id, plan.record))
+    for did in plan.destroyed:
+        state = state.with_unit(state.units[did].replace(location=POOL))
+    route = " -> ".join([unit.location.site] + [s.to for s in plan.steps])
+    where = f"into the city of {plan.end.site}" if plan.end.kind is LocationKind.CITY else f"to {plan.end.site}"
+    text = (f"{power}: {unit.id} moves {where} ({route}; {plan.record.spent} of {plan.allowance} movement points"
+            f"{', forced march' if plan.record.forced_march else ''})")
+    if plan.destroyed:
+        text += f"; it destroys the enemy depot{'s' if len(plan.destroyed) > 1 else ''} {', '.join(plan.destroyed)} (10.4.6)"
+    if action.use_depot:
+        text += "; it lives off the depot: supplied, movement over (10.4.6)"
+    if plan.halt_reason:
+        text += f"; it stops: {plan.halt_reason}"
+    return engine.log(state, power, "land.move", text, unit=unit.id, to=str(plan.end), spent=plan.record.spent,
+                      halted=plan.record.halted)
+
+
+ACTIONS = ((MoveUnit, verify_move, apply_move),)

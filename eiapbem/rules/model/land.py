@@ -1,0 +1,37 @@
+"""What the land phase remembers about the phasing power's movement (10.4, 10.5.1).
+
+The rules are in ``eiapbem.rules.land``; this is the record only.  A unit's
+``LandMove`` lives in ``GameState.land_moves`` under its id from its first
+move in a land slot until that slot ends (the finish hook clears the map).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from eiapbem.rules.model.base import Record
+from eiapbem.rules.model.common import NonNeg, Slug, SlugSet
+
+
+@dataclass(frozen=True, slots=True)
+class LandMove(Record):
+    """One unit's movement in the current land slot (10.4.1-10.4.2, 000:1358-1406).
+
+    ``start`` is the area it began the slot in; ``passed`` every area it
+    entered since (10.5.1 forages on the lowest forage value of these,
+    000:1496, and asks whether it left its own territory, 000:1510);
+    ``spent`` the movement points used; ``forced_march`` whether it forced
+    marched (+1 point, 000:1372-1374; +1 to its forage number, 000:1506);
+    ``halted`` that it had to cease movement (10.4.2, 000:1398);
+    ``across_river`` that it entered its present area across a river or a
+    crossing arrow (the river crossing of 11.2.7, 000:1714); ``foraged`` that it
+    has foraged for supply (10.5.1, 000:1486-1496): its movement is over.
+    """
+
+    start: Slug
+    passed: SlugSet = ()
+    spent: NonNeg = 0
+    forced_march: bool = False
+    halted: bool = False
+    across_river: bool = False
+    foraged: bool = False
