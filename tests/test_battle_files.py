@@ -13,7 +13,7 @@ import shutil
 from dataclasses import replace
 
 import pytest
-from battlekit import corps, ctx
+from battlekit import corps, ctx, leader
 
 from eiapbem.client import battles, newgame, session
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
@@ -67,6 +67,8 @@ def _battle_state(state: GameState, defenders: int = 2) -> GameState:
     if defenders > 1:
         s = corps(s, "corps:AU:II", "ulm", infantry=10)
         aus.append("corps:AU:II")
+    if defenders > 1:  # two leaders of equal seniority: Austria chooses its commander first (13.8.6, 000:2692)
+        s = leader(leader(s, "leader:AU:charles", "corps:AU:I"), "leader:AU:ferdinand", "corps:AU:II")
     s = start_field_battle(s, "ulm", ["corps:FR:I", "corps:FR:II"], aus, ctx(b"the slot before")).state
     return GameState.decode(s.encode())
 
@@ -83,6 +85,7 @@ class Table:
                                    options=newgame.options_from_flags(list(flags)),
                                    passwords={p: f"pw-{p}" for p in POWERS if p not in CLIENTS}, host_password="pw-host")
         self.game = game
+        self.exchange = defenders > 1 and "pbem-quick-combat" not in flags
         out = self.homes["host"] / "commout"
         for p in CLIENTS:
             newgame.join(self.homes[p], out / f"{game}_gamestart.pbm", p, created.one_time[p], f"pw-{p}",
@@ -125,6 +128,8 @@ def fight(t, choose=_first, stop_after=None):
     for _ in range(400):
         mine = _own(fr, "FR")
         if mine:
+            if mine[0].kind == "battle.chit" and t.exchange:  # 000:176: no side sees the other's chit first
+                assert not fr.current().battles[BID].defender.chit
             fr.act(AnswerDecision(mine[0].id, choose(mine[0])))
             continue
         fights = fr.data.battles.get("fights", {})
@@ -137,6 +142,8 @@ def fight(t, choose=_first, stop_after=None):
         au.last_battle_file = None
         while au.last_battle_file is None:
             q = _own(au, "AU")[0]
+            if q.kind == "battle.chit":
+                assert not au.current().battles[BID].attacker.chit
             au.act(AnswerDecision(q.id, choose(q)))
         seen.append(("AU", au.last_battle_file.read_bytes()))
         fr.load_path(t.send("AU", "FR"))
@@ -155,25 +162,32 @@ def test_a_two_corps_defender_answers_through_battle_files_and_every_folder_repl
     # 4.2.7 (000:170): field combat with more than one corps of the defender: the two opponents exchange files.
     t = Table(tmp_path)
     fr = t.open("FR")
-    assert [d.power for d in sorted(fr.current().pending.values(), key=lambda d: d.id)] == ["FR", "AU"]
-    chit = _own(fr, "FR")[0]
-    fr.act(AnswerDecision(chit.id, "withdraw" if "withdraw" in chit.options else chit.options[0]))
-    # France has nothing left to answer: the question file is written (000:172 naming) and the slot cannot end.
+    assert [(d.power, d.kind) for d in fr.current().pending.values()] == [("AU", "battle.commander")]
+    # France has nothing to answer: the question file is written (000:172 naming) and the slot cannot end.
     assert (t.home("FR") / "battles" / NAME).is_file()
     assert any("send battles/pbembattle_Ulm_Ulm0.battle to Austria (Player AU <au@example.org>); the game waits for "
                "Austria's reply" in line for line in t.open("FR").battle_lines())
     with pytest.raises(IllegalAction, match="waits for AU's reply to battles/pbembattle_Ulm_Ulm0.battle") as err:
         t.open("FR").end_phase()
     _one_sentence(err.value)
-    # Austria sees the battle as it stood when its question arose: France's chit is not in it (000:176).
     t.open("AU").load_path(t.send("FR", "AU"))
     au = t.open("AU")
-    view = au.current()
-    assert view.battles[BID].attacker.chit == "" or view.battles[BID].attacker.chit is None
-    assert [d.kind for d in _own(au, "AU")] == ["battle.chit"]
-    au.act(AnswerDecision(_own(au, "AU")[0].id, _own(au, "AU")[0].options[0]))
+    assert [d.kind for d in _own(au, "AU")] == ["battle.commander"]
+    au.act(AnswerDecision(_own(au, "AU")[0].id, "leader:AU:charles"))
+    # The chits come next, for both sides at once: Austria's reply goes before it chooses (000:176).
     assert au.last_battle_file is not None and au.last_battle_file.name == NAME
     t.open("FR").load_path(t.send("AU", "FR"))
+    fr = t.open("FR")
+    assert sorted((d.power, d.kind) for d in fr.current().pending.values()) == [("AU", "battle.chit"), ("FR", "battle.chit")]
+    fr.act(AnswerDecision(_own(fr, "FR")[0].id, "assault"))
+    # Austria sees the battle as it stood when its question arose: France's chit is not in it.
+    t.open("AU").load_path(t.send("FR", "AU"))
+    au = t.open("AU")
+    assert au.current().battles[BID].defender.commander == "leader:AU:charles"
+    assert not au.current().battles[BID].attacker.chit and [d.kind for d in _own(au, "AU")] == ["battle.chit"]
+    au.act(AnswerDecision(_own(au, "AU")[0].id, "cordon"))
+    t.open("FR").load_path(t.send("AU", "FR"))
+    assert "attacker chose assault, defender chose cordon" in [e.text for e in t.open("FR").current().battles[BID].events]
     fight(t)
     fr = t.open("FR")
     st = fr.current()
@@ -335,7 +349,8 @@ def test_a_turn_file_that_changes_the_battle_is_refused_by_every_other_player(tm
     fl = body["battles"][BID]
     assert len(fl) == 2 * len(body["exchanges"]) + 1 >= 5  # questions, replies, the end
     chit = engine.action_from_obj(body["actions"][0])
-    other = next(o for o in state0.pending[chit.decision].options if o != chit.choice)
+    assert chit.decision == f"{BID}/1"  # France's chit, given while Austria's was asked
+    other = "echelon" if chit.choice != "echelon" else "assault"
     forgeries = {
         "swapped replies": (dict(body, battles={BID: [fl[0], fl[3], fl[2], fl[1]] + fl[4:]}), "does not follow"),
         "another chit": (dict(body, actions=[engine.action_to_obj(AnswerDecision(chit.decision, other))] + body["actions"][1:]),

@@ -283,6 +283,7 @@ class Session:
             raise NoGame(f"{me.role}'s key in this folder is no longer the game's key for {me.role}: that role has been handed on (4.2.8)")
         s = cls(home, game, me, contents, GameData.from_obj(contents.game, folders.save_name(game)), local)
         s.flush_outbox()
+        s._sync_battles()  # a battle question due since the last action, or a crash before its file (4.2.7)
         return s
 
     def flush_outbox(self) -> Path | None:
@@ -997,7 +998,10 @@ class Session:
         try:
             after = engine.apply_action(view, self.power, action, ctx).state
             after = battles.auto_answer(after, ctx)
-            done = not battles.questions_for(after, self.power, bid)
+            # Go on answering only while the battle asks this power alone and needs no die: a question
+            # for the attacker too (the chits) waits until the attacker has answered it (000:176).
+            done = any(d.power != self.power for d in after.pending.values() if d.context.get("battle") == bid) \
+                or not battles.questions_for(after, self.power, bid)
         except battles.NoRoll:
             after, done = view, True
         entries = dict(self.data.battles.get("answer", {}))
