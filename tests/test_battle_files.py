@@ -76,28 +76,29 @@ def _battle_state(state: GameState, defenders: int = 2) -> GameState:
 class Table:
     """The host folder (France and the hot-seat powers), Austria's and Prussia's folders."""
 
-    def __init__(self, root, flags=(), defenders=2, game=GAME):
+    def __init__(self, root, flags=(), defenders=2, game=GAME, clients=CLIENTS):
         self.root = root
+        self.clients = clients
         self.homes = {"host": root / "host", "AU": root / "au", "PR": root / "pr"}
         players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org",
-                                  "host" if p == "FR" else "client" if p in CLIENTS else "hotseat") for p in POWERS]
+                                  "host" if p == "FR" else "client" if p in clients else "hotseat") for p in POWERS]
         created = newgame.new_game(self.homes["host"], game, "classic-1805", players, bids={},
                                    options=newgame.options_from_flags(list(flags)),
-                                   passwords={p: f"pw-{p}" for p in POWERS if p not in CLIENTS}, host_password="pw-host")
+                                   passwords={p: f"pw-{p}" for p in POWERS if p not in clients}, host_password="pw-host")
         self.game = game
         self.exchange = defenders > 1 and "pbem-quick-combat" not in flags
         out = self.homes["host"] / "commout"
-        for p in CLIENTS:
+        for p in clients:
             newgame.join(self.homes[p], out / f"{game}_gamestart.pbm", p, created.one_time[p], f"pw-{p}",
                          f"{p.lower()}@example.org", out / f"{game}_{p}.key")
         s0 = _battle_state(self.open("FR").state, defenders)
-        for p in ("FR",) + CLIENTS:
+        for p in ("FR",) + clients:
             s = self.open(p)
             s.data = replace(s.data, state=s0)
             s.save()
 
     def home(self, p):
-        return self.homes["host"] if p not in CLIENTS else self.homes[p]
+        return self.homes["host"] if p not in self.clients else self.homes[p]
 
     def open(self, p):
         return Session.open(self.home(p), self.game, p, f"pw-{p}")
@@ -369,3 +370,31 @@ def test_a_turn_file_that_changes_the_battle_is_refused_by_every_other_player(tm
         assert t.saves("PR") == before, what
     shutil.copy(real, t.home("PR") / "commin" / real.name)
     assert t.open("PR").load_path(t.home("PR") / "commin" / real.name) == "1805-09/land/turn/FR"
+
+
+def test_a_hot_seat_defender_answers_at_the_attackers_computer(tmp_path):
+    # 4.2.1: Austria plays at the host's computer too; the battle files need not travel, each side's
+    # session takes the other's file from the save; Prussia checks the signed files as usual.
+    t = Table(tmp_path, clients=("PR",))
+    for _ in range(100):
+        fr = t.open("FR")
+        mine = _own(fr, "FR")
+        if mine:
+            fr.act(AnswerDecision(mine[0].id, mine[0].options[0]))
+            continue
+        f = fr.data.battles.get("fights", {}).get(BID)
+        if not f or not f["out"]:
+            break
+        assert any("Austria plays at this computer and must answer" in line for line in fr.battle_lines())
+        au = t.open("AU")
+        while au.last_battle_file is None:
+            q = _own(au, "AU")[0]
+            au.act(AnswerDecision(q.id, q.options[0]))
+        assert any("France plays at this computer and goes on" in line for line in au.battle_lines())
+    fr = t.open("FR")
+    assert fr.current().battles[BID].finished and len(fr.data.battles["plan"]) >= 2
+    path = fr.end_phase()
+    (t.home("PR") / "commin").mkdir(exist_ok=True)
+    shutil.copy(path, t.home("PR") / "commin" / path.name)
+    assert t.open("PR").load_path(t.home("PR") / "commin" / path.name) == "1805-09/land/turn/FR"
+    assert t.open("PR").state.state_hash() == t.open("FR").state.state_hash() == t.open("AU").state.state_hash()

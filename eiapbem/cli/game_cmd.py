@@ -377,7 +377,7 @@ def register(cli: click.Group) -> None:
         s = open_session(game, power, password)
         for e in s.act(AnswerDecision(decision, choice)).events:
             click.echo(e.text)
-        if s.last_battle_file is not None:
+        if s.last_battle_file is not None and not any(e["attacker"] in s.local for e in s.data.battles.get("answer", {}).values()):
             click.echo(f"your reply is battles/{s.last_battle_file.name}: send it to your opponent (4.2.7)")
         for line in s.battle_lines():
             click.echo(line)

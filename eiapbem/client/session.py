@@ -284,6 +284,7 @@ class Session:
         s = cls(home, game, me, contents, GameData.from_obj(contents.game, folders.save_name(game)), local)
         s.flush_outbox()
         s._sync_battles()  # a battle question due since the last action, or a crash before its file (4.2.7)
+        s._hand_over()
         return s
 
     def flush_outbox(self) -> Path | None:
@@ -853,6 +854,29 @@ class Session:
         self.folders.put(self.folders.battles, path.name, f["files"][-1][0])
         return path
 
+    def _hand_over(self) -> None:
+        """Hot-seat (4.2.1): the two sides of a battle play at this computer; their files need not travel.
+
+        The defender's session takes the attacker's question from the save, the
+        attacker's session the defender's reply; the files are the same signed
+        files a remote opponent would send (docs/file-format.md 7.3).
+        """
+        fights = self._fights()
+        answer = self.data.battles.get("answer", {})
+        for bid, f in sorted(fights.items()):
+            if not f["out"] or f["defender"] not in self.local:
+                continue
+            e = answer.get(bid)
+            if self._plays_slot() and e is not None and e["sent"] and e.get("reply"):
+                if crypto.file_hash(envelope.parse(e["reply"])) not in Battle.from_obj(f["record"]).known:
+                    self._load_reply(bid, f, e["reply"], f["name"])
+                    self.save()
+            elif self.power == f["defender"]:
+                q = f["files"][-1][0]
+                if e is None or crypto.file_hash(envelope.parse(q)) not in Battle.from_obj(e["record"]).known:
+                    self._load_question(envelope.parse(q, f["name"]), q, f["name"])
+                    self.save()
+
     def load_battle(self, path: Path) -> str:
         """Load a battle file from the other side (4.2.7); any refusal leaves the save as it was."""
         data = folders.read_limited(path)
@@ -863,13 +887,13 @@ class Session:
             raise WrongKind(f"{name} is a {h.kind} file, not a battle file")
         chain = self.contents.chain
         chain.check_game(h, name)
-        if h.author in self.local:
+        if h.author == self.power:
             raise OwnFile(f"{name} is your own battle file; send it to your opponent and load the reply that comes back")
         snap = self.save_snapshot()
         try:
             st = self.state
             fights = self._fights()
-            for bid, f in sorted(fights.items()):
+            for bid, f in sorted(fights.items() if self._plays_slot() else ()):
                 if st.slot is not None and h.slot == battles.slot_label(st.slot.key(st.date), f["area"], bid):
                     what = self._load_reply(bid, f, data, name)
                     break
@@ -928,10 +952,10 @@ class Session:
             area = battles.area_of(bid)
             record = Battle.begin(chain, battles.place_of(area), h.author, self.power)
             e = {"power": self.power, "attacker": h.author, "area": area, "record": None, "state": b"", "questions": [],
-                 "answers": [], "sent": False, "over": "", "name": name}
+                 "answers": [], "sent": False, "over": "", "name": name, "reply": b""}
         else:
             record = Battle.from_obj(e["record"])
-        record = record.accept(chain, env, name, me=list(self.local))
+        record = record.accept(chain, env, name, me=[self.power])
         if h.slot != battles.slot_label(st.slot.key(st.date), e["area"], bid):
             raise BadHeader(f"{name} is for {h.slot}, which is not a battle of the slot in play")
         if set(body) == battles.CLOSE_KEYS:
@@ -951,7 +975,8 @@ class Session:
                 q not in asked.pending or asked.pending[q].power != self.power or asked.pending[q].context.get("battle") != bid
                 for q in qs):
             raise NotForYou(f"{name} asks no question of {self.power}")
-        e = dict(e, record=record.to_obj(), state=body["state"], questions=list(qs), answers=[], sent=False, name=name)
+        e = dict(e, record=record.to_obj(), state=body["state"], questions=list(qs), answers=[], sent=False, name=name,
+                 reply=b"")
         entries[bid] = e
         self._set_battles(answer=entries)
         return f"battle in {e['area']}: {h.author} asks {self.power} {len(qs)} question(s)"
@@ -1017,7 +1042,7 @@ class Session:
         sealed, record = files.write_battle(self.contents.chain, record, self.me, label,
                                             {"battle": bid, "answers": answers}, nonce=battle_nonce())
         name = battles.file_name(self.game, e["area"], bid)
-        entries[bid] = dict(e, record=record.to_obj(), answers=answers, sent=True, name=name)
+        entries[bid] = dict(e, record=record.to_obj(), answers=answers, sent=True, name=name, reply=sealed.data)
         self._set_battles(answer=entries)
         self.save()
         self.folders.put(self.folders.battles, name, sealed.data)
@@ -1055,7 +1080,10 @@ class Session:
             return f"{POWER_NAMES[p]} ({row['name']} <{row['email']}>)"
 
         for bid, f in sorted(self._fights().items()):
-            if f["out"]:
+            if f["out"] and f["defender"] in self.local:
+                out.append(f"Battle in {f['area']} ({bid}): {POWER_NAMES[f['defender']]} plays at this computer and must answer: "
+                           f"'eiapbem status --power {f['defender']}' shows its question (4.2.7)")
+            elif f["out"]:
                 out.append(f"Battle in {f['area']} ({bid}): send battles/{f['name']} to {who(f['defender'])}; the game waits "
                            f"for {POWER_NAMES[f['defender']]}'s reply: put it in battles/ (replacing the old file) and run "
                            f"'eiapbem load battles/{f['name']}' (4.2.7)")
@@ -1067,6 +1095,9 @@ class Session:
                 continue
             if e["over"]:
                 out.append(f"Battle in {e['area']} ({bid}) is over: {e['over']}; wait for {POWER_NAMES[e['attacker']]}'s turn file")
+            elif e["sent"] and e["attacker"] in self.local:
+                out.append(f"Battle in {e['area']} ({bid}): your reply is in; {POWER_NAMES[e['attacker']]} plays at this "
+                           f"computer and goes on: 'eiapbem status --power {e['attacker']}'")
             elif e["sent"]:
                 out.append(f"Battle in {e['area']} ({bid}): send your reply battles/{e['name']} to {who(e['attacker'])}; "
                            f"then wait for {POWER_NAMES[e['attacker']]}'s next battle file")
