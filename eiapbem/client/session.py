@@ -27,9 +27,22 @@ Every turn file's body is a map::
     reloads  how often the author restarted the slot (also in the header)
     state    the encoded state after (for the first differing path when a
              replay disagrees)
+    battles  {battle id: [[battle file, file key], ...]}: the battle files
+             exchanged with a human defender in the slot (4.2.7)
+    exchanges [[battle id, ask, at], ...]: where the defender's replies
+             come among the actions
 
 A loaded file is replayed with its own dice (each roll re-derived first),
 and its hashes compared; any refusal leaves the save untouched.
+
+Battles between two humans (4.2.7, ``client/battles.py``, docs/file-format.md
+7.3): when a battle question of the acting power's slot is for a human power
+of another folder, the acting power's session writes a question file to
+``battles/`` once it has nothing left to answer; the defender's session loads
+it (``load_battle``), shows the battle as of the question (``current``) and
+writes the reply when its answers are complete (``answer_battle``); the
+acting power loads the reply and goes on.  The slot's state is always
+``battles.play`` of the start state, the actions and the replies so far.
 
 Host admin files (4.2.8) are loaded in the same chain: their body is::
 
@@ -654,7 +667,8 @@ class Session:
         for a in acts:
             if isinstance(a, admin.SkipSlot):
                 taken.pop(a.power, None)  # the skipped slot is gone; its half-made actions with it
-        self.data = replace(self.data, state=after, meta=new_meta, taken=taken)
+        same = (after.date, after.slot) == (state.date, state.slot)  # a skipped slot takes its battle files along
+        self.data = replace(self.data, state=after, meta=new_meta, taken=taken, battles=self.data.battles if same else {})
         self.contents = replace(self.contents, chain=loaded.chain)
         self.save()
         return loaded.header.slot
@@ -684,7 +698,8 @@ class Session:
         for a in acts:
             if isinstance(a, admin.SkipSlot):
                 taken.pop(a.power, None)
-        self.data = replace(self.data, state=out.state, meta=new_meta, taken=taken,
+        same = (out.state.date, out.state.slot) == (state.date, state.slot)
+        self.data = replace(self.data, state=out.state, meta=new_meta, taken=taken, battles=self.data.battles if same else {},
                             outbox={"name": name, "data": sealed.data, "what": what})
         self.contents = replace(self.contents, chain=new_chain)
         self._note(name, sealed.header.slot, "host", utc_now(), 0)
