@@ -307,7 +307,7 @@ def register(cli: click.Group) -> None:
     @click.argument("file", required=False, type=click.Path(path_type=Path, dir_okay=False))
     @game_options
     def load(file: Path | None, game: str | None, power: str | None, password: str | None) -> int:
-        """Load the turn files waiting in commin/ in order, or only FILE (manual: Load Email Turn File)."""
+        """Load the turn files waiting in commin/ in order, or only FILE: a turn file, a battle file battles/NAME (4.2.7) or a backup (manual: Load Email Turn File)."""
         if file is not None and file.name.endswith(".sav") and "_backup_forplayer_" in file.name:
             from eiapbem.host import admin
 
