@@ -15,10 +15,10 @@ from dataclasses import replace
 import pytest
 from battlekit import corps, ctx, leader
 
-from eiapbem.client import battles, newgame, session
+from eiapbem.client import battles, newgame
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.errors import EiaError, IllegalAction
-from eiapbem.pbem import crypto, envelope, files, folders, keys
+from eiapbem.pbem import crypto, files, folders, keys
 from eiapbem.pbem.chain import Battle
 from eiapbem.pbem.errors import AlreadyLoaded, AuthorNotAllowed, BadFile, OutOfOrder, WrongGame
 from eiapbem.rules import engine
@@ -398,3 +398,29 @@ def test_a_hot_seat_defender_answers_at_the_attackers_computer(tmp_path):
     shutil.copy(path, t.home("PR") / "commin" / path.name)
     assert t.open("PR").load_path(t.home("PR") / "commin" / path.name) == "1805-09/land/turn/FR"
     assert t.open("PR").state.state_hash() == t.open("FR").state.state_hash() == t.open("AU").state.state_hash()
+
+
+def test_which_questions_need_battle_files_000_170():
+    # 4.2.7 (000:170): more than one corps of the defender engaged; 4.1.1 (000:48): not under PBEM Quick Combat.
+    from battlekit import land_state
+
+    def questions(defenders, **options):
+        s = land_state(**options)
+        s = corps(s, "corps:FR:I", "ulm", infantry=10)
+        s = corps(s, "corps:FR:II", "ulm", infantry=10)
+        aus = []
+        for i in range(defenders):
+            s = corps(s, f"corps:AU:{i}", "ulm", infantry=8)
+            aus.append(f"corps:AU:{i}")
+        s = start_field_battle(s, "ulm", ["corps:FR:I", "corps:FR:II"], aus, ctx()).state
+        return s, {d.power: d for d in s.pending.values()}
+
+    s, qs = questions(2)
+    assert battles.exchange_needed(s, qs["AU"]) and not battles.exchange_needed(s, qs["FR"])
+    assert not battles.automatic(s, qs["AU"])
+    s, qs = questions(1)
+    assert "AU" in qs and not battles.exchange_needed(s, qs["AU"]) and battles.automatic(s, qs["AU"])
+    s, qs = questions(2, pbem_quick_combat=True)
+    assert "AU" not in qs  # the rules' standing order already chose the defender's chit (000:1648-1650)
+    for d in s.pending.values():
+        assert not battles.exchange_needed(s, d)
