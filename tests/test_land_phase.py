@@ -13,6 +13,7 @@ from eiapbem.rules.land import movement
 from eiapbem.rules.land.combat import Attack
 from eiapbem.rules.land.movement import MoveUnit
 from eiapbem.rules.model import (
+    POOL,
     Access,
     AccessKind,
     CityControl,
@@ -153,7 +154,7 @@ def test_a_corps_stops_among_enemy_corps_but_cossacks_need_not():
     _refused(s, "corps:FR:V", "nancy,metz", r"corps:FR:V must cease movement in nancy because the enemy corps corps:AU:I is in nancy")
     after = _move(s, "corps:FR:V", "nancy")
     assert after.land_moves["corps:FR:V"].halted
-    _refused(after, "corps:FR:V", "metz", r"had to stop in nancy among enemy forces")
+    _refused(after, "corps:FR:V", "metz", r"corps:FR:V has ended its movement in nancy \(it stopped among enemy forces")
     # A Russian Cossack (Russia at war with France) rides through (000:1400).
     r = s.with_war("FR", "RU", Date(1805, 9), ("RU",)).without_unit("corps:AU:I")
     r = corps(r, "corps:FR:III", "metz", infantry=5)
@@ -330,3 +331,186 @@ def test_a_garrisoned_enemy_depot_stops_the_corps_and_must_be_attacked():
     s = engine.apply_action(s, "FR", Attack(area="nancy"), C).state
     battle = next(iter(s.battles.values()))
     assert battle.defender.units == ("garrison:AU:area:nancy",) and battle.kind == "trivial"  # 11.3 (000:1934)
+
+
+# ----------------------------------------------------------------- garrisons on the move (10.4.3, 000:1408-1442)
+
+
+def _transfer(s, source, target, power="FR", **f):
+    from eiapbem.rules.land.garrisons import TransferGarrison
+
+    return engine.apply_action(s, power, TransferGarrison(source=source, target=target, **f), C)
+
+
+def test_a_corps_detaches_a_garrison_and_absorbs_it_back_without_movement_points():
+    s = _move(corps(land_state(), "corps:FR:V", "strasbourg", infantry=10, cavalry=2), "corps:FR:V", "nancy")
+    s = _transfer(s, "corps:FR:V", "garrison:FR:city:nancy", infantry=3).state
+    assert s.units["garrison:FR:city:nancy"].factors.infantry == 3 and s.units["corps:FR:V"].factors.infantry == 7
+    assert s.land_moves["corps:FR:V"].spent == 1  # no movement cost (000:1410)
+    s = _transfer(s, "garrison:FR:city:nancy", "corps:FR:V", infantry=3).state
+    assert "garrison:FR:city:nancy" not in s.units and s.units["corps:FR:V"].factors.infantry == 10
+
+
+def test_detachment_limits_of_10_4_3():
+    s = corps(land_state(), "corps:FR:V", "nancy", infantry=2)
+    with pytest.raises(IllegalAction, match=r"would empty corps:FR:V; a corps keeps at least one factor \(10\.4\.3, 000:1422\)"):
+        _transfer(s, "corps:FR:V", "garrison:FR:city:nancy", infantry=2)
+    with pytest.raises(IllegalAction, match=r"garrisons hold only infantry and militia, not cavalry"):
+        _transfer(corps(s, "corps:FR:C", "nancy", cavalry=3), "corps:FR:C", "garrison:FR:city:nancy", cavalry=1)
+    with pytest.raises(IllegalAction, match=r"corps:FR:Art is an artillery corps"):
+        _transfer(corps(s, "corps:FR:Art", "nancy", infantry=3), "corps:FR:Art", "garrison:FR:city:nancy", infantry=1)
+    with pytest.raises(IllegalAction, match=r"factors go between a corps and a garrison"):
+        _transfer(corps(s, "corps:FR:III", "nancy", infantry=3), "corps:FR:III", "corps:FR:V", infantry=1)
+    enemy = corps(corps(s, "corps:FR:III", "nancy", infantry=3), "corps:AU:I", "nancy", infantry=3)
+    with pytest.raises(IllegalAction, match=r"an enemy corps stands outside the city in nancy"):
+        _transfer(enemy, "corps:FR:III", "garrison:FR:city:nancy", infantry=1)  # 000:1418
+    big = corps(land_state(), "corps:FR:V", "nancy", infantry=15).with_unit(Depot(id="depot:FR:1", power="FR",
+                                                                                  location=Location(LocationKind.AREA, "nancy")))
+    with pytest.raises(IllegalAction, match=r"a depot garrison holds at most 10 factors \(10\.4\.3, 000:1438\)"):
+        _transfer(big, "corps:FR:V", "garrison:FR:area:nancy", infantry=11)
+    assert _transfer(big, "corps:FR:V", "garrison:FR:area:nancy", infantry=10).state.units["garrison:FR:area:nancy"].factors.infantry == 10
+    with pytest.raises(IllegalAction, match=r"the city of karlsruhe is not held by FR"):
+        _transfer(corps(land_state(), "corps:FR:V", "karlsruhe", infantry=5), "corps:FR:V", "garrison:FR:city:karlsruhe", infantry=1)
+
+
+# ----------------------------------------------------------------- conquest of minors (10.7, 000:1598-1602; 13.3.1)
+
+
+def _bavaria_at_war():
+    s = land_state().with_minor("bavaria", MinorCountry(status=MinorStatus.NEUTRAL))
+    s = s.with_power("FR", minor_wars=s.powers["FR"].minor_wars.set("bavaria", Date(1805, 8)))
+    s = corps(s, "corps:FR:V", "munich", infantry=10)
+    return corps(s, "corps:bavaria:1", "ulm", infantry=4)
+
+
+def test_a_minor_capital_held_through_the_next_land_phase_is_conquered():
+    s = _bavaria_at_war()
+    assert C.map.province("bavaria").capital == "munich"
+    out = engine.end_slot(s, "FR", C)  # 13.5.1 (000:2562): a corps in the area holds the ungarrisoned capital
+    s = out.state
+    assert s.city_control["munich"] == CityControl(nation="FR", since=Date(1805, 9))
+    assert any(e.kind == "land.occupation" for e in out.events)
+    last = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="SP", actors=("SP",)))
+    s = engine.end_slot(last, "SP", C).state  # the end of September's land phase: not a month yet
+    assert s.minors["bavaria"].status is MinorStatus.NEUTRAL
+    october = last.replace(date=Date(1805, 10))
+    out = engine.end_slot(october, "SP", C)  # 000:1602: held from FR's September slot to the end of October's phase
+    s = out.state
+    assert s.minors["bavaria"] == MinorCountry(status=MinorStatus.CONQUERED, controller="FR")
+    assert s.powers["FR"].political_status == october.powers["FR"].political_status + 1  # +1 per district (000:2530)
+    assert s.units["corps:bavaria:1"].location.kind is LocationKind.POOL  # its forces leave the map (000:2528)
+    assert "bavaria" not in s.powers["FR"].minor_wars and "munich" not in s.city_control
+
+
+def test_an_interrupted_occupation_does_not_conquer():
+    s = engine.end_slot(_bavaria_at_war(), "FR", C).state
+    s = s.without_unit("corps:FR:V")  # say the corps was beaten in another power's slot
+    s = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="SP", actors=("SP",)), date=Date(1805, 10))
+    out = engine.end_slot(s, "SP", C)
+    assert "munich" not in out.state.city_control and out.state.minors["bavaria"].status is MinorStatus.NEUTRAL
+    assert any(e.kind == "land.occupation-ends" for e in out.events)
+
+
+def test_a_garrisoned_capital_is_not_occupied_by_a_corps_outside():
+    s = _bavaria_at_war()
+    loc = Location(LocationKind.CITY, "munich")
+    s = s.with_unit(Garrison(id=garrison_id("bavaria", loc), nation="bavaria", location=loc,
+                             factors=s.units["corps:FR:V"].factors.replace(infantry=2)))
+    assert "munich" not in engine.end_slot(s, "FR", C).state.city_control
+
+
+# ----------------------------------------------------------------- sieges in play (10.4.7, 11.1.1, 11.4)
+
+
+def _au_city(s, area="nancy", infantry=3):
+    s = s.replace(city_control=s.city_control.set(area, CityControl(nation="AU", since=Date(1805, 8))))
+    loc = Location(LocationKind.CITY, area)
+    return s.with_unit(Garrison(id=garrison_id("AU", loc), nation="AU", location=loc,
+                                factors=corps(s, "corps:AU:Z", "vienna", infantry=infantry).units["corps:AU:Z"].factors))
+
+
+def test_a_corps_passes_an_enemy_held_city_or_stops_to_besiege_it():
+    from eiapbem.rules.land.sieging import Besiege
+
+    s = _au_city(corps(land_state(), "corps:FR:V", "strasbourg", infantry=10))
+    assert _move(s, "corps:FR:V", "nancy,metz").units["corps:FR:V"].location.site == "metz"  # 000:1472: may continue
+    s = _move(s, "corps:FR:V", "nancy")
+    s = engine.apply_action(s, "FR", Besiege(unit="corps:FR:V"), C).state
+    assert s.units["corps:FR:V"].besieging and s.land_moves["corps:FR:V"].halted
+    from eiapbem.rules import supply
+
+    assert supply.is_besieged(s, C.map, "nancy")
+    with pytest.raises(IllegalAction, match="no enemy forces hold a city in metz"):
+        engine.apply_action(corps(s, "corps:FR:III", "metz", infantry=3), "FR", Besiege(unit="corps:FR:III"), C)
+
+
+def test_an_assault_attempt_comes_after_the_field_combats_and_once_a_phase():
+    from eiapbem.rules.land.sieging import Assault, Besiege
+
+    s = _au_city(corps(land_state(), "corps:FR:V", "nancy", infantry=10))
+    s = engine.apply_action(s, "FR", Besiege(unit="corps:FR:V"), C).state
+    s = corps(s, "corps:FR:III", "metz", infantry=5)
+    s = corps(s, "corps:AU:I", "metz", infantry=2)
+    with pytest.raises(IllegalAction, match=r"fight the field combat in metz first: siege combats come after .*\(11\.1\.1, 000:1614\)"):
+        engine.apply_action(s, "FR", Assault(area="nancy"), C)
+    s = s.without_unit("corps:AU:I")
+    c = ctx(b"siege", {"siege/1805-09.nancy.1/attempt": 2})
+    out = engine.apply_action(s, "FR", Assault(area="nancy"), c)  # 2 - siege value: no result
+    s = out.state
+    assert s.movement_over and list(s.sieges) == ["1805-09.nancy.1"]
+    with pytest.raises(IllegalAction, match=r"already made its assault attempt on nancy this phase"):
+        engine.apply_action(s, "FR", Assault(area="nancy"), C)
+
+
+def test_loaned_corps_move_in_the_borrowers_slot_and_guerrillas_stay_in_spain():
+    # 10.2 (000:1300): allies who loaned corps move them in the borrower's sequence (7.6).
+    s = land_state().with_alliance("FR", "SP", Date(1805, 1))
+    s = corps(s, "corps:SP:I", "bayonne" if C.map.is_area("bayonne") else "pau", infantry=5)
+    s = s.with_unit(s.units["corps:SP:I"].replace(loaned_to="FR"))
+    here = s.units["corps:SP:I"].location.site
+    step = next(b.to for b in C.map.area(here).neighbours if C.map.area(b.to).nation == "FR")
+    assert _move(s, "corps:SP:I", step).units["corps:SP:I"].location.site == step
+    g = _as(land_state().with_war("SP", "FR", Date(1805, 9), ("SP",)), "SP")
+    border = next(a for a in C.map.areas_of_nation("SP") if any(C.map.area(n).nation == "FR" for n in C.map.land_neighbours(a)))
+    g = corps(g, "corps:SP:Guerrilla-1", border, guerrilla=1, corps_type="guerrilla")
+    outside = next(n for n in C.map.land_neighbours(border) if C.map.area(n).nation == "FR")
+    _refused(g, "corps:SP:Guerrilla-1", outside, r"a guerrilla and never leaves Spain's home nation \(13\.2\.1, 000:2402\)", power="SP")
+
+
+def test_after_its_combat_a_unit_that_fought_may_enter_the_friendly_city_of_its_area():
+    # 11.1.1 (000:1614): "the phasing player's forces may immediately occupy ... any friendly-controlled ... city".
+    s = corps(land_state(), "corps:FR:V", "metz", infantry=14)
+    s = corps(s, "corps:AU:I", "nancy", infantry=2)
+    s = corps(s, "corps:FR:III", "metz", infantry=3)
+    s = _move(s, "corps:FR:V", "nancy")
+    s = engine.apply_action(s, "FR", Attack(area="nancy"), C).state
+    s = play(s, next(iter(s.battles)), C)
+    assert next(iter(s.battles.values())).finished
+    s = _move(s, "corps:FR:V", "nancy", city=True)
+    assert s.units["corps:FR:V"].location == Location(LocationKind.CITY, "nancy")
+    _refused(s, "corps:FR:III", "metz", r"FR has begun its combats, so its movement is over", city=True)
+
+
+# ----------------------------------------------------------------- Turkish feudal corps (13.2.3, 000:2444-2458)
+
+
+def test_a_feudal_corps_stands_down_and_comes_back_in_its_province_unable_to_move_that_month():
+    from eiapbem.rules.land.feudal import ReturnFeudal, StandDown
+
+    s = _as(land_state(), "TU")
+    s = corps(s, "corps:TU:Feudal-albania", "janina", feudal_infantry=6, corps_type="feudal")
+    s = engine.apply_action(s, "TU", StandDown(unit="corps:TU:Feudal-albania"), C).state
+    u = s.units["corps:TU:Feudal-albania"]
+    assert u.location.kind is LocationKind.POOL and u.factors.feudal_infantry == 6  # keeps its factors (000:2450)
+    with pytest.raises(IllegalAction, match=r"comes back only in a city area of its home province albania"):
+        engine.apply_action(s, "TU", ReturnFeudal(unit="corps:TU:Feudal-albania", area="belgrade"), C)
+    s = engine.apply_action(s, "TU", ReturnFeudal(unit="corps:TU:Feudal-albania", area="scutari"), C).state
+    assert s.units["corps:TU:Feudal-albania"].location == Location(LocationKind.AREA, "scutari")
+    _refused(s, "corps:TU:Feudal-albania", "janina", r"came back on the map this month and may not move \(13\.2\.3, 000:2456\)",
+             power="TU")
+    out = engine.end_slot(s, "TU", C)  # no supply that month (000:2456)
+    assert not any(e.params.get("unit") == "corps:TU:Feudal-albania" for e in out.events if e.kind == "land.forage")
+    blocked = corps(s.with_war("TU", "RU", Date(1805, 9), ("RU",)), "corps:RU:I", "janina", infantry=5)
+    blocked = blocked.with_unit(blocked.units["corps:TU:Feudal-albania"].replace(location=POOL))
+    with pytest.raises(IllegalAction, match=r"the enemy corps:RU:I is in albania"):
+        engine.apply_action(blocked, "TU", ReturnFeudal(unit="corps:TU:Feudal-albania", area="scutari"), C)

@@ -55,6 +55,7 @@ _FIELD_HELP = {
     "blockade": "an enemy port whose blockade box the fleet takes",
     "nation": "a free state you control whose factors these are (default: your own)",
     "at": "city: the area's city garrison; depot: the garrison of your depot in the area",
+    "path": "the areas entered, in order, separated by commas, e.g. freiburg,swabia,innsbruck",
 }
 
 

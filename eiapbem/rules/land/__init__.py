@@ -4,9 +4,14 @@ FR RU TU AU PR GB SP (``sequence.LAND_ORDER``, 10.1).
 - ``movement``: 10.4 ``land.move`` (allowances, costs, stopping, stacking, access);
 - ``combat``: 11.0-11.1 ``land.attack`` and the duty to attack; the combats
   themselves are ``eiapbem.rules.combat.field`` (answered with ``eiapbem answer``);
+- ``garrisons``: 10.4.3 ``land.transfer-factors`` (detach to and absorb from garrisons);
 - ``depots``: 10.3 ``land.create-depot`` / ``land.remove-depot``;
 - ``supplyphase``: 10.5 ``land.forage`` and the end of movement (foraging, depot and
   besieged supply, then combat, 11.0);
+- ``sieging``: 10.4.7/11.4 ``land.besiege``, ``land.assault``, ``land.garrison-attack``
+  (the sieges themselves are ``eiapbem.rules.combat.sieges``);
+- ``feudal``: 13.2.3 ``land.stand-down`` and ``land.return-feudal`` (Turkish feudal corps);
+- ``conquest``: 10.7 occupation of minor capitals and conquest of minors;
 - ``common``: hostility and what stands in an area.
 
 Not built yet (the README's status table lists them): see ``docs/decisions.md``
@@ -19,10 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
-from eiapbem.rules.land import combat, depots, movement, supplyphase
+from eiapbem.rules.land import combat, conquest, depots, feudal, garrisons, movement, sieging, supplyphase
 from eiapbem.rules.model import GameState, FrozenMap, Phase
 
-_MODULES = (movement, depots, supplyphase, combat)
+_MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal)
 ACTION_CLASSES = tuple(cls for mod in _MODULES for cls, _, _ in mod.ACTIONS)
 
 for _mod in _MODULES:
@@ -35,10 +40,12 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
 
 
 def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
-    """End of the slot: supply if no combat closed the movement, then forget the slot's movement."""
+    """End of the slot: supply if no combat closed the movement, occupation of minor capitals and, after
+    the last land slot, conquest (10.7); then forget the slot's movement."""
     out = engine.Outcome(state)
     if not state.movement_over:
         out = out.then(supplyphase.end_movement(state, power, ctx))
+    out = out.then(conquest.end_of_slot(out.state, power, ctx))
     return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False, new_depots=())))
 
 
@@ -48,7 +55,6 @@ __all__ = ["ACTION_CLASSES"]
 
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
 GAPS = ("depots in a besieged port city and on fleets (10.3.2, 10.3.4), sea and invasion supply costs for "
-        "besieged port garrisons (10.5.2-10.5.4), garrison transfers on the move (10.4.3), disembarking (10.4.5), "
-        "besieging and siege combat declared in play, combined movement (10.2), "
-        "conquest of minors (10.7)")
+        "besieged port garrisons (10.5.2-10.5.4), taking cities other than by siege (13.5), disembarking (10.4.5), "
+        "conquest of ceded provinces (13.3.2)")
 engine.register_gaps(Phase.LAND, GAPS)

@@ -33,7 +33,7 @@ class Attack(Record):
 
     KIND = "land.attack"
     COMMAND = "attack"
-    BUTTON = "Land Combat Phase: attack in the area (11.1)"
+    BUTTON = ""  # the manual names no button: the program starts each combat itself (11.1)
 
     area: Slug
 

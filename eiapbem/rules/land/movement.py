@@ -143,12 +143,14 @@ def step(state: GameState, ctx: Any, power: str, corps: Corps, here: str, to: st
             raise IllegalAction(f"{to} is not next to {here} (no border or crossing arrow); give every area of the path in order")
         arrow = arrows[0]
         if arrow.optional is not None and not getattr(state.options, f"use_{arrow.optional}_sea_crossing", False):
-            raise IllegalAction(f"the crossing arrow {arrow.id} from {here} to {to} needs the {arrow.optional} sea crossing option (4.1.1)")
+            raise IllegalAction(f"the crossing arrow {arrow.id} from {here} to {to} needs the {arrow.optional} sea crossing option (4.1.1), which this game does not use; go around by land")
         if supply.enemy_fleet_in_sea(state, arrow.sea, power):
-            raise IllegalAction(f"an enemy fleet is in {arrow.sea}, so {corps.id} cannot use the crossing arrow to {to} (10.4.1, 000:1386)")
+            raise IllegalAction(f"an enemy fleet is in {arrow.sea}, so {corps.id} cannot use the crossing arrow to {to} (10.4.1, 000:1386); go around by land")
         if winter_movement(state) and not arrow.winter_exempt and (m.area(here).winter or m.area(to).winter):
-            raise IllegalAction(f"in winter the Winter Land Movement option closes the crossing arrow {arrow.id} (13.1.3, 000:2370)")
+            raise IllegalAction(f"in winter the Winter Land Movement option closes the crossing arrow {arrow.id} (13.1.3, 000:2370); go around by land")
         via_crossing = True
+    if corps.corps_type is CorpsType.GUERRILLA and m.area(to).nation != "SP":
+        raise IllegalAction(f"{corps.id} is a guerrilla and never leaves Spain's home nation (13.2.1, 000:2402); {to} is outside it")
     why = may_enter_territory(state, m, to, power)
     if why:
         raise IllegalAction(why)
@@ -186,16 +188,23 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
     if not isinstance(unit, Corps):
         raise IllegalAction(f"{action.unit} is not a corps, Cossack, Freikorps or guerrilla counter; only those move on land (10.4)")
     own_on_map(state, power, unit, "move")
-    if state.movement_over:
-        raise IllegalAction(f"{power} has begun its combats, so its movement is over (11.0, 000:1606); move before declaring attacks")
     here = unit.location.site
+    if state.movement_over:
+        if action.city and _path(action) == [here] and unit.location.kind is LocationKind.AREA and _fought_here(state, power, unit):
+            # 11.1.1 (000:1614): after its combat the phasing force may occupy a friendly city in the area.
+            return _after_combat_into_city(state, ctx, power, unit)
+        raise IllegalAction(f"{power} has begun its combats, so its movement is over (11.0, 000:1606); move before declaring "
+                            f"attacks (after a combat a unit that fought may only enter its area's friendly city)")
     if unit.location.kind is LocationKind.CITY and supply.is_besieged(state, m, here):
-        raise IllegalAction(f"{unit.id} is besieged in the city of {here} and cannot move out (10.4.4, 000:1446)")
+        raise IllegalAction(f"{unit.id} is besieged in the city of {here} and cannot move out (10.4.4, 000:1446); it stays until the siege is lifted")
     prior = state.land_moves.get(unit.id) or LandMove(start=here)
+    if prior.placed_back:
+        raise IllegalAction(f"{unit.id} came back on the map this month and may not move (13.2.3, 000:2456)")
     if prior.foraged:
         raise IllegalAction(f"{unit.id} has foraged, so its movement is over (10.5.1, 000:1496); it cannot move again this phase")
     if prior.halted:
-        raise IllegalAction(f"{unit.id} had to stop in {here} among enemy forces (10.4.2, 000:1398); it cannot move again this phase")
+        raise IllegalAction(f"{unit.id} has ended its movement in {here} (it stopped among enemy forces, 10.4.2 000:1398, or "
+                            f"besieges the city, 10.4.7); it cannot move again this phase")
     kind = counter_kind(ctx, unit)
     forced = prior.forced_march or action.forced_march
     if action.forced_march and not forces.may_force_march(kind):
@@ -206,7 +215,7 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         path = path[1:]
     guerrilla = unit.corps_type is CorpsType.GUERRILLA
     if guerrilla and len(prior.passed) + len(path) > forces.MA_GUERILLA_AREAS:
-        raise IllegalAction(f"{unit.id} is a guerrilla: it moves one area a phase, whatever the terrain (10.4.1, 000:1364)")
+        raise IllegalAction(f"{unit.id} is a guerrilla: it moves one area a phase, whatever the terrain (10.4.1, 000:1364); name a single adjacent area")
     steps: list[Step] = []
     spent = prior.spent
     at = here
@@ -241,18 +250,18 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
     if action.city:
         city = m.area(at).city
         if city is None:
-            raise IllegalAction(f"{at} has no city for {unit.id} to enter")
+            raise IllegalAction(f"{at} has no city for {unit.id} to enter; leave out --city")
         if halt is not None:
             raise IllegalAction(f"{unit.id} must cease movement in {at} because {halt} (10.4.2); it cannot go on into the city")
         if not supply.allied_or_same(state, power, supply.city_power(state, m, at)):
             raise IllegalAction(f"the city of {at} is not held by {power} or an ally; a unit enters only its own side's cities "
                                 f"(besieging is not part of this command)")
         if supply.is_besieged(state, m, at):
-            raise IllegalAction(f"the city of {at} is besieged; {unit.id} cannot enter it")
+            raise IllegalAction(f"the city of {at} is besieged; {unit.id} cannot enter it, only fight the besiegers")
         end = Location(LocationKind.CITY, at)
         in_city = sum(1 for u in state.units.values() if u.location == end and u.id != unit.id)
         if in_city + 1 > STACK_LIMIT:
-            raise IllegalAction(f"the city of {at} already holds {in_city} counters; 30 is the limit (10.4.3, 000:1410)")
+            raise IllegalAction(f"the city of {at} already holds {in_city} counters; 30 is the limit (10.4.3, 000:1410); stay in the area")
     else:
         end = Location(LocationKind.AREA, at)
         if unit.location != end or unit.besieging:
@@ -271,6 +280,25 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         foraged=action.use_depot,
     )
     return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed))
+
+
+def _fought_here(state: GameState, power: str, unit: Corps) -> bool:
+    prefix = f"battle:{state.date}:{unit.location.site}:"
+    return any(k.startswith(prefix) and b.finished and b.attacker.power == power and unit.id in b.attacker.units
+               for k, b in state.battles.items())
+
+
+def _after_combat_into_city(state: GameState, ctx: Any, power: str, unit: Corps) -> Plan:
+    m = ctx.map
+    at = unit.location.site
+    if m.area(at).city is None:
+        raise IllegalAction(f"{at} has no city for {unit.id} to enter; leave out --city")
+    if not supply.allied_or_same(state, power, supply.city_power(state, m, at)) or supply.is_besieged(state, m, at):
+        raise IllegalAction(f"the city of {at} is not an unbesieged city of {power} or an ally; after combat a unit enters "
+                            f"only a friendly city (11.1.1, 000:1614)")
+    end = Location(LocationKind.CITY, at)
+    rec = (state.land_moves.get(unit.id) or LandMove(start=at)).replace(halted=True)
+    return Plan(unit, (), rec, end, None, allowance(state, ctx, unit, forced_march=rec.forced_march))
 
 
 def verify_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> None:

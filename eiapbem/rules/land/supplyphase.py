@@ -289,7 +289,8 @@ def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     for area in cities:
         out = out.then(besieged_supply(out.state, ctx, power, area))
     todo = sorted(u.id for u in out.state.units.values() if needs_supply(out.state, power, u) and not besieged(out.state, m, u)
-                  and not (out.state.land_moves.get(u.id) and out.state.land_moves[u.id].foraged))
+                  and not (out.state.land_moves.get(u.id) and (out.state.land_moves[u.id].foraged
+                                                                 or out.state.land_moves[u.id].placed_back)))
     treasury = out.state.powers[power].treasury
     paid_halves = 0
     paid: list[str] = []

@@ -25,7 +25,9 @@ class LandMove(Record):
     ``halted`` that it had to cease movement (10.4.2, 000:1398);
     ``across_river`` that it entered its present area across a river or a
     crossing arrow (the river crossing of 11.2.7, 000:1714); ``foraged`` that it
-    has foraged for supply (10.5.1, 000:1486-1496): its movement is over.
+    has foraged for supply (10.5.1, 000:1486-1496): its movement is over;
+    ``placed_back`` that it is a feudal corps put back on the map this month: it
+    neither moves nor needs supply (13.2.3, 000:2456).
     """
 
     start: Slug
@@ -35,3 +37,4 @@ class LandMove(Record):
     halted: bool = False
     across_river: bool = False
     foraged: bool = False
+    placed_back: bool = False

@@ -1,0 +1,135 @@
+"""Occupying minor capitals and conquering minor countries (10.7, 000:1598-1602; 13.3.1, 000:2524-2532;
+13.5.1, 000:2562).
+
+At the end of every land slot (the finish hook):
+
+- an occupation that no longer holds is forgotten: the capital's ``city_control``
+  record of a major power is removed when no unbesieged corps of that power stands
+  in the capital's area, or another nation's garrison or an enemy corps is there;
+- the phasing power occupies the capital of every minor country it is at war with
+  where its unbesieged corps (not a Cossack, Freikorps or guerrilla) stands, no
+  garrison holds the city and no enemy corps is in the area (13.5.1: a minor
+  capital needs no garrison, a friendly corps in its area controls it); the
+  record's ``since`` is the month the occupation began.
+
+At the end of the last land slot of the month the conquest check runs (000:1600):
+a minor whose capital a power has held since an earlier month (occupied during
+the previous month and held through this one, 000:1602) is conquered by it:
+status conquered, controlled by it; the minor's land forces leave the map, its
+fleets go to the pool keeping their ships; +1 political point per district to the
+conqueror, -1 per district to the power it was taken from (000:2530); the power's
+war with the neutral minor ends.  Ceded provinces (13.3.2) are not conquered here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.rules import engine, supply
+from eiapbem.rules.land.common import IRREGULAR, is_enemy
+from eiapbem.rules.model import (
+    POOL,
+    POWERS,
+    CityControl,
+    Corps,
+    Factors,
+    Fleet,
+    GameState,
+    Garrison,
+    LocationKind,
+    MinorStatus,
+    Phase,
+)
+
+#: 13.3.1 (000:2530): political points per district conquered.
+CONQUEST_POINTS = 1
+
+
+def capitals(state: GameState, m: Any) -> dict[str, str]:
+    """Minor country (major district) -> the area of its capital, by minor."""
+    out = {}
+    for slug, minor in sorted(state.minors.items()):
+        if minor.status is MinorStatus.SECONDARY_DISTRICT or slug not in m.provinces:
+            continue
+        out[slug] = m.province(slug).capital
+    return out
+
+
+def occupies(state: GameState, m: Any, area: str, power: str) -> bool:
+    """``power`` holds the minor capital in ``area`` by unbesieged occupation (13.5.1, 000:2562)."""
+    corps = [c for c in supply.corps_at(state, area)
+             if supply.unit_controller(state, c) == power and c.corps_type not in IRREGULAR and c.factors.total > 0
+             and supply.unit_unbesieged(state, m, c)]
+    if not corps:
+        return False
+    for u in state.units.values():
+        if isinstance(u, Garrison) and u.location.kind is LocationKind.CITY and u.location.site == area \
+                and u.factors.total > 0 and supply.unit_controller(state, u) != power:
+            return False
+    return not any(is_enemy(state, power, c) for c in supply.corps_at(state, area))
+
+
+def update_occupations(state: GameState, ctx: Any, power: str) -> engine.Outcome:
+    m = ctx.map
+    out = engine.Outcome(state)
+    for slug, area in capitals(state, m).items():
+        st = out.state
+        held = st.city_control.get(area)
+        if held is not None and held.nation in POWERS and not occupies(st, m, area, held.nation):
+            st = st.replace(city_control=st.city_control.remove(area))
+            out = out.then(engine.log(st, "game", "land.occupation-ends",
+                                      f"{held.nation}'s occupation of {area}, capital of {slug}, ends", minor=slug, power=held.nation))
+            st = out.state
+            held = None
+        if held is None and supply.at_war(st, power, slug) and occupies(st, m, area, power):
+            st = st.replace(city_control=st.city_control.set(area, CityControl(nation=power, since=st.date)))
+            out = out.then(engine.log(st, power, "land.occupation",
+                                      f"{power} occupies {area}, capital of {slug}: conquered at the end of next month's land "
+                                      f"phase if held (10.7)", minor=slug, power=power))
+    return out
+
+
+def _last_land_slot(state: GameState) -> bool:
+    from eiapbem.rules.sequence import next_slot_of
+
+    nxt = next_slot_of(state)
+    return nxt is None or nxt[0] != state.date or nxt[1].phase is not Phase.LAND
+
+
+def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
+    minor = state.minors[slug]
+    districts = (slug,) + tuple(minor.districts)
+    loser = supply.power_of(state, slug)
+    for uid, u in list(state.units.items()):
+        if u.nation not in districts:
+            continue
+        if isinstance(u, Corps) and u.location != POOL:
+            state = state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False))
+        elif isinstance(u, Garrison):
+            state = state.without_unit(uid)
+        elif isinstance(u, Fleet) and u.location != POOL:
+            state = state.with_unit(u.replace(location=POOL))
+    state = state.with_minor(slug, minor.replace(status=MinorStatus.CONQUERED, controller=power, setup_due=False))
+    gain = CONQUEST_POINTS * len(districts)
+    state = state.with_power(power, political_status=state.powers[power].political_status + gain,
+                             minor_wars=state.powers[power].minor_wars.discard(slug))
+    text = f"{power} conquers {slug} ({len(districts)} district{'s' if len(districts) > 1 else ''}): +{gain} political points"
+    if loser is not None and loser != power:
+        state = state.with_power(loser, political_status=state.powers[loser].political_status - gain)
+        text += f"; {loser} -{gain}"
+    return engine.log(state, "game", "land.conquest", text + " (10.7, 13.3.1)", minor=slug, power=power, points=gain)
+
+
+def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+    out = update_occupations(state, ctx, power)
+    if not _last_land_slot(out.state):
+        return out
+    m = ctx.map
+    for slug, area in capitals(out.state, m).items():
+        held = out.state.city_control.get(area)
+        if held is None or held.nation not in POWERS or not held.since < out.state.date:
+            continue
+        if supply.at_war(out.state, held.nation, slug) and occupies(out.state, m, area, held.nation):
+            out = out.then(conquer(out.state, slug, held.nation))
+            out = out.then(engine.Outcome(out.state.replace(city_control=out.state.city_control.remove(area))))
+    return out
