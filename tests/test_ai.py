@@ -232,8 +232,13 @@ def test_pending_battle_decisions_of_ai_powers_are_answered_to_the_end(kind):
 
 
 def test_a_human_decision_is_left_alone():
+    # In a human's slot the human's questions wait for the human (in the computer's own slot, standing
+    # orders answer them: test_a_human_defender_in_the_computers_slot_answers_by_standing_orders).
+    from eiapbem.rules.model import Slot
+
     s, c = _battle("ai-hard", "ai-hard")
     s = s.with_power("AU", controller=PlayerKind.HUMAN)
+    s = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="AU", actors=("AU",)))
     out = ai.settle(s, c)
     assert out.state.pending and all(d.power == "AU" for d in out.state.pending.values())
 
@@ -309,3 +314,26 @@ def test_the_ai_makes_the_attacks_11_1_obliges_it_to_and_fights_them_out(defende
     fought = [b for b in turn.state.battles.values() if b.attacker.power == "AU"]
     assert len(fought) == 1 and fought[0].finished
     assert not turn.state.pending and turn.state.slot.power != "AU"
+
+
+def test_a_human_defender_in_the_computers_slot_answers_by_standing_orders():
+    # Nobody carries battle files for a slot the computer plays (every client plays it), so the human
+    # defender's questions there are answered by its standing orders, as under PBEM quick combat (4.1.1).
+    from eiapbem.rules.model import Slot
+
+    s = land_state()
+    s = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="AU", actors=("AU",)))
+    s = s.with_power("AU", controller=PlayerKind("ai-hard"))
+    s = corps(s, "corps:AU:I", "innsbruck", infantry=10, cavalry=2)
+    s = corps(s, "corps:FR:III", "innsbruck", infantry=5)
+    s = corps(s, "corps:FR:IV", "innsbruck", infantry=5)
+    turn = ai.play_slot(s, "AU", _ctx("standing-orders"))
+    assert [b.finished for b in turn.state.battles.values()] == [True]
+    assert not turn.state.pending
+    # In a human's slot the same question is left for the human (battle files or the prompt).
+    s2 = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+    s2 = s2.with_power("FR", controller=PlayerKind.HUMAN).with_power("AU", controller=PlayerKind.HUMAN)
+    from eiapbem.rules.land.combat import Attack
+
+    out = engine.apply_action(s2, "FR", Attack(area="innsbruck"), _ctx("human-slot"))
+    assert out.state.pending and not ai.settle(out.state, _ctx("human-slot")).events

@@ -67,15 +67,36 @@ def answer(state: GameState, decision: PendingDecision, ctx: RulesContext) -> An
     return decisions.answer(decision, level_of(state, decision.power), ctx)
 
 
+def _standing_order(state: GameState, d: PendingDecision) -> bool:
+    """A human's battle question in the computer's own slot: nobody carries battle files for a slot no
+    human plays, so the human's standing orders answer it (as under PBEM quick combat, 4.1.1)."""
+    slot = state.slot
+    return (slot is not None and not slot.simultaneous and slot.power is not None and is_ai(state, slot.power)
+            and not is_ai(state, d.power) and d.kind.startswith("battle.")
+            and d.context.get("battle") in state.battles)
+
+
+def _standing_answer(state: GameState, d: PendingDecision, ctx: RulesContext) -> AnswerDecision:
+    from eiapbem.rules.combat import field
+
+    battle = state.battles[str(d.context["battle"])]
+    auto = field._AUTO.get(d.kind.split(".", 1)[1])
+    choice = auto(state, battle, battle.side(str(d.context["role"])), d.options, ctx) if auto else d.options[0]
+    return AnswerDecision(d.id, choice)
+
+
 def settle(state: GameState, ctx: RulesContext) -> Outcome:
-    """Answer, one after the other, every pending decision addressed to an AI power."""
+    """Answer, one after the other, every pending decision addressed to an AI power (and, in an AI's
+    own slot, a human's battle questions by standing orders)."""
     out = Outcome(state)
     for _ in range(MAX_ANSWERS):
-        todo = [d for _, d in sorted(out.state.pending.items()) if is_ai(out.state, d.power)]
+        st = out.state
+        todo = [d for _, d in sorted(st.pending.items()) if is_ai(st, d.power) or _standing_order(st, d)]
         if not todo:
             return out
         d = todo[0]
-        out = out.then(engine.apply_action(out.state, d.power, answer(out.state, d, ctx), ctx))
+        act = answer(st, d, ctx) if is_ai(st, d.power) else _standing_answer(st, d, ctx)
+        out = out.then(engine.apply_action(st, d.power, act, ctx))
     raise AiStuck(f"the computer answered {MAX_ANSWERS} decisions in a row without an end; the rules loop",
                   hint="tell the eiapbem developers; the host can skip the slot")
 

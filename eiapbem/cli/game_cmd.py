@@ -138,6 +138,7 @@ def _status_lines(s: Session) -> list[str]:
         out.append(f"Next: {', '.join(mine)} to play: {what}'eiapbem end-phase{who}'")
     elif waiting:
         out.append("Next: when their files arrive, put them in commin/ and run 'eiapbem load'")
+    out.extend(s.battle_lines())
     # The questions of the slot so far (a battle started by this power's actions waits in them).
     try:
         pend = list((s.current() if s.power in slot.actors else st).pending.values())
@@ -316,7 +317,7 @@ def register(cli: click.Group) -> None:
     @click.argument("file", required=False, type=click.Path(path_type=Path, dir_okay=False))
     @game_options
     def load(file: Path | None, game: str | None, power: str | None, password: str | None) -> int:
-        """Load the turn files waiting in commin/ in order, or only FILE (manual: Load Email Turn File)."""
+        """Load the turn files waiting in commin/ in order, or only FILE: a turn file, a battle file battles/NAME (4.2.7) or a backup (manual: Load Email Turn File)."""
         if file is not None and file.name.endswith(".sav") and "_backup_forplayer_" in file.name:
             from eiapbem.host import admin
 
@@ -386,6 +387,10 @@ def register(cli: click.Group) -> None:
         s = open_session(game, power, password)
         for e in s.act(AnswerDecision(decision, choice)).events:
             click.echo(e.text)
+        if s.last_battle_file is not None and not any(e["attacker"] in s.local for e in s.data.battles.get("answer", {}).values()):
+            click.echo(f"your reply is battles/{s.last_battle_file.name}: send it to your opponent (4.2.7)")
+        for line in s.battle_lines():
+            click.echo(line)
 
     @cli.group("show")
     def show_group() -> None:
