@@ -207,3 +207,22 @@ def test_one_siege_combat_at_a_time_and_only_in_the_besiegers_phase():
     with pytest.raises(IllegalAction, match="only in its own land phase"):
         start_siege_assault(scene(AU_CORPS, [{"nation": "FR", "city": "lille", "infantry": 15}], phasing="FR"),
                             "lille", "AU", ctx())
+
+
+def test_the_besieged_answers_in_the_besiegers_slot_by_standing_orders():
+    # PBEM exchanges battle files for field and trivial combat only (4.2.7, 000:170): a siege question of
+    # the besieged in the besieger's slot is answered by standing orders (stay, fight on), at every client.
+    from eiapbem.client import battles
+
+    s = scene(AU_CORPS, [{"nation": "FR", "city": "lille", "infantry": 15}])
+    c = ctx({f"siege/{SID}/attempt": 2})
+    asked = start_siege_assault(s, "lille", "AU", c).state
+    (d,) = asked.pending.values()
+    assert d.power == "FR" and d.kind == "siege.sortie" and battles.automatic(asked, d)
+    done = battles.auto_answer(asked, c)
+    assert not done.pending and done.sieges[SID].step == "done" and done.units == s.units
+    # The standing order is the neutral garrison's (stay in the city; refuse to surrender).
+    from eiapbem.rules.combat.sieges import standing_answer
+
+    assert standing_answer(d) == "stay"
+    assert standing_answer(d.replace(id="x", kind="siege.surrender", options=("surrender", "fight"))) == "fight"

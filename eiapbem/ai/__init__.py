@@ -72,13 +72,16 @@ def _standing_order(state: GameState, d: PendingDecision) -> bool:
     human plays, so the human's standing orders answer it (as under PBEM quick combat, 4.1.1)."""
     slot = state.slot
     return (slot is not None and not slot.simultaneous and slot.power is not None and is_ai(state, slot.power)
-            and not is_ai(state, d.power) and d.kind.startswith("battle.")
-            and d.context.get("battle") in state.battles)
+            and not is_ai(state, d.power)
+            and ((d.kind.startswith("battle.") and d.context.get("battle") in state.battles)
+                 or (d.kind.startswith("siege.") and d.context.get("siege") in state.sieges)))
 
 
 def _standing_answer(state: GameState, d: PendingDecision, ctx: RulesContext) -> AnswerDecision:
-    from eiapbem.rules.combat import field
+    from eiapbem.rules.combat import field, sieges
 
+    if d.kind.startswith("siege."):
+        return AnswerDecision(d.id, sieges.standing_answer(d))
     battle = state.battles[str(d.context["battle"])]
     auto = field._AUTO.get(d.kind.split(".", 1)[1])
     choice = auto(state, battle, battle.side(str(d.context["role"])), d.options, ctx) if auto else d.options[0]

@@ -136,10 +136,14 @@ def exchange_needed(state: GameState, decision: Any) -> bool:
 def automatic(state: GameState, decision: Any) -> bool:
     """A battle question of another power that its standing orders answer in the acting power's slot."""
     slot = state.slot
-    if slot is None or slot.simultaneous or decision.power == slot.power or not decision.kind.startswith("battle."):
+    if slot is None or slot.simultaneous or decision.power == slot.power:
         return False
     if ai.is_ai(state, decision.power):
         return False  # answered by its level (eiapbem.ai.settle), not by standing orders
+    if decision.kind.startswith("siege."):
+        return decision.context.get("siege") in state.sieges  # no battle files for sieges (000:170)
+    if not decision.kind.startswith("battle."):
+        return False
     battle = state.battles.get(decision.context.get("battle"))
     return battle is not None and not battle.finished and not exchange_needed(state, decision)
 
@@ -147,7 +151,7 @@ def automatic(state: GameState, decision: Any) -> bool:
 def auto_answer(state: GameState, ctx: engine.RulesContext) -> GameState:
     """Answer every automatic question with the rules' standing-order answer (``field._AUTO``), and every
     question of a computer power with its level's answer (``eiapbem.ai.settle``)."""
-    from eiapbem.rules.combat import field
+    from eiapbem.rules.combat import field, sieges
 
     for _ in range(100000):
         due = sorted((d for d in state.pending.values() if automatic(state, d)), key=lambda d: d.id)
@@ -157,9 +161,12 @@ def auto_answer(state: GameState, ctx: engine.RulesContext) -> GameState:
             state = ai.settle(state, ctx).state  # the computer's answers, then look again
             continue
         d = due[0]
-        battle = state.battles[d.context["battle"]]
-        what = d.kind.split(".", 1)[1]
-        choice = field._AUTO[what](state, battle, battle.side(str(d.context["role"])), d.options, ctx)
+        if d.kind.startswith("siege."):
+            choice = sieges.standing_answer(d)
+        else:
+            battle = state.battles[d.context["battle"]]
+            what = d.kind.split(".", 1)[1]
+            choice = field._AUTO[what](state, battle, battle.side(str(d.context["role"])), d.options, ctx)
         state = engine.apply_action(state, d.power, AnswerDecision(d.id, choice), ctx).state
     raise RuntimeError("automatic battle answers do not end")  # pragma: no cover - a rules bug
 

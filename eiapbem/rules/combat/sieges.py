@@ -249,6 +249,14 @@ def _put(state: GameState, s: Siege) -> GameState:
 NEUTRAL_ANSWERS = {"siege.sortie": "stay", "siege.surrender": "fight"}
 
 
+def standing_answer(decision: PendingDecision) -> str:
+    """The standing order of a siege question asked of a power that is not at the table: in PBEM only
+    field and trivial combat exchange battle files (4.2.7, 000:170), so the besieged answers a siege
+    question in the besieger's slot as a neutral garrison would (stay, fight on), and takes its losses
+    in the order offered."""
+    return NEUTRAL_ANSWERS.get(decision.kind, decision.options[0])
+
+
 def _ask(
     state: GameState, s: Siege, ctx: RulesContext, key: str, who: str | None, kind: str, options: Sequence[str], **context: Any
 ) -> Outcome:
