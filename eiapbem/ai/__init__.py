@@ -33,6 +33,7 @@ from eiapbem.ai import decisions, economy, reinforce
 from eiapbem.ai.levels import LEVELS, Level, level
 from eiapbem.errors import IllegalAction
 from eiapbem.rules import engine
+from eiapbem.rules.combat import standing
 from eiapbem.rules.engine import AnswerDecision, Outcome, RulesContext
 from eiapbem.rules.model import POWERS, GameState, LogEntry, PendingDecision, Phase, PlayerKind
 
@@ -77,17 +78,6 @@ def _standing_order(state: GameState, d: PendingDecision) -> bool:
                  or (d.kind.startswith("siege.") and d.context.get("siege") in state.sieges)))
 
 
-def _standing_answer(state: GameState, d: PendingDecision, ctx: RulesContext) -> AnswerDecision:
-    from eiapbem.rules.combat import field, sieges
-
-    if d.kind.startswith("siege."):
-        return AnswerDecision(d.id, sieges.standing_answer(d))
-    battle = state.battles[str(d.context["battle"])]
-    auto = field._AUTO.get(d.kind.split(".", 1)[1])
-    choice = auto(state, battle, battle.side(str(d.context["role"])), d.options, ctx) if auto else d.options[0]
-    return AnswerDecision(d.id, choice)
-
-
 def settle(state: GameState, ctx: RulesContext) -> Outcome:
     """Answer, one after the other, every pending decision addressed to an AI power (and, in an AI's
     own slot, a human's battle questions by standing orders)."""
@@ -98,7 +88,7 @@ def settle(state: GameState, ctx: RulesContext) -> Outcome:
         if not todo:
             return out
         d = todo[0]
-        act = answer(st, d, ctx) if is_ai(st, d.power) else _standing_answer(st, d, ctx)
+        act = answer(st, d, ctx) if is_ai(st, d.power) else AnswerDecision(d.id, standing.answer(st, d, ctx))
         out = out.then(engine.apply_action(st, d.power, act, ctx))
     raise AiStuck(f"the computer answered {MAX_ANSWERS} decisions in a row without an end; the rules loop",
                   hint="tell the eiapbem developers; the host can skip the slot")

@@ -4,7 +4,7 @@ A field or trivial combat started in a power's land slot asks both sides
 questions (``rules/combat/field.py``).  The acting power answers its own at its
 computer.  The other side's questions are answered:
 
-- by the rules' standing orders (``field._AUTO``) when no file exchange is
+- by the rules' standing orders (``rules.combat.standing``) when no file exchange is
   needed: one corps of the defender engaged, or the option "PBEM Quick
   Combat" (4.1.1, ``000:48``);
 - through battle files otherwise (``exchange_needed``): the attacker's
@@ -149,9 +149,9 @@ def automatic(state: GameState, decision: Any) -> bool:
 
 
 def auto_answer(state: GameState, ctx: engine.RulesContext) -> GameState:
-    """Answer every automatic question with the rules' standing-order answer (``field._AUTO``), and every
+    """Answer every automatic question with its standing order (``rules.combat.standing``), and every
     question of a computer power with its level's answer (``eiapbem.ai.settle``)."""
-    from eiapbem.rules.combat import field, sieges
+    from eiapbem.rules.combat import standing
 
     for _ in range(100000):
         due = sorted((d for d in state.pending.values() if automatic(state, d)), key=lambda d: d.id)
@@ -161,13 +161,7 @@ def auto_answer(state: GameState, ctx: engine.RulesContext) -> GameState:
             state = ai.settle(state, ctx).state  # the computer's answers, then look again
             continue
         d = due[0]
-        if d.kind.startswith("siege."):
-            choice = sieges.standing_answer(d)
-        else:
-            battle = state.battles[d.context["battle"]]
-            what = d.kind.split(".", 1)[1]
-            choice = field._AUTO[what](state, battle, battle.side(str(d.context["role"])), d.options, ctx)
-        state = engine.apply_action(state, d.power, AnswerDecision(d.id, choice), ctx).state
+        state = engine.apply_action(state, d.power, AnswerDecision(d.id, standing.answer(state, d, ctx)), ctx).state
     raise RuntimeError("automatic battle answers do not end")  # pragma: no cover - a rules bug
 
 

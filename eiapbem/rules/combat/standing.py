@@ -1,0 +1,26 @@
+"""Standing orders: the answer a power gives to a battle or siege question when it is not asked.
+
+Used where nobody is at the table for that power: a defender under PBEM quick combat or with one
+corps engaged (4.1.1, 4.2.7, 000:48, 000:170), a human's questions in the computer's own slot, and
+the besieged's siege questions in the besieger's slot (battle files are for field and trivial
+combat only, 000:170).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.rules.model import GameState, PendingDecision
+
+
+def answer(state: GameState, decision: PendingDecision, ctx: Any) -> str:
+    """The standing-order choice for ``decision`` (a ``battle.*`` or ``siege.*`` question)."""
+    from eiapbem.rules.combat import field, sieges
+
+    if decision.kind.startswith("siege."):
+        return sieges.standing_answer(decision)
+    battle = state.battles[str(decision.context["battle"])]
+    auto = field._AUTO.get(decision.kind.split(".", 1)[1])
+    if auto is None:
+        return decision.options[0]
+    return auto(state, battle, battle.side(str(decision.context["role"])), decision.options, ctx)
