@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from eiapbem.data.context import rules_context
 from eiapbem.rules import engine
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.model import (
     Corps,
     CorpsType,

@@ -14,7 +14,7 @@ import pytest
 
 from eiapbem.client import setups
 from eiapbem.client.session import OUT_OF_SYNC, TEST_SCRYPT_ENV, Session
-from eiapbem.errors import EiaError
+from eiapbem.core.errors import EiaError
 from eiapbem.pbem import crypto, files
 from eiapbem.pbem.dice import next_reveal
 from eiapbem.rules.model import POWERS

@@ -3,7 +3,7 @@
 import pytest
 
 from eiapbem.data import world
-from eiapbem.errors import BadEncoding, IllegalAction
+from eiapbem.core.errors import BadEncoding, IllegalAction
 from eiapbem.rules import admin as A
 from eiapbem.rules.model import POOL, Factors, Location, LocationKind, MinorStatus, Options, Ships
 

@@ -15,13 +15,13 @@ from eiapbem.ai.levels import level
 from eiapbem.client.setups import default_actions
 from eiapbem.data import world
 from eiapbem.data.context import rules_context
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem import dice as pdice
 from eiapbem.pbem.chain import Chain
 from eiapbem.rules import admin as radmin
 from eiapbem.rules import engine
 from eiapbem.rules.combat.field import start_field_battle
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.economy import victory
 from eiapbem.rules.economy.phase import BuyArmy
 from eiapbem.rules.model import POWERS, Factors, Options, Phase, PlayerKind

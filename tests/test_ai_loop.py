@@ -16,7 +16,7 @@ import shutil
 import pytest
 
 from eiapbem.client import newgame, setups
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.host import admin
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session, step_for
 from eiapbem.rules.model import POWERS, Phase, PlayerKind

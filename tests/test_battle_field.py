@@ -11,7 +11,7 @@ import json
 import pytest
 from battlekit import answer, corps, ctx, land_state, leader, pending_of, play
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.combat.field import BattleRefused, start_field_battle
 from eiapbem.rules.combat.tables_use import percent_of

@@ -17,7 +17,7 @@ from battlekit import corps, ctx, leader
 
 from eiapbem.client import battles, newgame
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
-from eiapbem.errors import EiaError, IllegalAction
+from eiapbem.core.errors import EiaError, IllegalAction
 from eiapbem.pbem import crypto, files, folders, keys
 from eiapbem.pbem.chain import Battle
 from eiapbem.pbem.errors import AlreadyLoaded, AuthorNotAllowed, BadFile, OutOfOrder, WrongGame
@@ -240,7 +240,7 @@ def test_restart_is_refused_once_battle_files_were_exchanged(tmp_path):
 
 
 def test_battle_dice_come_from_both_nonces_and_the_rest_from_the_slot():
-    from eiapbem.rules.dice import Dice
+    from eiapbem.core.dice import Dice
 
     router = battles.BattleDice(Dice(b"slot seed"))
     before = router.d6(f"battle/{BID}/day1/withdrawal")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eiapbem.errors import BadEncoding
-from eiapbem.rules import canonical
+from eiapbem.core.errors import BadEncoding
+from eiapbem.core import canonical
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**64 - 1) | st.text(max_size=20) | st.binary(max_size=20),
@@ -64,7 +64,7 @@ def test_decode_never_crashes_on_random_bytes(data):
 
 
 def test_digest_is_the_same_in_processes_with_other_hash_seeds():
-    code = "from eiapbem.rules import canonical; print(canonical.digest({'z': [1, 'a'], 'a': {'q': None, 'b': b'x'}}).hex())"
+    code = "from eiapbem.core import canonical; print(canonical.digest({'z': [1, 'a'], 'a': {'q': None, 'b': b'x'}}).hex())"
     outs = set()
     for seed in ("0", "1", "12345"):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={"PYTHONHASHSEED": seed, "PATH": ""}, check=True)

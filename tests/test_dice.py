@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eiapbem.rules.dice import Dice, DiceError, derive, verify_record
+from eiapbem.core.dice import Dice, DiceError, derive, verify_record
 
 
 @given(st.binary(min_size=1, max_size=32), st.text(min_size=1, max_size=30), st.integers(1, 100))

@@ -1,6 +1,6 @@
 """6.5 AI alliances (000:762, 000:3169-3181) and 6.6.4 minor control (000:816-828)."""
 
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.diplomacy.alliances import ai_alliance
 from eiapbem.rules.diplomacy.minor_control import select_controller
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules.diplomacy.minors import ManipulationRefused, manipulate
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 
 ZONES = {p: "neutral" for p in ("AU", "FR", "GB", "PR", "RU", "SP", "TU")}
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.economy import collection, kingdoms, levy, manipulation, phase, victory
 from eiapbem.data.economy_cases import build_state, context
 from eiapbem.rules.economy.phase import (

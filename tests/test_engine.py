@@ -5,9 +5,9 @@ from typing import Annotated
 
 import pytest
 
-from eiapbem.errors import BadEncoding, IllegalAction
+from eiapbem.core.errors import BadEncoding, IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.model import Date, GameState, PendingDecision, Phase, Record
 from eiapbem.rules.model.base import FrozenMap, Range
 

@@ -6,7 +6,7 @@ import pytest
 
 from eiapbem.client import newgame, setups
 from eiapbem.client.session import OUT_OF_SYNC, TEST_SCRYPT_ENV, Session, file_slot, step_for
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem import envelope, files, folders, keys
 from eiapbem.pbem.errors import OutOfSync
 from eiapbem.rules.model import POWERS, GameState, Phase

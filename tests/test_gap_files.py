@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 
 from conftest import ROOT
 from eiapbem.data import world
-from eiapbem.errors import BadFile
+from eiapbem.core.errors import BadFile
 from eiapbem.gap import files as gf
 from eiapbem.gap.arbitrate import POWERS, BadBid, Bid, _case_bids, arbitrate
 from eiapbem.gap.results import BadResults, render_results, verify_results
 from eiapbem.pbem import crypto, envelope
 from eiapbem.pbem.errors import BadFormat, BadHeader, BadSignature, WrongGame, WrongPassword
-from eiapbem.rules import canonical
+from eiapbem.core import canonical
 from eiapbem.data.cases import find_cases, load_case
 from eiapbem.rules.cases import run_case
 from eiapbem.rules.model import Options

@@ -7,7 +7,7 @@ France's land slot (``battlekit.land_state``).
 import pytest
 
 from battlekit import corps, ctx, land_state, leader, play
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.land import movement
 from eiapbem.rules.land.combat import Attack

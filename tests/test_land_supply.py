@@ -4,7 +4,7 @@ and besieged supply (10.5.5, 000:1578-1588) in the land phase."""
 import pytest
 
 from battlekit import corps, ctx, land_state, leader
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.land import supplyphase
 from eiapbem.rules.land.combat import Attack

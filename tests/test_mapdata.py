@@ -6,7 +6,7 @@ from importlib import resources
 import pytest
 
 from eiapbem.data import mapdata
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules import mapgraph as mg
 from mapkit import SMALL, big_map, small_map, write
 

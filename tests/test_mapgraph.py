@@ -5,7 +5,7 @@ Each check of docs/map.md is fed one broken map and must name the file and the e
 
 import pytest
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules import mapgraph as mg
 from mapkit import SMALL, area, city, clone, find, port, province, small_map
 

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from model_strategies import game_states, sample_state
 
-from eiapbem.errors import BadData, BadEncoding, BadFile
-from eiapbem.rules import canonical
+from eiapbem.core.errors import BadData, BadEncoding, BadFile
+from eiapbem.core import canonical
 from eiapbem.rules.model import (
     Access,
     AccessKind,
@@ -446,7 +446,7 @@ def test_an_update_still_checks_what_it_changes():
 
 def test_decoding_checks_every_entry_even_of_a_state_made_by_updates():
     """Untrusted bytes are validated whole: an entry changed in the encoded form is refused (docs/file-format.md)."""
-    from eiapbem.rules import canonical
+    from eiapbem.core import canonical
 
     st = _set_up_state()
     unit = next(iter(st.units.values()))

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eiapbem.data.context import rules_context
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.model import GameState
 from eiapbem.rules.model.common import Phase
 from eiapbem.rules.model.units import POOL, Location, LocationKind, LeaderStatus

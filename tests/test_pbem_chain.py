@@ -268,7 +268,7 @@ def test_admin_file_changes_a_players_keys_only_when_host_signed():
 
 def test_chain_record_round_trips_through_canonical_form():
     from eiapbem.pbem.chain import Chain
-    from eiapbem.rules import canonical
+    from eiapbem.core import canonical
 
     g = Game()
     step = Step.together((f"1805-05/diplomacy/{p}", [p]) for p in ("AU", "FR"))

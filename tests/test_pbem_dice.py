@@ -5,7 +5,7 @@ import pytest
 from eiapbem.pbem import crypto, dice, files
 from eiapbem.pbem.chain import Battle, Step
 from eiapbem.pbem.errors import BadDice
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from pbem_game import Game
 
 STEP = Step.one("1805-06/land/FR", "FR")
@@ -147,7 +147,7 @@ def test_battle_files_go_to_the_two_sides_only_and_refuse_outsiders():
 
 
 def test_battle_record_round_trips_through_canonical_form():
-    from eiapbem.rules import canonical
+    from eiapbem.core import canonical
 
     g, b_fr, b_au = battle_game()
     rng = crypto.KeystreamRng(b"battle")

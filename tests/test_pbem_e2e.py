@@ -10,7 +10,7 @@ from eiapbem.pbem import atomic, crypto, dice, envelope, files, folders, keys, s
 from eiapbem.pbem.chain import Step
 from eiapbem.pbem.email import Person, subject_for, write_draft
 from eiapbem.pbem.errors import AlreadyLoaded, Obsolete
-from eiapbem.rules import canonical
+from eiapbem.core import canonical
 
 pytestmark = pytest.mark.slow
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eiapbem.errors import BadEncoding, BadFile
+from eiapbem.core.errors import BadEncoding, BadFile
 from eiapbem.pbem import atomic, envelope, files, keys
 from eiapbem.pbem.chain import Step
 from eiapbem.pbem.errors import (
@@ -16,7 +16,7 @@ from eiapbem.pbem.errors import (
     BadSignature,
     WrongGame,
 )
-from eiapbem.rules import canonical
+from eiapbem.core import canonical
 from pbem_game import Game
 
 STEP = Step.one("1805-05/naval/GB", "GB")

@@ -106,7 +106,7 @@ def test_first_difference_names_the_first_differing_path():
 
 def test_out_of_sync_reports_slot_and_first_difference():
     # 000:212: "Turn file out of sync - contact game host".
-    from eiapbem.rules import canonical
+    from eiapbem.core import canonical
 
     mine = {"money": {"FR": 30}}
     theirs = {"money": {"FR": 29}}

@@ -64,7 +64,7 @@ def test_vector_has_its_expected_outcome(meta):
     if meta["expect"] == "ok":
         _open(meta, chain, me)
     else:
-        cls = getattr(errors, meta["expect"], None) or getattr(__import__("eiapbem.errors", fromlist=["x"]), meta["expect"])
+        cls = getattr(errors, meta["expect"], None) or getattr(__import__("eiapbem.core.errors", fromlist=["x"]), meta["expect"])
         with pytest.raises(cls) as err:
             _open(meta, chain, me)
         assert type(err.value).__name__ == meta["expect"]

@@ -11,9 +11,9 @@ from collections import deque
 import pytest
 
 from eiapbem.data.context import rules_context
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, supply
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.model import (
     CityControl,
     Date,

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 from eiapbem.data.context import rules_context
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.data.context import rules_context
 import eiapbem.gap.arbitrate  # noqa: F401  (registers the gap.arbitrate case procedure)
 from eiapbem.data.cases import find_cases, load_case

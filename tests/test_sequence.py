@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from model_strategies import sample_state
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules import sequence as seq
 from eiapbem.rules.model import (
     POWERS,

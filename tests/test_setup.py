@@ -7,9 +7,9 @@ import pytest
 
 from eiapbem.data import world
 from eiapbem.data.context import rules_context
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, setup
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.model import Factors, LeaderStatus, Phase, Ships
 from eiapbem.rules.scenario import initial_state
 from eiapbem.rules.sequence import SETUP_ORDER

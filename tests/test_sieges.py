@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eiapbem.data.context import rules_context
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.combat.sieges import report_record, report_text, start_garrison_attack, start_siege_assault
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.model import GameState
 from eiapbem.rules.model.common import Phase
 from eiapbem.rules.model.units import Location, LocationKind

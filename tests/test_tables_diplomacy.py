@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules.tables import diplomacy as d
 
 

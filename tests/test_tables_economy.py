@@ -2,8 +2,8 @@
 
 import pytest
 
-from eiapbem.errors import BadData, IllegalAction
-from eiapbem.rules.dice import Dice
+from eiapbem.core.errors import BadData, IllegalAction
+from eiapbem.core.dice import Dice
 from eiapbem.rules.tables import economy as e
 
 

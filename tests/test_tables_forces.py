@@ -2,7 +2,7 @@
 
 import pytest
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules.tables import forces as f
 
 

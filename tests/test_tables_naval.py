@@ -2,8 +2,8 @@
 
 import pytest
 
-from eiapbem.errors import BadData
-from eiapbem.rules.dice import Dice
+from eiapbem.core.errors import BadData
+from eiapbem.core.dice import Dice
 from eiapbem.rules.naval import combat
 from eiapbem.rules.naval.combat import NavalStack, resolve
 from eiapbem.rules.naval.interception import attempt_interception

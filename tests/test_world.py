@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 from eiapbem.data import world
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 
 
 def test_shipped_world_is_valid():

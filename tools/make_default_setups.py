@@ -16,7 +16,7 @@ from pathlib import Path
 from eiapbem.data import world
 from eiapbem.data.context import rules_context
 from eiapbem.rules import engine, setup
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.reinforcement.common import counter_max
 from eiapbem.rules.model import POOL, Corps, CorpsType, Factors, FactorType, Fleet, LeaderStatus, Ships, ShipType
 from eiapbem.rules.scenario import initial_state

@@ -31,7 +31,7 @@ from typing import Iterable, Sequence
 
 from eiapbem.ai import decisions, economy, reinforce
 from eiapbem.ai.levels import LEVELS, Level, level
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.combat import standing
 from eiapbem.rules.engine import AnswerDecision, Outcome, RulesContext

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from eiapbem.ai.levels import Level
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.economy.phase import BuyArmy, summary
 from eiapbem.rules.model import GameState
 from eiapbem.rules.tables.economy import COSTS

@@ -15,7 +15,7 @@ import click
 
 from eiapbem.host import admin
 from eiapbem.client.session import Session, find_game
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import admin as radmin
 from eiapbem.rules.model import POWERS, Factors, Location, LocationKind, Ships
 

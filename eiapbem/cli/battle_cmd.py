@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 
 
 def battles_of(state: Any) -> dict[str, tuple[str, Any]]:

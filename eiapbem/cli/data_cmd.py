@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from eiapbem.data import mapdata, world
-from eiapbem.errors import BadData, EiaError
+from eiapbem.core.errors import BadData, EiaError
 from eiapbem.rules import mapgraph
 from eiapbem.rules.model import POWERS
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules.model import POWERS, Date, GameState, Phase, Slot
 from eiapbem.rules.model.common import ECONOMIC_MONTHS
 from eiapbem.rules.model.slot import ORDERS
@@ -41,7 +41,7 @@ def scenario_state(scenario_id: str, month: str | None) -> tuple[GameState, Any]
 def records(state: GameState, seed: str, power: str | None, orders: Any = None) -> list[dict[str, Any]]:
     """``economy.phase.summary`` with the packaged data and the preview dice."""
     from eiapbem.data.context import rules_context
-    from eiapbem.rules.dice import Dice
+    from eiapbem.core.dice import Dice
     from eiapbem.rules.economy.phase import summary
 
     return summary(state, rules_context(Dice(seed.encode("utf-8"))), orders=orders, power=power)

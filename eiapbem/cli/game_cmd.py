@@ -15,7 +15,7 @@ import click
 
 from eiapbem.client import newgame, session, setups, show
 from eiapbem.client.session import NoGame, Session
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem.email import Person
 from eiapbem.rules import engine
 from eiapbem.rules.engine import AnswerDecision
@@ -73,7 +73,7 @@ def _viewer(game: str | None, power: str | None, which: str | None) -> str | Non
 
 def open_save(save_file: Path, power: str | None, password: str | None) -> Session:
     """Open the game of a save file ``…/save/GameName.sav`` (its folder is the game folder)."""
-    from eiapbem.errors import BadData
+    from eiapbem.core.errors import BadData
 
     save_file = _in_home(save_file)
     if save_file.suffix != ".sav" or save_file.parent.name != "save" or not save_file.is_file():

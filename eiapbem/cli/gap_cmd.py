@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from eiapbem.errors import EiaError
+from eiapbem.core.errors import EiaError
 from eiapbem.gap import files as gapfiles
 from eiapbem.gap.arbitrate import AWARD_ORDER, MAX_BID, POWER_NAMES, POWERS, BadBid, Bid, arbitrate
 from eiapbem.gap.results import render_results, verify_results

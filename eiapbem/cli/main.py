@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from eiapbem import __version__
-from eiapbem.errors import EiaError
+from eiapbem.core.errors import EiaError
 
 #: Modules that add commands to the group (each defines ``register(cli)``).
 COMMAND_MODULES = (

@@ -8,7 +8,7 @@ import click
 
 import eiapbem.gap.arbitrate  # noqa: F401  (registers the gap.arbitrate case procedure; the rules core cannot import gap)
 from eiapbem.data.context import rules_context
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.data.cases import find_cases, load_case
 from eiapbem.rules.cases import run_case
 

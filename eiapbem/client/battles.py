@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from eiapbem import ai
-from eiapbem.errors import BadEncoding
+from eiapbem.core.errors import BadEncoding
 from eiapbem.pbem import crypto, envelope, folders
 from eiapbem.pbem.chain import Battle, Chain
 from eiapbem.pbem.errors import AuthorNotAllowed, BadDice, BadHeader
-from eiapbem.rules import canonical, engine
-from eiapbem.rules.dice import Dice, DiceError
+from eiapbem.core import canonical
+from eiapbem.rules import engine
+from eiapbem.core.dice import Dice, DiceError
 from eiapbem.rules.engine import AnswerDecision
 from eiapbem.rules.model import GameState
 

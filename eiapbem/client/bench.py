@@ -19,7 +19,7 @@ from typing import Callable
 from eiapbem.data import world
 from eiapbem.data.context import rules_context
 from eiapbem.rules import engine
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.model import POWERS, GameState, Phase, Slot
 from eiapbem.rules.model.slot import ORDERS
 from eiapbem.rules.scenario import initial_state

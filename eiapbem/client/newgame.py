@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from eiapbem.data import world
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem import atomic, envelope, files, folders, keys
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import NotForYou
 from eiapbem.pbem.folders import GameFolders
 from eiapbem.pbem import dice as pdice
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.economy import victory
 from eiapbem.rules.model import POWERS, GameState, Options, PlayerKind
 from eiapbem.rules.scenario import initial_state

@@ -79,7 +79,7 @@ from typing import Any, Iterable
 
 from eiapbem import ai
 from eiapbem.data.context import rules_context
-from eiapbem.errors import BadEncoding, EiaError, IllegalAction
+from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.client import battles
 from eiapbem.pbem import crypto, dice as pdice, envelope, files, folders, keys, savegame
 from eiapbem.pbem.chain import Battle, Chain, Step
@@ -88,8 +88,9 @@ from eiapbem.pbem.errors import (AlreadyLoaded, AuthorNotAllowed, BadDice, BadFi
                                  OutOfOrder, OutOfSync, OwnFile, WrongKind)
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
-from eiapbem.rules import canonical, engine
-from eiapbem.rules.dice import Dice, DiceError
+from eiapbem.core import canonical
+from eiapbem.rules import engine
+from eiapbem.core.dice import Dice, DiceError
 from eiapbem.rules.model import POWERS, GameState, Phase, first_difference
 
 #: Tests (and only tests) may set this to "logn,r,p" for fast key files; real games never do.

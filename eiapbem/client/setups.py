@@ -13,7 +13,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
-from eiapbem.errors import BadData, IllegalAction
+from eiapbem.core.errors import BadData, IllegalAction
 from eiapbem.pbem import files, folders
 from eiapbem.rules import engine
 from eiapbem.rules.model import Phase

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.model import POOL, POWER_NAMES, Corps, Depot, Fleet, GameState, Garrison, LeaderStatus
 
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules import engine
 from eiapbem.rules.cases import procedure
 from eiapbem.rules.combat._inputs import need
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.model import (
     Corps,
     CorpsType,

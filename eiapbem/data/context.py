@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Any
 
 from eiapbem.data import mapdata, world
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.engine import RulesContext
 
 

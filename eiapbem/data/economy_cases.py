@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules.cases import procedure
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.model import (
     POWERS,
     CityControl,

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules import mapgraph
 from eiapbem.rules.mapgraph import Map
 

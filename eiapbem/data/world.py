@@ -13,9 +13,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 
-from eiapbem.rules.powers import POWERS  # noqa: E402
+from eiapbem.core.powers import POWERS  # noqa: E402
 DATA_DIR = Path(__file__).resolve().parent / "world"
 STATUSES = ("neutral", "influenced", "ally", "conquered", "free-state", "district")
 SENIORITY = ("A", "B", "C", "D")

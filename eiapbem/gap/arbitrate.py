@@ -18,12 +18,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from eiapbem.errors import BadFile
+from eiapbem.core.errors import BadFile
 from eiapbem.pbem.envelope import _GAME_RE, BIDDER_NAME_RE, EMAIL_RE, MAX_EMAIL
-from eiapbem.rules import canonical
-from eiapbem.rules.dice import Dice
+from eiapbem.core import canonical
+from eiapbem.core.dice import Dice
 
-from eiapbem.rules.powers import POWER_NAMES, POWERS  # noqa: E402
+from eiapbem.core.powers import POWER_NAMES, POWERS  # noqa: E402
 #: 4.2.10: the order in which the powers are compared.
 AWARD_ORDER = ("GB", "FR", "RU", "AU", "PR", "SP", "TU")
 #: 4.2.10: bids are capped at 30 victory points.

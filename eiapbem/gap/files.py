@@ -30,7 +30,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from eiapbem.errors import BadFile
+from eiapbem.core.errors import BadFile
 from eiapbem.pbem import crypto, envelope, keys
 from eiapbem.pbem.envelope import Envelope, Header
 from eiapbem.pbem.errors import BadFormat, BadSignature, NotForYou, WrongGame, WrongKind

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
-from eiapbem.errors import EiaError, IllegalAction
+from eiapbem.core.errors import EiaError, IllegalAction
 from eiapbem.pbem import atomic, crypto, envelope, files, folders, keys, savegame
 from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.email import Person, make_draft, subject_for
@@ -429,7 +429,7 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, GameState]":
         # state to compare what each side ends with (the file's dice, as a load does).
         from eiapbem.data.context import rules_context
         from eiapbem.rules import engine
-        from eiapbem.rules.dice import Dice
+        from eiapbem.core.dice import Dice
 
         assert h.reveal is not None
         d = Dice(crypto.dice_seed(h.reveal, h.prev, h.kind), {k: v[1] for k, v in body["dice"].items()}, strict=True)

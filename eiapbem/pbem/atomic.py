@@ -15,7 +15,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from eiapbem.errors import BadFile
+from eiapbem.core.errors import BadFile
 
 from . import envelope
 from .errors import BadEncryption, BadFormat, WrongKind

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
-from eiapbem.errors import BadEncoding
+from eiapbem.core.errors import BadEncoding
 
 from . import crypto
 from .envelope import Envelope, Header, RosterEntry, roster_from_obj, _Fail

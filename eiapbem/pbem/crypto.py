@@ -22,8 +22,8 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
-from eiapbem.errors import BadEncoding
-from eiapbem.rules import canonical
+from eiapbem.core.errors import BadEncoding
+from eiapbem.core import canonical
 
 from . import envelope as env_mod
 from .envelope import Envelope, Header, RosterEntry, Stanza

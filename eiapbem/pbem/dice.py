@@ -2,7 +2,7 @@
 
 A file's seed is fixed before its author acts: HMAC of the author's next
 committed hash-chain link and the predecessor's hash.  It feeds
-``eiapbem.rules.dice.Dice``; every client re-derives every recorded roll.  For a
+``eiapbem.core.dice.Dice``; every client re-derives every recorded roll.  For a
 battle between two humans the seed of a round comes from two nonces, one
 committed before the other is known (commit, answer, reveal).
 """
@@ -13,7 +13,7 @@ import hashlib
 import os
 from typing import Mapping
 
-from eiapbem.rules.dice import Dice, DiceError, verify_record
+from eiapbem.core.dice import Dice, DiceError, verify_record
 
 from . import crypto
 from .chain import Battle, Chain

@@ -17,7 +17,7 @@ from email.policy import SMTP
 from pathlib import Path
 from typing import Sequence
 
-from eiapbem.errors import EiaError
+from eiapbem.core.errors import EiaError
 
 from . import atomic
 

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from eiapbem.errors import BadEncoding
-from eiapbem.rules import canonical
+from eiapbem.core.errors import BadEncoding
+from eiapbem.core import canonical
 
 from .errors import BadFormat, BadHeader
 
@@ -27,7 +27,7 @@ MIN_FILE = len(MAGIC) + 4 + 1 + 4 + SIG_LEN
 TAG_LEN = 16
 
 KINDS = ("gamestart", "turn", "admin", "battle", "save", "backup", "setup", "identity", "bid", "selection")
-from eiapbem.rules.powers import POWERS  # noqa: E402
+from eiapbem.core.powers import POWERS  # noqa: E402
 ROLES = POWERS + ("host", "arbitrator")
 #: Kinds whose ciphertext is the detached ``.sav.dat`` file.
 DETACHED = ("save", "backup")

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
-from eiapbem.errors import BadEncoding
+from eiapbem.core.errors import BadEncoding
 
 from . import crypto, envelope
 from .chain import Battle, Chain, Step

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from eiapbem.errors import EiaError
+from eiapbem.core.errors import EiaError
 
 from . import atomic, envelope
 from .errors import BadFormat

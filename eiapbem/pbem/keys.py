@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
-from eiapbem.errors import BadEncoding
+from eiapbem.core.errors import BadEncoding
 
 from . import crypto, envelope
 from .envelope import ROLES, RosterEntry

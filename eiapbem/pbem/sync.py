@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import canonical
+from eiapbem.core import canonical
 from eiapbem.rules.model.base import first_difference
 
 from .errors import OutOfSync

@@ -31,7 +31,7 @@ POWER_COLOURS = {
     "SP": ("#f0c25c", "#8a5a00"),  # Spanish gold
     "TU": ("#cfa27a", "#6e4320"),  # Ottoman brown
 }
-from eiapbem.rules.powers import POWER_NAMES  # noqa: E402
+from eiapbem.core.powers import POWER_NAMES  # noqa: E402
 NEUTRAL = ("#dedbd2", "#6b675c")
 SEA_FILL = "#cfe3ef"
 LAND_FILL = "#f1ecdc"  # land beyond the playing areas

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable
 
-from eiapbem.errors import BadEncoding, EiaError, IllegalAction
+from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.engine import Outcome
 from eiapbem.rules.model import (

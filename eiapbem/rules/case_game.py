@@ -42,7 +42,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from eiapbem.errors import EiaError
+from eiapbem.core.errors import EiaError
 from eiapbem.rules import engine
 from eiapbem.rules.cases import procedure
 from eiapbem.rules.model import (

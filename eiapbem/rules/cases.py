@@ -39,8 +39,8 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from eiapbem.errors import BadData
-from eiapbem.rules.dice import Dice, DiceError
+from eiapbem.core.errors import BadData
+from eiapbem.core.dice import Dice, DiceError
 
 Procedure = Callable[[dict, Dice], dict]
 

@@ -41,8 +41,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from eiapbem.errors import BadEncoding, IllegalAction
-from eiapbem.rules.dice import Dice
+from eiapbem.core.errors import BadEncoding, IllegalAction
+from eiapbem.core.dice import Dice
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
 from eiapbem.rules.model.base import FrozenMap
 

@@ -26,9 +26,9 @@ from math import isqrt
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 
-from eiapbem.rules.powers import POWERS  # noqa: E402
+from eiapbem.core.powers import POWERS  # noqa: E402
 
 #: 10.4, 11.2.7: the terrain kinds of a land area.
 TERRAINS = ("clear", "forest", "mountain", "marsh", "desert")

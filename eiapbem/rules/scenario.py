@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules.model import (
     POOL,
     POWERS,

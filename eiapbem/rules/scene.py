@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules import engine
 from eiapbem.rules.combat._inputs import need
 from eiapbem.rules.model import GameState, Slot

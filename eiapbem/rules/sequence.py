@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, Phase, PowerId, PowerSet
 from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode

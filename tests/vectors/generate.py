@@ -19,8 +19,8 @@ from pathlib import Path
 
 from eiapbem.pbem import crypto, envelope, files, keys
 from eiapbem.pbem.chain import Step
-from eiapbem.rules import canonical
-from eiapbem.rules.dice import Dice
+from eiapbem.core import canonical
+from eiapbem.core.dice import Dice
 
 HERE = Path(__file__).resolve().parent
 GAME = "Vectors"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import BadData
+from eiapbem.core.errors import BadData
 
 
 _KINDS = {int: "a whole number", str: "a string", bool: "true or false", list: "a list", dict: "a table"}

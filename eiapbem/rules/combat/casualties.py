@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.combat.battle import CAVALRY_TYPES, TRIVIAL, BattleSide, FieldBattle, unit_factors
 from eiapbem.rules.model.common import FactorType
 from eiapbem.rules.model.units import Corps, Garrison

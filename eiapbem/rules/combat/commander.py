@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.cases import procedure
 from eiapbem.rules.combat.battle import SENIORITY, BattleSide, intrinsic_ratings, is_corps, leader_data, leaders_with, unit_factors
 from eiapbem.rules.combat._inputs import need, need_ints
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.tables import land
 
 #: 13.8.7 (000:2706-2716): the reduction steps stop at six times the tactical maximum.

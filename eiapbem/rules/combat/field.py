@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.combat import aftermath, casualties, retreat, trivial
 from eiapbem.rules.combat.battle import (

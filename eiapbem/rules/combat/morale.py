@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from eiapbem.errors import BadData, IllegalAction
+from eiapbem.core.errors import BadData, IllegalAction
 from eiapbem.rules.cases import procedure
 from eiapbem.rules.combat._inputs import need, need_ints
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.tables import land
 
 #: 11.2.5 (000:1702): the final morale level falls by 0.5 for each day after the first.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.cases import procedure
 from eiapbem.rules.combat._inputs import need
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.tables import land
 
 

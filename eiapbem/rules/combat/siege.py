@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from eiapbem.rules.cases import procedure
 from eiapbem.rules.combat._inputs import need
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.tables import land
 
 

@@ -10,10 +10,10 @@ arrived each outflanking factor counts twice (000:1718).
 
 from __future__ import annotations
 
-from eiapbem.errors import BadData, IllegalAction
+from eiapbem.core.errors import BadData, IllegalAction
 from eiapbem.rules.cases import procedure
 from eiapbem.rules.combat._inputs import need, need_ints
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.tables import land
 
 

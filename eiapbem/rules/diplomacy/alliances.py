@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eiapbem.rules.dice import Dice
-from eiapbem.rules.powers import check_power
+from eiapbem.core.dice import Dice
+from eiapbem.core.powers import check_power
 from eiapbem.rules.tables.diplomacy import natural_alliance_modifier, status_modifier
 
 

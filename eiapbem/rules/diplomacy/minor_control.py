@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from eiapbem.errors import BadData
-from eiapbem.rules.dice import Dice
-from eiapbem.rules.powers import check_power
+from eiapbem.core.errors import BadData
+from eiapbem.core.dice import Dice
+from eiapbem.core.powers import check_power
 from eiapbem.rules.tables.diplomacy import minor, status_modifier
 
 AT_WAR_BONUS = 2  # already at war with a power that declared war on the minor (000:828)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eiapbem.errors import BadData, IllegalAction
+from eiapbem.core.errors import BadData, IllegalAction
 from eiapbem.rules.cases import procedure
-from eiapbem.rules.dice import Dice
-from eiapbem.rules.powers import POWER_NAMES, check_power
+from eiapbem.core.dice import Dice
+from eiapbem.core.powers import POWER_NAMES, check_power
 from eiapbem.rules.tables.diplomacy import MinorCountry, minor, status_modifier
 
 #: Diplomatic statuses a manipulation may start from (6.1.4, 000:559-566).

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.economy.common import Work, ceil_half, free_state_funds, fund_of, power_of, province_holder
 from eiapbem.rules.model import (
     POWERS,

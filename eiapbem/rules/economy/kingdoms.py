@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.economy.common import Work, province_holder
 from eiapbem.rules.model import POWERS, GameState, MinorCountry, MinorStatus
 from eiapbem.rules.model.base import FrozenMap

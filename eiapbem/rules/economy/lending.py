@@ -8,7 +8,7 @@ giver and reaches the ally or the giver's minor free state in this same step
 
 from __future__ import annotations
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.economy.common import Work, allied, fund_of
 from eiapbem.rules.model import POWERS, GameState, MinorStatus
 from eiapbem.rules.model.base import FrozenMap

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.economy.common import Work, at_war, besieged, power_of, province_holder
 from eiapbem.rules.model import POOL, Corps, CorpsType, Date, Factors, GameState, Location, LocationKind
 

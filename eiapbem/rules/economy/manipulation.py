@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.economy.common import Work, national_capitals_occupied, status_box
 from eiapbem.rules.model import POWERS, GameState, LeaderStatus
 from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS, return_leader_cost

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.economy import ceding, collection, expenditure, kingdoms, lending, levy, manipulation, status, victory
 from eiapbem.rules.economy.common import Line, Work, at_war

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.dice import Dice
+from eiapbem.core.dice import Dice
 from eiapbem.rules.economy.common import Work, at_war, status_box
 from eiapbem.rules.model import POWERS, Date, GameState, PlayerKind
 from eiapbem.rules.tables.economy import VICTORY_LEVELS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import supply
 from eiapbem.rules.model import POWERS, Corps, CorpsType, Depot, GameState, Garrison, LocationKind, garrison_id
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, supply
 from eiapbem.rules.land.common import IRREGULAR, is_enemy, may_enter_territory, territory_power, the_unit
 from eiapbem.rules.model import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, supply
 from eiapbem.rules.economy.common import province_holder
 from eiapbem.rules.economy.levy import feudal_province

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, supply
 from eiapbem.rules.land.movement import counter_kind
 from eiapbem.rules.model import Corps, GameState, Garrison, LocationKind, Record

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, mapgraph, supply
 from eiapbem.rules.land.common import (
     IRREGULAR,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, supply
 from eiapbem.rules.combat.sieges import start_garrison_attack, start_siege_assault
 from eiapbem.rules.land.combat import areas_to_attack, battles_of

@@ -35,7 +35,7 @@ import typing
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
-from eiapbem.errors import BadData, BadEncoding
+from eiapbem.core.errors import BadData, BadEncoding
 
 K = TypeVar("K")
 V = TypeVar("V")

@@ -11,8 +11,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from eiapbem.errors import BadEncoding
-from eiapbem.rules import canonical
+from eiapbem.core.errors import BadEncoding
+from eiapbem.core import canonical
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet, first_difference
 from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision

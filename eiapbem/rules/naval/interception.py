@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from eiapbem.errors import BadData
-from eiapbem.rules.dice import Dice
+from eiapbem.core.errors import BadData
+from eiapbem.core.dice import Dice
 from eiapbem.rules.tables import naval as chart
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, supply
 from eiapbem.rules.model import Corps, Factors, GameState, Location, LocationKind
 from eiapbem.rules.model.powers import SHIP_ITEMS

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, supply
 from eiapbem.rules.model import Corps, Fleet, GameState, Leader, LeaderStatus, LocationKind
 from eiapbem.rules.model.base import Record

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, supply
 from eiapbem.rules.model import POOL, Fleet, GameState, Location, LocationKind, MinorStatus, Ships
 from eiapbem.rules.model.base import Record

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from eiapbem.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, mapgraph, supply
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LeaderStatus, Location, LocationKind
 from eiapbem.rules.model.base import Range, Record

@@ -87,7 +87,7 @@ def all_tables() -> dict[str, Callable[[], Table]]:
 def get_table(name: str) -> Table:
     tables = all_tables()
     if name not in tables:
-        from eiapbem.errors import EiaError
+        from eiapbem.core.errors import EiaError
 
         raise EiaError(
             f"there is no chart called {name!r}",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eiapbem.errors import BadData
-from eiapbem.rules.powers import POWER_NAMES, POWERS
+from eiapbem.core.errors import BadData
+from eiapbem.core.powers import POWER_NAMES, POWERS
 from eiapbem.rules.tables import Table, register
 
 # ---------------------------------------------------------------------------

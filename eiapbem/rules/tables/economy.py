@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eiapbem.errors import BadData, IllegalAction
-from eiapbem.rules.dice import Dice
-from eiapbem.rules.powers import POWER_NAMES, POWERS, check_power
+from eiapbem.core.errors import BadData, IllegalAction
+from eiapbem.core.dice import Dice
+from eiapbem.core.powers import POWER_NAMES, POWERS, check_power
 from eiapbem.rules.tables import Table, register
 
 # ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from eiapbem.errors import EiaError
+from eiapbem.core.errors import EiaError
 from eiapbem.rules.tables import Table, register
 
 

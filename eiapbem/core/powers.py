@@ -19,7 +19,7 @@ POWER_NAMES: dict[str, str] = {
 
 def check_power(power: object, what: str = "power") -> str:
     """Return ``power`` if it is one of the seven ids, else raise ``BadData``."""
-    from eiapbem.errors import BadData
+    from eiapbem.core.errors import BadData
 
     if power not in POWER_NAMES:
         raise BadData(

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgpack
 
-from eiapbem.errors import BadEncoding
+from eiapbem.core.errors import BadEncoding
 
 INT_MIN = -(2**63)
 INT_MAX = 2**64 - 1
