@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from eiapbem import ai
 from eiapbem.data import world
 from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem import atomic, envelope, files, folders, keys
@@ -29,9 +30,10 @@ from eiapbem.pbem import dice as pdice
 from eiapbem.core.dice import Dice
 from eiapbem.rules.economy import victory
 from eiapbem.rules.model import POWERS, GameState, Options, PlayerKind
+from eiapbem.rules import turn
 from eiapbem.rules.scenario import initial_state
 
-from .session import PLAYER_TYPES, GameData, Session, game_names, scrypt_params, write_identity
+from .session import PLAYER_TYPES, GameData, Session, check_versions, game_names, scrypt_params, write_identity
 
 _WORDS = "amber birch cedar delta ember fjord grove harbor iris juniper kestrel lumen maple north opal pine quartz river sable tundra umber violet willow yarrow zephyr".split()
 
@@ -129,6 +131,7 @@ def new_game(
     types = {p: by_power[p].type for p in POWERS}
     state = first_state(scenario, options, types, dict(bids), wars, gid, roster)
     meta = {
+        "versions": turn.versions(ai),  # checked at join and whenever a save is opened (rules.turn)
         "scenario": scenario,
         "host": {"name": host.name, "email": host.address},
         "players": {p: {"name": by_power[p].name, "email": by_power[p].email, "type": by_power[p].type} for p in POWERS},
@@ -197,7 +200,9 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     if ident.role != power:
         raise NotForYou(f"{kp.name} holds the keys of {ident.role}, not of {power}")
     chain, body = files.open_gamestart(data, [ident], gamestart.name)
-    meta = body["meta"]
+    meta = body.get("meta") if isinstance(body, dict) else None
+    check_versions(meta.get("versions") if isinstance(meta, dict) else None, gamestart.name)
+    assert isinstance(meta, dict)
     row = meta["players"][power]
     if row["email"].lower() != email.lower():
         raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")

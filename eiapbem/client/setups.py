@@ -9,31 +9,26 @@ Loading either replays the actions through the rules, so an illegal one is refus
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from eiapbem.core.errors import BadData, IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem import files, folders
 from eiapbem.rules import engine
 from eiapbem.rules.model import Phase
 
-from .session import Session
+from .autoplay import default_actions
+
+if TYPE_CHECKING:  # only for the annotations: the session does not import this module (no circle)
+    from .session import Session
+
+__all__ = ["default_actions", "load_setup", "save_setup"]
 
 
 def _in_setup(s: Session) -> None:
     slot = s.state.slot
     if slot is None or slot.phase is not Phase.SETUP:
         raise IllegalAction("setups are saved and loaded only in the setup phase (5.2.2)")
-
-
-def default_actions(scenario: str, power: str) -> list:
-    ref = resources.files("eiapbem.data") / "setups" / scenario / f"{power}.json"
-    try:
-        doc = json.loads(ref.read_text())
-    except FileNotFoundError as err:
-        raise BadData(f"there is no default setup for {power} in scenario {scenario}") from err
-    return [engine.action_from_obj(o, f"default setup {scenario}/{power}") for o in doc["actions"]]
 
 
 def save_setup(s: Session, name: str) -> Path:
