@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from eiapbem.core.errors import BadEncoding
 from eiapbem.core import canonical
@@ -127,6 +127,12 @@ class GameState(Record):
     #: Depots the phasing power placed in this land slot: they are no base for more depots
     #: until the next slot (10.3.3, 000:1324 "already existing (before this turn)").
     new_depots: Annotated[tuple[UnitId, ...], SortedSet()] = ()
+
+    #: The slot's scratch: fields that hold only what the slot in play needs and that
+    #: ``rules.sequence.advance`` puts back to these values whenever a slot ends (one place;
+    #: a phase adding scratch adds its field here).  The game log is not scratch: it is
+    #: outside the hashed state altogether (``log``).
+    SCRATCH: ClassVar[dict[str, Any]] = {"land_moves": FrozenMap(), "movement_over": False, "new_depots": ()}
 
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:
@@ -280,6 +286,11 @@ class GameState(Record):
 
     def with_minor(self, slug: str, minor: MinorCountry) -> GameState:
         return self.replace(minors=self.minors.set(slug, minor))
+
+    def without_scratch(self) -> GameState:
+        """A copy with the slot's scratch (``SCRATCH``) back to its empty values."""
+        changes = {k: v for k, v in self.SCRATCH.items() if getattr(self, k) != v}
+        return self.replace(**changes) if changes else self
 
     def with_log(self, entry: LogEntry) -> GameState:
         """A copy with one more entry at the end of the public log (outside the hashed state: see ``log``)."""
