@@ -197,8 +197,7 @@ def load_backup(home: Path, path: Path, password: str, *, role: str | None = Non
     except (EiaError, KeyError):
         chain = None  # no save yet (a new player, 000:206) or a damaged one: trust the backup's host key
     new_chain, body = files.open_backup(sav, dat, ident, chain, path.name)
-    if not isinstance(body, dict) or set(body) != {"game"}:
-        raise BadFile(f"{path.name} does not hold a backup in the expected form")
+    pbodies.decode(pbodies.BackupBody, body, path.name, "a backup")
     data = GameData.from_obj(body["game"], path.name)
     if data.state.state_hash() != h.state:
         raise BadFile(f"{path.name} holds another state than its header names; ask the host for a new backup")

@@ -13,7 +13,7 @@ here.
 - ``AdminBody``: a host admin file (4.2.8);
 - ``BattleQuestion`` / ``BattleReply`` / ``BattleClose``: the three battle
   file roles (docs/file-format.md 7.4);
-- ``SaveBody``: the game part of a player's own save.
+- ``SaveBody``: the game part of a player's own save; ``BackupBody`` a host backup's.
 """
 
 from __future__ import annotations
@@ -244,5 +244,12 @@ class SaveBody(Record):
     journal: tuple[Plain, ...]
 
 
-__all__ = ["PLAYER_TYPES", "AdminBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
+@dataclass(frozen=True, slots=True)
+class BackupBody(Record):
+    """A host backup's body (4.2.8, 000:216-226): the game part of the member's new save."""
+
+    game: SaveBody
+
+
+__all__ = ["PLAYER_TYPES", "AdminBody", "BackupBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
            "Person", "PlayerRow", "Roster", "SaveBody", "SaveMeta", "TurnBody", "battle_body", "decode"]
