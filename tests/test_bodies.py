@@ -282,7 +282,7 @@ def test_the_versions_are_in_the_gamestart(tmp_path):
     assert s.data.meta["versions"] == turn.versions(ai) == {"rules": turn.RULES_VERSION, **ai.VERSIONS}
 
 
-def test_an_old_save_is_refused_naming_its_format(tmp_path):
+def test_a_save_of_an_old_state_format_is_refused_naming_it(tmp_path):
     _new(tmp_path, client=())
     s = Session.open(tmp_path, None, "RU", "pw-RU")
     obj = s.state.to_obj()
@@ -296,3 +296,11 @@ def test_an_old_save_is_refused_naming_its_format(tmp_path):
     savegame.store(s.folders, s.game, s.contents, s.me, also=s.local)
     with pytest.raises(BadEncoding, match="state format 1 is not 2"):
         Session.open(tmp_path, None, "RU", "pw-RU")
+
+
+def test_old_format_files_and_saves_are_refused_naming_the_format(table):
+    old = {k: v for k, v in table["body"].items() if k not in ("events", "parts", "at")}
+    old["state"] = b"\x80"
+    _refused(table["client"], "FR", "pw-FR", _forge_turn(table, old), "is a file of body format 1 .*reads format 2")
+    with pytest.raises(BadEncoding, match="is a save of format 1"):
+        bodies.decode(bodies.SaveBody, {"state": b"", "meta": {}, "taken": {}, "orders": {}, "outbox": {}}, "x.sav", "a game")

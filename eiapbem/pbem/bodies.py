@@ -35,8 +35,20 @@ Count = Annotated[int, Range(0, MAX_COUNT)]
 R = TypeVar("R", bound=Record)
 
 
+#: The body format of turn, admin and save bodies: 2 since the state left the files and the log left the state.
+BODY_FORMAT = 2
+
+
 def decode(cls: type[R], obj: Any, name: str, what: str) -> R:
     """``cls`` from a body, or one sentence: ``NAME does not hold WHAT in the expected form (FIELD: why)``."""
+    if cls in (TurnBody, AdminBody) and isinstance(obj, dict) and "state" in obj and "parts" not in obj:
+        raise BadEncoding(f"{name} is a file of body format 1 (it carries the whole state); this eiapbem reads "
+                          f"format {BODY_FORMAT}", hint="no game of format 1 can go on; start it again, or use the "
+                          "eiapbem version that wrote the file")
+    if cls is SaveBody and isinstance(obj, dict) and "journal" not in obj:
+        raise BadEncoding(f"{name} is a save of format 1 (its game log is inside the state); this eiapbem reads "
+                          f"format {BODY_FORMAT}", hint="no game of format 1 can go on; start it again, or use the "
+                          "eiapbem version that wrote the save")
     try:
         return cls._from_obj(obj, "")
     except InvalidValue as err:
