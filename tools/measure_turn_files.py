@@ -19,6 +19,7 @@ from pathlib import Path
 def main(months: int) -> None:
     os.environ.setdefault("EIAPBEM_TEST_SCRYPT", "10,1,1")
     from eiapbem.client import newgame, setups
+    from eiapbem.core import canonical
     from eiapbem.client.session import Session, open_identity
     from eiapbem.rules.model import POWERS
     from eiapbem.rules.sequence import SETUP_ORDER
@@ -46,7 +47,12 @@ def main(months: int) -> None:
                 state_after[st.date] = len(st.encode())
             for p in st.slot.actors:
                 sizes.append(Session.open_with(home, "Demo", ids[p]).end_phase().stat().st_size)
-        st = Session.open_with(home, "Demo", ids["RU"]).state
+        last = Session.open_with(home, "Demo", ids["RU"])
+        st = last.state
+        parts = {k: len(canonical.encode(v)) for k, v in last.contents.to_obj().items()}
+        game = last.contents.game
+        parts.update({f"game.{k}": len(canonical.encode(v)) for k, v in game.items()} if isinstance(game, dict) else {})
+        print("save parts (KiB): " + ", ".join(f"{k} {n / 1024:.1f}" for k, n in sorted(parts.items())))
         save = sum(f.stat().st_size for f in (home / "save").iterdir() if f.name.startswith("Demo.sav"))
         print(f"turn files: {len(sizes)}, median {statistics.median(sizes) / 1024:.1f} KiB, "
               f"largest {max(sizes) / 1024:.1f} KiB")
