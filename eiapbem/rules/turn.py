@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from eiapbem.core.dice import Dice, DiceError
-from eiapbem.core.errors import BadEncoding
+from eiapbem.core.errors import BadEncoding, IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.engine import AnswerDecision, RulesContext
 from eiapbem.rules.model import GameState, PlayerKind
@@ -249,7 +249,7 @@ def play_turn(state: GameState, power: str, actions: Sequence[Any], dice: Dice, 
     """
     slot = state.slot
     if slot is None:
-        raise engine.IllegalAction("the game is over; nothing more can be done")
+        raise IllegalAction("the game is over; nothing more can be done")
     n_log = len(state.log)
     if slot.simultaneous:
         if exchanges:
