@@ -92,3 +92,43 @@ def test_an_ai_slot_and_a_resolution_move_the_game_on_without_a_file(start):
                              setup_for=lambda s, p: setups.default_actions("classic-1805", p))
     assert out.slot.power == "TU" and not used  # the computer played Russia's setup; Turkey is a human
     assert any(e.kind == "setup.done" and e.author == "RU" for e in out.log)
+
+
+def _module_imports(path: Path, package: str) -> set[str]:
+    """The eiapbem modules a file imports at module level (not inside functions or ``if TYPE_CHECKING``)."""
+    tree = ast.parse(path.read_text())
+    out = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                mod = f"{base}.{node.module}" if node.module else base
+                out.update(f"{mod}.{a.name}" if not node.module else mod for a in node.names)
+            elif node.module and node.module.startswith("eiapbem"):
+                out.add(node.module)
+                out.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("eiapbem"))
+    return out
+
+
+def test_the_client_layer_has_no_import_circle_and_no_module_over_800_lines():
+    client = ROOT / "client"
+    mods = {f"eiapbem.client.{p.stem}": p for p in client.glob("*.py") if p.stem != "__init__"}
+    graph = {m: {i for i in _module_imports(p, "eiapbem.client") if i in mods} for m, p in mods.items()}
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), list(graph[start])
+        while todo:
+            m = todo.pop()
+            if m not in seen:
+                seen.add(m)
+                todo.extend(graph[m])
+        return seen
+
+    circles = sorted(m for m in graph if m in reach(m))
+    assert circles == [], circles
+    assert "eiapbem.client.turns" in reach("eiapbem.client.session")  # the walk sees the imports
+    assert "eiapbem.client.setups" not in reach("eiapbem.client.session")
+    assert max(len(p.read_text().splitlines()) for p in mods.values()) <= 800
+    assert "eiapbem.rules" not in {i.rsplit(".", 1)[0] for i in _module_imports(ROOT / "pbem" / "bodies.py", "eiapbem.pbem")}
