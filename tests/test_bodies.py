@@ -304,3 +304,18 @@ def test_old_format_files_and_saves_are_refused_naming_the_format(table):
     _refused(table["client"], "FR", "pw-FR", _forge_turn(table, old), "is a file of body format 1 .*reads format 2")
     with pytest.raises(BadEncoding, match="is a save of format 1"):
         bodies.decode(bodies.SaveBody, {"state": b"", "meta": {}, "taken": {}, "orders": {}, "outbox": {}}, "x.sav", "a game")
+
+
+def test_gamestart_and_setup_bodies_are_typed_records():
+    row = {"name": "A", "email": "a@example.org", "type": "client"}
+    meta = {"versions": {"rules": 1}, "scenario": "classic-1805", "host": {"name": "H", "email": "h@example.org"},
+            "players": {p: row for p in POWERS}}
+    good = {"meta": meta, "options": {}, "bids": {"FR": 3}, "state_hash": bytes(32), "wars": [["FR", "GB"]]}
+    assert bodies.decode(bodies.GamestartBody, good, "g", "a gamestart").wars == (("FR", "GB"),)
+    for bad in (dict(good, wars=[["FR"]]), dict(good, bids={"FR": "3"}), dict(good, meta=dict(meta, players={})),
+                dict(good, meta=dict(meta, host=[1])), dict(good, state_hash=b"x"), [good]):
+        with pytest.raises(BadEncoding, match="does not hold a gamestart in the expected form"):
+            bodies.decode(bodies.GamestartBody, bad, "g", "a gamestart")
+    assert bodies.decode(bodies.SetupBody, {"scenario": "s", "power": "FR", "actions": []}, "f", "a setup").power == "FR"
+    with pytest.raises(BadEncoding, match=r"\(power: "):
+        bodies.decode(bodies.SetupBody, {"scenario": "s", "power": "XX", "actions": []}, "f", "a setup")

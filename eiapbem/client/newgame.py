@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from eiapbem import ai
 from eiapbem.data import world
 from eiapbem.core.errors import IllegalAction
-from eiapbem.pbem import atomic, envelope, files, folders, keys
+from eiapbem.pbem import atomic, bodies, envelope, files, folders, keys
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import NotForYou
 from eiapbem.pbem.folders import GameFolders
@@ -202,15 +202,16 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     chain, body = files.open_gamestart(data, [ident], gamestart.name)
     meta = body.get("meta") if isinstance(body, dict) else None
     check_versions(meta.get("versions") if isinstance(meta, dict) else None, gamestart.name)
-    assert isinstance(meta, dict)
+    raw = dict(body) if isinstance(body, dict) else body
+    if isinstance(raw, dict):
+        raw.setdefault("wars", [])  # absent when the game has none
+    body = bodies.decode(bodies.GamestartBody, raw, gamestart.name, "a gamestart").to_obj()
+    meta = {k: body["meta"][k] for k in ("versions", "scenario", "host", "players")}
     row = meta["players"][power]
     if row["email"].lower() != email.lower():
         raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
     options = Options.from_obj(body["options"], "options")
-    wars = body.get("wars", [])
-    if not isinstance(wars, list) or not all(isinstance(w, list) and len(w) == 2 and all(x in POWERS for x in w) for w in wars):
-        raise IllegalAction(f"{gamestart.name} lists its pre-existing wars in an unknown form",
-                            hint="the host and every player need the same eiapbem version")
+    wars = body["wars"]
     types = {p: meta["players"][p]["type"] for p in POWERS}
     state = first_state(meta["scenario"], options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
                         chain.roster)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.pbem import files, folders
+from eiapbem.pbem import bodies, files, folders
 from eiapbem.rules import engine
 from eiapbem.rules.model import Phase
 
@@ -57,9 +57,10 @@ def load_setup(s: Session, which: str) -> int:
         path = Path(which)
         if not path.is_file() and (s.home / "setups" / which).is_file():
             path = s.home / "setups" / which
-        body = files.open_setup(folders.read_limited(path), s.me, path.name)
-        if not isinstance(body, dict) or body.get("power") != s.power or body.get("scenario") != scenario:
-            raise IllegalAction(f"{path.name} is a setup for {body.get('power')} in {body.get('scenario')}, not {s.power} in {scenario}")
-        acts = [engine.action_from_obj(o, path.name) for o in body["actions"]]
+        body = bodies.decode(bodies.SetupBody, files.open_setup(folders.read_limited(path), s.me, path.name), path.name,
+                             "a setup")
+        if body.power != s.power or body.scenario != scenario:
+            raise IllegalAction(f"{path.name} is a setup for {body.power} in {body.scenario}, not {s.power} in {scenario}")
+        acts = [engine.action_from_obj(o, path.name) for o in body.actions]
     s.act_many(acts)
     return len(acts)

@@ -13,6 +13,7 @@ here.
 - ``AdminBody``: a host admin file (4.2.8);
 - ``BattleQuestion`` / ``BattleReply`` / ``BattleClose``: the three battle
   file roles (docs/file-format.md 7.4);
+- ``GamestartBody``, ``SetupBody``: the gamestart file, a saved setup;
 - ``SaveBody``: the game part of a player's own save; ``BackupBody`` a host backup's.
 """
 
@@ -257,11 +258,50 @@ class SaveBody(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class GamestartMeta(Record):
+    versions: FrozenMap[str, int]
+    scenario: str
+    host: Person
+    players: FrozenMap[Power, PlayerRow]
+
+    def _check(self) -> None:
+        if tuple(self.players) != POWERS:
+            raise InvalidValue(f"the players are exactly {' '.join(POWERS)}", path="players")
+
+
+@dataclass(frozen=True, slots=True)
+class GamestartBody(Record):
+    """The gamestart file's body (4.2.2): who plays what, the options, the bids, the first state's hash."""
+
+    meta: GamestartMeta
+    #: ``Options.to_obj`` (decoded strictly by the rules).
+    options: Plain
+    bids: FrozenMap[Power, Annotated[int, Range(0, 1000)]]
+    state_hash: bytes
+    #: A GAP selection's pre-existing wars (4.2.10): pairs of powers; absent from the file when there are none.
+    wars: tuple[tuple[Power, ...], ...] = ()
+
+    def _check(self) -> None:
+        _hash(self.state_hash, "state_hash")
+        if any(len(w) != 2 for w in self.wars):
+            raise InvalidValue("a war is a pair of powers", path="wars")
+
+
+@dataclass(frozen=True, slots=True)
+class SetupBody(Record):
+    """A saved setup (5.2.2): the setup actions of one power in one scenario."""
+
+    scenario: str
+    power: Power
+    actions: tuple[Plain, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class BackupBody(Record):
     """A host backup's body (4.2.8, 000:216-226): the game part of the member's new save."""
 
     game: SaveBody
 
 
-__all__ = ["PLAYER_TYPES", "AdminBody", "BackupBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
+__all__ = ["PLAYER_TYPES", "AdminBody", "BackupBody", "GamestartBody", "GamestartMeta", "SetupBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
            "Person", "PlayerRow", "Roster", "SaveBody", "SaveMeta", "TurnBody", "battle_body", "decode"]
