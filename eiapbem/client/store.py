@@ -221,6 +221,16 @@ class Store:
     def power(self) -> str:
         return self.me.role
 
+    def restart_from(self, chain: Any, data: GameData, starts: dict | None = None) -> None:
+        """Go on from another chain and game (a backup's new epoch, 4.2.8), and save."""
+        self.contents = SaveContents(chain, data.to_obj(), dict(self.contents.starts if starts is None else starts))
+        self.data = data
+        self.save()
+
+    def refresh_roles(self) -> None:
+        """The roles played here again, after the chain's roster changed (a replaced player or host, 4.2.8)."""
+        self.local = {r: e for r, e in local_roles(self.home, self.game).items() if self.contents.chain.roster.get(r) == e}
+
     def journal(self, last: int | None = None) -> list[LogEntry]:
         """The game's public log so far (or its ``last`` lines), with the lines of the state in memory not yet saved."""
         return self.data.absorbed().log(last)

@@ -10,7 +10,7 @@ log line; a backup set starts a new epoch instead (docs/file-format.md 6).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
@@ -26,7 +26,6 @@ from eiapbem.rules.model import POWERS, GameState, first_difference
 from eiapbem.client.session import Session
 from eiapbem.client.store import (
     GameData,
-    local_roles,
     monthly_name,
     open_identity,
     scrypt_params,
@@ -145,9 +144,7 @@ def make_backups(s: Session, month: str | None = None, *, require: bool = True) 
     # The host's own folder takes its backup at once (000:220: the host loads it too).
     mine = next(m for m in members if m in s.local)
     new_chain = Chain.from_backup(sealed[mine].header, sealed[mine].hash, chain.known)
-    s.contents = SaveContents(new_chain, s.contents.game, s.contents.starts)
-    s.data = GameData(state, {**s.data.meta, **meta}, journal=s.data.journal)
-    s.save()
+    s.restart_from(new_chain, GameData(state, {**s.data.meta, **meta}, journal=s.data.journal))
     return BackupSet(new_chain.epoch, source, paths)
 
 
@@ -204,8 +201,7 @@ def load_backup(home: Path, path: Path, password: str, *, role: str | None = Non
     if key_file is not None:
         write_identity(home, game, ident, password)
     s = Session.create(home, game, ident, new_chain, data)
-    s.contents = replace(s.contents, starts=starts)
-    s.save()
+    s.restart_from(s.contents.chain, s.data, starts)
     return s
 
 
@@ -257,7 +253,7 @@ def replace_player(s: Session, power: str, name: str, email: str, kind: str = "c
     if kind == "hotseat":
         assert new_password is not None
         write_identity(s.home, s.game, ident, new_password)
-        s.local = {r: e for r, e in local_roles(s.home, s.game).items() if s.contents.chain.roster.get(r) == e}
+        s.refresh_roles()
         s.save()  # sealed to the new player's key too: they open the host's folder's save with their password
         return Replaced(path, None, None, None)
     otp = one_time_password()
@@ -359,7 +355,7 @@ def take_host(home: Path, game: str | None, power: str | None, password: str | N
     if s.contents.chain.roster.get("host") != ident.public():
         raise NotForYou(f"{key_file.name} is not the host key your game knows; load the host's admin file that names the new host first")
     write_identity(home, s.game, ident, host_password)
-    s.local = {r: e for r, e in local_roles(home, s.game).items() if s.contents.chain.roster.get(r) == e}
+    s.refresh_roles()
     s.save()  # sealed to the host key too: the admin menu opens from this save now
     return Session.open_with(home, s.game, ident)
 
