@@ -239,3 +239,8 @@ def area_of(bid: str) -> str:
     if len(parts) != 4 or parts[0] != "battle":
         raise BadEncoding(f"{bid!r} is not a battle id")
     return parts[2]
+
+
+__all__ = ["BattleDice", "Exchange", "NoRoll", "NoRollDice", "Opened", "Played", "area_of", "auto_answer", "automatic",
+           "check_asked", "check_files", "check_hidden", "check_plan", "exchange_needed", "exchanges_of", "file_name",
+           "hidden_commit", "index_of", "place_of", "questions_for", "slot_label"]
