@@ -107,7 +107,7 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     for row in inp.get("builds", []):
         order = BuildOrder(nation=row["nation"], item=row["item"], count=row["count"], arrives=Date.parse(row["arrives"]),
                            port=row.get("port") or None)
-        from eiapbem.rules.supply import power_of
+        from eiapbem.rules.relations import power_of
 
         owner = power_of(state, order.nation) or order.nation
         ps = state.powers[owner]

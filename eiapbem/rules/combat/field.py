@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
+from eiapbem.rules import engine, relations
 from eiapbem.rules.combat import aftermath, casualties, retreat, trivial
 from eiapbem.rules.combat.battle import (
     FIELD,
@@ -45,7 +45,6 @@ from eiapbem.rules.combat.battle import (
     BattleSide,
     FieldBattle,
     cavalry,
-    controlling_power,
     event,
     force_factors,
     intrinsic_ratings,
@@ -746,7 +745,7 @@ def _adjacent_friends(state: Any, battle: FieldBattle, side: BattleSide, ctx: en
             continue
         for uid, u in state.units.items():
             if (isinstance(u, Corps) and u.location == Location(LocationKind.AREA, nb) and u.factors.total > 0
-                    and uid not in busy and controlling_power(state, u.nation, u.loaned_to) in friends):
+                    and uid not in busy and relations.unit_power(state, u) in friends):
                 out.setdefault(nb, []).append(uid)
     return {k: tuple(v) for k, v in sorted(out.items())}
 
@@ -932,7 +931,7 @@ def _step_retreat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
         at_war = {q for p in powers for q in state.powers[p].wars}
         enemies = tuple(sorted(set(side_powers(state, battle.side(other(role)))) | at_war))
         path = retreat.retreat_path(state, ctx.map, battle.area, powers, enemies,
-                                    lambda u: controlling_power(state, u.nation, getattr(u, "loaned_to", None)))
+                                    lambda u: relations.unit_power(state, u))
         if path is None:
             state, n = aftermath.surrender(state, battle, corps, captor)
             state, battle = aftermath.capture_leaders(state, battle, role, "no retreat route; the force surrenders")

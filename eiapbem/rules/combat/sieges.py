@@ -38,11 +38,13 @@ from eiapbem.rules.combat._inputs import need
 from eiapbem.rules.combat import morale as morale_rules
 from eiapbem.rules.combat.siege import assault_attempt
 from eiapbem.rules.combat.tables_use import percent_of
+from eiapbem.rules.control import city_holder
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import Siege, SiegeRound
 from eiapbem.rules.model.common import FactorType, Phase
 from eiapbem.rules.model.state import CityControl
+from eiapbem.rules.relations import at_war, power_of
 from eiapbem.rules.model.units import (
     POOL,
     Corps,
@@ -65,13 +67,6 @@ TABLES = {
 MAX_ROUNDS = 3
 #: Morale chart spelling of factor types (000:3187-3195).
 _CHART_NAME = {"guerrilla": "guerilla"}
-
-
-def _power_of(state: GameState, nation: str) -> str | None:
-    if nation in POWERS:
-        return nation
-    m = state.minors.get(nation)
-    return m.controller if m is not None else None
 
 
 def _units(state: GameState, s: Siege, side: str) -> list[Corps | Garrison]:
@@ -118,12 +113,6 @@ def _new_id(state: GameState, city: str) -> str:
     return f"{prefix}{1 + sum(1 for k in state.sieges if k.startswith(prefix))}"
 
 
-def _city_controller(state: GameState, ctx: RulesContext, city: str) -> str:
-    if city in state.city_control:
-        return state.city_control[city].nation
-    return state.area_control.get(city) or ctx.map.area(city).nation
-
-
 def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     area = ctx.map.area(city) if ctx.map.is_area(city) else None
     if area is None or area.city is None:
@@ -135,7 +124,7 @@ def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tup
             if isinstance(u, Corps)
             and u.location == Location(LocationKind.AREA, city)
             and u.besieging
-            and _power_of(state, u.nation) == besieger
+            and power_of(state, u.nation) == besieger
             and u.factors.total > 0
         )
     )
@@ -149,7 +138,7 @@ def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tup
             if isinstance(u, (Corps, Garrison))
             and u.location == inside
             and u.factors.total > 0
-            and _enemy(state, besieger, u.nation)
+            and at_war(state, besieger, u.nation)
         )
     )
     if not dfn:
@@ -157,20 +146,12 @@ def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tup
     return att, dfn
 
 
-def _enemy(state: GameState, besieger: str, nation: str) -> bool:
-    """At war with the nation's power, or with a neutral minor itself (11.4, 000:1948)."""
-    p = _power_of(state, nation)
-    if p is None:
-        return nation in state.powers[besieger].minor_wars
-    return p in state.powers[besieger].wars
-
-
 def _siege(state: GameState, ctx: RulesContext, kind: str, city: str, besieger: str) -> Siege:
     for other in state.sieges.values():
         if other.city == city and other.step != "done":
             raise IllegalAction(f"the siege combat {other.id} at {city} is still waiting for an answer; finish it first")
     att, dfn = _sides(state, ctx, city, besieger)
-    holder = _city_controller(state, ctx, city)
+    holder = city_holder(state, ctx, city)
     nations = [state.units[u].nation for u in dfn]
     return Siege(
         id=_new_id(state, city),
@@ -202,7 +183,7 @@ def start_siege_assault(state: GameState, city: str, besieger: str, ctx: RulesCo
         + (f", undergarrisoned +1 ({garrison} of {capacity})" if under else "")
         + f" = {rn}: {result}.",
     )
-    who = _power_of(state, s.defender)
+    who = power_of(state, s.defender)
     if result == land.SORTIE:
         s = s.replace(step="sortie")
         return _ask(_put(state, s), s, ctx, "sortie", who, "siege.sortie", ("sortie", "stay"))
@@ -216,10 +197,10 @@ def start_garrison_attack(state: GameState, city: str, ctx: RulesContext) -> Out
     """The garrison of ``city`` attacks the corps besieging it (11.4.2)."""
     if state.slot is None:
         raise IllegalAction("the game is over; no siege can be fought")
-    holder = _power_of(state, _city_controller(state, ctx, city))
+    holder = power_of(state, city_holder(state, ctx, city))
     besiegers = sorted(
         {
-            _power_of(state, u.nation)
+            power_of(state, u.nation)
             for u in state.units.values()
             if isinstance(u, Corps) and u.besieging and u.location == Location(LocationKind.AREA, city)
         }
@@ -280,7 +261,7 @@ def _ask(
 def _side_power(state: GameState, s: Siege, side: str) -> str | None:
     if side == BESIEGER:
         return s.besieger
-    return _power_of(state, s.defender)
+    return power_of(state, s.defender)
 
 
 def _begin_combat(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
@@ -397,7 +378,7 @@ def _award(state: GameState, s: Siege, winner: str) -> Siege:
     s = s.replace(outcome="resumed" if winner == DEFENDER else "captured")
     if s.kind != "assault" or not _pp_applies(state, s):
         return s
-    p = _side_power(state, s, winner) if winner == BESIEGER else _power_of(state, s.defender)
+    p = _side_power(state, s, winner) if winner == BESIEGER else power_of(state, s.defender)
     if p is None:
         return s
     return _note(s.replace(political_points=FrozenMap({p: 1})), f"{p} gains 1 political point (11.4.1).")

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
+from eiapbem.rules import engine, relations
 from eiapbem.rules.combat.field import start_field_battle
-from eiapbem.rules.land.common import controller, field_units, is_enemy
+from eiapbem.rules.land.common import field_units, is_enemy
 from eiapbem.rules.model import Corps, CorpsType, GameState, Garrison, Record
 from eiapbem.rules.model.common import Slug
 
@@ -46,7 +46,7 @@ def _fights(u: Any) -> bool:
 
 
 def attackers(state: GameState, area: str, power: str) -> list[str]:
-    return [u.id for u in field_units(state, area) if _fights(u) and controller(state, u) == power]
+    return [u.id for u in field_units(state, area) if _fights(u) and relations.unit_power(state, u) == power]
 
 
 def defenders(state: GameState, area: str, power: str) -> list[str]:
@@ -63,7 +63,7 @@ def areas_to_attack(state: GameState, power: str) -> list[str]:
     """Areas where ``power`` must still attack this slot (11.1, 000:1610), by id."""
     areas = sorted({u.location.site for u in state.units.values()
                     if isinstance(u, (Corps, Garrison)) and u.location.kind.value == "area" and _fights(u)
-                    and controller(state, u) == power})
+                    and relations.unit_power(state, u) == power})
     return [a for a in areas if defenders(state, a, power) and not battles_of(state, power, a)]
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine
 from eiapbem.rules.land.movement import counter_kind
 from eiapbem.rules.model import Corps, GameState, Garrison, LocationKind, Record
 from eiapbem.rules.model.common import NonNeg
@@ -77,7 +77,7 @@ def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any)
         if g.location.kind is LocationKind.AREA and g.factors.total + f.total > DEPOT_GARRISON_CAPACITY:
             raise IllegalAction(f"a depot garrison holds at most {DEPOT_GARRISON_CAPACITY} factors (10.4.3, 000:1438); "
                                 f"{g.id} has {g.factors.total}")
-        if g.location.kind is LocationKind.CITY and supply.city_power(state, ctx.map, g.location.site) != power:
+        if g.location.kind is LocationKind.CITY and control.city_power(state, ctx.map, g.location.site) != power:
             raise IllegalAction(f"the city of {g.location.site} is not held by {power}; taking a city is not part of this "
                                 f"command (13.5)")
 

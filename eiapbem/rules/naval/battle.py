@@ -36,6 +36,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
+from eiapbem.rules.control import is_blockaded, port_holder
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import NavalBattle
@@ -56,6 +57,7 @@ from eiapbem.rules.model.units import (
 )
 from eiapbem.rules.naval import combat
 from eiapbem.rules.naval.combat import NavalStack
+from eiapbem.rules.relations import allied, at_war, has_access, power_of
 from eiapbem.rules.tables import naval as chart
 
 SIDES = ("attacker", "defender")
@@ -70,14 +72,6 @@ def other(side: str) -> str:
 
 
 # ------------------------------------------------------------------ who is who
-
-
-def power_of(state: GameState, nation: str) -> str | None:
-    """The major power a nation's forces answer to: itself, or a minor's controller."""
-    if nation in POWERS:
-        return nation
-    minor = state.minors.get(nation)
-    return minor.controller if minor is not None else None
 
 
 def _fleet(state: GameState, fid: str) -> Fleet:
@@ -145,41 +139,19 @@ def stack_of(state: GameState, battle: NavalBattle, side: str) -> NavalStack:
 # ------------------------------------------------------------------ ports
 
 
-def port_controller(state: GameState, ctx: RulesContext, port: str) -> str:
-    """The nation controlling a port city (13.5): city control, else area control, else the map's owner."""
-    if port in state.city_control:
-        return state.city_control[port].nation
-    if port in state.area_control:
-        return state.area_control[port]
-    return ctx.map.area(port).nation
-
-
 def may_use_port(state: GameState, ctx: RulesContext, power: str, port: str) -> bool:
     """A friendly port: controlled by the power, or by an ally granting it access (9.4.1)."""
-    owner = power_of(state, port_controller(state, ctx, port))
+    owner = power_of(state, port_holder(state, ctx, port))
     if owner is None:
         return False
     if owner == power:
         return True
-    return owner in state.powers[power].alliances and power in state.powers[owner].access
-
-
-def _at_war(state: GameState, a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and b in state.powers[a].wars
-
-
-def is_blockaded(state: GameState, power: str, port: str) -> bool:
-    """An enemy fleet with ships in the port's blockade box (8.8)."""
-    for u in state.units.values():
-        if isinstance(u, Fleet) and u.location == Location(LocationKind.BLOCKADE, port) and u.ships.total > 0:
-            if _at_war(state, power, power_of(state, u.nation)):
-                return True
-    return False
+    return allied(state, power, owner) and has_access(state, power, owner)
 
 
 def has_garrison(state: GameState, ctx: RulesContext, port: str) -> bool:
     """A garrison of the port's controller in the city (13.5.3)."""
-    controller = port_controller(state, ctx, port)
+    controller = port_holder(state, ctx, port)
     g = state.units.get(f"garrison:{controller}:city:{port}")
     return g is not None and g.factors.total > 0
 
@@ -190,8 +162,8 @@ def harbour_defence(state: GameState, ctx: RulesContext, port: str, attackers: S
     area = ctx.map.area(port)
     if area.port is None or not has_garrison(state, ctx, port):
         return 0
-    owner = power_of(state, port_controller(state, ctx, port))
-    if not any(_at_war(state, owner, p) for p in attackers):
+    owner = power_of(state, port_holder(state, ctx, port))
+    if not any(at_war(state, owner, p) for p in attackers):
         return 0
     return area.port.harbour
 
@@ -236,7 +208,7 @@ def retreat_options(
                 continue  # 9.4.3: its own port only for a stack that came out of it
             if _winter(state) and m.area(p).port.ice:
                 continue
-            if may_use_port(state, ctx, power, p) and not is_blockaded(state, power, p):
+            if may_use_port(state, ctx, power, p) and not is_blockaded(state, ctx, p, power):
                 ports[p] = min(ports.get(p, d + 1), d + 1)
     if garrisoned:
         with_garrison = {p: d for p, d in ports.items() if has_garrison(state, ctx, p)}
@@ -331,13 +303,13 @@ def start_naval_battle(
     a_powers, d_powers = side_powers(state, att), side_powers(state, dfn)
     for a in a_powers:
         for d in d_powers:
-            if not _at_war(state, a, d):
+            if not at_war(state, a, d):
                 raise IllegalAction(f"{POWER_NAMES[a]} and {POWER_NAMES[d]} are not at war, so their fleets cannot fight (8.10)")
     if evacuation:
         if where.kind is not LocationKind.BLOCKADE:
             raise IllegalAction("a port evacuation battle is fought in the port's blockade box (8.7)")
-        holder = power_of(state, port_controller(state, ctx, where.site))
-        if not any(_at_war(state, a, holder) for a in a_powers):
+        holder = power_of(state, port_holder(state, ctx, where.site))
+        if not any(at_war(state, a, holder) for a in a_powers):
             raise IllegalAction(f"{where.site} is not held by an enemy of the fleets in it, so they need not fight their way out (8.7)")
         interception, wind_gauge_to, from_port = True, "defender", None
         power = power or a_powers[0]
@@ -345,9 +317,7 @@ def start_naval_battle(
     if phasing not in a_powers:
         raise IllegalAction(f"the attacker is the phasing side (9.1), but {phasing} has no fleet among the attackers")
     if where.kind is LocationKind.PORT:
-        nation = port_controller(state, ctx, where.site)
-        owner = power_of(state, nation)
-        if not (_at_war(state, phasing, owner) if owner else nation in state.powers[phasing].minor_wars):
+        if not at_war(state, phasing, port_holder(state, ctx, where.site)):
             raise IllegalAction(f"{POWER_NAMES[phasing]} may attack fleets in {where.site} only at war with the port's owner (8.10)")
     start = FrozenMap((f, _fleet(state, f).ships) for f in att + dfn)
     bid = _new_id(state, where.site)
@@ -591,7 +561,7 @@ def _step_resolve(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
 def _scuttle(state: GameState, b: NavalBattle, ctx: RulesContext) -> tuple[GameState, NavalBattle]:
     """8.7 (000:1166): the blockaded fleets are scuttled, a naval leader with them captured by
     the port's holder; corps and depots aboard are lost with them."""
-    holder = power_of(state, port_controller(state, ctx, b.location.site))
+    holder = power_of(state, port_holder(state, ctx, b.location.site))
     fleet_losses = dict(b.fleet_losses)
     for fid in b.attackers:
         f = _fleet(state, fid)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.model import (
     Corps,
     CorpsType,
@@ -81,7 +81,7 @@ def check_corps_takes(state: GameState, ctx: Any, power: str, corps: Corps, fact
         raise IllegalAction(
             f"{corps.id} is a {corps.corps_type} corps: feudal and insurrection corps get no reinforcements in this phase (7.2.2, 000:934)"
         )
-    if where.kind is LocationKind.CITY and supply.is_besieged(state, m, area):
+    if where.kind is LocationKind.CITY and control.is_besieged(state, m, area):
         raise IllegalAction(f"{corps.id} is besieged in {area}; only unbesieged corps receive factors (7.2.2, 000:932)")
     cap = corps_capacity(ctx, corps)
     over = fits(corps.factors + factors, cap)
@@ -116,9 +116,9 @@ def check_garrison_takes(state: GameState, ctx: Any, power: str, nation: str, wh
                 f"{area} is not in {nation}'s {'home nation' if nation == power else 'borders'}: reinforcements garrison "
                 f"only home cities, or depots of the supply chain (7.2.2, 000:936)"
             )
-        if supply.city_power(state, m, area) != power:
+        if control.city_power(state, m, area) != power:
             raise IllegalAction(f"the city of {area} is not controlled by {power} (7.2.2, 000:936)")
-        if supply.is_besieged(state, m, area):
+        if control.is_besieged(state, m, area):
             raise IllegalAction(f"the city of {area} is besieged; reinforcements go only to unbesieged cities (7.2.2, 000:936)")
         cap = garrison_capacity(state, m, area)
         have = city_garrison_total(state, area)
@@ -188,7 +188,7 @@ def _place_corps_where(state: GameState, ctx: Any, power: str, a: PlaceCorps, co
         other = the_corps(state, a.with_corps)
         if other.location.kind not in (LocationKind.AREA, LocationKind.CITY):
             raise IllegalAction(f"{other.id} is not on a land area of the map")
-        if supply.unit_controller(state, other) != power:
+        if relations.unit_power(state, other) != power:
             raise IllegalAction(f"{other.id} is not a corps of {power}; a new counter joins only a friendly corps (7.2.1, 000:924)")
         if not supply.unit_unbesieged(state, m, other):
             raise IllegalAction(f"{other.id} is besieged in {other.location.site}; a new counter joins only an unbesieged corps (7.2.1)")
@@ -200,9 +200,9 @@ def _place_corps_where(state: GameState, ctx: Any, power: str, a: PlaceCorps, co
             f"{area} is not a city of {corps.nation}'s {'home nation' if corps.nation == power else 'borders'}; "
             f"{corps.id} may be placed only there or with a corps (7.2.1, 000:924)"
         )
-    if supply.city_power(state, m, area) != power:
+    if control.city_power(state, m, area) != power:
         raise IllegalAction(f"the city of {area} is not controlled by {power} (7.2.1)")
-    if supply.is_besieged(state, m, area):
+    if control.is_besieged(state, m, area):
         raise IllegalAction(f"the city of {area} is besieged; {corps.id} may be placed only in an unbesieged city (7.2.1, 000:924)")
     return Location(LocationKind.CITY, area)
 
@@ -558,9 +558,9 @@ def _verify_move_city(state: GameState, power: str, a: MoveCityRural, ctx: Any) 
         raise IllegalAction(f"{corps.id} is already in the city of {area}")
     if m.area(area).city is None:
         raise IllegalAction(f"{area} has no city")
-    if not supply.allied_or_same(state, power, supply.city_power(state, m, area)):
+    if not relations.allied(state, power, control.city_power(state, m, area)):
         raise IllegalAction(f"the city of {area} is not held by {power} or an ally; {corps.id} may not enter it in this phase (7.2.3)")
-    inside = sum(1 for c in supply.corps_at(state, area) if c.location.kind is LocationKind.CITY)
+    inside = sum(1 for c in control.corps_at(state, area) if c.location.kind is LocationKind.CITY)
     inside += sum(1 for g in supply.garrisons_at(state, area) if g.location.kind is LocationKind.CITY)
     if inside >= CITY_STACK_LIMIT:
         raise IllegalAction(f"the city of {area} already holds {inside} counters, the most it may (10.4.3, 000:1410)")

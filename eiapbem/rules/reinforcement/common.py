@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import supply
+from eiapbem.rules import relations
 from eiapbem.rules.model import (
     POWERS,
     Corps,
@@ -132,7 +132,7 @@ def on_map(unit: Corps | Fleet | Garrison) -> bool:
 
 def own_unit(state: GameState, power: str, unit: Corps | Fleet, what: str) -> None:
     """``unit`` belongs to ``power`` or one of its free states and is not loaned out (7.6)."""
-    if supply.power_of(state, unit.nation) != power or unit.nation not in (power,) + state.free_states(power):
+    if relations.power_of(state, unit.nation) != power or unit.nation not in (power,) + state.free_states(power):
         raise IllegalAction(f"{unit.id} is not {power}'s to {what}")
     if unit.loaned_to is not None:
         raise IllegalAction(f"{unit.id} is loaned to {unit.loaned_to} this month (7.6, 000:1002); {power} cannot {what} it")
@@ -147,7 +147,7 @@ def purchased(state: GameState, unit: Corps | Fleet) -> bool:
 
 
 def _due_orders(state: GameState, nation: str, items: tuple[str, ...], port: str | None = None) -> list[BuildOrder]:
-    power = supply.power_of(state, nation)
+    power = relations.power_of(state, nation)
     if power is None or power not in POWERS:
         return []
     return sorted(
@@ -176,7 +176,7 @@ def due_ships(state: GameState, nation: str, port: str) -> Ships:
 
 
 def _take(state: GameState, nation: str, item: str, n: int, port: str | None) -> GameState:
-    power = supply.power_of(state, nation)
+    power = relations.power_of(state, nation)
     assert power is not None
     builds = state.powers[power].builds
     for o in _due_orders(state, nation, (item,), port):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine, supply
 from eiapbem.rules.model import Corps, Factors, GameState, Location, LocationKind
 from eiapbem.rules.model.powers import SHIP_ITEMS
 from eiapbem.rules.reinforcement.army import check_corps_takes, check_garrison_takes
@@ -59,7 +59,7 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
     for c in corps:
         if purchased(state, c):
             for a in homes:
-                if supply.city_power(state, m, a) == power and not supply.is_besieged(state, m, a):
+                if control.city_power(state, m, a) == power and not control.is_besieged(state, m, a):
                     try:
                         check_corps_takes(state, ctx, power, c, one, at=Location(LocationKind.CITY, a))
                         return f"{c.id} placed in {a}"
