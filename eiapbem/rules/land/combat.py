@@ -23,6 +23,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
 from eiapbem.rules.combat.field import start_field_battle
 from eiapbem.rules.land.common import field_units, is_enemy
+from eiapbem.rules.land.supplyphase import end_movement
 from eiapbem.rules.model import Corps, CorpsType, GameState, Garrison, Record
 from eiapbem.rules.model.common import Slug
 
@@ -84,12 +85,10 @@ def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> Non
 
 
 def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engine.Outcome:
-    from eiapbem.rules.land import supplyphase
-
     out = engine.Outcome(state)
     if not state.movement_over:
         # 11.0 (000:1606): combat begins at the end of all movement and supply.
-        out = out.then(supplyphase.end_movement(out.state, power, ctx))
+        out = out.then(end_movement(out.state, power, ctx))
         state = out.state
     atk = attackers(state, action.area, power)
     dfn = defenders(state, action.area, power)

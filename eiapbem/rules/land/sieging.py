@@ -27,6 +27,8 @@ from eiapbem.rules import control, engine, relations
 from eiapbem.rules.combat.sieges import start_garrison_attack, start_siege_assault
 from eiapbem.rules.land.combat import areas_to_attack, battles_of
 from eiapbem.rules.land.common import IRREGULAR, STACK_LIMIT, counters_in_section, is_enemy, must_stop_in, own_on_map, the_unit
+from eiapbem.rules.land.movement import allowance
+from eiapbem.rules.land.supplyphase import end_movement
 from eiapbem.rules.model import Corps, GameState, Garrison, LandMove, LocationKind, Record
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
@@ -73,8 +75,6 @@ def enemy_inside(state: GameState, area: str, power: str) -> list[str]:
 
 
 def verify_besiege(state: GameState, power: str, a: Besiege, ctx: Any) -> None:
-    from eiapbem.rules.land.movement import allowance
-
     unit = the_unit(state, a.unit)
     if not isinstance(unit, Corps) or unit.corps_type in IRREGULAR:
         raise IllegalAction(f"{a.unit} is not a corps; only corps besiege cities (11.4, 000:1946)")
@@ -138,11 +138,9 @@ def verify_assault(state: GameState, power: str, a: Assault, ctx: Any) -> None:
 
 
 def _close_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
-    from eiapbem.rules.land import supplyphase
-
     if state.movement_over:
         return engine.Outcome(state)
-    return supplyphase.end_movement(state, power, ctx)
+    return end_movement(state, power, ctx)
 
 
 def apply_assault(state: GameState, power: str, a: Assault, ctx: Any) -> engine.Outcome:

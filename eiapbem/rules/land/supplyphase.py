@@ -37,6 +37,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.land.common import IRREGULAR, the_unit
 from eiapbem.rules.land.depots import own_territory
+from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -113,8 +114,6 @@ class ForageRoll:
 
 def forage_modifiers(state: GameState, ctx: Any, power: str, corps: Corps) -> tuple[tuple[str, int], ...]:
     """The modifiers of 000:1500-1510 for ``corps`` now, as (why, value), zeros left out."""
-    from eiapbem.rules.land.movement import allowance
-
     m = ctx.map
     here = corps.location.site
     rec = state.land_moves.get(corps.id) or LandMove(start=here)
