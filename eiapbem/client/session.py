@@ -712,7 +712,8 @@ class Session:
         acts = [admin.admin_from_obj(o, f"{name} acts[{i}]") for i, o in enumerate(body["acts"])]
         assert loaded.seed is not None
         try:
-            after = admin.apply_all(state, acts, rules_context(Dice(loaded.seed)), setup_for=self.ai_setup).state
+            after = admin.apply_all(state, acts, rules_context(Dice(loaded.seed)), setup_for=self.ai_setup,
+                                    computer=ai.play_slot).state
         except IllegalAction as err:
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {err}") from err
         if after.state_hash() != body["after"]:
@@ -748,7 +749,8 @@ class Session:
             raise IllegalAction(
                 f"the orders of {state.slot.key(state.date) if state.slot else 'this slot'} are still coming in; "
                 "an admin act must wait until every power's orders are in (docs/file-format.md section 6)")
-        out = admin.apply_all(state, acts, rules_context(pdice.dice_for_next(chain, self.me, "admin")), setup_for=self.ai_setup)
+        out = admin.apply_all(state, acts, rules_context(pdice.dice_for_next(chain, self.me, "admin")), setup_for=self.ai_setup,
+                              computer=ai.play_slot)
         new_meta = dict(self.data.meta)
         if meta is not None:
             new_meta.update(meta)

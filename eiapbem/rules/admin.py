@@ -41,6 +41,10 @@ from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import NationId, PowerId, Slug
 from eiapbem.rules.model.units import UnitId, garrison_id
 
+#: The computer player the layer above passes in (``eiapbem.ai.play_slot``): ``computer(state, power,
+#: ctx, setup=actions)`` returns the turn it played (``.state``, ``.actions``, ``.events``).
+Computer = Callable[..., Any]
+
 SETTINGS = ("neutral", "ally", "war")
 AI_LEVELS = ("ai-easy", "ai-medium", "ai-hard")
 OPTION_NAMES = tuple(Options.__dataclass_fields__)
@@ -366,14 +370,15 @@ def _skip(state: GameState, act: SkipSlot) -> Outcome:
     return Outcome(advance(out.state), out.events)
 
 
-def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, setup: list) -> Outcome:
-    # The computer player lives above the rules core (eiapbem/ai); it only proposes engine actions.
-    from eiapbem import ai
-
+def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, setup: list,
+             computer: Computer | None) -> Outcome:
     slot = state.slot
     assert slot is not None
     if ctx is None:
         raise IllegalAction("the computer plays a turn only with the dice of the host's admin file")
+    if computer is None:
+        raise IllegalAction("the computer plays a turn only where a computer player is given to the rules",
+                            hint="the client and the host pass eiapbem.ai.play_slot; pass it as computer=")
     if slot.simultaneous:
         raise IllegalAction(f"{slot.key(state.date)} is played by every power at once; the computer plays only a player's own turn",
                             hint="orders of a simultaneous phase come from each player; the host can skip nothing there either")
@@ -381,7 +386,7 @@ def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, set
         raise IllegalAction(f"the current player is {slot.power}, not {act.power}; the computer plays only the turn of the player next to move (000:202)")
     kind = PlayerKind(act.level)
     lent = state.with_power(act.power, controller=kind)
-    turn = ai.play_slot(lent, act.power, ctx, setup=setup)
+    turn = computer(lent, act.power, ctx, setup=setup)
     back = turn.state.with_power(act.power, controller=state.powers[act.power].controller)
     out = _log(back, act, f"the computer ({act.level}) played {act.power}'s turn {slot.key(state.date)} "
                           f"with {len(turn.actions)} action(s)", power=act.power, level=act.level)
@@ -394,11 +399,14 @@ def _replace_by_ai(state: GameState, act: ReplaceByAi) -> Outcome:
                 power=act.power, old=act.old_name, level=act.level, when=act.when)
 
 
-def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None = None, *, setup: list | None = None) -> Outcome:
+def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None = None, *, setup: list | None = None,
+                computer: Computer | None = None) -> Outcome:
     """Apply one admin act; ``IllegalAction`` if the state could not hold the result.
 
     ``ctx`` (the admin file's dice) and ``setup`` (the default setup of the power in play,
-    in the setup phase) are needed only by ``AiPlay``.
+    in the setup phase) are needed only by ``AiPlay``, and so is ``computer``: the computer
+    player (``eiapbem.ai.play_slot``), passed in by the layer above, since the rules core
+    imports no AI.
     """
     if state.slot is None:
         raise IllegalAction("the game is over; the admin menu changes nothing any more")
@@ -424,7 +432,7 @@ def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None =
         if isinstance(act, SkipSlot):
             return _skip(state, act)
         if isinstance(act, AiPlay):
-            return _ai_play(state, act, ctx, list(setup or []))
+            return _ai_play(state, act, ctx, list(setup or []), computer)
         if isinstance(act, ReplaceByAi):
             return _replace_by_ai(state, act)
         if isinstance(act, ReplacePlayer):
@@ -447,12 +455,12 @@ def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None =
 
 
 def apply_all(state: GameState, acts: list, ctx: engine.RulesContext | None = None,
-              setup_for: Callable[[str], list] | None = None) -> Outcome:
+              setup_for: Callable[[str], list] | None = None, computer: Computer | None = None) -> Outcome:
     """Apply admin acts in order; ``setup_for(power)`` gives the default setup an ``AiPlay`` loads."""
     out = Outcome(state)
     for a in acts:
         setup = setup_for(a.power) if isinstance(a, AiPlay) and setup_for is not None else None
-        out = out.then(apply_admin(out.state, a, ctx, setup=setup))
+        out = out.then(apply_admin(out.state, a, ctx, setup=setup, computer=computer))
     return out
 
 
