@@ -33,8 +33,6 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.cases import procedure
-from eiapbem.rules.combat._inputs import need
 from eiapbem.rules.combat import morale as morale_rules
 from eiapbem.rules.combat.siege import assault_attempt
 from eiapbem.rules.combat.tables_use import percent_of
@@ -42,7 +40,7 @@ from eiapbem.rules.control import city_holder
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import Siege, SiegeRound
-from eiapbem.rules.model.common import FactorType, Phase
+from eiapbem.rules.model.common import FactorType
 from eiapbem.rules.model.state import CityControl
 from eiapbem.rules.relations import at_war, power_of
 from eiapbem.rules.model.units import (
@@ -483,41 +481,3 @@ def report_text(siege: Siege) -> str:
 def report_record(siege: Siege) -> dict:
     """The siege as plain JSON-able data."""
     return siege.to_obj()
-
-
-# ------------------------------------------------------------------ rules cases
-
-
-@procedure("siege.assault", context=True)
-def _assault_case(inp: dict, ctx: RulesContext) -> dict:
-    """A whole assault attempt (or, with ``garrison_attack = true``, a garrison attack) through the engine."""
-    from eiapbem.rules.scene import answer_all, powers_changed, scene_state, waiting_for
-
-    state = scene_state(inp, phase=Phase.LAND)
-    before = state
-    city = need(inp, "city", str)
-    if need(inp, "garrison_attack", bool, False):
-        out = start_garrison_attack(state, city, ctx)
-    else:
-        out = start_siege_assault(state, city, need(inp, "besieger", str), ctx)
-    (sid,) = out.state.sieges
-    asked: list[str] = []
-    state = answer_all(out.state, f"siege:{sid}:", need(inp, "answers", dict, {}), ctx, asked)
-    s = state.sieges[sid]
-    units = {u: state.units[u].factors.total if u in state.units else 0 for u in s.besiegers + s.defenders}
-    return {
-        "siege": sid,
-        "step": s.step,
-        "random_number": s.random_number,
-        "result": s.result,
-        "outcome": s.outcome,
-        "morale": dict(s.morale),
-        "rounds": [{"losses": dict(r.losses), "morale_loss": dict(r.morale_loss)} for r in s.rounds],
-        "factors": units,
-        "city_controller": state.city_control[city].nation if city in state.city_control else "unchanged",
-        "prisoners": {k: p.factors.total for k, p in state.prisoners.items()},
-        "political_status": powers_changed(before, state),
-        "decisions": asked,
-        "waiting_for": waiting_for(state, f"siege:{sid}:"),
-        "report": list(s.report),
-    }

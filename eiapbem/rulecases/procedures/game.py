@@ -44,7 +44,7 @@ from typing import Any
 
 from eiapbem.core.errors import EiaError
 from eiapbem.rules import engine
-from eiapbem.rules.cases import procedure
+from eiapbem.rulecases.harness import procedure
 from eiapbem.rules.model import (
     POOL,
     Date,
