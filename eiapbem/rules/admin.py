@@ -212,7 +212,7 @@ class Backups(Record):
     when: str
 
 
-ADMIN_ACTS: dict[str, type] = {
+ADMIN_ACTS: dict[str, type[Any]] = {
     c.KIND: c
     for c in (AddPoliticalPoints, AddMoney, AddManpower, SetDiplomacy, RemoveUnit, PlaceUnit, EditUnit,
               CreateGarrison, ChangeOption, SkipSlot, AiPlay, ReplaceByAi, ReplacePlayer, ReplaceHost, Backups)

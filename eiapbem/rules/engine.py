@@ -43,6 +43,7 @@ from typing import Any
 
 from eiapbem.core.errors import BadEncoding, IllegalAction
 from eiapbem.core.dice import Dice
+from eiapbem.rules.mapgraph import Map
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
 from eiapbem.rules.model.base import FrozenMap
 
@@ -51,12 +52,12 @@ from eiapbem.rules.model.base import FrozenMap
 class RulesContext:
     """What the rules may consult besides the state: read-only data and this file's dice.
 
-    ``map`` is an ``eiapbem.rules.mapgraph.Map``; ``world`` the parsed world data
+    ``map`` is the ``Map``; ``world`` the parsed world data
     (``eiapbem.data.world.load_raw()``: minors, leaders, counters, displays,
     scenarios). Both are loaded by the layers above and never copied into the state.
     """
 
-    map: Any
+    map: Map
     world: Mapping[str, Any]
     dice: Dice
 
@@ -81,7 +82,7 @@ Resolve = Callable[[GameState, Mapping[str, Sequence[Any]], RulesContext], Outco
 
 @dataclass(frozen=True)
 class ActionSpec:
-    cls: type
+    cls: type[Any]
     phases: tuple[Phase, ...]
     verify: Verify
     apply: Apply
@@ -110,7 +111,7 @@ RULE_MODULES: tuple[str, ...] = (
 )
 
 
-def register_action(cls: type, *, phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:
+def register_action(cls: type[Any], *, phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:
     """Register the action class ``cls`` (a ``Record`` with a ``KIND``)."""
     kind = getattr(cls, "KIND", "")
     if not kind:

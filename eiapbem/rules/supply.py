@@ -16,7 +16,6 @@ ordered by id.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 
 from eiapbem.rules.control import city_power, corps_at, is_besieged, is_blockaded
 from eiapbem.rules.model import (
@@ -74,7 +73,7 @@ def enemy_fleet_in_sea(state: GameState, sea: str, power: str) -> bool:
 def blocked_for(state: GameState, m, area: str, power: str) -> bool:
     """10.3.3 (000:1334): an unbesieged enemy corps (any kind) or garrison is in ``area`` and no
     unbesieged friendly or allied corps or garrison is."""
-    units: Iterable[Corps | Garrison] = list(corps_at(state, area)) + garrisons_at(state, area)
+    units: list[Corps | Garrison] = [*corps_at(state, area), *garrisons_at(state, area)]
     enemy = friend = False
     for u in units:
         if not unit_unbesieged(state, m, u):
