@@ -67,7 +67,7 @@ CONTROLLED = (MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceCorps(Record):
+class SetupPlaceCorps(Record):
     """Take a corps counter from the pool and put it, empty, in a land area."""
 
     KIND = "setup.place-corps"
@@ -89,7 +89,7 @@ class PlaceDepot(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceFleet(Record):
+class SetupPlaceFleet(Record):
     """Take a fleet counter from the pool and put it in a port, a sea area next to one, or an enemy's blockade box."""
 
     KIND = "setup.place-fleet"
@@ -102,7 +102,7 @@ class PlaceFleet(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class AddFactors(Record):
+class SetupAddFactors(Record):
     """Put army factors not yet placed into a corps on the map (the factor placement screen)."""
 
     KIND = "setup.add-factors"
@@ -126,7 +126,7 @@ class AddGarrison(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class AddShips(Record):
+class SetupAddShips(Record):
     """Put ships not yet placed into a fleet on the map."""
 
     KIND = "setup.add-ships"
@@ -137,7 +137,7 @@ class AddShips(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class AssignLeader(Record):
+class SetupAssignLeader(Record):
     """Assign an available leader to a corps (or fleet) on the map."""
 
     KIND = "setup.assign-leader"
@@ -239,7 +239,7 @@ def _check_take(state: GameState, nation: str, factors: Factors, what: str) -> N
 # ----------------------------------------------------------------- verify / apply
 
 
-def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: RulesContext) -> None:
+def _verify_place_corps(state: GameState, power: str, a: SetupPlaceCorps, ctx: RulesContext) -> None:
     corps = _own_unit(state, power, a.corps, Corps, "corps counter")
     if corps.location != POOL:
         raise IllegalAction(f"{a.corps} is already on the map at {corps.location}")
@@ -248,7 +248,7 @@ def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: RulesC
     _check_land(state, power, a.area, ctx, a.corps)
 
 
-def _apply_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: RulesContext) -> Outcome:
+def _apply_place_corps(state: GameState, power: str, a: SetupPlaceCorps, ctx: RulesContext) -> Outcome:
     corps = state.units[a.corps]
     new = state.with_unit(corps.replace(location=Location(LocationKind.AREA, a.area)))
     return engine.log(new, power, "setup.place", f"{power} places {a.corps} in {ctx.map.areas[a.area].name}", unit=a.corps, area=a.area)
@@ -267,7 +267,7 @@ def _apply_place_depot(state: GameState, power: str, a: PlaceDepot, ctx: RulesCo
     return engine.log(new, power, "setup.place", f"{power} places {a.depot} in {ctx.map.areas[a.area].name}", unit=a.depot, area=a.area)
 
 
-def _fleet_location(a: PlaceFleet) -> Location:
+def _fleet_location(a: SetupPlaceFleet) -> Location:
     given = [(k, v) for k, v in (("port", a.port), ("sea", a.sea), ("blockade", a.blockade)) if v]
     if len(given) != 1:
         raise IllegalAction(f"place {a.fleet} with exactly one of --port, --sea or --blockade")
@@ -279,7 +279,7 @@ def _home_ports(state: GameState, power: str, ctx: RulesContext) -> list[Any]:
     return [ar for ar in ctx.map.areas.values() if ar.port is not None and may_set_up_in(state, power, ar)]
 
 
-def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesContext) -> None:
+def _verify_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: RulesContext) -> None:
     fleet = _own_unit(state, power, a.fleet, Fleet, "fleet counter")
     if fleet.location != POOL:
         raise IllegalAction(f"{a.fleet} is already on the map at {fleet.location}")
@@ -304,7 +304,7 @@ def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesC
         raise IllegalAction(f"{a.fleet} may blockade only a port of a major power {power} is at war with (5.2); {area.name} is {enemy}'s")
 
 
-def _apply_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesContext) -> Outcome:
+def _apply_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: RulesContext) -> Outcome:
     loc = _fleet_location(a)
     new = state.with_unit(state.units[a.fleet].replace(location=loc))
     if loc.kind is LocationKind.SEA:
@@ -316,7 +316,7 @@ def _apply_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesCo
     return engine.log(new, power, "setup.place", f"{power} places {a.fleet} {where}", unit=a.fleet, at=str(loc))
 
 
-def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesContext) -> None:
+def _verify_add_factors(state: GameState, power: str, a: SetupAddFactors, ctx: RulesContext) -> None:
     corps = _own_unit(state, power, a.corps, Corps, "corps")
     if corps.location == POOL:
         raise IllegalAction(f"{a.corps} is still in the pool; place it first with place-corps")
@@ -328,7 +328,7 @@ def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesC
             raise IllegalAction(f"{a.corps} can hold at most {cap.get(k.value, 0)} {k.value} factors, not {after.get(k)}")
 
 
-def _apply_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesContext) -> Outcome:
+def _apply_add_factors(state: GameState, power: str, a: SetupAddFactors, ctx: RulesContext) -> Outcome:
     corps = state.units[a.corps]
     have, ships = _unplaced(state, corps.nation)
     new = _set_unplaced(state, corps.nation, (have - a.factors), ships)
@@ -368,7 +368,7 @@ def _apply_add_garrison(state: GameState, power: str, a: AddGarrison, ctx: Rules
     return engine.log(new, power, "setup.garrison", f"{power} garrisons {name} with {a.factors.describe()}", unit=gid)
 
 
-def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContext) -> None:
+def _verify_add_ships(state: GameState, power: str, a: SetupAddShips, ctx: RulesContext) -> None:
     fleet = _own_unit(state, power, a.fleet, Fleet, "fleet")
     if fleet.location == POOL:
         raise IllegalAction(f"{a.fleet} is still in the pool; place it first with place-fleet")
@@ -383,7 +383,7 @@ def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesConte
             raise IllegalAction(f"{a.fleet} can hold at most {cap.get(k.value, 0)} {k.value} ships")
 
 
-def _apply_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContext) -> Outcome:
+def _apply_add_ships(state: GameState, power: str, a: SetupAddShips, ctx: RulesContext) -> Outcome:
     fleet = state.units[a.fleet]
     factors, have = _unplaced(state, fleet.nation)
     new = _set_unplaced(state, fleet.nation, factors, (have - a.ships))
@@ -391,7 +391,7 @@ def _apply_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContex
     return engine.log(new, power, "setup.ships", f"{power} puts {a.ships.describe()} into {a.fleet}", unit=a.fleet)
 
 
-def _verify_assign_leader(state: GameState, power: str, a: AssignLeader, ctx: RulesContext) -> None:
+def _verify_assign_leader(state: GameState, power: str, a: SetupAssignLeader, ctx: RulesContext) -> None:
     leader = state.leaders.get(a.leader)
     if leader is None:
         raise IllegalAction(f"there is no leader {a.leader!r}", hint="'eiapbem show pool' lists your leaders")
@@ -417,7 +417,7 @@ def is_naval_leader(ctx: RulesContext, leader_id: str) -> bool:
     return any(row["id"] == short and row.get("naval") for row in ctx.world["leaders.json"]["leaders"])
 
 
-def _apply_assign_leader(state: GameState, power: str, a: AssignLeader, ctx: RulesContext) -> Outcome:
+def _apply_assign_leader(state: GameState, power: str, a: SetupAssignLeader, ctx: RulesContext) -> Outcome:
     leader = state.leaders[a.leader]
     new = state.with_leader(leader.replace(status=LeaderStatus.ON_MAP, attached_to=a.unit))
     return engine.log(new, power, "setup.leader", f"{power} assigns {a.leader} to {a.unit}", leader=a.leader, unit=a.unit)
@@ -490,18 +490,25 @@ def finish(state: GameState, power: str, ctx: RulesContext) -> Outcome:
     return engine.log(new, power, "setup.done", f"{power} has set up its forces")
 
 
-_SETUP = (Phase.SETUP,)
-engine.register_action(PlaceCorps, phases=_SETUP, verify=_verify_place_corps, apply=_apply_place_corps)
-engine.register_action(PlaceDepot, phases=_SETUP, verify=_verify_place_depot, apply=_apply_place_depot)
-engine.register_action(PlaceFleet, phases=_SETUP, verify=_verify_place_fleet, apply=_apply_place_fleet)
-engine.register_action(AddFactors, phases=_SETUP, verify=_verify_add_factors, apply=_apply_add_factors)
-engine.register_action(AddGarrison, phases=_SETUP, verify=_verify_add_garrison, apply=_apply_add_garrison)
-engine.register_action(AddShips, phases=_SETUP, verify=_verify_add_ships, apply=_apply_add_ships)
-engine.register_action(AssignLeader, phases=_SETUP, verify=_verify_assign_leader, apply=_apply_assign_leader)
-engine.register_action(RemoveCounter, phases=_SETUP, verify=_verify_remove, apply=_apply_remove)
-engine.register_phase(Phase.SETUP, obligations=obligations, finish=finish)
+#: The setup phase's rules (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules(
+    "setup",
+    phases=(Phase.SETUP,),
+    actions=(
+        (SetupPlaceCorps, _verify_place_corps, _apply_place_corps),
+        (PlaceDepot, _verify_place_depot, _apply_place_depot),
+        (SetupPlaceFleet, _verify_place_fleet, _apply_place_fleet),
+        (SetupAddFactors, _verify_add_factors, _apply_add_factors),
+        (AddGarrison, _verify_add_garrison, _apply_add_garrison),
+        (SetupAddShips, _verify_add_ships, _apply_add_ships),
+        (SetupAssignLeader, _verify_assign_leader, _apply_assign_leader),
+        (RemoveCounter, _verify_remove, _apply_remove),
+    ),
+    obligations=obligations,
+    finish=finish,
+)
 
 __all__ = [
-    "AddFactors", "AddGarrison", "AddShips", "AssignLeader", "PlaceCorps", "PlaceDepot", "PlaceFleet",
+    "SetupAddFactors", "AddGarrison", "SetupAddShips", "SetupAssignLeader", "SetupPlaceCorps", "PlaceDepot", "SetupPlaceFleet",
     "RemoveCounter", "may_set_up_in", "obligations",
 ]

@@ -243,7 +243,8 @@ def _apply_answer(state: Any, power: str, decision: PendingDecision, choice: str
     return run(state, bid, ctx)
 
 
-engine.register_decision("battle", verify=_verify_answer, apply=_apply_answer)
+#: Field battles' questions, answered in any phase (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules("field battles", decisions=(("battle", _verify_answer, _apply_answer),))
 
 
 # ----------------------------------------------------------------- commanders (13.8.5-13.8.7)

@@ -470,7 +470,8 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
     raise IllegalAction(f"no siege rule answers decisions of kind {decision.kind}")
 
 
-engine.register_decision("siege", verify=_verify, apply=_apply)
+#: Sieges' questions, answered in any phase (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules("sieges", decisions=(("siege", _verify, _apply),))
 
 
 def report_text(siege: Siege) -> str:

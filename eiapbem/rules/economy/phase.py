@@ -386,8 +386,9 @@ def summary(state: GameState, ctx: Any, orders: Mapping[str, Sequence[Any]] | No
     return out
 
 
-for _cls in ACTIONS:
-    engine.register_action(_cls, phases=(Phase.ECONOMIC,), verify=_verify, apply=_apply)
-engine.register_phase(Phase.ECONOMIC, resolve=resolve)
+#: The economic phase's rules (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules(
+    "economy", phases=(Phase.ECONOMIC,), actions=tuple((cls, _verify, _apply) for cls in ACTIONS), resolve=resolve,
+)
 
 __all__ = ["ACTIONS", "STEPS", "resolve", "run_steps", "summary", "with_orders"]

@@ -776,7 +776,8 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
     return _run(_put(state, b), b.id, ctx)
 
 
-engine.register_decision("naval", verify=_verify, apply=_apply)
+#: Naval combats' questions, answered in any phase (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules("naval combats", decisions=(("naval", _verify, _apply),))
 
 
 # ------------------------------------------------------------------ reports
