@@ -166,3 +166,21 @@ def test_the_checker_finds_a_circle_and_an_upward_import():
     edges = {"eiapbem.rules.a": {"eiapbem.rules.b"}, "eiapbem.rules.b": {"eiapbem.rules.a", "eiapbem.cli.x"}, "eiapbem.cli.x": set()}
     assert _circles(edges) == [("eiapbem.rules.a", "eiapbem.rules.b")]
     assert RANK[_layer("eiapbem.cli.x")] > RANK[_layer("eiapbem.rules.b")]
+
+
+#: The phases' own packages; shared rules live beside them (relations, control, supply, forces, combat engines).
+PHASES = ("eiapbem.rules.setup", "eiapbem.rules.reinforcement", "eiapbem.rules.land", "eiapbem.rules.economy",
+          "eiapbem.rules.diplomacy")
+
+
+def _phase(module: str) -> str | None:
+    return next((p for p in PHASES if module == p or module.startswith(p + ".")), None)
+
+
+def test_phases_never_import_each_other():
+    """Issue 14 item 4: a rule two phases need lives in a phase-neutral module (``eiapbem/rules/forces.py``...)."""
+    sideways = sorted(
+        (m, t) for m, ts in EDGES.items() for t in ts
+        if _phase(m) is not None and _phase(t) is not None and _phase(m) != _phase(t)
+    )
+    assert sideways == []

@@ -17,7 +17,7 @@ from eiapbem.data import world
 from eiapbem.data.context import rules_context
 from eiapbem.rules import control, relations
 from eiapbem.rules.combat import sieges
-from eiapbem.rules.model import POWERS, Date, Fleet, Location, LocationKind, MinorStatus, Ships
+from eiapbem.rules.model import POWERS, Fleet, Location, LocationKind, MinorStatus, Ships
 from eiapbem.rules.model.state import CityControl
 from eiapbem.rules.naval import battle as naval
 from eiapbem.rules.scenario import initial_state

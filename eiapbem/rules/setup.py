@@ -29,7 +29,6 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.engine import Outcome, RulesContext
-from eiapbem.rules.reinforcement.common import counter_max
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -50,6 +49,7 @@ from eiapbem.rules.model import (
     ShipType,
     garrison_id,
 )
+from eiapbem.rules.forces import counter_max
 
 #: Corps types that may be set up (5.3.1; 13.2.1, 13.2.2, 13.2.4, 13.2.5 keep the others off the map).
 SETUP_CORPS_TYPES = (CorpsType.REGULAR, CorpsType.FEUDAL, CorpsType.COSSACK)

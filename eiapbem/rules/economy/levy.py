@@ -14,9 +14,9 @@ from eiapbem.rules.control import is_besieged, province_holder
 from eiapbem.rules.economy.common import Work
 from eiapbem.rules.relations import at_war, power_of
 from eiapbem.rules.model import POOL, Corps, CorpsType, Date, Factors, GameState, Location, LocationKind
+from eiapbem.rules.forces import feudal_province
 
 STEP = "12.9 levy"
-
 
 
 def cossack_provinces(ctx: Any) -> tuple[str, ...]:
@@ -47,13 +47,6 @@ def cossack_limit(state: GameState, ctx: Any) -> int:
     held = sum(1 for p in cossack_provinces(ctx) if province_holder(state, ctx, p) == "RU")
     russia = set(ctx.map.areas_of_nation("RU"))
     return held * (2 if enemy_corps_in(state, ctx, "RU", russia) else 1)
-
-
-def feudal_province(ctx: Any, corps_id: str) -> str | None:
-    for c in ctx.world["counters.json"]["powers"]["TU"]["corps"]:
-        if c["id"] == corps_id:
-            return c.get("province")
-    return None
 
 
 def feudal_full(ctx: Any, corps_id: str) -> Factors:

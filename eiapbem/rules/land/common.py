@@ -10,16 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, relations, supply
 from eiapbem.rules.model import Corps, CorpsType, Depot, GameState, Garrison, LocationKind, garrison_id
+from eiapbem.rules.forces import IRREGULAR
 
-#: 13.2: Cossacks, Freikorps and guerrillas are not corps for the stop rule (10.4.2, 000:1398).
-IRREGULAR = (CorpsType.COSSACK, CorpsType.FREIKORPS, CorpsType.GUERRILLA)
 #: 10.4.2 (000:1400): Cossacks and Freikorps need not stop among enemies.
 NEED_NOT_STOP = (CorpsType.COSSACK, CorpsType.FREIKORPS)
-#: 10.4.2 (000:1404), 10.4.3 (000:1410): at most 30 counters in a section of an area or city.
-STACK_LIMIT = 30
 
 
 def is_enemy(state: GameState, power: str, unit: Any) -> bool:
@@ -110,17 +106,3 @@ def may_enter_territory(state: GameState, m: Any, area: str, power: str) -> str 
             f"(13.4.1, 000:2550); move around it or obtain access in the diplomacy phase")
 
 
-def the_unit(state: GameState, unit_id: str) -> Any:
-    u = state.units.get(unit_id)
-    if u is None:
-        raise IllegalAction(f"there is no unit {unit_id!r}", hint="corps ids look like corps:FR:III; 'eiapbem show units' lists them")
-    return u
-
-
-def own_on_map(state: GameState, power: str, unit: Any, what: str) -> None:
-    """``unit`` is moved by ``power`` this month (its own, a free state's, or loaned to it) and is on the map."""
-    if relations.unit_power(state, unit) != power:
-        owner = relations.unit_power(state, unit) or unit.nation
-        raise IllegalAction(f"{unit.id} is {owner}'s, not {power}'s, so {power} cannot {what} it (10.4, 000:1356)")
-    if unit.location.kind not in (LocationKind.AREA, LocationKind.CITY):
-        raise IllegalAction(f"{unit.id} is at {unit.location}, not on a land area of the map, so it cannot {what}")

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import control, engine, relations, supply
-from eiapbem.rules.land.common import IRREGULAR, is_enemy
+from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import (
     POOL,
     POWERS,
@@ -40,6 +40,7 @@ from eiapbem.rules.model import (
     MinorStatus,
     Phase,
 )
+from eiapbem.rules.forces import IRREGULAR
 
 #: 13.3.1 (000:2530): political points per district conquered.
 CONQUEST_POINTS = 1

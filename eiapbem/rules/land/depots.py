@@ -32,7 +32,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
-from eiapbem.rules.land.common import IRREGULAR, is_enemy, may_enter_territory, the_unit
+from eiapbem.rules.land.common import is_enemy, may_enter_territory
 from eiapbem.rules.model import (
     POOL,
     POWERS,
@@ -47,6 +47,7 @@ from eiapbem.rules.model import (
 )
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.forces import IRREGULAR, the_unit
 
 #: 10.3 (000:1304): a depot costs $1 each time it is placed.
 DEPOT_COST = 1

@@ -18,11 +18,11 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.control import province_holder
-from eiapbem.rules.economy.levy import feudal_province
-from eiapbem.rules.land.common import is_enemy, own_on_map, the_unit
+from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Location, LocationKind, Record
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.forces import feudal_province, own_on_map, the_unit
 
 
 @dataclass(frozen=True, slots=True)

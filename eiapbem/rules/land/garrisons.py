@@ -27,8 +27,14 @@ from eiapbem.rules import control, engine
 from eiapbem.rules.land.movement import counter_kind
 from eiapbem.rules.model import Corps, GameState, Garrison, LocationKind, Record
 from eiapbem.rules.model.common import NonNeg
-from eiapbem.rules.reinforcement.army import army_unit, check_transfer, garrison_target, move_factors, removed_log
-from eiapbem.rules.reinforcement.common import factors_from
+from eiapbem.rules.forces import (
+    army_unit,
+    check_transfer,
+    factors_from,
+    garrison_target,
+    move_factors,
+    removed_log,
+)
 
 #: 10.4.3 (000:1438).
 DEPOT_GARRISON_CAPACITY = 10

@@ -39,20 +39,17 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, mapgraph, relations, supply
 from eiapbem.rules.land.common import (
-    IRREGULAR,
     NEED_NOT_STOP,
-    STACK_LIMIT,
     counters_in_section,
     may_enter_territory,
     must_stop_in,
-    own_on_map,
-    the_unit,
     unbesieged_enemy_corps,
     ungarrisoned_enemy_depots,
 )
 from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Location, LocationKind, MinorStatus, Record
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.tables import forces
+from eiapbem.rules.forces import IRREGULAR, STACK_LIMIT, own_on_map, the_unit
 
 _PATH_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:,[a-z0-9]+(?:-[a-z0-9]+)*)*")
 #: Counter kinds of ``counters.json`` with no movement rule of their own move as infantry corps.

@@ -26,12 +26,13 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations
 from eiapbem.rules.combat.sieges import start_garrison_attack, start_siege_assault
 from eiapbem.rules.land.combat import areas_to_attack, battles_of
-from eiapbem.rules.land.common import IRREGULAR, STACK_LIMIT, counters_in_section, is_enemy, must_stop_in, own_on_map, the_unit
+from eiapbem.rules.land.common import counters_in_section, is_enemy, must_stop_in
 from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.land.supplyphase import end_movement
 from eiapbem.rules.model import Corps, GameState, Garrison, LandMove, LocationKind, Record
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.forces import IRREGULAR, STACK_LIMIT, own_on_map, the_unit
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,6 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
-from eiapbem.rules.land.common import IRREGULAR, the_unit
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.model import (
@@ -50,6 +49,7 @@ from eiapbem.rules.model import (
     Record,
 )
 from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.forces import IRREGULAR, the_unit
 
 #: 10.5.1 (000:1502): at most +2 for other corps in the area.
 MAX_OTHER_CORPS = 2

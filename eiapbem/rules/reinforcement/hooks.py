@@ -17,13 +17,9 @@ from eiapbem.rules import control, engine, supply
 from eiapbem.rules.model import Corps, Factors, GameState, Location, LocationKind
 from eiapbem.rules.model.powers import SHIP_ITEMS
 from eiapbem.rules.reinforcement.army import check_corps_takes, check_garrison_takes
-from eiapbem.rules.reinforcement.common import (
-    ARMY_ITEMS,
-    GARRISON_ITEMS,
-    due_factors,
-    purchased,
-)
+from eiapbem.rules.reinforcement.common import due_factors, purchased
 from eiapbem.rules.reinforcement.minors import finish_minor_setup
+from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS
 
 
 def _one(kind) -> Factors:

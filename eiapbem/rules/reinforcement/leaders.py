@@ -19,13 +19,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.model import Corps, Fleet, GameState, Leader, LeaderStatus, LocationKind
 from eiapbem.rules.model.base import Record
-
-
-def the_leader(state: GameState, leader_id: str) -> Leader:
-    lead = state.leaders.get(leader_id)
-    if lead is None:
-        raise IllegalAction(f"there is no leader {leader_id!r}", hint="leader ids look like leader:FR:davout")
-    return lead
+from eiapbem.rules.forces import the_leader
 
 
 def is_naval(ctx: Any, leader: Leader) -> bool:

@@ -19,16 +19,14 @@ from eiapbem.rules import control, engine, supply
 from eiapbem.rules.model import POOL, Fleet, GameState, Location, LocationKind, MinorStatus, Ships
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.model.common import NonNeg
-from eiapbem.rules.reinforcement.common import (
+from eiapbem.rules.reinforcement.common import due_ships, purchased, take_ships
+from eiapbem.rules.forces import (
     check_nation,
     covers,
-    due_ships,
     fits,
     fleet_capacity,
     own_unit,
-    purchased,
     ships_from,
-    take_ships,
     the_area,
     the_fleet,
 )
