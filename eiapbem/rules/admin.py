@@ -22,6 +22,7 @@ from typing import Annotated, Any, Callable
 from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.engine import Outcome
+from eiapbem.rules.forces import the_unit
 from eiapbem.rules.model import (
     POOL,
     Depot,
@@ -282,15 +283,8 @@ def _diplomacy(state: GameState, act: SetDiplomacy) -> Outcome:
     return _log(s, act, f"set the diplomacy of {p} with {n} to {setting}", power=p, nation=n, setting=setting)
 
 
-def _unit(state: GameState, uid: str) -> Any:
-    u = state.units.get(uid)
-    if u is None:
-        raise IllegalAction(f"there is no unit {uid} in the game", hint="'eiapbem show pool' and 'eiapbem show area' list units")
-    return u
-
-
 def _remove(state: GameState, act: RemoveUnit) -> Outcome:
-    u = _unit(state, act.unit)
+    u = the_unit(state, act.unit)
     if isinstance(u, Garrison):
         s = state.without_unit(u.id)  # garrison factors are deleted with it (000:254)
         return _log(s, act, f"removed {u.id} from play", unit=u.id)
@@ -299,7 +293,7 @@ def _remove(state: GameState, act: RemoveUnit) -> Outcome:
 
 
 def _place(state: GameState, act: PlaceUnit) -> Outcome:
-    u = _unit(state, act.unit)
+    u = the_unit(state, act.unit)
     loc = act.location
     if isinstance(u, Garrison):
         if loc.kind not in (LocationKind.CITY, LocationKind.AREA):
@@ -318,7 +312,7 @@ def _place(state: GameState, act: PlaceUnit) -> Outcome:
 
 
 def _edit(state: GameState, act: EditUnit) -> Outcome:
-    u = _unit(state, act.unit)
+    u = the_unit(state, act.unit)
     if isinstance(u, Fleet):
         if act.ships is None or act.factors is not None:
             raise IllegalAction(f"{u.id} is a fleet: edit its ships (heavy, light, transport)")

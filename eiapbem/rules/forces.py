@@ -93,8 +93,10 @@ def the_leader(state: GameState, leader_id: str) -> Leader:
 
 
 def the_area(m: Any, area: str) -> Any:
-    if not m.is_area(area):
-        raise IllegalAction(f"there is no land area {area!r} on the map", hint="areas are named by slug, like paris")
+    """The land area ``area`` of the map ``m``, refused in one sentence if there is none."""
+    if not isinstance(area, str) or not m.is_area(area):
+        raise IllegalAction(f"there is no land area {area!r} on the map",
+                            hint="areas are named by slug, like paris; 'eiapbem show area NAME' lists areas")
     return m.area(area)
 
 
@@ -191,9 +193,14 @@ def city_garrison_total(state: GameState, area: str) -> int:
 # ----------------------------------------------------------------- ownership
 
 
+def own_nation(state: GameState, power: str, nation: str) -> bool:
+    """``power`` places, sets up and buys ``nation``'s forces: its own, or a minor free state's it runs (5.3.1, 7.2)."""
+    return nation == power or nation in state.free_states(power)
+
+
 def check_nation(state: GameState, power: str, nation: str) -> None:
     """``nation`` is ``power`` itself or one of its minor free states."""
-    if nation != power and nation not in state.free_states(power):
+    if not own_nation(state, power, nation):
         raise IllegalAction(
             f"{power} places only its own forces and those of its minor free states, not {nation}'s (7.2, 000:930-936)"
         )

@@ -49,7 +49,7 @@ from eiapbem.rules.model import (
     ShipType,
     garrison_id,
 )
-from eiapbem.rules.forces import counter_max
+from eiapbem.rules.forces import counter_max, own_nation, the_area
 
 #: Corps types that may be set up (5.3.1; 13.2.1, 13.2.2, 13.2.4, 13.2.5 keep the others off the map).
 SETUP_CORPS_TYPES = (CorpsType.REGULAR, CorpsType.FEUDAL, CorpsType.COSSACK)
@@ -180,14 +180,8 @@ def may_set_up_in(state: GameState, power: str, area: Any) -> bool:
     return minor is not None and minor.status in CONTROLLED and minor.controller == power
 
 
-def _area(ctx: RulesContext, area_id: str) -> Any:
-    if not isinstance(area_id, str) or area_id not in ctx.map.areas:
-        raise IllegalAction(f"there is no land area {area_id!r} on the map", hint="'eiapbem show area NAME' lists areas")
-    return ctx.map.areas[area_id]
-
-
 def _check_land(state: GameState, power: str, area_id: str, ctx: RulesContext, what: str) -> Any:
-    area = _area(ctx, area_id)
+    area = the_area(ctx.map, area_id)
     if not may_set_up_in(state, power, area):
         raise IllegalAction(
             f"{what} cannot be set up in {area.name}: it is not in {power}'s home nation or a minor country {power} controls (5.2)"
@@ -195,20 +189,12 @@ def _check_land(state: GameState, power: str, area_id: str, ctx: RulesContext, w
     return area
 
 
-def _owns(state: GameState, power: str, nation: str) -> bool:
-    """``power`` sets up ``nation``'s forces: its own, or a free state's it controls (5.3.1)."""
-    if nation == power:
-        return True
-    minor = state.minors.get(nation)
-    return minor is not None and minor.status is MinorStatus.FREE_STATE and minor.controller == power
-
-
 def _own_unit(state: GameState, power: str, unit_id: str, cls: type, what: str) -> Any:
     unit = state.units.get(unit_id)
     if not isinstance(unit, cls):
         raise IllegalAction(f"there is no {what} {unit_id!r}", hint="'eiapbem show pool' lists your counters")
     nation = getattr(unit, "nation", None) or getattr(unit, "power")
-    if not _owns(state, power, nation):
+    if not own_nation(state, power, nation):
         raise IllegalAction(f"{unit_id} is {nation}'s, not a counter {power} sets up")
     return unit
 
@@ -292,7 +278,7 @@ def _verify_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: R
                 f"{a.fleet} cannot start in {ctx.map.seas[loc.site].name}: no port of {power}'s home nation or controlled minors lies on it (5.2)"
             )
         return
-    area = _area(ctx, loc.site)
+    area = the_area(ctx.map, loc.site)
     if area.port is None:
         raise IllegalAction(f"{area.name} has no port")
     if loc.kind is LocationKind.PORT:
@@ -342,7 +328,7 @@ def _garrison_nation(power: str, a: AddGarrison) -> str:
 
 def _verify_add_garrison(state: GameState, power: str, a: AddGarrison, ctx: RulesContext) -> None:
     nation = _garrison_nation(power, a)
-    if not _owns(state, power, nation):
+    if not own_nation(state, power, nation):
         raise IllegalAction(f"{power} does not set up {nation}'s forces")
     area = _check_land(state, power, a.area, ctx, "a garrison")
     if area.city is None:
@@ -428,7 +414,7 @@ def _verify_remove(state: GameState, power: str, a: RemoveCounter, ctx: RulesCon
     if unit is None:
         raise IllegalAction(f"there is no counter or garrison {a.unit!r}")
     nation = getattr(unit, "nation", None) or getattr(unit, "power")
-    if not _owns(state, power, nation):
+    if not own_nation(state, power, nation):
         raise IllegalAction(f"{a.unit} is {nation}'s, not a counter {power} sets up")
     if unit.location == POOL:
         raise IllegalAction(f"{a.unit} is already in the pool")

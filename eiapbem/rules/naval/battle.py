@@ -38,6 +38,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.control import is_blockaded, port_holder
 from eiapbem.rules.engine import Outcome, RulesContext
+from eiapbem.rules.forces import the_fleet
 from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import NavalBattle
 from eiapbem.rules.model.common import POWER_NAMES
@@ -46,7 +47,6 @@ from eiapbem.rules.model.units import (
     Corps,
     Depot,
     Factors,
-    Fleet,
     Leader,
     LeaderStatus,
     Location,
@@ -74,15 +74,8 @@ def other(side: str) -> str:
 # ------------------------------------------------------------------ who is who
 
 
-def _fleet(state: GameState, fid: str) -> Fleet:
-    unit = state.units.get(fid)
-    if not isinstance(unit, Fleet):
-        raise IllegalAction(f"there is no fleet {fid} in the game")
-    return unit
-
-
 def side_powers(state: GameState, fleets: Sequence[str]) -> tuple[str, ...]:
-    found = {power_of(state, _fleet(state, f).nation) for f in fleets}
+    found = {power_of(state, the_fleet(state, f).nation) for f in fleets}
     return tuple(p for p in POWERS if p in found)
 
 
@@ -95,7 +88,7 @@ def lead_power(state: GameState, battle: NavalBattle, side: str) -> str:
         return battle.power
     ships = {p: 0 for p in powers}
     for f in fleets:
-        p = power_of(state, _fleet(state, f).nation)
+        p = power_of(state, the_fleet(state, f).nation)
         if p is not None:
             ships[p] += battle.start[f].heavy + battle.start[f].light
     return max(powers, key=lambda p: (ships[p], -POWERS.index(p)))
@@ -125,7 +118,7 @@ def stack_of(state: GameState, battle: NavalBattle, side: str) -> NavalStack:
     heavy = light = fleets = 0
     british = au_pr = False
     for fid in _fleets(battle, side):
-        f = _fleet(state, fid)
+        f = the_fleet(state, fid)
         heavy += f.ships.heavy
         light += f.ships.light
         if f.ships.heavy + f.ships.light > 0:
@@ -281,7 +274,7 @@ def start_naval_battle(
         if not fleets:
             raise IllegalAction(f"the {name} side of a naval combat needs at least one fleet")
         for fid in fleets:
-            f = _fleet(state, fid)
+            f = the_fleet(state, fid)
             place = Location(LocationKind.PORT, where.site) if evacuation and name == "attacker" else where
             if f.location != place:
                 raise IllegalAction(f"fleet {fid} is at {f.location}, not at {place} where the combat is fought")
@@ -319,7 +312,7 @@ def start_naval_battle(
     if where.kind is LocationKind.PORT:
         if not at_war(state, phasing, port_holder(state, ctx, where.site)):
             raise IllegalAction(f"{POWER_NAMES[phasing]} may attack fleets in {where.site} only at war with the port's owner (8.10)")
-    start = FrozenMap((f, _fleet(state, f).ships) for f in att + dfn)
+    start = FrozenMap((f, the_fleet(state, f).ships) for f in att + dfn)
     bid = _new_id(state, where.site)
     battle = NavalBattle(
         id=bid,
@@ -439,13 +432,13 @@ def _pursuit_eligible(state: GameState, b: NavalBattle) -> tuple[str, ...]:
     """9.2.2.1: attacking fleets at sea, not after an interception."""
     if b.interception or b.location.kind is not LocationKind.SEA:
         return ()
-    return tuple(f for f in b.attackers if _fleet(state, f).ships.total > 0)
+    return tuple(f for f in b.attackers if the_fleet(state, f).ships.total > 0)
 
 
 def _step_pursuit(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     for fid in _pursuit_eligible(state, b):
         if fid not in b.pursuit_asked:
-            who = power_of(state, _fleet(state, fid).nation)
+            who = power_of(state, the_fleet(state, fid).nation)
             return _ask(state, b, ctx, f"pursuit:{fid}", who, "naval.pursuit", ("pursue", "stay"), fleet=fid)
     return Outcome(_put(state, b.replace(step="resolve")))
 
@@ -489,10 +482,10 @@ def _step_resolve(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     fleet_losses: dict[str, Ships] = {}
     for side in SIDES:
         fleets = _fleets(b, side)
-        heavy = split_losses([(f, _fleet(state, f).ships.heavy) for f in fleets], r.heavy_losses[side])
-        light = split_losses([(f, _fleet(state, f).ships.light) for f in fleets], r.light_losses[side])
+        heavy = split_losses([(f, the_fleet(state, f).ships.heavy) for f in fleets], r.heavy_losses[side])
+        light = split_losses([(f, the_fleet(state, f).ships.light) for f in fleets], r.light_losses[side])
         for f in fleets:
-            unit = _fleet(state, f)
+            unit = the_fleet(state, f)
             fleet_losses[f] = Ships(heavy=heavy[f], light=light[f])
             state = state.with_unit(
                 unit.replace(ships=unit.ships.replace(heavy=unit.ships.heavy - heavy[f], light=unit.ships.light - light[f]))
@@ -564,7 +557,7 @@ def _scuttle(state: GameState, b: NavalBattle, ctx: RulesContext) -> tuple[GameS
     holder = power_of(state, port_holder(state, ctx, b.location.site))
     fleet_losses = dict(b.fleet_losses)
     for fid in b.attackers:
-        f = _fleet(state, fid)
+        f = the_fleet(state, fid)
         prev = fleet_losses.get(fid, Ships())
         fleet_losses[fid] = Ships(prev.heavy + f.ships.heavy, prev.light + f.ships.light, prev.transport + f.ships.transport)
         state = state.with_unit(f.replace(ships=Ships(), location=POOL))
@@ -589,7 +582,7 @@ def _capture_transports(state: GameState, b: NavalBattle, side: str) -> tuple[Ga
     captured: list[str] = []
     fleet_losses = dict(b.fleet_losses)
     for fid in _fleets(b, side):
-        f = _fleet(state, fid)
+        f = the_fleet(state, fid)
         if f.ships.transport == 0:
             continue
         prev = fleet_losses.get(fid, Ships())
@@ -629,14 +622,14 @@ def _step_retreat(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     here = b.location
     if here.kind is LocationKind.PORT:  # 9.4.2: port attackers, win or lose, go to the blockade box
         for f in b.attackers:
-            if _fleet(state, f).ships.total > 0:
+            if the_fleet(state, f).ships.total > 0:
                 moves.setdefault(f, Location(LocationKind.BLOCKADE, here.site))
     for side in b.retreating:
-        fleets = [f for f in _fleets(b, side) if _fleet(state, f).ships.total > 0]
+        fleets = [f for f in _fleets(b, side) if the_fleet(state, f).ships.total > 0]
         if here.kind is LocationKind.PORT:
             continue  # the port's defenders stay (9.4.2)
         for p in side_powers(state, fleets):
-            mine = [f for f in fleets if power_of(state, _fleet(state, f).nation) == p]
+            mine = [f for f in fleets if power_of(state, the_fleet(state, f).nation) == p]
             if all(f in moves for f in mine):
                 continue
             if here.kind is LocationKind.BLOCKADE and b.from_port == side:
@@ -653,11 +646,11 @@ def _step_retreat(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     if b.pursuers and "defender" in b.retreating and b.outcome == "fought":
         lead = lead_power(state, b, "defender")
         target = next(
-            (moves[f] for f in b.defenders if f in moves and power_of(state, _fleet(state, f).nation) == lead), None
+            (moves[f] for f in b.defenders if f in moves and power_of(state, the_fleet(state, f).nation) == lead), None
         )
         if target is not None and target.kind is LocationKind.PORT:
             for f in b.pursuers:
-                if _fleet(state, f).ships.total > 0:
+                if the_fleet(state, f).ships.total > 0:
                     moves[f] = Location(LocationKind.BLOCKADE, target.site)
     b = b.replace(moves=FrozenMap(moves), step="enter-port")
     return Outcome(_put(state, b))
@@ -666,7 +659,7 @@ def _step_retreat(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
 def _step_enter_port(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     """9.4.3: the victor of a blockade box combat may move into the port if it may use it."""
     if b.location.kind is LocationKind.BLOCKADE and b.victor is not None and b.outcome == "fought":
-        fleets = [f for f in _fleets(b, b.victor) if _fleet(state, f).ships.total > 0 and f not in b.moves]
+        fleets = [f for f in _fleets(b, b.victor) if the_fleet(state, f).ships.total > 0 and f not in b.moves]
         powers = side_powers(state, fleets)
         if fleets and all(may_use_port(state, ctx, p, b.location.site) for p in powers):
             who = lead_power(state, b, b.victor)
@@ -677,11 +670,11 @@ def _step_enter_port(state: GameState, b: NavalBattle, ctx: RulesContext) -> Out
 def _finish(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     """Make the moves, remove empty fleets (9.5), capture Nelson, log the result."""
     for fid, loc in b.moves.items():
-        state = state.with_unit(_fleet(state, fid).replace(location=loc))
+        state = state.with_unit(the_fleet(state, fid).replace(location=loc))
         b = _note(b, f"{fid} moves to {loc}.")
     removed = []
     for fid in b.attackers + b.defenders:
-        f = _fleet(state, fid)
+        f = the_fleet(state, fid)
         if f.ships.total == 0 and f.location != POOL:
             state = state.with_unit(f.replace(location=POOL))
             removed.append(fid)
@@ -690,8 +683,8 @@ def _finish(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     nf = _nelson_fleet(state)
     side = _side_of(b, nf)
     if side is not None and nf in removed:
-        survivors = [f for f in _fleets(b, side) if _fleet(state, f).location != POOL]
-        survivors.sort(key=lambda f: (_fleet(state, f).nation != "GB", f))
+        survivors = [f for f in _fleets(b, side) if the_fleet(state, f).location != POOL]
+        survivors.sort(key=lambda f: (the_fleet(state, f).nation != "GB", f))
         leader = state.leaders[NELSON]
         if survivors:  # his own fleet is gone but the stack is not: he stays with it
             state = state.with_leader(leader.replace(attached_to=survivors[0]))
@@ -757,7 +750,7 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
         moves = dict(b.moves)
         for side in b.retreating:
             for f in _fleets(b, side):
-                unit = _fleet(state, f)
+                unit = the_fleet(state, f)
                 if unit.ships.total > 0 and power_of(state, unit.nation) == p:
                     moves[f] = _loc(choice)
         b = _note(b.replace(moves=FrozenMap(moves)), f"{p} retreats to {choice}.")
@@ -765,7 +758,7 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
         if choice == "enter":
             moves = dict(b.moves)
             for f in _fleets(b, b.victor):
-                if _fleet(state, f).ships.total > 0:
+                if the_fleet(state, f).ships.total > 0:
                     moves.setdefault(f, Location(LocationKind.PORT, b.location.site))
             b = b.replace(moves=FrozenMap(moves))
         b = _note(b, f"The victor {'enters' if choice == 'enter' else 'does not enter'} {b.location.site} (9.4.3).")
