@@ -105,6 +105,22 @@ def army_unit(state: GameState, uid: str) -> Corps | Garrison | None:
     return u if isinstance(u, (Corps, Garrison)) else None
 
 
+def the_army_unit(state: GameState, uid: str) -> Corps | Garrison:
+    """The corps or garrison ``uid``, refused in one sentence if there is none."""
+    u = army_unit(state, uid)
+    if u is None:
+        raise IllegalAction(f"there is no corps or garrison {uid!r}")
+    return u
+
+
+def the_transfer_target(state: GameState, uid: str) -> Corps | Garrison:
+    """The corps or garrison factors go to: an existing one, or a new garrison named by its id."""
+    u = army_unit(state, uid) or garrison_target(state, uid)
+    if u is None:
+        raise IllegalAction(f"there is no corps or garrison {uid!r}", hint="a new garrison is named like garrison:FR:city:paris")
+    return u
+
+
 def garrison_target(state: GameState, uid: str) -> Garrison | None:
     """An existing garrison, or a new one named by its id ``garrison:NATION:city|area:AREA``."""
     u = state.units.get(uid)

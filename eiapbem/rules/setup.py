@@ -49,7 +49,7 @@ from eiapbem.rules.model import (
     ShipType,
     garrison_id,
 )
-from eiapbem.rules.forces import counter_max, own_nation, the_area
+from eiapbem.rules.forces import counter_max, own_nation, the_area, the_leader
 
 #: Corps types that may be set up (5.3.1; 13.2.1, 13.2.2, 13.2.4, 13.2.5 keep the others off the map).
 SETUP_CORPS_TYPES = (CorpsType.REGULAR, CorpsType.FEUDAL, CorpsType.COSSACK)
@@ -378,9 +378,7 @@ def _apply_add_ships(state: GameState, power: str, a: SetupAddShips, ctx: RulesC
 
 
 def _verify_assign_leader(state: GameState, power: str, a: SetupAssignLeader, ctx: RulesContext) -> None:
-    leader = state.leaders.get(a.leader)
-    if leader is None:
-        raise IllegalAction(f"there is no leader {a.leader!r}", hint="'eiapbem show pool' lists your leaders")
+    leader = the_leader(state, a.leader)
     if leader.power != power:
         raise IllegalAction(f"{a.leader} is {leader.power}'s leader, not {power}'s")
     if leader.status is not LeaderStatus.AVAILABLE:

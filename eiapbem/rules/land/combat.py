@@ -22,6 +22,7 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
 from eiapbem.rules.combat.field import start_field_battle
+from eiapbem.rules.forces import the_area
 from eiapbem.rules.land.common import field_units, is_enemy
 from eiapbem.rules.land.supplyphase import end_movement
 from eiapbem.rules.model import Corps, CorpsType, GameState, Garrison, Record
@@ -69,8 +70,7 @@ def areas_to_attack(state: GameState, power: str) -> list[str]:
 
 
 def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> None:
-    if not ctx.map.is_area(action.area):
-        raise IllegalAction(f"there is no land area {action.area!r} on the map", hint="areas are slugs like ulm")
+    the_area(ctx.map, action.area)
     running = [b for b in battles_of(state, power) if not b.finished]
     if running:
         raise IllegalAction(f"the combat in {running[0].area} is not over; finish it with 'eiapbem answer' before starting "

@@ -47,7 +47,7 @@ from eiapbem.rules.model import (
 )
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
-from eiapbem.rules.forces import IRREGULAR, the_unit
+from eiapbem.rules.forces import IRREGULAR, the_area, the_unit
 
 #: 10.3 (000:1304): a depot costs $1 each time it is placed.
 DEPOT_COST = 1
@@ -139,8 +139,7 @@ def _chain_depot_near(state: GameState, m: Any, area: str, power: str) -> str | 
 def check_place(state: GameState, ctx: Any, power: str, area: str) -> str:
     """Raise unless ``power`` may place a depot in ``area`` now; return the rule that allows it."""
     m = ctx.map
-    if not m.is_area(area):
-        raise IllegalAction(f"there is no land area {area!r} on the map", hint="areas are slugs like paris")
+    the_area(m, area)
     there = depots_in(state, area)
     if there:
         raise IllegalAction(f"{area} already has the depot {there[0].id}; one depot per area (10.3, 000:1306)")

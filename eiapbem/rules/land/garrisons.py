@@ -28,10 +28,10 @@ from eiapbem.rules.land.movement import counter_kind
 from eiapbem.rules.model import Corps, GameState, Garrison, LocationKind, Record
 from eiapbem.rules.model.common import NonNeg
 from eiapbem.rules.forces import (
-    army_unit,
+    the_army_unit,
+    the_transfer_target,
     check_transfer,
     factors_from,
-    garrison_target,
     move_factors,
     removed_log,
 )
@@ -59,12 +59,8 @@ class TransferGarrison(Record):
 
 
 def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any) -> None:
-    source = army_unit(state, a.source)
-    target = army_unit(state, a.target) or garrison_target(state, a.target)
-    if source is None:
-        raise IllegalAction(f"there is no corps or garrison {a.source!r}")
-    if target is None:
-        raise IllegalAction(f"there is no corps or garrison {a.target!r}", hint="a new garrison is named garrison:FR:city:nancy")
+    source = the_army_unit(state, a.source)
+    target = the_transfer_target(state, a.target)
     corps = [u for u in (source, target) if isinstance(u, Corps)]
     garrisons = [u for u in (source, target) if isinstance(u, Garrison)]
     if len(corps) != 1 or len(garrisons) != 1:

@@ -38,7 +38,7 @@ from eiapbem.rules.forces import (
     GARRISON_ITEMS,
     NO_REINFORCEMENT,
     STACK_LIMIT,
-    army_unit,
+    the_transfer_target,
     check_nation,
     check_transfer,
     city_garrison_total,
@@ -46,7 +46,6 @@ from eiapbem.rules.forces import (
     factors_from,
     fits,
     garrison_capacity,
-    garrison_target,
     move_factors,
     own_unit,
     removed_log,
@@ -376,9 +375,7 @@ class TransferFactors(Record):
 
 
 def _verify_transfer(state: GameState, power: str, a: TransferFactors, ctx: Any) -> None:
-    target = army_unit(state, a.target) or garrison_target(state, a.target)
-    if target is None:
-        raise IllegalAction(f"there is no corps or garrison {a.target!r}", hint="a new garrison is named garrison:FR:city:paris")
+    target = the_transfer_target(state, a.target)
     if isinstance(target, Corps) and target.location.kind is LocationKind.POOL:
         raise IllegalAction(f"{target.id} is in the counter pool; place it with place-corps (7.2.1)")
     check_transfer(state, ctx, power, a.source, target, factors_from(a))
