@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
+from eiapbem.rules import control, engine, relations
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import (
     POOL,
@@ -42,7 +42,6 @@ from eiapbem.rules.model import (
     LeaderStatus,
     Location,
     LocationKind,
-    MinorStatus,
     Phase,
     Record,
     Ships,
@@ -59,8 +58,6 @@ _NOT_AT_SETUP = {
     CorpsType.GUERRILLA: "guerrillas appear only when Spain is invaded (13.2.1)",
     CorpsType.FREIKORPS: "freikorps appear only under 13.2.2",
 }
-#: Statuses in which a minor's land counts as controlled (13.3.1 conquered, 6.8 free state).
-CONTROLLED = (MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
 
 
 # ----------------------------------------------------------------- the actions
@@ -160,29 +157,13 @@ class RemoveCounter(Record):
 # ----------------------------------------------------------------- where things may go
 
 
-def _nation_of_land(state: GameState, area: Any) -> tuple[str, str | None]:
-    """The nation an area belongs to and, for a minor's district, the minor whose status counts."""
-    owner = state.area_control.get(area.id, area.nation)
-    if not area.is_minor or owner != area.nation:
-        return owner, None
-    minor = state.minors.get(area.nation)
-    if minor is not None and minor.part_of is not None:
-        return owner, minor.part_of
-    return owner, area.nation
-
-
-def may_set_up_in(state: GameState, power: str, area: Any) -> bool:
-    """5.2: the area is in ``power``'s home nation or in a minor country it controls."""
-    owner, minor_id = _nation_of_land(state, area)
-    if minor_id is None:
-        return owner == power
-    minor = state.minors.get(minor_id)
-    return minor is not None and minor.status in CONTROLLED and minor.controller == power
-
+def may_set_up_in(state: GameState, ctx: Any, power: str, area_id: str) -> bool:
+    """5.2: the area is in ``power``'s home nation or in a minor country it controls: ``power`` holds it."""
+    return control.area_holder(state, ctx, area_id) == power
 
 def _check_land(state: GameState, power: str, area_id: str, ctx: RulesContext, what: str) -> Any:
     area = the_area(ctx.map, area_id)
-    if not may_set_up_in(state, power, area):
+    if not may_set_up_in(state, ctx, power, area.id):
         raise IllegalAction(
             f"{what} cannot be set up in {area.name}: it is not in {power}'s home nation or a minor country {power} controls (5.2)"
         )
@@ -262,7 +243,7 @@ def _fleet_location(a: SetupPlaceFleet) -> Location:
 
 
 def _home_ports(state: GameState, power: str, ctx: RulesContext) -> list[Any]:
-    return [ar for ar in ctx.map.areas.values() if ar.port is not None and may_set_up_in(state, power, ar)]
+    return [ar for ar in ctx.map.areas.values() if ar.port is not None and may_set_up_in(state, ctx, power, ar.id)]
 
 
 def _verify_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: RulesContext) -> None:
@@ -282,11 +263,11 @@ def _verify_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: R
     if area.port is None:
         raise IllegalAction(f"{area.name} has no port")
     if loc.kind is LocationKind.PORT:
-        if not may_set_up_in(state, power, area):
+        if not may_set_up_in(state, ctx, power, area.id):
             raise IllegalAction(f"{a.fleet} cannot start in {area.name}: it is not a port of {power}'s home nation or a minor country {power} controls (5.2)")
         return
-    enemy = state.area_control.get(area.id, area.nation)
-    if enemy not in state.powers or enemy not in state.powers[power].wars:
+    enemy = control.port_holder(state, ctx, area.id)
+    if enemy not in state.powers or not relations.at_war(state, power, enemy):
         raise IllegalAction(f"{a.fleet} may blockade only a port of a major power {power} is at war with (5.2); {area.name} is {enemy}'s")
 
 
