@@ -205,3 +205,4 @@ def test_nobody_is_never_at_war_or_allied(nation):
     assert not relations.at_war(START, None, nation)
     assert not relations.allied(START, nation, None)
     assert relations.power_of(START, None) is None
+

@@ -301,7 +301,7 @@ def _place(state: GameState, act: PlaceUnit) -> Outcome:
         new_id = garrison_id(u.nation, loc)
         s = state.without_unit(u.id)
         there = s.units.get(new_id)
-        factors = u.factors if there is None else there.factors + u.factors
+        factors = u.factors + there.factors if isinstance(there, Garrison) else u.factors
         s = s.with_unit(Garrison(new_id, u.nation, loc, factors))
         return _log(s, act, f"moved {u.id} to {loc}", unit=u.id, location=str(loc))
     if isinstance(u, Fleet) and loc.kind not in (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE):

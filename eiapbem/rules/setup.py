@@ -48,7 +48,7 @@ from eiapbem.rules.model import (
     ShipType,
     garrison_id,
 )
-from eiapbem.rules.forces import counter_max, own_nation, the_area, the_leader
+from eiapbem.rules.forces import counter_max, own_nation, the_area, the_corps, the_fleet, the_leader
 
 #: Corps types that may be set up (5.3.1; 13.2.1, 13.2.2, 13.2.4, 13.2.5 keep the others off the map).
 SETUP_CORPS_TYPES = (CorpsType.REGULAR, CorpsType.FEUDAL, CorpsType.COSSACK)
@@ -296,7 +296,7 @@ def _verify_add_factors(state: GameState, power: str, a: SetupAddFactors, ctx: R
 
 
 def _apply_add_factors(state: GameState, power: str, a: SetupAddFactors, ctx: RulesContext) -> Outcome:
-    corps = state.units[a.corps]
+    corps = the_corps(state, a.corps)
     have, ships = _unplaced(state, corps.nation)
     new = _set_unplaced(state, corps.nation, (have - a.factors), ships)
     new = new.with_unit(corps.replace(factors=corps.factors + a.factors))
@@ -351,7 +351,7 @@ def _verify_add_ships(state: GameState, power: str, a: SetupAddShips, ctx: Rules
 
 
 def _apply_add_ships(state: GameState, power: str, a: SetupAddShips, ctx: RulesContext) -> Outcome:
-    fleet = state.units[a.fleet]
+    fleet = the_fleet(state, a.fleet)
     factors, have = _unplaced(state, fleet.nation)
     new = _set_unplaced(state, fleet.nation, factors, (have - a.ships))
     new = new.with_unit(fleet.replace(ships=(fleet.ships + a.ships)))

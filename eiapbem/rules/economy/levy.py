@@ -14,7 +14,7 @@ from eiapbem.rules.control import is_besieged, province_holder
 from eiapbem.rules.economy.common import Work
 from eiapbem.rules.relations import at_war, power_of
 from eiapbem.rules.model import POOL, Corps, CorpsType, Date, Factors, GameState, Location, LocationKind
-from eiapbem.rules.forces import feudal_province
+from eiapbem.rules.forces import feudal_province, the_corps
 
 STEP = "12.9 levy"
 
@@ -119,7 +119,7 @@ def levy(w: Work) -> None:
                 if cid in econ.levy_remove:
                     raise IllegalAction(f"{cid} is removed this phase and may come back only at a later one (13.2.2)")
                 check_place(w.state, w.ctx, p, cid, area)
-                u = w.state.units[cid]
+                u = the_corps(w.state, cid)
                 if u.corps_type is CorpsType.COSSACK and _count_on_map(w.state, CorpsType.COSSACK) >= cossack_limit(w.state, w.ctx):
                     raise IllegalAction("as many cossacks are on the map as Russia may have (13.2.2)")
             except IllegalAction as err:

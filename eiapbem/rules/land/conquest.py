@@ -28,6 +28,7 @@ from typing import Any
 from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import (
+    Depot,
     POOL,
     POWERS,
     CityControl,
@@ -102,7 +103,7 @@ def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
     districts = (slug,) + tuple(minor.districts)
     loser = relations.power_of(state, slug)
     for uid, u in list(state.units.items()):
-        if u.nation not in districts:
+        if isinstance(u, Depot) or u.nation not in districts:  # depots belong to powers, never to a minor
             continue
         if isinstance(u, Corps) and u.location != POOL:
             state = state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False))

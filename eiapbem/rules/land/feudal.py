@@ -22,7 +22,7 @@ from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Location, LocationKind, Record
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
-from eiapbem.rules.forces import feudal_province, own_on_map, the_unit
+from eiapbem.rules.forces import feudal_province, own_on_map, the_corps, the_unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ def verify_stand_down(state: GameState, power: str, a: StandDown, ctx: Any) -> N
 
 
 def apply_stand_down(state: GameState, power: str, a: StandDown, ctx: Any) -> engine.Outcome:
-    u = state.units[a.unit]
+    u = the_corps(state, a.unit)
     state = state.with_unit(u.replace(location=POOL, besieging=False))
     return engine.log(state, power, "land.stand-down", f"{power}: {a.unit} stands down from {u.location.site} with "
                       f"{u.factors.total} factors (13.2.3)", unit=a.unit)

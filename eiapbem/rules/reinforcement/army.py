@@ -21,6 +21,7 @@ from typing import Annotated, Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.model import (
+    Depot,
     Corps,
     FactorType,
     Factors,
@@ -121,7 +122,7 @@ def check_garrison_takes(state: GameState, ctx: Any, power: str, nation: str, wh
     if nation != power:
         raise IllegalAction(f"{nation} is a minor country: its forces may not garrison depots (10.4.3, 000:1420)")
     if not any(
-        u.KIND == "depot" and u.power == power and u.location == where for u in state.units.values()
+        isinstance(u, Depot) and u.power == power and u.location == where for u in state.units.values()
     ):
         raise IllegalAction(f"{power} has no depot in {area} to garrison")
     limit = supply.MAX_CHAIN_MILITIA if factors.militia else supply.MAX_CHAIN

@@ -14,7 +14,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, supply
-from eiapbem.rules.model import Corps, Factors, GameState, Location, LocationKind
+from eiapbem.rules.model import Corps, Depot, Factors, GameState, Location, LocationKind
 from eiapbem.rules.model.powers import SHIP_ITEMS
 from eiapbem.rules.reinforcement.army import check_corps_takes, check_garrison_takes
 from eiapbem.rules.reinforcement.common import due_factors, purchased
@@ -43,7 +43,7 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
         places = [Location(LocationKind.CITY, a) for a in homes]
         if nation == power:
             places += sorted(
-                {u.location for u in state.units.values() if u.KIND == "depot" and u.power == power and u.location.kind is LocationKind.AREA},
+                {u.location for u in state.units.values() if isinstance(u, Depot) and u.power == power and u.location.kind is LocationKind.AREA},
                 key=str,
             )
         for where in places:
