@@ -37,6 +37,8 @@ from eiapbem.rules.combat import morale as morale_rules
 from eiapbem.rules.combat.siege import assault_attempt
 from eiapbem.rules.combat.tables_use import percent_of
 from eiapbem.rules.control import city_holder
+from eiapbem.rules.forces import army_unit, the_army_unit
+from eiapbem.rules.mapgraph import City
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import Siege, SiegeRound
@@ -106,6 +108,14 @@ def percentage_loss(firing_factors: int, percent: int, target_factors: int) -> i
 # ------------------------------------------------------------------ starting
 
 
+def _city(ctx: RulesContext, city: str) -> City:
+    """The city of area ``city`` (the caller has checked there is one)."""
+    c = ctx.map.area(city).city
+    if c is None:
+        raise IllegalAction(f"there is no city in {city!r}")
+    return c
+
+
 def _new_id(state: GameState, city: str) -> str:
     prefix = f"{state.date}.{city}."
     return f"{prefix}{1 + sum(1 for k in state.sieges if k.startswith(prefix))}"
@@ -150,7 +160,7 @@ def _siege(state: GameState, ctx: RulesContext, kind: str, city: str, besieger: 
             raise IllegalAction(f"the siege combat {other.id} at {city} is still waiting for an answer; finish it first")
     att, dfn = _sides(state, ctx, city, besieger)
     holder = city_holder(state, ctx, city)
-    nations = [state.units[u].nation for u in dfn]
+    nations = [the_army_unit(state, u).nation for u in dfn]
     return Siege(
         id=_new_id(state, city),
         kind=kind,
@@ -159,7 +169,7 @@ def _siege(state: GameState, ctx: RulesContext, kind: str, city: str, besieger: 
         defender=holder if holder in nations else nations[-1],
         besiegers=att,
         defenders=dfn,
-        siege_value=ctx.map.area(city).city.siege,
+        siege_value=_city(ctx, city).siege,
     )
 
 
@@ -170,7 +180,7 @@ def start_siege_assault(state: GameState, city: str, besieger: str, ctx: RulesCo
     if state.slot.power not in (None, besieger):
         raise IllegalAction(f"{besieger} may launch assault attempts only in its own land phase, not in {state.slot.power}'s")
     s = _siege(state, ctx, "assault", city, besieger)
-    capacity = ctx.map.area(city).city.garrison_capacity
+    capacity = _city(ctx, city).garrison_capacity
     garrison = sum(u.factors.total for u in _units(state, s, DEFENDER) if isinstance(u, Garrison))
     die = ctx.dice.d6(f"siege/{s.id}/attempt")
     rn, result = assault_attempt(die, s.siege_value, garrison, capacity)
@@ -196,14 +206,14 @@ def start_garrison_attack(state: GameState, city: str, ctx: RulesContext) -> Out
     if state.slot is None:
         raise IllegalAction("the game is over; no siege can be fought")
     holder = power_of(state, city_holder(state, ctx, city))
-    besiegers = sorted(
-        {
+    besiegers = sorted({
+        p for p in (
             power_of(state, u.nation)
             for u in state.units.values()
             if isinstance(u, Corps) and u.besieging and u.location == Location(LocationKind.AREA, city)
-        }
-        - {None}
-    )
+        )
+        if p is not None
+    })
     if not besiegers:
         raise IllegalAction(f"no corps besieges the city of {city}")
     if holder is None or state.slot.power not in (None, holder):
@@ -240,6 +250,7 @@ def _ask(
     state: GameState, s: Siege, ctx: RulesContext, key: str, who: str | None, kind: str, options: Sequence[str], **context: Any
 ) -> Outcome:
     did = f"siege:{s.id}:{key}"
+    assert state.slot is not None  # questions are asked only in a game in play
     if who is None:  # a neutral minor's garrison: no one to ask
         choice = NEUTRAL_ANSWERS.get(kind, options[0])
         d = PendingDecision(id=did, power=s.besieger, kind=kind, options=tuple(options), slot=state.slot.key(state.date),
@@ -307,7 +318,7 @@ def _options(state: GameState, s: Siege, side: str) -> tuple[str, ...]:
 
 def _remove_factor(state: GameState, choice: str) -> GameState:
     uid, _, kind = choice.rpartition("/")
-    u = state.units[uid]
+    u = the_army_unit(state, uid)
     ft = FactorType(kind)
     return state.with_unit(u.replace(factors=u.factors.with_(ft, u.factors.get(ft) - 1)))
 
@@ -386,7 +397,7 @@ def _capture(state: GameState, s: Siege, outcome: str) -> Outcome:
     """The city falls: every factor and leader inside is a prisoner of the besieger (11.4.1)."""
     captor = s.besieger
     for uid in s.defenders:
-        u = state.units.get(uid)
+        u = army_unit(state, uid)
         if u is None:
             continue
         if u.factors.total:
@@ -404,9 +415,9 @@ def _capture(state: GameState, s: Siege, outcome: str) -> Outcome:
                     leader.replace(status=LeaderStatus.CAPTURED, captured_by=captor, attached_to=None, returns=None)
                 )
     for uid in s.besiegers:
-        u = state.units.get(uid)
-        if isinstance(u, Corps):
-            state = state.with_unit(u.replace(besieging=False))
+        besieger = state.units.get(uid)
+        if isinstance(besieger, Corps):
+            state = state.with_unit(besieger.replace(besieging=False))
     state = state.replace(city_control=state.city_control.set(s.city, CityControl(nation=captor, since=state.date)))
     if outcome == "surrendered":
         s = _note(s.replace(outcome="surrendered"), f"The city of {s.city} surrenders to {captor}; no political points (11.4.1).")

@@ -39,6 +39,7 @@ from eiapbem.rules import engine
 from eiapbem.rules.control import is_blockaded, port_holder
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.forces import the_fleet
+from eiapbem.rules.mapgraph import Map, Port
 from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import NavalBattle
 from eiapbem.rules.model.common import POWER_NAMES
@@ -47,6 +48,7 @@ from eiapbem.rules.model.units import (
     Corps,
     Depot,
     Factors,
+    Garrison,
     Leader,
     LeaderStatus,
     Location,
@@ -142,11 +144,19 @@ def may_use_port(state: GameState, ctx: RulesContext, power: str, port: str) -> 
     return allied(state, power, owner) and has_access(state, power, owner)
 
 
+def _port(m: Map, site: str) -> Port:
+    """The port of area ``site`` (a blockade box or a port location names a port area)."""
+    port = m.area(site).port
+    if port is None:
+        raise IllegalAction(f"{site} has no port")
+    return port
+
+
 def has_garrison(state: GameState, ctx: RulesContext, port: str) -> bool:
     """A garrison of the port's controller in the city (13.5.3)."""
     controller = port_holder(state, ctx, port)
     g = state.units.get(f"garrison:{controller}:city:{port}")
-    return g is not None and g.factors.total > 0
+    return isinstance(g, Garrison) and g.factors.total > 0
 
 
 def harbour_defence(state: GameState, ctx: RulesContext, port: str, attackers: Sequence[str]) -> int:
@@ -183,7 +193,7 @@ def retreat_options(
     if where.kind is LocationKind.SEA:
         frontier = {where.site: 0}
     else:  # a blockade box touches its port's sea areas, one point away (8.4.2)
-        frontier = {s: 1 for s in m.area(where.site).port.seas}
+        frontier = {s: 1 for s in _port(m, where.site).seas}
     dist = dict(frontier)
     queue = sorted(frontier, key=lambda s: (frontier[s], s))
     while queue:
@@ -199,7 +209,7 @@ def retreat_options(
         for p in m.ports_on(s):
             if p == where.site and where.kind is LocationKind.BLOCKADE:
                 continue  # 9.4.3: its own port only for a stack that came out of it
-            if _winter(state) and m.area(p).port.ice:
+            if _winter(state) and _port(m, p).ice:
                 continue
             if may_use_port(state, ctx, power, p) and not is_blockaded(state, ctx, p, power):
                 ports[p] = min(ports.get(p, d + 1), d + 1)
@@ -213,7 +223,7 @@ def retreat_options(
     if where.kind is LocationKind.SEA:
         seas = m.sea_neighbours(where.site)
     else:
-        seas = m.area(where.site).port.seas
+        seas = _port(m, where.site).seas
     return tuple(f"sea:{s}" for s in sorted(seas) if _sea_open(state, ctx, s))
 
 
@@ -352,6 +362,7 @@ def _ask(
     state: GameState, b: NavalBattle, ctx: RulesContext, key: str, who: str, kind: str, options: Sequence[str], **context: Any
 ) -> Outcome:
     did = f"naval:{b.id}:{key}"
+    assert state.slot is not None  # questions are asked only in a game in play
     d = PendingDecision(
         id=did,
         power=who,
