@@ -36,12 +36,11 @@ from eiapbem.core.errors import BadData
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, Phase, PowerId, PowerSet
 from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode
-from eiapbem.rules.model.slot import ORDERS, TURN, Slot
+from eiapbem.rules.model.slot import ORDERS, SETUP_ORDER, TURN, Slot
 from eiapbem.rules.model.state import GameState, MoveOrder
 from eiapbem.rules.model.units import LeaderStatus
 
 #: Fixed orders of the sequential phases.
-SETUP_ORDER: tuple[str, ...] = ("RU", "TU", "AU", "PR", "SP", "FR", "GB")  # 5.3, 000:332
 REINFORCEMENT_ORDER: tuple[str, ...] = ("SP", "GB", "PR", "AU", "TU", "RU", "FR")  # 7.0, 000:900
 NAVAL_ORDER: tuple[str, ...] = ("GB", "RU", "TU", "AU", "PR", "FR", "SP")  # 8.2, 000:1052
 LAND_ORDER: tuple[str, ...] = ("FR", "RU", "TU", "AU", "PR", "GB", "SP")  # 10.1, 000:1296
@@ -262,11 +261,6 @@ def choices_from_state(state: GameState) -> SequenceChoices:
         reinforcements_ready=tuple(p for p in POWERS if reinforcements_ready(state, p)),
         war_declared_on=tuple(declared_on),
     )
-
-
-def first_slot() -> Slot:
-    """The first slot of every game: the first power of the setup phase (5.3)."""
-    return setup_slots()[0]
 
 
 def next_slot_of(state: GameState) -> tuple[Date, Slot] | None:
