@@ -93,7 +93,8 @@ def exchange_needed(state: GameState, decision: Any) -> bool:
     slot = state.slot
     if slot is None or slot.simultaneous or decision.power == slot.power:
         return False
-    if not decision.kind.startswith("battle.") or is_computer(state, decision.power) or is_computer(state, slot.power):
+    if slot.power is None or not decision.kind.startswith("battle.") or is_computer(state, decision.power) \
+            or is_computer(state, slot.power):
         return False  # the computer answers at every client; in its own slot, nobody could carry files
     battle = state.battles.get(decision.context.get("battle"))
     if battle is None or battle.finished or state.options.pbem_quick_combat:
