@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import control
 from eiapbem.rules.model import POOL, POWER_NAMES, Corps, Depot, Fleet, GameState, Garrison, LeaderStatus
 
 
@@ -38,7 +39,7 @@ def area(state: GameState, m: Any, area_id: str) -> list[str]:
                    + (f", {a.city.capital} capital" if a.city.capital else ""))
     if a.port:
         out.append(f"  port on {', '.join(a.port.seas)}" + (" (ice)" if a.port.ice else ""))
-    out.append(f"  controlled by {state.area_control.get(a.id, a.nation)}")
+    out.append(f"  controlled by {control.area_holder(state, m, a.id)}")
     here = [u for u in state.units.values() if u.location != POOL and u.location.site == a.id]
     out.append("  units: none" if not here else "  units:")
     out.extend(f"    {_unit_line(u, state)}" for u in here)
