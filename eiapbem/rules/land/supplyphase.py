@@ -49,7 +49,7 @@ from eiapbem.rules.model import (
     Record,
 )
 from eiapbem.rules.model.units import UnitId
-from eiapbem.rules.forces import IRREGULAR, the_unit
+from eiapbem.rules.forces import IRREGULAR, the_army_unit, the_corps, the_unit
 
 #: 10.5.1 (000:1502): at most +2 for other corps in the area.
 MAX_OTHER_CORPS = 2
@@ -176,7 +176,7 @@ def take_losses(state: GameState, power: str, unit: Corps | Garrison, n: int) ->
 
 
 def forage(state: GameState, ctx: Any, power: str, corps_id: str) -> engine.Outcome:
-    corps = state.units[corps_id]
+    corps = the_corps(state, corps_id)
     roll = forage_roll(state, ctx, power, corps)
     rec = state.land_moves.get(corps_id) or LandMove(start=corps.location.site)
     state = state.replace(land_moves=state.land_moves.set(corps_id, rec.replace(foraged=True)))
@@ -248,7 +248,7 @@ def besieged_supply(state: GameState, ctx: Any, power: str, area: str) -> engine
             continue
         die = ctx.dice.d6(f"besieged-supply/{state.date}/{u.id}")
         loss = max(0, die + mod - city.supply)
-        st, lost, gone = take_losses(out.state, power, out.state.units[u.id], loss)
+        st, lost, gone = take_losses(out.state, power, the_army_unit(out.state, u.id), loss)
         out = out.then(engine.log(st, power, "land.besieged-supply",
                                   f"{power}: {u.id} besieged in {area}: random number {die} {mod:+d} against city supply "
                                   f"{city.supply}: " + (f"loses {lost}" if lost else "no loss"), unit=u.id, die=die, lost=lost))
@@ -295,7 +295,7 @@ def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     paid: list[str] = []
     foragers: list[str] = []
     for cid in todo:
-        c = out.state.units[cid]
+        c = the_corps(out.state, cid)
         rec = out.state.land_moves.get(cid)
         cost = depot_cost_halves(out.state, ctx, power, c)
         if cost is None or (rec is not None and rec.forced_march):
