@@ -8,6 +8,7 @@ from eiapbem.rules import sequence
 from eiapbem.rules.model.slot import first_slot
 from eiapbem.rules.model import (
     POWERS,
+    STATE_FORMAT,
     Access,
     AccessKind,
     BuildOrder,
@@ -335,7 +336,7 @@ def game_states(draw):
         )
     )
     return GameState(
-        format=1,
+        format=STATE_FORMAT,
         scenario=draw(st.sampled_from(("classic-1805", "alternate-1805"))),
         start=start,
         end=end,
