@@ -19,15 +19,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import admin as radmin
 from eiapbem.rules.model import POWERS, Factors, Location, LocationKind, Ships
 
-
-def _home() -> Path:
-    return click.get_current_context().find_root().obj.home
-
-
-def _in_home(path: Path) -> Path:
-    if path.is_absolute() or path.exists():
-        return path
-    return _home() / path
+from .common import home as _home, in_home as _in_home
 
 
 def host_options(f: Any) -> Any:
