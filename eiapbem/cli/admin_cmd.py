@@ -19,7 +19,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import admin as radmin
 from eiapbem.rules.model import POWERS, Factors, Location, LocationKind, Ships
 
-from .common import home as _home, in_home as _in_home
+from .common import echo_json, home as _home, in_home as _in_home, json_option
 
 
 def host_options(f: Any) -> Any:
@@ -46,6 +46,18 @@ def open_host(game: str | None, password: str | None) -> Session:
         # The save is sealed to the roles the game still knows here: a host key it no longer names was handed on.
         raise admin.NotHost(f"this folder's host key is no longer the game's: the host role has been handed on (4.2.8, 000:208) ({err})",
                             hint="the new host runs the admin menu now") from err
+
+
+def status_record(s: Session) -> dict:
+    """``admin status --json`` (docs/json.md): the same facts as ``host.admin.status_lines``."""
+    meta = s.data.meta
+    head = meta.get("head")
+    return {"game": s.game, "epoch": s.contents.chain.epoch,
+            "host_functions": bool(s.state.options.allow_pbem_host_functions),
+            "since": head["made"] if head else None, "head_file": head["file"] if head else None,
+            "waiting": [{"slot": slot, "power": p, "name": meta["players"][p]["name"], "email": meta["players"][p]["email"],
+                         "type": meta["players"][p]["type"]} for p, slot in s.awaited()],
+            "reloads": {p: [{"slot": slot, "count": n} for slot, n in rows] for p, rows in sorted(meta.get("reloads", {}).items())}}
 
 
 def _location(text: str) -> Location:
@@ -298,10 +310,16 @@ def register(cli: click.Group) -> None:
         click.echo(f"you are now the host of {s.game}; 'eiapbem admin --help' lists the admin menu")
 
     @admin_group.command("status")
+    @json_option
     @host_options
-    def status(game: str | None, password: str | None) -> None:
+    def status(as_json: bool, game: str | None, password: str | None) -> None:
         """Who holds the game up: the slot awaited, its player, their address, since when; reloads reported."""
-        for line in admin.status_lines(open_host(game, password)):
+        s = open_host(game, password)
+        lines = admin.status_lines(s)  # refused here when the host functions are off
+        if as_json:
+            echo_json(status_record(s))
+            return
+        for line in lines:
             click.echo(line)
 
     @admin_group.command("sync-check")

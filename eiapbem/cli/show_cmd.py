@@ -123,5 +123,5 @@ def register(cli: click.Group) -> None:
             click.echo("  it can enter no area from here")
         for a in r.areas:
             click.echo(f"  {a.area:<24} cost {a.cost}  path {','.join(a.path)}" + (f"  (must stop: {a.halts})" if a.halts else ""))
-        if r.areas:
+        if r.areas and phase == "land":
             click.echo(f"move with: eiapbem land move --unit {unit} --path {','.join(r.areas[0].path)}")
