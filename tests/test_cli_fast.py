@@ -1,0 +1,85 @@
+"""A command line that answers at once (issue 15 items 3-4): lazy commands, help from the index, one way imports."""
+
+import ast
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from conftest import ROOT
+from eiapbem.cli import index, main
+
+
+def test_the_index_on_disk_is_the_one_the_code_makes():
+    # After changing a command or main.COMMAND_MODULES: python -m eiapbem.cli.index
+    assert main.INDEX_FILE.read_text(encoding="utf-8") == index.text()
+
+
+def test_help_from_the_index_is_what_click_prints():
+    idx = main.index()
+    assert idx is not None and len(idx["help"]) > 100
+    runner = CliRunner()
+    for path, text in idx["help"].items():
+        r = runner.invoke(main.cli, [*path.split(), "--help"], prog_name="eiapbem", terminal_width=80)
+        assert r.exit_code == 0, path
+        assert r.stdout == text + "\n", path
+        assert main.fast_help([*path.split(), "-h"]) == text
+    assert main.fast_help(["--home", "x", "status", "--help"]) == idx["help"]["status"]
+    assert main.fast_help(["status", "--power", "RU", "--help"]) is None  # options before --help: click answers
+
+
+_PROBE = """
+import contextlib, io, json, sys
+from eiapbem.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main.main(sys.argv[1:])
+    except SystemExit as e:
+        code = e.code
+print(json.dumps([code, sorted(sys.modules)]))
+"""
+
+
+def _imported(*args):
+    """The modules a fresh ``eiapbem ARGS`` process has imported when it ends."""
+    import json
+
+    p = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True)
+    code, mods = json.loads(p.stdout)
+    assert code == 0, p.stderr
+    return set(mods)
+
+
+def test_help_imports_no_command_module_and_a_command_only_its_own():
+    for args in (["--help"], ["show", "units", "--help"], ["land", "--help"]):
+        mods = _imported(*args)
+        assert not [m for m in mods if m.startswith(("eiapbem.rules", "eiapbem.client", "eiapbem.cli.game_cmd"))], args
+    mods = _imported("tables", "list")
+    assert "eiapbem.cli.tables_cmd" in mods
+    assert not [m for m in mods if m.startswith(("eiapbem.client", "eiapbem.host", "eiapbem.gap", "eiapbem.cli.game_cmd"))]
+
+
+def test_a_stale_index_is_slower_never_wrong(monkeypatch):
+    monkeypatch.setattr(main, "COMMAND_MODULES", main.COMMAND_MODULES[:-1])
+    monkeypatch.setattr(main, "_INDEX", [])
+    assert main.index() is None and main.fast_help(["--help"]) is None
+    g = main.LazyGroup("eiapbem")
+    assert "status" in g.list_commands(None) and g.get_command(None, "tables") is not None
+    monkeypatch.setattr(main, "_INDEX", [])
+
+
+def test_no_cli_or_client_module_imports_a_private_name_of_another():
+    found = []
+    for folder in ("cli", "client"):
+        for path in sorted((ROOT / "eiapbem" / folder).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("eiapbem")):
+                    found += [f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_") and not a.name.endswith("__")]
+    assert found == []
+
+
+def test_the_demo_and_the_client_no_longer_import_the_cli():
+    for path in sorted((ROOT / "eiapbem" / "client").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert (node.module or "").split(".")[:2] != ["eiapbem", "cli"], path.name
