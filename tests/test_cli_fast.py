@@ -83,3 +83,13 @@ def test_the_demo_and_the_client_no_longer_import_the_cli():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):
                 assert (node.module or "").split(".")[:2] != ["eiapbem", "cli"], path.name
+
+
+def test_shell_completion_as_the_readme_says():
+    import os
+
+    env = dict(os.environ, _EIAPBEM_COMPLETE="bash_complete", COMP_WORDS="eiapbem show un", COMP_CWORD="2")
+    p = subprocess.run([sys.executable, "-m", "eiapbem"], capture_output=True, text=True, env=env)
+    assert p.stdout.split() == ["plain,unit", "plain,units"]
+    readme = (ROOT / "README.md").read_text()
+    assert "_EIAPBEM_COMPLETE=bash_source eiapbem" in readme
