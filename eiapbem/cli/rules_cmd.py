@@ -26,6 +26,8 @@ def _one(f: Any) -> dict:
     row = {"id": case.id, "section": case.section, "title": case.title, "path": str(case.path)}
     try:
         res = run_case(case, rules_context)
+    except EiaError as err:  # a case input the procedure refuses
+        return {**row, "passed": False, "problems": [f"the case could not run: {err}"]}
     except Exception as err:  # noqa: BLE001 - a raising case is one failed case; the others still run
         return {**row, "passed": False, "problems": [f"the case raised {type(err).__name__}: {err}"]}
     return {**row, "passed": bool(res.passed), "problems": [str(p) for p in res.problems]}
