@@ -93,3 +93,11 @@ def test_shell_completion_as_the_readme_says():
     assert p.stdout.split() == ["plain,unit", "plain,units"]
     readme = (ROOT / "README.md").read_text()
     assert "_EIAPBEM_COMPLETE=bash_source eiapbem" in readme
+
+
+def test_a_group_alone_prints_its_help_not_an_error(capsys):
+    idx = main.index()
+    assert main.fast_help([]) == idx["help"][""] and main.fast_help(["--home", "x"]) == idx["help"][""]
+    assert main.run(["show"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("Usage: eiapbem show") and err == ""

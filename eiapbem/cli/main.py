@@ -115,7 +115,9 @@ def fast_help(argv: list[str]) -> str | None:
         args = args[2:]
     elif args and args[0].startswith("--home="):
         args = args[1:]
-    if not args or args[-1] not in ("--help", "-h") or any(a.startswith("-") for a in args[:-1]):
+    if not args:
+        args = ["--help"]  # 'eiapbem' alone prints the help
+    if args[-1] not in ("--help", "-h") or any(a.startswith("-") for a in args[:-1]):
         return None
     idx = index()
     return idx["help"].get(" ".join(args[:-1])) if idx else None
@@ -133,12 +135,19 @@ def fail(message: str, hint: str | None = None, code: int = 1) -> None:
     sys.exit(report(message, hint, code))
 
 
+#: click 8.2+ raises this for a group called without a command (8.1 prints the help itself).
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
 def run(argv: list[str] | None = None, obj: Context | None = None) -> int:
     """Run one command line; return its exit status (``eiapbem shell`` runs each line it reads through here)."""
     try:
         rv = cli.main(args=argv, prog_name="eiapbem", standalone_mode=False, obj=obj)
     except click.exceptions.Abort:
         return report("aborted")
+    except _NO_ARGS as err:  # 'eiapbem' or 'eiapbem show' alone: the help, as with --help
+        click.echo(err.ctx.get_help() if err.ctx is not None else err.format_message())
+        return 0
     except click.ClickException as err:
         return report(err.format_message(), hint="add --help to the command to see what it takes", code=2)
     except EiaError as err:
