@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -158,7 +159,8 @@ def run(argv: list[str] | None = None, obj: Context | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    text = fast_help(sys.argv[1:] if argv is None else argv)
+    completing = "_EIAPBEM_COMPLETE" in os.environ  # shell completion: click answers (README)
+    text = None if completing else fast_help(sys.argv[1:] if argv is None else argv)
     if text is not None:
         click.echo(text)
         sys.exit(0)
