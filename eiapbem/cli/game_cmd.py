@@ -1,4 +1,4 @@
-"""Playing a game: new, join, load, status, log, end-phase, restart, show, answer, setup save/load, demo.
+"""Playing a game: new, join, load, status, log, end-phase, restart, answer, setup save/load, demo (show: show_cmd.py).
 
 Every command that opens a game takes ``--game`` (when the folder holds
 several), ``--power`` (when it plays several, hot-seat 4.2.1) and
