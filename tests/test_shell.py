@@ -53,6 +53,7 @@ def test_completion_knows_commands_options_areas_and_ids():
     assert "units" in shell_cmd.complete("show ", "un", words)
     assert "move" in shell_cmd.complete("land ", "mo", words)
     assert "--kind" in shell_cmd.complete("show units ", "--k", words)
+    assert shell_cmd.complete("show units --kind corps ", "--ar", words) == ["--area"]
     assert shell_cmd.complete("show area ", "ki", words) == ["kiev"]
     assert shell_cmd.complete("land move --unit ", "corps:RU:I", words) == ["corps:RU:I", "corps:RU:II"]
     sitting = shell_cmd.Sitting(None, "Cli", "RU")

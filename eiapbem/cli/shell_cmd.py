@@ -89,7 +89,7 @@ class Sitting(cmd.Cmd):
         return [n + " " for n in names + ["quit", "help"] if n.startswith(text)]
 
     def completedefault(self, text: str, line: str, begidx: int, endidx: int) -> list[str]:
-        return complete(line[:begidx], text, self.words)
+        return [w + " " for w in complete(line[:begidx], text, self.words)]
 
     @property
     def words(self) -> list[str]:
@@ -111,7 +111,12 @@ def complete(before: str, text: str, words: list[str]) -> list[str]:
         if subs:
             return [s for s in subs if s.startswith(text)]
     if text.startswith("-"):
-        page = idx["help"].get(" ".join(w for w in done if not w.startswith("-")), "")
+        path: list[str] = []
+        for w in done:
+            if " ".join([*path, w]) not in idx["help"]:
+                break
+            path.append(w)
+        page = idx["help"].get(" ".join(path), "")
         opts = sorted({w.rstrip(",").split("=")[0] for w in page.split() if w.startswith("--")})
         return [o for o in opts if o.startswith(text)]
     return [w for w in words if w.startswith(text)]
@@ -156,8 +161,10 @@ def register(cli: click.Group) -> None:
         obj.identity = (name, power, ident)
         sitting = Sitting(obj, name, power)
         try:
-            import readline  # noqa: F401 - line editing and Tab completion where the platform has it
+            import readline  # line editing and Tab completion where the platform has it
         except ImportError:
             pass
+        else:
+            readline.set_completer_delims(" \t\n")  # ids hold ':' and '-': complete whole words
         sitting.cmdloop()
         return sitting.last_code
