@@ -12,7 +12,7 @@ from eiapbem.cli import index, main
 
 def test_the_index_on_disk_is_the_one_the_code_makes():
     # After changing a command or main.COMMAND_MODULES: python -m eiapbem.cli.index
-    assert main.INDEX_FILE.read_text(encoding="utf-8") == index.text()
+    assert main.INDEX_FILE.read_text(encoding="utf-8") == index.text(), "run: python -m eiapbem.cli.index"
 
 
 def test_help_from_the_index_is_what_click_prints():
@@ -65,7 +65,11 @@ def test_a_stale_index_is_slower_never_wrong(monkeypatch):
     assert main.index() is None and main.fast_help(["--help"]) is None
     g = main.LazyGroup("eiapbem")
     assert "status" in g.list_commands(None) and g.get_command(None, "tables") is not None
+    monkeypatch.undo()
     monkeypatch.setattr(main, "_INDEX", [])
+    monkeypatch.setattr(main, "sources_hash", lambda: "another version of the code")
+    assert main.index() is None and main.fast_help(["show", "--help"]) is None
+    assert "shell" in main.LazyGroup("eiapbem").list_commands(None)
 
 
 def test_no_cli_or_client_module_imports_a_private_name_of_another():

@@ -37,7 +37,7 @@ def make() -> dict:
     with click.Context(root, info_name="eiapbem", terminal_width=80, max_content_width=80,
                        help_option_names=["-h", "--help"]) as ctx:
         _walk(root, ctx, "", helps)
-    return {"modules": list(main.COMMAND_MODULES), "commands": {k: commands[k] for k in sorted(commands)}, "help": helps}
+    return {"modules": list(main.COMMAND_MODULES), "sources": main.sources_hash(), "commands": {k: commands[k] for k in sorted(commands)}, "help": helps}
 
 
 def text() -> str:

@@ -10,9 +10,11 @@ modules.  ``cli/index.json`` (written by ``python -m eiapbem.cli.index``, checke
 current by ``tests/test_cli_fast.py``) says which modules make each top-level
 command and holds the rendered ``--help`` of every command; so ``eiapbem``
 imports only the module(s) of the command being run, and ``eiapbem [X [Y]] --help``
-prints from the index without importing any of them.  A module missing from the
-index (a new one, before the index is written again) is imported every time, and
-the help index is not used, so a stale index is slower, never wrong.
+prints from the index without importing any of them.  The index names the hash
+of the package's sources it was written from; when any source differs (a new or
+changed command, before the index is written again) it is not used at all: every
+command module is imported and click prints the help, so a stale index is slower,
+never wrong.
 """
 
 from __future__ import annotations
@@ -51,14 +53,26 @@ INDEX_FILE = Path(__file__).with_name("index.json")
 _INDEX: list = []
 
 
+def sources_hash() -> str:
+    """SHA-256 of the package's Python sources: the index is used only for the code it was written from."""
+    import hashlib
+
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*.py")):
+        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def index() -> dict | None:
-    """The command index, or None when it is missing or was written for another list of modules."""
+    """The command index, or None when it is missing or was written from other sources or modules."""
     if not _INDEX:
         try:
             idx = json.loads(INDEX_FILE.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             idx = None
-        if not isinstance(idx, dict) or idx.get("modules") != list(COMMAND_MODULES):
+        if (not isinstance(idx, dict) or idx.get("modules") != list(COMMAND_MODULES)
+                or idx.get("sources") != sources_hash()):
             idx = None
         _INDEX.append(idx)
     return _INDEX[0]
