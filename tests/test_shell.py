@@ -58,3 +58,10 @@ def test_completion_knows_commands_options_areas_and_ids():
     assert shell_cmd.complete("land move --unit ", "corps:RU:I", words) == ["corps:RU:I", "corps:RU:II"]
     sitting = shell_cmd.Sitting(None, "Cli", "RU")
     assert "status " in sitting.completenames("sta") and "quit " in sitting.completenames("q")
+
+
+def test_the_host_sits_once_for_the_admin_menu(tmp_path, unlocks):
+    home = new_game(tmp_path)
+    r = cli(home, "shell", "--power", "host", input="pw-host\nadmin status --json\nadmin status\nquit\n")
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert len(unlocks) == 1 and '"host_functions": true' in r.stdout and "Waiting for 1805-01/setup/turn/RU" in r.stdout

@@ -19,7 +19,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import admin as radmin
 from eiapbem.rules.model import POWERS, Factors, Location, LocationKind, Ships
 
-from .common import echo_json, home as _home, in_home as _in_home, json_option
+from .common import echo_json, home as _home, in_home as _in_home, json_option, root
 
 
 def host_options(f: Any) -> Any:
@@ -36,6 +36,9 @@ def open_host(game: str | None, password: str | None) -> Session:
     if "host" not in local_roles(home, name):
         raise admin.NotHost("the admin menu is only available in the host's own save (4.2.2 step 6, 000:114); "
                             "this folder holds no host key", hint="run it in the host's folder")
+    sitting = root().identity
+    if sitting is not None and sitting[:2] == (name, "host"):  # 'eiapbem shell --power host': unlocked once
+        return Session.open_with(home, name, sitting[2])
     if password is None:
         password = click.prompt("Password for the host", hide_input=True)
     from eiapbem.pbem.errors import NotForYou
