@@ -144,7 +144,10 @@ def open_save(save_file: Path, power: str | None, password: str | None) -> Any:
     save_file = in_home(save_file)
     if save_file.suffix != ".sav" or save_file.parent.name != "save" or not save_file.is_file():
         raise BadData(f"{save_file} is not a game's save; give save/GameName.sav inside a game folder")
-    root().home = save_file.parent.parent
+    folder = save_file.parent.parent
+    if root().identity is not None and folder.resolve() != home().resolve():
+        raise BadOption(f"{save_file} is another folder's game; a sitting ('eiapbem shell') opens only its own folder's")
+    root().home = folder
     return open_session(save_file.stem, power, password)
 
 
