@@ -90,3 +90,29 @@ def test_the_schema_names_every_json_command():
                 "eiapbem economy summary", "eiapbem files inspect", "eiapbem tables", "eiapbem rules test",
                 "eiapbem rules run", "eiapbem battle report", "eiapbem data check"):
         assert f"`{cmd}" in doc, cmd
+
+
+def test_rules_test_counts_a_raising_case_as_one_failure_and_goes_on(tmp_path, monkeypatch, capsys):
+    import shutil
+
+    from eiapbem.cli import rules_cmd
+
+    cases = sorted((ROOT / "tests" / "cases").rglob("*.toml"))[:2]
+    for i, c in enumerate(cases):
+        shutil.copy(c, tmp_path / f"{i}-{c.name}")
+    real = rules_cmd.run_case
+    first = cases[0].read_text()
+
+    def run_case(case, ctx):
+        if case.path.endswith(f"0-{cases[0].name}"):
+            raise ZeroDivisionError("a bug in a rule")
+        return real(case, ctx)
+
+    monkeypatch.setattr(rules_cmd, "run_case", run_case)
+    r = cli(tmp_path, "rules", "test", str(tmp_path))
+    assert first and "the case raised ZeroDivisionError: a bug in a rule" in r.stdout
+    assert "rules cases: 1 passed, 1 failed" in r.stdout
+    from eiapbem.cli import main
+
+    assert main.run(["rules", "test", str(tmp_path)]) == 1  # the exit status of 'eiapbem rules test'
+    assert main.run(["rules", "test", str(tmp_path / f"1-{cases[1].name}")]) == 0
