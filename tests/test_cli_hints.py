@@ -65,7 +65,7 @@ def test_the_command_a_hint_names_exists_and_answers(where, words):
 def test_the_hints_do_what_they_say(tmp_path):
     """'show units' lists a power's corps; 'show pool' lists the purchases on order and those due now."""
     from eiapbem.core.errors import IllegalAction
-    from eiapbem.rules.land.common import the_unit
+    from eiapbem.rules.forces import the_unit
     from eiapbem.rules.reinforcement.common import check_due
     from eiapbem.rules.model import Factors
 

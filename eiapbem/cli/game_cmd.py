@@ -217,10 +217,11 @@ def register(cli: click.Group) -> None:
     def log(count: int, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """The public game log (every player sees the same lines)."""
         s = open_session(game, power, password)
+        last = s.journal(count)
         if as_json:
-            echo_json([{"slot": e.slot, "author": e.author, "kind": str(e.kind), "text": e.text, "params": dict(e.params)} for e in s.state.log[-count:]])
+            echo_json([{"slot": e.slot, "author": e.author, "kind": str(e.kind), "text": e.text, "params": dict(e.params)} for e in last])
             return
-        for e in s.state.log[-count:]:
+        for e in last:
             click.echo(f"[{e.slot}] {e.text}" if e.author != "host" else f"[{e.slot}] (host) {e.text}")
 
     @cli.command("end-phase")

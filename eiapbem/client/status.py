@@ -41,7 +41,7 @@ def status_record(s: Any) -> dict:
         "computer": [{"power": p, "level": st.powers[p].controller} for p in POWERS if st.powers[p].controller != "human"],
         "waiting": [], "actions_taken": None, "reloads": None, "orders_sent": None, "to_do": [],
         "next": None, "battles": [], "pending": [], "not_implemented": [], "partly_built": [],
-        "log": [{"slot": e.slot, "author": e.author, "text": e.text} for e in st.log[-5:]],
+        "log": [{"slot": e.slot, "author": e.author, "text": e.text} for e in s.journal(5)],
     }
     if slot is None:
         return rec
