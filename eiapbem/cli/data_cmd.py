@@ -167,7 +167,7 @@ def register(cli: click.Group) -> None:
         if save_file is not None:
             if scenario is not None:
                 raise BadData("give either --save or --scenario, not both")
-            from .game_cmd import open_save
+            from .common import open_save
 
             s = open_save(save_file, power, password)
             state = s.current()
