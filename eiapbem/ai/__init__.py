@@ -75,7 +75,8 @@ def _standing_order(state: GameState, d: PendingDecision) -> bool:
     return (slot is not None and not slot.simultaneous and slot.power is not None and is_ai(state, slot.power)
             and not is_ai(state, d.power)
             and ((d.kind.startswith("battle.") and d.context.get("battle") in state.battles)
-                 or (d.kind.startswith("siege.") and d.context.get("siege") in state.sieges)))
+                 or (d.kind.startswith("siege.") and d.context.get("siege") in state.sieges)
+                 or (d.kind.startswith("naval.") and d.context.get("battle") in state.naval_battles)))
 
 
 def settle(state: GameState, ctx: RulesContext) -> Outcome:

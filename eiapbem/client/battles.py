@@ -143,6 +143,9 @@ def automatic(state: GameState, decision: Any) -> bool:
         return False  # answered by its level (eiapbem.ai.settle), not by standing orders
     if decision.kind.startswith("siege."):
         return decision.context.get("siege") in state.sieges  # no battle files for sieges (000:170)
+    if decision.kind.startswith("naval."):  # standing orders (9.2.1.1, 9.4; docs/decisions.md "Naval phase")
+        b = state.naval_battles.get(decision.context.get("battle"))
+        return b is not None and b.step != "done"
     if not decision.kind.startswith("battle."):
         return False
     battle = state.battles.get(decision.context.get("battle"))

@@ -40,12 +40,15 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
 
 
 def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+    from eiapbem.rules.naval import transport as naval_transport
+
     """End of the slot: supply if no combat closed the movement, occupation of minor capitals and, after
     the last land slot, conquest (10.7); then forget the slot's movement."""
     out = engine.Outcome(state)
     if not state.movement_over:
         out = out.then(supplyphase.end_movement(state, power, ctx))
     out = out.then(conquest.end_of_slot(out.state, power, ctx))
+    out = out.then(naval_transport.destroy_aboard(out.state, power, ctx))  # 8.6.3: corps not disembarked
     return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False, new_depots=())))
 
 

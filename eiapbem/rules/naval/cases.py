@@ -10,6 +10,8 @@ pending decisions (``evasion``, ``pursuit:<fleet>``, ``retreat:<power>``,
 
 from __future__ import annotations
 
+import re
+
 from eiapbem.rules.cases import procedure
 from eiapbem.rules.combat._inputs import need
 from eiapbem.rules.model.common import Phase
@@ -63,4 +65,79 @@ def _battle_case(inp: dict, ctx) -> dict:
         "decisions": asked,
         "waiting_for": waiting_for(state, f"naval:{bid}:"),
         "report": list(b.report),
+    }
+
+
+@procedure("naval.phase", context=True)
+def _phase_case(inp: dict, ctx) -> dict:
+    """A naval slot played from movement: the scene, standing orders, then ``actions`` in order.
+
+    Extra input: ``intercept`` (fleets with standing orders to intercept), ``evasion``
+    ({fleet: order}), ``access`` ([[owner, grantee], ...]), ``city_control`` ({area: nation}),
+    ``actions`` (tables with ``kind`` and the action's fields, and ``power`` if not the
+    phasing power's), ``answers`` ({decision id without "naval:": choice}), ``end_slot``.
+    A refused action is reported under ``refused`` by its index and play goes on.
+    """
+    from eiapbem.core.errors import IllegalAction
+    from eiapbem.rules import engine
+    from eiapbem.rules.model import Access, AccessKind, CityControl, Date, FrozenMap, Location, LocationKind
+    from eiapbem.rules.model.units import Corps, Fleet
+
+    state = scene_state(inp, phase=Phase(need(inp, "phase", str, "naval")))
+    phasing = need(inp, "phasing", str)
+    for power in state.powers:
+        mine = [f for f in need(inp, "intercept", list, []) if f.split(":")[1] == power]
+        ev = {f: o for f, o in need(inp, "evasion", dict, {}).items() if f.split(":")[1] == power}
+        if mine or ev:
+            ps = state.powers[power]
+            so = ps.standing_orders.replace(intercept=tuple(sorted(mine)), evasion=FrozenMap(sorted(ev.items())))
+            state = state.replace(powers=state.powers.set(power, ps.replace(standing_orders=so)))
+    for owner, grantee in need(inp, "access", list, []):
+        ps = state.powers[owner]
+        state = state.replace(powers=state.powers.set(owner, ps.replace(access=ps.access.set(grantee, Access(AccessKind.VOLUNTARY)))))
+    opts = need(inp, "options", dict, {})
+    if opts:
+        state = state.replace(options=state.options.replace(**opts))
+    for area, nation in need(inp, "city_control", dict, {}).items():
+        state = state.replace(city_control=state.city_control.set(area, CityControl(nation, state.date)))
+    before = state
+    refused: dict[str, str] = {}
+    messages: dict[str, str] = {}
+    asked: list[str] = []
+    answers = need(inp, "answers", dict, {})
+    for i, raw in enumerate(need(inp, "actions", list, [])):
+        raw = dict(raw)
+        power = raw.pop("power", phasing)
+        action = engine.action_from_obj(raw, f"actions[{i}]")
+        try:
+            state = engine.apply_action(state, power, action, ctx).state
+        except IllegalAction as err:
+            cited = re.search(r"\((\d+(?:\.\d+)*)", str(err))
+            refused[str(i)] = cited.group(1) if cited else str(err)
+            messages[str(i)] = str(err)
+        state = answer_all(state, "naval:", answers, ctx, asked)
+    obligations: list[str] = []
+    if need(inp, "end_slot", bool, False):
+        try:
+            state = engine.end_slot(state, phasing, ctx).state
+        except IllegalAction as err:
+            obligations.append(str(err))
+    else:
+        obligations = list(engine.unmet_obligations(state, phasing, ctx))
+    fleets = {u.id: u for u in state.units.values() if isinstance(u, Fleet)}
+    return {
+        "fleets_at": {f: str(u.location) for f, u in fleets.items()},
+        "ships_left": {f: u.ships.heavy + u.ships.light for f, u in fleets.items()},
+        "corps_at": {u.id: str(u.location) for u in state.units.values() if isinstance(u, Corps)},
+        "spent": {f: r.spent for f, r in state.naval_moves.items()},
+        "refused": refused,
+        "messages": messages,
+        "battles": {bid: {"victor": b.victor or "none", "outcome": b.outcome, "interception": b.interception,
+                          "losses": dict(b.losses), "step": b.step, "retreating": list(b.retreating)}
+                    for bid, b in state.naval_battles.items()},
+        "political_status": powers_changed(before, state),
+        "decisions": asked,
+        "waiting_for": waiting_for(state, "naval:"),
+        "obligations": obligations,
+        "log": [e.text for e in state.log],
     }

@@ -1,0 +1,52 @@
+"""The naval phase (8.0-9.5; 000:1016-1290), one slot per power in the order GB RU TU AU PR FR SP
+(``sequence.NAVAL_ORDER``, 8.2).
+
+- ``movement``: 8.4-8.5 ``naval.move`` with interception;
+- ``attack``: 8.10 ``naval.attack`` (the combats are ``eiapbem.rules.naval.battle``, answered with
+  ``eiapbem answer``), 8.5 ``naval.orders``, 8.9 piracy missions;
+- ``transport``: 8.6 ``naval.load`` (and, in the land phase, 10.4.5 ``land.disembark``).
+
+Importing this module registers the actions and the phase's hooks with the engine
+(``engine.RULE_MODULES``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.rules import engine
+from eiapbem.rules.model import Fleet, FrozenMap, GameState, Phase
+from eiapbem.rules.naval import attack, movement, transport
+from eiapbem.rules.naval.common import must_leave_box, record_of
+
+for _cls, _verify, _apply in movement.ACTIONS + attack.ACTIONS + transport.NAVAL_ACTIONS:
+    engine.register_action(_cls, phases=(Phase.NAVAL,), verify=_verify, apply=_apply)
+for _cls, _verify, _apply in attack.ORDER_ACTIONS:
+    engine.register_action(_cls, phases=(Phase.REINFORCEMENT, Phase.NAVAL, Phase.LAND), verify=_verify, apply=_apply)
+for _cls, _verify, _apply in transport.LAND_ACTIONS:
+    engine.register_action(_cls, phases=(Phase.LAND,), verify=_verify, apply=_apply)
+
+
+def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+    out = [f"attack the enemy fleets in {p} (8.4.4, 000:1086): 'eiapbem naval attack --place {p}'"
+           for p in attack.ports_to_attack(state, power)]
+    for f in sorted((u for u in state.units.values() if isinstance(u, Fleet)), key=lambda u: u.id):
+        if must_leave_box(state, ctx, power, f) and record_of(state, f).legs == 0:
+            out.append(f"move {f.id} out of box:{f.location.site}: {power} is not at war with the port's holder "
+                       f"(8.8, 000:1170): 'eiapbem naval move --fleet {f.id} --path ...'")
+    return out
+
+
+def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+    """End of the slot: forget the slot's movement."""
+    return engine.Outcome(state.replace(naval_moves=FrozenMap(), movement_over=False))
+
+
+engine.register_phase(Phase.NAVAL, obligations=obligations, finish=finish)
+
+#: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
+GAPS = ("interception of loaned corps' transports with the forced declaration of war (8.5.1), a second interception "
+        "attempt after a lost one (8.5.3), the automatic evacuation battle of a port taken by the enemy (8.7, the "
+        "combat itself exists), depots on fleets and invasion supply (10.3.4, 10.5.4), absorbing and detaching "
+        "ships (8.3, a reinforcement-phase action)")
+engine.register_gaps(Phase.NAVAL, GAPS)

@@ -1,0 +1,188 @@
+"""Naval transport of corps and their leaders (8.6; 000:1128-1150) and landing from ships (10.4.5; 000:1448-1452).
+
+``naval.load`` (naval phase) puts a corps aboard a fleet of its power: both in the same port
+city, the fleet not yet moved (8.6.1); not guerrillas, Cossacks, Freikorps or insurrection
+corps (8.6); within the capacity of 8.6.2, counted in half infantry factors: a heavy ship
+carries 2 (or one half cavalry factor), a light ship 1 (infantry types only), a transport
+4 (or one cavalry factor); a cavalry factor needs 4 of the heavy ships' and transports'
+room.  Leaders with the corps go with it.  The corps then moves with the fleet.
+
+``land.disembark`` (the corps' land phase) lands it from a fleet at sea into an adjacent
+land area (one whose coast touches that sea area), from a port or a blockade box into the
+port's area (10.4.5).  Landing uses up its whole movement and counts as having crossed a
+river for that slot's combats.  A corps still aboard when its power's land slot ends is
+destroyed and its leaders leave the map, to come back as reinforcements (8.6.3, 000:1150;
+``destroy_aboard``, called by the land phase's end).
+
+Not built: loaned corps carried by the borrower (8.6), depots on fleets (10.3.4) and
+invasion supply (10.5.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import engine, supply
+from eiapbem.rules.land.common import STACK_LIMIT, counters_in_section, may_enter_territory
+from eiapbem.rules.model import (
+    POOL,
+    Corps,
+    CorpsType,
+    Fleet,
+    GameState,
+    LandMove,
+    LeaderStatus,
+    Location,
+    LocationKind,
+    Record,
+)
+from eiapbem.rules.model.common import Slug
+from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.naval.common import controller, own_fleet
+
+#: 8.6 (000:1128): counters that never go by sea.
+NOT_CARRIED = (CorpsType.GUERRILLA, CorpsType.COSSACK, CorpsType.FREIKORPS, CorpsType.INSURRECTION)
+
+
+@dataclass(frozen=True, slots=True)
+class Load(Record):
+    """Put a corps (with its leaders) aboard a fleet in the same port city (8.6)."""
+
+    KIND = "naval.load"
+    COMMAND = "load"
+    BUTTON = "Load Transport Fleet"
+
+    fleet: UnitId
+    corps: UnitId
+
+
+@dataclass(frozen=True, slots=True)
+class Disembark(Record):
+    """Land a corps carried by a fleet into an adjacent land area (10.4.5)."""
+
+    KIND = "land.disembark"
+    COMMAND = "disembark"
+    BUTTON = "Unload Unit"
+
+    corps: UnitId
+    area: Slug
+
+
+def aboard(state: GameState, fid: str) -> list[Corps]:
+    loc = Location(LocationKind.ABOARD, fid)
+    return [u for u in state.units.values() if isinstance(u, Corps) and u.location == loc]
+
+
+def room(fleet: Fleet) -> tuple[int, int]:
+    """(all room, room for cavalry) in half infantry factors (8.6.2)."""
+    s = fleet.ships
+    return 2 * s.heavy + s.light + 4 * s.transport, 2 * s.heavy + 4 * s.transport
+
+
+def need(corps: list[Corps]) -> tuple[int, int]:
+    """(all room, cavalry room) the corps need, in half infantry factors."""
+    cav = sum(c.factors.cavalry for c in corps)
+    other = sum(c.factors.total for c in corps) - cav
+    return 4 * cav + 2 * other, 4 * cav
+
+
+def verify_load(state: GameState, power: str, action: Load, ctx: Any) -> None:
+    from eiapbem.rules.naval.movement import may_continue
+
+    fleet = own_fleet(state, power, action.fleet, "load")
+    corps = state.units.get(action.corps)
+    if not isinstance(corps, Corps):
+        raise IllegalAction(f"there is no corps {action.corps!r}", hint="corps ids look like corps:FR:III")
+    if controller(state, corps) != power:
+        raise IllegalAction(f"{corps.id} is not {power}'s to move, so its fleets cannot carry it (8.6)")
+    if corps.corps_type in NOT_CARRIED:
+        raise IllegalAction(f"{corps.id} is a {corps.corps_type} counter, which never goes by sea (8.6, 000:1128)")
+    if fleet.location.kind is not LocationKind.PORT:
+        raise IllegalAction(f"{fleet.id} is not in a port; the corps and the fleet must both begin in the same port city (8.6.1)")
+    port = fleet.location.site
+    if corps.location not in (Location(LocationKind.AREA, port), Location(LocationKind.CITY, port)):
+        raise IllegalAction(f"{corps.id} is at {corps.location}, not in {port} where {fleet.id} is (8.6.1, 000:1140)")
+    if corps.location.kind is LocationKind.CITY and supply.is_besieged(state, ctx.map, port):
+        raise IllegalAction(f"{corps.id} is besieged in {port} and cannot reach the fleet")
+    why = may_continue(state, fleet)
+    if why or fleet.id in state.naval_moves:
+        raise IllegalAction(why or f"{fleet.id} has moved this phase; the corps boards before the fleet moves (8.6.1)")
+    have, cav_room = room(fleet)
+    want, cav_want = need(aboard(state, fleet.id) + [corps])
+    if want > have or cav_want > cav_room:
+        raise IllegalAction(f"{fleet.id} ({fleet.ships.describe()}) cannot carry {corps.id} too: a heavy ship carries 1 "
+                            f"infantry or 1/2 cavalry factor, a light ship 1/2 infantry, a transport 2 infantry or 1 "
+                            f"cavalry (8.6.2); load fewer factors or use a bigger fleet")
+
+
+def apply_load(state: GameState, power: str, action: Load, ctx: Any) -> engine.Outcome:
+    corps = state.units[action.corps]
+    state = state.with_unit(corps.replace(location=Location(LocationKind.ABOARD, action.fleet), besieging=False))
+    return engine.log(state, power, "naval.load", f"{power}: {corps.id} boards {action.fleet} in {corps.location.site} (8.6)",
+                      corps=corps.id, fleet=action.fleet)
+
+
+def landing_areas(state: GameState, ctx: Any, fleet: Fleet) -> tuple[str, ...]:
+    """Where a corps aboard ``fleet`` may land (10.4.5, 000:1450)."""
+    m = ctx.map
+    loc = fleet.location
+    if loc.kind is LocationKind.SEA:
+        return tuple(sorted(m.coastal_areas(loc.site)))
+    if loc.kind in (LocationKind.PORT, LocationKind.BLOCKADE):
+        return (loc.site,)
+    return ()
+
+
+def verify_disembark(state: GameState, power: str, action: Disembark, ctx: Any) -> None:
+    corps = state.units.get(action.corps)
+    if not isinstance(corps, Corps) or corps.location.kind is not LocationKind.ABOARD:
+        raise IllegalAction(f"{action.corps} is not a corps carried by a fleet; only those disembark (10.4.5)")
+    if controller(state, corps) != power:
+        raise IllegalAction(f"{corps.id} is not {power}'s to move")
+    if state.movement_over:
+        raise IllegalAction(f"{power} has begun its combats, so its movement is over (11.0); disembark before attacking")
+    fleet = state.units[corps.location.site]
+    areas = landing_areas(state, ctx, fleet)
+    if action.area not in areas:
+        where = f"{fleet.location.kind} {fleet.location.site}"
+        raise IllegalAction(f"{fleet.id} is in the {where}, so {corps.id} may land only in {', '.join(areas) or 'no area'} "
+                            f"(10.4.5, 000:1450)")
+    why = may_enter_territory(state, ctx.map, action.area, power)
+    if why:
+        raise IllegalAction(why)
+    n = counters_in_section(state, action.area)
+    if n + 1 > STACK_LIMIT:
+        raise IllegalAction(f"{action.area} already holds {n} counters outside its city; 30 is the limit (10.4.2)")
+
+
+def apply_disembark(state: GameState, power: str, action: Disembark, ctx: Any) -> engine.Outcome:
+    corps = state.units[action.corps]
+    fleet = corps.location.site
+    state = state.with_unit(corps.replace(location=Location(LocationKind.AREA, action.area)))
+    # 10.4.5: the whole movement allowance is used, and it counts as a river crossing for its combats.
+    rec = LandMove(start=action.area, passed=(action.area,), halted=True, across_river=True)
+    state = state.replace(land_moves=state.land_moves.set(corps.id, rec))
+    return engine.log(state, power, "land.disembark", f"{power}: {corps.id} lands from {fleet} in {action.area} (10.4.5)",
+                      corps=corps.id, area=action.area)
+
+
+def destroy_aboard(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+    """8.6.3 (000:1150): ``power``'s corps still aboard at the end of its land slot are destroyed; their leaders
+    leave the map and may come back at a later reinforcement phase."""
+    out = engine.Outcome(state)
+    lost = sorted((u for u in state.units.values() if isinstance(u, Corps) and u.location.kind is LocationKind.ABOARD
+                   and controller(state, u) == power), key=lambda u: u.id)
+    for c in lost:
+        state = out.state.with_unit(c.replace(location=POOL))
+        for lead in state.leaders.values():
+            if lead.attached_to == c.id:
+                state = state.with_leader(lead.replace(status=LeaderStatus.AVAILABLE, attached_to=None))
+        out = out.then(engine.log(state, power, "naval.lost-aboard", f"{power}: {c.id} did not disembark and is destroyed "
+                                  f"(8.6.3)", corps=c.id))
+    return out
+
+
+NAVAL_ACTIONS = ((Load, verify_load, apply_load),)
+LAND_ACTIONS = ((Disembark, verify_disembark, apply_disembark),)
