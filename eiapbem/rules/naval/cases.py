@@ -108,7 +108,7 @@ def _phase_case(inp: dict, ctx) -> dict:
     for i, raw in enumerate(need(inp, "actions", list, [])):
         raw = dict(raw)
         power = raw.pop("power", phasing)
-        action = engine.action_from_obj(raw, f"actions[{i}]")
+        action = engine.action_kinds()[raw.pop("kind")].cls(**raw)
         try:
             state = engine.apply_action(state, power, action, ctx).state
         except IllegalAction as err:
