@@ -203,8 +203,8 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
     if prior.foraged:
         raise IllegalAction(f"{unit.id} has foraged, so its movement is over (10.5.1, 000:1496); it cannot move again this phase")
     if prior.halted:
-        raise IllegalAction(f"{unit.id} has ended its movement in {here} (it stopped among enemy forces, 10.4.2 000:1398, or "
-                            f"besieges the city, 10.4.7); it cannot move again this phase")
+        raise IllegalAction(f"{unit.id} has ended its movement in {here} (it stopped among enemy forces, 10.4.2 000:1398, "
+                            f"besieges the city, 10.4.7, or landed from ships, 10.4.5); it cannot move again this phase")
     kind = counter_kind(ctx, unit)
     forced = prior.forced_march or action.forced_march
     if action.forced_march and not forces.may_force_march(kind):

@@ -112,9 +112,9 @@ def verify_load(state: GameState, power: str, action: Load, ctx: Any) -> None:
     have, cav_room = room(fleet)
     want, cav_want = need(aboard(state, fleet.id) + [corps])
     if want > have or cav_want > cav_room:
-        raise IllegalAction(f"{fleet.id} ({fleet.ships.describe()}) cannot carry {corps.id} too: a heavy ship carries 1 "
-                            f"infantry or 1/2 cavalry factor, a light ship 1/2 infantry, a transport 2 infantry or 1 "
-                            f"cavalry (8.6.2); load fewer factors or use a bigger fleet")
+        raise IllegalAction(f"{fleet.id} cannot carry {corps.id} as well (8.6.2, 000:1144): a heavy ship carries 1 infantry "
+                            f"or 1/2 cavalry factor, a light ship 1/2 infantry, a transport 2 infantry or 1 cavalry, and "
+                            f"it holds {fleet.ships.describe()}; load fewer factors or use a bigger fleet")
 
 
 def apply_load(state: GameState, power: str, action: Load, ctx: Any) -> engine.Outcome:
