@@ -133,7 +133,8 @@ def _phase_case(inp: dict, ctx) -> dict:
         "refused": refused,
         "messages": messages,
         "battles": {bid: {"victor": b.victor or "none", "outcome": b.outcome, "interception": b.interception,
-                          "losses": dict(b.losses), "step": b.step, "retreating": list(b.retreating)}
+                          "losses": dict(b.losses), "step": b.step, "retreating": list(b.retreating),
+                          "harbour_losses": b.harbour_losses, "wind_gauge": b.wind_gauge or "none"}
                     for bid, b in state.naval_battles.items()},
         "political_status": powers_changed(before, state),
         "decisions": asked,
