@@ -1,0 +1,179 @@
+"""The naval phase played through the engine (8.4-8.10): movement, interception, attacks,
+blockades, transport, standing orders, the computer's naval slot, the economic effect of a
+blockade.  The manual's examples and one case per subsection are rules cases under
+tests/cases/naval/; these tests cover what a case table cannot say well."""
+
+from __future__ import annotations
+
+import pytest
+
+from eiapbem import ai
+from eiapbem.core.dice import Dice
+from eiapbem.core.errors import IllegalAction
+from eiapbem.data.context import rules_context
+from eiapbem.rules import engine
+from eiapbem.rules.combat import standing
+from eiapbem.rules.model import Location, LocationKind, PlayerKind
+from eiapbem.rules.model.common import Phase
+from eiapbem.rules.naval import graph
+from eiapbem.rules.naval.attack import Attack, SetOrders
+from eiapbem.rules.naval.movement import MoveFleet
+from eiapbem.rules.scene import scene_state
+
+
+def ctx(seed=b"naval-phase", forced=None):
+    return rules_context(Dice(seed, forced=forced or {}))
+
+
+C = ctx()
+
+
+def scene(fleets, *, phasing="GB", wars=(("GB", "FR"),), date="1805-10", phase=Phase.NAVAL, **extra):
+    inp = {"date": date, "phasing": phasing, "wars": [list(w) for w in wars], "fleets": list(fleets)}
+    inp.update(extra)
+    return scene_state(inp, phase=phase)
+
+
+def move(state, fleet, path, power="GB", c=C, **kw):
+    return engine.apply_action(state, power, MoveFleet(fleet=fleet, path=path, **kw), c).state
+
+
+def test_costs_port_box_free_sea_one():
+    m = C.map
+    s = scene([])
+    d = graph.distances(s, m, Location(LocationKind.PORT, "plymouth"))
+    assert d[Location(LocationKind.BLOCKADE, "plymouth")] == 0
+    assert d[Location(LocationKind.SEA, "english-channel")] == 1
+    assert d[Location(LocationKind.PORT, "brest")] == 2  # channel 1, brest's box 1, port 0
+    assert d[Location(LocationKind.SEA, "north-atlantic")] == 2
+
+
+def test_frozen_baltic_in_winter_only():
+    m = C.map
+    winter = scene([], date="1806-01")
+    summer = scene([], date="1806-06")
+    start = Location(LocationKind.SEA, "western-baltic")
+    assert Location(LocationKind.SEA, "central-baltic") not in graph.distances(winter, m, start)
+    assert Location(LocationKind.SEA, "central-baltic") in graph.distances(summer, m, start)
+
+
+def test_stack_moves_together_but_a_fleet_alone_leaves_the_rest():
+    s = scene([{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5},
+               {"id": "fleet:GB:2", "location": "port:plymouth", "heavy": 5},
+               {"id": "fleet:GB:3", "location": "port:plymouth", "heavy": 5}])
+    s = move(s, "fleet:GB:1", "english-channel")
+    assert str(s.units["fleet:GB:2"].location) == "port:plymouth"
+    s = move(s, "fleet:GB:2", "english-channel,north-sea", stack=True)  # GB:1 has moved: not part of the stack
+    assert str(s.units["fleet:GB:1"].location) == "sea:english-channel"
+    assert str(s.units["fleet:GB:2"].location) == str(s.units["fleet:GB:3"].location) == "sea:north-sea"
+    with pytest.raises(IllegalAction, match="no fleet moves twice"):
+        move(s, "fleet:GB:3", "english-channel")
+
+
+def test_refusal_leaves_the_state_unchanged_and_names_the_step():
+    s = scene([{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5}])
+    with pytest.raises(IllegalAction, match=r"irish-sea is not next to box:plymouth|not next to"):
+        move(s, "fleet:GB:1", "irish-sea")
+    with pytest.raises(IllegalAction, match="not a place at sea"):
+        move(s, "fleet:GB:1", "English Channel")
+    with pytest.raises(IllegalAction, match="FR's, not GB's"):
+        move(scene([{"id": "fleet:FR:1", "location": "port:brest", "heavy": 5}]), "fleet:FR:1", "english-channel")
+
+
+def test_minor_fleets_move_with_their_controller():
+    from eiapbem.rules.model import MinorCountry, MinorStatus
+
+    s = scene([{"id": "fleet:holland:1", "location": "port:amsterdam", "heavy": 5}], phasing="FR")
+    s = s.replace(minors=s.minors.set("holland", MinorCountry(status=MinorStatus.FREE_STATE, controller="FR")))
+    s = move(s, "fleet:holland:1", "north-sea", power="FR")
+    assert str(s.units["fleet:holland:1"].location) == "sea:north-sea"
+
+
+def test_no_interception_without_standing_orders_and_none_from_a_blockaded_port():
+    fleets = [{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5},
+              {"id": "fleet:FR:1", "location": "port:brest", "heavy": 5}]
+    s = scene(fleets)
+    strict = rules_context(Dice(b"x", forced={}, strict=True))
+    after = move(s, "fleet:GB:1", "english-channel,bay-of-biscay", c=strict)  # no roll at all: no orders given
+    assert str(after.units["fleet:GB:1"].location) == "sea:bay-of-biscay"
+    s = engine.apply_action(s.replace(slot=s.slot.replace(power="FR", actors=("FR",))), "FR",
+                            SetOrders(fleet="fleet:FR:1", intercept=True), C).state
+    assert s.powers["FR"].standing_orders.intercept == ("fleet:FR:1",)
+    s = s.replace(slot=s.slot.replace(power="GB", actors=("GB",)))
+    blockaded = s.with_unit(s.units["fleet:GB:1"].replace(location=Location(LocationKind.BLOCKADE, "brest")))
+    blockaded = blockaded.with_unit(blockaded.units["fleet:FR:1"])
+    from eiapbem.rules.model import Fleet, Ships
+    blockaded = blockaded.with_unit(Fleet(id="fleet:GB:2", nation="GB", location=Location(LocationKind.PORT, "plymouth"),
+                                          ships=Ships(heavy=3)))
+    after = move(blockaded, "fleet:GB:2", "english-channel", c=strict)  # Brest is blockaded: no attempt (8.5.3)
+    assert str(after.units["fleet:GB:2"].location) == "sea:english-channel"
+
+
+def test_interception_roll_needs_one_from_adjacent():
+    fleets = [{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5},
+              {"id": "fleet:FR:1", "location": "port:brest", "heavy": 5}]
+    s = scene(fleets, intercept=None)
+    ps = s.powers["FR"]
+    s = s.replace(powers=s.powers.set("FR", ps.replace(standing_orders=ps.standing_orders.replace(intercept=("fleet:FR:1",)))))
+    label = "naval/1805-10/GB/intercept/fleet:GB:1.0/1/FR/port:brest"
+    after = move(s, "fleet:GB:1", "english-channel", c=ctx(forced={label: 2}))
+    assert not after.naval_battles and str(after.units["fleet:FR:1"].location) == "port:brest"
+    assert any("fail to intercept" in e.text for e in after.log)
+
+
+def test_attack_ends_movement_and_needs_enemies():
+    s = scene([{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5},
+               {"id": "fleet:GB:2", "location": "port:plymouth", "heavy": 5},
+               {"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 5}])
+    with pytest.raises(IllegalAction, match="no fleet with warships at north-sea"):
+        engine.apply_action(s, "GB", Attack(place="north-sea"), C)
+    s = move(s, "fleet:GB:1", "english-channel")
+    s = engine.apply_action(s, "GB", Attack(place="english-channel"), C).state
+    assert s.movement_over and s.naval_battles
+    while s.pending:
+        d = sorted(s.pending.values(), key=lambda d: d.id)[0]
+        s = engine.apply_action(s, d.power, engine.AnswerDecision(d.id, d.options[0]), C).state
+    with pytest.raises(IllegalAction, match="movement is over"):
+        move(s, "fleet:GB:2", "english-channel")
+    s = engine.end_slot(s, "GB", C).state
+    assert not s.naval_moves and not s.movement_over
+
+
+def test_standing_answers_for_a_non_phasing_power():
+    s = scene([{"id": "fleet:GB:1", "location": "sea:english-channel", "heavy": 5},
+               {"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 5}],
+              evasion=None)
+    ps = s.powers["FR"]
+    s = s.replace(powers=s.powers.set("FR", ps.replace(standing_orders=ps.standing_orders.replace(
+        evasion=ps.standing_orders.evasion.set("fleet:FR:1", "evade-all")))))
+    s = engine.apply_action(s, "GB", Attack(place="english-channel"), C).state
+    (d,) = s.pending.values()
+    assert d.kind == "naval.evasion" and d.power == "FR"
+    assert standing.answer(s, d, C) == "evade-all"
+    from eiapbem.client import battles
+    assert battles.automatic(s, d)  # answered at the phasing power's computer, no battle files (4.2.7 is land only)
+
+
+def test_blockade_costs_the_port_its_trade():
+    from eiapbem.rules.economy import common as ec
+
+    s = scene([{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5}])
+    assert not ec.blockaded(s, C, "brest", "FR")
+    s = move(s, "fleet:GB:1", "english-channel,box:brest")
+    assert ec.blockaded(s, C, "brest", "FR")
+
+
+@pytest.mark.parametrize("kind", ["ai-easy", "ai-medium", "ai-hard"])
+def test_the_computer_moves_fleets_legally(kind):
+    s = scene([{"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 3},
+               {"id": "fleet:FR:2", "location": "blockade:ferrol", "heavy": 2},
+               {"id": "fleet:FR:3", "location": "blockade:newcastle", "heavy": 9},
+               {"id": "fleet:FR:4", "location": "port:brest", "heavy": 4},
+               {"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 20}], phasing="FR")
+    s = s.with_power("FR", controller=PlayerKind(kind))
+    turn = ai.play_slot(s, "FR", C)
+    units = turn.state.units
+    assert units["fleet:FR:1"].location.kind is LocationKind.PORT  # outmatched at sea: home (9.4.1's ports)
+    assert units["fleet:FR:2"].location != Location(LocationKind.BLOCKADE, "ferrol")  # must leave (8.8)
+    assert str(units["fleet:FR:3"].location) == "blockade:newcastle"  # no enemy at sea next to it: it keeps the blockade
+    assert "fleet:FR:4" in turn.state.powers["FR"].standing_orders.intercept
