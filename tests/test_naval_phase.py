@@ -177,3 +177,22 @@ def test_the_computer_moves_fleets_legally(kind):
     assert units["fleet:FR:2"].location != Location(LocationKind.BLOCKADE, "ferrol")  # must leave (8.8)
     assert str(units["fleet:FR:3"].location) == "blockade:newcastle"  # no enemy at sea next to it: it keeps the blockade
     assert "fleet:FR:4" in turn.state.powers["FR"].standing_orders.intercept
+
+
+def test_show_and_svg_map_show_fleets_blockades_and_transported_corps():
+    from eiapbem.cli.data_cmd import unit_labels
+    from eiapbem.client import show
+    from eiapbem.present import svgmap
+
+    s = scene([{"id": "fleet:GB:1", "location": "blockade:brest", "heavy": 12},
+               {"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 4, "transport": 2}],
+              corps=[{"id": "corps:FR:III", "location": "aboard:fleet:FR:1", "infantry": 6}])
+    sea = "\n".join(show.area(s, C.map, "english-channel"))
+    assert "fleet:FR:1: 4 heavy, 2 transport (sea)" in sea and "blockade box of brest:" in sea and "fleet:GB:1" in sea
+    box = "\n".join(show.area(s, C.map, "box:brest"))
+    assert "fleet:GB:1: 12 heavy" in box
+    labels = unit_labels(s)
+    assert ("brest", "GB:1 12s blockading") in labels
+    assert ("english-channel", "FR:1 6s") in labels and ("english-channel", "FR:III 6 aboard FR:1") in labels
+    svg = svgmap.render_svg(C.map, units=svgmap.units_by_area(labels))
+    assert "FR:III 6 aboard FR:1" in svg and "GB:1 12s blockading" in svg
