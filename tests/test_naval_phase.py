@@ -188,7 +188,7 @@ def test_show_and_svg_map_show_fleets_blockades_and_transported_corps():
                {"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 4, "transport": 2}],
               corps=[{"id": "corps:FR:III", "location": "aboard:fleet:FR:1", "infantry": 6}])
     sea = "\n".join(show.area(s, C.map, "english-channel"))
-    assert "fleet:FR:1: 4 heavy, 2 transport (sea)" in sea and "blockade box of brest:" in sea and "fleet:GB:1" in sea
+    assert "fleet:FR:1: 4 heavy, 2 transport (sea)" in sea and "corps:FR:III: 6 infantry aboard fleet:FR:1" in sea and "blockade box of brest:" in sea and "fleet:GB:1" in sea
     box = "\n".join(show.area(s, C.map, "box:brest"))
     assert "fleet:GB:1: 12 heavy" in box
     labels = unit_labels(s)

@@ -37,7 +37,10 @@ def sea(state: GameState, m: Any, sea_id: str) -> list[str]:
     here = sorted((u for u in state.units.values() if isinstance(u, Fleet) and u.location.kind.value == "sea"
                    and u.location.site == s.id), key=lambda u: u.id)
     out.append("  fleets: none" if not here else "  fleets:")
-    out.extend(f"    {_unit_line(u, state)}" for u in here)
+    for f in here:
+        out.append(f"    {_unit_line(f, state)}")
+        out.extend(f"      {_unit_line(c, state)}" for c in sorted(state.units.values(), key=lambda u: u.id)
+                   if c.location.kind.value == "aboard" and c.location.site == f.id)  # 8.6: carried corps
     for p in m.ports_on(s.id):
         boxed = sorted((u for u in state.units.values() if isinstance(u, Fleet) and u.location.kind.value == "blockade"
                         and u.location.site == p), key=lambda u: u.id)

@@ -97,7 +97,7 @@ def may_continue(state: GameState, fleet: Fleet) -> str | None:
         b = state.naval_battles.get(rec.battle)
         if b is None or b.step != "done":
             return f"{fleet.id} was intercepted and its combat is not over; answer its questions first"
-        if b.victor == "attacker" and fleet.location.kind is SEA and fleet.ships.total > 0:
+        if b.victor == "attacker" and fleet.location == b.location and fleet.ships.total > 0:
             return None  # 8.5.4 (000:1126): the phasing stack won; it goes on with the points left
         return f"{fleet.id} was stopped by an interception it did not win, so its movement is over (8.5.4, 000:1124)"
     if rec.halted or rec.legs:
