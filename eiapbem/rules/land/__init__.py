@@ -40,7 +40,7 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
 
 
 def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
-    from eiapbem.rules.naval import transport as naval_transport
+    from eiapbem.rules.naval import evacuation as naval_evacuation, transport as naval_transport
 
     """End of the slot: supply if no combat closed the movement, occupation of minor capitals and, after
     the last land slot, conquest (10.7); then forget the slot's movement."""
@@ -49,6 +49,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
         out = out.then(supplyphase.end_movement(state, power, ctx))
     out = out.then(conquest.end_of_slot(out.state, power, ctx))
     out = out.then(naval_transport.destroy_aboard(out.state, power, ctx))  # 8.6.3: corps not disembarked
+    out = out.then(naval_evacuation.evacuate(out.state, ctx))  # 8.7: fleets in ports the enemy now holds
     return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False, new_depots=())))
 
 
@@ -58,6 +59,6 @@ __all__ = ["ACTION_CLASSES"]
 
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
 GAPS = ("depots in a besieged port city and on fleets (10.3.2, 10.3.4), sea and invasion supply costs for "
-        "besieged port garrisons (10.5.2-10.5.4), taking cities other than by siege (13.5), disembarking (10.4.5), "
+        "besieged port garrisons (10.5.2-10.5.4), taking cities other than by siege (13.5), "
         "conquest of ceded provinces (13.3.2)")
 engine.register_gaps(Phase.LAND, GAPS)

@@ -46,7 +46,7 @@ engine.register_phase(Phase.NAVAL, obligations=obligations, finish=finish)
 
 #: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
 GAPS = ("interception of loaned corps' transports with the forced declaration of war (8.5.1), a second interception "
-        "attempt after a lost one (8.5.3), the automatic evacuation battle of a port taken by the enemy (8.7, the "
-        "combat itself exists), depots on fleets and invasion supply (10.3.4, 10.5.4), absorbing and detaching "
-        "ships (8.3, a reinforcement-phase action)")
+        "attempt after a lost one (8.5.3), depots on fleets and invasion supply (10.3.4, 10.5.4), adding fleets met on "
+        "the way to a moving stack (8.4.3), leaving an enemy-held port as a second move (8.4.3), "
+        "naval battles by battle files (the non-phasing side answers by standing orders)")
 engine.register_gaps(Phase.NAVAL, GAPS)
