@@ -50,6 +50,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     out = out.then(conquest.end_of_slot(out.state, power, ctx))
     out = out.then(naval_transport.destroy_aboard(out.state, power, ctx))  # 8.6.3: corps not disembarked
     out = out.then(naval_evacuation.evacuate(out.state, ctx))  # 8.7: fleets in ports the enemy now holds
+    out = out.then(naval_evacuation.lost_shipyards(out.state, ctx))  # 13.5.6: ships building there
     return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False, new_depots=())))
 
 

@@ -61,3 +61,27 @@ def evacuate(state: GameState, ctx: Any) -> engine.Outcome:
         out = out.then(engine.log(state, q, "naval.evacuate", f"{q}: {', '.join(fleets)} leave {port}, now held by the "
                                   f"enemy, for {site} (8.7)", port=port, to=str(to)))
     return out
+
+
+def lost_shipyards(state: GameState, ctx: Any) -> engine.Outcome:
+    """13.5.6 (000:2580-2582): ships being built in a port city an enemy now holds are destroyed.
+
+    Checked with the evacuation, at the end of every land slot.  Completed ships waiting to be
+    placed are not tracked by port in the state, so only the build orders are lost."""
+    from eiapbem.rules.model.powers import SHIP_ITEMS
+
+    out = engine.Outcome(state)
+    for power in state.powers:  # the fixed order of the seven
+        ps = out.state.powers[power]
+        lost = [k for k, o in sorted(ps.builds.items()) if o.item in SHIP_ITEMS and o.port is not None
+                and supply.at_war(out.state, power, port_nation(out.state, ctx, o.port))]
+        if not lost:
+            continue
+        builds = ps.builds
+        for k in lost:
+            builds = builds.remove(k)
+        state = out.state.replace(powers=out.state.powers.set(power, ps.replace(builds=builds)))
+        text = "; ".join(f"{ps.builds[k].count} {ps.builds[k].item} at {ps.builds[k].port}" for k in lost)
+        out = out.then(engine.log(state, power, "naval.shipyard-lost", f"{power}: ships being built in enemy-held ports "
+                                  f"are destroyed (13.5.6): {text}"))
+    return out

@@ -47,6 +47,7 @@ engine.register_phase(Phase.NAVAL, obligations=obligations, finish=finish)
 #: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
 GAPS = ("interception of loaned corps' transports with the forced declaration of war (8.5.1), a second interception "
         "attempt after a lost one (8.5.3), depots on fleets and invasion supply (10.3.4, 10.5.4), adding fleets met on "
-        "the way to a moving stack (8.4.3), leaving an enemy-held port as a second move (8.4.3), "
+        "the way to a moving stack (8.4.3), leaving an enemy-held port as a second move (8.4.3), completed ships not yet "
+        "placed in a port taken by the enemy (13.5.6; ships being built there are lost), "
         "naval battles by battle files (the non-phasing side answers by standing orders)")
 engine.register_gaps(Phase.NAVAL, GAPS)
