@@ -84,11 +84,12 @@ def may_stay_in_box(state: GameState, ctx: Any, power: str, port: str) -> str | 
 
 
 def must_leave_box(state: GameState, ctx: Any, power: str, fleet: Fleet) -> bool:
-    """8.8 (000:1170): a stack that began the naval phase in a box of a port whose holder it is not at war with leaves it."""
+    """8.8 (000:1170): a stack that began the naval phase in a box of a port whose holder it is not at war with leaves it
+    (unless enemy fleets are in the box or port, which 8.4.2 lets it blockade)."""
     loc = fleet.location
     if loc.kind is not LocationKind.BLOCKADE or controller(state, fleet) != power:
         return False
-    return not supply.at_war(state, power, port_nation(state, ctx, loc.site))
+    return may_stay_in_box(state, ctx, power, loc.site) is not None  # 8.4.2: unless enemy fleets are there
 
 
 def record_of(state: GameState, fleet: Fleet) -> NavalMove:
