@@ -209,3 +209,13 @@ def test_ships_building_in_a_port_the_enemy_holds_are_lost_at_the_end_of_a_land_
     after = engine.end_slot(s, "GB", C).state
     assert list(after.powers["FR"].builds) == [rouen.key]  # 13.5.6
     assert any("13.5.6" in e.text and "3 heavy at lille" in e.text for e in after.log)
+
+
+def test_a_fleet_that_moves_loses_its_depot():
+    from eiapbem.rules.model import Depot
+
+    s = scene([{"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 8}], phasing="FR")
+    s = s.with_unit(Depot(id="depot:FR:2", power="FR", location=Location(LocationKind.ABOARD, "fleet:FR:1")))
+    out = engine.apply_action(s, "FR", MoveFleet(fleet="fleet:FR:1", path="bay-of-biscay"), C)
+    assert out.state.units["depot:FR:2"].location.kind is LocationKind.POOL  # 10.5.4 (000:1572)
+    assert any("10.5.4" in e.text for e in out.events)

@@ -217,6 +217,8 @@ def depot_cost_halves(state: GameState, ctx: Any, power: str, corps: Corps) -> i
     m = ctx.map
     here = corps.location.site
     dist = supply.depot_distance(state, m, power, here, limit=MAX_SUPPLY_DISTANCE)
+    if (dist is None or dist > 1) and supply.invasion_depot_for(state, m, power, here):
+        dist = 1  # 10.5.4 (000:1566): a depot on a fleet supplies the adjacent land areas at the normal cost
     if dist is None:
         return None
     halves = 1 if dist == 0 else 2 * dist

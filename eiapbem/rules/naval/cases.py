@@ -81,7 +81,7 @@ def _phase_case(inp: dict, ctx) -> dict:
     from eiapbem.core.errors import IllegalAction
     from eiapbem.rules import engine
     from eiapbem.rules.model import Access, AccessKind, CityControl, Date, FrozenMap, Location, LocationKind
-    from eiapbem.rules.model.units import Corps, Fleet
+    from eiapbem.rules.model.units import Corps, Depot, Fleet
 
     state = scene_state(inp, phase=Phase(need(inp, "phase", str, "naval")))
     phasing = need(inp, "phasing", str)
@@ -95,6 +95,11 @@ def _phase_case(inp: dict, ctx) -> dict:
     for owner, grantee in need(inp, "access", list, []):
         ps = state.powers[owner]
         state = state.replace(powers=state.powers.set(owner, ps.replace(access=ps.access.set(grantee, Access(AccessKind.VOLUNTARY)))))
+    for raw in need(inp, "depots", list, []):
+        did = need(raw, "id", str)
+        state = state.with_unit(Depot(id=did, power=did.split(":")[1], location=location(need(raw, "location", str), "depots.location")))
+    for power, money in need(inp, "treasury", dict, {}).items():
+        state = state.with_power(power, treasury=money)
     opts = need(inp, "options", dict, {})
     if opts:
         state = state.replace(options=state.options.replace(**opts))
@@ -129,6 +134,8 @@ def _phase_case(inp: dict, ctx) -> dict:
         "fleets_at": {f: str(u.location) for f, u in fleets.items()},
         "ships_left": {f: u.ships.heavy + u.ships.light for f, u in fleets.items()},
         "corps_at": {u.id: str(u.location) for u in state.units.values() if isinstance(u, Corps)},
+        "depots_at": {u.id: str(u.location) for u in state.units.values() if isinstance(u, Depot)},
+        "treasury": {p: ps.treasury for p, ps in state.powers.items()},
         "spent": {f: r.spent for f, r in state.naval_moves.items()},
         "refused": refused,
         "messages": messages,

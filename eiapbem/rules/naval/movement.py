@@ -56,6 +56,7 @@ from eiapbem.rules.naval.common import (
     warships,
 )
 from eiapbem.rules.naval.interception import attempt_interception
+from eiapbem.rules.naval.transport import lose_fleet_depots
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
 
@@ -242,12 +243,14 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
     plan = plan_move(state, power, action, ctx)
     fleets = plan.fleets
     ids = ", ".join(f.id for f in fleets)
+    lost = lose_fleet_depots(state, [f.id for f in fleets], "moves")  # 10.5.4 (000:1572)
+    state = lost.state
     at = plan.start
     spent = 0
     route = [graph.place_name(at)]
     leg = max(r.legs for r in plan.records.values())
     lead = fleets[0].id
-    out = engine.Outcome(state)
+    out = engine.Outcome(state, lost.events)
     for i, (to, cost) in enumerate(plan.steps):
         spent += cost
         route.append(graph.place_name(to))

@@ -38,15 +38,17 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
 
 
 def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
-    """End of the slot: forget the slot's movement."""
-    return engine.Outcome(state.replace(naval_moves=FrozenMap(), movement_over=False))
+    """End of the slot: depots on fleets that a combat moved this month are lost (10.5.4); forget the slot's movement."""
+    moved = sorted({f for k, b in state.naval_battles.items() if k.startswith(f"{state.date}.") for f in b.moves})
+    out = transport.lose_fleet_depots(state, moved, "retreated or moved after a combat")
+    return out.then(engine.Outcome(out.state.replace(naval_moves=FrozenMap(), movement_over=False)))
 
 
 engine.register_phase(Phase.NAVAL, obligations=obligations, finish=finish)
 
 #: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
 GAPS = ("interception of loaned corps' transports with the forced declaration of war (8.5.1), a second interception "
-        "attempt after a lost one (8.5.3), depots on fleets and invasion supply (10.3.4, 10.5.4), adding fleets met on "
+        "attempt after a lost one (8.5.3), invasion supply of besieged port garrisons (10.5.4), adding fleets met on "
         "the way to a moving stack (8.4.3), leaving an enemy-held port as a second move (8.4.3), completed ships not yet "
         "placed in a port taken by the enemy (13.5.6; ships being built there are lost), "
         "naval battles by battle files (the non-phasing side answers by standing orders)")

@@ -14,8 +14,16 @@ river for that slot's combats.  A corps still aboard when its power's land slot 
 destroyed and its leaders leave the map, to come back as reinforcements (8.6.3, 000:1150;
 ``destroy_aboard``, called by the land phase's end).
 
-Not built: loaned corps carried by the borrower (8.6), depots on fleets (10.3.4) and
-invasion supply (10.5.4).
+``land.fleet-depot`` (land phase) places a depot on a fleet of the power with heavy ships or
+transports in a sea area, for $1 like any depot, no other depot on a fleet in that sea area, when a
+port of the power's chain can be a sea supply source (10.3.4, 10.5.4; 000:1350, 000:1564-1574).
+It supplies corps in the land areas on that sea area at the cost of a depot next to them
+(``supply.invasion_depot_for``, used by the supply step); it is never a link of a chain and no
+reinforcement is placed by it.  When the fleet moves for any reason the depot is lost
+(``lose_fleet_depots``).
+
+Not built: loaned corps carried by the borrower (8.6), and invasion supply of besieged port garrisons
+(10.5.4 names them too; besieged units check supply against their city's value, 10.5.5).
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from eiapbem.rules.model import (
     POOL,
     Corps,
     CorpsType,
+    Depot,
     Fleet,
     GameState,
     LandMove,
@@ -161,8 +170,12 @@ def apply_disembark(state: GameState, power: str, action: Disembark, ctx: Any) -
     corps = state.units[action.corps]
     fleet = corps.location.site
     state = state.with_unit(corps.replace(location=Location(LocationKind.AREA, action.area)))
-    # 10.4.5: the whole movement allowance is used, and it counts as a river crossing for its combats.
-    rec = LandMove(start=action.area, passed=(action.area,), halted=True, across_river=True)
+    # 10.4.5: the whole movement allowance is used (no unused points when it forages), and it counts as a
+    # river crossing for its combats.
+    from eiapbem.rules.land.movement import allowance
+
+    rec = LandMove(start=action.area, passed=(action.area,), spent=allowance(state, ctx, corps), halted=True,
+                   across_river=True)
     state = state.replace(land_moves=state.land_moves.set(corps.id, rec))
     return engine.log(state, power, "land.disembark", f"{power}: {corps.id} lands from {fleet} in {action.area} (10.4.5)",
                       corps=corps.id, area=action.area)
@@ -184,5 +197,72 @@ def destroy_aboard(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class FleetDepot(Record):
+    """Place a depot on a fleet in a sea area for invasion supply, for $1 (10.3.4, 10.5.4)."""
+
+    KIND = "land.fleet-depot"
+    COMMAND = "fleet-depot"
+    BUTTON = ""
+
+    fleet: UnitId
+
+
+def _fleet_depots_in(state: GameState, sea: str) -> list[str]:
+    out = []
+    for u in state.units.values():
+        if isinstance(u, Depot) and u.location.kind is LocationKind.ABOARD:
+            f = state.units.get(u.location.site)
+            if isinstance(f, Fleet) and f.location == Location(LocationKind.SEA, sea):
+                out.append(u.id)
+    return sorted(out)
+
+
+def verify_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: Any) -> None:
+    from eiapbem.rules.land.depots import DEPOT_COST, free_counter
+
+    f = state.units.get(action.fleet)
+    if not isinstance(f, Fleet) or f.nation != power:
+        raise IllegalAction(f"{action.fleet} is not a fleet of {power}; a depot goes only on the power's own fleet (10.5.4, 000:1568)")
+    if not (f.ships.heavy or f.ships.transport):
+        raise IllegalAction(f"{f.id} has no heavy ships or transports; depots go on heavy fleets and transports, not light "
+                            f"fleets (10.3.4, 000:1352)")
+    if f.location.kind is not LocationKind.SEA:
+        raise IllegalAction(f"{f.id} is not in a sea area; invasion supply comes from a fleet at sea (10.5.4, 000:1566)")
+    if _fleet_depots_in(state, f.location.site):
+        raise IllegalAction(f"a depot for invasion supply is already in {f.location.site}; one per sea area (10.5.4, 000:1574)")
+    if state.date.month in supply.WINTER_MONTHS and ctx.map.sea(f.location.site).ice:
+        raise IllegalAction(f"{f.location.site} is north of the ice line: no sea supply there in winter (10.5.3, 000:1550)")
+    if not supply.invasion_sources(state, ctx.map, power):
+        raise IllegalAction(f"{power} has no unblockaded port in its supply chain from which to trace supply to the fleet "
+                            f"(10.5.4, 000:1568); place a depot in a port of the chain first")
+    if free_counter(state, power) is None:
+        raise IllegalAction(f"{power} has no depot counter left in the pool (10.3, 000:1304)")
+    if state.powers[power].treasury < DEPOT_COST:
+        raise IllegalAction(f"{power} has ${state.powers[power].treasury}; a depot costs ${DEPOT_COST} (10.3, 000:1304)")
+
+
+def apply_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: Any) -> engine.Outcome:
+    from eiapbem.rules.land.depots import DEPOT_COST, free_counter
+
+    did = free_counter(state, power)
+    state = state.with_unit(state.units[did].replace(location=Location(LocationKind.ABOARD, action.fleet)))
+    state = state.with_power(power, treasury=state.powers[power].treasury - DEPOT_COST)
+    sea = state.units[action.fleet].location.site
+    return engine.log(state, power, "land.fleet-depot", f"{power} places {did} on {action.fleet} in {sea} for invasion "
+                      f"supply (10.5.4)", depot=did, fleet=action.fleet)
+
+
+def lose_fleet_depots(state: GameState, fleets: list[str], why: str) -> engine.Outcome:
+    """10.5.4 (000:1572): a fleet carrying a depot moves for any reason: the depot is lost (back to the pool)."""
+    out = engine.Outcome(state)
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        if isinstance(u, Depot) and u.location.kind is LocationKind.ABOARD and u.location.site in fleets:
+            st = out.state.with_unit(u.replace(location=POOL))
+            out = out.then(engine.log(st, u.power, "naval.depot-lost", f"{u.power}: {u.id} on {u.location.site} is lost: "
+                                      f"the fleet {why} (10.5.4)", depot=u.id))
+    return out
+
+
 NAVAL_ACTIONS = ((Load, verify_load, apply_load),)
-LAND_ACTIONS = ((Disembark, verify_disembark, apply_disembark),)
+LAND_ACTIONS = ((Disembark, verify_disembark, apply_disembark), (FleetDepot, verify_fleet_depot, apply_fleet_depot))
