@@ -98,6 +98,8 @@ def _phase_case(inp: dict, ctx) -> dict:
     for raw in need(inp, "depots", list, []):
         did = need(raw, "id", str)
         state = state.with_unit(Depot(id=did, power=did.split(":")[1], location=location(need(raw, "location", str), "depots.location")))
+    for uid, borrower in need(inp, "loans", dict, {}).items():
+        state = state.with_unit(state.units[uid].replace(loaned_to=borrower))
     for power, money in need(inp, "treasury", dict, {}).items():
         state = state.with_power(power, treasury=money)
     opts = need(inp, "options", dict, {})
@@ -136,6 +138,7 @@ def _phase_case(inp: dict, ctx) -> dict:
         "corps_at": {u.id: str(u.location) for u in state.units.values() if isinstance(u, Corps)},
         "depots_at": {u.id: str(u.location) for u in state.units.values() if isinstance(u, Depot)},
         "treasury": {p: ps.treasury for p, ps in state.powers.items()},
+        "wars": sorted(f"{p}-{q}" for p, ps in state.powers.items() for q in ps.wars if p < q),
         "spent": {f: r.spent for f, r in state.naval_moves.items()},
         "refused": refused,
         "messages": messages,

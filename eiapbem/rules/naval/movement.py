@@ -25,8 +25,11 @@ intercepted there at once (8.5.4, 000:1112; 8.8, 000:1172).  A successful interc
 to the stack and the combat is fought at once (``start_naval_battle(interception=True)``);
 the move stops there.  A beaten interceptor tries no more this slot (000:1126).
 
-Not built: the loaned-corps exception with its forced declaration of war (8.5.1), a
-second stack of the same power trying again after its first lost (8.5.3, last point).
+A power at war with the owner of a corps the stack carries (a loaned corps, 7.6) may intercept
+it though not at war with the mover; on success it declares war on the mover first, with no
+restriction (8.5.1, 000:1098; 8.6, 000:1132).
+
+Not built: a second stack of the same power trying again after its first lost (8.5.3, last point).
 """
 
 from __future__ import annotations
@@ -209,7 +212,7 @@ def interceptors(state: GameState, ctx: Any, power: str, moving: tuple[Fleet, ..
         q = controller(state, u)
         if q is None or q == power or u.id not in state.powers[q].standing_orders.intercept:
             continue
-        if not any(hostile(state, q, f) for f in moving):
+        if not any(hostile(state, q, f) for f in moving) and not _carries_enemy(state, q, power, moving):
             continue
         if in_battle(state, u.id) or _beaten(state, u.id):
             continue
@@ -223,6 +226,18 @@ def interceptors(state: GameState, ctx: Any, power: str, moving: tuple[Fleet, ..
         for (qq, loc) in sorted((k for k in stacks if k[0] == q), key=lambda k: str(k[1])):
             out.append((q, loc, sorted(stacks[(qq, loc)], key=lambda f: f.id), _relation(m, loc, sea)))
     return out
+
+
+def _carries_enemy(state: GameState, q: str, power: str, moving: tuple[Fleet, ...]) -> bool:
+    """8.5.1 exception (000:1098): ``q``, not allied with the mover, is at war with the owner of a corps the stack carries."""
+    from eiapbem.rules import supply
+    from eiapbem.rules.model import Corps
+
+    if q in state.powers[power].alliances:
+        return False
+    ids = {f.id for f in moving}
+    return any(isinstance(u, Corps) and u.location.kind is LocationKind.ABOARD and u.location.site in ids
+               and supply.at_war(state, q, u.nation) for u in state.units.values())
 
 
 def _nelson_in(state: GameState, fleets: list[Fleet]) -> bool:
@@ -266,6 +281,12 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
             for q, loc, stack, where in interceptors(state, ctx, power, fleets, to.site):
                 label = f"naval/{state.date}/{power}/intercept/{lead}.{leg}/{i}/{q}/{loc}"
                 if attempt_interception(ctx.dice, label, where, nelson=_nelson_in(state, stack)):
+                    if power not in state.powers[q].wars:  # 8.5.1, 8.6: the forced declaration, no restrictions
+                        state = state.with_war(q, power, state.date, (q,))
+                        out = engine.Outcome(state, out.events).then(engine.log(
+                            state, q, "naval.declare-war", f"{q} declares war on {power} to attack its transport of "
+                            f"an enemy's corps (8.5.1, 8.6)", against=power))
+                        state = out.state
                     state = _place(state, stack, to)
                     out = engine.Outcome(state, out.events)
                     battle = (to, stack, {})
