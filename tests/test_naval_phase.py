@@ -139,7 +139,7 @@ def test_attack_ends_movement_and_needs_enemies():
     assert not s.naval_moves and not s.movement_over
 
 
-def test_standing_answers_for_a_non_phasing_power():
+def test_the_non_phasing_side_answers_by_battle_files_or_standing_orders():
     s = scene([{"id": "fleet:GB:1", "location": "sea:english-channel", "heavy": 5},
                {"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 5}],
               evasion=None)
@@ -151,7 +151,11 @@ def test_standing_answers_for_a_non_phasing_power():
     assert d.kind == "naval.evasion" and d.power == "FR"
     assert standing.answer(s, d, C) == "evade-all"
     from eiapbem.client import battles
-    assert battles.automatic(s, d)  # answered at the phasing power's computer, no battle files (4.2.7 is land only)
+    assert battles.exchange_needed(s, d) and not battles.automatic(s, d)  # two humans: by battle files
+    quick = s.replace(options=s.options.replace(pbem_quick_combat=True))
+    assert battles.automatic(quick, d) and not battles.exchange_needed(quick, d)  # 4.1.1: standing orders answer
+    assert battles.area_of(d.context["battle"]) == "english-channel" and battles.index_of(d.context["battle"]) == 1
+    assert battles.battle_id_of_label(f"naval/{d.context['battle']}/wind/attacker") == d.context["battle"]
 
 
 def test_blockade_costs_the_port_its_trade():

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from eiapbem import ai
+from eiapbem.client import naval_files
 from eiapbem.core.errors import BadEncoding
 from eiapbem.pbem import crypto, envelope, folders
 from eiapbem.pbem.chain import Battle, Chain
@@ -51,8 +52,8 @@ CLOSE_KEYS = frozenset({"battle", "result"})
 
 
 def battle_id_of_label(label: str) -> str | None:
-    """The battle id of a ``battle/<id>/...`` dice label."""
-    if not label.startswith("battle/"):
+    """The battle id of a ``battle/<id>/...`` or naval ``naval/<id>/...`` dice label."""
+    if not label.startswith(("battle/", "naval/")):
         return None
     parts = label.split("/")
     return parts[1] if len(parts) > 2 else None
@@ -126,8 +127,10 @@ def exchange_needed(state: GameState, decision: Any) -> bool:
     slot = state.slot
     if slot is None or slot.simultaneous or decision.power == slot.power:
         return False
-    if not decision.kind.startswith("battle.") or ai.is_ai(state, decision.power) or ai.is_ai(state, slot.power):
+    if not decision.kind.startswith(("battle.", "naval.")) or ai.is_ai(state, decision.power) or ai.is_ai(state, slot.power):
         return False  # the computer answers at every client; in its own slot, nobody could carry files
+    if decision.kind.startswith("naval."):  # naval_files: the other side's naval questions travel too
+        return naval_files.exchange_needed(state, decision)
     battle = state.battles.get(decision.context.get("battle"))
     if battle is None or battle.finished or state.options.pbem_quick_combat:
         return False
@@ -143,9 +146,8 @@ def automatic(state: GameState, decision: Any) -> bool:
         return False  # answered by its level (eiapbem.ai.settle), not by standing orders
     if decision.kind.startswith("siege."):
         return decision.context.get("siege") in state.sieges  # no battle files for sieges (000:170)
-    if decision.kind.startswith("naval."):  # standing orders (9.2.1.1, 9.4; docs/decisions.md "Naval phase")
-        b = state.naval_battles.get(decision.context.get("battle"))
-        return b is not None and b.step != "done"
+    if decision.kind.startswith("naval."):  # standing orders where no file travels (naval_files)
+        return naval_files.automatic(state, decision)
     if not decision.kind.startswith("battle."):
         return False
     battle = state.battles.get(decision.context.get("battle"))
@@ -251,6 +253,8 @@ def place_of(area: str) -> str:
 
 
 def index_of(bid: str) -> int:
+    if not bid.startswith("battle:"):
+        return naval_files.index_of(bid)
     return int(bid.rsplit(":", 1)[1])
 
 
@@ -387,7 +391,22 @@ def check_asked(opened: Mapping[str, Sequence[Opened]], exchanges: Sequence[Exch
 
 def area_of(bid: str) -> str:
     """The area of a battle id ``battle:1805-09:ulm:0``."""
+    if not bid.startswith("battle:"):
+        return naval_files.area_of(bid)
     parts = bid.split(":")
     if len(parts) != 4 or parts[0] != "battle":
         raise BadEncoding(f"{bid!r} is not a battle id")
     return parts[2]
+
+
+def fight_area(state: GameState, bid: str) -> str:
+    """Where a land or naval battle of the slot is fought (the battle file's place)."""
+    return naval_files.area(state, bid) if bid in state.naval_battles else state.battles[bid].area
+
+
+def fight_finished(state: GameState, bid: str) -> bool:
+    return naval_files.finished(state, bid) if bid in state.naval_battles else state.battles[bid].finished
+
+
+def fight_result(state: GameState, bid: str) -> str:
+    return naval_files.result(state, bid) if bid in state.naval_battles else state.battles[bid].result
