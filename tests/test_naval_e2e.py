@@ -8,11 +8,12 @@ the session API (to stay fast); the naval and land slots of Great Britain and Fr
 ``eiapbem`` command:
 
 - Great Britain's fleet:GB:1 leaves London: the French blockaders intercept it in the box at
-  once (8.5.4, 8.8), Britain wins, France's non-phasing answers come from its standing orders
-  (no battle file: 4.2.7 exchanges them for land combat only; docs/decisions.md "Naval phase"),
-  and fleet:GB:1 sails on with its points left into Lille's blockade box (8.5.4, 000:1126);
+  once (8.5.4, 8.8), Britain wins (France's one ship is sunk: no question for France), and fleet:GB:1 sails on with its points left into Lille's blockade box (8.5.4, 000:1126);
 - France loads the corps IV (with Marmont) on fleet:FR:1 in Nantes and sails into the Bay of
   Biscay (8.6); in its land slot the corps lands at La Rochelle (10.4.5);
+- France's fleet:FR:4 attacks fleet:GB:2 in the Channel: Britain's questions (its evasion order at
+  least) go to Britain's folder as battle files and its replies come back, as for land battles
+  (4.2.7; ``client/naval_files.py``); France's turn file then carries the battle to every folder;
 - every folder loads every turn file and ends each slot with the same state hash;
 - Lille's trade is lost to the blockade, as the economic phase counts it (12.2.1: a blockaded
   port does not trade; the March economic phase is not played here, to keep the test short:
@@ -133,7 +134,8 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
     assert battle.victor == "attacker", battle.report
     assert str(st.units["fleet:GB:1"].location) == "blockade:london"
     cli("GB", "naval", "move", "--fleet", "fleet:GB:1", "--path", "english-channel,box:lille")
-    assert "blockade:lille" in cli("GB", "show", "area", "box:lille").replace("Blockade box", "blockade:lille")
+    assert "fleet:GB:1: 20 heavy (blockade)" in cli("GB", "show", "area", "box:lille")
+    cli("GB", "naval", "move", "--fleet", "fleet:GB:2", "--path", "irish-sea,english-channel")
     end("GB")
     _play_until(homes, lambda s: s.slot.phase is Phase.NAVAL and s.slot.power == "FR")
 
@@ -141,7 +143,38 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
     cli("FR", "naval", "load", "--fleet", "fleet:FR:1", "--corps", "corps:FR:IV")
     cli("FR", "naval", "move", "--fleet", "fleet:FR:1", "--path", "bay-of-biscay")
     assert "corps:FR:IV: 15 infantry aboard fleet:FR:1" in cli("FR", "show", "area", "bay-of-biscay")
+    # France attacks fleet:GB:2 in the Channel: Britain's questions travel by battle files (naval_files).
+    cli("FR", "naval", "move", "--fleet", "fleet:FR:4", "--path", "bay-of-biscay,english-channel")
+    cli("FR", "naval", "attack", "--place", "english-channel")
+    bid = next(iter(_open(homes, "FR").current().naval_battles.keys() - {"1805-01.london.1"}))
+    name = f"pbembattle_{GAME}_English-Channel1.battle"
+    exchanges = 0
+    for _ in range(40):
+        status = cli("FR", "status")
+        mine = re.findall(r"(naval:\S+) for FR \((naval\.[\w-]+): ([^)]*)\)", status)
+        if mine:
+            cli("FR", "answer", mine[0][0], mine[0][2].split("/")[0])
+            continue
+        if f"send battles/{name} to Great Britain" not in status:
+            break
+        (homes["GB"] / "battles").mkdir(exist_ok=True)
+        shutil.copy(homes["FR"] / "battles" / name, homes["GB"] / "battles" / name)
+        assert "loaded" in cli("GB", "load", f"battles/{name}")
+        for _ in range(10):
+            status = cli("GB", "status")
+            asked = re.findall(r"'eiapbem answer (naval:\S+) CHOICE'", status)
+            if not asked:
+                break
+            opts = re.search(r"asks GB naval\.[\w-]+ \(([^)]*)\): 'eiapbem answer " + re.escape(asked[0]), status).group(1)
+            cli("GB", "answer", asked[0], opts.split("/")[0])
+        assert f"send your reply battles/{name} to France" in status
+        shutil.copy(homes["GB"] / "battles" / name, homes["FR"] / "battles" / name)
+        cli("FR", "load", f"battles/{name}")
+        exchanges += 1
+    assert exchanges >= 1  # at least Britain's evasion order (9.2.1.1) went by file
+    assert _open(homes, "FR").current().naval_battles[bid].step == "done"
     end("FR")
+    assert _open(homes, "AU").state.naval_battles[bid].step == "done"  # every folder replayed the battle's files
     st = _play_until(homes, lambda s: s.slot.phase is Phase.LAND and s.slot.power == "FR")
     assert str(st.units["corps:FR:IV"].location) == "aboard:fleet:FR:1"
     cli("FR", "land", "disembark", "--corps", "corps:FR:IV", "--area", "la-rochelle")
