@@ -223,3 +223,22 @@ def test_a_fleet_that_moves_loses_its_depot():
     out = engine.apply_action(s, "FR", MoveFleet(fleet="fleet:FR:1", path="bay-of-biscay"), C)
     assert out.state.units["depot:FR:2"].location.kind is LocationKind.POOL  # 10.5.4 (000:1572)
     assert any("10.5.4" in e.text for e in out.events)
+
+
+def test_a_stack_picks_up_unmoved_fleets_on_its_way():
+    s = scene([{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5},
+               {"id": "fleet:GB:2", "location": "sea:english-channel", "heavy": 5}])
+    s = move(s, "fleet:GB:1", "english-channel")
+    with pytest.raises(IllegalAction, match="only as part of the stack it came to pick up"):
+        move(s, "fleet:GB:1", "north-sea")
+    s = move(s, "fleet:GB:1", "north-sea,norwegian-sea,north-atlantic,irish-sea,english-channel,bay-of-biscay", stack=True)
+    assert str(s.units["fleet:GB:2"].location) == "sea:bay-of-biscay" == str(s.units["fleet:GB:1"].location)
+    assert s.naval_moves["fleet:GB:1"].spent == 7 and s.naval_moves["fleet:GB:2"].spent == 6
+    with pytest.raises(IllegalAction, match="no fleet moves twice"):
+        move(s, "fleet:GB:2", "english-channel")
+    t = scene([{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5},
+               {"id": "fleet:GB:2", "location": "sea:english-channel", "heavy": 5}])
+    t = move(t, "fleet:GB:1", "english-channel")
+    with pytest.raises(IllegalAction, match="has 0 movement points left"):
+        move(t, "fleet:GB:1", "north-sea,norwegian-sea,north-atlantic,irish-sea,english-channel,bay-of-biscay,"
+             "cape-finisterre", stack=True)

@@ -13,8 +13,10 @@ ports, blockade boxes ``box:x``; ``eiapbem.rules.naval.graph``).  Checked, step 
 - a stack entering a port whose box holds enemy blockaders stops in the box: lifting the
   blockade is an attack of the combat step (8.8, 000:1176);
 - no fleet moves twice (8.4.3, 000:1080), except one that won the interception combat
-  that stopped it, with the points it has left (8.5.4, 000:1126); fleets on a piracy mission
-  are away (8.9).
+  that stopped it, with the points it has left (8.5.4, 000:1126), and a stack that ended its
+  move where fleets of its power that have not moved wait: it goes on with them as one stack
+  (``--stack``), with the points the most used of them has left (8.4.3, 000:1076); fleets on a
+  piracy mission are away (8.9).
 
 Interception (8.5): after each sea area the stack enters, every enemy stack with standing
 orders to intercept (``naval.orders``) in that sea area (a roll of 3 or less), in an
@@ -104,9 +106,9 @@ def may_continue(state: GameState, fleet: Fleet) -> str | None:
         if b.victor == "attacker" and fleet.location == b.location and fleet.ships.total > 0:
             return None  # 8.5.4 (000:1126): the phasing stack won; it goes on with the points left
         return f"{fleet.id} was stopped by an interception it did not win, so its movement is over (8.5.4, 000:1124)"
-    if rec.halted or rec.legs:
+    if rec.halted:
         return f"{fleet.id} has already moved this phase; no fleet moves twice (8.4.3, 000:1080)"
-    return None
+    return None  # it ended where unmoved fleets of its power wait: it may go on with them (8.4.3)
 
 
 def plan_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> Plan:
@@ -122,6 +124,10 @@ def plan_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> Plan
     fleets = [lead]
     if action.stack:
         fleets = [f for f in fleets_at(state, here) if controller(state, f) == power and may_continue(state, f) is None]
+    gathered = [f for f in fleets if (r := state.naval_moves.get(f.id)) is not None and r.legs and r.battle is None]
+    if gathered and (not action.stack or len(gathered) == len(fleets)):
+        raise IllegalAction(f"{gathered[0].id} has already moved this phase; it goes on only as part of the stack it came "
+                            f"to pick up, with --stack (8.4.3, 000:1076-1080)")
     path = graph.parse_path(m, action.path)
     if path and path[0] == here:
         path = path[1:]
@@ -319,9 +325,12 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
             return out.then(engine.Outcome(state.replace(naval_moves=records), started.events))
         at = to
     records = out.state.naval_moves
+    # 8.4.3 (000:1076): fleets of the power that have not moved wait here: the stack may go on with them.
+    waiting = [g for g in fleets_at(out.state, at) if controller(out.state, g) == power and g.id not in records
+               and g.id not in plan.records and may_continue(out.state, g) is None and at != plan.start]
     for f in fleets:
         r = plan.records[f.id]
-        records = records.set(f.id, r.replace(spent=r.spent + spent, legs=r.legs + 1, halted=True, battle=None))
+        records = records.set(f.id, r.replace(spent=r.spent + spent, legs=r.legs + 1, halted=not waiting, battle=None))
     state = out.state.replace(naval_moves=records)
     text = f"{power}: {ids} move {' -> '.join(route)} ({plan.records[lead].spent + spent} of {graph.NAVAL_ALLOWANCE} points)"
     return out.then(engine.log(state, power, "naval.move", text, fleets=" ".join(f.id for f in fleets), to=str(at), spent=spent))
