@@ -242,3 +242,20 @@ def test_a_stack_picks_up_unmoved_fleets_on_its_way():
     with pytest.raises(IllegalAction, match="has 0 movement points left"):
         move(t, "fleet:GB:1", "north-sea,norwegian-sea,north-atlantic,irish-sea,english-channel,bay-of-biscay,"
              "cape-finisterre", stack=True)
+
+
+def test_attacking_the_transport_of_an_enemys_loaned_corps_declares_war_on_the_carrier():
+    s = scene([{"id": "fleet:GB:1", "location": "sea:english-channel", "heavy": 5},
+               {"id": "fleet:FR:1", "location": "port:brest", "heavy": 8}],
+              phasing="FR", wars=(("FR", "PR"),),
+              corps=[{"id": "corps:PR:I", "location": "aboard:fleet:GB:1", "infantry": 4}])
+    s = s.with_unit(s.units["corps:PR:I"].replace(loaned_to="GB"))
+    s = move(s, "fleet:FR:1", "english-channel", power="FR")
+    out = engine.apply_action(s, "FR", Attack(place="english-channel"), C)
+    assert "GB" in out.state.powers["FR"].wars  # 8.6 (000:1132): no restrictions
+    assert any("declares war on GB" in e.text for e in out.events)
+    (b,) = out.state.naval_battles.values()
+    assert b.defenders == ("fleet:GB:1",)
+    t = s.with_unit(s.units["corps:PR:I"].replace(location=Location(LocationKind.AREA, "london")))
+    with pytest.raises(IllegalAction, match="no fleet of a power at war with FR"):
+        engine.apply_action(t, "FR", Attack(place="english-channel"), C)

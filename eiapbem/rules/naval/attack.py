@@ -23,7 +23,7 @@ from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, supply
-from eiapbem.rules.model import Fleet, FleetMission, GameState, Location, LocationKind, Record
+from eiapbem.rules.model import Corps, Fleet, FleetMission, GameState, Location, LocationKind, Record
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import PowerId
 from eiapbem.rules.model.units import UnitId
@@ -31,7 +31,7 @@ from eiapbem.rules.naval import graph
 from eiapbem.rules.naval.battle import start_naval_battle
 from eiapbem.rules.naval.common import (
     controller,
-    enemy_fleets_at,
+    hostile,
     fleets_at,
     has_permission,
     in_battle,
@@ -61,8 +61,20 @@ def attackers(state: GameState, power: str, loc: Location) -> list[str]:
             and not in_battle(state, f.id)]
 
 
+def _carries_enemy_corps(state: GameState, power: str, fleet: Fleet) -> bool:
+    """8.6 (000:1132): ``fleet``, of a power not allied with ``power``, carries a corps of a power at war with it."""
+    q = controller(state, fleet)
+    if q is None or q == power or q in state.powers[power].alliances:
+        return False
+    loc = Location(LocationKind.ABOARD, fleet.id)
+    return any(isinstance(u, Corps) and u.location == loc and supply.at_war(state, power, u.nation)
+               for u in state.units.values())
+
+
 def defenders(state: GameState, power: str, loc: Location) -> list[str]:
-    return [f.id for f in enemy_fleets_at(state, loc, power) if not in_battle(state, f.id)]
+    """The enemy fleets at ``loc``, and fleets carrying corps of its enemies (a loaned corps, 8.6)."""
+    return sorted(f.id for f in fleets_at(state, loc) if f.ships.total > 0 and not in_battle(state, f.id)
+                  and (hostile(state, power, f) or _carries_enemy_corps(state, power, f)))
 
 
 def attacks_of(state: GameState, power: str) -> list[Any]:
@@ -96,8 +108,14 @@ def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engi
             kw["wind_gauge_to"] = "defender"  # 9.2.1: blockaders against a stack entering their port
     state = state.replace(movement_over=True)
     atk, dfn = attackers(state, power, loc), defenders(state, power, loc)
-    out = engine.log(state, power, "naval.attack", f"{power}: {', '.join(atk)} attack {', '.join(dfn)} at {action.place} (8.10)",
-                     place=str(loc))
+    out = engine.Outcome(state)
+    for q in sorted({controller(state, state.units[f]) for f in dfn} - set(state.powers[power].wars) - {None}):
+        # 8.6 (000:1132): attacking the transport of an enemy's loaned corps declares war on the carrier, no restrictions.
+        st = out.state.with_war(power, q, state.date, (power,))
+        out = out.then(engine.log(st, power, "naval.declare-war", f"{power} declares war on {q} to attack its transport "
+                                  f"of an enemy's corps (8.6)", against=q))
+    out = out.then(engine.log(out.state, power, "naval.attack", f"{power}: {', '.join(atk)} attack {', '.join(dfn)} at "
+                              f"{action.place} (8.10)", place=str(loc)))
     return out.then(start_naval_battle(out.state, loc, {"attacker": atk, "defender": dfn}, ctx, power=power, **kw))
 
 

@@ -47,7 +47,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
 engine.register_phase(Phase.NAVAL, obligations=obligations, finish=finish)
 
 #: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
-GAPS = ("attacking (not intercepting) a loaned corps' transport with the forced declaration of war (8.6), a second interception "
-        "attempt after a lost one (8.5.3), invasion supply of besieged port garrisons (10.5.4), leaving an enemy-held port as a second move (8.4.3), completed ships not yet "
-        "placed in a port taken by the enemy (13.5.6; ships being built there are lost)")
+GAPS = ("a second interception attempt by another stack after a lost one (8.5.3), invasion supply of besieged port "
+        "garrisons (10.5.4), completed ships not yet placed in a port taken by the enemy (13.5.6; ships being built "
+        "there are lost)")
 engine.register_gaps(Phase.NAVAL, GAPS)
