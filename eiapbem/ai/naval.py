@@ -79,5 +79,10 @@ def plan(b: Any, lvl: Any) -> None:
         if f.location.kind is PORT:
             continue
         own = sum(warships(g) for g in fleets_at(b.state, f.location) if controller(b.state, g) == b.power)
-        if must_leave_box(b.state, b.ctx, b.power, f) or threat(b.state, m, b.power, f.location) > own:
+        leave = must_leave_box(b.state, b.ctx, b.power, f)
+        if leave or threat(b.state, m, b.power, f.location) > own:
             _go_home(b, f)
+        if leave and b.state.units[f.id].location == f.location:  # no port within reach: any open sea next to it
+            for s in m.area(f.location.site).port.seas:
+                if b.try_(MoveFleet(fleet=f.id, path=s, stack=True)):
+                    break

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
-from eiapbem.rules.model import Fleet, FrozenMap, GameState, Phase
-from eiapbem.rules.naval import attack, movement, transport
+from eiapbem.rules.model import Fleet, FrozenMap, GameState, Location, LocationKind, Phase
+from eiapbem.rules.naval import attack, graph, movement, transport
 from eiapbem.rules.naval.common import must_leave_box, record_of
 
 for _cls, _verify, _apply in movement.ACTIONS + attack.ACTIONS + transport.NAVAL_ACTIONS:
@@ -27,11 +27,21 @@ for _cls, _verify, _apply in transport.LAND_ACTIONS:
     engine.register_action(_cls, phases=(Phase.LAND,), verify=_verify, apply=_apply)
 
 
+def _can_leave(state: GameState, ctx: Any, f: Fleet) -> bool:
+    """The fleet can sail out of its box this month (not held by the ice, 8.4.1, nor on a mission or in a combat)."""
+    from eiapbem.rules.naval.movement import may_continue
+
+    m = ctx.map
+    if may_continue(state, f) is not None or graph.frozen(state, m, f.location):
+        return False
+    return any(not graph.frozen(state, m, Location(LocationKind.SEA, s)) for s in m.area(f.location.site).port.seas)
+
+
 def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
     out = [f"attack the enemy fleets in {p} (8.4.4, 000:1086): 'eiapbem naval attack --place {p}'"
            for p in attack.ports_to_attack(state, power)]
     for f in sorted((u for u in state.units.values() if isinstance(u, Fleet)), key=lambda u: u.id):
-        if must_leave_box(state, ctx, power, f) and record_of(state, f).legs == 0:
+        if must_leave_box(state, ctx, power, f) and record_of(state, f).legs == 0 and _can_leave(state, ctx, f):
             out.append(f"move {f.id} out of box:{f.location.site}: {power} is not at war with the port's holder "
                        f"(8.8, 000:1170): 'eiapbem naval move --fleet {f.id} --path ...'")
     return out
