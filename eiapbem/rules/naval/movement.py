@@ -31,7 +31,8 @@ A power at war with the owner of a corps the stack carries (a loaned corps, 7.6)
 it though not at war with the mover; on success it declares war on the mover first, with no
 restriction (8.5.1, 000:1098; 8.6, 000:1132).
 
-Not built: a second stack of the same power trying again after its first lost (8.5.3, last point).
+When the stack goes on after beating an interception, the beaten power's other stacks with
+orders first try again in that sea area (8.5.3, last point; the label's step is ``again``).
 """
 
 from __future__ import annotations
@@ -246,6 +247,17 @@ def _carries_enemy(state: GameState, q: str, power: str, moving: tuple[Fleet, ..
                and supply.at_war(state, q, u.nation) for u in state.units.values())
 
 
+def _beaten_power(state: GameState, plan: Plan) -> str | None:
+    """The power whose interception the stack has just beaten in the sea area it goes on from (8.5.3), if any."""
+    bid = plan.records[plan.fleets[0].id].battle
+    b = state.naval_battles.get(bid) if bid else None
+    if b is None or b.victor != "attacker" or plan.start.kind is not SEA or b.location != plan.start:
+        return None
+    from eiapbem.rules.naval.battle import lead_power
+
+    return lead_power(state, b, "defender")
+
+
 def _nelson_in(state: GameState, fleets: list[Fleet]) -> bool:
     lead = state.leaders.get(NELSON)
     return lead is not None and lead.attached_to in {f.id for f in fleets}
@@ -272,11 +284,16 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
     leg = max(r.legs for r in plan.records.values())
     lead = fleets[0].id
     out = engine.Outcome(state, lost.events)
-    for i, (to, cost) in enumerate(plan.steps):
-        spent += cost
-        route.append(graph.place_name(to))
-        state = _place(out.state, fleets, to)
-        out = engine.Outcome(state, out.events)
+    steps: list[tuple[int, Location, int]] = list((i, to, cost) for i, (to, cost) in enumerate(plan.steps))
+    again = _beaten_power(state, plan)
+    if again is not None:  # 8.5.3: the beaten power's other stacks may try again where the stack won
+        steps.insert(0, (-1, plan.start, 0))
+    for i, to, cost in steps:
+        if i >= 0:
+            spent += cost
+            route.append(graph.place_name(to))
+            state = _place(out.state, fleets, to)
+            out = engine.Outcome(state, out.events)
         battle: tuple[Location, list[Fleet], dict] | None = None
         if at.kind is PORT and to.kind is BOX:
             blockaders = enemy_fleets_at(state, to, power)
@@ -285,7 +302,9 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
                 note = f"running the blockade of {to.site}, it is intercepted in box:{to.site} (8.5.4, 8.8)"
         if battle is None and to.kind is SEA:
             for q, loc, stack, where in interceptors(state, ctx, power, fleets, to.site):
-                label = f"naval/{state.date}/{power}/intercept/{lead}.{leg}/{i}/{q}/{loc}"
+                if i < 0 and q != again:
+                    continue
+                label = f"naval/{state.date}/{power}/intercept/{lead}.{leg}/{i if i >= 0 else 'again'}/{q}/{loc}"
                 if attempt_interception(ctx.dice, label, where, nelson=_nelson_in(state, stack)):
                     if power not in state.powers[q].wars:  # 8.5.1, 8.6: the forced declaration, no restrictions
                         state = state.with_war(q, power, state.date, (q,))

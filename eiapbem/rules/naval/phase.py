@@ -57,7 +57,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
 engine.register_phase(Phase.NAVAL, obligations=obligations, finish=finish)
 
 #: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
-GAPS = ("a second interception attempt by another stack after a lost one (8.5.3), invasion supply of besieged port "
+GAPS = ("invasion supply of besieged port "
         "garrisons (10.5.4), completed ships not yet placed in a port taken by the enemy (13.5.6; ships being built "
         "there are lost)")
 engine.register_gaps(Phase.NAVAL, GAPS)
