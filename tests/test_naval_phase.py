@@ -259,3 +259,23 @@ def test_attacking_the_transport_of_an_enemys_loaned_corps_declares_war_on_the_c
     t = s.with_unit(s.units["corps:PR:I"].replace(location=Location(LocationKind.AREA, "london")))
     with pytest.raises(IllegalAction, match="no fleet of a power at war with FR"):
         engine.apply_action(t, "FR", Attack(place="english-channel"), C)
+
+
+def test_a_depot_inside_a_port_city_is_lost_when_blockaded_and_leaves_when_the_siege_ends():
+    from eiapbem.rules.land import seasupply
+    from eiapbem.rules.model import Depot
+
+    s = scene([{"id": "fleet:FR:1", "location": "port:nantes", "heavy": 3}], phasing="FR", phase=Phase.LAND,
+              corps=[{"id": "corps:GB:I", "location": "area:brest", "infantry": 8, "besieging": True}],
+              garrisons=[{"nation": "FR", "city": "brest", "infantry": 4}])
+    s = s.with_unit(Depot(id="depot:FR:1", power="FR", location=Location(LocationKind.AREA, "nantes")))
+    s = s.with_unit(Depot(id="depot:FR:2", power="FR", location=Location(LocationKind.CITY, "brest")))
+    assert seasupply.sea_cost_halves(s, C.map, "brest", "FR") == 1
+    assert seasupply.tidy_city_depots(s, C, "FR").state.units["depot:FR:2"].location.kind is LocationKind.CITY
+    from eiapbem.rules.model import Fleet, Ships
+    blockaded = s.with_unit(Fleet(id="fleet:GB:1", nation="GB", location=Location(LocationKind.BLOCKADE, "brest"),
+                                  ships=Ships(heavy=5)))
+    assert seasupply.sea_cost_halves(blockaded, C.map, "brest", "FR") is None
+    assert seasupply.tidy_city_depots(blockaded, C, "FR").state.units["depot:FR:2"].location.kind is LocationKind.POOL
+    lifted = s.with_unit(s.units["corps:GB:I"].replace(location=Location(LocationKind.AREA, "rennes"), besieging=False))
+    assert str(seasupply.tidy_city_depots(lifted, C, "FR").state.units["depot:FR:2"].location) == "area:brest"

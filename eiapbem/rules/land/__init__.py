@@ -12,6 +12,7 @@ FR RU TU AU PR GB SP (``sequence.LAND_ORDER``, 10.1).
   (the sieges themselves are ``eiapbem.rules.combat.sieges``);
 - ``feudal``: 13.2.3 ``land.stand-down`` and ``land.return-feudal`` (Turkish feudal corps);
 - ``conquest``: 10.7 occupation of minor capitals and conquest of minors;
+- ``seasupply``: 10.3.2/10.5.3 depots inside besieged port cities, sea and invasion supply of the besieged;
 - ``occupation``: 13.5.2 taking an empty enemy city, 13.5.5 neutral forces leaving a besieged city;
 - ``common``: hostility and what stands in an area.
 
@@ -60,7 +61,6 @@ engine.register_phase(Phase.LAND, obligations=obligations, finish=finish)
 __all__ = ["ACTION_CLASSES"]
 
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
-GAPS = ("depots in a besieged port city (10.3.2), sea and invasion supply for "
-        "besieged port garrisons (10.5.3-10.5.4), allied garrisons at war in one city (13.5.4), "
+GAPS = ("allied garrisons at war in one city (13.5.4), "
         "conquest of ceded provinces (13.3.2)")
 engine.register_gaps(Phase.LAND, GAPS)

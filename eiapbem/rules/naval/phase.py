@@ -57,7 +57,6 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
 engine.register_phase(Phase.NAVAL, obligations=obligations, finish=finish)
 
 #: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
-GAPS = ("invasion supply of besieged port "
-        "garrisons (10.5.4), completed ships not yet placed in a port taken by the enemy (13.5.6; ships being built "
+GAPS = ("completed ships not yet placed in a port taken by the enemy (13.5.6; ships being built "
         "there are lost)")
 engine.register_gaps(Phase.NAVAL, GAPS)
