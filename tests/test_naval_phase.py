@@ -279,3 +279,25 @@ def test_a_depot_inside_a_port_city_is_lost_when_blockaded_and_leaves_when_the_s
     assert seasupply.tidy_city_depots(blockaded, C, "FR").state.units["depot:FR:2"].location.kind is LocationKind.POOL
     lifted = s.with_unit(s.units["corps:GB:I"].replace(location=Location(LocationKind.AREA, "rennes"), besieging=False))
     assert str(seasupply.tidy_city_depots(lifted, C, "FR").state.units["depot:FR:2"].location) == "area:brest"
+
+
+def test_a_blockade_sailed_in_the_naval_phase_costs_the_port_its_trade_in_the_economic_phase():
+    from eiapbem.data.economy_cases import build_state, context
+    from eiapbem.rules.economy.phase import run_steps
+    from eiapbem.rules.model import Slot
+
+    ec = context(Dice(b"economy-after-blockade", {}, strict=False))
+    base = build_state({"wars": [["FR", "SP"]], "trade": {"SP": ["GB"], "GB": ["SP"]},
+                        "units": {"fleet:FR:1": {"at": "port:bordeaux", "light": 5}}}, ec)
+    economic = base.slot
+    naval = base.replace(slot=Slot(phase=Phase.NAVAL, step="turn", power="FR", actors=("FR",)))
+    blockading = engine.apply_action(naval, "FR", MoveFleet(fleet="fleet:FR:1", path="bay-of-biscay,box:ferrol"), ec).state
+
+    def ferrol(state):
+        w = run_steps(state.replace(slot=economic), ec)
+        return [ln for ln in w.ledger.lines if ln.item == "trade Ferrol"]
+
+    assert sum(ln.money for ln in ferrol(base) if ln.fund == "SP") > 0  # Ferrol trades for Spain
+    lost = ferrol(blockading)
+    assert sum(ln.money for ln in lost) == 0, lost  # 12.2.1: a blockaded port does not trade (8.8)
+    assert any("blockaded" in ln.detail for ln in lost), lost
