@@ -301,3 +301,15 @@ def test_a_blockade_sailed_in_the_naval_phase_costs_the_port_its_trade_in_the_ec
     lost = ferrol(blockading)
     assert sum(ln.money for ln in lost) == 0, lost  # 12.2.1: a blockaded port does not trade (8.8)
     assert any("blockaded" in ln.detail for ln in lost), lost
+
+
+def test_attacking_an_enemys_fleets_on_loan_to_a_neutral_returns_them_to_their_owner():
+    s = scene([{"id": "fleet:SP:1", "location": "sea:cape-st-vincent", "heavy": 10},
+               {"id": "fleet:GB:1", "location": "sea:cape-st-vincent", "heavy": 12}],
+              wars=(("GB", "SP"),), alliances=[["RU", "SP"]])
+    s = s.with_unit(s.units["fleet:SP:1"].replace(loaned_to="RU"))
+    out = engine.apply_action(s, "GB", Attack(place="cape-st-vincent"), C)
+    assert out.state.units["fleet:SP:1"].loaned_to is None  # 7.6.1 (000:1008)
+    assert "RU" not in out.state.powers["GB"].wars
+    (b,) = out.state.naval_battles.values()
+    assert b.defenders == ("fleet:SP:1",)

@@ -5,6 +5,9 @@ port or blockade box where the phasing power's fleets are (8.10, 000:1184-1190; 
 fleets of powers at war with it are attacked; a port's fleets only at war with the port's
 holder).  The first attack ends the power's movement: the combats are the naval combat
 step (8.10 "All combat takes place during the Naval Combat Phase"); one combat at a time.
+Fleets an enemy of the attacker has loaned to a power it is not at war with go back to their owner
+when attacked and fight (7.6.1, 000:1006-1008); fleets carrying an enemy's loaned corps are attacked
+after a declaration of war on their power (8.6).
 An attack in a blockade box by a stack that may use the port is the lifting of the
 blockade: the blockaders hold the wind gauge (9.2.1, 8.8).  A stack that ended its
 movement in a port with enemy fleets must attack them (8.4.4, 000:1086): the slot cannot
@@ -74,7 +77,8 @@ def _carries_enemy_corps(state: GameState, power: str, fleet: Fleet) -> bool:
 def defenders(state: GameState, power: str, loc: Location) -> list[str]:
     """The enemy fleets at ``loc``, and fleets carrying corps of its enemies (a loaned corps, 8.6)."""
     return sorted(f.id for f in fleets_at(state, loc) if f.ships.total > 0 and not in_battle(state, f.id)
-                  and (hostile(state, power, f) or _carries_enemy_corps(state, power, f)))
+                  and (hostile(state, power, f) or _carries_enemy_corps(state, power, f)
+                       or (f.loaned_to is not None and supply.at_war(state, power, f.nation))))  # 7.6.1
 
 
 def attacks_of(state: GameState, power: str) -> list[Any]:
@@ -108,7 +112,13 @@ def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engi
             kw["wind_gauge_to"] = "defender"  # 9.2.1: blockaders against a stack entering their port
     state = state.replace(movement_over=True)
     atk, dfn = attackers(state, power, loc), defenders(state, power, loc)
+    from eiapbem.rules.reinforcement.orders import revert_fleets_on_attack
+
+    state, back = revert_fleets_on_attack(state, power, tuple(dfn))  # 7.6.1 (000:1006-1008)
     out = engine.Outcome(state)
+    if back:
+        out = engine.log(state, power, "naval.loan-ends", f"{', '.join(back)}, loaned by an enemy of {power}, go back to "
+                         f"their owner as {power} attacks them (7.6.1)")
     for q in sorted({controller(state, state.units[f]) for f in dfn} - set(state.powers[power].wars) - {None}):
         # 8.6 (000:1132): attacking the transport of an enemy's loaned corps declares war on the carrier, no restrictions.
         st = out.state.with_war(power, q, state.date, (power,))
