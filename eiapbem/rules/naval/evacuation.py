@@ -66,8 +66,8 @@ def evacuate(state: GameState, ctx: Any) -> engine.Outcome:
 def lost_shipyards(state: GameState, ctx: Any) -> engine.Outcome:
     """13.5.6 (000:2580-2582): ships being built in a port city an enemy now holds are destroyed.
 
-    Checked with the evacuation, at the end of every land slot.  Completed ships waiting to be
-    placed are not tracked by port in the state, so only the build orders are lost."""
+    Checked with the evacuation, at the end of every land slot.  Ships are build orders until
+    placed, so both the ships being built and those completed but not yet placed are lost."""
     from eiapbem.rules.model.powers import SHIP_ITEMS
 
     out = engine.Outcome(state)
