@@ -313,3 +313,21 @@ def test_attacking_an_enemys_fleets_on_loan_to_a_neutral_returns_them_to_their_o
     assert "RU" not in out.state.powers["GB"].wars
     (b,) = out.state.naval_battles.values()
     assert b.defenders == ("fleet:SP:1",)
+
+
+def test_landing_rules_besieged_friendly_port_first_and_a_neutral_carrier_needs_access():
+    from eiapbem.rules.naval.transport import Disembark
+
+    s = scene([{"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 8}], phasing="FR", phase=Phase.LAND,
+              corps=[{"id": "corps:FR:III", "location": "aboard:fleet:FR:1", "infantry": 6},
+                     {"id": "corps:GB:I", "location": "area:brest", "infantry": 8, "besieging": True}],
+              garrisons=[{"nation": "FR", "city": "brest", "infantry": 2}])
+    with pytest.raises(IllegalAction, match=r"must land in its area \(10\.4\.5"):
+        engine.apply_action(s, "FR", Disembark(corps="corps:FR:III", area="plymouth"), C)
+    landed = engine.apply_action(s, "FR", Disembark(corps="corps:FR:III", area="brest"), C).state
+    assert str(landed.units["corps:FR:III"].location) == "area:brest"
+    # A Spanish fleet (Spain at peace with Britain) carrying a French corps cannot land it in Britain.
+    t = scene([{"id": "fleet:SP:1", "location": "sea:english-channel", "heavy": 8}], phasing="FR", phase=Phase.LAND,
+              corps=[{"id": "corps:FR:III", "location": "aboard:fleet:SP:1", "infantry": 6}])
+    with pytest.raises(IllegalAction, match="7.6.1 NOTE"):
+        engine.apply_action(t, "FR", Disembark(corps="corps:FR:III", area="plymouth"), C)

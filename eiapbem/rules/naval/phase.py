@@ -57,5 +57,5 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
 engine.register_phase(Phase.NAVAL, obligations=obligations, finish=finish)
 
 #: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
-GAPS = ("the duty to land in the area of a besieged friendly port on that coast (10.4.5, 000:1450)")
+GAPS = ""
 engine.register_gaps(Phase.NAVAL, GAPS)

@@ -10,7 +10,8 @@ room.  Leaders with the corps go with it.  The corps then moves with the fleet.
 ``land.disembark`` (the corps' land phase) lands it from a fleet at sea into an adjacent
 land area (one whose coast touches that sea area), from a port or a blockade box into the
 port's area (10.4.5).  Landing uses up its whole movement and counts as having crossed a
-river for that slot's combats.  A corps still aboard when its power's land slot ends is
+river for that slot's combats; where one of the areas it could land in holds a besieged friendly
+port, it must land there (10.4.5).  A corps still aboard when its power's land slot ends is
 destroyed and its leaders leave the map, to come back as reinforcements (8.6.3, 000:1150;
 ``destroy_aboard``, called by the land phase's end).
 
@@ -158,9 +159,19 @@ def verify_disembark(state: GameState, power: str, action: Disembark, ctx: Any) 
         where = f"{fleet.location.kind} {fleet.location.site}"
         raise IllegalAction(f"{fleet.id} is in the {where}, so {corps.id} may land only in {', '.join(areas) or 'no area'} "
                             f"(10.4.5, 000:1450)")
-    why = may_enter_territory(state, ctx.map, action.area, power)
+    m = ctx.map
+    relief = [a for a in areas if m.area(a).port is not None and supply.city_power(state, m, a) == power
+              and supply.is_besieged(state, m, a)]
+    if relief and action.area not in relief:
+        raise IllegalAction(f"the friendly port of {relief[0]} is besieged on this coast, so {corps.id} must land in its "
+                            f"area (10.4.5, 000:1450)")
+    why = may_enter_territory(state, m, action.area, power)
     if why:
         raise IllegalAction(why)
+    carrier = controller(state, fleet)
+    if carrier is not None and carrier != power and may_enter_territory(state, m, action.area, carrier):
+        raise IllegalAction(f"{fleet.id} is {carrier}'s, which has no access to {action.area}: a fleet of another power lands "
+                            f"troops only where that power may go (7.6.1 NOTE, 000:1012); borrow the fleet instead")
     n = counters_in_section(state, action.area)
     if n + 1 > STACK_LIMIT:
         raise IllegalAction(f"{action.area} already holds {n} counters outside its city; 30 is the limit (10.4.2)")
