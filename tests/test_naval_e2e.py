@@ -13,7 +13,7 @@ the session API (to stay fast); the naval and land slots of Great Britain and Fr
   Biscay (8.6); in its land slot the corps lands at La Rochelle (10.4.5);
 - France's fleet:FR:4 attacks fleet:GB:2 in the Channel: Britain's questions (its evasion order at
   least) go to Britain's folder as battle files and its replies come back, as for land battles
-  (4.2.7; ``client/naval_files.py``); France's turn file then carries the battle to every folder;
+  (4.2.7; ``rules/naval/files.py``); France's turn file then carries the battle to every folder;
 - every folder loads every turn file and ends each slot with the same state hash;
 - Lille's trade is lost to the blockade, as the economic phase counts it (12.2.1: a blockaded
   port does not trade; the March economic phase is not played here, to keep the test short:

@@ -18,7 +18,7 @@ from eiapbem.rules.model.common import Phase
 from eiapbem.rules.naval import graph
 from eiapbem.rules.naval.attack import Attack, SetOrders
 from eiapbem.rules.naval.movement import MoveFleet
-from eiapbem.rules.scene import scene_state
+from eiapbem.rulecases.scene import scene_state
 
 
 def ctx(seed=b"naval-phase", forced=None):
@@ -155,16 +155,17 @@ def test_the_non_phasing_side_answers_by_battle_files_or_standing_orders():
     quick = s.replace(options=s.options.replace(pbem_quick_combat=True))
     assert battles.automatic(quick, d) and not battles.exchange_needed(quick, d)  # 4.1.1: standing orders answer
     assert battles.area_of(d.context["battle"]) == "english-channel" and battles.index_of(d.context["battle"]) == 1
-    assert battles.battle_id_of_label(f"naval/{d.context['battle']}/wind/attacker") == d.context["battle"]
+    from eiapbem.rules import turn
+    assert turn.battle_id_of_label(f"naval/{d.context['battle']}/wind/attacker") == d.context["battle"]
 
 
-def test_blockade_costs_the_port_its_trade():
-    from eiapbem.rules.economy import common as ec
+def test_a_fleet_in_the_box_blockades_the_port():
+    from eiapbem.rules import control
 
     s = scene([{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5}])
-    assert not ec.blockaded(s, C, "brest", "FR")
+    assert not control.is_blockaded(s, C, "brest")
     s = move(s, "fleet:GB:1", "english-channel,box:brest")
-    assert ec.blockaded(s, C, "brest", "FR")
+    assert control.is_blockaded(s, C, "brest") and control.is_blockaded(s, C, "brest", "FR")
 
 
 @pytest.mark.parametrize("kind", ["ai-easy", "ai-medium", "ai-hard"])
@@ -282,7 +283,7 @@ def test_a_depot_inside_a_port_city_is_lost_when_blockaded_and_leaves_when_the_s
 
 
 def test_a_blockade_sailed_in_the_naval_phase_costs_the_port_its_trade_in_the_economic_phase():
-    from eiapbem.data.economy_cases import build_state, context
+    from eiapbem.rulecases.procedures.economy import build_state, context
     from eiapbem.rules.economy.phase import run_steps
     from eiapbem.rules.model import Slot
 

@@ -19,21 +19,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import engine, mapgraph, supply
+from eiapbem.rules import control, engine, mapgraph, relations
 from eiapbem.rules.model import CityControl, Corps, GameState, Garrison, Location, LocationKind, garrison_id
 
 
 def enemies_inside(state: GameState, area: str, power: str) -> list[str]:
     return sorted(u.id for u in state.units.values()
                   if isinstance(u, (Corps, Garrison)) and u.location == Location(LocationKind.CITY, area)
-                  and u.factors.total > 0 and supply.at_war(state, power, supply.unit_controller(state, u) or u.nation))
+                  and u.factors.total > 0 and relations.at_war(state, power, relations.unit_power(state, u) or u.nation))
 
 
 def may_enter_empty_city(state: GameState, m: Any, area: str, power: str) -> bool:
     """An enemy-held city with no enemy force inside and no siege: a corps may walk in and take it (13.5.2)."""
-    holder = supply.city_nation(state, m, area)
-    return supply.at_war(state, power, holder) and not enemies_inside(state, area, power) \
-        and not supply.is_besieged(state, m, area)
+    holder = control.city_holder(state, m, area)
+    return relations.at_war(state, power, holder) and not enemies_inside(state, area, power) \
+        and not control.is_besieged(state, m, area)
 
 
 def enter_empty_city(state: GameState, power: str, corps: Corps, area: str) -> engine.Outcome:
@@ -45,11 +45,11 @@ def enter_empty_city(state: GameState, power: str, corps: Corps, area: str) -> e
 def _home_city(state: GameState, m: Any, area: str, q: str) -> str | None:
     def ours(a: str) -> bool:
         x = m.area(a)
-        if x.city is None or a == area or supply.city_power(state, m, a) != q or supply.is_besieged(state, m, a):
+        if x.city is None or a == area or control.city_power(state, m, a) != q or control.is_besieged(state, m, a):
             return False
         if x.nation == q:
             return x.province not in state.ceded_provinces
-        return state.ceded_provinces.get(x.province) == q or (x.is_minor and supply.power_of(state, x.nation) == q)
+        return state.ceded_provinces.get(x.province) == q or (x.is_minor and relations.power_of(state, x.nation) == q)
 
     costs = mapgraph.movement_costs(m, area)
     found = sorted((c, a) for a, c in costs.items() if ours(a))
@@ -59,16 +59,16 @@ def _home_city(state: GameState, m: Any, area: str, q: str) -> str | None:
 def vacate_neutrals(state: GameState, ctx: Any, power: str, area: str) -> engine.Outcome:
     """13.5.5: neutral forces leave a city ``power`` now besieges."""
     m = ctx.map
-    holder = supply.city_nation(state, m, area)
-    if not supply.at_war(state, power, holder):
+    holder = control.city_holder(state, m, area)
+    if not relations.at_war(state, power, holder):
         return engine.Outcome(state)
-    besiegers = {supply.unit_controller(state, c) for c in supply.corps_at(state, area) if c.besieging} | {power}
+    besiegers = {relations.unit_power(state, c) for c in control.corps_at(state, area) if c.besieging} | {power}
     inside = sorted((u for u in state.units.values() if isinstance(u, (Corps, Garrison))
                      and u.location == Location(LocationKind.CITY, area) and u.factors.total > 0), key=lambda u: u.id)
     out = engine.Outcome(state)
     for u in inside:
-        q = supply.unit_controller(out.state, u)
-        if q is None or q in besiegers or any(supply.at_war(out.state, b, u.nation if q is None else q)
+        q = relations.unit_power(out.state, u)
+        if q is None or q in besiegers or any(relations.at_war(out.state, b, u.nation if q is None else q)
                                               for b in besiegers if b):
             continue
         dest = _home_city(out.state, m, area, q)

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.model import POOL, Depot, GameState, Location, LocationKind
 
 
 def besieged_port_depot(state: GameState, m: Any, area: str, power: str) -> bool:
     """10.3.2 / 10.5.3: ``power`` may place a depot inside the besieged port city of ``area``."""
     a = m.area(area)
-    return (a.port is not None and a.city is not None and supply.is_besieged(state, m, area)
-            and supply.city_power(state, m, area) == power and supply.sea_link_port(state, m, area, power)
+    return (a.port is not None and a.city is not None and control.is_besieged(state, m, area)
+            and control.city_power(state, m, area) == power and supply.sea_link_port(state, m, area, power)
             and supply.sea_source_for(state, m, power, area) is not None)
 
 
@@ -57,12 +57,12 @@ def tidy_city_depots(state: GameState, ctx: Any, power: str) -> engine.Outcome:
                      and u.location.kind is LocationKind.CITY), key=lambda u: u.id):
         area = d.location.site
         st = out.state
-        if not supply.is_besieged(st, m, area):
+        if not control.is_besieged(st, m, area):
             if supply.enemy_corps_in(st, area, power, outside_city=True):
                 continue
             for e in sorted((u for u in st.units.values() if isinstance(u, Depot) and u.location == Location(LocationKind.AREA, area)),
                             key=lambda u: u.id):
-                if supply.at_war(st, power, e.power):
+                if relations.at_war(st, power, e.power):
                     st = st.with_unit(e.replace(location=POOL))
                 elif e.power == power:
                     break

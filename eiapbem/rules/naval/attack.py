@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
+from eiapbem.rules import engine, relations
 from eiapbem.rules.model import Corps, Fleet, FleetMission, GameState, Location, LocationKind, Record
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import PowerId
@@ -70,7 +70,7 @@ def _carries_enemy_corps(state: GameState, power: str, fleet: Fleet) -> bool:
     if q is None or q == power or q in state.powers[power].alliances:
         return False
     loc = Location(LocationKind.ABOARD, fleet.id)
-    return any(isinstance(u, Corps) and u.location == loc and supply.at_war(state, power, u.nation)
+    return any(isinstance(u, Corps) and u.location == loc and relations.at_war(state, power, u.nation)
                for u in state.units.values())
 
 
@@ -78,7 +78,7 @@ def defenders(state: GameState, power: str, loc: Location) -> list[str]:
     """The enemy fleets at ``loc``, and fleets carrying corps of its enemies (a loaned corps, 8.6)."""
     return sorted(f.id for f in fleets_at(state, loc) if f.ships.total > 0 and not in_battle(state, f.id)
                   and (hostile(state, power, f) or _carries_enemy_corps(state, power, f)
-                       or (f.loaned_to is not None and supply.at_war(state, power, f.nation))))  # 7.6.1
+                       or (f.loaned_to is not None and relations.at_war(state, power, f.nation))))  # 7.6.1
 
 
 def attacks_of(state: GameState, power: str) -> list[Any]:
@@ -98,7 +98,7 @@ def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> Non
         raise IllegalAction(f"{power} has no fleet with warships at {action.place} to attack with; move there first (8.4.4)")
     if not defenders(state, power, loc):
         raise IllegalAction(f"there is no fleet of a power at war with {power} at {action.place} to attack (8.10, 000:1186)")
-    if loc.kind is LocationKind.PORT and not supply.at_war(state, power, port_nation(state, ctx, loc.site)):
+    if loc.kind is LocationKind.PORT and not relations.at_war(state, power, port_nation(state, ctx, loc.site)):
         raise IllegalAction(f"{power} is not at war with the holder of {loc.site}, so it may not attack fleets in that port "
                             f"(8.10, 000:1188)")
 
@@ -164,7 +164,7 @@ def _own_any(state: GameState, power: str, fid: str) -> Fleet:
     f = state.units.get(fid)
     if not isinstance(f, Fleet):
         raise IllegalAction(f"there is no fleet {fid!r}", hint="fleet ids look like fleet:GB:1; 'eiapbem show units' lists them")
-    if supply.power_of(state, f.nation) != power:
+    if relations.power_of(state, f.nation) != power:
         raise IllegalAction(f"{fid} is not {power}'s fleet, so {power} cannot give it orders")
     return f
 
@@ -191,7 +191,7 @@ def evasion_order(state: GameState, fleets: tuple[str, ...]) -> str:
     best = "no-evade"
     for fid in fleets:
         f = state.units.get(fid)
-        p = supply.power_of(state, f.nation) if isinstance(f, Fleet) else None
+        p = relations.power_of(state, f.nation) if isinstance(f, Fleet) else None
         if p is None:
             continue
         o = state.powers[p].standing_orders.evasion.get(fid, "no-evade")

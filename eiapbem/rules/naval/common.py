@@ -1,7 +1,7 @@
 """What the naval phase's rules share: whose a fleet is, who is an enemy, who may use a port or a box.
 
-Hostility comes from ``eiapbem.rules.supply`` (``at_war``, ``unit_controller``); port control from
-``eiapbem.rules.naval.battle`` (``port_controller``, 13.5).  Every list is ordered by id.
+Hostility comes from ``eiapbem.rules.relations`` (``at_war``, ``unit_power``); port control from
+``eiapbem.rules.control`` (``port_holder``, 13.5).  Every list is ordered by id.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import supply
+from eiapbem.rules import control, relations
 from eiapbem.rules.model import POWERS, Fleet, FleetMission, GameState, Location, LocationKind, NavalMove
 from eiapbem.rules.naval import battle as nb
 
@@ -18,7 +18,7 @@ NELSON = nb.NELSON
 
 def controller(state: GameState, fleet: Fleet) -> str | None:
     """The power moving ``fleet`` now: the ally it is loaned to, or its nation's power (8.4: minors with their controller)."""
-    return supply.unit_controller(state, fleet)
+    return relations.unit_power(state, fleet)
 
 
 def fleets_at(state: GameState, loc: Location) -> list[Fleet]:
@@ -31,7 +31,7 @@ def warships(f: Fleet) -> int:
 
 def hostile(state: GameState, power: str, fleet: Fleet) -> bool:
     """``fleet`` belongs to a nation at war with ``power``."""
-    return supply.at_war(state, power, fleet.loaned_to or fleet.nation)
+    return relations.at_war(state, power, fleet.loaned_to or fleet.nation)
 
 
 def enemy_fleets_at(state: GameState, loc: Location, power: str) -> list[Fleet]:
@@ -43,12 +43,12 @@ def in_battle(state: GameState, fid: str) -> bool:
 
 
 def port_nation(state: GameState, ctx: Any, port: str) -> str:
-    return nb.port_controller(state, ctx, port)
+    return control.port_holder(state, ctx, port)
 
 
 def port_power(state: GameState, ctx: Any, port: str) -> str | None:
     """The major power holding ``port`` (13.5), or None for a neutral minor's port."""
-    return supply.power_of(state, port_nation(state, ctx, port))
+    return relations.power_of(state, port_nation(state, ctx, port))
 
 
 def has_permission(state: GameState, owner: str, power: str) -> bool:
@@ -74,7 +74,7 @@ def may_enter_port(state: GameState, ctx: Any, power: str, port: str) -> str | N
 def may_stay_in_box(state: GameState, ctx: Any, power: str, port: str) -> str | None:
     """Why ``power``'s stack may not end its movement in ``port``'s blockade box (8.8, 000:1168; 8.4.2), or None."""
     nation = port_nation(state, ctx, port)
-    if supply.at_war(state, power, nation):
+    if relations.at_war(state, power, nation):
         return None
     if enemy_fleets_at(state, Location(LocationKind.BLOCKADE, port), power) or \
             enemy_fleets_at(state, Location(LocationKind.PORT, port), power):

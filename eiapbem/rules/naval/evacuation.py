@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import engine, supply
+from eiapbem.rules import engine, relations
 from eiapbem.rules.model import Fleet, GameState, Location, LocationKind
 from eiapbem.rules.naval.battle import retreat_options, start_naval_battle
 from eiapbem.rules.naval.common import controller, hostile, in_battle, port_nation, powers_in_order
@@ -29,7 +29,7 @@ def _stranded(state: GameState, ctx: Any) -> dict[tuple[str, str], list[str]]:
         if not isinstance(u, Fleet) or u.location.kind is not LocationKind.PORT or in_battle(state, u.id):
             continue
         q = controller(state, u)
-        if q is not None and supply.at_war(state, q, port_nation(state, ctx, u.location.site)):
+        if q is not None and relations.at_war(state, q, port_nation(state, ctx, u.location.site)):
             out.setdefault((u.location.site, q), []).append(u.id)
     return out
 
@@ -74,7 +74,7 @@ def lost_shipyards(state: GameState, ctx: Any) -> engine.Outcome:
     for power in state.powers:  # the fixed order of the seven
         ps = out.state.powers[power]
         lost = [k for k, o in sorted(ps.builds.items()) if o.item in SHIP_ITEMS and o.port is not None
-                and supply.at_war(out.state, power, port_nation(out.state, ctx, o.port))]
+                and relations.at_war(out.state, power, port_nation(out.state, ctx, o.port))]
         if not lost:
             continue
         builds = ps.builds

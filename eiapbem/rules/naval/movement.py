@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
+from eiapbem.rules import control, engine, relations
 from eiapbem.rules.model import Fleet, GameState, Location, LocationKind, NavalMove, Record
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.naval import graph
@@ -206,7 +206,6 @@ def _beaten(state: GameState, fid: str) -> bool:
 
 def interceptors(state: GameState, ctx: Any, power: str, moving: tuple[Fleet, ...], sea: str) -> list[tuple[str, Location, list[Fleet], str]]:
     """The stacks that try to intercept ``moving`` entering ``sea``: (power, place, fleets, "same"/"adjacent"), in order."""
-    from eiapbem.rules import supply
 
     m = ctx.map
     moving_ids = {f.id for f in moving}
@@ -223,7 +222,7 @@ def interceptors(state: GameState, ctx: Any, power: str, moving: tuple[Fleet, ..
             continue
         if in_battle(state, u.id) or _beaten(state, u.id):
             continue
-        if u.location.kind is PORT and supply.is_blockaded(state, u.location.site, q):
+        if u.location.kind is PORT and control.is_blockaded(state, ctx, u.location.site, q):
             continue  # 8.5.3: a fleet in port intercepts only when not blockaded
         if _relation(m, u.location, sea) is None:
             continue
@@ -237,14 +236,13 @@ def interceptors(state: GameState, ctx: Any, power: str, moving: tuple[Fleet, ..
 
 def _carries_enemy(state: GameState, q: str, power: str, moving: tuple[Fleet, ...]) -> bool:
     """8.5.1 exception (000:1098): ``q``, not allied with the mover, is at war with the owner of a corps the stack carries."""
-    from eiapbem.rules import supply
     from eiapbem.rules.model import Corps
 
     if q in state.powers[power].alliances:
         return False
     ids = {f.id for f in moving}
     return any(isinstance(u, Corps) and u.location.kind is LocationKind.ABOARD and u.location.site in ids
-               and supply.at_war(state, q, u.nation) for u in state.units.values())
+               and relations.at_war(state, q, u.nation) for u in state.units.values())
 
 
 def _beaten_power(state: GameState, plan: Plan) -> str | None:

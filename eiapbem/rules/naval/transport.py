@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
-from eiapbem.rules.land.common import STACK_LIMIT, counters_in_section, may_enter_territory
+from eiapbem.rules import control, engine, supply
+from eiapbem.rules.forces import STACK_LIMIT
+from eiapbem.rules.land.common import counters_in_section, may_enter_territory
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -114,7 +115,7 @@ def verify_load(state: GameState, power: str, action: Load, ctx: Any) -> None:
     port = fleet.location.site
     if corps.location not in (Location(LocationKind.AREA, port), Location(LocationKind.CITY, port)):
         raise IllegalAction(f"{corps.id} is at {corps.location}, not in {port} where {fleet.id} is (8.6.1, 000:1140)")
-    if corps.location.kind is LocationKind.CITY and supply.is_besieged(state, ctx.map, port):
+    if corps.location.kind is LocationKind.CITY and control.is_besieged(state, ctx.map, port):
         raise IllegalAction(f"{corps.id} is besieged in {port} and cannot reach the fleet")
     why = may_continue(state, fleet)
     if why or fleet.id in state.naval_moves:
@@ -160,8 +161,8 @@ def verify_disembark(state: GameState, power: str, action: Disembark, ctx: Any) 
         raise IllegalAction(f"{fleet.id} is in the {where}, so {corps.id} may land only in {', '.join(areas) or 'no area'} "
                             f"(10.4.5, 000:1450)")
     m = ctx.map
-    relief = [a for a in areas if m.area(a).port is not None and supply.city_power(state, m, a) == power
-              and supply.is_besieged(state, m, a)]
+    relief = [a for a in areas if m.area(a).port is not None and control.city_power(state, m, a) == power
+              and control.is_besieged(state, m, a)]
     if relief and action.area not in relief:
         raise IllegalAction(f"the friendly port of {relief[0]} is besieged on this coast, so {corps.id} must land in its "
                             f"area (10.4.5, 000:1450)")

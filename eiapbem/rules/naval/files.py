@@ -1,4 +1,5 @@
-"""Naval combats between two human players by battle files (``client/battles.py``; docs/decisions.md "Naval phase").
+"""Naval combats between two human players by battle files (``rules/turn.py``, ``client/battles.py``;
+docs/decisions.md "Naval phase").
 
 The manual exchanges battle files for land combat (4.2.7, 000:170); the project sends naval
 combats the same way so that a human non-phasing side answers its own questions (evasion,
