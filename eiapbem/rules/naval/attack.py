@@ -27,6 +27,7 @@ from typing import Annotated, Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
 from eiapbem.rules.model import Corps, Fleet, FleetMission, GameState, Location, LocationKind, Record
+from eiapbem.rules.forces import the_fleet
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import PowerId
 from eiapbem.rules.model.units import UnitId
@@ -119,7 +120,8 @@ def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engi
     if back:
         out = engine.log(state, power, "naval.loan-ends", f"{', '.join(back)}, loaned by an enemy of {power}, go back to "
                          f"their owner as {power} attacks them (7.6.1)")
-    for q in sorted({controller(state, state.units[f]) for f in dfn} - set(state.powers[power].wars) - {None}):
+    carriers = {q for f in dfn if (q := controller(state, state.units[f])) is not None}
+    for q in sorted(carriers - set(state.powers[power].wars)):
         # 8.6 (000:1132): attacking the transport of an enemy's loaned corps declares war on the carrier, no restrictions.
         st = out.state.with_war(power, q, state.date, (power,))
         out = out.then(engine.log(st, power, "naval.declare-war", f"{power} declares war on {q} to attack its transport "
@@ -255,7 +257,7 @@ def verify_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> Non
 
 
 def apply_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> engine.Outcome:
-    f = state.units[action.fleet]
+    f = the_fleet(state, action.fleet)
     state = state.with_unit(f.replace(mission=FleetMission.PIRACY, piracy_target=action.target, piracy_months=0))
     return engine.log(state, power, "naval.piracy", f"{power}: {f.id} goes on piracy against {action.target} (8.9)",
                       fleet=f.id, target=action.target)
@@ -268,7 +270,7 @@ def verify_anti(state: GameState, power: str, action: AntiPiracy, ctx: Any) -> N
 
 
 def apply_anti(state: GameState, power: str, action: AntiPiracy, ctx: Any) -> engine.Outcome:
-    f = state.units[action.fleet]
+    f = the_fleet(state, action.fleet)
     state = state.with_unit(f.replace(mission=FleetMission.ANTI_PIRACY, piracy_target=None, piracy_months=0))
     return engine.log(state, power, "naval.anti-piracy", f"{power}: {f.id} goes on anti-piracy duty (8.9)", fleet=f.id)
 
@@ -280,7 +282,7 @@ def verify_end(state: GameState, power: str, action: EndMission, ctx: Any) -> No
 
 
 def apply_end(state: GameState, power: str, action: EndMission, ctx: Any) -> engine.Outcome:
-    f = state.units[action.fleet]
+    f = the_fleet(state, action.fleet)
     state = state.with_unit(f.replace(mission=FleetMission.NONE, piracy_target=None, piracy_months=0))
     return engine.log(state, power, "naval.end-mission", f"{power}: {f.id} comes back from its {f.mission} mission (8.9)",
                       fleet=f.id)

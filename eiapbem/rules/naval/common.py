@@ -16,8 +16,9 @@ from eiapbem.rules.naval import battle as nb
 NELSON = nb.NELSON
 
 
-def controller(state: GameState, fleet: Fleet) -> str | None:
-    """The power moving ``fleet`` now: the ally it is loaned to, or its nation's power (8.4: minors with their controller)."""
+def controller(state: GameState, fleet: Any) -> str | None:
+    """The power moving ``fleet`` (or a corps) now: the ally it is loaned to, or its nation's power (8.4: minors with
+    their controller)."""
     return relations.unit_power(state, fleet)
 
 

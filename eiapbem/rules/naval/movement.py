@@ -204,7 +204,7 @@ def _beaten(state: GameState, fid: str) -> bool:
     return any(state.naval_battles[b].victor == "attacker" for b in rec.intercepted if b in state.naval_battles)
 
 
-def interceptors(state: GameState, ctx: Any, power: str, moving: tuple[Fleet, ...], sea: str) -> list[tuple[str, Location, list[Fleet], str]]:
+def interceptors(state: GameState, ctx: Any, power: str, moving: tuple[Fleet, ...], sea: str) -> list[tuple[str, Location, list[Fleet], str]]:  # noqa: E501
     """The stacks that try to intercept ``moving`` entering ``sea``: (power, place, fleets, "same"/"adjacent"), in order."""
 
     m = ctx.map
@@ -230,7 +230,7 @@ def interceptors(state: GameState, ctx: Any, power: str, moving: tuple[Fleet, ..
     out = []
     for q in powers_in_order({k[0] for k in stacks}):
         for (qq, loc) in sorted((k for k in stacks if k[0] == q), key=lambda k: str(k[1])):
-            out.append((q, loc, sorted(stacks[(qq, loc)], key=lambda f: f.id), _relation(m, loc, sea)))
+            out.append((q, loc, sorted(stacks[(qq, loc)], key=lambda f: f.id), _relation(m, loc, sea) or "adjacent"))
     return out
 
 
@@ -320,7 +320,7 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
                                           f"{graph.place_name(loc)} fail to intercept {ids} in {to.site} (8.5.4)"))
                 state = out.state
         if battle is not None:
-            where, stack, kw = battle
+            place, stack, kw = battle
             records = out.state.naval_moves
             for f in fleets:
                 r = plan.records[f.id]
@@ -328,8 +328,8 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
             state = out.state.replace(naval_moves=records)
             out = engine.Outcome(state, out.events).then(engine.log(
                 state, power, "naval.move", f"{power}: {ids} move {' -> '.join(route)}; {note}", fleets=" ".join(f.id for f in fleets),
-                to=str(where), spent=spent))
-            started = start_naval_battle(out.state, where, {"attacker": [f.id for f in fleets], "defender": [f.id for f in stack]},
+                to=str(place), spent=spent))
+            started = start_naval_battle(out.state, place, {"attacker": [f.id for f in fleets], "defender": [f.id for f in stack]},
                                          ctx, interception=True, power=power, **kw)
             bids = sorted(set(started.state.naval_battles) - set(out.state.naval_battles))
             state = started.state

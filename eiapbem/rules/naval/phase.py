@@ -19,6 +19,9 @@ from eiapbem.rules.model import Fleet, FrozenMap, GameState, Location, LocationK
 from eiapbem.rules.naval import attack, graph, movement, transport
 from eiapbem.rules.naval.common import must_leave_box, record_of
 
+_cls: Any
+_verify: Any
+_apply: Any
 for _cls, _verify, _apply in movement.ACTIONS + attack.ACTIONS + transport.NAVAL_ACTIONS:
     engine.register_action(_cls, phases=(Phase.NAVAL,), verify=_verify, apply=_apply)
 for _cls, _verify, _apply in attack.ORDER_ACTIONS:

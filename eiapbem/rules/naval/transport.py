@@ -34,7 +34,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, supply
-from eiapbem.rules.forces import STACK_LIMIT
+from eiapbem.rules.forces import STACK_LIMIT, the_corps, the_fleet
 from eiapbem.rules.land.common import counters_in_section, may_enter_territory
 from eiapbem.rules.model import (
     POOL,
@@ -154,7 +154,7 @@ def verify_disembark(state: GameState, power: str, action: Disembark, ctx: Any) 
         raise IllegalAction(f"{corps.id} is not {power}'s to move")
     if state.movement_over:
         raise IllegalAction(f"{power} has begun its combats, so its movement is over (11.0); disembark before attacking")
-    fleet = state.units[corps.location.site]
+    fleet = the_fleet(state, corps.location.site)
     areas = landing_areas(state, ctx, fleet)
     if action.area not in areas:
         where = f"{fleet.location.kind} {fleet.location.site}"
@@ -179,7 +179,7 @@ def verify_disembark(state: GameState, power: str, action: Disembark, ctx: Any) 
 
 
 def apply_disembark(state: GameState, power: str, action: Disembark, ctx: Any) -> engine.Outcome:
-    corps = state.units[action.corps]
+    corps = the_corps(state, action.corps)
     fleet = corps.location.site
     state = state.with_unit(corps.replace(location=Location(LocationKind.AREA, action.area)))
     # 10.4.5: the whole movement allowance is used (no unused points when it forages), and it counts as a
@@ -258,6 +258,7 @@ def apply_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: Any
     from eiapbem.rules.land.depots import DEPOT_COST, free_counter
 
     did = free_counter(state, power)
+    assert did is not None  # verified
     state = state.with_unit(state.units[did].replace(location=Location(LocationKind.ABOARD, action.fleet)))
     state = state.with_power(power, treasury=state.powers[power].treasury - DEPOT_COST)
     sea = state.units[action.fleet].location.site
