@@ -16,7 +16,7 @@ from eiapbem.rules.combat import standing
 from eiapbem.rules.model import Location, LocationKind, PlayerKind
 from eiapbem.rules.model.common import Phase
 from eiapbem.rules.naval import graph
-from eiapbem.rules.naval.attack import Attack, SetOrders
+from eiapbem.rules.naval.attack import NavalAttack as Attack, SetOrders
 from eiapbem.rules.naval.movement import MoveFleet
 from eiapbem.rulecases.scene import scene_state
 

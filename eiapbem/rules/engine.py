@@ -123,7 +123,6 @@ RULE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.combat.sieges",
     "eiapbem.rules.economy.phase",
     "eiapbem.rules.land",
-    "eiapbem.rules.naval.phase",
 )
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
-from eiapbem.rules.land import seasupply
+import eiapbem.rules.land.seasupply as seasupply
 from eiapbem.rules.land.common import is_enemy, may_enter_territory
 from eiapbem.rules.model import (
     POOL,

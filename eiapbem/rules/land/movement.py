@@ -39,7 +39,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, mapgraph, relations, supply
-from eiapbem.rules.land import occupation
+import eiapbem.rules.land.occupation as occupation
 from eiapbem.rules.land.common import (
     NEED_NOT_STOP,
     counters_in_section,

@@ -35,7 +35,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
-from eiapbem.rules.land import seasupply
+import eiapbem.rules.land.seasupply as seasupply
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.model import (

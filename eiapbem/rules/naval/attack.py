@@ -49,7 +49,7 @@ EVASION_ORDERS = ("no-evade", "evade-stronger", "evade-all")
 
 
 @dataclass(frozen=True, slots=True)
-class Attack(Record):
+class NavalAttack(Record):
     """Attack the enemy fleets in a sea area, port or blockade box where your fleets are (8.10)."""
 
     KIND = "naval.attack"
@@ -88,7 +88,7 @@ def attacks_of(state: GameState, power: str) -> list[Any]:
             and not b.interception and not b.evacuation]
 
 
-def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> None:
+def verify_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) -> None:
     loc = graph.parse_place(ctx.map, action.place)
     running = [b for b in state.naval_battles.values() if b.step != "done" and b.power == power]
     if running:
@@ -104,7 +104,7 @@ def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> Non
                             f"(8.10, 000:1188)")
 
 
-def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engine.Outcome:
+def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) -> engine.Outcome:
     loc = graph.parse_place(ctx.map, action.place)
     kw: dict[str, Any] = {}
     if loc.kind is LocationKind.BLOCKADE:
@@ -289,7 +289,7 @@ def apply_end(state: GameState, power: str, action: EndMission, ctx: Any) -> eng
 
 
 ACTIONS = (
-    (Attack, verify_attack, apply_attack),
+    (NavalAttack, verify_attack, apply_attack),
     (Piracy, verify_piracy, apply_piracy),
     (AntiPiracy, verify_anti, apply_anti),
     (EndMission, verify_end, apply_end),

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, relations
-from eiapbem.rules.model import POWERS, Fleet, FleetMission, GameState, Location, LocationKind, NavalMove
+from eiapbem.rules import control, engine, relations
+from eiapbem.rules.model import POOL, POWERS, Depot, Fleet, FleetMission, GameState, Location, LocationKind, NavalMove
 from eiapbem.rules.naval import battle as nb
 
 NELSON = nb.NELSON
@@ -115,3 +115,14 @@ def powers_in_order(powers: set[str]) -> list[str]:
 
 def on_mission(f: Fleet) -> bool:
     return f.mission is not FleetMission.NONE
+
+
+def lose_fleet_depots(state: GameState, fleets: list[str], why: str) -> engine.Outcome:
+    """10.5.4 (000:1572): a fleet carrying a depot moves for any reason: the depot is lost (back to the pool)."""
+    out = engine.Outcome(state)
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        if isinstance(u, Depot) and u.location.kind is LocationKind.ABOARD and u.location.site in fleets:
+            st = out.state.with_unit(u.replace(location=POOL))
+            out = out.then(engine.log(st, u.power, "naval.depot-lost", f"{u.power}: {u.id} on {u.location.site} is lost: "
+                                      f"the fleet {why} (10.5.4)", depot=u.id))
+    return out

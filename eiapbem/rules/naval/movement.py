@@ -48,6 +48,7 @@ from eiapbem.rules.naval import graph
 from eiapbem.rules.naval.battle import start_naval_battle
 from eiapbem.rules.naval.common import (
     NELSON,
+    lose_fleet_depots,
     controller,
     enemy_fleets_at,
     fleets_at,
@@ -62,7 +63,6 @@ from eiapbem.rules.naval.common import (
     warships,
 )
 from eiapbem.rules.naval.interception import attempt_interception
-from eiapbem.rules.naval.transport import lose_fleet_depots
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
 

@@ -6,8 +6,7 @@
   ``eiapbem answer``), 8.5 ``naval.orders``, 8.9 piracy missions;
 - ``transport``: 8.6 ``naval.load`` (and, in the land phase, 10.4.5 ``land.disembark``).
 
-Importing this module registers the actions and the phase's hooks with the engine
-(``engine.RULE_MODULES``).
+``RULES``, ``ORDER_RULES`` and ``LANDING_RULES`` are listed in ``eiapbem/rules/phases.py``.
 """
 
 from __future__ import annotations
@@ -18,17 +17,6 @@ from eiapbem.rules import engine
 from eiapbem.rules.model import Fleet, FrozenMap, GameState, Location, LocationKind, Phase
 from eiapbem.rules.naval import attack, graph, movement, transport
 from eiapbem.rules.naval.common import must_leave_box, record_of
-
-_cls: Any
-_verify: Any
-_apply: Any
-for _cls, _verify, _apply in movement.ACTIONS + attack.ACTIONS + transport.NAVAL_ACTIONS:
-    engine.register_action(_cls, phases=(Phase.NAVAL,), verify=_verify, apply=_apply)
-for _cls, _verify, _apply in attack.ORDER_ACTIONS:
-    engine.register_action(_cls, phases=(Phase.REINFORCEMENT, Phase.NAVAL, Phase.LAND), verify=_verify, apply=_apply)
-for _cls, _verify, _apply in transport.LAND_ACTIONS:
-    engine.register_action(_cls, phases=(Phase.LAND,), verify=_verify, apply=_apply)
-
 
 def _can_leave(state: GameState, ctx: Any, f: Fleet) -> bool:
     """The fleet can sail out of its box this month (not held by the ice, 8.4.1, nor on a mission or in a combat)."""
@@ -57,8 +45,19 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     return out.then(engine.Outcome(out.state.replace(naval_moves=FrozenMap(), movement_over=False)))
 
 
-engine.register_phase(Phase.NAVAL, obligations=obligations, finish=finish)
-
 #: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
 GAPS = ""
-engine.register_gaps(Phase.NAVAL, GAPS)
+
+RULES = engine.PhaseRules(
+    "naval",
+    phases=(Phase.NAVAL,),
+    actions=movement.ACTIONS + attack.ACTIONS + transport.NAVAL_ACTIONS,
+    obligations=obligations,
+    finish=finish,
+    gaps=GAPS,
+)
+#: Standing orders ("Review/Set Orders", 8.5) may be given in the power's reinforcement, naval and land slots.
+ORDER_RULES = engine.PhaseRules(
+    "naval-orders", phases=(Phase.REINFORCEMENT, Phase.NAVAL, Phase.LAND), actions=attack.ORDER_ACTIONS)
+#: Landing from ships and depots on fleets are done in the land phase (10.4.5, 10.3.4).
+LANDING_RULES = engine.PhaseRules("landing", phases=(Phase.LAND,), actions=transport.LAND_ACTIONS)

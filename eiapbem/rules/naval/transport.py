@@ -51,7 +51,7 @@ from eiapbem.rules.model import (
 )
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
-from eiapbem.rules.naval.common import controller, own_fleet
+from eiapbem.rules.naval.common import controller, lose_fleet_depots, own_fleet  # noqa: F401 - lose_fleet_depots re-exported
 
 #: 8.6 (000:1128): counters that never go by sea.
 NOT_CARRIED = (CorpsType.GUERRILLA, CorpsType.COSSACK, CorpsType.FREIKORPS, CorpsType.INSURRECTION)
@@ -264,17 +264,6 @@ def apply_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: Any
     sea = state.units[action.fleet].location.site
     return engine.log(state, power, "land.fleet-depot", f"{power} places {did} on {action.fleet} in {sea} for invasion "
                       f"supply (10.5.4)", depot=did, fleet=action.fleet)
-
-
-def lose_fleet_depots(state: GameState, fleets: list[str], why: str) -> engine.Outcome:
-    """10.5.4 (000:1572): a fleet carrying a depot moves for any reason: the depot is lost (back to the pool)."""
-    out = engine.Outcome(state)
-    for u in sorted(state.units.values(), key=lambda u: u.id):
-        if isinstance(u, Depot) and u.location.kind is LocationKind.ABOARD and u.location.site in fleets:
-            st = out.state.with_unit(u.replace(location=POOL))
-            out = out.then(engine.log(st, u.power, "naval.depot-lost", f"{u.power}: {u.id} on {u.location.site} is lost: "
-                                      f"the fleet {why} (10.5.4)", depot=u.id))
-    return out
 
 
 NAVAL_ACTIONS = ((Load, verify_load, apply_load),)
