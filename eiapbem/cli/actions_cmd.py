@@ -41,7 +41,13 @@ _FIELD_HELP = {
     "nation": "a free state you control whose factors these are (default: your own)",
     "at": "city: the area's city garrison; depot: the garrison of your depot in the area",
     "square": "a square of the economic manipulation display (12.4.3): -3 to 3 on the shipped display, 0 for none",
-    "path": "the areas entered, in order, separated by commas, e.g. freiburg,swabia,innsbruck",
+    "path": "the places entered, in order, separated by commas: land areas (freiburg,swabia,innsbruck) or, for "
+            "a fleet, sea areas, ports and blockade boxes (english-channel,box:brest)",
+    "place": "a sea area (north-sea), a port (brest) or a blockade box (box:brest)",
+    "stack": "move every fleet of the stack in the fleet's place that may still move (8.4.3)",
+    "intercept": "attempt to intercept enemy stacks passing by (8.5.3); without it, no attempts",
+    "evasion": "when attacked outside an interception or port combat (9.2.1.1)",
+    "target": "the power whose trade the privateers prey on (8.9)",
 }
 
 

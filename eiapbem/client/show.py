@@ -22,13 +22,52 @@ def _unit_line(u: Any, state: GameState) -> str:
     leaders = [lid for lid, lead in state.leaders.items() if lead.attached_to == u.id]
     with_ = f" with {', '.join(leaders)}" if leaders else ""
     if isinstance(u, (Corps, Garrison)):
-        return f"{u.id}: {u.factors.describe()}{with_}"
+        aboard = f" aboard {u.location.site}" if u.location.kind.value == "aboard" else ""
+        return f"{u.id}: {u.factors.describe()}{aboard}{with_}"
     if isinstance(u, Fleet):
         return f"{u.id}: {u.ships.describe()} ({u.location.kind}){with_}"
     return f"{u.id}"
 
 
+def sea(state: GameState, m: Any, sea_id: str) -> list[str]:
+    """A sea area (8.4.1): its neighbours, ports, and the fleets in it and in its ports' blockade boxes."""
+    s = m.seas[sea_id]
+    out = [f"{s.name} ({s.id}), sea area" + (" north of the ice line (closed in winter, 8.4.1)" if s.ice else "")]
+    out.append(f"  next to: {', '.join(m.sea_neighbours(s.id))}")
+    out.append(f"  ports (their blockade boxes touch it): {', '.join(m.ports_on(s.id)) or 'none'}")
+    here = sorted((u for u in state.units.values() if isinstance(u, Fleet) and u.location.kind.value == "sea"
+                   and u.location.site == s.id), key=lambda u: u.id)
+    out.append("  fleets: none" if not here else "  fleets:")
+    for f in here:
+        out.append(f"    {_unit_line(f, state)}")
+        out.extend(f"      {_unit_line(c, state)}" for c in sorted(state.units.values(), key=lambda u: u.id)
+                   if c.location.kind.value == "aboard" and c.location.site == f.id)  # 8.6: carried corps
+    for p in m.ports_on(s.id):
+        boxed = sorted((u for u in state.units.values() if isinstance(u, Fleet) and u.location.kind.value == "blockade"
+                        and u.location.site == p), key=lambda u: u.id)
+        if boxed:
+            out.append(f"  blockade box of {p}:")
+            out.extend(f"    {_unit_line(u, state)}" for u in boxed)
+    return out
+
+
+def box(state: GameState, m: Any, port: str) -> list[str]:
+    """A port's blockade box (8.4.2, 8.8): the fleets in it."""
+    if port not in m.areas or m.areas[port].port is None:
+        raise IllegalAction(f"there is no port {port!r} on the map, so no blockade box box:{port}")
+    here = sorted((u for u in state.units.values() if isinstance(u, Fleet) and u.location.kind.value == "blockade"
+                   and u.location.site == port), key=lambda u: u.id)
+    out = [f"Blockade box of {m.areas[port].name} (box:{port}), touching {', '.join(m.areas[port].port.seas)}"]
+    out.append("  fleets: none" if not here else "  fleets:")
+    out.extend(f"    {_unit_line(u, state)}" for u in here)
+    return out
+
+
 def area(state: GameState, m: Any, area_id: str) -> list[str]:
+    if area_id.startswith("box:"):
+        return box(state, m, area_id[4:])
+    if area_id not in m.areas and area_id in m.seas:
+        return sea(state, m, area_id)
     if area_id not in m.areas:
         close = [a for a in m.areas if a.startswith(area_id[:3])][:8]
         raise IllegalAction(f"there is no land area {area_id!r} on the map", hint=f"areas like it: {', '.join(close)}" if close else None)
@@ -41,6 +80,9 @@ def area(state: GameState, m: Any, area_id: str) -> list[str]:
         out.append(f"  port on {', '.join(a.port.seas)}" + (" (ice)" if a.port.ice else ""))
     out.append(f"  controlled by {control.area_holder(state, m, a.id)}")
     here = [u for u in state.units.values() if u.location != POOL and u.location.site == a.id]
+    aboard = [u for f in here if isinstance(f, Fleet) for u in state.units.values()
+              if u.location.kind.value == "aboard" and u.location.site == f.id]
+    here = here + aboard
     out.append("  units: none" if not here else "  units:")
     out.extend(f"    {_unit_line(u, state)}" for u in here)
     out.append(f"  next to: {', '.join(m.land_neighbours(a.id))}")

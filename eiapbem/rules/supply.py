@@ -260,3 +260,30 @@ def supply_depot_for(state: GameState, m, power: str, area: str, *, max_length: 
     near = [area] + _land_steps(state, m, area, power)
     fits = sorted((chain[a], a) for a in near if a in chain and chain[a] <= max_length)
     return fits[0][1] if fits else None
+
+
+def invasion_sources(state: GameState, m, power: str) -> tuple[str, ...]:
+    """Ports from which ``power`` can trace invasion supply to a fleet (10.5.4, 000:1566): unblockaded
+    friendly ports of its valid supply chain that can be an end of sea supply now, by id."""
+    return tuple(a for a in supply_chain(state, m, power) if _sea_link_port(state, m, a, power))
+
+
+def invasion_depot_for(state: GameState, m, power: str, area: str) -> str | None:
+    """A depot of ``power`` on a fleet in a sea area touching ``area`` that gives it invasion supply
+    (10.3.4, 10.5.4; 000:1350-1352, 000:1564-1574), or None.  The sea area must be open (not north of
+    the ice line in winter, 000:1550) and a port of ``power``'s chain must be a sea supply source."""
+    coast = set(m.area(area).coast)
+    winter = state.date.month in WINTER_MONTHS
+    found = []
+    for u in state.units.values():
+        if not isinstance(u, Depot) or u.power != power or u.location.kind is not LocationKind.ABOARD:
+            continue
+        fleet = state.units.get(u.location.site)
+        if not isinstance(fleet, Fleet) or fleet.location.kind is not LocationKind.SEA or fleet.location.site not in coast:
+            continue
+        if winter and m.sea(fleet.location.site).ice:
+            continue
+        found.append(u.id)
+    if not found or not invasion_sources(state, m, power):
+        return None
+    return sorted(found)[0]
