@@ -35,7 +35,7 @@ GROUPS = {
 }
 _GROUP_HELP = {
     "setup": "The setup phase (5.1-5.3): place your forces (manual: Setup Phase).",
-    "diplomacy": "The diplomacy phase (6.0).",
+    "diplomacy": "The diplomacy phase (6.0): war, peace, alliances, trade, access (manual: Diplomatic Reactions Screen, Victory Conditions Screen).",
     "reinforce": "The reinforcement phase (7.0).",
     "naval": "The naval phase (8.0).",
     "land": "The land phase (10.0).",
@@ -241,6 +241,6 @@ def register(cli: click.Group) -> None:
     for phase in GROUPS:
         group = phase_group(cli, phase)
         for kind, spec in engine.action_kinds(phase).items():
-            if kind == "decision.answer":
+            if kind == "decision.answer" or getattr(spec.cls, "INTERNAL", False):
                 continue  # 'eiapbem answer DECISION CHOICE' in every phase
             group.add_command(action_command(spec))

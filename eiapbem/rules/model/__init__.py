@@ -45,6 +45,7 @@ from eiapbem.rules.model.powers import (
 )
 from eiapbem.rules.model.land import LandMove
 from eiapbem.rules.model.combat import NavalBattle, Siege, SiegeRound
+from eiapbem.rules.model.sheet import OrderSheet
 from eiapbem.rules.model.slot import ALL, ORDERS, TURN, Slot
 from eiapbem.rules.model.state import STATE_FORMAT, CityControl, GameState, MoveOrder
 from eiapbem.rules.model.units import (
@@ -71,7 +72,7 @@ __all__ = [
     "Access", "AccessKind", "BuildOrder", "Purchase", "CityControl", "Corps", "CorpsType", "Date", "Depot",
     "EconomicChoices", "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
     "GameState", "Garrison", "InvalidValue", "LandMove", "Leader", "LeaderStatus", "Location",
-    "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "Options",
+    "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "Options", "OrderSheet",
     "PeaceTerm", "PendingDecision", "Phase", "PlayerKind", "PowerState", "Prisoners",
     "Record", "ShipType", "Ships", "Siege", "SiegeRound", "SkipMode", "Slot", "StandingOrders",
     "SurrenderSettings", "War", "first_difference", "garrison_id", "prisoners_key",

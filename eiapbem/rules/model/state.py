@@ -22,6 +22,7 @@ from eiapbem.rules.model.land import LandMove
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
 from eiapbem.rules.model.powers import PowerState, War
+from eiapbem.rules.model.sheet import OrderSheet
 from eiapbem.rules.model.slot import Slot
 from eiapbem.rules.model.units import (
     Corps,
@@ -123,6 +124,9 @@ class GameState(Record):
     #: Depots the phasing power placed in this land slot: they are no base for more depots
     #: until the next slot (10.3.3, 000:1324 "already existing (before this turn)").
     new_depots: Annotated[tuple[UnitId, ...], SortedSet()] = ()
+    #: Sealed and open orders of the simultaneous slot in play (6.0; ``model.sheet``),
+    #: cleared by the sequence.
+    order_sheet: OrderSheet = OrderSheet()
 
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:

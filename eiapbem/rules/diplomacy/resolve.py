@@ -1,0 +1,114 @@
+"""The diplomacy phase as one simultaneous slot (6.0, 000:530-534): resolution and registration.
+
+Every power's orders (``eiapbem.rules.diplomacy.orders``) are written on the
+order sheet; when all are in, ``resolve`` carries them out for all powers at
+once, in this fixed order (docs/decisions.md "Diplomacy (issue 16)"):
+
+1. standing orders take effect (trade 6.10, access 6.11, calls 6.3.1,
+   alliance requests 6.5, surrender settings 6.4) as they are recorded;
+2. alliances broken (6.7);
+3. declarations of war (6.2), each checked again against the common start;
+4. calls to allies (6.3.2), defender first;
+5. the peace step (6.4): civil disorder's forced suits, informal peace,
+   suits for peace;
+6. new alliances (6.5).
+
+Results go to the game log (shown at the start of the reinforcement phase,
+``eiapbem log``) with the political points moved.  In a sealed game the
+commit round comes first (``eiapbem.rules.diplomacy.sealing``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import engine
+from eiapbem.rules.diplomacy import alliances, orders, peace, sealing, war
+from eiapbem.rules.diplomacy.common import Result
+from eiapbem.rules.model import POWERS, GameState, Phase
+from eiapbem.rules.model.slot import COMMIT
+
+
+def _verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
+    if isinstance(a, sealing.ACTIONS):
+        sealing.verify(state, power, a, ctx)
+    else:
+        orders.verify(state, power, a, ctx)
+
+
+def _apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
+    if isinstance(a, sealing.ACTIONS):
+        return engine.Outcome(orders.record(state, power, a))
+    return orders.apply(state, power, a, ctx)
+
+
+def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+    mine = orders.given(state, power)
+    found = sealing.obligations(state, power, mine)
+    plain = [o for o in mine if not isinstance(o, sealing.ACTIONS)]
+    found.extend(peace.suit_obligations(state, ctx, power, plain))
+    return found
+
+
+def with_orders(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> GameState:
+    """Every power's orders recorded (each verified), in the fixed order of the powers."""
+    for p in POWERS:
+        for a in given.get(p, ()):
+            _verify(state, p, a, ctx)
+            state = _apply(state, p, a, ctx).state
+    return state
+
+
+def run(state: GameState, ctx: Any) -> Result:
+    """Steps 2-6 over a state whose order sheet holds every power's orders."""
+    key = state.slot.key(state.date) if state.slot is not None else f"{state.date}/diplomacy/orders/all"
+    r = Result(state, ctx, key)
+    sheet = {p: [o for o in orders.given(state, p) if not isinstance(o, sealing.ACTIONS)] for p in POWERS}
+    for p in POWERS:
+        for o in sheet[p]:
+            if isinstance(o, orders.BreakAlliance):
+                alliances.break_alliance(r, p, o.partner)
+    declarations: dict[str, list[str]] = {}
+    for p in POWERS:
+        for o in sheet[p]:
+            if not isinstance(o, orders.DeclareWar):
+                continue
+            try:  # checked against the state as the earlier steps left it (an alliance broken above stays broken)
+                war.check_declaration(r.state, ctx, p, o.target)
+            except IllegalAction as err:
+                r.say(p, "diplomacy.refused", f"{err} — the declaration is not made")
+                continue
+            declarations.setdefault(p, []).append(o.target)
+    new_wars = war.declare_all(r, declarations)
+    war.call_allies(r, new_wars)
+    informal = {p: [o.enemy for o in sheet[p] if isinstance(o, orders.AttemptInformalPeace)] for p in POWERS}
+    suits = {p: {o.to: o.accept_unconditional for o in sheet[p] if isinstance(o, orders.SueForPeace)} for p in POWERS}
+    peace.peace_step(r, informal, suits)
+    alliances.form_alliances(r)
+    return r
+
+
+def resolve(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> engine.Outcome:
+    """The ``resolve`` hook of the diplomacy slots (commit round, or orders)."""
+    if state.slot is not None and state.slot.step == COMMIT:
+        return engine.Outcome(sealing.commitments(state, dict(given)))
+    state = with_orders(state, given, ctx)
+    for p in POWERS:
+        unmet = obligations(state, p, ctx) if p in given else []
+        if unmet:
+            raise IllegalAction(f"{p}'s diplomacy orders cannot be carried out: {unmet[0]}")
+    r = run(state, ctx)
+    return engine.Outcome(r.state, tuple(r.events))
+
+
+for _cls in orders.ACTIONS + sealing.ACTIONS:
+    engine.register_action(_cls, phases=(Phase.DIPLOMACY,), verify=_verify, apply=_apply)
+engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
+engine.register_gaps(
+    Phase.DIPLOMACY,
+    "not built yet: minor manipulation and downgrading as orders (6.1.4, 6.1.5), minor control selection (6.6), "
+    "free states (6.8), money to allies (6.12), peace with America (6.13), lapse of war (6.15), AI-ally requests "
+    "(6.16), separate-peace demands, and the removal/cession peace terms (B.1, B.6, B.7, C.1, C.4, C.6)",
+)
