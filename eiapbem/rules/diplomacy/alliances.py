@@ -50,15 +50,12 @@ def alliance_barred(state, a: str, b: str) -> str:
 
 def break_alliance(r, power: str, partner: str) -> None:
     """6.7: the alliance ends, -2 political points for the breaker; not a declaration of war."""
-    from eiapbem.rules.diplomacy.common import points
+    from eiapbem.rules.diplomacy.common import points, set_mutual
     from eiapbem.rules.diplomacy.orders import name
 
     if partner not in r.state.powers[power].alliances:
         return
-    r.state = r.state.without_alliance(power, partner)
-    for x, y in ((power, partner), (partner, power)):
-        ps = r.state.powers[x]
-        r.state = r.state.with_power(x, alliances_broken=ps.alliances_broken.set(y, r.state.date))
+    r.state = set_mutual(r.state.without_alliance(power, partner), "alliances_broken", power, partner, r.state.date)
     points(r, power, -2, f"{name(power)} breaks its alliance with {name(partner)} (6.7)")
 
 

@@ -53,3 +53,13 @@ def territory(state: GameState, ctx: Any, nation: str) -> tuple[str, ...]:
         if m.part_of == nation or (m.controller == nation and m.status in (MinorStatus.CONQUERED, MinorStatus.FREE_STATE)):
             areas.extend(ctx.map.areas_of_nation(slug))
     return tuple(sorted(set(areas)))
+
+
+def set_mutual(state: GameState, field_name: str, a: str, b: str, value: Any) -> GameState:
+    """Set (or, with ``None``, remove) a mutual relation on both powers at once (alliances broken, royal marriages)."""
+    powers = state.powers
+    for x, y in ((a, b), (b, a)):
+        m = getattr(powers[x], field_name)
+        m = m.discard(y) if value is None else m.set(y, value)
+        powers = powers.set(x, powers[x].replace(**{field_name: m}))
+    return state.replace(powers=powers)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.diplomacy.common import Result, points
+from eiapbem.rules.diplomacy.common import Result, points, set_mutual
 from eiapbem.rules.diplomacy.orders import GRACE_MONTHS, AttemptInformalPeace, SueForPeace, name
 from eiapbem.rules.economy.common import power_of
 from eiapbem.rules.model import POWERS, Access, AccessKind, Corps, GameState, LocationKind, PeaceTerm, SurrenderSettings
@@ -139,9 +139,7 @@ def _apply_term(r: Result, victor: str, loser: str, cid: str) -> None:
     elif cid in LASTING:
         term = PeaceTerm(victor=victor, code=cid, since=st.date, remaining=LASTING[cid])
     elif cid == "B.4":
-        st = st.with_power(victor, royal_marriages=st.powers[victor].royal_marriages.set(loser, st.date))
-        st = st.with_power(loser, royal_marriages=st.powers[loser].royal_marriages.set(victor, st.date))
-        r.state = st
+        r.state = set_mutual(st, "royal_marriages", victor, loser, st.date)
         points(r, victor, 2, f"royal marriage between {name(victor)} and {name(loser)} (B.4)")
         st = r.state
         term = None
@@ -180,7 +178,7 @@ def surrender(r: Result, loser: str, suits: dict[str, bool], *, forced: bool = F
     for v in terms:
         _end_war(r, v, loser, formal=True)
         r.say(loser, "diplomacy.peace", f"{name(loser)} surrenders {kinds[v]}ly to {name(v)}"
-              + (f", terms {', '.join(terms[v])}" if terms[v] else ", no terms") + " (6.4.2)", other=v, kind=kinds[v])
+              + (f", terms {', '.join(terms[v])}" if terms[v] else ", no terms") + " (6.4.2)", other=v, terms_kind=kinds[v])
         points(r, v, 3 if kinds[v] == "conditional" else 5, f"{name(v)} accepts the {kinds[v]} surrender of {name(loser)} (6.4.2)")
         for cid in terms[v]:
             _apply_term(r, v, loser, cid)

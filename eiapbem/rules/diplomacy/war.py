@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.diplomacy.common import Result, districts, enforced_until, points, territory
+from eiapbem.rules.diplomacy.common import Result, districts, enforced_until, points, set_mutual, territory
 from eiapbem.rules.diplomacy.orders import DeclareWar, name
 from eiapbem.rules.economy.common import minor_status, power_of
 from eiapbem.rules.model import POWERS, Corps, GameState, LocationKind, MinorStatus
@@ -109,14 +109,10 @@ def _break_ties(r: Result, a: str, b: str, why: str) -> None:
     """A declaration between allies or royal in-laws breaks the alliance and the marriage (6.2.1, B.4)."""
     ps = r.state.powers[a]
     if b in ps.alliances:
-        r.state = r.state.without_alliance(a, b)
-        r.state = r.state.with_power(a, alliances_broken=r.state.powers[a].alliances_broken.set(b, r.state.date))
-        r.state = r.state.with_power(b, alliances_broken=r.state.powers[b].alliances_broken.set(a, r.state.date))
+        r.state = set_mutual(r.state.without_alliance(a, b), "alliances_broken", a, b, r.state.date)
         points(r, a, -2, f"{name(a)} breaks its alliance with {name(b)} by {why} (6.2.1)")
     if b in ps.royal_marriages:
-        powers = r.state.powers
-        r.state = r.state.with_power(a, royal_marriages=powers[a].royal_marriages.remove(b))
-        r.state = r.state.with_power(b, royal_marriages=r.state.powers[b].royal_marriages.remove(a))
+        r.state = set_mutual(r.state, "royal_marriages", a, b, None)
         points(r, a, -1, f"{name(a)} declares war on {name(b)}, its partner in a royal marriage (B.4)")
 
 
@@ -197,9 +193,7 @@ def _answer(r: Result, ally: str, caller: str, enemy: str, *, caller_is_aggresso
         declare_major(r, ally, enemy, why="answering a call to allies")
         r.say(ally, "diplomacy.call", f"{name(ally)} answers {name(caller)}'s call and declares war on {name(enemy)} (6.3)")
         return
-    r.state = r.state.without_alliance(ally, caller)
-    for x, y in ((ally, caller), (caller, ally)):
-        r.state = r.state.with_power(x, alliances_broken=r.state.powers[x].alliances_broken.set(y, r.state.date))
+    r.state = set_mutual(r.state.without_alliance(ally, caller), "alliances_broken", ally, caller, r.state.date)
     why = f" ({reason})" if reason else ""
     points(r, ally, -2, f"{name(ally)} refuses {name(caller)}'s call against {name(enemy)}: alliance broken{why} (6.3.2)")
     if caller_is_aggressor:
