@@ -7,6 +7,7 @@ from pathlib import Path
 # The data layer's case procedures register when this module is imported (the rules core cannot import them).
 import eiapbem.data.battle_cases  # noqa: F401
 import eiapbem.data.economy_cases  # noqa: F401
+import eiapbem.data.diplomacy_cases  # noqa: F401
 from eiapbem.core.errors import BadData
 from eiapbem.rules.cases import Case, parse_case
 

@@ -30,7 +30,7 @@ from eiapbem.rules.model import POWERS, Access, AccessKind, GameState, Record, S
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import NationId, PowerId
 from eiapbem.rules.model.powers import PEACE_CONDITIONS
-from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, blocked_by, peace_condition
+from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, peace_condition
 
 #: 13.4.1 "Temporary Access": the grace after access is cancelled or peace is made, in months.
 GRACE_MONTHS = 3
@@ -233,18 +233,18 @@ def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
     elif isinstance(a, SetSurrenderTerms):
         if a.enemy == power:
             raise IllegalAction(f"{name(power)} cannot set surrender terms toward itself (6.4)")
+        # The terms are a preference list: the first ones still open are taken at a surrender, up to
+        # two (conditional) or three (unconditional); later ones stand in for terms another victor took.
         kind = "conditional" if a.give_conditional else "unconditional"
-        count, lists = PEACE_CHOICES[kind]
-        if len(a.term) > count:
-            raise IllegalAction(f"a {kind} peace takes at most {count} terms, not {len(a.term)} (6.4)")
-        chosen: list[str] = []
-        for cid in a.term:
+        _, lists = PEACE_CHOICES[kind]
+        for i, cid in enumerate(a.term):
             if peace_condition(cid).list not in lists:
                 raise IllegalAction(f"{cid} is not on list {' or '.join(lists)}, which a {kind} peace uses (6.4)")
-            why = blocked_by(cid, chosen, a.enemy)
-            if why is not None:
-                raise IllegalAction(f"{name(power)}'s terms for {name(a.enemy)}: {why} (6.4, Victory Conditions Chart)")
-            chosen.append(cid)
+            if cid in a.term[:i]:
+                raise IllegalAction(f"{cid} is listed twice in {name(power)}'s terms for {name(a.enemy)}")
+            only = peace_condition(cid).only_against
+            if only is not None and a.enemy != only:
+                raise IllegalAction(f"{cid} may only be applied against {name(only)} (Victory Conditions Chart)")
         if a.if_conditional_offered is not None and not a.if_conditional_offered.startswith("A."):
             raise IllegalAction(f"the claim 'If Conditional Offered' is one condition of list A, not {a.if_conditional_offered} (6.4.2)")
 
