@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from eiapbem.ai import decisions, economy, reinforce
+from eiapbem.ai import decisions, diplomacy, economy, reinforce
 from eiapbem.ai.levels import LEVELS, Level, level
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
@@ -158,9 +158,11 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
         reinforce.place_due(b, lvl)
     elif slot.phase is Phase.ECONOMIC:
         economy.plan(b, lvl)
+    elif slot.phase is Phase.DIPLOMACY:
+        diplomacy.plan(b, lvl)
     elif slot.phase is Phase.LAND:
         _attack_where_bound(b)
-    # Diplomacy, naval, land movement and any phase whose actions the AI does not know: nothing, the slot just ends.
+    # Naval, land movement and any phase whose actions the AI does not know: nothing, the slot just ends.
     return b
 
 

@@ -81,6 +81,7 @@ from eiapbem import ai
 from eiapbem.data.context import rules_context
 from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.client import battles
+from eiapbem.client import orders as sealed_orders
 from eiapbem.pbem import crypto, dice as pdice, envelope, files, folders, keys, savegame
 from eiapbem.pbem.chain import Battle, Chain, Step
 from eiapbem.pbem.email import Person, subject_for, write_draft
@@ -480,7 +481,9 @@ class Session:
         fights = {}
         if slot.simultaneous:
             ctx = rules_context(d)
+            acts, meta = sealed_orders.file_actions(self.data.meta, state, self.power, acts, ctx)  # commit-reveal (6.0)
             after = engine.check_orders(state, self.power, acts, ctx).state
+            self.data = replace(self.data, meta=meta)
         else:
             self._sync_battles()
             fights = self.data.battles.get("fights", {})
@@ -551,7 +554,7 @@ class Session:
             if ai.is_ai(state, p):
                 orders[p] = list(ai.orders(state, p, rules_context(pdice.ai_dice(self.contents.chain, file_slot(state, p)))))
         out = engine.resolve_slot(state, orders, rules_context(resolve_dice(self.contents.chain.head)))
-        self.data = replace(self.data, state=out.state, orders={})
+        self.data = replace(self.data, state=out.state, orders={}, meta=sealed_orders.spent(self.data.meta, out.state))
 
     def _settle(self) -> None:
         """THE place where the game moves on without a file: AI slots are played here.
@@ -663,6 +666,8 @@ class Session:
         if state.slot.simultaneous and (body["battles"] or body["exchanges"]):
             raise BadEncoding(f"{name} carries battle files in a phase of orders")
         exs, opened = self._check_battle_files(chain, body, h.author, acts, name)
+        if state.slot.simultaneous:
+            sealed_orders.check_file(state, h.author, acts, name)  # a reveal must match its commitment
         try:
             if state.slot.simultaneous:
                 after = engine.check_orders(state, h.author, acts, rules_context(d)).state

@@ -78,9 +78,10 @@ class SequenceChoices(Record):
     reinforcements_ready: PowerSet = ()
     #: 13.9.1: powers on which war was declared this month (all their skips are void).
     war_declared_on: PowerSet = ()
-    #: The diplomacy phase is sealed: a commit round comes before the orders (issue 16;
-    #: off with the option ``one_round_diplomacy``).
-    sealed_diplomacy: bool = True
+    #: The diplomacy phase is sealed: a commit round comes before the orders (issue 16).
+    #: The manual's sequence has one slot; a game's state asks for the commit round
+    #: unless its option ``one_round_diplomacy`` is on (``choices_from_state``).
+    sealed_diplomacy: bool = False
 
     def _check(self) -> None:
         for p, phases in self.skips.items():
