@@ -30,14 +30,20 @@ from eiapbem.rules.model import POWERS, Access, AccessKind, GameState, Record, S
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import NationId, PowerId
 from eiapbem.rules.model.powers import PEACE_CONDITIONS
-from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, peace_condition
+from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, minor, peace_condition
 
 #: 13.4.1 "Temporary Access": the grace after access is cancelled or peace is made, in months.
 GRACE_MONTHS = 3
 
 
 def name(nation: str) -> str:
-    return POWER_NAMES.get(nation, nation)
+    """A power's or a minor country's name for a sentence (the minor country chart's spelling)."""
+    if nation in POWER_NAMES:
+        return POWER_NAMES[nation]
+    try:
+        return minor(nation).name
+    except Exception:  # a slug the chart does not know: shown as written
+        return nation
 
 
 # ----------------------------------------------------------------- one-off orders

@@ -4,14 +4,18 @@ Every power's orders (``eiapbem.rules.diplomacy.orders``) are written on the
 order sheet; when all are in, ``resolve`` carries them out for all powers at
 once, in this fixed order (docs/decisions.md "Diplomacy (issue 16)"):
 
-1. standing orders take effect (trade 6.10, access 6.11, calls 6.3.1,
-   alliance requests 6.5, surrender settings 6.4) as they are recorded;
-2. alliances broken (6.7);
-3. declarations of war (6.2), each checked again against the common start;
-4. calls to allies (6.3.2), defender first;
-5. the peace step (6.4): civil disorder's forced suits, informal peace,
+1. standing orders take effect as they are recorded (trade 6.10, access
+   6.11, calls 6.3.1, alliance requests 6.5, surrender settings 6.4);
+2. wars on minors lapse (6.15);
+3. manipulation of minors (6.1.4), the powers in a random order;
+4. downgrades (6.1.5) and free states (6.8);
+5. alliances broken (6.7);
+6. declarations of war (6.2), each checked again against the state so far;
+7. calls to allies (6.3.2), defender first;
+8. the peace step (6.4): civil disorder's forced suits, informal peace,
    suits for peace;
-6. new alliances (6.5).
+9. new alliances (6.5);
+10. money to allies (6.12) and peace with America (6.13).
 
 Results go to the game log (shown at the start of the reinforcement phase,
 ``eiapbem log``) with the political points moved.  In a sealed game the
@@ -25,7 +29,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.diplomacy import alliances, orders, peace, sealing, war
+from eiapbem.rules.diplomacy import alliances, minor_orders, orders, peace, sealing, war
 from eiapbem.rules.diplomacy.common import Result
 from eiapbem.rules.model import POWERS, GameState, Phase
 from eiapbem.rules.model.slot import COMMIT
@@ -34,6 +38,8 @@ from eiapbem.rules.model.slot import COMMIT
 def _verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
     if isinstance(a, sealing.ACTIONS):
         sealing.verify(state, power, a, ctx)
+    elif isinstance(a, minor_orders.ACTIONS):
+        minor_orders.verify(state, power, a, ctx, orders.given(state, power))
     else:
         orders.verify(state, power, a, ctx)
 
@@ -66,6 +72,9 @@ def run(state: GameState, ctx: Any) -> Result:
     key = state.slot.key(state.date) if state.slot is not None else f"{state.date}/diplomacy/orders/all"
     r = Result(state, ctx, key)
     sheet = {p: [o for o in orders.given(state, p) if not isinstance(o, sealing.ACTIONS)] for p in POWERS}
+    minor_orders.lapse(r)
+    minor_orders.manipulations(r, sheet)
+    minor_orders.downgrades(r, sheet)
     for p in POWERS:
         for o in sheet[p]:
             if isinstance(o, orders.BreakAlliance):
@@ -87,6 +96,7 @@ def run(state: GameState, ctx: Any) -> Result:
     suits = {p: {o.to: o.accept_unconditional for o in sheet[p] if isinstance(o, orders.SueForPeace)} for p in POWERS}
     peace.peace_step(r, informal, suits)
     alliances.form_alliances(r)
+    minor_orders.money(r, sheet)
     return r
 
 
@@ -103,12 +113,11 @@ def resolve(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> e
     return engine.Outcome(r.state, tuple(r.events))
 
 
-for _cls in orders.ACTIONS + sealing.ACTIONS:
+for _cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS:
     engine.register_action(_cls, phases=(Phase.DIPLOMACY,), verify=_verify, apply=_apply)
 engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
 engine.register_gaps(
     Phase.DIPLOMACY,
-    "not built yet: minor manipulation and downgrading as orders (6.1.4, 6.1.5), minor control selection (6.6), "
-    "free states (6.8), money to allies (6.12), peace with America (6.13), lapse of war (6.15), AI-ally requests "
-    "(6.16), separate-peace demands, and the removal/cession peace terms (B.1, B.6, B.7, C.1, C.4, C.6)",
+    "not built yet: minor control selection (6.6), AI-ally requests (6.16), separate-peace demands, the "
+    "removal/cession peace terms (B.1, B.6, B.7, C.1, C.4, C.6), loans of 7.6 in land and naval play",
 )
