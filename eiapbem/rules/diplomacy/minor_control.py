@@ -53,3 +53,54 @@ def select_controller(
         top = max(rolls.values())
         tied = sorted(p for p, v in rolls.items() if v == top)
     return tied[0], totals
+
+
+# ----------------------------------------------------------------- the phase's control step (6.1.2, 6.1.3, 6.6)
+
+
+def control_attacked_minors(r, declared: dict[str, list[str]]) -> None:
+    """Who runs each neutral minor declared on this month, and the aggressors' political points (6.2.1, 6.6).
+
+    ``declared``: minor -> the powers that declared war on it.  An influenced or allied minor goes to the
+    power holding its relations, unless that power is an aggressor or an ally of one (6.1.2, 6.1.3).  Else
+    the powers that accept control of it ("Accept control of", ``StandingOrders.accept_control``), not
+    aggressors, roll (``select_controller``); allies of an aggressor only if no one else is willing.  The
+    chosen power gains +1 per district and sets the minor's forces up at the next reinforcement phase
+    (6.6.5).  The aggressors lose -1 per district unless no power runs the minor (6.2.1).
+    """
+    from eiapbem.rules.diplomacy.common import districts, points
+    from eiapbem.rules.diplomacy.orders import name
+    from eiapbem.rules.economy.common import status_box
+    from eiapbem.rules.model import POWERS, MinorStatus
+
+    for slug in sorted(declared):
+        aggressors = declared[slug]
+        st = r.state
+        m = st.minors[slug]
+        n = districts(st, slug)
+        holder = m.controller if m.status in (MinorStatus.INFLUENCED, MinorStatus.ALLIED) else None
+        chosen = None
+        if holder is not None and holder not in aggressors and not any(a in st.powers[holder].alliances for a in aggressors):
+            chosen = holder
+            how = f"its relations with {name(holder)} (6.1.2)"
+        else:
+            willing = [p for p in POWERS if p not in aggressors and slug in st.powers[p].standing_orders.accept_control
+                       and minor(slug).modifier(p) is not None]
+            free = [p for p in willing if not any(a in st.powers[p].alliances for a in aggressors)]
+            pool = free or willing
+            if pool:
+                cands = {p: {"zone": status_box(r.ctx, st.powers[p].political_status)["zone"],
+                             "at_war": any(a in st.powers[p].wars for a in aggressors)} for p in pool}
+                chosen, totals = select_controller(slug, cands, r.ctx.dice)
+                how = "the 1-12 rolls (" + ", ".join(f"{name(p)} {v}" for p, v in sorted(totals.items())) + ") (6.6.4)"
+        if chosen is None:
+            r.say(aggressors[0], "diplomacy.control",
+                  f"no major power will run {name(slug)}: the declarations of war on it cost no political points (6.6)")
+            continue
+        for a in aggressors:
+            points(r, a, -n, f"{name(a)} declares war on {name(slug)}, {n} district{'s' if n != 1 else ''} (6.2.1)")
+        m = r.state.minors[slug]
+        r.state = r.state.with_minor(slug, m.replace(status=MinorStatus.FREE_STATE, controller=chosen, setup_due=True))
+        r.say(chosen, "diplomacy.control", f"{name(chosen)} runs {name(slug)} against {', '.join(name(a) for a in aggressors)} "
+              f"by {how}; its forces are set up in the reinforcement phase (6.6.5)", minor=slug)
+        points(r, chosen, n, f"{name(chosen)} is selected to run {name(slug)} (6.6.5)")

@@ -28,7 +28,7 @@ from eiapbem.core.powers import POWER_NAMES
 from eiapbem.rules import engine
 from eiapbem.rules.model import POWERS, Access, AccessKind, GameState, Record, SurrenderSettings
 from eiapbem.rules.model.base import OneOf
-from eiapbem.rules.model.common import NationId, PowerId
+from eiapbem.rules.model.common import NationId, PowerId, Slug
 from eiapbem.rules.model.powers import PEACE_CONDITIONS
 from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, minor, peace_condition
 
@@ -167,7 +167,18 @@ class SetSurrenderTerms(Record):
     if_conditional_offered: Annotated[str, OneOf(PEACE_CONDITIONS)] | None = None
 
 
-STANDING = (SetTrade, CallAllies, AnswerCalls, RequestAlliance, GrantAccess, SetSurrenderTerms)
+@dataclass(frozen=True, slots=True)
+class AcceptControl(Record):
+    """Be a candidate to run this minor country if war is declared on it (standing order); --withdraw clears it (6.6)."""
+
+    KIND = "diplomacy.accept-control"
+    COMMAND = "accept-control"
+    BUTTON = "Accept control of"
+    minor: Slug
+    withdraw: bool = False
+
+
+STANDING = (SetTrade, CallAllies, AnswerCalls, RequestAlliance, GrantAccess, SetSurrenderTerms, AcceptControl)
 
 
 # ----------------------------------------------------------------- the sheet
@@ -236,6 +247,11 @@ def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
                 raise IllegalAction(f"{name(power)} has granted {name(a.to)} no access to cancel (6.11)")
         elif a.to not in state.powers[power].alliances:
             raise IllegalAction(f"{name(power)} may grant access only to an ally, and {name(a.to)} is not one (6.11)")
+    elif isinstance(a, AcceptControl):
+        if a.minor not in state.minors:
+            raise IllegalAction(f"{a.minor!r} is not a minor country of this game (6.6)")
+        if not a.withdraw and minor(a.minor).modifier(power) is None:
+            raise IllegalAction(f"{name(power)} has no national modifier for {name(a.minor)} (NA): it cannot run it (6.6.4)")
     elif isinstance(a, SetSurrenderTerms):
         if a.enemy == power:
             raise IllegalAction(f"{name(power)} cannot set surrender terms toward itself (6.4)")
@@ -277,6 +293,9 @@ def apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
         else:
             acc = ps.access.set(a.to, Access(AccessKind.VOLUNTARY))
         state = state.with_power(power, access=acc)
+    elif isinstance(a, AcceptControl):
+        acc = set(so.accept_control) - {a.minor} if a.withdraw else set(so.accept_control) | {a.minor}
+        state = state.with_power(power, standing_orders=so.replace(accept_control=tuple(sorted(acc))))
     elif isinstance(a, SetSurrenderTerms):
         s = SurrenderSettings(give_conditional=a.give_conditional, terms=tuple(a.term), accept_informal=a.accept_informal,
                               allow_separate_peace=a.allow_separate_peace, if_conditional_offered=a.if_conditional_offered)

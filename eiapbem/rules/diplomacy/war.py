@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.diplomacy.common import Result, districts, enforced_until, points, set_mutual, territory
+from eiapbem.rules.diplomacy.common import Result, enforced_until, points, set_mutual, territory
 from eiapbem.rules.diplomacy.orders import DeclareWar, name
 from eiapbem.rules.economy.common import minor_status, power_of
 from eiapbem.rules.model import POWERS, Corps, GameState, LocationKind, MinorStatus
@@ -143,26 +143,30 @@ def declare_major(r: Result, power: str, target: str, *, mutual: bool = False, w
 
 
 def declare_minor(r: Result, power: str, target: str) -> None:
-    """A declaration of war on a neutral minor: -1 political point per district (6.2.1, 13.6)."""
+    """A declaration of war on a neutral minor (6.2); its political points come with the choice of the power
+    that runs it (``minor_control.control_attacked_minors``, 6.2.1, 6.6)."""
     m = r.state.minors[target]
     if m.status is MinorStatus.ALLIED and m.controller == power:
         r.state = r.state.with_minor(target, m.replace(status=MinorStatus.NEUTRAL, controller=None))
-        points(r, power, -1, f"{name(power)} breaks its alliance with {name(target)} by declaring war on it")
+        points(r, power, -1, f"{name(power)} breaks its alliance with {name(target)} by declaring war on it (6.1.3)")
     ps = r.state.powers[power]
     r.state = r.state.with_power(power, minor_wars=ps.minor_wars.set(target, r.state.date))
-    n = districts(r.state, target)
-    points(r, power, -n, f"{name(power)} declares war on {name(target)}, {n} district{'s' if n != 1 else ''} (6.2.1)")
+    r.say(power, "diplomacy.war", f"{name(power)} declares war on {name(target)} (6.2)", target=target)
 
 
 def declare_all(r: Result, declarations: dict[str, list[str]]) -> list[tuple[str, str]]:
     """Every declaration of the phase at once; returns the new (aggressor, defender) wars between majors
     where only one side declared (those that may call allies, 6.3.2)."""
+    from eiapbem.rules.diplomacy.minor_control import control_attacked_minors
+
     called: list[tuple[str, str]] = []
     done: set[tuple[str, str]] = set()
+    on_minors: dict[str, list[str]] = {}
     for p in POWERS:
         for t in declarations.get(p, ()):
             if t not in POWERS:
                 declare_minor(r, p, t)
+                on_minors.setdefault(t, []).append(p)
                 continue
             if (t, p) in done:
                 continue
@@ -171,6 +175,7 @@ def declare_all(r: Result, declarations: dict[str, list[str]]) -> list[tuple[str
             done.add((p, t))
             if not mutual:
                 called.append((p, t))
+    control_attacked_minors(r, on_minors)
     return called
 
 
