@@ -69,8 +69,12 @@ def homes(tmp_path, run_cli, monkeypatch):
     return homes
 
 
-def _open(homes, p):
-    return Session.open(homes[p], GAME, p, _pw(p))
+class Players(dict):
+    """One open session per folder (a player keeps the program open between slots)."""
+
+    def __init__(self, homes):
+        super().__init__((p, Session.open(homes[p], GAME, p, _pw(p))) for p in POWERS)
+        self.homes = homes
 
 
 def _setup(s, moves):
@@ -80,15 +84,15 @@ def _setup(s, moves):
     s.act_many(acts)
 
 
-def _exchange(homes, paths):
+def _exchange(players, paths):
     for author, path in paths.items():
         for q in POWERS:
             if q != author:
-                shutil.copy(path, homes[q] / "commin" / path.name)
+                shutil.copy(path, players.homes[q] / "commin" / path.name)
     for q in POWERS:
-        rep = _open(homes, q).load_all()
+        rep = players[q].load_all()
         assert not rep.refused, (q, rep.refused)
-    hashes = {p: _open(homes, p).state.state_hash() for p in POWERS}
+    hashes = {p: s.state.state_hash() for p, s in players.items()}
     assert len(set(hashes.values())) == 1, hashes
 
 
@@ -103,31 +107,30 @@ def _fight(s):
     raise AssertionError("the battle did not end")
 
 
-def _play_until(homes, stop, orders):
-    """Play slots until ``stop(state)``; ``orders[(phase, step, power)]`` are the actions given in a slot."""
+def _play_until(players, stop, orders):
+    """Play slots until ``stop(state)``; ``orders[(month, phase, step, power)]`` are the actions given in a slot."""
     for _ in range(200):
-        st = _open(homes, "RU").state
+        st = players["RU"].state
         slot = st.slot
         if stop(st):
             return st
         paths = {}
         for p in (slot.actors if slot.simultaneous else (slot.power,)):
-            s = _open(homes, p)
+            s = players[p]
             if slot.phase is Phase.SETUP:
                 _setup(s, CUSTOM[p]) if p in CUSTOM else setups.load_setup(s, "default")
             for a in orders.pop((str(st.date), slot.phase, slot.step, p), ()):
+                s.act(a)
                 if isinstance(a, Attack):
-                    s.act(a)
                     _fight(s)
-                else:
-                    s.act(a)
             paths[p] = s.end_phase()
-        _exchange(homes, paths)
+        _exchange(players, paths)
     raise AssertionError("the game did not get there")
 
 
 def test_war_and_peace_by_email_between_seven_folders(homes):
-    C, O = "commit", "orders"
+    players = Players(homes)
+    C = "commit"
     orders = {
         ("1805-01", Phase.DIPLOMACY, C, "AU"): [RequestAlliance("RU")],
         ("1805-01", Phase.DIPLOMACY, C, "RU"): [RequestAlliance("AU")],
@@ -143,29 +146,29 @@ def test_war_and_peace_by_email_between_seven_folders(homes):
         ("1805-03", Phase.DIPLOMACY, C, "AU"): [SueForPeace("FR")],
     }
     # January: the alliance and the trade agreement.
-    st = _play_until(homes, lambda s: str(s.date) == "1805-01" and s.slot.phase is Phase.REINFORCEMENT, orders)
+    st = _play_until(players, lambda s: str(s.date) == "1805-01" and s.slot.phase is Phase.REINFORCEMENT, orders)
     assert "RU" in st.powers["AU"].alliances
     assert st.powers["PR"].trade == ("GB",) and "PR" in st.powers["GB"].trade
     # February: France declares war on Austria, Austria calls Russia.
-    st = _play_until(homes, lambda s: str(s.date) == "1805-02" and s.slot.phase is Phase.REINFORCEMENT, orders)
+    st = _play_until(players, lambda s: str(s.date) == "1805-02" and s.slot.phase is Phase.REINFORCEMENT, orders)
     assert sorted(st.powers["FR"].wars) == ["AU", "RU"]
     texts = [e.text for e in st.log]
     assert "France declares war on Austria (6.2.1): -3 political points" in texts
     assert "Russia answers Austria's call and declares war on France (6.3)" in texts
     # The battle in Verona, fought in France's land slot.
-    st = _play_until(homes, lambda s: str(s.date) == "1805-03", orders)
+    st = _play_until(players, lambda s: str(s.date) == "1805-03", orders)
     assert any(b.finished and b.area == "verona" for b in st.battles.values()) or \
         any("verona" in e.text and e.kind.startswith("battle") for e in st.log)
     # March: Austria sues for peace and accepts the conditional terms; they take effect.
     au_status = st.powers["AU"].political_status
-    st = _play_until(homes, lambda s: str(s.date) == "1805-03" and s.slot.phase is Phase.REINFORCEMENT, orders)
+    st = _play_until(players, lambda s: str(s.date) == "1805-03" and s.slot.phase is Phase.REINFORCEMENT, orders)
     assert "AU" not in st.powers["FR"].wars and "FR" in st.powers["RU"].wars
     assert st.powers["AU"].royal_marriages.get("FR") is not None
     assert "FR:B.3" in st.powers["AU"].peace_terms
     assert str(st.powers["AU"].enforced_peace["FR"]) == "1806-09"
     assert st.powers["AU"].political_status == au_status - 5
     # The March economic phase: Prussia's domestic trade, Austria's reparations.
-    econ = _play_until(homes, lambda s: s.slot.phase is Phase.ECONOMIC, orders)
+    econ = _play_until(players, lambda s: s.slot.phase is Phase.ECONOMIC, orders)
     from eiapbem.rules.economy.phase import summary
 
     rows = {r["fund"]: r for r in summary(econ, rules_context(Dice(b"preview")), {})}
@@ -173,6 +176,8 @@ def test_war_and_peace_by_email_between_seven_folders(homes):
     assert pr_trade, rows["PR"]["lines"]
     assert any(ln["item"] == "domestic trade" and "has not requested" in ln["detail"] for ln in rows["SP"]["lines"])
     assert any(ln["item"] == "reparations to FR" for ln in rows["AU"]["lines"])
-    after = _play_until(homes, lambda s: str(s.date) == "1805-04", orders)
+    after = _play_until(players, lambda s: str(s.date) == "1805-04", orders)
     assert "FR:B.3" not in after.powers["AU"].peace_terms  # paid once (B.3, next economic phase)
     assert not orders, orders
+    # What is on disk is what the players hold.
+    assert {Session.open_with(s.home, GAME, s.me).state.state_hash() for s in players.values()} == {after.state_hash()}
