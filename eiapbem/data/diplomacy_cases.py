@@ -9,7 +9,8 @@ fields…}``) are given as in a one-round game and the phase is resolved.
 Keys to expect: ``refused`` (the one sentence of an order the rules refuse),
 ``status.<P>``, ``pp.<P>`` (the marker's move), ``wars.<P>``,
 ``alliances.<P>``, ``trade.<P>``, ``enforced.<P>.<Q>``, ``terms.<P>``,
-``marriages.<P>``, ``access.<P>.<Q>``, ``returned.<P>``, ``minor_wars.<P>``,
+``marriages.<P>``, ``access.<P>.<Q>``, ``returned.<P>``, ``minor_wars.<P>``, ``ceded.<province>``, ``minor.<slug>``, ``leader.<id>``, ``unit.<id>``
+(what changed),
 ``log`` (every line, in order).
 """
 
@@ -81,6 +82,17 @@ def flatten(before: GameState, after: GameState) -> dict[str, Any]:
             res[f"enforced.{p}.{q}"] = str(until)
         for q, acc in ps.access.items():
             res[f"access.{p}.{q}"] = f"{acc.kind}" + (f":{acc.until}" if acc.until else "")
+    for prov, holder in after.ceded_provinces.items():
+        res[f"ceded.{prov}"] = holder
+    for slug, m in after.minors.items():
+        if m != before.minors.get(slug):
+            res[f"minor.{slug}"] = f"{m.status}:{m.controller}"
+    for lid, lead in after.leaders.items():
+        if lead != before.leaders.get(lid):
+            res[f"leader.{lid}"] = str(lead.status)
+    for uid, u in after.units.items():
+        if u != before.units.get(uid):
+            res[f"unit.{uid}"] = f"{u.location.kind}:{u.location.site}" if u.location.site else f"{u.location.kind}"
     res["log"] = [e.text for e in after.log[len(before.log):]]
     return res
 

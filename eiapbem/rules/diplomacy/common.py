@@ -18,6 +18,8 @@ class Result:
     ctx: Any
     slot: str
     events: list[LogEntry] = field(default_factory=list)
+    #: Pairs of powers that made peace in this phase (6.4 "Separate Peace and Allies").
+    peaces: list[tuple[str, str]] = field(default_factory=list)
 
     def say(self, power: str, kind: str, text: str, **params: Any) -> None:
         entry = LogEntry(slot=self.slot, author="game", kind=kind, text=text,

@@ -165,6 +165,12 @@ class SetSurrenderTerms(Record):
     accept_informal: bool = False
     allow_separate_peace: bool = False
     if_conditional_offered: Annotated[str, OneOf(PEACE_CONDITIONS)] | None = None
+    #: Corps, fleets or the leader to take away, in order (B.1, B.7, C.1, C.6).
+    remove: tuple[str, ...] = ()
+    #: Provinces or minor countries to take, in order (B.6, C.4).
+    cede: tuple[Slug, ...] = ()
+    #: Allies to tell to break off with you after a separate peace with this enemy (6.4).
+    demand_break: tuple[PowerId, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,8 +304,11 @@ def apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
         state = state.with_power(power, standing_orders=so.replace(accept_control=tuple(sorted(acc))))
     elif isinstance(a, SetSurrenderTerms):
         s = SurrenderSettings(give_conditional=a.give_conditional, terms=tuple(a.term), accept_informal=a.accept_informal,
-                              allow_separate_peace=a.allow_separate_peace, if_conditional_offered=a.if_conditional_offered)
-        state = state.with_power(power, standing_orders=so.replace(surrender=so.surrender.set(a.enemy, s)))
+                              allow_separate_peace=a.allow_separate_peace, if_conditional_offered=a.if_conditional_offered,
+                              remove=tuple(a.remove), cede=tuple(a.cede))
+        demand = tuple(sorted(set(so.demand_break) | set(a.demand_break)))
+        state = state.with_power(power, standing_orders=so.replace(surrender=so.surrender.set(a.enemy, s),
+                                                                   demand_break=demand))
     return engine.Outcome(state)
 
 

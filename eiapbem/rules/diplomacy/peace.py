@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
+from eiapbem.rules.diplomacy import terms
 from eiapbem.rules.diplomacy.common import Result, points, set_mutual
 from eiapbem.rules.diplomacy.orders import GRACE_MONTHS, AttemptInformalPeace, SueForPeace, name
 from eiapbem.rules.economy.common import power_of
@@ -23,8 +24,6 @@ ENFORCED_MONTHS = 18
 LONGER_PEACE = {"B.2": 24, "C.2": 36}
 #: Terms that stay in force on the loser (``PeaceTerm``), with the economic phases they last.
 LASTING = {"B.3": 1, "C.3": 1, "C.7": 4}
-#: Terms whose effect the rules do not carry out yet: the victor's choice of units or land (logged as such).
-NOT_BUILT = ("B.1", "B.6", "B.7", "C.1.a", "C.1.b", "C.1.c", "C.4", "C.6")
 
 
 def victor_forces_inside(state: GameState, ctx: Any, victor: str, loser: str) -> bool:
@@ -62,6 +61,7 @@ def suit_obligations(state: GameState, ctx: Any, power: str, mine: Iterable[Any]
 def _end_war(r: Result, a: str, b: str, *, formal: bool) -> None:
     """6.4 "The Effects of Peace": war ends, prisoners are exchanged, three months' temporary access,
     and (formal peace only) 18 months of enforced peace both ways."""
+    r.peaces.append((a, b))
     st = r.state.without_war(a, b)
     until = st.date.plus(GRACE_MONTHS - 1)
     for x, y in ((a, b), (b, a)):
@@ -154,8 +154,10 @@ def _apply_term(r: Result, victor: str, loser: str, cid: str) -> None:
     if term is not None:
         st = st.with_power(loser, peace_terms=st.powers[loser].peace_terms.set(term.key, term))
     r.state = st
-    note = " (its removal or cession is not carried out by the program yet: the players settle it by hand)" \
-        if cid in NOT_BUILT else ""
+    note = ""
+    if cid in terms.TAKING:
+        own = settings(st, victor, loser)
+        note = ": " + terms.take(r, victor, loser, cid, own.remove, own.cede)
     r.say(loser, "diplomacy.term", f"peace term {cid} of {name(victor)} on {name(loser)}{note}", victor=victor, code=cid)
 
 
@@ -217,3 +219,23 @@ def peace_step(r: Result, informal_offers: dict[str, list[str]], suits: dict[str
     for p in POWERS:
         if suits.get(p):
             surrender(r, p, suits[p], forced=p in forced)
+    separate_peace(r)
+
+
+def separate_peace(r: Result) -> None:
+    """6.4 "Separate Peace and Allies": a power still at war with the enemy an ally made peace with may demand
+    that the ally break their alliance (``demand_break``), unless it allows separate peace with that enemy."""
+    from eiapbem.rules.diplomacy.alliances import break_alliance
+
+    for a, b in list(r.peaces):
+        for maker, enemy in ((a, b), (b, a)):
+            for w in POWERS:
+                st = r.state
+                if w in (maker, enemy) or enemy not in st.powers[w].wars or maker not in st.powers[w].alliances:
+                    continue
+                so = st.powers[w].standing_orders
+                if maker not in so.demand_break or settings(st, w, enemy).allow_separate_peace:
+                    continue
+                r.say(w, "diplomacy.separate-peace", f"{name(w)}, still at war with {name(enemy)}, demands that "
+                      f"{name(maker)} break their alliance after its peace (6.4)")
+                break_alliance(r, maker, w)

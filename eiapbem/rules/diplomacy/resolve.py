@@ -120,6 +120,5 @@ engine.register_gaps(
     Phase.DIPLOMACY,
     "not built yet: several declarations on one minor, backing down and forced wars (6.6.2-6.6.3), control "
     "changes in the instability and fiasco zones (6.6.1), support of controlled minors (6.6.6), AI-ally requests "
-    "(6.16), separate-peace demands, the removal/cession peace terms (B.1, B.6, B.7, C.1, C.4, C.6), the "
-    "physically-impossible-to-enter limit of 6.2.2, loans of 7.6 in naval attacks",
+    "(6.16), the physically-impossible-to-enter limit of 6.2.2, loans of 7.6 in naval attacks",
 )
