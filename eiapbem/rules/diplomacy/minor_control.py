@@ -104,3 +104,65 @@ def control_attacked_minors(r, declared: dict[str, list[str]]) -> None:
         r.say(chosen, "diplomacy.control", f"{name(chosen)} runs {name(slug)} against {', '.join(name(a) for a in aggressors)} "
               f"by {how}; its forces are set up in the reinforcement phase (6.6.5)", minor=slug)
         points(r, chosen, n, f"{name(chosen)} is selected to run {name(slug)} (6.6.5)")
+        support_minor(r, chosen, slug, aggressors)
+
+
+def support_minor(r, controller: str, slug: str, aggressors: list[str]) -> None:
+    """6.6.6: the power now running ``slug`` declares war on the aggressors it named in "Minor to Support"
+    (``StandingOrders.support_minor``: aggressor -> minors), if it may; no calls to allies."""
+    from eiapbem.core.errors import IllegalAction
+    from eiapbem.rules.diplomacy.orders import name
+    from eiapbem.rules.diplomacy.war import check_major, declare_major
+
+    for a in aggressors:
+        if slug not in r.state.powers[controller].standing_orders.support_minor.get(a, ()):
+            continue
+        try:
+            check_major(r.state, r.ctx, controller, a)
+        except IllegalAction as err:
+            r.say(controller, "diplomacy.support", f"{name(controller)} cannot support {name(slug)} against {name(a)}: {err}")
+            continue
+        declare_major(r, controller, a, why=f"supporting {name(slug)}")
+        r.say(controller, "diplomacy.support", f"{name(controller)} declares war on {name(a)} in support of {name(slug)} (6.6.6)")
+
+
+def unstable_control(r) -> None:
+    """6.6.1: a power in the instability zone loses its conquered minors without an unbesieged corps of its own in
+    them; in the fiasco zone all its controlled minors, free states too.  A minor holding an enemy corps or
+    garrison goes to that enemy instead (conquered, +1 political point); otherwise it becomes neutral."""
+    from eiapbem.rules.diplomacy.common import points, territory
+    from eiapbem.rules.diplomacy.orders import name
+    from eiapbem.rules.economy.common import power_of, status_box
+    from eiapbem.rules.model import POOL, POWERS, Corps, Garrison, LocationKind, MinorStatus
+
+    for p in POWERS:
+        zone = status_box(r.ctx, r.state.powers[p].political_status)["zone"]
+        if zone not in ("instability", "fiasco"):
+            continue
+        for slug, m in sorted(r.state.minors.items()):
+            if m.controller != p or m.status not in (MinorStatus.CONQUERED, MinorStatus.FREE_STATE):
+                continue
+            areas = set(territory(r.state, r.ctx, slug))
+            inside = [u for u in r.state.units.values() if isinstance(u, (Corps, Garrison))
+                      and u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.location.site in areas]
+            if zone == "instability":
+                if m.status is not MinorStatus.CONQUERED:
+                    continue
+                if any(isinstance(u, Corps) and power_of(r.state, u.nation) == p and u.location.kind is LocationKind.AREA
+                       for u in inside):
+                    continue
+            enemies = sorted({power_of(r.state, u.nation) for u in inside
+                              if power_of(r.state, u.nation) in r.state.powers[p].wars})
+            st = r.state
+            for uid, u in st.units.items():  # a free state's forces are removed when it changes hands
+                if getattr(u, "nation", None) == slug and u.location.kind is not LocationKind.POOL:
+                    st = st.without_unit(uid) if isinstance(u, Garrison) else st.with_unit(u.replace(location=POOL))
+            if enemies:
+                to = enemies[0]
+                r.state = st.with_minor(slug, m.replace(status=MinorStatus.CONQUERED, controller=to, setup_due=False))
+                r.say(p, "diplomacy.control", f"{name(p)} is in the {zone} zone: {name(slug)} passes to {name(to)}, "
+                      f"whose forces are in it (6.6.1)")
+                points(r, to, 1, f"control of {name(slug)} passes to {name(to)} (6.6.1)")
+            else:
+                r.state = st.with_minor(slug, m.replace(status=MinorStatus.NEUTRAL, controller=None, setup_due=False))
+                r.say(p, "diplomacy.control", f"{name(p)} is in the {zone} zone: {name(slug)} becomes neutral (6.6.1)")

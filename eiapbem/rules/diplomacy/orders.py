@@ -184,7 +184,19 @@ class AcceptControl(Record):
     withdraw: bool = False
 
 
-STANDING = (SetTrade, CallAllies, AnswerCalls, RequestAlliance, GrantAccess, SetSurrenderTerms, AcceptControl)
+@dataclass(frozen=True, slots=True)
+class SupportMinor(Record):
+    """Declare war on AGGRESSOR if it attacks these minors and you are chosen to run them (standing order) (6.6.6)."""
+
+    KIND = "diplomacy.support-minor"
+    COMMAND = "support-minor"
+    BUTTON = "Minor to Support"
+    aggressor: PowerId
+    minor: tuple[Slug, ...] = ()
+
+
+STANDING = (SetTrade, CallAllies, AnswerCalls, RequestAlliance, GrantAccess, SetSurrenderTerms, AcceptControl,
+            SupportMinor)
 
 
 # ----------------------------------------------------------------- the sheet
@@ -253,6 +265,12 @@ def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
                 raise IllegalAction(f"{name(power)} has granted {name(a.to)} no access to cancel (6.11)")
         elif a.to not in state.powers[power].alliances:
             raise IllegalAction(f"{name(power)} may grant access only to an ally, and {name(a.to)} is not one (6.11)")
+    elif isinstance(a, SupportMinor):
+        if a.aggressor == power:
+            raise IllegalAction(f"{name(power)} cannot support a minor against itself (6.6.6)")
+        for slug in a.minor:
+            if slug not in state.minors:
+                raise IllegalAction(f"{slug!r} is not a minor country of this game (6.6.6)")
     elif isinstance(a, AcceptControl):
         if a.minor not in state.minors:
             raise IllegalAction(f"{a.minor!r} is not a minor country of this game (6.6)")
@@ -299,6 +317,9 @@ def apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
         else:
             acc = ps.access.set(a.to, Access(AccessKind.VOLUNTARY))
         state = state.with_power(power, access=acc)
+    elif isinstance(a, SupportMinor):
+        m = so.support_minor.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.support_minor.discard(a.aggressor)
+        state = state.with_power(power, standing_orders=so.replace(support_minor=m))
     elif isinstance(a, AcceptControl):
         acc = set(so.accept_control) - {a.minor} if a.withdraw else set(so.accept_control) | {a.minor}
         state = state.with_power(power, standing_orders=so.replace(accept_control=tuple(sorted(acc))))

@@ -6,7 +6,7 @@ once, in this fixed order (docs/decisions.md "Diplomacy (issue 16)"):
 
 1. standing orders take effect as they are recorded (trade 6.10, access
    6.11, calls 6.3.1, alliance requests 6.5, surrender settings 6.4);
-2. wars on minors lapse (6.15);
+2. wars on minors lapse (6.15); control changes in the instability and fiasco zones (6.6.1);
 3. manipulation of minors (6.1.4), the powers in a random order;
 4. downgrades (6.1.5) and free states (6.8);
 5. alliances broken (6.7);
@@ -29,7 +29,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.diplomacy import alliances, minor_orders, orders, peace, sealing, war
+from eiapbem.rules.diplomacy import alliances, minor_control, minor_orders, orders, peace, sealing, war
 from eiapbem.rules.diplomacy.common import Result
 from eiapbem.rules.model import POWERS, GameState, Phase
 from eiapbem.rules.model.slot import COMMIT
@@ -73,6 +73,7 @@ def run(state: GameState, ctx: Any) -> Result:
     r = Result(state, ctx, key)
     sheet = {p: [o for o in orders.given(state, p) if not isinstance(o, sealing.ACTIONS)] for p in POWERS}
     minor_orders.lapse(r)
+    minor_control.unstable_control(r)
     minor_orders.manipulations(r, sheet)
     minor_orders.downgrades(r, sheet)
     for p in POWERS:
@@ -118,7 +119,6 @@ for _cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS:
 engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
 engine.register_gaps(
     Phase.DIPLOMACY,
-    "not built yet: several declarations on one minor, backing down and forced wars (6.6.2-6.6.3), control "
-    "changes in the instability and fiasco zones (6.6.1), support of controlled minors (6.6.6), AI-ally requests "
+    "not built yet: several declarations on one minor, backing down and forced wars (6.6.2-6.6.3), AI-ally requests "
     "(6.16), the physically-impossible-to-enter limit of 6.2.2, loans of 7.6 in naval attacks",
 )

@@ -87,7 +87,8 @@ def obligations(state: GameState, power: str, mine: list) -> list[str]:
     step = state.slot.step if state.slot is not None else None
     if step == COMMIT:
         if not any(isinstance(o, CommitOrders) for o in mine):
-            return [f"{power} must send a commitment to its orders first (the commit round of the sealed diplomacy phase)"]
+            return [f"{power}'s file of the commit round must carry its commitment: 'eiapbem end-phase' seals the orders "
+                    "and sends only the commitment (the sealed diplomacy phase, first round)"]
         return []
     want = state.order_sheet.commitments.get(power)
     if step != ORDERS or want is None:
