@@ -166,3 +166,64 @@ def unstable_control(r) -> None:
             else:
                 r.state = st.with_minor(slug, m.replace(status=MinorStatus.NEUTRAL, controller=None, setup_due=False))
                 r.say(p, "diplomacy.control", f"{name(p)} is in the {zone} zone: {name(slug)} becomes neutral (6.6.1)")
+
+
+def several_aggressors(r, declared: dict[str, list[str]]) -> dict[str, list[str]]:
+    """6.6.2-6.6.3: several powers declared war on one minor this month.
+
+    An aggressor backs down if its "Withdraw DoW against Minor" standing order names the minor for one of the
+    other aggressors (``withdraw_dow``: other aggressor -> minors); two aggressors bound by an enforced peace
+    with each other both back down; one that cannot declare war on another remaining aggressor for any other
+    reason backs down.  Backing down still costs the declaration (-1 per district).  Those who remain declare
+    war on each other (one -3 each in all, alliances and royal marriages between them broken, no calls).
+    Returns the aggressors that remain, minor by minor."""
+    from eiapbem.core.errors import IllegalAction
+    from eiapbem.rules.diplomacy.common import districts, enforced_until, points
+    from eiapbem.rules.diplomacy.orders import name
+    from eiapbem.rules.diplomacy.war import _break_ties, _open_war, check_major
+
+    out: dict[str, list[str]] = {}
+    for slug in sorted(declared):
+        aggressors = list(declared[slug])
+        if len(aggressors) < 2:
+            out[slug] = aggressors
+            continue
+        st = r.state
+        back = {a for a in aggressors for b in aggressors
+                if a != b and slug in st.powers[a].standing_orders.withdraw_dow.get(b, ())}
+        back |= {x for a in aggressors for b in aggressors if a != b and enforced_until(st, a, b) is not None
+                 and enforced_until(st, b, a) is not None for x in (a, b)}
+        for a in aggressors:
+            for b in aggressors:
+                if a == b or a in back or b in back or b in st.powers[a].wars:
+                    continue
+                try:
+                    check_major(st, r.ctx, a, b)
+                except IllegalAction:
+                    back.add(a)
+        n = districts(st, slug)
+        for a in sorted(back, key=aggressors.index):
+            ps = r.state.powers[a]
+            r.state = r.state.with_power(a, minor_wars=ps.minor_wars.discard(slug))
+            r.say(a, "diplomacy.back-down", f"{name(a)} backs down from its war on {name(slug)} (6.6.2)")
+            points(r, a, -n, f"{name(a)} declared war on {name(slug)}, {n} district{'s' if n != 1 else ''} (6.2.1, 6.6.2)")
+        remain = [a for a in aggressors if a not in back]
+        for a in remain:
+            new = False
+            for b in remain:
+                if a < b and b not in r.state.powers[a].wars:
+                    _break_ties(r, a, b, f"the forced declarations over {name(slug)}")
+                    _break_ties(r, b, a, f"the forced declarations over {name(slug)}")
+                    _open_war(r, a, b, (a, b))
+                    r.say(a, "diplomacy.war", f"{name(a)} and {name(b)} both attack {name(slug)}: they are at war with "
+                          f"each other (6.6.3)")
+                    new = True
+                elif a > b and b in r.state.powers[a].wars and r.state.powers[a].wars[b].since == r.state.date:
+                    new = True
+            if new:
+                points(r, a, -3, f"{name(a)}'s forced declarations of war over {name(slug)} (6.6.3)")
+        if not remain:
+            r.say(aggressors[0], "diplomacy.back-down", f"every aggressor backed down: {name(slug)} stays neutral (6.6.2)")
+        else:
+            out[slug] = remain
+    return out

@@ -195,8 +195,19 @@ class SupportMinor(Record):
     minor: tuple[Slug, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class WithdrawAgainstMinor(Record):
+    """Back down from a declaration on these minors if AGGRESSOR declares war on them too (standing order) (6.6.2)."""
+
+    KIND = "diplomacy.withdraw-dow"
+    COMMAND = "withdraw-dow"
+    BUTTON = "Withdraw DoW against Minor"
+    aggressor: PowerId
+    minor: tuple[Slug, ...] = ()
+
+
 STANDING = (SetTrade, CallAllies, AnswerCalls, RequestAlliance, GrantAccess, SetSurrenderTerms, AcceptControl,
-            SupportMinor)
+            SupportMinor, WithdrawAgainstMinor)
 
 
 # ----------------------------------------------------------------- the sheet
@@ -265,6 +276,9 @@ def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
                 raise IllegalAction(f"{name(power)} has granted {name(a.to)} no access to cancel (6.11)")
         elif a.to not in state.powers[power].alliances:
             raise IllegalAction(f"{name(power)} may grant access only to an ally, and {name(a.to)} is not one (6.11)")
+    elif isinstance(a, WithdrawAgainstMinor):
+        if a.aggressor == power:
+            raise IllegalAction(f"{name(power)} cannot back down because of itself (6.6.2)")
     elif isinstance(a, SupportMinor):
         if a.aggressor == power:
             raise IllegalAction(f"{name(power)} cannot support a minor against itself (6.6.6)")
@@ -317,6 +331,9 @@ def apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
         else:
             acc = ps.access.set(a.to, Access(AccessKind.VOLUNTARY))
         state = state.with_power(power, access=acc)
+    elif isinstance(a, WithdrawAgainstMinor):
+        m = so.withdraw_dow.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.withdraw_dow.discard(a.aggressor)
+        state = state.with_power(power, standing_orders=so.replace(withdraw_dow=m))
     elif isinstance(a, SupportMinor):
         m = so.support_minor.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.support_minor.discard(a.aggressor)
         state = state.with_power(power, standing_orders=so.replace(support_minor=m))

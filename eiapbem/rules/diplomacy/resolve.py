@@ -119,6 +119,6 @@ for _cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS:
 engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
 engine.register_gaps(
     Phase.DIPLOMACY,
-    "not built yet: several declarations on one minor, backing down and forced wars (6.6.2-6.6.3), AI-ally requests "
-    "(6.16), the physically-impossible-to-enter limit of 6.2.2, loans of 7.6 in naval attacks",
+    "not built yet: requests to an AI ally (6.16), the auto-conquest of a minor no one will run (6.6, 6.6.2), "
+    "the physically-impossible-to-enter limit of 6.2.2, loans of 7.6 in naval attacks",
 )

@@ -157,7 +157,7 @@ def declare_minor(r: Result, power: str, target: str) -> None:
 def declare_all(r: Result, declarations: dict[str, list[str]]) -> list[tuple[str, str]]:
     """Every declaration of the phase at once; returns the new (aggressor, defender) wars between majors
     where only one side declared (those that may call allies, 6.3.2)."""
-    from eiapbem.rules.diplomacy.minor_control import control_attacked_minors
+    from eiapbem.rules.diplomacy.minor_control import control_attacked_minors, several_aggressors
 
     called: list[tuple[str, str]] = []
     done: set[tuple[str, str]] = set()
@@ -175,7 +175,7 @@ def declare_all(r: Result, declarations: dict[str, list[str]]) -> list[tuple[str
             done.add((p, t))
             if not mutual:
                 called.append((p, t))
-    control_attacked_minors(r, on_minors)
+    control_attacked_minors(r, several_aggressors(r, on_minors))
     return called
 
 
