@@ -130,12 +130,13 @@ def test_host_and_one_client_with_five_ai_powers_play_three_months(tmp_path, run
     shutil.copy(admin_files[-1], client / "commin" / admin_files[-1].name)
     code, out, err = run_cli("load", "--password", _pw("GB"), home=client)
     assert code == 0, err
-    code, out, err = run_cli("end-phase", "--password", _pw("FR"), home=host)  # diplomacy: only France's orders are due
-    assert code == 0, err
-    name = re.search(r"turn file commout/(\S+\.pbm)", out).group(1)
-    shutil.copy(host / "commout" / name, client / "commin" / name)
-    code, out, err = run_cli("load", "--password", _pw("GB"), home=client)
-    assert code == 0, err
+    for _ in ("commit", "orders"):  # diplomacy (sealed, two rounds): only France's files are due
+        code, out, err = run_cli("end-phase", "--password", _pw("FR"), home=host)
+        assert code == 0, err
+        name = re.search(r"turn file commout/(\S+\.pbm)", out).group(1)
+        shutil.copy(host / "commout" / name, client / "commin" / name)
+        code, out, err = run_cli("load", "--password", _pw("GB"), home=client)
+        assert code == 0, err
     s = Session.open(client, GAME, "GB", _pw("GB"))
     assert s.state.powers["GB"].controller is PlayerKind.AI_EASY
     assert s.state.slot.key(s.state.date) == "1805-04/reinforcement/turn/FR"  # SP GB PR AU TU RU played by the computer
