@@ -38,6 +38,8 @@ def test_a_player_declares_war_by_command_and_refusals_change_nothing(tmp_path, 
 
     code, out, err = cli("diplomacy", "--help")
     assert code == 0 and "Declare War" in out and "Sue For Peace" in out and "Request/Allow Trade to" in out
+    code, out, err = cli("status")
+    assert "Sealed diplomacy, round 1 of 2" in out, out
     code, out, err = cli("diplomacy", "declare-war", "--target", "TU")
     assert code == 0 and "accepted" in out, err
     before = _save(tmp_path)
@@ -56,7 +58,7 @@ def test_a_player_declares_war_by_command_and_refusals_change_nothing(tmp_path, 
     code, out, err = cli("end-phase")
     assert code == 0, err
     code, out, err = cli("status")
-    assert "1805-01/diplomacy/orders" in out, out
+    assert "1805-01/diplomacy/orders" in out and "Sealed diplomacy, round 2 of 2" in out, out
     code, out, err = cli("diplomacy", "trade", "--partner", "GB")
     assert code == 0
     code, out, err = cli("end-phase")
@@ -66,5 +68,7 @@ def test_a_player_declares_war_by_command_and_refusals_change_nothing(tmp_path, 
     assert code == 0, err
     code, out, err = cli("log")
     assert "Russia declares war on Turkey (6.2.1): -3 political points" in out
+    code, out, err = cli("status")  # 6.0: the results at the start of the reinforcement phase
+    assert "Diplomacy results of" in out and "  Russia declares war on Turkey (6.2.1): -3 political points" in out, out
     st = Session.open(tmp_path, GAME, "RU", "pw-RU").state
     assert "TU" in st.powers["RU"].wars and st.slot.phase.value == "reinforcement"

@@ -151,10 +151,28 @@ def _status_lines(s: Session) -> list[str]:
     partly = [f"{p} (not yet: {engine.phase_gaps(p)})" for p in Phase if engine.phase_implemented(p) and engine.phase_gaps(p)]
     if partly:
         out.append("Partly built: " + "; ".join(partly))
+    out.extend(_diplomacy_lines(st))
     if st.log:
         out.append("Last log lines:")
         out.extend(f"  [{e.slot}] {e.text}" for e in st.log[-5:])
     return out
+
+
+def _diplomacy_lines(st: Any) -> list[str]:
+    """The sealed diplomacy phase's rounds, and this month's diplomacy results in the reinforcement phase (6.0)."""
+    slot = st.slot
+    if slot is None:
+        return []
+    if slot.phase is Phase.DIPLOMACY and slot.step == "commit":
+        return ["Sealed diplomacy, round 1 of 2: give your orders, then 'eiapbem end-phase' sends only a commitment "
+                "(the orders stay in your save); round 2 reveals them"]
+    if slot.phase is Phase.DIPLOMACY and st.order_sheet.commitments:
+        return ["Sealed diplomacy, round 2 of 2: 'eiapbem end-phase' reveals the orders you committed to (no new orders)"]
+    if slot.phase is Phase.REINFORCEMENT:
+        done = [e.text for e in st.log if e.slot.startswith(f"{st.date}/diplomacy/")]
+        if done:
+            return [f"Diplomacy results of {st.date.name}:"] + [f"  {t}" for t in done]
+    return []
 
 
 def _in_home(path: Path) -> Path:
