@@ -3,7 +3,7 @@
 The state is a scenario's first state at a diplomacy month, with the facts a
 case names (the keys of ``economy.phase``: wars, alliances, trade, status,
 peace terms, minors, units…, plus ``enforced`` {power: {other: "YYYY-MM"}},
-``marriages`` [[a, b]], ``civil_disorder`` [powers], ``minor_wars`` {power: {minor: "YYYY-MM"}}, ``prisoners``
+``marriages`` [[a, b]], ``civil_disorder`` [powers], ``failed_ai_requests`` {power: n}, ``minor_wars`` {power: {minor: "YYYY-MM"}}, ``prisoners``
 [[captor, nation, infantry]]).  The case's ``orders`` (``{power, kind,
 fields…}``) are given as in a one-round game and the phase is resolved.
 Keys to expect: ``refused`` (the one sentence of an order the rules refuse),
@@ -56,6 +56,8 @@ def diplomacy_state(inp: dict, ctx: Any) -> GameState:
         for slug, since in row.items():
             ps = ps.replace(minor_wars=ps.minor_wars.set(slug, Date.parse(since)))
         state = state.with_power(p, minor_wars=ps.minor_wars)
+    for p, n in inp.get("failed_ai_requests", {}).items():
+        state = state.with_power(p, failed_ai_requests=n)
     for p in inp.get("civil_disorder", []):
         state = state.with_power(p, must_sue_for_peace=True)
     for captor, nation, inf in inp.get("prisoners", []):

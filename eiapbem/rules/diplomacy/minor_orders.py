@@ -11,7 +11,8 @@
 - 6.12 "Lend Money to Major Power" (000:866-870): the money leaves now and
   arrives in the next economic phase's lending step (``economy.lending``);
 - 6.13 "Settle Peace with America" (000:872-878): -5 political points;
-- 6.15 lapse of war with minor countries (000:882-884), automatic.
+- 6.15 lapse of war with minor countries (000:882-884), automatic;
+- 6.16 "Request Money" from an allied computer power, with the nuisance penalty.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from eiapbem.rules.diplomacy.common import Result, points, territory
 from eiapbem.rules.diplomacy.orders import name
 from eiapbem.rules.economy.common import allied, at_war, power_of, status_box
 from eiapbem.rules.model import POWERS, Corps, GameState, LocationKind, MinorStatus, Record
-from eiapbem.rules.model.common import NationId, NonNeg, Positive, Slug
+from eiapbem.rules.model.common import NationId, NonNeg, Positive, PowerId, Slug
 
 #: 6.1.4: attempts a power may make in one diplomacy phase.
 MAX_ATTEMPTS = 2
@@ -82,7 +83,22 @@ class PeaceWithAmerica(Record):
     BUTTON = "Settle Peace with America"
 
 
-ACTIONS = (Manipulate, Downgrade, CreateFreeState, LendMoney, PeaceWithAmerica)
+@dataclass(frozen=True, slots=True)
+class RequestMoney(Record):
+    """Ask an allied computer power for money; it arrives at the next economic phase if granted (6.16)."""
+
+    KIND = "diplomacy.request-money"
+    COMMAND = "request-money"
+    BUTTON = "Request Money"
+    ally: PowerId
+    amount: Positive
+
+
+#: 6.16 (the project's own numbers, docs/decisions.md): the share of its treasury an AI ally gives at most,
+#: by level (percent).
+AI_GIVES = {"ai-easy": 50, "ai-medium": 25, "ai-hard": 10}
+
+ACTIONS = (Manipulate, Downgrade, CreateFreeState, LendMoney, PeaceWithAmerica, RequestMoney)
 
 
 def _minor(state: GameState, slug: str):
@@ -161,6 +177,14 @@ def verify(state: GameState, power: str, a: Any, ctx: Any, mine: list) -> None:
             o.investment for o in mine if isinstance(o, Manipulate))
         if a.amount + spent > ps.treasury:
             raise IllegalAction(f"{name(power)} has ${ps.treasury - spent} left, not ${a.amount} (6.12)")
+    elif isinstance(a, RequestMoney):
+        other = state.powers[a.ally]
+        if a.ally == power or a.ally not in ps.alliances:
+            raise IllegalAction(f"{name(a.ally)} is not an ally of {name(power)}: requests go to allied computer powers (6.16)")
+        if other.controller.value not in AI_GIVES:
+            raise IllegalAction(f"{name(a.ally)} is played by a human: ask its player, who may lend money (6.12) (6.16)")
+        if any(isinstance(o, RequestMoney) and o.ally == a.ally for o in mine):
+            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for money in these orders")
     elif isinstance(a, PeaceWithAmerica):
         if power != "GB":
             raise IllegalAction("only Great Britain makes peace with America (6.13)")
@@ -211,10 +235,33 @@ def money(r: Result, sheet: dict[str, list]) -> None:
                                              loans=ps.loans.set(o.to, ps.loans.get(o.to, 0) + amount))
                 r.say(p, "diplomacy.money", f"{name(p)} sends ${amount} to {name(o.to)}, to arrive at the next economic "
                       f"phase (6.12)", amount=amount)
+            elif isinstance(o, RequestMoney):
+                _request_money(r, p, o)
             elif isinstance(o, PeaceWithAmerica) and r.state.powers["GB"].war_with_america:
                 r.state = r.state.with_power("GB", war_with_america=False)
                 r.say("GB", "diplomacy.america", "Great Britain settles peace with America (6.13)")
                 points(r, "GB", -5, "Great Britain settles peace with America (6.13)")
+
+
+def _request_money(r: Result, p: str, o: RequestMoney) -> None:
+    """6.16: the computer ally gives up to its level's share of its treasury; each failed request after the first
+    adds one to the toll, and a 1-10 at or under the toll costs -1 political point (the nuisance penalty)."""
+    ally = r.state.powers[o.ally]
+    share = ally.treasury * AI_GIVES.get(ally.controller.value, 0) // 100
+    if o.ally in r.state.powers[p].alliances and o.amount <= share:
+        r.state = r.state.with_power(o.ally, treasury=ally.treasury - o.amount,
+                                     loans=ally.loans.set(p, ally.loans.get(p, 0) + o.amount))
+        r.say(p, "diplomacy.request", f"{name(o.ally)} grants {name(p)}'s request for ${o.amount}, to arrive at the next "
+              f"economic phase (6.16)")
+        return
+    failed = r.state.powers[p].failed_ai_requests + 1
+    r.state = r.state.with_power(p, failed_ai_requests=failed)
+    r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for ${o.amount} (6.16)")
+    if failed > 1:
+        toll = failed - 1
+        roll = r.ctx.dice.d10(f"diplomacy/nuisance/{p}/{failed}")
+        if roll <= toll:
+            points(r, p, -1, f"{name(p)}'s requests to its computer allies are a nuisance ({roll} against a toll of {toll}) (6.16)")
 
 
 def downgrades(r: Result, sheet: dict[str, list]) -> None:
@@ -277,5 +324,5 @@ def manipulations(r: Result, sheet: dict[str, list]) -> None:
                 r.state = r.state.with_minor(o.minor, m.replace(status=status, controller=res.holder))
 
 
-__all__ = ["ACTIONS", "CreateFreeState", "Downgrade", "LendMoney", "Manipulate", "PeaceWithAmerica",
+__all__ = ["ACTIONS", "CreateFreeState", "Downgrade", "LendMoney", "Manipulate", "PeaceWithAmerica", "RequestMoney",
            "downgrades", "lapse", "manipulations", "money", "verify"]

@@ -15,7 +15,8 @@ once, in this fixed order (docs/decisions.md "Diplomacy (issue 16)"):
 8. the peace step (6.4): civil disorder's forced suits, informal peace,
    suits for peace;
 9. new alliances (6.5);
-10. money to allies (6.12) and peace with America (6.13).
+10. money to allies (6.12), requests for money to computer allies (6.16) and
+    peace with America (6.13).
 
 Results go to the game log (shown at the start of the reinforcement phase,
 ``eiapbem log``) with the political points moved.  In a sealed game the
@@ -119,6 +120,7 @@ for _cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS:
 engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
 engine.register_gaps(
     Phase.DIPLOMACY,
-    "not built yet: requests to an AI ally (6.16), the auto-conquest of a minor no one will run (6.6, 6.6.2), "
+    "not built yet: requests to an AI ally for units, land or military action (6.16; money is built), "
+    "the auto-conquest of a minor no one will run (6.6, 6.6.2), "
     "the physically-impossible-to-enter limit of 6.2.2, loans of 7.6 in naval attacks",
 )
