@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from eiapbem.rules import sequence
 from eiapbem.rules.model import (
     POWERS,
+    STATE_FORMAT,
     Access,
     AccessKind,
     BuildOrder,
@@ -334,7 +335,7 @@ def game_states(draw):
         )
     )
     return GameState(
-        format=1,
+        format=STATE_FORMAT,
         scenario=draw(st.sampled_from(("classic-1805", "alternate-1805"))),
         start=start,
         end=end,

@@ -151,14 +151,15 @@ def _status_lines(s: Session) -> list[str]:
     partly = [f"{p} (not yet: {engine.phase_gaps(p)})" for p in Phase if engine.phase_implemented(p) and engine.phase_gaps(p)]
     if partly:
         out.append("Partly built: " + "; ".join(partly))
-    out.extend(_diplomacy_lines(st))
-    if st.log:
+    out.extend(_diplomacy_lines(s, st))
+    last = s.journal(5)
+    if last:
         out.append("Last log lines:")
-        out.extend(f"  [{e.slot}] {e.text}" for e in st.log[-5:])
+        out.extend(f"  [{e.slot}] {e.text}" for e in last)
     return out
 
 
-def _diplomacy_lines(st: Any) -> list[str]:
+def _diplomacy_lines(s: Session, st: Any) -> list[str]:
     """The sealed diplomacy phase's rounds, and this month's diplomacy results in the reinforcement phase (6.0)."""
     slot = st.slot
     if slot is None:
@@ -169,7 +170,7 @@ def _diplomacy_lines(st: Any) -> list[str]:
     if slot.phase is Phase.DIPLOMACY and st.order_sheet.commitments:
         return ["Sealed diplomacy, round 2 of 2: 'eiapbem end-phase' reveals the orders you committed to (no new orders)"]
     if slot.phase is Phase.REINFORCEMENT:
-        done = [e.text for e in st.log if e.slot.startswith(f"{st.date}/diplomacy/")]
+        done = [e.text for e in s.journal(200) if e.slot.startswith(f"{st.date}/diplomacy/")]
         if done:
             return [f"Diplomacy results of {st.date.name}:"] + [f"  {t}" for t in done]
     return []
@@ -374,7 +375,7 @@ def register(cli: click.Group) -> None:
     def log(count: int, game: str | None, power: str | None, password: str | None) -> None:
         """The public game log (every player sees the same lines)."""
         s = open_session(game, power, password)
-        for e in s.state.log[-count:]:
+        for e in s.journal(count):
             click.echo(f"[{e.slot}] {e.text}" if e.author != "host" else f"[{e.slot}] (host) {e.text}")
 
     @cli.command("end-phase")
