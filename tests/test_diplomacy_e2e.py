@@ -152,13 +152,13 @@ def test_war_and_peace_by_email_between_seven_folders(homes):
     # February: France declares war on Austria, Austria calls Russia.
     st = _play_until(players, lambda s: str(s.date) == "1805-02" and s.slot.phase is Phase.REINFORCEMENT, orders)
     assert sorted(st.powers["FR"].wars) == ["AU", "RU"]
-    texts = [e.text for e in st.log]
+    texts = [e.text for e in players["RU"].journal()]
     assert "France declares war on Austria (6.2.1): -3 political points" in texts
     assert "Russia answers Austria's call and declares war on France (6.3)" in texts
     # The battle in Verona, fought in France's land slot.
     st = _play_until(players, lambda s: str(s.date) == "1805-03", orders)
     assert any(b.finished and b.area == "verona" for b in st.battles.values()) or \
-        any("verona" in e.text and e.kind.startswith("battle") for e in st.log)
+        any("verona" in e.text and e.kind.startswith("battle") for e in players["RU"].journal())
     # March: Austria sues for peace and accepts the conditional terms; they take effect.
     au_status = st.powers["AU"].political_status
     st = _play_until(players, lambda s: str(s.date) == "1805-03" and s.slot.phase is Phase.REINFORCEMENT, orders)
