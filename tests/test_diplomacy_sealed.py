@@ -18,9 +18,10 @@ import pytest
 from eiapbem.client import newgame, setups
 from eiapbem.client.orders import META_KEY
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session, file_slot, step_for
+from eiapbem.client.turns import state_parts, where_is
 from eiapbem.core import canonical
 from eiapbem.core.errors import BadFile, IllegalAction
-from eiapbem.pbem import files
+from eiapbem.pbem import bodies, files
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy import sealing
 from eiapbem.rules.diplomacy.orders import DeclareWar, SetTrade
@@ -126,9 +127,9 @@ def test_a_patched_client_learns_nothing_before_its_commitment_and_reveals_must_
     acts = [sealing.RevealOrders(sealed["RU"]["nonce"]), SetTrade("GB")]
     st = forged_ru.state
     d = forged_ru.slot_dice()
-    body = {"slot": st.slot.key(st.date), "power": "RU", "actions": [engine.action_to_obj(a) for a in acts],
-            "dice": d.to_obj(), "before": st.state_hash(), "after": st.state_hash(), "reloads": 0,
-            "state": st.encode(), "battles": {}, "exchanges": []}
+    body = bodies.TurnBody(slot=st.slot.key(st.date), power="RU", actions=tuple(engine.action_to_obj(a) for a in acts),
+                           dice=d.to_obj(), before=st.state_hash(), after=st.state_hash(), at=where_is(st), reloads=0,
+                           events=(), parts=state_parts(st), battles={}, exchanges=()).to_obj()
     sealed_file, _ = files.write_turn(forged_ru.contents.chain, forged_ru.me, step_for(st), file_slot(st, "RU"), body)
     bad = client / "commin" / f"{GAME}_1805-01_diplomacy_orders_RU.pbm"
     bad.write_bytes(sealed_file.data)
