@@ -149,5 +149,5 @@ def test_a_patched_client_learns_nothing_before_its_commitment_and_reveals_must_
     assert ru.state.state_hash() == tu.state.state_hash()
     assert ru.state.slot.phase is Phase.REINFORCEMENT
     assert "TU" in ru.state.powers["RU"].wars and ru.state.powers["TU"].trade == ("GB",)
-    assert ru.state.order_sheet.commitments == {} and META_KEY not in ru.data.meta  # spent
+    assert ru.state.order_sheet.commitments == {} and not ru.data.meta.get(META_KEY)  # spent
     assert any("Russia declares war on Turkey" in e.text for e in ru.journal())
