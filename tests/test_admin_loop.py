@@ -126,11 +126,11 @@ def test_sync_check_names_the_player_and_the_first_difference(tmp_path, run_cli)
 def test_status_lists_the_reloads_reported(tmp_path, run_cli):
     # 4.2.7 (000:176): restarts of a slot are reported to all; the host's status lists them.
     from eiapbem.client import setups
-    from eiapbem.rules.setup import PlaceCorps
+    from eiapbem.rules.setup import SetupPlaceCorps
 
     host, client = _new(tmp_path)
     ru = Session.open(host, GAME, "RU", "pw-RU")
-    ru.act(PlaceCorps("corps:RU:I", "moscow"))
+    ru.act(SetupPlaceCorps("corps:RU:I", "moscow"))
     ru.restart()
     setups.load_setup(ru, "default")
     path = ru.end_phase()

@@ -10,7 +10,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem import envelope, files, folders, keys
 from eiapbem.pbem.errors import OutOfSync
 from eiapbem.rules.model import POWERS, GameState, Phase
-from eiapbem.rules.setup import PlaceCorps
+from eiapbem.rules.setup import SetupPlaceCorps
 
 FAST = {TEST_SCRYPT_ENV: "10,1,1"}
 GAME = "Ulm"
@@ -41,13 +41,13 @@ def test_hot_seat_powers_each_need_their_own_password(tmp_path):
     with pytest.raises(Exception, match="password"):
         Session.open(tmp_path, None, "TU", "pw-RU")
     with pytest.raises(IllegalAction, match="not TU's turn: 1805-01/setup/turn/RU belongs to RU"):
-        Session.open(tmp_path, None, "TU", "pw-TU").act(PlaceCorps("corps:TU:Janissary-I", "constantinople"))
+        Session.open(tmp_path, None, "TU", "pw-TU").act(SetupPlaceCorps("corps:TU:Janissary-I", "constantinople"))
 
 
 def test_the_slot_advances_without_files_travelling_and_reloads_are_counted(tmp_path):
     _new(tmp_path)
     ru = Session.open(tmp_path, None, "RU", "pw-RU")
-    ru.act(PlaceCorps("corps:RU:I", "moscow"))
+    ru.act(SetupPlaceCorps("corps:RU:I", "moscow"))
     assert ru.restart() == 1
     setups.load_setup(ru, "default")
     # Stop and resume: the actions are kept in the save.
@@ -70,7 +70,7 @@ def test_an_unimplemented_phase_accepts_only_end_phase(tmp_path):
     s = Session.open(tmp_path, None, "AU", "pw-AU")
     assert s.state.slot.phase is Phase.DIPLOMACY
     with pytest.raises(IllegalAction, match="setup.place-corps is an action of the setup phase, not of the diplomacy phase"):
-        s.act(PlaceCorps("corps:AU:I", "vienna"))
+        s.act(SetupPlaceCorps("corps:AU:I", "vienna"))
     path = s.end_phase()
     assert path.name == "Ulm_1805-01_diplomacy_commit_AU.pbm"  # the sealed diplomacy phase's first round
     with pytest.raises(IllegalAction, match="already sent its orders"):

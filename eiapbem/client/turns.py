@@ -385,7 +385,8 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         assert loaded.seed is not None
         n_log = len(state.log)
         try:
-            after = admin.apply_all(state, acts, rules_context(Dice(loaded.seed)), setup_for=self.ai_setup).state
+            after = admin.apply_all(state, acts, rules_context(Dice(loaded.seed)), setup_for=self.ai_setup,
+                                    computer=ai.play_slot).state
         except IllegalAction as err:
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {err}") from err
         if after.state_hash() != body["after"]:
@@ -418,7 +419,8 @@ class Turns(BattleExchange, AutoPlay, Outbox):
             raise IllegalAction(
                 f"the orders of {state.slot.key(state.date) if state.slot else 'this slot'} are still coming in; "
                 "an admin act must wait until every power's orders are in (docs/file-format.md section 6)")
-        out = admin.apply_all(state, acts, rules_context(pdice.dice_for_next(chain, self.me, "admin")), setup_for=self.ai_setup)
+        out = admin.apply_all(state, acts, rules_context(pdice.dice_for_next(chain, self.me, "admin")), setup_for=self.ai_setup,
+                              computer=ai.play_slot)
         new_meta = dict(self.data.meta)
         if meta is not None:
             new_meta.update(meta)

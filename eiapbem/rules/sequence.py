@@ -37,12 +37,11 @@ from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, Sor
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, Phase, PowerId, PowerSet
 from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode
 from eiapbem.rules.model.sheet import OrderSheet
-from eiapbem.rules.model.slot import COMMIT, ORDERS, TURN, Slot
+from eiapbem.rules.model.slot import COMMIT, ORDERS, SETUP_ORDER, TURN, Slot
 from eiapbem.rules.model.state import GameState, MoveOrder
 from eiapbem.rules.model.units import LeaderStatus
 
 #: Fixed orders of the sequential phases.
-SETUP_ORDER: tuple[str, ...] = ("RU", "TU", "AU", "PR", "SP", "FR", "GB")  # 5.3, 000:332
 REINFORCEMENT_ORDER: tuple[str, ...] = ("SP", "GB", "PR", "AU", "TU", "RU", "FR")  # 7.0, 000:900
 NAVAL_ORDER: tuple[str, ...] = ("GB", "RU", "TU", "AU", "PR", "FR", "SP")  # 8.2, 000:1052
 LAND_ORDER: tuple[str, ...] = ("FR", "RU", "TU", "AU", "PR", "GB", "SP")  # 10.1, 000:1296
@@ -272,11 +271,6 @@ def choices_from_state(state: GameState) -> SequenceChoices:
     )
 
 
-def first_slot() -> Slot:
-    """The first slot of every game: the first power of the setup phase (5.3)."""
-    return setup_slots()[0]
-
-
 def next_slot_of(state: GameState) -> tuple[Date, Slot] | None:
     """The slot (and month) that follows the state's current slot; ``None`` when the game is over."""
     if state.slot is None:
@@ -293,17 +287,18 @@ def advance(state: GameState) -> GameState:
     000:998) and ends every loan of 7.6 (``end_loans``).  After the last slot of the last month, or once a
     victory points tally has found the winners (12.1.3, ``GameState.victors``), the slot becomes ``None``.
     """
-    if state.slot is None:
+    slot = state.slot
+    if slot is None:
         return state
     state = state.without_scratch()  # the slot's scratch ends with the slot (GameState.SCRATCH)
     choices = choices_from_state(state)
-    used = passed_skips(state.date, state.slot, choices)
+    used = passed_skips(state.date, slot, choices)
     powers = state.powers
     for power, phase in used:
         ps = powers[power]
         if ps.skips.get(phase) is SkipMode.ONCE:
             powers = powers.set(power, ps.replace(skips=ps.skips.remove(phase)))
-    nxt = next_slot(state.date, state.slot, choices, end=state.end)
+    nxt = next_slot(state.date, slot, choices, end=state.end)
     if nxt is None or state.victors:  # 12.1.3: a campaign victory ends the game
         return state.replace(powers=powers, slot=None)
     date, slot = nxt

@@ -132,7 +132,8 @@ def unstable_control(r) -> None:
     garrison goes to that enemy instead (conquered, +1 political point); otherwise it becomes neutral."""
     from eiapbem.rules.diplomacy.common import points, territory
     from eiapbem.rules.diplomacy.orders import name
-    from eiapbem.rules.economy.common import power_of, status_box
+    from eiapbem.rules.economy.common import status_box
+    from eiapbem.rules.relations import power_of
     from eiapbem.rules.model import POOL, POWERS, Corps, Garrison, LocationKind, MinorStatus
 
     for p in POWERS:

@@ -26,7 +26,7 @@ from typing import Any
 
 from eiapbem.rules.diplomacy.common import Result, territory
 from eiapbem.rules.diplomacy.orders import name
-from eiapbem.rules.economy.common import power_of
+from eiapbem.rules.relations import power_of
 from eiapbem.rules.model import POOL, Corps, Fleet, Garrison, GameState, LeaderStatus, LocationKind, MinorStatus
 from eiapbem.rules.model.units import Factors, Ships
 

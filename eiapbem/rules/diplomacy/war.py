@@ -14,7 +14,7 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.diplomacy.common import Result, enforced_until, points, set_mutual, territory
 from eiapbem.rules.diplomacy.orders import DeclareWar, name
-from eiapbem.rules.economy.common import minor_status, power_of
+from eiapbem.rules.relations import minor_record as minor_status, power_of
 from eiapbem.rules.model import POWERS, Corps, GameState, LocationKind, MinorStatus
 
 #: Minor statuses on which war may be declared: neutral, with or without relations (6.2; 6.1.1-6.1.3).

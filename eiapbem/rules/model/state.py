@@ -23,7 +23,7 @@ from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
 from eiapbem.rules.model.powers import PowerState, War
 from eiapbem.rules.model.sheet import OrderSheet
-from eiapbem.rules.model.slot import Slot
+from eiapbem.rules.model.slot import Slot, first_slot
 from eiapbem.rules.model.units import (
     Corps,
     Depot,
@@ -141,8 +141,6 @@ class GameState(Record):
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:
         """An empty game in the setup phase's first slot; ``fields`` override any default."""
-        from eiapbem.rules.sequence import first_slot  # sequence imports this module
-
         values: dict[str, Any] = dict(
             format=STATE_FORMAT,
             scenario=scenario,

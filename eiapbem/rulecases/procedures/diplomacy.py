@@ -1,29 +1,67 @@
-"""Rules-case procedure of the diplomacy phase (``tests/cases/diplomacy/*.toml``, procedure ``diplomacy.phase``).
-
-The state is a scenario's first state at a diplomacy month, with the facts a
-case names (the keys of ``economy.phase``: wars, alliances, trade, status,
-peace terms, minors, units…, plus ``enforced`` {power: {other: "YYYY-MM"}},
-``marriages`` [[a, b]], ``civil_disorder`` [powers], ``failed_ai_requests`` {power: n}, ``minor_wars`` {power: {minor: "YYYY-MM"}}, ``prisoners``
-[[captor, nation, infantry]]).  The case's ``orders`` (``{power, kind,
-fields…}``) are given as in a one-round game and the phase is resolved.
-Keys to expect: ``refused`` (the one sentence of an order the rules refuse),
-``status.<P>``, ``pp.<P>`` (the marker's move), ``wars.<P>``,
-``alliances.<P>``, ``trade.<P>``, ``enforced.<P>.<Q>``, ``terms.<P>``,
-``marriages.<P>``, ``access.<P>.<Q>``, ``returned.<P>``, ``minor_wars.<P>``, ``ceded.<province>``, ``minor.<slug>``, ``leader.<id>``, ``unit.<id>``
-(what changed),
-``log`` (every line, in order).
-"""
+"""Rules-case procedures (moved out of the rules core, issue 14 item 6)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from eiapbem.rulecases.harness import procedure
 from eiapbem.core.dice import Dice
-from eiapbem.core.errors import IllegalAction
-from eiapbem.data.economy_cases import build_state, context
-from eiapbem.rules.cases import procedure
+from eiapbem.core.errors import BadData, IllegalAction
+from eiapbem.rules.diplomacy.minors import manipulate
+from eiapbem.rulecases.procedures.economy import build_state, context
 from eiapbem.rules.model import POWERS, Date, Factors, GameState, Phase, Prisoners, Slot, prisoners_key
 from eiapbem.rules.model.slot import ORDERS
+
+
+# from eiapbem.rules.diplomacy.minors
+
+@procedure("diplomacy.manipulate-minor")
+def _case_manipulate(inp: dict, dice: Dice) -> dict:
+    try:
+        r = manipulate(
+            inp["minor"],
+            inp["power"],
+            inp["status"],
+            inp.get("holder"),
+            dice,
+            zones=dict(inp["zones"]),
+            investment=inp.get("investment", 0),
+            allies=tuple(inp.get("allies", ())),
+        )
+    except KeyError as err:
+        raise BadData(f"case input lacks {err.args[0]!r} (minor, power, status, zones)") from None
+    except IllegalAction as err:
+        return {"refused": str(err)}
+    return {
+        "kind": r.kind,
+        "attempt_modifier": r.attempt_modifier,
+        "attempt_total": r.attempt_total,
+        "resist_modifier": r.resist_modifier,
+        "resist_total": r.resist_total,
+        "difference": r.difference,
+        "required": r.required,
+        "success": r.success,
+        "status": r.status,
+        "holder": r.holder or "none",
+    }
+
+
+# ----------------------------------------------------------------- the diplomacy phase (issue 16)
+
+# Rules-case procedure of the diplomacy phase (``tests/cases/diplomacy/*.toml``, procedure ``diplomacy.phase``).
+# 
+# The state is a scenario's first state at a diplomacy month, with the facts a
+# case names (the keys of ``economy.phase``: wars, alliances, trade, status,
+# peace terms, minors, units…, plus ``enforced`` {power: {other: "YYYY-MM"}},
+# ``marriages`` [[a, b]], ``civil_disorder`` [powers], ``failed_ai_requests`` {power: n}, ``minor_wars`` {power: {minor: "YYYY-MM"}}, ``prisoners``
+# [[captor, nation, infantry]]).  The case's ``orders`` (``{power, kind,
+# fields…}``) are given as in a one-round game and the phase is resolved.
+# Keys to expect: ``refused`` (the one sentence of an order the rules refuse),
+# ``status.<P>``, ``pp.<P>`` (the marker's move), ``wars.<P>``,
+# ``alliances.<P>``, ``trade.<P>``, ``enforced.<P>.<Q>``, ``terms.<P>``,
+# ``marriages.<P>``, ``access.<P>.<Q>``, ``returned.<P>``, ``minor_wars.<P>``, ``ceded.<province>``, ``minor.<slug>``, ``leader.<id>``, ``unit.<id>``
+# (what changed), ``log`` (every line, in order).
+
 
 
 def _orders(inp: dict) -> dict[str, list]:
