@@ -35,7 +35,7 @@ REALLY_AFTER = 12
 
 def alliance_barred(state, a: str, b: str) -> str:
     """Why ``a`` and ``b`` may not ally now ("" if they may) (6.5.1)."""
-    from eiapbem.rules.diplomacy.orders import name
+    from eiapbem.rules.diplomacy.common import name
 
     pa = state.powers[a]
     if b in pa.alliances:
@@ -51,7 +51,7 @@ def alliance_barred(state, a: str, b: str) -> str:
 def break_alliance(r, power: str, partner: str) -> None:
     """6.7: the alliance ends, -2 political points for the breaker; not a declaration of war."""
     from eiapbem.rules.diplomacy.common import points, set_mutual
-    from eiapbem.rules.diplomacy.orders import name
+    from eiapbem.rules.diplomacy.common import name
 
     if partner not in r.state.powers[power].alliances:
         return
@@ -63,8 +63,8 @@ def form_alliances(r) -> None:
     """6.5: two powers that both request an alliance ally, +1 political point each; a human's request to a
     computer power is answered by the 1-10 against 1-20 roll (``ai_alliance``)."""
     from eiapbem.rules.diplomacy.common import points
-    from eiapbem.rules.diplomacy.orders import name
-    from eiapbem.rules.economy.common import status_box
+    from eiapbem.rules.diplomacy.common import name
+    from eiapbem.rules.politics import status_box
     from eiapbem.rules.model import POWERS, PlayerKind
 
     for i, a in enumerate(POWERS):

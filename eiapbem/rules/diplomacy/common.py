@@ -5,9 +5,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from eiapbem.rules.economy.common import adjust_status
+from eiapbem.core.powers import POWER_NAMES
+from eiapbem.rules.politics import adjust_status
+from eiapbem.rules.tables.diplomacy import minor
 from eiapbem.rules.model import GameState, LogEntry, MinorStatus
 from eiapbem.rules.model.base import FrozenMap
+
+
+#: 13.4.1 "Temporary Access": the grace after access is cancelled or peace is made, in months.
+GRACE_MONTHS = 3
+
+
+def name(nation: str) -> str:
+    """A power's or a minor country's name for a sentence (the minor country chart's spelling)."""
+    if nation in POWER_NAMES:
+        return POWER_NAMES[nation]
+    try:
+        return minor(nation).name
+    except Exception:  # a slug the chart does not know: shown as written
+        return nation
 
 
 @dataclass

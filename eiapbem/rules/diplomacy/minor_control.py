@@ -69,8 +69,8 @@ def control_attacked_minors(r, declared: dict[str, list[str]]) -> None:
     (6.6.5).  The aggressors lose -1 per district unless no power runs the minor (6.2.1).
     """
     from eiapbem.rules.diplomacy.common import districts, points
-    from eiapbem.rules.diplomacy.orders import name
-    from eiapbem.rules.economy.common import status_box
+    from eiapbem.rules.diplomacy.common import name
+    from eiapbem.rules.politics import status_box
     from eiapbem.rules.model import POWERS, MinorStatus
 
     for slug in sorted(declared):
@@ -111,7 +111,7 @@ def support_minor(r, controller: str, slug: str, aggressors: list[str]) -> None:
     """6.6.6: the power now running ``slug`` declares war on the aggressors it named in "Minor to Support"
     (``StandingOrders.support_minor``: aggressor -> minors), if it may; no calls to allies."""
     from eiapbem.core.errors import IllegalAction
-    from eiapbem.rules.diplomacy.orders import name
+    from eiapbem.rules.diplomacy.common import name
     from eiapbem.rules.diplomacy.war import check_major, declare_major
 
     for a in aggressors:
@@ -131,8 +131,8 @@ def unstable_control(r) -> None:
     them; in the fiasco zone all its controlled minors, free states too.  A minor holding an enemy corps or
     garrison goes to that enemy instead (conquered, +1 political point); otherwise it becomes neutral."""
     from eiapbem.rules.diplomacy.common import points, territory
-    from eiapbem.rules.diplomacy.orders import name
-    from eiapbem.rules.economy.common import status_box
+    from eiapbem.rules.diplomacy.common import name
+    from eiapbem.rules.politics import status_box
     from eiapbem.rules.relations import power_of
     from eiapbem.rules.model import POOL, POWERS, Corps, Garrison, LocationKind, MinorStatus
 
@@ -180,7 +180,7 @@ def several_aggressors(r, declared: dict[str, list[str]]) -> dict[str, list[str]
     Returns the aggressors that remain, minor by minor."""
     from eiapbem.core.errors import IllegalAction
     from eiapbem.rules.diplomacy.common import districts, enforced_until, points
-    from eiapbem.rules.diplomacy.orders import name
+    from eiapbem.rules.diplomacy.common import name
     from eiapbem.rules.diplomacy.war import _break_ties, _open_war, check_major
 
     out: dict[str, list[str]] = {}

@@ -23,8 +23,8 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.diplomacy import minors
 from eiapbem.rules.diplomacy.common import Result, points, territory
-from eiapbem.rules.diplomacy.orders import name
-from eiapbem.rules.economy.common import status_box
+from eiapbem.rules.diplomacy.common import name
+from eiapbem.rules.politics import status_box
 from eiapbem.rules.relations import allied, at_war, power_of
 from eiapbem.rules.model import POWERS, Corps, GameState, LocationKind, MinorStatus, Record
 from eiapbem.rules.model.common import NationId, NonNeg, Positive, PowerId, Slug

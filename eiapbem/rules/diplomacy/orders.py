@@ -24,26 +24,15 @@ from typing import Annotated, Any
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import IllegalAction
-from eiapbem.core.powers import POWER_NAMES
 from eiapbem.rules import engine
+from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
 from eiapbem.rules.model import POWERS, Access, AccessKind, GameState, Record, SurrenderSettings
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import NationId, PowerId, Slug
 from eiapbem.rules.model.powers import PEACE_CONDITIONS
 from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, minor, peace_condition
 
-#: 13.4.1 "Temporary Access": the grace after access is cancelled or peace is made, in months.
-GRACE_MONTHS = 3
 
-
-def name(nation: str) -> str:
-    """A power's or a minor country's name for a sentence (the minor country chart's spelling)."""
-    if nation in POWER_NAMES:
-        return POWER_NAMES[nation]
-    try:
-        return minor(nation).name
-    except Exception:  # a slug the chart does not know: shown as written
-        return nation
 
 
 # ----------------------------------------------------------------- one-off orders
@@ -235,18 +224,14 @@ def _others(power: str) -> tuple[str, ...]:
 
 
 def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
-    from eiapbem.rules.diplomacy import peace, war
-
+    """The checks of the orders of this module (declarations and suits are checked by ``war`` and ``peace``,
+    called from ``resolve``)."""
     mine = given(state, power)
-    if isinstance(a, DeclareWar):
-        war.check_declaration(state, ctx, power, a.target, mine)
-    elif isinstance(a, BreakAlliance):
+    if isinstance(a, BreakAlliance):
         if a.partner not in state.powers[power].alliances:
             raise IllegalAction(f"{name(power)} is not allied with {name(a.partner)}: no alliance to break (6.7)")
         if any(isinstance(o, BreakAlliance) and o.partner == a.partner for o in mine):
             raise IllegalAction(f"{name(power)} already breaks its alliance with {name(a.partner)} in these orders")
-    elif isinstance(a, SueForPeace):
-        peace.check_suit(state, ctx, power, a.to, mine)
     elif isinstance(a, AttemptInformalPeace):
         if a.enemy not in state.powers[power].wars:
             raise IllegalAction(f"{name(power)} is not at war with {name(a.enemy)}: no peace to offer (6.4.1)")

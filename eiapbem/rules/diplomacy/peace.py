@@ -14,7 +14,8 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.diplomacy import terms
 from eiapbem.rules.diplomacy.common import Result, points, set_mutual
-from eiapbem.rules.diplomacy.orders import GRACE_MONTHS, AttemptInformalPeace, SueForPeace, name
+from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
+from eiapbem.rules.diplomacy.orders import AttemptInformalPeace, SueForPeace
 from eiapbem.rules.relations import power_of
 from eiapbem.rules.model import POWERS, Access, AccessKind, Corps, GameState, LocationKind, PeaceTerm, SurrenderSettings
 from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, blocked_by

@@ -41,6 +41,10 @@ def _verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
         sealing.verify(state, power, a, ctx)
     elif isinstance(a, minor_orders.ACTIONS):
         minor_orders.verify(state, power, a, ctx, orders.given(state, power))
+    elif isinstance(a, orders.DeclareWar):
+        war.check_declaration(state, ctx, power, a.target, orders.given(state, power))
+    elif isinstance(a, orders.SueForPeace):
+        peace.check_suit(state, ctx, power, a.to, orders.given(state, power))
     else:
         orders.verify(state, power, a, ctx)
 
@@ -92,7 +96,8 @@ def run(state: GameState, ctx: Any) -> Result:
                 r.say(p, "diplomacy.refused", f"{err} — the declaration is not made")
                 continue
             declarations.setdefault(p, []).append(o.target)
-    new_wars = war.declare_all(r, declarations)
+    new_wars, on_minors = war.declare_all(r, declarations)
+    minor_control.control_attacked_minors(r, minor_control.several_aggressors(r, on_minors))
     war.call_allies(r, new_wars)
     informal = {p: [o.enemy for o in sheet[p] if isinstance(o, orders.AttemptInformalPeace)] for p in POWERS}
     suits = {p: {o.to: o.accept_unconditional for o in sheet[p] if isinstance(o, orders.SueForPeace)} for p in POWERS}

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules.diplomacy.common import Result, territory
-from eiapbem.rules.diplomacy.orders import name
+from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.relations import power_of
 from eiapbem.rules.model import POOL, Corps, Fleet, Garrison, GameState, LeaderStatus, LocationKind, MinorStatus
 from eiapbem.rules.model.units import Factors, Ships

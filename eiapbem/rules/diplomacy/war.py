@@ -13,7 +13,8 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.diplomacy.common import Result, enforced_until, points, set_mutual, territory
-from eiapbem.rules.diplomacy.orders import DeclareWar, name
+from eiapbem.rules.diplomacy.common import name
+from eiapbem.rules.diplomacy.orders import DeclareWar
 from eiapbem.rules.relations import minor_record as minor_status, power_of
 from eiapbem.rules.model import POWERS, Corps, GameState, LocationKind, MinorStatus
 
@@ -154,11 +155,10 @@ def declare_minor(r: Result, power: str, target: str) -> None:
     r.say(power, "diplomacy.war", f"{name(power)} declares war on {name(target)} (6.2)", target=target)
 
 
-def declare_all(r: Result, declarations: dict[str, list[str]]) -> list[tuple[str, str]]:
+def declare_all(r: Result, declarations: dict[str, list[str]]) -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
     """Every declaration of the phase at once; returns the new (aggressor, defender) wars between majors
-    where only one side declared (those that may call allies, 6.3.2)."""
-    from eiapbem.rules.diplomacy.minor_control import control_attacked_minors, several_aggressors
-
+    where only one side declared (those that may call allies, 6.3.2), and the minors declared on with
+    their aggressors (for ``minor_control``, 6.6)."""
     called: list[tuple[str, str]] = []
     done: set[tuple[str, str]] = set()
     on_minors: dict[str, list[str]] = {}
@@ -175,8 +175,7 @@ def declare_all(r: Result, declarations: dict[str, list[str]]) -> list[tuple[str
             done.add((p, t))
             if not mutual:
                 called.append((p, t))
-    control_attacked_minors(r, several_aggressors(r, on_minors))
-    return called
+    return called, on_minors
 
 
 def _answer(r: Result, ally: str, caller: str, enemy: str, *, caller_is_aggressor: bool) -> None:

@@ -85,7 +85,7 @@ def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> Non
 
 
 def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engine.Outcome:
-    from eiapbem.rules.reinforcement.orders import repatriate_attacked_corps
+    from eiapbem.rules.loans import repatriate_attacked_corps
 
     out = engine.Outcome(state)
     if not state.movement_over:

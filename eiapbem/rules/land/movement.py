@@ -320,7 +320,7 @@ def apply_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> engi
     if plan.halt_reason:
         text += f"; it stops: {plan.halt_reason}"
     # 7.6.1 (000:1006): corps loaned by an enemy to a power at peace with the mover go home as it enters.
-    from eiapbem.rules.reinforcement.orders import revert_on_entry
+    from eiapbem.rules.loans import revert_on_entry
 
     back: tuple[str, ...] = ()
     for step in plan.steps:
