@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.game_cmd",
     "eiapbem.cli.actions_cmd",
     "eiapbem.cli.admin_cmd",
+    "eiapbem.cli.audit_cmd",
 )
 
 
@@ -67,6 +68,9 @@ def fail(message: str, hint: str | None = None, code: int = 1) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from eiapbem.cli import prompt
+
+    prompt.install()  # no GetPassWarning text when there is no terminal (issue 20)
     try:
         rv = cli.main(args=argv, prog_name="eiapbem", standalone_mode=False)
     except click.exceptions.Abort:

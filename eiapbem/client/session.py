@@ -80,7 +80,7 @@ from typing import Any, Iterable
 from eiapbem import ai
 from eiapbem.data.context import rules_context
 from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
-from eiapbem.client import battles
+from eiapbem.client import battles, inbox
 from eiapbem.pbem import crypto, dice as pdice, envelope, files, folders, keys, savegame
 from eiapbem.pbem.chain import Battle, Chain, Step
 from eiapbem.pbem.email import Person, subject_for, write_draft
@@ -273,6 +273,9 @@ class Report:
 class Session:
     """One player's open game (a role's identity and the save)."""
 
+    #: ``eiapbem audit`` replays this folder's own files too (``client/audit.py``); a player never does.
+    replays_own = False
+
     def __init__(self, home: Path, game: str, me: keys.Identity, contents: SaveContents, data: GameData,
                  local: dict[str, envelope.RosterEntry]) -> None:
         self.home = Path(home)
@@ -324,6 +327,7 @@ class Session:
         if path.exists():
             return None
         self.folders.put(self.folders.commout, box["name"], box["data"])
+        inbox.keep_sent(self.folders, box["name"], box["data"])
         self._draft(path, box["what"])
         self.data = replace(self.data, outbox={})
         self.save()
@@ -522,6 +526,7 @@ class Session:
         self._settle()
         self.save()  # first the save (it holds the file), then the file: a crash loses neither
         self.folders.put(self.folders.commout, name, sealed.data)
+        inbox.keep_sent(self.folders, name, sealed.data)
         self._draft(path, slot.key(state.date))
         self.data = replace(self.data, outbox={})  # written: a player may now clear commout/ freely
         self.save()
@@ -625,16 +630,18 @@ class Session:
         h = envelope.parse(data, path.name).header
         self._note(path.name, slot, h.author, file_time(path), h.reloads or 0)
         self.save()
+        inbox.keep_received(self.folders, path.name, data)  # for 'eiapbem audit' (issue 20)
         return slot
 
     def _load_bytes(self, data: bytes, name: str) -> str:
         state = self.state
         chain = self.contents.chain
         author = envelope.parse(data, name).header.author
-        if author in self.local:
+        if author in self.local and not self.replays_own:
             raise OwnFile(f"{name} is your own file ({author}); a client never loads the files it made",
                           hint="to go back you need a backup from the host (4.2.8)")
-        loaded = files.load_file(chain, data, [self.me], step_for(state), name, own=self.local)
+        loaded = files.load_file(chain, data, [self.me], step_for(state), name, own=self.local,
+                                 own_ok=self.replays_own)
         h = loaded.header
         if h.kind == "admin":
             return self._load_admin(loaded, name)
@@ -771,6 +778,7 @@ class Session:
         self._settle()
         self.save()
         self.folders.put(self.folders.commout, name, sealed.data)
+        inbox.keep_sent(self.folders, name, sealed.data)
         self._draft(path, what)
         self.data = replace(self.data, outbox={})
         self.save()
@@ -787,6 +795,7 @@ class Session:
                 env = envelope.parse(folders.read_limited(p), p.name)
             except BadFile as err:
                 rep.refused.append((p.name, str(err)))
+                inbox.refuse(self.folders, p, str(err))
                 continue
             if crypto.file_hash(env) in known or env.header.author in self.local:
                 continue
@@ -795,7 +804,7 @@ class Session:
                 continue
             waiting.append(p)
         progress = True
-        errors: dict[str, str] = {}
+        errors: dict[str, EiaError] = {}
         while waiting and progress:
             progress = False
             for p in list(waiting):
@@ -807,13 +816,17 @@ class Session:
                     continue
                 except EiaError as err:
                     self.restore_snapshot(before)
-                    errors[p.name] = str(err)
+                    errors[p.name] = err
                     continue
                 rep.loaded.append((p.name, slot))
                 waiting.remove(p)
                 errors.pop(p.name, None)
                 progress = True
-        rep.refused.extend((p.name, errors.get(p.name, "not loaded")) for p in waiting)
+        for p in waiting:
+            err = errors.get(p.name)
+            rep.refused.append((p.name, str(err) if err else "not loaded"))
+            if err is not None and inbox.for_good(err):
+                inbox.refuse(self.folders, p, str(err))  # moved aside, so it does not block every later load
         return rep
 
     def save_snapshot(self) -> tuple[SaveContents, GameData]:
