@@ -296,6 +296,13 @@ def _first_bad(rp: Replay, saved: SaveContents, saved_data: GameData, pending: l
         others = [x for x in pending if x.h.slot == s and x.hash != fh]
         if others:
             x = others[0]
+            snap = rp.save_snapshot()
+            try:
+                rp._load_bytes(x.data, x.path.name)
+            except EiaError as err:  # why it does not fit says more than "another file"
+                return Point(x.path.name, s, x.h.author, str(err), x.hash.hex())
+            finally:
+                rp.restore_snapshot(snap)
             return Point(x.path.name, s, x.h.author,
                          f"this is not the file this folder's save accepted for {s} ({fh.hex()[:16]}): the file was "
                          "swapped or forked, and the save's own file is missing", x.hash.hex())

@@ -31,6 +31,7 @@ from eiapbem.rules.economy import victory
 from eiapbem.rules.model import POWERS, GameState, Options, PlayerKind
 from eiapbem.rules.scenario import initial_state
 
+from . import inbox
 from .session import PLAYER_TYPES, GameData, Session, game_names, scrypt_params, write_identity
 
 _WORDS = "amber birch cedar delta ember fjord grove harbor iris juniper kestrel lumen maple north opal pine quartz river sable tundra umber violet willow yarrow zephyr".split()
@@ -141,6 +142,7 @@ def new_game(
     f = GameFolders(home).ensure()
     sealed, chain = files.create_gamestart(ids["host"], roster, game, gid, body)
     gs_path = f.put(f.commout, folders.gamestart_name(game), sealed.data)
+    inbox.keep_sent(f, gs_path.name, sealed.data)  # an audit starts from it (issue 20)
     write_identity(home, game, ids["host"], host_password)
     for p in local:
         write_identity(home, game, ids[p], passwords[p])
@@ -215,7 +217,9 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
             hint="the host and every player need the same eiapbem version",
         )
     write_identity(home, game, ident, password)
-    return Session.create(home, game, ident, chain, GameData(state, meta))
+    s = Session.create(home, game, ident, chain, GameData(state, meta))
+    inbox.keep_received(s.folders, gamestart.name, data)  # an audit starts from it (issue 20)
+    return s
 
 
 def players_from_selection(sel: Any, types: Mapping[str, str]) -> tuple[list[Player], dict[str, int], list[tuple[str, str]]]:
