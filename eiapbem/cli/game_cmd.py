@@ -98,6 +98,9 @@ def _status_lines(s: Session) -> list[str]:
         out.append(f"Turn: every power gives its orders at once ({slot.key(st.date)})")
     else:
         out.append(f"Turn: {POWER_NAMES[slot.power]} ({slot.key(st.date)})")
+    from eiapbem.client import forks
+
+    out.extend(forks.status_lines(s))  # forks set aside (issue 20 item 4)
     computer = [f"{p} ({st.powers[p].controller})" for p in POWERS if st.powers[p].controller != "human"]
     if computer:
         out.append("Played by the computer (every client plays their turns itself): " + ", ".join(computer))

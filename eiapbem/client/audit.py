@@ -201,8 +201,9 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
         for x in list(pending):
             if x.h.epoch != rp.contents.chain.epoch:
                 continue
-            # Where the save accepted a file for this slot, only that file may take it (a swapped file is not).
-            if x.h.epoch == saved.chain.epoch and x.h.slot in saved.chain.slots and saved.chain.slots[x.h.slot] != x.hash:
+            # Only the files the save accepted make its history: a swapped file, the losing side of a fork
+            # or a file still waiting to be loaded is not one of them (named below).
+            if x.hash not in saved.chain.known:
                 continue
             snap = rp.save_snapshot()
             try:
@@ -240,6 +241,9 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
             if old is not None and old != x.hash:
                 res.notes.append(f"{x.path.name} is a second file for {x.h.slot} ({x.hash.hex()[:16]}; the one "
                                  f"accepted is {old.hex()[:16]}): a fork, left out")
+            elif x.h.prev in saved.chain.known and x.h.prev != saved.chain.head and saved.chain.step is None:
+                res.notes.append(f"{x.path.name} ({x.h.slot}, {x.hash.hex()[:16]}) follows a point this folder passed "
+                                 "with another file: the losing side of a fork, left out")
             else:
                 res.notes.append(f"{x.path.name} ({x.h.slot}) is not loaded in this folder yet; left out")
     res.verified = res.first is None

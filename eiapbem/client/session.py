@@ -80,7 +80,7 @@ from typing import Any, Iterable
 from eiapbem import ai
 from eiapbem.data.context import rules_context
 from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
-from eiapbem.client import battles, inbox
+from eiapbem.client import battles, forks, inbox
 from eiapbem.pbem import crypto, dice as pdice, envelope, files, folders, keys, savegame
 from eiapbem.pbem.chain import Battle, Chain, Step
 from eiapbem.pbem.email import Person, subject_for, write_draft
@@ -472,6 +472,7 @@ class Session:
         if slot is None:
             raise IllegalAction("the game is over; nothing more can be done")
         engine.verify_actor(state, self.power)
+        forks.keep_point(self)
         key = file_slot(state, self.power)
         chain = self.contents.chain
         if slot.simultaneous and key in chain.collected:
@@ -626,6 +627,8 @@ class Session:
         if path.suffix == ".battle":
             return self.load_battle(path)
         data = folders.read_limited(path)
+        forks.keep_point(self)  # the state at this point, should a fork make this folder come back to it
+        forks.check(self, data, path.name)  # a fork is named; the host's act wins (issue 20, 4.2.8)
         slot = self._load_bytes(data, path.name)
         h = envelope.parse(data, path.name).header
         self._note(path.name, slot, h.author, file_time(path), h.reloads or 0)
