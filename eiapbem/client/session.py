@@ -324,11 +324,11 @@ class Session:
         if not box:
             return None
         path = self.folders.commout / box["name"]
-        if path.exists():
-            return None
-        self.folders.put(self.folders.commout, box["name"], box["data"])
-        inbox.keep_sent(self.folders, box["name"], box["data"])
-        self._draft(path, box["what"])
+        if not path.is_file():
+            self.folders.put(self.folders.commout, box["name"], box["data"])
+            inbox.keep_sent(self.folders, box["name"], box["data"])
+        if not path.with_name(path.name + ".eml").exists():
+            self._draft(path, box["what"])  # a crash between the file and its draft (issue 20)
         self.data = replace(self.data, outbox={})
         self.save()
         return path
