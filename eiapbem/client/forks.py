@@ -199,3 +199,30 @@ def forks_among(headers: list[tuple[str, envelope.Header, bytes]]) -> list[str]:
 
 
 __all__ = ["KEEP", "accepted_after", "check", "forks_among", "keep_point", "rewind", "status_lines"]
+
+
+def damaged_save(home: Path, game: str, me, local, err: EiaError) -> EiaError:
+    """The sentence for a save that does not open: what is wrong and which kept copy brings the folder back."""
+    from eiapbem.client.session import NoGame
+
+    d = Path(home) / "save" / REWIND
+    best = None
+    for p in sorted(d.glob(f"{game}_at_*.sav"), key=lambda p: p.stat().st_mtime, reverse=True) if d.is_dir() else []:
+        try:
+            sav, dat = atomic.read_save_pair(p)
+            c = files.open_save(sav, dat, me, p.name, local)
+        except EiaError:
+            continue
+        best = (p, c)
+        break
+    save = f"save/{folders.save_name(game)}"
+    err = str(err).split(";")[0]  # what is wrong, without a file-from-outside's "ask its sender" advice
+    if best is None:
+        return NoGame(f"your save {save} does not open ({err}) and this folder keeps no earlier copy of it",
+                      hint="ask the host for a backup (eiapbem admin backup) and load it with 'eiapbem load-backup'")
+    p, c = best
+    rel = f"save/{REWIND}/{p.name}"
+    return NoGame(f"your save {save} does not open ({err}); the folder keeps a copy of it from file {c.chain.seq} "
+                  f"of the game, {rel}",
+                  hint=f"copy {rel} over {save} and {rel}.dat over {save}.dat, then run 'eiapbem load': the files "
+                       "kept in commin/done/ bring it up to date")

@@ -81,3 +81,31 @@ def refuse(f: GameFolders, path: Path, reason: str) -> Path | None:
     except OSError:
         return None
     return target
+
+
+def strangers(f: GameFolders, games: list[str], game: str) -> list[tuple[str, str]]:
+    """Files in ``commin/`` that are of no game of this folder, or a ``commin`` that is no folder, said so."""
+    from eiapbem.core.errors import EiaError
+    from eiapbem.pbem import envelope, folders
+
+    if f.commin.exists() and not f.commin.is_dir():
+        return [("commin", f"{f.commin} is a file, not a folder: the files others send go into a folder commin/; "
+                 "move the file away")]
+    out = []
+    if not f.commin.is_dir():
+        return out
+    for p in sorted(f.commin.iterdir()):
+        if not p.is_file() or not p.name.endswith((".pbm", ".battle")) or any(p.name.startswith(g + "_") for g in games):
+            continue
+        try:
+            h = envelope.parse(folders.read_limited(p), p.name).header
+        except EiaError as err:
+            why = f"{err}; moved to commin/{REFUSED}/"
+        else:
+            if h.game in games:
+                continue  # a renamed file of a game played here: 'eiapbem load commin/NAME' loads it
+            why = (f"{p.name} belongs to the game {h.game!r}, which is not played in this folder (it plays "
+                   f"{', '.join(games)}); moved to commin/{REFUSED}/")
+        out.append((p.name, why))
+        refuse(f, p, why)
+    return out

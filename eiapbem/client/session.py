@@ -173,6 +173,9 @@ def local_roles(home: Path, game: str) -> dict[str, envelope.RosterEntry]:
     out = {}
     for role in envelope.POWERS + ("host",):
         p = key_path(home, game, role)
+        if p.is_dir():
+            raise NoGame(f"{p.name} in {home} is a folder, not {role}'s key file",
+                         hint="put the key file back in its place (keep a copy of it somewhere safe)")
         if p.is_file():
             out[role] = keys.public_of(folders.read_limited(p, keys.MAX_KEY_FILE), p.name)
     return out
@@ -297,6 +300,10 @@ class Session:
         home = Path(home)
         game = find_game(home, game)
         local = local_roles(home, game)
+        kp = key_path(home, game, role)
+        if kp.is_dir():
+            raise NoGame(f"{kp.name} in {home} is a folder, not {role}'s key file",
+                         hint="put the key file back in its place (keep a copy of it somewhere safe)")
         if role not in local:
             plays = ", ".join(r for r in local) or "no role"
             raise NoGame(f"{role} is not played from this folder (it plays {plays})", hint="use --power to choose")
@@ -307,13 +314,19 @@ class Session:
         """Open the save with an identity already unlocked (the demo keeps them open between slots)."""
         home = Path(home)
         local = local_roles(home, game)
-        contents = savegame.load(GameFolders(home), game, me, local)
+        try:
+            contents = savegame.load(GameFolders(home), game, me, local)
+        except BadFile as err:
+            raise forks.damaged_save(home, game, me, local, err) from err  # issue 20: say how to come back
         # A role whose key the chain no longer holds (a replaced host, 000:208) is not played here any more.
         local = {r: e for r, e in local.items() if contents.chain.roster.get(r) == e}
         if me.role not in local:
             raise NoGame(f"{me.role}'s key in this folder is no longer the game's key for {me.role}: that role has been handed on (4.2.8)")
         s = cls(home, game, me, contents, GameData.from_obj(contents.game, folders.save_name(game)), local)
-        s.flush_outbox()
+        try:
+            s.flush_outbox()
+        except BadFile:
+            pass  # commout/ cannot take it now (a plain file there): the save keeps it until it can (issue 20)
         s._sync_battles()  # a battle question due since the last action, or a crash before its file (4.2.7)
         s._hand_over()
         return s
@@ -472,6 +485,8 @@ class Session:
         if slot is None:
             raise IllegalAction("the game is over; nothing more can be done")
         engine.verify_actor(state, self.power)
+        for part in (self.folders.commout, self.folders.save):
+            folders.check_folder(part)  # before the save says the file is sent (issue 20)
         forks.keep_point(self)
         key = file_slot(state, self.power)
         chain = self.contents.chain
@@ -790,6 +805,7 @@ class Session:
     def load_all(self) -> Report:
         """Load every waiting file of this game in ``commin/``, in chain order."""
         rep = Report()
+        rep.refused.extend(inbox.strangers(self.folders, game_names(self.home), self.game))
         pending = [p for p in self.folders.incoming(self.game) if p.suffix == ".pbm" and not p.name.endswith("_gamestart.pbm")]
         known = self.contents.chain.known
         waiting = []
