@@ -50,7 +50,10 @@ def one(rng: random.Random, corpus: fuzzkit.Corpus, bodies: dict):
         new = random_value(rng)
         fn, what = (lambda v: new), f"set {new!r}"[:60]
     data = fuzzkit.mutate(corpus, item, path, fn)
-    return item[0], path, what, fuzzkit.try_load(corpus, item, data)
+    out = fuzzkit.try_load(corpus, item, data)
+    if out.kind == "accepted" and fuzzkit.set_at(body, path, fn) == body:
+        out = fuzzkit.Outcome("same", "")  # the mutation changed nothing
+    return item[0], path, what, out
 
 
 def main() -> None:
@@ -71,12 +74,13 @@ def main() -> None:
         while time.monotonic() < end:
             kind, path, what, out = one(rng, corpus, bodies)
             counts[out.kind] += 1
-            if out.kind != "refused":
+            if out.kind not in ("refused", "same"):
                 key = (kind, path[:2], out.kind, out.text.split(":")[0][:80])
                 findings.setdefault(key, (path, what, out.text[:200]))
         total = sum(counts.values())
         print(f"{total} validly re-signed mutants in {a.minutes:g} min (seed {a.seed}): "
-              f"{counts['refused']} refused, {counts['accepted']} accepted, {counts['crash']} crashes")
+              f"{counts['refused']} refused, {counts['same']} unchanged by the mutation and accepted, "
+              f"{counts['accepted']} changed and accepted, {counts['crash']} crashes")
         for (kind, _, k, _), (path, what, text) in sorted(findings.items(), key=repr):
             print(f"  {k:8} {kind:5} at {list(path)!r} ({what}): {text}")
 

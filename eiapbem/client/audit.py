@@ -46,7 +46,7 @@ class Replay(Session):
     replays_own = True
 
     def save(self) -> None:
-        self.contents = replace(self.contents, game=self.data.to_obj())
+        """Nothing to write, nothing to encode: the replay's save is ``contents`` and ``data`` in memory."""
 
 
 @dataclass
