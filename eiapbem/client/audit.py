@@ -218,13 +218,15 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
             pending.remove(x)
             errors.pop(x.hash, None)
             res.files += 1
-            passed.add(rp.state.state_hash())
+            if _monthly_point(rp):  # a state a monthly save or a backup may hold (a hash costs; not after every file)
+                passed.add(rp.state.state_hash())
             progress = True
         if progress:
             continue
         nxt = [(e, p) for e, p in backups if e == rp.contents.chain.epoch + 1]
         if not nxt:
             break
+        passed.add(rp.state.state_hash())  # a backup "from the current state" holds this one
         point = _new_epoch(rp, nxt[0][1], me, passed)
         if point is not None:
             res.first = point
@@ -233,6 +235,8 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
         passed.add(rp.state.state_hash())
     if res.first is None:
         res.first = _first_bad(rp, saved, saved_data, pending, errors)
+    if res.first is None:
+        res.first = _monthly(home, game, me, local, passed)
     for x in pending:
         if x.h.epoch < rp.contents.chain.epoch:
             res.notes.append(f"{x.path.name} was made before the backup of epoch {rp.contents.chain.epoch} (obsolete)")
@@ -251,6 +255,22 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
     res.state_hash = rp.state.state_hash().hex()
     res.seconds = clock() - t0
     return res
+
+
+def _monthly(home: Path, game: str, me: keys.Identity, local: dict, passed: set) -> Point | None:
+    """The host's monthly saves (000:216) must hold states the replay passed through."""
+    f = GameFolders(home)
+    prefix = f"{game}_monthly_"
+    for p in sorted(f.save.glob(prefix + "*.sav")) if f.save.is_dir() else []:
+        try:
+            sav, dat = atomic.read_save_pair(p)
+            c = files.open_save(sav, dat, me, p.name, local)
+            st = GameData.from_obj(c.game, p.name).state
+        except EiaError as err:
+            return Point(p.name, p.name[len(prefix):-len(".sav")], "host", f"the monthly save does not open: {err}")
+        if st.state_hash() not in passed:
+            return Point(p.name, _slot_of(st), "host", "the monthly save holds a state the game's files never reach")
+    return None
 
 
 def _new_epoch(rp: Replay, path: Path, me: keys.Identity, passed: set) -> Point | None:
@@ -337,6 +357,13 @@ def _seq_hint(fh: bytes, pending: list[_File]) -> int:
         if x.hash == fh:
             return x.h.seq
     return 1 << 30
+
+
+def _monthly_point(rp: Replay) -> bool:
+    """The start of a month's diplomacy phase, where the host keeps its monthly save (000:216)."""
+    st = rp.state
+    return (st.slot is not None and st.slot.phase.value == "diplomacy" and not rp.data.orders
+            and rp.contents.chain.step is None)
 
 
 def _slot_of(st: GameState) -> str:
