@@ -120,3 +120,38 @@ def test_a_replayed_state_that_differs_from_the_save_is_named(fr):
         (home / place / "Audit_1805-01_reinforcement_turn_PR.pbm").unlink(missing_ok=True)
     res = audit.run(home, auditkit.GAME, ids["FR"])
     assert not res.verified and res.first.slot == "1805-01/reinforcement/turn/PR"
+
+
+def test_a_game_through_a_host_backup_is_verified_in_its_new_epoch(played, tmp_path):
+    """The backup starts a new epoch; the audit checks it restores a state the files passed through."""
+    from eiapbem.client.session import Session
+    from eiapbem.host import admin as hadmin
+    from eiapbem.pbem.folders import backup_name
+    from eiapbem.rules.model import POWERS
+
+    src, ids = played
+    root = tmp_path / "game"
+    shutil.copytree(src, root)
+    host = Session.open_with(auditkit.home_of(root, "host"), auditkit.GAME, ids["host"])
+    hadmin.make_backups(host)
+    for p in POWERS:
+        if p == "RU":
+            continue
+        name = backup_name(auditkit.GAME, p)
+        for suffix in ("", ".dat"):
+            shutil.copy(auditkit.home_of(root, "host") / "save" / (name + suffix), auditkit.home_of(root, p) / "save" / (name + suffix))
+        hadmin.load_backup(auditkit.home_of(root, p), auditkit.home_of(root, p) / "save" / name, auditkit.pw(p))
+    auditkit.play_slot(root, ids)
+    res = audit.run(auditkit.home_of(root, "FR"), auditkit.GAME, ids["FR"])
+    assert res.verified and res.epochs == 1, res.lines()
+    # A backup that restores a state the game never passed through is named.
+    name = backup_name(auditkit.GAME, "FR")
+    home = auditkit.home_of(root, "FR")
+    other = tmp_path / "other"
+    ids2 = auditkit.new(other)  # another game: its backup is not signed by this game's host
+    h2 = Session.open_with(auditkit.home_of(other, "host"), auditkit.GAME, ids2["host"])
+    hadmin.make_backups(h2)
+    for suffix in ("", ".dat"):
+        shutil.copy(auditkit.home_of(other, "host") / "save" / (name + suffix), home / "save" / (name + suffix))
+    res = audit.run(home, auditkit.GAME, ids["FR"])
+    assert not res.verified and res.first.file == name, res.lines()

@@ -192,6 +192,7 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
     pending = sorted((x for x in found if x.h.kind in ("turn", "admin")), key=lambda x: (x.h.epoch, x.h.seq, x.path.name))
     backups = _backups(home, game, me.role)
     errors: dict[bytes, str] = {}
+    points: list[GameState] = [rp.state]  # states a backup may restore: monthly points, the state at a backup
 
     def known_to_save(x: _File) -> bool:
         return x.hash in saved.chain.known
@@ -220,6 +221,7 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
             res.files += 1
             if _monthly_point(rp):  # a state a monthly save or a backup may hold (a hash costs; not after every file)
                 passed.add(rp.state.state_hash())
+                points.append(rp.state)
             progress = True
         if progress:
             continue
@@ -227,7 +229,8 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
         if not nxt:
             break
         passed.add(rp.state.state_hash())  # a backup "from the current state" holds this one
-        point = _new_epoch(rp, nxt[0][1], me, passed)
+        points.append(rp.state)
+        point = _new_epoch(rp, nxt[0][1], me, points)
         if point is not None:
             res.first = point
             break
@@ -273,7 +276,18 @@ def _monthly(home: Path, game: str, me: keys.Identity, local: dict, passed: set)
     return None
 
 
-def _new_epoch(rp: Replay, path: Path, me: keys.Identity, passed: set) -> Point | None:
+def _restores(backup: GameState, points: list[GameState]) -> bool:
+    """Is ``backup`` one of ``points`` with only the host's "backups made" log line(s) added (000:214-220)?"""
+    for st in reversed(points):
+        n = len(st.log)
+        extra = backup.log[n:]
+        if len(backup.log) > n and all(getattr(e, "kind", "") == "admin.backups" for e in extra) \
+                and backup.replace(log=backup.log[:n]).state_hash() == st.state_hash():
+            return True
+    return False
+
+
+def _new_epoch(rp: Replay, path: Path, me: keys.Identity, points: list) -> Point | None:
     sav, dat = atomic.read_save_pair(path)
     h = envelope.parse(sav, path.name, max_size=envelope.MAX_SAV).header
     try:
@@ -285,7 +299,7 @@ def _new_epoch(rp: Replay, path: Path, me: keys.Identity, passed: set) -> Point 
             raise BadEncoding(f"{path.name} holds another state than its header names")
     except EiaError as err:
         return Point(path.name, h.slot, h.author, str(err))
-    if data.state.state_hash() not in passed:
+    if not _restores(data.state, points):
         return Point(path.name, h.slot, h.author,
                      "the backup restores a state the game's files never passed through (4.2.8: a backup returns to "
                      "an earlier point of the same game)")

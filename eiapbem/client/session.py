@@ -316,6 +316,8 @@ class Session:
         local = local_roles(home, game)
         try:
             contents = savegame.load(GameFolders(home), game, me, local)
+        except NotForYou:
+            raise  # not damaged: the save is not this role's (a handed-on role, 4.2.8)
         except BadFile as err:
             raise forks.damaged_save(home, game, me, local, err) from err  # issue 20: say how to come back
         # A role whose key the chain no longer holds (a replaced host, 000:208) is not played here any more.
