@@ -146,7 +146,6 @@ def register(cli: click.Group) -> None:
             if scenario_id is None:  # not silent: say this is no game's summary (issue 20)
                 note = (f"there is no game in {home.resolve()}: this is the classic-1805 scenario's economic phase, "
                         "not a game's; --scenario chooses another, --home or --save a game")
-                click.echo(f"eiapbem: note: {note}", err=True)
             state, _ = scenario_state(scenario_id or "classic-1805", month)
             recs = records(state, seed, only or power if power != "host" else only)
         if as_json:

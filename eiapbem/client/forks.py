@@ -10,8 +10,8 @@ act wins** (4.2.8 makes the host the authority).  A folder that took the
 other side (it loaded the player's turn file first, or it is that player's own
 folder) rewinds by itself to the fork point and loads the host's file; the
 turn file is then set aside.  For that, a folder keeps a copy of its save as
-it was at each of the last ``KEEP`` points of the chain (``save/rewind/``),
-taken just before it loads or writes the file that follows the point.  A fork
+it was at each of the last ``KEEP`` points of the chain (``rewind/`` beside
+``save/``), taken when it loads or writes the file that follows the point.  A fork
 between two turn files or two admin files is not decided here: it is named and
 the host repairs it with backups.
 """
@@ -44,22 +44,34 @@ class Kept:
 
 
 def _rewind_dir(s: "Session") -> Path:
-    return s.folders.save / REWIND
+    return s.home / REWIND
 
 
 def _point_name(game: str, head: bytes) -> str:
     return f"{folders.check_game_name(game)}_at_{head.hex()[:24]}.sav"
 
 
-def keep_point(s: "Session") -> Path | None:
-    """Keep the save as it is now, under the chain head it stands at (once per head)."""
+def point_before(s: "Session") -> tuple[bytes, bytes, bytes] | None:
+    """The save as it is on disk now and the chain head it stands at (kept by ``keep`` once the load succeeded)."""
     src = s.folders.save / folders.save_name(s.game)
-    d = _rewind_dir(s)
     try:
         sav, dat = atomic.read_save_pair(src)
-        target = d / _point_name(s.game, envelope.parse(sav, src.name, max_size=envelope.MAX_SAV).header.prev)
-        if target.is_file():
-            return None
+        head = envelope.parse(sav, src.name, max_size=envelope.MAX_SAV).header.prev
+    except (OSError, EiaError):
+        return None
+    if (_rewind_dir(s) / _point_name(s.game, head)).is_file():
+        return None
+    return head, sav, dat
+
+
+def keep(s: "Session", point: tuple[bytes, bytes, bytes] | None) -> Path | None:
+    """Keep the save taken by ``point_before`` under its chain head (``rewind/``), the newest ``KEEP`` only."""
+    if point is None:
+        return None
+    head, sav, dat = point
+    d = _rewind_dir(s)
+    target = d / _point_name(s.game, head)
+    try:
         d.mkdir(parents=True, exist_ok=True)
         atomic.write_save_pair(target, sav, dat)
         olds = sorted((p for p in d.glob(f"{s.game}_at_*.sav")), key=lambda p: p.stat().st_mtime)
@@ -198,14 +210,14 @@ def forks_among(headers: list[tuple[str, envelope.Header, bytes]]) -> list[str]:
     return out
 
 
-__all__ = ["KEEP", "accepted_after", "check", "forks_among", "keep_point", "rewind", "status_lines"]
+__all__ = ["KEEP", "accepted_after", "check", "damaged_save", "forks_among", "keep", "point_before", "rewind", "status_lines"]
 
 
 def damaged_save(home: Path, game: str, me, local, err: EiaError) -> EiaError:
     """The sentence for a save that does not open: what is wrong and which kept copy brings the folder back."""
     from eiapbem.client.session import NoGame
 
-    d = Path(home) / "save" / REWIND
+    d = Path(home) / REWIND
     best = None
     for p in sorted(d.glob(f"{game}_at_*.sav"), key=lambda p: p.stat().st_mtime, reverse=True) if d.is_dir() else []:
         try:
@@ -221,7 +233,7 @@ def damaged_save(home: Path, game: str, me, local, err: EiaError) -> EiaError:
         return NoGame(f"your save {save} does not open ({err}) and this folder keeps no earlier copy of it",
                       hint="ask the host for a backup (eiapbem admin backup) and load it with 'eiapbem load-backup'")
     p, c = best
-    rel = f"save/{REWIND}/{p.name}"
+    rel = f"{REWIND}/{p.name}"
     return NoGame(f"your save {save} does not open ({err}); the folder keeps a copy of it from file {c.chain.seq} "
                   f"of the game, {rel}",
                   hint=f"copy {rel} over {save} and {rel}.dat over {save}.dat, then run 'eiapbem load': the files "

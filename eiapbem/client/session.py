@@ -489,7 +489,7 @@ class Session:
         engine.verify_actor(state, self.power)
         for part in (self.folders.commout, self.folders.save):
             folders.check_folder(part)  # before the save says the file is sent (issue 20)
-        forks.keep_point(self)
+        point = forks.point_before(self)
         key = file_slot(state, self.power)
         chain = self.contents.chain
         if slot.simultaneous and key in chain.collected:
@@ -542,6 +542,7 @@ class Session:
         self.contents = replace(self.contents, chain=new_chain)
         self._note(name, key, self.power, utc_now(), reloads)
         self._settle()
+        forks.keep(self, point)
         self.save()  # first the save (it holds the file), then the file: a crash loses neither
         self.folders.put(self.folders.commout, name, sealed.data)
         inbox.keep_sent(self.folders, name, sealed.data)
@@ -644,9 +645,10 @@ class Session:
         if path.suffix == ".battle":
             return self.load_battle(path)
         data = folders.read_limited(path)
-        forks.keep_point(self)  # the state at this point, should a fork make this folder come back to it
+        point = forks.point_before(self)  # the state at this point, should a fork make this folder come back to it
         forks.check(self, data, path.name)  # a fork is named; the host's act wins (issue 20, 4.2.8)
         slot = self._load_bytes(data, path.name)
+        forks.keep(self, point)
         h = envelope.parse(data, path.name).header
         self._note(path.name, slot, h.author, file_time(path), h.reloads or 0)
         self.save()
