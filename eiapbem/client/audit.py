@@ -37,7 +37,7 @@ from eiapbem.pbem import atomic, crypto, envelope, files, folders, keys, savegam
 from eiapbem.pbem.errors import AlreadyLoaded, OutOfOrder
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
-from eiapbem.rules.model import POWERS, GameState, Options, first_difference
+from eiapbem.rules.model import GameState, first_difference
 
 
 class Replay(Session):
@@ -47,6 +47,7 @@ class Replay(Session):
 
     def save(self) -> None:
         """Nothing to write, nothing to encode: the replay's save is ``contents`` and ``data`` in memory."""
+        self.data = self.data.absorbed()  # as a save does: the log lines leave the state for the journal
 
 
 @dataclass
@@ -144,18 +145,9 @@ def _gamestart(found: list[_File], home: Path, game: str) -> _File:
 
 
 def _first_state(body: Any, chain, name: str) -> GameData:
-    from eiapbem.client.newgame import first_state
+    from eiapbem.client.newgame import start_data
 
-    if not isinstance(body, dict) or not isinstance(body.get("meta"), dict):
-        raise BadEncoding(f"{name} does not hold a gamestart in the expected form")
-    meta = body["meta"]
-    types = {p: meta["players"][p]["type"] for p in POWERS}
-    options = Options.from_obj(body["options"], "options")
-    state = first_state(meta["scenario"], options, types, body["bids"], [tuple(w) for w in body.get("wars", [])],
-                        chain.gid, chain.roster)
-    if state.state_hash() != body["state_hash"]:
-        raise BadEncoding(f"{name} starts from another state than this eiapbem makes from scenario {meta['scenario']}")
-    return GameData(state, meta)
+    return start_data(body, chain, name)
 
 
 def _backups(home: Path, game: str, role: str) -> list[tuple[int, Path]]:
@@ -281,7 +273,7 @@ def _restores(backup: GameState, points: list[GameState]) -> bool:
     for st in reversed(points):
         n = len(st.log)
         extra = backup.log[n:]
-        if len(backup.log) > n and all(getattr(e, "kind", "") == "admin.backups" for e in extra) \
+        if all(getattr(e, "kind", "") == "admin.backups" for e in extra) \
                 and backup.replace(log=backup.log[:n]).state_hash() == st.state_hash():
             return True
     return False
