@@ -53,6 +53,8 @@ def one(rng: random.Random, corpus: fuzzkit.Corpus, bodies: dict):
     out = fuzzkit.try_load(corpus, item, data)
     if out.kind == "accepted" and fuzzkit.set_at(body, path, fn) == body:
         out = fuzzkit.Outcome("same", "")  # the mutation changed nothing
+    elif out.kind == "accepted" and path[:1] in (("state",), ("parts",), ("at",)):
+        out = fuzzkit.Outcome("diagnostic", "")  # read only to name a difference
     return item[0], path, what, out
 
 
@@ -74,12 +76,13 @@ def main() -> None:
         while time.monotonic() < end:
             kind, path, what, out = one(rng, corpus, bodies)
             counts[out.kind] += 1
-            if out.kind not in ("refused", "same"):
+            if out.kind not in ("refused", "same", "diagnostic"):
                 key = (kind, path[:2], out.kind, out.text.split(":")[0][:80])
                 findings.setdefault(key, (path, what, out.text[:200]))
         total = sum(counts.values())
         print(f"{total} validly re-signed mutants in {a.minutes:g} min (seed {a.seed}): "
               f"{counts['refused']} refused, {counts['same']} unchanged by the mutation and accepted, "
+              f"{counts['diagnostic']} accepted with a change to a diagnostic field (state parts, place), "
               f"{counts['accepted']} changed and accepted, {counts['crash']} crashes")
         for (kind, _, k, _), (path, what, text) in sorted(findings.items(), key=repr):
             print(f"  {k:8} {kind:5} at {list(path)!r} ({what}): {text}")
