@@ -165,9 +165,6 @@ def rewind(s: "Session", point: bytes) -> bool:
         starts[k] = max(v, starts.get(k, 0))
     s.contents = replace(contents, starts=starts)
     s.data = replace(data, outbox={})
-    meta = dict(s.data.meta)
-    meta["rewound"] = point.hex()
-    s.data = replace(s.data, meta=meta)
     return True
 
 
