@@ -21,15 +21,10 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
-
 from eiapbem.client import inbox
 from eiapbem.core.errors import EiaError
 from eiapbem.pbem import atomic, crypto, envelope, files, folders
 from eiapbem.pbem.errors import Fork
-
-if TYPE_CHECKING:
-    from eiapbem.client.session import Session
 
 #: How many points of the chain a folder can rewind to.
 KEEP = 40
@@ -130,6 +125,12 @@ def check(s: "Session", data: bytes, name: str) -> None:
     other = accepted_after(s, h.prev, h.epoch)
     if other is None:
         return  # nothing of ours follows that point: an old or replayed file, refused by the chain as such
+    if other.header.kind == h.kind == "turn" and other.header.slot == h.slot:
+        return  # a second file for a slot: the chain names that fork itself
+    try:
+        ch.verify(env, name)  # a fork is named only between files their authors really signed
+    except EiaError:
+        return
     both = (f"{_describe(name, h, fh)} and {_describe(other.path.name, other.header, other.hash)} both follow the same "
             f"point of the chain ({h.prev.hex()[:16]}, file {h.seq} of epoch {h.epoch})")
     if h.kind == "admin" and other.header.kind == "turn":
@@ -146,7 +147,7 @@ def check(s: "Session", data: bytes, name: str) -> None:
 
 def rewind(s: "Session", point: bytes) -> bool:
     """Put the session (in memory) back to its save at ``point``; the caller's next save makes it last."""
-    from eiapbem.client.session import GameData
+    from eiapbem.client.store import GameData
 
     p = _rewind_dir(s) / _point_name(s.game, point)
     if not p.is_file():
@@ -212,7 +213,7 @@ __all__ = ["KEEP", "accepted_after", "check", "damaged_save", "forks_among", "ke
 
 def damaged_save(home: Path, game: str, me, local, err: EiaError) -> EiaError:
     """The sentence for a save that does not open: what is wrong and which kept copy brings the folder back."""
-    from eiapbem.client.session import NoGame
+    from eiapbem.client.store import NoGame
 
     d = Path(home) / REWIND
     best = None
