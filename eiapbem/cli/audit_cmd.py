@@ -6,7 +6,7 @@ import json
 
 import click
 
-from eiapbem.cli.game_cmd import _home, game_options
+from eiapbem.cli.common import game_options, home as _home
 from eiapbem.cli.prompt import ask_password
 
 
