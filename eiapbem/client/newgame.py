@@ -17,7 +17,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from eiapbem import ai
 from eiapbem.data import world
@@ -90,6 +90,7 @@ def new_game(
     host_password: str,
     host: Person | None = None,
     wars: list[tuple[str, str]] | None = None,
+    rng: Callable[[int], bytes] = os.urandom,
 ) -> Created:
     """The host's new game: keys, the first state, the gamestart file and the host's save."""
     home = Path(home)
@@ -126,9 +127,9 @@ def new_game(
         raise IllegalAction("the host's key needs a password")
 
     wars = sorted({(a, t) for a, t in (wars or [])})
-    ids = {r: keys.Identity.generate(r) for r in envelope.POWERS + ("host",)}
+    ids = {r: keys.Identity.generate(r, rng) for r in envelope.POWERS + ("host",)}
     roster = {r: i.public() for r, i in ids.items()}
-    gid = os.urandom(16)
+    gid = rng(16)  # a seeded source only in `eiapbem campaign` (client/campaign.py)
     types = {p: by_power[p].type for p in POWERS}
     state = first_state(scenario, options, types, dict(bids), wars, gid, roster)
     meta = {
