@@ -28,6 +28,10 @@ def register(cli: click.Group) -> None:
         click.echo(f"password KDF (scrypt logn={logn}, r={crypto.STRONG_R}, p={crypto.STRONG_P}): {kdf_ms:.1f} ms")
         click.echo("open = parse + chain checks + signature + decrypt + decode; the identity row's seal and open include one KDF each")
 
+    from .campaign_cmd import register_bench
+
+    register_bench(bench_group)
+
     @bench_group.command("game")
     @click.option("--repeat", type=click.IntRange(1, 50), default=3, show_default=True, help="Runs per figure (best is shown).")
     def game_(repeat: int) -> None:
