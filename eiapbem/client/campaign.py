@@ -17,12 +17,15 @@ Real games keep ``os.urandom`` (``newgame.new_game``'s default).
 from __future__ import annotations
 
 import hashlib
+import inspect
 import os
+import sys
 import shutil
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from eiapbem import ai
 from eiapbem.core.errors import IllegalAction
@@ -55,6 +58,41 @@ class SeededRng:
         return out[:size]
 
 
+@contextmanager
+def seeded(rng: SeededRng) -> Iterator[None]:
+    """Inside: every random byte eiapbem asks for comes from ``rng`` (the campaign only; restored after).
+
+    The file layer takes its randomness as ``rng=os.urandom`` defaults (bound when
+    the module was loaded) and, for the orders' and battles' commitment nonces, by
+    calling ``os.urandom``; both are pointed at ``rng`` for the campaign's run, so
+    the keys, nonces, file hashes, chain heads and with them every dice roll repeat.
+    """
+    real = os.urandom
+    swapped: list[tuple[object, str, object]] = []
+    for name, mod in list(sys.modules.items()):
+        if not name.startswith("eiapbem.") or mod is None:
+            continue
+        for obj in list(vars(mod).values()):
+            fns = [obj] if inspect.isfunction(obj) else (
+                [f for f in vars(obj).values() if inspect.isfunction(f)] if inspect.isclass(obj) else [])
+            for fn in fns:
+                if fn.__module__ != name:
+                    continue
+                if fn.__defaults__ and any(d is real for d in fn.__defaults__):
+                    swapped.append((fn, "__defaults__", fn.__defaults__))
+                    fn.__defaults__ = tuple(rng if d is real else d for d in fn.__defaults__)
+                if fn.__kwdefaults__ and any(d is real for d in fn.__kwdefaults__.values()):
+                    swapped.append((fn, "__kwdefaults__", fn.__kwdefaults__))
+                    fn.__kwdefaults__ = {k: rng if d is real else d for k, d in fn.__kwdefaults__.items()}
+    os.urandom = rng
+    try:
+        yield
+    finally:
+        os.urandom = real
+        for fn, attr, old in reversed(swapped):
+            setattr(fn, attr, old)
+
+
 @dataclass
 class Figures:
     """What ``bench campaign`` prints: seconds per month, files and bytes per folder."""
@@ -84,7 +122,11 @@ class Campaign:
         self.pw = {r: f"campaign-{r}-{seed}" for r in self.homes}
         self.delivered: set[tuple[str, str]] = set()
         self.ids: dict = {}
-        self._new(scenario)
+        self.rng = SeededRng(seed)
+        # the modules that write files are loaded before the defaults are pointed at the seed
+        import eiapbem.client.exchange, eiapbem.pbem.files, eiapbem.pbem.savegame  # noqa: F401,E401
+        with seeded(self.rng):
+            self._new(scenario)
 
     def _new(self, scenario: str) -> None:
         if self.out.exists() and any(self.out.iterdir()):
@@ -93,7 +135,7 @@ class Campaign:
         players = [newgame.Player(p, f"Computer {p}", f"{p.lower()}@campaign.invalid", "client") for p in POWERS]
         created = newgame.new_game(host, GAME, scenario, players, bids={}, options=newgame.options_from_flags([]),
                                    passwords={}, host_password=self.pw[HOST],
-                                   host=Person("Campaign host", "host@campaign.invalid"), rng=SeededRng(self.seed))
+                                   host=Person("Campaign host", "host@campaign.invalid"), rng=self.rng)
         gs = created.gamestart
         for p in POWERS:
             home = self.homes[p]
@@ -186,6 +228,10 @@ class Campaign:
         return moved
 
     def run(self, months: int, *, check_every_slot: bool = True, maps: bool = True) -> GameState:
+        with seeded(self.rng):
+            return self._run(months, check_every_slot, maps)
+
+    def _run(self, months: int, check_every_slot: bool, maps: bool) -> GameState:
         st = self.state()
         start = st.date.index
         month_key, t_month, files_before = str(st.date), time.perf_counter(), self.figures.files
