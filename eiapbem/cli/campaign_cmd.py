@@ -24,7 +24,10 @@ def register(cli: click.Group) -> None:
         copied into the other folders' commin/ and loaded there as a human's client does."""
         from eiapbem.client.campaign import Campaign, power_table
 
+        from .data_cmd import unit_labels
+
         c = Campaign(out, seed, scenario, level, click.echo)
+        c.unit_labels = unit_labels
         st = c.run(months)
         _report(c, st, power_table)
 

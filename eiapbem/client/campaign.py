@@ -122,6 +122,8 @@ class Campaign:
         self.pw = {r: f"campaign-{r}-{seed}" for r in self.homes}
         self.delivered: set[tuple[str, str]] = set()
         self.ids: dict = {}
+        #: (area, label) per counter for the yearly maps; the command line passes its own (``cli/data_cmd.py``).
+        self.unit_labels: Callable[[GameState], list] | None = None
         self.rng = SeededRng(seed)
         # the modules that write files are loaded before the defaults are pointed at the seed
         import eiapbem.client.exchange, eiapbem.pbem.files, eiapbem.pbem.savegame  # noqa: F401,E401
@@ -256,11 +258,10 @@ class Campaign:
     def write_map(self, st: GameState) -> Path:
         from eiapbem.data import mapdata
         from eiapbem.present import svgmap
-        from eiapbem.cli.data_cmd import unit_labels
 
         m = mapdata.load_map(None)
         controllers = svgmap.scenario_controllers(m, {k: v.controller for k, v in st.minors.items()})
-        text = svgmap.render_svg(m, controllers=controllers, units=svgmap.units_by_area(unit_labels(st)),
+        text = svgmap.render_svg(m, controllers=controllers, units=svgmap.units_by_area(self.unit_labels(st)) if self.unit_labels else None,
                                  title=f"{GAME}, {st.date.name}")
         path = self.out / f"map-{st.date}.svg"
         path.write_text(text, encoding="utf-8")
