@@ -192,6 +192,17 @@ def register(cli: click.Group) -> None:
         s = open_host(game, password)
         _done(s, admin.ai_play(s, level))
 
+    @admin_group.command("house-rules")
+    @click.argument("ladder")
+    @host_options
+    def house_rules(ladder: str, game: str | None, password: str | None) -> None:
+        """Set the lateness ladder REMIND,REMIND_ALL,AI_PLAY,OFFER_AFTER (hours, hours, hours, missed slots; 0 = off), logged for all; 'eiapbem mail sync' applies it."""
+        from eiapbem.host import lateness
+
+        r = lateness.parse_rules(ladder)
+        s = open_host(game, password)
+        _done(s, lateness.set_house_rules(s, r))
+
     @admin_group.command("saves")
     @host_options
     def saves(game: str | None, password: str | None) -> None:

@@ -389,6 +389,9 @@ def status_lines(s: Session) -> list[str]:
             out.append(f"Reloads reported by {p}: {total} ({where})")
     else:
         out.append("Reloads reported: none (4.2.7)")
+    from eiapbem.host import lateness  # the lateness ladder of 'mail sync' (issue 22)
+
+    out.extend(lateness.status_lines(s))
     return out
 
 
