@@ -453,6 +453,8 @@ def classify(name: str, data: bytes, session: Any, join: str | None = None) -> t
     chain = session.contents.chain
     if h.gid != chain.gid:
         return "", f"it belongs to another game ({h.game})"
+    if h.kind == "gamestart":
+        return ("have", "") if crypto.file_hash(env) in chain.known else ("", "it is not this game's gamestart")
     if h.author in session.local:
         return "", "it is this folder's own file"
     want = "battles" if h.kind == "battle" else "commin" if h.kind in ("turn", "admin") else ""
@@ -486,6 +488,10 @@ def fetch(home: Path, cfg: MailConfig, password: str, session: Any | None, *, jo
         raise MailError("this folder plays no game yet; to fetch the gamestart say which game with --join GAME")
     rep = FetchReport()
     ledger = Ledger(mail_dir(home) / "fetched.json", {})
+    if session is None:
+        # Before joining: a record of its own, and nothing moved, so the game's first fetch still sees
+        # the turn files that came with the gamestart (4.2.2 step 4: the host's setup rides along).
+        game, move_to = f"{join} (join)", ""
     imap = imap_connect(cfg, password)
     try:
         typ, data = imap.select(_quote(box))
@@ -516,6 +522,9 @@ def fetch(home: Path, cfg: MailConfig, password: str, session: Any | None, *, jo
                 if not where:
                     rep.ignored.append((f"{name} (in {subject!r})", why))
                     retry = retry or why.startswith("forged")
+                    continue
+                if where == "have":  # the game's own gamestart, joined already: the message is handled
+                    took = True
                     continue
                 target = home / where / name
                 if target.is_file() and target.read_bytes() == payload:
