@@ -162,7 +162,9 @@ def register(cli: click.Group) -> None:
         s = Session.open_with(_home(), name, me)
         rep = mail.fetch(_home(), cfg, _mail_password(cfg), s, move_to=move_to, folder=folder)
         _echo_fetch(rep)
+        n = len(rep.ignored)
         loaded, refused = mail.load_fetched(s, rep)
+        _echo_fetch(mail.FetchReport(ignored=rep.ignored[n:]))
         _echo_load(loaded, refused)
         if not rep.saved and not loaded and not refused:
             click.echo("no new files")
@@ -198,7 +200,9 @@ def register(cli: click.Group) -> None:
                 s = Session.open_with(home, name, me)
                 rep = mail.fetch(home, cfg, mpw, s)
                 _echo_fetch(rep)
+                len_ignored = len(rep.ignored)
                 loaded, refused = mail.load_fetched(s, rep)
+                _echo_fetch(mail.FetchReport(ignored=rep.ignored[len_ignored:]))
                 _echo_load(loaded, refused)
                 late = []
                 if me.role == "host":

@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable
 from eiapbem.core.errors import EiaError
 from eiapbem.pbem import atomic, crypto, envelope
 from eiapbem.pbem.email import BadAddress, Person, make_draft, subject_for
-from eiapbem.pbem.errors import BadFile
+from eiapbem.pbem.errors import BadFile, OutOfOrder
 
 #: The mail password from the environment (tests, unattended hosts); never stored by eiapbem.
 PASSWORD_ENV = "EIAPBEM_MAIL_PASSWORD"
@@ -561,18 +561,56 @@ def fetch(home: Path, cfg: MailConfig, password: str, session: Any | None, *, jo
     return rep
 
 
+def _battle_role(session: Any, p: Path) -> str:
+    """Why this session cannot load the battle file ``p`` ("" when it can)."""
+    try:
+        sealed_for = [st.role for st in envelope.parse(p.read_bytes(), p.name).header.to]
+    except (BadFile, OSError) as err:
+        return str(err)
+    if session.power in sealed_for:
+        return ""
+    role = next((r for r in sealed_for if r in session.local), sealed_for[0] if sealed_for else "?")
+    return (f"it is a battle file for {role}: load it as {role} with 'eiapbem load battles/{p.name} --power {role}' "
+            f"(or run 'eiapbem mail sync --power {role}')")
+
+
 def load_fetched(session: Any, rep: FetchReport) -> tuple[list, list]:
-    """The same load as ``eiapbem load`` (commin/), then the battle files just fetched (4.2.7)."""
-    r = session.load_all()
-    loaded = [(n, s) for n, s in r.loaded]
-    refused = [(n, w) for n, w in r.refused]
+    """The battle files just fetched (4.2.7) and the same load as ``eiapbem load`` (commin/).
+
+    A battle file of the slot in play must come before the turn file that ends
+    the slot, and one of the next slot after it: battle files are tried before
+    and again after the turn files.  One still out of order then belongs to a
+    slot already over, whose turn file carries the whole battle: it is noted,
+    not refused.
+    """
+    loaded, refused, later = [], [], []
     for p in rep.battles:
-        before = session.save_snapshot()
-        try:
-            loaded.append((p.name, session.load_path(p)))
-        except EiaError as err:
-            session.restore_snapshot(before)
-            refused.append((p.name, str(err)))
+        why = _battle_role(session, p)
+        if why:
+            refused.append((p.name, why))
+            continue
+        later.append(p)
+    r = None
+    for round_ in (0, 1):
+        waiting, later = later, []
+        for p in waiting:
+            before = session.save_snapshot()
+            try:
+                loaded.append((p.name, session.load_path(p)))
+            except OutOfOrder as err:
+                session.restore_snapshot(before)
+                if round_ == 0:
+                    later.append(p)
+                else:
+                    rep.ignored.append((p.name, f"not loaded: its slot is over and the turn file that ended it carries "
+                                                f"the battle ({err})"))
+            except EiaError as err:
+                session.restore_snapshot(before)
+                refused.append((p.name, str(err)))
+        if r is None:
+            r = session.load_all()
+            loaded.extend((n, s) for n, s in r.loaded)
+            refused.extend((n, w) for n, w in r.refused)
     return loaded, refused
 
 
