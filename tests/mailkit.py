@@ -10,6 +10,8 @@ refuse for a while.  A test that cannot start either is skipped with a message.
 from __future__ import annotations
 
 import imaplib
+import os
+import signal
 import shutil
 import socket
 import subprocess
@@ -78,7 +80,10 @@ class Dovecot:
             m.logout()
 
     def stop(self) -> None:
-        subprocess.run(["doveadm", "-c", str(self.folder / "dovecot.conf"), "stop"], capture_output=True, timeout=30)
+        try:  # the master's pid: a signal is quicker than 'doveadm stop', which waits for every child
+            os.kill(int((self.folder / "run" / "master.pid").read_text().split()[0]), signal.SIGTERM)
+        except (OSError, ValueError):
+            subprocess.run(["doveadm", "-c", str(self.folder / "dovecot.conf"), "stop"], capture_output=True, timeout=30)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

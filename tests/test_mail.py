@@ -216,6 +216,22 @@ def test_temporary_and_permanent_refusals(tmp_path):
 # ----------------------------------------------------------------- fetching
 
 
+def test_fetch_before_joining_takes_only_the_games_gamestart_and_key(tmp_path, servers):
+    dove, smtp = servers
+    code, out = run(tmp_path, *setup_args("fr@example.org", "Player FR", smtp, dove))
+    assert code == 0, out
+    code, out = run(tmp_path, "mail", "fetch", env={mail.PASSWORD_ENV: password("fr@example.org")})
+    assert code == 1 and "--join GAME" in out  # no game here yet
+    _mail_with(dove, "fr@example.org", {f"{GAME}_gamestart.pbm": b"not a gamestart at all", "holiday.jpg": b"\xff\xd8"})
+    _mail_with(dove, "fr@example.org", {"Other_gamestart.pbm": b"x", "../../evil.pbm": b"x"})
+    code, out = run(tmp_path, "mail", "fetch", "--join", GAME, env={mail.PASSWORD_ENV: password("fr@example.org")})
+    assert code == 0 and "fetched" not in out and "no gamestart of Jena has arrived yet" in out, out
+    assert out.count("ignored") == 4 and not (tmp_path / "commin").exists()
+    assert all("\\Seen" not in f for f in dove.flags("fr@example.org"))  # left unread
+    code, out = run(tmp_path, "mail", "fetch", "--join", GAME, env={mail.PASSWORD_ENV: "wrong"})
+    assert code == 1 and "refused the login" in out and "Traceback" not in out
+
+
 def _mail_with(dove: Dovecot, to: str, files: dict, subject: str = "EiA Jena: files") -> None:
     from email.message import EmailMessage
 
@@ -227,6 +243,7 @@ def _mail_with(dove: Dovecot, to: str, files: dict, subject: str = "EiA Jena: fi
     dove.append(to, msg.as_bytes())
 
 
+@pytest.mark.slow
 def test_fetch_saves_only_good_files_of_this_game_and_leaves_the_rest_unread(game, template, tmp_path, run_cli):
     homes, dove, smtp = game
     s = Session.open(homes["RU"], GAME, "RU", pw("RU"))
@@ -260,6 +277,7 @@ def test_fetch_saves_only_good_files_of_this_game_and_leaves_the_rest_unread(gam
 # ----------------------------------------------------------------- the lateness ladder
 
 
+@pytest.mark.slow
 def test_a_silent_player_is_reminded_then_the_computer_plays_the_slot(game):
     homes, dove, smtp = game
     code, out = run(homes["RU"], "admin", "house-rules", "24,48,72,2", "--password", HOST_PW)

@@ -35,7 +35,7 @@ def test_three_folders_play_a_month_by_mail(tmp_path, monkeypatch):
     try:
         homes = {p: tmp_path / p for p in HUMANS}
         args = ["new", GAME, "--scenario", "classic-1805", "--host-password", HOST_PW, "--password", f"RU={pw('RU')}",
-                "--option", "allow-pbem-host-functions"]
+                "--option", "allow-pbem-host-functions", "--house-rules", "240,480,720,2"]
         for p in ("AU", "FR", "GB", "PR", "RU", "SP", "TU"):
             args += ["--player", f"{p}:Player {p}:{HUMANS[p]}:{'host' if p == 'RU' else 'client'}" if p in HUMANS
                      else f"{p}:ai-medium"]
@@ -48,7 +48,7 @@ def test_three_folders_play_a_month_by_mail(tmp_path, monkeypatch):
 
         # The gamestarts go out by mail; the players fetch them and join.
         code, out = run(homes["RU"], "mail", "send", "--retry-wait", "0", env=env_of("RU"))
-        assert code == 0 and out.count("sent commout/") == 2, out
+        assert code == 0 and out.count("sent commout/") == 3, out  # two gamestarts and the house rules' admin file
         for p in ("FR", "GB"):
             code, out = run(homes[p], "mail", "fetch", "--join", GAME, env=env_of(p))
             assert code == 0 and f"fetched commin/{GAME}_gamestart.pbm" in out and f"fetched commin/{GAME}_{p}.key" in out, out
@@ -100,6 +100,9 @@ def test_three_folders_play_a_month_by_mail(tmp_path, monkeypatch):
         for p in ("FR", "GB"):
             assert f"{GAME}_gamestart.pbm" in _hand_files(homes[p])
             assert dove.count(HUMANS[p]) == 0 and dove.count(HUMANS[p], "Handled") > 0
+        for p in ("FR", "GB"):  # the house rules set at creation reached everyone's log by mail
+            log = Session.open(homes[p], GAME, p, pw(p)).state.log
+            assert any(e.kind == "admin.house-rules" and dict(e.params)["ai_play"] == 720 for e in log)
         # A second round finds nothing new anywhere.
         outs = sync_all()
         assert all("nothing new" in o for o in outs.values()), outs

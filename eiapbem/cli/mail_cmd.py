@@ -158,6 +158,9 @@ def register(cli: click.Group) -> None:
                        if any(n.endswith("_gamestart.pbm") for n, _ in rep.saved) or (_home() / "commin" / f"{join}_gamestart.pbm").is_file()
                        else f"no gamestart of {join} has arrived yet")
             return 0
+        if not session.game_names(_home()):
+            raise mail.MailError("this folder plays no game yet; to fetch the gamestart and key file the host mailed you, "
+                                 "say which game: 'eiapbem mail fetch --join GAME'")
         name, me = _identity(game, power, password)
         s = Session.open_with(_home(), name, me)
         rep = mail.fetch(_home(), cfg, _mail_password(cfg), s, move_to=move_to, folder=folder)
