@@ -170,6 +170,12 @@ def test_send_each_draft_once_from_the_players_own_address(tmp_path):
         assert not again.sent and len(smtp.received) == 2  # never twice
         bad = mail.send_all(tmp_path, _cfg(smtp), "wrong", wait=0)  # nothing unsent: no login tried
         assert not bad.failed
+        _drafts(tmp_path, 3)
+        (tmp_path / "commout" / "broken.eml").write_bytes(b"Subject: no recipient\r\n\r\nhello\r\n")
+        bad = mail.send_all(tmp_path, _cfg(smtp), "wrong", wait=0)
+        assert [(lbl, "535" in why or "names no recipient" in why) for lbl, why in bad.failed] == [
+            ("commout/Game_1805-03_naval_FR.pbm.eml", True), ("commout/broken.eml", True)], bad.failed
+        assert len(smtp.received) == 2
     finally:
         smtp.stop()
 
@@ -280,7 +286,7 @@ def test_fetch_saves_only_good_files_of_this_game_and_leaves_the_rest_unread(gam
 @pytest.mark.slow
 def test_a_silent_player_is_reminded_then_the_computer_plays_the_slot(game):
     homes, dove, smtp = game
-    code, out = run(homes["RU"], "admin", "house-rules", "24,48,72,2", "--password", HOST_PW)
+    code, out = run(homes["RU"], "admin", "house-rules", "24,48,72,1", "--password", HOST_PW)
     assert code == 0 and "house rules for late players" in out, out
     s = Session.open(homes["RU"], GAME, "RU", pw("RU"))
     from eiapbem.client import setups
@@ -316,13 +322,20 @@ def test_a_silent_player_is_reminded_then_the_computer_plays_the_slot(game):
     assert f"late: {late} ({slot}), 73 h late: the computer played the slot" in out, out
     host = Session.open(homes["RU"], GAME, "RU", pw("RU"))
     kinds = [(e.kind, dict(e.params).get("step")) for e in host.state.log if e.kind.startswith("admin.")]
-    assert kinds[-4:] == [("admin.late-notice", "reminder"), ("admin.late-notice", "reminder-all"),
-                          ("admin.late-notice", "ai-play"), ("admin.ai-play", None)]
+    assert kinds[-5:] == [("admin.late-notice", "reminder"), ("admin.late-notice", "reminder-all"),
+                          ("admin.late-notice", "ai-play"), ("admin.ai-play", None), ("admin.late-notice", "seat-offered")]
+    played = [(rc, email.message_from_bytes(c, policy=email.policy.default)) for _, rc, c in smtp.received]
+    played = [(rc, m) for rc, m in played if "ai-play" in str(m["Subject"])]
+    assert len(played) == 1 and sorted(played[0][0]) == sorted(a for p, a in HUMANS.items() if p != "RU")
+    body = played[0][1].get_body(("plain",)).get_content()
+    assert "the computer (ai-medium) played the slot" in body and "offered to a replacement" in body
+    code, out = run(homes["RU"], "admin", "status", "--password", HOST_PW, env={"EIAPBEM_NOW": "2026-01-04 02:00"})
+    assert code == 0 and "seat offered after 1 missed slot(s)" in out, out
     assert (late, slot) not in host.awaited()
     # The player's folder gets every step in its log by mail alone.
     code, out = run(homes[late], "mail", "fetch", env=env_of(late))
     assert code == 0, out
     mine = Session.open(homes[late], GAME, late, pw(late))
     assert [dict(e.params).get("step") for e in mine.state.log if e.kind == "admin.late-notice"] == [
-        "reminder", "reminder-all", "ai-play"]
+        "reminder", "reminder-all", "ai-play", "seat-offered"]
     assert mine.state.state_hash() == host.state.state_hash()

@@ -230,6 +230,8 @@ class Outgoing:
     label: str
     message: EmailMessage
     recipients: list
+    #: Why it cannot be sent at all (an unreadable draft), else "".
+    error: str = ""
 
 
 @dataclass
@@ -286,7 +288,11 @@ def outgoing(home: Path, cfg: MailConfig, session: Any | None = None) -> list[Ou
     if commout.is_dir():
         for p in sorted(commout.iterdir()):
             if p.is_file() and p.name.endswith(".eml") and not p.name.startswith("."):
-                out.append(_from_draft(p, cfg))
+                try:
+                    out.append(_from_draft(p, cfg))
+                except (MailError, OSError, ValueError) as err:  # one bad draft stops no other
+                    out.append(Outgoing(f"commout/{p.name}:unreadable", f"commout/{p.name}", EmailMessage(), [],
+                                        error=f"not sent: the draft cannot be read ({err})"))
     bdir = home / "battles"
     if session is not None and bdir.is_dir():
         for p in sorted(bdir.iterdir()):
@@ -361,6 +367,9 @@ def send_all(home: Path, cfg: MailConfig, password: str, session: Any | None = N
     for o in outgoing(home, cfg, session):
         if o.key in ledger.data["sent"]:
             continue
+        if o.error:
+            rep.failed.append((o.label, o.error))
+            continue
         try:
             refused = send_one(cfg, password, o, tries=tries, wait=wait)
         except (smtplib.SMTPException, OSError) as err:
@@ -383,7 +392,7 @@ def mark_all_sent(home: Path, cfg: MailConfig, session: Any | None = None) -> in
     ledger = sent_ledger(home)
     n = 0
     for o in outgoing(home, cfg, session):
-        if o.key not in ledger.data["sent"]:
+        if o.key not in ledger.data["sent"] and not o.error:
             ledger.data["sent"][o.key] = {"to": o.recipients, "at": "marked by hand"}
             n += 1
     ledger.write()
