@@ -176,12 +176,14 @@ def register(cli: click.Group) -> None:
     @mail_group.command("sync")
     @click.option("--every", type=click.FloatRange(0.05), metavar="MINUTES", help="Run a round every MINUTES (else one round).")
     @click.option("--once", is_flag=True, help="One round (the default without --every).")
-    @click.option("--max-rounds", type=click.IntRange(1), help="Stop after this many rounds.")
+    @click.option("--max-rounds", type=click.IntRange(1), help="With --every: stop after this many rounds (else it runs until stopped).")
     @click.option("--level", type=click.Choice(("ai-easy", "ai-medium", "ai-hard")), default="ai-medium", show_default=True,
                   help="The computer's level when the lateness ladder lets it play a late slot.")
     @click.option("--now", "now_text", metavar="'YYYY-MM-DD HH:MM'", help="The host's clock in UTC (tests; else EIAPBEM_NOW or the wall clock).")
-    @click.option("--tries", type=click.IntRange(1, 10), default=mail.TRIES, show_default=True)
-    @click.option("--retry-wait", type=click.FloatRange(0, 600), default=mail.RETRY_WAIT, show_default=True)
+    @click.option("--tries", type=click.IntRange(1, 10), default=mail.TRIES, show_default=True,
+                  help="Tries per message when the server refuses for now (4xx) or drops the connection.")
+    @click.option("--retry-wait", type=click.FloatRange(0, 600), default=mail.RETRY_WAIT, show_default=True,
+                  help="Seconds between tries.")
     @_game_opts
     def sync(every: float | None, once: bool, max_rounds: int | None, level: str, now_text: str | None, tries: int,
              retry_wait: float, game: str | None, power: str | None, password: str | None) -> int:

@@ -135,7 +135,7 @@ def save_config(home: Path, cfg: MailConfig) -> Path:
 def load_config(home: Path) -> MailConfig:
     raw = _read_json(mail_dir(home) / "config.json", None)
     if raw is None:
-        raise MailError(f"{home} has no mail set-up", hint="run 'eiapbem mail setup' first")
+        raise MailError(f"{Path(home).resolve()} has no mail set-up", hint="run 'eiapbem mail setup' first")
     try:
         return MailConfig(**raw).check()
     except TypeError as err:
