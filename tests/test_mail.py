@@ -32,10 +32,11 @@ def pw(p: str) -> str:
     return f"secret-{p}"
 
 
-def run(home: Path, *args: str, env: dict | None = None) -> tuple[int, str]:
+def run(home: Path, *args: str, env: dict | None = None, input: str | None = None) -> tuple[int, str]:
     """The real command in this process (faster than a subprocess); (exit code, stdout + stderr)."""
     runner = CliRunner()
-    with runner.isolation(env={**FAST, **(env or {})}) as outs:
+    code = 0
+    with runner.isolation(input=input, env={**FAST, **(env or {})}) as outs:
         try:
             main(["--home", str(home), *args])
         except SystemExit as e:
@@ -131,6 +132,29 @@ def test_setup_keeps_no_password_and_refuses_clear_text_to_another_computer(tmp_
     code, out = run(tmp_path, "mail", "setup", "--address", "me@example.org\nBcc: x@y.org", "--name", "Me",
                     "--smtp-host", "smtp.example.org", "--imap-host", "imap.example.org")
     assert code == 1 and "not a plain email address" in out and "Traceback" not in out
+
+
+def test_the_mail_password_from_the_system_keyring_when_there_is_one(tmp_path, monkeypatch):
+    import sys
+    import types
+
+    args = ["mail", "setup", "--address", "me@example.org", "--name", "Me", "--smtp-host", "smtp.example.org",
+            "--imap-host", "imap.example.org", "--keyring"]
+    monkeypatch.setitem(sys.modules, "keyring", None)  # no keyring installed: a clear sentence, nothing stored
+    code, out = run(tmp_path, *args, input="pw\npw\n")
+    assert code == 1 and "no system keyring" in out and not (tmp_path / "mail").exists()
+    store: dict = {}
+    fake = types.SimpleNamespace(get_password=lambda svc, user: store.get((svc, user)),
+                                 set_password=lambda svc, user, pw: store.__setitem__((svc, user), pw))
+    monkeypatch.setitem(sys.modules, "keyring", fake)
+    monkeypatch.delenv(mail.PASSWORD_ENV, raising=False)
+    code, out = run(tmp_path, *args, input="s3cret-mail\ns3cret-mail\n")
+    assert code == 0, out
+    assert store == {(mail.KEYRING_SERVICE, "me@example.org@imap.example.org"): "s3cret-mail"}
+    assert b"s3cret" not in (tmp_path / "mail" / "config.json").read_bytes()
+    assert mail.find_password(mail.load_config(tmp_path)) == "s3cret-mail"
+    monkeypatch.setenv(mail.PASSWORD_ENV, "from-env")  # the environment comes first
+    assert mail.find_password(mail.load_config(tmp_path)) == "from-env"
 
 
 # ----------------------------------------------------------------- sending (no game needed)
