@@ -364,3 +364,24 @@ def test_a_silent_player_is_reminded_then_the_computer_plays_the_slot(game):
     assert [dict(e.params).get("step") for e in mine.state.log if e.kind == "admin.late-notice"] == [
         "reminder", "reminder-all", "ai-play", "seat-offered"]
     assert mine.state.state_hash() == host.state.state_hash()
+
+
+@pytest.mark.slow
+def test_reminders_by_mail_only_leave_the_late_slot_and_its_dice_alone(game):
+    homes, dove, smtp = game
+    code, out = run(homes["RU"], "admin", "house-rules", "1,2,0,0", "--password", HOST_PW)
+    assert code == 0, out
+    s = Session.open(homes["RU"], GAME, "RU", pw("RU"))
+    from eiapbem.client import setups
+
+    setups.load_setup(s, "default")
+    s.end_phase()
+    ru = env_of("RU")
+    for now in ("2026-01-01 00:00", "2026-01-01 03:00"):
+        code, out = run(homes["RU"], "mail", "sync", "--once", "--reminders-by-mail", "--now", now, "--retry-wait", "0", env=ru)
+        assert code == 0, out
+    assert "reminder mailed; mailed to all (reminders by mail only" in out and sum(line.startswith("late:") for line in out.splitlines()) == 2, out
+    host = Session.open(homes["RU"], GAME, "RU", pw("RU"))
+    assert not any(e.kind == "admin.late-notice" for e in host.state.log)  # the chain did not move
+    subjects = [str(email.message_from_bytes(c, policy=email.policy.default)["Subject"]) for _, _, c in smtp.received]
+    assert sum("reminder" in x for x in subjects) == 1 and sum("late player" in x for x in subjects) == 2

@@ -179,13 +179,16 @@ def register(cli: click.Group) -> None:
     @click.option("--max-rounds", type=click.IntRange(1), help="With --every: stop after this many rounds (else it runs until stopped).")
     @click.option("--level", type=click.Choice(("ai-easy", "ai-medium", "ai-hard")), default="ai-medium", show_default=True,
                   help="The computer's level when the lateness ladder lets it play a late slot.")
+    @click.option("--reminders-by-mail", is_flag=True,
+                  help="The ladder's two reminders go by mail only, not into the game log (the late slot keeps its dice).")
     @click.option("--now", "now_text", metavar="'YYYY-MM-DD HH:MM'", help="The host's clock in UTC (tests; else EIAPBEM_NOW or the wall clock).")
     @click.option("--tries", type=click.IntRange(1, 10), default=mail.TRIES, show_default=True,
                   help="Tries per message when the server refuses for now (4xx) or drops the connection.")
     @click.option("--retry-wait", type=click.FloatRange(0, 600), default=mail.RETRY_WAIT, show_default=True,
                   help="Seconds between tries.")
     @_game_opts
-    def sync(every: float | None, once: bool, max_rounds: int | None, level: str, now_text: str | None, tries: int,
+    def sync(every: float | None, once: bool, max_rounds: int | None, level: str, reminders_by_mail: bool,
+             now_text: str | None, tries: int,
              retry_wait: float, game: str | None, power: str | None, password: str | None) -> int:
         """Fetch, load, apply the host's lateness ladder, send: once, or every N minutes (the host runs it unattended)."""
         from eiapbem.host import lateness
@@ -211,7 +214,7 @@ def register(cli: click.Group) -> None:
                 _echo_load(loaded, refused)
                 late = []
                 if me.role == "host":
-                    late = lateness.apply(s, lateness.now(now_text), level)
+                    late = lateness.apply(s, lateness.now(now_text), level, log_reminders=not reminders_by_mail)
                     for line in late:
                         click.echo(f"late: {line}")
                 srep = mail.send_all(home, cfg, mpw, s, tries=tries, wait=retry_wait)

@@ -141,8 +141,12 @@ def _everyone(s: Session) -> list[Person]:
     return [s.person(p) for p in sorted(players) if players[p]["type"] in ("client", "host") and p not in s.local]
 
 
-def _announce(s: Session, acts: list, text: str, fallback_name: str) -> str:
+def _announce(s: Session, acts: list, text: str, fallback_name: str, in_log: bool = True) -> str:
     """An admin file carrying the step (to every player's log and mailbox), or, when none may be written now, a mail to all."""
+    if not in_log:
+        notice_draft(s.home, s.game, fallback_name, _host_person(s), _everyone(s), subject_for(s.game, "late player"),
+                     text + "\n")
+        return "mailed to all (reminders by mail only: not in the game log)"
     try:
         path = s.write_admin(acts)
     except IllegalAction as err:
@@ -156,8 +160,12 @@ def _announce(s: Session, acts: list, text: str, fallback_name: str) -> str:
     return f"admin file commout/{path.name} to all"
 
 
-def apply(s: Session, clock: datetime.datetime, level: str = "ai-medium") -> list[str]:
-    """Take every ladder step now due; one line each.  Does nothing without house rules."""
+def apply(s: Session, clock: datetime.datetime, level: str = "ai-medium", *, log_reminders: bool = True) -> list[str]:
+    """Take every ladder step now due; one line each.  Does nothing without house rules.
+
+    ``log_reminders=False`` mails the two reminders without writing them in the chain, so the late
+    player's slot keeps its predecessor and its dice (docs/SECURITY.md); the computer's play is logged always.
+    """
     require_host(s, edit=False)
     rules = house_rules(s)
     if rules is None:
@@ -176,7 +184,7 @@ def apply(s: Session, clock: datetime.datetime, level: str = "ai-medium") -> lis
             limit = rules.limit(step)
             if limit <= 0 or hours < limit or step in w["done"]:
                 continue
-            lines.append(f"{p} ({slot}), {hours} h late: {_step(s, p, slot, step, hours, rules, level)}")
+            lines.append(f"{p} ({slot}), {hours} h late: {_step(s, p, slot, step, hours, rules, level, log_reminders)}")
             w["done"].append(step)
             ledger.write()
             if step == "ai-play":
@@ -184,7 +192,7 @@ def apply(s: Session, clock: datetime.datetime, level: str = "ai-medium") -> lis
     return lines
 
 
-def _step(s: Session, p: str, slot: str, step: str, hours: int, rules: HouseRules, level: str) -> str:
+def _step(s: Session, p: str, slot: str, step: str, hours: int, rules: HouseRules, level: str, in_log: bool) -> str:
     name = s.person(p)
     tag = slot.replace("/", "_")
     if step == "reminder":
@@ -195,10 +203,11 @@ def _step(s: Session, p: str, slot: str, step: str, hours: int, rules: HouseRule
                      f"after {rules.ai_play} h (0 = never).\n")
         text = f"{s.game}: {name.name} ({p}) was reminded that {slot} has waited {hours} h for their file."
         return "reminder mailed; " + _announce(s, [radmin.LateNotice(p, "reminder", slot, hours)], text,
-                                               f"{s.game}_late_{tag}_{p}_reminder.eml")
+                                               f"{s.game}_late_{tag}_{p}_reminder.eml", in_log)
     if step == "reminder-all":
         text = f"{s.game}: {slot} has waited {hours} h for {name.name} ({p}). Everyone is reminded."
-        return _announce(s, [radmin.LateNotice(p, "reminder-all", slot, hours)], text, f"{s.game}_late_{tag}_{p}_all.eml")
+        return _announce(s, [radmin.LateNotice(p, "reminder-all", slot, hours)], text, f"{s.game}_late_{tag}_{p}_all.eml",
+                         in_log)
     n, offered = missed(s, p)
     acts: list = [radmin.LateNotice(p, "ai-play", slot, hours, n + 1), radmin.AiPlay(p, level)]
     text = f"{s.game}: {slot} waited {hours} h for {name.name} ({p}); by the house rules the computer ({level}) played the slot."
