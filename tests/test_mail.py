@@ -385,3 +385,21 @@ def test_reminders_by_mail_only_leave_the_late_slot_and_its_dice_alone(game):
     assert not any(e.kind == "admin.late-notice" for e in host.state.log)  # the chain did not move
     subjects = [str(email.message_from_bytes(c, policy=email.policy.default)["Subject"]) for _, _, c in smtp.received]
     assert sum("reminder" in x for x in subjects) == 1 and sum("late player" in x for x in subjects) == 2
+
+
+@pytest.mark.slow
+def test_a_backup_set_travels_by_mail(game):
+    homes, dove, smtp = game
+    code, out = run(homes["RU"], "admin", "backup", "--password", HOST_PW)
+    assert code == 0, out
+    code, out = run(homes["RU"], "mail", "send", "--retry-wait", "0", env=env_of("RU"))
+    assert code == 0 and "Jena_backup_forplayer_France.sav.eml" in out, out
+    name = "Jena_backup_forplayer_France.sav"
+    code, out = run(homes["FR"], "mail", "fetch", env=env_of("FR"))
+    assert code == 0 and f"fetched save/{name} (+ .dat)" in out and "GreatBritain" not in out, out
+    assert (homes["FR"] / "save" / name).read_bytes() == (homes["RU"] / "save" / name).read_bytes()
+    code, out = run(homes["FR"], "load-backup", f"save/{name}", "--password", pw("FR"))
+    assert code == 0 and "is at backup epoch 1" in out, out
+    assert Session.open(homes["FR"], GAME, "FR", pw("FR")).contents.chain.epoch == 1
+    code, out = run(homes["FR"], "mail", "fetch", env=env_of("FR"))
+    assert "fetched" not in out  # fetching twice changes nothing

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from eiapbem.core.errors import EiaError
-from eiapbem.pbem import atomic, crypto, envelope
+from eiapbem.pbem import atomic, crypto, envelope, folders
 from eiapbem.pbem.email import BadAddress, Person, make_draft, subject_for
 from eiapbem.pbem.errors import BadFile, OutOfOrder
 
@@ -476,6 +476,30 @@ def classify(name: str, data: bytes, session: Any, join: str | None = None) -> t
     return want, ""
 
 
+def classify_backup(name: str, sav: bytes, dat: bytes | None, session: Any) -> tuple[str, str]:
+    """A host's backup for a role played here (4.2.8, 000:220): ("save", "") or ("", why it is ignored)."""
+    try:
+        env = envelope.parse(sav, name, max_size=envelope.MAX_SAV)
+    except BadFile as err:
+        return "", str(err)
+    h = env.header
+    chain = session.contents.chain
+    if h.gid != chain.gid:
+        return "", f"it belongs to another game ({h.game})"
+    if h.kind != "backup" or h.author != "host" or h.power not in session.local or h.dat is None:
+        return "", "it is not the host's backup for a power played here"
+    if name != folders.backup_name(session.game, h.power):
+        return "", f"a backup for {h.power} is named {folders.backup_name(session.game, h.power)}"
+    try:
+        crypto.verify_with_roster(env, dict(chain.roster), name)
+    except BadFile as err:
+        return "", f"forged or damaged: {err}"
+    length, sha = h.dat
+    if dat is None or len(dat) != length or hashlib.sha256(dat).digest() != sha:
+        return "", f"its {name}.dat is missing from the message or is not the one it names"
+    return "save", ""
+
+
 def _attachments(msg: EmailMessage) -> Iterable[tuple[str, bytes]]:
     for part in msg.iter_attachments():
         name = part.get_filename()
@@ -526,7 +550,26 @@ def fetch(home: Path, cfg: MailConfig, password: str, session: Any | None, *, jo
             msg = email.message_from_bytes(raw, _class=EmailMessage, policy=email.policy.default)
             subject = str(msg.get("Subject", ""))[:80]
             took = retry = False
-            for name, payload in _attachments(msg):
+            files = dict(_attachments(msg))
+            for name, payload in files.items():
+                if name.endswith(".sav.dat") and name[:-4] in files:
+                    continue  # travels with its .sav
+                if name.endswith(".sav") and session is not None:
+                    where, why = classify_backup(name, payload, files.get(name + ".dat"), session)
+                    if where:
+                        for n, data in ((name + ".dat", files[name + ".dat"]), (name, payload)):  # the .dat first
+                            target = home / "save" / n
+                            if not (target.is_file() and target.read_bytes() == data):
+                                target.parent.mkdir(parents=True, exist_ok=True)
+                                atomic.write_atomic(target, data)
+                                if n == name:
+                                    rep.saved.append((f"save/{name} (+ .dat): the host's backup; load it with "
+                                                      f"'eiapbem load-backup save/{name}'", subject))
+                        took = True
+                    else:
+                        rep.ignored.append((f"{name} (in {subject!r})", why))
+                        retry = retry or why.startswith("forged")
+                    continue
                 where, why = classify(name, payload, session, join)
                 if not where:
                     rep.ignored.append((f"{name} (in {subject!r})", why))
