@@ -346,7 +346,7 @@ def test_a_silent_player_is_reminded_then_the_computer_plays_the_slot(game):
     code, out = sync("2026-01-04 01:00")
     assert f"late: {late} ({slot}), 73 h late: the computer played the slot" in out, out
     host = Session.open(homes["RU"], GAME, "RU", pw("RU"))
-    kinds = [(e.kind, dict(e.params).get("step")) for e in host.state.log if e.kind.startswith("admin.")]
+    kinds = [(e.kind, dict(e.params).get("step")) for e in host.journal() if e.kind.startswith("admin.")]
     assert kinds[-5:] == [("admin.late-notice", "reminder"), ("admin.late-notice", "reminder-all"),
                           ("admin.late-notice", "ai-play"), ("admin.ai-play", None), ("admin.late-notice", "seat-offered")]
     played = [(rc, email.message_from_bytes(c, policy=email.policy.default)) for _, rc, c in smtp.received]
@@ -361,7 +361,7 @@ def test_a_silent_player_is_reminded_then_the_computer_plays_the_slot(game):
     code, out = run(homes[late], "mail", "fetch", env=env_of(late))
     assert code == 0, out
     mine = Session.open(homes[late], GAME, late, pw(late))
-    assert [dict(e.params).get("step") for e in mine.state.log if e.kind == "admin.late-notice"] == [
+    assert [dict(e.params).get("step") for e in mine.journal() if e.kind == "admin.late-notice"] == [
         "reminder", "reminder-all", "ai-play", "seat-offered"]
     assert mine.state.state_hash() == host.state.state_hash()
 
@@ -382,7 +382,7 @@ def test_reminders_by_mail_only_leave_the_late_slot_and_its_dice_alone(game):
         assert code == 0, out
     assert "reminder mailed; mailed to all (reminders by mail only" in out and sum(line.startswith("late:") for line in out.splitlines()) == 2, out
     host = Session.open(homes["RU"], GAME, "RU", pw("RU"))
-    assert not any(e.kind == "admin.late-notice" for e in host.state.log)  # the chain did not move
+    assert not any(e.kind == "admin.late-notice" for e in host.journal())  # the chain did not move
     subjects = [str(email.message_from_bytes(c, policy=email.policy.default)["Subject"]) for _, _, c in smtp.received]
     assert sum("reminder" in x for x in subjects) == 1 and sum("late player" in x for x in subjects) == 2
 

@@ -101,7 +101,7 @@ def test_three_folders_play_a_month_by_mail(tmp_path, monkeypatch):
             assert f"{GAME}_gamestart.pbm" in _hand_files(homes[p])
             assert dove.count(HUMANS[p]) == 0 and dove.count(HUMANS[p], "Handled") > 0
         for p in ("FR", "GB"):  # the house rules set at creation reached everyone's log by mail
-            log = Session.open(homes[p], GAME, p, pw(p)).state.log
+            log = Session.open(homes[p], GAME, p, pw(p)).journal()
             assert any(e.kind == "admin.house-rules" and dict(e.params)["ai_play"] == 720 for e in log)
         # A second round finds nothing new anywhere.
         outs = sync_all()

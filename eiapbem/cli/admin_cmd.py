@@ -79,7 +79,7 @@ def _counts(items: tuple[str, ...], cls: type) -> Any:
 
 
 def _done(s: Session, path: Path) -> None:
-    click.echo(f"admin file commout/{path.name} (+ .eml draft to every player); log: {s.state.log[-1].text}")
+    click.echo(f"admin file commout/{path.name} (+ .eml draft to every player); log: {s.journal(1)[-1].text}")
 
 
 def register(cli: click.Group) -> None:
@@ -319,8 +319,11 @@ def register(cli: click.Group) -> None:
     @admin_group.command("status")
     @host_options
     def status(game: str | None, password: str | None) -> None:
-        """Who holds the game up: the slot awaited, its player, their address, since when; reloads reported."""
-        for line in admin.status_lines(open_host(game, password)):
+        """Who holds the game up: the slot awaited, its player, their address, since when; reloads reported; the lateness ladder."""
+        from eiapbem.host import lateness
+
+        s = open_host(game, password)
+        for line in admin.status_lines(s) + lateness.status_lines(s):
             click.echo(line)
 
     @admin_group.command("sync-check")

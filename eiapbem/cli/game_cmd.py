@@ -151,9 +151,10 @@ def _status_lines(s: Session) -> list[str]:
     partly = [f"{p} (not yet: {engine.phase_gaps(p)})" for p in Phase if engine.phase_implemented(p) and engine.phase_gaps(p)]
     if partly:
         out.append("Partly built: " + "; ".join(partly))
-    if st.log:
+    last = s.journal(5)
+    if last:
         out.append("Last log lines:")
-        out.extend(f"  [{e.slot}] {e.text}" for e in st.log[-5:])
+        out.extend(f"  [{e.slot}] {e.text}" for e in last)
     return out
 
 
@@ -273,7 +274,7 @@ def register(cli: click.Group) -> None:
 
             s = Session.open(_home(), game, "host", host_password)
             path = lateness.set_house_rules(s, house)
-            click.echo(f"House rules: admin file commout/{path.name} (+ .eml draft to every player); log: {s.state.log[-1].text}")
+            click.echo(f"House rules: admin file commout/{path.name} (+ .eml draft to every player); log: {s.journal(1)[-1].text}")
 
     def _import_bids(game: str, sel_file: Path, arb_key: Path | None, arb_pw_file: Path | None, players: tuple[str, ...],
                      bids: tuple[str, ...], flags: tuple[str, ...]) -> tuple:
@@ -372,7 +373,7 @@ def register(cli: click.Group) -> None:
     def log(count: int, game: str | None, power: str | None, password: str | None) -> None:
         """The public game log (every player sees the same lines)."""
         s = open_session(game, power, password)
-        for e in s.state.log[-count:]:
+        for e in s.journal(count):
             click.echo(f"[{e.slot}] {e.text}" if e.author != "host" else f"[{e.slot}] (host) {e.text}")
 
     @cli.command("end-phase")

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from eiapbem import ai
 from eiapbem.data import world
 from eiapbem.core.errors import IllegalAction
-from eiapbem.pbem import atomic, envelope, files, folders, keys
+from eiapbem.pbem import atomic, bodies, envelope, files, folders, keys
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import NotForYou
 from eiapbem.pbem.folders import GameFolders
@@ -29,9 +30,10 @@ from eiapbem.pbem import dice as pdice
 from eiapbem.core.dice import Dice
 from eiapbem.rules.economy import victory
 from eiapbem.rules.model import POWERS, GameState, Options, PlayerKind
+from eiapbem.rules import turn
 from eiapbem.rules.scenario import initial_state
 
-from .session import PLAYER_TYPES, GameData, Session, game_names, scrypt_params, write_identity
+from .session import PLAYER_TYPES, GameData, Session, check_versions, game_names, scrypt_params, write_identity
 
 _WORDS = "amber birch cedar delta ember fjord grove harbor iris juniper kestrel lumen maple north opal pine quartz river sable tundra umber violet willow yarrow zephyr".split()
 
@@ -129,6 +131,7 @@ def new_game(
     types = {p: by_power[p].type for p in POWERS}
     state = first_state(scenario, options, types, dict(bids), wars, gid, roster)
     meta = {
+        "versions": turn.versions(ai),  # checked at join and whenever a save is opened (rules.turn)
         "scenario": scenario,
         "host": {"name": host.name, "email": host.address},
         "players": {p: {"name": by_power[p].name, "email": by_power[p].email, "type": by_power[p].type} for p in POWERS},
@@ -197,15 +200,18 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     if ident.role != power:
         raise NotForYou(f"{kp.name} holds the keys of {ident.role}, not of {power}")
     chain, body = files.open_gamestart(data, [ident], gamestart.name)
-    meta = body["meta"]
+    meta = body.get("meta") if isinstance(body, dict) else None
+    check_versions(meta.get("versions") if isinstance(meta, dict) else None, gamestart.name)
+    raw = dict(body) if isinstance(body, dict) else body
+    if isinstance(raw, dict):
+        raw.setdefault("wars", [])  # absent when the game has none
+    body = bodies.decode(bodies.GamestartBody, raw, gamestart.name, "a gamestart").to_obj()
+    meta = {k: body["meta"][k] for k in ("versions", "scenario", "host", "players")}
     row = meta["players"][power]
     if row["email"].lower() != email.lower():
         raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
     options = Options.from_obj(body["options"], "options")
-    wars = body.get("wars", [])
-    if not isinstance(wars, list) or not all(isinstance(w, list) and len(w) == 2 and all(x in POWERS for x in w) for w in wars):
-        raise IllegalAction(f"{gamestart.name} lists its pre-existing wars in an unknown form",
-                            hint="the host and every player need the same eiapbem version")
+    wars = body["wars"]
     types = {p: meta["players"][p]["type"] for p in POWERS}
     state = first_state(meta["scenario"], options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
                         chain.roster)

@@ -16,7 +16,7 @@ Every step is an admin file with a ``LateNotice`` act: it stands in every
 player's game log and its mail (the draft, with the step in the body) goes to
 every player with the next ``mail send``.  In a simultaneous slot an admin file
 must wait until every order is in (docs/file-format.md 6), so there the step is
-mailed to everyone but reaches the game log only with the next admin file.
+mailed to everyone but not written in the game log.
 
 The clock is the host's wall clock, or ``EIAPBEM_NOW`` (``YYYY-MM-DD HH:MM``,
 UTC) for tests; the rules core never sees it.  When each wait began and which
@@ -80,7 +80,7 @@ class HouseRules:
 
 def house_rules(s: Session) -> HouseRules | None:
     """The ladder in force: the last house-rules act in the game log, if any."""
-    for e in reversed(s.state.log):
+    for e in reversed(s.journal()):
         if e.kind == radmin.HouseRules.KIND:
             p = dict(e.params)
             return HouseRules(int(p["remind"]), int(p["remind_all"]), int(p["ai_play"]), int(p["offer_after"]))
@@ -109,7 +109,7 @@ def set_house_rules(s: Session, r: HouseRules) -> Path:
 def missed(s: Session, power: str) -> tuple[int, bool]:
     """Slots of ``power`` the computer played by the ladder since its player last changed, and whether its seat was offered."""
     n, offered = 0, False
-    for e in s.state.log:
+    for e in s.journal():
         p = dict(e.params)
         if e.kind == radmin.ReplacePlayer.KIND and p.get("power") == power:
             n, offered = 0, False

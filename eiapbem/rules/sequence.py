@@ -36,12 +36,11 @@ from eiapbem.core.errors import BadData
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, Phase, PowerId, PowerSet
 from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode
-from eiapbem.rules.model.slot import ORDERS, TURN, Slot
+from eiapbem.rules.model.slot import ORDERS, SETUP_ORDER, TURN, Slot
 from eiapbem.rules.model.state import GameState, MoveOrder
 from eiapbem.rules.model.units import LeaderStatus
 
 #: Fixed orders of the sequential phases.
-SETUP_ORDER: tuple[str, ...] = ("RU", "TU", "AU", "PR", "SP", "FR", "GB")  # 5.3, 000:332
 REINFORCEMENT_ORDER: tuple[str, ...] = ("SP", "GB", "PR", "AU", "TU", "RU", "FR")  # 7.0, 000:900
 NAVAL_ORDER: tuple[str, ...] = ("GB", "RU", "TU", "AU", "PR", "FR", "SP")  # 8.2, 000:1052
 LAND_ORDER: tuple[str, ...] = ("FR", "RU", "TU", "AU", "PR", "GB", "SP")  # 10.1, 000:1296
@@ -264,11 +263,6 @@ def choices_from_state(state: GameState) -> SequenceChoices:
     )
 
 
-def first_slot() -> Slot:
-    """The first slot of every game: the first power of the setup phase (5.3)."""
-    return setup_slots()[0]
-
-
 def next_slot_of(state: GameState) -> tuple[Date, Slot] | None:
     """The slot (and month) that follows the state's current slot; ``None`` when the game is over."""
     if state.slot is None:
@@ -279,7 +273,7 @@ def next_slot_of(state: GameState) -> tuple[Date, Slot] | None:
 def advance(state: GameState) -> GameState:
     """The state moved on to its next slot (a bookkeeping step, no rules applied).
 
-    Sets the date and slot; clears each ``once`` skip setting the move used
+    Sets the date and slot; empties the slot's scratch (``GameState.SCRATCH``); clears each ``once`` skip setting the move used
     (13.9, 000:2734); and, when a new month begins, puts 7.5's positions back
     to the default (a choice is "for the next" naval or land phase only,
     000:998) and ends every loan of 7.6 (``end_loans``).  After the last slot of the last month, or once a
@@ -287,6 +281,7 @@ def advance(state: GameState) -> GameState:
     """
     if state.slot is None:
         return state
+    state = state.without_scratch()  # the slot's scratch ends with the slot (GameState.SCRATCH)
     choices = choices_from_state(state)
     used = passed_skips(state.date, state.slot, choices)
     powers = state.powers

@@ -30,6 +30,13 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     # or a rule the phases call: rule = "loans.revert-fleets-on-attack", attacker = "GB", fleets = [...]
     # or rule = "end-slot" (engine.end_slot: obligations, then the phase's finish)
 
+A simultaneous slot (``power = "all"``, optional ``actors = [...]``) is played
+with ``rule = "orders"``, ``by = "FR"``, ``orders = [{action = ...}, ...]`` (one
+power's orders, checked by ``engine.check_orders`` against the common start;
+refused orders are reported like a refused step) and then ``rule = "resolve"``
+(``engine.resolve_slot`` with every power's orders; ``others = "none"`` gives the
+powers that sent none empty orders).
+
 The result holds ``steps`` (``"ok"`` or ``"refused"`` per step), ``errors``
 (the refusal sentences), ``returned`` (ids a rule step gave back), ``units``
 and ``leaders`` (for the ids in ``report``: location, forces, loan), ``log``
@@ -44,9 +51,10 @@ from typing import Any
 
 from eiapbem.core.errors import EiaError
 from eiapbem.rules import engine
-from eiapbem.rules.cases import procedure
+from eiapbem.rulecases.harness import procedure
 from eiapbem.rules.model import (
     POOL,
+    POWERS,
     Date,
     FactorType,
     Factors,
@@ -62,7 +70,7 @@ from eiapbem.rules.model import (
     Slot,
 )
 from eiapbem.rules.model.powers import BuildOrder
-from eiapbem.rules.model.slot import TURN
+from eiapbem.rules.model.slot import ALL, ORDERS, TURN
 
 
 def _location(text: str) -> Location:
@@ -97,8 +105,12 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     from eiapbem.rules.scenario import initial_state
 
     state = initial_state(ctx.world[f"scenarios/{inp['scenario']}.json"], ctx.world)
-    power = inp["power"]
-    state = state.replace(date=Date.parse(inp["date"]), slot=Slot(Phase(inp["phase"]), TURN, power, (power,)))
+    power = inp.get("power", ALL)
+    if power == ALL:  # a simultaneous slot (diplomacy, economic): every power, or the case's actors
+        slot = Slot(Phase(inp["phase"]), ORDERS, None, tuple(inp.get("actors", POWERS)))
+    else:
+        slot = Slot(Phase(inp["phase"]), TURN, power, (power,))
+    state = state.replace(date=Date.parse(inp["date"]), slot=slot)
     for a, b in inp.get("wars", []):
         state = state.with_war(a, b, state.date, (a,))
     for a, b in inp.get("alliances", []):
@@ -107,7 +119,7 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     for row in inp.get("builds", []):
         order = BuildOrder(nation=row["nation"], item=row["item"], count=row["count"], arrives=Date.parse(row["arrives"]),
                            port=row.get("port") or None)
-        from eiapbem.rules.supply import power_of
+        from eiapbem.rules.relations import power_of
 
         owner = power_of(state, order.nation) or order.nation
         ps = state.powers[owner]
@@ -119,12 +131,25 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     return state
 
 
-def _rule(state: GameState, step: dict, ctx: Any) -> tuple[engine.Outcome, tuple[str, ...]]:
+def _action(step: dict) -> Any:
+    fields = {k: v for k, v in step.items() if k not in ("action", "by")}
+    return engine.action_from_obj({"kind": step["action"], **_defaults(step["action"]), **fields})
+
+
+def _rule(state: GameState, step: dict, ctx: Any, given: dict[str, list]) -> tuple[engine.Outcome, tuple[str, ...]]:
     from eiapbem.rules.reinforcement import orders
 
     name = step["rule"]
     if name == "end-slot":
         return engine.end_slot(state, step.get("by", state.slot.power), ctx), ()
+    if name == "orders":  # one power's orders for a simultaneous slot, checked against the common start
+        actions = [_action(a) for a in step.get("orders", [])]
+        engine.check_orders(state, step["by"], actions, ctx)
+        given[step["by"]] = actions
+        return engine.Outcome(state), ()
+    if name == "resolve":  # every actor's orders are in: the phase's resolution, then the next slot
+        missing = [p for p in state.slot.actors if p not in given]
+        return engine.resolve_slot(state, {**given, **{p: [] for p in missing if step.get("others", "") == "none"}}, ctx), ()
     if name == "loans.revert-on-entry":
         s, ids = orders.revert_on_entry(state, step["mover"], step["area"])
     elif name == "loans.revert-fleets-on-attack":
@@ -164,15 +189,14 @@ def game_actions(inp: dict, ctx: Any) -> dict:
     steps: list[str] = []
     errors: list[str] = []
     returned: list[str] = []
+    given: dict[str, list] = {}
     for step in inp.get("steps", []):
         try:
             if "rule" in step:
-                out, ids = _rule(state, step, ctx)
+                out, ids = _rule(state, step, ctx, given)
                 returned.extend(ids)
             else:
-                fields = {k: v for k, v in step.items() if k not in ("action", "by")}
-                action = engine.action_from_obj({"kind": step["action"], **_defaults(step["action"]), **fields})
-                out = engine.apply_action(state, step.get("by", inp["power"]), action, ctx)
+                out = engine.apply_action(state, step.get("by", inp["power"]), _action(step), ctx)
             state = out.state
             steps.append("ok")
         except EiaError as err:
@@ -199,6 +223,7 @@ def game_actions(inp: dict, ctx: Any) -> dict:
         "move_order": {"gb_naval_position": state.move_order.gb_naval_position,
                        "fr_land_position": state.move_order.fr_land_position},
         "slot": state.slot.key(state.date) if state.slot else "",
+        "treasury": {p: state.powers[p].treasury for p in POWERS},
     }
 
 
