@@ -54,7 +54,7 @@ def _where(what: str, b: Any) -> str:
 
 
 def register(cli: click.Group) -> None:
-    from .game_cmd import game_options, open_session
+    from .common import game_options, open_session
 
     @cli.group("battle")
     def battle_group() -> None:

@@ -19,7 +19,9 @@ from eiapbem.client.session import NoGame, Session
 
 
 def _home() -> Path:
-    return click.get_current_context().find_root().obj.home
+    from eiapbem.cli.common import home
+
+    return home()
 
 
 def _game_opts(f: Any) -> Any:
@@ -108,7 +110,7 @@ def register(cli: click.Group) -> None:
             imap_host=imap_host, imap_port=imap_port or (993 if imap_tls == "ssl" else 143), imap_tls=imap_tls,
             folder=folder, move_to=move_to).check()
         if use_keyring:
-            if mail._keyring() is None:
+            if mail.keyring_module() is None:
                 raise mail.MailError("there is no system keyring here (the Python package 'keyring' is not installed)",
                                      hint=f"set {mail.PASSWORD_ENV} instead, or type the password when asked")
             pw = click.prompt(f"Mail password for {cfg.user}", hide_input=True, confirmation_prompt=True)

@@ -142,7 +142,7 @@ def load_config(home: Path) -> MailConfig:
         raise MailError("mail/config.json is not a mail set-up of this version; run 'eiapbem mail setup' again") from err
 
 
-def _keyring() -> Any:
+def keyring_module() -> Any:
     try:
         import keyring  # optional: the system keyring when one exists
     except ImportError:
@@ -151,7 +151,7 @@ def _keyring() -> Any:
 
 
 def keyring_password(cfg: MailConfig) -> str | None:
-    kr = _keyring()
+    kr = keyring_module()
     if kr is None:
         return None
     try:
@@ -161,7 +161,7 @@ def keyring_password(cfg: MailConfig) -> str | None:
 
 
 def store_in_keyring(cfg: MailConfig, password: str) -> bool:
-    kr = _keyring()
+    kr = keyring_module()
     if kr is None:
         return False
     try:
@@ -668,9 +668,7 @@ def load_fetched(session: Any, rep: FetchReport) -> tuple[list, list]:
 
 def notice_draft(home: Path, game: str, name: str, sender: Person, to: list, subject: str, body: str) -> Path:
     """A draft with no attachment in ``commout/`` (a lateness reminder), sent by the next ``mail send``."""
-    from eiapbem.pbem.email import _CTRL_RE
-
-    if _CTRL_RE.search(subject):
+    if re.search(r"[\x00-\x1f\x7f]", subject):
         raise BadAddress("a subject cannot hold a line break")
     msg = EmailMessage(policy=email.policy.SMTP)
     msg["From"] = sender.checked()
