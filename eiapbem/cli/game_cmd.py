@@ -122,6 +122,7 @@ def register(cli: click.Group) -> None:
             click.echo(f"Played at this computer: {', '.join(created.session_roles)}. "
                        "Russia sets up first (5.3): 'eiapbem status' says who is due.")
         if house is not None:
+            from eiapbem.client.session import Session
             from eiapbem.host import lateness
 
             s = Session.open(_home(), game, "host", host_password)
