@@ -220,6 +220,6 @@ def register(cli: click.Group) -> None:
     for phase in GROUPS:
         group = phase_group(cli, phase)
         for kind, spec in engine.action_kinds(phase).items():
-            if kind == "decision.answer":
+            if kind == "decision.answer" or getattr(spec.cls, "INTERNAL", False):
                 continue  # 'eiapbem answer DECISION CHOICE' in every phase
             group.add_command(action_command(spec))

@@ -154,6 +154,7 @@ class GameData:
         meta = dict(self.meta)
         meta.setdefault("head", None)
         meta.setdefault("reloads", {})
+        meta.setdefault("sealed", {})  # client/orders.py: sealed diplomacy orders awaiting their reveal
         return {"state": self.state.encode(), "meta": meta, "taken": self.taken, "orders": self.orders,
                 "outbox": self.outbox or None, "battles": self.battles, "journal": list(self.journal)}
 

@@ -123,6 +123,7 @@ RULE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.combat.sieges",
     "eiapbem.rules.economy.phase",
     "eiapbem.rules.land",
+    "eiapbem.rules.diplomacy.resolve",
 )
 
 
