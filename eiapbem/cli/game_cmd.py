@@ -70,10 +70,20 @@ def register(cli: click.Group) -> None:
     @click.option("--arbitrator-password-file", "arb_pw_file", type=click.Path(path_type=Path, dir_okay=False),
                   help="With --import-bids: read the arbitrator key's password from this file (one line); "
                        "else EIAPBEM_ARBITRATOR_PASSWORD, else it is asked for.")
+    @click.option("--house-rules", "ladder", metavar="REMIND,REMIND_ALL,AI_PLAY,OFFER_AFTER",
+                  help="The lateness ladder 'eiapbem mail sync' applies (hours, hours, hours, missed slots; 0 = off), "
+                       "e.g. 24,48,72,2; needs --option allow-pbem-host-functions.")
     def new(game: str, scenario: str, players: tuple[str, ...], host: str | None, bids: tuple[str, ...],
             flags: tuple[str, ...], passwords: tuple[str, ...], host_password: str | None, sel_file: Path | None,
-            arb_key: Path | None, arb_pw_file: Path | None) -> None:
+            arb_key: Path | None, arb_pw_file: Path | None, ladder: str | None) -> None:
         """Create a new game as its host (manual: New Game, Host email game)."""
+        house = None
+        if ladder is not None:
+            from eiapbem.host import lateness
+
+            house = lateness.parse_rules(ladder)
+            if "allow-pbem-host-functions" not in flags:
+                raise click.UsageError("--house-rules is an admin act: add --option allow-pbem-host-functions")
         pw = _pairs(passwords, "a password")
         wars: list = []
         if sel_file is not None:
@@ -111,6 +121,13 @@ def register(cli: click.Group) -> None:
         if created.session_roles:
             click.echo(f"Played at this computer: {', '.join(created.session_roles)}. "
                        "Russia sets up first (5.3): 'eiapbem status' says who is due.")
+        if house is not None:
+            from eiapbem.client.session import Session
+            from eiapbem.host import lateness
+
+            s = Session.open(_home(), game, "host", host_password)
+            path = lateness.set_house_rules(s, house)
+            click.echo(f"House rules: admin file commout/{path.name} (+ .eml draft to every player); log: {s.journal(1)[-1].text}")
 
     def _import_bids(game: str, sel_file: Path, arb_key: Path | None, arb_pw_file: Path | None, players: tuple[str, ...],
                      bids: tuple[str, ...], flags: tuple[str, ...]) -> tuple:

@@ -48,6 +48,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.admin_cmd",
     "eiapbem.cli.shell_cmd",
     "eiapbem.cli.audit_cmd",
+    "eiapbem.cli.mail_cmd",
 )
 
 INDEX_FILE = Path(__file__).with_name("index.json")
