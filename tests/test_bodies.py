@@ -111,6 +111,14 @@ def test_a_turn_with_a_missing_or_unknown_key_is_refused(table):
     _refused(table["client"], "FR", "pw-FR", _forge_turn(table, dict(table["body"], state=b"")), "unknown key 'state'")
 
 
+def test_old_format_files_and_saves_are_refused_naming_the_format(table):
+    old = {k: v for k, v in table["body"].items() if k not in ("events", "parts", "at")}
+    old["state"] = b"\x80"
+    _refused(table["client"], "FR", "pw-FR", _forge_turn(table, old), "is a file of body format 1 .*reads format 2")
+    with pytest.raises(BadEncoding, match="is a save of format 1"):
+        bodies.decode(bodies.SaveBody, {"state": b"", "meta": {}, "taken": {}, "orders": {}, "outbox": {}}, "x.sav", "a game")
+
+
 def test_the_real_file_still_loads_after_the_refusals(table):
     path = table["client"] / "commin" / table["real"].name
     path.write_bytes(table["real"].read_bytes())
@@ -298,14 +306,6 @@ def test_a_save_of_an_old_state_format_is_refused_naming_it(tmp_path):
     savegame.store(s.folders, s.game, s.contents, s.me, also=s.local)
     with pytest.raises(BadEncoding, match="state format 1 is not 2"):
         Session.open(tmp_path, None, "RU", "pw-RU")
-
-
-def test_old_format_files_and_saves_are_refused_naming_the_format(table):
-    old = {k: v for k, v in table["body"].items() if k not in ("events", "parts", "at")}
-    old["state"] = b"\x80"
-    _refused(table["client"], "FR", "pw-FR", _forge_turn(table, old), "is a file of body format 1 .*reads format 2")
-    with pytest.raises(BadEncoding, match="is a save of format 1"):
-        bodies.decode(bodies.SaveBody, {"state": b"", "meta": {}, "taken": {}, "orders": {}, "outbox": {}}, "x.sav", "a game")
 
 
 def test_gamestart_and_setup_bodies_are_typed_records():

@@ -291,6 +291,7 @@ def advance(state: GameState) -> GameState:
     if slot is None:
         return state
     state = state.without_scratch()  # the slot's scratch ends with the slot (GameState.SCRATCH)
+    assert state.slot is not None
     choices = choices_from_state(state)
     used = passed_skips(state.date, slot, choices)
     powers = state.powers
