@@ -33,6 +33,7 @@ from eiapbem.rules.model import POWERS, GameState, Options, PlayerKind
 from eiapbem.rules import turn
 from eiapbem.rules.scenario import initial_state
 
+from . import inbox
 from .session import PLAYER_TYPES, GameData, Session, check_versions, game_names, scrypt_params, write_identity
 
 _WORDS = "amber birch cedar delta ember fjord grove harbor iris juniper kestrel lumen maple north opal pine quartz river sable tundra umber violet willow yarrow zephyr".split()
@@ -144,6 +145,7 @@ def new_game(
     f = GameFolders(home).ensure()
     sealed, chain = files.create_gamestart(ids["host"], roster, game, gid, body)
     gs_path = f.put(f.commout, folders.gamestart_name(game), sealed.data)
+    inbox.keep_sent(f, gs_path.name, sealed.data)  # an audit starts from it (issue 20)
     write_identity(home, game, ids["host"], host_password)
     for p in local:
         write_identity(home, game, ids[p], passwords[p])
@@ -200,16 +202,25 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     if ident.role != power:
         raise NotForYou(f"{kp.name} holds the keys of {ident.role}, not of {power}")
     chain, body = files.open_gamestart(data, [ident], gamestart.name)
+    start = start_data(body, chain, gamestart.name)
+    row = start.meta["players"][power]
+    if row["email"].lower() != email.lower():
+        raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
+    write_identity(home, game, ident, password)
+    s = Session.create(home, game, ident, chain, start)
+    inbox.keep_received(s.folders, gamestart.name, data)  # an audit starts from it (issue 20)
+    return s
+
+
+def start_data(body: Any, chain: Any, name: str) -> GameData:
+    """The game's first state and players from an opened gamestart body (join, and ``eiapbem audit``)."""
     meta = body.get("meta") if isinstance(body, dict) else None
-    check_versions(meta.get("versions") if isinstance(meta, dict) else None, gamestart.name)
+    check_versions(meta.get("versions") if isinstance(meta, dict) else None, name)
     raw = dict(body) if isinstance(body, dict) else body
     if isinstance(raw, dict):
         raw.setdefault("wars", [])  # absent when the game has none
-    body = bodies.decode(bodies.GamestartBody, raw, gamestart.name, "a gamestart").to_obj()
+    body = bodies.decode(bodies.GamestartBody, raw, name, "a gamestart").to_obj()
     meta = {k: body["meta"][k] for k in ("versions", "scenario", "host", "players")}
-    row = meta["players"][power]
-    if row["email"].lower() != email.lower():
-        raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
     options = Options.from_obj(body["options"], "options")
     wars = body["wars"]
     types = {p: meta["players"][p]["type"] for p in POWERS}
@@ -217,11 +228,10 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
                         chain.roster)
     if state.state_hash() != body["state_hash"]:
         raise IllegalAction(
-            f"{gamestart.name} starts from another state than this eiapbem makes from scenario {meta['scenario']}",
+            f"{name} starts from another state than this eiapbem makes from scenario {meta['scenario']}",
             hint="the host and every player need the same eiapbem version",
         )
-    write_identity(home, game, ident, password)
-    return Session.create(home, game, ident, chain, GameData(state, meta))
+    return GameData(state, meta)
 
 
 def players_from_selection(sel: Any, types: Mapping[str, str]) -> tuple[list[Player], dict[str, int], list[tuple[str, str]]]:
