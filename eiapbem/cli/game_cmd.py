@@ -218,13 +218,13 @@ def register(cli: click.Group) -> None:
     @game_options
     def status(as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """Date, phase, whose turn, files awaited, pending decisions and the last log lines."""
-        from eiapbem.client.status import render, status_record
+        from eiapbem.client.status import status_lines, status_record
 
-        rec = status_record(open_session(game, power, password))
+        s = open_session(game, power, password)
         if as_json:
-            echo_json(rec)
+            echo_json(status_record(s))
             return
-        for line in render(rec):
+        for line in status_lines(s):  # with the sealed diplomacy phase's rounds and results (6.0)
             click.echo(line)
 
     @cli.command("log")
