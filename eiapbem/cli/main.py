@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.game_cmd",
     "eiapbem.cli.actions_cmd",
     "eiapbem.cli.admin_cmd",
+    "eiapbem.cli.scenario_cmd",
 )
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from eiapbem.data import world
+from eiapbem.data import scenario_file, world
 from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem import atomic, envelope, files, folders, keys
 from eiapbem.pbem.email import Person, make_draft, subject_for
@@ -123,18 +123,23 @@ def new_game(
         raise IllegalAction("the host's key needs a password")
 
     wars = sorted({(a, t) for a, t in (wars or [])})
+    sc = scenario_file.resolve(scenario) if isinstance(scenario, str) else scenario
     ids = {r: keys.Identity.generate(r) for r in envelope.POWERS + ("host",)}
     roster = {r: i.public() for r, i in ids.items()}
     gid = os.urandom(16)
     types = {p: by_power[p].type for p in POWERS}
-    state = first_state(scenario, options, types, dict(bids), wars, gid, roster)
+    state = first_state(sc, options, types, dict(bids), wars, gid, roster)
     meta = {
-        "scenario": scenario,
+        "scenario": sc["id"],
         "host": {"name": host.name, "email": host.address},
         "players": {p: {"name": by_power[p].name, "email": by_power[p].email, "type": by_power[p].type} for p in POWERS},
     }
     body = {"meta": meta, "options": options.to_obj(), "bids": {p: int(bids.get(p, 0)) for p in POWERS},
-            "state_hash": state.state_hash()}
+            "state_hash": state.state_hash(),
+            # 14.6: the scenario's identity; every client compares it with its own copy on joining.
+            "scenario_hash": scenario_file.digest(sc)}
+    if sc.get("based_on"):
+        meta["based_on"] = sc["based_on"]
     if wars:
         # A GAP selection's pre-existing wars (4.2.10): the clients need them to make the same first state.
         body["wars"] = [list(w) for w in wars]
@@ -157,13 +162,14 @@ def new_game(
     return Created(sorted(local), one_time, gs_path)
 
 
-def first_state(scenario: str, options: Options, types: Mapping[str, str], bids: Mapping[str, int],
+def first_state(scenario: str | dict, options: Options, types: Mapping[str, str], bids: Mapping[str, int],
                 wars: list, gid: bytes, roster: Mapping[str, envelope.RosterEntry]) -> GameState:
     """The game's first state, the same for the host and every client: the scenario with its players'
     kinds (``PowerState.controller``) and the AI start bonus of 4.2.3 (000:148-154), rolled with the
     game creation's dice (``pbem.dice.gamestart_seed``: the game id and the roster's dice commitments)."""
     kinds = {p: PlayerKind(t) if t.startswith("ai-") else PlayerKind.HUMAN for p, t in types.items()}
-    state = initial_state(world.load_scenario(scenario), world.load_raw(), options=options, players=kinds,
+    sc = world.load_scenario(scenario) if isinstance(scenario, str) else scenario
+    state = initial_state(sc, world.load_raw(), options=options, players=kinds,
                           vp_bids=dict(bids), wars=wars)
     seed = pdice.gamestart_seed(gid, {r: e.dice for r, e in roster.items()})
     return victory.with_ai_start_bonuses(state, Dice(seed))
@@ -182,7 +188,7 @@ def _gamestart_draft(f: GameFolders, game: str, gs: Path, key: Path, host: Perso
 
 
 def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, email: str,
-         key_file: Path | None = None) -> Session:
+         key_file: Path | None = None, scenario: Path | None = None) -> Session:
     """4.2.2 "As Client": take the key file, load the gamestart (the only time it is used, 000:130), save."""
     home = Path(home)
     if power not in POWERS:
@@ -207,7 +213,8 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
         raise IllegalAction(f"{gamestart.name} lists its pre-existing wars in an unknown form",
                             hint="the host and every player need the same eiapbem version")
     types = {p: meta["players"][p]["type"] for p in POWERS}
-    state = first_state(meta["scenario"], options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
+    sc = joining_scenario(meta["scenario"], body.get("scenario_hash"), scenario, gamestart.name)
+    state = first_state(sc, options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
                         chain.roster)
     if state.state_hash() != body["state_hash"]:
         raise IllegalAction(
@@ -216,6 +223,27 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
         )
     write_identity(home, game, ident, password)
     return Session.create(home, game, ident, chain, GameData(state, meta))
+
+
+def joining_scenario(sid: str, want: Any, path: Path | None, gamestart: str) -> dict:
+    """The client's copy of the game's scenario, refused unless its hash is the host's (14.6)."""
+    if path is not None:
+        sc = scenario_file.resolve(str(path))
+        if sc.get("id") != sid:
+            raise IllegalAction(f"{path.name} is the scenario {sc.get('id')!r}, but {gamestart} plays {sid!r}; "
+                                "give the host's scenario file")
+    elif sid in world.scenario_ids():
+        sc = world.load_scenario(sid)
+    else:
+        raise IllegalAction(f"{gamestart} plays the scenario {sid!r} from a scenario file (14.6); "
+                            "get the file from the host and join again with --scenario FILE")
+    if want is not None and scenario_file.digest(sc) != want:
+        raise IllegalAction(
+            f"your copy of the scenario {sid!r} differs from the host's (hash {scenario_file.digest(sc)[:16]} "
+            f"instead of {str(want)[:16]}); nothing was joined",
+            hint="ask the host for the scenario file the game was created with and join again with --scenario FILE",
+        )
+    return sc
 
 
 def players_from_selection(sel: Any, types: Mapping[str, str]) -> tuple[list[Player], dict[str, int], list[tuple[str, str]]]:

@@ -591,7 +591,7 @@ class Session:
             return []
         from eiapbem.client.setups import default_actions
 
-        return default_actions(self.data.meta["scenario"], power)
+        return default_actions(self.data.meta["scenario"], power, self.data.meta.get("based_on"))
 
     def _draft(self, path: Path, what: str) -> Path | None:
         """An email draft to every player not at this computer (4.2.5, 000:162)."""

@@ -27,12 +27,22 @@ def _in_setup(s: Session) -> None:
         raise IllegalAction("setups are saved and loaded only in the setup phase (5.2.2)")
 
 
-def default_actions(scenario: str, power: str) -> list:
-    ref = resources.files("eiapbem.data") / "setups" / scenario / f"{power}.json"
-    try:
-        doc = json.loads(ref.read_text())
-    except FileNotFoundError as err:
-        raise BadData(f"there is no default setup for {power} in scenario {scenario}") from err
+def default_actions(scenario: str, power: str, based_on: str | None = None) -> list:
+    """The shipped default setup; a scenario made with the editor uses the one of the scenario it was
+    made from (``based_on``), which the rules refuse if the edits left it unplaceable (14.5)."""
+    doc = None
+    for name in (scenario, based_on):
+        if name is None:
+            continue
+        ref = resources.files("eiapbem.data") / "setups" / name / f"{power}.json"
+        try:
+            doc = json.loads(ref.read_text())
+            break
+        except FileNotFoundError:
+            continue
+    if doc is None:
+        raise BadData(f"there is no default setup for {power} in scenario {scenario}",
+                      hint="set up by hand and save it with 'eiapbem setup save NAME' (14.5)")
     return [engine.action_from_obj(o, f"default setup {scenario}/{power}") for o in doc["actions"]]
 
 
@@ -57,7 +67,7 @@ def load_setup(s: Session, which: str) -> int:
                             hint="'eiapbem restart' takes back what was placed")
     scenario = s.data.meta["scenario"]
     if which == "default":
-        acts = default_actions(scenario, s.power)
+        acts = default_actions(scenario, s.power, s.data.meta.get("based_on"))
     else:
         path = Path(which)
         if not path.is_file() and (s.home / "setups" / which).is_file():
