@@ -114,9 +114,11 @@ def _relations(state: GameState, rel: Mapping[str, Any], start: Date) -> GameSta
     for a, b, months in sorted(tuple(r) for r in rel.get("alliance_restrictions", [])):
         # 6.5.1 keeps a broken alliance from being re-formed for 12 months; a restriction of
         # ``months`` is written as a break dated so that it ends ``months`` after the start.
+        powers = state.powers
         for x, y in ((a, b), (b, a)):
-            broken = {**state.powers[x].alliances_broken, y: start.plus(months - 12)}
-            state = state.with_power(x, alliances_broken=FrozenMap(sorted(broken.items())))
+            broken = {**powers[x].alliances_broken, y: start.plus(months - 12)}
+            powers = powers.set(x, powers[x].replace(alliances_broken=FrozenMap(sorted(broken.items()))))
+        state = state.replace(powers=powers)
     for a, b, months in sorted(tuple(r) for r in rel.get("enforced_peace", [])):
         # 14.3 item 9: ``b`` may not declare war on ``a`` for ``months`` months.
         peace = {**state.powers[b].enforced_peace, a: start.plus(months)}
