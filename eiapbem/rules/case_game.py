@@ -8,6 +8,7 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     phase = "reinforcement"           # the phase of the slot
     power = "FR"                      # whose slot it is
     wars = [["GB", "SP"]]             # optional: wars to add
+    skips = { PR = { naval = "continuous" } }   # optional: phase skip settings (13.9)
     alliances = [["RU", "SP"]]        # optional: alliances to add
     report = ["fleet:SP:1"]           # units and leaders to report
 
@@ -29,6 +30,7 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     infantry = 2
     # or a rule the phases call: rule = "loans.revert-fleets-on-attack", attacker = "GB", fleets = [...]
     # or rule = "end-slot" (engine.end_slot: obligations, then the phase's finish)
+    # or rule = "advance" (sequence.advance), rule = "declare-war", aggressor = "FR", target = "AU"
 
 The result holds ``steps`` (``"ok"`` or ``"refused"`` per step), ``errors``
 (the refusal sentences), ``returned`` (ids a rule step gave back), ``units``
@@ -61,6 +63,7 @@ from eiapbem.rules.model import (
     Ships,
     Slot,
 )
+from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.model.powers import BuildOrder
 from eiapbem.rules.model.slot import TURN
 
@@ -104,6 +107,10 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     for a, b in inp.get("alliances", []):
         state = state.with_alliance(a, b, state.date)
     state = _edit_units(state, inp.get("units", []))
+    for p, settings in sorted(inp.get("skips", {}).items()):  # 13.9 settings in force
+        from eiapbem.rules.model.powers import SkipMode
+
+        state = state.with_power(p, skips=FrozenMap(sorted((Phase(ph), SkipMode(m)) for ph, m in settings.items())))
     for row in inp.get("builds", []):
         order = BuildOrder(nation=row["nation"], item=row["item"], count=row["count"], arrives=Date.parse(row["arrives"]),
                            port=row.get("port") or None)
@@ -125,6 +132,12 @@ def _rule(state: GameState, step: dict, ctx: Any) -> tuple[engine.Outcome, tuple
     name = step["rule"]
     if name == "end-slot":
         return engine.end_slot(state, step.get("by", state.slot.power), ctx), ()
+    if name == "advance":  # the sequence moves on to the next slot (13.9 skips, 13.9.1 nullifications)
+        from eiapbem.rules.sequence import advance
+
+        return engine.Outcome(advance(state)), ()
+    if name == "declare-war":  # a war declared this month (the diplomacy phase's result)
+        return engine.Outcome(state.with_war(step["aggressor"], step["target"], state.date, (step["aggressor"],))), ()
     if name == "loans.revert-on-entry":
         s, ids = orders.revert_on_entry(state, step["mover"], step["area"])
     elif name == "loans.revert-fleets-on-attack":
@@ -199,6 +212,7 @@ def game_actions(inp: dict, ctx: Any) -> dict:
         "move_order": {"gb_naval_position": state.move_order.gb_naval_position,
                        "fr_land_position": state.move_order.fr_land_position},
         "slot": state.slot.key(state.date) if state.slot else "",
+        "skips": {p: {str(ph): str(m) for ph, m in ps.skips.items()} for p, ps in state.powers.items() if ps.skips},
     }
 
 

@@ -294,6 +294,9 @@ def advance(state: GameState) -> GameState:
         ps = powers[power]
         if ps.skips.get(phase) is SkipMode.ONCE:
             powers = powers.set(power, ps.replace(skips=ps.skips.remove(phase)))
+    from eiapbem.rules import skips as _skips  # 13.9.1: settings the month's events cancel
+
+    powers = _skips.nullify(state.replace(powers=powers), choices.war_declared_on, choices.reinforcements_ready).powers
     nxt = next_slot(state.date, state.slot, choices, end=state.end)
     if nxt is None or state.victors:  # 12.1.3: a campaign victory ends the game
         return state.replace(powers=powers, slot=None)
