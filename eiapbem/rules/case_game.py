@@ -155,7 +155,7 @@ def _defaults(kind: str) -> dict:
     if spec is None:
         return {}
     return {
-        f.name: (f.default.value if hasattr(f.default, "value") else f.default)
+        f.name: (f.default.value if hasattr(f.default, "value") else list(f.default) if isinstance(f.default, tuple) else f.default)
         for f in dataclasses.fields(spec.cls)
         if f.default is not dataclasses.MISSING
     }
