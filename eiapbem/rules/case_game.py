@@ -9,6 +9,8 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     power = "FR"                      # whose slot it is
     wars = [["GB", "SP"]]             # optional: wars to add
     skips = { PR = { naval = "continuous" } }   # optional: phase skip settings (13.9)
+    ceded = { silesia = "AU" }        # optional: ceded provinces (13.3.2)
+    city_control = { breslau = { nation = "FR", since = "1805-08" } }   # optional: occupations
     alliances = [["RU", "SP"]]        # optional: alliances to add
     report = ["fleet:SP:1"]           # units and leaders to report
 
@@ -107,6 +109,13 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     for a, b in inp.get("alliances", []):
         state = state.with_alliance(a, b, state.date)
     state = _edit_units(state, inp.get("units", []))
+    if inp.get("ceded"):  # 13.3.2: home provinces ceded at the start of the case
+        state = state.replace(ceded_provinces=FrozenMap(sorted({**state.ceded_provinces, **inp["ceded"]}.items())))
+    for area, row in sorted(inp.get("city_control", {}).items()):  # occupations begun earlier (10.7)
+        from eiapbem.rules.model import CityControl
+
+        state = state.replace(city_control=state.city_control.set(
+            area, CityControl(nation=row["nation"], since=Date.parse(row["since"]))))
     for p, settings in sorted(inp.get("skips", {}).items()):  # 13.9 settings in force
         from eiapbem.rules.model.powers import SkipMode
 
@@ -121,6 +130,9 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         state = state.with_power(owner, builds=ps.builds.set(order.key, order))
     for row in inp.get("leaders", []):
         lead: Leader = state.leaders[row["id"]]
+        if row.get("captured_by"):  # a prisoner (13.8.2)
+            state = state.with_leader(lead.replace(status=LeaderStatus.CAPTURED, captured_by=row["captured_by"]))
+            continue
         state = state.with_leader(lead.replace(status=LeaderStatus.ON_MAP, attached_to=row["attached_to"],
                                                loaned_to=row.get("loaned_to") or None))
     return state
@@ -132,6 +144,11 @@ def _rule(state: GameState, step: dict, ctx: Any) -> tuple[engine.Outcome, tuple
     name = step["rule"]
     if name == "end-slot":
         return engine.end_slot(state, step.get("by", state.slot.power), ctx), ()
+    if name == "peace":  # the peace step's return of captured leaders (13.8.2)
+        from eiapbem.rules.captured import return_at_peace
+
+        s, ids = return_at_peace(state, step["a"], step["b"])
+        return engine.Outcome(s), ids
     if name == "advance":  # the sequence moves on to the next slot (13.9 skips, 13.9.1 nullifications)
         from eiapbem.rules.sequence import advance
 
@@ -213,6 +230,8 @@ def game_actions(inp: dict, ctx: Any) -> dict:
                        "fr_land_position": state.move_order.fr_land_position},
         "slot": state.slot.key(state.date) if state.slot else "",
         "skips": {p: {str(ph): str(m) for ph, m in ps.skips.items()} for p, ps in state.powers.items() if ps.skips},
+        "ceded": dict(state.ceded_provinces),
+        "political_status": {p: ps.political_status for p, ps in state.powers.items()},
     }
 
 

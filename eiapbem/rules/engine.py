@@ -108,6 +108,7 @@ RULE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.economy.phase",
     "eiapbem.rules.land",
     "eiapbem.rules.skips",
+    "eiapbem.rules.captured",
 )
 
 

@@ -55,6 +55,5 @@ __all__ = ["ACTION_CLASSES"]
 
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
 GAPS = ("depots in a besieged port city and on fleets (10.3.2, 10.3.4), sea and invasion supply costs for "
-        "besieged port garrisons (10.5.2-10.5.4), taking cities other than by siege (13.5), disembarking (10.4.5), "
-        "conquest of ceded provinces (13.3.2)")
+        "besieged port garrisons (10.5.2-10.5.4), taking cities other than by siege (13.5), disembarking (10.4.5)")
 engine.register_gaps(Phase.LAND, GAPS)
