@@ -10,6 +10,7 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     wars = [["GB", "SP"]]             # optional: wars to add
     skips = { PR = { naval = "continuous" } }   # optional: phase skip settings (13.9)
     ceded = { silesia = "AU" }        # optional: ceded provinces (13.3.2)
+    guerrillas = { madrid = 3 }       # optional: Spanish guerrilla factors on the map (13.2.1)
     city_control = { breslau = { nation = "FR", since = "1805-08" } }   # optional: occupations
     alliances = [["RU", "SP"]]        # optional: alliances to add
     report = ["fleet:SP:1"]           # units and leaders to report
@@ -116,6 +117,10 @@ def build_state(inp: dict, ctx: Any) -> GameState:
 
         state = state.replace(city_control=state.city_control.set(
             area, CityControl(nation=row["nation"], since=Date.parse(row["since"]))))
+    for area, n in sorted(inp.get("guerrillas", {}).items()):  # Spanish guerrilla factors on the map (13.2.1)
+        from eiapbem.rules.land.guerrillas import place
+
+        state, _ = place(state, ctx, area, n)
     for p, settings in sorted(inp.get("skips", {}).items()):  # 13.9 settings in force
         from eiapbem.rules.model.powers import SkipMode
 

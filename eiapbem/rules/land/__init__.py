@@ -10,6 +10,7 @@ FR RU TU AU PR GB SP (``sequence.LAND_ORDER``, 10.1).
   besieged supply, then combat, 11.0);
 - ``sieging``: 10.4.7/11.4 ``land.besiege``, ``land.assault``, ``land.garrison-attack``
   (the sieges themselves are ``eiapbem.rules.combat.sieges``);
+- ``guerrillas``: 10.6, 13.2.1 the guerrilla operations check at the end of each slot;
 - ``feudal``: 13.2.3 ``land.stand-down`` and ``land.return-feudal`` (Turkish feudal corps);
 - ``conquest``: 10.7 occupation of minor capitals and conquest of minors;
 - ``common``: hostility and what stands in an area.
@@ -24,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
-from eiapbem.rules.land import combat, conquest, depots, feudal, garrisons, movement, sieging, supplyphase
+from eiapbem.rules.land import combat, conquest, depots, feudal, garrisons, guerrillas, movement, sieging, supplyphase
 from eiapbem.rules.model import GameState, FrozenMap, Phase
 
 _MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal)
@@ -45,6 +46,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     out = engine.Outcome(state)
     if not state.movement_over:
         out = out.then(supplyphase.end_movement(state, power, ctx))
+    out = out.then(guerrillas.end_of_slot(out.state, power, ctx))  # 10.6: after the slot's combats
     out = out.then(conquest.end_of_slot(out.state, power, ctx))
     return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False, new_depots=())))
 
