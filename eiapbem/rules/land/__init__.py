@@ -12,6 +12,7 @@ FR RU TU AU PR GB SP (``sequence.LAND_ORDER``, 10.1).
   (the sieges themselves are ``eiapbem.rules.combat.sieges``);
 - ``guerrillas``: 10.6, 13.2.1 the guerrilla operations check at the end of each slot;
 - ``feudal``: 13.2.3 ``land.stand-down`` and ``land.return-feudal`` (Turkish feudal corps);
+- ``revolts``: 13.2.4 Austrian insurrection placement and stand-down, 13.2.5 the Tyrol corps;
 - ``conquest``: 10.7 occupation of minor capitals and conquest of minors;
 - ``common``: hostility and what stands in an area.
 
@@ -25,10 +26,11 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
-from eiapbem.rules.land import combat, conquest, depots, feudal, garrisons, guerrillas, movement, sieging, supplyphase
+from eiapbem.rules.land import (combat, conquest, depots, feudal, garrisons, guerrillas, movement, revolts, sieging,
+                                supplyphase)
 from eiapbem.rules.model import GameState, FrozenMap, Phase
 
-_MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal)
+_MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal, revolts)
 ACTION_CLASSES = tuple(cls for mod in _MODULES for cls, _, _ in mod.ACTIONS)
 
 for _mod in _MODULES:
