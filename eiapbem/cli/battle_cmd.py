@@ -82,5 +82,10 @@ def register(cli: click.Group) -> None:
             known = ", ".join(found) or "none"
             raise IllegalAction(f"there is no battle {battle_id!r} in this game (battles now: {known})",
                                 hint="'eiapbem battle report' lists them")
+        from eiapbem.client import fog
+
+        from .game_cmd import viewers
+
+        fog.check_report(s.current(), battle_id, viewers(s))  # 4.1.1 Fog of War
         what, b = found[battle_id]
         click.echo(render(what, b, as_json))

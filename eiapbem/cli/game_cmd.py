@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import click
 
-from eiapbem.client import newgame, session, setups, show
+from eiapbem.client import fog, newgame, session, setups, show
 from eiapbem.client.session import NoGame, Session
 from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem.email import Person
@@ -153,8 +153,16 @@ def _status_lines(s: Session) -> list[str]:
         out.append("Partly built: " + "; ".join(partly))
     if st.log:
         out.append("Last log lines:")
-        out.extend(f"  [{e.slot}] {e.text}" for e in st.log[-5:])
+        out.extend(f"  [{e.slot}] {fog.log_text(st, e, viewers(s))}" for e in st.log[-5:])
     return out
+
+
+def viewers(s: Session) -> set[str]:
+    """The powers whose eyes this folder's display uses (Fog of War, 4.1.1): the acting power, or the
+    host's folder's own powers."""
+    if s.power in POWERS:
+        return {s.power}
+    return {r for r in s.local if r in POWERS}
 
 
 def _in_home(path: Path) -> Path:
@@ -236,7 +244,8 @@ def register(cli: click.Group) -> None:
             plist = [_parse_player(p) for p in players]
             bid_map = _pairs(bids, "a bid", int)
         for p in plist:
-            if p.type in ("host", "hotseat") and p.power not in pw:
+            # Without 4.1.1 PBEM-Hotseat Passwords a power at this computer may use the host's password.
+            if p.type in ("host", "hotseat") and p.power not in pw and "pbem-hotseat-passwords" in flags:
                 pw[p.power] = click.prompt(f"Password for {p.power} ({p.name})", hide_input=True, confirmation_prompt=True)
         if host_password is None:
             host_password = click.prompt("Password for the host's key", hide_input=True, confirmation_prompt=True)
@@ -366,7 +375,8 @@ def register(cli: click.Group) -> None:
         """The public game log (every player sees the same lines)."""
         s = open_session(game, power, password)
         for e in s.state.log[-count:]:
-            click.echo(f"[{e.slot}] {e.text}" if e.author != "host" else f"[{e.slot}] (host) {e.text}")
+            text = fog.log_text(s.state, e, viewers(s))  # 4.1.1 Fog of War hides others' battles
+            click.echo(f"[{e.slot}] {text}" if e.author != "host" else f"[{e.slot}] (host) {text}")
 
     @cli.command("end-phase")
     @game_options
@@ -411,7 +421,7 @@ def register(cli: click.Group) -> None:
     def show_area(area: str, game: str | None, power: str | None, password: str | None) -> None:
         """The Status Panel of a land area: terrain, city, port, control, units."""
         s = open_session(game, power, password)
-        for line in show.area(s.current(), _ctx(s).map, area):
+        for line in show.area(s.current(), _ctx(s).map, area, viewers(s)):
             click.echo(line)
 
     @show_group.command("unit")
@@ -420,7 +430,7 @@ def register(cli: click.Group) -> None:
     def show_unit(unit: str, game: str | None, power: str | None, password: str | None) -> None:
         """A corps, fleet, depot, garrison or leader."""
         s = open_session(game, power, password)
-        for line in show.unit(s.current(), unit):
+        for line in show.unit(s.current(), unit, viewers(s)):
             click.echo(line)
 
     @show_group.command("power")

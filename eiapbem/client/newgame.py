@@ -116,11 +116,26 @@ def new_game(
     local = [p.power for p in by_power.values() if p.type in ("host", "hotseat")]
     if not any(p.type in ("host", "client", "hotseat") for p in by_power.values()):
         raise IllegalAction("every power is played by the computer; at least one needs a human player")
-    for p in local:
-        if not passwords.get(p):
-            raise IllegalAction(f"{p} is played at this computer and needs its own password (4.1.1 PBEM-Hotseat Passwords)")
     if not host_password:
         raise IllegalAction("the host's key needs a password")
+    passwords = dict(passwords)
+    for p in local:
+        if passwords.get(p):
+            continue
+        if options.pbem_hotseat_passwords:
+            raise IllegalAction(f"{p} is played at this computer and needs its own password (4.1.1 PBEM-Hotseat Passwords)")
+        # 4.1.1 PBEM-Hotseat Passwords off: a power at the host's computer without a password of its own
+        # is opened with the host's password (docs/decisions.md).
+        passwords[p] = host_password
+    if options.pbem_hotseat_passwords:
+        # On, each power's files are protected from its opponents at the same computer (000:38).
+        seen: dict[str, str] = {"host": host_password}
+        for p in sorted(local):
+            same = [q for q, pw in seen.items() if pw == passwords[p] and q != p]
+            if same:
+                raise IllegalAction(f"{p}'s password is the same as {same[0]}'s; with PBEM-Hotseat Passwords "
+                                    "(4.1.1) every power at this computer has its own")
+            seen[p] = passwords[p]
 
     wars = sorted({(a, t) for a, t in (wars or [])})
     sc = scenario_file.resolve(scenario) if isinstance(scenario, str) else scenario

@@ -11,15 +11,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
+from eiapbem.client import fog
 from eiapbem.rules.model import POOL, POWER_NAMES, Corps, Depot, Fleet, GameState, Garrison, LeaderStatus
 
 
-def _unit_line(u: Any, state: GameState) -> str:
+def _unit_line(u: Any, state: GameState, viewers: Iterable[str] = ()) -> str:
     leaders = [lid for lid, lead in state.leaders.items() if lead.attached_to == u.id]
     with_ = f" with {', '.join(leaders)}" if leaders else ""
+    if isinstance(u, (Corps, Garrison, Fleet)) and fog.hides_strength(state, u, viewers):
+        return f"{u.id}: {fog.HIDDEN}{with_}"
     if isinstance(u, (Corps, Garrison)):
         return f"{u.id}: {u.factors.describe()}{with_}"
     if isinstance(u, Fleet):
@@ -27,7 +31,7 @@ def _unit_line(u: Any, state: GameState) -> str:
     return f"{u.id}"
 
 
-def area(state: GameState, m: Any, area_id: str) -> list[str]:
+def area(state: GameState, m: Any, area_id: str, viewers: Iterable[str] = ()) -> list[str]:
     if area_id not in m.areas:
         close = [a for a in m.areas if a.startswith(area_id[:3])][:8]
         raise IllegalAction(f"there is no land area {area_id!r} on the map", hint=f"areas like it: {', '.join(close)}" if close else None)
@@ -41,12 +45,12 @@ def area(state: GameState, m: Any, area_id: str) -> list[str]:
     out.append(f"  controlled by {state.area_control.get(a.id, a.nation)}")
     here = [u for u in state.units.values() if u.location != POOL and u.location.site == a.id]
     out.append("  units: none" if not here else "  units:")
-    out.extend(f"    {_unit_line(u, state)}" for u in here)
+    out.extend(f"    {_unit_line(u, state, viewers)}" for u in here)
     out.append(f"  next to: {', '.join(m.land_neighbours(a.id))}")
     return out
 
 
-def unit(state: GameState, unit_id: str) -> list[str]:
+def unit(state: GameState, unit_id: str, viewers: Iterable[str] = ()) -> list[str]:
     u = state.units.get(unit_id)
     if u is None:
         lead = state.leaders.get(unit_id)
@@ -55,9 +59,11 @@ def unit(state: GameState, unit_id: str) -> list[str]:
         return [f"{lead.id}: {lead.power}, {lead.status}" + (f", with {lead.attached_to}" if lead.attached_to else "")]
     owner = getattr(u, "nation", None) or getattr(u, "power")
     out = [f"{u.id} ({type(u).__name__.lower()} of {owner})", f"  at {u.location}"]
-    if isinstance(u, (Corps, Garrison)):
+    if isinstance(u, (Corps, Garrison, Fleet)) and fog.hides_strength(state, u, viewers):
+        out.append(f"  {fog.HIDDEN}")
+    elif isinstance(u, (Corps, Garrison)):
         out.append(f"  factors: {u.factors.describe()} ({u.factors.total})")
-    if isinstance(u, Fleet):
+    elif isinstance(u, Fleet):
         out.append(f"  ships: {u.ships.describe()}")
     leaders = [lid for lid, lead in state.leaders.items() if lead.attached_to == u.id]
     if leaders:
