@@ -104,3 +104,58 @@ def test_hotseat_passwords_on_needs_one_password_per_power_and_no_two_alike(tmp_
                      passwords={p: f"pw-{p}" for p in POWERS}, host_password="pw-host")
     with pytest.raises(Exception, match="password"):
         Session.open(tmp_path, "On", "TU", "pw-host")
+
+
+# ----------------------------------------------------------------- Third Party Combat System (000:36)
+
+
+def _external_battle(on=True):
+    s = land_state(third_party_combat_system=on)
+    s = corps(s, "corps:FR:I", "ulm", infantry=10, cavalry=2)
+    s = corps(s, "corps:AU:I", "ulm", infantry=8)
+    out = start_field_battle(s, "ulm", ["corps:FR:I"], ["corps:AU:I"], C)
+    return out.state, next(iter(out.state.battles))
+
+
+def test_third_party_combat_waits_for_a_result_signed_by_both_sides(tmp_path):
+    from pbem_game import GID, identities
+
+    from eiapbem.client import external
+    from eiapbem.pbem.errors import BadSignature
+    from eiapbem.rules.combat.external import ExternalResult
+
+    off, _ = _external_battle(on=False)
+    assert next(iter(off.battles.values())).stage != "external" and off.pending  # the program asks its questions
+    s, bid = _external_battle()
+    assert s.battles[bid].stage == "external" and not s.pending
+    assert any("third party combat" in o for o in engine.unmet_obligations(s, "FR", C))
+
+    ids = identities()
+    roster = {r: i.public() for r, i in ids.items()}
+    path = tmp_path / "ulm.result"
+    losses = ["corps:AU:I=infantry:3", "corps:FR:I=infantry:1"]
+    external.write(path, s, ids["FR"], GID, bid, "attacker", losses)
+    with pytest.raises(IllegalAction, match="not signed by AU yet"):
+        external.import_action(path, s, GID, roster)
+    with pytest.raises(IllegalAction, match="GB did not fight"):
+        external.countersign(path, s, ids["GB"], GID, roster)
+    external.countersign(path, s, ids["AU"], GID, roster)
+    action = external.import_action(path, s, GID, roster)
+    external.check_actions([action], GID, roster, "the turn file")
+    # A result changed after signing is refused by every client that loads it.
+    forged = action.replace(winner="defender")
+    with pytest.raises(BadSignature, match="does not match"):
+        external.check_actions([forged], GID, roster, "the turn file")
+    with pytest.raises(IllegalAction, match="signed by AU and FR"):
+        engine.verify_action(s, "FR", action.replace(signatures=action.signatures[:1]), C)
+
+    out = engine.apply_action(s, "FR", action, C).state
+    b = out.battles[bid]
+    assert b.finished and b.winner == "attacker" and "third party combat system" in b.result
+    assert out.units["corps:FR:I"].factors.infantry == 9
+    au = out.units["corps:AU:I"]
+    assert au.factors.infantry == 5 and au.location.site != "ulm"  # the loser retreated (11.2.13)
+    assert not any("third party" in o for o in engine.unmet_obligations(out, "FR", C))
+    # The option off: the action is refused.
+    with pytest.raises(IllegalAction, match="does not use the Third Party Combat System"):
+        engine.verify_action(land_state(), "FR", ExternalResult(battle=bid, winner="none"), C)

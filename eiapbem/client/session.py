@@ -658,6 +658,9 @@ class Session:
         pdice.check_rolls(loaded.seed, record, name)
         d = Dice(loaded.seed, {k: v[1] for k, v in record.items()}, strict=True)
         acts = _actions(body["actions"], f"{name} actions")
+        from eiapbem.client import external  # 4.1.1 Third Party Combat System: both sides signed the result
+
+        external.check_actions(acts, chain.gid, chain.roster, name)
         if not isinstance(body["battles"], dict) or not isinstance(body["exchanges"], list):
             raise BadEncoding(f"{name} carries its battles in an unknown form")
         if state.slot.simultaneous and (body["battles"] or body["exchanges"]):

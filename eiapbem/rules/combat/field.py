@@ -92,6 +92,9 @@ class BattleRefused(IllegalAction):
 # ================================================================= start
 
 
+from eiapbem.rules.combat import external  # noqa: E402  (registers battle.external-result)
+
+
 def start_field_battle(
     state: Any,
     area: str,
@@ -147,7 +150,8 @@ def start_field_battle(
         river_crossing=river_crossing,
         attacker=sides[A],
         defender=sides[D],
-        stage="commander",
+        # 4.1.1 Third Party Combat System: the result comes from outside (``combat.external``).
+        stage=external.STAGE if not is_triv and external.applies(state, sides[A].power, sides[D].power) else "commander",
     )
     text = (f"{'Trivial' if is_triv else 'Field'} combat in {area} ({terrain}): "
             f"{force_factors(state, attacker).total} attacking factors against {force_factors(state, defender).total}")
@@ -167,7 +171,7 @@ def run(state: Any, bid: str, ctx: engine.RulesContext) -> engine.Outcome:
     was_finished = state.battles[bid].finished
     while True:
         battle = state.battles[bid]
-        if battle.finished or _waiting(state, bid):
+        if battle.finished or _waiting(state, bid) or battle.stage == external.STAGE:
             break
         guard += 1
         if guard > 10000:  # pragma: no cover - a machine bug, never a player's doing

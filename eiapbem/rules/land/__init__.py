@@ -39,7 +39,11 @@ for _mod in _MODULES:
 
 
 def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
-    return combat.obligations(state, power, ctx)
+    from eiapbem.rules.combat import external
+
+    waiting = [f"enter the third party combat system's result of {bid} (4.1.1): 'eiapbem battle import FILE'"
+               for bid in external.pending(state, power)]
+    return waiting + combat.obligations(state, power, ctx)
 
 
 def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
