@@ -4,7 +4,7 @@ Insurrection (the December raising is the economic levy's, ``economy.levy``):
 
 - activation: an enemy corps, Cossack or Freikorps standing in an area of an
   unceded Austrian home province makes the insurrection corps placeable;
-- ``reinforcement.place-insurrection --unit C --area X``: in Austria's
+- ``irregulars.place-insurrection --unit C --area X``: in Austria's
   reinforcement phase, while activated, an insurrection corps off the map comes
   on at its current strength in an area of an unceded Austrian home province;
 - ``land.stand-down-insurrection --unit C``: in Austria's land phase an
@@ -72,7 +72,7 @@ def insurrection_active(state: GameState, m: Any) -> bool:
 class PlaceInsurrection(Record):
     """Place an Austrian insurrection corps at its current strength while enemies stand in Austria (13.2.4)."""
 
-    KIND = "reinforcement.place-insurrection"
+    KIND = "irregulars.place-insurrection"
     COMMAND = "place-insurrection"
 
     unit: UnitId
@@ -124,7 +124,7 @@ def verify_place_insurrection(state: GameState, power: str, a: PlaceInsurrection
 def apply_place_insurrection(state: GameState, power: str, a: PlaceInsurrection, ctx: Any) -> engine.Outcome:
     u = state.units[a.unit]
     state = state.with_unit(u.replace(location=Location(LocationKind.AREA, a.area)))
-    return engine.log(state, power, "reinforcement.place-insurrection",
+    return engine.log(state, power, "irregulars.place-insurrection",
                       f"AU raises {a.unit} ({u.factors.total} factors) in {a.area} against the invader (13.2.4)",
                       unit=a.unit, area=a.area)
 
