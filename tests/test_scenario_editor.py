@@ -138,3 +138,16 @@ def test_the_cli_refuses_a_bad_edit_and_leaves_the_file(run_cli, tmp_path):
     assert (tmp_path / "s.json").read_bytes() == before
     code, out, err = run_cli("scenario", "new", "s.json")
     assert code == 1 and "already exists" in err
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda sc: sc.__setitem__("minors", []), "'minors' must be an object"),
+    (lambda sc: sc["powers"].__setitem__("FR", 3), "powers.FR must be an object"),
+    (lambda sc: sc["powers"]["FR"].__setitem__("factors", [1]), "powers.FR.factors must be an object"),
+    (lambda sc: sc.__setitem__("units", [3]), "every entry of 'units' must be an object"),
+    (lambda sc: sc["powers"]["FR"]["leaders"].__setitem__("all_except", 3), "does not have the form of a scenario's"),
+])
+def test_a_damaged_file_gets_a_sentence_not_a_traceback(base, game_map, damage, words):
+    damage(base)
+    found = _problems(base, game_map)
+    assert found and words in found[0], found

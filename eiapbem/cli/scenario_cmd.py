@@ -38,7 +38,7 @@ def full_problems(sc: dict[str, Any], name: str) -> list[str]:
     for em in (False, True):
         try:
             initial_state(sc, raw, options=Options(economic_manipulation=em))
-        except (EiaError, InvalidValue) as err:
+        except (EiaError, InvalidValue, KeyError, TypeError, ValueError) as err:
             return [f"{name}: the first state cannot be built: {err}"]
     return []
 

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from eiapbem.data import scenario_file, world
-from eiapbem.core.errors import IllegalAction
+from eiapbem.core.errors import BadData, IllegalAction
+from eiapbem.rules.model.base import InvalidValue
 from eiapbem.pbem import atomic, envelope, files, folders, keys
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import NotForYou
@@ -184,8 +185,12 @@ def first_state(scenario: str | dict, options: Options, types: Mapping[str, str]
     game creation's dice (``pbem.dice.gamestart_seed``: the game id and the roster's dice commitments)."""
     kinds = {p: PlayerKind(t) if t.startswith("ai-") else PlayerKind.HUMAN for p, t in types.items()}
     sc = world.load_scenario(scenario) if isinstance(scenario, str) else scenario
-    state = initial_state(sc, world.load_raw(), options=options, players=kinds,
-                          vp_bids=dict(bids), wars=wars)
+    try:
+        state = initial_state(sc, world.load_raw(), options=options, players=kinds,
+                              vp_bids=dict(bids), wars=wars)
+    except (InvalidValue, KeyError, TypeError, ValueError) as err:  # a scenario file the validator let through
+        raise BadData(f"the scenario {sc.get('id')!r} cannot start a game: {err}",
+                      hint="'eiapbem scenario check FILE' checks the file") from err
     seed = pdice.gamestart_seed(gid, {r: e.dice for r, e in roster.items()})
     return victory.with_ai_start_bonuses(state, Dice(seed))
 

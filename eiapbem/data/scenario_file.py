@@ -106,8 +106,43 @@ def problems(sc: dict[str, Any], *, name: str = "scenario", game_map: Any | None
     raw = {k: v for k, v in world.load_raw().items() if not k.startswith("scenarios/")}
     label = f"scenarios/{name if name.endswith('.json') else name + '.json'}"
     raw[label] = sc
-    out = world.problems(raw)
-    out += edit_problems(sc, raw, label, game_map)
+    shape = shape_problems(sc, label)
+    if shape:
+        return shape
+    try:
+        out = world.problems(raw)
+        out += edit_problems(sc, raw, label, game_map)
+    except (AttributeError, KeyError, TypeError, ValueError) as err:
+        out = [f"{label}: an entry does not have the form of a scenario's ({type(err).__name__}: {err}); "
+               "compare it with a file made by 'eiapbem scenario new'"]
+    return out
+
+
+_SHAPE = {"powers": dict, "minors": dict, "start": dict, "end": dict, "relations": dict, "units": list,
+          "garrisons": list, "provinces": dict}
+
+
+def shape_problems(sc: Any, label: str) -> list[str]:
+    """The file's outline: the blocks are of the right kind (objects and lists), before any item is read."""
+    out = []
+    for key, kind in _SHAPE.items():
+        if key in sc and not isinstance(sc[key], kind):
+            out.append(f"{label}: '{key}' must be {'an object' if kind is dict else 'a list'}")
+    for block in ("powers", "minors"):
+        for k, v in (sc.get(block) or {}).items() if isinstance(sc.get(block), dict) else ():
+            if not isinstance(v, dict):
+                out.append(f"{label}: {block}.{k} must be an object")
+            elif block == "powers":
+                for sub in ("factors", "ships", "leaders", "victory", "morale", "conquered"):
+                    if sub in v and not isinstance(v[sub], dict):
+                        out.append(f"{label}: powers.{k}.{sub} must be an object")
+            elif "forces" in v and not isinstance(v["forces"], dict):
+                out.append(f"{label}: minors.{k}.forces must be an object")
+    for key in ("units", "garrisons"):
+        if isinstance(sc.get(key), list) and not all(isinstance(x, dict) for x in sc[key]):
+            out.append(f"{label}: every entry of '{key}' must be an object")
+    if isinstance(sc.get("relations"), dict) and not all(isinstance(v, list) for v in sc["relations"].values()):
+        out.append(f"{label}: every block of 'relations' must be a list")
     return out
 
 
