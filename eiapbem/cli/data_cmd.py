@@ -103,14 +103,17 @@ def register(cli: click.Group) -> None:
         help="Check the map files of this folder instead of the packaged map.",
     )
     @click.option("--scenario", "scenario_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
-                  help="Check this scenario file (made with 'eiapbem scenario') with the same validator.")
+                  help="Check this scenario file (made with 'eiapbem scenario'), or a shipped scenario by name, with the same validator.")
     def check(as_json: bool, path: Path | None, scenario_path: Path | None) -> int:
         """Validate the map and the world data; print counts, or every problem found."""
         if scenario_path is not None:
             from .scenario_cmd import full_problems
             from eiapbem.data import scenario_file
 
-            sc = scenario_file.read(scenario_path)
+            if not scenario_path.exists() and str(scenario_path) in world.scenario_ids():
+                sc = world.load_scenario(str(scenario_path))  # a shipped scenario by its name
+            else:
+                sc = scenario_file.read(scenario_path)
             found = full_problems(sc, scenario_path.name)
             if as_json:
                 click.echo(json.dumps({"scenario": {"path": str(scenario_path), "valid": not found, "problems": found,

@@ -136,6 +136,23 @@ def register(cli: click.Group) -> None:
         for a, n in sorted(sc.get("provinces", {}).items()):
             click.echo(f"  area {a} placed under {n}")
 
+    @scenario.command("describe")
+    @FILE
+    @click.option("--name", help="The scenario's name, shown to the players (14.2).")
+    @click.option("--description", help="A sentence about it (14.2).")
+    @click.option("--id", "new_id", help="Its id (lower-case words joined by '-'; it names the setups, 14.5).")
+    def describe(file: Path, name: str | None, description: str | None, new_id: str | None) -> None:
+        """Change the scenario's name, description or id (14.2)."""
+
+        def change(sc: dict) -> dict:
+            sc = dict(sc)
+            for k, v in (("name", name), ("description", description), ("id", new_id)):
+                if v is not None:
+                    sc[k] = v
+            return sc
+
+        _edit(file, change, "name and description set")
+
     @scenario.command("start")
     @FILE
     @click.option("--year", type=int, help="Start year.")
