@@ -138,6 +138,19 @@ def test_the_cli_refuses_a_bad_edit_and_leaves_the_file(run_cli, tmp_path):
     assert (tmp_path / "s.json").read_bytes() == before
     code, out, err = run_cli("scenario", "new", "s.json")
     assert code == 1 and "already exists" in err
+    # 14.4.2: an area placed under France is drawn French on the map of the scenario.
+    code, out, err = run_cli("map", "--svg", "s0.svg", "--scenario", "s.json")
+    assert code == 0, err
+    code, out, err = run_cli("scenario", "province", "s.json", "madrid", "FR")
+    assert code == 0, err
+    code, out, err = run_cli("map", "--svg", "s.svg", "--scenario", "s.json")
+    assert code == 0 and (tmp_path / "s.svg").read_text().startswith("<"), err
+    assert (tmp_path / "s.svg").read_text() != (tmp_path / "s0.svg").read_text()
+    code, out, err = run_cli("data", "check", "--scenario", "s.json")
+    assert code == 0 and "valid; hash" in out, err
+    (tmp_path / "bad.json").write_text('{"id": "bad", "powers": []}')
+    code, out, err = run_cli("data", "check", "--scenario", "bad.json")
+    assert code == 1 and "'powers' must be an object" in out and "Traceback" not in err
 
 
 @pytest.mark.parametrize("damage, words", [

@@ -204,6 +204,9 @@ def register(cli: click.Group) -> None:
             sc = scenario_file.resolve(scenario, game_map=m)
             controllers = svgmap.scenario_controllers(m, scenario_minor_controllers(sc))
             # Areas placed under a nation by the editor (14.4.2).
+            for pw in sc.get("powers", {}).values():  # conquered major provinces (14.3 item 7)
+                for prov, holder in pw.get("conquered", {}).items():
+                    controllers.update({a: holder for a in m.areas_of_province(prov)})
             controllers.update({a: n for a, n in sc.get("provinces", {}).items() if a in controllers})
             title = str(sc.get("name") or scenario)
         text = svgmap.render_svg(m, controllers=controllers, units=units, title=title)
