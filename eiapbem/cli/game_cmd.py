@@ -217,7 +217,8 @@ def register(cli: click.Group) -> None:
     @click.option("--option", "flags", multiple=True, type=click.Choice(sorted(f.replace("_", "-") for f in Options.__dataclass_fields__)),
                   help="A game option of 4.1.1 to turn on (may be repeated).")
     @click.option("--password", "passwords", multiple=True, metavar="POWER=PASSWORD",
-                  help="Password of a power played at this computer (asked for when missing; with --import-bids, "
+                  help="Password of a power played at this computer (with the option pbem-hotseat-passwords asked for when missing, "
+                       "else the host's password is used; with --import-bids, "
                        "default: the game password of that power's bid).")
     @click.option("--host-password", envvar="EIAPBEM_HOST_PASSWORD", help="Password of the host's key (asked for when missing).")
     @click.option("--import-bids", "sel_file", type=click.Path(path_type=Path, dir_okay=False),
