@@ -194,7 +194,13 @@ def _report_unit(u: Any) -> dict:
 
 @procedure("game.actions", context=True)
 def game_actions(inp: dict, ctx: Any) -> dict:
-    state = build_state(inp, ctx)
+    try:
+        state = build_state(inp, ctx)
+    except KeyError as err:  # a unit, leader or power the scenario does not have
+        from eiapbem.core.errors import BadData
+
+        raise BadData(f"the case's input names {err}, which the scenario's first state does not have",
+                      hint="unit ids look like corps:FR:I, leader ids like leader:FR:davout") from err
     first_log = len(state.log)
     steps: list[str] = []
     errors: list[str] = []
