@@ -1,4 +1,4 @@
-"""A small synthetic map that passes every check of ``eiapbem.rules.mapgraph.problems``.
+"""A small synthetic map that passes every check of ``eiapbem.rules.mapcheck.problems``.
 
 Tests build it, break one thing, and look for the problem.  Positions are real
 (hundredths of a degree) so the distance checks see realistic numbers.

@@ -5,8 +5,10 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from eiapbem.rules import sequence
+from eiapbem.rules.model.slot import first_slot
 from eiapbem.rules.model import (
     POWERS,
+    STATE_FORMAT,
     Access,
     AccessKind,
     BuildOrder,
@@ -282,7 +284,7 @@ def game_states(draw):
 
     setup = sequence.setup_slots() if date == start else ()
     slot = draw(st.sampled_from(sequence.month_slots(date) + setup) | st.none())
-    slot_key = (slot or sequence.first_slot()).key(date)
+    slot_key = (slot or first_slot()).key(date)
     pending = {}
     for i in range(draw(st.integers(0, 2))):
         pid = f"battle/{draw(slugs)}/{i}"
@@ -334,7 +336,7 @@ def game_states(draw):
         )
     )
     return GameState(
-        format=1,
+        format=STATE_FORMAT,
         scenario=draw(st.sampled_from(("classic-1805", "alternate-1805"))),
         start=start,
         end=end,

@@ -168,7 +168,7 @@ def test_backups_skip_edits_and_replacement(game, run_cli):
     assert len(set(hashes.values())) == 1
     st = players["AU"].state
     assert st.slot.key(st.date) != before
-    assert any(e.author == "host" and f"skipped {late}'s turn {before}" in e.text for e in st.log)
+    assert any(e.author == "host" and f"skipped {late}'s turn {before}" in e.text for e in players["AU"].journal())
 
     # Edits (000:236-262), each logged with the host as author in every player's log.
     money = players["FR"].state.powers["FR"].treasury
@@ -188,7 +188,7 @@ def test_backups_skip_edits_and_replacement(game, run_cli):
     assert st.powers["FR"].treasury == money + 10 and st.options.fog_of_war
     assert st.units["corps:FR:I"].factors.infantry == 9 and str(st.units["corps:FR:I"].location) == "area:paris"
     for q, sq in players.items():  # every player's log has each edit, with the host as its author
-        host_lines = [e.text for e in sq.state.log if e.author == "host"]
+        host_lines = [e.text for e in sq.journal() if e.author == "host"]
         assert sum("Host: " in t for t in host_lines) >= 11, (q, host_lines)
     code, out, err = run_cli("log", "-n", "12", "--password", _pw("TU"), home=homes["TU"])
     assert code == 0, err
@@ -231,7 +231,7 @@ def test_backups_skip_edits_and_replacement(game, run_cli):
     players = {p: Session.open(homes[p], GAME, p, "new-secret" if p == "AU" else _pw(p)) for p in POWERS}
     assert len({s.state.state_hash() for s in players.values()}) == 1
     assert players["GB"].data.meta["players"]["AU"]["name"] == "Newcomer"
-    assert any("replaced AU's player Player AU by Newcomer" in e.text and e.author == "host" for e in players["GB"].state.log)
+    assert any("replaced AU's player Player AU by Newcomer" in e.text and e.author == "host" for e in players["GB"].journal())
     st = players["RU"].state
     paths = {p: players[p].end_phase() for p in st.slot.actors}
     for p, path in paths.items():

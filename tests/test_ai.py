@@ -283,8 +283,11 @@ def test_admin_ai_play_plays_a_human_turn_and_keeps_it_human():
     with pytest.raises(IllegalAction, match="dice of the host's admin file"):
         radmin.apply_admin(s, radmin.AiPlay("RU", "ai-hard"))
     with pytest.raises(IllegalAction, match="current player is RU, not TU"):
-        radmin.apply_admin(s, radmin.AiPlay("TU", "ai-hard"), c, setup=[])
-    out = radmin.apply_admin(s, radmin.AiPlay("RU", "ai-hard"), c, setup=default_actions("classic-1805", "RU")).state
+        radmin.apply_admin(s, radmin.AiPlay("TU", "ai-hard"), c, setup=[], computer=ai.play_slot)
+    with pytest.raises(IllegalAction, match="computer player is given"):
+        radmin.apply_admin(s, radmin.AiPlay("RU", "ai-hard"), c, setup=[])
+    out = radmin.apply_admin(s, radmin.AiPlay("RU", "ai-hard"), c, setup=default_actions("classic-1805", "RU"),
+                             computer=ai.play_slot).state
     assert out.slot.power == "TU" and out.powers["RU"].controller is PlayerKind.HUMAN
     assert "the computer (ai-hard) played RU's turn" in out.log[-1].text
     rep = radmin.apply_admin(s, radmin.ReplaceByAi("RU", "Anna", "ai-hard", "now")).state

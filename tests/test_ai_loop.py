@@ -99,7 +99,7 @@ def test_host_and_one_client_with_five_ai_powers_play_three_months(tmp_path, run
             code, out, err = run_cli("load", "--password", _pw("GB"), home=client)
             assert code == 0 and "loaded" in out, err
             assert _hash(host, "FR") == _hash(client, "GB")
-            log = Session.open(client, GAME, "GB", _pw("GB")).state.log
+            log = Session.open(client, GAME, "GB", _pw("GB")).journal()
             assert any("the computer (ai-hard) played GB's turn 1805-01/naval/turn/GB" in e.text for e in log)
             quick_played = True
             continue
@@ -119,9 +119,10 @@ def test_host_and_one_client_with_five_ai_powers_play_three_months(tmp_path, run
             exchanged += 1
         assert _hash(host, "FR") == _hash(client, "GB"), slot.key(st.date)
     assert quick_played and economic and exchanged >= 20
-    end = Session.open(client, GAME, "GB", _pw("GB")).state
+    ended = Session.open(client, GAME, "GB", _pw("GB"))
+    end = ended.state
     assert str(end.date) == "1805-04" and end.slot.phase is Phase.DIPLOMACY
-    assert [e for e in end.log if e.kind == "economy.summary"]  # 12.0 resolved with the AI powers' orders
+    assert [e for e in ended.journal() if e.kind == "economy.summary"]  # 12.0 resolved with the AI powers' orders
 
     # 4.2.8 (000:206): Great Britain's player replaced by the computer; both folders play it from now on
     code, out, err = run_cli("admin", "replace", "GB", "--type", "ai-easy", "--password", "host-secret", home=host)
@@ -174,7 +175,7 @@ def test_hot_seat_game_with_ai_powers(tmp_path):
     s = Session.open(tmp_path, None, "RU", "pw-RU")
     assert s.state.slot.key(s.state.date) == "1805-01/reinforcement/turn/RU"
     assert s.state.powers["TU"].controller is PlayerKind.HUMAN
-    assert "the computer (ai-easy) played TU's turn 1805-01/reinforcement/turn/TU" in s.state.log[-1].text
+    assert "the computer (ai-easy) played TU's turn 1805-01/reinforcement/turn/TU" in s.journal(1)[-1].text
 
 
 def test_a_stuck_computer_holds_the_game_until_the_host_skips_it(tmp_path, monkeypatch):

@@ -203,7 +203,7 @@ def test_a_two_corps_defender_answers_through_battle_files_and_every_folder_repl
     hashes = {p: t.open(p).state.state_hash() for p in ("FR",) + CLIENTS}
     assert len(set(hashes.values())) == 1, hashes
     assert t.open("AU").data.battles == {} and t.open("FR").data.battles == {}
-    assert "battle.end" in [e.kind for e in t.open("PR").state.log]
+    assert "battle.end" in [e.kind for e in t.open("PR").journal()]
 
 
 def test_without_an_exchange_the_defender_answers_by_standing_orders(tmp_path):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from battlekit import corps, ctx, land_state
 
-from eiapbem.rules.combat.battle import controlling_power
+from eiapbem.rules import relations
 from eiapbem.rules.combat.retreat import retreat_path, retreat_targets
 from eiapbem.rules.model import Depot, Location, LocationKind
 
 
 def _power_of(state):
-    return lambda u: controlling_power(state, u.nation, getattr(u, "loaned_to", None))
+    return lambda u: relations.unit_power(state, u)
 
 
 def test_toward_the_nearest_depot_of_the_force_000_1842():

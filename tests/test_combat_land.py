@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eiapbem.core.errors import BadData, IllegalAction
-from eiapbem.rules.cases import Case, run_case
+from eiapbem.rulecases.harness import Case, run_case
 from eiapbem.rules.combat import commander, morale, pursuit, siege, tables_use
 from eiapbem.rules.tables import land
 

@@ -13,7 +13,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.core.dice import Dice
 from eiapbem.rules.economy import collection, kingdoms, levy, manipulation, phase, victory
-from eiapbem.data.economy_cases import build_state, context
+from eiapbem.rulecases.procedures.economy import build_state, context
 from eiapbem.rules.economy.phase import (
     BuyArmy,
     BuyCounter,

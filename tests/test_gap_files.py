@@ -18,8 +18,8 @@ from eiapbem.gap.results import BadResults, render_results, verify_results
 from eiapbem.pbem import crypto, envelope
 from eiapbem.pbem.errors import BadFormat, BadHeader, BadSignature, WrongGame, WrongPassword
 from eiapbem.core import canonical
-from eiapbem.data.cases import find_cases, load_case
-from eiapbem.rules.cases import run_case
+from eiapbem.rulecases.files import find_cases, load_case
+from eiapbem.rulecases.harness import run_case
 from eiapbem.rules.model import Options
 from eiapbem.rules.scenario import initial_state
 

@@ -437,9 +437,9 @@ def test_a_corps_passes_an_enemy_held_city_or_stops_to_besiege_it():
     s = _move(s, "corps:FR:V", "nancy")
     s = engine.apply_action(s, "FR", Besiege(unit="corps:FR:V"), C).state
     assert s.units["corps:FR:V"].besieging and s.land_moves["corps:FR:V"].halted
-    from eiapbem.rules import supply
+    from eiapbem.rules import control
 
-    assert supply.is_besieged(s, C.map, "nancy")
+    assert control.is_besieged(s, C.map, "nancy")
     with pytest.raises(IllegalAction, match="no enemy forces hold a city in metz"):
         engine.apply_action(corps(s, "corps:FR:III", "metz", infantry=3), "FR", Besiege(unit="corps:FR:III"), C)
 

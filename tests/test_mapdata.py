@@ -7,6 +7,7 @@ import pytest
 
 from eiapbem.data import mapdata
 from eiapbem.core.errors import BadData
+from eiapbem.rules import mapcheck as mc
 from eiapbem.rules import mapgraph as mg
 from mapkit import SMALL, big_map, small_map, write
 
@@ -21,7 +22,7 @@ def test_packaged_seas_are_the_26_of_the_reference_list_symmetric():
     seas = json.loads(packaged("seas.json").read_text())["seas"]
     ids = [s["id"] for s in seas]
     assert len(ids) == 26 == len(set(ids))
-    assert mg.problems({"seas.json": {"seas": seas}}, min_land=0) == []
+    assert mc.problems({"seas.json": {"seas": seas}}, min_land=0) == []
     by = {s["id"]: s for s in seas}
     for s in seas:
         for n in s["neighbours"]:
@@ -42,7 +43,7 @@ def test_load_a_folder_and_cache(tmp_path):
     folder = write(small_map(), tmp_path / "m")
     raw = mapdata.read_raw(folder)
     assert sorted(raw) == ["areas_C.json", "areas_W.json", "seas.json"]
-    assert mg.problems(raw, **SMALL) == []
+    assert mc.problems(raw, **SMALL) == []
 
 
 def test_load_map_validates_with_the_real_minimum(tmp_path):

@@ -6,12 +6,13 @@ Each check of docs/map.md is fed one broken map and must name the file and the e
 import pytest
 
 from eiapbem.core.errors import BadData
+from eiapbem.rules import mapcheck as mc
 from eiapbem.rules import mapgraph as mg
 from mapkit import SMALL, area, city, clone, find, port, province, small_map
 
 
 def probs(raw):
-    return mg.problems(raw, **SMALL)
+    return mc.problems(raw, **SMALL)
 
 
 def one(raw, *needles):
@@ -25,7 +26,7 @@ def one(raw, *needles):
 def test_small_map_is_valid_and_builds():
     raw = small_map()
     assert probs(raw) == []
-    m = mg.build_map(raw, **SMALL)
+    m = mc.build_map(raw, **SMALL)
     assert m.counts() == {
         "land areas": 10, "sea areas": 3, "ports": 5, "cities": 8,
         "provinces": 5, "minor districts": 1, "crossings": 1,
@@ -41,7 +42,7 @@ def test_one_way_land_border_is_named_in_the_file_that_lacks_it():
     hits = one(raw, "areas_C.json", "'orleans'", "does not list its neighbour 'paris'")
     assert len(hits) == 1
     with pytest.raises(BadData, match="orleans"):
-        mg.validate(raw, **SMALL)
+        mc.validate(raw, **SMALL)
 
 
 def test_one_way_border_across_files():
@@ -311,13 +312,13 @@ def test_winter_flag_follows_13_1_1():
 
 
 def test_the_real_map_needs_200_land_and_20_sea_areas():
-    found = mg.problems(small_map())
+    found = mc.problems(small_map())
     assert any("10 land areas, fewer than 200" in p for p in found)
     assert any("3 sea areas, fewer than 20" in p for p in found)
 
 
 def test_not_a_json_object():
-    found = mg.problems({"areas_X.json": [1, 2]}, **SMALL)
+    found = mc.problems({"areas_X.json": [1, 2]}, **SMALL)
     assert any(p.startswith("areas_X.json: the file is not a JSON object") for p in found)
 
 
@@ -326,7 +327,7 @@ def test_validate_raises_the_first_problem_with_a_count():
     find(raw, "areas", "orleans")["terrain"] = "swamp"
     find(raw, "areas", "caen")["forage"] = -1
     with pytest.raises(BadData) as err:
-        mg.validate(raw, **SMALL)
+        mc.validate(raw, **SMALL)
     assert "map data: areas_C.json" in str(err.value) and "(1 more problems)" in str(err.value)
     assert "eiapbem data check" in err.value.hint
 
@@ -335,7 +336,7 @@ def test_validate_raises_the_first_problem_with_a_count():
 
 
 def test_map_is_read_only_and_sorted():
-    m = mg.build_map(small_map(), **SMALL)
+    m = mc.build_map(small_map(), **SMALL)
     with pytest.raises(TypeError):
         m.areas["x"] = None  # type: ignore[index]
     with pytest.raises(AttributeError):
@@ -361,7 +362,7 @@ def test_map_is_read_only_and_sorted():
 
 
 def test_movement_costs_terrain_crossing_and_winter():
-    m = mg.build_map(small_map(), **SMALL)
+    m = mc.build_map(small_map(), **SMALL)
     # Portsmouth -> Caen: crossing arrow +1, marsh 2 (000:1382, 000:1386).
     assert mg.enter_cost(m, "caen", via_crossing=True) == 3
     assert mg.enter_cost(m, "orleans", via_crossing=False) == 1  # forest costs 1
@@ -374,7 +375,7 @@ def test_movement_costs_terrain_crossing_and_winter():
 
 
 def test_shortest_path_and_options():
-    m = mg.build_map(small_map(), **SMALL)
+    m = mc.build_map(small_map(), **SMALL)
     path, cost = mg.shortest_land_path(m, "london", "antwerp")
     assert path == ("london", "portsmouth", "caen", "rouen", "paris", "lille", "brussels", "antwerp")
     assert cost == 9
@@ -393,13 +394,13 @@ def test_equal_cost_paths_break_ties_by_id():
     # A diamond: Paris -> Brussels through Lille or through Orleans, both cost 2.
     find(raw, "areas", "orleans")["neighbours"].insert(0, {"to": "brussels", "river": False})
     find(raw, "areas", "brussels")["neighbours"].insert(0, {"to": "orleans", "river": False})
-    m = mg.build_map(raw, **SMALL)
+    m = mc.build_map(raw, **SMALL)
     assert mg.shortest_land_path(m, "paris", "brussels") == (("paris", "lille", "brussels"), 2)
     assert mg.shortest_land_path(m, "brussels", "paris") == (("brussels", "lille", "paris"), 2)
 
 
 def test_reachable_and_components():
-    m = mg.build_map(small_map(), **SMALL)
+    m = mc.build_map(small_map(), **SMALL)
     assert "caen" in mg.reachable(m, "london")
     assert mg.reachable(m, "london", crossings=False) == ("london", "portsmouth")
     assert mg.reachable(m, "dublin") == ("dublin",)
@@ -425,7 +426,7 @@ def test_crossing_optional_may_be_omitted_but_not_unknown():
     raw = clone(small_map())
     del raw["areas_W.json"]["crossings"][0]["optional"]
     assert probs(raw) == []
-    assert mg.build_map(raw, **SMALL).crossings["channel-crossing"].optional is None
+    assert mc.build_map(raw, **SMALL).crossings["channel-crossing"].optional is None
     raw["areas_W.json"]["crossings"][0]["optional"] = "calais"
     one(raw, "crossing 'channel-crossing': 'optional' is 'calais'")
 
@@ -451,4 +452,4 @@ def test_guerrilla_values_and_cossack_provinces_belong_to_spain_and_russia():
     raw = read_raw()
     prov = next(p for d in raw.values() if isinstance(d, dict) for p in d.get("provinces", ()) if p["id"] == "england")
     prov["guerrilla"] = 2
-    assert any("only a Spanish province has a guerrilla value" in p for p in mg.problems(raw))
+    assert any("only a Spanish province has a guerrilla value" in p for p in mc.problems(raw))

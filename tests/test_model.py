@@ -16,6 +16,7 @@ from model_strategies import game_states, sample_state
 from eiapbem.core.errors import BadData, BadEncoding, BadFile
 from eiapbem.core import canonical
 from eiapbem.rules.model import (
+    STATE_FORMAT,
     Access,
     AccessKind,
     BuildOrder,
@@ -246,8 +247,12 @@ def test_decode_refuses_a_unit_filed_under_another_id():
 
 def test_decode_refuses_another_format_version():
     obj = sample_state().to_obj()
-    obj["format"] = 2
+    obj["format"] = STATE_FORMAT + 1
     assert "format" in _bad(obj)
+    old = sample_state().to_obj()
+    old["format"] = 1  # the format that carried the game log inside the hashed state
+    with pytest.raises(BadEncoding, match="state format 1 is not 2"):
+        GameState.decode(canonical.encode(old))
 
 
 def test_decode_refuses_non_canonical_bytes_and_rubbish():

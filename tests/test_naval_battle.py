@@ -17,7 +17,7 @@ from eiapbem.rules.model import GameState
 from eiapbem.rules.model.common import Phase
 from eiapbem.rules.model.units import POOL, Location, LocationKind, LeaderStatus
 from eiapbem.rules.naval.battle import report_record, report_text, start_naval_battle
-from eiapbem.rules.scene import scene_state
+from eiapbem.rulecases.scene import scene_state
 
 SEA = Location(LocationKind.SEA, "bay-of-biscay")
 

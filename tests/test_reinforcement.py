@@ -12,7 +12,7 @@ import pytest
 
 from eiapbem.data.context import rules_context
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine, supply
 from eiapbem.core.dice import Dice
 from eiapbem.rules.model import (
     CityControl,
@@ -667,8 +667,8 @@ def test_a_bought_counter_in_the_pool_makes_placement_possible(base, ctx):
 
 def test_a_besieging_flag_without_war_besieges_nothing(base, ctx):
     s = put(slot(base, "FR"), "corps:AU:I", at("area", "strasbourg"), factors=Factors(infantry=5), besieging=True)
-    assert not supply.is_besieged(s, ctx.map, "strasbourg")
-    assert supply.is_besieged(s.with_war("FR", "AU", MARCH, ("AU",)), ctx.map, "strasbourg")
+    assert not control.is_besieged(s, ctx.map, "strasbourg")
+    assert control.is_besieged(s.with_war("FR", "AU", MARCH, ("AU",)), ctx.map, "strasbourg")
 
 
 # ----------------------------------------------------------------- invariants

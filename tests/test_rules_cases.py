@@ -12,8 +12,8 @@ from eiapbem.data.context import rules_context
 from eiapbem.core.errors import BadData
 from eiapbem.data.context import rules_context
 import eiapbem.gap.arbitrate  # noqa: F401  (registers the gap.arbitrate case procedure)
-from eiapbem.data.cases import find_cases, load_case
-from eiapbem.rules.cases import run_case
+from eiapbem.rulecases.files import find_cases, load_case
+from eiapbem.rulecases.harness import run_case
 
 CASES_DIR = ROOT / "tests" / "cases"
 CASE_FILES = find_cases(CASES_DIR)

@@ -37,35 +37,35 @@ def _at(state, power):
 def test_russia_sets_up_first_and_may_use_its_home_nation(classic, ctx):
     # 5.3 (000:332): Russia first; 5.2 (000:312): home nation areas.
     assert classic.slot.power == "RU"
-    out = engine.apply_action(classic, "RU", setup.PlaceCorps("corps:RU:I", "moscow"), ctx)
+    out = engine.apply_action(classic, "RU", setup.SetupPlaceCorps("corps:RU:I", "moscow"), ctx)
     assert str(out.state.units["corps:RU:I"].location) == "area:moscow"
-    out = engine.apply_action(out.state, "RU", setup.AddFactors("corps:RU:I", Factors(infantry=10)), ctx)
+    out = engine.apply_action(out.state, "RU", setup.SetupAddFactors("corps:RU:I", Factors(infantry=10)), ctx)
     assert out.state.powers["RU"].unplaced_factors.infantry == 65
     assert out.state.units["corps:RU:I"].factors.infantry == 10
 
 
 def test_an_area_outside_home_and_controlled_minors_is_refused(classic, ctx):
     with pytest.raises(IllegalAction, match="not in RU's home nation or a minor country RU controls"):
-        engine.verify_action(classic, "RU", setup.PlaceCorps("corps:RU:I", "vienna"), ctx)
+        engine.verify_action(classic, "RU", setup.SetupPlaceCorps("corps:RU:I", "vienna"), ctx)
     # A conquered minor counts (5.3.1 Russia: Corfu conquered, 000:338).
     area = ctx.map.areas_of_nation("corfu")[0]
-    engine.verify_action(classic, "RU", setup.PlaceCorps("corps:RU:I", area), ctx)
+    engine.verify_action(classic, "RU", setup.SetupPlaceCorps("corps:RU:I", area), ctx)
 
 
 def test_insurrection_corps_may_not_be_set_up(classic, ctx):
     state = _at(classic, "AU")
     with pytest.raises(IllegalAction, match="insurrection corps may not be set up on the map \\(5.3.1\\)"):
-        engine.verify_action(state, "AU", setup.PlaceCorps("corps:AU:Insurrection-I", "vienna"), ctx)
+        engine.verify_action(state, "AU", setup.SetupPlaceCorps("corps:AU:Insurrection-I", "vienna"), ctx)
 
 
 def test_counter_capacity_and_unplaced_factors_are_checked(classic, ctx):
-    s = engine.apply_action(classic, "RU", setup.PlaceCorps("corps:RU:I", "moscow"), ctx).state
+    s = engine.apply_action(classic, "RU", setup.SetupPlaceCorps("corps:RU:I", "moscow"), ctx).state
     with pytest.raises(IllegalAction, match="can hold at most 15 infantry factors, not 16"):
-        engine.verify_action(s, "RU", setup.AddFactors("corps:RU:I", Factors(infantry=16)), ctx)
+        engine.verify_action(s, "RU", setup.SetupAddFactors("corps:RU:I", Factors(infantry=16)), ctx)
     with pytest.raises(IllegalAction, match="has only 5 guard factors left to place, not 6"):
-        engine.verify_action(s, "RU", setup.AddFactors("corps:RU:I", Factors(guard=6)), ctx)
+        engine.verify_action(s, "RU", setup.SetupAddFactors("corps:RU:I", Factors(guard=6)), ctx)
     with pytest.raises(IllegalAction, match="still in the pool"):
-        engine.verify_action(s, "RU", setup.AddFactors("corps:RU:II", Factors(infantry=1)), ctx)
+        engine.verify_action(s, "RU", setup.SetupAddFactors("corps:RU:II", Factors(infantry=1)), ctx)
 
 
 def test_garrison_capacity_is_five_per_supply(classic, ctx):
@@ -78,15 +78,15 @@ def test_garrison_capacity_is_five_per_supply(classic, ctx):
 
 
 def test_fleets_start_in_or_next_to_a_home_port_or_on_an_enemy_blockade(classic, ctx):
-    engine.verify_action(classic, "RU", setup.PlaceFleet("fleet:RU:1", port="sevastopol"), ctx)
+    engine.verify_action(classic, "RU", setup.SetupPlaceFleet("fleet:RU:1", port="sevastopol"), ctx)
     sea = ctx.map.areas["sevastopol"].port.seas[0]
-    engine.verify_action(classic, "RU", setup.PlaceFleet("fleet:RU:1", sea=sea), ctx)
+    engine.verify_action(classic, "RU", setup.SetupPlaceFleet("fleet:RU:1", sea=sea), ctx)
     with pytest.raises(IllegalAction, match="not a port of RU's home nation"):
-        engine.verify_action(classic, "RU", setup.PlaceFleet("fleet:RU:1", port="brest"), ctx)
+        engine.verify_action(classic, "RU", setup.SetupPlaceFleet("fleet:RU:1", port="brest"), ctx)
     with pytest.raises(IllegalAction, match="at war with"):
-        engine.verify_action(classic, "RU", setup.PlaceFleet("fleet:RU:1", blockade="brest"), ctx)
+        engine.verify_action(classic, "RU", setup.SetupPlaceFleet("fleet:RU:1", blockade="brest"), ctx)
     at_war = classic.with_war("RU", "FR", classic.start, ("RU",))
-    engine.verify_action(at_war, "RU", setup.PlaceFleet("fleet:RU:1", blockade="brest"), ctx)
+    engine.verify_action(at_war, "RU", setup.SetupPlaceFleet("fleet:RU:1", blockade="brest"), ctx)
 
 
 def test_the_slot_ends_only_when_every_factor_and_ship_is_placed(classic, ctx):
@@ -99,8 +99,8 @@ def test_the_slot_ends_only_when_every_factor_and_ship_is_placed(classic, ctx):
 
 def test_remove_counter_gives_the_factors_and_leader_back(classic, ctx):
     s = classic
-    for a in (setup.PlaceCorps("corps:RU:I", "moscow"), setup.AddFactors("corps:RU:I", Factors(infantry=3)),
-              setup.AssignLeader("leader:RU:bagration", "corps:RU:I")):
+    for a in (setup.SetupPlaceCorps("corps:RU:I", "moscow"), setup.SetupAddFactors("corps:RU:I", Factors(infantry=3)),
+              setup.SetupAssignLeader("leader:RU:bagration", "corps:RU:I")):
         s = engine.apply_action(s, "RU", a, ctx).state
     s = engine.apply_action(s, "RU", setup.RemoveCounter("corps:RU:I"), ctx).state
     assert s.powers["RU"].unplaced_factors.infantry == 75
@@ -125,12 +125,12 @@ def test_every_default_setup_loads_and_ends_the_phase(scenario, ctx):
 
 def test_admirals_go_with_fleets_and_generals_with_corps(classic, ctx):
     state = _at(classic, "GB")
-    for a in (setup.PlaceFleet("fleet:GB:1", port="portsmouth" if "portsmouth" in ctx.map.areas else "bristol"),
-              setup.PlaceCorps("corps:GB:I", "london")):
+    for a in (setup.SetupPlaceFleet("fleet:GB:1", port="portsmouth" if "portsmouth" in ctx.map.areas else "bristol"),
+              setup.SetupPlaceCorps("corps:GB:I", "london")):
         state = engine.apply_action(state, "GB", a, ctx).state
     with pytest.raises(IllegalAction, match="leader:GB:nelson is an admiral and goes with a fleet"):
-        engine.verify_action(state, "GB", setup.AssignLeader("leader:GB:nelson", "corps:GB:I"), ctx)
-    engine.verify_action(state, "GB", setup.AssignLeader("leader:GB:nelson", "fleet:GB:1"), ctx)
+        engine.verify_action(state, "GB", setup.SetupAssignLeader("leader:GB:nelson", "corps:GB:I"), ctx)
+    engine.verify_action(state, "GB", setup.SetupAssignLeader("leader:GB:nelson", "fleet:GB:1"), ctx)
 
 
 def test_turkey_sets_up_syria_and_must_place_its_forces(classic, ctx):
@@ -138,12 +138,12 @@ def test_turkey_sets_up_syria_and_must_place_its_forces(classic, ctx):
     state = _at(classic, "TU")
     assert "place syria's remaining 5 infantry, 6 cavalry (5.3.1)" in engine.unmet_obligations(state, "TU", ctx)
     area = ctx.map.areas_of_nation("syria")[0]
-    for a in (setup.PlaceCorps("corps:syria:1", area), setup.AddFactors("corps:syria:1", Factors(infantry=5, cavalry=6))):
+    for a in (setup.SetupPlaceCorps("corps:syria:1", area), setup.SetupAddFactors("corps:syria:1", Factors(infantry=5, cavalry=6))):
         state = engine.apply_action(state, "TU", a, ctx).state
     assert state.minors["syria"].stored_factors.total == 0
     assert not any("syria" in u for u in engine.unmet_obligations(state, "TU", ctx))
     with pytest.raises(IllegalAction, match="is syria's, not a counter RU sets up"):
-        engine.verify_action(_at(classic, "RU"), "RU", setup.PlaceCorps("corps:syria:1", area), ctx)
+        engine.verify_action(_at(classic, "RU"), "RU", setup.SetupPlaceCorps("corps:syria:1", area), ctx)
 
 
 def test_the_info_boxes_show_what_is_placed_and_what_is_left(classic, ctx):
@@ -151,8 +151,8 @@ def test_the_info_boxes_show_what_is_placed_and_what_is_left(classic, ctx):
     from eiapbem.client import show
 
     s = classic
-    for a in (setup.PlaceCorps("corps:RU:I", "moscow"), setup.AddFactors("corps:RU:I", Factors(infantry=10, cavalry=2)),
-              setup.AssignLeader("leader:RU:bagration", "corps:RU:I")):
+    for a in (setup.SetupPlaceCorps("corps:RU:I", "moscow"), setup.SetupAddFactors("corps:RU:I", Factors(infantry=10, cavalry=2)),
+              setup.SetupAssignLeader("leader:RU:bagration", "corps:RU:I")):
         s = engine.apply_action(s, "RU", a, ctx).state
     assert show.unit(s, "corps:RU:I") == [
         "corps:RU:I (corps of RU)", "  at area:moscow", "  factors: 10 infantry, 2 cavalry (12)", "  leaders: leader:RU:bagration"]

@@ -17,7 +17,7 @@ from eiapbem.core.dice import Dice
 from eiapbem.rules.model import GameState
 from eiapbem.rules.model.common import Phase
 from eiapbem.rules.model.units import Location, LocationKind
-from eiapbem.rules.scene import scene_state
+from eiapbem.rulecases.scene import scene_state
 
 SID = "1806-05.lille.1"
 

@@ -4,7 +4,7 @@ import xml.etree.ElementTree as ET
 
 from eiapbem.cli.data_cmd import scenario_minor_controllers
 from eiapbem.present import svgmap
-from eiapbem.rules import mapgraph as mg
+from eiapbem.rules import mapcheck as mc
 from mapkit import SMALL, small_map
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -19,7 +19,7 @@ def cell_fill(root, area_name):
 
 def test_political_map_colours_home_nations_and_neutral_minors():
     # 4.1.2 (000:58): political shading shows which power controls each area.
-    m = mg.build_map(small_map(), **SMALL)
+    m = mc.build_map(small_map(), **SMALL)
     root = ET.fromstring(svgmap.render_svg(m))
     assert cell_fill(root, "Paris") == svgmap.POWER_COLOURS["FR"][0]
     assert cell_fill(root, "London") == svgmap.POWER_COLOURS["GB"][0]
@@ -31,7 +31,7 @@ def test_political_map_colours_home_nations_and_neutral_minors():
 
 
 def test_controllers_and_units_are_drawn():
-    m = mg.build_map(small_map(), **SMALL)
+    m = mc.build_map(small_map(), **SMALL)
     ctl = svgmap.scenario_controllers(m, {"flanders": "FR"})
     assert ctl["brussels"] == "FR" and ctl["london"] == "GB"
     units = svgmap.units_by_area([("paris", "FR I corps"), ("paris", "Napoleon"), ("london", "GB <fleet>")])
@@ -53,7 +53,7 @@ def test_scenario_minor_controllers_reads_the_world_scenario_shape():
 
 
 def test_every_cell_contains_its_area_position():
-    m = mg.build_map(small_map(), **SMALL)
+    m = mc.build_map(small_map(), **SMALL)
     fr = svgmap._frame(m)
     cells = svgmap._cells(m, fr)
     for i, (poly, _) in cells.items():

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from eiapbem.ai import decisions, economy, reinforce
-from eiapbem.ai.levels import LEVELS, Level, level
+from eiapbem.ai.levels import LEVELS, VERSIONS, Level, level
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.combat import standing
@@ -195,5 +195,5 @@ def orders(state: GameState, power: str, ctx: RulesContext) -> tuple:
     return tuple(plan(state, power, ctx).actions)
 
 
-__all__ = ["AI_KINDS", "AiStuck", "Builder", "Turn", "ai_powers", "answer", "apply_actions", "is_ai", "level_of",
+__all__ = ["AI_KINDS", "VERSIONS", "AiStuck", "Builder", "Turn", "ai_powers", "answer", "apply_actions", "is_ai", "level_of",
            "orders", "plan", "play_slot", "settle"]

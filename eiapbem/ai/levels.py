@@ -58,9 +58,15 @@ LEVELS: dict[PlayerKind, Level] = {
 }
 
 
+#: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
+#: change of its play could give another state from the same files (its games in progress are then refused
+#: with one sentence at ``load`` instead of forking).
+VERSIONS: dict[str, int] = {"ai-easy": 1, "ai-medium": 1, "ai-hard": 1}
+
+
 def level(kind: PlayerKind | str) -> Level:
     """The knobs of an AI level (``ai-easy``, ``ai-medium``, ``ai-hard``)."""
     return LEVELS[PlayerKind(kind)]
 
 
-__all__ = ["LEVELS", "Level", "level"]
+__all__ = ["LEVELS", "VERSIONS", "Level", "level"]

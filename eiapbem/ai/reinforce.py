@@ -16,7 +16,8 @@ from eiapbem.ai.levels import Level
 from eiapbem.rules import supply
 from eiapbem.rules.model import Corps, FactorType, GameState, LocationKind
 from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCorps
-from eiapbem.rules.reinforcement.common import ARMY_ITEMS, GARRISON_ITEMS, due_factors, purchased
+from eiapbem.rules.reinforcement.common import due_factors, purchased
+from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS
 
 #: Placements tried per kind of factor before the AI gives up on it (a bound, never reached in play).
 MAX_TRIES = 400

@@ -79,7 +79,7 @@ def _counts(items: tuple[str, ...], cls: type) -> Any:
 
 
 def _done(s: Session, path: Path) -> None:
-    click.echo(f"admin file commout/{path.name} (+ .eml draft to every player); log: {s.state.log[-1].text}")
+    click.echo(f"admin file commout/{path.name} (+ .eml draft to every player); log: {s.journal(1)[-1].text}")
 
 
 def register(cli: click.Group) -> None:

@@ -10,7 +10,7 @@ import click
 
 from eiapbem.data import mapdata, world
 from eiapbem.core.errors import BadData, EiaError
-from eiapbem.rules import mapgraph
+from eiapbem.rules import mapcheck, mapgraph
 from eiapbem.rules.model import POWERS
 
 
@@ -20,8 +20,8 @@ def check_map(path: Path | None) -> dict[str, Any]:
         raw = mapdata.read_raw(path)
     except BadData as err:
         return {"valid": False, "problems": [str(err)], "counts": {}}
-    found = mapgraph.problems(raw)
-    counts = {} if found else mapgraph.build_map(raw).counts()
+    found = mapcheck.problems(raw)
+    counts = {} if found else mapcheck.build_map(raw).counts()
     return {"valid": not found, "problems": found, "counts": counts}
 
 

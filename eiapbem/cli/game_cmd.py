@@ -151,9 +151,10 @@ def _status_lines(s: Session) -> list[str]:
     partly = [f"{p} (not yet: {engine.phase_gaps(p)})" for p in Phase if engine.phase_implemented(p) and engine.phase_gaps(p)]
     if partly:
         out.append("Partly built: " + "; ".join(partly))
-    if st.log:
+    last = s.journal(5)
+    if last:
         out.append("Last log lines:")
-        out.extend(f"  [{e.slot}] {fog.log_text(st, e, viewers(s))}" for e in st.log[-5:])
+        out.extend(f"  [{e.slot}] {fog.log_text(st, e, viewers(s))}" for e in last)
     return out
 
 
@@ -375,7 +376,7 @@ def register(cli: click.Group) -> None:
     def log(count: int, game: str | None, power: str | None, password: str | None) -> None:
         """The public game log (every player sees the same lines)."""
         s = open_session(game, power, password)
-        for e in s.state.log[-count:]:
+        for e in s.journal(count):
             text = fog.log_text(s.state, e, viewers(s))  # 4.1.1 Fog of War hides others' battles
             click.echo(f"[{e.slot}] {text}" if e.author != "host" else f"[{e.slot}] (host) {text}")
 

@@ -6,11 +6,10 @@ import json
 
 import click
 
-import eiapbem.gap.arbitrate  # noqa: F401  (registers the gap.arbitrate case procedure; the rules core cannot import gap)
 from eiapbem.data.context import rules_context
 from eiapbem.core.errors import BadData
-from eiapbem.data.cases import find_cases, load_case
-from eiapbem.rules.cases import run_case
+from eiapbem.rulecases.files import find_cases, load_case
+from eiapbem.rulecases.harness import run_case
 
 
 def register(cli: click.Group) -> None:

@@ -3,8 +3,13 @@
 ``eiapbem.pbem`` knows files and nothing of the rules; ``eiapbem.rules`` knows
 the rules and nothing of files.  This package joins them for the commands:
 
-- ``session``: open a player's game from its save, act, end the phase (write
-  the turn file), load the others' files (replayed and checked);
+- ``session``: a thin ``Session`` joining the pieces below, opened from a save;
+- ``store``: the game folder, keys, the save, monthly saves, the game's journal;
+- ``turns``: the slot in play, end-phase (the turn file) and loading the others'
+  files, on the rules' one turn function (``rules.turn.play_turn``);
+- ``exchange`` and ``battles``: battle files between two humans (4.2.7);
+- ``autoplay``: the computer's slots, played at every client alike;
+- ``outbox``: files going out and their email drafts;
 - ``newgame``: the host's new game and the client's join (4.2.2);
 - ``setups``: saved and default setups (5.2.2, 14.5);
 - ``show``: what the manual's info boxes show, as text;

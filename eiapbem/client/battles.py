@@ -20,10 +20,9 @@ answers given while a question was out to the defender are committed with
 the nonce (``hidden_commit``), so neither side can change its choices of a
 round once the other's are known.
 
-``play`` is the one way a slot's state is computed from its start: the
-acting power's actions and the defender's answers in their recorded order,
-automatic answers after each.  The attacker's computer, the defender's and
-every third party use it, so all get the same state.
+Who answers which question, the dice of a slot with battle files and the
+replay of a slot are rules (``eiapbem.rules.turn``: ``exchange_needed``,
+``automatic``, ``BattleDice``, ``play_turn``); this module carries the files.
 """
 
 from __future__ import annotations
@@ -34,65 +33,18 @@ from typing import Any, Mapping, Sequence
 
 from eiapbem import ai
 from eiapbem.core.errors import BadEncoding
-from eiapbem.pbem import crypto, envelope, folders
+from eiapbem.pbem import bodies, crypto, envelope, folders
 from eiapbem.pbem.chain import Battle, Chain
 from eiapbem.pbem.errors import AuthorNotAllowed, BadDice, BadHeader
 from eiapbem.core import canonical
 from eiapbem.rules import engine
-from eiapbem.core.dice import Dice, DiceError
+from eiapbem.core.dice import Dice
+from eiapbem.rules import turn
 from eiapbem.rules.engine import AnswerDecision
 from eiapbem.rules.model import GameState
+from eiapbem.rules.turn import BattleDice, Exchange, Played, automatic, exchange_needed  # noqa: F401 - the client's names
 
 HIDDEN_LABEL = b"eiapbem/v1/battle-hidden\x00"
-#: Bodies of the three battle file roles (docs/file-format.md 7.4).
-QUESTION_KEYS = frozenset({"battle", "slot", "ask", "hidden", "state", "hash", "questions"})
-REPLY_KEYS = frozenset({"battle", "answers"})
-CLOSE_KEYS = frozenset({"battle", "result"})
-
-
-def battle_id_of_label(label: str) -> str | None:
-    """The battle id of a ``battle/<id>/...`` dice label."""
-    if not label.startswith("battle/"):
-        return None
-    parts = label.split("/")
-    return parts[1] if len(parts) > 2 else None
-
-
-class BattleDice(Dice):
-    """The rules' dice in a slot: battle labels of exchanged battles from their seed, the rest from the slot's.
-
-    ``to_obj`` and ``record`` are the slot dice's (what the turn file records
-    and every client re-derives from the slot seed); battle rolls are derived
-    again by every client from the nonces of the battle files.
-    """
-
-    def __init__(self, slot: Dice) -> None:  # noqa: D107 - no seed of its own
-        self.slot = slot
-        self._battle: dict[str, Dice] = {}
-        self._rolled: dict[str, tuple[int, int]] = {}
-
-    def use(self, battle: str, seed: bytes) -> None:
-        """From now on, ``battle``'s labels come from ``seed`` (the seed of its latest exchange)."""
-        self._battle[battle] = Dice(seed)
-
-    @property
-    def record(self) -> dict[str, tuple[int, int]]:
-        return self.slot.record
-
-    def to_obj(self) -> dict[str, list[int]]:
-        return self.slot.to_obj()
-
-    def roll(self, label: str, sides: int) -> int:
-        if label in self._rolled:
-            s, v = self._rolled[label]
-            if s != sides:
-                raise DiceError(f"label {label!r} was rolled as a d{s}, now asked as a d{sides}")
-            return v
-        bid = battle_id_of_label(label)
-        source = self._battle.get(bid) if bid is not None else None
-        value = (source or self.slot).roll(label, sides)
-        self._rolled[label] = (sides, value)
-        return value
 
 
 class NoRoll(Exception):
@@ -115,55 +67,9 @@ class NoRollDice(Dice):
 # ----------------------------------------------------------------- who answers
 
 
-def exchange_needed(state: GameState, decision: Any) -> bool:
-    """A battle question for a power other than the slot's, answered through battle files (4.2.7, ``000:170``).
-
-    Field or trivial combat with more than one corps of the defender engaged,
-    and the option PBEM Quick Combat off (4.1.1, ``000:48``).
-    """
-    from eiapbem.rules.combat.battle import is_corps
-
-    slot = state.slot
-    if slot is None or slot.simultaneous or decision.power == slot.power:
-        return False
-    if not decision.kind.startswith("battle.") or ai.is_ai(state, decision.power) or ai.is_ai(state, slot.power):
-        return False  # the computer answers at every client; in its own slot, nobody could carry files
-    battle = state.battles.get(decision.context.get("battle"))
-    if battle is None or battle.finished or state.options.pbem_quick_combat:
-        return False
-    return sum(1 for u in battle.defender.units if is_corps(state, u)) > 1
-
-
-def automatic(state: GameState, decision: Any) -> bool:
-    """A battle question of another power that its standing orders answer in the acting power's slot."""
-    slot = state.slot
-    if slot is None or slot.simultaneous or decision.power == slot.power:
-        return False
-    if ai.is_ai(state, decision.power):
-        return False  # answered by its level (eiapbem.ai.settle), not by standing orders
-    if decision.kind.startswith("siege."):
-        return decision.context.get("siege") in state.sieges  # no battle files for sieges (000:170)
-    if not decision.kind.startswith("battle."):
-        return False
-    battle = state.battles.get(decision.context.get("battle"))
-    return battle is not None and not battle.finished and not exchange_needed(state, decision)
-
-
 def auto_answer(state: GameState, ctx: engine.RulesContext) -> GameState:
-    """Answer every automatic question with its standing order (``rules.combat.standing``), and every
-    question of a computer power with its level's answer (``eiapbem.ai.settle``)."""
-    from eiapbem.rules.combat import standing
-
-    for _ in range(100000):
-        due = sorted((d for d in state.pending.values() if automatic(state, d)), key=lambda d: d.id)
-        if not due:
-            if not any(ai.is_ai(state, d.power) for d in state.pending.values()):
-                return state
-            state = ai.settle(state, ctx).state  # the computer's answers, then look again
-            continue
-        d = due[0]
-        state = engine.apply_action(state, d.power, AnswerDecision(d.id, standing.answer(state, d, ctx)), ctx).state
-    raise RuntimeError("automatic battle answers do not end")  # pragma: no cover - a rules bug
+    """The rules' automatic answers (``rules.turn.auto_answer``) with this eiapbem's computer players."""
+    return turn.auto_answer(state, ctx, ai)
 
 
 def questions_for(state: GameState, power: str, battle: str) -> list[Any]:
@@ -172,61 +78,6 @@ def questions_for(state: GameState, power: str, battle: str) -> list[Any]:
 
 
 # ----------------------------------------------------------------- the slot's script
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """One question and reply: ``ask`` own actions were taken when the question arose, ``at`` when the reply is applied."""
-
-    battle: str
-    by: str
-    ask: int
-    at: int
-    answers: tuple
-    seed: bytes
-
-
-@dataclass(frozen=True)
-class Played:
-    state: GameState
-    #: For each exchange, the state hash at its question (what the defender was shown).
-    asked: tuple[bytes, ...]
-    events: tuple = ()
-
-
-def play(state: GameState, power: str, actions: Sequence[Any], exchanges: Sequence[Exchange],
-         ctx: engine.RulesContext) -> Played:
-    """The slot from its start: own actions and exchanges in order, automatic answers after each step.
-
-    ``ctx.dice`` must be a ``BattleDice``; the exchanges switch its battle seeds.
-    """
-    dice = ctx.dice
-    assert isinstance(dice, BattleDice)
-    n_log = len(state.log)
-    state = auto_answer(state, ctx)
-    asked: list[bytes] = []
-    k = 0
-
-    def mark(own: int) -> None:
-        if k < len(exchanges) and len(asked) == k and exchanges[k].ask == own:
-            asked.append(state.state_hash())
-
-    for i in range(len(actions) + 1):
-        while k < len(exchanges) and exchanges[k].at == i:
-            mark(i)
-            ex = exchanges[k]
-            dice.use(ex.battle, ex.seed)
-            for a in ex.answers:
-                state = engine.apply_action(state, ex.by, a, ctx).state
-                state = auto_answer(state, ctx)
-            k += 1
-        mark(i)
-        if i < len(actions):
-            state = engine.apply_action(state, power, actions[i], ctx).state
-            state = auto_answer(state, ctx)
-    if k != len(exchanges):
-        raise BadEncoding("the battle exchanges of the slot are not in the order of its actions")
-    return Played(state, tuple(asked), tuple(state.log[n_log:]))
 
 
 def check_plan(exchanges: Sequence[Exchange], n_actions: int, name: str) -> None:
@@ -302,11 +153,11 @@ def check_files(chain: Chain, bid: str, area: str, attacker: str, defender: str,
         if (h.commit is None) != (i % 2 == 1 or last) or (h.nonce is None) != (i == 0):
             raise BadDice(f"{what} does not carry the nonce and commitment its place in the exchange needs (7.2)")
         record = record.accept(chain, env, what, me=())
-        body = crypto.open_body(env, item[1], what)
-        keys = CLOSE_KEYS if last else (QUESTION_KEYS if i % 2 == 0 else REPLY_KEYS)
-        if not isinstance(body, dict) or set(body) != keys or body["battle"] != bid:
-            raise BadEncoding(f"{what} does not hold a battle step in the expected form")
-        out.append(Opened(env, body, crypto.file_hash(env)))
+        role = bodies.BattleClose if last else (bodies.BattleQuestion if i % 2 == 0 else bodies.BattleReply)
+        body = bodies.battle_body(crypto.open_body(env, item[1], what), what, role)
+        if body.battle != bid:
+            raise BadEncoding(f"{what} is a step of {body.battle}, not of {bid}")
+        out.append(Opened(env, body.to_obj(), crypto.file_hash(env)))
     return out, record
 
 
@@ -343,7 +194,7 @@ def exchanges_of(opened: Mapping[str, Sequence[Opened]], plan: Sequence[Any], se
         if q.body["ask"] != ask:
             raise BadEncoding(f"{name}: the question of exchange {j + 1} of {bid} was asked at another point of the slot")
         answers = r.body["answers"]
-        if not isinstance(answers, list) or not answers:
+        if not answers:
             raise BadEncoding(f"{name}: the reply of exchange {j + 1} of {bid} holds no answers")
         acts = tuple(engine.action_from_obj(o, f"{name} {bid} reply {j + 1}") for o in answers)
         if not all(isinstance(x, AnswerDecision) for x in acts):

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import supply
+from eiapbem.rules import relations
 from eiapbem.rules.model import POWERS, GameState, LogEntry
 
 HIDDEN = "strength hidden (fog of war)"
@@ -37,13 +37,13 @@ def _controllers(state: GameState, unit_ids: Iterable[str]) -> set[str]:
     for uid in unit_ids:
         u = state.units.get(uid)
         if u is not None:
-            p = supply.unit_controller(state, u)
+            p = relations.unit_power(state, u)
             if p is not None:
                 out.add(p)
         else:  # a unit gone from the map: its id names its nation
             parts = uid.split(":")
             if len(parts) > 1:
-                out.add(supply.power_of(state, parts[1]) or parts[1])
+                out.add(relations.power_of(state, parts[1]) or parts[1])
     return out
 
 
@@ -55,7 +55,7 @@ def battle_powers(state: GameState, battle_id: str) -> set[str] | None:
         return out | _controllers(state, b.attacker.units + b.defender.units)
     s = state.sieges.get(battle_id)
     if s is not None:
-        out = {s.besieger, supply.power_of(state, s.defender) or s.defender}
+        out = {s.besieger, relations.power_of(state, s.defender) or s.defender}
         return out | _controllers(state, s.besiegers + s.defenders)
     nb = state.naval_battles.get(battle_id)
     if nb is not None:
@@ -115,7 +115,7 @@ def hides_strength(state: GameState, unit: Any, viewers: Iterable[str]) -> bool:
     """Whether ``show`` hides this unit's factors or ships from the viewers."""
     if not on(state):
         return False
-    return supply.unit_controller(state, unit) not in friendly(state, viewers)
+    return relations.unit_power(state, unit) not in friendly(state, viewers)
 
 
 __all__ = ["HIDDEN", "battle_powers", "check_report", "friendly", "hides_strength", "log_text", "on"]

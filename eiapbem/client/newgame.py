@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from eiapbem import ai
 from eiapbem.data import scenario_file, world
 from eiapbem.core.errors import BadData, IllegalAction
-from eiapbem.rules.model.base import InvalidValue
-from eiapbem.pbem import atomic, envelope, files, folders, keys
+from eiapbem.core.record import InvalidValue
+from eiapbem.pbem import atomic, bodies, envelope, files, folders, keys
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import NotForYou
 from eiapbem.pbem.folders import GameFolders
@@ -30,9 +31,10 @@ from eiapbem.pbem import dice as pdice
 from eiapbem.core.dice import Dice
 from eiapbem.rules.economy import victory
 from eiapbem.rules.model import POWERS, GameState, Options, PlayerKind
+from eiapbem.rules import turn
 from eiapbem.rules.scenario import initial_state
 
-from .session import PLAYER_TYPES, GameData, Session, game_names, scrypt_params, write_identity
+from .session import PLAYER_TYPES, GameData, Session, check_versions, game_names, scrypt_params, write_identity
 
 _WORDS = "amber birch cedar delta ember fjord grove harbor iris juniper kestrel lumen maple north opal pine quartz river sable tundra umber violet willow yarrow zephyr".split()
 
@@ -146,6 +148,7 @@ def new_game(
     types = {p: by_power[p].type for p in POWERS}
     state = first_state(sc, options, types, dict(bids), wars, gid, roster)
     meta = {
+        "versions": turn.versions(ai),  # checked at join and whenever a save is opened (rules.turn)
         "scenario": sc["id"],
         "host": {"name": host.name, "email": host.address},
         "players": {p: {"name": by_power[p].name, "email": by_power[p].email, "type": by_power[p].type} for p in POWERS},
@@ -223,17 +226,25 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     if ident.role != power:
         raise NotForYou(f"{kp.name} holds the keys of {ident.role}, not of {power}")
     chain, body = files.open_gamestart(data, [ident], gamestart.name)
-    meta = body["meta"]
+    meta = body.get("meta") if isinstance(body, dict) else None
+    check_versions(meta.get("versions") if isinstance(meta, dict) else None, gamestart.name)
+    raw = dict(body) if isinstance(body, dict) else body
+    if isinstance(raw, dict):
+        raw.setdefault("wars", [])  # absent when the game has none
+        raw.setdefault("scenario_hash", "")  # absent in gamestarts made before 14.6's check
+        if isinstance(raw.get("meta"), dict):
+            raw["meta"] = {"based_on": "", **raw["meta"]}
+    body = bodies.decode(bodies.GamestartBody, raw, gamestart.name, "a gamestart").to_obj()
+    meta = {k: body["meta"][k] for k in ("versions", "scenario", "host", "players")}
+    if body["meta"]["based_on"]:
+        meta["based_on"] = body["meta"]["based_on"]
     row = meta["players"][power]
     if row["email"].lower() != email.lower():
         raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
     options = Options.from_obj(body["options"], "options")
-    wars = body.get("wars", [])
-    if not isinstance(wars, list) or not all(isinstance(w, list) and len(w) == 2 and all(x in POWERS for x in w) for w in wars):
-        raise IllegalAction(f"{gamestart.name} lists its pre-existing wars in an unknown form",
-                            hint="the host and every player need the same eiapbem version")
+    wars = body["wars"]
     types = {p: meta["players"][p]["type"] for p in POWERS}
-    sc = joining_scenario(meta["scenario"], body.get("scenario_hash"), scenario, gamestart.name)
+    sc = joining_scenario(meta["scenario"], body["scenario_hash"] or None, scenario, gamestart.name)
     state = first_state(sc, options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
                         chain.roster)
     if state.state_hash() != body["state_hash"]:

@@ -9,41 +9,26 @@ Loading either replays the actions through the rules, so an illegal one is refus
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from eiapbem.core.errors import BadData, IllegalAction
-from eiapbem.pbem import files, folders
+from eiapbem.core.errors import IllegalAction
+from eiapbem.pbem import bodies, files, folders
 from eiapbem.rules import engine
 from eiapbem.rules.model import Phase
 
-from .session import Session
+from .autoplay import default_actions
+
+if TYPE_CHECKING:  # only for the annotations: the session does not import this module (no circle)
+    from .session import Session
+
+__all__ = ["default_actions", "load_setup", "save_setup"]
 
 
 def _in_setup(s: Session) -> None:
     slot = s.state.slot
     if slot is None or slot.phase is not Phase.SETUP:
         raise IllegalAction("setups are saved and loaded only in the setup phase (5.2.2)")
-
-
-def default_actions(scenario: str, power: str, based_on: str | None = None) -> list:
-    """The shipped default setup; a scenario made with the editor uses the one of the scenario it was
-    made from (``based_on``), which the rules refuse if the edits left it unplaceable (14.5)."""
-    doc = None
-    for name in (scenario, based_on):
-        if name is None:
-            continue
-        ref = resources.files("eiapbem.data") / "setups" / name / f"{power}.json"
-        try:
-            doc = json.loads(ref.read_text())
-            break
-        except FileNotFoundError:
-            continue
-    if doc is None:
-        raise BadData(f"there is no default setup for {power} in scenario {scenario}",
-                      hint="set up by hand and save it with 'eiapbem setup save NAME' (14.5)")
-    return [engine.action_from_obj(o, f"default setup {scenario}/{power}") for o in doc["actions"]]
 
 
 def save_setup(s: Session, name: str) -> Path:
@@ -72,9 +57,10 @@ def load_setup(s: Session, which: str) -> int:
         path = Path(which)
         if not path.is_file() and (s.home / "setups" / which).is_file():
             path = s.home / "setups" / which
-        body = files.open_setup(folders.read_limited(path), s.me, path.name)
-        if not isinstance(body, dict) or body.get("power") != s.power or body.get("scenario") != scenario:
-            raise IllegalAction(f"{path.name} is a setup for {body.get('power')} in {body.get('scenario')}, not {s.power} in {scenario}")
-        acts = [engine.action_from_obj(o, path.name) for o in body["actions"]]
+        body = bodies.decode(bodies.SetupBody, files.open_setup(folders.read_limited(path), s.me, path.name), path.name,
+                             "a setup")
+        if body.power != s.power or body.scenario != scenario:
+            raise IllegalAction(f"{path.name} is a setup for {body.power} in {body.scenario}, not {s.power} in {scenario}")
+        acts = [engine.action_from_obj(o, path.name) for o in body.actions]
     s.act_many(acts)
     return len(acts)

@@ -1,6 +1,6 @@
 """Loading the map files: ``eiapbem/data/map/seas.json`` and ``areas_*.json``.
 
-The rules core (``eiapbem.rules.mapgraph``) validates and models the map; this
+The rules core (``eiapbem.rules.mapcheck``, ``eiapbem.rules.mapgraph``) validates and models the map; this
 module only reads the files.  ``load_map()`` reads the packaged map once and
 keeps it (the ``Map`` is read-only and shared by every game, never copied into
 a game state); ``load_map(path)`` reads the map files of another folder, for a
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from eiapbem.core.errors import BadData
-from eiapbem.rules import mapgraph
+from eiapbem.rules import mapcheck
 from eiapbem.rules.mapgraph import Map
 
 #: The map files of a folder: the seas, then one file per region.
@@ -78,12 +78,12 @@ def read_raw(path: str | Path | None = None) -> dict[str, Any]:
 
 def map_problems(path: str | Path | None = None) -> list[str]:
     """Every problem of the map files (empty when valid); unreadable files raise ``BadData``."""
-    return mapgraph.problems(read_raw(path))
+    return mapcheck.problems(read_raw(path))
 
 
 @lru_cache(maxsize=8)
 def _load(key: str | None) -> Map:
-    return mapgraph.build_map(read_raw(key))
+    return mapcheck.build_map(read_raw(key))
 
 
 def load_map(path: str | Path | None = None) -> Map:

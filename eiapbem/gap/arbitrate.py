@@ -295,12 +295,3 @@ def case_arbitrate(inp: dict, _dice: Dice) -> dict:
         "wars": [f"{a}:{t}" for a, t in pre_existing_wars(r)],
         "seed": r.seed.hex(),
     }
-
-
-def _register_case_procedure() -> None:
-    from eiapbem.rules.cases import procedure
-
-    procedure("gap.arbitrate")(case_arbitrate)
-
-
-_register_case_procedure()

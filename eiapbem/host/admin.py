@@ -10,12 +10,12 @@ log line; a backup set starts a new epoch instead (docs/file-format.md 6).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 from eiapbem.core.errors import EiaError, IllegalAction
-from eiapbem.pbem import atomic, crypto, envelope, files, folders, keys, savegame
+from eiapbem.pbem import atomic, bodies as pbodies, crypto, envelope, files, folders, keys, savegame
 from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import BadFile, NotForYou
@@ -23,16 +23,16 @@ from eiapbem.pbem.files import SaveContents
 from eiapbem.rules import admin as radmin
 from eiapbem.rules.model import POWERS, GameState, first_difference
 
-from eiapbem.client.session import (
+from eiapbem.client.session import Session
+from eiapbem.client.store import (
     GameData,
-    Session,
-    local_roles,
     monthly_name,
     open_identity,
     scrypt_params,
     utc_now,
     write_identity,
 )
+from eiapbem.client.turns import state_parts
 
 #: The repair the manual documents for out-of-sync games (000:214-220).
 REPAIR = ("The documented repair is a backup set (4.2.8, 000:214-220): 'eiapbem admin backup' "
@@ -126,11 +126,12 @@ def make_backups(s: Session, month: str | None = None, *, require: bool = True) 
         source = f"the current state ({state.slot.key(state.date) if state.slot else 'game over'})"
     when = utc_now()
     state = radmin.apply_admin(state, radmin.Backups(chain.epoch + 1, source, when)).state
-    meta = {k: v for k, v in s.data.meta.items() if k in ("scenario", "host", "players")}
+    meta = {k: v for k, v in s.data.meta.items() if k in ("scenario", "host", "players", "versions")}
     members = list(POWERS)
     if not any(meta["players"][p]["type"] == "host" for p in POWERS):
         members.append("host")  # the host's own copy when it plays no power
-    game = GameData(state, meta).to_obj()
+    # The backup carries the game's journal (public lines, outside the hashed state) with the backup's own line.
+    game = GameData(state, meta, journal=s.data.journal).absorbed().to_obj()
     bodies = {m: {"game": game} for m in members}
     sealed = files.write_backups(chain, s.me, state.state_hash(), bodies)
     paths = {}
@@ -143,9 +144,7 @@ def make_backups(s: Session, month: str | None = None, *, require: bool = True) 
     # The host's own folder takes its backup at once (000:220: the host loads it too).
     mine = next(m for m in members if m in s.local)
     new_chain = Chain.from_backup(sealed[mine].header, sealed[mine].hash, chain.known)
-    s.contents = SaveContents(new_chain, s.contents.game, s.contents.starts)
-    s.data = GameData(state, {**s.data.meta, **meta})
-    s.save()
+    s.restart_from(new_chain, GameData(state, {**s.data.meta, **meta}, journal=s.data.journal))
     return BackupSet(new_chain.epoch, source, paths)
 
 
@@ -195,16 +194,14 @@ def load_backup(home: Path, path: Path, password: str, *, role: str | None = Non
     except (EiaError, KeyError):
         chain = None  # no save yet (a new player, 000:206) or a damaged one: trust the backup's host key
     new_chain, body = files.open_backup(sav, dat, ident, chain, path.name)
-    if not isinstance(body, dict) or set(body) != {"game"}:
-        raise BadFile(f"{path.name} does not hold a backup in the expected form")
+    pbodies.decode(pbodies.BackupBody, body, path.name, "a backup")
     data = GameData.from_obj(body["game"], path.name)
     if data.state.state_hash() != h.state:
         raise BadFile(f"{path.name} holds another state than its header names; ask the host for a new backup")
     if key_file is not None:
         write_identity(home, game, ident, password)
     s = Session.create(home, game, ident, new_chain, data)
-    s.contents = replace(s.contents, starts=starts)
-    s.save()
+    s.restart_from(s.contents.chain, s.data, starts)
     return s
 
 
@@ -256,7 +253,7 @@ def replace_player(s: Session, power: str, name: str, email: str, kind: str = "c
     if kind == "hotseat":
         assert new_password is not None
         write_identity(s.home, s.game, ident, new_password)
-        s.local = {r: e for r, e in local_roles(s.home, s.game).items() if s.contents.chain.roster.get(r) == e}
+        s.refresh_roles()
         s.save()  # sealed to the new player's key too: they open the host's folder's save with their password
         return Replaced(path, None, None, None)
     otp = one_time_password()
@@ -317,7 +314,7 @@ def replace_host(s: Session, name: str, email: str, power: str | None) -> Replac
                        keys.seal_identity(ident, otp, s.game, **scrypt_params()))
     handover = None
     if power is None:
-        data = GameData(s.data.state, s.data.meta)  # nothing of the old host's own powers' slot in progress
+        data = GameData(s.data.state, s.data.meta, journal=s.data.journal)  # nothing of the old host's own powers' slot in progress
         sealed = files.write_save(SaveContents(s.contents.chain, data.to_obj(), {}), ident)
         assert sealed.dat is not None
         handover = s.folders.commout / folders.handover_name(s.game)
@@ -358,7 +355,7 @@ def take_host(home: Path, game: str | None, power: str | None, password: str | N
     if s.contents.chain.roster.get("host") != ident.public():
         raise NotForYou(f"{key_file.name} is not the host key your game knows; load the host's admin file that names the new host first")
     write_identity(home, s.game, ident, host_password)
-    s.local = {r: e for r, e in local_roles(home, s.game).items() if s.contents.chain.roster.get(r) == e}
+    s.refresh_roles()
     s.save()  # sealed to the host key too: the admin menu opens from this save now
     return Session.open_with(home, s.game, ident)
 
@@ -394,14 +391,32 @@ def status_lines(s: Session) -> list[str]:
 
 @dataclass
 class Seen:
+    """One state at one point: a whole state (a save, a replay) or only its hash and parts' digests (a file)."""
+
     who: str
     where: str
-    state: GameState
+    hash: bytes
+    parts: dict
     source: str
+    state: GameState | None = None
 
 
-def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, GameState]":
-    """One player's state from their turn file (the state after it) or from a save this folder can open."""
+def _seen(who: str, where: str, st: GameState, source: str) -> Seen:
+    return Seen(who, where, st.state_hash(), state_parts(st), source, st)
+
+
+def _difference(ref: Seen, x: Seen) -> str:
+    """Where two states at one point differ: the first field when both are whole, else the first part."""
+    if ref.state is not None and x.state is not None:
+        return str(first_difference(ref.state.to_obj(), x.state.to_obj()))
+    for k in sorted(set(ref.parts) | set(x.parts)):
+        if ref.parts.get(k) != x.parts.get(k):
+            return k
+    return "(no part: the parts agree but the hashes do not)"
+
+
+def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, Seen]":
+    """One player's state from their turn file (the hash and parts after it) or from a save this folder can open."""
     if path.name.endswith(".sav"):
         sav, dat = atomic.read_save_pair(path)
         h = envelope.parse(sav, path.name).header
@@ -410,7 +425,7 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, GameState]":
                             "ask for that player's last turn file instead")
         contents = files.open_save(sav, dat, s.me, path.name, s.local)
         st = GameData.from_obj(contents.game, path.name).state
-        return Seen(h.author, _where(st), st, path.name)
+        return _seen(h.author, _where(st), st, path.name)
     data = folders.read_limited(path)
     env = envelope.parse(data, path.name)
     h = env.header
@@ -420,29 +435,33 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, GameState]":
     if h.kind not in ("turn", "admin"):
         raise BadFile(f"{path.name} is a {h.kind} file; give turn files or saves")
     fk = crypto.unwrap_key(env, s.me.role, s.me.decrypter, path.name)
-    body = crypto.open_body(env, fk, path.name)
-    st = GameState.decode(body["state"])
+    raw = crypto.open_body(env, fk, path.name)
+    if h.kind == "admin":
+        body = pbodies.decode(pbodies.AdminBody, raw, path.name, "admin acts").to_obj()
+    else:
+        body = pbodies.decode(pbodies.TurnBody, raw, path.name, "a turn").to_obj()
+    where = body["at"]
+    seen = Seen(h.author, where, body["after"], body["parts"], path.name)
     host = s.state
     if (h.kind == "turn" and host.slot is not None and not host.slot.simultaneous
-            and body.get("slot") == host.slot.key(host.date) and body.get("before") != host.state_hash()):
+            and body["slot"] == host.slot.key(host.date) and body["before"] != host.state_hash()):
         # The file starts from another state than the host's: replay its actions on the host's
-        # state to compare what each side ends with (the file's dice, as a load does).
-        from eiapbem.data.context import rules_context
-        from eiapbem.rules import engine
+        # state (the one turn function, the file's dice, as a load does) to compare what each side ends with.
+        from eiapbem import ai
         from eiapbem.core.dice import Dice
+        from eiapbem.data.context import rules_context
+        from eiapbem.rules import engine, turn
 
         assert h.reveal is not None
         d = Dice(crypto.dice_seed(h.reveal, h.prev, h.kind), {k: v[1] for k, v in body["dice"].items()}, strict=True)
-        ctx = rules_context(d)
         try:
             acts = [engine.action_from_obj(o) for o in body["actions"]]
-            from eiapbem import ai
-
-            mine = engine.end_slot(ai.apply_actions(host, h.author, acts, ctx).state, h.author, ctx).state
-            return Seen(h.author, _where(st), st, path.name + " (its slot replayed on the host's state)"), mine
+            mine = turn.play_turn(host, h.author, acts, d, rules_context, ai).state
+            seen.where = _where(mine)
+            return seen, _seen("host", seen.where, mine, "the host's replay of " + path.name)
         except EiaError:
             pass
-    return Seen(h.author, _where(st), st, path.name)
+    return seen
 
 
 def _where(st: GameState) -> str:
@@ -452,15 +471,13 @@ def _where(st: GameState) -> str:
 def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
     """Name the players whose state differs from the others' at the same point, and where (first difference)."""
     require_host(s, edit=False)
-    seen = [Seen("host", _where(s.state), s.state, "the host's save")]
+    seen = [_seen("host", _where(s.state), s.state, "the host's save")]
     lines = []
     for p in paths:
         try:
             got = _read_point(s, p)
             if isinstance(got, tuple):
-                x, mine = got
-                seen.append(x)
-                seen.append(Seen("host", x.where, mine, "the host's replay of " + p.name))
+                seen.extend(got)
             else:
                 seen.append(got)
         except EiaError as err:
@@ -470,14 +487,14 @@ def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
         groups.setdefault(x.where, []).append(x)
     bad = []
     for where, xs in sorted(groups.items()):
-        hashes = [x.state.state_hash() for x in xs]
+        hashes = [x.hash for x in xs]
         ref_i = next((i for i, x in enumerate(xs) if x.who == "host"), None)
         if ref_i is None:
             ref_i = max(range(len(xs)), key=lambda i: (hashes.count(hashes[i]), -i))
         ref = xs[ref_i]
         for x, h in zip(xs, hashes):
             if h != hashes[ref_i]:
-                diff = first_difference(ref.state.to_obj(), x.state.to_obj())
+                diff = _difference(ref, x)
                 bad.append(x.who)
                 lines.append(f"{x.who} differs at {where} ({x.source}): first difference at {diff} "
                              f"(compared with {ref.who}, {ref.source})")

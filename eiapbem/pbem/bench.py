@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from . import crypto, envelope, files, keys
 from .chain import Battle, Step
@@ -22,7 +22,7 @@ class Row:
 
 def synthetic_state(kib: int) -> dict:
     """A state-like canonical value of about ``kib`` KiB: units with factors, powers with numbers."""
-    units = []
+    units: list[Any] = []
     i = 0
     while len(units) * 64 < kib * 1024:
         units.append({"id": f"corps:FR:{i}", "area": f"area-{i % 300}", "factors": [i % 7, i % 11, i % 5], "morale": 400})

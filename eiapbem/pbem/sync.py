@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core import canonical
-from eiapbem.rules.model.base import first_difference
+from eiapbem.core.record import first_difference
 
 from .errors import OutOfSync
 

@@ -22,6 +22,7 @@ from typing import Annotated, Any, Callable
 from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.engine import Outcome
+from eiapbem.rules.forces import the_unit
 from eiapbem.rules.model import (
     POOL,
     Depot,
@@ -40,6 +41,10 @@ from eiapbem.rules.model import (
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import NationId, PowerId, Slug
 from eiapbem.rules.model.units import UnitId, garrison_id
+
+#: The computer player the layer above passes in (``eiapbem.ai.play_slot``): ``computer(state, power,
+#: ctx, setup=actions)`` returns the turn it played (``.state``, ``.actions``, ``.events``).
+Computer = Callable[..., Any]
 
 SETTINGS = ("neutral", "ally", "war")
 AI_LEVELS = ("ai-easy", "ai-medium", "ai-hard")
@@ -208,7 +213,7 @@ class Backups(Record):
     when: str
 
 
-ADMIN_ACTS: dict[str, type] = {
+ADMIN_ACTS: dict[str, type[Any]] = {
     c.KIND: c
     for c in (AddPoliticalPoints, AddMoney, AddManpower, SetDiplomacy, RemoveUnit, PlaceUnit, EditUnit,
               CreateGarrison, ChangeOption, SkipSlot, AiPlay, ReplaceByAi, ReplacePlayer, ReplaceHost, Backups)
@@ -278,15 +283,8 @@ def _diplomacy(state: GameState, act: SetDiplomacy) -> Outcome:
     return _log(s, act, f"set the diplomacy of {p} with {n} to {setting}", power=p, nation=n, setting=setting)
 
 
-def _unit(state: GameState, uid: str) -> Any:
-    u = state.units.get(uid)
-    if u is None:
-        raise IllegalAction(f"there is no unit {uid} in the game", hint="'eiapbem show pool' and 'eiapbem show area' list units")
-    return u
-
-
 def _remove(state: GameState, act: RemoveUnit) -> Outcome:
-    u = _unit(state, act.unit)
+    u = the_unit(state, act.unit)
     if isinstance(u, Garrison):
         s = state.without_unit(u.id)  # garrison factors are deleted with it (000:254)
         return _log(s, act, f"removed {u.id} from play", unit=u.id)
@@ -295,7 +293,7 @@ def _remove(state: GameState, act: RemoveUnit) -> Outcome:
 
 
 def _place(state: GameState, act: PlaceUnit) -> Outcome:
-    u = _unit(state, act.unit)
+    u = the_unit(state, act.unit)
     loc = act.location
     if isinstance(u, Garrison):
         if loc.kind not in (LocationKind.CITY, LocationKind.AREA):
@@ -303,7 +301,7 @@ def _place(state: GameState, act: PlaceUnit) -> Outcome:
         new_id = garrison_id(u.nation, loc)
         s = state.without_unit(u.id)
         there = s.units.get(new_id)
-        factors = u.factors if there is None else there.factors + u.factors
+        factors = u.factors + there.factors if isinstance(there, Garrison) else u.factors
         s = s.with_unit(Garrison(new_id, u.nation, loc, factors))
         return _log(s, act, f"moved {u.id} to {loc}", unit=u.id, location=str(loc))
     if isinstance(u, Fleet) and loc.kind not in (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE):
@@ -314,7 +312,7 @@ def _place(state: GameState, act: PlaceUnit) -> Outcome:
 
 
 def _edit(state: GameState, act: EditUnit) -> Outcome:
-    u = _unit(state, act.unit)
+    u = the_unit(state, act.unit)
     if isinstance(u, Fleet):
         if act.ships is None or act.factors is not None:
             raise IllegalAction(f"{u.id} is a fleet: edit its ships (heavy, light, transport)")
@@ -366,14 +364,15 @@ def _skip(state: GameState, act: SkipSlot) -> Outcome:
     return Outcome(advance(out.state), out.events)
 
 
-def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, setup: list) -> Outcome:
-    # The computer player lives above the rules core (eiapbem/ai); it only proposes engine actions.
-    from eiapbem import ai
-
+def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, setup: list,
+             computer: Computer | None) -> Outcome:
     slot = state.slot
     assert slot is not None
     if ctx is None:
         raise IllegalAction("the computer plays a turn only with the dice of the host's admin file")
+    if computer is None:
+        raise IllegalAction("the computer plays a turn only where a computer player is given to the rules",
+                            hint="the client and the host pass eiapbem.ai.play_slot; pass it as computer=")
     if slot.simultaneous:
         raise IllegalAction(f"{slot.key(state.date)} is played by every power at once; the computer plays only a player's own turn",
                             hint="orders of a simultaneous phase come from each player; the host can skip nothing there either")
@@ -381,7 +380,7 @@ def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, set
         raise IllegalAction(f"the current player is {slot.power}, not {act.power}; the computer plays only the turn of the player next to move (000:202)")
     kind = PlayerKind(act.level)
     lent = state.with_power(act.power, controller=kind)
-    turn = ai.play_slot(lent, act.power, ctx, setup=setup)
+    turn = computer(lent, act.power, ctx, setup=setup)
     back = turn.state.with_power(act.power, controller=state.powers[act.power].controller)
     out = _log(back, act, f"the computer ({act.level}) played {act.power}'s turn {slot.key(state.date)} "
                           f"with {len(turn.actions)} action(s)", power=act.power, level=act.level)
@@ -394,11 +393,14 @@ def _replace_by_ai(state: GameState, act: ReplaceByAi) -> Outcome:
                 power=act.power, old=act.old_name, level=act.level, when=act.when)
 
 
-def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None = None, *, setup: list | None = None) -> Outcome:
+def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None = None, *, setup: list | None = None,
+                computer: Computer | None = None) -> Outcome:
     """Apply one admin act; ``IllegalAction`` if the state could not hold the result.
 
     ``ctx`` (the admin file's dice) and ``setup`` (the default setup of the power in play,
-    in the setup phase) are needed only by ``AiPlay``.
+    in the setup phase) are needed only by ``AiPlay``, and so is ``computer``: the computer
+    player (``eiapbem.ai.play_slot``), passed in by the layer above, since the rules core
+    imports no AI.
     """
     if state.slot is None:
         raise IllegalAction("the game is over; the admin menu changes nothing any more")
@@ -424,7 +426,7 @@ def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None =
         if isinstance(act, SkipSlot):
             return _skip(state, act)
         if isinstance(act, AiPlay):
-            return _ai_play(state, act, ctx, list(setup or []))
+            return _ai_play(state, act, ctx, list(setup or []), computer)
         if isinstance(act, ReplaceByAi):
             return _replace_by_ai(state, act)
         if isinstance(act, ReplacePlayer):
@@ -447,12 +449,12 @@ def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None =
 
 
 def apply_all(state: GameState, acts: list, ctx: engine.RulesContext | None = None,
-              setup_for: Callable[[str], list] | None = None) -> Outcome:
+              setup_for: Callable[[str], list] | None = None, computer: Computer | None = None) -> Outcome:
     """Apply admin acts in order; ``setup_for(power)`` gives the default setup an ``AiPlay`` loads."""
     out = Outcome(state)
     for a in acts:
         setup = setup_for(a.power) if isinstance(a, AiPlay) and setup_for is not None else None
-        out = out.then(apply_admin(out.state, a, ctx, setup=setup))
+        out = out.then(apply_admin(out.state, a, ctx, setup=setup, computer=computer))
     return out
 
 

@@ -15,7 +15,14 @@ action belongs to this phase, no decision is waiting for someone else).
 ``apply_actions`` replays a turn file's list of actions; replay gives the same
 state as live play because both run the same code with the same dice.
 
-A phase module may also register **phase hooks** (``register_phase``):
+A phase declares all of this in one value, ``PhaseRules`` (its actions, the
+decisions it answers, its hooks and its gaps), as ``RULES`` in its module, and
+``eiapbem/rules/phases.py`` lists every ``RULES``: the one registry, loaded the
+first time the engine is used (``docs/adding-an-action.md`` is the checklist).
+The older calls ``register_action``/``register_phase``/``register_decision``
+at import time, with the module named in ``RULE_MODULES``, still work.
+
+The **phase hooks**:
 
 - ``obligations(state, power, ctx)``: sentences naming what the power must
   still do before ending its slot (5.1: every factor and ship placed);
@@ -43,6 +50,7 @@ from typing import Any
 
 from eiapbem.core.errors import BadEncoding, IllegalAction
 from eiapbem.core.dice import Dice
+from eiapbem.rules.mapgraph import Map
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
 from eiapbem.rules.model.base import FrozenMap
 
@@ -51,12 +59,12 @@ from eiapbem.rules.model.base import FrozenMap
 class RulesContext:
     """What the rules may consult besides the state: read-only data and this file's dice.
 
-    ``map`` is an ``eiapbem.rules.mapgraph.Map``; ``world`` the parsed world data
+    ``map`` is the ``Map``; ``world`` the parsed world data
     (``eiapbem.data.world.load_raw()``: minors, leaders, counters, displays,
     scenarios). Both are loaded by the layers above and never copied into the state.
     """
 
-    map: Any
+    map: Map
     world: Mapping[str, Any]
     dice: Dice
 
@@ -77,11 +85,13 @@ Apply = Callable[[GameState, str, Any, RulesContext], Outcome]
 Obligations = Callable[[GameState, str, RulesContext], Sequence[str]]
 Finish = Callable[[GameState, str, RulesContext], Outcome]
 Resolve = Callable[[GameState, Mapping[str, Sequence[Any]], RulesContext], Outcome]
+DecisionVerify = Callable[[GameState, str, Any, str, RulesContext], None]
+DecisionApply = Callable[[GameState, str, Any, str, RulesContext], Outcome]
 
 
 @dataclass(frozen=True)
 class ActionSpec:
-    cls: type
+    cls: type[Any]
     phases: tuple[Phase, ...]
     verify: Verify
     apply: Apply
@@ -98,7 +108,13 @@ class PhaseHooks:
 _ACTIONS: dict[str, ActionSpec] = {}
 _PHASES: dict[Phase, PhaseHooks] = {}
 
-#: Modules that register actions and phase hooks; imported before the engine is used.
+#: The one registry of the rules: the module whose ``RULES`` holds every ``PhaseRules`` (by name, so the
+#: engine does not import the phases that import it).
+REGISTRY = "eiapbem.rules.phases"
+
+#: Legacy: modules that still register at import time with ``register_action``/``register_phase``/
+#: ``register_decision`` (kept working while other branches merge; a converted module declares ``RULES``
+#: and is listed in ``eiapbem/rules/phases.py`` instead, and importing it here does nothing more).
 RULE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.setup",
     "eiapbem.rules.reinforcement",
@@ -112,7 +128,50 @@ RULE_MODULES: tuple[str, ...] = (
 )
 
 
-def register_action(cls: type, *, phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:
+@dataclass(frozen=True)
+class PhaseRules:
+    """What a phase (or one part of the rules, like field battles) adds to the engine, in one value.
+
+    ``actions`` are ``(ActionClass, verify, apply)`` triples belonging to ``phases``;
+    ``decisions`` are ``(kind_prefix, verify, apply)`` answers to pending decisions (any
+    phase); ``obligations``, ``finish`` and ``resolve`` are the phase hooks (then
+    ``phases`` names exactly one phase); ``gaps`` says which rules of the phase are not
+    built yet.  A module declares ``RULES = PhaseRules(...)`` and ``eiapbem/rules/phases.py``
+    lists it; ``docs/adding-an-action.md`` is the checklist.
+    """
+
+    name: str
+    phases: tuple[Phase, ...] = ()
+    actions: tuple[tuple[type[Any], Verify, Apply], ...] = ()
+    decisions: tuple[tuple[str, DecisionVerify, DecisionApply], ...] = ()
+    obligations: Obligations | None = None
+    finish: Finish | None = None
+    resolve: Resolve | None = None
+    gaps: str = ""
+
+    @property
+    def action_classes(self) -> tuple[type[Any], ...]:
+        return tuple(cls for cls, _, _ in self.actions)
+
+
+def register_rules(rules: PhaseRules) -> None:
+    """Register one phase description (``_load`` does it for every entry of the registry)."""
+    hooks = rules.obligations or rules.finish or rules.resolve or rules.gaps
+    if hooks and len(rules.phases) != 1:
+        raise ValueError(f"{rules.name}: phase hooks and gaps belong to exactly one phase, not {rules.phases}")
+    if rules.actions and not rules.phases:
+        raise ValueError(f"{rules.name}: actions need the phases they belong to")
+    for cls, verify, apply in rules.actions:
+        register_action(cls, phases=rules.phases, verify=verify, apply=apply)
+    for prefix, dverify, dapply in rules.decisions:
+        register_decision(prefix, verify=dverify, apply=dapply)
+    if rules.obligations or rules.finish or rules.resolve:
+        register_phase(rules.phases[0], obligations=rules.obligations, finish=rules.finish, resolve=rules.resolve)
+    if rules.gaps:
+        register_gaps(rules.phases[0], rules.gaps)
+
+
+def register_action(cls: type[Any], *, phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:
     """Register the action class ``cls`` (a ``Record`` with a ``KIND``)."""
     kind = getattr(cls, "KIND", "")
     if not kind:
@@ -144,9 +203,17 @@ def phase_gaps(phase: Phase) -> str:
     return _GAPS.get(phase, "")
 
 
+_LOADED: list[str] = []
+
+
 def _load() -> None:
+    """Register the registry's phase descriptions once, then import the legacy modules."""
     import importlib
 
+    if not _LOADED:
+        _LOADED.append(REGISTRY)
+        for rules in importlib.import_module(REGISTRY).RULES:
+            register_rules(rules)
     for mod in RULE_MODULES:
         importlib.import_module(mod)
 
@@ -348,8 +415,6 @@ def resolve_slot(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Rul
 
 # ----------------------------------------------------------------- pending decisions
 
-DecisionVerify = Callable[[GameState, str, Any, str, RulesContext], None]
-DecisionApply = Callable[[GameState, str, Any, str, RulesContext], Outcome]
 _DECISIONS: dict[str, tuple[DecisionVerify, DecisionApply]] = {}
 
 

@@ -36,12 +36,11 @@ from eiapbem.core.errors import BadData
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, Phase, PowerId, PowerSet
 from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode
-from eiapbem.rules.model.slot import ORDERS, TURN, Slot
+from eiapbem.rules.model.slot import ORDERS, SETUP_ORDER, TURN, Slot
 from eiapbem.rules.model.state import GameState, MoveOrder
 from eiapbem.rules.model.units import LeaderStatus
 
 #: Fixed orders of the sequential phases.
-SETUP_ORDER: tuple[str, ...] = ("RU", "TU", "AU", "PR", "SP", "FR", "GB")  # 5.3, 000:332
 REINFORCEMENT_ORDER: tuple[str, ...] = ("SP", "GB", "PR", "AU", "TU", "RU", "FR")  # 7.0, 000:900
 NAVAL_ORDER: tuple[str, ...] = ("GB", "RU", "TU", "AU", "PR", "FR", "SP")  # 8.2, 000:1052
 LAND_ORDER: tuple[str, ...] = ("FR", "RU", "TU", "AU", "PR", "GB", "SP")  # 10.1, 000:1296
@@ -264,11 +263,6 @@ def choices_from_state(state: GameState) -> SequenceChoices:
     )
 
 
-def first_slot() -> Slot:
-    """The first slot of every game: the first power of the setup phase (5.3)."""
-    return setup_slots()[0]
-
-
 def next_slot_of(state: GameState) -> tuple[Date, Slot] | None:
     """The slot (and month) that follows the state's current slot; ``None`` when the game is over."""
     if state.slot is None:
@@ -279,7 +273,7 @@ def next_slot_of(state: GameState) -> tuple[Date, Slot] | None:
 def advance(state: GameState) -> GameState:
     """The state moved on to its next slot (a bookkeeping step, no rules applied).
 
-    Sets the date and slot; clears each ``once`` skip setting the move used
+    Sets the date and slot; empties the slot's scratch (``GameState.SCRATCH``); clears each ``once`` skip setting the move used
     (13.9, 000:2734); and, when a new month begins, puts 7.5's positions back
     to the default (a choice is "for the next" naval or land phase only,
     000:998) and ends every loan of 7.6 (``end_loans``).  After the last slot of the last month, or once a
@@ -287,6 +281,7 @@ def advance(state: GameState) -> GameState:
     """
     if state.slot is None:
         return state
+    state = state.without_scratch()  # the slot's scratch ends with the slot (GameState.SCRATCH)
     choices = choices_from_state(state)
     used = passed_skips(state.date, state.slot, choices)
     powers = state.powers
@@ -294,9 +289,8 @@ def advance(state: GameState) -> GameState:
         ps = powers[power]
         if ps.skips.get(phase) is SkipMode.ONCE:
             powers = powers.set(power, ps.replace(skips=ps.skips.remove(phase)))
-    from eiapbem.rules import skips as _skips  # 13.9.1: settings the month's events cancel
-
-    powers = _skips.nullify(state.replace(powers=powers), choices.war_declared_on, choices.reinforcements_ready).powers
+    # 13.9.1: the settings the month's events cancel.
+    powers = nullify_skips(state.replace(powers=powers), choices.war_declared_on, choices.reinforcements_ready).powers
     nxt = next_slot(state.date, state.slot, choices, end=state.end)
     if nxt is None or state.victors:  # 12.1.3: a campaign victory ends the game
         return state.replace(powers=powers, slot=None)
@@ -304,6 +298,18 @@ def advance(state: GameState) -> GameState:
     if date == state.date:
         return state.replace(powers=powers, date=date, slot=slot)
     return end_loans(state).replace(powers=powers, date=date, slot=slot, move_order=MoveOrder())
+
+
+def nullify_skips(state: GameState, war_declared_on: tuple[str, ...], reinforcements_ready: tuple[str, ...]) -> GameState:
+    """13.9.1 (000:2738): cancel the settings the month's events void."""
+    powers = state.powers
+    for p in war_declared_on:
+        if powers[p].skips:
+            powers = powers.set(p, powers[p].replace(skips=type(powers[p].skips)()))
+    for p in reinforcements_ready:
+        if Phase.REINFORCEMENT in powers[p].skips:
+            powers = powers.set(p, powers[p].replace(skips=powers[p].skips.remove(Phase.REINFORCEMENT)))
+    return state if powers is state.powers else state.replace(powers=powers)
 
 
 def end_loans(state: GameState) -> GameState:

@@ -27,9 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
+from eiapbem.rules import control, engine, relations
 from eiapbem.rules.engine import Outcome, RulesContext
-from eiapbem.rules.reinforcement.common import counter_max
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -43,13 +42,13 @@ from eiapbem.rules.model import (
     LeaderStatus,
     Location,
     LocationKind,
-    MinorStatus,
     Phase,
     Record,
     Ships,
     ShipType,
     garrison_id,
 )
+from eiapbem.rules.forces import counter_max, own_nation, the_area, the_corps, the_fleet, the_leader
 
 #: Corps types that may be set up (5.3.1; 13.2.1, 13.2.2, 13.2.4, 13.2.5 keep the others off the map).
 SETUP_CORPS_TYPES = (CorpsType.REGULAR, CorpsType.FEUDAL, CorpsType.COSSACK)
@@ -59,15 +58,13 @@ _NOT_AT_SETUP = {
     CorpsType.GUERRILLA: "guerrillas appear only when Spain is invaded (13.2.1)",
     CorpsType.FREIKORPS: "freikorps appear only under 13.2.2",
 }
-#: Statuses in which a minor's land counts as controlled (13.3.1 conquered, 6.8 free state).
-CONTROLLED = (MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
 
 
 # ----------------------------------------------------------------- the actions
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceCorps(Record):
+class SetupPlaceCorps(Record):
     """Take a corps counter from the pool and put it, empty, in a land area."""
 
     KIND = "setup.place-corps"
@@ -89,7 +86,7 @@ class PlaceDepot(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceFleet(Record):
+class SetupPlaceFleet(Record):
     """Take a fleet counter from the pool and put it in a port, a sea area next to one, or an enemy's blockade box."""
 
     KIND = "setup.place-fleet"
@@ -102,7 +99,7 @@ class PlaceFleet(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class AddFactors(Record):
+class SetupAddFactors(Record):
     """Put army factors not yet placed into a corps on the map (the factor placement screen)."""
 
     KIND = "setup.add-factors"
@@ -126,7 +123,7 @@ class AddGarrison(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class AddShips(Record):
+class SetupAddShips(Record):
     """Put ships not yet placed into a fleet on the map."""
 
     KIND = "setup.add-ships"
@@ -137,7 +134,7 @@ class AddShips(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class AssignLeader(Record):
+class SetupAssignLeader(Record):
     """Assign an available leader to a corps (or fleet) on the map."""
 
     KIND = "setup.assign-leader"
@@ -160,47 +157,17 @@ class RemoveCounter(Record):
 # ----------------------------------------------------------------- where things may go
 
 
-def _nation_of_land(state: GameState, area: Any) -> tuple[str, str | None]:
-    """The nation an area belongs to and, for a minor's district, the minor whose status counts."""
-    owner = state.area_control.get(area.id, area.nation)
-    if not area.is_minor or owner != area.nation:
-        return owner, None
-    minor = state.minors.get(area.nation)
-    if minor is not None and minor.part_of is not None:
-        return owner, minor.part_of
-    return owner, area.nation
-
-
-def may_set_up_in(state: GameState, power: str, area: Any) -> bool:
-    """5.2: the area is in ``power``'s home nation or in a minor country it controls."""
-    owner, minor_id = _nation_of_land(state, area)
-    if minor_id is None:
-        return owner == power
-    minor = state.minors.get(minor_id)
-    return minor is not None and minor.status in CONTROLLED and minor.controller == power
-
-
-def _area(ctx: RulesContext, area_id: str) -> Any:
-    if not isinstance(area_id, str) or area_id not in ctx.map.areas:
-        raise IllegalAction(f"there is no land area {area_id!r} on the map", hint="'eiapbem show area NAME' lists areas")
-    return ctx.map.areas[area_id]
-
+def may_set_up_in(state: GameState, ctx: Any, power: str, area_id: str) -> bool:
+    """5.2: the area is in ``power``'s home nation or in a minor country it controls: ``power`` holds it."""
+    return control.area_holder(state, ctx, area_id) == power
 
 def _check_land(state: GameState, power: str, area_id: str, ctx: RulesContext, what: str) -> Any:
-    area = _area(ctx, area_id)
-    if not may_set_up_in(state, power, area):
+    area = the_area(ctx.map, area_id)
+    if not may_set_up_in(state, ctx, power, area.id):
         raise IllegalAction(
             f"{what} cannot be set up in {area.name}: it is not in {power}'s home nation or a minor country {power} controls (5.2)"
         )
     return area
-
-
-def _owns(state: GameState, power: str, nation: str) -> bool:
-    """``power`` sets up ``nation``'s forces: its own, or a free state's it controls (5.3.1)."""
-    if nation == power:
-        return True
-    minor = state.minors.get(nation)
-    return minor is not None and minor.status is MinorStatus.FREE_STATE and minor.controller == power
 
 
 def _own_unit(state: GameState, power: str, unit_id: str, cls: type, what: str) -> Any:
@@ -208,7 +175,7 @@ def _own_unit(state: GameState, power: str, unit_id: str, cls: type, what: str) 
     if not isinstance(unit, cls):
         raise IllegalAction(f"there is no {what} {unit_id!r}", hint="'eiapbem show pool' lists your counters")
     nation = getattr(unit, "nation", None) or getattr(unit, "power")
-    if not _owns(state, power, nation):
+    if not own_nation(state, power, nation):
         raise IllegalAction(f"{unit_id} is {nation}'s, not a counter {power} sets up")
     return unit
 
@@ -239,7 +206,7 @@ def _check_take(state: GameState, nation: str, factors: Factors, what: str) -> N
 # ----------------------------------------------------------------- verify / apply
 
 
-def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: RulesContext) -> None:
+def _verify_place_corps(state: GameState, power: str, a: SetupPlaceCorps, ctx: RulesContext) -> None:
     corps = _own_unit(state, power, a.corps, Corps, "corps counter")
     if corps.location != POOL:
         raise IllegalAction(f"{a.corps} is already on the map at {corps.location}")
@@ -248,7 +215,7 @@ def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: RulesC
     _check_land(state, power, a.area, ctx, a.corps)
 
 
-def _apply_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: RulesContext) -> Outcome:
+def _apply_place_corps(state: GameState, power: str, a: SetupPlaceCorps, ctx: RulesContext) -> Outcome:
     corps = state.units[a.corps]
     new = state.with_unit(corps.replace(location=Location(LocationKind.AREA, a.area)))
     return engine.log(new, power, "setup.place", f"{power} places {a.corps} in {ctx.map.areas[a.area].name}", unit=a.corps, area=a.area)
@@ -267,7 +234,7 @@ def _apply_place_depot(state: GameState, power: str, a: PlaceDepot, ctx: RulesCo
     return engine.log(new, power, "setup.place", f"{power} places {a.depot} in {ctx.map.areas[a.area].name}", unit=a.depot, area=a.area)
 
 
-def _fleet_location(a: PlaceFleet) -> Location:
+def _fleet_location(a: SetupPlaceFleet) -> Location:
     given = [(k, v) for k, v in (("port", a.port), ("sea", a.sea), ("blockade", a.blockade)) if v]
     if len(given) != 1:
         raise IllegalAction(f"place {a.fleet} with exactly one of --port, --sea or --blockade")
@@ -276,10 +243,10 @@ def _fleet_location(a: PlaceFleet) -> Location:
 
 
 def _home_ports(state: GameState, power: str, ctx: RulesContext) -> list[Any]:
-    return [ar for ar in ctx.map.areas.values() if ar.port is not None and may_set_up_in(state, power, ar)]
+    return [ar for ar in ctx.map.areas.values() if ar.port is not None and may_set_up_in(state, ctx, power, ar.id)]
 
 
-def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesContext) -> None:
+def _verify_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: RulesContext) -> None:
     fleet = _own_unit(state, power, a.fleet, Fleet, "fleet counter")
     if fleet.location != POOL:
         raise IllegalAction(f"{a.fleet} is already on the map at {fleet.location}")
@@ -292,19 +259,19 @@ def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesC
                 f"{a.fleet} cannot start in {ctx.map.seas[loc.site].name}: no port of {power}'s home nation or controlled minors lies on it (5.2)"
             )
         return
-    area = _area(ctx, loc.site)
+    area = the_area(ctx.map, loc.site)
     if area.port is None:
         raise IllegalAction(f"{area.name} has no port")
     if loc.kind is LocationKind.PORT:
-        if not may_set_up_in(state, power, area):
+        if not may_set_up_in(state, ctx, power, area.id):
             raise IllegalAction(f"{a.fleet} cannot start in {area.name}: it is not a port of {power}'s home nation or a minor country {power} controls (5.2)")
         return
-    enemy = state.area_control.get(area.id, area.nation)
-    if enemy not in state.powers or enemy not in state.powers[power].wars:
+    enemy = control.port_holder(state, ctx, area.id)
+    if enemy not in state.powers or not relations.at_war(state, power, enemy):
         raise IllegalAction(f"{a.fleet} may blockade only a port of a major power {power} is at war with (5.2); {area.name} is {enemy}'s")
 
 
-def _apply_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesContext) -> Outcome:
+def _apply_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: RulesContext) -> Outcome:
     loc = _fleet_location(a)
     new = state.with_unit(state.units[a.fleet].replace(location=loc))
     if loc.kind is LocationKind.SEA:
@@ -316,7 +283,7 @@ def _apply_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesCo
     return engine.log(new, power, "setup.place", f"{power} places {a.fleet} {where}", unit=a.fleet, at=str(loc))
 
 
-def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesContext) -> None:
+def _verify_add_factors(state: GameState, power: str, a: SetupAddFactors, ctx: RulesContext) -> None:
     corps = _own_unit(state, power, a.corps, Corps, "corps")
     if corps.location == POOL:
         raise IllegalAction(f"{a.corps} is still in the pool; place it first with place-corps")
@@ -328,8 +295,8 @@ def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesC
             raise IllegalAction(f"{a.corps} can hold at most {cap.get(k.value, 0)} {k.value} factors, not {after.get(k)}")
 
 
-def _apply_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesContext) -> Outcome:
-    corps = state.units[a.corps]
+def _apply_add_factors(state: GameState, power: str, a: SetupAddFactors, ctx: RulesContext) -> Outcome:
+    corps = the_corps(state, a.corps)
     have, ships = _unplaced(state, corps.nation)
     new = _set_unplaced(state, corps.nation, (have - a.factors), ships)
     new = new.with_unit(corps.replace(factors=corps.factors + a.factors))
@@ -342,7 +309,7 @@ def _garrison_nation(power: str, a: AddGarrison) -> str:
 
 def _verify_add_garrison(state: GameState, power: str, a: AddGarrison, ctx: RulesContext) -> None:
     nation = _garrison_nation(power, a)
-    if not _owns(state, power, nation):
+    if not own_nation(state, power, nation):
         raise IllegalAction(f"{power} does not set up {nation}'s forces")
     area = _check_land(state, power, a.area, ctx, "a garrison")
     if area.city is None:
@@ -368,7 +335,7 @@ def _apply_add_garrison(state: GameState, power: str, a: AddGarrison, ctx: Rules
     return engine.log(new, power, "setup.garrison", f"{power} garrisons {name} with {a.factors.describe()}", unit=gid)
 
 
-def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContext) -> None:
+def _verify_add_ships(state: GameState, power: str, a: SetupAddShips, ctx: RulesContext) -> None:
     fleet = _own_unit(state, power, a.fleet, Fleet, "fleet")
     if fleet.location == POOL:
         raise IllegalAction(f"{a.fleet} is still in the pool; place it first with place-fleet")
@@ -383,18 +350,16 @@ def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesConte
             raise IllegalAction(f"{a.fleet} can hold at most {cap.get(k.value, 0)} {k.value} ships")
 
 
-def _apply_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContext) -> Outcome:
-    fleet = state.units[a.fleet]
+def _apply_add_ships(state: GameState, power: str, a: SetupAddShips, ctx: RulesContext) -> Outcome:
+    fleet = the_fleet(state, a.fleet)
     factors, have = _unplaced(state, fleet.nation)
     new = _set_unplaced(state, fleet.nation, factors, (have - a.ships))
     new = new.with_unit(fleet.replace(ships=(fleet.ships + a.ships)))
     return engine.log(new, power, "setup.ships", f"{power} puts {a.ships.describe()} into {a.fleet}", unit=a.fleet)
 
 
-def _verify_assign_leader(state: GameState, power: str, a: AssignLeader, ctx: RulesContext) -> None:
-    leader = state.leaders.get(a.leader)
-    if leader is None:
-        raise IllegalAction(f"there is no leader {a.leader!r}", hint="'eiapbem show pool' lists your leaders")
+def _verify_assign_leader(state: GameState, power: str, a: SetupAssignLeader, ctx: RulesContext) -> None:
+    leader = the_leader(state, a.leader)
     if leader.power != power:
         raise IllegalAction(f"{a.leader} is {leader.power}'s leader, not {power}'s")
     if leader.status is not LeaderStatus.AVAILABLE:
@@ -417,7 +382,7 @@ def is_naval_leader(ctx: RulesContext, leader_id: str) -> bool:
     return any(row["id"] == short and row.get("naval") for row in ctx.world["leaders.json"]["leaders"])
 
 
-def _apply_assign_leader(state: GameState, power: str, a: AssignLeader, ctx: RulesContext) -> Outcome:
+def _apply_assign_leader(state: GameState, power: str, a: SetupAssignLeader, ctx: RulesContext) -> Outcome:
     leader = state.leaders[a.leader]
     new = state.with_leader(leader.replace(status=LeaderStatus.ON_MAP, attached_to=a.unit))
     return engine.log(new, power, "setup.leader", f"{power} assigns {a.leader} to {a.unit}", leader=a.leader, unit=a.unit)
@@ -428,7 +393,7 @@ def _verify_remove(state: GameState, power: str, a: RemoveCounter, ctx: RulesCon
     if unit is None:
         raise IllegalAction(f"there is no counter or garrison {a.unit!r}")
     nation = getattr(unit, "nation", None) or getattr(unit, "power")
-    if not _owns(state, power, nation):
+    if not own_nation(state, power, nation):
         raise IllegalAction(f"{a.unit} is {nation}'s, not a counter {power} sets up")
     if unit.location == POOL:
         raise IllegalAction(f"{a.unit} is already in the pool")
@@ -490,18 +455,25 @@ def finish(state: GameState, power: str, ctx: RulesContext) -> Outcome:
     return engine.log(new, power, "setup.done", f"{power} has set up its forces")
 
 
-_SETUP = (Phase.SETUP,)
-engine.register_action(PlaceCorps, phases=_SETUP, verify=_verify_place_corps, apply=_apply_place_corps)
-engine.register_action(PlaceDepot, phases=_SETUP, verify=_verify_place_depot, apply=_apply_place_depot)
-engine.register_action(PlaceFleet, phases=_SETUP, verify=_verify_place_fleet, apply=_apply_place_fleet)
-engine.register_action(AddFactors, phases=_SETUP, verify=_verify_add_factors, apply=_apply_add_factors)
-engine.register_action(AddGarrison, phases=_SETUP, verify=_verify_add_garrison, apply=_apply_add_garrison)
-engine.register_action(AddShips, phases=_SETUP, verify=_verify_add_ships, apply=_apply_add_ships)
-engine.register_action(AssignLeader, phases=_SETUP, verify=_verify_assign_leader, apply=_apply_assign_leader)
-engine.register_action(RemoveCounter, phases=_SETUP, verify=_verify_remove, apply=_apply_remove)
-engine.register_phase(Phase.SETUP, obligations=obligations, finish=finish)
+#: The setup phase's rules (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules(
+    "setup",
+    phases=(Phase.SETUP,),
+    actions=(
+        (SetupPlaceCorps, _verify_place_corps, _apply_place_corps),
+        (PlaceDepot, _verify_place_depot, _apply_place_depot),
+        (SetupPlaceFleet, _verify_place_fleet, _apply_place_fleet),
+        (SetupAddFactors, _verify_add_factors, _apply_add_factors),
+        (AddGarrison, _verify_add_garrison, _apply_add_garrison),
+        (SetupAddShips, _verify_add_ships, _apply_add_ships),
+        (SetupAssignLeader, _verify_assign_leader, _apply_assign_leader),
+        (RemoveCounter, _verify_remove, _apply_remove),
+    ),
+    obligations=obligations,
+    finish=finish,
+)
 
 __all__ = [
-    "AddFactors", "AddGarrison", "AddShips", "AssignLeader", "PlaceCorps", "PlaceDepot", "PlaceFleet",
+    "SetupAddFactors", "AddGarrison", "SetupAddShips", "SetupAssignLeader", "SetupPlaceCorps", "PlaceDepot", "SetupPlaceFleet",
     "RemoveCounter", "may_set_up_in", "obligations",
 ]

@@ -8,7 +8,7 @@ passes the skipped slots by and clears a ``once`` setting when it is used.
 
 13.9.1 cancels settings: a declaration of war on the power cancels all of them;
 reinforcements ready to be placed cancel the reinforcement setting.
-``nullify`` applies both whenever play moves on (``sequence.advance``).
+``sequence.nullify_skips`` applies both whenever play moves on (``sequence.advance``).
 """
 
 from __future__ import annotations
@@ -66,18 +66,6 @@ def _apply(state: GameState, power: str, action: SetSkip, ctx: engine.RulesConte
     return engine.log(state, power, "skip.set", text, phase=str(phase), mode=action.mode)
 
 
-def nullify(state: GameState, war_declared_on: tuple[str, ...], reinforcements_ready: tuple[str, ...]) -> GameState:
-    """13.9.1 (000:2738): cancel the settings the month's events void."""
-    powers = state.powers
-    for p in war_declared_on:
-        if powers[p].skips:
-            powers = powers.set(p, powers[p].replace(skips=type(powers[p].skips)()))
-    for p in reinforcements_ready:
-        if Phase.REINFORCEMENT in powers[p].skips:
-            powers = powers.set(p, powers[p].replace(skips=powers[p].skips.remove(Phase.REINFORCEMENT)))
-    return state if powers is state.powers else state.replace(powers=powers)
-
-
 engine.register_action(SetSkip, phases=SKIP_SETTING_PHASES, verify=_verify, apply=_apply)
 
-__all__ = ["SKIP_SETTING_PHASES", "SetSkip", "nullify"]
+__all__ = ["SKIP_SETTING_PHASES", "SetSkip"]

@@ -5,9 +5,10 @@ form a valid supply chain back to a supply source, and how many depots long
 the chain is at each of them (7.2.2, 000:942-948: six depots, three for
 militia).  Foraging and the cost of depot supply (10.5.1, 10.5.2) are not here.
 
-Also the small questions of control and hostility that supply, reinforcement
-and movement share: who controls a nation, a city or a unit, who is at war
-with whom, whether a city is besieged or a port blockaded.
+Also what supply, reinforcement and movement share about an area: home
+areas, blocked areas, enemy corps and fleets.  Who controls a nation, a city
+or a unit, who is at war with whom, whether a city is besieged or a port
+blockaded: ``eiapbem.rules.relations`` and ``eiapbem.rules.control``.
 
 Every function is a pure function of the state and the map; results are
 ordered by id.
@@ -15,8 +16,8 @@ ordered by id.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 
+from eiapbem.rules.control import city_power, corps_at, is_besieged, is_blockaded
 from eiapbem.rules.model import (
     POWERS,
     Corps,
@@ -25,11 +26,8 @@ from eiapbem.rules.model import (
     GameState,
     Garrison,
     LocationKind,
-    MinorStatus,
 )
-
-#: Minor statuses under which a major power controls a minor (6.1.3, 6.8, 13.3.1).
-CONTROLLED_STATUSES = (MinorStatus.ALLIED, MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
+from eiapbem.rules.relations import allied, at_war, power_of, unit_power
 
 #: 13.1 (000:2358): January, February and December are winter months.
 WINTER_MONTHS = (1, 2, 12)
@@ -40,57 +38,6 @@ MAX_CHAIN_MILITIA = 3
 
 
 # ----------------------------------------------------------------- control and hostility
-
-
-def power_of(state: GameState, nation: str) -> str | None:
-    """The major power that acts for ``nation``: itself, or the controller of a controlled minor."""
-    if nation in POWERS:
-        return nation
-    minor = state.minors.get(nation)
-    if minor is None:
-        return None
-    if minor.status is MinorStatus.SECONDARY_DISTRICT and minor.part_of is not None:
-        return power_of(state, minor.part_of)
-    if minor.status in CONTROLLED_STATUSES:
-        return minor.controller
-    return None
-
-
-def unit_controller(state: GameState, unit: Corps | Fleet | Garrison | Depot) -> str | None:
-    """Who moves a unit now: the ally it is loaned to (7.6), else its nation's power."""
-    if isinstance(unit, Depot):
-        return unit.power
-    loaned = getattr(unit, "loaned_to", None)
-    return loaned or power_of(state, unit.nation)
-
-
-def at_war(state: GameState, power: str | None, nation: str) -> bool:
-    """Whether ``power`` is at war with ``nation`` (a power, a controlled minor's power, or a neutral minor)."""
-    if power is None or power not in POWERS:
-        return False
-    other = power_of(state, nation)
-    if other is not None:
-        return other != power and other in state.powers[power].wars
-    return nation in state.powers[power].minor_wars
-
-
-def allied_or_same(state: GameState, power: str, other: str | None) -> bool:
-    return other is not None and (other == power or other in state.powers[power].alliances)
-
-
-def area_nation(state: GameState, m, area: str) -> str:
-    """Who controls a land area: the state's record, else its home owner on the map."""
-    return state.area_control.get(area, m.area(area).nation)
-
-
-def city_nation(state: GameState, m, area: str) -> str:
-    """Who controls the city of ``area`` (13.5): the state's record, else the map's owner."""
-    cc = state.city_control.get(area)
-    return cc.nation if cc is not None else m.area(area).nation
-
-
-def city_power(state: GameState, m, area: str) -> str | None:
-    return power_of(state, city_nation(state, m, area))
 
 
 def is_home_area(state: GameState, m, area: str, nation: str) -> bool:
@@ -104,25 +51,8 @@ def is_home_area(state: GameState, m, area: str, nation: str) -> bool:
     return a.nation in districts
 
 
-def corps_at(state: GameState, area: str) -> list[Corps]:
-    """Corps in ``area``, in its city or its rural part, by id."""
-    return [
-        u for u in state.units.values()
-        if isinstance(u, Corps) and u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.location.site == area
-    ]
-
-
 def garrisons_at(state: GameState, area: str) -> list[Garrison]:
     return [u for u in state.units.values() if isinstance(u, Garrison) and u.location.site == area]
-
-
-def is_besieged(state: GameState, m, area: str) -> bool:
-    """The city of ``area`` is besieged: a corps at war with the city's holder besieges it (10.4.3)."""
-    nation = city_nation(state, m, area)
-    return any(
-        c.besieging and c.location.kind is LocationKind.AREA and at_war(state, unit_controller(state, c), nation)
-        for c in corps_at(state, area)
-    )
 
 
 def unit_unbesieged(state: GameState, m, unit: Corps | Garrison) -> bool:
@@ -130,15 +60,6 @@ def unit_unbesieged(state: GameState, m, unit: Corps | Garrison) -> bool:
     if unit.location.kind is LocationKind.CITY:
         return not is_besieged(state, m, unit.location.site)
     return unit.location.kind is LocationKind.AREA
-
-
-def is_blockaded(state: GameState, port: str, power: str) -> bool:
-    """An enemy fleet of ``power`` is in the port's blockade box (8.8)."""
-    return any(
-        isinstance(u, Fleet) and u.location.kind is LocationKind.BLOCKADE and u.location.site == port
-        and at_war(state, power, u.nation if u.loaned_to is None else u.loaned_to)
-        for u in state.units.values()
-    )
 
 
 def enemy_fleet_in_sea(state: GameState, sea: str, power: str) -> bool:
@@ -152,13 +73,13 @@ def enemy_fleet_in_sea(state: GameState, sea: str, power: str) -> bool:
 def blocked_for(state: GameState, m, area: str, power: str) -> bool:
     """10.3.3 (000:1334): an unbesieged enemy corps (any kind) or garrison is in ``area`` and no
     unbesieged friendly or allied corps or garrison is."""
-    units: Iterable[Corps | Garrison] = list(corps_at(state, area)) + garrisons_at(state, area)
+    units: list[Corps | Garrison] = [*corps_at(state, area), *garrisons_at(state, area)]
     enemy = friend = False
     for u in units:
         if not unit_unbesieged(state, m, u):
             continue
-        ctl = unit_controller(state, u)
-        if allied_or_same(state, power, ctl):
+        ctl = unit_power(state, u)
+        if allied(state, power, ctl):
             friend = True
         elif at_war(state, power, u.nation if ctl is None else ctl):
             enemy = True
@@ -170,7 +91,7 @@ def enemy_corps_in(state: GameState, area: str, power: str, *, outside_city: boo
     for c in corps_at(state, area):
         if outside_city and c.location.kind is not LocationKind.AREA:
             continue
-        ctl = unit_controller(state, c)
+        ctl = unit_power(state, c)
         if at_war(state, power, c.nation if ctl is None else ctl):
             return True
     return False
@@ -217,7 +138,7 @@ def _land_steps(state: GameState, m, area: str, power: str) -> list[str]:
 def _sea_link_port(state: GameState, m, area: str, power: str) -> bool:
     """A depot's area that can be an end of sea supply (10.5.3, 000:1540-1552)."""
     a = m.area(area)
-    if a.port is None or city_power(state, m, area) != power or is_blockaded(state, area, power):
+    if a.port is None or city_power(state, m, area) != power or is_blockaded(state, m, area, power):
         return False
     winter = state.date.month in WINTER_MONTHS
     if winter and (a.port.ice or all(m.sea(s).ice for s in a.port.seas)):
@@ -228,7 +149,7 @@ def _sea_link_port(state: GameState, m, area: str, power: str) -> bool:
 def _has_fleet_in_port(state: GameState, area: str, power: str) -> bool:
     return any(
         isinstance(u, Fleet) and u.location.kind is LocationKind.PORT and u.location.site == area
-        and u.ships.total > 0 and unit_controller(state, u) == power and power_of(state, u.nation) == power
+        and u.ships.total > 0 and unit_power(state, u) == power and power_of(state, u.nation) == power
         for u in state.units.values()
     )
 

@@ -1,7 +1,6 @@
 """Land combat (section 11) as small pure functions over the charts of
-``eiapbem.rules.tables.land``.  Each module registers the rules-case
-procedures (``eiapbem.rules.cases``) that check it against the manual's worked
-examples:
+``eiapbem.rules.tables.land``.  The rules-case procedures that check them
+against the manual's worked examples live in ``eiapbem.rulecases.procedures``:
 
 - ``morale``: base and final morale levels (11.2.5);
 - ``commander``: tactical ratings, the tactical maximum and the commander chart (11.2.9, 13.8.7);

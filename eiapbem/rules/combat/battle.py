@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from eiapbem.rules import relations
 from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.model.battles import (  # noqa: F401  (re-exported: the shared battle record)
     BATTLE_ID_RE,
@@ -77,19 +78,9 @@ def cavalry(f: Factors) -> int:
     return sum(f.get(t) for t in CAVALRY_TYPES)
 
 
-def controlling_power(state: Any, nation: str, loaned_to: str | None = None) -> str | None:
-    """The major power that commands a nation's units (7.6 loans; 6.1 minor controllers)."""
-    if loaned_to is not None:
-        return loaned_to
-    if nation in POWERS:
-        return nation
-    minor = state.minors.get(nation)
-    return None if minor is None else minor.controller
-
-
 def unit_power(state: Any, unit_id: str) -> str | None:
-    unit = state.units[unit_id]
-    return controlling_power(state, unit.nation, getattr(unit, "loaned_to", None))
+    """The power that commands the unit ``unit_id`` (``relations.unit_power``: 7.6 loans, 6.1 minor controllers)."""
+    return relations.unit_power(state, state.units[unit_id])
 
 
 def is_corps(state: Any, unit_id: str) -> bool:

@@ -5,10 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.cases import procedure
 from eiapbem.rules.combat.battle import SENIORITY, BattleSide, intrinsic_ratings, is_corps, leader_data, leaders_with, unit_factors
-from eiapbem.rules.combat._inputs import need, need_ints
-from eiapbem.core.dice import Dice
 from eiapbem.rules.tables import land
 
 #: 13.8.7 (000:2706-2716): the reduction steps stop at six times the tactical maximum.
@@ -83,16 +80,3 @@ def tactical_rating(state: Any, side: BattleSide, world: Any) -> int:
 
 def commander_nation(side: BattleSide) -> str | None:
     return side.commander.split(":")[1] if side.commander else None
-
-
-@procedure("commander.tactical-rating")
-def _tactical_rating_case(inp: dict, dice: Dice) -> dict:
-    rating = need(inp, "tactical_rating", int)
-    tmr = need(inp, "tactical_maximum", int)
-    return {"tactical_rating": [effective_tactical_rating(rating, tmr, n) for n in need_ints(inp, "corps")]}
-
-
-@procedure("commander.modifiers")
-def _modifiers_case(inp: dict, dice: Dice) -> dict:
-    att, dfn = land.commander_modifiers(need(inp, "attacker_rating", int), need(inp, "defender_rating", int))
-    return {"attacker_modifier": att, "defender_modifier": dfn}

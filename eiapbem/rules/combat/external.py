@@ -113,7 +113,7 @@ def _verify(state: GameState, power: str, a: ExternalResult, ctx: Any) -> None:
 
 
 def _apply(state: GameState, power: str, a: ExternalResult, ctx: Any) -> engine.Outcome:
-    from eiapbem.rules.combat import field
+    from eiapbem.rules.combat import field_machine
     from eiapbem.rules.combat.battle import event
 
     b = state.battles[a.battle]
@@ -135,7 +135,7 @@ def _apply(state: GameState, power: str, a: ExternalResult, ctx: Any) -> engine.
     b = b.replace(winner=a.winner, result=result, stage="retreat")
     b = event(b, "battle.external", f"{result}: {lost_total} factors lost", losses=" ".join(a.losses))
     state = state.replace(battles=state.battles.set(b.id, b))
-    return field.run(state, b.id, ctx)
+    return field_machine.run(state, b.id, ctx)
 
 
 engine.register_action(ExternalResult, phases=(Phase.LAND,), verify=_verify, apply=_apply)

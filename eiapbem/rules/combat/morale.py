@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from eiapbem.core.errors import BadData, IllegalAction
-from eiapbem.rules.cases import procedure
-from eiapbem.rules.combat._inputs import need, need_ints
-from eiapbem.core.dice import Dice
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.tables import land
 
 #: 11.2.5 (000:1702): the final morale level falls by 0.5 for each day after the first.
@@ -56,25 +53,3 @@ def chart_morale_modifier(pairing: land.Pairing, side: str, commander_nation: st
 def breaks(total_morale_loss: int, final_morale_level: int) -> bool:
     """A side breaks when its total morale loss reaches its final morale level (11.2.10, 000:1810)."""
     return total_morale_loss >= final_morale_level
-
-
-@procedure("morale.base")
-def _base_case(inp: dict, dice: Dice) -> dict:
-    groups = []
-    for g in need(inp, "groups", list):
-        if not isinstance(g, dict):
-            raise BadData(f"each entry of 'groups' is a table with factors and morale, not {g!r}")
-        groups.append((need(g, "factors", int), need(g, "morale", int)))
-    total = sum(f for f, _ in groups)
-    return {
-        "total_factors": total,
-        "weighted_morale": sum(f * m for f, m in groups),
-        "base_morale": base_morale(groups),
-    }
-
-
-@procedure("morale.final")
-def _final_case(inp: dict, dice: Dice) -> dict:
-    base = need(inp, "base_morale", int)
-    modifier = need(inp, "modifier", int, 0)
-    return {"final_morale": [final_morale(base, d, modifier) for d in need_ints(inp, "days")]}

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.cases import procedure
-from eiapbem.rules.combat._inputs import need
-from eiapbem.core.dice import Dice
 from eiapbem.rules.tables import land
 
 
@@ -34,30 +31,3 @@ def pursuit_random_number(die: int, cavalry_leader: bool) -> int:
     if not 1 <= die <= 6:
         raise IllegalAction(f"a pursuit random number is drawn from 1 to 6, not {die}")
     return die + (land.PURSUIT_CAVALRY_LEADER_MODIFIER if cavalry_leader else 0)
-
-
-@procedure("pursuit.class")
-def _class_case(inp: dict, dice: Dice) -> dict:
-    loss = need(inp, "victor_morale_loss", int)
-    rounds = need(inp, "rounds", int)
-    terrain = need(inp, "terrain", str, None)
-    pclass = land.pursuit_class(loss, rounds)
-    return {
-        "pursuit_class": 0 if pclass is None else pclass,
-        "column": pursuit_column(loss, rounds, terrain=terrain) or 0,
-    }
-
-
-@procedure("pursuit.losses")
-def _losses_case(inp: dict, dice: Dice) -> dict:
-    """Draws the pursuit random number (label ``pursuit/random-number``) and reads the pursuit table."""
-    column = pursuit_column(
-        need(inp, "victor_morale_loss", int, 0),
-        need(inp, "rounds", int, 1),
-        terrain=need(inp, "terrain", str, None),
-        loser_withdrew_unbroken=need(inp, "loser_withdrew_unbroken", bool, False),
-    )
-    if column is None:
-        return {"column": 0, "loss_percent": 0}
-    rn = pursuit_random_number(dice.d6("pursuit/random-number"), need(inp, "cavalry_leader", bool, False))
-    return {"column": column, "random_number": rn, "loss_percent": land.pursuit_loss_percent(rn, column)}

@@ -33,16 +33,18 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.cases import procedure
-from eiapbem.rules.combat._inputs import need
 from eiapbem.rules.combat import morale as morale_rules
 from eiapbem.rules.combat.siege import assault_attempt
 from eiapbem.rules.combat.tables_use import percent_of
+from eiapbem.rules.control import city_holder
+from eiapbem.rules.forces import army_unit, the_army_unit
+from eiapbem.rules.mapgraph import City
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import Siege, SiegeRound
-from eiapbem.rules.model.common import FactorType, Phase
+from eiapbem.rules.model.common import FactorType
 from eiapbem.rules.model.state import CityControl
+from eiapbem.rules.relations import at_war, power_of
 from eiapbem.rules.model.units import (
     POOL,
     Corps,
@@ -65,13 +67,6 @@ TABLES = {
 MAX_ROUNDS = 3
 #: Morale chart spelling of factor types (000:3187-3195).
 _CHART_NAME = {"guerrilla": "guerilla"}
-
-
-def _power_of(state: GameState, nation: str) -> str | None:
-    if nation in POWERS:
-        return nation
-    m = state.minors.get(nation)
-    return m.controller if m is not None else None
 
 
 def _units(state: GameState, s: Siege, side: str) -> list[Corps | Garrison]:
@@ -113,15 +108,17 @@ def percentage_loss(firing_factors: int, percent: int, target_factors: int) -> i
 # ------------------------------------------------------------------ starting
 
 
+def _city(ctx: RulesContext, city: str) -> City:
+    """The city of area ``city`` (the caller has checked there is one)."""
+    c = ctx.map.area(city).city
+    if c is None:
+        raise IllegalAction(f"there is no city in {city!r}")
+    return c
+
+
 def _new_id(state: GameState, city: str) -> str:
     prefix = f"{state.date}.{city}."
     return f"{prefix}{1 + sum(1 for k in state.sieges if k.startswith(prefix))}"
-
-
-def _city_controller(state: GameState, ctx: RulesContext, city: str) -> str:
-    if city in state.city_control:
-        return state.city_control[city].nation
-    return state.area_control.get(city) or ctx.map.area(city).nation
 
 
 def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -135,7 +132,7 @@ def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tup
             if isinstance(u, Corps)
             and u.location == Location(LocationKind.AREA, city)
             and u.besieging
-            and _power_of(state, u.nation) == besieger
+            and power_of(state, u.nation) == besieger
             and u.factors.total > 0
         )
     )
@@ -149,7 +146,7 @@ def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tup
             if isinstance(u, (Corps, Garrison))
             and u.location == inside
             and u.factors.total > 0
-            and _enemy(state, besieger, u.nation)
+            and at_war(state, besieger, u.nation)
         )
     )
     if not dfn:
@@ -157,21 +154,13 @@ def _sides(state: GameState, ctx: RulesContext, city: str, besieger: str) -> tup
     return att, dfn
 
 
-def _enemy(state: GameState, besieger: str, nation: str) -> bool:
-    """At war with the nation's power, or with a neutral minor itself (11.4, 000:1948)."""
-    p = _power_of(state, nation)
-    if p is None:
-        return nation in state.powers[besieger].minor_wars
-    return p in state.powers[besieger].wars
-
-
 def _siege(state: GameState, ctx: RulesContext, kind: str, city: str, besieger: str) -> Siege:
     for other in state.sieges.values():
         if other.city == city and other.step != "done":
             raise IllegalAction(f"the siege combat {other.id} at {city} is still waiting for an answer; finish it first")
     att, dfn = _sides(state, ctx, city, besieger)
-    holder = _city_controller(state, ctx, city)
-    nations = [state.units[u].nation for u in dfn]
+    holder = city_holder(state, ctx, city)
+    nations = [the_army_unit(state, u).nation for u in dfn]
     return Siege(
         id=_new_id(state, city),
         kind=kind,
@@ -180,7 +169,7 @@ def _siege(state: GameState, ctx: RulesContext, kind: str, city: str, besieger: 
         defender=holder if holder in nations else nations[-1],
         besiegers=att,
         defenders=dfn,
-        siege_value=ctx.map.area(city).city.siege,
+        siege_value=_city(ctx, city).siege,
     )
 
 
@@ -191,7 +180,7 @@ def start_siege_assault(state: GameState, city: str, besieger: str, ctx: RulesCo
     if state.slot.power not in (None, besieger):
         raise IllegalAction(f"{besieger} may launch assault attempts only in its own land phase, not in {state.slot.power}'s")
     s = _siege(state, ctx, "assault", city, besieger)
-    capacity = ctx.map.area(city).city.garrison_capacity
+    capacity = _city(ctx, city).garrison_capacity
     garrison = sum(u.factors.total for u in _units(state, s, DEFENDER) if isinstance(u, Garrison))
     die = ctx.dice.d6(f"siege/{s.id}/attempt")
     rn, result = assault_attempt(die, s.siege_value, garrison, capacity)
@@ -202,7 +191,7 @@ def start_siege_assault(state: GameState, city: str, besieger: str, ctx: RulesCo
         + (f", undergarrisoned +1 ({garrison} of {capacity})" if under else "")
         + f" = {rn}: {result}.",
     )
-    who = _power_of(state, s.defender)
+    who = power_of(state, s.defender)
     if result == land.SORTIE:
         s = s.replace(step="sortie")
         return _ask(_put(state, s), s, ctx, "sortie", who, "siege.sortie", ("sortie", "stay"))
@@ -216,15 +205,15 @@ def start_garrison_attack(state: GameState, city: str, ctx: RulesContext) -> Out
     """The garrison of ``city`` attacks the corps besieging it (11.4.2)."""
     if state.slot is None:
         raise IllegalAction("the game is over; no siege can be fought")
-    holder = _power_of(state, _city_controller(state, ctx, city))
-    besiegers = sorted(
-        {
-            _power_of(state, u.nation)
+    holder = power_of(state, city_holder(state, ctx, city))
+    besiegers = sorted({
+        p for p in (
+            power_of(state, u.nation)
             for u in state.units.values()
             if isinstance(u, Corps) and u.besieging and u.location == Location(LocationKind.AREA, city)
-        }
-        - {None}
-    )
+        )
+        if p is not None
+    })
     if not besiegers:
         raise IllegalAction(f"no corps besieges the city of {city}")
     if holder is None or state.slot.power not in (None, holder):
@@ -261,6 +250,7 @@ def _ask(
     state: GameState, s: Siege, ctx: RulesContext, key: str, who: str | None, kind: str, options: Sequence[str], **context: Any
 ) -> Outcome:
     did = f"siege:{s.id}:{key}"
+    assert state.slot is not None  # questions are asked only in a game in play
     if who is None:  # a neutral minor's garrison: no one to ask
         choice = NEUTRAL_ANSWERS.get(kind, options[0])
         d = PendingDecision(id=did, power=s.besieger, kind=kind, options=tuple(options), slot=state.slot.key(state.date),
@@ -280,7 +270,7 @@ def _ask(
 def _side_power(state: GameState, s: Siege, side: str) -> str | None:
     if side == BESIEGER:
         return s.besieger
-    return _power_of(state, s.defender)
+    return power_of(state, s.defender)
 
 
 def _begin_combat(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
@@ -328,7 +318,7 @@ def _options(state: GameState, s: Siege, side: str) -> tuple[str, ...]:
 
 def _remove_factor(state: GameState, choice: str) -> GameState:
     uid, _, kind = choice.rpartition("/")
-    u = state.units[uid]
+    u = the_army_unit(state, uid)
     ft = FactorType(kind)
     return state.with_unit(u.replace(factors=u.factors.with_(ft, u.factors.get(ft) - 1)))
 
@@ -397,7 +387,7 @@ def _award(state: GameState, s: Siege, winner: str) -> Siege:
     s = s.replace(outcome="resumed" if winner == DEFENDER else "captured")
     if s.kind != "assault" or not _pp_applies(state, s):
         return s
-    p = _side_power(state, s, winner) if winner == BESIEGER else _power_of(state, s.defender)
+    p = _side_power(state, s, winner) if winner == BESIEGER else power_of(state, s.defender)
     if p is None:
         return s
     return _note(s.replace(political_points=FrozenMap({p: 1})), f"{p} gains 1 political point (11.4.1).")
@@ -407,7 +397,7 @@ def _capture(state: GameState, s: Siege, outcome: str) -> Outcome:
     """The city falls: every factor and leader inside is a prisoner of the besieger (11.4.1)."""
     captor = s.besieger
     for uid in s.defenders:
-        u = state.units.get(uid)
+        u = army_unit(state, uid)
         if u is None:
             continue
         if u.factors.total:
@@ -425,9 +415,9 @@ def _capture(state: GameState, s: Siege, outcome: str) -> Outcome:
                     leader.replace(status=LeaderStatus.CAPTURED, captured_by=captor, attached_to=None, returns=None)
                 )
     for uid in s.besiegers:
-        u = state.units.get(uid)
-        if isinstance(u, Corps):
-            state = state.with_unit(u.replace(besieging=False))
+        besieger = state.units.get(uid)
+        if isinstance(besieger, Corps):
+            state = state.with_unit(besieger.replace(besieging=False))
     state = state.replace(city_control=state.city_control.set(s.city, CityControl(nation=captor, since=state.date)))
     if outcome == "surrendered":
         s = _note(s.replace(outcome="surrendered"), f"The city of {s.city} surrenders to {captor}; no political points (11.4.1).")
@@ -491,7 +481,8 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
     raise IllegalAction(f"no siege rule answers decisions of kind {decision.kind}")
 
 
-engine.register_decision("siege", verify=_verify, apply=_apply)
+#: Sieges' questions, answered in any phase (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules("sieges", decisions=(("siege", _verify, _apply),))
 
 
 def report_text(siege: Siege) -> str:
@@ -502,41 +493,3 @@ def report_text(siege: Siege) -> str:
 def report_record(siege: Siege) -> dict:
     """The siege as plain JSON-able data."""
     return siege.to_obj()
-
-
-# ------------------------------------------------------------------ rules cases
-
-
-@procedure("siege.assault", context=True)
-def _assault_case(inp: dict, ctx: RulesContext) -> dict:
-    """A whole assault attempt (or, with ``garrison_attack = true``, a garrison attack) through the engine."""
-    from eiapbem.rules.scene import answer_all, powers_changed, scene_state, waiting_for
-
-    state = scene_state(inp, phase=Phase.LAND)
-    before = state
-    city = need(inp, "city", str)
-    if need(inp, "garrison_attack", bool, False):
-        out = start_garrison_attack(state, city, ctx)
-    else:
-        out = start_siege_assault(state, city, need(inp, "besieger", str), ctx)
-    (sid,) = out.state.sieges
-    asked: list[str] = []
-    state = answer_all(out.state, f"siege:{sid}:", need(inp, "answers", dict, {}), ctx, asked)
-    s = state.sieges[sid]
-    units = {u: state.units[u].factors.total if u in state.units else 0 for u in s.besiegers + s.defenders}
-    return {
-        "siege": sid,
-        "step": s.step,
-        "random_number": s.random_number,
-        "result": s.result,
-        "outcome": s.outcome,
-        "morale": dict(s.morale),
-        "rounds": [{"losses": dict(r.losses), "morale_loss": dict(r.morale_loss)} for r in s.rounds],
-        "factors": units,
-        "city_controller": state.city_control[city].nation if city in state.city_control else "unchanged",
-        "prisoners": {k: p.factors.total for k, p in state.prisoners.items()},
-        "political_status": powers_changed(before, state),
-        "decisions": asked,
-        "waiting_for": waiting_for(state, f"siege:{sid}:"),
-        "report": list(s.report),
-    }

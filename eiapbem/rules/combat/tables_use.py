@@ -10,10 +10,7 @@ arrived each outflanking factor counts twice (000:1718).
 
 from __future__ import annotations
 
-from eiapbem.core.errors import BadData, IllegalAction
-from eiapbem.rules.cases import procedure
-from eiapbem.rules.combat._inputs import need, need_ints
-from eiapbem.core.dice import Dice
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.tables import land
 
 
@@ -73,84 +70,6 @@ def outflank_arrival_rating(strategic_rating: int, *, after_round: int, terrain:
 def outflank_arrives(random_number: int, strategic_rating: int, *, after_round: int, terrain: str | None = None) -> bool:
     """The outflanking force arrives on a random number at most the modified rating (000:1900)."""
     return random_number <= outflank_arrival_rating(strategic_rating, after_round=after_round, terrain=terrain)
-
-
-def _chits(inp: dict) -> tuple[str, str]:
-    return need(inp, "attacker_chit", str), need(inp, "defender_chit", str)
-
-
-@procedure("combat.tables")
-def _tables_case(inp: dict, dice: Dice) -> dict:
-    """The three rounds' tables for two chits (optionally terrain, river crossing, arrival)."""
-    att_chit, dfn_chit = _chits(inp)
-    attacker, defender = [], []
-    for r in (1, 2, 3):
-        a, d = round_tables(
-            att_chit,
-            dfn_chit,
-            r,
-            river_crossing=need(inp, "river_crossing", bool, False),
-            terrain=need(inp, "terrain", str, None),
-        )
-        attacker.append(str(a))
-        defender.append(str(d))
-    return {"attacker": attacker, "defender": defender}
-
-
-@procedure("combat.effective-table")
-def _effective_table_case(inp: dict, dice: Dice) -> dict:
-    """One table under a list of modifications, each {side, terrain?, guard_shift?}."""
-    table = land.CombatTable.parse(need(inp, "table", str))
-    out = []
-    for m in need(inp, "modifications", list):
-        if not isinstance(m, dict):
-            raise BadData(f"each modification is a table with side, terrain and guard_shift, not {m!r}")
-        out.append(
-            str(
-                land.effective_table(
-                    table,
-                    need(m, "side", str),
-                    terrain=need(m, "terrain", str, None),
-                    guard_shift=need(m, "guard_shift", int, 0),
-                )
-            )
-        )
-    return {"tables": out}
-
-
-@procedure("combat.outflanking")
-def _outflanking_case(inp: dict, dice: Dice) -> dict:
-    """Rounds of an outflanking battle: tables and the outflanking side's loss-basis factors.
-
-    Input: the chits, ``pinning_factors``, ``outflanking_factors``,
-    ``pinning_losses`` (factors lost by the pinning force in each round),
-    ``arrives_after_round`` (0: never) and ``rounds``.
-    """
-    att_chit, dfn_chit = _chits(inp)
-    pairing = land.operational_possibility(att_chit, dfn_chit)
-    if pairing.outflanker is None:
-        raise BadData(f"{att_chit} against {dfn_chit} has no outflanking side")
-    pinning = need(inp, "pinning_factors", int)
-    outflanking = need(inp, "outflanking_factors", int)
-    losses = need_ints(inp, "pinning_losses")
-    arrives_after = need(inp, "arrives_after_round", int)
-    rounds = need(inp, "rounds", int)
-    if len(losses) < rounds - 1:
-        raise BadData(f"'pinning_losses' needs the losses of the first {rounds - 1} rounds")
-    out = []
-    for r in range(1, rounds + 1):
-        arrived = 0 < arrives_after < r
-        a, d = round_tables(att_chit, dfn_chit, r, outflank_arrived=arrived)
-        out.append(
-            {
-                "round": r,
-                "outflanker_factors": loss_basis_factors(pinning, outflanking, arrived),
-                "attacker_table": str(a),
-                "defender_table": str(d),
-            }
-        )
-        pinning -= losses[r - 1] if r - 1 < len(losses) else 0
-    return {"outflanker": pairing.outflanker, "rounds": out}
 
 
 def percent_of(percent: int, factors: int) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.economy.common import CONTROLLED, Work, allied, at_war, power_of
+from eiapbem.rules.economy.common import CONTROLLED, Work
+from eiapbem.rules.relations import allied, at_war, power_of
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
 from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS
 

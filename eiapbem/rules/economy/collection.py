@@ -9,25 +9,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from eiapbem.rules.control import city_holder, is_besieged, is_blockaded, province_holder
 from eiapbem.rules.economy.common import (
     CONTROLLED,
     Work,
-    at_war,
-    besieged,
-    blockaded,
     capital_occupied,
     ceil_half,
-    city_holder,
     fund_of,
     free_state_funds,
     kingdom_of_province,
-    minor_status,
     national_capitals_occupied,
     occupied_by_enemy,
-    power_of,
-    province_holder,
     status_box,
 )
+from eiapbem.rules.relations import at_war, minor_record, power_of
 from eiapbem.rules.model import POWERS, Fleet, FleetMission, GameState, MinorStatus, PlayerKind, Ships
 from eiapbem.rules.tables.economy import spanish_gold
 
@@ -54,7 +49,7 @@ def power_provinces(state: GameState, ctx: Any, power: str) -> list[tuple[str, s
             if holder == power:
                 out.append((prov.id, "home" if prov.nation == power else "ceded"))
         else:
-            m = minor_status(state, prov.nation)
+            m = minor_record(state, prov.nation)
             own = state.minors.get(prov.nation)
             if m is None or own is None or own.kingdom is not None:
                 continue
@@ -105,7 +100,7 @@ def port_infos(state: GameState, ctx: Any) -> list[PortInfo]:
         elif a.nation in POWERS:
             fund = holder
         else:
-            m = minor_status(state, a.nation)
+            m = minor_record(state, a.nation)
             if m is None or m.status not in CONTROLLED:
                 fund = None
             elif m.status is MinorStatus.FREE_STATE:
@@ -114,9 +109,9 @@ def port_infos(state: GameState, ctx: Any) -> list[PortInfo]:
                 fund = holder
         power = power_of(state, fund) if fund is not None else None
         why = ""
-        if blockaded(state, ctx, area_id, power):
+        if is_blockaded(state, ctx, area_id, power):
             why = "blockaded"
-        elif besieged(state, area_id):
+        elif is_besieged(state, ctx, area_id):
             why = "besieged"
         elif power is not None and power_of(state, city_holder(state, ctx, area_id)) not in (power, None):
             why = "occupied by " + str(power_of(state, city_holder(state, ctx, area_id)))
@@ -400,7 +395,7 @@ def spanish_ports_free(state: GameState, ctx: Any) -> bool:
         a = ctx.map.area(area_id)
         if province_holder(state, ctx, a.province) != "SP":
             continue
-        if blockaded(state, ctx, area_id, "SP") or occupied_by_enemy(state, ctx, area_id, "SP"):
+        if is_blockaded(state, ctx, area_id, "SP") or occupied_by_enemy(state, ctx, area_id, "SP"):
             continue
         return True
     return False
@@ -504,7 +499,7 @@ def _half_bonus(state: GameState, ctx: Any, p: str) -> bool:
         holder = power_of(state, city_holder(state, ctx, cap))
         if holder in humans and holder != p:
             return True
-        if besieged(state, cap):
+        if is_besieged(state, ctx, cap):
             return True
     for q in state.powers[p].enforced_peace:
         if q in humans:

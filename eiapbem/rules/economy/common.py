@@ -1,11 +1,10 @@
 """What every step of the economic phase reads: control, occupation, siege,
 blockade, the political status display and the ledger (12.0, 000:2026-2350).
 
-The state is read as it is: a city is held by ``GameState.city_control``
-(else by the owner of its area), besieged when a corps in its area has
-``besieging`` set (10.4.3), a port is blockaded when a fleet of a power at
-war with the port's controller is in its blockade box (8.8).  Nothing here
-changes the state except ``adjust_status`` and the ledger helpers.
+Who holds a city or a province, what is besieged or blockaded, and who is
+at war come from ``eiapbem.rules.control`` and ``eiapbem.rules.relations``
+(one definition each).  Nothing here changes the state except
+``adjust_status`` and the ledger helpers.
 """
 
 from __future__ import annotations
@@ -13,18 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from eiapbem.rules.model import (
-    POWERS,
-    Corps,
-    Fleet,
-    GameState,
-    LocationKind,
-    MinorCountry,
-    MinorStatus,
-)
+from eiapbem.rules.control import HOLDING_STATUSES, city_holder, is_besieged, province_holder
+from eiapbem.rules.relations import allied, power_of
+from eiapbem.rules.model import POWERS, GameState
 
-#: Statuses in which a power controls a minor's territory (13.3.1, 6.8).
-CONTROLLED = (MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
+#: Statuses in which a power holds a minor's territory (13.3.1, 6.8): ``control.HOLDING_STATUSES``.
+CONTROLLED = HOLDING_STATUSES
 
 
 # ----------------------------------------------------------------- the ledger
@@ -68,38 +61,7 @@ class Ledger:
         self.lines.append(Line(power, fund or power, step, item, money, manpower, political, vp, detail))
 
 
-# ----------------------------------------------------------------- relations
-
-
-def power_of(state: GameState, nation: str) -> str | None:
-    """The major power behind a nation: itself, or a minor's controller."""
-    if nation in POWERS:
-        return nation
-    m = state.minors.get(nation)
-    if m is None:
-        return None
-    if m.part_of is not None:
-        return power_of(state, m.part_of)
-    return m.controller if m.status in CONTROLLED else None
-
-
-def at_war(state: GameState, a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and a in POWERS and b in state.powers[a].wars
-
-
-def allied(state: GameState, a: str, b: str) -> bool:
-    return a == b or (a in POWERS and b in state.powers[a].alliances)
-
-
 # ----------------------------------------------------------------- control of territory
-
-
-def minor_status(state: GameState, slug: str) -> MinorCountry | None:
-    """A minor district's effective record (a joined secondary district follows its major district)."""
-    m = state.minors.get(slug)
-    if m is not None and m.part_of is not None:
-        return state.minors.get(m.part_of)
-    return m
 
 
 def kingdom_of_province(state: GameState, province: str) -> str | None:
@@ -107,43 +69,6 @@ def kingdom_of_province(state: GameState, province: str) -> str | None:
         if province in m.provinces:
             return slug
     return None
-
-
-def province_holder(state: GameState, ctx: Any, province: str) -> str | None:
-    """The power controlling a home province or minor district (12.2.1, 12.7, 13.3).
-
-    A home province belongs to its home power unless ceded; a minor district to
-    the power that conquered it or runs it as a free state; neutral, influenced
-    and allied minors to nobody.
-    """
-    prov = ctx.map.province(province)
-    if prov.nation in POWERS:
-        return state.ceded_provinces.get(province, prov.nation)
-    m = minor_status(state, province)
-    if m is None or m.status not in CONTROLLED:
-        return None
-    return m.controller
-
-
-def city_holder(state: GameState, ctx: Any, area: str) -> str:
-    """The nation holding the city of ``area`` (13.5): ``city_control`` or the area's owner."""
-    cc = state.city_control.get(area)
-    if cc is not None:
-        return cc.nation
-    if area in state.area_control:
-        return state.area_control[area]
-    a = ctx.map.area(area)
-    if a.nation in POWERS:
-        return province_holder(state, ctx, a.province) or a.nation
-    return power_of(state, a.nation) or a.nation
-
-
-def besieged(state: GameState, area: str) -> bool:
-    """A corps in the area besieges its city (10.4.3 "Besieging City")."""
-    for u in state.units.values():
-        if isinstance(u, Corps) and u.besieging and u.location.kind is LocationKind.AREA and u.location.site == area:
-            return True
-    return False
 
 
 def occupied_by_enemy(state: GameState, ctx: Any, area: str, owner: str | None) -> bool:
@@ -154,7 +79,7 @@ def occupied_by_enemy(state: GameState, ctx: Any, area: str, owner: str | None) 
     holder = power_of(state, city_holder(state, ctx, area))
     if holder is None or holder == owner or allied(state, owner, holder):
         return False
-    return not besieged(state, area)
+    return not is_besieged(state, ctx, area)
 
 
 def capital_occupied(state: GameState, ctx: Any, province: str, owner: str | None = None) -> bool:
@@ -169,17 +94,6 @@ def capital_occupied(state: GameState, ctx: Any, province: str, owner: str | Non
 def national_capitals_occupied(state: GameState, ctx: Any, power: str) -> tuple[str, ...]:
     """The national capitals of ``power`` occupied by unbesieged enemy factors (12.2.1, 12.4.1)."""
     return tuple(c for c in ctx.map.national_capitals(power) if occupied_by_enemy(state, ctx, c, power))
-
-
-def blockaded(state: GameState, ctx: Any, port: str, controller: str | None) -> bool:
-    """A fleet at war with the port's controller is in its blockade box (8.8)."""
-    for u in state.units.values():
-        if isinstance(u, Fleet) and u.location.kind is LocationKind.BLOCKADE and u.location.site == port:
-            if controller is None:
-                return True
-            if at_war(state, power_of(state, u.nation), controller):
-                return True
-    return False
 
 
 # ----------------------------------------------------------------- political status display

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.economy.common import Work, ceil_half, free_state_funds, fund_of, power_of, province_holder
+from eiapbem.rules.control import province_holder
+from eiapbem.rules.economy.common import Work, ceil_half, free_state_funds, fund_of
+from eiapbem.rules.relations import power_of
 from eiapbem.rules.model import (
     POWERS,
     BuildOrder,

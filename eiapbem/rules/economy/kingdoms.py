@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.economy.common import Work, province_holder
+from eiapbem.rules.control import province_holder
+from eiapbem.rules.economy.common import Work
 from eiapbem.rules.model import POWERS, GameState, MinorCountry, MinorStatus
 from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS

@@ -9,7 +9,8 @@ giver and reaches the ally or the giver's minor free state in this same step
 from __future__ import annotations
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.economy.common import Work, allied, fund_of
+from eiapbem.rules.economy.common import Work, fund_of
+from eiapbem.rules.relations import allied
 from eiapbem.rules.model import POWERS, GameState, MinorStatus
 from eiapbem.rules.model.base import FrozenMap
 

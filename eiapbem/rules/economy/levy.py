@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.economy.common import Work, at_war, besieged, power_of, province_holder
+from eiapbem.rules.control import is_besieged, province_holder
+from eiapbem.rules.economy.common import Work
+from eiapbem.rules.relations import at_war, power_of
 from eiapbem.rules.model import POOL, Corps, CorpsType, Date, Factors, GameState, Location, LocationKind
+from eiapbem.rules.forces import feudal_province, the_corps
 
 STEP = "12.9 levy"
-
 
 
 def cossack_provinces(ctx: Any) -> tuple[str, ...]:
@@ -47,13 +49,6 @@ def cossack_limit(state: GameState, ctx: Any) -> int:
     return held * (2 if enemy_corps_in(state, ctx, "RU", russia) else 1)
 
 
-def feudal_province(ctx: Any, corps_id: str) -> str | None:
-    for c in ctx.world["counters.json"]["powers"]["TU"]["corps"]:
-        if c["id"] == corps_id:
-            return c.get("province")
-    return None
-
-
 def feudal_full(ctx: Any, corps_id: str) -> Factors:
     for c in ctx.world["counters.json"]["powers"]["TU"]["corps"]:
         if c["id"] == corps_id:
@@ -82,7 +77,7 @@ def check_place(state: GameState, ctx: Any, power: str, corps_id: str, area: str
             raise IllegalAction(f"the {power} freikorps is available from the {first.name} economic phase (13.2.2)")
         if area != where:
             raise IllegalAction(f"the {power} freikorps is placed in the {where} area (13.2.2)")
-        if province_holder(state, ctx, prov) != power or besieged(state, where):
+        if province_holder(state, ctx, prov) != power or is_besieged(state, ctx, where):
             raise IllegalAction(f"{where} must be under {power}'s control with its city unbesieged (13.2.2)")
     elif u.corps_type is CorpsType.FEUDAL:
         if state.date.month != 12:
@@ -94,7 +89,7 @@ def check_place(state: GameState, ctx: Any, power: str, corps_id: str, area: str
             raise IllegalAction(f"{origin} is not under Turkish control (13.2.3)")
         if enemy_corps_in(state, ctx, "TU", set(ctx.map.areas_of_province(prov))):
             raise IllegalAction(f"{origin} holds an enemy corps (13.2.3)")
-        if _on_map(u) and besieged(state, u.location.site) and u.location.kind is LocationKind.CITY:
+        if _on_map(u) and is_besieged(state, ctx, u.location.site) and u.location.kind is LocationKind.CITY:
             raise IllegalAction(f"{corps_id} is besieged (13.2.3)")
     else:
         raise IllegalAction(f"{corps_id} is not a cossack, freikorps or feudal corps (12.9)")
@@ -124,7 +119,7 @@ def levy(w: Work) -> None:
                 if cid in econ.levy_remove:
                     raise IllegalAction(f"{cid} is removed this phase and may come back only at a later one (13.2.2)")
                 check_place(w.state, w.ctx, p, cid, area)
-                u = w.state.units[cid]
+                u = the_corps(w.state, cid)
                 if u.corps_type is CorpsType.COSSACK and _count_on_map(w.state, CorpsType.COSSACK) >= cossack_limit(w.state, w.ctx):
                     raise IllegalAction("as many cossacks are on the map as Russia may have (13.2.2)")
             except IllegalAction as err:
@@ -165,7 +160,7 @@ def _insurrection(w: Work) -> None:
             continue
         if _on_map(u):
             prov = w.ctx.map.area(u.location.site).province if w.ctx.map.is_area(u.location.site) else None
-            if u.location.kind is LocationKind.CITY and besieged(w.state, u.location.site):
+            if u.location.kind is LocationKind.CITY and is_besieged(w.state, w.ctx, u.location.site):
                 w.note("AU", STEP, f"{uid} not raised", "besieged")
                 continue
             if prov and enemy_corps_in(w.state, w.ctx, "AU", set(w.ctx.map.areas_of_province(prov))):

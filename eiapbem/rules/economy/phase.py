@@ -27,7 +27,8 @@ from typing import Annotated, Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.economy import ceding, collection, expenditure, kingdoms, lending, levy, manipulation, status, victory
-from eiapbem.rules.economy.common import Line, Work, at_war
+from eiapbem.rules.economy.common import Line, Work
+from eiapbem.rules.relations import at_war
 from eiapbem.rules.model import POWERS, FactorType, Fleet, GameState, LeaderStatus, LogEntry, Phase, Purchase, Record, ShipType
 from eiapbem.rules.model.base import FrozenMap, OneOf
 from eiapbem.rules.model.common import NationId, Positive, PowerId, Slug
@@ -385,8 +386,9 @@ def summary(state: GameState, ctx: Any, orders: Mapping[str, Sequence[Any]] | No
     return out
 
 
-for _cls in ACTIONS:
-    engine.register_action(_cls, phases=(Phase.ECONOMIC,), verify=_verify, apply=_apply)
-engine.register_phase(Phase.ECONOMIC, resolve=resolve)
+#: The economic phase's rules (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules(
+    "economy", phases=(Phase.ECONOMIC,), actions=tuple((cls, _verify, _apply) for cls in ACTIONS), resolve=resolve,
+)
 
 __all__ = ["ACTIONS", "STEPS", "resolve", "run_steps", "summary", "with_orders"]

@@ -9,7 +9,8 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.core.dice import Dice
-from eiapbem.rules.economy.common import Work, at_war, status_box
+from eiapbem.rules.economy.common import Work, status_box
+from eiapbem.rules.relations import at_war
 from eiapbem.rules.model import POWERS, Date, GameState, PlayerKind
 from eiapbem.rules.tables.economy import VICTORY_LEVELS
 

@@ -17,8 +17,8 @@ FR RU TU AU PR GB SP (``sequence.LAND_ORDER``, 10.1).
 - ``common``: hostility and what stands in an area.
 
 Not built yet (the README's status table lists them): see ``docs/decisions.md``
-"Land phase".  Importing this package registers the actions and hooks with the
-engine (``engine.RULE_MODULES``).
+"Land phase".  ``RULES`` is the phase's description, listed in
+``eiapbem/rules/phases.py``.
 """
 
 from __future__ import annotations
@@ -31,11 +31,6 @@ from eiapbem.rules.land import (combat, conquest, depots, feudal, garrisons, gue
 from eiapbem.rules.model import GameState, FrozenMap, Phase
 
 _MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal, revolts)
-ACTION_CLASSES = tuple(cls for mod in _MODULES for cls, _, _ in mod.ACTIONS)
-
-for _mod in _MODULES:
-    for _cls, _verify, _apply in _mod.ACTIONS:
-        engine.register_action(_cls, phases=(Phase.LAND,), verify=_verify, apply=_apply)
 
 
 def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
@@ -57,11 +52,19 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False, new_depots=())))
 
 
-engine.register_phase(Phase.LAND, obligations=obligations, finish=finish)
-
-__all__ = ["ACTION_CLASSES"]
-
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
 GAPS = ("depots in a besieged port city and on fleets (10.3.2, 10.3.4), sea and invasion supply costs for "
         "besieged port garrisons (10.5.2-10.5.4), taking cities other than by siege (13.5), disembarking (10.4.5)")
-engine.register_gaps(Phase.LAND, GAPS)
+
+#: The land phase's rules (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules(
+    "land",
+    phases=(Phase.LAND,),
+    actions=tuple(a for mod in _MODULES for a in mod.ACTIONS),
+    obligations=obligations,
+    finish=finish,
+    gaps=GAPS,
+)
+ACTION_CLASSES = RULES.action_classes
+
+__all__ = ["ACTION_CLASSES", "GAPS", "RULES"]

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
+from eiapbem.rules import engine, relations
 from eiapbem.rules.combat.field import start_field_battle
-from eiapbem.rules.land.common import controller, field_units, is_enemy
+from eiapbem.rules.forces import the_area
+from eiapbem.rules.land.common import field_units, is_enemy
+from eiapbem.rules.land.supplyphase import end_movement
 from eiapbem.rules.model import Corps, CorpsType, GameState, Garrison, Record
 from eiapbem.rules.model.common import Slug
 
@@ -46,7 +48,7 @@ def _fights(u: Any) -> bool:
 
 
 def attackers(state: GameState, area: str, power: str) -> list[str]:
-    return [u.id for u in field_units(state, area) if _fights(u) and controller(state, u) == power]
+    return [u.id for u in field_units(state, area) if _fights(u) and relations.unit_power(state, u) == power]
 
 
 def defenders(state: GameState, area: str, power: str) -> list[str]:
@@ -63,13 +65,12 @@ def areas_to_attack(state: GameState, power: str) -> list[str]:
     """Areas where ``power`` must still attack this slot (11.1, 000:1610), by id."""
     areas = sorted({u.location.site for u in state.units.values()
                     if isinstance(u, (Corps, Garrison)) and u.location.kind.value == "area" and _fights(u)
-                    and controller(state, u) == power})
+                    and relations.unit_power(state, u) == power})
     return [a for a in areas if defenders(state, a, power) and not battles_of(state, power, a)]
 
 
 def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> None:
-    if not ctx.map.is_area(action.area):
-        raise IllegalAction(f"there is no land area {action.area!r} on the map", hint="areas are slugs like ulm")
+    the_area(ctx.map, action.area)
     running = [b for b in battles_of(state, power) if not b.finished]
     if running:
         raise IllegalAction(f"the combat in {running[0].area} is not over; finish it with 'eiapbem answer' before starting "
@@ -84,12 +85,10 @@ def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> Non
 
 
 def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engine.Outcome:
-    from eiapbem.rules.land import supplyphase
-
     out = engine.Outcome(state)
     if not state.movement_over:
         # 11.0 (000:1606): combat begins at the end of all movement and supply.
-        out = out.then(supplyphase.end_movement(out.state, power, ctx))
+        out = out.then(end_movement(out.state, power, ctx))
         state = out.state
     atk = attackers(state, action.area, power)
     dfn = defenders(state, action.area, power)

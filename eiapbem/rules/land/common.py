@@ -1,7 +1,7 @@
 """What the land phase's rules share: who is an enemy, what stands in an area, who may go where.
 
-Hostility and control come from ``eiapbem.rules.supply`` (``at_war``,
-``unit_controller``, ``power_of``); this module adds the questions movement
+Hostility and control come from ``eiapbem.rules.relations`` and
+``eiapbem.rules.control``; this module adds the questions movement
 and combat ask of an area (10.4.1-10.4.2, 10.4.7, 11.1).  Every function is
 a pure function of the state and the map; every list is ordered by id.
 """
@@ -10,26 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import supply
-from eiapbem.rules.model import POWERS, Corps, CorpsType, Depot, GameState, Garrison, LocationKind, garrison_id
+from eiapbem.rules import control, relations, supply
+from eiapbem.rules.model import Corps, CorpsType, Depot, GameState, Garrison, LocationKind, garrison_id
+from eiapbem.rules.forces import IRREGULAR
 
-#: 13.2: Cossacks, Freikorps and guerrillas are not corps for the stop rule (10.4.2, 000:1398).
-IRREGULAR = (CorpsType.COSSACK, CorpsType.FREIKORPS, CorpsType.GUERRILLA)
 #: 10.4.2 (000:1400): Cossacks and Freikorps need not stop among enemies.
 NEED_NOT_STOP = (CorpsType.COSSACK, CorpsType.FREIKORPS)
-#: 10.4.2 (000:1404), 10.4.3 (000:1410): at most 30 counters in a section of an area or city.
-STACK_LIMIT = 30
-
-
-def controller(state: GameState, unit: Any) -> str | None:
-    return supply.unit_controller(state, unit)
 
 
 def is_enemy(state: GameState, power: str, unit: Any) -> bool:
     """``unit`` belongs to a nation at war with ``power`` (a power, a controlled minor, or a neutral minor at war)."""
-    ctl = controller(state, unit)
-    return supply.at_war(state, power, unit.nation if ctl is None else ctl)
+    return relations.at_war(state, power, relations.unit_side(state, unit))
 
 
 def field_units(state: GameState, area: str) -> list[Any]:
@@ -58,7 +49,7 @@ def ungarrisoned_enemy_depots(state: GameState, area: str, power: str) -> list[s
     out = []
     for u in state.units.values():
         if isinstance(u, Depot) and u.location.kind is LocationKind.AREA and u.location.site == area \
-                and supply.at_war(state, power, u.power):
+                and relations.at_war(state, power, u.power):
             g = state.units.get(garrison_id(u.power, u.location))
             if not (isinstance(g, Garrison) and g.factors.total > 0):
                 out.append(u.id)
@@ -69,7 +60,7 @@ def unbesieged_enemy_corps(state: GameState, m: Any, area: str, power: str) -> l
     """Enemy corps (not Cossacks, Freikorps, guerrillas) in ``area`` that are not besieged: outside its
     city, or inside a city no one besieges (the river cost of 10.4.1, 000:1384)."""
     return [
-        c for c in supply.corps_at(state, area)
+        c for c in control.corps_at(state, area)
         if c.corps_type not in IRREGULAR and is_enemy(state, power, c) and supply.unit_unbesieged(state, m, c)
     ]
 
@@ -101,14 +92,6 @@ def counters_in_section(state: GameState, area: str, *, besieging: bool = False)
     return n
 
 
-def territory_power(state: GameState, m: Any, area: str) -> str | None:
-    """The major power whose territory ``area`` is (its home nation, or a province ceded to another), or None."""
-    a = m.area(area)
-    if a.nation not in POWERS:
-        return None
-    return state.ceded_provinces.get(a.province, a.nation)
-
-
 def may_enter_territory(state: GameState, m: Any, area: str, power: str) -> str | None:
     """Why ``power``'s forces may not enter ``area`` (13.4.1, 000:2544-2556), or None.
 
@@ -116,27 +99,10 @@ def may_enter_territory(state: GameState, m: Any, area: str, power: str) -> str 
     powers it grants access (voluntary, temporary until its last month, enforced);
     minor countries are open to all (000:2546).
     """
-    owner = territory_power(state, m, area)
-    if owner is None or owner == power or owner in state.powers[power].wars:
-        return None
-    acc = state.powers[owner].access.get(power)
-    if acc is not None and (acc.until is None or state.date <= acc.until):
+    owner = control.territory_power(state, m, area)
+    if owner is None or relations.has_access(state, power, owner) or relations.at_war(state, power, owner):
         return None
     return (f"{area} is {owner}'s territory and {power} has neither access there nor a war with {owner} "
             f"(13.4.1, 000:2550); move around it or obtain access in the diplomacy phase")
 
 
-def the_unit(state: GameState, unit_id: str) -> Any:
-    u = state.units.get(unit_id)
-    if u is None:
-        raise IllegalAction(f"there is no unit {unit_id!r}", hint="corps ids look like corps:FR:III; 'eiapbem show units' lists them")
-    return u
-
-
-def own_on_map(state: GameState, power: str, unit: Any, what: str) -> None:
-    """``unit`` is moved by ``power`` this month (its own, a free state's, or loaned to it) and is on the map."""
-    if controller(state, unit) != power:
-        owner = controller(state, unit) or unit.nation
-        raise IllegalAction(f"{unit.id} is {owner}'s, not {power}'s, so {power} cannot {what} it (10.4, 000:1356)")
-    if unit.location.kind not in (LocationKind.AREA, LocationKind.CITY):
-        raise IllegalAction(f"{unit.id} is at {unit.location}, not on a land area of the map, so it cannot {what}")

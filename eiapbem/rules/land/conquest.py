@@ -30,9 +30,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import engine, supply
-from eiapbem.rules.land.common import IRREGULAR, is_enemy
+from eiapbem.rules import control, engine, relations, supply
+from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import (
+    Depot,
     POOL,
     POWERS,
     CityControl,
@@ -45,6 +46,7 @@ from eiapbem.rules.model import (
     MinorStatus,
     Phase,
 )
+from eiapbem.rules.forces import IRREGULAR
 
 #: 13.3.1 (000:2530): political points per district conquered.
 CONQUEST_POINTS = 1
@@ -84,16 +86,16 @@ def conquer_ceded(state: GameState, ctx: Any, prov: str, power: str) -> engine.O
 
 def occupies(state: GameState, m: Any, area: str, power: str) -> bool:
     """``power`` holds the minor capital in ``area`` by unbesieged occupation (13.5.1, 000:2562)."""
-    corps = [c for c in supply.corps_at(state, area)
-             if supply.unit_controller(state, c) == power and c.corps_type not in IRREGULAR and c.factors.total > 0
+    corps = [c for c in control.corps_at(state, area)
+             if relations.unit_power(state, c) == power and c.corps_type not in IRREGULAR and c.factors.total > 0
              and supply.unit_unbesieged(state, m, c)]
     if not corps:
         return False
     for u in state.units.values():
         if isinstance(u, Garrison) and u.location.kind is LocationKind.CITY and u.location.site == area \
-                and u.factors.total > 0 and supply.unit_controller(state, u) != power:
+                and u.factors.total > 0 and relations.unit_power(state, u) != power:
             return False
-    return not any(is_enemy(state, power, c) for c in supply.corps_at(state, area))
+    return not any(is_enemy(state, power, c) for c in control.corps_at(state, area))
 
 
 def update_occupations(state: GameState, ctx: Any, power: str) -> engine.Outcome:
@@ -108,7 +110,7 @@ def update_occupations(state: GameState, ctx: Any, power: str) -> engine.Outcome
                                       f"{held.nation}'s occupation of {area}, capital of {slug}, ends", minor=slug, power=held.nation))
             st = out.state
             held = None
-        if held is None and supply.at_war(st, power, _enemy_of(st, slug)) and occupies(st, m, area, power):
+        if held is None and relations.at_war(st, power, _enemy_of(st, slug)) and occupies(st, m, area, power):
             st = st.replace(city_control=st.city_control.set(area, CityControl(nation=power, since=st.date)))
             out = out.then(engine.log(st, power, "land.occupation",
                                       f"{power} occupies {area}, capital of {slug}: conquered at the end of next month's land "
@@ -127,9 +129,9 @@ def _last_land_slot(state: GameState) -> bool:
 def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
     minor = state.minors[slug]
     districts = (slug,) + tuple(minor.districts)
-    loser = supply.power_of(state, slug)
+    loser = relations.power_of(state, slug)
     for uid, u in list(state.units.items()):
-        if u.nation not in districts:
+        if isinstance(u, Depot) or u.nation not in districts:  # depots belong to powers, never to a minor
             continue
         if isinstance(u, Corps) and u.location != POOL:
             state = state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False))
@@ -157,7 +159,7 @@ def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
         held = out.state.city_control.get(area)
         if held is None or held.nation not in POWERS or not held.since < out.state.date:
             continue
-        if supply.at_war(out.state, held.nation, _enemy_of(out.state, slug)) and occupies(out.state, m, area, held.nation):
+        if relations.at_war(out.state, held.nation, _enemy_of(out.state, slug)) and occupies(out.state, m, area, held.nation):
             if slug in out.state.ceded_provinces:
                 out = out.then(conquer_ceded(out.state, ctx, slug, held.nation))
             else:

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
-from eiapbem.rules.land.common import IRREGULAR, is_enemy, may_enter_territory, territory_power, the_unit
+from eiapbem.rules import control, engine, relations, supply
+from eiapbem.rules.land.common import is_enemy, may_enter_territory
 from eiapbem.rules.model import (
     POOL,
     POWERS,
@@ -47,6 +47,7 @@ from eiapbem.rules.model import (
 )
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.forces import IRREGULAR, the_area, the_unit
 
 #: 10.3 (000:1304): a depot costs $1 each time it is placed.
 DEPOT_COST = 1
@@ -95,17 +96,17 @@ def own_territory(state: GameState, m: Any, area: str, power: str) -> bool:
     ceded to it, and minors it controls (the lands of its supply sources, 10.3.3 000:1328)."""
     a = m.area(area)
     if a.nation in POWERS:
-        return territory_power(state, m, area) == power
-    return supply.power_of(state, a.nation) == power
+        return control.territory_power(state, m, area) == power
+    return relations.power_of(state, a.nation) == power
 
 
 def _unbesieged_corps(state: GameState, m: Any, area: str, power: str, *, regular: bool = False) -> list[Corps]:
-    return [c for c in supply.corps_at(state, area) if supply.unit_controller(state, c) == power
+    return [c for c in control.corps_at(state, area) if relations.unit_power(state, c) == power
             and supply.unit_unbesieged(state, m, c) and (not regular or c.corps_type not in IRREGULAR)]
 
 
 def _hostile_present(state: GameState, m: Any, area: str, power: str) -> str | None:
-    for c in supply.corps_at(state, area):
+    for c in control.corps_at(state, area):
         if is_enemy(state, power, c) and supply.unit_unbesieged(state, m, c):
             return c.id
     return None
@@ -113,8 +114,8 @@ def _hostile_present(state: GameState, m: Any, area: str, power: str) -> str | N
 
 def _by_city(state: GameState, m: Any, area: str, power: str) -> bool:
     """10.3.1 (000:1312): a city held by the power, unbesieged, in its territory."""
-    return (m.area(area).city is not None and supply.city_power(state, m, area) == power
-            and not supply.is_besieged(state, m, area) and own_territory(state, m, area, power))
+    return (m.area(area).city is not None and control.city_power(state, m, area) == power
+            and not control.is_besieged(state, m, area) and own_territory(state, m, area, power))
 
 
 def _by_port(state: GameState, m: Any, area: str, power: str) -> bool:
@@ -138,8 +139,7 @@ def _chain_depot_near(state: GameState, m: Any, area: str, power: str) -> str | 
 def check_place(state: GameState, ctx: Any, power: str, area: str) -> str:
     """Raise unless ``power`` may place a depot in ``area`` now; return the rule that allows it."""
     m = ctx.map
-    if not m.is_area(area):
-        raise IllegalAction(f"there is no land area {area!r} on the map", hint="areas are slugs like paris")
+    the_area(m, area)
     there = depots_in(state, area)
     if there:
         raise IllegalAction(f"{area} already has the depot {there[0].id}; one depot per area (10.3, 000:1306)")
@@ -160,12 +160,12 @@ def check_place(state: GameState, ctx: Any, power: str, area: str) -> str:
         )
     a = m.area(area)
     if a.is_minor:
-        if supply.power_of(state, a.nation) is None and a.nation not in state.powers[power].minor_wars:
+        if relations.power_of(state, a.nation) is None and a.nation not in state.powers[power].minor_wars:
             raise IllegalAction(f"{area} is in the neutral minor {a.nation}; a depot goes there only at war with it (10.3.3, 000:1342)")
     else:
         why = may_enter_territory(state, m, area, power)
         if why:
-            raise IllegalAction(f"a depot in {area} needs access to or war with {territory_power(state, m, area)} "
+            raise IllegalAction(f"a depot in {area} needs access to or war with {control.territory_power(state, m, area)} "
                                 f"(10.3.3, 000:1342)")
     if not own_territory(state, m, area, power):
         fresh = [c for c in _unbesieged_corps(state, m, area, power, regular=True)
@@ -182,7 +182,7 @@ def check_place(state: GameState, ctx: Any, power: str, area: str) -> str:
 
 
 def is_enemy_city(state: GameState, m: Any, area: str, power: str) -> bool:
-    return supply.at_war(state, power, supply.city_nation(state, m, area))
+    return relations.at_war(state, power, control.city_holder(state, m, area))
 
 
 def verify_create(state: GameState, power: str, action: CreateDepot, ctx: Any) -> None:

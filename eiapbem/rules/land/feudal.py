@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
-from eiapbem.rules.economy.common import province_holder
-from eiapbem.rules.economy.levy import feudal_province
-from eiapbem.rules.land.common import is_enemy, own_on_map, the_unit
+from eiapbem.rules import control, engine, relations, supply
+from eiapbem.rules.control import province_holder
+from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Location, LocationKind, Record
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.forces import feudal_province, own_on_map, the_corps, the_unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ def _feudal(state: GameState, power: str, unit_id: str) -> Corps:
     u = the_unit(state, unit_id)
     if not isinstance(u, Corps) or u.corps_type is not CorpsType.FEUDAL:
         raise IllegalAction(f"{unit_id} is not a feudal corps (13.2.3)")
-    if supply.power_of(state, u.nation) != power:
+    if relations.power_of(state, u.nation) != power:
         raise IllegalAction(f"{unit_id} is not {power}'s")
     return u
 
@@ -60,14 +60,14 @@ def _feudal(state: GameState, power: str, unit_id: str) -> Corps:
 def verify_stand_down(state: GameState, power: str, a: StandDown, ctx: Any) -> None:
     u = _feudal(state, power, a.unit)
     own_on_map(state, power, u, "stand down")
-    if u.location.kind is LocationKind.CITY and supply.is_besieged(state, ctx.map, u.location.site):
+    if u.location.kind is LocationKind.CITY and control.is_besieged(state, ctx.map, u.location.site):
         raise IllegalAction(f"{a.unit} is besieged and may not stand down (13.2.3, 000:2450)")
     if any(ld.attached_to == u.id for ld in state.leaders.values()):
         raise IllegalAction(f"a leader is with {a.unit}; assign him to another corps first")
 
 
 def apply_stand_down(state: GameState, power: str, a: StandDown, ctx: Any) -> engine.Outcome:
-    u = state.units[a.unit]
+    u = the_corps(state, a.unit)
     state = state.with_unit(u.replace(location=POOL, besieging=False))
     return engine.log(state, power, "land.stand-down", f"{power}: {a.unit} stands down from {u.location.site} with "
                       f"{u.factors.total} factors (13.2.3)", unit=a.unit)
@@ -86,7 +86,7 @@ def verify_return(state: GameState, power: str, a: ReturnFeudal, ctx: Any) -> No
     if province_holder(state, ctx, origin) != power:
         raise IllegalAction(f"{origin} is controlled by another power; {a.unit} cannot come back there (13.2.3, 000:2454)")
     for area in m.areas_of_province(origin):
-        for c in supply.corps_at(state, area):
+        for c in control.corps_at(state, area):
             if is_enemy(state, power, c) and supply.unit_unbesieged(state, m, c):
                 raise IllegalAction(f"the enemy {c.id} is in {origin}; {a.unit} cannot come back there (13.2.3, 000:2454)")
 

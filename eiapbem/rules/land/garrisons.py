@@ -23,12 +23,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine
 from eiapbem.rules.land.movement import counter_kind
 from eiapbem.rules.model import Corps, GameState, Garrison, LocationKind, Record
 from eiapbem.rules.model.common import NonNeg
-from eiapbem.rules.reinforcement.army import army_unit, check_transfer, garrison_target, move_factors, removed_log
-from eiapbem.rules.reinforcement.common import factors_from
+from eiapbem.rules.forces import (
+    the_army_unit,
+    the_transfer_target,
+    check_transfer,
+    factors_from,
+    move_factors,
+    removed_log,
+)
 
 #: 10.4.3 (000:1438).
 DEPOT_GARRISON_CAPACITY = 10
@@ -53,12 +59,8 @@ class TransferGarrison(Record):
 
 
 def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any) -> None:
-    source = army_unit(state, a.source)
-    target = army_unit(state, a.target) or garrison_target(state, a.target)
-    if source is None:
-        raise IllegalAction(f"there is no corps or garrison {a.source!r}")
-    if target is None:
-        raise IllegalAction(f"there is no corps or garrison {a.target!r}", hint="a new garrison is named garrison:FR:city:nancy")
+    source = the_army_unit(state, a.source)
+    target = the_transfer_target(state, a.target)
     corps = [u for u in (source, target) if isinstance(u, Corps)]
     garrisons = [u for u in (source, target) if isinstance(u, Garrison)]
     if len(corps) != 1 or len(garrisons) != 1:
@@ -77,7 +79,7 @@ def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any)
         if g.location.kind is LocationKind.AREA and g.factors.total + f.total > DEPOT_GARRISON_CAPACITY:
             raise IllegalAction(f"a depot garrison holds at most {DEPOT_GARRISON_CAPACITY} factors (10.4.3, 000:1438); "
                                 f"{g.id} has {g.factors.total}")
-        if g.location.kind is LocationKind.CITY and supply.city_power(state, ctx.map, g.location.site) != power:
+        if g.location.kind is LocationKind.CITY and control.city_power(state, ctx.map, g.location.site) != power:
             raise IllegalAction(f"the city of {g.location.site} is not held by {power}; taking a city is not part of this "
                                 f"command (13.5)")
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.model import POOL, Corps, CorpsType, Factors, FactorType, GameState, Garrison, Location, LocationKind
 
 SPAIN = "SP"
@@ -85,7 +85,7 @@ def _enemy_forces(state: GameState, m: Any, power: str, prov: str) -> list[str]:
     out = []
     for a in m.areas_of_province(prov):
         for u in state.units.values():
-            if u.location.site != a or supply.unit_controller(state, u) != power:
+            if u.location.site != a or relations.unit_power(state, u) != power:
                 continue
             if isinstance(u, Corps) and u.location.kind is LocationKind.AREA and u.factors.total > 0 \
                     and u.corps_type is not CorpsType.GUERRILLA and supply.unit_unbesieged(state, m, u):
@@ -104,8 +104,8 @@ def _any_enemy_in_spain(state: GameState, m: Any) -> bool:
             continue
         if u.factors.total == 0 or m.area(u.location.site).province not in provs:
             continue
-        owner = supply.unit_controller(state, u)
-        if owner is not None and owner != SPAIN and supply.at_war(state, owner, SPAIN):
+        owner = relations.unit_power(state, u)
+        if owner is not None and owner != SPAIN and relations.at_war(state, owner, SPAIN):
             return True
     return False
 
@@ -133,7 +133,7 @@ def anti_guerrilla(state: GameState, ctx: Any, power: str, prov: str) -> engine.
     fought = _fought(state)
     areas = set(m.areas_of_province(prov))
     corps = [c for c in state.units.values() if isinstance(c, Corps) and c.location.kind is LocationKind.AREA
-             and c.location.site in areas and supply.unit_controller(state, c) == power and c.factors.total > 0
+             and c.location.site in areas and relations.unit_power(state, c) == power and c.factors.total > 0
              and c.corps_type is not CorpsType.GUERRILLA and c.id not in fought and not c.besieging
              and supply.unit_unbesieged(state, m, c)]
     present = [g for g in guerrillas(state) if g.location.site in areas and supply.unit_unbesieged(state, m, g)]
@@ -172,7 +172,7 @@ def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     """The guerrilla operations check at the end of ``power``'s land slot (10.6, 13.2.1)."""
     m = ctx.map
     out = engine.Outcome(state)
-    if power != SPAIN and supply.at_war(state, power, SPAIN):
+    if power != SPAIN and relations.at_war(state, power, SPAIN):
         for prov in spanish_provinces(state, m):
             out = out.then(guerrilla_check(out.state, ctx, power, prov))
         for prov in spanish_provinces(state, m):

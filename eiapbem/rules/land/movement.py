@@ -37,22 +37,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, mapgraph, supply
+from eiapbem.rules import control, engine, mapgraph, relations, supply
 from eiapbem.rules.land.common import (
-    IRREGULAR,
     NEED_NOT_STOP,
-    STACK_LIMIT,
     counters_in_section,
     may_enter_territory,
     must_stop_in,
-    own_on_map,
-    the_unit,
     unbesieged_enemy_corps,
     ungarrisoned_enemy_depots,
 )
 from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Location, LocationKind, MinorStatus, Record
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.tables import forces
+from eiapbem.rules.forces import IRREGULAR, STACK_LIMIT, own_on_map, the_unit
 
 _PATH_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:,[a-z0-9]+(?:-[a-z0-9]+)*)*")
 #: Counter kinds of ``counters.json`` with no movement rule of their own move as infantry corps.
@@ -102,7 +99,7 @@ def counter_kind(ctx: Any, corps: Corps) -> str:
 def _french_minor(state: GameState, nation: str) -> tuple[bool, bool]:
     """(French-controlled free state, component of a French-controlled Confederation of the Rhine)."""
     minor = state.minors.get(nation)
-    if minor is None or supply.power_of(state, nation) != "FR":
+    if minor is None or relations.power_of(state, nation) != "FR":
         return False, False
     return minor.status is MinorStatus.FREE_STATE, minor.kingdom == CONFEDERATION
 
@@ -195,7 +192,7 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
             return _after_combat_into_city(state, ctx, power, unit)
         raise IllegalAction(f"{power} has begun its combats, so its movement is over (11.0, 000:1606); move before declaring "
                             f"attacks (after a combat a unit that fought may only enter its area's friendly city)")
-    if unit.location.kind is LocationKind.CITY and supply.is_besieged(state, m, here):
+    if unit.location.kind is LocationKind.CITY and control.is_besieged(state, m, here):
         raise IllegalAction(f"{unit.id} is besieged in the city of {here} and cannot move out (10.4.4, 000:1446); it stays until the siege is lifted")
     prior = state.land_moves.get(unit.id) or LandMove(start=here)
     if prior.placed_back:
@@ -253,10 +250,10 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
             raise IllegalAction(f"{at} has no city for {unit.id} to enter; leave out --city")
         if halt is not None:
             raise IllegalAction(f"{unit.id} must cease movement in {at} because {halt} (10.4.2); it cannot go on into the city")
-        if not supply.allied_or_same(state, power, supply.city_power(state, m, at)):
+        if not relations.allied(state, power, control.city_power(state, m, at)):
             raise IllegalAction(f"the city of {at} is not held by {power} or an ally; a unit enters only its own side's cities "
                                 f"(besieging is not part of this command)")
-        if supply.is_besieged(state, m, at):
+        if control.is_besieged(state, m, at):
             raise IllegalAction(f"the city of {at} is besieged; {unit.id} cannot enter it, only fight the besiegers")
         end = Location(LocationKind.CITY, at)
         in_city = sum(1 for u in state.units.values() if u.location == end and u.id != unit.id)
@@ -293,7 +290,7 @@ def _after_combat_into_city(state: GameState, ctx: Any, power: str, unit: Corps)
     at = unit.location.site
     if m.area(at).city is None:
         raise IllegalAction(f"{at} has no city for {unit.id} to enter; leave out --city")
-    if not supply.allied_or_same(state, power, supply.city_power(state, m, at)) or supply.is_besieged(state, m, at):
+    if not relations.allied(state, power, control.city_power(state, m, at)) or control.is_besieged(state, m, at):
         raise IllegalAction(f"the city of {at} is not an unbesieged city of {power} or an ally; after combat a unit enters "
                             f"only a friendly city (11.1.1, 000:1614)")
     end = Location(LocationKind.CITY, at)

@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
-from eiapbem.rules.land.common import is_enemy, the_unit
+from eiapbem.rules import control, engine
+from eiapbem.rules.forces import the_unit
+from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -163,7 +164,7 @@ def verify_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) ->
     m = ctx.map
     if a.area not in m.areas or m.area(a.area).province != TYROL_PROVINCE:
         raise IllegalAction(f"{a.area} is not an area of Tyrol ({', '.join(m.areas_of_province(TYROL_PROVINCE))})")
-    if any(is_enemy(state, AUSTRIA, c) for c in supply.corps_at(state, a.area) if c.factors.total > 0):
+    if any(is_enemy(state, AUSTRIA, c) for c in control.corps_at(state, a.area) if c.factors.total > 0):
         raise IllegalAction(f"an enemy corps stands in {a.area}; the Tyrol corps goes to a Tyrol area without one (13.2.5)")
 
 

@@ -23,13 +23,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine, relations
 from eiapbem.rules.combat.sieges import start_garrison_attack, start_siege_assault
 from eiapbem.rules.land.combat import areas_to_attack, battles_of
-from eiapbem.rules.land.common import IRREGULAR, STACK_LIMIT, counters_in_section, is_enemy, must_stop_in, own_on_map, the_unit
+from eiapbem.rules.land.common import counters_in_section, is_enemy, must_stop_in
+from eiapbem.rules.land.movement import allowance
+from eiapbem.rules.land.supplyphase import end_movement
 from eiapbem.rules.model import Corps, GameState, Garrison, LandMove, LocationKind, Record
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.forces import IRREGULAR, STACK_LIMIT, own_on_map, the_unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +76,6 @@ def enemy_inside(state: GameState, area: str, power: str) -> list[str]:
 
 
 def verify_besiege(state: GameState, power: str, a: Besiege, ctx: Any) -> None:
-    from eiapbem.rules.land.movement import allowance
-
     unit = the_unit(state, a.unit)
     if not isinstance(unit, Corps) or unit.corps_type in IRREGULAR:
         raise IllegalAction(f"{a.unit} is not a corps; only corps besiege cities (11.4, 000:1946)")
@@ -129,7 +130,7 @@ def _combats_done(state: GameState, power: str) -> None:
 def verify_assault(state: GameState, power: str, a: Assault, ctx: Any) -> None:
     if not ctx.map.is_area(a.area) or ctx.map.area(a.area).city is None:
         raise IllegalAction(f"there is no city in {a.area!r} to assault")
-    besiegers = [c for c in supply.corps_at(state, a.area) if c.besieging and supply.unit_controller(state, c) == power]
+    besiegers = [c for c in control.corps_at(state, a.area) if c.besieging and relations.unit_power(state, c) == power]
     if not besiegers:
         raise IllegalAction(f"{power} has no corps besieging the city of {a.area}; besiege it first with 'eiapbem land besiege'")
     if _sieges_of(state, power, a.area, "assault"):
@@ -138,11 +139,9 @@ def verify_assault(state: GameState, power: str, a: Assault, ctx: Any) -> None:
 
 
 def _close_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
-    from eiapbem.rules.land import supplyphase
-
     if state.movement_over:
         return engine.Outcome(state)
-    return supplyphase.end_movement(state, power, ctx)
+    return end_movement(state, power, ctx)
 
 
 def apply_assault(state: GameState, power: str, a: Assault, ctx: Any) -> engine.Outcome:
@@ -156,9 +155,9 @@ def apply_assault(state: GameState, power: str, a: Assault, ctx: Any) -> engine.
 def verify_garrison_attack(state: GameState, power: str, a: GarrisonAttack, ctx: Any) -> None:
     if not ctx.map.is_area(a.area) or ctx.map.area(a.area).city is None:
         raise IllegalAction(f"there is no city in {a.area!r}")
-    if supply.city_power(state, ctx.map, a.area) != power:
+    if control.city_power(state, ctx.map, a.area) != power:
         raise IllegalAction(f"the city of {a.area} is not {power}'s; only its holder attacks the besiegers (11.4.2)")
-    if not supply.is_besieged(state, ctx.map, a.area):
+    if not control.is_besieged(state, ctx.map, a.area):
         raise IllegalAction(f"no enemy corps besieges the city of {a.area}")
     if _sieges_of(state, power, a.area, "garrison-attack"):
         raise IllegalAction(f"the garrison of {a.area} has already attacked this phase (11.4.2)")

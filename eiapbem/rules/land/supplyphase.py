@@ -36,9 +36,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
-from eiapbem.rules.land.common import IRREGULAR, the_unit
+from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.land.depots import own_territory
+from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -51,6 +51,7 @@ from eiapbem.rules.model import (
     Record,
 )
 from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.forces import IRREGULAR, the_unit
 
 #: 10.5.1 (000:1502): at most +2 for other corps in the area.
 MAX_OTHER_CORPS = 2
@@ -100,13 +101,13 @@ class SupplyChoice(Record):
 
 def needs_supply(state: GameState, power: str, unit: Any) -> bool:
     """A corps of ``power`` on the map that must be supplied (000:1480)."""
-    return (isinstance(unit, Corps) and supply.unit_controller(state, unit) == power
+    return (isinstance(unit, Corps) and relations.unit_power(state, unit) == power
             and unit.location.kind in (LocationKind.AREA, LocationKind.CITY)
             and unit.corps_type not in IRREGULAR and unit.factors.total > 0)
 
 
 def besieged(state: GameState, m: Any, unit: Any) -> bool:
-    return unit.location.kind is LocationKind.CITY and supply.is_besieged(state, m, unit.location.site)
+    return unit.location.kind is LocationKind.CITY and control.is_besieged(state, m, unit.location.site)
 
 
 # ----------------------------------------------------------------- foraging (10.5.1)
@@ -130,13 +131,11 @@ class ForageRoll:
 
 def forage_modifiers(state: GameState, ctx: Any, power: str, corps: Corps) -> tuple[tuple[str, int], ...]:
     """The modifiers of 000:1500-1510 for ``corps`` now, as (why, value), zeros left out."""
-    from eiapbem.rules.land.movement import allowance
-
     m = ctx.map
     here = corps.location.site
     rec = state.land_moves.get(corps.id) or LandMove(start=here)
     mods = []
-    others = sum(1 for c in supply.corps_at(state, here) if c.id != corps.id and supply.unit_unbesieged(state, m, c))
+    others = sum(1 for c in control.corps_at(state, here) if c.id != corps.id and supply.unit_unbesieged(state, m, c))
     mods.append(("other corps in the area", min(others, MAX_OTHER_CORPS)))
     if not corps.besieging:
         unused = max(0, allowance(state, ctx, corps, forced_march=rec.forced_march) - rec.spent)
@@ -183,8 +182,8 @@ def take_losses(state: GameState, power: str, unit: Corps | Garrison, n: int,
             return state.without_unit(unit.id), lost, True
         return state.with_unit(unit.replace(factors=f)), lost, False
     state = state.with_unit(unit.replace(factors=f, location=POOL, besieging=False))
-    hosts = [c.id for c in supply.corps_at(state, unit.location.site)
-             if c.id != unit.id and supply.unit_controller(state, c) == power and c.factors.total > 0]
+    hosts = [c.id for c in control.corps_at(state, unit.location.site)
+             if c.id != unit.id and relations.unit_power(state, c) == power and c.factors.total > 0]
     for lid in sorted(lid for lid, ld in state.leaders.items() if ld.attached_to == unit.id):
         leader = state.leaders[lid]
         if hosts and lid.split(":")[1] == hosts[0].split(":")[1]:
@@ -285,7 +284,7 @@ def besieged_supply(state: GameState, ctx: Any, power: str, area: str) -> engine
     out = engine.Outcome(state)
     leaders = sorted(lid for lid, ld in state.leaders.items() if ld.attached_to in {u.id for u in inside})
     for u in sorted(inside, key=lambda u: u.id):
-        if supply.unit_controller(out.state, u) != power:
+        if relations.unit_power(out.state, u) != power:
             continue
         die = ctx.dice.d6(f"besieged-supply/{state.date}/{u.id}")
         loss = max(0, die + mod - city.supply)
@@ -302,11 +301,11 @@ def _fall(state: GameState, ctx: Any, power: str, area: str, leaders: list[str])
     """000:1588: every besieged factor lost: the leaders inside are captured and the besiegers take the city."""
     from eiapbem.rules.model import CityControl
 
-    besiegers = sorted((c for c in supply.corps_at(state, area) if c.besieging and c.location.kind is LocationKind.AREA),
+    besiegers = sorted((c for c in control.corps_at(state, area) if c.besieging and c.location.kind is LocationKind.AREA),
                        key=lambda c: c.id)
     if not besiegers:
         return engine.Outcome(state)
-    captor = supply.unit_controller(state, besiegers[0])
+    captor = relations.unit_power(state, besiegers[0])
     for lid in leaders:
         ld = state.leaders[lid]
         if ld.status is LeaderStatus.AVAILABLE and captor is not None:
@@ -325,7 +324,7 @@ def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     out = engine.Outcome(state.replace(movement_over=True))
     cities = sorted({u.location.site for u in state.units.values()
                      if isinstance(u, (Corps, Garrison)) and u.factors.total > 0 and besieged(state, m, u)
-                     and supply.unit_controller(state, u) == power})
+                     and relations.unit_power(state, u) == power})
     for area in cities:
         out = out.then(besieged_supply(out.state, ctx, power, area))
     todo = sorted(u.id for u in out.state.units.values() if needs_supply(out.state, power, u) and not besieged(out.state, m, u)

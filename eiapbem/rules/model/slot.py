@@ -49,3 +49,12 @@ class Slot(Record):
     def same_place(self, other: Slot) -> bool:
         """Same phase, step and power (the actors of a simultaneous slot may differ)."""
         return (self.phase, self.step, self.power) == (other.phase, other.step, other.power)
+
+
+#: 5.3 (000:332): the order of the setup phase, the first slots of every game.
+SETUP_ORDER: tuple[str, ...] = ("RU", "TU", "AU", "PR", "SP", "FR", "GB")
+
+
+def first_slot() -> Slot:
+    """The first slot of every game: the first power of the setup phase (5.3)."""
+    return Slot(Phase.SETUP, TURN, SETUP_ORDER[0], (SETUP_ORDER[0],))

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from eiapbem.core.errors import BadEncoding
 from eiapbem.core import canonical
-from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet, first_difference
+from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet, first_difference, transient
 from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
 from eiapbem.rules.model.battles import BattleId, FieldBattle
@@ -22,7 +22,7 @@ from eiapbem.rules.model.land import LandMove
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
 from eiapbem.rules.model.powers import PowerState, War
-from eiapbem.rules.model.slot import Slot
+from eiapbem.rules.model.slot import Slot, first_slot
 from eiapbem.rules.model.units import (
     Corps,
     Depot,
@@ -37,8 +37,8 @@ from eiapbem.rules.model.units import (
     prisoners_key,
 )
 
-#: Version of the state's plain form; bump it when a field changes meaning.
-STATE_FORMAT = 1
+#: Version of the state's plain form; bump it when a field changes meaning (2: the game log left the state).
+STATE_FORMAT = 2
 
 Position = Annotated[int, Range(1, 7)]
 
@@ -100,7 +100,11 @@ class GameState(Record):
     #: Keyed by ``captor:nation``.
     prisoners: FrozenMap[str, Prisoners]
     pending: FrozenMap[DecisionId, PendingDecision]
-    log: tuple[LogEntry, ...]
+    #: The public log lines made since this value was read or since the client layer took them into the
+    #: game's journal (``eiapbem/client/journal.py``): not part of the state's value, so not hashed, encoded
+    #: or compared.  Phases add to it with ``with_log``; the journal keeps the whole game's log beside the
+    #: state (docs/decisions.md "Turn pipeline").
+    log: tuple[LogEntry, ...] = transient()
     #: Land combats of this land phase, running or finished, by id
     #: (``battle:1805-09:ulm:0``; 11.2, 11.3; ``eiapbem.rules.combat.field``).
     #: A running battle moves on only through its pending decisions.
@@ -124,11 +128,15 @@ class GameState(Record):
     #: until the next slot (10.3.3, 000:1324 "already existing (before this turn)").
     new_depots: Annotated[tuple[UnitId, ...], SortedSet()] = ()
 
+    #: The slot's scratch: fields that hold only what the slot in play needs and that
+    #: ``rules.sequence.advance`` puts back to these values whenever a slot ends (one place;
+    #: a phase adding scratch adds its field here).  The game log is not scratch: it is
+    #: outside the hashed state altogether (``log``).
+    SCRATCH: ClassVar[dict[str, Any]] = {"land_moves": FrozenMap(), "movement_over": False, "new_depots": ()}
+
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:
         """An empty game in the setup phase's first slot; ``fields`` override any default."""
-        from eiapbem.rules.sequence import first_slot  # sequence imports this module
-
         values: dict[str, Any] = dict(
             format=STATE_FORMAT,
             scenario=scenario,
@@ -277,8 +285,13 @@ class GameState(Record):
     def with_minor(self, slug: str, minor: MinorCountry) -> GameState:
         return self.replace(minors=self.minors.set(slug, minor))
 
+    def without_scratch(self) -> GameState:
+        """A copy with the slot's scratch (``SCRATCH``) back to its empty values."""
+        changes = {k: v for k, v in self.SCRATCH.items() if getattr(self, k) != v}
+        return self.replace(**changes) if changes else self
+
     def with_log(self, entry: LogEntry) -> GameState:
-        """A copy with one more entry at the end of the public log."""
+        """A copy with one more entry at the end of the public log (outside the hashed state: see ``log``)."""
         return self.replace(log=self.log + (entry,))
 
     def with_war(self, a: str, b: str, since: Date, declared_by: tuple[str, ...]) -> GameState:

@@ -36,7 +36,10 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
+from eiapbem.rules.control import is_blockaded, port_holder
 from eiapbem.rules.engine import Outcome, RulesContext
+from eiapbem.rules.forces import the_fleet
+from eiapbem.rules.mapgraph import Map, Port
 from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import NavalBattle
 from eiapbem.rules.model.common import POWER_NAMES
@@ -45,7 +48,7 @@ from eiapbem.rules.model.units import (
     Corps,
     Depot,
     Factors,
-    Fleet,
+    Garrison,
     Leader,
     LeaderStatus,
     Location,
@@ -56,6 +59,7 @@ from eiapbem.rules.model.units import (
 )
 from eiapbem.rules.naval import combat
 from eiapbem.rules.naval.combat import NavalStack
+from eiapbem.rules.relations import allied, at_war, has_access, power_of
 from eiapbem.rules.tables import naval as chart
 
 SIDES = ("attacker", "defender")
@@ -72,23 +76,8 @@ def other(side: str) -> str:
 # ------------------------------------------------------------------ who is who
 
 
-def power_of(state: GameState, nation: str) -> str | None:
-    """The major power a nation's forces answer to: itself, or a minor's controller."""
-    if nation in POWERS:
-        return nation
-    minor = state.minors.get(nation)
-    return minor.controller if minor is not None else None
-
-
-def _fleet(state: GameState, fid: str) -> Fleet:
-    unit = state.units.get(fid)
-    if not isinstance(unit, Fleet):
-        raise IllegalAction(f"there is no fleet {fid} in the game")
-    return unit
-
-
 def side_powers(state: GameState, fleets: Sequence[str]) -> tuple[str, ...]:
-    found = {power_of(state, _fleet(state, f).nation) for f in fleets}
+    found = {power_of(state, the_fleet(state, f).nation) for f in fleets}
     return tuple(p for p in POWERS if p in found)
 
 
@@ -101,7 +90,7 @@ def lead_power(state: GameState, battle: NavalBattle, side: str) -> str:
         return battle.power
     ships = {p: 0 for p in powers}
     for f in fleets:
-        p = power_of(state, _fleet(state, f).nation)
+        p = power_of(state, the_fleet(state, f).nation)
         if p is not None:
             ships[p] += battle.start[f].heavy + battle.start[f].light
     return max(powers, key=lambda p: (ships[p], -POWERS.index(p)))
@@ -131,7 +120,7 @@ def stack_of(state: GameState, battle: NavalBattle, side: str) -> NavalStack:
     heavy = light = fleets = 0
     british = au_pr = False
     for fid in _fleets(battle, side):
-        f = _fleet(state, fid)
+        f = the_fleet(state, fid)
         heavy += f.ships.heavy
         light += f.ships.light
         if f.ships.heavy + f.ships.light > 0:
@@ -145,43 +134,29 @@ def stack_of(state: GameState, battle: NavalBattle, side: str) -> NavalStack:
 # ------------------------------------------------------------------ ports
 
 
-def port_controller(state: GameState, ctx: RulesContext, port: str) -> str:
-    """The nation controlling a port city (13.5): city control, else area control, else the map's owner."""
-    if port in state.city_control:
-        return state.city_control[port].nation
-    if port in state.area_control:
-        return state.area_control[port]
-    return ctx.map.area(port).nation
-
-
 def may_use_port(state: GameState, ctx: RulesContext, power: str, port: str) -> bool:
     """A friendly port: controlled by the power, or by an ally granting it access (9.4.1)."""
-    owner = power_of(state, port_controller(state, ctx, port))
+    owner = power_of(state, port_holder(state, ctx, port))
     if owner is None:
         return False
     if owner == power:
         return True
-    return owner in state.powers[power].alliances and power in state.powers[owner].access
+    return allied(state, power, owner) and has_access(state, power, owner)
 
 
-def _at_war(state: GameState, a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and b in state.powers[a].wars
-
-
-def is_blockaded(state: GameState, power: str, port: str) -> bool:
-    """An enemy fleet with ships in the port's blockade box (8.8)."""
-    for u in state.units.values():
-        if isinstance(u, Fleet) and u.location == Location(LocationKind.BLOCKADE, port) and u.ships.total > 0:
-            if _at_war(state, power, power_of(state, u.nation)):
-                return True
-    return False
+def _port(m: Map, site: str) -> Port:
+    """The port of area ``site`` (a blockade box or a port location names a port area)."""
+    port = m.area(site).port
+    if port is None:
+        raise IllegalAction(f"{site} has no port")
+    return port
 
 
 def has_garrison(state: GameState, ctx: RulesContext, port: str) -> bool:
     """A garrison of the port's controller in the city (13.5.3)."""
-    controller = port_controller(state, ctx, port)
+    controller = port_holder(state, ctx, port)
     g = state.units.get(f"garrison:{controller}:city:{port}")
-    return g is not None and g.factors.total > 0
+    return isinstance(g, Garrison) and g.factors.total > 0
 
 
 def harbour_defence(state: GameState, ctx: RulesContext, port: str, attackers: Sequence[str]) -> int:
@@ -190,8 +165,8 @@ def harbour_defence(state: GameState, ctx: RulesContext, port: str, attackers: S
     area = ctx.map.area(port)
     if area.port is None or not has_garrison(state, ctx, port):
         return 0
-    owner = power_of(state, port_controller(state, ctx, port))
-    if not any(_at_war(state, owner, p) for p in attackers):
+    owner = power_of(state, port_holder(state, ctx, port))
+    if not any(at_war(state, owner, p) for p in attackers):
         return 0
     return area.port.harbour
 
@@ -218,7 +193,7 @@ def retreat_options(
     if where.kind is LocationKind.SEA:
         frontier = {where.site: 0}
     else:  # a blockade box touches its port's sea areas, one point away (8.4.2)
-        frontier = {s: 1 for s in m.area(where.site).port.seas}
+        frontier = {s: 1 for s in _port(m, where.site).seas}
     dist = dict(frontier)
     queue = sorted(frontier, key=lambda s: (frontier[s], s))
     while queue:
@@ -234,9 +209,9 @@ def retreat_options(
         for p in m.ports_on(s):
             if p == where.site and where.kind is LocationKind.BLOCKADE:
                 continue  # 9.4.3: its own port only for a stack that came out of it
-            if _winter(state) and m.area(p).port.ice:
+            if _winter(state) and _port(m, p).ice:
                 continue
-            if may_use_port(state, ctx, power, p) and not is_blockaded(state, power, p):
+            if may_use_port(state, ctx, power, p) and not is_blockaded(state, ctx, p, power):
                 ports[p] = min(ports.get(p, d + 1), d + 1)
     if garrisoned:
         with_garrison = {p: d for p, d in ports.items() if has_garrison(state, ctx, p)}
@@ -248,7 +223,7 @@ def retreat_options(
     if where.kind is LocationKind.SEA:
         seas = m.sea_neighbours(where.site)
     else:
-        seas = m.area(where.site).port.seas
+        seas = _port(m, where.site).seas
     return tuple(f"sea:{s}" for s in sorted(seas) if _sea_open(state, ctx, s))
 
 
@@ -309,7 +284,7 @@ def start_naval_battle(
         if not fleets:
             raise IllegalAction(f"the {name} side of a naval combat needs at least one fleet")
         for fid in fleets:
-            f = _fleet(state, fid)
+            f = the_fleet(state, fid)
             place = Location(LocationKind.PORT, where.site) if evacuation and name == "attacker" else where
             if f.location != place:
                 raise IllegalAction(f"fleet {fid} is at {f.location}, not at {place} where the combat is fought")
@@ -331,13 +306,13 @@ def start_naval_battle(
     a_powers, d_powers = side_powers(state, att), side_powers(state, dfn)
     for a in a_powers:
         for d in d_powers:
-            if not _at_war(state, a, d):
+            if not at_war(state, a, d):
                 raise IllegalAction(f"{POWER_NAMES[a]} and {POWER_NAMES[d]} are not at war, so their fleets cannot fight (8.10)")
     if evacuation:
         if where.kind is not LocationKind.BLOCKADE:
             raise IllegalAction("a port evacuation battle is fought in the port's blockade box (8.7)")
-        holder = power_of(state, port_controller(state, ctx, where.site))
-        if not any(_at_war(state, a, holder) for a in a_powers):
+        holder = power_of(state, port_holder(state, ctx, where.site))
+        if not any(at_war(state, a, holder) for a in a_powers):
             raise IllegalAction(f"{where.site} is not held by an enemy of the fleets in it, so they need not fight their way out (8.7)")
         interception, wind_gauge_to, from_port = True, "defender", None
         power = power or a_powers[0]
@@ -345,11 +320,9 @@ def start_naval_battle(
     if phasing not in a_powers:
         raise IllegalAction(f"the attacker is the phasing side (9.1), but {phasing} has no fleet among the attackers")
     if where.kind is LocationKind.PORT:
-        nation = port_controller(state, ctx, where.site)
-        owner = power_of(state, nation)
-        if not (_at_war(state, phasing, owner) if owner else nation in state.powers[phasing].minor_wars):
+        if not at_war(state, phasing, port_holder(state, ctx, where.site)):
             raise IllegalAction(f"{POWER_NAMES[phasing]} may attack fleets in {where.site} only at war with the port's owner (8.10)")
-    start = FrozenMap((f, _fleet(state, f).ships) for f in att + dfn)
+    start = FrozenMap((f, the_fleet(state, f).ships) for f in att + dfn)
     bid = _new_id(state, where.site)
     battle = NavalBattle(
         id=bid,
@@ -389,6 +362,7 @@ def _ask(
     state: GameState, b: NavalBattle, ctx: RulesContext, key: str, who: str, kind: str, options: Sequence[str], **context: Any
 ) -> Outcome:
     did = f"naval:{b.id}:{key}"
+    assert state.slot is not None  # questions are asked only in a game in play
     d = PendingDecision(
         id=did,
         power=who,
@@ -469,13 +443,13 @@ def _pursuit_eligible(state: GameState, b: NavalBattle) -> tuple[str, ...]:
     """9.2.2.1: attacking fleets at sea, not after an interception."""
     if b.interception or b.location.kind is not LocationKind.SEA:
         return ()
-    return tuple(f for f in b.attackers if _fleet(state, f).ships.total > 0)
+    return tuple(f for f in b.attackers if the_fleet(state, f).ships.total > 0)
 
 
 def _step_pursuit(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     for fid in _pursuit_eligible(state, b):
         if fid not in b.pursuit_asked:
-            who = power_of(state, _fleet(state, fid).nation)
+            who = power_of(state, the_fleet(state, fid).nation)
             return _ask(state, b, ctx, f"pursuit:{fid}", who, "naval.pursuit", ("pursue", "stay"), fleet=fid)
     return Outcome(_put(state, b.replace(step="resolve")))
 
@@ -519,10 +493,10 @@ def _step_resolve(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     fleet_losses: dict[str, Ships] = {}
     for side in SIDES:
         fleets = _fleets(b, side)
-        heavy = split_losses([(f, _fleet(state, f).ships.heavy) for f in fleets], r.heavy_losses[side])
-        light = split_losses([(f, _fleet(state, f).ships.light) for f in fleets], r.light_losses[side])
+        heavy = split_losses([(f, the_fleet(state, f).ships.heavy) for f in fleets], r.heavy_losses[side])
+        light = split_losses([(f, the_fleet(state, f).ships.light) for f in fleets], r.light_losses[side])
         for f in fleets:
-            unit = _fleet(state, f)
+            unit = the_fleet(state, f)
             fleet_losses[f] = Ships(heavy=heavy[f], light=light[f])
             state = state.with_unit(
                 unit.replace(ships=unit.ships.replace(heavy=unit.ships.heavy - heavy[f], light=unit.ships.light - light[f]))
@@ -591,10 +565,10 @@ def _step_resolve(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
 def _scuttle(state: GameState, b: NavalBattle, ctx: RulesContext) -> tuple[GameState, NavalBattle]:
     """8.7 (000:1166): the blockaded fleets are scuttled, a naval leader with them captured by
     the port's holder; corps and depots aboard are lost with them."""
-    holder = power_of(state, port_controller(state, ctx, b.location.site))
+    holder = power_of(state, port_holder(state, ctx, b.location.site))
     fleet_losses = dict(b.fleet_losses)
     for fid in b.attackers:
-        f = _fleet(state, fid)
+        f = the_fleet(state, fid)
         prev = fleet_losses.get(fid, Ships())
         fleet_losses[fid] = Ships(prev.heavy + f.ships.heavy, prev.light + f.ships.light, prev.transport + f.ships.transport)
         state = state.with_unit(f.replace(ships=Ships(), location=POOL))
@@ -619,7 +593,7 @@ def _capture_transports(state: GameState, b: NavalBattle, side: str) -> tuple[Ga
     captured: list[str] = []
     fleet_losses = dict(b.fleet_losses)
     for fid in _fleets(b, side):
-        f = _fleet(state, fid)
+        f = the_fleet(state, fid)
         if f.ships.transport == 0:
             continue
         prev = fleet_losses.get(fid, Ships())
@@ -659,14 +633,14 @@ def _step_retreat(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     here = b.location
     if here.kind is LocationKind.PORT:  # 9.4.2: port attackers, win or lose, go to the blockade box
         for f in b.attackers:
-            if _fleet(state, f).ships.total > 0:
+            if the_fleet(state, f).ships.total > 0:
                 moves.setdefault(f, Location(LocationKind.BLOCKADE, here.site))
     for side in b.retreating:
-        fleets = [f for f in _fleets(b, side) if _fleet(state, f).ships.total > 0]
+        fleets = [f for f in _fleets(b, side) if the_fleet(state, f).ships.total > 0]
         if here.kind is LocationKind.PORT:
             continue  # the port's defenders stay (9.4.2)
         for p in side_powers(state, fleets):
-            mine = [f for f in fleets if power_of(state, _fleet(state, f).nation) == p]
+            mine = [f for f in fleets if power_of(state, the_fleet(state, f).nation) == p]
             if all(f in moves for f in mine):
                 continue
             if here.kind is LocationKind.BLOCKADE and b.from_port == side:
@@ -683,11 +657,11 @@ def _step_retreat(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     if b.pursuers and "defender" in b.retreating and b.outcome == "fought":
         lead = lead_power(state, b, "defender")
         target = next(
-            (moves[f] for f in b.defenders if f in moves and power_of(state, _fleet(state, f).nation) == lead), None
+            (moves[f] for f in b.defenders if f in moves and power_of(state, the_fleet(state, f).nation) == lead), None
         )
         if target is not None and target.kind is LocationKind.PORT:
             for f in b.pursuers:
-                if _fleet(state, f).ships.total > 0:
+                if the_fleet(state, f).ships.total > 0:
                     moves[f] = Location(LocationKind.BLOCKADE, target.site)
     b = b.replace(moves=FrozenMap(moves), step="enter-port")
     return Outcome(_put(state, b))
@@ -696,7 +670,7 @@ def _step_retreat(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
 def _step_enter_port(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     """9.4.3: the victor of a blockade box combat may move into the port if it may use it."""
     if b.location.kind is LocationKind.BLOCKADE and b.victor is not None and b.outcome == "fought":
-        fleets = [f for f in _fleets(b, b.victor) if _fleet(state, f).ships.total > 0 and f not in b.moves]
+        fleets = [f for f in _fleets(b, b.victor) if the_fleet(state, f).ships.total > 0 and f not in b.moves]
         powers = side_powers(state, fleets)
         if fleets and all(may_use_port(state, ctx, p, b.location.site) for p in powers):
             who = lead_power(state, b, b.victor)
@@ -707,11 +681,11 @@ def _step_enter_port(state: GameState, b: NavalBattle, ctx: RulesContext) -> Out
 def _finish(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     """Make the moves, remove empty fleets (9.5), capture Nelson, log the result."""
     for fid, loc in b.moves.items():
-        state = state.with_unit(_fleet(state, fid).replace(location=loc))
+        state = state.with_unit(the_fleet(state, fid).replace(location=loc))
         b = _note(b, f"{fid} moves to {loc}.")
     removed = []
     for fid in b.attackers + b.defenders:
-        f = _fleet(state, fid)
+        f = the_fleet(state, fid)
         if f.ships.total == 0 and f.location != POOL:
             state = state.with_unit(f.replace(location=POOL))
             removed.append(fid)
@@ -720,8 +694,8 @@ def _finish(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     nf = _nelson_fleet(state)
     side = _side_of(b, nf)
     if side is not None and nf in removed:
-        survivors = [f for f in _fleets(b, side) if _fleet(state, f).location != POOL]
-        survivors.sort(key=lambda f: (_fleet(state, f).nation != "GB", f))
+        survivors = [f for f in _fleets(b, side) if the_fleet(state, f).location != POOL]
+        survivors.sort(key=lambda f: (the_fleet(state, f).nation != "GB", f))
         leader = state.leaders[NELSON]
         if survivors:  # his own fleet is gone but the stack is not: he stays with it
             state = state.with_leader(leader.replace(attached_to=survivors[0]))
@@ -787,7 +761,7 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
         moves = dict(b.moves)
         for side in b.retreating:
             for f in _fleets(b, side):
-                unit = _fleet(state, f)
+                unit = the_fleet(state, f)
                 if unit.ships.total > 0 and power_of(state, unit.nation) == p:
                     moves[f] = _loc(choice)
         b = _note(b.replace(moves=FrozenMap(moves)), f"{p} retreats to {choice}.")
@@ -795,7 +769,7 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
         if choice == "enter":
             moves = dict(b.moves)
             for f in _fleets(b, b.victor):
-                if _fleet(state, f).ships.total > 0:
+                if the_fleet(state, f).ships.total > 0:
                     moves.setdefault(f, Location(LocationKind.PORT, b.location.site))
             b = b.replace(moves=FrozenMap(moves))
         b = _note(b, f"The victor {'enters' if choice == 'enter' else 'does not enter'} {b.location.site} (9.4.3).")
@@ -806,7 +780,8 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
     return _run(_put(state, b), b.id, ctx)
 
 
-engine.register_decision("naval", verify=_verify, apply=_apply)
+#: Naval combats' questions, answered in any phase (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules("naval combats", decisions=(("naval", _verify, _apply),))
 
 
 # ------------------------------------------------------------------ reports

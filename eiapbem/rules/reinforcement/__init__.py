@@ -13,8 +13,8 @@ One module per part of section 7:
 - ``hooks``: what must be done before the slot ends and what is lost then;
 - ``common``: capacities and the reinforcements due.
 
-Supply chains (10.3.3, 10.5.3) are ``eiapbem.rules.supply``.  Importing this
-package registers every action with the engine (``engine.RULE_MODULES``).
+Supply chains (10.3.3, 10.5.3) are ``eiapbem.rules.supply``.  ``RULES`` is the
+phase's description, listed in ``eiapbem/rules/phases.py``.
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ from eiapbem.rules import engine
 from eiapbem.rules.model import Phase
 from eiapbem.rules.reinforcement import army, hooks, leaders, minors, naval, orders
 
-ACTION_CLASSES = tuple(cls for mod in (naval, army, minors, leaders, orders) for cls, _, _ in mod.ACTIONS)
+#: The reinforcement phase's rules (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules(
+    "reinforcement",
+    phases=(Phase.REINFORCEMENT,),
+    actions=tuple(a for mod in (naval, army, minors, leaders, orders) for a in mod.ACTIONS),
+    obligations=hooks.obligations,
+    finish=hooks.finish,
+)
+ACTION_CLASSES = RULES.action_classes
 
-for _mod in (naval, army, minors, leaders, orders):
-    for _cls, _verify, _apply in _mod.ACTIONS:
-        engine.register_action(_cls, phases=(Phase.REINFORCEMENT,), verify=_verify, apply=_apply)
-
-engine.register_phase(Phase.REINFORCEMENT, obligations=hooks.obligations, finish=hooks.finish)
-
-__all__ = ["ACTION_CLASSES"]
+__all__ = ["ACTION_CLASSES", "RULES"]

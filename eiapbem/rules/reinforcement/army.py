@@ -19,52 +19,42 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.model import (
+    Depot,
     Corps,
-    CorpsType,
     FactorType,
     Factors,
     GameState,
     Garrison,
     Location,
     LocationKind,
-    POOL,
     garrison_id,
 )
 from eiapbem.rules.model.common import NonNeg
 from eiapbem.rules.model.base import OneOf, Record
 from eiapbem.rules.model.powers import BuildOrder, build_key
-from eiapbem.rules.reinforcement.common import (
+from eiapbem.rules.reinforcement.common import check_due, purchased, take_factors
+from eiapbem.rules.forces import (
     GARRISON_ITEMS,
-    check_due,
+    NO_REINFORCEMENT,
+    STACK_LIMIT,
+    the_transfer_target,
     check_nation,
+    check_transfer,
     city_garrison_total,
     corps_capacity,
     factors_from,
     fits,
     garrison_capacity,
+    move_factors,
     own_unit,
-    purchased,
-    take_factors,
+    removed_log,
     the_area,
     the_corps,
 )
 
-#: Counters whose factors may not be exchanged (7.2.3, 000:956) and that get no
-#: reinforcements in this phase (7.2.2, 000:934).
-NO_REINFORCEMENT = (CorpsType.FEUDAL, CorpsType.INSURRECTION)
-#: Irregulars may not detach or absorb factors (10.4.3, 000:1426).
-IRREGULAR = (CorpsType.COSSACK, CorpsType.FREIKORPS, CorpsType.GUERRILLA)
-#: 10.4.3 (000:1410): at most 30 counters in a city.
-CITY_STACK_LIMIT = 30
-
-
 # ----------------------------------------------------------------- where factors may go
-
-
-def _area_of(unit: Corps | Garrison) -> str:
-    return unit.location.site
 
 
 def check_corps_takes(state: GameState, ctx: Any, power: str, corps: Corps, factors: Factors, *, at: Location | None = None) -> None:
@@ -81,7 +71,7 @@ def check_corps_takes(state: GameState, ctx: Any, power: str, corps: Corps, fact
         raise IllegalAction(
             f"{corps.id} is a {corps.corps_type} corps: feudal and insurrection corps get no reinforcements in this phase (7.2.2, 000:934)"
         )
-    if where.kind is LocationKind.CITY and supply.is_besieged(state, m, area):
+    if where.kind is LocationKind.CITY and control.is_besieged(state, m, area):
         raise IllegalAction(f"{corps.id} is besieged in {area}; only unbesieged corps receive factors (7.2.2, 000:932)")
     cap = corps_capacity(ctx, corps)
     over = fits(corps.factors + factors, cap)
@@ -116,9 +106,9 @@ def check_garrison_takes(state: GameState, ctx: Any, power: str, nation: str, wh
                 f"{area} is not in {nation}'s {'home nation' if nation == power else 'borders'}: reinforcements garrison "
                 f"only home cities, or depots of the supply chain (7.2.2, 000:936)"
             )
-        if supply.city_power(state, m, area) != power:
+        if control.city_power(state, m, area) != power:
             raise IllegalAction(f"the city of {area} is not controlled by {power} (7.2.2, 000:936)")
-        if supply.is_besieged(state, m, area):
+        if control.is_besieged(state, m, area):
             raise IllegalAction(f"the city of {area} is besieged; reinforcements go only to unbesieged cities (7.2.2, 000:936)")
         cap = garrison_capacity(state, m, area)
         have = city_garrison_total(state, area)
@@ -132,7 +122,7 @@ def check_garrison_takes(state: GameState, ctx: Any, power: str, nation: str, wh
     if nation != power:
         raise IllegalAction(f"{nation} is a minor country: its forces may not garrison depots (10.4.3, 000:1420)")
     if not any(
-        u.KIND == "depot" and u.power == power and u.location == where for u in state.units.values()
+        isinstance(u, Depot) and u.power == power and u.location == where for u in state.units.values()
     ):
         raise IllegalAction(f"{power} has no depot in {area} to garrison")
     limit = supply.MAX_CHAIN_MILITIA if factors.militia else supply.MAX_CHAIN
@@ -188,7 +178,7 @@ def _place_corps_where(state: GameState, ctx: Any, power: str, a: PlaceCorps, co
         other = the_corps(state, a.with_corps)
         if other.location.kind not in (LocationKind.AREA, LocationKind.CITY):
             raise IllegalAction(f"{other.id} is not on a land area of the map")
-        if supply.unit_controller(state, other) != power:
+        if relations.unit_power(state, other) != power:
             raise IllegalAction(f"{other.id} is not a corps of {power}; a new counter joins only a friendly corps (7.2.1, 000:924)")
         if not supply.unit_unbesieged(state, m, other):
             raise IllegalAction(f"{other.id} is besieged in {other.location.site}; a new counter joins only an unbesieged corps (7.2.1)")
@@ -200,9 +190,9 @@ def _place_corps_where(state: GameState, ctx: Any, power: str, a: PlaceCorps, co
             f"{area} is not a city of {corps.nation}'s {'home nation' if corps.nation == power else 'borders'}; "
             f"{corps.id} may be placed only there or with a corps (7.2.1, 000:924)"
         )
-    if supply.city_power(state, m, area) != power:
+    if control.city_power(state, m, area) != power:
         raise IllegalAction(f"the city of {area} is not controlled by {power} (7.2.1)")
-    if supply.is_besieged(state, m, area):
+    if control.is_besieged(state, m, area):
         raise IllegalAction(f"the city of {area} is besieged; {corps.id} may be placed only in an unbesieged city (7.2.1, 000:924)")
     return Location(LocationKind.CITY, area)
 
@@ -367,130 +357,6 @@ def _apply_convert(state: GameState, power: str, a: ConvertToInfantry, ctx: Any)
 # ----------------------------------------------------------------- 7.2.3 transfers
 
 
-def army_unit(state: GameState, uid: str) -> Corps | Garrison | None:
-    u = state.units.get(uid)
-    return u if isinstance(u, (Corps, Garrison)) else None
-
-
-def garrison_target(state: GameState, uid: str) -> Garrison | None:
-    """An existing garrison, or a new one named by its id ``garrison:NATION:city|area:AREA``."""
-    u = state.units.get(uid)
-    if isinstance(u, Garrison):
-        return u
-    parts = uid.split(":")
-    if len(parts) == 4 and parts[0] == "garrison" and parts[2] in ("city", "area") and uid not in state.units:
-        try:
-            return Garrison(id=uid, nation=parts[1], location=Location(LocationKind(parts[2]), parts[3]))
-        except Exception:  # noqa: BLE001 - a malformed id is refused below
-            return None
-    return None
-
-
-def _check_side(state: GameState, ctx: Any, power: str, u: Corps | Garrison) -> None:
-    m = ctx.map
-    if isinstance(u, Corps):
-        if u.location.kind not in (LocationKind.AREA, LocationKind.CITY):
-            raise IllegalAction(f"{u.id} is not on a land area of the map")
-        own_unit(state, power, u, "exchange factors with")
-        if u.corps_type in NO_REINFORCEMENT:
-            raise IllegalAction(f"{u.id} is a {u.corps_type} corps: its factors may not be exchanged (7.2.3, 000:956)")
-        if u.corps_type in IRREGULAR:
-            raise IllegalAction(f"{u.id} is a {u.corps_type} counter: it may not detach or absorb factors (10.4.3, 000:1426)")
-    else:
-        check_nation(state, power, u.nation)
-    if not supply.unit_unbesieged(state, m, u):
-        raise IllegalAction(f"{u.id} is besieged in {u.location.site}; only unbesieged units exchange factors (7.2.3, 000:956)")
-
-
-def check_transfer(state: GameState, ctx: Any, power: str, source_id: str, target: Corps | Garrison, f: Factors) -> None:
-    """Raise unless ``f`` may move from ``source_id`` to ``target`` (7.2.3, 000:956; 10.4.3)."""
-    m = ctx.map
-    source = army_unit(state, source_id)
-    if source is None:
-        raise IllegalAction(f"there is no corps or garrison {source_id!r}")
-    if source.id == target.id:
-        raise IllegalAction("a unit cannot exchange factors with itself")
-    if f.total == 0:
-        raise IllegalAction("name at least one factor to transfer")
-    _check_side(state, ctx, power, source)
-    _check_side(state, ctx, power, target)
-    if source.nation != target.nation:
-        raise IllegalAction(
-            f"{source.id} and {target.id} are of different nations ({source.nation}, {target.nation}); they may not exchange factors (7.2.3, 000:956)"
-        )
-    if _area_of(source) != _area_of(target):
-        raise IllegalAction(f"{source.id} is in {_area_of(source)} and {target.id} in {_area_of(target)}; only units in the same area exchange factors (7.2.3)")
-    if f.artillery:
-        raise IllegalAction("artillery factors may not be exchanged (7.2.3, 000:956)")
-    if not all(source.factors.get(t) >= f.get(t) for t in FactorType):
-        raise IllegalAction(f"{source.id} has {source.factors.describe()}, not {f.describe()}")
-    garrison = source if isinstance(source, Garrison) else target if isinstance(target, Garrison) else None
-    if garrison is not None:
-        extra = [t.value for t in FactorType if f.get(t) and t not in GARRISON_ITEMS]
-        if extra:
-            raise IllegalAction(f"garrisons hold only infantry and militia, not {', '.join(extra)} (10.4.3, 000:1424)")
-        if garrison.location.kind is LocationKind.AREA:
-            if garrison.nation != power:
-                raise IllegalAction(f"{garrison.nation} is a minor country: its forces may not garrison depots (10.4.3, 000:1420)")
-            if not any(u.KIND == "depot" and u.power == power and u.location == garrison.location for u in state.units.values()):
-                raise IllegalAction(f"there is no depot of {power} in {garrison.location.site} for a garrison to stand at (10.4.3)")
-        elif m.area(garrison.location.site).city is None:
-            raise IllegalAction(f"{garrison.location.site} has no city to garrison")
-        if supply.enemy_corps_in(state, garrison.location.site, power, outside_city=True):
-            raise IllegalAction(
-                f"an enemy corps stands outside the city in {garrison.location.site}: infantry and militia may not be detached "
-                f"to or absorbed from a garrison there (10.4.3, 000:1414)"
-            )
-        if target is garrison and garrison.location.kind is LocationKind.CITY:
-            cap = garrison_capacity(state, m, garrison.location.site)
-            have = city_garrison_total(state, garrison.location.site)
-            if have + f.total > cap:
-                raise IllegalAction(
-                    f"the city of {garrison.location.site} holds at most {cap} garrison factors (5 x supply, 10.4.3); "
-                    f"it has {have}, so {f.total} more do not fit"
-                )
-    if isinstance(target, Corps):
-        over = fits(target.factors + f, corps_capacity(ctx, target))
-        if over:
-            raise IllegalAction(f"{target.id} cannot hold {f.describe()} more: {', '.join(over)} (7.2.3 \"capacity permitting\")")
-    if isinstance(source, Corps) and (source.factors - f).total == 0:
-        led = [lid for lid, lead in state.leaders.items() if lead.attached_to == source.id]
-        if led:
-            raise IllegalAction(
-                f"moving every factor out of {source.id} would remove the counter while {', '.join(led)} leads it; "
-                f"assign the leader to another corps or retire him first (7.2.4, 7.4)"
-            )
-        if any(u.location.kind is LocationKind.ABOARD and u.location.site == source.id for u in state.units.values()):
-            raise IllegalAction(f"{source.id} cannot be emptied")
-
-
-def move_factors(state: GameState, source_id: str, target_id: str, f: Factors) -> tuple[GameState, str | None]:
-    """Move ``f`` from one unit to another; an emptied corps goes back to the pool, an emptied garrison is removed."""
-    source = army_unit(state, source_id)
-    target = army_unit(state, target_id) or garrison_target(state, target_id)
-    assert source is not None and target is not None
-    left = (source.factors - f)
-    removed = None
-    if left.total == 0:
-        removed = source.id
-        if isinstance(source, Corps):
-            # 7.2.4 (000:962): an emptied corps leaves the map and must be bought again.
-            state = state.with_unit(source.replace(location=POOL, factors=Factors(), besieging=False, placeable_until=None))
-        else:
-            state = state.without_unit(source.id)
-    else:
-        state = state.with_unit(source.replace(factors=left))
-    state = state.with_unit(target.replace(factors=target.factors + f))
-    return state, removed
-
-
-def removed_log(state: GameState, power: str, removed: str | None) -> engine.Outcome:
-    if removed is None:
-        return engine.Outcome(state)
-    what = "returns to the counter pool (7.2.4)" if removed.startswith("corps:") else "is removed (7.2.4)"
-    return engine.log(state, power, "reinforcement.removed", f"{removed} is empty and {what}", unit=removed)
-
-
 @dataclass(frozen=True, slots=True)
 class TransferFactors(Record):
     """Move factors between two corps, or a corps and a garrison, in the same area (7.2.3)."""
@@ -510,9 +376,7 @@ class TransferFactors(Record):
 
 
 def _verify_transfer(state: GameState, power: str, a: TransferFactors, ctx: Any) -> None:
-    target = army_unit(state, a.target) or garrison_target(state, a.target)
-    if target is None:
-        raise IllegalAction(f"there is no corps or garrison {a.target!r}", hint="a new garrison is named garrison:FR:city:paris")
+    target = the_transfer_target(state, a.target)
     if isinstance(target, Corps) and target.location.kind is LocationKind.POOL:
         raise IllegalAction(f"{target.id} is in the counter pool; place it with place-corps (7.2.1)")
     check_transfer(state, ctx, power, a.source, target, factors_from(a))
@@ -558,11 +422,11 @@ def _verify_move_city(state: GameState, power: str, a: MoveCityRural, ctx: Any) 
         raise IllegalAction(f"{corps.id} is already in the city of {area}")
     if m.area(area).city is None:
         raise IllegalAction(f"{area} has no city")
-    if not supply.allied_or_same(state, power, supply.city_power(state, m, area)):
+    if not relations.allied(state, power, control.city_power(state, m, area)):
         raise IllegalAction(f"the city of {area} is not held by {power} or an ally; {corps.id} may not enter it in this phase (7.2.3)")
-    inside = sum(1 for c in supply.corps_at(state, area) if c.location.kind is LocationKind.CITY)
+    inside = sum(1 for c in control.corps_at(state, area) if c.location.kind is LocationKind.CITY)
     inside += sum(1 for g in supply.garrisons_at(state, area) if g.location.kind is LocationKind.CITY)
-    if inside >= CITY_STACK_LIMIT:
+    if inside >= STACK_LIMIT:
         raise IllegalAction(f"the city of {area} already holds {inside} counters, the most it may (10.4.3, 000:1410)")
 
 

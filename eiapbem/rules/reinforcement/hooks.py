@@ -13,17 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
-from eiapbem.rules.model import Corps, Factors, GameState, Location, LocationKind
+from eiapbem.rules import control, engine, supply
+from eiapbem.rules.model import Corps, Depot, Factors, GameState, Location, LocationKind
 from eiapbem.rules.model.powers import SHIP_ITEMS
 from eiapbem.rules.reinforcement.army import check_corps_takes, check_garrison_takes
-from eiapbem.rules.reinforcement.common import (
-    ARMY_ITEMS,
-    GARRISON_ITEMS,
-    due_factors,
-    purchased,
-)
+from eiapbem.rules.reinforcement.common import due_factors, purchased
 from eiapbem.rules.reinforcement.minors import finish_minor_setup
+from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS
 
 
 def _one(kind) -> Factors:
@@ -47,7 +43,7 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
         places = [Location(LocationKind.CITY, a) for a in homes]
         if nation == power:
             places += sorted(
-                {u.location for u in state.units.values() if u.KIND == "depot" and u.power == power and u.location.kind is LocationKind.AREA},
+                {u.location for u in state.units.values() if isinstance(u, Depot) and u.power == power and u.location.kind is LocationKind.AREA},
                 key=str,
             )
         for where in places:
@@ -59,7 +55,7 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
     for c in corps:
         if purchased(state, c):
             for a in homes:
-                if supply.city_power(state, m, a) == power and not supply.is_besieged(state, m, a):
+                if control.city_power(state, m, a) == power and not control.is_besieged(state, m, a):
                     try:
                         check_corps_takes(state, ctx, power, c, one, at=Location(LocationKind.CITY, a))
                         return f"{c.id} placed in {a}"

@@ -16,16 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.model import Corps, Fleet, GameState, Leader, LeaderStatus, LocationKind
 from eiapbem.rules.model.base import Record
-
-
-def the_leader(state: GameState, leader_id: str) -> Leader:
-    lead = state.leaders.get(leader_id)
-    if lead is None:
-        raise IllegalAction(f"there is no leader {leader_id!r}", hint="leader ids look like leader:FR:davout")
-    return lead
+from eiapbem.rules.forces import the_leader
 
 
 def is_naval(ctx: Any, leader: Leader) -> bool:
@@ -74,9 +68,9 @@ def _verify_assign(state: GameState, power: str, a: AssignLeader, ctx: Any) -> N
             raise IllegalAction(f"{lead.id} goes only with a fleet on the map (13.8, 000:2632), and {a.unit!r} is not one")
     elif not isinstance(unit, Corps) or unit.location.kind not in (LocationKind.AREA, LocationKind.CITY):
         raise IllegalAction(f"{lead.id} goes only with a corps on the map (7.4, 000:984), and {a.unit!r} is not one")
-    if supply.unit_controller(state, unit) != power:
+    if relations.unit_power(state, unit) != power:
         raise IllegalAction(f"{unit.id} is not controlled by {power}; a leader joins only his power's corps (7.4, 000:984)")
-    if naval and supply.power_of(state, unit.nation) != "GB":
+    if naval and relations.power_of(state, unit.nation) != "GB":
         raise IllegalAction(f"{lead.id} goes only with a British or British-controlled fleet (13.8, 000:2632)")
     if lead.attached_to == unit.id:
         raise IllegalAction(f"{lead.id} is already with {unit.id}")
@@ -132,9 +126,9 @@ def _verify_retire(state: GameState, power: str, a: RetireLeader, ctx: Any) -> N
     unit = state.units[lead.attached_to]  # type: ignore[index]
     if isinstance(unit, Corps) and unit.location.kind is LocationKind.CITY:
         area = unit.location.site
-        if supply.is_besieged(state, m, area):
+        if control.is_besieged(state, m, area):
             port = m.area(area).port is not None
-            if not port or supply.is_blockaded(state, area, power):
+            if not port or control.is_blockaded(state, m, area, power):
                 raise IllegalAction(
                     f"{lead.id} is in the besieged city of {area}{' and its port is blockaded' if port else ''}; he may not retire (7.4, 000:984)"
                 )

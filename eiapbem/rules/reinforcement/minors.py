@@ -19,7 +19,8 @@ from eiapbem.rules import engine, supply
 from eiapbem.rules.model import Factors, GameState, Location, LocationKind, MinorCountry, Ships
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.model.common import NonNeg
-from eiapbem.rules.reinforcement.common import (
+from eiapbem.rules.reinforcement.army import _garrison_at
+from eiapbem.rules.forces import (
     city_garrison_total,
     corps_capacity,
     covers,
@@ -32,7 +33,6 @@ from eiapbem.rules.reinforcement.common import (
     the_corps,
     the_fleet,
 )
-from eiapbem.rules.reinforcement.army import _garrison_at
 
 
 def the_minor(state: GameState, power: str, slug: str) -> MinorCountry:

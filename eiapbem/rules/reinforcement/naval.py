@@ -15,20 +15,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
+from eiapbem.rules import control, engine, supply
 from eiapbem.rules.model import POOL, Fleet, GameState, Location, LocationKind, MinorStatus, Ships
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.model.common import NonNeg
-from eiapbem.rules.reinforcement.common import (
+from eiapbem.rules.reinforcement.common import due_ships, purchased, take_ships
+from eiapbem.rules.forces import (
     check_nation,
     covers,
-    due_ships,
     fits,
     fleet_capacity,
     own_unit,
-    purchased,
     ships_from,
-    take_ships,
     the_area,
     the_fleet,
 )
@@ -46,7 +44,7 @@ def _home_port(state: GameState, ctx: Any, power: str, nation: str, port: str, *
     a = the_area(m, port)
     if a.port is None:
         raise IllegalAction(f"{port} has no port")
-    if supply.city_power(state, m, port) != power:
+    if control.city_power(state, m, port) != power:
         raise IllegalAction(f"the port of {port} is not controlled by {power} (7.1, 000:908)")
     if supply.is_home_area(state, m, port, nation):
         return

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, mapgraph, supply
+from eiapbem.rules import control, engine, mapgraph, relations, supply
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LeaderStatus, Location, LocationKind
 from eiapbem.rules.model.base import Range, Record
 
@@ -133,15 +133,15 @@ def _apply_recall(state: GameState, power: str, a: RecallUnit, ctx: Any) -> engi
 
 
 def _owner(state: GameState, u: Corps | Fleet) -> str | None:
-    return supply.power_of(state, u.nation)
+    return relations.power_of(state, u.nation)
 
 
 def revert_on_entry(state: GameState, mover: str, area: str) -> tuple[GameState, tuple[str, ...]]:
     """7.6.1 (000:1006): ``mover`` enters ``area``; corps there loaned by a power it is at war with to a
     power it is not at war with go back to their owner (and a battle may follow).  Returns the ids."""
     back: list[str] = []
-    for c in supply.corps_at(state, area):
-        if c.loaned_to is not None and supply.at_war(state, mover, c.nation) and not supply.at_war(state, mover, c.loaned_to):
+    for c in control.corps_at(state, area):
+        if c.loaned_to is not None and relations.at_war(state, mover, c.nation) and not relations.at_war(state, mover, c.loaned_to):
             state = state.with_unit(c.replace(loaned_to=None))
             back.append(c.id)
     return state, tuple(back)
@@ -153,8 +153,8 @@ def revert_fleets_on_attack(state: GameState, attacker: str, fleet_ids: tuple[st
     back: list[str] = []
     for fid in sorted(fleet_ids):
         f = state.units.get(fid)
-        if isinstance(f, Fleet) and f.loaned_to is not None and supply.at_war(state, attacker, f.nation) \
-                and not supply.at_war(state, attacker, f.loaned_to):
+        if isinstance(f, Fleet) and f.loaned_to is not None and relations.at_war(state, attacker, f.nation) \
+                and not relations.at_war(state, attacker, f.loaned_to):
             state = state.with_unit(f.replace(loaned_to=None))
             back.append(fid)
     return state, tuple(back)
@@ -166,7 +166,7 @@ def _home_city(state: GameState, m: Any, owner: str, start: str) -> str | None:
     best = sorted(
         (cost, a) for a, cost in costs.items()
         if m.area(a).city is not None and supply.is_home_area(state, m, a, owner)
-        and supply.city_power(state, m, a) == owner and not supply.is_besieged(state, m, a)
+        and control.city_power(state, m, a) == owner and not control.is_besieged(state, m, a)
     )
     return best[0][1] if best else None
 
@@ -181,7 +181,7 @@ def repatriate_attacked_corps(state: GameState, m: Any, attacker: str, corps_ids
         if not isinstance(c, Corps) or c.loaned_to is None:
             continue
         owner = _owner(state, c)
-        if owner is None or not supply.at_war(state, attacker, c.loaned_to) or supply.at_war(state, attacker, c.nation):
+        if owner is None or not relations.at_war(state, attacker, c.loaned_to) or relations.at_war(state, attacker, c.nation):
             continue
         where = c.location
         if where.kind in (LocationKind.AREA, LocationKind.CITY) and not supply.is_home_area(state, m, where.site, c.nation):

@@ -1,6 +1,6 @@
 """Rules-case procedure ``naval.battle``: a whole naval combat through the engine.
 
-Input: the scene (``eiapbem.rules.scene``: ``date``, ``phasing``, ``wars``,
+Input: the scene (``eiapbem.rulecases.scene``: ``date``, ``phasing``, ``wars``,
 ``fleets`` with ``side``...), ``location`` of the combat, optional
 ``interception``, ``wind_gauge_to``, ``from_port``, and ``answers`` to the
 pending decisions (``evasion``, ``pursuit:<fleet>``, ``retreat:<power>``,
@@ -10,11 +10,11 @@ pending decisions (``evasion``, ``pursuit:<fleet>``, ``retreat:<power>``,
 
 from __future__ import annotations
 
-from eiapbem.rules.cases import procedure
-from eiapbem.rules.combat._inputs import need
+from eiapbem.rulecases.harness import procedure
+from eiapbem.rulecases.inputs import need
 from eiapbem.rules.model.common import Phase
 from eiapbem.rules.naval.battle import start_naval_battle
-from eiapbem.rules.scene import answer_all, location, powers_changed, scene_state, waiting_for
+from eiapbem.rulecases.scene import answer_all, location, powers_changed, scene_state, waiting_for
 
 
 @procedure("naval.battle", context=True)

@@ -1,5 +1,10 @@
 """Rules test cases: data-driven checks of the rules against the manual.
 
+This testing subpackage (``eiapbem.rulecases``) sits above the rules core:
+the rules ship no case harness; ``eiapbem rules test`` and the test suite use
+this one.  Procedures live in ``eiapbem.rulecases.procedures`` (one module per
+topic, each registering its own with ``@procedure``).
+
 In the spirit of the Diplomacy Adjudicator Test Cases, each case is a small
 TOML file naming a situation, the dice to force, what to do and what must
 come out.  A case names a *procedure*: a pure rules function registered here
@@ -27,7 +32,7 @@ are registered with ``@procedure("name", context=True)`` and take
 case's forced dice.  The rules core reads no files, so the caller of
 ``run_case`` passes ``context_factory`` (``eiapbem.data.context.rules_context``,
 as ``eiapbem rules test`` and the test suite do); without it such a case fails
-with a sentence saying so.  ``game.actions`` (``eiapbem.rules.case_game``) is
+with a sentence saying so.  ``game.actions`` (``eiapbem.rulecases.procedures.game``) is
 such a procedure: it builds a scenario's first state, edits it, plays actions
 through the engine and reports units, leaders and log lines.
 """
@@ -35,6 +40,7 @@ through the engine and reports units, leaders and log lines.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import tomllib
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -48,20 +54,8 @@ _PROCEDURES: dict[str, Procedure] = {}
 #: Procedures that take ``(input, ctx)`` instead of ``(input, dice)``.
 _NEEDS_CONTEXT: set[str] = set()
 
-#: Modules that register procedures; imported before any case runs.
-PROCEDURE_MODULES: tuple[str, ...] = (
-    "eiapbem.rules.tables",
-    "eiapbem.rules.combat.morale",
-    "eiapbem.rules.combat.commander",
-    "eiapbem.rules.combat.tables_use",
-    "eiapbem.rules.combat.pursuit",
-    "eiapbem.rules.combat.siege",
-    "eiapbem.rules.combat.sieges",
-    "eiapbem.rules.naval.combat",
-    "eiapbem.rules.naval.cases",
-    "eiapbem.rules.diplomacy.minors",
-    "eiapbem.rules.case_game",
-)
+#: The one place procedures live: every module of this package registers its own.
+PROCEDURE_PACKAGE = "eiapbem.rulecases.procedures"
 
 _REQUIRED = ("id", "section", "title", "source", "procedure", "expect")
 _ALLOWED = set(_REQUIRED) | {"input", "dice"}
@@ -79,12 +73,15 @@ def procedure(name: str, *, context: bool = False) -> Callable[[Procedure], Proc
     return deco
 
 
-def procedures() -> dict[str, Procedure]:
-    for mod in PROCEDURE_MODULES:
-        importlib.import_module(mod)
-    from eiapbem.rules import tables
+def procedure_modules() -> tuple[str, ...]:
+    """Every module of ``PROCEDURE_PACKAGE``, by name (no list to keep by hand)."""
+    package = importlib.import_module(PROCEDURE_PACKAGE)
+    return tuple(sorted(f"{PROCEDURE_PACKAGE}.{m.name}" for m in pkgutil.iter_modules(package.__path__)))
 
-    tables.all_tables()  # table modules may register procedures too
+
+def procedures() -> dict[str, Procedure]:
+    for mod in procedure_modules():
+        importlib.import_module(mod)
     return dict(sorted(_PROCEDURES.items()))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from eiapbem.core.errors import BadData
 from eiapbem.rules import engine
-from eiapbem.rules.combat._inputs import need
+from eiapbem.rulecases.inputs import need
 from eiapbem.rules.model import GameState, Slot
 from eiapbem.rules.model.common import Date, Phase
 from eiapbem.rules.model.units import (

@@ -35,6 +35,13 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     # or rule = "end-slot" (engine.end_slot: obligations, then the phase's finish)
     # or rule = "advance" (sequence.advance), rule = "declare-war", aggressor = "FR", target = "AU"
 
+A simultaneous slot (``power = "all"``, optional ``actors = [...]``) is played
+with ``rule = "orders"``, ``by = "FR"``, ``orders = [{action = ...}, ...]`` (one
+power's orders, checked by ``engine.check_orders`` against the common start;
+refused orders are reported like a refused step) and then ``rule = "resolve"``
+(``engine.resolve_slot`` with every power's orders; ``others = "none"`` gives the
+powers that sent none empty orders).
+
 The result holds ``steps`` (``"ok"`` or ``"refused"`` per step), ``errors``
 (the refusal sentences), ``returned`` (ids a rule step gave back), ``units``
 and ``leaders`` (for the ids in ``report``: location, forces, loan), ``log``
@@ -49,9 +56,10 @@ from typing import Any
 
 from eiapbem.core.errors import EiaError
 from eiapbem.rules import engine
-from eiapbem.rules.cases import procedure
+from eiapbem.rulecases.harness import procedure
 from eiapbem.rules.model import (
     POOL,
+    POWERS,
     Date,
     FactorType,
     Factors,
@@ -68,7 +76,7 @@ from eiapbem.rules.model import (
 )
 from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.model.powers import BuildOrder
-from eiapbem.rules.model.slot import TURN
+from eiapbem.rules.model.slot import ALL, ORDERS, TURN
 
 
 def _location(text: str) -> Location:
@@ -103,8 +111,12 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     from eiapbem.rules.scenario import initial_state
 
     state = initial_state(ctx.world[f"scenarios/{inp['scenario']}.json"], ctx.world)
-    power = inp["power"]
-    state = state.replace(date=Date.parse(inp["date"]), slot=Slot(Phase(inp["phase"]), TURN, power, (power,)))
+    power = inp.get("power", ALL)
+    if power == ALL:  # a simultaneous slot (diplomacy, economic): every power, or the case's actors
+        slot = Slot(Phase(inp["phase"]), ORDERS, None, tuple(inp.get("actors", POWERS)))
+    else:
+        slot = Slot(Phase(inp["phase"]), TURN, power, (power,))
+    state = state.replace(date=Date.parse(inp["date"]), slot=slot)
     for a, b in inp.get("wars", []):
         state = state.with_war(a, b, state.date, (a,))
     for a, b in inp.get("alliances", []):
@@ -128,7 +140,7 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     for row in inp.get("builds", []):
         order = BuildOrder(nation=row["nation"], item=row["item"], count=row["count"], arrives=Date.parse(row["arrives"]),
                            port=row.get("port") or None)
-        from eiapbem.rules.supply import power_of
+        from eiapbem.rules.relations import power_of
 
         owner = power_of(state, order.nation) or order.nation
         ps = state.powers[owner]
@@ -143,7 +155,12 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     return state
 
 
-def _rule(state: GameState, step: dict, ctx: Any) -> tuple[engine.Outcome, tuple[str, ...]]:
+def _action(step: dict) -> Any:
+    fields = {k: v for k, v in step.items() if k not in ("action", "by")}
+    return engine.action_from_obj({"kind": step["action"], **_defaults(step["action"]), **fields})
+
+
+def _rule(state: GameState, step: dict, ctx: Any, given: dict[str, list]) -> tuple[engine.Outcome, tuple[str, ...]]:
     from eiapbem.rules.reinforcement import orders
 
     name = step["rule"]
@@ -160,6 +177,14 @@ def _rule(state: GameState, step: dict, ctx: Any) -> tuple[engine.Outcome, tuple
         return engine.Outcome(advance(state)), ()
     if name == "declare-war":  # a war declared this month (the diplomacy phase's result)
         return engine.Outcome(state.with_war(step["aggressor"], step["target"], state.date, (step["aggressor"],))), ()
+    if name == "orders":  # one power's orders for a simultaneous slot, checked against the common start
+        actions = [_action(a) for a in step.get("orders", [])]
+        engine.check_orders(state, step["by"], actions, ctx)
+        given[step["by"]] = actions
+        return engine.Outcome(state), ()
+    if name == "resolve":  # every actor's orders are in: the phase's resolution, then the next slot
+        missing = [p for p in state.slot.actors if p not in given]
+        return engine.resolve_slot(state, {**given, **{p: [] for p in missing if step.get("others", "") == "none"}}, ctx), ()
     if name == "loans.revert-on-entry":
         s, ids = orders.revert_on_entry(state, step["mover"], step["area"])
     elif name == "loans.revert-fleets-on-attack":
@@ -205,15 +230,14 @@ def game_actions(inp: dict, ctx: Any) -> dict:
     steps: list[str] = []
     errors: list[str] = []
     returned: list[str] = []
+    given: dict[str, list] = {}
     for step in inp.get("steps", []):
         try:
             if "rule" in step:
-                out, ids = _rule(state, step, ctx)
+                out, ids = _rule(state, step, ctx, given)
                 returned.extend(ids)
             else:
-                fields = {k: v for k, v in step.items() if k not in ("action", "by")}
-                action = engine.action_from_obj({"kind": step["action"], **_defaults(step["action"]), **fields})
-                out = engine.apply_action(state, step.get("by", inp["power"]), action, ctx)
+                out = engine.apply_action(state, step.get("by", inp["power"]), _action(step), ctx)
             state = out.state
             steps.append("ok")
         except EiaError as err:
@@ -243,6 +267,7 @@ def game_actions(inp: dict, ctx: Any) -> dict:
         "skips": {p: {str(ph): str(m) for ph, m in ps.skips.items()} for p, ps in state.powers.items() if ps.skips},
         "ceded": dict(state.ceded_provinces),
         "political_status": {p: ps.political_status for p, ps in state.powers.items()},
+        "treasury": {p: state.powers[p].treasury for p in POWERS},
     }
 
 

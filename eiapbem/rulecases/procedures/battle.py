@@ -26,8 +26,8 @@ from typing import Any
 
 from eiapbem.core.errors import BadData
 from eiapbem.rules import engine
-from eiapbem.rules.cases import procedure
-from eiapbem.rules.combat._inputs import need
+from eiapbem.rulecases.harness import procedure
+from eiapbem.rulecases.inputs import need
 from eiapbem.core.dice import Dice
 from eiapbem.rules.model import (
     Corps,

@@ -1,14 +1,11 @@
-"""Reading rules case files from disk (the rules core parses them, ``eiapbem.rules.cases``)."""
+"""Reading rules case files from disk (``eiapbem.rulecases.harness`` parses them)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-# The data layer's case procedures register when this module is imported (the rules core cannot import them).
-import eiapbem.data.battle_cases  # noqa: F401
-import eiapbem.data.economy_cases  # noqa: F401
 from eiapbem.core.errors import BadData
-from eiapbem.rules.cases import Case, parse_case
+from eiapbem.rulecases.harness import Case, parse_case
 
 
 def load_case(path: str | Path) -> Case:

@@ -8,15 +8,15 @@ expect: ``treasury.FR``, ``manpower.PR``, ``status.GB``, ``vp.AU``,
 ``builds.FR``, ``money.<fund>.<item>``, ``pp.<power>.<item>``, ``victors``,
 ``sue.<power>``, ``minor.<slug>``, ``unit.<id>``.
 
-It lives in ``eiapbem.data`` because it reads the packaged map and world data;
-the rules core imports nothing from this layer.
+It reads the packaged map and world data (``eiapbem.data``), which the rules
+core never does; the case harness sits above both.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules.cases import procedure
+from eiapbem.rulecases.harness import procedure
 from eiapbem.core.dice import Dice
 from eiapbem.rules.model import (
     POWERS,

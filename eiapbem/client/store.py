@@ -1,0 +1,248 @@
+"""A game folder's store: keys, the save, monthly saves, the game's journal (4.2.2-4.2.8).
+
+A game folder (``--home``) holds one save per game, ``save/GameName.sav``,
+sealed to every role played from the folder (one power for an email client;
+the host and its powers, or several hot-seat powers, for the host's folder,
+4.2.1).  Each role's secret keys are in ``GameName_<role>.key`` under that
+player's password; opening a session needs one of them.
+
+The save's game part (``GameData``, decoded strictly as ``pbem.bodies.SaveBody``)
+holds the state at the start of the slot in play, who plays what (``meta``,
+with the rules versions the game was started with), the actions each local
+power has taken so far in the slot, the orders already in for a simultaneous
+slot, the file being sent (``outbox``), the battle-file bookkeeping, and the
+game's **journal**: the public log of the whole game, which is not part of the
+hashed state (``GameState.log`` holds only the lines made since the journal
+last took them; ``Store.save`` moves them here).
+
+A host's folder also keeps a monthly save, ``save/GameName_monthly_1805-03.sav``,
+at the start of every month's diplomacy phase (000:216); ``eiapbem/host/admin.py``
+makes backups from them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from eiapbem.core.errors import EiaError, IllegalAction
+from eiapbem.pbem import bodies, envelope, files, folders, keys, savegame
+from eiapbem.pbem.files import SaveContents
+from eiapbem.pbem.folders import GameFolders
+from eiapbem.rules.model import GameState, LogEntry, Phase
+
+#: Tests (and only tests) may set this to "logn,r,p" for fast key files; real games never do.
+TEST_SCRYPT_ENV = "EIAPBEM_TEST_SCRYPT"
+PLAYER_TYPES = bodies.PLAYER_TYPES
+
+class NoGame(EiaError):
+    """The folder holds no game, or not the one named, or the role is not played here."""
+
+
+def scrypt_params() -> dict[str, int]:
+    """Strong scrypt parameters, unless the test suite asked for weak ones through ``TEST_SCRYPT_ENV``."""
+    raw = os.environ.get(TEST_SCRYPT_ENV)
+    if not raw:
+        return {}
+    logn, r, p = (int(x) for x in raw.split(","))
+    return {"logn": logn, "r": r, "p": p}
+
+
+# ----------------------------------------------------------------- the folder
+
+
+def game_names(home: Path) -> list[str]:
+    save = GameFolders(home).save
+    if not save.is_dir():
+        return []
+    return sorted(p.name[: -len(".sav")] for p in save.iterdir()
+                  if p.name.endswith(".sav") and "_backup_" not in p.name and "_monthly_" not in p.name)
+
+
+def monthly_name(game: str, date_key: str) -> str:
+    """The host's automatic save at the start of a month's diplomacy phase (4.2.8, 000:216)."""
+    return f"{folders.check_game_name(game)}_monthly_{date_key}.sav"
+
+
+def utc_now() -> str:
+    """The wall clock for the admin status (client layer only; the rules never see it)."""
+    import datetime
+
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def file_time(path: Path) -> str:
+    import datetime
+
+    try:
+        t = path.stat().st_mtime
+    except OSError:
+        return utc_now()
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def find_game(home: Path, game: str | None) -> str:
+    names = game_names(home)
+    if game:
+        if game not in names:
+            raise NoGame(f"there is no game {game!r} in {home}", hint="'eiapbem new' creates a game; 'eiapbem join' joins one")
+        return game
+    if not names:
+        raise NoGame(f"there is no game in {home.resolve()}", hint="'eiapbem new' creates a game; 'eiapbem join' joins one; or use --home")
+    if len(names) > 1:
+        raise NoGame(f"{home} holds several games ({', '.join(names)}); say which with --game")
+    return names[0]
+
+
+def key_path(home: Path, game: str, role: str) -> Path:
+    return home / folders.identity_name(game, role)
+
+
+def local_roles(home: Path, game: str) -> dict[str, envelope.RosterEntry]:
+    """The roles played from this folder (their key files are here), with their public keys."""
+    out = {}
+    for role in envelope.POWERS + ("host",):
+        p = key_path(home, game, role)
+        if p.is_file():
+            out[role] = keys.public_of(folders.read_limited(p, keys.MAX_KEY_FILE), p.name)
+    return out
+
+
+def open_identity(home: Path, game: str, role: str, password: str) -> keys.Identity:
+    p = key_path(home, game, role)
+    if not p.is_file():
+        raise NoGame(f"{role} is not played from {home}: there is no key file {p.name}")
+    return keys.open_identity(folders.read_limited(p, keys.MAX_KEY_FILE), password, p.name)
+
+
+def write_identity(home: Path, game: str, ident: keys.Identity, password: str) -> Path:
+    if not password:
+        raise IllegalAction("a password cannot be empty (4.1.1 PBEM-Hotseat Passwords)")
+    data = keys.seal_identity(ident, password, game, **scrypt_params())
+    p = key_path(home, game, ident.role)
+    GameFolders(home).put(home, p.name, data)
+    return p
+
+
+# ----------------------------------------------------------------- what the save holds
+
+
+@dataclass(frozen=True)
+class GameData:
+    """The game part of a save (``SaveContents.game``)."""
+
+    state: GameState
+    #: Who plays what: {"players": {power: {name, email, type}}, "host": {name, email}, "scenario": id}.
+    meta: dict
+    #: Actions taken so far in the slot in play, by local power (action objects).
+    taken: dict = field(default_factory=dict)
+    #: Orders already in for the simultaneous slot in play, by power (action objects).
+    orders: dict = field(default_factory=dict)
+    #: A turn file being written: {"name", "data", "what"}; saved before the file goes to
+    #: commout/ and cleared after, so a crash in between cannot lose it (it is written again on opening).
+    outbox: dict = field(default_factory=dict)
+    #: Battles between two humans in the slot in play (4.2.7, ``client/battles.py``):
+    #: ``plan`` [[battle, ask, at], ...] the exchanges done; ``fights`` {battle: ...} the acting
+    #: power's battle files; ``answer`` {battle: ...} the questions this folder's power answers.
+    battles: dict = field(default_factory=dict)
+    #: The game's public log so far (``LogEntry.to_obj`` each), kept beside the hashed state.
+    journal: tuple = ()
+
+    def to_obj(self) -> dict:
+        meta = dict(self.meta)
+        meta.setdefault("head", None)
+        meta.setdefault("reloads", {})
+        meta.setdefault("based_on", "")
+        return {"state": self.state.encode(), "meta": meta, "taken": self.taken, "orders": self.orders,
+                "outbox": self.outbox or None, "battles": self.battles, "journal": list(self.journal)}
+
+    @classmethod
+    def from_obj(cls, o: Any, name: str) -> "GameData":
+        if isinstance(o, dict) and isinstance(o.get("meta"), dict) and "based_on" not in o["meta"]:
+            o = {**o, "meta": {**o["meta"], "based_on": ""}}  # saves made before edited scenarios (14.5)
+        b = bodies.decode(bodies.SaveBody, o, name, "a game").to_obj()
+        meta = b["meta"]
+        if meta["head"] is None:
+            del meta["head"]
+        if not meta["based_on"]:
+            del meta["based_on"]
+        return cls(GameState.decode(b["state"]), meta, b["taken"], b["orders"], b["outbox"] or {}, b["battles"],
+                   tuple(b["journal"]))
+
+    def absorbed(self) -> "GameData":
+        """The state's new log lines moved into the journal (the state keeps none: they are not hashed)."""
+        if not self.state.log:
+            return self
+        lines = tuple(e.to_obj() for e in self.state.log)
+        return replace(self, state=self.state.replace(log=()), journal=self.journal + lines)
+
+    def log(self, last: int | None = None) -> list[LogEntry]:
+        """The journal (or its ``last`` lines) as log entries, oldest first (``eiapbem log``, ``status``)."""
+        lines = self.journal if last is None else self.journal[max(len(self.journal) - last, 0):]
+        return [LogEntry.from_obj(o, "the journal") for o in lines]
+
+
+class Store:
+    """The save of a game folder: the state, the chain, what is in play; saved atomically after every change."""
+
+    home: Path
+    folders: GameFolders
+    game: str
+    me: keys.Identity
+    contents: SaveContents
+    data: GameData
+    local: dict[str, envelope.RosterEntry]
+
+    def save(self) -> None:
+        self.data = self.data.absorbed()
+        self.contents = replace(self.contents, game=self.data.to_obj())
+        savegame.store(self.folders, self.game, self.contents, self.me, also=self.local)
+        self._monthly()
+
+    def _monthly(self) -> Path | None:
+        """The host keeps a save at the start of each month's diplomacy phase (000:216)."""
+        st = self.state
+        if "host" not in self.local or st.slot is None or st.slot.phase is not Phase.DIPLOMACY:
+            return None
+        if self.data.orders or self.data.taken or self.contents.chain.step is not None:
+            return None
+        path = self.folders.save / monthly_name(self.game, str(st.date))
+        if path.exists():
+            return None
+        from eiapbem.pbem import atomic
+
+        sealed = files.write_save(self.contents, self.me, also=self.local)
+        assert sealed.dat is not None
+        atomic.write_save_pair(path, sealed.data, sealed.dat)
+        return path
+
+    @property
+    def state(self) -> GameState:
+        return self.data.state
+
+    @property
+    def power(self) -> str:
+        return self.me.role
+
+    def restart_from(self, chain: Any, data: GameData, starts: dict | None = None) -> None:
+        """Go on from another chain and game (a backup's new epoch, 4.2.8), and save."""
+        self.contents = SaveContents(chain, data.to_obj(), dict(self.contents.starts if starts is None else starts))
+        self.data = data
+        self.save()
+
+    def refresh_roles(self) -> None:
+        """The roles played here again, after the chain's roster changed (a replaced player or host, 4.2.8)."""
+        self.local = {r: e for r, e in local_roles(self.home, self.game).items() if self.contents.chain.roster.get(r) == e}
+
+    def journal(self, last: int | None = None) -> list[LogEntry]:
+        """The game's public log so far (or its ``last`` lines), with the lines of the state in memory not yet saved."""
+        return self.data.absorbed().log(last)
+
+    def save_snapshot(self) -> tuple[SaveContents, GameData]:
+        return self.contents, self.data
+
+    def restore_snapshot(self, snap: tuple[SaveContents, GameData]) -> None:
+        self.contents, self.data = snap
+

@@ -1,0 +1,630 @@
+"""The typed value machinery under the game state model and the file bodies.
+
+(Moved from ``eiapbem/rules/model/base.py`` to the bottom layer so that the
+file layer decodes its bodies with the same validator as the state, issue 15
+item 2; ``eiapbem.rules.model.base`` re-exports it.)
+
+Every value of the model is a frozen dataclass deriving from ``Record``.  Its
+fields are declared with ordinary type hints, and those hints are the schema:
+
+- ``int``, ``str``, ``bool``, ``bytes`` (strict: a ``bool`` is not an ``int``,
+  a float is never anything), optionally narrowed with ``Annotated[...]`` and a
+  constraint from this module (``Range``, ``OneOf``, ``Pattern``);
+- a ``StrEnum`` (stored as its string value; a plain string is converted);
+- another ``Record``;
+- ``X | None``;
+- ``tuple[X, ...]`` (an ordered sequence: order is meaning, never identity);
+- ``Annotated[tuple[X, ...], SortedSet()]`` (a set of ids: kept sorted and
+  without repeats, so one set has one form);
+- ``FrozenMap[K, V]`` (a mapping with string keys, iterated in canonical key
+  order; the keys are stable ids such as ``FR`` or ``corps:FR:III``);
+- a union of records that each name a ``KIND`` (stored with a ``kind`` key);
+- ``Plain`` (a plain canonical value: None, bool, int, str, bytes, lists and
+  maps with string keys, no deeper than ``Plain.DEPTH``; for what a higher
+  layer decodes strictly itself, such as an action object).
+
+A field declared with ``transient()`` is not part of the record's value: it is
+neither encoded, decoded, compared nor hashed (the state's game log, kept
+beside the state by the client layer, docs/decisions.md "Turn pipeline").
+
+From the hints come, for every record: a type check at construction (so a
+value that exists is valid, and ``==``/``hash`` of the dataclass agree with the
+canonical encoding), ``to_obj`` (plain ints/str/bytes/bool/None/lists/maps),
+and a strict ``from_obj`` that names the path of the first bad field
+(``powers.FR.treasury``) in a ``BadEncoding``.  A record may add invariants
+across its fields in ``_check``; they raise ``InvalidValue``.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import enum
+import re
+import types
+import typing
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+from eiapbem.core.errors import BadData, BadEncoding
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+_HINT = "the file is damaged or was written by another version of eiapbem; ask the host for a backup"
+
+
+class InvalidValue(BadData):
+    """A model value breaks its declared type or an invariant.
+
+    ``path`` names the field (``powers.FR.treasury``); decoding turns this into
+    a ``BadEncoding`` carrying the same path.
+    """
+
+    def __init__(self, message: str, *, path: str = "", hint: str | None = None) -> None:
+        self.path = path
+        self.reason = message
+        super().__init__(f"{path}: {message}" if path else message, hint=hint)
+
+
+def _join(path: str, part: str) -> str:
+    return f"{path}.{part}" if path else part
+
+
+def _key_bytes(k: str) -> bytes:
+    return k.encode("utf-8")
+
+
+class FrozenMap(Mapping[K, V], Generic[K, V]):
+    """An immutable, hashable mapping with ``str`` keys in canonical order.
+
+    Iteration follows the UTF-8 byte order of the keys, the same order the
+    canonical encoding uses, so nothing depends on insertion or hash order.
+    Updates return a new map.
+    """
+
+    # ``_ok``: the ``MapSpec`` that last checked every entry (None: not checked);
+    # ``_dirty``: keys set since then.  An update of a checked map carries both,
+    # so the next check looks at the changed entries only (docs/decisions.md
+    # "Integration"); a map built from anything else (decoding) is checked whole.
+    __slots__ = ("_d", "_h", "_ok", "_dirty")
+
+    def __init__(self, items: Mapping[K, V] | typing.Iterable[tuple[K, V]] = ()) -> None:
+        pairs = list(items.items()) if isinstance(items, Mapping) else list(items)
+        d: dict = {}
+        for k, v in pairs:
+            if not isinstance(k, str):
+                raise InvalidValue(f"map key {k!r} is not a string")
+            if k in d:
+                raise InvalidValue(f"map key {k!r} appears twice")
+            d[k] = v
+        self._d = {k: d[k] for k in sorted(d, key=_key_bytes)}
+        self._h: int | None = None
+        self._ok: Any = None
+        self._dirty: tuple = ()
+
+    @classmethod
+    def _derived(cls, parent: "FrozenMap", d: dict, dirty: tuple) -> "FrozenMap":
+        """A map of the already ordered dict ``d`` made from ``parent`` by changing the keys ``dirty``."""
+        m = cls.__new__(cls)
+        m._d = d
+        m._h = None
+        m._ok = parent._ok
+        m._dirty = parent._dirty + dirty if parent._ok is not None else ()
+        return m
+
+    def __getitem__(self, key: K) -> V:
+        return self._d[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenMap):
+            return self._d == other._d
+        if isinstance(other, Mapping):
+            return self._d == dict(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        if self._h is None:
+            self._h = hash(tuple(self._d.items()))
+        return self._h
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._d!r})"
+
+    def set(self, key: K, value: V) -> FrozenMap[K, V]:
+        """A copy with ``key`` bound to ``value``."""
+        if key in self._d and isinstance(key, str):
+            d = dict(self._d)
+            d[key] = value  # same key: the order stays canonical
+            return FrozenMap._derived(self, d, (key,))
+        m = FrozenMap({**self._d, key: value})
+        if self._ok is not None:
+            m._ok, m._dirty = self._ok, self._dirty + (key,)
+        return m
+
+    def remove(self, key: K) -> FrozenMap[K, V]:
+        """A copy without ``key`` (which must be present)."""
+        if key not in self._d:
+            raise KeyError(key)
+        return FrozenMap._derived(self, {k: v for k, v in self._d.items() if k != key}, ())
+
+    def discard(self, key: K) -> FrozenMap[K, V]:
+        """A copy without ``key`` (absent is fine)."""
+        return self.remove(key) if key in self._d else self
+
+
+# ----------------------------------------------------------------- constraints
+
+
+@dataclasses.dataclass(frozen=True)
+class Range:
+    """An ``int`` between ``lo`` and ``hi`` inclusive (``None``: unbounded)."""
+
+    lo: int | None = None
+    hi: int | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class OneOf:
+    """A ``str`` from a fixed list."""
+
+    choices: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Pattern:
+    """A ``str`` that fully matches a regular expression; ``what`` names it in messages."""
+
+    regex: str
+    what: str
+
+
+@dataclasses.dataclass(frozen=True)
+class SortedSet:
+    """A ``tuple`` used as a set: stored sorted, without repeats."""
+
+
+# ----------------------------------------------------------------------- specs
+
+
+class Spec(abc.ABC):
+    """How one declared type is checked, encoded and decoded."""
+
+    @abc.abstractmethod
+    def check(self, value: Any, path: str) -> Any:
+        """Return ``value`` (possibly normalised) or raise ``InvalidValue``."""
+
+    @abc.abstractmethod
+    def to_obj(self, value: Any) -> Any:
+        """The plain form of a checked value."""
+
+    @abc.abstractmethod
+    def from_obj(self, obj: Any, path: str) -> Any:
+        """The value of a plain form, strictly checked."""
+
+
+def _tname(v: Any) -> str:
+    return type(v).__name__
+
+
+class ScalarSpec(Spec):
+    def __init__(self, typ: type, constraints: tuple = ()) -> None:
+        self.typ = typ
+        self.constraints = constraints
+
+    def _base_ok(self, value: Any) -> bool:
+        # Exact types only: a bool is not an int, an IntEnum or str subclass
+        # is not stored, so equal values always have equal encodings.
+        return type(value) is self.typ
+
+    def check(self, value: Any, path: str) -> Any:
+        if self.typ is str and isinstance(value, enum.Enum) and isinstance(value, str):
+            value = value.value  # a StrEnum member where a plain id is declared
+        if not self._base_ok(value):
+            raise InvalidValue(f"expected {self.typ.__name__}, got {_tname(value)} {value!r}", path=path)
+        for c in self.constraints:
+            if isinstance(c, Range):
+                if (c.lo is not None and value < c.lo) or (c.hi is not None and value > c.hi):
+                    lo = "" if c.lo is None else str(c.lo)
+                    hi = "" if c.hi is None else str(c.hi)
+                    raise InvalidValue(f"{value} is outside the allowed range {lo}..{hi}", path=path)
+            elif isinstance(c, OneOf):
+                if value not in c.choices:
+                    raise InvalidValue(f"{value!r} is not one of {', '.join(c.choices)}", path=path)
+            elif isinstance(c, Pattern):
+                if not re.fullmatch(c.regex, value):
+                    raise InvalidValue(f"{value!r} is not a valid {c.what}", path=path)
+        return value
+
+    def to_obj(self, value: Any) -> Any:
+        return value
+
+    def from_obj(self, obj: Any, path: str) -> Any:
+        return self.check(obj, path)
+
+
+class EnumSpec(Spec):
+    def __init__(self, typ: type[enum.Enum]) -> None:
+        self.typ = typ
+
+    def check(self, value: Any, path: str) -> Any:
+        if isinstance(value, self.typ):
+            return value
+        if isinstance(value, str):
+            try:
+                return self.typ(value)
+            except ValueError:
+                pass
+        choices = ", ".join(m.value for m in self.typ)
+        raise InvalidValue(f"{value!r} is not one of {choices}", path=path)
+
+    def to_obj(self, value: Any) -> Any:
+        return str(value.value)
+
+    def from_obj(self, obj: Any, path: str) -> Any:
+        if not isinstance(obj, str):
+            raise InvalidValue(f"expected str, got {_tname(obj)} {obj!r}", path=path)
+        return self.check(obj, path)
+
+
+class OptionalSpec(Spec):
+    def __init__(self, inner: Spec) -> None:
+        self.inner = inner
+
+    def check(self, value: Any, path: str) -> Any:
+        return None if value is None else self.inner.check(value, path)
+
+    def to_obj(self, value: Any) -> Any:
+        return None if value is None else self.inner.to_obj(value)
+
+    def from_obj(self, obj: Any, path: str) -> Any:
+        return None if obj is None else self.inner.from_obj(obj, path)
+
+
+class ScalarUnionSpec(Spec):
+    """A union of plain scalar types (e.g. the parameters of a log entry)."""
+
+    def __init__(self, specs: tuple[Spec, ...]) -> None:
+        self.specs = specs
+
+    def _pick(self, value: Any, path: str) -> Spec:
+        for s in self.specs:
+            if isinstance(s, ScalarSpec) and s._base_ok(value):
+                return s
+        names = " or ".join(s.typ.__name__ for s in self.specs if isinstance(s, ScalarSpec))
+        raise InvalidValue(f"expected {names}, got {_tname(value)} {value!r}", path=path)
+
+    def check(self, value: Any, path: str) -> Any:
+        return self._pick(value, path).check(value, path)
+
+    def to_obj(self, value: Any) -> Any:
+        return value
+
+    def from_obj(self, obj: Any, path: str) -> Any:
+        return self.check(obj, path)
+
+
+class TupleSpec(Spec):
+    def __init__(self, inner: Spec, as_set: bool) -> None:
+        self.inner = inner
+        self.as_set = as_set
+
+    def check(self, value: Any, path: str) -> Any:
+        if not isinstance(value, (tuple, list)) or (self.as_set and isinstance(value, (str, bytes))):
+            raise InvalidValue(f"expected a sequence, got {_tname(value)}", path=path)
+        items = tuple(self.inner.check(v, f"{path}[{i}]") for i, v in enumerate(value))
+        if self.as_set:
+            items = tuple(sorted(set(items), key=_set_key))
+        return items
+
+    def to_obj(self, value: Any) -> Any:
+        return [self.inner.to_obj(v) for v in value]
+
+    def from_obj(self, obj: Any, path: str) -> Any:
+        if not isinstance(obj, list):
+            raise InvalidValue(f"expected a list, got {_tname(obj)}", path=path)
+        items = tuple(self.inner.from_obj(v, f"{path}[{i}]") for i, v in enumerate(obj))
+        if self.as_set and list(items) != sorted(set(items), key=_set_key):
+            raise InvalidValue("the set is not sorted or holds a repeat", path=path)
+        return items
+
+
+def _set_key(v: Any) -> Any:
+    if isinstance(v, str):
+        return (0, v.encode("utf-8"))
+    if isinstance(v, Record):
+        return (1, repr(v.to_obj()))
+    return (2, v)
+
+
+class MapSpec(Spec):
+    def __init__(self, key: Spec, value: Spec) -> None:
+        self.key = key
+        self.value = value
+
+    def check(self, value: Any, path: str) -> Any:
+        if not isinstance(value, Mapping):
+            raise InvalidValue(f"expected a map, got {_tname(value)}", path=path)
+        if isinstance(value, FrozenMap) and value._ok is self:
+            # Checked whole by this spec before and changed at ``_dirty`` since: check those entries.
+            if all(self._entry_unchanged(value, k, path) for k in value._dirty if k in value._d):
+                value._dirty = ()
+                return value
+        out = []
+        for k, v in value.items():
+            kk = self.key.check(k, _join(path, str(k)))
+            out.append((str(kk.value) if isinstance(kk, enum.Enum) else kk, self.value.check(v, _join(path, str(k)))))
+        if isinstance(value, FrozenMap) and all(
+            type(k0) is str and k0 == k1 and v0 is v1 for (k0, v0), (k1, v1) in zip(value.items(), out)
+        ):
+            value._ok, value._dirty = self, ()
+            return value  # already normal: keep the object (and its cached hash)
+        m = FrozenMap(out)
+        m._ok = self
+        return m
+
+    def _entry_unchanged(self, m: FrozenMap, k: Any, path: str) -> bool:
+        """Check one entry; True if it is already in normal form (so the map can be kept as is)."""
+        if type(k) is not str:
+            return False
+        kk = self.key.check(k, _join(path, k))
+        v = m._d[k]
+        return (kk.value if isinstance(kk, enum.Enum) else kk) == k and self.value.check(v, _join(path, k)) is v
+
+    def to_obj(self, value: Any) -> Any:
+        return {k: self.value.to_obj(v) for k, v in value.items()}
+
+    def from_obj(self, obj: Any, path: str) -> Any:
+        if not isinstance(obj, dict):
+            raise InvalidValue(f"expected a map, got {_tname(obj)}", path=path)
+        out = []
+        for k, v in obj.items():
+            p = _join(path, str(k))
+            self.key.from_obj(k, p)
+            out.append((k, self.value.from_obj(v, p)))
+        return FrozenMap(out)
+
+
+class RecordSpec(Spec):
+    def __init__(self, cls: type[Record]) -> None:
+        self.cls = cls
+
+    def check(self, value: Any, path: str) -> Any:
+        if type(value) is not self.cls:
+            raise InvalidValue(f"expected {self.cls.__name__}, got {_tname(value)}", path=path)
+        return value
+
+    def to_obj(self, value: Any) -> Any:
+        return value.to_obj()
+
+    def from_obj(self, obj: Any, path: str) -> Any:
+        return self.cls._from_obj(obj, path)
+
+
+class KindUnionSpec(Spec):
+    """A union of records told apart by each one's ``KIND`` (stored under ``kind``)."""
+
+    def __init__(self, classes: tuple[type[Record], ...]) -> None:
+        self.by_kind = {c.KIND: c for c in classes}
+
+    def check(self, value: Any, path: str) -> Any:
+        if type(value) not in self.by_kind.values():
+            names = ", ".join(c.__name__ for c in self.by_kind.values())
+            raise InvalidValue(f"expected one of {names}, got {_tname(value)}", path=path)
+        return value
+
+    def to_obj(self, value: Any) -> Any:
+        obj = value.to_obj()
+        obj["kind"] = value.KIND
+        return obj
+
+    def from_obj(self, obj: Any, path: str) -> Any:
+        if not isinstance(obj, dict):
+            raise InvalidValue(f"expected a map, got {_tname(obj)}", path=path)
+        kind = obj.get("kind")
+        if kind not in self.by_kind:
+            raise InvalidValue(f"unknown kind {kind!r} (expected {', '.join(sorted(self.by_kind))})", path=_join(path, "kind"))
+        rest = {k: v for k, v in obj.items() if k != "kind"}
+        return self.by_kind[kind]._from_obj(rest, path)
+
+
+class Plain:
+    """Marker type of a field holding a plain canonical value (see the module docstring)."""
+
+    DEPTH = 32
+
+
+class PlainSpec(Spec):
+    def check(self, value: Any, path: str, depth: int = 0) -> Any:
+        if depth > Plain.DEPTH:
+            raise InvalidValue(f"nested deeper than {Plain.DEPTH} levels", path=path)
+        if value is None or type(value) in (bool, int, str, bytes):
+            return value
+        if type(value) in (list, tuple):
+            for i, v in enumerate(value):
+                self.check(v, _join(path, str(i)), depth + 1)
+            return value
+        if type(value) is dict:
+            for k, v in value.items():
+                if type(k) is not str:
+                    raise InvalidValue(f"a map key must be a string, got {_tname(k)}", path=path)
+                self.check(v, _join(path, k), depth + 1)
+            return value
+        raise InvalidValue(f"expected a plain value, got {_tname(value)}", path=path)
+
+    def to_obj(self, value: Any) -> Any:
+        return value
+
+    def from_obj(self, obj: Any, path: str) -> Any:
+        return self.check(obj, path)
+
+
+TRANSIENT = "eiapbem.transient"
+
+
+def transient(default: Any = ()) -> Any:
+    """A dataclass field outside the record's value: not encoded, decoded, compared or hashed."""
+    return dataclasses.field(default=default, compare=False, metadata={TRANSIENT: True})
+
+
+def spec_for(hint: Any) -> Spec:
+    """Compile one type hint of a record field into a ``Spec``."""
+    constraints: tuple = ()
+    if typing.get_origin(hint) is typing.Annotated:
+        hint, *extra = typing.get_args(hint)
+        constraints = tuple(extra)
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(hint)
+        rest = tuple(a for a in args if a is not type(None))
+        if len(rest) < len(args):
+            inner = spec_for(rest[0]) if len(rest) == 1 else spec_for(typing.Union[rest])  # type: ignore[index]
+            return OptionalSpec(inner)
+        if all(isinstance(a, type) and issubclass(a, Record) for a in rest):
+            return KindUnionSpec(rest)
+        return ScalarUnionSpec(tuple(spec_for(a) for a in rest))
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) != 2 or args[1] is not Ellipsis:
+            raise TypeError(f"only tuple[X, ...] is supported, not {hint}")
+        return TupleSpec(spec_for(args[0]), any(isinstance(c, SortedSet) for c in constraints))
+    if origin is FrozenMap:
+        k, v = typing.get_args(hint)
+        return MapSpec(spec_for(k), spec_for(v))
+    if hint is Plain:
+        return PlainSpec()
+    if isinstance(hint, type):
+        if issubclass(hint, enum.Enum):
+            return EnumSpec(hint)
+        if issubclass(hint, Record):
+            return RecordSpec(hint)
+        if hint in (int, str, bool, bytes):
+            return ScalarSpec(hint, constraints)
+    raise TypeError(f"the model cannot hold a field of type {hint!r}")
+
+
+_SPECS: dict[type, dict[str, Spec]] = {}
+
+
+def field_specs(cls: type[Record]) -> dict[str, Spec]:
+    """The compiled specs of a record class's fields, in declaration order."""
+    specs = _SPECS.get(cls)
+    if specs is None:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        specs = {f.name: spec_for(hints[f.name]) for f in dataclasses.fields(cls) if not f.metadata.get(TRANSIENT)}
+        _SPECS[cls] = specs
+    return specs
+
+
+def _transients(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get(TRANSIENT))
+
+
+class Record:
+    """Base of every frozen value of the model (see the module docstring).
+
+    Subclasses are ``@dataclass(frozen=True)``; a union member sets ``KIND``.
+    """
+
+    __slots__ = ()
+    KIND: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        for name, spec in field_specs(type(self)).items():
+            value = getattr(self, name)
+            fixed = spec.check(value, name)
+            if fixed is not value:
+                object.__setattr__(self, name, fixed)
+        self._check()
+
+    def _check(self) -> None:
+        """Invariants across fields; raise ``InvalidValue`` with ``path`` = the field."""
+
+    def to_obj(self) -> dict[str, Any]:
+        return {name: spec.to_obj(getattr(self, name)) for name, spec in field_specs(type(self)).items()}
+
+    @classmethod
+    def from_obj(cls, obj: Any, path: str = ""):
+        """Build the value from its plain form; raise ``BadEncoding`` naming the bad field."""
+        try:
+            return cls._from_obj(obj, path)
+        except InvalidValue as err:
+            raise BadEncoding(f"bad value at {err.path or 'top level'}: {err.reason}", hint=_HINT) from err
+
+    @classmethod
+    def _from_obj(cls, obj: Any, path: str):
+        if not isinstance(obj, dict):
+            raise InvalidValue(f"expected a map for {cls.__name__}, got {_tname(obj)}", path=path)
+        specs = field_specs(cls)
+        unknown = sorted(k for k in obj if k not in specs)
+        if unknown:
+            raise InvalidValue(f"unknown key {unknown[0]!r} in {cls.__name__}", path=_join(path, str(unknown[0])))
+        missing = [k for k in specs if k not in obj]
+        if missing:
+            raise InvalidValue(f"missing key {missing[0]!r} of {cls.__name__}", path=_join(path, missing[0]))
+        values = {name: spec.from_obj(obj[name], _join(path, name)) for name, spec in specs.items()}
+        try:
+            return cls(**values)
+        except InvalidValue as err:
+            raise InvalidValue(err.reason, path=_join(path, err.path)) from err
+
+    def replace(self, **changes: Any):
+        """A copy with some fields changed: the changed fields are checked, then the invariants.
+
+        The unchanged fields were checked when this record was made and are
+        immutable, so they are not checked again (docs/decisions.md
+        "Integration"); decoding (``from_obj``) always checks everything.
+        """
+        cls = type(self)
+        specs = field_specs(cls)
+        for name in changes:
+            if name not in specs and name not in _transients(cls):
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+        new = object.__new__(cls)
+        for f in dataclasses.fields(cls):
+            object.__setattr__(new, f.name, getattr(self, f.name))
+        for name, value in changes.items():
+            object.__setattr__(new, name, specs[name].check(value, name) if name in specs else value)
+        new._check()
+        return new
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    """The path of the first part where two plain values differ, or ``None``.
+
+    Maps are walked in canonical key order, lists by index; the path reads
+    like ``powers.FR.treasury`` or ``log[3].text``.  Records are converted
+    with ``to_obj`` first.  Used by the sync check to tell a player where
+    their state and another's part ways.
+    """
+    if isinstance(a, Record):
+        a = a.to_obj()
+    if isinstance(b, Record):
+        b = b.to_obj()
+    where = path or "(top level)"
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=lambda s: s.encode("utf-8") if isinstance(s, str) else repr(s).encode()):
+            p = _join(path, str(k))
+            if k not in a or k not in b:
+                return p
+            d = first_difference(a[k], b[k], p)
+            if d is not None:
+                return d
+        return None
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, f"{path}[{i}]")
+            if d is not None:
+                return d
+        if len(a) != len(b):
+            return f"{path}[{min(len(a), len(b))}]"
+        return None
+    if type(a) is not type(b) or a != b:
+        return where
+    return None

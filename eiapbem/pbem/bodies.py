@@ -1,0 +1,314 @@
+"""The bodies of the game's files as typed records (docs/file-format.md; issue 15 item 2, issue 20 item 1).
+
+A body is decoded with the same strict validator as the game state
+(``eiapbem.core.record``): every field's type and range, no unknown or missing
+key; a body of a wrong form, even in a validly signed file from a member of the
+game, is refused with one ``BadEncoding`` sentence naming the file and the
+field, before anything of it is used.  What a higher layer decodes again
+strictly itself (an action or admin act, a log entry) is a ``Plain`` value
+here.
+
+- ``TurnBody``: a turn file, and a power's orders in a simultaneous slot
+  (the same form);
+- ``AdminBody``: a host admin file (4.2.8);
+- ``BattleQuestion`` / ``BattleReply`` / ``BattleClose``: the three battle
+  file roles (docs/file-format.md 7.4);
+- ``GamestartBody``, ``SetupBody``: the gamestart file, a saved setup;
+- ``SaveBody``: the game part of a player's own save; ``BackupBody`` a host backup's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
+
+from eiapbem.core.errors import BadEncoding
+from eiapbem.core.powers import POWERS
+from eiapbem.core.record import FrozenMap, InvalidValue, OneOf, Plain, Range, Record
+
+#: The kinds of player a game's roster names (4.2.1).
+PLAYER_TYPES = ("host", "client", "hotseat", "ai-easy", "ai-medium", "ai-hard")
+MAX_COUNT = 1 << 20
+
+Power = Annotated[str, OneOf(POWERS)]
+Count = Annotated[int, Range(0, MAX_COUNT)]
+
+R = TypeVar("R", bound=Record)
+
+
+#: The body format of turn, admin and save bodies: 2 since the state left the files and the log left the state.
+BODY_FORMAT = 2
+
+
+def decode(cls: type[R], obj: Any, name: str, what: str) -> R:
+    """``cls`` from a body, or one sentence: ``NAME does not hold WHAT in the expected form (FIELD: why)``."""
+    if cls in (TurnBody, AdminBody) and isinstance(obj, dict) and "state" in obj and "parts" not in obj:
+        raise BadEncoding(f"{name} is a file of body format 1 (it carries the whole state); this eiapbem reads "
+                          f"format {BODY_FORMAT}", hint="no game of format 1 can go on; start it again, or use the "
+                          "eiapbem version that wrote the file")
+    if cls is SaveBody and isinstance(obj, dict) and "journal" not in obj:
+        raise BadEncoding(f"{name} is a save of format 1 (its game log is inside the state); this eiapbem reads "
+                          f"format {BODY_FORMAT}", hint="no game of format 1 can go on; start it again, or use the "
+                          "eiapbem version that wrote the save")
+    try:
+        return cls._from_obj(obj, "")
+    except InvalidValue as err:
+        raise BadEncoding(f"{name} does not hold {what} in the expected form ({err.path or 'top level'}: {err.reason})",
+                          hint="ask its sender to send it again; a file from another version of eiapbem cannot be read") from err
+
+
+def _hash(value: bytes, path: str) -> None:
+    if len(value) != 32:
+        raise InvalidValue(f"a state hash has 32 bytes, not {len(value)}", path=path)
+
+
+# ----------------------------------------------------------------- turn and orders
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBody(Record):
+    """A turn file's body (docs/file-format.md 5): what the acting power did in its slot."""
+
+    #: The game's slot key (``1805-03/naval/turn/GB``).
+    slot: str
+    power: Power
+    #: The actions, as ``engine.action_to_obj`` (each decoded strictly by the rules).
+    actions: tuple[Plain, ...]
+    #: The record of rolls: label -> [sides, value].
+    dice: FrozenMap[str, tuple[int, ...]]
+    #: The state hashes at the start of the slot and after it (after the power's own orders in a simultaneous one).
+    before: bytes
+    after: bytes
+    #: Where the state after is: its slot key, or "game over" (the point ``admin sync-check`` compares at).
+    at: str
+    reloads: Count
+    #: The public log lines the slot made (``LogEntry.to_obj``), for every reader's journal.
+    events: tuple[Plain, ...]
+    #: A digest of each part of the state after (``client.turns.state_parts``): names the first differing part.
+    parts: FrozenMap[str, bytes]
+    #: {battle id: [[battle file, file key], ...]}: battle files exchanged with a human defender (4.2.7).
+    battles: FrozenMap[str, tuple[tuple[bytes, ...], ...]]
+    #: [[battle id, ask, at], ...]: where the defender's replies come among the actions.
+    exchanges: tuple[tuple[Plain, ...], ...]
+
+    def _check(self) -> None:
+        _hash(self.before, "before")
+        _hash(self.after, "after")
+        for k, v in self.dice.items():
+            if len(v) != 2:
+                raise InvalidValue("a roll is [sides, value]", path=f"dice.{k}")
+        for k, fl in self.battles.items():
+            if any(len(item) != 2 for item in fl):
+                raise InvalidValue("a battle file is [file, key]", path=f"battles.{k}")
+
+    def agree(self, author: str, reloads: int | None, name: str) -> None:
+        """The body and the signed header say the same (issue 20): author and reloads."""
+        if self.power != author:
+            raise BadEncoding(f"{name} is signed by {author} but its body says it is {self.power}'s turn")
+        if self.reloads != (reloads or 0):
+            raise BadEncoding(f"{name} counts {self.reloads} reload(s) inside but {reloads or 0} in its signed header")
+
+
+# ----------------------------------------------------------------- admin
+
+
+@dataclass(frozen=True, slots=True)
+class Person(Record):
+    name: str
+    email: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow(Record):
+    name: str
+    email: str
+    type: Annotated[str, OneOf(PLAYER_TYPES)]
+
+
+@dataclass(frozen=True, slots=True)
+class Roster(Record):
+    """Who plays what after an admin file: a player's name, address and kind; the host's name and address."""
+
+    players: FrozenMap[Power, PlayerRow]
+    host: Person
+
+    def _check(self) -> None:
+        if tuple(self.players) != POWERS:
+            raise InvalidValue(f"the players are exactly {' '.join(POWERS)}", path="players")
+
+
+@dataclass(frozen=True, slots=True)
+class AdminBody(Record):
+    """A host admin file's body (4.2.8)."""
+
+    #: The admin acts, as ``rules.admin.admin_to_obj`` (each decoded strictly by the rules).
+    acts: tuple[Plain, ...]
+    before: bytes
+    after: bytes
+    at: str
+    meta: Roster
+    events: tuple[Plain, ...]
+    parts: FrozenMap[str, bytes]
+
+    def _check(self) -> None:
+        _hash(self.before, "before")
+        _hash(self.after, "after")
+        if not self.acts:
+            raise InvalidValue("an admin file holds at least one act", path="acts")
+
+
+# ----------------------------------------------------------------- battle files (docs/file-format.md 7.4)
+
+
+@dataclass(frozen=True, slots=True)
+class BattleQuestion(Record):
+    """The attacker's question: the battle as it stands, the defender's questions, the hidden answers' commitment."""
+
+    battle: str
+    slot: str
+    ask: Count
+    hidden: bytes
+    state: bytes
+    hash: bytes
+    questions: tuple[str, ...]
+
+    def _check(self) -> None:
+        _hash(self.hash, "hash")
+        _hash(self.hidden, "hidden")
+
+
+@dataclass(frozen=True, slots=True)
+class BattleReply(Record):
+    """The defender's answers, as action objects."""
+
+    battle: str
+    answers: tuple[Plain, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleClose(Record):
+    """The attacker's last file: the result."""
+
+    battle: str
+    result: str
+
+
+BATTLE_ROLES: dict[frozenset, type[Record]] = {
+    frozenset({"battle", "slot", "ask", "hidden", "state", "hash", "questions"}): BattleQuestion,
+    frozenset({"battle", "answers"}): BattleReply,
+    frozenset({"battle", "result"}): BattleClose,
+}
+
+
+def battle_body(obj: Any, name: str, *roles: type[Record]) -> Any:
+    """A battle file's body as one of ``roles`` (by its keys), or one sentence."""
+    cls = BATTLE_ROLES.get(frozenset(obj)) if isinstance(obj, dict) and all(isinstance(k, str) for k in obj) else None
+    if cls is None or cls not in roles:
+        raise BadEncoding(f"{name} does not hold a battle step in the expected form")
+    return decode(cls, obj, name, "a battle step")
+
+
+# ----------------------------------------------------------------- the player's own save
+
+
+@dataclass(frozen=True, slots=True)
+class FileNote(Record):
+    file: str
+    slot: str
+    author: str
+    made: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveMeta(Record):
+    """Who plays what, the scenario, the versions the game was started with, the host's notes (4.2.8)."""
+
+    scenario: str
+    players: FrozenMap[Power, PlayerRow]
+    host: Person
+    #: ``rules.turn.versions`` at the game's start (checked when the save is opened).
+    versions: FrozenMap[str, int]
+    head: FileNote | None = None
+    #: {power: [[slot, reloads], ...]}: the reloads reported (4.2.7).
+    reloads: FrozenMap[Power, tuple[tuple[Plain, ...], ...]] = FrozenMap()
+    #: The shipped scenario an edited scenario was made from (its default setups, 14.5); "" if none.
+    based_on: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Outbox(Record):
+    """A file being sent: kept in the save until it is in ``commout/`` (a crash in between cannot lose it)."""
+
+    name: str
+    data: bytes
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveBody(Record):
+    """The game part of a save (``pbem.files.SaveContents.game``)."""
+
+    state: bytes
+    meta: SaveMeta
+    taken: FrozenMap[Power, tuple[Plain, ...]]
+    orders: FrozenMap[Power, tuple[Plain, ...]]
+    outbox: Outbox | None
+    #: The battle-file bookkeeping of the slot in play (``client/exchange.py``), the player's own.
+    battles: FrozenMap[str, Plain]
+    #: The game's journal: the public log lines so far (``LogEntry.to_obj``), outside the hashed state.
+    journal: tuple[Plain, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GamestartMeta(Record):
+    versions: FrozenMap[str, int]
+    scenario: str
+    host: Person
+    players: FrozenMap[Power, PlayerRow]
+    #: The shipped scenario an edited scenario was made from (14.5); "" if none; absent in older files.
+    based_on: str = ""
+
+    def _check(self) -> None:
+        if tuple(self.players) != POWERS:
+            raise InvalidValue(f"the players are exactly {' '.join(POWERS)}", path="players")
+
+
+@dataclass(frozen=True, slots=True)
+class GamestartBody(Record):
+    """The gamestart file's body (4.2.2): who plays what, the options, the bids, the first state's hash."""
+
+    meta: GamestartMeta
+    #: ``Options.to_obj`` (decoded strictly by the rules).
+    options: Plain
+    bids: FrozenMap[Power, Annotated[int, Range(0, 1000)]]
+    state_hash: bytes
+    #: A GAP selection's pre-existing wars (4.2.10): pairs of powers; absent from the file when there are none.
+    wars: tuple[tuple[Power, ...], ...] = ()
+    #: 14.6: SHA-256 (hex) of the scenario's canonical JSON (``data.scenario_file.digest``); every client
+    #: compares it with its own copy on joining; absent in older files.
+    scenario_hash: str = ""
+
+    def _check(self) -> None:
+        _hash(self.state_hash, "state_hash")
+        if any(len(w) != 2 for w in self.wars):
+            raise InvalidValue("a war is a pair of powers", path="wars")
+
+
+@dataclass(frozen=True, slots=True)
+class SetupBody(Record):
+    """A saved setup (5.2.2): the setup actions of one power in one scenario."""
+
+    scenario: str
+    power: Power
+    actions: tuple[Plain, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BackupBody(Record):
+    """A host backup's body (4.2.8, 000:216-226): the game part of the member's new save."""
+
+    game: SaveBody
+
+
+__all__ = ["PLAYER_TYPES", "AdminBody", "BackupBody", "GamestartBody", "GamestartMeta", "SetupBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
+           "Person", "PlayerRow", "Roster", "SaveBody", "SaveMeta", "TurnBody", "battle_body", "decode"]

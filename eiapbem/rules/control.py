@@ -1,0 +1,122 @@
+"""Who holds a province, an area, a city, a port; what is besieged or blockaded: one definition each.
+
+Every phase asks these questions here (issue 14 item 2; the rules are written
+in ``docs/decisions.md``, "One definition per rule question").  Holders are
+*nations* (a power or a minor slug); ``relations.power_of`` turns one into the
+power acting for it.
+
+- ``minor_holder``: a minor's territory is held by the power that conquered it
+  (13.3.1) or runs it as a free state (6.8); a joined secondary district
+  follows its major district (13.6.3); neutral, influenced and allied minors'
+  territory is held by no power (6.1.1-6.1.3).
+- ``province_holder``: a home province by its power unless ceded to another
+  (13.3.2); a minor district by ``minor_holder``.
+- ``area_holder``: the state's record of the area (``area_control``, a
+  conquest or cession of that one area), else its province's holder, else the
+  nation on the map.
+- ``city_holder`` / ``port_holder``: the state's record of the city
+  (``city_control``: a garrison or a friendly corps took it), else the holder
+  of the area it stands in (13.5.1 minor capitals, 13.5.2 major capitals,
+  13.5.3 ports).
+- ``is_besieged``: a corps at war with the city's holder besieges it (10.4.3).
+- ``is_blockaded``: a fleet with ships, at war with ``power`` (by default the
+  port's holder), is in the port's blockade box (8.8).
+
+``ctx`` is a ``RulesContext``, or the map itself for the supply-chain code
+that carries only the map.  Pure functions of the state and the map.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
+from eiapbem.rules.relations import at_war, minor_record, power_of, unit_side
+
+#: Minor statuses whose territory a major power holds (13.3.1, 6.8).
+HOLDING_STATUSES = (MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
+
+
+def _map(ctx: Any) -> Any:
+    """The map of a ``RulesContext``, or ``ctx`` itself when the caller passed the map."""
+    return getattr(ctx, "map", ctx)
+
+
+def minor_holder(state: GameState, nation: str) -> str | None:
+    """The power holding a minor's territory (conquered or free state), or None."""
+    m = minor_record(state, nation)
+    if m is None or m.status not in HOLDING_STATUSES:
+        return None
+    return m.controller
+
+
+def province_holder(state: GameState, ctx: Any, province: str) -> str | None:
+    """The power holding a home province (unless ceded, its home power) or a minor district, or None."""
+    prov = _map(ctx).province(province)
+    if prov.nation in POWERS:
+        return state.ceded_provinces.get(province, prov.nation)
+    return minor_holder(state, province)
+
+
+def territory_power(state: GameState, ctx: Any, area: str) -> str | None:
+    """The major power whose territory ``area`` is (its home nation, or a province ceded to another), or
+    None for a minor's area (13.4.1: access is asked of major powers only)."""
+    a = _map(ctx).area(area)
+    if a.nation not in POWERS:
+        return None
+    return state.ceded_provinces.get(a.province, a.nation)
+
+
+def area_holder(state: GameState, ctx: Any, area: str) -> str:
+    """The nation holding the land area ``area`` (see the module text)."""
+    if area in state.area_control:
+        return state.area_control[area]
+    a = _map(ctx).area(area)
+    if a.nation in POWERS:
+        return state.ceded_provinces.get(a.province, a.nation)
+    return minor_holder(state, a.nation) or a.nation
+
+
+def city_holder(state: GameState, ctx: Any, area: str) -> str:
+    """The nation holding the city of ``area``: ``city_control``, else the area's holder (13.5.1, 13.5.2)."""
+    cc = state.city_control.get(area)
+    if cc is not None:
+        return cc.nation
+    return area_holder(state, ctx, area)
+
+
+def port_holder(state: GameState, ctx: Any, port: str) -> str:
+    """The nation holding a port city: the holder of the city (13.5.3)."""
+    return city_holder(state, ctx, port)
+
+
+def city_power(state: GameState, ctx: Any, area: str) -> str | None:
+    """The power acting for the holder of the city of ``area``, or None (a neutral minor's city)."""
+    return power_of(state, city_holder(state, ctx, area))
+
+
+def corps_at(state: GameState, area: str) -> list[Corps]:
+    """Corps in ``area``, in its city or its rural part, by id."""
+    return [
+        u for u in state.units.values()
+        if isinstance(u, Corps) and u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.location.site == area
+    ]
+
+
+def is_besieged(state: GameState, ctx: Any, area: str) -> bool:
+    """The city of ``area`` is besieged: a corps at war with the city's holder besieges it (10.4.3)."""
+    holder = city_holder(state, ctx, area)
+    return any(
+        c.besieging and c.location.kind is LocationKind.AREA and at_war(state, unit_side(state, c), holder)
+        for c in corps_at(state, area)
+    )
+
+
+def is_blockaded(state: GameState, ctx: Any, port: str, power: str | None = None) -> bool:
+    """A fleet with ships at war with ``power`` (by default the port's holder) is in ``port``'s blockade box (8.8)."""
+    subject = power if power is not None else port_holder(state, ctx, port)
+    return any(
+        isinstance(u, Fleet) and u.location.kind is LocationKind.BLOCKADE and u.location.site == port
+        and u.ships.total > 0 and at_war(state, subject, unit_side(state, u))
+        for u in state.units.values()
+    )

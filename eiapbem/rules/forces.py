@@ -1,0 +1,355 @@
+"""The phase-neutral forces kernel: units, counters, capacities, ownership and factor transfers.
+
+What setup, reinforcement, land and economy share about forces, written once
+(issue 14 item 4; phases never import each other):
+
+- lookups that refuse with one sentence naming the unit (``the_unit``,
+  ``the_corps``, ``the_fleet``, ``the_leader``, ``the_area``, ``army_unit``,
+  ``garrison_target``);
+- the counter mix (``counter_max``, ``corps_capacity``, ``fleet_capacity``,
+  ``feudal_province``) and the limits on stacks and garrisons (``STACK_LIMIT``,
+  ``garrison_capacity``, ``city_garrison_total``, ``fits``, ``covers``);
+- ownership (``check_nation``, ``own_unit``, ``own_on_map``, ``on_map``);
+- factor transfers between corps and garrisons in one area (7.2.3, 10.4.3:
+  ``check_transfer``, ``move_factors``, ``removed_log``).
+
+Pure functions of the state, the map and the world data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import engine, relations, supply
+from eiapbem.rules.model import (
+    POOL,
+    Corps,
+    CorpsType,
+    Depot,
+    FactorType,
+    Factors,
+    Fleet,
+    GameState,
+    Garrison,
+    Leader,
+    Location,
+    LocationKind,
+    ShipType,
+    Ships,
+)
+
+
+#: Army factor types a build order delivers (12.5.3; 7.2.2, 000:930).
+ARMY_ITEMS: tuple[FactorType, ...] = (
+    FactorType.INFANTRY, FactorType.MILITIA, FactorType.CAVALRY, FactorType.GUARD, FactorType.ARTILLERY,
+)
+
+#: Garrison factors are regular infantry and militia (10.4.3, 000:1424).
+GARRISON_ITEMS: tuple[FactorType, ...] = (FactorType.INFANTRY, FactorType.MILITIA)
+
+#: Counters whose factors may not be exchanged (7.2.3, 000:956) and that get no
+#: reinforcements in this phase (7.2.2, 000:934).
+NO_REINFORCEMENT = (CorpsType.FEUDAL, CorpsType.INSURRECTION)
+
+#: 13.2: Cossacks, Freikorps and guerrillas: not corps for the stop rule (10.4.2, 000:1398); they may not
+#: detach or absorb factors (10.4.3, 000:1426).
+IRREGULAR = (CorpsType.COSSACK, CorpsType.FREIKORPS, CorpsType.GUERRILLA)
+
+#: 10.4.2 (000:1404), 10.4.3 (000:1410): at most 30 counters in a section of an area or city.
+STACK_LIMIT = 30
+
+
+# ----------------------------------------------------------------- lookups
+
+
+def the_unit(state: GameState, unit_id: str) -> Any:
+    u = state.units.get(unit_id)
+    if u is None:
+        raise IllegalAction(f"there is no unit {unit_id!r}", hint="corps ids look like corps:FR:III; 'eiapbem show units' lists them")
+    return u
+
+
+def the_corps(state: GameState, corps_id: str) -> Corps:
+    u = state.units.get(corps_id)
+    if not isinstance(u, Corps):
+        raise IllegalAction(f"there is no corps {corps_id!r}", hint="corps ids look like corps:FR:III")
+    return u
+
+
+def the_fleet(state: GameState, fleet_id: str) -> Fleet:
+    u = state.units.get(fleet_id)
+    if not isinstance(u, Fleet):
+        raise IllegalAction(f"there is no fleet {fleet_id!r}", hint="fleet ids look like fleet:GB:1")
+    return u
+
+
+def the_leader(state: GameState, leader_id: str) -> Leader:
+    lead = state.leaders.get(leader_id)
+    if lead is None:
+        raise IllegalAction(f"there is no leader {leader_id!r}", hint="leader ids look like leader:FR:davout")
+    return lead
+
+
+def the_area(m: Any, area: str) -> Any:
+    """The land area ``area`` of the map ``m``, refused in one sentence if there is none."""
+    if not isinstance(area, str) or not m.is_area(area):
+        raise IllegalAction(f"there is no land area {area!r} on the map",
+                            hint="areas are named by slug, like paris; 'eiapbem show area NAME' lists areas")
+    return m.area(area)
+
+
+def army_unit(state: GameState, uid: str) -> Corps | Garrison | None:
+    u = state.units.get(uid)
+    return u if isinstance(u, (Corps, Garrison)) else None
+
+
+def the_army_unit(state: GameState, uid: str) -> Corps | Garrison:
+    """The corps or garrison ``uid``, refused in one sentence if there is none."""
+    u = army_unit(state, uid)
+    if u is None:
+        raise IllegalAction(f"there is no corps or garrison {uid!r}")
+    return u
+
+
+def the_transfer_target(state: GameState, uid: str) -> Corps | Garrison:
+    """The corps or garrison factors go to: an existing one, or a new garrison named by its id."""
+    u = army_unit(state, uid) or garrison_target(state, uid)
+    if u is None:
+        raise IllegalAction(f"there is no corps or garrison {uid!r}", hint="a new garrison is named like garrison:FR:city:paris")
+    return u
+
+
+def garrison_target(state: GameState, uid: str) -> Garrison | None:
+    """An existing garrison, or a new one named by its id ``garrison:NATION:city|area:AREA``."""
+    u = state.units.get(uid)
+    if isinstance(u, Garrison):
+        return u
+    parts = uid.split(":")
+    if len(parts) == 4 and parts[0] == "garrison" and parts[2] in ("city", "area") and uid not in state.units:
+        try:
+            return Garrison(id=uid, nation=parts[1], location=Location(LocationKind(parts[2]), parts[3]))
+        except Exception:  # noqa: BLE001 - a malformed id is refused below
+            return None
+    return None
+
+
+# ----------------------------------------------------------------- counters and capacities
+
+
+def factors_from(obj: Any) -> Factors:
+    """The army factors named by an action's ``infantry … artillery`` fields."""
+    return Factors(**{t.value: getattr(obj, t.value, 0) for t in ARMY_ITEMS})
+
+
+def ships_from(obj: Any) -> Ships:
+    return Ships(heavy=obj.heavy, light=obj.light, transport=obj.transport)
+
+
+def _counts(x: Factors | Ships) -> dict[str, int]:
+    if isinstance(x, Ships):
+        return {k.value: x.get(k) for k in ShipType}
+    return {k.value: x.get(k) for k in FactorType}
+
+
+def fits(have: Factors | Ships, cap: Factors | Ships) -> list[str]:
+    """The types where ``have`` exceeds ``cap``, as ``infantry 16 > 15``."""
+    h, c = _counts(have), _counts(cap)
+    return [f"{k} {h[k]} > {c.get(k, 0)}" for k in h if h[k] > c.get(k, 0)]
+
+
+def covers(a: Factors | Ships, b: Factors | Ships) -> bool:
+    """``a`` holds at least ``b`` of every type."""
+    ha, hb = _counts(a), _counts(b)
+    return all(ha[k] >= hb.get(k, 0) for k in ha)
+
+
+def counter_max(world: Mapping[str, Any], unit_id: str) -> Mapping[str, int]:
+    """The counter mix's most factors or ships of each type for counter ``unit_id`` (empty if not in the mix)."""
+    owner = unit_id.split(":")[1]
+    data = world.get("counters.json", {})
+    block = data.get("powers", {}).get(owner) or data.get("minors", {}).get(owner) or {}
+    for c in list(block.get("corps", [])) + list(block.get("fleets", [])):
+        if c["id"] == unit_id:
+            return c.get("max", {})
+    return {}
+
+
+def corps_capacity(ctx: Any, corps: Corps) -> Factors:
+    """The most factors of each type the counter holds (counter mix data; 7.2.2 "full strength")."""
+    return Factors(**{k.replace("-", "_"): v for k, v in counter_max(ctx.world, corps.id).items()})
+
+
+def fleet_capacity(ctx: Any, fleet: Fleet) -> Ships:
+    """The most ships of each type the fleet counter holds (7.1.2 "ship capacity")."""
+    return Ships(**counter_max(ctx.world, fleet.id))
+
+
+def feudal_province(ctx: Any, corps_id: str) -> str | None:
+    for c in ctx.world["counters.json"]["powers"]["TU"]["corps"]:
+        if c["id"] == corps_id:
+            return c.get("province")
+    return None
+
+
+def garrison_capacity(state: GameState, m: Any, area: str) -> int:
+    """10.4.3: a city holds five garrison factors per supply value."""
+    city = m.area(area).city
+    return city.garrison_capacity if city is not None else 0
+
+
+def city_garrison_total(state: GameState, area: str) -> int:
+    return sum(
+        u.factors.total for u in state.units.values()
+        if isinstance(u, Garrison) and u.location.kind is LocationKind.CITY and u.location.site == area
+    )
+
+
+# ----------------------------------------------------------------- ownership
+
+
+def own_nation(state: GameState, power: str, nation: str) -> bool:
+    """``power`` places, sets up and buys ``nation``'s forces: its own, or a minor free state's it runs (5.3.1, 7.2)."""
+    return nation == power or nation in state.free_states(power)
+
+
+def check_nation(state: GameState, power: str, nation: str) -> None:
+    """``nation`` is ``power`` itself or one of its minor free states."""
+    if not own_nation(state, power, nation):
+        raise IllegalAction(
+            f"{power} places only its own forces and those of its minor free states, not {nation}'s (7.2, 000:930-936)"
+        )
+
+
+def on_map(unit: Corps | Fleet | Garrison) -> bool:
+    return unit.location.kind is not LocationKind.POOL
+
+
+def own_unit(state: GameState, power: str, unit: Corps | Fleet, what: str) -> None:
+    """``unit`` belongs to ``power`` or one of its free states and is not loaned out (7.6)."""
+    if relations.power_of(state, unit.nation) != power or unit.nation not in (power,) + state.free_states(power):
+        raise IllegalAction(f"{unit.id} is not {power}'s to {what}")
+    if unit.loaned_to is not None:
+        raise IllegalAction(f"{unit.id} is loaned to {unit.loaned_to} this month (7.6, 000:1002); {power} cannot {what} it")
+
+
+def own_on_map(state: GameState, power: str, unit: Any, what: str) -> None:
+    """``unit`` is moved by ``power`` this month (its own, a free state's, or loaned to it) and is on the map."""
+    if relations.unit_power(state, unit) != power:
+        owner = relations.unit_power(state, unit) or unit.nation
+        raise IllegalAction(f"{unit.id} is {owner}'s, not {power}'s, so {power} cannot {what} it (10.4, 000:1356)")
+    if unit.location.kind not in (LocationKind.AREA, LocationKind.CITY):
+        raise IllegalAction(f"{unit.id} is at {unit.location}, not on a land area of the map, so it cannot {what}")
+
+
+# ----------------------------------------------------------------- factor transfers (7.2.3, 10.4.3)
+
+
+def _area_of(unit: Corps | Garrison) -> str:
+    return unit.location.site
+
+
+def _check_side(state: GameState, ctx: Any, power: str, u: Corps | Garrison) -> None:
+    m = ctx.map
+    if isinstance(u, Corps):
+        if u.location.kind not in (LocationKind.AREA, LocationKind.CITY):
+            raise IllegalAction(f"{u.id} is not on a land area of the map")
+        own_unit(state, power, u, "exchange factors with")
+        if u.corps_type in NO_REINFORCEMENT:
+            raise IllegalAction(f"{u.id} is a {u.corps_type} corps: its factors may not be exchanged (7.2.3, 000:956)")
+        if u.corps_type in IRREGULAR:
+            raise IllegalAction(f"{u.id} is a {u.corps_type} counter: it may not detach or absorb factors (10.4.3, 000:1426)")
+    else:
+        check_nation(state, power, u.nation)
+    if not supply.unit_unbesieged(state, m, u):
+        raise IllegalAction(f"{u.id} is besieged in {u.location.site}; only unbesieged units exchange factors (7.2.3, 000:956)")
+
+
+def check_transfer(state: GameState, ctx: Any, power: str, source_id: str, target: Corps | Garrison, f: Factors) -> None:
+    """Raise unless ``f`` may move from ``source_id`` to ``target`` (7.2.3, 000:956; 10.4.3)."""
+    m = ctx.map
+    source = army_unit(state, source_id)
+    if source is None:
+        raise IllegalAction(f"there is no corps or garrison {source_id!r}")
+    if source.id == target.id:
+        raise IllegalAction("a unit cannot exchange factors with itself")
+    if f.total == 0:
+        raise IllegalAction("name at least one factor to transfer")
+    _check_side(state, ctx, power, source)
+    _check_side(state, ctx, power, target)
+    if source.nation != target.nation:
+        raise IllegalAction(
+            f"{source.id} and {target.id} are of different nations ({source.nation}, {target.nation}); they may not exchange factors (7.2.3, 000:956)"
+        )
+    if _area_of(source) != _area_of(target):
+        raise IllegalAction(f"{source.id} is in {_area_of(source)} and {target.id} in {_area_of(target)}; only units in the same area exchange factors (7.2.3)")
+    if f.artillery:
+        raise IllegalAction("artillery factors may not be exchanged (7.2.3, 000:956)")
+    if not all(source.factors.get(t) >= f.get(t) for t in FactorType):
+        raise IllegalAction(f"{source.id} has {source.factors.describe()}, not {f.describe()}")
+    garrison = source if isinstance(source, Garrison) else target if isinstance(target, Garrison) else None
+    if garrison is not None:
+        extra = [t.value for t in FactorType if f.get(t) and t not in GARRISON_ITEMS]
+        if extra:
+            raise IllegalAction(f"garrisons hold only infantry and militia, not {', '.join(extra)} (10.4.3, 000:1424)")
+        if garrison.location.kind is LocationKind.AREA:
+            if garrison.nation != power:
+                raise IllegalAction(f"{garrison.nation} is a minor country: its forces may not garrison depots (10.4.3, 000:1420)")
+            if not any(isinstance(u, Depot) and u.power == power and u.location == garrison.location for u in state.units.values()):
+                raise IllegalAction(f"there is no depot of {power} in {garrison.location.site} for a garrison to stand at (10.4.3)")
+        elif m.area(garrison.location.site).city is None:
+            raise IllegalAction(f"{garrison.location.site} has no city to garrison")
+        if supply.enemy_corps_in(state, garrison.location.site, power, outside_city=True):
+            raise IllegalAction(
+                f"an enemy corps stands outside the city in {garrison.location.site}: infantry and militia may not be detached "
+                f"to or absorbed from a garrison there (10.4.3, 000:1414)"
+            )
+        if target is garrison and garrison.location.kind is LocationKind.CITY:
+            cap = garrison_capacity(state, m, garrison.location.site)
+            have = city_garrison_total(state, garrison.location.site)
+            if have + f.total > cap:
+                raise IllegalAction(
+                    f"the city of {garrison.location.site} holds at most {cap} garrison factors (5 x supply, 10.4.3); "
+                    f"it has {have}, so {f.total} more do not fit"
+                )
+    if isinstance(target, Corps):
+        over = fits(target.factors + f, corps_capacity(ctx, target))
+        if over:
+            raise IllegalAction(f"{target.id} cannot hold {f.describe()} more: {', '.join(over)} (7.2.3 \"capacity permitting\")")
+    if isinstance(source, Corps) and (source.factors - f).total == 0:
+        led = [lid for lid, lead in state.leaders.items() if lead.attached_to == source.id]
+        if led:
+            raise IllegalAction(
+                f"moving every factor out of {source.id} would remove the counter while {', '.join(led)} leads it; "
+                f"assign the leader to another corps or retire him first (7.2.4, 7.4)"
+            )
+        if any(u.location.kind is LocationKind.ABOARD and u.location.site == source.id for u in state.units.values()):
+            raise IllegalAction(f"{source.id} cannot be emptied")
+
+
+def move_factors(state: GameState, source_id: str, target_id: str, f: Factors) -> tuple[GameState, str | None]:
+    """Move ``f`` from one unit to another; an emptied corps goes back to the pool, an emptied garrison is removed."""
+    source = army_unit(state, source_id)
+    target = army_unit(state, target_id) or garrison_target(state, target_id)
+    assert source is not None and target is not None
+    left = (source.factors - f)
+    removed = None
+    if left.total == 0:
+        removed = source.id
+        if isinstance(source, Corps):
+            # 7.2.4 (000:962): an emptied corps leaves the map and must be bought again.
+            state = state.with_unit(source.replace(location=POOL, factors=Factors(), besieging=False, placeable_until=None))
+        else:
+            state = state.without_unit(source.id)
+    else:
+        state = state.with_unit(source.replace(factors=left))
+    state = state.with_unit(target.replace(factors=target.factors + f))
+    return state, removed
+
+
+def removed_log(state: GameState, power: str, removed: str | None) -> engine.Outcome:
+    if removed is None:
+        return engine.Outcome(state)
+    what = "returns to the counter pool (7.2.4)" if removed.startswith("corps:") else "is removed (7.2.4)"
+    return engine.log(state, power, "reinforcement.removed", f"{removed} is empty and {what}", unit=removed)
