@@ -27,8 +27,6 @@ AI_MAY_IMPORT = {"ai", "rules", "core", "__init__"}
 
 #: Known exceptions, each owned by an open issue; remove the entry with the circle.
 KNOWN_CIRCLES = {
-    # issue 15 item 1 (the session split, engineer `turns`)
-    ("eiapbem.client.session", "eiapbem.client.setups"),
     # issue 15 (the lazy CLI, engineer `cli`)
     ("eiapbem.cli.actions_cmd", "eiapbem.cli.game_cmd", "eiapbem.client.demo"),
 }

@@ -517,7 +517,7 @@ def field_specs(cls: type[Record]) -> dict[str, Spec]:
     specs = _SPECS.get(cls)
     if specs is None:
         hints = typing.get_type_hints(cls, include_extras=True)
-        specs = {f.name: spec_for(hints[f.name]) for f in dataclasses.fields(cls) if not f.metadata.get(TRANSIENT)}
+        specs = {f.name: spec_for(hints[f.name]) for f in dataclasses.fields(typing.cast(Any, cls)) if not f.metadata.get(TRANSIENT)}
         _SPECS[cls] = specs
     return specs
 
@@ -587,7 +587,7 @@ class Record:
             if name not in specs and name not in _transients(cls):
                 raise TypeError(f"{cls.__name__} has no field {name!r}")
         new = object.__new__(cls)
-        for f in dataclasses.fields(cls):
+        for f in dataclasses.fields(typing.cast(Any, cls)):
             object.__setattr__(new, f.name, getattr(self, f.name))
         for name, value in changes.items():
             object.__setattr__(new, name, specs[name].check(value, name) if name in specs else value)

@@ -279,11 +279,12 @@ def advance(state: GameState) -> GameState:
     000:998) and ends every loan of 7.6 (``end_loans``).  After the last slot of the last month, or once a
     victory points tally has found the winners (12.1.3, ``GameState.victors``), the slot becomes ``None``.
     """
-    if state.slot is None:
+    slot = state.slot
+    if slot is None:
         return state
     state = state.without_scratch()  # the slot's scratch ends with the slot (GameState.SCRATCH)
     choices = choices_from_state(state)
-    used = passed_skips(state.date, state.slot, choices)
+    used = passed_skips(state.date, slot, choices)
     powers = state.powers
     for power, phase in used:
         ps = powers[power]
@@ -291,7 +292,7 @@ def advance(state: GameState) -> GameState:
             powers = powers.set(power, ps.replace(skips=ps.skips.remove(phase)))
     # 13.9.1: the settings the month's events cancel.
     powers = nullify_skips(state.replace(powers=powers), choices.war_declared_on, choices.reinforcements_ready).powers
-    nxt = next_slot(state.date, state.slot, choices, end=state.end)
+    nxt = next_slot(state.date, slot, choices, end=state.end)
     if nxt is None or state.victors:  # 12.1.3: a campaign victory ends the game
         return state.replace(powers=powers, slot=None)
     date, slot = nxt

@@ -91,7 +91,7 @@ def exchange_needed(state: GameState, decision: Any) -> bool:
     from eiapbem.rules.combat.battle import is_corps
 
     slot = state.slot
-    if slot is None or slot.simultaneous or decision.power == slot.power:
+    if slot is None or slot.power is None or slot.simultaneous or decision.power == slot.power:
         return False
     if not decision.kind.startswith("battle.") or is_computer(state, decision.power) or is_computer(state, slot.power):
         return False  # the computer answers at every client; in its own slot, nobody could carry files
