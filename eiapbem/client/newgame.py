@@ -231,9 +231,6 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     raw = dict(body) if isinstance(body, dict) else body
     if isinstance(raw, dict):
         raw.setdefault("wars", [])  # absent when the game has none
-        raw.setdefault("scenario_hash", "")  # absent in gamestarts made before 14.6's check
-        if isinstance(raw.get("meta"), dict):
-            raw["meta"] = {"based_on": "", **raw["meta"]}
     body = bodies.decode(bodies.GamestartBody, raw, gamestart.name, "a gamestart").to_obj()
     meta = {k: body["meta"][k] for k in ("versions", "scenario", "host", "players")}
     if body["meta"]["based_on"]:

@@ -160,8 +160,6 @@ class GameData:
 
     @classmethod
     def from_obj(cls, o: Any, name: str) -> "GameData":
-        if isinstance(o, dict) and isinstance(o.get("meta"), dict) and "based_on" not in o["meta"]:
-            o = {**o, "meta": {**o["meta"], "based_on": ""}}  # saves made before edited scenarios (14.5)
         b = bodies.decode(bodies.SaveBody, o, name, "a game").to_obj()
         meta = b["meta"]
         if meta["head"] is None:

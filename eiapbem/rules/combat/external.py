@@ -23,7 +23,7 @@ from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.model import Factors, FactorType, GameState, Phase, PlayerKind, Record
+from eiapbem.rules.model import Corps, Factors, FactorType, GameState, Garrison, Phase, PlayerKind, Record
 from eiapbem.rules.model.base import OneOf
 
 STAGE = "external"
@@ -52,7 +52,7 @@ def applies(state: GameState, attacker_power: str | None, defender_power: str | 
     if not state.options.third_party_combat_system:
         return False
     for p in (attacker_power, defender_power):
-        if p not in state.powers or state.powers[p].controller is not PlayerKind.HUMAN:
+        if p is None or p not in state.powers or state.powers[p].controller is not PlayerKind.HUMAN:
             return False
     return True
 
@@ -102,7 +102,10 @@ def _verify(state: GameState, power: str, a: ExternalResult, ctx: Any) -> None:
     for uid, lost in parse_losses(a.losses).items():
         if uid not in units:
             raise IllegalAction(f"{uid} did not fight in {a.battle}")
-        have = state.units[uid].factors
+        unit = state.units[uid]
+        if not isinstance(unit, (Corps, Garrison)):  # pragma: no cover - a battle's units are corps and garrisons
+            raise IllegalAction(f"{uid} has no army factors")
+        have = unit.factors
         for k in FactorType:
             if lost.get(k) > have.get(k):
                 raise IllegalAction(f"{uid} has {have.get(k)} {k} factors, fewer than the {lost.get(k)} lost")
@@ -120,6 +123,7 @@ def _apply(state: GameState, power: str, a: ExternalResult, ctx: Any) -> engine.
     lost_total = 0
     for uid, lost in sorted(parse_losses(a.losses).items()):
         u = state.units[uid]
+        assert isinstance(u, (Corps, Garrison))  # checked by _verify
         f = u.factors
         for k in FactorType:
             if lost.get(k):

@@ -123,7 +123,7 @@ def verify_place_insurrection(state: GameState, power: str, a: PlaceInsurrection
 
 
 def apply_place_insurrection(state: GameState, power: str, a: PlaceInsurrection, ctx: Any) -> engine.Outcome:
-    u = state.units[a.unit]
+    u = _insurrection(state, power, a.unit)
     state = state.with_unit(u.replace(location=Location(LocationKind.AREA, a.area)))
     return engine.log(state, power, "irregulars.place-insurrection",
                       f"AU raises {a.unit} ({u.factors.total} factors) in {a.area} against the invader (13.2.4)",
@@ -138,7 +138,7 @@ def verify_stand_down(state: GameState, power: str, a: StandDownInsurrection, ct
 
 
 def apply_stand_down(state: GameState, power: str, a: StandDownInsurrection, ctx: Any) -> engine.Outcome:
-    u = state.units[a.unit]
+    u = _insurrection(state, power, a.unit)
     state = state.with_unit(u.replace(location=POOL, besieging=False))
     return engine.log(state, power, "land.stand-down-insurrection",
                       f"AU stands down {a.unit}, keeping its {u.factors.total} factors (13.2.4)", unit=a.unit)
