@@ -191,10 +191,10 @@ def test_a_stuck_computer_holds_the_game_until_the_host_skips_it(tmp_path, monke
     host = Session.open(tmp_path, None, "host", "pw-host")
     assert host.state.slot.key(host.state.date) == "1805-01/setup/turn/RU"
     assert host.awaited() == [("RU", "1805-01/setup/turn/RU")]
-    from eiapbem.cli.game_cmd import _status_lines
+    from eiapbem.client.status import status_lines
 
     assert "Waiting for: RU (the computer cannot end this turn; the host can skip it: 'eiapbem admin skip')" \
-        in _status_lines(Session.open(tmp_path, None, "TU", "pw-TU"))
+        in status_lines(Session.open(tmp_path, None, "TU", "pw-TU"))
     admin.skip(host)
     tu = Session.open(tmp_path, None, "TU", "pw-TU")
     assert tu.state.slot.key(tu.state.date) == "1805-01/setup/turn/TU"

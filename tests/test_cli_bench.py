@@ -1,5 +1,7 @@
 """``eiapbem bench files`` prints figures for every file kind (a benchmark, not a timed test)."""
 
+import re
+
 import pytest
 
 pytestmark = pytest.mark.slow
@@ -29,3 +31,15 @@ def test_bench_game_prints_each_figure(run_cli):
                  "end-phase of a setup slot", "load and replay of one setup turn file"):
         line = next(ln for ln in out.splitlines() if ln.startswith(what))
         assert float(line.split()[-2]) > 0, line
+
+
+def test_bench_cli_prints_each_figure_against_the_bare_start(run_cli):
+    """``eiapbem bench cli``: --help, X --help, status and the password's cost, each with its ratio to a bare start."""
+    code, out, err = run_cli("bench", "cli", "--repeat", "1", "--command", "tables")
+    assert code == 0, err
+    for what in ('bare start: python -c "import click, cryptography, msgpack"', "eiapbem --help",
+                 "eiapbem X --help, the slowest X (tables)", "eiapbem status without the password's cost",
+                 "status inside a sitting", "the password's cost: one scrypt"):
+        line = next(ln for ln in out.splitlines() if ln.startswith(what))
+        ms = float(re.search(r"([0-9.]+) ms  \(", line).group(1))
+        assert ms > 0 and line.endswith("x the bare start)")

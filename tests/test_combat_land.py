@@ -137,5 +137,7 @@ def test_cli_reports_a_bad_case_input_without_traceback(run_cli, tmp_path):
     )
     code, out, err = run_cli("rules", "test", str(bad))
     assert code != 0
-    assert "eiapbem: error: the case input lacks 'days'" in err
+    # issue 15 item 7: a case that cannot run is one failed case, the others go on
+    assert "FAIL  bad" in out and "the case could not run: the case input lacks 'days'" in out
+    assert "rules cases: 0 passed, 1 failed" in out
     assert "Traceback" not in err

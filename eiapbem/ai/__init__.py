@@ -20,7 +20,7 @@ What it plays, by phase: setup, the shipped default setup (given by the
 caller, ``setup=``; the data layer reads it); reinforcement, every factor due
 is placed (``eiapbem/ai/reinforce.py``); economic, factors bought within a
 share of the projected money (``eiapbem/ai/economy.py``); land, no movement,
-but the attacks 11.1 makes compulsory; every other phase (diplomacy, naval, and
+but the attacks 11.1 makes compulsory; its naval slot is ``ai.naval``; every other phase (diplomacy, and
 any phase whose actions it does not know) just ends.  The levels' differences are listed in ``eiapbem/ai/levels.py``.
 """
 
@@ -75,7 +75,8 @@ def _standing_order(state: GameState, d: PendingDecision) -> bool:
     return (slot is not None and not slot.simultaneous and slot.power is not None and is_ai(state, slot.power)
             and not is_ai(state, d.power)
             and ((d.kind.startswith("battle.") and d.context.get("battle") in state.battles)
-                 or (d.kind.startswith("siege.") and d.context.get("siege") in state.sieges)))
+                 or (d.kind.startswith("siege.") and d.context.get("siege") in state.sieges)
+                 or (d.kind.startswith("naval.") and d.context.get("battle") in state.naval_battles)))
 
 
 def settle(state: GameState, ctx: RulesContext) -> Outcome:
@@ -160,7 +161,11 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
         economy.plan(b, lvl)
     elif slot.phase is Phase.LAND:
         _attack_where_bound(b)
-    # Diplomacy, naval, land movement and any phase whose actions the AI does not know: nothing, the slot just ends.
+    elif slot.phase is Phase.NAVAL:
+        from eiapbem.ai import naval
+
+        naval.plan(b, lvl)
+    # Diplomacy, land movement and any phase whose actions the AI does not know: nothing, the slot just ends.
     return b
 
 

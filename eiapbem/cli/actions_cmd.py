@@ -22,25 +22,10 @@ from eiapbem.rules import engine
 from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
 from eiapbem.rules.model.base import OneOf
 
-from .game_cmd import game_options, open_session
+from .common import PHASE_GROUPS, game_options, open_session, phase_group as _phase_group, rules_ctx as _ctx
 
 #: Phase -> click group name.
-GROUPS = {
-    Phase.SETUP: "setup",
-    Phase.DIPLOMACY: "diplomacy",
-    Phase.REINFORCEMENT: "reinforce",
-    Phase.NAVAL: "naval",
-    Phase.LAND: "land",
-    Phase.ECONOMIC: "economy",
-}
-_GROUP_HELP = {
-    "setup": "The setup phase (5.1-5.3): place your forces (manual: Setup Phase).",
-    "diplomacy": "The diplomacy phase (6.0).",
-    "reinforce": "The reinforcement phase (7.0).",
-    "naval": "The naval phase (8.0).",
-    "land": "The land phase (10.0).",
-    "economy": "The economic phase (12.0).",
-}
+GROUPS = {p: PHASE_GROUPS[p.value][0] for p in Phase}
 
 
 _FIELD_HELP = {
@@ -56,7 +41,13 @@ _FIELD_HELP = {
     "nation": "a free state you control whose factors these are (default: your own)",
     "at": "city: the area's city garrison; depot: the garrison of your depot in the area",
     "square": "a square of the economic manipulation display (12.4.3): -3 to 3 on the shipped display, 0 for none",
-    "path": "the areas entered, in order, separated by commas, e.g. freiburg,swabia,innsbruck",
+    "path": "the places entered, in order, separated by commas: land areas (freiburg,swabia,innsbruck) or, for "
+            "a fleet, sea areas, ports and blockade boxes (english-channel,box:brest)",
+    "place": "a sea area (north-sea), a port (brest) or a blockade box (box:brest)",
+    "stack": "move every fleet of the stack in the fleet's place that may still move (8.4.3)",
+    "intercept": "attempt to intercept enemy stacks passing by (8.5.3); without it, no attempts",
+    "evasion": "when attacked outside an interception or port combat (9.2.1.1)",
+    "target": "the power whose trade the privateers prey on (8.9)",
 }
 
 
@@ -221,20 +212,8 @@ def _describe(action: Any) -> str:
     return " ".join(words)
 
 
-def _ctx(s: Any) -> Any:
-    from eiapbem.data.context import rules_context
-
-    return rules_context(s.slot_dice())
-
-
 def phase_group(cli: click.Group, phase: Phase) -> click.Group:
-    name = GROUPS[phase]
-    group = cli.commands.get(name)
-    if group is None:
-        group = click.Group(name, help=_GROUP_HELP[name])
-        cli.add_command(group)
-    assert isinstance(group, click.Group)
-    return group
+    return _phase_group(cli, phase)
 
 
 def register(cli: click.Group) -> None:

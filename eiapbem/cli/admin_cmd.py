@@ -19,15 +19,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import admin as radmin
 from eiapbem.rules.model import POWERS, Factors, Location, LocationKind, Ships
 
-
-def _home() -> Path:
-    return click.get_current_context().find_root().obj.home
-
-
-def _in_home(path: Path) -> Path:
-    if path.is_absolute() or path.exists():
-        return path
-    return _home() / path
+from .common import echo_json, home as _home, in_home as _in_home, json_option, root
 
 
 def host_options(f: Any) -> Any:
@@ -44,6 +36,9 @@ def open_host(game: str | None, password: str | None) -> Session:
     if "host" not in local_roles(home, name):
         raise admin.NotHost("the admin menu is only available in the host's own save (4.2.2 step 6, 000:114); "
                             "this folder holds no host key", hint="run it in the host's folder")
+    sitting = root().identity
+    if sitting is not None and sitting[:2] == (name, "host"):  # 'eiapbem shell --power host': unlocked once
+        return Session.open_with(home, name, sitting[2])
     if password is None:
         password = click.prompt("Password for the host", hide_input=True)
     from eiapbem.pbem.errors import NotForYou
@@ -54,6 +49,18 @@ def open_host(game: str | None, password: str | None) -> Session:
         # The save is sealed to the roles the game still knows here: a host key it no longer names was handed on.
         raise admin.NotHost(f"this folder's host key is no longer the game's: the host role has been handed on (4.2.8, 000:208) ({err})",
                             hint="the new host runs the admin menu now") from err
+
+
+def status_record(s: Session) -> dict:
+    """``admin status --json`` (docs/json.md): the same facts as ``host.admin.status_lines``."""
+    meta = s.data.meta
+    head = meta.get("head")
+    return {"game": s.game, "epoch": s.contents.chain.epoch,
+            "host_functions": bool(s.state.options.allow_pbem_host_functions),
+            "since": head["made"] if head else None, "head_file": head["file"] if head else None,
+            "waiting": [{"slot": slot, "power": p, "name": meta["players"][p]["name"], "email": meta["players"][p]["email"],
+                         "type": meta["players"][p]["type"]} for p, slot in s.awaited()],
+            "reloads": {p: [{"slot": slot, "count": n} for slot, n in rows] for p, rows in sorted(meta.get("reloads", {}).items())}}
 
 
 def _location(text: str) -> Location:
@@ -306,10 +313,16 @@ def register(cli: click.Group) -> None:
         click.echo(f"you are now the host of {s.game}; 'eiapbem admin --help' lists the admin menu")
 
     @admin_group.command("status")
+    @json_option
     @host_options
-    def status(game: str | None, password: str | None) -> None:
+    def status(as_json: bool, game: str | None, password: str | None) -> None:
         """Who holds the game up: the slot awaited, its player, their address, since when; reloads reported."""
-        for line in admin.status_lines(open_host(game, password)):
+        s = open_host(game, password)
+        lines = admin.status_lines(s)  # refused here when the host functions are off
+        if as_json:
+            echo_json(status_record(s))
+            return
+        for line in lines:
             click.echo(line)
 
     @admin_group.command("sync-check")

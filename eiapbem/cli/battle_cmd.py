@@ -55,7 +55,7 @@ def _where(what: str, b: Any) -> str:
 
 
 def register(cli: click.Group) -> None:
-    from .game_cmd import game_options, open_session
+    from .common import game_options, open_session
 
     @cli.group("battle")
     def battle_group() -> None:
@@ -85,9 +85,7 @@ def register(cli: click.Group) -> None:
                                 hint="'eiapbem battle report' lists them")
         from eiapbem.client import fog
 
-        from .game_cmd import viewers
-
-        fog.check_report(s.current(), battle_id, viewers(s))  # 4.1.1 Fog of War
+        fog.check_report(s.current(), battle_id, fog.viewers(s))  # 4.1.1 Fog of War
         what, b = found[battle_id]
         click.echo(render(what, b, as_json))
 

@@ -39,3 +39,18 @@ def register(cli: click.Group) -> None:
         for f in figures:
             click.echo(f"{f.what.ljust(width)}  {f.value:>10.1f} {f.unit}")
         click.echo("key files use weak scrypt here; 'eiapbem bench files' shows the password hash and file sealing")
+
+    @bench_group.command("cli")
+    @click.option("--repeat", type=click.IntRange(1, 50), default=10, show_default=True, help="Runs per figure (best is shown).")
+    @click.option("--command", "commands", multiple=True, metavar="X",
+                  help="Time 'eiapbem X --help' for these commands only (default: every top-level command).")
+    def cli_(repeat: int, commands: tuple[str, ...]) -> None:
+        """How fast the command line answers: --help, X --help and status, against a bare interpreter start."""
+        from eiapbem.cli import clibench
+
+        figures = clibench.run(repeat, commands or None)
+        bare = figures[0].seconds
+        width = max(len(f.what) for f in figures)
+        for f in figures:
+            click.echo(f"{f.what.ljust(width)}  {f.seconds * 1000:>8.1f} ms  ({f.seconds / bare:.1f}x the bare start)")
+        click.echo(f"best of {repeat} runs each; the machine's load changes every figure alike")

@@ -53,18 +53,32 @@ def _print_counts(counts: dict[str, Any]) -> None:
 
 
 def unit_labels(state: Any) -> list[tuple[str, str]]:
-    """(area id, label) for every corps, fleet in port, depot and garrison on a land area, in id order.
+    """(area or sea area id, label) for every counter on the map, in id order.
 
     A label is the counter's id without its ``kind:`` prefix and its strength:
-    ``FR:I 12`` (factors), ``GB:1 20s`` (ships); fleets at sea are not drawn.
+    ``FR:I 12`` (factors), ``GB:1 20s`` (ships).  Fleets at sea are drawn on their sea
+    area, fleets in a blockade box on the port's area marked ``blockading``, corps carried
+    by a fleet where the fleet is, marked ``aboard`` (8.6, 8.8).
     """
     from eiapbem.rules.model import LocationKind
+
+    def where(loc: Any) -> tuple[str, str] | None:
+        if loc.kind in (LocationKind.AREA, LocationKind.CITY, LocationKind.PORT, LocationKind.SEA):
+            return loc.site, ""
+        if loc.kind is LocationKind.BLOCKADE:
+            return loc.site, " blockading"
+        if loc.kind is LocationKind.ABOARD:
+            carrier = state.units.get(loc.site)
+            got = where(carrier.location) if carrier is not None else None
+            return (got[0], f" aboard {loc.site.split(':', 1)[1]}") if got else None
+        return None
 
     out = []
     for uid in sorted(state.units):
         u = state.units[uid]
         loc = getattr(u, "location", None)
-        if loc is None or loc.kind not in (LocationKind.AREA, LocationKind.CITY, LocationKind.PORT):
+        place = where(loc) if loc is not None else None
+        if place is None:
             continue
         name = uid.split(":", 1)[1] if ":" in uid else uid
         if hasattr(u, "ships"):
@@ -73,7 +87,7 @@ def unit_labels(state: Any) -> list[tuple[str, str]]:
             label = f"{name} {u.factors.total}"
         else:
             label = name
-        out.append((loc.site, label))
+        out.append((place[0], label + place[1]))
     return out
 
 
@@ -191,7 +205,7 @@ def register(cli: click.Group) -> None:
         if save_file is not None:
             if scenario is not None:
                 raise BadData("give either --save or --scenario, not both")
-            from .game_cmd import open_save
+            from .common import open_save
 
             s = open_save(save_file, power, password)
             state = s.current()

@@ -102,7 +102,7 @@ def game_state(s: Any) -> tuple[GameState, dict[str, list], str]:
 
 
 def register(cli: click.Group) -> None:
-    from .game_cmd import _home, game_options, open_save, open_session
+    from .common import game_options, home as _home, open_save, open_session
 
     @cli.group()
     def economy() -> None:

@@ -8,6 +8,8 @@ import click
 
 from eiapbem.pbem.inspect import describe
 
+from .common import echo_json, json_option
+
 
 def register(cli: click.Group) -> None:
     @cli.group("files")
@@ -18,9 +20,13 @@ def register(cli: click.Group) -> None:
     @click.argument("path", type=click.Path(path_type=Path, dir_okay=False))
     @click.option("--gamestart", type=click.Path(path_type=Path, dir_okay=False),
                   help="The game's gamestart file, to check the file's signature against its keys.")
-    def inspect(path: Path, gamestart: Path | None) -> None:
+    @json_option
+    def inspect(path: Path, gamestart: Path | None, as_json: bool) -> None:
         """Print the clear header of the sealed file PATH (and check its signature with --gamestart)."""
         lines = describe(path, gamestart)
+        if as_json:
+            echo_json(dict(lines))
+            return
         width = max(len(k) for k, _ in lines)
         for k, v in lines:
             click.echo(f"{k.ljust(width)}  {v}")

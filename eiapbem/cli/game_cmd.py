@@ -1,4 +1,4 @@
-"""Playing a game: new, join, load, status, log, end-phase, restart, show, answer, setup save/load, demo.
+"""Playing a game: new, join, load, status, log, end-phase, restart, answer, setup save/load, demo (show: show_cmd.py).
 
 Every command that opens a game takes ``--game`` (when the folder holds
 several), ``--power`` (when it plays several, hot-seat 4.2.1) and
@@ -13,170 +13,14 @@ from typing import Any, Callable
 
 import click
 
-from eiapbem.client import fog, newgame, session, setups, show
-from eiapbem.client.session import NoGame, Session
-from eiapbem.core.errors import IllegalAction
+from eiapbem.client import newgame, setups
 from eiapbem.pbem.email import Person
 from eiapbem.rules import engine
 from eiapbem.rules.engine import AnswerDecision
-from eiapbem.rules.model import POWER_NAMES, POWERS, Options, Phase
+from eiapbem.rules.model import POWER_NAMES, POWERS, Options
+from eiapbem.client.status import status_lines
 
-
-def _home() -> Path:
-    return click.get_current_context().find_root().obj.home
-
-
-def _opts() -> list[click.Option]:
-    return [
-        click.Option(["--game"], help="The game's name, when this folder holds several."),
-        click.Option(["--power"], type=click.Choice(list(POWERS) + ["host"]),
-                     help="Who acts, when this folder plays several powers (hot-seat)."),
-        click.Option(["--password"], envvar="EIAPBEM_PASSWORD", help="The acting power's password (asked for when missing)."),
-    ]
-
-
-def game_options(f: Any) -> Any:
-    """Add --game, --power and --password to a command (a function or a click.Command)."""
-    if isinstance(f, click.Command):
-        f.params.extend(_opts())
-        return f
-    params = getattr(f, "__click_params__", [])
-    params.extend(reversed(_opts()))
-    f.__click_params__ = params
-    return f
-
-
-def open_session(game: str | None, power: str | None, password: str | None) -> Session:
-    home = _home()
-    name = session.find_game(home, game)
-    local = [r for r in session.local_roles(home, name) if r != "host"]
-    if power is None:
-        if len(local) == 1:
-            power = local[0]
-        elif not local:
-            power = "host"
-        else:
-            raise NoGame(f"this folder plays {', '.join(local)}; say which power acts with --power")
-    if password is None:
-        password = click.prompt(f"Password for {power}", hide_input=True)
-    return Session.open(home, name, power, password)
-
-
-def _viewer(game: str | None, power: str | None, which: str | None) -> str | None:
-    """Who opens the game to look at ``which``: --power if given, else ``which`` itself when it is played here."""
-    if power is not None or not which:
-        return power
-    home = _home()
-    name = session.find_game(home, game)
-    return which.upper() if which.upper() in session.local_roles(home, name) else None
-
-
-def open_save(save_file: Path, power: str | None, password: str | None) -> Session:
-    """Open the game of a save file ``…/save/GameName.sav`` (its folder is the game folder)."""
-    from eiapbem.core.errors import BadData
-
-    save_file = _in_home(save_file)
-    if save_file.suffix != ".sav" or save_file.parent.name != "save" or not save_file.is_file():
-        raise BadData(f"{save_file} is not a game's save; give save/GameName.sav inside a game folder")
-    click.get_current_context().find_root().obj.home = save_file.parent.parent
-    return open_session(save_file.stem, power, password)
-
-
-def _status_lines(s: Session) -> list[str]:
-    st = s.state
-    meta = s.data.meta
-    out = [f"Game {s.game} ({meta['scenario']}); this folder plays {', '.join(r for r in s.local if r != 'host') or 'no power'}"
-           + (" and hosts it" if "host" in s.local else "")]
-    slot = st.slot
-    if slot is None:
-        out.append(f"The game is over ({st.date.name}).")
-        return out
-    out.append(f"Date: {st.date.name}   (state {st.state_hash().hex()[:16]}: equal on every player's computer when in sync)")
-    impl = engine.phase_implemented(slot.phase)
-    out.append(f"Phase: {slot.phase}" + ("" if impl else " (not implemented yet: only end-phase is accepted)"))
-    if slot.simultaneous:
-        out.append(f"Turn: every power gives its orders at once ({slot.key(st.date)})")
-    else:
-        out.append(f"Turn: {POWER_NAMES[slot.power]} ({slot.key(st.date)})")
-    computer = [f"{p} ({st.powers[p].controller})" for p in POWERS if st.powers[p].controller != "human"]
-    if computer:
-        out.append("Played by the computer (every client plays their turns itself): " + ", ".join(computer))
-    waiting = s.awaited()
-    if waiting:
-        parts = []
-        for p, _ in waiting:
-            row = meta["players"][p]
-            if p in s.local:
-                where = "at this computer"
-            elif row["type"].startswith("ai-"):
-                where = "the computer cannot end this turn; the host can skip it: 'eiapbem admin skip'"
-            elif row["type"] == "hotseat":
-                where = f"file from the host's computer, {meta['host']['name']} <{meta['host']['email']}>"
-            else:
-                where = f"file from {row['name']} <{row['email']}>"
-            parts.append(f"{p} ({where})")
-        out.append("Waiting for: " + ", ".join(parts))
-    sent = slot.simultaneous and session.file_slot(st, s.power) in s.contents.chain.collected
-    if s.power in slot.actors and sent:
-        n = len(s.data.orders.get(s.power, []))
-        out.append(f"{s.power}: orders sent ({n} order{'s' if n != 1 else ''}); the phase resolves when every power's are in")
-    elif s.power in slot.actors:
-        n = len(s.data.taken.get(s.power, []))
-        out.append(f"{s.power}: {n} action{'s' if n != 1 else ''} taken in this slot so far"
-                   + (f", {s.reloads()} reload(s)" if s.reloads() else ""))
-        try:
-            unmet = engine.unmet_obligations(s.current(), s.power, _ctx(s))
-        except IllegalAction:
-            unmet = ()
-        out.append("To do before end-phase: " + ("; ".join(unmet) if unmet else "nothing"))
-    group = {Phase.SETUP: "setup", Phase.DIPLOMACY: "diplomacy", Phase.REINFORCEMENT: "reinforce",
-             Phase.NAVAL: "naval", Phase.LAND: "land", Phase.ECONOMIC: "economy"}[slot.phase]
-    mine = [p for p, _ in waiting if p in s.local]
-    if mine:
-        what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
-        who = "" if len([r for r in s.local if r != "host"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
-        out.append(f"Next: {', '.join(mine)} to play: {what}'eiapbem end-phase{who}'")
-    elif waiting:
-        out.append("Next: when their files arrive, put them in commin/ and run 'eiapbem load'")
-    out.extend(s.battle_lines())
-    # The questions of the slot so far (a battle started by this power's actions waits in them).
-    try:
-        pend = list((s.current() if s.power in slot.actors else st).pending.values())
-    except IllegalAction:
-        pend = list(st.pending.values())
-    out.append("Pending decisions: " + (", ".join(f"{d.id} for {d.power} ({d.kind}: {'/'.join(d.options)})" for d in pend) or "none"))
-    missing = [str(p) for p in Phase if not engine.phase_implemented(p)]
-    if missing:
-        out.append("Not implemented yet: " + ", ".join(missing) + " (these phases accept only end-phase)")
-    partly = [f"{p} (not yet: {engine.phase_gaps(p)})" for p in Phase if engine.phase_implemented(p) and engine.phase_gaps(p)]
-    if partly:
-        out.append("Partly built: " + "; ".join(partly))
-    last = s.journal(5)
-    if last:
-        out.append("Last log lines:")
-        out.extend(f"  [{e.slot}] {fog.log_text(st, e, viewers(s))}" for e in last)
-    return out
-
-
-def viewers(s: Session) -> set[str]:
-    """The powers whose eyes this folder's display uses (Fog of War, 4.1.1): the acting power, or the
-    host's folder's own powers."""
-    if s.power in POWERS:
-        return {s.power}
-    return {r for r in s.local if r in POWERS}
-
-
-def _in_home(path: Path) -> Path:
-    """A relative path that is not found here is looked for in the --home folder."""
-    if path.is_absolute() or path.exists():
-        return path
-    return _home() / path
-
-
-def _ctx(s: Session) -> Any:
-    from eiapbem.data.context import rules_context
-
-    return rules_context(s.slot_dice())
+from .common import echo_json, game_options, home as _home, in_home as _in_home, json_option, open_session, phase_group, rules_ctx as _ctx
 
 
 def _parse_player(text: str) -> newgame.Player:
@@ -280,7 +124,7 @@ def register(cli: click.Group) -> None:
                      bids: tuple[str, ...], flags: tuple[str, ...]) -> tuple:
         import os
 
-        from eiapbem.cli.gap_cmd import _password
+        from .common import read_password as _password
         from eiapbem.gap import files as gapfiles
 
         if arb_key is None:
@@ -364,20 +208,34 @@ def register(cli: click.Group) -> None:
         return 1 if rep.refused and not rep.loaded else 0
 
     @cli.command("status")
+    @json_option
     @game_options
-    def status(game: str | None, power: str | None, password: str | None) -> None:
+    def status(as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """Date, phase, whose turn, files awaited, pending decisions and the last log lines."""
-        for line in _status_lines(open_session(game, power, password)):
+        from eiapbem.client.status import render, status_record
+
+        rec = status_record(open_session(game, power, password))
+        if as_json:
+            echo_json(rec)
+            return
+        for line in render(rec):
             click.echo(line)
 
     @cli.command("log")
     @click.option("-n", "count", type=click.IntRange(1), default=40, show_default=True, help="How many lines.")
+    @json_option
     @game_options
-    def log(count: int, game: str | None, power: str | None, password: str | None) -> None:
+    def log(count: int, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """The public game log (every player sees the same lines)."""
         s = open_session(game, power, password)
-        for e in s.journal(count):
-            text = fog.log_text(s.state, e, viewers(s))  # 4.1.1 Fog of War hides others' battles
+        last = s.journal(count)
+        if as_json:
+            echo_json([{"slot": e.slot, "author": e.author, "kind": str(e.kind), "text": e.text, "params": dict(e.params)} for e in last])
+            return
+        from eiapbem.client import fog
+
+        for e in last:
+            text = fog.log_text(s.state, e, fog.viewers(s))  # 4.1.1 Fog of War hides others' battles
             click.echo(f"[{e.slot}] {text}" if e.author != "host" else f"[{e.slot}] (host) {text}")
 
     @cli.command("end-phase")
@@ -388,7 +246,7 @@ def register(cli: click.Group) -> None:
         path = s.end_phase()
         click.echo(f"{s.power} ended its slot; turn file commout/{path.name}"
                    + (" (+ .eml draft to send)" if path.with_name(path.name + ".eml").exists() else ""))
-        for line in _status_lines(s)[1:4]:
+        for line in status_lines(s)[1:4]:
             click.echo(line)
 
     @cli.command("restart")
@@ -413,49 +271,8 @@ def register(cli: click.Group) -> None:
         for line in s.battle_lines():
             click.echo(line)
 
-    @cli.group("show")
-    def show_group() -> None:
-        """What the manual's info boxes show: an area, a unit, a power, the counter pool."""
 
-    @show_group.command("area")
-    @click.argument("area")
-    @game_options
-    def show_area(area: str, game: str | None, power: str | None, password: str | None) -> None:
-        """The Status Panel of a land area: terrain, city, port, control, units."""
-        s = open_session(game, power, password)
-        for line in show.area(s.current(), _ctx(s).map, area, viewers(s)):
-            click.echo(line)
-
-    @show_group.command("unit")
-    @click.argument("unit")
-    @game_options
-    def show_unit(unit: str, game: str | None, power: str | None, password: str | None) -> None:
-        """A corps, fleet, depot, garrison or leader."""
-        s = open_session(game, power, password)
-        for line in show.unit(s.current(), unit, viewers(s)):
-            click.echo(line)
-
-    @show_group.command("power")
-    @click.argument("which", required=False)
-    @game_options
-    def show_power(which: str | None, game: str | None, power: str | None, password: str | None) -> None:
-        """A major power: money, manpower, status, wars, alliances, forces."""
-        s = open_session(game, _viewer(game, power, which), password)
-        for line in show.power(s.current(), (which or s.power).upper()):
-            click.echo(line)
-
-    @show_group.command("pool")
-    @click.argument("which", required=False)
-    @game_options
-    def show_pool(which: str | None, game: str | None, power: str | None, password: str | None) -> None:
-        """The counter pool: counters, leaders, factors and ships not yet placed (manual: View Available Counters)."""
-        s = open_session(game, _viewer(game, power, which), password)
-        for line in show.pool(s.current(), (which or s.power).upper()):
-            click.echo(line)
-
-    from .actions_cmd import phase_group
-
-    setup_group = phase_group(cli, Phase.SETUP)
+    setup_group = phase_group(cli, "setup")
 
     @setup_group.command("save")
     @click.argument("name")

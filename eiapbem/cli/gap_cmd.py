@@ -20,20 +20,7 @@ from eiapbem.gap.results import render_results, verify_results
 from eiapbem.pbem import atomic, crypto, envelope
 from eiapbem.pbem.folders import read_limited
 
-
-class BadOption(EiaError):
-    """A command-line value the GAP commands cannot use."""
-
-
-def _password(password_file: Path | None, prompt: str, confirm: bool) -> str:
-    if password_file is not None:
-        text = read_limited(password_file, 4096).decode("utf-8", errors="strict")
-        pw = text[:-1] if text.endswith("\n") else text
-        pw = pw[:-1] if pw.endswith("\r") else pw
-        if not pw or "\n" in pw:
-            raise BadOption(f"{password_file.name} must hold the password on one line, and nothing else")
-        return pw
-    return click.prompt(prompt, hide_input=True, confirmation_prompt=confirm)
+from .common import BadOption, read_password
 
 
 def _parse_bids(items: tuple[str, ...]) -> dict[str, int]:
@@ -92,7 +79,7 @@ def register(cli: click.Group) -> None:
         for p in (out, pub):
             if p.exists():
                 raise BadOption(f"{p} already exists; an arbitrator key is never overwritten, choose another --out")
-        password = _password(password_file, "Password for the arbitrator key", confirm=True)
+        password = read_password(password_file, "Password for the arbitrator key", confirm=True)
         data, key = gapfiles.new_arbitrator_key(password, logn=logn)
         atomic.write_atomic(out, data)
         atomic.write_atomic(pub, key.to_text().encode("utf-8"))
@@ -138,7 +125,7 @@ def register(cli: click.Group) -> None:
                 raise BadOption(
                     f"{p} already holds the bid of {h.bidder[1]} for game {h.game}; use another --name or --out-dir"
                 )
-        password = _password(password_file, "Your game password (it will protect your game files)", confirm=True)
+        password = read_password(password_file, "Your game password (it will protect your game files)", confirm=True)
         bid = Bid.make(game, pname, email, values, war_map, password)
         sealed = gapfiles.write_bid(bid, key)
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -168,7 +155,7 @@ def register(cli: click.Group) -> None:
         if len(bid_files) != 7:
             raise BadBid(f"arbitration needs exactly 7 bid files, one per player; {len(bid_files)} were given")
         datas = [(p.name, read_limited(p)) for p in bid_files]
-        password = _password(password_file, "Password of the arbitrator key", confirm=False)
+        password = read_password(password_file, "Password of the arbitrator key", confirm=False)
         me = gapfiles.load_arbitrator_key(key_file, password)
         opened = gapfiles.open_bids(datas, me, game)
         result = arbitrate([o.bid for o in opened], gb_fr_war=gb_fr_war)
@@ -205,7 +192,7 @@ def register(cli: click.Group) -> None:
     @click.option("--game", default=None, help="Refuse the file unless it is the selection of this game.")
     def show_sel(sel_file: Path, key_file: Path, password_file: Path | None, game: str | None) -> None:
         """Print a selection file: each power's player, address, bid, wars and game password (4.2.11)."""
-        password = _password(password_file, "Password of the arbitrator key", confirm=False)
+        password = read_password(password_file, "Password of the arbitrator key", confirm=False)
         me = gapfiles.load_arbitrator_key(key_file, password)
         sel = gapfiles.read_selection(sel_file, me, game=game)
         click.echo(f"selection of game {sel.game} (checked: signed by this arbitrator, draw re-run)")

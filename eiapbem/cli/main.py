@@ -1,14 +1,27 @@
-"""The ``eiapbem`` command: a thin click layer.
+"""The ``eiapbem`` command: a thin click layer that loads each command when it is used.
 
 Each command parses its arguments, calls one function of the layers below and
 prints.  No rule lives here.  Every error a user can cause ends as
 ``eiapbem: error: <sentence>`` (and maybe ``eiapbem: hint: <sentence>``) on
 stderr with a non-zero exit status; never a traceback.
+
+Speed (issue 15 item 4): ``COMMAND_MODULES`` below is the one list of command
+modules.  ``cli/index.json`` (written by ``python -m eiapbem.cli.index``, checked
+current by ``tests/test_cli_fast.py``) says which modules make each top-level
+command and holds the rendered ``--help`` of every command; so ``eiapbem``
+imports only the module(s) of the command being run, and ``eiapbem [X [Y]] --help``
+prints from the index without importing any of them.  The index names the hash
+of the package's sources it was written from; when any source differs (a new or
+changed command, before the index is written again) it is not used at all: every
+command module is imported and click prints the help, so a stale index is slower,
+never wrong.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -17,7 +30,9 @@ import click
 from eiapbem import __version__
 from eiapbem.core.errors import EiaError
 
-#: Modules that add commands to the group (each defines ``register(cli)``).
+from .common import Context
+
+#: Modules that add commands to the group (each defines ``register(cli)``).  New groups: add one line here.
 COMMAND_MODULES = (
     "eiapbem.cli.tables_cmd",
     "eiapbem.cli.rules_cmd",
@@ -28,20 +43,72 @@ COMMAND_MODULES = (
     "eiapbem.cli.economy_cmd",
     "eiapbem.cli.battle_cmd",
     "eiapbem.cli.game_cmd",
+    "eiapbem.cli.show_cmd",
     "eiapbem.cli.actions_cmd",
     "eiapbem.cli.admin_cmd",
     "eiapbem.cli.scenario_cmd",
+    "eiapbem.cli.shell_cmd",
 )
 
-
-class Context:
-    """What every command gets: the home folder holding the game folders."""
-
-    def __init__(self, home: Path) -> None:
-        self.home = home
+INDEX_FILE = Path(__file__).with_name("index.json")
+_INDEX: list = []
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def sources_hash() -> str:
+    """SHA-256 of the package's Python sources: the index is used only for the code it was written from."""
+    import hashlib
+
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*.py")):
+        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def index() -> dict | None:
+    """The command index, or None when it is missing or was written from other sources or modules."""
+    if not _INDEX:
+        try:
+            idx = json.loads(INDEX_FILE.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            idx = None
+        if (not isinstance(idx, dict) or idx.get("modules") != list(COMMAND_MODULES)
+                or idx.get("sources") != sources_hash()):
+            idx = None
+        _INDEX.append(idx)
+    return _INDEX[0]
+
+
+def build(names: list[str] | None = None) -> click.Group:
+    """A group holding the commands made by ``names`` (module names, in ``COMMAND_MODULES`` order; default all)."""
+    g = click.Group("eiapbem")
+    for mod in COMMAND_MODULES:
+        if names is None or mod in names:
+            importlib.import_module(mod).register(g)
+    return g
+
+
+class LazyGroup(click.Group):
+    """A click group whose commands are made on first use, from the module(s) the index names."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        idx = index()
+        return sorted(idx["commands"]) if idx else sorted(build().commands)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.commands:
+            return self.commands[name]
+        idx = index()
+        mods = idx["commands"].get(name) if idx else None
+        if idx and mods is None:
+            return None
+        cmd = build(mods).commands.get(name)
+        if cmd is not None:
+            self.add_command(cmd)
+        return cmd
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="eiapbem")
 @click.option(
     "--home",
@@ -53,33 +120,67 @@ class Context:
 @click.pass_context
 def cli(ctx: click.Context, home: Path) -> None:
     """Empires in Arms by email: play, host and arbitrate a Napoleonic campaign."""
-    ctx.obj = Context(home)
+    if ctx.obj is None:
+        ctx.obj = Context(home)
 
 
-for _mod in COMMAND_MODULES:
-    importlib.import_module(_mod).register(cli)
+def fast_help(argv: list[str]) -> str | None:
+    """The help text of ``eiapbem [--home DIR] [X [Y]] --help`` from the index, or None."""
+    args = list(argv)
+    if args and args[0] == "--home" and len(args) > 1:
+        args = args[2:]
+    elif args and args[0].startswith("--home="):
+        args = args[1:]
+    if not args:
+        args = ["--help"]  # 'eiapbem' alone prints the help
+    if args[-1] not in ("--help", "-h") or any(a.startswith("-") for a in args[:-1]):
+        return None
+    idx = index()
+    return idx["help"].get(" ".join(args[:-1])) if idx else None
 
 
-def fail(message: str, hint: str | None = None, code: int = 1) -> None:
+def report(message: str, hint: str | None = None, code: int = 1) -> int:
+    """Print an error (and a hint) on stderr the one way every command does; return the exit status."""
     click.echo(f"eiapbem: error: {message}", err=True)
     if hint:
         click.echo(f"eiapbem: hint: {hint}", err=True)
-    sys.exit(code)
+    return code
+
+
+def fail(message: str, hint: str | None = None, code: int = 1) -> None:
+    sys.exit(report(message, hint, code))
+
+
+#: click 8.2+ raises this for a group called without a command (8.1 prints the help itself).
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+def run(argv: list[str] | None = None, obj: Context | None = None) -> int:
+    """Run one command line; return its exit status (``eiapbem shell`` runs each line it reads through here)."""
+    try:
+        rv = cli.main(args=argv, prog_name="eiapbem", standalone_mode=False, obj=obj)
+    except click.exceptions.Abort:
+        return report("aborted")
+    except _NO_ARGS as err:  # 'eiapbem' or 'eiapbem show' alone: the help, as with --help
+        click.echo(err.ctx.get_help() if err.ctx is not None else err.format_message())
+        return 0
+    except click.ClickException as err:
+        return report(err.format_message(), hint="add --help to the command to see what it takes", code=2)
+    except EiaError as err:
+        return report(str(err), err.hint)
+    except KeyboardInterrupt:
+        return report("interrupted; nothing was changed by the unfinished command", code=130)
+    return rv if isinstance(rv, int) else 0
 
 
 def main(argv: list[str] | None = None) -> None:
+    completing = "_EIAPBEM_COMPLETE" in os.environ  # shell completion: click answers (README)
+    text = None if completing else fast_help(sys.argv[1:] if argv is None else argv)
+    if text is not None:
+        click.echo(text)
+        sys.exit(0)
     try:
-        rv = cli.main(args=argv, prog_name="eiapbem", standalone_mode=False)
-    except click.exceptions.Abort:
-        fail("aborted")
-    except click.ClickException as err:
-        fail(err.format_message(), hint="add --help to the command to see what it takes", code=2)
-    except EiaError as err:
-        fail(str(err), err.hint)
-    except KeyboardInterrupt:
-        fail("interrupted; nothing was changed by the unfinished command", code=130)
+        code = run(argv)
     except BrokenPipeError:
         sys.exit(1)
-    if isinstance(rv, int) and rv:
-        sys.exit(rv)
-    sys.exit(0)
+    sys.exit(code)

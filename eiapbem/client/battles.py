@@ -42,6 +42,7 @@ from eiapbem.core.dice import Dice
 from eiapbem.rules import turn
 from eiapbem.rules.engine import AnswerDecision
 from eiapbem.rules.model import GameState
+from eiapbem.rules.naval import files as naval_files
 from eiapbem.rules.turn import BattleDice, Exchange, Played, automatic, exchange_needed  # noqa: F401 - the client's names
 
 HIDDEN_LABEL = b"eiapbem/v1/battle-hidden\x00"
@@ -99,6 +100,8 @@ def place_of(area: str) -> str:
 
 
 def index_of(bid: str) -> int:
+    if not bid.startswith("battle:"):
+        return naval_files.index_of(bid)
     return int(bid.rsplit(":", 1)[1])
 
 
@@ -234,8 +237,23 @@ def check_asked(opened: Mapping[str, Sequence[Opened]], exchanges: Sequence[Exch
 
 
 def area_of(bid: str) -> str:
-    """The area of a battle id ``battle:1805-09:ulm:0``."""
+    """The area of a battle id ``battle:1805-09:ulm:0`` (or of a naval one, ``1805-10.english-channel.1``)."""
+    if not bid.startswith("battle:"):
+        return naval_files.area_of(bid)
     parts = bid.split(":")
     if len(parts) != 4 or parts[0] != "battle":
         raise BadEncoding(f"{bid!r} is not a battle id")
     return parts[2]
+
+
+def fight_area(state: GameState, bid: str) -> str:
+    """Where a land or naval battle of the slot is fought (the battle file's place)."""
+    return naval_files.area(state, bid) if bid in state.naval_battles else state.battles[bid].area
+
+
+def fight_finished(state: GameState, bid: str) -> bool:
+    return naval_files.finished(state, bid) if bid in state.naval_battles else state.battles[bid].finished
+
+
+def fight_result(state: GameState, bid: str) -> str:
+    return naval_files.result(state, bid) if bid in state.naval_battles else state.battles[bid].result

@@ -14,9 +14,9 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from eiapbem.data import world
+from eiapbem.pbem.bench import best_of as _best
 from eiapbem.data.context import rules_context
 from eiapbem.rules import engine
 from eiapbem.core.dice import Dice
@@ -36,15 +36,6 @@ class Figure:
     what: str
     value: float
     unit: str
-
-
-def _best(fn: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def set_up_state() -> tuple[GameState, int]:

@@ -18,6 +18,7 @@ from eiapbem.rules.sequence import SETUP_ORDER
 
 from . import newgame, setups
 from .session import Session, open_identity
+from .status import status_lines
 
 GAME = "Demo"
 
@@ -47,10 +48,8 @@ def run_demo(folder: Path | None, say: Callable[[str], None]) -> Path:
             s = Session.open_with(home, GAME, ids[p])
             path = s.end_phase()
             say(f"  {st.slot.phase} {p}: end-phase -> commout/{path.name}")
-    from eiapbem.cli.game_cmd import _status_lines
-
     say("")
-    for line in _status_lines(Session.open_with(home, GAME, ids["SP"])):
+    for line in status_lines(Session.open_with(home, GAME, ids["SP"])):
         say(line)
     say("")
     say("The game goes on from here.  Try, for instance:")

@@ -78,7 +78,7 @@ class BattleExchange(Store):
             if not battles.exchange_needed(state, d):
                 continue
             bid = str(d.context["battle"])
-            f = dict(fights.get(bid) or {"area": state.battles[bid].area, "defender": d.power, "record": None,
+            f = dict(fights.get(bid) or {"area": battles.fight_area(state, bid), "defender": d.power, "record": None,
                                           "files": [], "secret": b"", "out": False, "ask": -1, "qask": -1,
                                           "closed": False, "name": ""})
             if not f["out"] and f["ask"] < 0:
@@ -101,8 +101,8 @@ class BattleExchange(Store):
                 continue
             if f["ask"] >= 0 and not own:
                 written.append(self._write_question(bid, f))
-            elif state.battles[bid].finished and f["files"]:
-                written.append(self._write_close(bid, f, state.battles[bid].result))
+            elif battles.fight_finished(state, bid) and f["files"]:
+                written.append(self._write_close(bid, f, battles.fight_result(state, bid)))
         if written:
             self.save()
         return written

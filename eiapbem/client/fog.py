@@ -28,6 +28,13 @@ from eiapbem.rules.model import POWERS, GameState, LogEntry
 HIDDEN = "strength hidden (fog of war)"
 
 
+def viewers(s: Any) -> set[str]:
+    """The powers whose eyes a session's display uses: the acting power, or the host folder's own powers."""
+    if s.power in POWERS:
+        return {s.power}
+    return {r for r in s.local if r in POWERS}
+
+
 def on(state: GameState) -> bool:
     return state.options.fog_of_war
 
@@ -118,4 +125,4 @@ def hides_strength(state: GameState, unit: Any, viewers: Iterable[str]) -> bool:
     return relations.unit_power(state, unit) not in friendly(state, viewers)
 
 
-__all__ = ["HIDDEN", "battle_powers", "check_report", "friendly", "hides_strength", "log_text", "on"]
+__all__ = ["HIDDEN", "viewers", "battle_powers", "check_report", "friendly", "hides_strength", "log_text", "on"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.client import fog
+from eiapbem.rules import control
 from eiapbem.rules.model import POOL, POWER_NAMES, Corps, Depot, Fleet, GameState, Garrison, LeaderStatus
 
 
@@ -25,13 +26,52 @@ def _unit_line(u: Any, state: GameState, viewers: Iterable[str] = ()) -> str:
     if isinstance(u, (Corps, Garrison, Fleet)) and fog.hides_strength(state, u, viewers):
         return f"{u.id}: {fog.HIDDEN}{with_}"
     if isinstance(u, (Corps, Garrison)):
-        return f"{u.id}: {u.factors.describe()}{with_}"
+        aboard = f" aboard {u.location.site}" if u.location.kind.value == "aboard" else ""
+        return f"{u.id}: {u.factors.describe()}{aboard}{with_}"
     if isinstance(u, Fleet):
         return f"{u.id}: {u.ships.describe()} ({u.location.kind}){with_}"
     return f"{u.id}"
 
 
+def sea(state: GameState, m: Any, sea_id: str) -> list[str]:
+    """A sea area (8.4.1): its neighbours, ports, and the fleets in it and in its ports' blockade boxes."""
+    s = m.seas[sea_id]
+    out = [f"{s.name} ({s.id}), sea area" + (" north of the ice line (closed in winter, 8.4.1)" if s.ice else "")]
+    out.append(f"  next to: {', '.join(m.sea_neighbours(s.id))}")
+    out.append(f"  ports (their blockade boxes touch it): {', '.join(m.ports_on(s.id)) or 'none'}")
+    here = sorted((u for u in state.units.values() if isinstance(u, Fleet) and u.location.kind.value == "sea"
+                   and u.location.site == s.id), key=lambda u: u.id)
+    out.append("  fleets: none" if not here else "  fleets:")
+    for f in here:
+        out.append(f"    {_unit_line(f, state)}")
+        out.extend(f"      {_unit_line(c, state)}" for c in sorted(state.units.values(), key=lambda u: u.id)
+                   if c.location.kind.value == "aboard" and c.location.site == f.id)  # 8.6: carried corps
+    for p in m.ports_on(s.id):
+        boxed = sorted((u for u in state.units.values() if isinstance(u, Fleet) and u.location.kind.value == "blockade"
+                        and u.location.site == p), key=lambda u: u.id)
+        if boxed:
+            out.append(f"  blockade box of {p}:")
+            out.extend(f"    {_unit_line(u, state)}" for u in boxed)
+    return out
+
+
+def box(state: GameState, m: Any, port: str) -> list[str]:
+    """A port's blockade box (8.4.2, 8.8): the fleets in it."""
+    if port not in m.areas or m.areas[port].port is None:
+        raise IllegalAction(f"there is no port {port!r} on the map, so no blockade box box:{port}")
+    here = sorted((u for u in state.units.values() if isinstance(u, Fleet) and u.location.kind.value == "blockade"
+                   and u.location.site == port), key=lambda u: u.id)
+    out = [f"Blockade box of {m.areas[port].name} (box:{port}), touching {', '.join(m.areas[port].port.seas)}"]
+    out.append("  fleets: none" if not here else "  fleets:")
+    out.extend(f"    {_unit_line(u, state)}" for u in here)
+    return out
+
+
 def area(state: GameState, m: Any, area_id: str, viewers: Iterable[str] = ()) -> list[str]:
+    if area_id.startswith("box:"):
+        return box(state, m, area_id[4:])
+    if area_id not in m.areas and area_id in m.seas:
+        return sea(state, m, area_id)
     if area_id not in m.areas:
         close = [a for a in m.areas if a.startswith(area_id[:3])][:8]
         raise IllegalAction(f"there is no land area {area_id!r} on the map", hint=f"areas like it: {', '.join(close)}" if close else None)
@@ -42,8 +82,11 @@ def area(state: GameState, m: Any, area_id: str, viewers: Iterable[str] = ()) ->
                    + (f", {a.city.capital} capital" if a.city.capital else ""))
     if a.port:
         out.append(f"  port on {', '.join(a.port.seas)}" + (" (ice)" if a.port.ice else ""))
-    out.append(f"  controlled by {state.area_control.get(a.id, a.nation)}")
+    out.append(f"  controlled by {control.area_holder(state, m, a.id)}")
     here = [u for u in state.units.values() if u.location != POOL and u.location.site == a.id]
+    aboard = [u for f in here if isinstance(f, Fleet) for u in state.units.values()
+              if u.location.kind.value == "aboard" and u.location.site == f.id]
+    here = here + aboard
     out.append("  units: none" if not here else "  units:")
     out.extend(f"    {_unit_line(u, state, viewers)}" for u in here)
     out.append(f"  next to: {', '.join(m.land_neighbours(a.id))}")
@@ -131,3 +174,141 @@ def _bought(state: GameState, u: Corps | Fleet) -> str:
     if until is None or state.date > until:
         return ""
     return f" (bought, place by {until})"
+
+
+# ----------------------------------------------------------------- records (--json, docs/json.md) and a power's forces
+
+#: The kinds ``eiapbem show units --kind`` filters on.
+UNIT_KINDS = ("corps", "fleet", "garrison", "depot", "leader")
+
+
+def _counts(c: Any) -> dict[str, int]:
+    return {k: v for k, v in c.to_obj().items() if v}
+
+
+def _kind(u: Any) -> str:
+    return {Corps: "corps", Fleet: "fleet", Garrison: "garrison", Depot: "depot"}.get(type(u), type(u).__name__.lower())
+
+
+def _leaders_with(state: GameState, uid: str) -> list[str]:
+    return [lid for lid, lead in state.leaders.items() if lead.attached_to == uid]
+
+
+def unit_record(state: GameState, u: Any) -> dict:
+    """One counter: id, kind, owner, where (kind and site), strength and what it holds."""
+    rec: dict = {"id": u.id, "kind": _kind(u), "nation": getattr(u, "nation", None) or getattr(u, "power"),
+                 "where": str(u.location.kind), "site": u.location.site or None, "strength": 0,
+                 "leaders": _leaders_with(state, u.id)}
+    if isinstance(u, (Corps, Garrison)):
+        rec["strength"] = u.factors.total
+        rec["factors"] = _counts(u.factors)
+    if isinstance(u, Corps):
+        rec["corps_type"] = str(u.corps_type)
+    if isinstance(u, Fleet):
+        rec["strength"] = u.ships.total
+        rec["ships"] = _counts(u.ships)
+    return rec
+
+
+def leader_record(state: GameState, lead: Any) -> dict:
+    at = state.units.get(lead.attached_to) if lead.attached_to else None
+    return {"id": lead.id, "kind": "leader", "nation": lead.power, "status": str(lead.status), "with": lead.attached_to,
+            "where": str(at.location.kind) if at is not None else None, "site": (at.location.site or None) if at is not None else None}
+
+
+def units(state: GameState, p: str, kind: str | None = None, area_id: str | None = None) -> list[dict]:
+    """A power's forces on the map (its own and its free states'), and its leaders: where, how strong.
+
+    ``kind`` is one of ``UNIT_KINDS``; ``area_id`` keeps what is in that land area (its city
+    included) or that sea area.  Counters still in the pool are left out ('eiapbem show pool').
+    """
+    if p not in state.powers:
+        raise IllegalAction(f"{p!r} is not a major power; use one of {' '.join(state.powers)}")
+    if kind is not None and kind not in UNIT_KINDS:
+        raise IllegalAction(f"{kind!r} is not a kind of unit; use one of {', '.join(UNIT_KINDS)}")
+    nations = {p, *state.free_states(p)}
+    out = []
+    if kind != "leader":
+        for u in state.units.values():
+            owner = getattr(u, "nation", None) or getattr(u, "power")
+            if owner not in nations or u.location == POOL or (kind and _kind(u) != kind):
+                continue
+            if area_id is not None and u.location.site != area_id:
+                continue
+            out.append(unit_record(state, u))
+    if kind in (None, "leader"):
+        for lead in state.leaders.values():
+            if lead.power not in nations:
+                continue
+            rec = leader_record(state, lead)
+            if area_id is not None and rec["site"] != area_id:
+                continue
+            if lead.status is LeaderStatus.AVAILABLE or rec["with"] or kind == "leader":
+                out.append(rec)
+    return sorted(out, key=lambda r: (UNIT_KINDS.index(r["kind"]) if r["kind"] in UNIT_KINDS else 9, r["site"] or "", r["id"]))
+
+
+def units_lines(recs: list[dict], p: str) -> list[str]:
+    if not recs:
+        return [f"{POWER_NAMES[p]}: no such forces on the map"]
+    out = [f"Forces of {POWER_NAMES[p]} ({len(recs)})"]
+    for r in recs:
+        where = f"{r['where']}:{r['site']}" if r.get("site") else (r.get("where") or "-")
+        if r["kind"] == "leader":
+            out.append(f"  leader    {r['id']:<28} {where:<28} {r['status']}" + (f", with {r['with']}" if r["with"] else ""))
+            continue
+        what = r.get("factors") or r.get("ships") or {}
+        detail = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in what.items())
+        out.append(f"  {r['kind']:<9} {r['id']:<28} {where:<28} strength {r['strength']}"
+                   + (f" ({detail})" if detail else "") + (f"; leaders {', '.join(r['leaders'])}" if r["leaders"] else ""))
+    return out
+
+
+def area_record(state: GameState, m: Any, area_id: str) -> dict:
+    area(state, m, area_id)  # the same refusal for a name not on the map
+    a = m.areas[area_id]
+    return {"id": a.id, "name": a.name, "nation": a.nation, "province": a.province, "terrain": str(a.terrain),
+            "forage": a.forage,
+            "city": None if not a.city else {"name": a.city.name, "supply": a.city.supply, "siege": a.city.siege,
+                                             "garrison_room": a.city.garrison_capacity, "capital": a.city.capital or None},
+            "port": None if not a.port else {"seas": list(a.port.seas), "ice": bool(a.port.ice)},
+            "controlled_by": state.area_control.get(a.id, a.nation),
+            "units": [unit_record(state, u) for u in state.units.values() if u.location != POOL and u.location.site == a.id],
+            "neighbours": list(m.land_neighbours(a.id))}
+
+
+def unit_or_leader_record(state: GameState, unit_id: str) -> dict:
+    unit(state, unit_id)  # the same refusal for an unknown id
+    u = state.units.get(unit_id)
+    return unit_record(state, u) if u is not None else leader_record(state, state.leaders[unit_id])
+
+
+def power_record(state: GameState, p: str) -> dict:
+    power(state, p)
+    ps = state.powers[p]
+    corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == p and u.location != POOL]
+    fleets = [u for u in state.units.values() if isinstance(u, Fleet) and u.nation == p and u.location != POOL]
+    return {"power": p, "name": POWER_NAMES[p], "controller": ps.controller, "treasury": ps.treasury,
+            "manpower": ps.manpower, "political_status": ps.political_status, "victory_points": ps.victory_points,
+            "vp_bid": ps.vp_bid, "wars": list(ps.wars), "alliances": list(ps.alliances),
+            "controls": [m for m, row in state.minors.items() if row.controller == p and row.status in ("conquered", "free-state")],
+            "on_map": {"corps": len(corps), "factors": sum(c.factors.total for c in corps), "fleets": len(fleets),
+                       "ships": sum(f.ships.total for f in fleets)},
+            "to_place": {"factors": _counts(ps.unplaced_factors), "ships": _counts(ps.unplaced_ships)}}
+
+
+def pool_record(state: GameState, p: str) -> dict:
+    pool(state, p)
+    ps = state.powers[p]
+    nations = [p, *state.free_states(p)]
+    counters = {}
+    for n in nations:
+        us = [u for u in state.units.values() if u.location == POOL and (getattr(u, "nation", None) or getattr(u, "power")) == n]
+        counters[n] = {k: [u.id for u in us if _kind(u) == k] for k in ("corps", "fleet", "depot")}
+    return {"power": p, "factors_to_place": _counts(ps.unplaced_factors), "ships_to_place": _counts(ps.unplaced_ships),
+            "free_states": {m: {"factors": _counts(state.minors[m].stored_factors), "ships": _counts(state.minors[m].stored_ships)}
+                            for m in nations[1:]},
+            "counters": counters,
+            "leaders_available": [lid for lid, lead in state.leaders.items() if lead.power == p and lead.status is LeaderStatus.AVAILABLE],
+            "on_order": [{"count": o.count, "item": o.item, "nation": o.nation, "port": o.port, "arrives": str(o.arrives),
+                          "due": o.arrives <= state.date} for o in sorted(ps.builds.values(), key=lambda o: (o.arrives, o.nation, o.item, o.port or ""))]}

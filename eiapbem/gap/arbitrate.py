@@ -19,7 +19,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from eiapbem.core.errors import BadFile
-from eiapbem.pbem.envelope import _GAME_RE, BIDDER_NAME_RE, EMAIL_RE, MAX_EMAIL
+from eiapbem.pbem.envelope import GAME_RE, BIDDER_NAME_RE, EMAIL_RE, MAX_EMAIL
 from eiapbem.core import canonical
 from eiapbem.core.dice import Dice
 
@@ -77,7 +77,7 @@ class Bid:
 
     def verify(self) -> None:
         """Raise ``BadBid`` with one sentence if the bid breaks a rule of 4.2.10."""
-        if not _GAME_RE.match(self.game):
+        if not GAME_RE.match(self.game):
             raise BadBid(f"the game name {self.game!r} is not valid; use 1 to 40 letters, digits, '-' and '_'")
         if not BIDDER_NAME_RE.match(self.name):
             raise BadBid(

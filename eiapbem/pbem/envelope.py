@@ -45,7 +45,7 @@ SCRYPT_LOGN = (10, 18)
 SCRYPT_R = (1, 8)
 SCRYPT_P = (1, 4)
 
-_GAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")
+GAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")
 #: A bidder's name (docs/file-format.md section 3, ``bidder``).
 BIDDER_NAME_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9 .'_-]{0,38}[A-Za-z0-9.'_-])?\Z")
 #: A bidder's email address: one ``@``, no space, 3-80 characters.
@@ -258,7 +258,7 @@ class Header:
         missing = sorted(required - set(obj))
         if missing:
             raise _Fail(f"field {missing[0]!r} is missing")
-        game = _is_str(obj["game"], _GAME_RE, "game")
+        game = _is_str(obj["game"], GAME_RE, "game")
         gid = _is_bin(obj["gid"], (16,), "gid")
         if kind in ("identity",) + GAP_KINDS and gid != bytes(16):
             raise _Fail(f"gid of a {kind} file must be all zero")

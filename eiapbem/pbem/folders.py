@@ -46,7 +46,7 @@ def _check(value: str, pattern: re.Pattern[str], what: str) -> str:
 
 
 def check_game_name(game: str) -> str:
-    return _check(game, envelope._GAME_RE, "the game name")
+    return _check(game, envelope.GAME_RE, "the game name")
 
 
 def gamestart_name(game: str) -> str:
@@ -96,7 +96,7 @@ def identity_name(game: str, role: str) -> str:
 
 def bid_name(player: str, game: str) -> str:
     """``YourName_GameName.bid`` (4.2.10, ``000:272``)."""
-    _check(player, envelope._GAME_RE, "the player name")
+    _check(player, envelope.GAME_RE, "the player name")
     return f"{player}_{check_game_name(game)}.bid"
 
 

@@ -203,7 +203,7 @@ def render_svg(
     """The map as an SVG document.
 
     ``controllers``: area id -> the power controlling it (None: neutral); areas not given keep
-    their home nation's power.  ``units``: area id -> unit labels drawn on the area (corps,
+    their home nation's power.  ``units``: area or sea area id -> unit labels drawn there (corps,
     fleets, depots, leaders); without it only the political map is drawn.
     """
     fr = _frame(m)
@@ -342,9 +342,15 @@ def render_svg(
     if units:
         o.append('<g id="units" font-size="7.5">')
         for i in sorted(units):
-            if i not in pos or not units[i]:
+            if i in m.seas:  # fleets at sea: under the sea area's name (8.4.1)
+                s = m.seas[i]
+                lon, lat = LABEL_AT.get(s.id, (s.lon / 100, s.lat / 100))
+                x, y = fr.xy(round(lon * 100), round(lat * 100))
+                y += 6
+            elif i in pos and units[i]:
+                x, y = pos[i]
+            else:
                 continue
-            x, y = pos[i]
             for n, label in enumerate(units[i]):
                 w = 5.2 * len(label) + 6
                 yy = y + 13 + n * 11

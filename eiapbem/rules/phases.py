@@ -13,6 +13,7 @@ from eiapbem.rules.combat import field, sieges
 from eiapbem.rules.economy import phase as economy
 from eiapbem.rules.engine import PhaseRules
 from eiapbem.rules.naval import battle as naval
+from eiapbem.rules.naval import phase as naval_phase
 
 RULES: tuple[PhaseRules, ...] = (
     setup.RULES,
@@ -22,4 +23,7 @@ RULES: tuple[PhaseRules, ...] = (
     field.RULES,
     naval.RULES,
     sieges.RULES,
+    naval_phase.RULES,
+    naval_phase.ORDER_RULES,
+    naval_phase.LANDING_RULES,
 )

@@ -473,6 +473,10 @@ RULES = engine.PhaseRules(
     finish=finish,
 )
 
+# Old names, kept while other branches merge (issue 14: no two action classes share a name); use Setup*.
+PlaceCorps, PlaceFleet, AddFactors = SetupPlaceCorps, SetupPlaceFleet, SetupAddFactors
+AddShips, AssignLeader = SetupAddShips, SetupAssignLeader
+
 __all__ = [
     "SetupAddFactors", "AddGarrison", "SetupAddShips", "SetupAssignLeader", "SetupPlaceCorps", "PlaceDepot", "SetupPlaceFleet",
     "RemoveCounter", "may_set_up_in", "obligations",

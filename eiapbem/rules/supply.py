@@ -17,7 +17,7 @@ ordered by id.
 from __future__ import annotations
 
 
-from eiapbem.rules.control import city_power, corps_at, is_besieged, is_blockaded
+from eiapbem.rules.control import city_holder, city_power, corps_at, is_besieged, is_blockaded
 from eiapbem.rules.model import (
     POWERS,
     Corps,
@@ -28,6 +28,12 @@ from eiapbem.rules.model import (
     LocationKind,
 )
 from eiapbem.rules.relations import allied, at_war, power_of, unit_power
+
+# Old names of the one definitions in ``relations``/``control``, kept while other branches merge (issue 14);
+# new code imports ``relations.unit_power``, ``relations.allied``, ``control.city_holder``.
+unit_controller = unit_power
+allied_or_same = allied
+city_nation = city_holder
 
 #: 13.1 (000:2358): January, February and December are winter months.
 WINTER_MONTHS = (1, 2, 12)
@@ -254,3 +260,30 @@ def supply_depot_for(state: GameState, m, power: str, area: str, *, max_length: 
     near = [area] + _land_steps(state, m, area, power)
     fits = sorted((chain[a], a) for a in near if a in chain and chain[a] <= max_length)
     return fits[0][1] if fits else None
+
+
+def invasion_sources(state: GameState, m, power: str) -> tuple[str, ...]:
+    """Ports from which ``power`` can trace invasion supply to a fleet (10.5.4, 000:1566): unblockaded
+    friendly ports of its valid supply chain that can be an end of sea supply now, by id."""
+    return tuple(a for a in supply_chain(state, m, power) if _sea_link_port(state, m, a, power))
+
+
+def invasion_depot_for(state: GameState, m, power: str, area: str) -> str | None:
+    """A depot of ``power`` on a fleet in a sea area touching ``area`` that gives it invasion supply
+    (10.3.4, 10.5.4; 000:1350-1352, 000:1564-1574), or None.  The sea area must be open (not north of
+    the ice line in winter, 000:1550) and a port of ``power``'s chain must be a sea supply source."""
+    coast = set(m.area(area).coast)
+    winter = state.date.month in WINTER_MONTHS
+    found = []
+    for u in state.units.values():
+        if not isinstance(u, Depot) or u.power != power or u.location.kind is not LocationKind.ABOARD:
+            continue
+        fleet = state.units.get(u.location.site)
+        if not isinstance(fleet, Fleet) or fleet.location.kind is not LocationKind.SEA or fleet.location.site not in coast:
+            continue
+        if winter and m.sea(fleet.location.site).ice:
+            continue
+        found.append(u.id)
+    if not found or not invasion_sources(state, m, power):
+        return None
+    return sorted(found)[0]

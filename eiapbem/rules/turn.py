@@ -93,8 +93,13 @@ def exchange_needed(state: GameState, decision: Any) -> bool:
     slot = state.slot
     if slot is None or slot.power is None or slot.simultaneous or decision.power == slot.power:
         return False
-    if not decision.kind.startswith("battle.") or is_computer(state, decision.power) or is_computer(state, slot.power):
+    if not decision.kind.startswith(("battle.", "naval.")) or is_computer(state, decision.power) \
+            or is_computer(state, slot.power):
         return False  # the computer answers at every client; in its own slot, nobody could carry files
+    if decision.kind.startswith("naval."):  # the other side's naval questions travel too (rules/naval/files.py)
+        from eiapbem.rules.naval import files as naval_files
+
+        return naval_files.exchange_needed(state, decision)
     battle = state.battles.get(decision.context.get("battle"))
     if battle is None or battle.finished or state.options.pbem_quick_combat:
         return False
@@ -110,6 +115,10 @@ def automatic(state: GameState, decision: Any) -> bool:
         return False  # answered by its level (the computer), not by standing orders
     if decision.kind.startswith("siege."):
         return decision.context.get("siege") in state.sieges  # no battle files for sieges (000:170)
+    if decision.kind.startswith("naval."):  # standing orders where no file travels (rules/naval/files.py)
+        from eiapbem.rules.naval import files as naval_files
+
+        return naval_files.automatic(state, decision)
     if not decision.kind.startswith("battle."):
         return False
     battle = state.battles.get(decision.context.get("battle"))
@@ -136,8 +145,8 @@ def auto_answer(state: GameState, ctx: RulesContext, computer: Computer) -> Game
 
 
 def battle_id_of_label(label: str) -> str | None:
-    """The battle id of a ``battle/<id>/...`` dice label."""
-    if not label.startswith("battle/"):
+    """The battle id of a ``battle/<id>/...`` or naval ``naval/<id>/...`` dice label."""
+    if not label.startswith(("battle/", "naval/")):
         return None
     parts = label.split("/")
     return parts[1] if len(parts) > 2 else None

@@ -21,7 +21,7 @@ from eiapbem.rules.combat.battle import (
     other,
     side_powers,
     unit_factors,
-    unit_power,
+    power_of_unit_id,
 )
 from eiapbem.rules.model.units import POOL, Depot, Factors, Garrison, LeaderStatus, Location, LocationKind, Prisoners, prisoners_key
 
@@ -120,7 +120,7 @@ def remove_emptied(state: Any, battle: FieldBattle, *, garrisons: bool = True) -
             for lid in sorted(lid for lid, l in state.leaders.items() if l.attached_to == u):
                 power = lid.split(":")[1]
                 hosts = [h for h in side.units if is_corps(state, h) and unit_factors(state, h).total > 0
-                         and unit_power(state, h) == power]
+                         and power_of_unit_id(state, h) == power]
                 leader = state.leaders[lid]
                 if hosts:
                     state = state.with_leader(leader.replace(attached_to=hosts[0]))

@@ -78,7 +78,7 @@ def cavalry(f: Factors) -> int:
     return sum(f.get(t) for t in CAVALRY_TYPES)
 
 
-def unit_power(state: Any, unit_id: str) -> str | None:
+def power_of_unit_id(state: Any, unit_id: str) -> str | None:
     """The power that commands the unit ``unit_id`` (``relations.unit_power``: 7.6 loans, 6.1 minor controllers)."""
     return relations.unit_power(state, state.units[unit_id])
 
@@ -162,7 +162,7 @@ def _minor_morale(world: Any, nation: str) -> dict:
 
 def side_powers(state: Any, side: BattleSide) -> tuple[str, ...]:
     """The major powers of a side: its answering power and the controllers of its units."""
-    ps = {p for p in (unit_power(state, u) for u in side.units) if p is not None}
+    ps = {p for p in (power_of_unit_id(state, u) for u in side.units) if p is not None}
     if side.power is not None:
         ps.add(side.power)
     return tuple(sorted(ps))

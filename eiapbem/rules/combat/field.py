@@ -56,7 +56,7 @@ from eiapbem.rules.combat.battle import (
     morale_value,
     other,
     unit_factors,
-    unit_power,
+    power_of_unit_id,
 )
 from eiapbem.rules.combat.commander import (
     commander_candidates,
@@ -145,7 +145,7 @@ def start_field_battle(
     is_triv, why = trivial.is_trivial(state, attacker, defender)
     sides = {}
     for role, units, power in ((A, attacker, attacker_power), (D, defender, defender_power)):
-        p = power if power is not None else unit_power(state, units[0])
+        p = power if power is not None else power_of_unit_id(state, units[0])
         big = tuple(u for u in units if is_corps(state, u) and unit_factors(state, u).total > BIG_CORPS_FACTORS)
         groups = [(unit_factors(state, u).get(k), morale_value(state, ctx.world, u, k)) for u in units for k in FactorType
                   if unit_factors(state, u).get(k) > 0]

@@ -25,7 +25,7 @@ from eiapbem.rules.combat.battle import (
     other,
     side_powers,
     unit_factors,
-    unit_power,
+    power_of_unit_id,
 )
 from eiapbem.rules.combat.commander import (
     combined_rating,
@@ -319,7 +319,7 @@ def _cavalry_leader(state: Any, side: BattleSide, world: Any) -> str:
     for lid in leaders_with(state, side.units):
         if leader_data(world, lid).get("cavalry"):
             power = lid.split(":")[1]
-            if any(cavalry(unit_factors(state, u)) > 0 and unit_power(state, u) == power for u in side.units):
+            if any(cavalry(unit_factors(state, u)) > 0 and power_of_unit_id(state, u) == power for u in side.units):
                 return lid
     return ""
 

@@ -3,7 +3,10 @@
 Used where nobody is at the table for that power: a defender under PBEM quick combat or with one
 corps engaged (4.1.1, 4.2.7, 000:48, 000:170), a human's questions in the computer's own slot, and
 the besieged's siege questions in the besieger's slot (battle files are for field and trivial
-combat only, 000:170).
+combat only, 000:170), and a non-phasing power's naval combat questions where no battle file
+travels (``rules/naval/files.py``: its evasion order is a standing order, 9.2.1.1; where 9.4 leaves
+the retreat to the loser the program takes the first port in the order of the map's ids; a victor
+does not leave its blockade, 9.4.3).
 """
 
 from __future__ import annotations
@@ -19,8 +22,24 @@ def answer(state: GameState, decision: PendingDecision, ctx: Any) -> str:
 
     if decision.kind.startswith("siege."):
         return sieges.standing_answer(decision)
+    if decision.kind.startswith("naval."):
+        return naval_answer(state, decision)
     battle = state.battles[str(decision.context["battle"])]
     auto = field._AUTO.get(decision.kind.split(".", 1)[1])
     if auto is None:
         return decision.options[0]
     return auto(state, battle, battle.side(str(decision.context["role"])), decision.options, ctx)
+
+
+def naval_answer(state: GameState, decision: PendingDecision) -> str:
+    """The standing-order choice for a ``naval.*`` question (``rules.naval.battle``)."""
+    from eiapbem.rules.naval.attack import evasion_order
+
+    kind = decision.kind.split(".", 1)[1]
+    if kind == "evasion":
+        battle = state.naval_battles[str(decision.context["battle"])]
+        order = evasion_order(state, battle.defenders)
+        return order if order in decision.options else decision.options[0]
+    if kind in ("pursuit", "enter-port") and "stay" in decision.options:
+        return "stay"
+    return decision.options[0]

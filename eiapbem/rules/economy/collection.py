@@ -95,6 +95,7 @@ def port_infos(state: GameState, ctx: Any) -> list[PortInfo]:
         port = a.port
         holder = province_holder(state, ctx, a.province)
         kingdom = kingdom_of_province(state, a.province)
+        fund: str | None
         if kingdom is not None:
             fund = kingdom
         elif a.nation in POWERS:
@@ -429,6 +430,7 @@ def _piracy(w: Work) -> None:
             continue
         owner = power_of(w.state, fleet.nation) or fleet.nation
         target = fleet.piracy_target
+        assert target is not None  # a piracy mission always names its target (Fleet._check)
         light = fleet.ships.light
         mods = light // 5 + (1 if light >= 5 and fleet.piracy_months >= 3 else 0)
         roll = w.ctx.dice.two_d6(w.label(owner, f"piracy/{uid}"))

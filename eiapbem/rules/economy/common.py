@@ -14,6 +14,9 @@ from typing import Any
 
 from eiapbem.rules.control import HOLDING_STATUSES, city_holder, is_besieged, province_holder
 from eiapbem.rules.relations import allied, power_of
+# Re-exported for branches written against ``economy.common`` before ``relations`` landed (shared_names.md);
+# new code imports them from ``eiapbem.rules.relations``.
+from eiapbem.rules.relations import at_war  # noqa: F401
 from eiapbem.rules.model import POWERS, GameState
 
 #: Statuses in which a power holds a minor's territory (13.3.1, 6.8): ``control.HOLDING_STATUSES``.

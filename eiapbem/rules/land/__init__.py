@@ -14,6 +14,8 @@ FR RU TU AU PR GB SP (``sequence.LAND_ORDER``, 10.1).
 - ``feudal``: 13.2.3 ``land.stand-down`` and ``land.return-feudal`` (Turkish feudal corps);
 - ``revolts``: 13.2.4 Austrian insurrection placement and stand-down, 13.2.5 the Tyrol corps;
 - ``conquest``: 10.7 occupation of minor capitals and conquest of minors;
+- ``seasupply``: 10.3.2/10.5.3 depots inside besieged port cities, sea and invasion supply of the besieged;
+- ``occupation``: 13.5.2 taking an empty enemy city, 13.5.5 neutral forces leaving a besieged city;
 - ``common``: hostility and what stands in an area.
 
 Not built yet (the README's status table lists them): see ``docs/decisions.md``
@@ -42,6 +44,8 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
 
 
 def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+    from eiapbem.rules.naval import evacuation as naval_evacuation, transport as naval_transport
+
     """End of the slot: supply if no combat closed the movement, occupation of minor capitals and, after
     the last land slot, conquest (10.7); then forget the slot's movement."""
     out = engine.Outcome(state)
@@ -49,12 +53,14 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
         out = out.then(supplyphase.end_movement(state, power, ctx))
     out = out.then(guerrillas.end_of_slot(out.state, power, ctx))  # 10.6: after the slot's combats
     out = out.then(conquest.end_of_slot(out.state, power, ctx))
+    out = out.then(naval_transport.destroy_aboard(out.state, power, ctx))  # 8.6.3: corps not disembarked
+    out = out.then(naval_evacuation.evacuate(out.state, ctx))  # 8.7: fleets in ports the enemy now holds
+    out = out.then(naval_evacuation.lost_shipyards(out.state, ctx))  # 13.5.6: ships building there
     return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False, new_depots=())))
 
 
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
-GAPS = ("depots in a besieged port city and on fleets (10.3.2, 10.3.4), sea and invasion supply costs for "
-        "besieged port garrisons (10.5.2-10.5.4), taking cities other than by siege (13.5), disembarking (10.4.5)")
+GAPS = "allied garrisons at war in one city (13.5.4)"
 
 #: The land phase's rules (registered by ``eiapbem/rules/phases.py``).
 RULES = engine.PhaseRules(

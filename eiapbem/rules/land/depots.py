@@ -21,8 +21,8 @@ A depot may go where (000:1306-1346):
   that has not moved or foraged this slot; in an area of the power's territory
   whose city an enemy holds only with a corps of the power there.
 
-Not built: a depot inside a besieged port city (10.3.2's exception) and depots
-on fleets (10.3.4).
+A depot inside a besieged port city (10.3.2's exception, 10.5.3) is ``land.seasupply``; depots on fleets
+(10.3.4) are ``land.fleet-depot`` (``rules.naval.transport``).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
+import eiapbem.rules.land.seasupply as seasupply
 from eiapbem.rules.land.common import is_enemy, may_enter_territory
 from eiapbem.rules.model import (
     POOL,
@@ -143,6 +144,8 @@ def check_place(state: GameState, ctx: Any, power: str, area: str) -> str:
     there = depots_in(state, area)
     if there:
         raise IllegalAction(f"{area} already has the depot {there[0].id}; one depot per area (10.3, 000:1306)")
+    if seasupply.besieged_port_depot(state, m, area, power):
+        return "10.3.2, inside the besieged port city (10.5.3)"
     enemy = _hostile_present(state, m, area, power)
     if enemy and not _unbesieged_corps(state, m, area, power):
         raise IllegalAction(f"the enemy {enemy} is in {area} and no unbesieged corps of {power} is; a depot cannot be placed "
@@ -197,7 +200,8 @@ def apply_create(state: GameState, power: str, action: CreateDepot, ctx: Any) ->
     why = check_place(state, ctx, power, action.area)
     did = free_counter(state, power)
     assert did is not None
-    state = state.with_unit(state.units[did].replace(location=Location(LocationKind.AREA, action.area)))
+    kind = LocationKind.CITY if seasupply.besieged_port_depot(state, ctx.map, action.area, power) else LocationKind.AREA
+    state = state.with_unit(state.units[did].replace(location=Location(kind, action.area)))
     state = state.with_power(power, treasury=state.powers[power].treasury - DEPOT_COST)
     state = state.replace(new_depots=tuple(sorted(set(state.new_depots) | {did})))
     return engine.log(state, power, "land.create-depot", f"{power} places {did} in {action.area} for ${DEPOT_COST} ({why})",

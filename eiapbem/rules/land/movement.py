@@ -22,7 +22,8 @@ path of areas the player names.  What is checked, step by step:
 - an ungarrisoned enemy depot in an area entered is destroyed; with ``--use-depot`` the
   unit ends its move there living off it, supplied as if foraged with no loss (10.4.6, 000:1458);
 - moving between a city and its area costs nothing (10.4.4, 000:1446); a unit in
-  a besieged city cannot move; a unit enters only a city held by its own side.
+  a besieged city cannot move; a unit enters only a city held by its own side, or an enemy
+  city with no one inside, which it takes (13.5.2, ``land.occupation``).
 
 A unit may move in several legs during its slot: the state keeps the points
 spent and the areas passed (``GameState.land_moves``).  Once its power has
@@ -38,6 +39,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, mapgraph, relations, supply
+import eiapbem.rules.land.occupation as occupation
 from eiapbem.rules.land.common import (
     NEED_NOT_STOP,
     counters_in_section,
@@ -170,6 +172,8 @@ class Plan:
     halt_reason: str | None
     allowance: int
     destroyed: tuple[str, ...] = ()
+    #: It enters an enemy city with no one inside and takes it (13.5.2).
+    takes: bool = False
 
 
 def _path(action: MoveUnit) -> list[str]:
@@ -200,8 +204,8 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
     if prior.foraged:
         raise IllegalAction(f"{unit.id} has foraged, so its movement is over (10.5.1, 000:1496); it cannot move again this phase")
     if prior.halted:
-        raise IllegalAction(f"{unit.id} has ended its movement in {here} (it stopped among enemy forces, 10.4.2 000:1398, or "
-                            f"besieges the city, 10.4.7); it cannot move again this phase")
+        raise IllegalAction(f"{unit.id} has ended its movement in {here} (it stopped among enemy forces, 10.4.2 000:1398, "
+                            f"besieges the city, 10.4.7, or landed from ships, 10.4.5); it cannot move again this phase")
     kind = counter_kind(ctx, unit)
     forced = prior.forced_march or action.forced_march
     if action.forced_march and not forces.may_force_march(kind):
@@ -244,6 +248,7 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
             raise IllegalAction(f"{unit.id} is a {unit.corps_type} counter and needs no supply; it may only destroy the depot")
         if action.city:
             raise IllegalAction(f"{unit.id} ends its movement in the area to use the depot; it cannot go on into the city (10.4.6)")
+    takes = False
     if action.city:
         city = m.area(at).city
         if city is None:
@@ -251,8 +256,11 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         if halt is not None:
             raise IllegalAction(f"{unit.id} must cease movement in {at} because {halt} (10.4.2); it cannot go on into the city")
         if not relations.allied(state, power, control.city_power(state, m, at)):
-            raise IllegalAction(f"the city of {at} is not held by {power} or an ally; a unit enters only its own side's cities "
-                                f"(besieging is not part of this command)")
+            if not occupation.may_enter_empty_city(state, m, at, power):
+                raise IllegalAction(f"the city of {at} is not held by {power} or an ally, nor an enemy city with no one "
+                                    f"inside; a unit enters only its own side's cities or takes an empty enemy one "
+                                    f"(13.5.2; besieging is 'eiapbem land besiege')")
+            takes = True
         if control.is_besieged(state, m, at):
             raise IllegalAction(f"the city of {at} is besieged; {unit.id} cannot enter it, only fight the besiegers")
         end = Location(LocationKind.CITY, at)
@@ -276,7 +284,7 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         across_river=across,
         foraged=action.use_depot,
     )
-    return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed))
+    return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed), takes)
 
 
 def _fought_here(state: GameState, power: str, unit: Corps) -> bool:
@@ -319,8 +327,11 @@ def apply_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> engi
         text += "; it lives off the depot: supplied, movement over (10.4.6)"
     if plan.halt_reason:
         text += f"; it stops: {plan.halt_reason}"
-    return engine.log(state, power, "land.move", text, unit=unit.id, to=str(plan.end), spent=plan.record.spent,
-                      halted=plan.record.halted)
+    out = engine.log(state, power, "land.move", text, unit=unit.id, to=str(plan.end), spent=plan.record.spent,
+                     halted=plan.record.halted)
+    if plan.takes:
+        out = out.then(occupation.enter_empty_city(out.state, power, unit, plan.end.site))
+    return out
 
 
 ACTIONS = ((MoveUnit, verify_move, apply_move),)

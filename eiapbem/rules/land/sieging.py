@@ -105,8 +105,14 @@ def apply_besiege(state: GameState, power: str, a: Besiege, ctx: Any) -> engine.
     rec = state.land_moves.get(unit.id) or LandMove(start=area)
     state = state.with_unit(unit.replace(besieging=True))
     state = state.replace(land_moves=state.land_moves.set(unit.id, rec.replace(halted=True)))
-    return engine.log(state, power, "land.besiege", f"{power}: {a.unit} besieges the city of {area} "
-                      f"({', '.join(enemy_inside(state, area, power))} inside)", unit=a.unit, area=area)
+    first = not any(c.besieging for c in control.corps_at(state, area) if c.id != a.unit)
+    out = engine.log(state, power, "land.besiege", f"{power}: {a.unit} besieges the city of {area} "
+                     f"({', '.join(enemy_inside(state, area, power))} inside)", unit=a.unit, area=area)
+    if first:  # 13.5.5: neutral forces leave as soon as the siege is announced
+        from eiapbem.rules.land.occupation import vacate_neutrals
+
+        out = out.then(vacate_neutrals(out.state, ctx, power, area))
+    return out
 
 
 def _sieges_of(state: GameState, power: str, area: str, kind: str) -> list[Any]:

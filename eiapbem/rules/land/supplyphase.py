@@ -37,6 +37,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
+import eiapbem.rules.land.seasupply as seasupply
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.model import (
@@ -51,7 +52,7 @@ from eiapbem.rules.model import (
     Record,
 )
 from eiapbem.rules.model.units import UnitId
-from eiapbem.rules.forces import IRREGULAR, the_unit
+from eiapbem.rules.forces import IRREGULAR, the_army_unit, the_corps, the_unit
 
 #: 10.5.1 (000:1502): at most +2 for other corps in the area.
 MAX_OTHER_CORPS = 2
@@ -194,7 +195,7 @@ def take_losses(state: GameState, power: str, unit: Corps | Garrison, n: int,
 
 
 def forage(state: GameState, ctx: Any, power: str, corps_id: str) -> engine.Outcome:
-    corps = state.units[corps_id]
+    corps = the_corps(state, corps_id)
     roll = forage_roll(state, ctx, power, corps)
     rec = state.land_moves.get(corps_id) or LandMove(start=corps.location.site)
     state = state.replace(land_moves=state.land_moves.set(corps_id, rec.replace(foraged=True)))
@@ -256,6 +257,8 @@ def depot_cost_halves(state: GameState, ctx: Any, power: str, corps: Corps) -> i
     m = ctx.map
     here = corps.location.site
     dist = supply.depot_distance(state, m, power, here, limit=MAX_SUPPLY_DISTANCE)
+    if (dist is None or dist > 1) and supply.invasion_depot_for(state, m, power, here):
+        dist = 1  # 10.5.4 (000:1566): a depot on a fleet supplies the adjacent land areas at the normal cost
     if dist is None:
         return None
     halves = 1 if dist == 0 else 2 * dist
@@ -282,13 +285,20 @@ def besieged_supply(state: GameState, ctx: Any, power: str, area: str) -> engine
     total = sum(u.factors.total for u in inside)
     mod = min(total // BESIEGED_PER, MAX_BESIEGED_MODIFIER)
     out = engine.Outcome(state)
+    sea = seasupply.sea_cost_halves(state, m, area, power)
+    mine = [u for u in sorted(inside, key=lambda u: u.id) if relations.unit_power(state, u) == power]
+    if sea is not None and mine and (sea * len(mine) + 1) // 2 <= state.powers[power].treasury:
+        dollars = (sea * len(mine) + 1) // 2  # 10.5.3-10.5.4: living off sea supply at the depot cost, not rolling
+        st = state.with_power(power, treasury=state.powers[power].treasury - dollars)
+        return engine.log(st, power, "land.sea-supply", f"{power} pays ${dollars} for the sea supply of "
+                          f"{', '.join(u.id for u in mine)} besieged in {area} (10.5.3-10.5.4)", area=area, cost=dollars)
     leaders = sorted(lid for lid, ld in state.leaders.items() if ld.attached_to in {u.id for u in inside})
     for u in sorted(inside, key=lambda u: u.id):
         if relations.unit_power(out.state, u) != power:
             continue
         die = ctx.dice.d6(f"besieged-supply/{state.date}/{u.id}")
         loss = max(0, die + mod - city.supply)
-        st, lost, gone = take_losses(out.state, power, out.state.units[u.id], loss)
+        st, lost, gone = take_losses(out.state, power, the_army_unit(out.state, u.id), loss)
         out = out.then(engine.log(st, power, "land.besieged-supply",
                                   f"{power}: {u.id} besieged in {area}: random number {die} {mod:+d} against city supply "
                                   f"{city.supply}: " + (f"loses {lost}" if lost else "no loss"), unit=u.id, die=die, lost=lost))
@@ -321,7 +331,8 @@ def _fall(state: GameState, ctx: Any, power: str, area: str, leaders: list[str])
 def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     """Close ``power``'s movement for the slot and supply its forces (10.5; 11.0, 000:1606)."""
     m = ctx.map
-    out = engine.Outcome(state.replace(movement_over=True))
+    out = seasupply.tidy_city_depots(state.replace(movement_over=True), ctx, power)  # 10.5.3 (000:1560-1562)
+    state = out.state
     cities = sorted({u.location.site for u in state.units.values()
                      if isinstance(u, (Corps, Garrison)) and u.factors.total > 0 and besieged(state, m, u)
                      and relations.unit_power(state, u) == power})
@@ -335,7 +346,7 @@ def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     paid: list[str] = []
     foragers: list[str] = []
     for cid in todo:
-        c = out.state.units[cid]
+        c = the_corps(out.state, cid)
         rec = out.state.land_moves.get(cid)
         cost = depot_cost_halves(out.state, ctx, power, c)
         if cost is None or (rec is not None and rec.forced_march):

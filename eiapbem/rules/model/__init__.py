@@ -43,7 +43,7 @@ from eiapbem.rules.model.powers import (
     SurrenderSettings,
     War,
 )
-from eiapbem.rules.model.land import LandMove
+from eiapbem.rules.model.land import LandMove, NavalMove
 from eiapbem.rules.model.combat import NavalBattle, Siege, SiegeRound
 from eiapbem.rules.model.slot import ALL, ORDERS, TURN, Slot
 from eiapbem.rules.model.state import STATE_FORMAT, CityControl, GameState, MoveOrder
@@ -71,7 +71,7 @@ __all__ = [
     "Access", "AccessKind", "BuildOrder", "Purchase", "CityControl", "Corps", "CorpsType", "Date", "Depot",
     "EconomicChoices", "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
     "GameState", "Garrison", "InvalidValue", "LandMove", "Leader", "LeaderStatus", "Location",
-    "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "Options",
+    "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "NavalMove", "Options",
     "PeaceTerm", "PendingDecision", "Phase", "PlayerKind", "PowerState", "Prisoners",
     "Record", "ShipType", "Ships", "Siege", "SiegeRound", "SkipMode", "Slot", "StandingOrders",
     "SurrenderSettings", "War", "first_difference", "garrison_id", "prisoners_key",

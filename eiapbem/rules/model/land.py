@@ -47,3 +47,23 @@ class LandMove(Record):
     def supply_choice_only(self) -> bool:
         """Only the owner's supply choices are recorded: the unit has neither moved nor foraged."""
         return self.replace(depot_supply=False, loss_order=()) == LandMove(start=self.start)
+
+
+@dataclass(frozen=True, slots=True)
+class NavalMove(Record):
+    """One fleet's movement in the current naval slot (8.4, 8.5; ``eiapbem.rules.naval.movement``).
+
+    ``start`` is where it began the slot (``sea:x``, ``port:x``, ``blockade:x``);
+    ``spent`` the movement points used (seven at most, 8.4); ``legs`` how many
+    moves it made (a second only after winning an interception, 8.5.4);
+    ``halted`` that its movement is over; ``battle`` the interception combat
+    that stopped it, if any; ``intercepted`` the interception combats it fought
+    as an interceptor (a beaten interceptor tries no more this slot, 8.5.4).
+    """
+
+    start: str
+    spent: NonNeg = 0
+    legs: NonNeg = 0
+    halted: bool = False
+    battle: str | None = None
+    intercepted: tuple[str, ...] = ()

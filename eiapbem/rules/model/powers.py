@@ -199,6 +199,10 @@ class StandingOrders(Record):
     battle_chits: FrozenMap[UnitId, DefenderChit] = FrozenMap()
     #: 13.2.4: Austria's insurrection trigger provinces (up to three).
     insurrection_triggers: Annotated[tuple[Slug, ...], SortedSet()] = ()
+    #: 8.5 "Review/Set Orders": fleets that attempt to intercept enemy stacks on their own.
+    intercept: Annotated[tuple[UnitId, ...], SortedSet()] = ()
+    #: 9.2.1.1: each fleet's evasion order when it defends outside an interception or port combat.
+    evasion: FrozenMap[UnitId, Annotated[str, OneOf(("no-evade", "evade-stronger", "evade-all"))]] = FrozenMap()
 
     def _check(self) -> None:
         if len(self.insurrection_triggers) > 3:

@@ -18,7 +18,7 @@ from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
 from eiapbem.rules.model.battles import BattleId, FieldBattle
 from eiapbem.rules.model.decisions import DecisionId, LogEntry, PendingDecision
-from eiapbem.rules.model.land import LandMove
+from eiapbem.rules.model.land import LandMove, NavalMove
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
 from eiapbem.rules.model.powers import PowerState, War
@@ -127,6 +127,9 @@ class GameState(Record):
     #: Depots the phasing power placed in this land slot: they are no base for more depots
     #: until the next slot (10.3.3, 000:1324 "already existing (before this turn)").
     new_depots: Annotated[tuple[UnitId, ...], SortedSet()] = ()
+    #: Fleets moved (or intercepting) in the current naval slot, by fleet id (8.4-8.5;
+    #: ``eiapbem.rules.naval.movement``).  Emptied when the slot ends.
+    naval_moves: FrozenMap[UnitId, NavalMove] = FrozenMap()
 
     #: The slot's scratch: fields that hold only what the slot in play needs and that
     #: ``rules.sequence.advance`` puts back to these values whenever a slot ends (one place;

@@ -116,7 +116,7 @@ def check_due(state: GameState, nation: str, factors: Factors) -> None:
     if not covers(due, factors):
         raise IllegalAction(
             f"{nation} has {due.describe()} due as reinforcements this month, not {factors.describe()} (7.2.2, 000:930)",
-            hint="'eiapbem show power' lists the reinforcements due",
+            hint="'eiapbem show pool' lists the purchases on order and those due now",
         )
 
 

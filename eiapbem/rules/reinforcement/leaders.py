@@ -38,7 +38,7 @@ def ready(state: GameState, leader: Leader) -> bool:
     return leader.status is LeaderStatus.INACTIVE and leader.returns is not None and leader.returns <= state.date
 
 
-def _unit_area(unit: Corps | Fleet) -> str:
+def _unit_area(unit: Any) -> str:
     return unit.location.site
 
 

@@ -1,0 +1,82 @@
+"""``eiapbem bench cli``: how fast the command line answers (issue 15 item 4).
+
+Each figure is the best of N runs of a fresh process (``sys.executable -m eiapbem``),
+against the bare start of an interpreter that imports the runtime
+dependencies (``python -c "import click, cryptography, msgpack"``):
+
+- ``eiapbem --help`` and the slowest ``eiapbem X --help`` over every top-level X;
+- ``eiapbem status`` on a new hot-seat game with a weak key hash (so the figure
+  is the command without the password's cost), and the same status inside a
+  sitting (``eiapbem shell``: the key already open, the modules loaded);
+- the password's cost itself: one strong scrypt, as a key file uses.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from eiapbem.pbem.bench import best_of
+
+
+@dataclass(frozen=True)
+class Figure:
+    what: str
+    seconds: float
+
+
+def _proc(args: list[str], env: dict | None = None, cwd: Path | None = None) -> None:
+    subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env, cwd=cwd)
+
+
+def run(repeat: int = 10, commands: tuple[str, ...] | None = None) -> list[Figure]:
+    from eiapbem.cli.main import index
+
+    py = sys.executable
+    out = [Figure('bare start: python -c "import click, cryptography, msgpack"',
+                  best_of(lambda: _proc([py, "-c", "import click, cryptography, msgpack"]), repeat))]
+    out.append(Figure("eiapbem --help", best_of(lambda: _proc([py, "-m", "eiapbem", "--help"]), repeat)))
+    idx = index()
+    names = commands if commands is not None else tuple(sorted(idx["commands"])) if idx else ("status",)
+    slowest = max(((best_of(lambda n=n: _proc([py, "-m", "eiapbem", n, "--help"]), repeat), n) for n in names))
+    out.append(Figure(f"eiapbem X --help, the slowest X ({slowest[1]})", slowest[0]))
+    out.extend(_status(repeat))
+    from eiapbem.pbem import crypto
+
+    out.append(Figure(f"the password's cost: one scrypt (logn={crypto.STRONG_LOGN})",
+                      best_of(lambda: crypto.scrypt_key("benchmark password", bytes(16), crypto.STRONG_LOGN,
+                                                        crypto.STRONG_R, crypto.STRONG_P), 1)))
+    return out
+
+
+def _status(repeat: int) -> list[Figure]:
+    from eiapbem.client import newgame, session
+    from eiapbem.client.status import status_record
+    from eiapbem.core.powers import POWERS
+
+    env = dict(os.environ)
+    env[session.TEST_SCRYPT_ENV] = "10,1,1"
+    old = os.environ.get(session.TEST_SCRYPT_ENV)
+    os.environ[session.TEST_SCRYPT_ENV] = "10,1,1"
+    try:
+        with tempfile.TemporaryDirectory(prefix="eiapbem-bench-cli-") as tmp:
+            home = Path(tmp)
+            players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", "host" if p == "RU" else "hotseat")
+                       for p in POWERS]
+            newgame.new_game(home, "Bench", "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
+                             passwords={p: "pw" for p in POWERS}, host_password="pw-host")
+            args = [sys.executable, "-m", "eiapbem", "--home", str(home), "status", "--power", "RU", "--password", "pw"]
+            t_proc = best_of(lambda: _proc(args, env=env), repeat)
+            ident = session.open_identity(home, "Bench", "RU", "pw")
+            t_sit = best_of(lambda: status_record(session.Session.open_with(home, "Bench", ident)), repeat)
+    finally:
+        if old is None:
+            os.environ.pop(session.TEST_SCRYPT_ENV, None)
+        else:
+            os.environ[session.TEST_SCRYPT_ENV] = old
+    return [Figure("eiapbem status without the password's cost (a fresh process)", t_proc),
+            Figure("status inside a sitting (eiapbem shell: key open, modules loaded)", t_sit)]

@@ -1,0 +1,139 @@
+"""What ``eiapbem status`` shows, as one record (``status_record``) and as text (``status_lines``).
+
+The record is what ``eiapbem status --json`` prints (docs/json.md); the text is
+made from it, so the two never disagree.  The demo prints the same text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.client import fog
+from eiapbem.core.errors import IllegalAction
+from eiapbem.core.powers import POWER_NAMES, POWERS
+
+#: Phase value -> the CLI group of its commands.
+PHASE_COMMANDS = {"setup": "setup", "diplomacy": "diplomacy", "reinforcement": "reinforce", "naval": "naval",
+                  "land": "land", "economic": "economy"}
+
+
+def status_record(s: Any) -> dict:
+    """The status of a session's game: plain data (str, int, bool, list, dict, None) only."""
+    from eiapbem.data.context import rules_context
+    from eiapbem.rules import engine
+    from eiapbem.rules.model import Phase
+
+    from .session import file_slot
+
+    st = s.state
+    meta = s.data.meta
+    slot = st.slot
+    rec: dict = {
+        "game": s.game,
+        "scenario": meta["scenario"],
+        "power": s.power,
+        "plays": [r for r in s.local if r != "host"],
+        "hosts": "host" in s.local,
+        "date": str(st.date),
+        "date_name": st.date.name,
+        "over": slot is None,
+        "state_hash": st.state_hash().hex(),
+        "phase": None, "phase_implemented": None, "simultaneous": None, "slot": None, "turn_of": None,
+        "computer": [{"power": p, "level": st.powers[p].controller} for p in POWERS if st.powers[p].controller != "human"],
+        "waiting": [], "actions_taken": None, "reloads": None, "orders_sent": None, "to_do": [],
+        "next": None, "battles": [], "pending": [], "not_implemented": [], "partly_built": [],
+        # 4.1.1 Fog of War: others' battles are only named (client.fog).
+        "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
+    }
+    if slot is None:
+        return rec
+    impl = engine.phase_implemented(slot.phase)
+    rec.update(phase=str(slot.phase), phase_implemented=impl, simultaneous=slot.simultaneous, slot=slot.key(st.date),
+               turn_of=None if slot.simultaneous else slot.power)
+    waiting = s.awaited()
+    for p, _ in waiting:
+        row = meta["players"][p]
+        if p in s.local:
+            where = "at this computer"
+        elif row["type"].startswith("ai-"):
+            where = "the computer cannot end this turn; the host can skip it: 'eiapbem admin skip'"
+        elif row["type"] == "hotseat":
+            where = f"file from the host's computer, {meta['host']['name']} <{meta['host']['email']}>"
+        else:
+            where = f"file from {row['name']} <{row['email']}>"
+        rec["waiting"].append({"power": p, "here": p in s.local, "from": where})
+    sent = slot.simultaneous and file_slot(st, s.power) in s.contents.chain.collected
+    if s.power in slot.actors and sent:
+        rec["orders_sent"] = len(s.data.orders.get(s.power, []))
+    elif s.power in slot.actors:
+        rec["actions_taken"] = len(s.data.taken.get(s.power, []))
+        rec["reloads"] = s.reloads()
+        try:
+            rec["to_do"] = list(engine.unmet_obligations(s.current(), s.power, rules_context(s.slot_dice())))
+        except IllegalAction:
+            rec["to_do"] = []
+    group = PHASE_COMMANDS[slot.phase.value]
+    mine = [w["power"] for w in rec["waiting"] if w["here"]]
+    if mine:
+        what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
+        who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
+        rec["next"] = f"{', '.join(mine)} to play: {what}'eiapbem end-phase{who}'"
+    elif waiting:
+        rec["next"] = "when their files arrive, put them in commin/ and run 'eiapbem load'"
+    rec["battles"] = s.battle_lines()
+    # The questions of the slot so far (a battle started by this power's actions waits in them).
+    try:
+        pend = list((s.current() if s.power in slot.actors else st).pending.values())
+    except IllegalAction:
+        pend = list(st.pending.values())
+    rec["pending"] = [{"id": d.id, "power": d.power, "kind": d.kind, "options": list(d.options)} for d in pend]
+    rec["not_implemented"] = [str(p) for p in Phase if not engine.phase_implemented(p)]
+    rec["partly_built"] = [{"phase": str(p), "missing": engine.phase_gaps(p)} for p in Phase
+                           if engine.phase_implemented(p) and engine.phase_gaps(p)]
+    return rec
+
+
+def status_lines(s: Any) -> list[str]:
+    """``eiapbem status`` as text."""
+    return render(status_record(s))
+
+
+def render(rec: dict) -> list[str]:
+    out = [f"Game {rec['game']} ({rec['scenario']}); this folder plays {', '.join(rec['plays']) or 'no power'}"
+           + (" and hosts it" if rec["hosts"] else "")]
+    if rec["over"]:
+        out.append(f"The game is over ({rec['date_name']}).")
+        return out
+    out.append(f"Date: {rec['date_name']}   (state {rec['state_hash'][:16]}: equal on every player's computer when in sync)")
+    out.append(f"Phase: {rec['phase']}" + ("" if rec["phase_implemented"] else " (not implemented yet: only end-phase is accepted)"))
+    if rec["simultaneous"]:
+        out.append(f"Turn: every power gives its orders at once ({rec['slot']})")
+    else:
+        out.append(f"Turn: {POWER_NAMES[rec['turn_of']]} ({rec['slot']})")
+    if rec["computer"]:
+        out.append("Played by the computer (every client plays their turns itself): "
+                   + ", ".join(f"{c['power']} ({c['level']})" for c in rec["computer"]))
+    if rec["waiting"]:
+        out.append("Waiting for: " + ", ".join(f"{w['power']} ({w['from']})" for w in rec["waiting"]))
+    p = rec["power"]
+    if rec["orders_sent"] is not None:
+        n = rec["orders_sent"]
+        out.append(f"{p}: orders sent ({n} order{'s' if n != 1 else ''}); the phase resolves when every power's are in")
+    elif rec["actions_taken"] is not None:
+        n = rec["actions_taken"]
+        out.append(f"{p}: {n} action{'s' if n != 1 else ''} taken in this slot so far"
+                   + (f", {rec['reloads']} reload(s)" if rec["reloads"] else ""))
+        out.append("To do before end-phase: " + ("; ".join(rec["to_do"]) if rec["to_do"] else "nothing"))
+    if rec["next"]:
+        out.append("Next: " + rec["next"])
+    out.extend(rec["battles"])
+    out.append("Pending decisions: " + (", ".join(f"{d['id']} for {d['power']} ({d['kind']}: {'/'.join(d['options'])})"
+                                                  for d in rec["pending"]) or "none"))
+    if rec["not_implemented"]:
+        out.append("Not implemented yet: " + ", ".join(rec["not_implemented"]) + " (these phases accept only end-phase)")
+    if rec["partly_built"]:
+        out.append("Partly built: " + "; ".join(f"{g['phase']} (not yet: {g['missing']})" for g in rec["partly_built"]))
+    if rec["log"]:
+        out.append("Last log lines:")
+        out.extend(f"  [{e['slot']}] {e['text']}" for e in rec["log"])
+    return out

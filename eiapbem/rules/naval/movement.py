@@ -1,0 +1,356 @@
+"""Naval movement and interception (8.4-8.5, 8.8; 000:1056-1126, 000:1164-1176).
+
+``naval.move`` moves one fleet, or with ``--stack`` every fleet the power moves in
+the fleet's place that may still move (8.4.3), along a path of places (sea areas,
+ports, blockade boxes ``box:x``; ``eiapbem.rules.naval.graph``).  Checked, step by step:
+
+- seven movement points a fleet a phase (8.4, 000:1058), sea areas 1, box and sea 1,
+  port and its box 0; a port is entered and left through its box (8.4.1-8.4.2);
+- the ice line in winter (8.4.1, 000:1064);
+- another power's port only with its permission, or at war to attack fleets in it (8.4.2);
+- a blockade box is passed only into or out of its port; a stack stays in a box only at war
+  with the port's holder or with an enemy fleet in the box or port (8.8, 000:1168; 8.4.2);
+- a stack entering a port whose box holds enemy blockaders stops in the box: lifting the
+  blockade is an attack of the combat step (8.8, 000:1176);
+- no fleet moves twice (8.4.3, 000:1080), except one that won the interception combat
+  that stopped it, with the points it has left (8.5.4, 000:1126), and a stack that ended its
+  move where fleets of its power that have not moved wait: it goes on with them as one stack
+  (``--stack``), with the points the most used of them has left (8.4.3, 000:1076); fleets on a
+  piracy mission are away (8.9).
+
+Interception (8.5): after each sea area the stack enters, every enemy stack with standing
+orders to intercept (``naval.orders``) in that sea area (a roll of 3 or less), in an
+adjacent sea area, in an unblockaded port or a blockade box touching it (1 or less) tries
+once, Nelson taking one from the roll (8.5.3-8.5.4, ``tables.naval.intercepts``), powers in
+the order of the seven, stacks by place.  Leaving a port whose box holds enemy fleets is
+intercepted there at once (8.5.4, 000:1112; 8.8, 000:1172).  A successful interceptor moves
+to the stack and the combat is fought at once (``start_naval_battle(interception=True)``);
+the move stops there.  A beaten interceptor tries no more this slot (000:1126).
+
+A power at war with the owner of a corps the stack carries (a loaned corps, 7.6) may intercept
+it though not at war with the mover; on success it declares war on the mover first, with no
+restriction (8.5.1, 000:1098; 8.6, 000:1132).
+
+When the stack goes on after beating an interception, the beaten power's other stacks with
+orders first try again in that sea area (8.5.3, last point; the label's step is ``again``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import control, engine, relations
+from eiapbem.rules.model import Fleet, GameState, Location, LocationKind, NavalMove, Record
+from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.naval import graph
+from eiapbem.rules.naval.battle import start_naval_battle
+from eiapbem.rules.naval.common import (
+    NELSON,
+    lose_fleet_depots,
+    controller,
+    enemy_fleets_at,
+    fleets_at,
+    hostile,
+    in_battle,
+    may_enter_port,
+    may_stay_in_box,
+    on_mission,
+    own_fleet,
+    powers_in_order,
+    record_of,
+    warships,
+)
+from eiapbem.rules.naval.interception import attempt_interception
+
+SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFleet(Record):
+    """Move a fleet, or its whole stack, along a path of sea areas, ports and blockade boxes (8.4)."""
+
+    KIND = "naval.move"
+    COMMAND = "move"
+    BUTTON = "Select All Units in Stack to Move"
+
+    fleet: UnitId
+    #: The places entered, in order, separated by commas: sea areas (north-sea), ports (brest),
+    #: blockade boxes (box:brest).  A port is entered and left through its box (8.4.2).
+    path: str
+    #: Move every fleet of the stack in the fleet's place that may still move (8.4.3).
+    stack: bool = False
+
+
+@dataclass(frozen=True)
+class Plan:
+    fleets: tuple[Fleet, ...]
+    start: Location
+    steps: tuple[tuple[Location, int], ...]
+    records: dict[str, NavalMove]
+
+
+def may_continue(state: GameState, fleet: Fleet) -> str | None:
+    """Why ``fleet`` may not move (again) this slot, or None."""
+    rec = state.naval_moves.get(fleet.id)
+    if on_mission(fleet):
+        return f"{fleet.id} is away on a {fleet.mission} mission (8.9); end the mission first ('eiapbem naval end-mission')"
+    if in_battle(state, fleet.id):
+        return f"{fleet.id} is in a naval combat that is not over; answer its questions first"
+    if rec is None:
+        return None
+    if rec.battle is not None:
+        b = state.naval_battles.get(rec.battle)
+        if b is None or b.step != "done":
+            return f"{fleet.id} was intercepted and its combat is not over; answer its questions first"
+        if b.victor == "attacker" and fleet.location == b.location and fleet.ships.total > 0:
+            return None  # 8.5.4 (000:1126): the phasing stack won; it goes on with the points left
+        return f"{fleet.id} was stopped by an interception it did not win, so its movement is over (8.5.4, 000:1124)"
+    if rec.halted:
+        return f"{fleet.id} has already moved this phase; no fleet moves twice (8.4.3, 000:1080)"
+    return None  # it ended where unmoved fleets of its power wait: it may go on with them (8.4.3)
+
+
+def plan_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> Plan:
+    m = ctx.map
+    lead = own_fleet(state, power, action.fleet, "move")
+    if state.movement_over:
+        raise IllegalAction(f"{power} has begun its naval combats, so its movement is over (8.10, 000:1184); "
+                            f"move before declaring attacks")
+    why = may_continue(state, lead)
+    if why:
+        raise IllegalAction(why)
+    here = lead.location
+    fleets = [lead]
+    if action.stack:
+        fleets = [f for f in fleets_at(state, here) if controller(state, f) == power and may_continue(state, f) is None]
+    gathered = [f for f in fleets if (r := state.naval_moves.get(f.id)) is not None and r.legs and r.battle is None]
+    if gathered and (not action.stack or len(gathered) == len(fleets)):
+        raise IllegalAction(f"{gathered[0].id} has already moved this phase; it goes on only as part of the stack it came "
+                            f"to pick up, with --stack (8.4.3, 000:1076-1080)")
+    path = graph.parse_path(m, action.path)
+    if path and path[0] == here:
+        path = path[1:]
+    if not path:
+        raise IllegalAction(f"{action.fleet} is already at {graph.place_name(here)}; name the places to enter in --path")
+    steps: list[tuple[Location, int]] = []
+    at = here
+    spent = max(record_of(state, f).spent for f in fleets)
+    full = graph.expand(m, here, path)
+    for i, to in enumerate(full):
+        cost = graph.step_cost(m, at, to)
+        if cost is None:
+            raise IllegalAction(f"{graph.place_name(to)} is not next to {graph.place_name(at)} (8.4.1-8.4.2); name every sea "
+                                f"area of the path in order")
+        if cost and (graph.frozen(state, m, at) or graph.frozen(state, m, to)):
+            ice = at if graph.frozen(state, m, at) else to
+            raise IllegalAction(f"it is winter and {graph.place_name(ice)} is north of the ice line: no fleet enters or leaves "
+                                f"it (8.4.1, 000:1064)")
+        before = full[i - 2] if i >= 2 else (here if i == 1 else None)
+        if at.kind is BOX and to.kind is SEA and before is not None and before != Location(PORT, at.site):
+            raise IllegalAction(f"box:{at.site} is passed only into or out of {at.site}; a fleet cannot cut across it from sea "
+                                f"to sea (8.4.2)")
+        if to.kind is PORT:
+            why = may_enter_port(state, ctx, power, to.site)
+            if why:
+                raise IllegalAction(why)
+            if at.kind is BOX and enemy_fleets_at(state, at, power) and here != at:
+                raise IllegalAction(f"enemy fleets blockade {to.site}: the stack stops in box:{to.site} and lifts the blockade "
+                                    f"by attacking them in the combat step (8.8, 000:1176); end the path at box:{to.site}")
+        if spent + cost > graph.NAVAL_ALLOWANCE:
+            left = graph.NAVAL_ALLOWANCE - spent
+            raise IllegalAction(f"{action.fleet} has {left} movement point{'s' if left != 1 else ''} left at "
+                                f"{graph.place_name(at)} but {graph.place_name(to)} costs {cost} (8.4, 000:1058); stop earlier")
+        spent += cost
+        steps.append((to, cost))
+        at = to
+    if at.kind is BOX:
+        why = may_stay_in_box(state, ctx, power, at.site)
+        if why:
+            raise IllegalAction(why)
+    total = sum(c for _, c in steps)
+    for f in fleets:
+        rec = record_of(state, f)
+        if rec.spent + total > graph.NAVAL_ALLOWANCE:
+            raise IllegalAction(f"{f.id} of the stack has only {graph.NAVAL_ALLOWANCE - rec.spent} movement points left; move "
+                                f"it on its own or shorten the path (8.4.3)")
+    records = {f.id: record_of(state, f) for f in fleets}
+    return Plan(tuple(fleets), here, tuple(steps), records)
+
+
+def verify_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> None:
+    plan_move(state, power, action, ctx)
+
+
+# ----------------------------------------------------------------- interception
+
+
+def _relation(m: Any, loc: Location, sea: str) -> str | None:
+    """How a stack at ``loc`` stands to a stack entering ``sea`` (8.5.3): "same", "adjacent" or None."""
+    if loc.kind is SEA:
+        if loc.site == sea:
+            return "same"
+        return "adjacent" if sea in m.sea_neighbours(loc.site) else None
+    if sea in m.area(loc.site).port.seas:
+        return "adjacent"
+    return None
+
+
+def _beaten(state: GameState, fid: str) -> bool:
+    rec = state.naval_moves.get(fid)
+    if rec is None:
+        return False
+    return any(state.naval_battles[b].victor == "attacker" for b in rec.intercepted if b in state.naval_battles)
+
+
+def interceptors(state: GameState, ctx: Any, power: str, moving: tuple[Fleet, ...], sea: str) -> list[tuple[str, Location, list[Fleet], str]]:  # noqa: E501
+    """The stacks that try to intercept ``moving`` entering ``sea``: (power, place, fleets, "same"/"adjacent"), in order."""
+
+    m = ctx.map
+    moving_ids = {f.id for f in moving}
+    stacks: dict[tuple[str, Location], list[Fleet]] = {}
+    for u in state.units.values():
+        if not isinstance(u, Fleet) or u.id in moving_ids or warships(u) == 0 or on_mission(u):
+            continue
+        if u.location.kind not in (SEA, PORT, BOX):
+            continue
+        q = controller(state, u)
+        if q is None or q == power or u.id not in state.powers[q].standing_orders.intercept:
+            continue
+        if not any(hostile(state, q, f) for f in moving) and not _carries_enemy(state, q, power, moving):
+            continue
+        if in_battle(state, u.id) or _beaten(state, u.id):
+            continue
+        if u.location.kind is PORT and control.is_blockaded(state, ctx, u.location.site, q):
+            continue  # 8.5.3: a fleet in port intercepts only when not blockaded
+        if _relation(m, u.location, sea) is None:
+            continue
+        stacks.setdefault((q, u.location), []).append(u)
+    out = []
+    for q in powers_in_order({k[0] for k in stacks}):
+        for (qq, loc) in sorted((k for k in stacks if k[0] == q), key=lambda k: str(k[1])):
+            out.append((q, loc, sorted(stacks[(qq, loc)], key=lambda f: f.id), _relation(m, loc, sea) or "adjacent"))
+    return out
+
+
+def _carries_enemy(state: GameState, q: str, power: str, moving: tuple[Fleet, ...]) -> bool:
+    """8.5.1 exception (000:1098): ``q``, not allied with the mover, is at war with the owner of a corps the stack carries."""
+    from eiapbem.rules.model import Corps
+
+    if q in state.powers[power].alliances:
+        return False
+    ids = {f.id for f in moving}
+    return any(isinstance(u, Corps) and u.location.kind is LocationKind.ABOARD and u.location.site in ids
+               and relations.at_war(state, q, u.nation) for u in state.units.values())
+
+
+def _beaten_power(state: GameState, plan: Plan) -> str | None:
+    """The power whose interception the stack has just beaten in the sea area it goes on from (8.5.3), if any."""
+    bid = plan.records[plan.fleets[0].id].battle
+    b = state.naval_battles.get(bid) if bid else None
+    if b is None or b.victor != "attacker" or plan.start.kind is not SEA or b.location != plan.start:
+        return None
+    from eiapbem.rules.naval.battle import lead_power
+
+    return lead_power(state, b, "defender")
+
+
+def _nelson_in(state: GameState, fleets: list[Fleet]) -> bool:
+    lead = state.leaders.get(NELSON)
+    return lead is not None and lead.attached_to in {f.id for f in fleets}
+
+
+# ----------------------------------------------------------------- applying
+
+
+def _place(state: GameState, fleets: tuple[Fleet, ...] | list[Fleet], loc: Location) -> GameState:
+    for f in fleets:
+        state = state.with_unit(state.units[f.id].replace(location=loc))
+    return state
+
+
+def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> engine.Outcome:
+    plan = plan_move(state, power, action, ctx)
+    fleets = plan.fleets
+    ids = ", ".join(f.id for f in fleets)
+    lost = lose_fleet_depots(state, [f.id for f in fleets], "moves")  # 10.5.4 (000:1572)
+    state = lost.state
+    at = plan.start
+    spent = 0
+    route = [graph.place_name(at)]
+    leg = max(r.legs for r in plan.records.values())
+    lead = fleets[0].id
+    out = engine.Outcome(state, lost.events)
+    steps: list[tuple[int, Location, int]] = list((i, to, cost) for i, (to, cost) in enumerate(plan.steps))
+    again = _beaten_power(state, plan)
+    if again is not None:  # 8.5.3: the beaten power's other stacks may try again where the stack won
+        steps.insert(0, (-1, plan.start, 0))
+    for i, to, cost in steps:
+        if i >= 0:
+            spent += cost
+            route.append(graph.place_name(to))
+            state = _place(out.state, fleets, to)
+            out = engine.Outcome(state, out.events)
+        battle: tuple[Location, list[Fleet], dict] | None = None
+        if at.kind is PORT and to.kind is BOX:
+            blockaders = enemy_fleets_at(state, to, power)
+            if blockaders:  # 8.5.4 / 8.8: running the blockade, intercepted at once
+                battle = (to, blockaders, dict(wind_gauge_to="defender", from_port="attacker"))
+                note = f"running the blockade of {to.site}, it is intercepted in box:{to.site} (8.5.4, 8.8)"
+        if battle is None and to.kind is SEA:
+            for q, loc, stack, where in interceptors(state, ctx, power, fleets, to.site):
+                if i < 0 and q != again:
+                    continue
+                label = f"naval/{state.date}/{power}/intercept/{lead}.{leg}/{i if i >= 0 else 'again'}/{q}/{loc}"
+                if attempt_interception(ctx.dice, label, where, nelson=_nelson_in(state, stack)):
+                    if power not in state.powers[q].wars:  # 8.5.1, 8.6: the forced declaration, no restrictions
+                        state = state.with_war(q, power, state.date, (q,))
+                        out = engine.Outcome(state, out.events).then(engine.log(
+                            state, q, "naval.declare-war", f"{q} declares war on {power} to attack its transport of "
+                            f"an enemy's corps (8.5.1, 8.6)", against=power))
+                        state = out.state
+                    state = _place(state, stack, to)
+                    out = engine.Outcome(state, out.events)
+                    battle = (to, stack, {})
+                    note = (f"{q}'s {', '.join(f.id for f in stack)} from {graph.place_name(loc)} intercept in {to.site} "
+                            f"({where} sea area, 8.5.4)")
+                    break
+                out = out.then(engine.log(state, q, "naval.intercept", f"{q}: {', '.join(f.id for f in stack)} from "
+                                          f"{graph.place_name(loc)} fail to intercept {ids} in {to.site} (8.5.4)"))
+                state = out.state
+        if battle is not None:
+            place, stack, kw = battle
+            records = out.state.naval_moves
+            for f in fleets:
+                r = plan.records[f.id]
+                records = records.set(f.id, r.replace(spent=r.spent + spent, legs=r.legs + 1, halted=True))
+            state = out.state.replace(naval_moves=records)
+            out = engine.Outcome(state, out.events).then(engine.log(
+                state, power, "naval.move", f"{power}: {ids} move {' -> '.join(route)}; {note}", fleets=" ".join(f.id for f in fleets),
+                to=str(place), spent=spent))
+            started = start_naval_battle(out.state, place, {"attacker": [f.id for f in fleets], "defender": [f.id for f in stack]},
+                                         ctx, interception=True, power=power, **kw)
+            bids = sorted(set(started.state.naval_battles) - set(out.state.naval_battles))
+            state = started.state
+            records = state.naval_moves
+            for f in fleets:
+                records = records.set(f.id, records[f.id].replace(battle=bids[0]))
+            for f in stack:
+                r = records.get(f.id) or NavalMove(start=str(f.location), halted=True)
+                records = records.set(f.id, r.replace(intercepted=r.intercepted + (bids[0],)))
+            return out.then(engine.Outcome(state.replace(naval_moves=records), started.events))
+        at = to
+    records = out.state.naval_moves
+    # 8.4.3 (000:1076): fleets of the power that have not moved wait here: the stack may go on with them.
+    waiting = [g for g in fleets_at(out.state, at) if controller(out.state, g) == power and g.id not in records
+               and g.id not in plan.records and may_continue(out.state, g) is None and at != plan.start]
+    for f in fleets:
+        r = plan.records[f.id]
+        records = records.set(f.id, r.replace(spent=r.spent + spent, legs=r.legs + 1, halted=not waiting, battle=None))
+    state = out.state.replace(naval_moves=records)
+    text = f"{power}: {ids} move {' -> '.join(route)} ({plan.records[lead].spent + spent} of {graph.NAVAL_ALLOWANCE} points)"
+    return out.then(engine.log(state, power, "naval.move", text, fleets=" ".join(f.id for f in fleets), to=str(at), spent=spent))
+
+
+ACTIONS = ((MoveFleet, verify_move, apply_move),)

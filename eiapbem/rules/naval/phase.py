@@ -1,0 +1,63 @@
+"""The naval phase (8.0-9.5; 000:1016-1290), one slot per power in the order GB RU TU AU PR FR SP
+(``sequence.NAVAL_ORDER``, 8.2).
+
+- ``movement``: 8.4-8.5 ``naval.move`` with interception;
+- ``attack``: 8.10 ``naval.attack`` (the combats are ``eiapbem.rules.naval.battle``, answered with
+  ``eiapbem answer``), 8.5 ``naval.orders``, 8.9 piracy missions;
+- ``transport``: 8.6 ``naval.load`` (and, in the land phase, 10.4.5 ``land.disembark``).
+
+``RULES``, ``ORDER_RULES`` and ``LANDING_RULES`` are listed in ``eiapbem/rules/phases.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.rules import engine
+from eiapbem.rules.model import Fleet, FrozenMap, GameState, Location, LocationKind, Phase
+from eiapbem.rules.naval import attack, graph, movement, transport
+from eiapbem.rules.naval.common import must_leave_box, record_of
+
+def _can_leave(state: GameState, ctx: Any, f: Fleet) -> bool:
+    """The fleet can sail out of its box this month (not held by the ice, 8.4.1, nor on a mission or in a combat)."""
+    from eiapbem.rules.naval.movement import may_continue
+
+    m = ctx.map
+    if may_continue(state, f) is not None or graph.frozen(state, m, f.location):
+        return False
+    return any(not graph.frozen(state, m, Location(LocationKind.SEA, s)) for s in m.area(f.location.site).port.seas)
+
+
+def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+    out = [f"attack the enemy fleets in {p} (8.4.4, 000:1086): 'eiapbem naval attack --place {p}'"
+           for p in attack.ports_to_attack(state, power)]
+    for f in sorted((u for u in state.units.values() if isinstance(u, Fleet)), key=lambda u: u.id):
+        if must_leave_box(state, ctx, power, f) and record_of(state, f).legs == 0 and _can_leave(state, ctx, f):
+            out.append(f"move {f.id} out of box:{f.location.site}: {power} is not at war with the port's holder "
+                       f"(8.8, 000:1170): 'eiapbem naval move --fleet {f.id} --path ...'")
+    return out
+
+
+def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+    """End of the slot: depots on fleets that a combat moved this month are lost (10.5.4); forget the slot's movement."""
+    moved = sorted({f for k, b in state.naval_battles.items() if k.startswith(f"{state.date}.") for f in b.moves})
+    out = transport.lose_fleet_depots(state, moved, "retreated or moved after a combat")
+    return out.then(engine.Outcome(out.state.replace(naval_moves=FrozenMap(), movement_over=False)))
+
+
+#: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
+GAPS = ""
+
+RULES = engine.PhaseRules(
+    "naval",
+    phases=(Phase.NAVAL,),
+    actions=movement.ACTIONS + attack.ACTIONS + transport.NAVAL_ACTIONS,
+    obligations=obligations,
+    finish=finish,
+    gaps=GAPS,
+)
+#: Standing orders ("Review/Set Orders", 8.5) may be given in the power's reinforcement, naval and land slots.
+ORDER_RULES = engine.PhaseRules(
+    "naval-orders", phases=(Phase.REINFORCEMENT, Phase.NAVAL, Phase.LAND), actions=attack.ORDER_ACTIONS)
+#: Landing from ships and depots on fleets are done in the land phase (10.4.5, 10.3.4).
+LANDING_RULES = engine.PhaseRules("landing", phases=(Phase.LAND,), actions=transport.LAND_ACTIONS)

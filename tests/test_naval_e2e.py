@@ -1,0 +1,193 @@
+"""End to end: the naval phase of January 1805 in seven folders exchanging real files (8.4-8.10, 10.4.5, 12.2.1).
+
+France hosts; each of the six other powers plays in its own folder as an email client.  Great
+Britain and France start at war (a pre-existing war of the game's creation, 4.2.10).  France
+sets up its fleet:FR:3 with a single ship on the blockade of London (5.2) and its fleet:FR:1
+(20 heavy) in Nantes beside the corps IV (15 infantry).  The slots before the naval phase are played through
+the session API (to stay fast); the naval and land slots of Great Britain and France with the
+``eiapbem`` command:
+
+- Great Britain's fleet:GB:1 leaves London: the French blockaders intercept it in the box at
+  once (8.5.4, 8.8), Britain wins (France's one ship is sunk: no question for France), and fleet:GB:1 sails on with its points left into Lille's blockade box (8.5.4, 000:1126);
+- France loads the corps IV (with Marmont) on fleet:FR:1 in Nantes and sails into the Bay of
+  Biscay (8.6); in its land slot the corps lands at La Rochelle (10.4.5);
+- France's fleet:FR:4 attacks fleet:GB:2 in the Channel: Britain's questions (its evasion order at
+  least) go to Britain's folder as battle files and its replies come back, as for land battles
+  (4.2.7; ``rules/naval/files.py``); France's turn file then carries the battle to every folder;
+- every folder loads every turn file and ends each slot with the same state hash;
+- Lille's trade is lost to the blockade, as the economic phase counts it (12.2.1: a blockaded
+  port does not trade; the March economic phase is not played here, to keep the test short:
+  the economy's own port list is asked on the common state).
+"""
+
+import re
+import shutil
+
+import pytest
+
+from eiapbem.client import newgame, setups
+from eiapbem.client.session import TEST_SCRYPT_ENV, Session
+from eiapbem.rules.model import POWERS, Phase, Ships
+
+pytestmark = pytest.mark.slow
+
+GAME = "Trafalgar"
+FAST = {TEST_SCRYPT_ENV: "10,1,1"}
+HOST = "FR"
+CLIENTS = tuple(p for p in POWERS if p != HOST)
+
+
+def _pw(p):
+    return f"pw-{p}"
+
+
+def _open(homes, p):
+    return Session.open(homes[p], GAME, p, _pw(p))
+
+
+def _deliver(homes, author, path):
+    """The author's turn file to every other folder's commin/, each loading it; then all states agree."""
+    for p in POWERS:
+        if p == author:
+            continue
+        (homes[p] / "commin").mkdir(exist_ok=True)
+        shutil.copy(path, homes[p] / "commin" / path.name)
+        rep = _open(homes, p).load_all()
+        assert not rep.refused, (p, rep.refused)
+    hashes = {p: _open(homes, p).state.state_hash() for p in POWERS}
+    assert len(set(hashes.values())) == 1, (path.name, hashes)
+
+
+def _french_setup(s):
+    acts = []
+    for a in setups.default_actions("classic-1805", "FR"):
+        if a.KIND == "setup.place-fleet" and a.fleet == "fleet:FR:1":
+            a = type(a)(fleet=a.fleet, port="nantes", sea=None, blockade=None)
+        elif a.KIND == "setup.place-fleet" and a.fleet == "fleet:FR:3":
+            a = type(a)(fleet=a.fleet, port=None, sea=None, blockade="london")
+        elif a.KIND == "setup.add-ships" and a.fleet == "fleet:FR:3":
+            acts.append(type(a)(fleet=a.fleet, ships=Ships(heavy=1)))
+            place = next(x for x in setups.default_actions("classic-1805", "FR") if x.KIND == "setup.place-fleet")
+            acts.append(type(place)(fleet="fleet:FR:4", port="nantes", sea=None, blockade=None))
+            a = type(a)(fleet="fleet:FR:4", ships=Ships(heavy=8))
+        acts.append(a)
+    s.act_many(acts)
+
+
+def _play_until(homes, stop):
+    for _ in range(200):
+        st = _open(homes, HOST).state
+        if stop(st):
+            return st
+        slot = st.slot
+        for p in (slot.actors if slot.simultaneous else (slot.power,)):
+            s = _open(homes, p)
+            if slot.phase is Phase.SETUP:
+                _french_setup(s) if p == "FR" else setups.load_setup(s, "default")
+            _deliver(homes, p, s.end_phase())
+    raise AssertionError("the slot never came")
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
+    homes = {p: tmp_path / p.lower() for p in POWERS}
+    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", "host" if p == HOST else "client")
+               for p in POWERS]
+    created = newgame.new_game(homes[HOST], GAME, "classic-1805", players, bids={},
+                               options=newgame.options_from_flags([]), wars=[("GB", "FR")],
+                               passwords={HOST: _pw(HOST)}, host_password="pw-host")
+    out = homes[HOST] / "commout"
+    for p in CLIENTS:
+        newgame.join(homes[p], out / f"{GAME}_gamestart.pbm", p, created.one_time[p], _pw(p), f"{p.lower()}@example.org",
+                     out / f"{GAME}_{p}.key")
+    _play_until(homes, lambda st: st.slot.phase is Phase.NAVAL)
+    return homes
+
+
+def test_a_month_at_sea_in_seven_folders(game, run_cli):
+    homes = game
+
+    def cli(p, *args, ok=True):
+        code, out, err = run_cli(*args, "--password", _pw(p), *(("--power", p) if p == HOST else ()), home=homes[p], env=FAST)
+        assert (code == 0) == ok and "Traceback" not in err, (args, out, err)
+        return out if ok else err
+
+    def end(p):
+        out = cli(p, "end-phase")
+        _deliver(homes, p, homes[p] / "commout" / re.search(r"turn file commout/(\S+\.pbm)", out).group(1))
+
+    st = _open(homes, "GB").state
+    assert st.slot.power == "GB" and str(st.units["fleet:FR:3"].location) == "blockade:london"
+
+    # Great Britain: an illegal step is refused with its reason, nothing changes.
+    err = cli("GB", "naval", "move", "--fleet", "fleet:GB:1", "--path", "irish-sea", ok=False)
+    assert "irish-sea is not next to box:london" in err and "(8.4.1-8.4.2)" in err
+    # Leaving London: intercepted in the box at once; Britain wins and goes on.
+    out = cli("GB", "naval", "move", "--fleet", "fleet:GB:1", "--path", "english-channel,box:lille")
+    assert "intercepted in box:london" in out
+    # The victor of a box combat may enter the port (9.4.3): Britain stays out and sails on.
+    cli("GB", "answer", "naval:1805-01.london.1:enter-port", "stay")
+    st = _open(homes, "GB").current()
+    (battle,) = st.naval_battles.values()
+    assert battle.interception and battle.location.kind.value == "blockade" and battle.step == "done"
+    assert battle.victor == "attacker", battle.report
+    assert str(st.units["fleet:GB:1"].location) == "blockade:london"
+    cli("GB", "naval", "move", "--fleet", "fleet:GB:1", "--path", "english-channel,box:lille")
+    assert "fleet:GB:1: 20 heavy (blockade)" in cli("GB", "show", "area", "box:lille")
+    cli("GB", "naval", "move", "--fleet", "fleet:GB:2", "--path", "irish-sea,english-channel")
+    end("GB")
+    _play_until(homes, lambda s: s.slot.phase is Phase.NAVAL and s.slot.power == "FR")
+
+    # France: the corps IV boards fleet:FR:1 in Nantes and sails into the bay.
+    cli("FR", "naval", "load", "--fleet", "fleet:FR:1", "--corps", "corps:FR:IV")
+    cli("FR", "naval", "move", "--fleet", "fleet:FR:1", "--path", "bay-of-biscay")
+    assert "corps:FR:IV: 15 infantry aboard fleet:FR:1" in cli("FR", "show", "area", "bay-of-biscay")
+    # France attacks fleet:GB:2 in the Channel: Britain's questions travel by battle files (naval_files).
+    cli("FR", "naval", "move", "--fleet", "fleet:FR:4", "--path", "bay-of-biscay,english-channel")
+    cli("FR", "naval", "attack", "--place", "english-channel")
+    bid = next(iter(_open(homes, "FR").current().naval_battles.keys() - {"1805-01.london.1"}))
+    name = f"pbembattle_{GAME}_English-Channel1.battle"
+    exchanges = 0
+    for _ in range(40):
+        status = cli("FR", "status")
+        mine = re.findall(r"(naval:\S+) for FR \((naval\.[\w-]+): ([^)]*)\)", status)
+        if mine:
+            cli("FR", "answer", mine[0][0], mine[0][2].split("/")[0])
+            continue
+        if f"send battles/{name} to Great Britain" not in status:
+            break
+        (homes["GB"] / "battles").mkdir(exist_ok=True)
+        shutil.copy(homes["FR"] / "battles" / name, homes["GB"] / "battles" / name)
+        assert "loaded" in cli("GB", "load", f"battles/{name}")
+        for _ in range(10):
+            status = cli("GB", "status")
+            asked = re.findall(r"'eiapbem answer (naval:\S+) CHOICE'", status)
+            if not asked:
+                break
+            opts = re.search(r"asks GB naval\.[\w-]+ \(([^)]*)\): 'eiapbem answer " + re.escape(asked[0]), status).group(1)
+            cli("GB", "answer", asked[0], opts.split("/")[0])
+        assert f"send your reply battles/{name} to France" in status
+        shutil.copy(homes["GB"] / "battles" / name, homes["FR"] / "battles" / name)
+        cli("FR", "load", f"battles/{name}")
+        exchanges += 1
+    assert exchanges >= 1  # at least Britain's evasion order (9.2.1.1) went by file
+    assert _open(homes, "FR").current().naval_battles[bid].step == "done"
+    end("FR")
+    assert _open(homes, "AU").state.naval_battles[bid].step == "done"  # every folder replayed the battle's files
+    st = _play_until(homes, lambda s: s.slot.phase is Phase.LAND and s.slot.power == "FR")
+    assert str(st.units["corps:FR:IV"].location) == "aboard:fleet:FR:1"
+    cli("FR", "land", "disembark", "--corps", "corps:FR:IV", "--area", "la-rochelle")
+    end("FR")
+    st = _open(homes, "PR").state
+    assert str(st.units["corps:FR:IV"].location) == "area:la-rochelle"
+    assert str(st.units["fleet:GB:1"].location) == "blockade:lille"
+
+    # 12.2.1: the blockaded port does not trade (the economy's own list of ports).
+    from eiapbem.data.context import rules_context
+    from eiapbem.core.dice import Dice
+    from eiapbem.rules.economy.collection import port_infos
+
+    info = {p.area: p for p in port_infos(st, rules_context(Dice(b"look")))}
+    assert not info["lille"].eligible and info["lille"].why_not == "blockaded"
+    assert info["rouen"].why_not != "blockaded"
