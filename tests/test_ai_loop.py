@@ -131,12 +131,13 @@ def test_host_and_one_client_with_five_ai_powers_play_three_months(tmp_path, run
     shutil.copy(admin_files[-1], client / "commin" / admin_files[-1].name)
     code, out, err = run_cli("load", "--password", _pw("GB"), home=client)
     assert code == 0, err
-    code, out, err = run_cli("end-phase", "--password", _pw("FR"), home=host)  # diplomacy: only France's orders are due
-    assert code == 0, err
-    name = re.search(r"turn file commout/(\S+\.pbm)", out).group(1)
-    shutil.copy(host / "commout" / name, client / "commin" / name)
-    code, out, err = run_cli("load", "--password", _pw("GB"), home=client)
-    assert code == 0, err
+    for _ in ("commit", "orders"):  # diplomacy (sealed, two rounds): only France's files are due
+        code, out, err = run_cli("end-phase", "--password", _pw("FR"), home=host)
+        assert code == 0, err
+        name = re.search(r"turn file commout/(\S+\.pbm)", out).group(1)
+        shutil.copy(host / "commout" / name, client / "commin" / name)
+        code, out, err = run_cli("load", "--password", _pw("GB"), home=client)
+        assert code == 0, err
     s = Session.open(client, GAME, "GB", _pw("GB"))
     assert s.state.powers["GB"].controller is PlayerKind.AI_EASY
     assert s.state.slot.key(s.state.date) == "1805-04/reinforcement/turn/FR"  # SP GB PR AU TU RU played by the computer
@@ -160,10 +161,15 @@ def test_hot_seat_game_with_ai_powers(tmp_path):
     s = Session.open(tmp_path, None, "RU", "pw-RU")
     # AU PR SP FR GB set up by the computer; diplomacy waits for the two humans only
     assert s.state.slot.phase is Phase.DIPLOMACY and [p for p, _ in s.awaited()] == ["RU", "TU"]
-    assert [sl for sl, _ in step_for(s.state).slots] == ["1805-01/diplomacy/orders/RU", "1805-01/diplomacy/orders/TU"]
+    # the sealed diplomacy phase (issue 16): first the commitments, then the orders
+    assert [sl for sl, _ in step_for(s.state).slots] == ["1805-01/diplomacy/commit/RU", "1805-01/diplomacy/commit/TU"]
     host = Session.open(tmp_path, None, "host", "pw-host")
     with pytest.raises(IllegalAction, match="played by every power at once; the computer plays only a player's own turn"):
         admin.ai_play(host)
+    s.end_phase()
+    Session.open(tmp_path, None, "TU", "pw-TU").end_phase()
+    s = Session.open(tmp_path, None, "RU", "pw-RU")
+    assert [sl for sl, _ in step_for(s.state).slots] == ["1805-01/diplomacy/orders/RU", "1805-01/diplomacy/orders/TU"]
     s.end_phase()
     Session.open(tmp_path, None, "TU", "pw-TU").end_phase()
     s = Session.open(tmp_path, None, "RU", "pw-RU")
@@ -219,7 +225,7 @@ def test_the_host_hands_a_computer_power_to_a_human_and_back(tmp_path):
     assert host.awaited() == [("TU", "1805-01/setup/turn/TU")]  # Tina's turn now, no longer the computer's
     admin.replace_by_ai(host, "TU", "ai-hard")
     # the computer plays TU at once, then AU PR SP FR GB: the game waits for diplomacy orders
-    assert host.state.slot.phase is Phase.DIPLOMACY and host.awaited() == [("RU", "1805-01/diplomacy/orders/RU")]
+    assert host.state.slot.phase is Phase.DIPLOMACY and host.awaited() == [("RU", "1805-01/diplomacy/commit/RU")]
     assert host.data.meta["players"]["TU"] == {"name": "Computer (ai-hard)", "email": "", "type": "ai-hard"}
     with pytest.raises(IllegalAction, match="the host's own power"):
         admin.replace_by_ai(host, "RU", "ai-easy")

@@ -66,8 +66,12 @@ def test_show_reach_asks_the_movement_rules(game):
     assert by_area["zhitomir"]["cost"] == 1 and by_area["zhitomir"]["path"] == ["zhitomir"]
     assert all(1 <= a["cost"] <= 3 for a in rec["areas"]) and "kiev" not in by_area
     assert all(len(a["path"]) <= a["cost"] for a in rec["areas"])
-    fleet = _json(game, "show", "reach", "fleet:RU:1", *RU)
-    assert fleet["built"] is False and "not built" in fleet["note"]
+    fleet = _json(game, "show", "reach", "fleet:RU:1", *RU)  # 8.4: seven points, out of the port through its box
+    assert fleet["kind"] == "fleet" and fleet["at"] == "odessa" and fleet["allowance"] == 7
+    by_place = {a["area"]: a for a in fleet["areas"]}
+    assert by_place["black-sea-west"] == {"area": "black-sea-west", "cost": 1, "path": ["box:odessa", "black-sea-west"],
+                                          "halts": None}
+    assert all(a["path"][0] == "box:odessa" and a["cost"] <= 7 for a in fleet["areas"])
 
 
 def test_log_admin_files_rules_tables_economy_json(game):

@@ -92,8 +92,12 @@ def test_end_slot_moves_to_the_next_power_and_a_pending_decision_blocks_it(state
         engine.end_slot(blocked, "RU", ctx)
 
 
-def test_simultaneous_slot_needs_every_powers_orders(state, ctx):
-    s = state
+def test_simultaneous_slot_needs_every_powers_orders(state, ctx, monkeypatch):
+    # The engine's default resolution (orders applied power by power) for a phase without a
+    # resolve hook: the diplomacy phase's own hooks (rules/diplomacy/resolve.py) are set aside here.
+    engine._load()
+    monkeypatch.delitem(engine._PHASES, Phase.DIPLOMACY)
+    s = state.replace(options=state.options.replace(one_round_diplomacy=True))
     while s.slot.phase == Phase.SETUP:
         s = engine.end_slot(s, s.slot.power, ctx).state
     assert s.slot.phase == Phase.DIPLOMACY and s.slot.simultaneous

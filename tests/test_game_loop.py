@@ -72,7 +72,7 @@ def test_an_unimplemented_phase_accepts_only_end_phase(tmp_path):
     with pytest.raises(IllegalAction, match="setup.place-corps is an action of the setup phase, not of the diplomacy phase"):
         s.act(SetupPlaceCorps("corps:AU:I", "vienna"))
     path = s.end_phase()
-    assert path.name == "Ulm_1805-01_diplomacy_orders_AU.pbm"
+    assert path.name == "Ulm_1805-01_diplomacy_commit_AU.pbm"  # the sealed diplomacy phase's first round
     with pytest.raises(IllegalAction, match="already sent its orders"):
         s.end_phase()
 

@@ -113,7 +113,7 @@ def test_host_and_six_clients_set_up_and_play_two_months(game, run_cli):
     current = "Phase: diplomacy (not implemented yet: only end-phase is accepted)" in out
     assert current == ("diplomacy" in missing)
 
-    # Two full months of slots; unimplemented phases accept only end-phase (still sealed, chained files).
+    # Two full months of slots; every power may end a phase without orders (still sealed, chained files).
     start = players["RU"].state.date
     played = 0
     while True:
@@ -129,7 +129,7 @@ def test_host_and_six_clients_set_up_and_play_two_months(game, run_cli):
         hashes = _hashes(players)
         assert len(set(hashes.values())) == 1, (st.slot.key(st.date), hashes)
         played += 1
-    assert played == 2 * (1 + 7 + 7 + 7)  # diplomacy (one simultaneous slot), reinforcement, naval, land; no economic in Jan/Feb
+    assert played == 2 * (2 + 7 + 7 + 7)  # diplomacy (sealed: commit and orders), reinforcement, naval, land; no economic in Jan/Feb
     assert _open(homes, "AU").state.date == start.plus(2)
     assert _saved_hashes(homes) == _hashes(players)
 

@@ -284,5 +284,25 @@ def test_advance_ends_the_game_after_the_last_month():
     while s.slot is not None:
         s = seq.advance(s)
         n += 1
-    assert n == 7 + 23  # setup, then one December with its economic phase
+    assert n == 7 + 24  # setup, then one December with its economic phase and the sealed diplomacy's commit round
     assert seq.advance(s) is s
+
+
+def test_a_sealed_diplomacy_phase_has_a_commit_round_first():
+    # issue 16 item 3: every power first sends a commitment, then its orders; the once-skips are
+    # used only when the orders round is over, so both rounds have the same actors.
+    c = seq.SequenceChoices(sealed_diplomacy=True, skips=FrozenMap({"TU": (Phase.DIPLOMACY,)}))
+    slots = seq.month_slots(Date(1805, 4), c)
+    assert [s.key(Date(1805, 4)) for s in slots[:2]] == ["1805-04/diplomacy/commit/all", "1805-04/diplomacy/orders/all"]
+    assert slots[0].actors == slots[1].actors == tuple(p for p in POWERS if p != "TU")
+    assert seq.passed_skips(Date(1805, 4), slots[0], c) == ()
+    assert seq.passed_skips(Date(1805, 4), slots[1], c) == (("TU", Phase.DIPLOMACY),)
+    assert seq.next_slot(Date(1805, 4), slots[0], c, end=Date(1806, 1)) == (Date(1805, 4), slots[1])
+
+
+def test_a_games_state_is_sealed_unless_one_round_is_chosen():
+    from eiapbem.rules.model import GameState, Options
+
+    st = GameState.new("classic-1805", Date(1805, 1), Date(1805, 12))
+    assert seq.choices_from_state(st).sealed_diplomacy
+    assert not seq.choices_from_state(st.replace(options=Options(one_round_diplomacy=True))).sealed_diplomacy

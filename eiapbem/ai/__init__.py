@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from eiapbem.ai import decisions, economy, reinforce
+from eiapbem.ai import decisions, diplomacy, economy, reinforce
 from eiapbem.ai.levels import LEVELS, VERSIONS, Level, level
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
@@ -159,13 +159,15 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
         reinforce.place_due(b, lvl)
     elif slot.phase is Phase.ECONOMIC:
         economy.plan(b, lvl)
+    elif slot.phase is Phase.DIPLOMACY:
+        diplomacy.plan(b, lvl)
     elif slot.phase is Phase.LAND:
         _attack_where_bound(b)
     elif slot.phase is Phase.NAVAL:
         from eiapbem.ai import naval
 
         naval.plan(b, lvl)
-    # Diplomacy, land movement and any phase whose actions the AI does not know: nothing, the slot just ends.
+    # Land movement and any phase whose actions the AI does not know: nothing, the slot just ends.
     return b
 
 

@@ -61,7 +61,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 1, "ai-medium": 1, "ai-hard": 1}
+VERSIONS: dict[str, int] = {"ai-easy": 2, "ai-medium": 2, "ai-hard": 2}  # 2: diplomacy orders (issue 16)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -161,7 +161,8 @@ def rules_ctx(s: Any) -> Any:
 #: Phase (its value) -> the click group of its commands, and the group's help.
 PHASE_GROUPS = {
     "setup": ("setup", "The setup phase (5.1-5.3): place your forces (manual: Setup Phase)."),
-    "diplomacy": ("diplomacy", "The diplomacy phase (6.0)."),
+    "diplomacy": ("diplomacy", "The diplomacy phase (6.0): war, peace, alliances, trade, access (manual: "
+                  "Diplomatic Reactions Screen, Victory Conditions Screen)."),
     "reinforcement": ("reinforce", "The reinforcement phase (7.0)."),
     "naval": ("naval", "The naval phase (8.0)."),
     "land": ("land", "The land phase (10.0)."),

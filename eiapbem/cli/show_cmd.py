@@ -88,12 +88,12 @@ def register(cli: click.Group) -> None:
 
     @show_group.command("reach")
     @click.argument("unit")
-    @click.option("--forced-march", is_flag=True, help="With one movement point more (10.4.1).")
+    @click.option("--forced-march", is_flag=True, help="A corps with one movement point more (10.4.1).")
     @json_option
     @game_options
     def show_reach(unit: str, forced_march: bool, as_json: bool, game: str | None, power: str | None,
                    password: str | None) -> None:
-        """Where a corps can still go this phase and at what cost (manual: show possible moves, 4.1.2)."""
+        """Where a corps or fleet can still go this phase and at what cost (manual: show possible moves, 4.1.2)."""
         from eiapbem.client import reach
         from eiapbem.core.errors import IllegalAction
         from eiapbem.rules.model import Fleet
@@ -101,31 +101,29 @@ def register(cli: click.Group) -> None:
         s = open_session(game, power, password)
         st, ctx = s.current(), rules_ctx(s)
         u = st.units.get(unit)
-        if isinstance(u, Fleet):
-            rec = reach.fleet_reach(st, ctx, unit)
-            if as_json:
-                echo_json(rec)
-            else:
-                click.echo(f"{unit} is at {rec['at']}: {rec['note']}."
-                           + (f" Sea areas next to it: {', '.join(rec['adjacent_seas'])}." if rec["adjacent_seas"] else ""))
-            return
         if u is None:
             raise IllegalAction(f"there is no unit {unit!r}", hint="'eiapbem show units' lists your forces on the map")
-        r = reach.corps_reach(st, ctx, s.power, unit, forced_march=forced_march)
+        if isinstance(u, Fleet):
+            r = reach.fleet_reach(st, ctx, s.power, unit)
+            kind, group = "fleet", "naval"
+        else:
+            r = reach.corps_reach(st, ctx, s.power, unit, forced_march=forced_march)
+            kind, group = "corps", "land"
         phase = str(st.slot.phase) if st.slot else None
         if as_json:
-            echo_json({**r.to_obj(), "phase": phase})
+            echo_json({**r.to_obj(), "kind": kind, "phase": phase})
             return
-        if phase != "land":
-            click.echo(f"(it is the {phase} phase: this is where {unit} could go in a land phase from here)")
+        if phase != group:
+            click.echo(f"(it is the {phase} phase: this is where {unit} could go in a {group} phase from here)")
         click.echo(f"{unit} at {r.at}: {r.allowance - r.spent} of {r.allowance} movement points left"
                    + (" (forced march)" if forced_march else ""))
         if not r.areas:
             click.echo("  it can enter no area from here")
         for a in r.areas:
             click.echo(f"  {a.area:<24} cost {a.cost}  path {','.join(a.path)}" + (f"  (must stop: {a.halts})" if a.halts else ""))
-        if r.areas and phase == "land":
-            click.echo(f"move with: eiapbem land move --unit {unit} --path {','.join(r.areas[0].path)}")
+        if r.areas and phase == group:
+            opt = "--unit" if kind == "corps" else "--fleet"
+            click.echo(f"move with: eiapbem {group} move {opt} {unit} --path {','.join(r.areas[0].path)}")
 
 
 def _fog_viewers(s: Any) -> set[str]:

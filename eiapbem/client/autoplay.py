@@ -26,6 +26,7 @@ from eiapbem.pbem import dice as pdice
 from eiapbem.rules import engine, turn
 from eiapbem.rules.model import GameState, Phase
 
+from . import orders as sealed_orders
 from .store import Store
 
 
@@ -75,7 +76,8 @@ class AutoPlay(Store):
             resolve_ctx=lambda: rules_context(resolve_dice(chain.head)),
             setup_for=self._setup_for)
         if state is not self.state or used:
-            self.data = replace(self.data, state=state, orders={} if used else self.data.orders)
+            self.data = replace(self.data, state=state, orders={} if used else self.data.orders,
+                                meta=sealed_orders.spent(self.data.meta, state))
 
     def _setup_for(self, state: GameState, power: str) -> list:
         slot = state.slot

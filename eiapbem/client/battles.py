@@ -257,3 +257,9 @@ def fight_finished(state: GameState, bid: str) -> bool:
 
 def fight_result(state: GameState, bid: str) -> str:
     return naval_files.result(state, bid) if bid in state.naval_battles else state.battles[bid].result
+
+
+__all__ = ["BattleDice", "Exchange", "NoRoll", "NoRollDice", "Opened", "Played", "area_of", "auto_answer", "automatic",
+           "check_asked", "check_files", "check_hidden", "check_plan", "exchange_needed", "exchanges_of", "fight_area", "fight_finished",
+           "fight_result", "file_name",
+           "hidden_commit", "index_of", "place_of", "questions_for", "slot_label"]

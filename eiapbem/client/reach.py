@@ -8,8 +8,8 @@ accept, cheapest first (ties broken by area id, so the answer is the same on
 every computer).  A path the rules stop (an area among enemy forces, 10.4.2) is
 kept but not extended.
 
-Fleets: naval movement (8.0) is not built in this version, so ``fleet_reach``
-only says so.
+Fleets (``fleet_reach``): the same search over sea areas, ports and blockade boxes,
+asking ``rules.naval.movement.plan_move`` (8.4).
 """
 
 from __future__ import annotations
@@ -102,11 +102,46 @@ def corps_reach(state: Any, ctx: Any, power: str, unit_id: str, *, forced_march:
     return CorpsReach(unit_id, here, allowance, spent_before, forced_march, areas)
 
 
-def fleet_reach(state: Any, ctx: Any, unit_id: str) -> dict:
-    """A fleet's reach: naval movement is not built in this version, so only where it is and what borders it."""
+def fleet_reach(state: Any, ctx: Any, power: str, unit_id: str) -> CorpsReach:
+    """Every place at sea (sea area, port, blockade box) ``unit_id`` can end a move in now (8.4), asked of
+    ``rules.naval.movement.plan_move`` path by path, as for a corps; ``allowance`` is the naval allowance."""
+    from eiapbem.rules.naval import graph
+    from eiapbem.rules.naval.common import record_of
+    from eiapbem.rules.naval.movement import MoveFleet, plan_move
+
     fleet = state.units[unit_id]
-    site = fleet.location.site
-    seas = list(ctx.map.sea_neighbours(site)) if str(fleet.location.kind) == "sea" else []
-    return {"unit": unit_id, "kind": "fleet", "at": f"{fleet.location.kind}:{site}", "built": False,
-            "note": "naval movement (8.0) is not built in this version, so a fleet's reach cannot be shown yet",
-            "adjacent_seas": seas}
+    m = ctx.map
+    here = fleet.location
+    spent_before = record_of(state, fleet).spent
+    best: dict[str, Reach] = {}
+    frontier: list[tuple[int, str, tuple]] = [(0, graph.place_name(here), (here,))]
+    first_refusal: str | None = None
+    while frontier:
+        frontier.sort(key=lambda f: (f[0], f[1]))
+        cost, name, places = frontier.pop(0)
+        if name in best and best[name].cost < cost:
+            continue
+        for to, step in graph.neighbours(m, places[-1]):
+            if to in places:
+                continue
+            new = places + (to,)
+            path = tuple(graph.place_name(p) for p in new[1:])
+            try:
+                plan = plan_move(state, power, MoveFleet(fleet=unit_id, path=",".join(path)), ctx)
+            except IllegalAction as err:
+                if "may not stay in" in str(err) and cost + step <= graph.NAVAL_ALLOWANCE - spent_before:
+                    frontier.append((cost + step, graph.place_name(to), new))  # passed through, not a place to end in
+                elif len(new) == 2 and first_refusal is None:
+                    first_refusal = str(err)
+                continue
+            c = sum(k for _, k in plan.steps)
+            key = graph.place_name(to)
+            old = best.get(key)
+            if old is not None and (old.cost, len(old.path)) <= (c, len(path)):
+                continue
+            best[key] = Reach(key, c, path, None)
+            frontier.append((c, key, new))
+    if not best and first_refusal is not None:
+        raise IllegalAction(f"{unit_id} cannot move now: {first_refusal}")
+    areas = tuple(sorted(best.values(), key=lambda r: (r.cost, r.area)))
+    return CorpsReach(unit_id, graph.place_name(here), graph.NAVAL_ALLOWANCE, spent_before, False, areas)

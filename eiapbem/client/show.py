@@ -4,7 +4,7 @@
   garrison room), port, who controls it and every unit there;
 - a unit: owner, kind, place, factors or ships, leaders with it;
 - a power: treasury, manpower, political status, victory points, wars,
-  alliances, forces still to place;
+  alliances, trade, royal marriages, enforced peace and peace terms, forces still to place;
 - the pool ("View Available Counters", 5.2.1): counters off the map, leaders
   available, factors and ships not yet placed (and those of free states).
 """
@@ -124,6 +124,9 @@ def power(state: GameState, p: str) -> list[str]:
         f"  political status {ps.political_status}, victory points {ps.victory_points} (bid {ps.vp_bid})",
         f"  at war with: {', '.join(ps.wars) or 'nobody'}",
         f"  allied with: {', '.join(ps.alliances) or 'nobody'}",
+        f"  trade (6.10): {', '.join(ps.trade) or 'none'}; royal marriages: {', '.join(ps.royal_marriages) or 'none'}",
+        f"  enforced peace (6.4): {', '.join(f'{q} until {d}' for q, d in ps.enforced_peace.items()) or 'none'}; "
+        f"peace terms on it: {', '.join(ps.peace_terms) or 'none'}",
         f"  controls: {', '.join(m for m, row in state.minors.items() if row.controller == p and row.status in ('conquered', 'free-state')) or 'no minor country'}",
     ]
     corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == p and u.location != POOL]

@@ -94,8 +94,11 @@ def status_record(s: Any) -> dict:
 
 
 def status_lines(s: Any) -> list[str]:
-    """``eiapbem status`` as text."""
-    return render(status_record(s))
+    """``eiapbem status`` as text (with the sealed diplomacy phase's rounds and the month's results, 6.0)."""
+    out = render(status_record(s))
+    extra = diplomacy_lines(s)
+    at = out.index("Last log lines:") if "Last log lines:" in out else len(out)
+    return out[:at] + extra + out[at:]
 
 
 def render(rec: dict) -> list[str]:
@@ -137,3 +140,23 @@ def render(rec: dict) -> list[str]:
         out.append("Last log lines:")
         out.extend(f"  [{e['slot']}] {e['text']}" for e in rec["log"])
     return out
+
+
+def diplomacy_lines(s: Any) -> list[str]:
+    """The sealed diplomacy phase's rounds, and this month's diplomacy results in the reinforcement phase (6.0)."""
+    from eiapbem.rules.model import Phase
+
+    st = s.state
+    slot = st.slot
+    if slot is None:
+        return []
+    if slot.phase is Phase.DIPLOMACY and slot.step == "commit":
+        return ["Sealed diplomacy, round 1 of 2: give your orders, then 'eiapbem end-phase' sends only a commitment "
+                "(the orders stay in your save); round 2 reveals them"]
+    if slot.phase is Phase.DIPLOMACY and st.order_sheet.commitments:
+        return ["Sealed diplomacy, round 2 of 2: 'eiapbem end-phase' reveals the orders you committed to (no new orders)"]
+    if slot.phase is Phase.REINFORCEMENT:
+        done = [e.text for e in s.journal(200) if e.slot.startswith(f"{st.date}/diplomacy/")]
+        if done:
+            return [f"Diplomacy results of {st.date.name}:"] + [f"  {t}" for t in done]
+    return []

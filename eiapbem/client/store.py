@@ -155,6 +155,7 @@ class GameData:
         meta.setdefault("head", None)
         meta.setdefault("reloads", {})
         meta.setdefault("based_on", "")
+        meta.setdefault("sealed", {})  # client/orders.py: sealed diplomacy orders awaiting their reveal
         return {"state": self.state.encode(), "meta": meta, "taken": self.taken, "orders": self.orders,
                 "outbox": self.outbox or None, "battles": self.battles, "journal": list(self.journal)}
 

@@ -44,6 +44,7 @@ from eiapbem.rules import engine, turn
 from eiapbem.rules.model import POWERS, GameState
 
 from . import battles
+from . import orders as sealed_orders
 from .autoplay import AutoPlay
 from .exchange import BattleExchange
 from .outbox import Outbox
@@ -244,9 +245,13 @@ class Turns(BattleExchange, AutoPlay, Outbox):
                         f"{self.power} cannot end the phase yet: the battle in {f['area']} waits for {f['defender']}'s reply "
                         f"to battles/{f['name']} (4.2.7, 000:174)",
                         hint="'eiapbem status' says whom to send it to; load the reply with 'eiapbem load battles/FILE'")
+        meta = self.data.meta
+        if slot.simultaneous:  # the sealed diplomacy phase: a commitment, then the reveal (client/orders.py)
+            acts, meta = sealed_orders.file_actions(meta, state, self.power, acts, rules_context(d))
         played = turn.play_turn(state, self.power, acts, d, rules_context, ai,
                                 exchanges=() if slot.simultaneous else self._exchanges())
         after = played.state
+        self.data = replace(self.data, meta=meta)
         body = bodies.TurnBody(
             slot=slot.key(state.date),
             power=self.power,
@@ -336,6 +341,8 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         if state.slot.simultaneous and (body["battles"] or body["exchanges"]):
             raise BadEncoding(f"{name} carries battle files in a phase of orders")
         exs, opened = self._check_battle_files(chain, body, h.author, acts, name)
+        if state.slot.simultaneous:
+            sealed_orders.check_file(state, h.author, acts, name)  # a reveal must match its commitment
         try:
             played = turn.play_turn(state, h.author, acts, d, rules_context, ai, exchanges=exs)
         except (IllegalAction, DiceError) as err:

@@ -234,6 +234,15 @@ class FileNote(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class SealedOrders(Record):
+    """A power's sealed diplomacy orders between its commitment and its reveal (``client/orders.py``, issue 16)."""
+
+    phase: str
+    nonce: bytes
+    actions: tuple[Plain, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SaveMeta(Record):
     """Who plays what, the scenario, the versions the game was started with, the host's notes (4.2.8)."""
 
@@ -247,6 +256,8 @@ class SaveMeta(Record):
     reloads: FrozenMap[Power, tuple[tuple[Plain, ...], ...]] = FrozenMap()
     #: The shipped scenario an edited scenario was made from (its default setups, 14.5); "" if none.
     based_on: str = ""
+    #: The local powers' sealed diplomacy orders awaiting their reveal (issue 16), never sent to anyone.
+    sealed: FrozenMap[Power, SealedOrders] = FrozenMap()
 
 
 @dataclass(frozen=True, slots=True)

@@ -125,6 +125,7 @@ RULE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.land",
     "eiapbem.rules.skips",
     "eiapbem.rules.captured",
+    "eiapbem.rules.diplomacy.resolve",
 )
 
 

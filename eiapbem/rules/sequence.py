@@ -36,7 +36,8 @@ from eiapbem.core.errors import BadData
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, Phase, PowerId, PowerSet
 from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode
-from eiapbem.rules.model.slot import ORDERS, SETUP_ORDER, TURN, Slot
+from eiapbem.rules.model.sheet import OrderSheet
+from eiapbem.rules.model.slot import COMMIT, ORDERS, SETUP_ORDER, TURN, Slot
 from eiapbem.rules.model.state import GameState, MoveOrder
 from eiapbem.rules.model.units import LeaderStatus
 
@@ -76,6 +77,10 @@ class SequenceChoices(Record):
     reinforcements_ready: PowerSet = ()
     #: 13.9.1: powers on which war was declared this month (all their skips are void).
     war_declared_on: PowerSet = ()
+    #: The diplomacy phase is sealed: a commit round comes before the orders (issue 16).
+    #: The manual's sequence has one slot; a game's state asks for the commit round
+    #: unless its option ``one_round_diplomacy`` is on (``choices_from_state``).
+    sealed_diplomacy: bool = False
 
     def _check(self) -> None:
         for p, phases in self.skips.items():
@@ -150,6 +155,8 @@ def month_plan(date: Date, choices: SequenceChoices = SequenceChoices()) -> tupl
             continue
         if phase in SIMULTANEOUS_PHASES:
             actors = tuple(p for p in POWERS if not skips_phase(p, phase, choices))
+            if phase is Phase.DIPLOMACY and choices.sealed_diplomacy:
+                entries.append(PlanEntry(Slot(phase, COMMIT, None, actors), False))
             entries.append(PlanEntry(Slot(phase, ORDERS, None, actors), False))
             continue
         for p in phase_order(phase, choices):
@@ -167,7 +174,7 @@ def month_slots(date: Date, choices: SequenceChoices | GameState = SequenceChoic
 def _next_month_choices(choices: SequenceChoices) -> SequenceChoices:
     # A new month: 7.5's positions and this month's facts do not carry over;
     # the skip settings do.
-    return SequenceChoices(skips=choices.skips)
+    return SequenceChoices(skips=choices.skips, sealed_diplomacy=choices.sealed_diplomacy)
 
 
 def next_slot(
@@ -214,7 +221,7 @@ def passed_skips(date: Date, slot: Slot, choices: SequenceChoices) -> tuple[tupl
     the skipped slots between ``slot`` and the next slot played this month.
     """
     used: list[tuple[str, Phase]] = []
-    if slot.phase is Phase.DIPLOMACY:
+    if slot.phase is Phase.DIPLOMACY and slot.step == ORDERS:
         used.extend((p, Phase.DIPLOMACY) for p in POWERS if skips_phase(p, Phase.DIPLOMACY, choices))
     if slot.phase is Phase.SETUP:
         return tuple(used)
@@ -260,6 +267,7 @@ def choices_from_state(state: GameState) -> SequenceChoices:
         skips=FrozenMap((p, tuple(ps.skips)) for p, ps in state.powers.items() if ps.skips),
         reinforcements_ready=tuple(p for p in POWERS if reinforcements_ready(state, p)),
         war_declared_on=tuple(declared_on),
+        sealed_diplomacy=not state.options.one_round_diplomacy,
     )
 
 
@@ -283,6 +291,7 @@ def advance(state: GameState) -> GameState:
     if slot is None:
         return state
     state = state.without_scratch()  # the slot's scratch ends with the slot (GameState.SCRATCH)
+    assert state.slot is not None
     choices = choices_from_state(state)
     used = passed_skips(state.date, slot, choices)
     powers = state.powers
@@ -296,9 +305,16 @@ def advance(state: GameState) -> GameState:
     if nxt is None or state.victors:  # 12.1.3: a campaign victory ends the game
         return state.replace(powers=powers, slot=None)
     date, slot = nxt
+    # The order sheet (model.sheet): orders are spent once play moves on; the
+    # commitments of a sealed phase last into its reveal round only.
+    sheet = state.order_sheet
+    if slot.phase is not state.slot.phase or date != state.date:
+        sheet = OrderSheet()
+    elif sheet.orders:
+        sheet = sheet.replace(orders=type(sheet.orders)())
     if date == state.date:
-        return state.replace(powers=powers, date=date, slot=slot)
-    return end_loans(state).replace(powers=powers, date=date, slot=slot, move_order=MoveOrder())
+        return state.replace(powers=powers, date=date, slot=slot, order_sheet=sheet)
+    return end_loans(state).replace(powers=powers, date=date, slot=slot, move_order=MoveOrder(), order_sheet=sheet)
 
 
 def nullify_skips(state: GameState, war_declared_on: tuple[str, ...], reinforcements_ready: tuple[str, ...]) -> GameState:

@@ -53,3 +53,178 @@ def select_controller(
         top = max(rolls.values())
         tied = sorted(p for p, v in rolls.items() if v == top)
     return tied[0], totals
+
+
+# ----------------------------------------------------------------- the phase's control step (6.1.2, 6.1.3, 6.6)
+
+
+def control_attacked_minors(r, declared: dict[str, list[str]]) -> None:
+    """Who runs each neutral minor declared on this month, and the aggressors' political points (6.2.1, 6.6).
+
+    ``declared``: minor -> the powers that declared war on it.  An influenced or allied minor goes to the
+    power holding its relations, unless that power is an aggressor or an ally of one (6.1.2, 6.1.3).  Else
+    the powers that accept control of it ("Accept control of", ``StandingOrders.accept_control``), not
+    aggressors, roll (``select_controller``); allies of an aggressor only if no one else is willing.  The
+    chosen power gains +1 per district and sets the minor's forces up at the next reinforcement phase
+    (6.6.5).  The aggressors lose -1 per district unless no power runs the minor (6.2.1).
+    """
+    from eiapbem.rules.diplomacy.common import districts, points
+    from eiapbem.rules.diplomacy.common import name
+    from eiapbem.rules.politics import status_box
+    from eiapbem.rules.model import POWERS, MinorStatus
+
+    for slug in sorted(declared):
+        aggressors = declared[slug]
+        st = r.state
+        m = st.minors[slug]
+        n = districts(st, slug)
+        holder = m.controller if m.status in (MinorStatus.INFLUENCED, MinorStatus.ALLIED) else None
+        chosen = None
+        if holder is not None and holder not in aggressors and not any(a in st.powers[holder].alliances for a in aggressors):
+            chosen = holder
+            how = f"its relations with {name(holder)} (6.1.2)"
+        else:
+            willing = [p for p in POWERS if p not in aggressors and slug in st.powers[p].standing_orders.accept_control
+                       and minor(slug).modifier(p) is not None]
+            free = [p for p in willing if not any(a in st.powers[p].alliances for a in aggressors)]
+            pool = free or willing
+            if pool:
+                cands = {p: {"zone": status_box(r.ctx, st.powers[p].political_status)["zone"],
+                             "at_war": any(a in st.powers[p].wars for a in aggressors)} for p in pool}
+                chosen, totals = select_controller(slug, cands, r.ctx.dice)
+                how = "the 1-12 rolls (" + ", ".join(f"{name(p)} {v}" for p, v in sorted(totals.items())) + ") (6.6.4)"
+        if chosen is None:
+            r.say(aggressors[0], "diplomacy.control",
+                  f"no major power will run {name(slug)}: the declarations of war on it cost no political points (6.6)")
+            continue
+        for a in aggressors:
+            points(r, a, -n, f"{name(a)} declares war on {name(slug)}, {n} district{'s' if n != 1 else ''} (6.2.1)")
+        m = r.state.minors[slug]
+        r.state = r.state.with_minor(slug, m.replace(status=MinorStatus.FREE_STATE, controller=chosen, setup_due=True))
+        r.say(chosen, "diplomacy.control", f"{name(chosen)} runs {name(slug)} against {', '.join(name(a) for a in aggressors)} "
+              f"by {how}; its forces are set up in the reinforcement phase (6.6.5)", minor=slug)
+        points(r, chosen, n, f"{name(chosen)} is selected to run {name(slug)} (6.6.5)")
+        support_minor(r, chosen, slug, aggressors)
+
+
+def support_minor(r, controller: str, slug: str, aggressors: list[str]) -> None:
+    """6.6.6: the power now running ``slug`` declares war on the aggressors it named in "Minor to Support"
+    (``StandingOrders.support_minor``: aggressor -> minors), if it may; no calls to allies."""
+    from eiapbem.core.errors import IllegalAction
+    from eiapbem.rules.diplomacy.common import name
+    from eiapbem.rules.diplomacy.war import check_major, declare_major
+
+    for a in aggressors:
+        if slug not in r.state.powers[controller].standing_orders.support_minor.get(a, ()):
+            continue
+        try:
+            check_major(r.state, r.ctx, controller, a)
+        except IllegalAction as err:
+            r.say(controller, "diplomacy.support", f"{name(controller)} cannot support {name(slug)} against {name(a)}: {err}")
+            continue
+        declare_major(r, controller, a, why=f"supporting {name(slug)}")
+        r.say(controller, "diplomacy.support", f"{name(controller)} declares war on {name(a)} in support of {name(slug)} (6.6.6)")
+
+
+def unstable_control(r) -> None:
+    """6.6.1: a power in the instability zone loses its conquered minors without an unbesieged corps of its own in
+    them; in the fiasco zone all its controlled minors, free states too.  A minor holding an enemy corps or
+    garrison goes to that enemy instead (conquered, +1 political point); otherwise it becomes neutral."""
+    from eiapbem.rules.diplomacy.common import points, territory
+    from eiapbem.rules.diplomacy.common import name
+    from eiapbem.rules.politics import status_box
+    from eiapbem.rules.relations import power_of
+    from eiapbem.rules.model import POOL, POWERS, Corps, Garrison, LocationKind, MinorStatus
+
+    for p in POWERS:
+        zone = status_box(r.ctx, r.state.powers[p].political_status)["zone"]
+        if zone not in ("instability", "fiasco"):
+            continue
+        for slug, m in sorted(r.state.minors.items()):
+            if m.controller != p or m.status not in (MinorStatus.CONQUERED, MinorStatus.FREE_STATE):
+                continue
+            areas = set(territory(r.state, r.ctx, slug))
+            inside = [u for u in r.state.units.values() if isinstance(u, (Corps, Garrison))
+                      and u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.location.site in areas]
+            if zone == "instability":
+                if m.status is not MinorStatus.CONQUERED:
+                    continue
+                if any(isinstance(u, Corps) and power_of(r.state, u.nation) == p and u.location.kind is LocationKind.AREA
+                       for u in inside):
+                    continue
+            enemies = sorted({power_of(r.state, u.nation) for u in inside
+                              if power_of(r.state, u.nation) in r.state.powers[p].wars})
+            st = r.state
+            for uid, u in st.units.items():  # a free state's forces are removed when it changes hands
+                if getattr(u, "nation", None) == slug and u.location.kind is not LocationKind.POOL:
+                    st = st.without_unit(uid) if isinstance(u, Garrison) else st.with_unit(u.replace(location=POOL))
+            if enemies:
+                to = enemies[0]
+                r.state = st.with_minor(slug, m.replace(status=MinorStatus.CONQUERED, controller=to, setup_due=False))
+                r.say(p, "diplomacy.control", f"{name(p)} is in the {zone} zone: {name(slug)} passes to {name(to)}, "
+                      f"whose forces are in it (6.6.1)")
+                points(r, to, 1, f"control of {name(slug)} passes to {name(to)} (6.6.1)")
+            else:
+                r.state = st.with_minor(slug, m.replace(status=MinorStatus.NEUTRAL, controller=None, setup_due=False))
+                r.say(p, "diplomacy.control", f"{name(p)} is in the {zone} zone: {name(slug)} becomes neutral (6.6.1)")
+
+
+def several_aggressors(r, declared: dict[str, list[str]]) -> dict[str, list[str]]:
+    """6.6.2-6.6.3: several powers declared war on one minor this month.
+
+    An aggressor backs down if its "Withdraw DoW against Minor" standing order names the minor for one of the
+    other aggressors (``withdraw_dow``: other aggressor -> minors); two aggressors bound by an enforced peace
+    with each other both back down; one that cannot declare war on another remaining aggressor for any other
+    reason backs down.  Backing down still costs the declaration (-1 per district).  Those who remain declare
+    war on each other (one -3 each in all, alliances and royal marriages between them broken, no calls).
+    Returns the aggressors that remain, minor by minor."""
+    from eiapbem.core.errors import IllegalAction
+    from eiapbem.rules.diplomacy.common import districts, enforced_until, points
+    from eiapbem.rules.diplomacy.common import name
+    from eiapbem.rules.diplomacy.war import _break_ties, _open_war, check_major
+
+    out: dict[str, list[str]] = {}
+    for slug in sorted(declared):
+        aggressors = list(declared[slug])
+        if len(aggressors) < 2:
+            out[slug] = aggressors
+            continue
+        st = r.state
+        back = {a for a in aggressors for b in aggressors
+                if a != b and slug in st.powers[a].standing_orders.withdraw_dow.get(b, ())}
+        back |= {x for a in aggressors for b in aggressors if a != b and enforced_until(st, a, b) is not None
+                 and enforced_until(st, b, a) is not None for x in (a, b)}
+        for a in aggressors:
+            for b in aggressors:
+                if a == b or a in back or b in back or b in st.powers[a].wars:
+                    continue
+                try:
+                    check_major(st, r.ctx, a, b)
+                except IllegalAction:
+                    back.add(a)
+        n = districts(st, slug)
+        for a in sorted(back, key=aggressors.index):
+            ps = r.state.powers[a]
+            r.state = r.state.with_power(a, minor_wars=ps.minor_wars.discard(slug))
+            r.say(a, "diplomacy.back-down", f"{name(a)} backs down from its war on {name(slug)} (6.6.2)")
+            points(r, a, -n, f"{name(a)} declared war on {name(slug)}, {n} district{'s' if n != 1 else ''} (6.2.1, 6.6.2)")
+        remain = [a for a in aggressors if a not in back]
+        for a in remain:
+            new = False
+            for b in remain:
+                if a < b and b not in r.state.powers[a].wars:
+                    _break_ties(r, a, b, f"the forced declarations over {name(slug)}")
+                    _break_ties(r, b, a, f"the forced declarations over {name(slug)}")
+                    _open_war(r, a, b, (a, b))
+                    r.say(a, "diplomacy.war", f"{name(a)} and {name(b)} both attack {name(slug)}: they are at war with "
+                          f"each other (6.6.3)")
+                    new = True
+                elif a > b and b in r.state.powers[a].wars and r.state.powers[a].wars[b].since == r.state.date:
+                    new = True
+            if new:
+                points(r, a, -3, f"{name(a)}'s forced declarations of war over {name(slug)} (6.6.3)")
+        if not remain:
+            r.say(aggressors[0], "diplomacy.back-down", f"every aggressor backed down: {name(slug)} stays neutral (6.6.2)")
+        else:
+            out[slug] = remain
+    return out

@@ -18,6 +18,7 @@ from eiapbem.rules.relations import allied, power_of
 # new code imports them from ``eiapbem.rules.relations``.
 from eiapbem.rules.relations import at_war  # noqa: F401
 from eiapbem.rules.model import POWERS, GameState
+from eiapbem.rules.politics import adjust_status, status_box, status_range  # noqa: F401  (re-exported)
 
 #: Statuses in which a power holds a minor's territory (13.3.1, 6.8): ``control.HOLDING_STATUSES``.
 CONTROLLED = HOLDING_STATUSES
@@ -102,30 +103,7 @@ def national_capitals_occupied(state: GameState, ctx: Any, power: str) -> tuple[
 # ----------------------------------------------------------------- political status display
 
 
-def _display(ctx: Any) -> dict:
-    return ctx.world["displays.json"]["political_status"]
-
-
-def status_box(ctx: Any, position: int) -> dict:
-    boxes = _display(ctx)["boxes"]
-    return boxes[max(0, min(position, len(boxes) - 1))]
-
-
-def status_range(ctx: Any) -> tuple[int, int]:
-    boxes = _display(ctx)["boxes"]
-    return boxes[0]["position"], boxes[-1]["position"]
-
-
-def adjust_status(state: GameState, ctx: Any, power: str, points: int) -> GameState:
-    """Move ``power``'s marker by ``points`` (13.7.1): never off either end; forced off
-    the lower end, the power must sue for peace at the next diplomacy phase."""
-    if points == 0:
-        return state
-    lo, hi = status_range(ctx)
-    ps = state.powers[power]
-    new = ps.political_status + points
-    sue = ps.must_sue_for_peace or new < lo
-    return state.with_power(power, political_status=max(lo, min(hi, new)), must_sue_for_peace=sue)
+# The display lives in the phase-neutral ``eiapbem.rules.politics`` (diplomacy moves the marker too).
 
 
 def free_state_funds(state: GameState, power: str) -> tuple[str, ...]:

@@ -85,10 +85,18 @@ def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> Non
 
 
 def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engine.Outcome:
+    from eiapbem.rules.loans import repatriate_attacked_corps
+
     out = engine.Outcome(state)
     if not state.movement_over:
         # 11.0 (000:1606): combat begins at the end of all movement and supply.
         out = out.then(end_movement(out.state, power, ctx))
+        state = out.state
+    # 7.6.1 (000:1006): loaned corps attacked by a power not at war with their owner go home first.
+    state, back = repatriate_attacked_corps(state, ctx.map, power, tuple(defenders(state, action.area, power)))
+    if back:
+        out = out.then(engine.log(state, power, "land.loan-ends", f"{', '.join(back)} attacked by {power}, at peace with "
+                                  f"their owner: the loan ends and they go home (7.6.1)", units=" ".join(back)))
         state = out.state
     atk = attackers(state, action.area, power)
     dfn = defenders(state, action.area, power)

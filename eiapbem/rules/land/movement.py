@@ -327,6 +327,15 @@ def apply_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> engi
         text += "; it lives off the depot: supplied, movement over (10.4.6)"
     if plan.halt_reason:
         text += f"; it stops: {plan.halt_reason}"
+    # 7.6.1 (000:1006): corps loaned by an enemy to a power at peace with the mover go home as it enters.
+    from eiapbem.rules.loans import revert_on_entry
+
+    back: tuple[str, ...] = ()
+    for step in plan.steps:
+        state, ids = revert_on_entry(state, power, step.to)
+        back += ids
+    if back:
+        text += f"; the loan of {', '.join(back)} ends: they are their owner's again (7.6.1)"
     out = engine.log(state, power, "land.move", text, unit=unit.id, to=str(plan.end), spent=plan.record.spent,
                      halted=plan.record.halted)
     if plan.takes:

@@ -45,6 +45,7 @@ from eiapbem.rules.model.powers import (
 )
 from eiapbem.rules.model.land import LandMove, NavalMove
 from eiapbem.rules.model.combat import NavalBattle, Siege, SiegeRound
+from eiapbem.rules.model.sheet import OrderSheet
 from eiapbem.rules.model.slot import ALL, ORDERS, TURN, Slot
 from eiapbem.rules.model.state import STATE_FORMAT, CityControl, GameState, MoveOrder
 from eiapbem.rules.model.units import (
@@ -72,6 +73,7 @@ __all__ = [
     "EconomicChoices", "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
     "GameState", "Garrison", "InvalidValue", "LandMove", "Leader", "LeaderStatus", "Location",
     "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "NavalMove", "Options",
+    "OrderSheet",
     "PeaceTerm", "PendingDecision", "Phase", "PlayerKind", "PowerState", "Prisoners",
     "Record", "ShipType", "Ships", "Siege", "SiegeRound", "SkipMode", "Slot", "StandingOrders",
     "SurrenderSettings", "War", "first_difference", "garrison_id", "prisoners_key",

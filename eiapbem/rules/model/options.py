@@ -14,7 +14,7 @@ from eiapbem.rules.model.base import Record
 
 @dataclass(frozen=True, slots=True)
 class Options(Record):
-    """The thirteen game options of 4.1.1, one flag each, in the manual's order."""
+    """The thirteen game options of 4.1.1, one flag each, in the manual's order (and the project's own after them)."""
 
     #: +1 to all terrain costs, crossing arrows restricted in winter zones (000:28, 13.1.3).
     winter_land_movement: bool = False
@@ -42,3 +42,7 @@ class Options(Record):
     use_lille_sea_crossing: bool = False
     #: Less battle information in the public log (000:52).
     fog_of_war: bool = False
+    #: Not a 4.1.1 option (the project's own, docs/decisions.md "Diplomacy (issue 16)"):
+    #: diplomacy orders in one round of mail, unsealed, for hot-seat and trusting groups.
+    #: Off: each power first sends a commitment, then its orders (two rounds).
+    one_round_diplomacy: bool = False

@@ -158,6 +158,10 @@ class SurrenderSettings(Record):
     allow_separate_peace: bool = False
     #: The list-A condition to claim when surrendering conditionally.
     if_conditional_offered: PeaceCode | None = None
+    #: The victor's choice of the loser's corps, fleets or leader to remove (B.1, B.7, C.1, C.6), in order.
+    remove: tuple[str, ...] = ()
+    #: The victor's choice of provinces or minor countries to take (B.6, C.4), in order.
+    cede: tuple[Slug, ...] = ()
 
     def _check(self) -> None:
         if any(t.startswith("A.") for t in self.terms):

@@ -20,7 +20,10 @@ from eiapbem.rules.model.common import Date, Phase, PowerId, PowerSet
 TURN = "turn"
 #: The step of a simultaneous phase, where every power gives its orders.
 ORDERS = "orders"
-STEPS = (TURN, ORDERS)
+#: The first round of a sealed simultaneous phase: every power sends only a
+#: commitment to its orders (docs/decisions.md "Diplomacy (issue 16)").
+COMMIT = "commit"
+STEPS = (TURN, COMMIT, ORDERS)
 #: Shown in place of a power in the key of a simultaneous slot.
 ALL = "all"
 
@@ -35,7 +38,7 @@ class Slot(Record):
     def _check(self) -> None:
         if self.power is not None and self.actors != (self.power,):
             raise InvalidValue("the actor of a power's own slot is that power", path="actors")
-        if (self.power is None) != (self.step == ORDERS):
+        if (self.power is None) != (self.step in (COMMIT, ORDERS)):
             raise InvalidValue("simultaneous orders have no single power; a power's turn has one", path="step")
 
     @property

@@ -22,6 +22,7 @@ from eiapbem.rules.model.land import LandMove, NavalMove
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
 from eiapbem.rules.model.powers import PowerState, War
+from eiapbem.rules.model.sheet import OrderSheet
 from eiapbem.rules.model.slot import Slot, first_slot
 from eiapbem.rules.model.units import (
     Corps,
@@ -130,6 +131,9 @@ class GameState(Record):
     #: Fleets moved (or intercepting) in the current naval slot, by fleet id (8.4-8.5;
     #: ``eiapbem.rules.naval.movement``).  Emptied when the slot ends.
     naval_moves: FrozenMap[UnitId, NavalMove] = FrozenMap()
+    #: Sealed and open orders of the simultaneous slot in play (6.0; ``model.sheet``),
+    #: cleared by the sequence.
+    order_sheet: OrderSheet = OrderSheet()
 
     #: The slot's scratch: fields that hold only what the slot in play needs and that
     #: ``rules.sequence.advance`` puts back to these values whenever a slot ends (one place;

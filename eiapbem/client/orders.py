@@ -1,0 +1,103 @@
+"""Secret simultaneous orders in the client: commit, then reveal (issue 16 item 3).
+
+The rules of the two rounds are in ``eiapbem.rules.diplomacy.sealing``; this
+module is what a player's folder does with them:
+
+- **commit round** (``diplomacy/commit``): at "End Current Phase" the orders
+  the player gave are checked against the common starting state, a fresh
+  random nonce is drawn, and the turn file carries only
+  ``CommitOrders(digest)``.  The orders and the nonce stay in this folder's
+  save (``GameData.meta["sealed"]``, sealed to this folder's roles like the
+  rest of the save) until the reveal;
+- **reveal round** (``diplomacy/orders``): "End Current Phase" writes
+  ``RevealOrders(nonce)`` followed by exactly the sealed orders; orders can
+  no longer change (a new order is refused in one sentence);
+- **loading** another power's reveal: refused in one sentence when it does
+  not hash to the commitment that power sent (``check_file``).
+
+A game with the option ``one_round_diplomacy`` has no commit round; orders go
+out in the clear in one file, as in the economic phase.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from eiapbem.core.errors import IllegalAction
+from eiapbem.pbem.errors import BadFile
+from eiapbem.rules import engine
+from eiapbem.rules.diplomacy import sealing
+from eiapbem.rules.model import GameState, Phase
+from eiapbem.rules.model.slot import COMMIT, ORDERS
+
+META_KEY = "sealed"
+
+
+def _sealed_round(state: GameState) -> str | None:
+    slot = state.slot
+    if slot is None or slot.phase is not Phase.DIPLOMACY:
+        return None
+    if slot.step == COMMIT:
+        return "commit"
+    if slot.step == ORDERS and state.order_sheet.commitments:
+        return "reveal"
+    return None
+
+
+def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any) -> tuple[list, dict]:
+    """The actions ``power``'s turn file carries for the simultaneous slot in play, and the new save meta.
+
+    Commit round: the orders are checked, then replaced by their commitment.
+    Reveal round: the orders sealed in the commit round, opened.  Otherwise: ``acts`` unchanged.
+    """
+    which = _sealed_round(state)
+    if which == "commit":
+        if any(isinstance(a, sealing.ACTIONS) for a in acts):
+            raise IllegalAction("commitments and reveals are written by the program, not given as orders")
+        nonce = os.urandom(sealing.NONCE_BYTES)
+        commit = sealing.CommitOrders(sealing.digest(power, sealing.phase_key(state), nonce, acts))
+        engine.check_orders(state, power, list(acts) + [commit], ctx)  # the real orders, checked now
+        sealed = dict(meta.get(META_KEY, {}))
+        sealed[power] = {"phase": sealing.phase_key(state), "nonce": nonce,
+                         "actions": [engine.action_to_obj(a) for a in acts]}
+        return [commit], {**meta, META_KEY: sealed}
+    if which == "reveal" and power in state.order_sheet.commitments:
+        kept = meta.get(META_KEY, {}).get(power)
+        if kept is None or kept.get("phase") != sealing.phase_key(state):
+            raise IllegalAction(f"{power}'s sealed orders of {state.date} are not in this folder's save: only the folder "
+                                "that sent the commitment can reveal them",
+                                hint="ask the host for a backup, or play on from the folder that sent the commitment")
+        if acts:
+            raise IllegalAction(f"{power}'s diplomacy orders were sealed in the commit round and cannot change now; "
+                                "'eiapbem restart' drops the new ones, then 'eiapbem end-phase' reveals the sealed orders")
+        opened = [engine.action_from_obj(o, "the sealed orders") for o in kept["actions"]]
+        return [sealing.RevealOrders(kept["nonce"])] + opened, meta
+    return list(acts), meta
+
+
+def spent(meta: dict, state: GameState) -> dict:
+    """The save meta once a diplomacy phase is over: sealed orders of past phases dropped."""
+    sealed = meta.get(META_KEY)
+    if not sealed:
+        return meta
+    now = sealing.phase_key(state) if state.slot is not None and state.slot.phase is Phase.DIPLOMACY else None
+    keep = {p: v for p, v in sealed.items() if v.get("phase") == now}
+    if keep == sealed:
+        return meta
+    out = {k: v for k, v in meta.items() if k != META_KEY}
+    if keep:
+        out[META_KEY] = keep
+    return out
+
+
+def check_file(state: GameState, author: str, acts: list, name: str) -> None:
+    """Refuse another power's reveal that does not match the commitment it sent (one sentence)."""
+    if _sealed_round(state) != "reveal" or author not in state.order_sheet.commitments:
+        return
+    want = state.order_sheet.commitments[author]
+    if not acts or not isinstance(acts[0], sealing.RevealOrders) or \
+            sealing.digest(author, sealing.phase_key(state), acts[0].nonce, list(acts[1:])) != want:
+        raise BadFile(f"{name}: the diplomacy orders {author} reveals do not match the commitment it sent "
+                      "earlier this month; the file is refused",
+                      hint=f"ask {author} to send the reveal made from its own folder, or the host for a backup")

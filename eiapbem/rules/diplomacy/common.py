@@ -1,0 +1,83 @@
+"""What the diplomacy rules share: the resolution's running result, political points, territory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from eiapbem.core.powers import POWER_NAMES
+from eiapbem.rules.politics import adjust_status
+from eiapbem.rules.tables.diplomacy import minor
+from eiapbem.rules.model import GameState, LogEntry, MinorStatus
+from eiapbem.rules.model.base import FrozenMap
+
+
+#: 13.4.1 "Temporary Access": the grace after access is cancelled or peace is made, in months.
+GRACE_MONTHS = 3
+
+
+def name(nation: str) -> str:
+    """A power's or a minor country's name for a sentence (the minor country chart's spelling)."""
+    if nation in POWER_NAMES:
+        return POWER_NAMES[nation]
+    try:
+        return minor(nation).name
+    except Exception:  # a slug the chart does not know: shown as written
+        return nation
+
+
+@dataclass
+class Result:
+    """The diplomacy phase being resolved: the state so far and the log lines, in order."""
+
+    state: GameState
+    ctx: Any
+    slot: str
+    events: list[LogEntry] = field(default_factory=list)
+    #: Pairs of powers that made peace in this phase (6.4 "Separate Peace and Allies").
+    peaces: list[tuple[str, str]] = field(default_factory=list)
+
+    def say(self, power: str, kind: str, text: str, **params: Any) -> None:
+        entry = LogEntry(slot=self.slot, author="game", kind=kind, text=text,
+                         params=FrozenMap(sorted({"power": power, **params}.items())))
+        self.state = self.state.with_log(entry)
+        self.events.append(entry)
+
+
+def points(r: Result, power: str, n: int, text: str) -> None:
+    """Move ``power``'s political status marker by ``n`` and log it (13.7.1; the political point chart)."""
+    r.state = adjust_status(r.state, r.ctx, power, n)
+    r.say(power, "diplomacy.points", f"{text}: {n:+d} political point{'s' if abs(n) != 1 else ''}", points=n)
+
+
+def enforced_until(state: GameState, power: str, target: str) -> Any:
+    """The month until which ``power`` may not declare war on ``target`` (6.4 enforced peace), or None."""
+    until = state.powers[power].enforced_peace.get(target)
+    if until is None or state.date >= until:
+        return None
+    return until
+
+
+def districts(state: GameState, slug: str) -> int:
+    """A minor country's districts: itself and its joined secondary districts (13.6, 000:2594)."""
+    m = state.minors.get(slug)
+    return 1 + (len(m.districts) if m is not None else 0)
+
+
+def territory(state: GameState, ctx: Any, nation: str) -> tuple[str, ...]:
+    """Land areas of a nation: a power's home nation and the minors it controls, or a minor and its joined districts."""
+    areas = list(ctx.map.areas_of_nation(nation))
+    for slug, m in state.minors.items():
+        if m.part_of == nation or (m.controller == nation and m.status in (MinorStatus.CONQUERED, MinorStatus.FREE_STATE)):
+            areas.extend(ctx.map.areas_of_nation(slug))
+    return tuple(sorted(set(areas)))
+
+
+def set_mutual(state: GameState, field_name: str, a: str, b: str, value: Any) -> GameState:
+    """Set (or, with ``None``, remove) a mutual relation on both powers at once (alliances broken, royal marriages)."""
+    powers = state.powers
+    for x, y in ((a, b), (b, a)):
+        m = getattr(powers[x], field_name)
+        m = m.discard(y) if value is None else m.set(y, value)
+        powers = powers.set(x, powers[x].replace(**{field_name: m}))
+    return state.replace(powers=powers)

@@ -1,0 +1,329 @@
+"""Orders about minor countries and money in the diplomacy phase.
+
+- 6.1.4 "Attempt to Manipulate" (000:556-598): up to two attempts per power,
+  one per minor; the powers' attempts are made in a random order (a 1-10 per
+  attempting power, ``diplomacy/manipulate/order/<power>``, highest first,
+  ties in the powers' fixed order), each seeing the results before it, so a
+  later attempt may meet a rival's fresh influence (the two forms of
+  ``minors.manipulate``); the investment leaves the treasury whatever the result;
+- 6.1.5 "Downgrade Minor Diplomatic Status" (000:600-612);
+- 6.8 "Create Free State" (000:846-850);
+- 6.12 "Lend Money to Major Power" (000:866-870): the money leaves now and
+  arrives in the next economic phase's lending step (``economy.lending``);
+- 6.13 "Settle Peace with America" (000:872-878): -5 political points;
+- 6.15 lapse of war with minor countries (000:882-884), automatic;
+- 6.16 "Request Money" from an allied computer power, with the nuisance penalty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules.diplomacy import minors
+from eiapbem.rules.diplomacy.common import Result, points, territory
+from eiapbem.rules.diplomacy.common import name
+from eiapbem.rules.politics import status_box
+from eiapbem.rules.relations import allied, at_war, power_of
+from eiapbem.rules.model import POWERS, Corps, GameState, LocationKind, MinorStatus, Record
+from eiapbem.rules.model.common import NationId, NonNeg, Positive, PowerId, Slug
+
+#: 6.1.4: attempts a power may make in one diplomacy phase.
+MAX_ATTEMPTS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Manipulate(Record):
+    """Attempt to move a minor country one level of relations, spending money on it if neutral or yours (6.1.4)."""
+
+    KIND = "diplomacy.manipulate"
+    COMMAND = "manipulate"
+    BUTTON = "Attempt to Manipulate"
+    minor: Slug
+    investment: NonNeg = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Downgrade(Record):
+    """Downgrade your influenced, allied, conquered or free-state minor country (6.1.5)."""
+
+    KIND = "diplomacy.downgrade"
+    COMMAND = "downgrade"
+    BUTTON = "Downgrade Minor Diplomatic Status"
+    minor: Slug
+
+
+@dataclass(frozen=True, slots=True)
+class CreateFreeState(Record):
+    """Make one of your conquered minor countries a minor free state (6.8)."""
+
+    KIND = "diplomacy.free-state"
+    COMMAND = "free-state"
+    BUTTON = "Create Free State"
+    minor: Slug
+
+
+@dataclass(frozen=True, slots=True)
+class LendMoney(Record):
+    """Give money to an ally or your free state; it leaves now and arrives at the next economic phase (6.12)."""
+
+    KIND = "diplomacy.lend-money"
+    COMMAND = "lend-money"
+    BUTTON = "Lend Money to Major Power"
+    to: NationId
+    amount: Positive
+
+
+@dataclass(frozen=True, slots=True)
+class PeaceWithAmerica(Record):
+    """Great Britain settles its war with the United States: -5 political points (6.13)."""
+
+    KIND = "diplomacy.peace-with-america"
+    COMMAND = "peace-with-america"
+    BUTTON = "Settle Peace with America"
+
+
+@dataclass(frozen=True, slots=True)
+class RequestMoney(Record):
+    """Ask an allied computer power for money; it arrives at the next economic phase if granted (6.16)."""
+
+    KIND = "diplomacy.request-money"
+    COMMAND = "request-money"
+    BUTTON = "Request Money"
+    ally: PowerId
+    amount: Positive
+
+
+#: 6.16 (the project's own numbers, docs/decisions.md): the share of its treasury an AI ally gives at most,
+#: by level (percent).
+AI_GIVES = {"ai-easy": 50, "ai-medium": 25, "ai-hard": 10}
+
+ACTIONS = (Manipulate, Downgrade, CreateFreeState, LendMoney, PeaceWithAmerica, RequestMoney)
+
+
+def _minor(state: GameState, slug: str):
+    m = state.minors.get(slug)
+    if m is None:
+        raise IllegalAction(f"{slug!r} is not a minor country of this game")
+    if m.part_of is not None:
+        raise IllegalAction(f"{name(slug)} is joined to {name(m.part_of)}; act on {name(m.part_of)} (13.6)")
+    return m
+
+
+def _enemy_forces_inside(state: GameState, ctx: Any, power: str, slug: str) -> bool:
+    areas = set(territory(state, ctx, slug))
+    for u in state.units.values():
+        loc = getattr(u, "location", None)
+        if loc is None or loc.kind not in (LocationKind.AREA, LocationKind.CITY) or loc.site not in areas:
+            continue
+        owner = power_of(state, u.nation)
+        if owner is not None and owner != power and at_war(state, owner, power):
+            return True
+    return False
+
+
+def can_have_corps(ctx: Any, slug: str) -> bool:
+    """A minor whose counter mix has corps (6.8: only those become free states)."""
+    row = ctx.world.get("counters.json", {}).get("minors", {}).get(slug, {})
+    return bool(row.get("corps"))
+
+
+def verify(state: GameState, power: str, a: Any, ctx: Any, mine: list) -> None:
+    ps = state.powers[power]
+    if isinstance(a, Manipulate):
+        m = _minor(state, a.minor)
+        tries = [o for o in mine if isinstance(o, Manipulate)]
+        if len(tries) >= MAX_ATTEMPTS:
+            raise IllegalAction(f"{name(power)} may attempt at most {MAX_ATTEMPTS} manipulations per diplomacy phase (6.1.4)")
+        if any(o.minor == a.minor for o in tries):
+            raise IllegalAction(f"{name(power)} already attempts a manipulation of {name(a.minor)} (one per minor, 6.1.4)")
+        if m.status.value not in minors.MANIPULABLE:
+            raise IllegalAction(f"{name(a.minor)} is {m.status}; only neutral, influenced or allied minor countries "
+                                f"can be manipulated (6.1.4)")
+        if m.controller is not None and m.controller != power and allied(state, power, m.controller):
+            raise IllegalAction(f"{name(a.minor)} has relations with {name(m.controller)}, an ally of {name(power)} (6.1.4)")
+        if a.investment and m.controller not in (None, power):
+            raise IllegalAction(f"money spent counts only on neutral minors or one's own influenced minors (6.1.4); "
+                                f"spend nothing on {name(a.minor)}")
+        spent = sum(o.investment for o in tries) + sum(o.amount for o in mine if isinstance(o, LendMoney))
+        if a.investment + spent > ps.treasury:
+            raise IllegalAction(f"{name(power)} has ${ps.treasury - spent} left, not ${a.investment} to invest (6.1.4)")
+    elif isinstance(a, Downgrade):
+        m = _minor(state, a.minor)
+        if m.controller != power or m.status is MinorStatus.NEUTRAL:
+            raise IllegalAction(f"{name(a.minor)} has no relations with {name(power)} to downgrade (6.1.5)")
+        if m.status is MinorStatus.CONQUERED and _enemy_forces_inside(state, ctx, power, a.minor):
+            raise IllegalAction(f"enemy forces are inside {name(a.minor)}: no downgrade to neutral (6.1.5)")
+        if m.status is MinorStatus.FREE_STATE and _has_corps(state, a.minor) and _enemy_forces_inside(state, ctx, power, a.minor):
+            raise IllegalAction(f"enemy forces are inside {name(a.minor)}: a free state with corps goes neutral only "
+                                f"without them (6.1.5)")
+    elif isinstance(a, CreateFreeState):
+        m = _minor(state, a.minor)
+        if m.status is not MinorStatus.CONQUERED or m.controller != power:
+            raise IllegalAction(f"{name(a.minor)} is not a conquered minor country of {name(power)} (6.8)")
+        if not can_have_corps(ctx, a.minor):
+            raise IllegalAction(f"{name(a.minor)} can have no corps, so it cannot be a free state (6.8)")
+    elif isinstance(a, LendMoney):
+        if a.to == power:
+            raise IllegalAction(f"{name(power)} cannot lend money to itself (6.12)")
+        if a.to in POWERS:
+            if a.to not in ps.alliances:
+                raise IllegalAction(f"{name(power)} may give money only to an ally, and {name(a.to)} is not one (6.12)")
+        else:
+            m = state.minors.get(a.to)
+            if m is None or m.status is not MinorStatus.FREE_STATE or m.controller != power:
+                raise IllegalAction(f"{a.to!r} is neither an ally nor a minor free state of {name(power)} (6.12)")
+        spent = sum(o.amount for o in mine if isinstance(o, LendMoney)) + sum(
+            o.investment for o in mine if isinstance(o, Manipulate))
+        if a.amount + spent > ps.treasury:
+            raise IllegalAction(f"{name(power)} has ${ps.treasury - spent} left, not ${a.amount} (6.12)")
+    elif isinstance(a, RequestMoney):
+        other = state.powers[a.ally]
+        if a.ally == power or a.ally not in ps.alliances:
+            raise IllegalAction(f"{name(a.ally)} is not an ally of {name(power)}: requests go to allied computer powers (6.16)")
+        if other.controller.value not in AI_GIVES:
+            raise IllegalAction(f"{name(a.ally)} is played by a human: ask its player, who may lend money (6.12) (6.16)")
+        if any(isinstance(o, RequestMoney) and o.ally == a.ally for o in mine):
+            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for money in these orders")
+    elif isinstance(a, PeaceWithAmerica):
+        if power != "GB":
+            raise IllegalAction("only Great Britain makes peace with America (6.13)")
+        if not ps.war_with_america:
+            raise IllegalAction("Great Britain is not at war with America (6.13)")
+        if any(isinstance(o, PeaceWithAmerica) for o in mine):
+            raise IllegalAction("Great Britain already settles peace with America in these orders")
+
+
+def _has_corps(state: GameState, slug: str) -> bool:
+    return any(isinstance(u, Corps) and u.nation == slug and u.location.kind is not LocationKind.POOL
+               for u in state.units.values())
+
+
+# ----------------------------------------------------------------- resolution
+
+
+def lapse(r: Result) -> None:
+    """6.15: a war on a minor lapses when the declarer has no corps inside it (unless the minor's forces are
+    inside the declarer's territory)."""
+    for p in POWERS:
+        for slug in list(r.state.powers[p].minor_wars):
+            if slug not in r.state.minors or r.state.powers[p].minor_wars[slug] == r.state.date:
+                continue
+            areas = set(territory(r.state, r.ctx, slug))
+            mine = any(isinstance(u, Corps) and power_of(r.state, u.nation) == p
+                       and u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.location.site in areas
+                       for u in r.state.units.values())
+            home = set(territory(r.state, r.ctx, p))
+            theirs = any(getattr(u, "nation", None) == slug and getattr(u, "location", None) is not None
+                         and u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.location.site in home
+                         for u in r.state.units.values())
+            if mine or theirs:
+                continue
+            ps = r.state.powers[p]
+            r.state = r.state.with_power(p, minor_wars=ps.minor_wars.remove(slug))
+            r.say(p, "diplomacy.lapse", f"{name(p)} has no corps in {name(slug)}: its war on {name(slug)} lapses (6.15)")
+
+
+def money(r: Result, sheet: dict[str, list]) -> None:
+    """6.12 and 6.13, in the powers' fixed order."""
+    for p in POWERS:
+        for o in sheet[p]:
+            if isinstance(o, LendMoney):
+                ps = r.state.powers[p]
+                amount = min(o.amount, ps.treasury)
+                r.state = r.state.with_power(p, treasury=ps.treasury - amount,
+                                             loans=ps.loans.set(o.to, ps.loans.get(o.to, 0) + amount))
+                r.say(p, "diplomacy.money", f"{name(p)} sends ${amount} to {name(o.to)}, to arrive at the next economic "
+                      f"phase (6.12)", amount=amount)
+            elif isinstance(o, RequestMoney):
+                _request_money(r, p, o)
+            elif isinstance(o, PeaceWithAmerica) and r.state.powers["GB"].war_with_america:
+                r.state = r.state.with_power("GB", war_with_america=False)
+                r.say("GB", "diplomacy.america", "Great Britain settles peace with America (6.13)")
+                points(r, "GB", -5, "Great Britain settles peace with America (6.13)")
+
+
+def _request_money(r: Result, p: str, o: RequestMoney) -> None:
+    """6.16: the computer ally gives up to its level's share of its treasury; each failed request after the first
+    adds one to the toll, and a 1-10 at or under the toll costs -1 political point (the nuisance penalty)."""
+    ally = r.state.powers[o.ally]
+    share = ally.treasury * AI_GIVES.get(ally.controller.value, 0) // 100
+    if o.ally in r.state.powers[p].alliances and o.amount <= share:
+        r.state = r.state.with_power(o.ally, treasury=ally.treasury - o.amount,
+                                     loans=ally.loans.set(p, ally.loans.get(p, 0) + o.amount))
+        r.say(p, "diplomacy.request", f"{name(o.ally)} grants {name(p)}'s request for ${o.amount}, to arrive at the next "
+              f"economic phase (6.16)")
+        return
+    failed = r.state.powers[p].failed_ai_requests + 1
+    r.state = r.state.with_power(p, failed_ai_requests=failed)
+    r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for ${o.amount} (6.16)")
+    if failed > 1:
+        toll = failed - 1
+        roll = r.ctx.dice.d10(f"diplomacy/nuisance/{p}/{failed}")
+        if roll <= toll:
+            points(r, p, -1, f"{name(p)}'s requests to its computer allies are a nuisance ({roll} against a toll of {toll}) (6.16)")
+
+
+def downgrades(r: Result, sheet: dict[str, list]) -> None:
+    """6.1.5 and 6.8 in the powers' fixed order."""
+    for p in POWERS:
+        for o in sheet[p]:
+            if isinstance(o, Downgrade):
+                m = r.state.minors[o.minor]
+                if m.controller != p:
+                    continue
+                if m.status is MinorStatus.INFLUENCED or m.status is MinorStatus.ALLIED:
+                    r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.NEUTRAL, controller=None))
+                    r.say(p, "diplomacy.downgrade", f"{name(p)} gives up its relations with {name(o.minor)}: neutral (6.1.5)")
+                elif m.status is MinorStatus.FREE_STATE and not _has_corps(r.state, o.minor):
+                    r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.CONQUERED))
+                    r.say(p, "diplomacy.downgrade", f"{name(p)} makes the free state {name(o.minor)} conquered (6.1.5)")
+                else:
+                    r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.NEUTRAL, controller=None))
+                    r.say(p, "diplomacy.downgrade", f"{name(p)} returns {name(o.minor)} to neutral (6.1.5)")
+                    if m.status is MinorStatus.CONQUERED:
+                        points(r, p, -2, f"{name(p)} downgrades the conquered {name(o.minor)} to neutral (6.1.5)")
+            elif isinstance(o, CreateFreeState):
+                m = r.state.minors[o.minor]
+                if m.status is MinorStatus.CONQUERED and m.controller == p:
+                    r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.FREE_STATE, setup_due=True))
+                    r.say(p, "diplomacy.free-state", f"{name(p)} makes {name(o.minor)} a minor free state; its forces "
+                          f"are set up in the reinforcement phase (6.8)")
+
+
+def manipulations(r: Result, sheet: dict[str, list]) -> None:
+    """6.1.4: every attempt, the powers in a random order, each on the state the earlier ones left."""
+    trying = [p for p in POWERS if any(isinstance(o, Manipulate) for o in sheet[p])]
+    if not trying:
+        return
+    order_roll = {p: r.ctx.dice.d10(f"diplomacy/manipulate/order/{p}") for p in trying} if len(trying) > 1 else {}
+    order = sorted(trying, key=lambda p: (-order_roll.get(p, 0), POWERS.index(p)))
+    zones = {p: status_box(r.ctx, r.state.powers[p].political_status)["zone"] for p in POWERS}
+    for p in order:
+        for o in sheet[p]:
+            if not isinstance(o, Manipulate):
+                continue
+            m = r.state.minors[o.minor]
+            ps = r.state.powers[p]
+            spend = min(o.investment, ps.treasury)
+            r.state = r.state.with_power(p, treasury=ps.treasury - spend)
+            try:
+                res = minors.manipulate(o.minor, p, m.status.value, m.controller, r.ctx.dice, zones=zones,
+                                        investment=spend if m.controller in (None, p) else 0,
+                                        allies=tuple(sorted(r.state.powers[p].alliances)))
+            except IllegalAction as err:
+                r.say(p, "diplomacy.manipulate", f"{name(p)}'s manipulation of {name(o.minor)} is not made: {err}")
+                continue
+            r.say(p, "diplomacy.manipulate",
+                  f"{name(p)} manipulates {name(o.minor)}: {res.attempt_total} against {res.resist_total}, difference "
+                  f"{res.difference}, {res.required} needed: {'success' if res.success else 'failure'}, "
+                  f"{name(o.minor)} {res.status}" + (f" ({name(res.holder)})" if res.holder else "") + " (6.1.4)",
+                  minor=o.minor, success=res.success)
+            if res.success:
+                status = MinorStatus(res.status)
+                r.state = r.state.with_minor(o.minor, m.replace(status=status, controller=res.holder))
+
+
+__all__ = ["ACTIONS", "CreateFreeState", "Downgrade", "LendMoney", "Manipulate", "PeaceWithAmerica", "RequestMoney",
+           "downgrades", "lapse", "manipulations", "money", "verify"]

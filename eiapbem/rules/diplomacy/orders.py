@@ -1,0 +1,338 @@
+"""The diplomacy phase's orders (6.0-6.16), as actions of ``Phase.DIPLOMACY``.
+
+Two kinds, both named with the manual's buttons and screens (``BUTTON``):
+
+- **standing orders** of the DIPLOMATIC REACTIONS SCREEN and the VICTORY
+  CONDITIONS SCREEN (calls to allies, alliance requests, trade, access,
+  surrender settings): they change the power's ``StandingOrders`` (or its
+  trade and access records) and persist from month to month until changed;
+- **one-off orders** (Declare War, Break an Alliance, Sue For Peace, Attempt
+  Informal Peace): they act only when the phase is resolved
+  (``eiapbem.rules.diplomacy.resolve``), in a fixed order, all powers at once.
+
+Every order of a power is also written on the order sheet (``model.sheet``)
+in the order given, so a later order of the same file sees the earlier ones
+and a sealed commitment can be checked against them
+(``eiapbem.rules.diplomacy.sealing``).  ``verify`` refuses in one sentence
+naming the rule; nothing changes on a refusal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from eiapbem.core import canonical
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import engine
+from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
+from eiapbem.rules.model import POWERS, Access, AccessKind, GameState, Record, SurrenderSettings
+from eiapbem.rules.model.base import OneOf
+from eiapbem.rules.model.common import NationId, PowerId, Slug
+from eiapbem.rules.model.powers import PEACE_CONDITIONS
+from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, minor, peace_condition
+
+
+
+
+# ----------------------------------------------------------------- one-off orders
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareWar(Record):
+    """Declare war on a major power or a neutral minor country (6.2)."""
+
+    KIND = "diplomacy.declare-war"
+    COMMAND = "declare-war"
+    BUTTON = "Declare War"
+    target: NationId
+
+
+@dataclass(frozen=True, slots=True)
+class BreakAlliance(Record):
+    """Break an alliance with another major power, -2 political points; not a declaration of war (6.7)."""
+
+    KIND = "diplomacy.break-alliance"
+    COMMAND = "break-alliance"
+    BUTTON = "Break an Alliance"
+    partner: PowerId
+
+
+@dataclass(frozen=True, slots=True)
+class SueForPeace(Record):
+    """Sue an enemy for peace; its Victory Conditions Screen decides conditional or unconditional terms (6.4.2)."""
+
+    KIND = "diplomacy.sue-for-peace"
+    COMMAND = "sue-for-peace"
+    BUTTON = "Sue For Peace"
+    to: PowerId
+    #: Accept unconditional terms if they are offered (conditional terms must always be accepted).
+    accept_unconditional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptInformalPeace(Record):
+    """Offer an informal peace: no terms, no political points, no enforced peace (6.4.1)."""
+
+    KIND = "diplomacy.informal-peace"
+    COMMAND = "informal-peace"
+    BUTTON = "Attempt Informal Peace"
+    enemy: PowerId
+
+
+ONE_OFF = (DeclareWar, BreakAlliance, SueForPeace, AttemptInformalPeace)
+
+
+# ----------------------------------------------------------------- standing orders
+
+
+@dataclass(frozen=True, slots=True)
+class SetTrade(Record):
+    """Request trade with Great Britain, or (Great Britain) allow a power to trade; --stop ends it (6.10)."""
+
+    KIND = "diplomacy.trade"
+    COMMAND = "trade"
+    BUTTON = "Request/Allow Trade to"
+    partner: PowerId
+    stop: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CallAllies(Record):
+    """Allies to call if at war with ENEMY (standing order; no --ally clears the list) (6.3.1)."""
+
+    KIND = "diplomacy.call-allies"
+    COMMAND = "call-allies"
+    BUTTON = "Allies to call"
+    enemy: PowerId
+    ally: tuple[PowerId, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerCalls(Record):
+    """Allies whose call to answer when their enemy is ENEMY (standing order) (6.3.1)."""
+
+    KIND = "diplomacy.answer-calls"
+    COMMAND = "answer-calls"
+    BUTTON = "Allies to answer call from"
+    enemy: PowerId
+    ally: tuple[PowerId, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RequestAlliance(Record):
+    """Request or accept an alliance (standing order; both must ask); --withdraw takes it back (6.5)."""
+
+    KIND = "diplomacy.request-alliance"
+    COMMAND = "request-alliance"
+    BUTTON = "Request/accept alliance"
+    partner: PowerId
+    withdraw: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GrantAccess(Record):
+    """Grant an ally access to your territory; --cancel rescinds it with three months' grace (6.11, 13.4.1)."""
+
+    KIND = "diplomacy.grant-access"
+    COMMAND = "grant-access"
+    BUTTON = "Grant Access to"
+    to: PowerId
+    cancel: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SetSurrenderTerms(Record):
+    """Victory Conditions Screen toward one enemy: conditional or not, your terms, informal and separate peace, your list-A claim (6.4)."""
+
+    KIND = "diplomacy.surrender-terms"
+    COMMAND = "surrender-terms"
+    BUTTON = "Show Current Surrender Settings"
+    enemy: PowerId
+    give_conditional: bool = False
+    term: tuple[Annotated[str, OneOf(PEACE_CONDITIONS)], ...] = ()
+    accept_informal: bool = False
+    allow_separate_peace: bool = False
+    if_conditional_offered: Annotated[str, OneOf(PEACE_CONDITIONS)] | None = None
+    #: Corps, fleets or the leader to take away, in order (B.1, B.7, C.1, C.6).
+    remove: tuple[str, ...] = ()
+    #: Provinces or minor countries to take, in order (B.6, C.4).
+    cede: tuple[Slug, ...] = ()
+    #: Allies to tell to break off with you after a separate peace with this enemy (6.4).
+    demand_break: tuple[PowerId, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptControl(Record):
+    """Be a candidate to run this minor country if war is declared on it (standing order); --withdraw clears it (6.6)."""
+
+    KIND = "diplomacy.accept-control"
+    COMMAND = "accept-control"
+    BUTTON = "Accept control of"
+    minor: Slug
+    withdraw: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMinor(Record):
+    """Declare war on AGGRESSOR if it attacks these minors and you are chosen to run them (standing order) (6.6.6)."""
+
+    KIND = "diplomacy.support-minor"
+    COMMAND = "support-minor"
+    BUTTON = "Minor to Support"
+    aggressor: PowerId
+    minor: tuple[Slug, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawAgainstMinor(Record):
+    """Back down from a declaration on these minors if AGGRESSOR declares war on them too (standing order) (6.6.2)."""
+
+    KIND = "diplomacy.withdraw-dow"
+    COMMAND = "withdraw-dow"
+    BUTTON = "Withdraw DoW against Minor"
+    aggressor: PowerId
+    minor: tuple[Slug, ...] = ()
+
+
+STANDING = (SetTrade, CallAllies, AnswerCalls, RequestAlliance, GrantAccess, SetSurrenderTerms, AcceptControl,
+            SupportMinor, WithdrawAgainstMinor)
+
+
+# ----------------------------------------------------------------- the sheet
+
+
+def encode(action: Any) -> bytes:
+    return canonical.encode(engine.action_to_obj(action))
+
+
+def decode(data: bytes) -> Any:
+    return engine.action_from_obj(canonical.decode(data), "order sheet")
+
+
+def given(state: GameState, power: str) -> list:
+    """The orders ``power`` has given so far in the slot in play, in order."""
+    return [decode(d) for d in state.order_sheet.of(power)]
+
+
+def record(state: GameState, power: str, action: Any) -> GameState:
+    return state.replace(order_sheet=state.order_sheet.add(power, encode(action)))
+
+
+def _others(power: str) -> tuple[str, ...]:
+    return tuple(p for p in POWERS if p != power)
+
+
+def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
+    """The checks of the orders of this module (declarations and suits are checked by ``war`` and ``peace``,
+    called from ``resolve``)."""
+    mine = given(state, power)
+    if isinstance(a, BreakAlliance):
+        if a.partner not in state.powers[power].alliances:
+            raise IllegalAction(f"{name(power)} is not allied with {name(a.partner)}: no alliance to break (6.7)")
+        if any(isinstance(o, BreakAlliance) and o.partner == a.partner for o in mine):
+            raise IllegalAction(f"{name(power)} already breaks its alliance with {name(a.partner)} in these orders")
+    elif isinstance(a, AttemptInformalPeace):
+        if a.enemy not in state.powers[power].wars:
+            raise IllegalAction(f"{name(power)} is not at war with {name(a.enemy)}: no peace to offer (6.4.1)")
+        if any(isinstance(o, (AttemptInformalPeace, SueForPeace)) and getattr(o, "enemy", getattr(o, "to", None)) == a.enemy
+               for o in mine):
+            raise IllegalAction(f"{name(power)} already offers peace to {name(a.enemy)} in these orders")
+    elif isinstance(a, SetTrade):
+        if a.partner == power:
+            raise IllegalAction(f"{name(power)} cannot trade with itself (6.10)")
+        if power != "GB" and a.partner != "GB":
+            raise IllegalAction(f"trade is requested with Great Britain only, not with {name(a.partner)} (6.10)")
+    elif isinstance(a, (CallAllies, AnswerCalls)):
+        if a.enemy == power:
+            raise IllegalAction(f"{name(power)} cannot be its own enemy (6.3.1)")
+        for q in a.ally:
+            if q in (power, a.enemy):
+                raise IllegalAction(f"{name(q)} cannot be an ally to call against {name(a.enemy)} (6.3.1)")
+    elif isinstance(a, RequestAlliance):
+        if a.partner == power:
+            raise IllegalAction(f"{name(power)} cannot ally with itself (6.5)")
+    elif isinstance(a, GrantAccess):
+        if a.to == power:
+            raise IllegalAction(f"{name(power)} always has access to its own territory (6.11)")
+        have = state.powers[power].access.get(a.to)
+        if a.cancel:
+            if have is None or have.kind is not AccessKind.VOLUNTARY:
+                raise IllegalAction(f"{name(power)} has granted {name(a.to)} no access to cancel (6.11)")
+        elif a.to not in state.powers[power].alliances:
+            raise IllegalAction(f"{name(power)} may grant access only to an ally, and {name(a.to)} is not one (6.11)")
+    elif isinstance(a, WithdrawAgainstMinor):
+        if a.aggressor == power:
+            raise IllegalAction(f"{name(power)} cannot back down because of itself (6.6.2)")
+    elif isinstance(a, SupportMinor):
+        if a.aggressor == power:
+            raise IllegalAction(f"{name(power)} cannot support a minor against itself (6.6.6)")
+        for slug in a.minor:
+            if slug not in state.minors:
+                raise IllegalAction(f"{slug!r} is not a minor country of this game (6.6.6)")
+    elif isinstance(a, AcceptControl):
+        if a.minor not in state.minors:
+            raise IllegalAction(f"{a.minor!r} is not a minor country of this game (6.6)")
+        if not a.withdraw and minor(a.minor).modifier(power) is None:
+            raise IllegalAction(f"{name(power)} has no national modifier for {name(a.minor)} (NA): it cannot run it (6.6.4)")
+    elif isinstance(a, SetSurrenderTerms):
+        if a.enemy == power:
+            raise IllegalAction(f"{name(power)} cannot set surrender terms toward itself (6.4)")
+        # The terms are a preference list: the first ones still open are taken at a surrender, up to
+        # two (conditional) or three (unconditional); later ones stand in for terms another victor took.
+        kind = "conditional" if a.give_conditional else "unconditional"
+        _, lists = PEACE_CHOICES[kind]
+        for i, cid in enumerate(a.term):
+            if peace_condition(cid).list not in lists:
+                raise IllegalAction(f"{cid} is not on list {' or '.join(lists)}, which a {kind} peace uses (6.4)")
+            if cid in a.term[:i]:
+                raise IllegalAction(f"{cid} is listed twice in {name(power)}'s terms for {name(a.enemy)}")
+            only = peace_condition(cid).only_against
+            if only is not None and a.enemy != only:
+                raise IllegalAction(f"{cid} may only be applied against {name(only)} (Victory Conditions Chart)")
+        if a.if_conditional_offered is not None and not a.if_conditional_offered.startswith("A."):
+            raise IllegalAction(f"the claim 'If Conditional Offered' is one condition of list A, not {a.if_conditional_offered} (6.4.2)")
+
+
+def apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
+    state = record(state, power, a)
+    ps = state.powers[power]
+    so = ps.standing_orders
+    if isinstance(a, SetTrade):
+        trade = set(ps.trade) - {a.partner} if a.stop else set(ps.trade) | {a.partner}
+        state = state.with_power(power, trade=tuple(sorted(trade)))
+    elif isinstance(a, CallAllies):
+        m = so.call_allies.set(a.enemy, tuple(sorted(set(a.ally)))) if a.ally else so.call_allies.discard(a.enemy)
+        state = state.with_power(power, standing_orders=so.replace(call_allies=m))
+    elif isinstance(a, AnswerCalls):
+        m = so.answer_calls.set(a.enemy, tuple(sorted(set(a.ally)))) if a.ally else so.answer_calls.discard(a.enemy)
+        state = state.with_power(power, standing_orders=so.replace(answer_calls=m))
+    elif isinstance(a, RequestAlliance):
+        req = set(so.request_alliance) - {a.partner} if a.withdraw else set(so.request_alliance) | {a.partner}
+        state = state.with_power(power, standing_orders=so.replace(request_alliance=tuple(sorted(req))))
+    elif isinstance(a, GrantAccess):
+        if a.cancel:
+            acc = ps.access.set(a.to, Access(AccessKind.TEMPORARY, until=state.date.plus(GRACE_MONTHS - 1)))
+        else:
+            acc = ps.access.set(a.to, Access(AccessKind.VOLUNTARY))
+        state = state.with_power(power, access=acc)
+    elif isinstance(a, WithdrawAgainstMinor):
+        m = so.withdraw_dow.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.withdraw_dow.discard(a.aggressor)
+        state = state.with_power(power, standing_orders=so.replace(withdraw_dow=m))
+    elif isinstance(a, SupportMinor):
+        m = so.support_minor.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.support_minor.discard(a.aggressor)
+        state = state.with_power(power, standing_orders=so.replace(support_minor=m))
+    elif isinstance(a, AcceptControl):
+        acc = set(so.accept_control) - {a.minor} if a.withdraw else set(so.accept_control) | {a.minor}
+        state = state.with_power(power, standing_orders=so.replace(accept_control=tuple(sorted(acc))))
+    elif isinstance(a, SetSurrenderTerms):
+        s = SurrenderSettings(give_conditional=a.give_conditional, terms=tuple(a.term), accept_informal=a.accept_informal,
+                              allow_separate_peace=a.allow_separate_peace, if_conditional_offered=a.if_conditional_offered,
+                              remove=tuple(a.remove), cede=tuple(a.cede))
+        demand = tuple(sorted(set(so.demand_break) | set(a.demand_break)))
+        state = state.with_power(power, standing_orders=so.replace(surrender=so.surrender.set(a.enemy, s),
+                                                                   demand_break=demand))
+    return engine.Outcome(state)
+
+
+ACTIONS = ONE_OFF + STANDING

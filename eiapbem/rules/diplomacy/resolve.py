@@ -1,0 +1,131 @@
+"""The diplomacy phase as one simultaneous slot (6.0, 000:530-534): resolution and registration.
+
+Every power's orders (``eiapbem.rules.diplomacy.orders``) are written on the
+order sheet; when all are in, ``resolve`` carries them out for all powers at
+once, in this fixed order (docs/decisions.md "Diplomacy (issue 16)"):
+
+1. standing orders take effect as they are recorded (trade 6.10, access
+   6.11, calls 6.3.1, alliance requests 6.5, surrender settings 6.4);
+2. wars on minors lapse (6.15); control changes in the instability and fiasco zones (6.6.1);
+3. manipulation of minors (6.1.4), the powers in a random order;
+4. downgrades (6.1.5) and free states (6.8);
+5. alliances broken (6.7);
+6. declarations of war (6.2), each checked again against the state so far;
+7. calls to allies (6.3.2), defender first;
+8. the peace step (6.4): civil disorder's forced suits, informal peace,
+   suits for peace;
+9. new alliances (6.5);
+10. money to allies (6.12), requests for money to computer allies (6.16) and
+    peace with America (6.13).
+
+Results go to the game log (shown at the start of the reinforcement phase,
+``eiapbem log``) with the political points moved.  In a sealed game the
+commit round comes first (``eiapbem.rules.diplomacy.sealing``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import engine
+from eiapbem.rules.diplomacy import alliances, minor_control, minor_orders, orders, peace, sealing, war
+from eiapbem.rules.diplomacy.common import Result
+from eiapbem.rules.model import POWERS, GameState, Phase
+from eiapbem.rules.model.slot import COMMIT
+
+
+def _verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
+    if isinstance(a, sealing.ACTIONS):
+        sealing.verify(state, power, a, ctx)
+    elif isinstance(a, minor_orders.ACTIONS):
+        minor_orders.verify(state, power, a, ctx, orders.given(state, power))
+    elif isinstance(a, orders.DeclareWar):
+        war.check_declaration(state, ctx, power, a.target, orders.given(state, power))
+    elif isinstance(a, orders.SueForPeace):
+        peace.check_suit(state, ctx, power, a.to, orders.given(state, power))
+    else:
+        orders.verify(state, power, a, ctx)
+
+
+def _apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
+    if isinstance(a, sealing.ACTIONS):
+        return engine.Outcome(orders.record(state, power, a))
+    return orders.apply(state, power, a, ctx)
+
+
+def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+    mine = orders.given(state, power)
+    found = sealing.obligations(state, power, mine)
+    plain = [o for o in mine if not isinstance(o, sealing.ACTIONS)]
+    found.extend(peace.suit_obligations(state, ctx, power, plain))
+    return found
+
+
+def with_orders(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> GameState:
+    """Every power's orders recorded (each verified), in the fixed order of the powers."""
+    for p in POWERS:
+        for a in given.get(p, ()):
+            _verify(state, p, a, ctx)
+            state = _apply(state, p, a, ctx).state
+    return state
+
+
+def run(state: GameState, ctx: Any) -> Result:
+    """Steps 2-6 over a state whose order sheet holds every power's orders."""
+    key = state.slot.key(state.date) if state.slot is not None else f"{state.date}/diplomacy/orders/all"
+    r = Result(state, ctx, key)
+    sheet = {p: [o for o in orders.given(state, p) if not isinstance(o, sealing.ACTIONS)] for p in POWERS}
+    minor_orders.lapse(r)
+    minor_control.unstable_control(r)
+    minor_orders.manipulations(r, sheet)
+    minor_orders.downgrades(r, sheet)
+    for p in POWERS:
+        for o in sheet[p]:
+            if isinstance(o, orders.BreakAlliance):
+                alliances.break_alliance(r, p, o.partner)
+    declarations: dict[str, list[str]] = {}
+    for p in POWERS:
+        for o in sheet[p]:
+            if not isinstance(o, orders.DeclareWar):
+                continue
+            try:  # checked against the state as the earlier steps left it (an alliance broken above stays broken)
+                war.check_declaration(r.state, ctx, p, o.target)
+            except IllegalAction as err:
+                r.say(p, "diplomacy.refused", f"{err} — the declaration is not made")
+                continue
+            declarations.setdefault(p, []).append(o.target)
+    new_wars, on_minors = war.declare_all(r, declarations)
+    minor_control.control_attacked_minors(r, minor_control.several_aggressors(r, on_minors))
+    war.call_allies(r, new_wars)
+    informal = {p: [o.enemy for o in sheet[p] if isinstance(o, orders.AttemptInformalPeace)] for p in POWERS}
+    suits = {p: {o.to: o.accept_unconditional for o in sheet[p] if isinstance(o, orders.SueForPeace)} for p in POWERS}
+    peace.peace_step(r, informal, suits)
+    alliances.form_alliances(r)
+    minor_orders.money(r, sheet)
+    return r
+
+
+def resolve(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> engine.Outcome:
+    """The ``resolve`` hook of the diplomacy slots (commit round, or orders)."""
+    if state.slot is not None and state.slot.step == COMMIT:
+        return engine.Outcome(sealing.commitments(state, dict(given)))
+    state = with_orders(state, given, ctx)
+    for p in POWERS:
+        unmet = obligations(state, p, ctx) if p in given else []
+        if unmet:
+            raise IllegalAction(f"{p}'s diplomacy orders cannot be carried out: {unmet[0]}")
+    r = run(state, ctx)
+    return engine.Outcome(r.state, tuple(r.events))
+
+
+for _cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS:
+    engine.register_action(_cls, phases=(Phase.DIPLOMACY,), verify=_verify, apply=_apply)
+engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
+engine.register_gaps(
+    Phase.DIPLOMACY,
+    "not built yet: requests to an AI ally for units, land or military action (6.16; money is built), "
+    "the auto-conquest of a minor no one will run (6.6, 6.6.2), "
+    "the physically-impossible-to-enter limit of 6.2.2, loans of 7.6 in naval attacks",
+)

@@ -1,0 +1,219 @@
+"""Declarations of war (6.2, 000:614-636) and calls to allies (6.3, 000:638-658).
+
+``check_declaration`` is 6.2.2's list of limits, each refusal one sentence
+naming the rule; ``declare_all`` makes the phase's declarations at once (two
+powers declaring on each other are both aggressors, 6.3.2) with the political
+points of 6.2.1; ``call_allies`` then runs 6.3.2's calling order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules.diplomacy.common import Result, enforced_until, points, set_mutual, territory
+from eiapbem.rules.diplomacy.common import name
+from eiapbem.rules.diplomacy.orders import DeclareWar
+from eiapbem.rules.relations import minor_record as minor_status, power_of
+from eiapbem.rules.model import POWERS, Corps, GameState, LocationKind, MinorStatus
+
+#: Minor statuses on which war may be declared: neutral, with or without relations (6.2; 6.1.1-6.1.3).
+DECLARABLE = (MinorStatus.NEUTRAL, MinorStatus.INFLUENCED, MinorStatus.ALLIED)
+
+
+def forces_inside(state: GameState, ctx: Any, power: str, target: str) -> tuple[str, ...]:
+    """Ids of ``power``'s corps and garrisons (its own or its controlled minors') inside ``target``'s territory."""
+    areas = set(territory(state, ctx, target))
+    out = []
+    for uid, u in state.units.items():
+        loc = getattr(u, "location", None)
+        if loc is None or loc.kind not in (LocationKind.AREA, LocationKind.CITY) or loc.site not in areas:
+            continue
+        if type(u).__name__ not in ("Corps", "Garrison"):
+            continue
+        if power_of(state, u.nation) == power:
+            out.append(uid)
+    return tuple(sorted(out))
+
+
+def enemy_corps_at_home(state: GameState, ctx: Any, power: str) -> tuple[str, ...]:
+    """Unbesieged enemy corps inside ``power``'s home nation (6.2.2): in the open areas, not shut in a city."""
+    home = set(ctx.map.areas_of_nation(power))
+    out = []
+    for uid, u in state.units.items():
+        if not isinstance(u, Corps) or u.location.kind is not LocationKind.AREA or u.location.site not in home:
+            continue
+        owner = power_of(state, u.nation)
+        if owner is not None and owner in state.powers[power].wars:
+            out.append(uid)
+    return tuple(sorted(out))
+
+
+def defied_no_trade(state: GameState, power: str, target: str) -> bool:
+    """6.2.2 exception / B.5: ``target`` surrendered "No Trading" to ``power`` and trades with Great Britain anyway."""
+    t = state.powers[target].peace_terms.get(f"{power}:B.5")
+    if t is None or t.target != "GB":
+        return False
+    return "GB" in state.powers[target].trade and target in state.powers["GB"].trade
+
+
+def check_major(state: GameState, ctx: Any, power: str, target: str, *, enforced: bool = True) -> None:
+    """6.2.2's limits on a declaration of war by ``power`` on the major power ``target``."""
+    ps = state.powers[power]
+    if target in ps.wars:
+        raise IllegalAction(f"{name(power)} is already at war with {name(target)} (6.2)")
+    until = enforced_until(state, power, target)
+    if enforced and until is not None and not defied_no_trade(state, power, target):
+        raise IllegalAction(
+            f"{name(power)} is bound by an enforced peace with {name(target)} until {until}: "
+            f"no declaration of war on {name(target)} (6.2.2)")
+    inside = forces_inside(state, ctx, power, target)
+    if inside:
+        raise IllegalAction(f"{name(power)} has corps inside {name(target)} ({inside[0]}): "
+                            f"no declaration of war on {name(target)} (6.2.2)")
+    if ps.wars:
+        at_home = enemy_corps_at_home(state, ctx, power)
+        if at_home:
+            raise IllegalAction(f"{name(power)} is at war with enemy corps unbesieged inside its home nation ({at_home[0]}): "
+                                f"no declaration of war on another major power (6.2.2)")
+
+
+def check_declaration(state: GameState, ctx: Any, power: str, target: str, mine: Iterable[Any] = ()) -> None:
+    """Raise ``IllegalAction`` unless ``power`` may declare war on ``target`` this phase (6.2, 6.2.2)."""
+    if target == power:
+        raise IllegalAction(f"{name(power)} cannot declare war on itself (6.2)")
+    if any(isinstance(o, DeclareWar) and o.target == target for o in mine):
+        raise IllegalAction(f"{name(power)} already declares war on {name(target)} in these orders")
+    if target in POWERS:
+        check_major(state, ctx, power, target)
+        return
+    m = state.minors.get(target)
+    if m is None:
+        raise IllegalAction(f"{target!r} is neither a major power nor a minor country of this game (6.2)")
+    if m.part_of is not None:
+        raise IllegalAction(f"{name(target)} is joined to {name(m.part_of)}: declare war on {name(m.part_of)} (13.6)")
+    eff = minor_status(state, target)
+    if eff is None or eff.status not in DECLARABLE:
+        owner = eff.controller if eff is not None else None
+        raise IllegalAction(f"{name(target)} is controlled by {name(owner or '?')}: controlled minor countries have war "
+                            f"declared on them only through their major power (6.2)")
+    if target in state.powers[power].minor_wars:
+        raise IllegalAction(f"{name(power)} is already at war with {name(target)} (6.2)")
+    inside = forces_inside(state, ctx, power, target)
+    if inside:
+        raise IllegalAction(f"{name(power)} has corps inside {name(target)} ({inside[0]}): "
+                            f"no declaration of war on {name(target)} (6.2.2)")
+
+
+def _break_ties(r: Result, a: str, b: str, why: str) -> None:
+    """A declaration between allies or royal in-laws breaks the alliance and the marriage (6.2.1, B.4)."""
+    ps = r.state.powers[a]
+    if b in ps.alliances:
+        r.state = set_mutual(r.state.without_alliance(a, b), "alliances_broken", a, b, r.state.date)
+        points(r, a, -2, f"{name(a)} breaks its alliance with {name(b)} by {why} (6.2.1)")
+    if b in ps.royal_marriages:
+        r.state = set_mutual(r.state, "royal_marriages", a, b, None)
+        points(r, a, -1, f"{name(a)} declares war on {name(b)}, its partner in a royal marriage (B.4)")
+
+
+def _open_war(r: Result, a: str, b: str, declared_by: tuple[str, ...]) -> None:
+    """``a`` and ``b`` at war from this month; their peace terms and grants toward each other end (C.5, C.7, 6.11)."""
+    r.state = r.state.with_war(a, b, r.state.date, tuple(sorted(declared_by)))
+    for x, y in ((a, b), (b, a)):
+        ps = r.state.powers[x]
+        terms = ps.peace_terms
+        for key, t in ps.peace_terms.items():
+            if t.victor == y:
+                terms = terms.remove(key)
+        r.state = r.state.with_power(x, peace_terms=terms, access=ps.access.discard(y),
+                                     enforced_peace=ps.enforced_peace.discard(y))
+
+
+def declare_major(r: Result, power: str, target: str, *, mutual: bool = False, why: str = "declaring war") -> None:
+    """One declaration of war between majors with its political points (6.2.1)."""
+    _break_ties(r, power, target, why)
+    if mutual:
+        _break_ties(r, target, power, why)
+        _open_war(r, power, target, (power, target))
+        points(r, power, -3, f"{name(power)} and {name(target)} declare war on each other (6.2.1)")
+        points(r, target, -3, f"{name(target)} and {name(power)} declare war on each other (6.2.1)")
+    else:
+        _open_war(r, power, target, (power,))
+        points(r, power, -3, f"{name(power)} declares war on {name(target)} (6.2.1)")
+
+
+def declare_minor(r: Result, power: str, target: str) -> None:
+    """A declaration of war on a neutral minor (6.2); its political points come with the choice of the power
+    that runs it (``minor_control.control_attacked_minors``, 6.2.1, 6.6)."""
+    m = r.state.minors[target]
+    if m.status is MinorStatus.ALLIED and m.controller == power:
+        r.state = r.state.with_minor(target, m.replace(status=MinorStatus.NEUTRAL, controller=None))
+        points(r, power, -1, f"{name(power)} breaks its alliance with {name(target)} by declaring war on it (6.1.3)")
+    ps = r.state.powers[power]
+    r.state = r.state.with_power(power, minor_wars=ps.minor_wars.set(target, r.state.date))
+    r.say(power, "diplomacy.war", f"{name(power)} declares war on {name(target)} (6.2)", target=target)
+
+
+def declare_all(r: Result, declarations: dict[str, list[str]]) -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
+    """Every declaration of the phase at once; returns the new (aggressor, defender) wars between majors
+    where only one side declared (those that may call allies, 6.3.2), and the minors declared on with
+    their aggressors (for ``minor_control``, 6.6)."""
+    called: list[tuple[str, str]] = []
+    done: set[tuple[str, str]] = set()
+    on_minors: dict[str, list[str]] = {}
+    for p in POWERS:
+        for t in declarations.get(p, ()):
+            if t not in POWERS:
+                declare_minor(r, p, t)
+                on_minors.setdefault(t, []).append(p)
+                continue
+            if (t, p) in done:
+                continue
+            mutual = p in declarations.get(t, ())
+            declare_major(r, p, t, mutual=mutual)
+            done.add((p, t))
+            if not mutual:
+                called.append((p, t))
+    return called, on_minors
+
+
+def _answer(r: Result, ally: str, caller: str, enemy: str, *, caller_is_aggressor: bool) -> None:
+    """The called ``ally`` answers ``caller``'s call against ``enemy`` or refuses it (6.3.2)."""
+    st = r.state
+    if enemy in st.powers[ally].wars:
+        return
+    if enforced_until(st, ally, enemy) is not None:
+        r.say(ally, "diplomacy.call", f"{name(ally)} cannot be called against {name(enemy)}: enforced peace (6.3.2)")
+        return
+    willing = caller in st.powers[ally].standing_orders.answer_calls.get(enemy, ())
+    reason = ""
+    if willing:
+        try:
+            check_major(st, r.ctx, ally, enemy)
+        except IllegalAction as err:
+            reason = str(err)
+    if willing and not reason:
+        declare_major(r, ally, enemy, why="answering a call to allies")
+        r.say(ally, "diplomacy.call", f"{name(ally)} answers {name(caller)}'s call and declares war on {name(enemy)} (6.3)")
+        return
+    r.state = set_mutual(r.state.without_alliance(ally, caller), "alliances_broken", ally, caller, r.state.date)
+    why = f" ({reason})" if reason else ""
+    points(r, ally, -2, f"{name(ally)} refuses {name(caller)}'s call against {name(enemy)}: alliance broken{why} (6.3.2)")
+    if caller_is_aggressor:
+        points(r, caller, -2, f"{name(caller)}'s ally {name(ally)} refused its call: both break the alliance (6.3.2)")
+
+
+def call_allies(r: Result, wars: list[tuple[str, str]]) -> None:
+    """6.3.2: for each new war, the defender calls its allies first; then the aggressor, if the defender did."""
+    for aggressor, defender in wars:
+        dcalls = [a for a in r.state.powers[defender].standing_orders.call_allies.get(aggressor, ())
+                  if a in r.state.powers[defender].alliances]
+        for ally in dcalls:
+            _answer(r, ally, defender, aggressor, caller_is_aggressor=False)
+        if not dcalls:
+            continue
+        acalls = [a for a in r.state.powers[aggressor].standing_orders.call_allies.get(defender, ())
+                  if a in r.state.powers[aggressor].alliances]
+        for ally in acalls:
+            _answer(r, ally, aggressor, defender, caller_is_aggressor=True)

@@ -1,0 +1,38 @@
+"""The political status display (13.7): where a power's marker stands and how it moves.
+
+Phase-neutral (issue 14 item 4): the economic phase adjusts the marker, the diplomacy phase moves it by
+the political points of its events (6.2.1, 6.4.2, 6.5...).  The display itself (zones, boxes, victory
+points) is world data (``displays.json``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.rules.model import GameState
+
+
+def _display(ctx: Any) -> dict:
+    return ctx.world["displays.json"]["political_status"]
+
+
+def status_box(ctx: Any, position: int) -> dict:
+    boxes = _display(ctx)["boxes"]
+    return boxes[max(0, min(position, len(boxes) - 1))]
+
+
+def status_range(ctx: Any) -> tuple[int, int]:
+    boxes = _display(ctx)["boxes"]
+    return boxes[0]["position"], boxes[-1]["position"]
+
+
+def adjust_status(state: GameState, ctx: Any, power: str, points: int) -> GameState:
+    """Move ``power``'s marker by ``points`` (13.7.1): never off either end; forced off
+    the lower end, the power must sue for peace at the next diplomacy phase."""
+    if points == 0:
+        return state
+    lo, hi = status_range(ctx)
+    ps = state.powers[power]
+    new = ps.political_status + points
+    sue = ps.must_sue_for_peace or new < lo
+    return state.with_power(power, political_status=max(lo, min(hi, new)), must_sue_for_peace=sue)

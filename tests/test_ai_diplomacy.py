@@ -1,0 +1,51 @@
+"""The computer's diplomacy orders (issue 16 item 4): legal every month at every level, never blocking."""
+
+import pytest
+
+from eiapbem import ai
+from eiapbem.core.dice import Dice
+from eiapbem.data import world
+from eiapbem.data.context import rules_context
+from eiapbem.rules import engine
+from eiapbem.rules.diplomacy.orders import SetSurrenderTerms, SetTrade
+from eiapbem.rules.model import POWERS, Phase, PlayerKind, Slot
+from eiapbem.rules.model.slot import COMMIT, ORDERS
+from eiapbem.rules.scenario import initial_state
+
+
+@pytest.fixture(scope="module")
+def start():
+    st = initial_state(world.load_scenario("classic-1805"), world.load_raw())
+    st = st.replace(slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+    st = st.with_war("FR", "AU", st.date, ("FR",)).with_war("GB", "FR", st.date, ("GB",)).with_alliance("AU", "RU", st.date)
+    return st
+
+
+@pytest.mark.parametrize("level", [PlayerKind.AI_EASY, PlayerKind.AI_MEDIUM, PlayerKind.AI_HARD])
+def test_every_level_gives_legal_orders_that_resolve(start, level):
+    st = start
+    for p in POWERS:
+        st = st.with_power(p, controller=level)
+    orders = {p: list(ai.orders(st, p, rules_context(Dice(f"ai/{p}".encode())))) for p in POWERS}
+    ctx = rules_context(Dice(b"resolve"))
+    for p in POWERS:
+        engine.check_orders(st, p, orders[p], ctx)  # every order legal
+    assert SetTrade("GB") in orders["PR"] and SetTrade("GB") not in orders["FR"]  # at war with Britain: no trade
+    assert any(isinstance(o, SetTrade) and o.partner == "PR" for o in orders["GB"])
+    assert any(isinstance(o, SetSurrenderTerms) and o.enemy == "AU" and o.give_conditional for o in orders["FR"])
+    out = engine.resolve_slot(st, orders, ctx)
+    assert out.state.slot.phase is Phase.REINFORCEMENT
+    # Standing orders persist: next month the computer has nothing new to say.
+    nxt = out.state.replace(date=out.state.date.next(), slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+    assert all(ai.orders(nxt, p, rules_context(Dice(b"again"))) == () for p in POWERS)
+
+
+def test_the_computer_commits_nothing_and_sues_in_civil_disorder(start):
+    st = start.with_power("AU", controller=PlayerKind.AI_MEDIUM, must_sue_for_peace=True)
+    assert ai.orders(st.replace(slot=Slot(Phase.DIPLOMACY, COMMIT, None, POWERS)), "AU", rules_context(Dice(b"x"))) == ()
+    st = st.with_power("FR", controller=PlayerKind.AI_HARD)
+    orders = {p: list(ai.orders(st, p, rules_context(Dice(p.encode())))) if p in ("AU", "FR") else [] for p in POWERS}
+    out = engine.resolve_slot(st, orders, rules_context(Dice(b"r")))
+    assert "AU" not in out.state.powers["FR"].wars  # civil disorder: Austria sued, France's conditional terms
+    # France prefers B.3, B.2, B.4; Austria's claim A.2 cancels B.3: B.2 and the royal marriage B.4.
+    assert list(out.state.powers["AU"].peace_terms) == ["FR:B.2"] and "FR" in out.state.powers["AU"].royal_marriages

@@ -1,0 +1,183 @@
+"""End to end: war and peace by email between seven folders (issue 16, "How it will be checked").
+
+The host (Russia) and six clients each in their own folder, real sealed files
+copied between them, the sealed diplomacy phase's two rounds every month:
+
+- January 1805: Austria and Russia both request an alliance (6.5); Prussia
+  requests trade with Great Britain and Britain allows it (6.10);
+- February: France declares war on Austria (6.2); Austria calls Russia,
+  which answers (6.3); in the land phase France attacks the Austrian corps in
+  Verona and the battle is fought (PBEM quick combat: the defender's chits by
+  standing orders, 4.1.1);
+- March: Austria sues France for peace, France gives conditional terms B.3
+  and B.4, Austria claims A.1 (6.4.2): peace, royal marriage, reparations and
+  18 months of enforced peace; in the March economic phase Austria pays the
+  reparations and Prussia collects its domestic trade.
+
+After every slot all seven saves hold the same state hash.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from eiapbem.client import setups
+from eiapbem.client.session import TEST_SCRYPT_ENV, Session
+from eiapbem.core.dice import Dice
+from eiapbem.data.context import rules_context
+from eiapbem.rules.diplomacy.orders import AnswerCalls, CallAllies, DeclareWar, RequestAlliance, SetSurrenderTerms, \
+    SetTrade, SueForPeace
+from eiapbem.rules.engine import AnswerDecision
+from eiapbem.rules.land.combat import Attack
+from eiapbem.rules.land.movement import MoveUnit
+from eiapbem.rules.model import POWERS, Phase
+
+pytestmark = pytest.mark.slow
+
+GAME = "Pressburg"
+FAST = {TEST_SCRYPT_ENV: "10,1,1"}
+CUSTOM = {"FR": {"corps:FR:I": "milan", "corps:FR:II": "milan"},
+          "AU": {"corps:AU:I": "verona", "corps:AU:II": "verona"}}
+
+
+def _pw(p):
+    return f"pw-{p}"
+
+
+@pytest.fixture
+def homes(tmp_path, run_cli, monkeypatch):
+    monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
+    homes = {p: tmp_path / ("host" if p == "RU" else p) for p in POWERS}
+    args = ["new", GAME, "--scenario", "classic-1805", "--host-password", "host-secret", "--password", f"RU={_pw('RU')}",
+            "--option", "pbem-quick-combat"]
+    for p in POWERS:
+        args += ["--player", f"{p}:Player {p}:{p.lower()}@example.org:{'host' if p == 'RU' else 'client'}"]
+    code, out, err = run_cli(*args, home=homes["RU"], env=FAST)
+    assert code == 0, err
+    otp = dict(re.findall(r"  (\w\w): send .* one-time password separately: (\S+)", out))
+    gs = homes["RU"] / "commout" / f"{GAME}_gamestart.pbm"
+    for p, pw in otp.items():
+        (homes[p] / "commin").mkdir(parents=True)
+        shutil.copy(gs, homes[p] / "commin" / gs.name)
+        shutil.copy(homes["RU"] / "commout" / f"{GAME}_{p}.key", homes[p] / "commin" / f"{GAME}_{p}.key")
+        code, out, err = run_cli("join", f"commin/{gs.name}", "--power", p, "--email", f"{p.lower()}@example.org",
+                                 "--one-time-password", pw, "--password", _pw(p), home=homes[p], env=FAST)
+        assert code == 0, err
+    return homes
+
+
+class Players(dict):
+    """One open session per folder (a player keeps the program open between slots)."""
+
+    def __init__(self, homes):
+        super().__init__((p, Session.open(homes[p], GAME, p, _pw(p))) for p in POWERS)
+        self.homes = homes
+
+
+def _setup(s, moves):
+    acts = [type(a)(**{**{k: getattr(a, k) for k in a.__dataclass_fields__}, "area": moves[a.corps]})
+            if a.KIND == "setup.place-corps" and a.corps in moves else a
+            for a in setups.default_actions("classic-1805", s.power)]
+    s.act_many(acts)
+
+
+def _exchange(players, paths):
+    for author, path in paths.items():
+        for q in POWERS:
+            if q != author:
+                shutil.copy(path, players.homes[q] / "commin" / path.name)
+    for q in POWERS:
+        rep = players[q].load_all()
+        assert not rep.refused, (q, rep.refused)
+    hashes = {p: s.state.state_hash() for p, s in players.items()}
+    assert len(set(hashes.values())) == 1, hashes
+
+
+def _fight(s):
+    """France answers its own battle questions (the first option) until no question is left."""
+    for _ in range(200):
+        mine = [d for d in s.current().pending.values() if d.power == "FR"]
+        if not mine:
+            return
+        d = mine[0]
+        s.act(AnswerDecision(d.id, d.options[0]))
+    raise AssertionError("the battle did not end")
+
+
+def _play_until(players, stop, orders):
+    """Play slots until ``stop(state)``; ``orders[(month, phase, step, power)]`` are the actions given in a slot."""
+    for _ in range(200):
+        st = players["RU"].state
+        slot = st.slot
+        if stop(st):
+            return st
+        paths = {}
+        for p in (slot.actors if slot.simultaneous else (slot.power,)):
+            s = players[p]
+            if slot.phase is Phase.SETUP:
+                _setup(s, CUSTOM[p]) if p in CUSTOM else setups.load_setup(s, "default")
+            for a in orders.pop((str(st.date), slot.phase, slot.step, p), ()):
+                s.act(a)
+                if isinstance(a, Attack):
+                    _fight(s)
+            paths[p] = s.end_phase()
+        _exchange(players, paths)
+    raise AssertionError("the game did not get there")
+
+
+def test_war_and_peace_by_email_between_seven_folders(homes):
+    players = Players(homes)
+    C = "commit"
+    orders = {
+        ("1805-01", Phase.DIPLOMACY, C, "AU"): [RequestAlliance("RU")],
+        ("1805-01", Phase.DIPLOMACY, C, "RU"): [RequestAlliance("AU")],
+        ("1805-01", Phase.DIPLOMACY, C, "PR"): [SetTrade("GB")],
+        ("1805-01", Phase.DIPLOMACY, C, "GB"): [SetTrade("PR")],
+        ("1805-02", Phase.DIPLOMACY, C, "FR"): [DeclareWar("AU"),
+                                                SetSurrenderTerms("AU", give_conditional=True, term=("B.3", "B.4"))],
+        ("1805-02", Phase.DIPLOMACY, C, "AU"): [CallAllies("FR", ("RU",)),
+                                                SetSurrenderTerms("FR", if_conditional_offered="A.1")],
+        ("1805-02", Phase.DIPLOMACY, C, "RU"): [AnswerCalls("FR", ("AU",))],
+        ("1805-02", Phase.LAND, "turn", "FR"): [MoveUnit("corps:FR:I", "verona"), MoveUnit("corps:FR:II", "verona"),
+                                                Attack("verona")],
+        ("1805-03", Phase.DIPLOMACY, C, "AU"): [SueForPeace("FR")],
+    }
+    # January: the alliance and the trade agreement.
+    st = _play_until(players, lambda s: str(s.date) == "1805-01" and s.slot.phase is Phase.REINFORCEMENT, orders)
+    assert "RU" in st.powers["AU"].alliances
+    assert st.powers["PR"].trade == ("GB",) and "PR" in st.powers["GB"].trade
+    # February: France declares war on Austria, Austria calls Russia.
+    st = _play_until(players, lambda s: str(s.date) == "1805-02" and s.slot.phase is Phase.REINFORCEMENT, orders)
+    assert sorted(st.powers["FR"].wars) == ["AU", "RU"]
+    texts = [e.text for e in players["RU"].journal()]
+    assert "France declares war on Austria (6.2.1): -3 political points" in texts
+    assert "Russia answers Austria's call and declares war on France (6.3)" in texts
+    # The battle in Verona, fought in France's land slot.
+    st = _play_until(players, lambda s: str(s.date) == "1805-03", orders)
+    assert any(b.finished and b.area == "verona" for b in st.battles.values()) or \
+        any("verona" in e.text and e.kind.startswith("battle") for e in players["RU"].journal())
+    # March: Austria sues for peace and accepts the conditional terms; they take effect.
+    au_status = st.powers["AU"].political_status
+    st = _play_until(players, lambda s: str(s.date) == "1805-03" and s.slot.phase is Phase.REINFORCEMENT, orders)
+    assert "AU" not in st.powers["FR"].wars and "FR" in st.powers["RU"].wars
+    assert st.powers["AU"].royal_marriages.get("FR") is not None
+    assert "FR:B.3" in st.powers["AU"].peace_terms
+    assert str(st.powers["AU"].enforced_peace["FR"]) == "1806-09"
+    assert st.powers["AU"].political_status == au_status - 5
+    # The March economic phase: Prussia's domestic trade, Austria's reparations.
+    econ = _play_until(players, lambda s: s.slot.phase is Phase.ECONOMIC, orders)
+    from eiapbem.rules.economy.phase import summary
+
+    rows = {r["fund"]: r for r in summary(econ, rules_context(Dice(b"preview")), {})}
+    pr_trade = [ln for ln in rows["PR"]["lines"] if ln["item"].startswith("trade ") and ln["money"] > 0]
+    assert pr_trade, rows["PR"]["lines"]
+    assert any(ln["item"] == "domestic trade" and "has not requested" in ln["detail"] for ln in rows["SP"]["lines"])
+    assert any(ln["item"] == "reparations to FR" for ln in rows["AU"]["lines"])
+    after = _play_until(players, lambda s: str(s.date) == "1805-04", orders)
+    assert "FR:B.3" not in after.powers["AU"].peace_terms  # paid once (B.3, next economic phase)
+    assert not orders, orders
+    # What is on disk is what the players hold.
+    assert {Session.open_with(s.home, GAME, s.me).state.state_hash() for s in players.values()} == {after.state_hash()}
