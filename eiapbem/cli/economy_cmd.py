@@ -143,6 +143,9 @@ def register(cli: click.Group) -> None:
             state, orders, note = game_state(s)
             recs = records(state, seed, only or s.power if s.power != "host" else only, orders)
         else:
+            if scenario_id is None:  # not silent: say this is no game's summary (issue 20)
+                note = (f"there is no game in {home.resolve()}: this is the classic-1805 scenario's economic phase, "
+                        "not a game's; --scenario chooses another, --home or --save a game")
             state, _ = scenario_state(scenario_id or "classic-1805", month)
             recs = records(state, seed, only or power if power != "host" else only)
         if as_json:

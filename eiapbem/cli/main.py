@@ -48,6 +48,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.admin_cmd",
     "eiapbem.cli.scenario_cmd",
     "eiapbem.cli.shell_cmd",
+    "eiapbem.cli.audit_cmd",
 )
 
 INDEX_FILE = Path(__file__).with_name("index.json")
@@ -157,6 +158,9 @@ _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 def run(argv: list[str] | None = None, obj: Context | None = None) -> int:
     """Run one command line; return its exit status (``eiapbem shell`` runs each line it reads through here)."""
+    from eiapbem.cli import prompt
+
+    prompt.install()  # no GetPassWarning text when there is no terminal (issue 20)
     try:
         rv = cli.main(args=argv, prog_name="eiapbem", standalone_mode=False, obj=obj)
     except click.exceptions.Abort:

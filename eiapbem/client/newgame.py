@@ -34,6 +34,7 @@ from eiapbem.rules.model import POWERS, GameState, Options, PlayerKind
 from eiapbem.rules import turn
 from eiapbem.rules.scenario import initial_state
 
+from . import inbox
 from .session import PLAYER_TYPES, GameData, Session, check_versions, game_names, scrypt_params, write_identity
 
 _WORDS = "amber birch cedar delta ember fjord grove harbor iris juniper kestrel lumen maple north opal pine quartz river sable tundra umber violet willow yarrow zephyr".split()
@@ -165,6 +166,7 @@ def new_game(
     f = GameFolders(home).ensure()
     sealed, chain = files.create_gamestart(ids["host"], roster, game, gid, body)
     gs_path = f.put(f.commout, folders.gamestart_name(game), sealed.data)
+    inbox.keep_sent(f, gs_path.name, sealed.data)  # an audit starts from it (issue 20)
     write_identity(home, game, ids["host"], host_password)
     for p in local:
         write_identity(home, game, ids[p], passwords[p])
@@ -226,31 +228,39 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     if ident.role != power:
         raise NotForYou(f"{kp.name} holds the keys of {ident.role}, not of {power}")
     chain, body = files.open_gamestart(data, [ident], gamestart.name)
+    start = start_data(body, chain, gamestart.name, scenario)
+    row = start.meta["players"][power]
+    if row["email"].lower() != email.lower():
+        raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
+    write_identity(home, game, ident, password)
+    s = Session.create(home, game, ident, chain, start)
+    inbox.keep_received(s.folders, gamestart.name, data)  # an audit starts from it (issue 20)
+    return s
+
+
+def start_data(body: Any, chain: Any, name: str, scenario: Path | None = None) -> GameData:
+    """The game's first state and players from an opened gamestart body (join, and ``eiapbem audit``)."""
     meta = body.get("meta") if isinstance(body, dict) else None
-    check_versions(meta.get("versions") if isinstance(meta, dict) else None, gamestart.name)
+    check_versions(meta.get("versions") if isinstance(meta, dict) else None, name)
     raw = dict(body) if isinstance(body, dict) else body
     if isinstance(raw, dict):
         raw.setdefault("wars", [])  # absent when the game has none
-    body = bodies.decode(bodies.GamestartBody, raw, gamestart.name, "a gamestart").to_obj()
+    body = bodies.decode(bodies.GamestartBody, raw, name, "a gamestart").to_obj()
     meta = {k: body["meta"][k] for k in ("versions", "scenario", "host", "players")}
     if body["meta"]["based_on"]:
         meta["based_on"] = body["meta"]["based_on"]
-    row = meta["players"][power]
-    if row["email"].lower() != email.lower():
-        raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
     options = Options.from_obj(body["options"], "options")
     wars = body["wars"]
     types = {p: meta["players"][p]["type"] for p in POWERS}
-    sc = joining_scenario(meta["scenario"], body["scenario_hash"] or None, scenario, gamestart.name)
+    sc = joining_scenario(meta["scenario"], body["scenario_hash"] or None, scenario, name)
     state = first_state(sc, options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
                         chain.roster)
     if state.state_hash() != body["state_hash"]:
         raise IllegalAction(
-            f"{gamestart.name} starts from another state than this eiapbem makes from scenario {meta['scenario']}",
+            f"{name} starts from another state than this eiapbem makes from scenario {meta['scenario']}",
             hint="the host and every player need the same eiapbem version",
         )
-    write_identity(home, game, ident, password)
-    return Session.create(home, game, ident, chain, GameData(state, meta))
+    return GameData(state, meta)
 
 
 def joining_scenario(sid: str, want: Any, path: Path | None, gamestart: str) -> dict:

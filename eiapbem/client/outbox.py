@@ -15,6 +15,7 @@ from eiapbem.pbem import folders
 from eiapbem.pbem.email import Person, subject_for, write_draft
 from eiapbem.rules.model import POWERS
 
+from . import inbox
 from .store import Store
 
 
@@ -25,6 +26,7 @@ class Outbox(Store):
         """Put a file kept in the save's outbox into commout/ with its draft, then clear the outbox."""
         path = self.folders.commout / name
         self.folders.put(self.folders.commout, name, data)
+        inbox.keep_sent(self.folders, name, data)  # for 'eiapbem audit' (issue 20)
         self._draft(path, what)
         self.data = replace(self.data, outbox={})  # written: a player may now clear commout/ freely
         self.save()
@@ -36,9 +38,13 @@ class Outbox(Store):
         if not box:
             return None
         path = self.folders.commout / box["name"]
-        if path.exists():
-            return None
-        return self.send(box["name"], box["data"], box["what"])
+        if not path.is_file():
+            return self.send(box["name"], box["data"], box["what"])
+        if not path.with_name(path.name + ".eml").exists():
+            self._draft(path, box["what"])  # a crash between the file and its draft (issue 20)
+        self.data = replace(self.data, outbox={})
+        self.save()
+        return path
 
     def _draft(self, path: Path, what: str) -> Path | None:
         """An email draft to every player not at this computer (4.2.5, 000:162)."""

@@ -28,6 +28,8 @@ from eiapbem.pbem.folders import GameFolders
 from eiapbem.rules import turn
 from eiapbem.rules.model import POWERS
 
+from . import forks
+from eiapbem.pbem.errors import BadFile, NotForYou
 from .exchange import battle_nonce
 from .store import (PLAYER_TYPES, TEST_SCRYPT_ENV, GameData, NoGame, file_time, find_game, game_names, key_path,
                     local_roles, monthly_name, open_identity, scrypt_params, utc_now, write_identity)
@@ -87,7 +89,12 @@ class Session(Turns):
         """Open the save with an identity already unlocked (the demo keeps them open between slots)."""
         home = Path(home)
         local = local_roles(home, game)
-        contents = savegame.load(GameFolders(home), game, me, local)
+        try:
+            contents = savegame.load(GameFolders(home), game, me, local)
+        except NotForYou:
+            raise  # not damaged: the save is not this role's (a handed-on role, 4.2.8)
+        except BadFile as err:
+            raise forks.damaged_save(home, game, me, local, err) from err  # issue 20: say how to come back
         # A role whose key the chain no longer holds (a replaced host, 000:208) is not played here any more.
         local = {r: e for r, e in local.items() if contents.chain.roster.get(r) == e}
         if me.role not in local:
@@ -95,7 +102,10 @@ class Session(Turns):
         data = GameData.from_obj(contents.game, folders.save_name(game))
         check_versions(data.meta.get("versions"), f"the game {game}")
         s = cls(home, game, me, contents, data, local)
-        s.flush_outbox()
+        try:
+            s.flush_outbox()
+        except BadFile:
+            pass  # commout/ cannot take it now (a plain file there): the save keeps it until it can (issue 20)
         s._sync_battles()  # a battle question due since the last action, or a crash before its file (4.2.7)
         s._hand_over()
         return s

@@ -90,6 +90,9 @@ def status_record(s: Any) -> dict:
     rec["not_implemented"] = [str(p) for p in Phase if not engine.phase_implemented(p)]
     rec["partly_built"] = [{"phase": str(p), "missing": engine.phase_gaps(p)} for p in Phase
                            if engine.phase_implemented(p) and engine.phase_gaps(p)]
+    from .forks import status_lines as fork_lines
+
+    rec["forks"] = fork_lines(s)  # forks this folder set aside (issue 20)
     return rec
 
 
@@ -113,6 +116,7 @@ def render(rec: dict) -> list[str]:
         out.append(f"Turn: every power gives its orders at once ({rec['slot']})")
     else:
         out.append(f"Turn: {POWER_NAMES[rec['turn_of']]} ({rec['slot']})")
+    out.extend(rec.get("forks", []))
     if rec["computer"]:
         out.append("Played by the computer (every client plays their turns itself): "
                    + ", ".join(f"{c['power']} ({c['level']})" for c in rec["computer"]))

@@ -105,6 +105,9 @@ def local_roles(home: Path, game: str) -> dict[str, envelope.RosterEntry]:
     out = {}
     for role in envelope.POWERS + ("host",):
         p = key_path(home, game, role)
+        if p.is_dir():
+            raise NoGame(f"{p.name} in {home} is a folder, not {role}'s key file",
+                         hint="put the key file back in its place (keep a copy of it somewhere safe)")
         if p.is_file():
             out[role] = keys.public_of(folders.read_limited(p, keys.MAX_KEY_FILE), p.name)
     return out

@@ -43,12 +43,12 @@ from eiapbem.pbem.errors import AlreadyLoaded, BadFile, OutOfSync, OwnFile, Wron
 from eiapbem.rules import engine, turn
 from eiapbem.rules.model import POWERS, GameState
 
-from . import battles
+from . import battles, forks, inbox
 from . import orders as sealed_orders
 from .autoplay import AutoPlay
 from .exchange import BattleExchange
 from .outbox import Outbox
-from .store import file_time, utc_now
+from .store import file_time, game_names, utc_now
 
 #: The manual's words for a file that does not replay to the same state (4.2.8, 000:212).
 OUT_OF_SYNC = "Turn file out of sync \u2013 contact game host"
@@ -125,6 +125,9 @@ class Report:
 
 class Turns(BattleExchange, AutoPlay, Outbox):
     """The slot in play, ending it (the turn file) and loading the others' files, on ``rules.turn.play_turn``."""
+
+    #: ``eiapbem audit`` replays this folder's own files too (``client/audit.py``); a player never does.
+    replays_own = False
 
     # -------------------------------------------------------------- the slot in play
 
@@ -226,6 +229,9 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         if slot is None:
             raise IllegalAction("the game is over; nothing more can be done")
         engine.verify_actor(state, self.power)
+        for part in (self.folders.commout, self.folders.save):
+            folders.check_folder(part)  # before the save says the file is sent (issue 20)
+        point = forks.point_before(self)
         key = file_slot(state, self.power)
         chain = self.contents.chain
         if slot.simultaneous and key in chain.collected:
@@ -280,6 +286,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         self.contents = replace(self.contents, chain=new_chain)
         self._note(name, key, self.power, utc_now(), reloads)
         self._settle()
+        forks.keep(self, point)
         self.save()  # first the save (it holds the file), then the file: a crash loses neither
         return self.send(name, sealed.data, slot.key(state.date))
 
@@ -301,20 +308,25 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         if path.suffix == ".battle":
             return self.load_battle(path)
         data = folders.read_limited(path)
+        point = forks.point_before(self)  # the state at this point, should a fork make this folder come back to it
+        forks.check(self, data, path.name)  # a fork is named; the host's act wins (issue 20, 4.2.8)
         slot = self._load_bytes(data, path.name)
+        forks.keep(self, point)
         h = envelope.parse(data, path.name).header
         self._note(path.name, slot, h.author, file_time(path), h.reloads or 0)
         self.save()
+        inbox.keep_received(self.folders, path.name, data)  # for 'eiapbem audit' (issue 20)
         return slot
 
     def _load_bytes(self, data: bytes, name: str) -> str:
         state = self.state
         chain = self.contents.chain
         author = envelope.parse(data, name).header.author
-        if author in self.local:
+        if author in self.local and not self.replays_own:
             raise OwnFile(f"{name} is your own file ({author}); a client never loads the files it made",
                           hint="to go back you need a backup from the host (4.2.8)")
-        loaded = files.load_file(chain, data, [self.me], step_for(state), name, own=self.local)
+        loaded = files.load_file(chain, data, [self.me], step_for(state), name, own=self.local,
+                                 own_ok=self.replays_own)
         h = loaded.header
         if h.kind == "admin":
             return self._load_admin(loaded, name)
@@ -450,6 +462,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
     def load_all(self) -> Report:
         """Load every waiting file of this game in ``commin/``, in chain order."""
         rep = Report()
+        rep.refused.extend(inbox.strangers(self.folders, game_names(self.home), self.game))
         pending = [p for p in self.folders.incoming(self.game) if p.suffix == ".pbm" and not p.name.endswith("_gamestart.pbm")]
         known = self.contents.chain.known
         waiting = []
@@ -458,6 +471,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
                 env = envelope.parse(folders.read_limited(p), p.name)
             except BadFile as err:
                 rep.refused.append((p.name, str(err)))
+                inbox.refuse(self.folders, p, str(err))
                 continue
             if crypto.file_hash(env) in known or env.header.author in self.local:
                 continue
@@ -466,7 +480,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
                 continue
             waiting.append(p)
         progress = True
-        errors: dict[str, str] = {}
+        errors: dict[str, EiaError] = {}
         while waiting and progress:
             progress = False
             for p in list(waiting):
@@ -478,12 +492,16 @@ class Turns(BattleExchange, AutoPlay, Outbox):
                     continue
                 except EiaError as err:
                     self.restore_snapshot(before)
-                    errors[p.name] = str(err)
+                    errors[p.name] = err
                     continue
                 rep.loaded.append((p.name, slot))
                 waiting.remove(p)
                 errors.pop(p.name, None)
                 progress = True
-        rep.refused.extend((p.name, errors.get(p.name, "not loaded")) for p in waiting)
+        for p in waiting:
+            err = errors.get(p.name)
+            rep.refused.append((p.name, str(err) if err else "not loaded"))
+            if err is not None and inbox.for_good(err):
+                inbox.refuse(self.folders, p, str(err))  # moved aside, so it does not block every later load
         return rep
 

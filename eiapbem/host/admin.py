@@ -51,6 +51,37 @@ def require_host(s: Session, *, edit: bool = True) -> None:
     if edit and not s.state.options.allow_pbem_host_functions:
         raise NotHost("this game does not allow host functions: the game option 'Allow PBEM Host Functions' is off (4.1.1, 000:32)",
                       hint="it is chosen when the game is created ('eiapbem new --option allow-pbem-host-functions')")
+    if edit:
+        load_first(s)
+
+
+def load_first(s: Session) -> None:
+    """Every host act first loads what waits in commin/, and refuses to act on a slot whose file is there (issue 20).
+
+    A skip made while the skipped player's file waits unloaded is the fork of
+    issue 20: every folder would have to choose between the two.
+    """
+    from eiapbem.client import forks
+
+    st = s.state
+    where = st.slot.key(st.date) if st.slot else "game over"
+    rep = s.load_all()
+    now = s.state
+    if rep.loaded and (now.date, now.slot) != (st.date, st.slot):
+        names = ", ".join(n for n, _ in rep.loaded)
+        raise IllegalAction(
+            f"first loaded the file(s) waiting in commin/ ({names}): the game has moved on from {where} to "
+            f"{now.slot.key(now.date) if now.slot else 'its end'}, so nothing else was done",
+            hint="look at 'eiapbem admin status' and run the command again if it is still needed")
+    ch = s.contents.chain
+    for k in forks.kept_files(s):
+        h = k.header
+        if k.path.parent == s.folders.commin and h.kind == "turn" and h.epoch == ch.epoch and h.prev == ch.head \
+                and k.hash not in ch.known:
+            raise IllegalAction(
+                f"{h.author}'s file {k.path.name} for {h.slot} is already in commin/ but does not load "
+                f"({dict(rep.refused).get(k.path.name, 'see eiapbem load')}); a host act now would fork the game",
+                hint=f"load it ('eiapbem load'), or move it out of commin/ if {h.author} must send it again")
 
 
 def edit(s: Session, acts: list) -> Path:
@@ -468,9 +499,31 @@ def _where(st: GameState) -> str:
     return f"{st.slot.key(st.date)}" if st.slot else "game over"
 
 
+def _forks_of(s: Session, paths: Iterable[Path]) -> list[str]:
+    """Forks among the files given and the files the host accepted (issue 20 item 4)."""
+    from eiapbem.client import forks
+
+    items = []
+    for p in paths:
+        if p.name.endswith(".sav"):
+            continue
+        try:
+            env = envelope.parse(folders.read_limited(p), p.name)
+        except EiaError:
+            continue
+        if env.header.gid == s.contents.chain.gid:
+            items.append((p.name, env.header, crypto.file_hash(env)))
+    for name, h, fh in list(items):
+        other = forks.accepted_after(s, h.prev, h.epoch)
+        if other is not None and other.hash != fh:
+            items.append((other.path.name, other.header, other.hash))
+    return forks.forks_among(items)
+
+
 def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
     """Name the players whose state differs from the others' at the same point, and where (first difference)."""
     require_host(s, edit=False)
+    paths = list(paths)
     seen = [_seen("host", _where(s.state), s.state, "the host's save")]
     lines = []
     for p in paths:
@@ -502,8 +555,11 @@ def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
             lines.append(f"{where}: {', '.join(x.who for x in xs)} agree ({hashes[0].hex()[:16]})")
         elif len(xs) == 1:
             lines.append(f"{where}: only {xs[0].who} ({xs[0].source}); nothing to compare at this point")
-    if bad:
-        lines.insert(0, f"Out of sync: {', '.join(sorted(set(bad)))}")
+    fork_lines = _forks_of(s, paths)
+    lines.extend(fork_lines)
+    if bad or fork_lines:
+        lines.insert(0, "Forked: files follow the same point of the chain (see below); the host's act wins (4.2.8)"
+                     if fork_lines else f"Out of sync: {', '.join(sorted(set(bad)))}")
         lines.append(REPAIR)
     else:
         lines.insert(0, "In sync: every state given agrees with the others at the same point")

@@ -183,7 +183,8 @@ class Chain:
         if h.prev != self.head or h.seq != self.seq + 1:
             if h.prev in self.known:
                 raise OutOfOrder(
-                    f"{name} follows a file you passed long ago ({h.prev.hex()[:16]}); it is an old or replayed file",
+                    f"{name} follows a point of the chain you passed long ago ({h.prev.hex()[:16]}): an old or "
+                    "replayed file, or a fork at that point",
                     hint="you cannot go back (4.2.8); ask for the file that follows your last one",
                 )
             raise OutOfOrder(

@@ -169,16 +169,18 @@ def write_admin(
 
 
 def load_file(
-    chain: Chain, data: bytes, me: Iterable[Identity], step: Step | None, name: str, *, own: Iterable[str] = ()
+    chain: Chain, data: bytes, me: Iterable[Identity], step: Step | None, name: str, *, own: Iterable[str] = (),
+    own_ok: bool = False,
 ) -> Loaded:
     """Load a turn or admin file from ``commin/``; refuse it (nothing changed) if it does not fit.
 
     ``own`` names further roles played from this folder (hot-seat, 4.2.1): their
-    files are refused as the client's own like those of ``me``.
+    files are refused as the client's own like those of ``me``, unless ``own_ok`` (an audit
+    replays a folder's own files too).
     """
     ids = list(me)
     env = _parse(data, name, ("turn", "admin"))
-    new_chain = chain.accept(env, name, me=[i.role for i in ids] + list(own), step=step)
+    new_chain = chain.accept(env, name, me=[] if own_ok else [i.role for i in ids] + list(own), step=step)
     body = _open_for(env, ids, name)
     h = env.header
     assert h.reveal is not None

@@ -131,6 +131,7 @@ class GameFolders:
         """Write ``data`` atomically as ``folder/name`` (a battle file overwrites the older one, ``000:174``)."""
         if "/" in name or "\\" in name or name.startswith("."):
             raise BadName(f"{name!r} is not a plain file name")
+        check_folder(folder)
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / name
         atomic.write_atomic(path, data)
@@ -142,6 +143,16 @@ class GameFolders:
         if not self.commin.is_dir():
             return []
         return sorted(p for p in self.commin.iterdir() if p.is_file() and p.name.startswith(game + "_"))
+
+
+def check_folder(folder: Path) -> None:
+    """Refuse, in one sentence, a game folder part that is a plain file (issue 20: not a FileExistsError)."""
+    for p in (folder, *folder.parents):
+        if p.exists():
+            if not p.is_dir():
+                raise BadFormat(f"{p} is a file, not a folder; move it away (a game folder holds commin/, commout/, "
+                                "battles/ and save/ as folders) and run the command again")
+            return
 
 
 def read_limited(path: Path, limit: int = envelope.MAX_FILE) -> bytes:

@@ -134,6 +134,9 @@ def step(state: GameState, ctx: Any, power: str, corps: Corps, here: str, to: st
     """The cost of moving ``corps`` from ``here`` into the adjacent ``to``; raise if it cannot go there."""
     m = ctx.map
     if not m.is_area(to):
+        if m.is_sea(to):  # issue 20: not "does not exist"
+            raise IllegalAction(f"{to} is a sea area; a corps moves only through land areas (10.4); crossing the sea "
+                                "needs a fleet's naval transport in the naval phase (8.0)")
         raise IllegalAction(f"there is no land area {to!r} on the map; check the path's spelling", hint="areas are slugs like paris")
     via_crossing = False
     if to not in m.land_neighbours(here):

@@ -1,0 +1,390 @@
+"""``eiapbem audit``: re-verify a whole game from the files a folder holds (issue 20 item 2).
+
+An audit starts from the gamestart file, as a new player joining would
+(4.2.2), and loads every turn and admin file the folder holds, in chain order,
+through the same code a player's ``load`` uses (``Session._load_bytes``): each
+file's signature against the roster, its place in the hash chain, its dice
+reveal against the author's committed chain, every recorded roll re-derived
+from the file's seed, the battle files it carries with their commit-reveal
+nonces, its actions replayed and the state hashes compared.  The computer's
+slots are played again as every client plays them.  A host backup the folder
+holds starts its new epoch (4.2.8, 000:226) once the replay has passed through
+the state it restores.
+
+Nothing is written: the replay keeps its save in memory.  At the end the replay
+is compared with the folder's own save (chain head, every slot's file, the
+state), and the verdict names the first point where anything disagrees: the
+file, its slot and author, and the first differing part of the state (which
+names the power, area or unit).
+
+Files are looked for where a folder keeps them: ``commin/`` and its
+``done/`` and ``refused/`` parts, ``commout/`` and ``commout/sent/``
+(``client/inbox.py`` keeps a copy of every file loaded or sent there), and the
+backups in ``save/``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from eiapbem.client import inbox
+from eiapbem.client.session import GameData, NoGame, Session, find_game, local_roles
+from eiapbem.core.errors import BadEncoding, EiaError
+from eiapbem.pbem import atomic, crypto, envelope, files, folders, keys, savegame
+from eiapbem.pbem.errors import AlreadyLoaded, OutOfOrder
+from eiapbem.pbem.files import SaveContents
+from eiapbem.pbem.folders import GameFolders
+from eiapbem.rules.model import GameState, first_difference
+
+
+class Replay(Session):
+    """A session that never writes: the audit's save lives in memory only, and it loads its own files too."""
+
+    replays_own = True
+
+    def save(self) -> None:
+        """Nothing to write, nothing to encode: the replay's save is ``contents`` and ``data`` in memory."""
+        self.data = self.data.absorbed()  # as a save does: the log lines leave the state for the journal
+
+
+@dataclass
+class Point:
+    """The first point where the files and the save disagree."""
+
+    file: str
+    slot: str
+    author: str
+    reason: str
+    hash: str = ""
+
+    def to_obj(self) -> dict:
+        return {"file": self.file, "slot": self.slot, "author": self.author, "hash": self.hash, "reason": self.reason}
+
+
+@dataclass
+class Result:
+    game: str
+    role: str
+    verified: bool = False
+    files: int = 0
+    slots: int = 0
+    epochs: int = 0
+    first: Point | None = None
+    notes: list = field(default_factory=list)
+    seconds: float = 0.0
+    state_hash: str = ""
+
+    def to_obj(self) -> dict:
+        return {"game": self.game, "role": self.role, "verdict": "verified" if self.verified else "disagrees",
+                "files": self.files, "epochs": self.epochs, "state": self.state_hash,
+                "first": None if self.first is None else self.first.to_obj(), "notes": list(self.notes),
+                "seconds": round(self.seconds, 2)}
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.verified:
+            out.append(f"Game {self.game}: verified. {self.files} files re-verified and replayed from the gamestart "
+                       f"(epochs: {self.epochs + 1}); the replay ends in the state of this folder's save "
+                       f"({self.state_hash[:16]}).")
+        else:
+            p = self.first
+            assert p is not None
+            out.append(f"Game {self.game}: NOT verified. {self.files} files replayed before the first disagreement:")
+            out.append(f"  at {p.slot} ({p.author}), file {p.file}{' ' + p.hash[:16] if p.hash else ''}: {p.reason}")
+        out.extend(f"  note: {n}" for n in self.notes)
+        out.append(f"  ({self.seconds:.1f} s, opened as {self.role})")
+        return out
+
+
+@dataclass
+class _File:
+    path: Path
+    data: bytes
+    env: envelope.Envelope
+    hash: bytes
+
+    @property
+    def h(self) -> envelope.Header:
+        return self.env.header
+
+
+def _gather(home: Path, game: str, gid: bytes | None) -> tuple[list[_File], list[str]]:
+    """Every file of the game under the folder's places, once each (by file hash)."""
+    f = GameFolders(home)
+    seen: dict[bytes, _File] = {}
+    notes = []
+    for place in inbox.places(f):
+        if not place.is_dir():
+            continue
+        for p in sorted(place.iterdir()):
+            if not p.is_file() or not p.name.endswith(".pbm"):
+                continue
+            try:
+                data = folders.read_limited(p)
+                env = envelope.parse(data, p.name)
+            except EiaError:
+                if p.name.startswith(game + "_"):
+                    notes.append(f"{p.relative_to(home)} is not a readable eiapbem file; left out")
+                continue
+            if env.header.game != game or (gid is not None and env.header.gid != gid):
+                continue
+            fh = crypto.file_hash(env)
+            seen.setdefault(fh, _File(p, data, env, fh))
+    return list(seen.values()), notes
+
+
+def _gamestart(found: list[_File], home: Path, game: str) -> _File:
+    starts = [x for x in found if x.h.kind == "gamestart"]
+    if not starts:
+        raise NoGame(f"{home} holds no gamestart file of {game} ({folders.gamestart_name(game)}); an audit starts from it",
+                     hint="put the gamestart file the host sent in commin/done/")
+    return starts[0]
+
+
+def _first_state(body: Any, chain, name: str) -> GameData:
+    from eiapbem.client.newgame import start_data
+
+    return start_data(body, chain, name)
+
+
+def _backups(home: Path, game: str, role: str) -> list[tuple[int, Path]]:
+    out = []
+    f = GameFolders(home)
+    for place in (f.save, f.commin, f.commin / "done"):
+        p = place / folders.backup_name(game, role) if role in folders.POWER_NAMES else None
+        if p is None or not p.is_file():
+            continue
+        try:
+            sav, _ = atomic.read_save_pair(p)
+            out.append((envelope.parse(sav, p.name, max_size=envelope.MAX_SAV).header.epoch, p))
+        except EiaError:
+            continue
+    return sorted(set(out))
+
+
+def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic) -> Result:
+    """Audit the game ``game`` of the folder ``home`` as ``me`` (any role of the game whose key is here)."""
+    t0 = clock()
+    home = Path(home)
+    game = find_game(home, game)
+    local = local_roles(home, game)
+    saved = savegame.load(GameFolders(home), game, me, local)
+    saved_data = GameData.from_obj(saved.game, folders.save_name(game))
+    res = Result(game, me.role)
+    found, res.notes = _gather(home, game, saved.chain.gid)
+    gs = _gamestart(found, home, game)
+    chain, body = files.open_gamestart(gs.data, [me], gs.path.name)
+    rp = Replay(home, game, me, SaveContents(chain, None, {}), _first_state(body, chain, gs.path.name), {})
+    rp._settle()
+    rp.save()
+    passed = {rp.state.state_hash()}
+    pending = sorted((x for x in found if x.h.kind in ("turn", "admin")), key=lambda x: (x.h.epoch, x.h.seq, x.path.name))
+    backups = _backups(home, game, me.role)
+    errors: dict[bytes, str] = {}
+    points: list[GameState] = [rp.state]  # states a backup may restore: monthly points, the state at a backup
+
+    def known_to_save(x: _File) -> bool:
+        return x.hash in saved.chain.known
+
+    while True:
+        progress = False
+        for x in list(pending):
+            if x.h.epoch != rp.contents.chain.epoch:
+                continue
+            # Only the files the save accepted make its history: a swapped file, the losing side of a fork
+            # or a file still waiting to be loaded is not one of them (named below).
+            if x.hash not in saved.chain.known:
+                continue
+            snap = rp.save_snapshot()
+            try:
+                rp._load_bytes(x.data, x.path.name)
+            except AlreadyLoaded:
+                pending.remove(x)
+                continue
+            except EiaError as err:
+                rp.restore_snapshot(snap)
+                errors[x.hash] = str(err)
+                continue
+            pending.remove(x)
+            errors.pop(x.hash, None)
+            res.files += 1
+            if _monthly_point(rp):  # a state a monthly save or a backup may hold (a hash costs; not after every file)
+                passed.add(rp.state.state_hash())
+                points.append(rp.state)
+            progress = True
+        if progress:
+            continue
+        nxt = [(e, p) for e, p in backups if e == rp.contents.chain.epoch + 1]
+        if not nxt:
+            break
+        passed.add(rp.state.state_hash())  # a backup "from the current state" holds this one
+        points.append(rp.state)
+        point = _new_epoch(rp, nxt[0][1], me, points)
+        if point is not None:
+            res.first = point
+            break
+        res.epochs += 1
+        passed.add(rp.state.state_hash())
+    if res.first is None:
+        res.first = _first_bad(rp, saved, saved_data, pending, errors)
+    if res.first is None:
+        res.first = _monthly(home, game, me, local, passed)
+    for x in pending:
+        if x.h.epoch < rp.contents.chain.epoch:
+            res.notes.append(f"{x.path.name} was made before the backup of epoch {rp.contents.chain.epoch} (obsolete)")
+        elif not known_to_save(x) and res.first is None:
+            old = saved.chain.slots.get(x.h.slot)
+            if old is not None and old != x.hash:
+                res.notes.append(f"{x.path.name} is a second file for {x.h.slot} ({x.hash.hex()[:16]}; the one "
+                                 f"accepted is {old.hex()[:16]}): a fork, left out")
+            elif x.h.prev in saved.chain.known and x.h.prev != saved.chain.head and saved.chain.step is None:
+                res.notes.append(f"{x.path.name} ({x.h.slot}, {x.hash.hex()[:16]}) follows a point this folder passed "
+                                 "with another file: the losing side of a fork, left out")
+            else:
+                res.notes.append(f"{x.path.name} ({x.h.slot}) is not loaded in this folder yet; left out")
+    res.verified = res.first is None
+    res.slots = len(rp.contents.chain.slots)
+    res.state_hash = rp.state.state_hash().hex()
+    res.seconds = clock() - t0
+    return res
+
+
+def _monthly(home: Path, game: str, me: keys.Identity, local: dict, passed: set) -> Point | None:
+    """The host's monthly saves (000:216) must hold states the replay passed through."""
+    f = GameFolders(home)
+    prefix = f"{game}_monthly_"
+    for p in sorted(f.save.glob(prefix + "*.sav")) if f.save.is_dir() else []:
+        try:
+            sav, dat = atomic.read_save_pair(p)
+            c = files.open_save(sav, dat, me, p.name, local)
+            st = GameData.from_obj(c.game, p.name).state
+        except EiaError as err:
+            return Point(p.name, p.name[len(prefix):-len(".sav")], "host", f"the monthly save does not open: {err}")
+        if st.state_hash() not in passed:
+            return Point(p.name, _slot_of(st), "host", "the monthly save holds a state the game's files never reach")
+    return None
+
+
+def _restores(backup: GameState, points: list[GameState]) -> bool:
+    """Is ``backup`` one of ``points`` with only the host's "backups made" log line(s) added (000:214-220)?"""
+    for st in reversed(points):
+        n = len(st.log)
+        extra = backup.log[n:]
+        if all(getattr(e, "kind", "") == "admin.backups" for e in extra) \
+                and backup.replace(log=backup.log[:n]).state_hash() == st.state_hash():
+            return True
+    return False
+
+
+def _new_epoch(rp: Replay, path: Path, me: keys.Identity, points: list) -> Point | None:
+    sav, dat = atomic.read_save_pair(path)
+    h = envelope.parse(sav, path.name, max_size=envelope.MAX_SAV).header
+    try:
+        chain, body = files.open_backup(sav, dat, me, rp.contents.chain, path.name)
+        if not isinstance(body, dict) or set(body) != {"game"}:
+            raise BadEncoding(f"{path.name} does not hold a backup in the expected form")
+        data = GameData.from_obj(body["game"], path.name)
+        if data.state.state_hash() != h.state:
+            raise BadEncoding(f"{path.name} holds another state than its header names")
+    except EiaError as err:
+        return Point(path.name, h.slot, h.author, str(err))
+    if not _restores(data.state, points):
+        return Point(path.name, h.slot, h.author,
+                     "the backup restores a state the game's files never passed through (4.2.8: a backup returns to "
+                     "an earlier point of the same game)")
+    rp.contents = SaveContents(chain, data.to_obj(), rp.contents.starts)
+    rp.data = data
+    rp._settle()
+    rp.save()
+    return None
+
+
+def _first_bad(rp: Replay, saved: SaveContents, saved_data: GameData, pending: list[_File],
+               errors: dict[bytes, str]) -> Point | None:
+    ch = rp.contents.chain
+    sc = saved.chain
+    if (ch.epoch, ch.seq, ch.head) == (sc.epoch, sc.seq, sc.head) and dict(ch.collected) == dict(sc.collected):
+        a, b = rp.state, saved_data.state
+        if a.state_hash() != b.state_hash():
+            return Point("(the save)", _slot_of(b), "", "the files replay to another state than the save holds; "
+                         f"the first difference is at {first_difference(a.to_obj(), b.to_obj())}")
+        if dict(rp.data.orders) != dict(saved_data.orders):
+            return Point("(the save)", _slot_of(b), "", "the save holds other orders for the slot in play than its files")
+        return None
+    # The replay stopped before the save's point: name the file that should come next.
+    here = [x for x in pending if x.h.epoch == ch.epoch and x.h.prev == ch.head]
+    real = [x for x in here if x.hash in errors and not _missing_before(errors[x.hash])]
+    for x in real:
+        if x.hash in sc.known or x.h.slot not in sc.slots:
+            return Point(x.path.name, x.h.slot, x.h.author, errors[x.hash], x.hash.hex())
+    nxt = {s: fh for s, fh in sc.slots.items() if fh not in ch.known}
+    later = sorted((x for x in pending if x.h.epoch == ch.epoch), key=lambda x: x.h.seq)
+    for s, fh in sorted(nxt.items(), key=lambda kv: _seq_hint(kv[1], pending)):
+        others = [x for x in pending if x.h.slot == s and x.hash != fh]
+        if others:
+            x = others[0]
+            snap = rp.save_snapshot()
+            try:
+                rp._load_bytes(x.data, x.path.name)
+            except EiaError as err:  # why it does not fit says more than "another file"
+                return Point(x.path.name, s, x.h.author, str(err), x.hash.hex())
+            finally:
+                rp.restore_snapshot(snap)
+            return Point(x.path.name, s, x.h.author,
+                         f"this is not the file this folder's save accepted for {s} ({fh.hex()[:16]}): the file was "
+                         "swapped or forked, and the save's own file is missing", x.hash.hex())
+        if any(x.hash == fh for x in pending):
+            x = next(x for x in pending if x.hash == fh)
+            return Point(x.path.name, s, x.h.author, errors.get(fh, "it does not load here"), fh.hex())
+        follower = next((x for x in later if x.h.prev == fh), None)
+        return Point("(missing)", s, "", f"the file this save accepted for {s} ({fh.hex()[:16]}) is not in the folder"
+                     + (f"; {follower.path.name} follows it" if follower else ""), fh.hex())
+    if later:
+        x = later[0]
+        return Point(x.path.name, x.h.slot, x.h.author, errors.get(x.hash, "it does not follow the files before it"),
+                     x.hash.hex())
+    return Point("(the save)", _slot_of(saved_data.state), "",
+                 f"the save has passed {sc.seq - ch.seq} more file(s) than the folder holds (chain head "
+                 f"{sc.head.hex()[:16]}, replay stops at {ch.head.hex()[:16]})")
+
+
+def _missing_before(msg: str) -> bool:
+    return "files before it are missing" in msg
+
+
+def _seq_hint(fh: bytes, pending: list[_File]) -> int:
+    for x in pending:
+        if x.h.prev == fh:
+            return x.h.seq - 1
+    for x in pending:
+        if x.hash == fh:
+            return x.h.seq
+    return 1 << 30
+
+
+def _monthly_point(rp: Replay) -> bool:
+    """The start of a month's diplomacy phase, where the host keeps its monthly save (000:216)."""
+    st = rp.state
+    return (st.slot is not None and st.slot.phase.value == "diplomacy" and not rp.data.orders
+            and rp.contents.chain.step is None)
+
+
+def _slot_of(st: GameState) -> str:
+    return st.slot.key(st.date) if st.slot is not None else "game over"
+
+
+def open_and_run(home: Path, game: str | None, role: str | None, password: str) -> Result:
+    home = Path(home)
+    name = find_game(home, game)
+    local = local_roles(home, name)
+    if role is None:
+        powers = [r for r in local if r != "host"]
+        role = powers[0] if len(powers) == 1 else ("host" if "host" in local else None)
+        if role is None:
+            raise NoGame(f"this folder plays {', '.join(local)}; say which key opens the audit with --power")
+    from eiapbem.client.session import open_identity
+
+    return run(home, name, open_identity(home, name, role, password))

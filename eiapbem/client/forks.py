@@ -1,0 +1,238 @@
+"""Forks of the chain: two files following the same point (issue 20 item 4; 4.2.8).
+
+A fork is a file that follows a point of the chain this folder has already
+passed with another file: typically the host's admin act (a skip, an AI play)
+made while the skipped player's turn file was on its way.  It is named as such
+(both files, both hashes, the point), never as an "old or replayed" file.
+
+One fixed rule decides every fork the same way on every computer: **the host's
+act wins** (4.2.8 makes the host the authority).  A folder that took the
+other side (it loaded the player's turn file first, or it is that player's own
+folder) rewinds by itself to the fork point and loads the host's file; the
+turn file is then set aside.  For that, a folder keeps a copy of its save as
+it was at each of the last ``KEEP`` points of the chain (``rewind/`` beside
+``save/``), taken when it loads or writes the file that follows the point.  A fork
+between two turn files or two admin files is not decided here: it is named and
+the host repairs it with backups.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, replace
+from pathlib import Path
+from eiapbem.client import inbox
+from eiapbem.core.errors import EiaError
+from eiapbem.pbem import atomic, crypto, envelope, files, folders
+from eiapbem.pbem.errors import Fork
+
+#: How many points of the chain a folder can rewind to.
+KEEP = 40
+REWIND = "rewind"
+
+
+@dataclass(frozen=True)
+class Kept:
+    path: Path
+    header: envelope.Header
+    hash: bytes
+
+
+def _rewind_dir(s: "Session") -> Path:
+    return s.home / REWIND
+
+
+def _point_name(game: str, head: bytes) -> str:
+    return f"{folders.check_game_name(game)}_at_{head.hex()[:24]}.sav"
+
+
+def point_before(s: "Session") -> tuple[bytes, bytes, bytes] | None:
+    """The save as it is on disk now and the chain head it stands at (kept by ``keep`` once the load succeeded)."""
+    src = s.folders.save / folders.save_name(s.game)
+    try:
+        sav, dat = atomic.read_save_pair(src)
+        head = envelope.parse(sav, src.name, max_size=envelope.MAX_SAV).header.prev
+    except (OSError, EiaError):
+        return None
+    if (_rewind_dir(s) / _point_name(s.game, head)).is_file():
+        return None
+    return head, sav, dat
+
+
+def keep(s: "Session", point: tuple[bytes, bytes, bytes] | None) -> Path | None:
+    """Keep the save taken by ``point_before`` under its chain head (``rewind/``), the newest ``KEEP`` only."""
+    if point is None:
+        return None
+    head, sav, dat = point
+    d = _rewind_dir(s)
+    target = d / _point_name(s.game, head)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        atomic.write_save_pair(target, sav, dat)
+        olds = sorted((p for p in d.glob(f"{s.game}_at_*.sav")), key=lambda p: p.stat().st_mtime)
+        for p in olds[:-KEEP]:
+            for q in (p, p.with_name(p.name + ".dat"), p.with_name(p.name + ".dat.old")):
+                q.unlink(missing_ok=True)
+    except (OSError, EiaError):
+        return None  # a rewind copy is a convenience; never let it stop the game
+    return target
+
+
+def kept_files(s: "Session") -> list[Kept]:
+    out = []
+    for place in inbox.places(s.folders):
+        if not place.is_dir():
+            continue
+        for p in sorted(place.iterdir()):
+            if not (p.is_file() and p.name.startswith(s.game + "_") and p.name.endswith(".pbm")):
+                continue
+            try:
+                env = envelope.parse(folders.read_limited(p), p.name)
+            except EiaError:
+                continue
+            if env.header.gid == s.contents.chain.gid:
+                out.append(Kept(p, env.header, crypto.file_hash(env)))
+    return out
+
+
+def accepted_after(s: "Session", point: bytes, epoch: int) -> Kept | None:
+    """The file this folder accepted (loaded or wrote) right after ``point``."""
+    known = s.contents.chain.known
+    for k in kept_files(s):
+        if k.header.prev == point and k.header.epoch == epoch and k.hash in known and k.header.kind in ("turn", "admin"):
+            return k
+    return None
+
+
+def _describe(name: str, h: envelope.Header, fh: bytes) -> str:
+    who = "the host's admin file" if h.kind == "admin" else f"{h.author}'s turn file"
+    return f"{who} {name} ({h.slot}, {fh.hex()[:16]})"
+
+
+def check(s: "Session", data: bytes, name: str) -> None:
+    """Before a file is loaded: if it forks the chain, name the fork and apply the rule (the host's act wins).
+
+    Raises ``Fork`` when the file loses; rewinds the session (in memory) to the
+    fork point when the file is the host's act and this folder took the other side.
+    """
+    env = envelope.parse(data, name)
+    h = env.header
+    ch = s.contents.chain
+    fh = crypto.file_hash(env)
+    if (h.kind not in ("turn", "admin") or h.gid != ch.gid or h.epoch != ch.epoch or fh in ch.known
+            or h.prev == ch.head or h.prev not in ch.known or ch.step is not None):
+        return
+    other = accepted_after(s, h.prev, h.epoch)
+    if other is None:
+        return  # nothing of ours follows that point: an old or replayed file, refused by the chain as such
+    if other.header.kind == h.kind == "turn" and other.header.slot == h.slot:
+        return  # a second file for a slot: the chain names that fork itself
+    try:
+        ch.verify(env, name)  # a fork is named only between files their authors really signed
+    except EiaError:
+        return
+    both = (f"{_describe(name, h, fh)} and {_describe(other.path.name, other.header, other.hash)} both follow the same "
+            f"point of the chain ({h.prev.hex()[:16]}, file {h.seq} of epoch {h.epoch})")
+    if h.kind == "admin" and other.header.kind == "turn":
+        if not rewind(s, h.prev):
+            raise Fork(f"fork: {both}; the host's act wins (4.2.8), but this folder keeps no copy of its save at that point",
+                       first=other.hash, second=fh, hint="ask the host for a backup (eiapbem admin backup)")
+        return  # rewound: the host's file now follows the head and loads as usual
+    if h.kind == "turn" and other.header.kind == "admin":
+        raise Fork(f"fork: {both}; the host's act wins (4.2.8), so {name} is set aside",
+                   first=other.hash, second=fh, hint=f"{h.author} plays again from the host's act, if its slot is still due")
+    raise Fork(f"fork: {both}; the host must decide which counts and send backups (4.2.8)", first=other.hash, second=fh,
+               hint="the host runs 'eiapbem admin sync-check' with both files, then 'eiapbem admin backup'")
+
+
+def rewind(s: "Session", point: bytes) -> bool:
+    """Put the session (in memory) back to its save at ``point``; the caller's next save makes it last."""
+    from eiapbem.client.store import GameData
+
+    p = _rewind_dir(s) / _point_name(s.game, point)
+    if not p.is_file():
+        return False
+    try:
+        sav, dat = atomic.read_save_pair(p)
+        contents = files.open_save(sav, dat, s.me, p.name, s.local)
+        data = GameData.from_obj(contents.game, p.name)
+    except EiaError:
+        return False
+    if contents.chain.head != point:
+        return False
+    # Slot start counts only grow (4.2.7): a rewind must not hide a reload.
+    starts = dict(contents.starts)
+    for k, v in s.contents.starts.items():
+        starts[k] = max(v, starts.get(k, 0))
+    s.contents = replace(contents, starts=starts)
+    s.data = replace(data, outbox={})
+    return True
+
+
+def status_lines(s: "Session") -> list[str]:
+    """Forks this folder set aside (for ``eiapbem status``)."""
+    out = []
+    d = s.folders.commin / inbox.REFUSED
+    if not d.is_dir():
+        return out
+    for r in sorted(d.glob(f"{s.game}_*.reason.txt")):
+        try:
+            text = r.read_text("utf-8").strip()
+        except OSError:
+            continue
+        if text.startswith("fork:"):
+            out.append(f"Fork: commin/refused/{r.name[:-len('.reason.txt')]}: {text[len('fork: '):]}")
+    return out
+
+
+def forks_among(headers: list[tuple[str, envelope.Header, bytes]]) -> list[str]:
+    """Pairs of turn or admin files that follow the same point but are not one simultaneous step."""
+    by_point: dict[tuple[int, bytes], list[tuple[str, envelope.Header, bytes]]] = {}
+    for item in headers:
+        name, h, fh = item
+        if h.kind in ("turn", "admin"):
+            by_point.setdefault((h.epoch, h.prev), []).append(item)
+    out = []
+    for (_, prev), items in sorted(by_point.items(), key=lambda kv: (kv[0][0], kv[1][0][1].seq)):
+        uniq = {fh: (n, h) for n, h, fh in items}
+        if len(uniq) < 2:
+            continue
+        kinds = {h.kind for _, h in uniq.values()}
+        slots = [h.slot for _, h in uniq.values()]
+        together = kinds == {"turn"} and len(set(slots)) == len(slots) and all("/orders/" in x for x in slots)
+        if together:
+            continue  # the files of one simultaneous step all follow the same point
+        desc = "; ".join(_describe(n, h, fh) for fh, (n, h) in sorted(uniq.items(), key=lambda kv: kv[1][0]))
+        out.append(f"Fork at {prev.hex()[:16]}: {desc} follow the same point of the chain"
+                   + ("; the host's act wins (4.2.8)" if "admin" in kinds and "turn" in kinds else ""))
+    return out
+
+
+__all__ = ["KEEP", "accepted_after", "check", "damaged_save", "forks_among", "keep", "point_before", "rewind", "status_lines"]
+
+
+def damaged_save(home: Path, game: str, me, local, err: EiaError) -> EiaError:
+    """The sentence for a save that does not open: what is wrong and which kept copy brings the folder back."""
+    from eiapbem.client.store import NoGame
+
+    d = Path(home) / REWIND
+    best = None
+    for p in sorted(d.glob(f"{game}_at_*.sav"), key=lambda p: p.stat().st_mtime, reverse=True) if d.is_dir() else []:
+        try:
+            sav, dat = atomic.read_save_pair(p)
+            c = files.open_save(sav, dat, me, p.name, local)
+        except EiaError:
+            continue
+        best = (p, c)
+        break
+    save = f"save/{folders.save_name(game)}"
+    err = str(err).split(";")[0]  # what is wrong, without a file-from-outside's "ask its sender" advice
+    if best is None:
+        return NoGame(f"your save {save} does not open ({err}) and this folder keeps no earlier copy of it",
+                      hint="ask the host for a backup (eiapbem admin backup) and load it with 'eiapbem load-backup'")
+    p, c = best
+    rel = f"{REWIND}/{p.name}"
+    return NoGame(f"your save {save} does not open ({err}); the folder keeps a copy of it from file {c.chain.seq} "
+                  f"of the game, {rel}",
+                  hint=f"copy {rel} over {save} and {rel}.dat over {save}.dat, then run 'eiapbem load': the files "
+                       "kept in commin/done/ bring it up to date")

@@ -1,0 +1,128 @@
+"""A real seven-folder game played in-process, for the audit, fork, fuzz and fault tests (issue 20).
+
+``play(root)`` creates a game with the host playing Russia in ``root/host`` and
+six clients in ``root/<POWER>``, plays the setup, then ``slots`` more slots
+(one host admin file among them when ``admin`` is true), copying every file
+from its author's ``commout/`` to every other ``commin/`` and loading it there.
+Keys are sealed with the weak test scrypt parameters.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from eiapbem.client import newgame, setups
+from eiapbem.client.session import TEST_SCRYPT_ENV, Session, open_identity
+from eiapbem.host import admin as hadmin
+from eiapbem.pbem import crypto, envelope, keys
+from eiapbem.rules.model import POWERS
+from eiapbem.rules.sequence import SETUP_ORDER
+
+GAME = "Audit"
+HOST_PW = "host-secret"
+FAST = "10,1,1"
+
+
+def pw(p: str) -> str:
+    return f"secret-{p}"
+
+
+def home_of(root: Path, p: str) -> Path:
+    return root / ("host" if p in ("RU", "host") else p)
+
+
+def identity(root: Path, p: str) -> keys.Identity:
+    return open_identity(home_of(root, p), GAME, p, HOST_PW if p == "host" else pw(p))
+
+
+def deliver(root: Path, author: str, path: Path) -> None:
+    for q in POWERS:
+        if home_of(root, q) != home_of(root, author):
+            shutil.copy(path, home_of(root, q) / "commin" / path.name)
+
+
+def load_everyone(root: Path, ids: dict) -> None:
+    for q in POWERS:
+        s = Session.open_with(home_of(root, q), GAME, ids[q])
+        rep = s.load_all()
+        assert not rep.refused, (q, rep.refused)
+    h = Session.open_with(home_of(root, "host"), GAME, ids["host"])
+    rep = h.load_all()
+    assert not rep.refused, ("host", rep.refused)
+
+
+def hashes(root: Path, ids: dict) -> dict[str, bytes]:
+    return {p: Session.open_with(home_of(root, p), GAME, ids[p]).state.state_hash() for p in POWERS}
+
+
+def new(root: Path) -> dict[str, keys.Identity]:
+    """A fresh game in ``root``: the host's folder and six joined clients; returns every identity."""
+    os.environ[TEST_SCRYPT_ENV] = FAST
+    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", "host" if p == "RU" else "client") for p in POWERS]
+    created = newgame.new_game(home_of(root, "RU"), GAME, "classic-1805", players, bids={},
+                               options=newgame.options_from_flags(["allow-pbem-host-functions"]),
+                               passwords={"RU": pw("RU")}, host_password=HOST_PW)
+    host = home_of(root, "RU")
+    for p, otp in created.one_time.items():
+        h = home_of(root, p)
+        (h / "commin").mkdir(parents=True)
+        gs = host / "commout" / f"{GAME}_gamestart.pbm"
+        shutil.copy(gs, h / "commin" / gs.name)
+        shutil.copy(host / "commout" / f"{GAME}_{p}.key", h / "commin" / f"{GAME}_{p}.key")
+        newgame.join(h, h / "commin" / gs.name, p, otp, pw(p), f"{p.lower()}@example.org")
+    return {p: identity(root, p) for p in POWERS + ("host",)}
+
+
+def play_slot(root: Path, ids: dict) -> list[Path]:
+    st = Session.open_with(home_of(root, "RU"), GAME, ids["RU"]).state
+    paths = []
+    for p in st.slot.actors:
+        s = Session.open_with(home_of(root, p), GAME, ids[p])
+        if st.slot.phase.value == "setup":
+            setups.load_setup(s, "default")
+        paths.append((p, s.end_phase()))
+    for p, path in paths:
+        deliver(root, p, path)
+    load_everyone(root, ids)
+    return [path for _, path in paths]
+
+
+def host_skip(root: Path, ids: dict) -> Path:
+    h = Session.open_with(home_of(root, "host"), GAME, ids["host"])
+    path = hadmin.skip(h)
+    deliver(root, "host", path)
+    load_everyone(root, ids)
+    return path
+
+
+def play(root: Path, slots: int = 4, admin: bool = True) -> dict[str, keys.Identity]:
+    """The setup (7 slots), then ``slots`` more; the host skips the second of them when ``admin``."""
+    ids = new(root)
+    for _ in SETUP_ORDER:
+        play_slot(root, ids)
+    for i in range(slots):
+        if admin and i == 1:
+            host_skip(root, ids)
+        else:
+            play_slot(root, ids)
+    assert len(set(hashes(root, ids).values())) == 1
+    return ids
+
+
+def reseal(data: bytes, author: keys.Identity, reader: keys.Identity, roster: dict, body_fn) -> bytes:
+    """The same file with its body changed by ``body_fn`` and validly signed again by its author.
+
+    This is what a member with a patched client can send: every header field
+    (chain link, dice reveal, reloads) is kept, only the body differs.
+    """
+    env = envelope.parse(data)
+    h = env.header
+    fk = crypto.unwrap_key(env, reader.role, reader.decrypter)
+    body = body_fn(crypto.open_body(env, fk))
+    fields = {n: getattr(h, n) for n in ("reveal", "link", "reloads", "roster", "commit", "nonce")
+              if getattr(h, n) is not None}
+    to = [crypto.ToKey(s.role, roster[s.role].enc) for s in h.to]
+    return crypto.seal(kind=h.kind, game=h.game, gid=h.gid, slot=h.slot, author=h.author, signer=author.signer,
+                       to=to, body=body, seq=h.seq, epoch=h.epoch, prev=h.prev, **fields).data
