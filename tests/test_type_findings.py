@@ -19,3 +19,18 @@ def test_conquering_a_minor_with_depots_in_the_game_does_not_crash():
     assert out.state.minors["bavaria"].status is MinorStatus.CONQUERED
     assert out.state.minors["bavaria"].controller == "FR"
     assert "bavaria" not in out.state.powers["FR"].minor_wars
+
+
+def test_enemy_forces_in_a_minor_ignore_depots():
+    """A depot standing in a minor's territory is no force and has no nation (6.6; the same finding as above)."""
+    from eiapbem.core.dice import Dice
+    from eiapbem.data.context import rules_context
+    from eiapbem.rules.diplomacy.common import territory
+    from eiapbem.rules.diplomacy.minor_orders import _enemy_forces_inside
+    from eiapbem.rules.model import Location, LocationKind
+
+    ctx = rules_context(Dice(bytes(32)))
+    area = sorted(territory(START, ctx, "bavaria"))[0]
+    depot = next(k for k in START.units if k.startswith("depot:AU:"))
+    s = START.replace(units=START.units.set(depot, START.units[depot].replace(location=Location(LocationKind.AREA, area))))
+    assert _enemy_forces_inside(s, ctx, "FR", "bavaria") is False

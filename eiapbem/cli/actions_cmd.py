@@ -220,6 +220,9 @@ def register(cli: click.Group) -> None:
     for phase in GROUPS:
         group = phase_group(cli, phase)
         for kind, spec in engine.action_kinds(phase).items():
-            if kind == "decision.answer" or getattr(spec.cls, "INTERNAL", False):
-                continue  # 'eiapbem answer DECISION CHOICE' in every phase
+            if kind == "decision.answer" or getattr(spec.cls, "INTERNAL", False) or getattr(spec.cls, "ANY_PHASE", False):
+                continue  # 'eiapbem answer DECISION CHOICE' in every phase; settings (ANY_PHASE) at the top level
             group.add_command(action_command(spec))
+    for kind, spec in engine.action_kinds().items():
+        if getattr(spec.cls, "ANY_PHASE", False):
+            cli.add_command(action_command(spec))  # e.g. 'eiapbem skip --phase naval --mode continuous' (13.9)

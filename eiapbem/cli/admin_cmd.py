@@ -199,6 +199,17 @@ def register(cli: click.Group) -> None:
         s = open_host(game, password)
         _done(s, admin.ai_play(s, level))
 
+    @admin_group.command("house-rules")
+    @click.argument("ladder")
+    @host_options
+    def house_rules(ladder: str, game: str | None, password: str | None) -> None:
+        """Set the lateness ladder REMIND,REMIND_ALL,AI_PLAY,OFFER_AFTER (hours, hours, hours, missed slots; 0 = off), logged for all; 'eiapbem mail sync' applies it."""
+        from eiapbem.host import lateness
+
+        r = lateness.parse_rules(ladder)
+        s = open_host(game, password)
+        _done(s, lateness.set_house_rules(s, r))
+
     @admin_group.command("saves")
     @host_options
     def saves(game: str | None, password: str | None) -> None:
@@ -316,9 +327,11 @@ def register(cli: click.Group) -> None:
     @json_option
     @host_options
     def status(as_json: bool, game: str | None, password: str | None) -> None:
-        """Who holds the game up: the slot awaited, its player, their address, since when; reloads reported."""
+        """Who holds the game up: the slot awaited, its player, their address, since when; reloads reported; the lateness ladder."""
+        from eiapbem.host import lateness
+
         s = open_host(game, password)
-        lines = admin.status_lines(s)  # refused here when the host functions are off
+        lines = admin.status_lines(s) + lateness.status_lines(s)  # refused here when the host functions are off
         if as_json:
             echo_json(status_record(s))
             return

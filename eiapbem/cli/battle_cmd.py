@@ -9,6 +9,7 @@ their own reports (``rules/combat/report.py``, ``naval/battle.py``,
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -82,5 +83,48 @@ def register(cli: click.Group) -> None:
             known = ", ".join(found) or "none"
             raise IllegalAction(f"there is no battle {battle_id!r} in this game (battles now: {known})",
                                 hint="'eiapbem battle report' lists them")
+        from eiapbem.client import fog
+
+        fog.check_report(s.current(), battle_id, fog.viewers(s))  # 4.1.1 Fog of War
         what, b = found[battle_id]
         click.echo(render(what, b, as_json))
+
+    @battle_group.command("result")
+    @click.argument("battle_id", metavar="BATTLE-ID")
+    @click.option("--winner", type=click.Choice(["attacker", "defender", "none"]), required=True)
+    @click.option("--loss", "losses", multiple=True, metavar="UNIT=TYPE:N", help="Factors a unit lost, e.g. corps:AU:I=infantry:3.")
+    @click.option("--out", "out", type=click.Path(path_type=Path, dir_okay=False), required=True, help="The result file to write.")
+    @game_options
+    def result(battle_id: str, winner: str, losses: tuple[str, ...], out: Path, game: str | None, power: str | None,
+               password: str | None) -> None:
+        """Write the result of a battle fought with a third party combat system, signed by you (4.1.1)."""
+        from eiapbem.client import external
+
+        s = open_session(game, power, password)
+        external.write(out, s.current(), s.me, s.contents.chain.gid, battle_id, winner, list(losses))
+        click.echo(f"wrote {out} signed by {s.me.role}; the other side signs it with 'eiapbem battle sign {out.name}'")
+
+    @battle_group.command("sign")
+    @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+    @game_options
+    def sign(file: Path, game: str | None, power: str | None, password: str | None) -> None:
+        """Check a third party combat result file and add your signature (4.1.1)."""
+        from eiapbem.client import external
+
+        s = open_session(game, power, password)
+        doc = external.countersign(file, s.current(), s.me, s.contents.chain.gid, s.contents.chain.roster)
+        click.echo(f"{file}: {doc['battle']}, {doc['winner']} wins, losses {', '.join(doc['losses']) or 'none'}; "
+                   f"signed by {', '.join(sorted(doc['signatures']))}")
+
+    @battle_group.command("import")
+    @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+    @game_options
+    def import_(file: Path, game: str | None, power: str | None, password: str | None) -> None:
+        """Enter a third party combat result signed by both sides in the attacker's land slot (4.1.1)."""
+        from eiapbem.client import external
+
+        s = open_session(game, power, password)
+        action = external.import_action(file, s.current(), s.contents.chain.gid, s.contents.chain.roster)
+        for e in s.act(action).events:
+            click.echo(e.text)
+

@@ -116,8 +116,31 @@ def register(cli: click.Group) -> None:
         default=None,
         help="Check the map files of this folder instead of the packaged map.",
     )
-    def check(as_json: bool, path: Path | None) -> int:
+    @click.option("--scenario", "scenario_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+                  help="Check this scenario file (made with 'eiapbem scenario'), or a shipped scenario by name, with the same validator.")
+    def check(as_json: bool, path: Path | None, scenario_path: Path | None) -> int:
         """Validate the map and the world data; print counts, or every problem found."""
+        if scenario_path is not None:
+            from .scenario_cmd import full_problems
+            from eiapbem.data import scenario_file
+
+            if not scenario_path.exists() and str(scenario_path) in world.scenario_ids():
+                sc = world.load_scenario(str(scenario_path))  # a shipped scenario by its name
+            else:
+                sc = scenario_file.read(scenario_path)
+            found = full_problems(sc, scenario_path.name)
+            if as_json:
+                click.echo(json.dumps({"scenario": {"path": str(scenario_path), "valid": not found, "problems": found,
+                                                    "hash": scenario_file.digest(sc)}}, indent=2))
+                return 1 if found else 0
+            if found:
+                click.echo(f"scenario {scenario_path}: {_n(len(found), 'problem')}")
+                for p in found:
+                    click.echo(f"  - {p}")
+                raise BadData(f"the scenario {scenario_path} has problems (listed above); fix them with 'eiapbem scenario' "
+                              "and check again")
+            click.echo(f"scenario {scenario_path} ({sc['id']}): valid; hash {scenario_file.digest(sc)}")
+            return 0
         m = check_map(path)
         # The world's names are checked against the packaged map; a map from --path may be a sketch.
         w = check_world(mapdata.load_map() if m["valid"] and path is None else None)
@@ -158,7 +181,8 @@ def register(cli: click.Group) -> None:
         required=True,
         help="Write the map as an SVG picture to this file.",
     )
-    @click.option("--scenario", default=None, help="Shade the areas as the scenario NAME starts (e.g. classic-1805).")
+    @click.option("--scenario", default=None, metavar="NAME|FILE",
+                  help="Shade the areas as the scenario starts: a shipped NAME (e.g. classic-1805) or a scenario file.")
     @click.option(
         "--path",
         type=click.Path(path_type=Path),
@@ -189,8 +213,15 @@ def register(cli: click.Group) -> None:
             units = svgmap.units_by_area(unit_labels(state))
             title = f"{s.game}, {state.date.name}"
         elif scenario is not None:
-            sc = world.load_scenario(scenario)
+            from eiapbem.data import scenario_file
+
+            sc = scenario_file.resolve(scenario, game_map=m)
             controllers = svgmap.scenario_controllers(m, scenario_minor_controllers(sc))
+            # Areas placed under a nation by the editor (14.4.2).
+            for pw in sc.get("powers", {}).values():  # conquered major provinces (14.3 item 7)
+                for prov, holder in pw.get("conquered", {}).items():
+                    controllers.update({a: holder for a in m.areas_of_province(prov)})
+            controllers.update({a: n for a, n in sc.get("provinces", {}).items() if a in controllers})
             title = str(sc.get("name") or scenario)
         text = svgmap.render_svg(m, controllers=controllers, units=units, title=title)
         try:

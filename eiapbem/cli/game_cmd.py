@@ -50,7 +50,9 @@ def _pairs(items: tuple[str, ...], what: str, conv: Callable[[str], Any] = str) 
 def register(cli: click.Group) -> None:
     @cli.command("new")
     @click.argument("game")
-    @click.option("--scenario", type=click.Choice(["classic-1805", "alternate-1805"]), required=True, help="The scenario (5.3.1, 5.3.2).")
+    @click.option("--scenario", required=True, metavar="NAME|FILE",
+                  help="The scenario: classic-1805 or alternate-1805 (5.3.1, 5.3.2), or a scenario file made with "
+                       "'eiapbem scenario' (14.5).")
     @click.option("--player", "players", multiple=True, metavar="POWER:NAME:EMAIL:TYPE",
                   help="One per power. TYPE: host (your own power), client (plays by email), hotseat (plays at this computer), "
                        "ai-easy, ai-medium or ai-hard (the computer; write just POWER:ai-hard). "
@@ -60,7 +62,8 @@ def register(cli: click.Group) -> None:
     @click.option("--option", "flags", multiple=True, type=click.Choice(sorted(f.replace("_", "-") for f in Options.__dataclass_fields__)),
                   help="A game option of 4.1.1 to turn on (may be repeated).")
     @click.option("--password", "passwords", multiple=True, metavar="POWER=PASSWORD",
-                  help="Password of a power played at this computer (asked for when missing; with --import-bids, "
+                  help="Password of a power played at this computer (with the option pbem-hotseat-passwords asked for when missing, "
+                       "else the host's password is used; with --import-bids, "
                        "default: the game password of that power's bid).")
     @click.option("--host-password", envvar="EIAPBEM_HOST_PASSWORD", help="Password of the host's key (asked for when missing).")
     @click.option("--import-bids", "sel_file", type=click.Path(path_type=Path, dir_okay=False),
@@ -70,10 +73,20 @@ def register(cli: click.Group) -> None:
     @click.option("--arbitrator-password-file", "arb_pw_file", type=click.Path(path_type=Path, dir_okay=False),
                   help="With --import-bids: read the arbitrator key's password from this file (one line); "
                        "else EIAPBEM_ARBITRATOR_PASSWORD, else it is asked for.")
+    @click.option("--house-rules", "ladder", metavar="REMIND,REMIND_ALL,AI_PLAY,OFFER_AFTER",
+                  help="The lateness ladder 'eiapbem mail sync' applies (hours, hours, hours, missed slots; 0 = off), "
+                       "e.g. 24,48,72,2; needs --option allow-pbem-host-functions.")
     def new(game: str, scenario: str, players: tuple[str, ...], host: str | None, bids: tuple[str, ...],
             flags: tuple[str, ...], passwords: tuple[str, ...], host_password: str | None, sel_file: Path | None,
-            arb_key: Path | None, arb_pw_file: Path | None) -> None:
+            arb_key: Path | None, arb_pw_file: Path | None, ladder: str | None) -> None:
         """Create a new game as its host (manual: New Game, Host email game)."""
+        house = None
+        if ladder is not None:
+            from eiapbem.host import lateness
+
+            house = lateness.parse_rules(ladder)
+            if "allow-pbem-host-functions" not in flags:
+                raise click.UsageError("--house-rules is an admin act: add --option allow-pbem-host-functions")
         pw = _pairs(passwords, "a password")
         wars: list = []
         if sel_file is not None:
@@ -87,7 +100,8 @@ def register(cli: click.Group) -> None:
             plist = [_parse_player(p) for p in players]
             bid_map = _pairs(bids, "a bid", int)
         for p in plist:
-            if p.type in ("host", "hotseat") and p.power not in pw:
+            # Without 4.1.1 PBEM-Hotseat Passwords a power at this computer may use the host's password.
+            if p.type in ("host", "hotseat") and p.power not in pw and "pbem-hotseat-passwords" in flags:
                 pw[p.power] = click.prompt(f"Password for {p.power} ({p.name})", hide_input=True, confirmation_prompt=True)
         if host_password is None:
             host_password = click.prompt("Password for the host's key", hide_input=True, confirmation_prompt=True)
@@ -96,6 +110,10 @@ def register(cli: click.Group) -> None:
             if ":" not in host:
                 raise click.BadParameter("write --host as NAME:EMAIL")
             hp = Person(*host.split(":", 1))
+        from eiapbem.data import scenario_file
+
+        if scenario_file.is_file_ref(scenario):
+            scenario = str(_in_home(Path(scenario)))
         created = newgame.new_game(_home(), game, scenario, plist, bids=bid_map,
                                    options=newgame.options_from_flags(list(flags)), passwords=pw,
                                    host_password=host_password, host=hp, wars=wars)
@@ -111,6 +129,13 @@ def register(cli: click.Group) -> None:
         if created.session_roles:
             click.echo(f"Played at this computer: {', '.join(created.session_roles)}. "
                        "Russia sets up first (5.3): 'eiapbem status' says who is due.")
+        if house is not None:
+            from eiapbem.client.session import Session
+            from eiapbem.host import lateness
+
+            s = Session.open(_home(), game, "host", host_password)
+            path = lateness.set_house_rules(s, house)
+            click.echo(f"House rules: admin file commout/{path.name} (+ .eml draft to every player); log: {s.journal(1)[-1].text}")
 
     def _import_bids(game: str, sel_file: Path, arb_key: Path | None, arb_pw_file: Path | None, players: tuple[str, ...],
                      bids: tuple[str, ...], flags: tuple[str, ...]) -> tuple:
@@ -154,15 +179,18 @@ def register(cli: click.Group) -> None:
                   help="Your key file from the host (default: GameName_<POWER>.key beside the gamestart).")
     @click.option("--one-time-password", envvar="EIAPBEM_ONE_TIME_PASSWORD", help="The one-time password the host told you.")
     @click.option("--password", envvar="EIAPBEM_PASSWORD", help="Your own new password (asked for when missing).")
+    @click.option("--scenario", "scenario_path", type=click.Path(path_type=Path, dir_okay=False),
+                  help="Your copy of the game's scenario file, when it is not a shipped one (14.6); its hash must be the host's.")
     def join_cmd(gamestart: Path, power: str, email: str, key_file: Path | None, one_time_password: str | None,
-                 password: str | None) -> None:
+                 password: str | None, scenario_path: Path | None) -> None:
         """Join a game from its gamestart file (manual: Load email game)."""
         if one_time_password is None:
             one_time_password = click.prompt("One-time password from the host", hide_input=True)
         if password is None:
             password = click.prompt(f"Your new password for {power}", hide_input=True, confirmation_prompt=True)
         s = newgame.join(_home(), _in_home(gamestart), power, one_time_password, password, email,
-                         _in_home(key_file) if key_file else None)
+                         _in_home(key_file) if key_file else None,
+                         _in_home(scenario_path) if scenario_path else None)
         click.echo(f"Joined {s.game} as {POWER_NAMES[power]}; your save is save/{s.game}.sav and your key {s.game}_{power}.key.")
         click.echo("Put the files the others send you into commin/ and run 'eiapbem load'; 'eiapbem status' says what is due.")
 
@@ -201,13 +229,13 @@ def register(cli: click.Group) -> None:
     @game_options
     def status(as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """Date, phase, whose turn, files awaited, pending decisions and the last log lines."""
-        from eiapbem.client.status import render, status_record
+        from eiapbem.client.status import status_lines, status_record
 
-        rec = status_record(open_session(game, power, password))
+        s = open_session(game, power, password)
         if as_json:
-            echo_json(rec)
+            echo_json(status_record(s))
             return
-        for line in render(rec):
+        for line in status_lines(s):  # with the sealed diplomacy phase's rounds and results (6.0)
             click.echo(line)
 
     @cli.command("log")
@@ -221,8 +249,11 @@ def register(cli: click.Group) -> None:
         if as_json:
             echo_json([{"slot": e.slot, "author": e.author, "kind": str(e.kind), "text": e.text, "params": dict(e.params)} for e in last])
             return
+        from eiapbem.client import fog
+
         for e in last:
-            click.echo(f"[{e.slot}] {e.text}" if e.author != "host" else f"[{e.slot}] (host) {e.text}")
+            text = fog.log_text(s.state, e, fog.viewers(s))  # 4.1.1 Fog of War hides others' battles
+            click.echo(f"[{e.slot}] {text}" if e.author != "host" else f"[{e.slot}] (host) {text}")
 
     @cli.command("end-phase")
     @game_options

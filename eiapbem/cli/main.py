@@ -46,8 +46,10 @@ COMMAND_MODULES = (
     "eiapbem.cli.show_cmd",
     "eiapbem.cli.actions_cmd",
     "eiapbem.cli.admin_cmd",
+    "eiapbem.cli.scenario_cmd",
     "eiapbem.cli.shell_cmd",
     "eiapbem.cli.audit_cmd",
+    "eiapbem.cli.mail_cmd",
     "eiapbem.cli.campaign_cmd",
 )
 

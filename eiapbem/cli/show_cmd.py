@@ -36,7 +36,7 @@ def register(cli: click.Group) -> None:
         """The Status Panel of a land area: terrain, city, port, control, units."""
         s = open_session(game, power, password)
         st, m = s.current(), rules_ctx(s).map
-        _out(as_json, lambda: show.area_record(st, m, area), lambda: show.area(st, m, area))
+        _out(as_json, lambda: show.area_record(st, m, area), lambda: show.area(st, m, area, _fog_viewers(s)))
 
     @show_group.command("unit")
     @click.argument("unit")
@@ -44,8 +44,9 @@ def register(cli: click.Group) -> None:
     @game_options
     def show_unit(unit: str, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """A corps, fleet, depot, garrison or leader."""
-        st = open_session(game, power, password).current()
-        _out(as_json, lambda: show.unit_or_leader_record(st, unit), lambda: show.unit(st, unit))
+        s = open_session(game, power, password)
+        st = s.current()
+        _out(as_json, lambda: show.unit_or_leader_record(st, unit), lambda: show.unit(st, unit, _fog_viewers(s)))
 
     @show_group.command("power")
     @click.argument("which", required=False)
@@ -123,3 +124,11 @@ def register(cli: click.Group) -> None:
         if r.areas and phase == group:
             opt = "--unit" if kind == "corps" else "--fleet"
             click.echo(f"move with: eiapbem {group} move {opt} {unit} --path {','.join(r.areas[0].path)}")
+
+
+def _fog_viewers(s: Any) -> set[str]:
+    """4.1.1 Fog of War: whose eyes the text of ``show area`` and ``show unit`` uses (``client.fog``)."""
+    from eiapbem.client import fog
+
+    return fog.viewers(s)
+

@@ -35,13 +35,24 @@ def resolve_dice(head: bytes) -> Dice:
     return Dice(hashlib.sha256(b"eiapbem/v1/resolve\x00" + head).digest())
 
 
-def default_actions(scenario: str, power: str) -> list:
-    """The shipped default setup of a power (5.2.2, 14.5; ``eiapbem/data/setups/<scenario>/<POWER>.json``)."""
-    ref = resources.files("eiapbem.data") / "setups" / scenario / f"{power}.json"
-    try:
-        doc = json.loads(ref.read_text())
-    except FileNotFoundError as err:
-        raise BadData(f"there is no default setup for {power} in scenario {scenario}") from err
+def default_actions(scenario: str, power: str, based_on: str | None = None) -> list:
+    """The shipped default setup of a power (5.2.2, 14.5; ``eiapbem/data/setups/<scenario>/<POWER>.json``).
+
+    A scenario made with the editor uses the one of the shipped scenario it was made from
+    (``based_on``); the rules refuse it where the edits left it unplaceable (14.5)."""
+    doc = None
+    for name in (scenario, based_on):
+        if not name:
+            continue
+        ref = resources.files("eiapbem.data") / "setups" / name / f"{power}.json"
+        try:
+            doc = json.loads(ref.read_text())
+            break
+        except FileNotFoundError:
+            continue
+    if doc is None:
+        raise BadData(f"there is no default setup for {power} in scenario {scenario}",
+                      hint="set up by hand and save it with 'eiapbem setup save NAME' (14.5)")
     return [engine.action_from_obj(o, f"default setup {scenario}/{power}") for o in doc["actions"]]
 
 
@@ -76,4 +87,4 @@ class AutoPlay(Store):
 
     def ai_setup(self, power: str) -> list:
         """The shipped default setup an AI power loads in the setup phase (5.2.2; the computer uses it there only)."""
-        return default_actions(self.data.meta["scenario"], power)
+        return default_actions(self.data.meta["scenario"], power, self.data.meta.get("based_on"))

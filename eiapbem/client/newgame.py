@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from eiapbem import ai
-from eiapbem.data import world
-from eiapbem.core.errors import IllegalAction
+from eiapbem.data import scenario_file, world
+from eiapbem.core.errors import BadData, IllegalAction
+from eiapbem.core.record import InvalidValue
 from eiapbem.pbem import atomic, bodies, envelope, files, folders, keys
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import NotForYou
@@ -120,26 +121,46 @@ def new_game(
     local = [p.power for p in by_power.values() if p.type in ("host", "hotseat")]
     if not any(p.type in ("host", "client", "hotseat") for p in by_power.values()):
         raise IllegalAction("every power is played by the computer; at least one needs a human player")
-    for p in local:
-        if not passwords.get(p):
-            raise IllegalAction(f"{p} is played at this computer and needs its own password (4.1.1 PBEM-Hotseat Passwords)")
     if not host_password:
         raise IllegalAction("the host's key needs a password")
+    passwords = dict(passwords)
+    for p in local:
+        if passwords.get(p):
+            continue
+        if options.pbem_hotseat_passwords:
+            raise IllegalAction(f"{p} is played at this computer and needs its own password (4.1.1 PBEM-Hotseat Passwords)")
+        # 4.1.1 PBEM-Hotseat Passwords off: a power at the host's computer without a password of its own
+        # is opened with the host's password (docs/decisions.md).
+        passwords[p] = host_password
+    if options.pbem_hotseat_passwords:
+        # On, each power's files are protected from its opponents at the same computer (000:38).
+        seen: dict[str, str] = {"host": host_password}
+        for p in sorted(local):
+            same = [q for q, pw in seen.items() if pw == passwords[p] and q != p]
+            if same:
+                raise IllegalAction(f"{p}'s password is the same as {same[0]}'s; with PBEM-Hotseat Passwords "
+                                    "(4.1.1) every power at this computer has its own")
+            seen[p] = passwords[p]
 
     wars = sorted({(a, t) for a, t in (wars or [])})
+    sc = scenario_file.resolve(scenario) if isinstance(scenario, str) else scenario
     ids = {r: keys.Identity.generate(r, rng) for r in envelope.POWERS + ("host",)}
     roster = {r: i.public() for r, i in ids.items()}
     gid = rng(16)  # a seeded source only in `eiapbem campaign` (client/campaign.py)
     types = {p: by_power[p].type for p in POWERS}
-    state = first_state(scenario, options, types, dict(bids), wars, gid, roster)
+    state = first_state(sc, options, types, dict(bids), wars, gid, roster)
     meta = {
         "versions": turn.versions(ai),  # checked at join and whenever a save is opened (rules.turn)
-        "scenario": scenario,
+        "scenario": sc["id"],
         "host": {"name": host.name, "email": host.address},
         "players": {p: {"name": by_power[p].name, "email": by_power[p].email, "type": by_power[p].type} for p in POWERS},
     }
     body = {"meta": meta, "options": options.to_obj(), "bids": {p: int(bids.get(p, 0)) for p in POWERS},
-            "state_hash": state.state_hash()}
+            "state_hash": state.state_hash(),
+            # 14.6: the scenario's identity; every client compares it with its own copy on joining.
+            "scenario_hash": scenario_file.digest(sc)}
+    if sc.get("based_on"):
+        meta["based_on"] = sc["based_on"]
     if wars:
         # A GAP selection's pre-existing wars (4.2.10): the clients need them to make the same first state.
         body["wars"] = [list(w) for w in wars]
@@ -163,14 +184,19 @@ def new_game(
     return Created(sorted(local), one_time, gs_path)
 
 
-def first_state(scenario: str, options: Options, types: Mapping[str, str], bids: Mapping[str, int],
+def first_state(scenario: str | dict, options: Options, types: Mapping[str, str], bids: Mapping[str, int],
                 wars: list, gid: bytes, roster: Mapping[str, envelope.RosterEntry]) -> GameState:
     """The game's first state, the same for the host and every client: the scenario with its players'
     kinds (``PowerState.controller``) and the AI start bonus of 4.2.3 (000:148-154), rolled with the
     game creation's dice (``pbem.dice.gamestart_seed``: the game id and the roster's dice commitments)."""
     kinds = {p: PlayerKind(t) if t.startswith("ai-") else PlayerKind.HUMAN for p, t in types.items()}
-    state = initial_state(world.load_scenario(scenario), world.load_raw(), options=options, players=kinds,
-                          vp_bids=dict(bids), wars=wars)
+    sc = world.load_scenario(scenario) if isinstance(scenario, str) else scenario
+    try:
+        state = initial_state(sc, world.load_raw(), options=options, players=kinds,
+                              vp_bids=dict(bids), wars=wars)
+    except (InvalidValue, KeyError, TypeError, ValueError) as err:  # a scenario file the validator let through
+        raise BadData(f"the scenario {sc.get('id')!r} cannot start a game: {err}",
+                      hint="'eiapbem scenario check FILE' checks the file") from err
     seed = pdice.gamestart_seed(gid, {r: e.dice for r, e in roster.items()})
     return victory.with_ai_start_bonuses(state, Dice(seed))
 
@@ -188,7 +214,7 @@ def _gamestart_draft(f: GameFolders, game: str, gs: Path, key: Path, host: Perso
 
 
 def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, email: str,
-         key_file: Path | None = None) -> Session:
+         key_file: Path | None = None, scenario: Path | None = None) -> Session:
     """4.2.2 "As Client": take the key file, load the gamestart (the only time it is used, 000:130), save."""
     home = Path(home)
     if power not in POWERS:
@@ -203,7 +229,7 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     if ident.role != power:
         raise NotForYou(f"{kp.name} holds the keys of {ident.role}, not of {power}")
     chain, body = files.open_gamestart(data, [ident], gamestart.name)
-    start = start_data(body, chain, gamestart.name)
+    start = start_data(body, chain, gamestart.name, scenario)
     row = start.meta["players"][power]
     if row["email"].lower() != email.lower():
         raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
@@ -213,7 +239,7 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     return s
 
 
-def start_data(body: Any, chain: Any, name: str) -> GameData:
+def start_data(body: Any, chain: Any, name: str, scenario: Path | None = None) -> GameData:
     """The game's first state and players from an opened gamestart body (join, and ``eiapbem audit``)."""
     meta = body.get("meta") if isinstance(body, dict) else None
     check_versions(meta.get("versions") if isinstance(meta, dict) else None, name)
@@ -222,10 +248,13 @@ def start_data(body: Any, chain: Any, name: str) -> GameData:
         raw.setdefault("wars", [])  # absent when the game has none
     body = bodies.decode(bodies.GamestartBody, raw, name, "a gamestart").to_obj()
     meta = {k: body["meta"][k] for k in ("versions", "scenario", "host", "players")}
+    if body["meta"]["based_on"]:
+        meta["based_on"] = body["meta"]["based_on"]
     options = Options.from_obj(body["options"], "options")
     wars = body["wars"]
     types = {p: meta["players"][p]["type"] for p in POWERS}
-    state = first_state(meta["scenario"], options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
+    sc = joining_scenario(meta["scenario"], body["scenario_hash"] or None, scenario, name)
+    state = first_state(sc, options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
                         chain.roster)
     if state.state_hash() != body["state_hash"]:
         raise IllegalAction(
@@ -233,6 +262,27 @@ def start_data(body: Any, chain: Any, name: str) -> GameData:
             hint="the host and every player need the same eiapbem version",
         )
     return GameData(state, meta)
+
+
+def joining_scenario(sid: str, want: Any, path: Path | None, gamestart: str) -> dict:
+    """The client's copy of the game's scenario, refused unless its hash is the host's (14.6)."""
+    if path is not None:
+        sc = scenario_file.resolve(str(path))
+        if sc.get("id") != sid:
+            raise IllegalAction(f"{path.name} is the scenario {sc.get('id')!r}, but {gamestart} plays {sid!r}; "
+                                "give the host's scenario file")
+    elif sid in world.scenario_ids():
+        sc = world.load_scenario(sid)
+    else:
+        raise IllegalAction(f"{gamestart} plays the scenario {sid!r} from a scenario file (14.6); "
+                            "get the file from the host and join again with --scenario FILE")
+    if want is not None and scenario_file.digest(sc) != want:
+        raise IllegalAction(
+            f"your copy of the scenario {sid!r} differs from the host's (hash {scenario_file.digest(sc)[:16]} "
+            f"instead of {str(want)[:16]}); nothing was joined",
+            hint="ask the host for the scenario file the game was created with and join again with --scenario FILE",
+        )
+    return sc
 
 
 def players_from_selection(sel: Any, types: Mapping[str, str]) -> tuple[list[Player], dict[str, int], list[tuple[str, str]]]:

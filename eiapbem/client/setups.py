@@ -52,7 +52,7 @@ def load_setup(s: Session, which: str) -> int:
                             hint="'eiapbem restart' takes back what was placed")
     scenario = s.data.meta["scenario"]
     if which == "default":
-        acts = default_actions(scenario, s.power)
+        acts = default_actions(scenario, s.power, s.data.meta.get("based_on"))
     else:
         path = Path(which)
         if not path.is_file() and (s.home / "setups" / which).is_file():

@@ -11,16 +11,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
+from eiapbem.client import fog
 from eiapbem.rules import control
 from eiapbem.rules.model import POOL, POWER_NAMES, Corps, Depot, Fleet, GameState, Garrison, LeaderStatus
 
 
-def _unit_line(u: Any, state: GameState) -> str:
+def _unit_line(u: Any, state: GameState, viewers: Iterable[str] = ()) -> str:
     leaders = [lid for lid, lead in state.leaders.items() if lead.attached_to == u.id]
     with_ = f" with {', '.join(leaders)}" if leaders else ""
+    if isinstance(u, (Corps, Garrison, Fleet)) and fog.hides_strength(state, u, viewers):
+        return f"{u.id}: {fog.HIDDEN}{with_}"
     if isinstance(u, (Corps, Garrison)):
         aboard = f" aboard {u.location.site}" if u.location.kind.value == "aboard" else ""
         return f"{u.id}: {u.factors.describe()}{aboard}{with_}"
@@ -63,7 +67,7 @@ def box(state: GameState, m: Any, port: str) -> list[str]:
     return out
 
 
-def area(state: GameState, m: Any, area_id: str) -> list[str]:
+def area(state: GameState, m: Any, area_id: str, viewers: Iterable[str] = ()) -> list[str]:
     if area_id.startswith("box:"):
         return box(state, m, area_id[4:])
     if area_id not in m.areas and area_id in m.seas:
@@ -84,12 +88,12 @@ def area(state: GameState, m: Any, area_id: str) -> list[str]:
               if u.location.kind.value == "aboard" and u.location.site == f.id]
     here = here + aboard
     out.append("  units: none" if not here else "  units:")
-    out.extend(f"    {_unit_line(u, state)}" for u in here)
+    out.extend(f"    {_unit_line(u, state, viewers)}" for u in here)
     out.append(f"  next to: {', '.join(m.land_neighbours(a.id))}")
     return out
 
 
-def unit(state: GameState, unit_id: str) -> list[str]:
+def unit(state: GameState, unit_id: str, viewers: Iterable[str] = ()) -> list[str]:
     u = state.units.get(unit_id)
     if u is None:
         lead = state.leaders.get(unit_id)
@@ -98,9 +102,11 @@ def unit(state: GameState, unit_id: str) -> list[str]:
         return [f"{lead.id}: {lead.power}, {lead.status}" + (f", with {lead.attached_to}" if lead.attached_to else "")]
     owner = getattr(u, "nation", None) or getattr(u, "power")
     out = [f"{u.id} ({type(u).__name__.lower()} of {owner})", f"  at {u.location}"]
-    if isinstance(u, (Corps, Garrison)):
+    if isinstance(u, (Corps, Garrison, Fleet)) and fog.hides_strength(state, u, viewers):
+        out.append(f"  {fog.HIDDEN}")
+    elif isinstance(u, (Corps, Garrison)):
         out.append(f"  factors: {u.factors.describe()} ({u.factors.total})")
-    if isinstance(u, Fleet):
+    elif isinstance(u, Fleet):
         out.append(f"  ships: {u.ships.describe()}")
     leaders = [lid for lid, lead in state.leaders.items() if lead.attached_to == u.id]
     if leaders:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from eiapbem.client import fog
 from eiapbem.core.errors import IllegalAction
 from eiapbem.core.powers import POWER_NAMES, POWERS
 
@@ -41,7 +42,8 @@ def status_record(s: Any) -> dict:
         "computer": [{"power": p, "level": st.powers[p].controller} for p in POWERS if st.powers[p].controller != "human"],
         "waiting": [], "actions_taken": None, "reloads": None, "orders_sent": None, "to_do": [],
         "next": None, "battles": [], "pending": [], "not_implemented": [], "partly_built": [],
-        "log": [{"slot": e.slot, "author": e.author, "text": e.text} for e in s.journal(5)],
+        # 4.1.1 Fog of War: others' battles are only named (client.fog).
+        "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
     }
     if slot is None:
         return rec

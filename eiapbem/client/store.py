@@ -157,6 +157,7 @@ class GameData:
         meta = dict(self.meta)
         meta.setdefault("head", None)
         meta.setdefault("reloads", {})
+        meta.setdefault("based_on", "")
         meta.setdefault("sealed", {})  # client/orders.py: sealed diplomacy orders awaiting their reveal
         return {"state": self.state.encode(), "meta": meta, "taken": self.taken, "orders": self.orders,
                 "outbox": self.outbox or None, "battles": self.battles, "journal": list(self.journal)}
@@ -167,6 +168,8 @@ class GameData:
         meta = b["meta"]
         if meta["head"] is None:
             del meta["head"]
+        if not meta["based_on"]:
+            del meta["based_on"]
         return cls(GameState.decode(b["state"]), meta, b["taken"], b["orders"], b["outbox"] or {}, b["battles"],
                    tuple(b["journal"]))
 

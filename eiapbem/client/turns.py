@@ -347,6 +347,9 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         pdice.check_rolls(loaded.seed, record, name)
         d = Dice(loaded.seed, {k: v[1] for k, v in record.items()}, strict=True)
         acts = _actions(body["actions"], f"{name} actions")
+        from eiapbem.client import external  # 4.1.1 Third Party Combat System: both sides signed the result
+
+        external.check_actions(acts, chain.gid, chain.roster, name)
         if state.slot.simultaneous and (body["battles"] or body["exchanges"]):
             raise BadEncoding(f"{name} carries battle files in a phase of orders")
         exs, opened = self._check_battle_files(chain, body, h.author, acts, name)

@@ -50,11 +50,25 @@ def decode(cls: type[R], obj: Any, name: str, what: str) -> R:
         raise BadEncoding(f"{name} is a save of format 1 (its game log is inside the state); this eiapbem reads "
                           f"format {BODY_FORMAT}", hint="no game of format 1 can go on; start it again, or use the "
                           "eiapbem version that wrote the save")
+    obj = _later_fields(cls, obj)
     try:
         return cls._from_obj(obj, "")
     except InvalidValue as err:
         raise BadEncoding(f"{name} does not hold {what} in the expected form ({err.path or 'top level'}: {err.reason})",
                           hint="ask its sender to send it again; a file from another version of eiapbem cannot be read") from err
+
+
+def _later_fields(cls: type, obj: Any) -> Any:
+    """Fields added to a body after files were written without them, filled in with their empty value:
+    the scenario's hash and ``based_on`` of an edited scenario (14.5, 14.6; docs/file-format.md 11)."""
+    if not isinstance(obj, dict) or cls not in (GamestartBody, SaveBody):
+        return obj
+    obj = dict(obj)
+    if cls is GamestartBody:
+        obj.setdefault("scenario_hash", "")
+    if isinstance(obj.get("meta"), dict):
+        obj["meta"] = {"based_on": "", **obj["meta"]}
+    return obj
 
 
 def _hash(value: bytes, path: str) -> None:
@@ -240,6 +254,8 @@ class SaveMeta(Record):
     head: FileNote | None = None
     #: {power: [[slot, reloads], ...]}: the reloads reported (4.2.7).
     reloads: FrozenMap[Power, tuple[tuple[Plain, ...], ...]] = FrozenMap()
+    #: The shipped scenario an edited scenario was made from (its default setups, 14.5); "" if none.
+    based_on: str = ""
     #: The local powers' sealed diplomacy orders awaiting their reveal (issue 16), never sent to anyone.
     sealed: FrozenMap[Power, SealedOrders] = FrozenMap()
 
@@ -274,6 +290,8 @@ class GamestartMeta(Record):
     scenario: str
     host: Person
     players: FrozenMap[Power, PlayerRow]
+    #: The shipped scenario an edited scenario was made from (14.5); "" if none; absent in older files.
+    based_on: str = ""
 
     def _check(self) -> None:
         if tuple(self.players) != POWERS:
@@ -291,6 +309,9 @@ class GamestartBody(Record):
     state_hash: bytes
     #: A GAP selection's pre-existing wars (4.2.10): pairs of powers; absent from the file when there are none.
     wars: tuple[tuple[Power, ...], ...] = ()
+    #: 14.6: SHA-256 (hex) of the scenario's canonical JSON (``data.scenario_file.digest``); every client
+    #: compares it with its own copy on joining; absent in older files.
+    scenario_hash: str = ""
 
     def _check(self) -> None:
         _hash(self.state_hash, "state_hash")

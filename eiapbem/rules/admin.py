@@ -213,10 +213,49 @@ class Backups(Record):
     when: str
 
 
+@dataclass(frozen=True, slots=True)
+class HouseRules(Record):
+    """The playgroup's lateness ladder (a house rule, not the manual's; host functions 4.2.8, 000:178).
+
+    Hours after which the awaited player is reminded, everyone is reminded, the computer
+    plays the slot (as ``AiPlay``, 000:202); and after how many such slots the seat is
+    offered to a replacement (000:204).  0 turns a step off.  Only logged: the host's
+    unattended ``mail sync`` reads the numbers back from the game log (``host/lateness.py``).
+    """
+
+    KIND = "admin.house-rules"
+    COMMAND = "house-rules"
+    remind_hours: int
+    remind_all_hours: int
+    ai_play_hours: int
+    offer_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class LateNotice(Record):
+    """One step of the lateness ladder, announced in the public log (4.2.8: edits are reported, 000:246-250)."""
+
+    KIND = "admin.late-notice"
+    COMMAND = "late-notice"
+    power: PowerId
+    step: Annotated[str, OneOf(("reminder", "reminder-all", "ai-play", "seat-offered"))]
+    slot: str
+    hours: int
+    missed: int = 0
+
+
 ADMIN_ACTS: dict[str, type[Any]] = {
     c.KIND: c
     for c in (AddPoliticalPoints, AddMoney, AddManpower, SetDiplomacy, RemoveUnit, PlaceUnit, EditUnit,
-              CreateGarrison, ChangeOption, SkipSlot, AiPlay, ReplaceByAi, ReplacePlayer, ReplaceHost, Backups)
+              CreateGarrison, ChangeOption, SkipSlot, AiPlay, ReplaceByAi, ReplacePlayer, ReplaceHost, Backups,
+              HouseRules, LateNotice)
+}
+
+_LATE_TEXT = {
+    "reminder": "reminded {power} that {slot} has waited {hours} h for its file",
+    "reminder-all": "reminded every player that {slot} has waited {hours} h for {power}'s file",
+    "ai-play": "{slot} has waited {hours} h for {power}: the computer plays the slot ({missed} slot(s) missed)",
+    "seat-offered": "{power} has missed {missed} slot(s): the seat is offered to a replacement player",
 }
 
 
@@ -438,6 +477,16 @@ def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None =
             plays = f", who plays {act.power}" if act.power else ""
             return _log(state, act, f"handed the host role from {act.old_name} to {act.new_name}{plays} ({act.when})",
                         old=act.old_name, new=act.new_name, when=act.when)
+        if isinstance(act, HouseRules):
+            if min(act.remind_hours, act.remind_all_hours, act.ai_play_hours, act.offer_after) < 0:
+                raise IllegalAction("the lateness ladder takes hours and counts of 0 or more (0 turns a step off)")
+            return _log(state, act, f"house rules for late players: reminder after {act.remind_hours} h, to all after "
+                        f"{act.remind_all_hours} h, the computer plays the slot after {act.ai_play_hours} h, seat offered "
+                        f"after {act.offer_after} missed slot(s) (0 = off)", remind=act.remind_hours,
+                        remind_all=act.remind_all_hours, ai_play=act.ai_play_hours, offer_after=act.offer_after)
+        if isinstance(act, LateNotice):
+            text = _LATE_TEXT[act.step].format(power=act.power, slot=act.slot, hours=act.hours, missed=act.missed)
+            return _log(state, act, text, power=act.power, step=act.step, slot=act.slot, hours=act.hours, missed=act.missed)
         if isinstance(act, Backups):
             return _log(state, act, f"made backup set {act.epoch} from {act.source} ({act.when}); files made before it are obsolete",
                         epoch=act.epoch, source=act.source, when=act.when)
@@ -460,6 +509,6 @@ def apply_all(state: GameState, acts: list, ctx: engine.RulesContext | None = No
 
 __all__ = [
     "ADMIN_ACTS", "AI_LEVELS", "AddManpower", "AddMoney", "AddPoliticalPoints", "AiPlay", "Backups", "ReplaceByAi", "ChangeOption", "CreateGarrison",
-    "EditUnit", "PlaceUnit", "RemoveUnit", "ReplaceHost", "ReplacePlayer", "SetDiplomacy", "SkipSlot",
+    "EditUnit", "HouseRules", "LateNotice", "PlaceUnit", "RemoveUnit", "ReplaceHost", "ReplacePlayer", "SetDiplomacy", "SkipSlot",
     "admin_from_obj", "admin_to_obj", "apply_admin", "apply_all",
 ]

@@ -123,6 +123,8 @@ RULE_MODULES: tuple[str, ...] = (
     "eiapbem.rules.combat.sieges",
     "eiapbem.rules.economy.phase",
     "eiapbem.rules.land",
+    "eiapbem.rules.skips",
+    "eiapbem.rules.captured",
     "eiapbem.rules.diplomacy.resolve",
 )
 
@@ -227,7 +229,9 @@ def phase_implemented(phase: Phase) -> bool:
     """True when the rules of ``phase`` are built (it has actions or hooks)."""
     _load()
     # Answering a pending decision is possible in every phase; it does not make a phase's rules.
-    return phase in _PHASES or any(phase in s.phases for k, s in _ACTIONS.items() if k != "decision.answer")
+    # Nor does a setting a power may change in any of its slots (13.9 phase skipping: ``ANY_PHASE``).
+    return phase in _PHASES or any(phase in s.phases for k, s in _ACTIONS.items()
+                                   if k != "decision.answer" and not getattr(s.cls, "ANY_PHASE", False))
 
 
 # ----------------------------------------------------------------- encoding

@@ -171,7 +171,7 @@ def initial_state(
         units=FrozenMap(sorted(units.items())),
         leaders=FrozenMap(sorted(_leaders(scenario, world).items())),
     )
-    pairs = {tuple(w) for w in wars}
+    pairs = {tuple(w) for w in wars} | {tuple(w) for w in scenario.get("relations", {}).get("wars", [])}
     if options.gb_and_fr_start_at_war and ("GB", "FR") not in pairs and ("FR", "GB") not in pairs:
         pairs.add(("FR", "GB"))
     for aggressor, target in sorted(pairs):
@@ -180,7 +180,10 @@ def initial_state(
         existing = state.powers[aggressor].wars.get(target)
         declared = tuple(sorted(set((existing.declared_by if existing else ()) + (aggressor,))))
         state = state.with_war(aggressor, target, start, declared)
-    return state
+    # The items a scenario file made with the editor adds (14.3, 14.4).
+    from eiapbem.rules import scenario_edits
+
+    return scenario_edits.apply(state, scenario, options)
 
 
 __all__ = ["initial_state", "War"]

@@ -299,6 +299,8 @@ def advance(state: GameState) -> GameState:
         ps = powers[power]
         if ps.skips.get(phase) is SkipMode.ONCE:
             powers = powers.set(power, ps.replace(skips=ps.skips.remove(phase)))
+    # 13.9.1: the settings the month's events cancel.
+    powers = nullify_skips(state.replace(powers=powers), choices.war_declared_on, choices.reinforcements_ready).powers
     nxt = next_slot(state.date, slot, choices, end=state.end)
     if nxt is None or state.victors:  # 12.1.3: a campaign victory ends the game
         return state.replace(powers=powers, slot=None)
@@ -313,6 +315,18 @@ def advance(state: GameState) -> GameState:
     if date == state.date:
         return state.replace(powers=powers, date=date, slot=slot, order_sheet=sheet)
     return end_loans(state).replace(powers=powers, date=date, slot=slot, move_order=MoveOrder(), order_sheet=sheet)
+
+
+def nullify_skips(state: GameState, war_declared_on: tuple[str, ...], reinforcements_ready: tuple[str, ...]) -> GameState:
+    """13.9.1 (000:2738): cancel the settings the month's events void."""
+    powers = state.powers
+    for p in war_declared_on:
+        if powers[p].skips:
+            powers = powers.set(p, powers[p].replace(skips=type(powers[p].skips)()))
+    for p in reinforcements_ready:
+        if Phase.REINFORCEMENT in powers[p].skips:
+            powers = powers.set(p, powers[p].replace(skips=powers[p].skips.remove(Phase.REINFORCEMENT)))
+    return state if powers is state.powers else state.replace(powers=powers)
 
 
 def end_loans(state: GameState) -> GameState:

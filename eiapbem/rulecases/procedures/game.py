@@ -8,6 +8,10 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     phase = "reinforcement"           # the phase of the slot
     power = "FR"                      # whose slot it is
     wars = [["GB", "SP"]]             # optional: wars to add
+    skips = { PR = { naval = "continuous" } }   # optional: phase skip settings (13.9)
+    ceded = { silesia = "AU" }        # optional: ceded provinces (13.3.2)
+    guerrillas = { madrid = 3 }       # optional: Spanish guerrilla factors on the map (13.2.1)
+    city_control = { breslau = { nation = "FR", since = "1805-08" } }   # optional: occupations
     alliances = [["RU", "SP"]]        # optional: alliances to add
     report = ["fleet:SP:1"]           # units and leaders to report
 
@@ -29,6 +33,7 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     infantry = 2
     # or a rule the phases call: rule = "loans.revert-fleets-on-attack", attacker = "GB", fleets = [...]
     # or rule = "end-slot" (engine.end_slot: obligations, then the phase's finish)
+    # or rule = "advance" (sequence.advance), rule = "declare-war", aggressor = "FR", target = "AU"
 
 A simultaneous slot (``power = "all"``, optional ``actors = [...]``) is played
 with ``rule = "orders"``, ``by = "FR"``, ``orders = [{action = ...}, ...]`` (one
@@ -69,6 +74,7 @@ from eiapbem.rules.model import (
     Ships,
     Slot,
 )
+from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.model.powers import BuildOrder
 from eiapbem.rules.model.slot import ALL, ORDERS, TURN
 
@@ -116,6 +122,21 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     for a, b in inp.get("alliances", []):
         state = state.with_alliance(a, b, state.date)
     state = _edit_units(state, inp.get("units", []))
+    if inp.get("ceded"):  # 13.3.2: home provinces ceded at the start of the case
+        state = state.replace(ceded_provinces=FrozenMap(sorted({**state.ceded_provinces, **inp["ceded"]}.items())))
+    for area, row in sorted(inp.get("city_control", {}).items()):  # occupations begun earlier (10.7)
+        from eiapbem.rules.model import CityControl
+
+        state = state.replace(city_control=state.city_control.set(
+            area, CityControl(nation=row["nation"], since=Date.parse(row["since"]))))
+    for area, n in sorted(inp.get("guerrillas", {}).items()):  # Spanish guerrilla factors on the map (13.2.1)
+        from eiapbem.rules.land.guerrillas import place
+
+        state, _ = place(state, ctx, area, n)
+    for p, settings in sorted(inp.get("skips", {}).items()):  # 13.9 settings in force
+        from eiapbem.rules.model.powers import SkipMode
+
+        state = state.with_power(p, skips=FrozenMap(sorted((Phase(ph), SkipMode(m)) for ph, m in settings.items())))
     for row in inp.get("builds", []):
         order = BuildOrder(nation=row["nation"], item=row["item"], count=row["count"], arrives=Date.parse(row["arrives"]),
                            port=row.get("port") or None)
@@ -126,6 +147,9 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         state = state.with_power(owner, builds=ps.builds.set(order.key, order))
     for row in inp.get("leaders", []):
         lead: Leader = state.leaders[row["id"]]
+        if row.get("captured_by"):  # a prisoner (13.8.2)
+            state = state.with_leader(lead.replace(status=LeaderStatus.CAPTURED, captured_by=row["captured_by"]))
+            continue
         state = state.with_leader(lead.replace(status=LeaderStatus.ON_MAP, attached_to=row["attached_to"],
                                                loaned_to=row.get("loaned_to") or None))
     return state
@@ -142,6 +166,17 @@ def _rule(state: GameState, step: dict, ctx: Any, given: dict[str, list]) -> tup
     name = step["rule"]
     if name == "end-slot":
         return engine.end_slot(state, step.get("by", state.slot.power), ctx), ()
+    if name == "peace":  # the peace step's return of captured leaders (13.8.2)
+        from eiapbem.rules.captured import return_at_peace
+
+        s, ids = return_at_peace(state, step["a"], step["b"])
+        return engine.Outcome(s), ids
+    if name == "advance":  # the sequence moves on to the next slot (13.9 skips, 13.9.1 nullifications)
+        from eiapbem.rules.sequence import advance
+
+        return engine.Outcome(advance(state)), ()
+    if name == "declare-war":  # a war declared this month (the diplomacy phase's result)
+        return engine.Outcome(state.with_war(step["aggressor"], step["target"], state.date, (step["aggressor"],))), ()
     if name == "orders":  # one power's orders for a simultaneous slot, checked against the common start
         actions = [_action(a) for a in step.get("orders", [])]
         engine.check_orders(state, step["by"], actions, ctx)
@@ -167,7 +202,7 @@ def _defaults(kind: str) -> dict:
     if spec is None:
         return {}
     return {
-        f.name: (f.default.value if hasattr(f.default, "value") else f.default)
+        f.name: (f.default.value if hasattr(f.default, "value") else list(f.default) if isinstance(f.default, tuple) else f.default)
         for f in dataclasses.fields(spec.cls)
         if f.default is not dataclasses.MISSING
     }
@@ -184,7 +219,13 @@ def _report_unit(u: Any) -> dict:
 
 @procedure("game.actions", context=True)
 def game_actions(inp: dict, ctx: Any) -> dict:
-    state = build_state(inp, ctx)
+    try:
+        state = build_state(inp, ctx)
+    except KeyError as err:  # a unit, leader or power the scenario does not have
+        from eiapbem.core.errors import BadData
+
+        raise BadData(f"the case's input names {err}, which the scenario's first state does not have",
+                      hint="unit ids look like corps:FR:I, leader ids like leader:FR:davout") from err
     first_log = len(state.log)
     steps: list[str] = []
     errors: list[str] = []
@@ -223,6 +264,9 @@ def game_actions(inp: dict, ctx: Any) -> dict:
         "move_order": {"gb_naval_position": state.move_order.gb_naval_position,
                        "fr_land_position": state.move_order.fr_land_position},
         "slot": state.slot.key(state.date) if state.slot else "",
+        "skips": {p: {str(ph): str(m) for ph, m in ps.skips.items()} for p, ps in state.powers.items() if ps.skips},
+        "ceded": dict(state.ceded_provinces),
+        "political_status": {p: ps.political_status for p, ps in state.powers.items()},
         "treasury": {p: state.powers[p].treasury for p in POWERS},
     }
 

@@ -100,6 +100,9 @@ class BattleRefused(IllegalAction):
 # ================================================================= start
 
 
+from eiapbem.rules.combat import external  # noqa: E402  (registers battle.external-result)
+
+
 def start_field_battle(
     state: Any,
     area: str,
@@ -155,7 +158,8 @@ def start_field_battle(
         river_crossing=river_crossing,
         attacker=sides[A],
         defender=sides[D],
-        stage="commander",
+        # 4.1.1 Third Party Combat System: the result comes from outside (``combat.external``).
+        stage=external.STAGE if not is_triv and external.applies(state, sides[A].power, sides[D].power) else "commander",
     )
     text = (f"{'Trivial' if is_triv else 'Field'} combat in {area} ({terrain}): "
             f"{force_factors(state, attacker).total} attacking factors against {force_factors(state, defender).total}")

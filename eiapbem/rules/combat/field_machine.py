@@ -32,7 +32,7 @@ def run(state: Any, bid: str, ctx: engine.RulesContext) -> engine.Outcome:
     was_finished = state.battles[bid].finished
     while True:
         battle = state.battles[bid]
-        if battle.finished or _waiting(state, bid):
+        if battle.finished or _waiting(state, bid) or battle.stage == "external":  # 4.1.1 (combat.external)
             break
         guard += 1
         if guard > 10000:  # pragma: no cover - a machine bug, never a player's doing

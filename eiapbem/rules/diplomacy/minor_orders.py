@@ -26,7 +26,7 @@ from eiapbem.rules.diplomacy.common import Result, points, territory
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.politics import status_box
 from eiapbem.rules.relations import allied, at_war, power_of
-from eiapbem.rules.model import POWERS, Corps, GameState, LocationKind, MinorStatus, Record
+from eiapbem.rules.model import POWERS, Corps, GameState, Garrison, LocationKind, MinorStatus, Record
 from eiapbem.rules.model.common import NationId, NonNeg, Positive, PowerId, Slug
 
 #: 6.1.4: attempts a power may make in one diplomacy phase.
@@ -114,8 +114,10 @@ def _minor(state: GameState, slug: str):
 def _enemy_forces_inside(state: GameState, ctx: Any, power: str, slug: str) -> bool:
     areas = set(territory(state, ctx, slug))
     for u in state.units.values():
-        loc = getattr(u, "location", None)
-        if loc is None or loc.kind not in (LocationKind.AREA, LocationKind.CITY) or loc.site not in areas:
+        if not isinstance(u, (Corps, Garrison)):  # forces are corps and garrisons; a depot has no nation
+            continue
+        loc = u.location
+        if loc.kind not in (LocationKind.AREA, LocationKind.CITY) or loc.site not in areas:
             continue
         owner = power_of(state, u.nation)
         if owner is not None and owner != power and at_war(state, owner, power):

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import captured
 from eiapbem.rules.diplomacy import terms
 from eiapbem.rules.diplomacy.common import Result, points, set_mutual
 from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
@@ -83,6 +84,11 @@ def _end_war(r: Result, a: str, b: str, *, formal: bool) -> None:
             r.say(owner, "diplomacy.prisoners", f"{name(pr.captor)} returns {pr.factors.total} prisoner factors to {name(owner)} (6.4)")
             st = r.state
     r.state = st.replace(prisoners=prisoners)
+    # 13.8.2: captured leaders go home at peace, ready the month after.
+    r.state, freed = captured.return_at_peace(r.state, a, b)
+    for lid in freed:
+        lead = r.state.leaders[lid]
+        r.say(lead.power, "diplomacy.leader-returned", f"{lid} returns from captivity at the peace (13.8.2)", leader=lid)
 
 
 def informal(r: Result, a: str, b: str) -> None:

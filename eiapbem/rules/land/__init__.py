@@ -10,7 +10,9 @@ FR RU TU AU PR GB SP (``sequence.LAND_ORDER``, 10.1).
   besieged supply, then combat, 11.0);
 - ``sieging``: 10.4.7/11.4 ``land.besiege``, ``land.assault``, ``land.garrison-attack``
   (the sieges themselves are ``eiapbem.rules.combat.sieges``);
+- ``guerrillas``: 10.6, 13.2.1 the guerrilla operations check at the end of each slot;
 - ``feudal``: 13.2.3 ``land.stand-down`` and ``land.return-feudal`` (Turkish feudal corps);
+- ``revolts``: 13.2.4 Austrian insurrection placement and stand-down, 13.2.5 the Tyrol corps;
 - ``conquest``: 10.7 occupation of minor capitals and conquest of minors;
 - ``seasupply``: 10.3.2/10.5.3 depots inside besieged port cities, sea and invasion supply of the besieged;
 - ``occupation``: 13.5.2 taking an empty enemy city, 13.5.5 neutral forces leaving a besieged city;
@@ -26,14 +28,19 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
-from eiapbem.rules.land import combat, conquest, depots, feudal, garrisons, movement, sieging, supplyphase
+from eiapbem.rules.land import (combat, conquest, depots, feudal, garrisons, guerrillas, movement, revolts, sieging,
+                                supplyphase)
 from eiapbem.rules.model import GameState, FrozenMap, Phase
 
-_MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal)
+_MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal, revolts)
 
 
 def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
-    return combat.obligations(state, power, ctx)
+    from eiapbem.rules.combat import external
+
+    waiting = [f"enter the third party combat system's result of {bid} (4.1.1): 'eiapbem battle import FILE'"
+               for bid in external.pending(state, power)]
+    return waiting + combat.obligations(state, power, ctx)
 
 
 def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
@@ -44,6 +51,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     out = engine.Outcome(state)
     if not state.movement_over:
         out = out.then(supplyphase.end_movement(state, power, ctx))
+    out = out.then(guerrillas.end_of_slot(out.state, power, ctx))  # 10.6: after the slot's combats
     out = out.then(conquest.end_of_slot(out.state, power, ctx))
     out = out.then(naval_transport.destroy_aboard(out.state, power, ctx))  # 8.6.3: corps not disembarked
     out = out.then(naval_evacuation.evacuate(out.state, ctx))  # 8.7: fleets in ports the enemy now holds
@@ -52,8 +60,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
 
 
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
-GAPS = ("allied garrisons at war in one city (13.5.4), "
-        "conquest of ceded provinces (13.3.2)")
+GAPS = "allied garrisons at war in one city (13.5.4)"
 
 #: The land phase's rules (registered by ``eiapbem/rules/phases.py``).
 RULES = engine.PhaseRules(

@@ -18,7 +18,12 @@ the previous month and held through this one, 000:1602) is conquered by it:
 status conquered, controlled by it; the minor's land forces leave the map, its
 fleets go to the pool keeping their ships; +1 political point per district to the
 conqueror, -1 per district to the power it was taken from (000:2530); the power's
-war with the neutral minor ends.  Ceded provinces (13.3.2) are not conquered here.
+war with the neutral minor ends.
+
+Ceded provinces (13.3.2, 000:2532-2536) are conquered the same way, by a power
+at war with their holder that occupies the province's capital: the province
+passes to the conqueror, or, taken back by its original owner, is unceded
+again; no political points change hands.
 """
 
 from __future__ import annotations
@@ -54,7 +59,29 @@ def capitals(state: GameState, m: Any) -> dict[str, str]:
         if minor.status is MinorStatus.SECONDARY_DISTRICT or slug not in m.provinces:
             continue
         out[slug] = m.province(slug).capital
+    for prov in sorted(state.ceded_provinces):  # 13.3.2: conquered as if a minor country
+        if prov in m.provinces:
+            out[prov] = m.province(prov).capital
     return out
+
+
+def _enemy_of(state: GameState, slug: str) -> str:
+    """Whom a power must be at war with to take ``slug``: a ceded province's holder, else the minor itself."""
+    return state.ceded_provinces.get(slug, slug)
+
+
+def conquer_ceded(state: GameState, ctx: Any, prov: str, power: str) -> engine.Outcome:
+    """13.3.2 (000:2534): a ceded province conquered passes to ``power``; its original owner unceded it again."""
+    home = ctx.map.province(prov).nation
+    holder = state.ceded_provinces[prov]
+    ceded = state.ceded_provinces.remove(prov) if power == home else state.ceded_provinces.set(prov, power)
+    ac = state.area_control
+    for a in ctx.map.areas_of_province(prov):
+        ac = (ac.remove(a) if a in ac else ac) if power == home else ac.set(a, power)
+    state = state.replace(ceded_provinces=ceded, area_control=ac)
+    text = (f"{power} retakes its ceded province {prov} from {holder}: it is no longer ceded" if power == home
+            else f"{power} conquers the ceded province {prov} from {holder}") + " (13.3.2; no political points)"
+    return engine.log(state, "game", "land.conquest", text, minor=prov, power=power, points=0)
 
 
 def occupies(state: GameState, m: Any, area: str, power: str) -> bool:
@@ -83,11 +110,12 @@ def update_occupations(state: GameState, ctx: Any, power: str) -> engine.Outcome
                                       f"{held.nation}'s occupation of {area}, capital of {slug}, ends", minor=slug, power=held.nation))
             st = out.state
             held = None
-        if held is None and relations.at_war(st, power, slug) and occupies(st, m, area, power):
+        if held is None and relations.at_war(st, power, _enemy_of(st, slug)) and occupies(st, m, area, power):
             st = st.replace(city_control=st.city_control.set(area, CityControl(nation=power, since=st.date)))
             out = out.then(engine.log(st, power, "land.occupation",
                                       f"{power} occupies {area}, capital of {slug}: conquered at the end of next month's land "
-                                      f"phase if held (10.7)", minor=slug, power=power))
+                                      f"phase if held ({'13.3.2' if slug in st.ceded_provinces else '10.7'})",
+                                      minor=slug, power=power))
     return out
 
 
@@ -131,7 +159,10 @@ def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
         held = out.state.city_control.get(area)
         if held is None or held.nation not in POWERS or not held.since < out.state.date:
             continue
-        if relations.at_war(out.state, held.nation, slug) and occupies(out.state, m, area, held.nation):
-            out = out.then(conquer(out.state, slug, held.nation))
+        if relations.at_war(out.state, held.nation, _enemy_of(out.state, slug)) and occupies(out.state, m, area, held.nation):
+            if slug in out.state.ceded_provinces:
+                out = out.then(conquer_ceded(out.state, ctx, slug, held.nation))
+            else:
+                out = out.then(conquer(out.state, slug, held.nation))
             out = out.then(engine.Outcome(out.state.replace(city_control=out.state.city_control.remove(area))))
     return out

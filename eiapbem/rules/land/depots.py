@@ -172,7 +172,7 @@ def check_place(state: GameState, ctx: Any, power: str, area: str) -> str:
                                 f"(10.3.3, 000:1342)")
     if not own_territory(state, m, area, power):
         fresh = [c for c in _unbesieged_corps(state, m, area, power, regular=True)
-                 if c.id not in state.land_moves]
+                 if c.id not in state.land_moves or state.land_moves[c.id].supply_choice_only]
         if not fresh:
             raise IllegalAction(f"{area} is outside {power}'s territory: a depot there needs an unbesieged corps of {power} "
                                 f"(not a Cossack, Freikorps or guerrilla) that has not moved or foraged this phase "

@@ -11,7 +11,8 @@ not a Cossack, Freikorps or guerrilla (they need no supply when unbesieged,
 - a corps must forage if it forced marched or is more than three unblocked areas
   from a depot of the power's valid supply chain (000:1488, 000:1530);
 - otherwise ("Auto Forage", 000:1488) it forages when no roll could cost it a
-  factor, and else takes depot supply while the treasury pays for it: $1/2 in a
+  factor (unless its owner elected depot supply with ``land.supply-choice``,
+  "may elect", 000:1488), and else takes depot supply while the treasury pays for it: $1/2 in a
   depot's area, $1 per area up to three away, doubled in winter in the winter
   zone, summed and any half rounded up (000:1528-1534); what the money does not
   cover forages (000:1528).
@@ -21,8 +22,9 @@ Foraging (10.5.1, 000:1494-1520): one die per corps, labelled
 (at most +2), -1 per unused movement point (not when besieging), +1 after a
 forced march, +2 in winter in the winter zone, -1 when it never left its power's
 territory; each point above the lowest forage value of the areas it entered
-(its own area if it did not move) costs one army factor.  Losses are taken
-militia first, then infantry, feudal infantry, cavalry, feudal cavalry,
+(its own area if it did not move) costs one army factor.  Losses are taken from
+the types the owner named with ``land.supply-choice --loss-order`` first (any
+factor may be lost, 000:1514), then militia first, then infantry, feudal infantry, cavalry, feudal cavalry,
 artillery and guard; a corps left with no factor leaves the map, and its leaders
 join another corps of the power in the area or, with none, leave the map until a
 later reinforcement phase (000:1514-1520).
@@ -78,6 +80,21 @@ class Forage(Record):
     BUTTON = "Attempt to Forage"
 
     unit: UnitId
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyChoice(Record):
+    """Choose a corps' supply at the end of movement: insist on depot supply, and which factors foraging takes first (10.5.1)."""
+
+    KIND = "land.supply-choice"
+    COMMAND = "supply-choice"
+
+    unit: UnitId
+    #: Use depot supply when it may (a depot within reach, no forced march, money to pay), rather
+    #: than foraging where no roll could cost a factor ("Auto Forage").
+    depot: bool = False
+    #: The factor types lost first to foraging, in this order; the rest by ``LOSS_ORDER``.
+    loss_order: tuple[FactorType, ...] = ()
 
 
 # ----------------------------------------------------------------- who needs supply
@@ -151,12 +168,13 @@ def worst_case_loss(state: GameState, ctx: Any, power: str, corps: Corps) -> int
     return max(0, 6 + sum(v for _, v in forage_modifiers(state, ctx, power, corps)) - fv)
 
 
-def take_losses(state: GameState, power: str, unit: Corps | Garrison, n: int) -> tuple[GameState, int, bool]:
-    """Remove ``n`` factors (at most all) in LOSS_ORDER; a corps emptied leaves the map (000:1518-1520).
-    Returns the state, the factors lost and whether the counter left the map."""
+def take_losses(state: GameState, power: str, unit: Corps | Garrison, n: int,
+                first: tuple[FactorType, ...] = ()) -> tuple[GameState, int, bool]:
+    """Remove ``n`` factors (at most all): the owner's ``first`` types in its order, then LOSS_ORDER; a corps
+    emptied leaves the map (000:1518-1520).  Returns the state, the factors lost and whether the counter left the map."""
     f = unit.factors
     lost = 0
-    for kind in LOSS_ORDER:
+    for kind in tuple(first) + tuple(k for k in LOSS_ORDER if k not in first):
         while lost < n and f.get(kind) > 0:
             f = f.with_(kind, f.get(kind) - 1)
             lost += 1
@@ -181,7 +199,7 @@ def forage(state: GameState, ctx: Any, power: str, corps_id: str) -> engine.Outc
     roll = forage_roll(state, ctx, power, corps)
     rec = state.land_moves.get(corps_id) or LandMove(start=corps.location.site)
     state = state.replace(land_moves=state.land_moves.set(corps_id, rec.replace(foraged=True)))
-    state, lost, gone = take_losses(state, power, corps, roll.loss)
+    state, lost, gone = take_losses(state, power, corps, roll.loss, rec.loss_order)
     mods = "".join(f" {v:+d} {k}" for k, v in roll.modifiers)
     text = (f"{power}: {corps_id} forages: random number {roll.die}{mods} = {roll.total} against forage value "
             f"{roll.forage_value} ({roll.lowest_area}): "
@@ -207,6 +225,28 @@ def verify_forage(state: GameState, power: str, action: Forage, ctx: Any) -> Non
 
 def apply_forage(state: GameState, power: str, action: Forage, ctx: Any) -> engine.Outcome:
     return forage(state, ctx, power, action.unit)
+
+
+def verify_supply_choice(state: GameState, power: str, action: SupplyChoice, ctx: Any) -> None:
+    verify_forage(state, power, Forage(unit=action.unit), ctx)
+    if len(set(action.loss_order)) != len(action.loss_order):
+        raise IllegalAction("name each factor type once in the order of forage losses")
+    if not action.depot and not action.loss_order:
+        raise IllegalAction("say what to choose: --depot for depot supply, --loss-order TYPE for the factors lost first")
+
+
+def apply_supply_choice(state: GameState, power: str, action: SupplyChoice, ctx: Any) -> engine.Outcome:
+    unit = state.units[action.unit]
+    rec = state.land_moves.get(action.unit) or LandMove(start=unit.location.site)
+    rec = rec.replace(depot_supply=action.depot or rec.depot_supply, loss_order=action.loss_order or rec.loss_order)
+    state = state.replace(land_moves=state.land_moves.set(action.unit, rec))
+    said = []
+    if rec.depot_supply:
+        said.append("takes depot supply if it may")
+    if rec.loss_order:
+        said.append("loses " + ", ".join(str(k) for k in rec.loss_order) + " first to foraging")
+    return engine.log(state, power, "land.supply-choice", f"{power}: {action.unit} " + " and ".join(said) + " (10.5.1)",
+                      unit=action.unit)
 
 
 # ----------------------------------------------------------------- depot supply (10.5.2)
@@ -311,7 +351,7 @@ def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
         cost = depot_cost_halves(out.state, ctx, power, c)
         if cost is None or (rec is not None and rec.forced_march):
             foragers.append(cid)  # 000:1488: must forage
-        elif worst_case_loss(out.state, ctx, power, c) == 0:
+        elif worst_case_loss(out.state, ctx, power, c) == 0 and not (rec is not None and rec.depot_supply):
             foragers.append(cid)  # "Auto Forage": it cannot lose a factor
         elif (paid_halves + cost + 1) // 2 <= treasury:
             paid_halves += cost
@@ -329,4 +369,4 @@ def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     return out
 
 
-ACTIONS = ((Forage, verify_forage, apply_forage),)
+ACTIONS = ((Forage, verify_forage, apply_forage), (SupplyChoice, verify_supply_choice, apply_supply_choice))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from eiapbem.rules.model.base import Record
-from eiapbem.rules.model.common import NonNeg, Slug, SlugSet
+from eiapbem.rules.model.common import FactorType, NonNeg, Slug, SlugSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,15 @@ class LandMove(Record):
     across_river: bool = False
     foraged: bool = False
     placed_back: bool = False
+    #: The owner elected depot supply for this corps at the end of movement (10.5.1 "may elect", 000:1488).
+    depot_supply: bool = False
+    #: The factor types the owner loses first to foraging, in order (10.5.1 "may be any", 000:1514).
+    loss_order: tuple[FactorType, ...] = ()
+
+    @property
+    def supply_choice_only(self) -> bool:
+        """Only the owner's supply choices are recorded: the unit has neither moved nor foraged."""
+        return self.replace(depot_supply=False, loss_order=()) == LandMove(start=self.start)
 
 
 @dataclass(frozen=True, slots=True)

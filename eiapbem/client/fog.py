@@ -1,0 +1,128 @@
+"""Fog of War (4.1.1, 000:52): less battle information for those who did not fight.
+
+With the option on, what a folder shows its players (``viewers``: the powers
+played there; the host sees what its own power sees) changes so:
+
+- the game log (``eiapbem log``, the last lines of ``eiapbem status``): the start
+  and end of a land battle and a siege's result fought by none of the viewers'
+  powers read "a battle is fought in AREA" / "the battle in AREA is over" / "the
+  siege of AREA is decided": forces, dice, losses and the winner are not shown;
+- ``eiapbem battle report`` of such a battle is refused in one sentence;
+- ``eiapbem show area`` and ``show unit`` give the size (factors, ships) of the
+  corps, garrisons and fleets of powers that are neither the viewers' nor allied
+  to them as "strength hidden".
+
+This is presentation only: every client holds the whole state to replay the
+game, so a patched client can read all of it (docs/SECURITY.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import relations
+from eiapbem.rules.model import POWERS, GameState, LogEntry
+
+HIDDEN = "strength hidden (fog of war)"
+
+
+def viewers(s: Any) -> set[str]:
+    """The powers whose eyes a session's display uses: the acting power, or the host folder's own powers."""
+    if s.power in POWERS:
+        return {s.power}
+    return {r for r in s.local if r in POWERS}
+
+
+def on(state: GameState) -> bool:
+    return state.options.fog_of_war
+
+
+def _controllers(state: GameState, unit_ids: Iterable[str]) -> set[str]:
+    out = set()
+    for uid in unit_ids:
+        u = state.units.get(uid)
+        if u is not None:
+            p = relations.unit_power(state, u)
+            if p is not None:
+                out.add(p)
+        else:  # a unit gone from the map: its id names its nation
+            parts = uid.split(":")
+            if len(parts) > 1:
+                out.add(relations.power_of(state, parts[1]) or parts[1])
+    return out
+
+
+def battle_powers(state: GameState, battle_id: str) -> set[str] | None:
+    """The powers that fought a land battle or siege, or None for an unknown id."""
+    b = state.battles.get(battle_id)
+    if b is not None:
+        out = {s.power for s in (b.attacker, b.defender) if s.power}
+        return out | _controllers(state, b.attacker.units + b.defender.units)
+    s = state.sieges.get(battle_id)
+    if s is not None:
+        out = {s.besieger, relations.power_of(state, s.defender) or s.defender}
+        return out | _controllers(state, s.besiegers + s.defenders)
+    nb = state.naval_battles.get(battle_id)
+    if nb is not None:
+        return {nb.power} | _controllers(state, nb.attackers + nb.defenders)
+    return None
+
+
+def _area_of(state: GameState, battle_id: str) -> str:
+    b = state.battles.get(battle_id)
+    if b is not None:
+        return b.area
+    s = state.sieges.get(battle_id)
+    return s.city if s is not None else battle_id
+
+
+def _hidden_text(state: GameState, e: LogEntry) -> str | None:
+    bid = e.params.get("battle") or e.params.get("siege")
+    if e.kind == "battle.start":
+        return f"a battle is fought in {_area_of(state, str(bid))}"
+    if e.kind == "battle.end":
+        return f"the battle in {_area_of(state, str(bid))} is over"
+    if e.kind == "siege.result":
+        return f"the siege of {_area_of(state, str(bid))} is decided"
+    return None
+
+
+def log_text(state: GameState, e: LogEntry, viewers: Iterable[str]) -> str:
+    """The text of one log line as the viewers may see it."""
+    if not on(state) or e.kind not in ("battle.start", "battle.end", "siege.result"):
+        return e.text
+    bid = e.params.get("battle") or e.params.get("siege")
+    fought = battle_powers(state, str(bid)) if bid is not None else None
+    if fought is not None and fought & set(viewers):
+        return e.text
+    return _hidden_text(state, e) or e.text
+
+
+def check_report(state: GameState, battle_id: str, viewers: Iterable[str]) -> None:
+    """Refuse a battle report to those who did not fight it, under Fog of War."""
+    if not on(state):
+        return
+    fought = battle_powers(state, battle_id)
+    if fought is not None and not fought & set(viewers):
+        raise IllegalAction(f"{battle_id} was fought by {', '.join(sorted(fought))}; with Fog of War (4.1.1) only "
+                            "they see its report")
+
+
+def friendly(state: GameState, viewers: Iterable[str]) -> set[str]:
+    """The viewers' powers and their allies."""
+    out = {v for v in viewers if v in POWERS}
+    for v in list(out):
+        out |= set(state.powers[v].alliances)
+    return out
+
+
+def hides_strength(state: GameState, unit: Any, viewers: Iterable[str]) -> bool:
+    """Whether ``show`` hides this unit's factors or ships from the viewers."""
+    if not on(state):
+        return False
+    return relations.unit_power(state, unit) not in friendly(state, viewers)
+
+
+__all__ = ["HIDDEN", "viewers", "battle_powers", "check_report", "friendly", "hides_strength", "log_text", "on"]

@@ -1,0 +1,251 @@
+"""The host's lateness ladder, applied by its unattended ``eiapbem mail sync`` (issue 22 item 5).
+
+A house rule of the playgroup, not the manual's: the manual gives the host the
+tools (skip a player, let the computer play a turn, replace a player; 4.2.8,
+``000:202-206``) but no timetable.  The ladder's numbers are set by a logged
+admin act (``rules.admin.HouseRules``: ``eiapbem admin house-rules`` or
+``eiapbem new --house-rules``) and read back from the game log, so a backup or
+a new host keeps them.  For each human client whose file the game awaits:
+
+1. after ``remind`` hours, a reminder mail to that player;
+2. after ``remind_all`` hours, a reminder to every player;
+3. after ``ai_play`` hours, the computer plays the slot (``AiPlay``, as ``admin ai-play``);
+4. once a player has missed ``offer_after`` slots that way, the seat is offered to a replacement.
+
+Every step is an admin file with a ``LateNotice`` act: it stands in every
+player's game log and its mail (the draft, with the step in the body) goes to
+every player with the next ``mail send``.  In a simultaneous slot an admin file
+must wait until every order is in (docs/file-format.md 6), so there the step is
+mailed to everyone but not written in the game log.
+
+The clock is the host's wall clock, or ``EIAPBEM_NOW`` (``YYYY-MM-DD HH:MM``,
+UTC) for tests; the rules core never sees it.  When each wait began and which
+steps were taken is kept in ``mail/ladder.json`` of the host's folder.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from eiapbem.client.mail import Ledger, mail_dir, notice_draft, set_draft_body
+from eiapbem.client.session import Session
+from eiapbem.core.errors import EiaError, IllegalAction
+from eiapbem.pbem.email import Person, subject_for
+from eiapbem.rules import admin as radmin
+
+from .admin import require_host
+
+NOW_ENV = "EIAPBEM_NOW"
+STEPS = ("reminder", "reminder-all", "ai-play")
+_FMT = "%Y-%m-%d %H:%M"
+
+
+class BadClock(EiaError):
+    """An injected clock that is not a time."""
+
+
+def parse_time(text: str) -> datetime.datetime:
+    try:
+        t = datetime.datetime.strptime(text.strip().removesuffix(" UTC").replace("T", " "), _FMT)
+    except ValueError as err:
+        raise BadClock(f"{text!r} is not a time; write it as YYYY-MM-DD HH:MM (UTC)") from err
+    return t.replace(tzinfo=datetime.timezone.utc)
+
+
+def now(override: str | None = None) -> datetime.datetime:
+    """The host's clock: ``override``, else ``EIAPBEM_NOW``, else the wall clock (UTC, to the minute)."""
+    text = override or os.environ.get(NOW_ENV)
+    if text:
+        return parse_time(text)
+    return datetime.datetime.now(datetime.timezone.utc).replace(second=0, microsecond=0)
+
+
+def show(t: datetime.datetime) -> str:
+    return t.strftime(_FMT) + " UTC"
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    remind: int
+    remind_all: int
+    ai_play: int
+    offer_after: int
+
+    def limit(self, step: str) -> int:
+        return {"reminder": self.remind, "reminder-all": self.remind_all, "ai-play": self.ai_play}[step]
+
+
+def house_rules(s: Session) -> HouseRules | None:
+    """The ladder in force: the last house-rules act in the game log, if any."""
+    for e in reversed(s.journal()):
+        if e.kind == radmin.HouseRules.KIND:
+            p = dict(e.params)
+            return HouseRules(int(p["remind"]), int(p["remind_all"]), int(p["ai_play"]), int(p["offer_after"]))
+    return None
+
+
+def parse_rules(text: str) -> HouseRules:
+    """``24,48,72,2`` (hours, hours, hours, slots) as given on the command line."""
+    parts = text.split(",")
+    if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
+        raise IllegalAction(f"{text!r} is not a lateness ladder; give four whole numbers REMIND,REMIND_ALL,AI_PLAY,OFFER_AFTER "
+                            "(hours, hours, hours, missed slots; 0 turns a step off), e.g. 24,48,72,2")
+    r = HouseRules(*(int(p) for p in parts))
+    steps = [h for h in (r.remind, r.remind_all, r.ai_play) if h]
+    if steps != sorted(steps):
+        raise IllegalAction("the ladder's hours must grow: the reminder first, then the reminder to all, then the computer's play")
+    return r
+
+
+def set_house_rules(s: Session, r: HouseRules) -> Path:
+    """The logged admin act that sets the ladder (an admin file to every player)."""
+    require_host(s)
+    return s.write_admin([radmin.HouseRules(r.remind, r.remind_all, r.ai_play, r.offer_after)])
+
+
+def missed(s: Session, power: str) -> tuple[int, bool]:
+    """Slots of ``power`` the computer played by the ladder since its player last changed, and whether its seat was offered."""
+    n, offered = 0, False
+    for e in s.journal():
+        p = dict(e.params)
+        if e.kind == radmin.ReplacePlayer.KIND and p.get("power") == power:
+            n, offered = 0, False
+        elif e.kind == radmin.LateNotice.KIND and p.get("power") == power:
+            if p.get("step") == "ai-play":
+                n = max(n, int(p.get("missed", 0)))
+            elif p.get("step") == "seat-offered":
+                offered = True
+    return n, offered
+
+
+def _late(s: Session) -> list[tuple[str, str]]:
+    """The awaited slots the ladder applies to: those of human email clients (not the host's own powers)."""
+    players = s.data.meta["players"]
+    return [(p, slot) for p, slot in s.awaited() if players[p]["type"] == "client" and p not in s.local]
+
+
+def _ledger(s: Session) -> Ledger:
+    return Ledger(mail_dir(s.home) / "ladder.json", {})
+
+
+def _host_person(s: Session) -> Person:
+    h = s.data.meta["host"]
+    return Person(h["name"], h["email"])
+
+
+def _everyone(s: Session) -> list[Person]:
+    players = s.data.meta["players"]
+    return [s.person(p) for p in sorted(players) if players[p]["type"] in ("client", "host") and p not in s.local]
+
+
+def _announce(s: Session, acts: list, text: str, fallback_name: str, in_log: bool = True) -> str:
+    """An admin file carrying the step (to every player's log and mailbox), or, when none may be written now, a mail to all."""
+    if not in_log:
+        notice_draft(s.home, s.game, fallback_name, _host_person(s), _everyone(s), subject_for(s.game, "late player"),
+                     text + "\n")
+        return "mailed to all (reminders by mail only: not in the game log)"
+    try:
+        path = s.write_admin(acts)
+    except IllegalAction as err:
+        notice_draft(s.home, s.game, fallback_name, _host_person(s), _everyone(s), subject_for(s.game, "late player"),
+                     text + "\n\nThis step could not be written in the game log now: " + str(err) + "\n")
+        return f"mailed to all (not in the game log yet: {err})"
+    draft = path.with_name(path.name + ".eml")
+    if draft.is_file():
+        set_draft_body(draft, text + "\n\nThe attached admin file writes this in everyone's game log: put it in commin/ "
+                              "and run 'eiapbem load', or let 'eiapbem mail fetch' do it.\n")
+    return f"admin file commout/{path.name} to all"
+
+
+def apply(s: Session, clock: datetime.datetime, level: str = "ai-medium", *, log_reminders: bool = True) -> list[str]:
+    """Take every ladder step now due; one line each.  Does nothing without house rules.
+
+    ``log_reminders=False`` mails the two reminders without writing them in the chain, so the late
+    player's slot keeps its predecessor and its dice (docs/SECURITY.md); the computer's play is logged always.
+    """
+    require_host(s, edit=False)
+    rules = house_rules(s)
+    if rules is None:
+        return []
+    ledger = _ledger(s)
+    g = ledger.data.setdefault(s.game, {"waits": {}})
+    late = _late(s)
+    keys = {f"{slot}|{p}" for p, slot in late}
+    g["waits"] = {k: v for k, v in g["waits"].items() if k in keys}
+    lines = []
+    for p, slot in late:
+        w = g["waits"].setdefault(f"{slot}|{p}", {"since": show(clock), "done": []})
+        ledger.write()
+        hours = int((clock - parse_time(w["since"])).total_seconds() // 3600)
+        for step in STEPS:
+            limit = rules.limit(step)
+            if limit <= 0 or hours < limit or step in w["done"]:
+                continue
+            lines.append(f"{p} ({slot}), {hours} h late: {_step(s, p, slot, step, hours, rules, level, log_reminders)}")
+            w["done"].append(step)
+            ledger.write()
+            if step == "ai-play":
+                break
+    return lines
+
+
+def _step(s: Session, p: str, slot: str, step: str, hours: int, rules: HouseRules, level: str, in_log: bool) -> str:
+    name = s.person(p)
+    tag = slot.replace("/", "_")
+    if step == "reminder":
+        notice_draft(s.home, s.game, f"{s.game}_reminder_{tag}_{p}.eml", _host_person(s), [name],
+                     subject_for(s.game, f"reminder {slot}"),
+                     f"{name.name}, our game {s.game} has waited {hours} hours for your file for {slot}.\n"
+                     f"The house rules: everyone is reminded after {rules.remind_all} h, the computer plays the slot "
+                     f"after {rules.ai_play} h (0 = never).\n")
+        text = f"{s.game}: {name.name} ({p}) was reminded that {slot} has waited {hours} h for their file."
+        return "reminder mailed; " + _announce(s, [radmin.LateNotice(p, "reminder", slot, hours)], text,
+                                               f"{s.game}_late_{tag}_{p}_reminder.eml", in_log)
+    if step == "reminder-all":
+        text = f"{s.game}: {slot} has waited {hours} h for {name.name} ({p}). Everyone is reminded."
+        return _announce(s, [radmin.LateNotice(p, "reminder-all", slot, hours)], text, f"{s.game}_late_{tag}_{p}_all.eml",
+                         in_log)
+    n, offered = missed(s, p)
+    acts: list = [radmin.LateNotice(p, "ai-play", slot, hours, n + 1), radmin.AiPlay(p, level)]
+    text = f"{s.game}: {slot} waited {hours} h for {name.name} ({p}); by the house rules the computer ({level}) played the slot."
+    if rules.offer_after and n + 1 >= rules.offer_after and not offered:
+        acts.append(radmin.LateNotice(p, "seat-offered", slot, hours, n + 1))
+        text += (f" {p} has now missed {n + 1} slot(s): the seat is offered to a replacement player "
+                 "(the host replaces the player with 'eiapbem admin replace').")
+    try:
+        path = s.write_admin(acts)
+    except IllegalAction as err:
+        return f"the computer cannot play this slot now: {err}"
+    draft = path.with_name(path.name + ".eml")
+    if draft.is_file():
+        set_draft_body(draft, text + "\n\nThe attached admin file carries the computer's play: load it as usual.\n")
+    return f"the computer played the slot; admin file commout/{path.name} to all"
+
+
+def status_lines(s: Session, clock: datetime.datetime | None = None) -> list[str]:
+    """Where each late player stands on the ladder (for ``eiapbem admin status``)."""
+    rules = house_rules(s)
+    if rules is None:
+        return ["Lateness ladder: none (set one with 'eiapbem admin house-rules REMIND,REMIND_ALL,AI_PLAY,OFFER_AFTER')"]
+    clock = clock or now()
+    out = [f"Lateness ladder: reminder after {rules.remind} h, to all after {rules.remind_all} h, the computer plays after "
+           f"{rules.ai_play} h, seat offered after {rules.offer_after} missed slot(s) (0 = off); applied by 'eiapbem mail sync'"]
+    g = _ledger(s).data.get(s.game, {"waits": {}})
+    for p, slot in _late(s):
+        w = g["waits"].get(f"{slot}|{p}")
+        n, offered = missed(s, p)
+        extra = f"; {n} slot(s) missed" + (", seat offered" if offered else "") if n else ""
+        if w is None:
+            out.append(f"  {p} ({slot}): not yet seen waiting by 'eiapbem mail sync'{extra}")
+            continue
+        since = parse_time(w["since"])
+        hours = int((clock - since).total_seconds() // 3600)
+        nxt = next((st for st in STEPS if rules.limit(st) > 0 and st not in w["done"]), None)
+        due = f"next: {nxt} at {show(since + datetime.timedelta(hours=rules.limit(nxt)))}" if nxt else "no step left"
+        done = ", ".join(w["done"]) or "no step yet"
+        out.append(f"  {p} ({slot}): waiting since {show(since)} ({hours} h); done: {done}; {due}{extra}")
+    return out
+

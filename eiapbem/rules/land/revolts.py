@@ -1,0 +1,193 @@
+"""Austria's insurrection corps (13.2.4, 000:2470-2498) and Tyrolean revolt corps (13.2.5, 000:2500-2514).
+
+Insurrection (the December raising is the economic levy's, ``economy.levy``):
+
+- activation: an enemy corps, Cossack or Freikorps standing in an area of an
+  unceded Austrian home province makes the insurrection corps placeable;
+- ``irregulars.place-insurrection --unit C --area X``: in Austria's
+  reinforcement phase, while activated, an insurrection corps off the map comes
+  on at its current strength in an area of an unceded Austrian home province;
+- ``land.stand-down-insurrection --unit C``: in Austria's land phase an
+  unbesieged insurrection corps leaves the map keeping its factors; it comes back
+  only when activated again.
+
+Not built (docs/decisions.md): placement in the middle of the enemy's move that
+halts it, and the up to three secret trigger areas set in the diplomacy phase.
+
+Tyrol (13.2.5): when a power holding the ceded Tyrol province is at war with
+Austria, Austria's land phase of the month that war began may place the Tyrol
+corps (``land.place-tyrol --area X``) with 8 infantry in a Tyrol area free of
+enemy corps; placing it only in that month also keeps a removed corps off the
+map for the rest of that war.  ``remove_tyrol_at_peace`` (for the diplomacy
+phase's peace step) takes it off the map when Austria and the holder make peace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import control, engine
+from eiapbem.rules.forces import the_unit
+from eiapbem.rules.land.common import is_enemy
+from eiapbem.rules.model import (
+    POOL,
+    Corps,
+    CorpsType,
+    Factors,
+    GameState,
+    Location,
+    LocationKind,
+    Phase,
+    Record,
+)
+from eiapbem.rules.model.common import Slug
+from eiapbem.rules.model.units import UnitId
+
+AUSTRIA = "AU"
+TYROL_PROVINCE = "tyrol"
+TYROL_CORPS = "corps:AU:Tyrol"
+#: 13.2.5 (000:2508): the Tyrol corps comes on with eight regular infantry factors.
+TYROL_INFANTRY = 8
+
+
+def _austrian_area(state: GameState, m: Any, area: str) -> bool:
+    a = m.area(area)
+    return a.nation == AUSTRIA and not a.is_minor and a.province not in state.ceded_provinces
+
+
+def insurrection_active(state: GameState, m: Any) -> bool:
+    """13.2.4 (000:2476): an enemy corps, Cossack or Freikorps stands in an unceded Austrian home province."""
+    for u in state.units.values():
+        if not isinstance(u, Corps) or u.location.kind is not LocationKind.AREA or u.factors.total == 0:
+            continue
+        if u.corps_type is CorpsType.GUERRILLA or not _austrian_area(state, m, u.location.site):
+            continue
+        if is_enemy(state, AUSTRIA, u):
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceInsurrection(Record):
+    """Place an Austrian insurrection corps at its current strength while enemies stand in Austria (13.2.4)."""
+
+    KIND = "irregulars.place-insurrection"
+    COMMAND = "place-insurrection"
+
+    unit: UnitId
+    area: Slug
+
+
+@dataclass(frozen=True, slots=True)
+class StandDownInsurrection(Record):
+    """Take an unbesieged insurrection corps off the map, keeping its factors (13.2.4)."""
+
+    KIND = "land.stand-down-insurrection"
+    COMMAND = "stand-down-insurrection"
+
+    unit: UnitId
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTyrol(Record):
+    """Place the Tyrol corps with 8 infantry in Tyrol when its holder has gone to war with Austria (13.2.5)."""
+
+    KIND = "land.place-tyrol"
+    COMMAND = "place-tyrol"
+
+    area: Slug
+
+
+def _insurrection(state: GameState, power: str, unit_id: str) -> Corps:
+    u = the_unit(state, unit_id)
+    if not isinstance(u, Corps) or u.corps_type is not CorpsType.INSURRECTION:
+        raise IllegalAction(f"{unit_id} is not an insurrection corps (13.2.4)")
+    if power != AUSTRIA:
+        raise IllegalAction(f"{unit_id} is Austria's; only Austria places it (13.2.4)")
+    return u
+
+
+def verify_place_insurrection(state: GameState, power: str, a: PlaceInsurrection, ctx: Any) -> None:
+    u = _insurrection(state, power, a.unit)
+    if u.location != POOL:
+        raise IllegalAction(f"{a.unit} is already on the map")
+    if u.factors.total == 0:
+        raise IllegalAction(f"{a.unit} has no factors; it is raised again in December (13.2.4)")
+    if not insurrection_active(state, ctx.map):
+        raise IllegalAction("no enemy corps, Cossack or Freikorps stands in an unceded Austrian province, so the "
+                            "insurrection is not activated (13.2.4)")
+    if a.area not in ctx.map.areas or not _austrian_area(state, ctx.map, a.area):
+        raise IllegalAction(f"{a.area} is not an area of an unceded Austrian home province (13.2.4)")
+
+
+def apply_place_insurrection(state: GameState, power: str, a: PlaceInsurrection, ctx: Any) -> engine.Outcome:
+    u = _insurrection(state, power, a.unit)
+    state = state.with_unit(u.replace(location=Location(LocationKind.AREA, a.area)))
+    return engine.log(state, power, "irregulars.place-insurrection",
+                      f"AU raises {a.unit} ({u.factors.total} factors) in {a.area} against the invader (13.2.4)",
+                      unit=a.unit, area=a.area)
+
+
+def verify_stand_down(state: GameState, power: str, a: StandDownInsurrection, ctx: Any) -> None:
+    u = _insurrection(state, power, a.unit)
+    if u.location.kind is not LocationKind.AREA:
+        raise IllegalAction(f"{a.unit} is not on a land area of the map" + (" (a besieged corps cannot stand down)"
+                                                                           if u.location.kind is LocationKind.CITY else ""))
+
+
+def apply_stand_down(state: GameState, power: str, a: StandDownInsurrection, ctx: Any) -> engine.Outcome:
+    u = _insurrection(state, power, a.unit)
+    state = state.with_unit(u.replace(location=POOL, besieging=False))
+    return engine.log(state, power, "land.stand-down-insurrection",
+                      f"AU stands down {a.unit}, keeping its {u.factors.total} factors (13.2.4)", unit=a.unit)
+
+
+def tyrol_holder(state: GameState) -> str | None:
+    return state.ceded_provinces.get(TYROL_PROVINCE)
+
+
+def verify_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) -> None:
+    if power != AUSTRIA:
+        raise IllegalAction("only Austria places the Tyrol corps (13.2.5)")
+    holder = tyrol_holder(state)
+    war = state.powers[AUSTRIA].wars.get(holder) if holder else None
+    if war is None:
+        raise IllegalAction("the Tyrol corps comes only when the power holding the ceded Tyrol is at war with Austria (13.2.5)")
+    if war.since != state.date:
+        raise IllegalAction(f"the Tyrol corps is placed in the Austrian land phase right after the war with {holder} began "
+                            f"({war.since}), not later (13.2.5)")
+    u = state.units.get(TYROL_CORPS)
+    if u is None or u.location != POOL:
+        raise IllegalAction("the Tyrol corps is already on the map")
+    m = ctx.map
+    if a.area not in m.areas or m.area(a.area).province != TYROL_PROVINCE:
+        raise IllegalAction(f"{a.area} is not an area of Tyrol ({', '.join(m.areas_of_province(TYROL_PROVINCE))})")
+    if any(is_enemy(state, AUSTRIA, c) for c in control.corps_at(state, a.area) if c.factors.total > 0):
+        raise IllegalAction(f"an enemy corps stands in {a.area}; the Tyrol corps goes to a Tyrol area without one (13.2.5)")
+
+
+def apply_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) -> engine.Outcome:
+    u = state.units[TYROL_CORPS]
+    state = state.with_unit(u.replace(location=Location(LocationKind.AREA, a.area), factors=Factors(infantry=TYROL_INFANTRY)))
+    return engine.log(state, power, "land.place-tyrol",
+                      f"Tyrol rises: AU places {TYROL_CORPS} with {TYROL_INFANTRY} infantry in {a.area} (13.2.5)", area=a.area)
+
+
+def remove_tyrol_at_peace(state: GameState, a: str, b: str) -> GameState:
+    """13.2.5 (000:2514): peace between Austria and the power that held Tyrol takes the Tyrol corps off the map.
+
+    For the diplomacy phase's peace step; ``a`` and ``b`` are the two powers making peace."""
+    other = b if a == AUSTRIA else a if b == AUSTRIA else None
+    u = state.units.get(TYROL_CORPS)
+    if other is None or u is None or u.location == POOL or tyrol_holder(state) not in (other, None):
+        return state
+    return state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False))
+
+
+ACTIONS = ((StandDownInsurrection, verify_stand_down, apply_stand_down), (PlaceTyrol, verify_place_tyrol, apply_place_tyrol))
+engine.register_action(PlaceInsurrection, phases=(Phase.REINFORCEMENT,), verify=verify_place_insurrection,
+                       apply=apply_place_insurrection)
+
+__all__ = ["PlaceInsurrection", "PlaceTyrol", "StandDownInsurrection", "insurrection_active", "remove_tyrol_at_peace"]
