@@ -101,6 +101,20 @@ def _plain(v: Any) -> Any:
     return str(v)
 
 
+def acting_power(h: Path, name: str, power: str | None, verb: str) -> str:
+    """The power named, else the one power this folder plays, else the host; refused when the folder plays several."""
+    from eiapbem.client import session
+
+    if power is not None:
+        return power
+    local = [r for r in session.local_roles(h, name) if r != "host"]
+    if len(local) == 1:
+        return local[0]
+    if not local:
+        return "host"
+    raise session.NoGame(f"this folder plays {', '.join(local)}; say which power {verb} with --power")
+
+
 def open_session(game: str | None, power: str | None, password: str | None) -> Any:
     """The acting power's open game (``client.session.Session``); asks for the password when missing."""
     from eiapbem.client import session
@@ -110,14 +124,7 @@ def open_session(game: str | None, power: str | None, password: str | None) -> A
     sitting = root().identity
     if sitting is not None and power in (None, sitting[1]) and name == sitting[0]:
         return session.Session.open_with(h, name, sitting[2])
-    local = [r for r in session.local_roles(h, name) if r != "host"]
-    if power is None:
-        if len(local) == 1:
-            power = local[0]
-        elif not local:
-            power = "host"
-        else:
-            raise session.NoGame(f"this folder plays {', '.join(local)}; say which power acts with --power")
+    power = acting_power(h, name, power, "acts")
     if password is None:
         password = click.prompt(f"Password for {power}", hide_input=True)
     return session.Session.open(h, name, power, password)

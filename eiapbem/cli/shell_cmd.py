@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from .common import Context, home
+from .common import Context, acting_power, home
 
 #: Commands that make no sense inside a sitting.
 _REFUSED = {"shell": "you are in a shell already", "demo": "run the demo from the terminal"}
@@ -144,14 +144,7 @@ def register(cli: click.Group) -> None:
 
         h = home()
         name = session.find_game(h, game)
-        local = [r for r in session.local_roles(h, name) if r != "host"]
-        if power is None:
-            if len(local) == 1:
-                power = local[0]
-            elif not local:
-                power = "host"
-            else:
-                raise session.NoGame(f"this folder plays {', '.join(local)}; say which power sits with --power")
+        power = acting_power(h, name, power, "sits")
         power = power if power == "host" else power.upper()
         if password is None:
             password = click.prompt(f"Password for {power}", hide_input=True)
