@@ -98,13 +98,17 @@ def host_skip(root: Path, ids: dict) -> Path:
 
 
 def play(root: Path, slots: int = 4, admin: bool = True) -> dict[str, keys.Identity]:
-    """The setup (7 slots), then ``slots`` more; the host skips the second of them when ``admin``."""
+    """The setup (7 slots), then ``slots`` more; when ``admin``, the host skips the first player's slot after the
+    first of them (the diplomacy phase's rounds are played by every power at once and cannot be skipped)."""
     ids = new(root)
     for _ in SETUP_ORDER:
         play_slot(root, ids)
+    skipped = not admin
     for i in range(slots):
-        if admin and i == 1:
+        slot = Session.open_with(home_of(root, "RU"), GAME, ids["RU"]).state.slot
+        if not skipped and i >= 1 and not slot.simultaneous:
             host_skip(root, ids)
+            skipped = True
         else:
             play_slot(root, ids)
     assert len(set(hashes(root, ids).values())) == 1

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     root = tmp_path_factory.mktemp("game")
-    ids = auditkit.play(root, slots=4, admin=True)
+    ids = auditkit.play(root, slots=5, admin=True)
     return root, ids
 
 
@@ -50,12 +50,12 @@ def test_every_folder_of_the_game_is_verified(played, run_cli):
     for p in ("FR", "GB", "RU", "host"):
         res = audit.run(auditkit.home_of(root, p), auditkit.GAME, ids[p])
         assert res.verified, (p, res.lines())
-        assert res.files == 17 and res.first is None  # 7 setup + 7 orders + 1 admin + 2 reinforcement, own files too
+        assert res.files == 24 and res.first is None  # 7 setup + 7 commitments + 7 reveals + 1 admin + 2 reinforcement
     code, out, err = run_cli("audit", "--json", "--password", auditkit.pw("GB"), home=auditkit.home_of(root, "GB"),
                              env={"EIAPBEM_TEST_SCRYPT": auditkit.FAST})
     assert code == 0, err
     o = json.loads(out)
-    assert o["verdict"] == "verified" and o["files"] == 17 and o["first"] is None
+    assert o["verdict"] == "verified" and o["files"] == 24 and o["first"] is None
     code, out, err = run_cli("audit", "--password", auditkit.pw("RU"), home=auditkit.home_of(root, "RU"))
     assert code == 0 and "Game Audit: verified" in out, err
 
@@ -103,14 +103,16 @@ def test_an_altered_die_is_named(fr):
 
 def test_a_removed_admin_file_is_named(fr, run_cli):
     home, ids = fr
+    name = sorted(p.name for p in (home / "commin" / "done").glob("Audit_admin_*.pbm"))[0]
+    number = int(name.rsplit("_", 1)[1].split(".")[0])  # the admin file's place in the chain
     for place in ("commin", "commin/done"):
-        (home / place / "Audit_admin_0009.pbm").unlink(missing_ok=True)
+        (home / place / name).unlink(missing_ok=True)
     res = audit.run(home, auditkit.GAME, ids["FR"])
     assert not res.verified
-    assert res.first.slot == "admin/9" and res.first.file == "(missing)"
+    assert res.first.slot == f"admin/{number}" and res.first.file == "(missing)"
     assert "Audit_1805-01_reinforcement_turn_GB.pbm follows it" in res.first.reason
     code, out, err = run_cli("audit", "--password", auditkit.pw("FR"), home=home)
-    assert code == 1 and "NOT verified" in out and "admin/9" in out and "Traceback" not in err
+    assert code == 1 and "NOT verified" in out and f"admin/{number}" in out and "Traceback" not in err
 
 
 def test_a_replayed_state_that_differs_from_the_save_is_named(fr):

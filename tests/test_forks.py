@@ -32,7 +32,9 @@ def _to_gb(root, ids):
     ids = auditkit.new(root)
     for _ in SETUP_ORDER:
         auditkit.play_slot(root, ids)
-    auditkit.play_slot(root, ids)  # diplomacy
+    auditkit.play_slot(root, ids)  # diplomacy: the commitments, then the reveal (sealed orders, 6.0)
+    if Session.open_with(home_of(root, "RU"), GAME, ids["RU"]).state.slot.simultaneous:
+        auditkit.play_slot(root, ids)
     auditkit.play_slot(root, ids)  # SP reinforcement
     st = Session.open_with(home_of(root, "RU"), GAME, ids["RU"]).state
     assert st.slot.power == "GB"
