@@ -17,7 +17,7 @@ ordered by id.
 from __future__ import annotations
 
 
-from eiapbem.rules.control import city_holder, city_power, corps_at, is_besieged, is_blockaded
+from eiapbem.rules.control import city_power, corps_at, is_besieged, is_blockaded
 from eiapbem.rules.model import (
     POWERS,
     Corps,
@@ -28,12 +28,6 @@ from eiapbem.rules.model import (
     LocationKind,
 )
 from eiapbem.rules.relations import allied, at_war, power_of, unit_power
-
-# Old names of the one definitions in ``relations``/``control``, kept while other branches merge (issue 14);
-# new code imports ``relations.unit_power``, ``relations.allied``, ``control.city_holder``.
-unit_controller = unit_power
-allied_or_same = allied
-city_nation = city_holder
 
 #: 13.1 (000:2358): January, February and December are winter months.
 WINTER_MONTHS = (1, 2, 12)

@@ -16,7 +16,6 @@ from eiapbem.rules.control import HOLDING_STATUSES, city_holder, is_besieged, pr
 from eiapbem.rules.relations import allied, power_of
 # Re-exported for branches written against ``economy.common`` before ``relations`` landed (shared_names.md);
 # new code imports them from ``eiapbem.rules.relations``.
-from eiapbem.rules.relations import at_war  # noqa: F401
 from eiapbem.rules.model import POWERS, GameState
 from eiapbem.rules.politics import adjust_status, status_box, status_range  # noqa: F401  (re-exported)
 

@@ -134,10 +134,6 @@ def stack_of(state: GameState, battle: NavalBattle, side: str) -> NavalStack:
 # ------------------------------------------------------------------ ports
 
 
-#: Old name of ``control.port_holder``, kept while other branches merge (issue 14).
-port_controller = port_holder
-
-
 def may_use_port(state: GameState, ctx: RulesContext, power: str, port: str) -> bool:
     """A friendly port: controlled by the power, or by an ally granting it access (9.4.1)."""
     owner = power_of(state, port_holder(state, ctx, port))
