@@ -247,19 +247,34 @@ class GameState(Record):
     # ------------------------------------------------------- encoding, hash
 
     def encode(self) -> bytes:
-        """The canonical msgpack bytes of the state."""
-        return canonical.encode(self.to_obj())
+        """The canonical msgpack bytes of the state (kept for the last states encoded, by identity)."""
+        hit = _ENCODED.get(id(self))
+        if hit is not None and hit[0] is self:
+            return hit[1]
+        data = canonical.encode(self.to_obj())
+        _remember(_ENCODED, id(self), (self, data))
+        return data
 
     @classmethod
     def decode(cls, data: bytes) -> GameState:
-        """Read a state strictly; ``BadEncoding`` names the first bad field."""
+        """Read a state strictly; ``BadEncoding`` names the first bad field.
+
+        The same bytes are validated once per process (issue 18): a state is
+        immutable, so the state decoded from equal bytes is handed out again.
+        """
+        key = bytes(data)
+        hit = _DECODED.get(key)
+        if hit is not None:
+            return hit
         obj = canonical.decode(data)
         if isinstance(obj, dict) and obj.get("format") != STATE_FORMAT and "format" in obj:
             raise BadEncoding(
                 f"state format {obj.get('format')!r} is not {STATE_FORMAT}, the one this eiapbem reads",
                 hint="use the eiapbem version that wrote the file, or ask the host for a backup",
             )
-        return cls.from_obj(obj)
+        state = cls.from_obj(obj)
+        _remember(_DECODED, key, state)
+        return state
 
     def state_hash(self) -> bytes:
         """SHA-256 of ``encode()``: equal states, equal hashes, on every machine."""
@@ -323,3 +338,17 @@ class GameState(Record):
         powers = self.powers.set(a, self.powers[a].replace(alliances=self.powers[a].alliances.remove(b)))
         powers = powers.set(b, powers[b].replace(alliances=powers[b].alliances.remove(a)))
         return self.replace(powers=powers)
+
+
+# Per-process memo of the state pipeline (issue 18, docs/decisions.md "File pipeline speed"):
+# the bytes of the last states encoded (by identity: a state is immutable; the entry holds the
+# state, so its id cannot be reused while remembered) and the states decoded from the last bytes.
+_KEEP = 48
+_ENCODED: dict[int, tuple[GameState, bytes]] = {}
+_DECODED: dict[bytes, GameState] = {}
+
+
+def _remember(memo: dict, key: Any, value: Any) -> None:
+    if len(memo) >= _KEEP:
+        del memo[next(iter(memo))]  # the oldest entry
+    memo[key] = value
