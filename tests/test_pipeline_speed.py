@@ -77,3 +77,32 @@ def test_state_decoded_once_per_bytes_and_encoded_once_per_state():
     assert changed is not first and changed.encode() == data
     with pytest.raises(BadEncoding):
         GameState.decode(data[:-1])
+
+
+def test_state_encoding_from_remembered_parts_is_the_canonical_one():
+    from eiapbem.client import bench
+
+    st, _ = bench.set_up_state()
+    assert st.encode() == canonical.encode(st.to_obj())
+    # a derived state shares unchanged parts; its bytes are still those of its plain form
+    fr = st.powers["FR"]
+    moved = st.with_power("FR", treasury=fr.treasury + 7).replace(units=st.units.remove(next(iter(st.units))))
+    assert moved.encode() == canonical.encode(moved.to_obj())
+    assert moved.state_hash() != st.state_hash()
+    assert GameState.decode(moved.encode()) == moved
+
+
+def test_state_parts_are_the_digests_of_the_plain_parts():
+    import hashlib
+
+    from eiapbem.client import bench
+    from eiapbem.client.turns import state_parts
+
+    st, _ = bench.set_up_state()
+    want = {}
+    for k, v in st.to_obj().items():
+        if k == "powers":
+            want.update({f"powers.{p}": hashlib.sha256(canonical.encode(w)).digest()[:8] for p, w in v.items()})
+        else:
+            want[k] = hashlib.sha256(canonical.encode(v)).digest()[:8]
+    assert state_parts(st) == want

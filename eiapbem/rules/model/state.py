@@ -8,11 +8,13 @@ encoding, the number every client compares (DESIGN.md §5, item 4).
 from __future__ import annotations
 
 import hashlib
+import struct
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 from eiapbem.core.errors import BadEncoding
 from eiapbem.core import canonical
+from eiapbem.core.record import MapSpec, Spec, field_specs
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet, first_difference, transient
 from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
@@ -251,9 +253,29 @@ class GameState(Record):
         hit = _ENCODED.get(id(self))
         if hit is not None and hit[0] is self:
             return hit[1]
-        data = canonical.encode(self.to_obj())
+        data = b"".join(b for _, key, value in self.encoded_fields() for b in (key, value))
+        data = _map_header(len(field_specs(GameState))) + data
         _remember(_ENCODED, id(self), (self, data))
         return data
+
+    def encoded_entries(self, name: str) -> list[tuple[str, bytes]]:
+        """(key, canonical bytes of the value) of every entry of the map field ``name``, in canonical order."""
+        spec = field_specs(GameState)[name]
+        assert isinstance(spec, MapSpec)
+        return [(k, _encoded_value(v, spec.value)) for k, v in getattr(self, name).items()]
+
+    def encoded_fields(self) -> list[tuple[str, bytes, bytes]]:
+        """(name, encoded name, encoded value) of every field in canonical key order.
+
+        The state's encoding is these pieces after a map header, byte for byte
+        ``canonical.encode(self.to_obj())`` (a test checks it).  The encoding of
+        each field value, and of each entry of a map field, is remembered by
+        identity, so a state derived from another re-encodes only what changed
+        (issue 18 item 2).
+        """
+        specs = field_specs(GameState)
+        return [(name, _packed_key(name), _encoded_field(getattr(self, name), specs[name]))
+                for name in sorted(specs)]
 
     @classmethod
     def decode(cls, data: bytes) -> GameState:
@@ -348,7 +370,50 @@ _ENCODED: dict[int, tuple[GameState, bytes]] = {}
 _DECODED: dict[bytes, GameState] = {}
 
 
-def _remember(memo: dict, key: Any, value: Any) -> None:
-    if len(memo) >= _KEEP:
+def _remember(memo: dict, key: Any, value: Any, keep: int = _KEEP) -> None:
+    if len(memo) >= keep:
         del memo[next(iter(memo))]  # the oldest entry
     memo[key] = value
+
+
+#: Encodings of field values and map entries, by identity (every value of a state is immutable:
+#: records, tuples, ``FrozenMap``); each entry holds its value, so its id cannot be reused meanwhile.
+_PARTS_KEEP = 50_000
+_PARTS: dict[int, tuple[Any, bytes]] = {}
+_KEYS: dict[str, bytes] = {}
+
+
+def _map_header(n: int) -> bytes:
+    if n < 16:
+        return bytes([0x80 | n])
+    if n < 0x10000:
+        return b"\xde" + struct.pack(">H", n)
+    return b"\xdf" + struct.pack(">I", n)
+
+
+def _packed_key(key: str) -> bytes:
+    b = _KEYS.get(key)
+    if b is None:
+        b = _KEYS[key] = canonical.encode(key)
+    return b
+
+
+def _encoded_value(value: Any, spec: Spec) -> bytes:
+    hit = _PARTS.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    data = canonical.encode(spec.to_obj(value))
+    _remember(_PARTS, id(value), (value, data), _PARTS_KEEP)
+    return data
+
+
+def _encoded_field(value: Any, spec: Spec) -> bytes:
+    """A field's canonical bytes; a map field is put together from its entries' (remembered) bytes."""
+    if isinstance(spec, MapSpec) and type(value) is FrozenMap and all(type(k) is str for k in value):
+        # FrozenMap iterates in UTF-8 byte order of its keys: the canonical order.
+        parts = [_map_header(len(value))]
+        for k, v in value.items():
+            parts.append(_packed_key(k))
+            parts.append(_encoded_value(v, spec.value))
+        return b"".join(parts)
+    return _encoded_value(value, spec)
