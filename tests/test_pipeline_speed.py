@@ -106,3 +106,19 @@ def test_state_parts_are_the_digests_of_the_plain_parts():
         else:
             want[k] = hashlib.sha256(canonical.encode(v)).digest()[:8]
     assert state_parts(st) == want
+
+
+def test_invariants_still_checked_when_the_parts_change():
+    from eiapbem.core.record import InvalidValue
+    from eiapbem.data import world
+    from eiapbem.rules.scenario import initial_state
+
+    st = initial_state(world.load_scenario("classic-1805"), world.load_raw())
+    again = st.replace(date=st.date)
+    assert again == st  # the same parts: checked before, accepted
+    uid, unit = next(iter(st.units.items()))
+    with pytest.raises(InvalidValue, match="filed under"):
+        st.replace(units=st.units.set(uid + "x", unit))
+    with pytest.raises(InvalidValue, match="only Great Britain"):
+        st.with_power("FR", war_with_america=True)
+    assert st.with_power("GB", war_with_america=True).powers["GB"].war_with_america

@@ -183,9 +183,18 @@ class GameState(Record):
                 raise InvalidValue(f"the setup phase comes before the first month ({self.start})", path="slot")
             if self.slot.phase is Phase.ECONOMIC and self.date.month not in ECONOMIC_MONTHS:
                 raise InvalidValue(f"{self.date.name} has no economic phase (12.0)", path="slot")
-        self._check_relations()
-        self._check_minors()
-        self._check_units()
+        # Each group of invariants is a function of a few immutable fields: when the very same objects
+        # passed before in this process, the group is not checked again (issue 18: a state derived by
+        # ``replace`` pays for what it changed).
+        for group, parts in (("relations", (self.powers,)), ("minors", (self.minors,)),
+                             ("units", (self.units, self.leaders, self.prisoners, self.battles, self.pending,
+                                        self.naval_battles, self.sieges))):
+            key = (group,) + tuple(id(o) for o in parts)
+            hit = _CHECKED.get(key)
+            if hit is not None and all(a is b for a, b in zip(hit, parts)):
+                continue
+            getattr(self, f"_check_{group}")()
+            _remember(_CHECKED, key, parts, 4096)
 
     def _check_relations(self) -> None:
         for p, ps in self.powers.items():
@@ -380,6 +389,8 @@ def _remember(memo: dict, key: Any, value: Any, keep: int = _KEEP) -> None:
 #: records, tuples, ``FrozenMap``); each entry holds its value, so its id cannot be reused meanwhile.
 _PARTS_KEEP = 50_000
 _PARTS: dict[int, tuple[Any, bytes]] = {}
+#: The field objects whose invariants passed (``GameState._check``), by their ids.
+_CHECKED: dict[tuple, tuple] = {}
 _KEYS: dict[str, bytes] = {}
 
 
