@@ -379,6 +379,12 @@ _ENCODED: dict[int, tuple[GameState, bytes]] = {}
 _DECODED: dict[bytes, GameState] = {}
 
 
+def forget() -> None:
+    """Drop every memo of this module (a benchmark timing the first encode or decode of a state)."""
+    for memo in (_ENCODED, _DECODED, _PARTS, _CHECKED):
+        memo.clear()
+
+
 def _remember(memo: dict, key: Any, value: Any, keep: int = _KEEP) -> None:
     if len(memo) >= keep:
         del memo[next(iter(memo))]  # the oldest entry
