@@ -122,3 +122,14 @@ def test_invariants_still_checked_when_the_parts_change():
     with pytest.raises(InvalidValue, match="only Great Britain"):
         st.with_power("FR", war_with_america=True)
     assert st.with_power("GB", war_with_america=True).powers["GB"].war_with_america
+
+
+def test_memos_stay_bounded():
+    from eiapbem.rules.model.state import _remember
+
+    memo: dict = {}
+    for i in range(2_500):
+        _remember(memo, i, i, 1000)
+        assert len(memo) <= 1000
+    # full: a new generation starts (not one oldest entry dropped per insert, which scans the dict's holes)
+    assert sorted(memo) == list(range(2_000, 2_500))

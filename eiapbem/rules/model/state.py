@@ -387,7 +387,7 @@ def forget() -> None:
 
 def _remember(memo: dict, key: Any, value: Any, keep: int = _KEEP) -> None:
     if len(memo) >= keep:
-        del memo[next(iter(memo))]  # the oldest entry
+        memo.clear()  # a new generation (dropping the oldest one by one costs a scan over dict holes)
     memo[key] = value
 
 
