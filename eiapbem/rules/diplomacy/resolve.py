@@ -126,6 +126,5 @@ engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
 engine.register_gaps(
     Phase.DIPLOMACY,
     "not built yet: requests to an AI ally for units, land or military action (6.16; money is built), "
-    "the auto-conquest of a minor no one will run (6.6, 6.6.2), "
     "loans of 7.6 in naval attacks",
 )
