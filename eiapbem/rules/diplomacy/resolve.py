@@ -125,6 +125,6 @@ for _cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS:
 engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
 engine.register_gaps(
     Phase.DIPLOMACY,
-    "not built yet: requests to an AI ally for units, land or military action (6.16; money is built), "
+    "not built yet: requests to an AI ally for land or military action (6.16; money and units are built), "
     "loans of 7.6 in naval attacks",
 )
