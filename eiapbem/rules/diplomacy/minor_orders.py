@@ -106,7 +106,7 @@ class RequestUnit(Record):
     BUTTON = "Request Unit"
     ally: PowerId
     #: A corps, fleet or leader id of the ally, on the map (``eiapbem show units``).
-    unit: str
+    counter: str
 
 
 #: 6.16 (the project's own numbers, docs/decisions.md): the share of its treasury an AI ally gives at most,
@@ -202,14 +202,14 @@ def verify(state: GameState, power: str, a: Any, ctx: Any, mine: list) -> None:
             raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for money in these orders")
     elif isinstance(a, RequestUnit):
         _check_ai_ally(state, power, a.ally)
-        u = _requested_unit(state, a.ally, a.unit)
+        u = _requested_unit(state, a.ally, a.counter)
         if u is None:
-            raise IllegalAction(f"{a.unit!r} is not a corps, fleet or leader of {name(a.ally)} on the map: ask for one "
+            raise IllegalAction(f"{a.counter!r} is not a corps, fleet or leader of {name(a.ally)} on the map: ask for one "
                                 f"'eiapbem show units' lists (6.16)")
         if u.loaned_to is not None:
-            raise IllegalAction(f"{a.unit} is already loaned to {name(u.loaned_to)} this month (7.6)")
-        if any(isinstance(o, RequestUnit) and o.unit == a.unit for o in mine):
-            raise IllegalAction(f"{name(power)} already asks for {a.unit} in these orders")
+            raise IllegalAction(f"{a.counter} is already loaned to {name(u.loaned_to)} this month (7.6)")
+        if any(isinstance(o, RequestUnit) and o.counter == a.counter for o in mine):
+            raise IllegalAction(f"{name(power)} already asks for {a.counter} in these orders")
     elif isinstance(a, PeaceWithAmerica):
         if power != "GB":
             raise IllegalAction("only Great Britain makes peace with America (6.13)")
@@ -309,23 +309,23 @@ def _request_unit(r: Result, p: str, o: RequestUnit) -> None:
     from eiapbem.rules.diplomacy.war import enemy_corps_at_home
 
     ally = r.state.powers[o.ally]
-    u = _requested_unit(r.state, o.ally, o.unit)
+    u = _requested_unit(r.state, o.ally, o.counter)
     if o.ally in r.state.powers[p].alliances and u is not None and u.loaned_to is None:
         if enemy_corps_at_home(r.state, r.ctx, o.ally):
             why = f"enemy corps stand in {name(o.ally)}"
         else:
-            roll = r.ctx.dice.d10(f"diplomacy/request-unit/{p}/{o.unit}")
+            roll = r.ctx.dice.d10(f"diplomacy/request-unit/{p}/{o.counter}")
             need = AI_LENDS.get(ally.controller.value, 0)
             if roll <= need:
                 lent = u.replace(loaned_to=p)
-                r.state = r.state.with_leader(lent) if o.unit in r.state.leaders else r.state.with_unit(lent)
-                r.say(p, "diplomacy.request", f"{name(o.ally)} lends {o.unit} to {name(p)} for the rest of the month "
-                      f"({roll}, {need} or less needed) (6.16, 7.6)", unit=o.unit)
+                r.state = r.state.with_leader(lent) if o.counter in r.state.leaders else r.state.with_unit(lent)
+                r.say(p, "diplomacy.request", f"{name(o.ally)} lends {o.counter} to {name(p)} for the rest of the month "
+                      f"({roll}, {need} or less needed) (6.16, 7.6)", unit=o.counter)
                 return
             why = f"{roll}, {need} or less needed"
     else:
         why = "the unit cannot be lent now"
-    r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for {o.unit} ({why}) (6.16)")
+    r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for {o.counter} ({why}) (6.16)")
     _nuisance(r, p)
 
 
