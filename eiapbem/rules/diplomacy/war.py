@@ -180,8 +180,21 @@ def _open_war(r: Result, a: str, b: str, declared_by: tuple[str, ...]) -> None:
                                      enforced_peace=ps.enforced_peace.discard(y))
 
 
+def _allied_minors_join(r: Result, defender: str, aggressor: str) -> None:
+    """6.1.3 (000:546): the allied minors of a power war is declared on go to war with the aggressor (they are
+    acted for by their ally, ``relations.power_of``) and are set up by it in the next reinforcement phase."""
+    for slug, m in sorted(r.state.minors.items()):
+        if m.status is MinorStatus.ALLIED and m.controller == defender and m.part_of is None and not m.setup_due:
+            r.state = r.state.with_minor(slug, m.replace(setup_due=True))
+            r.say(defender, "diplomacy.war", f"{name(slug)}, allied to {name(defender)}, goes to war with {name(aggressor)}; "
+                  f"{name(defender)} sets up its forces in the reinforcement phase (6.1.3)", minor=slug)
+
+
 def declare_major(r: Result, power: str, target: str, *, mutual: bool = False, why: str = "declaring war") -> None:
     """One declaration of war between majors with its political points (6.2.1)."""
+    _allied_minors_join(r, target, power)
+    if mutual:
+        _allied_minors_join(r, power, target)
     _break_ties(r, power, target, why)
     if mutual:
         _break_ties(r, target, power, why)
@@ -200,6 +213,9 @@ def declare_minor(r: Result, power: str, target: str) -> None:
     if m.status is MinorStatus.ALLIED and m.controller == power:
         r.state = r.state.with_minor(target, m.replace(status=MinorStatus.NEUTRAL, controller=None))
         points(r, power, -1, f"{name(power)} breaks its alliance with {name(target)} by declaring war on it (6.1.3)")
+    elif m.status is MinorStatus.ALLIED and m.controller in r.state.powers[power].alliances:
+        # 6.1.3 (000:552): war on an ally's allied minor breaks the alliance of the two powers.
+        _break_ties(r, power, m.controller, f"declaring war on {name(target)}, allied to {name(m.controller)}")
     ps = r.state.powers[power]
     r.state = r.state.with_power(power, minor_wars=ps.minor_wars.set(target, r.state.date))
     r.say(power, "diplomacy.war", f"{name(power)} declares war on {name(target)} (6.2)", target=target)
