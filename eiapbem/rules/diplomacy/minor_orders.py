@@ -121,7 +121,7 @@ ACTIONS = (Manipulate, Downgrade, CreateFreeState, LendMoney, PeaceWithAmerica, 
 def _minor(state: GameState, slug: str):
     m = state.minors.get(slug)
     if m is None:
-        raise IllegalAction(f"{slug!r} is not a minor country of this game")
+        raise IllegalAction(f"{slug!r} is not a minor country of this game (6.1)")
     if m.part_of is not None:
         raise IllegalAction(f"{name(slug)} is joined to {name(m.part_of)}; act on {name(m.part_of)} (13.6)")
     return m
@@ -157,7 +157,7 @@ def verify(state: GameState, power: str, a: Any, ctx: Any, mine: list) -> None:
         if any(o.minor == a.minor for o in tries):
             raise IllegalAction(f"{name(power)} already attempts a manipulation of {name(a.minor)} (one per minor, 6.1.4)")
         if m.status.value not in minors.MANIPULABLE:
-            raise IllegalAction(f"{name(a.minor)} is {m.status}; only neutral, influenced or allied minor countries "
+            raise IllegalAction(f"{name(a.minor)} is {minors.describe_status(m.status.value)}; only neutral, influenced or allied minor countries "
                                 f"can be manipulated (6.1.4)")
         if m.controller is not None and m.controller != power and allied(state, power, m.controller):
             raise IllegalAction(f"{name(a.minor)} has relations with {name(m.controller)}, an ally of {name(power)} (6.1.4)")
@@ -199,7 +199,7 @@ def verify(state: GameState, power: str, a: Any, ctx: Any, mine: list) -> None:
     elif isinstance(a, RequestMoney):
         _check_ai_ally(state, power, a.ally, human="who may lend money (6.12)")
         if any(isinstance(o, RequestMoney) and o.ally == a.ally for o in mine):
-            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for money in these orders")
+            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for money in these orders (6.16)")
     elif isinstance(a, RequestUnit):
         _check_ai_ally(state, power, a.ally)
         u = _requested_unit(state, a.ally, a.counter)
@@ -209,14 +209,14 @@ def verify(state: GameState, power: str, a: Any, ctx: Any, mine: list) -> None:
         if u.loaned_to is not None:
             raise IllegalAction(f"{a.counter} is already loaned to {name(u.loaned_to)} this month (7.6)")
         if any(isinstance(o, RequestUnit) and o.counter == a.counter for o in mine):
-            raise IllegalAction(f"{name(power)} already asks for {a.counter} in these orders")
+            raise IllegalAction(f"{name(power)} already asks for {a.counter} in these orders (6.16)")
     elif isinstance(a, PeaceWithAmerica):
         if power != "GB":
             raise IllegalAction("only Great Britain makes peace with America (6.13)")
         if not ps.war_with_america:
             raise IllegalAction("Great Britain is not at war with America (6.13)")
         if any(isinstance(o, PeaceWithAmerica) for o in mine):
-            raise IllegalAction("Great Britain already settles peace with America in these orders")
+            raise IllegalAction("Great Britain already settles peace with America in these orders (6.13)")
 
 
 def _check_ai_ally(state: GameState, power: str, ally: str, *, human: str = "who may lend units (7.6)") -> None:

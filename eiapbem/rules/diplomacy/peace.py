@@ -40,7 +40,7 @@ def check_suit(state: GameState, ctx: Any, power: str, to: str, mine: Iterable[A
         raise IllegalAction(f"{name(power)} is not at war with {name(to)}: no peace to sue for (6.4.2)")
     for o in mine:
         if isinstance(o, SueForPeace) and o.to == to or isinstance(o, AttemptInformalPeace) and o.enemy == to:
-            raise IllegalAction(f"{name(power)} already offers peace to {name(to)} in these orders")
+            raise IllegalAction(f"{name(power)} already offers peace to {name(to)} in these orders (6.4.2)")
 
 
 def suit_obligations(state: GameState, ctx: Any, power: str, mine: Iterable[Any]) -> list[str]:

@@ -130,7 +130,7 @@ def check_declaration(state: GameState, ctx: Any, power: str, target: str, mine:
     if target == power:
         raise IllegalAction(f"{name(power)} cannot declare war on itself (6.2)")
     if any(isinstance(o, DeclareWar) and o.target == target for o in mine):
-        raise IllegalAction(f"{name(power)} already declares war on {name(target)} in these orders")
+        raise IllegalAction(f"{name(power)} already declares war on {name(target)} in these orders (6.2)")
     if target in POWERS:
         check_major(state, ctx, power, target)
         return
