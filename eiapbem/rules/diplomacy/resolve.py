@@ -125,6 +125,7 @@ for _cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS:
 engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
 engine.register_gaps(
     Phase.DIPLOMACY,
-    "not built yet: requests to an AI ally for land or military action (6.16; money and units are built), "
+    "requests to an AI ally for land or military action (6.16; money and units are built), "
+    "standing orders kept secret after the month they are given (docs/decisions.md), "
     "loans of 7.6 in naval attacks",
 )
