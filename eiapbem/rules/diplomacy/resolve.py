@@ -120,12 +120,14 @@ def resolve(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> e
     return engine.Outcome(r.state, tuple(r.events))
 
 
-for _cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS:
-    engine.register_action(_cls, phases=(Phase.DIPLOMACY,), verify=_verify, apply=_apply)
-engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
-engine.register_gaps(
-    Phase.DIPLOMACY,
-    "requests to an AI ally for land or military action (6.16; money and units are built), "
+#: The diplomacy phase's rules (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules(
+    "diplomacy",
+    phases=(Phase.DIPLOMACY,),
+    actions=tuple((cls, _verify, _apply) for cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS),
+    obligations=obligations,
+    resolve=resolve,
+    gaps="requests to an AI ally for land or military action (6.16; money and units are built), "
     "standing orders kept secret after the month they are given (docs/decisions.md), "
     "loans of 7.6 in naval attacks",
 )
