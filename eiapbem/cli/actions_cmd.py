@@ -35,6 +35,7 @@ _FIELD_HELP = {
     "depot": "a depot counter, e.g. depot:FR:1",
     "leader": "a leader, e.g. leader:FR:napoleon",
     "unit": "a corps, fleet, depot or garrison id",
+    "counter": "a corps, fleet or leader id, e.g. corps:AU:I ('eiapbem show units')",
     "port": "a port's land area, e.g. brest",
     "sea": "a sea area, e.g. north-sea",
     "blockade": "an enemy port whose blockade box the fleet takes",

@@ -18,8 +18,9 @@ Tyrol (13.2.5): when a power holding the ceded Tyrol province is at war with
 Austria, Austria's land phase of the month that war began may place the Tyrol
 corps (``land.place-tyrol --area X``) with 8 infantry in a Tyrol area free of
 enemy corps; placing it only in that month also keeps a removed corps off the
-map for the rest of that war.  ``remove_tyrol_at_peace`` (for the diplomacy
-phase's peace step) takes it off the map when Austria and the holder make peace.
+map for the rest of that war.  ``remove_tyrol_at_peace`` (in the neutral
+``rules/irregulars.py``, called by the diplomacy phase's peace step; re-exported
+here) takes it off the map when Austria and the holder make peace.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine
 from eiapbem.rules.forces import the_unit
+from eiapbem.rules.irregulars import AUSTRIA, TYROL_CORPS, TYROL_PROVINCE, remove_tyrol_at_peace, tyrol_holder
 from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import (
     POOL,
@@ -45,9 +47,6 @@ from eiapbem.rules.model import (
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
 
-AUSTRIA = "AU"
-TYROL_PROVINCE = "tyrol"
-TYROL_CORPS = "corps:AU:Tyrol"
 #: 13.2.5 (000:2508): the Tyrol corps comes on with eight regular infantry factors.
 TYROL_INFANTRY = 8
 
@@ -144,10 +143,6 @@ def apply_stand_down(state: GameState, power: str, a: StandDownInsurrection, ctx
                       f"AU stands down {a.unit}, keeping its {u.factors.total} factors (13.2.4)", unit=a.unit)
 
 
-def tyrol_holder(state: GameState) -> str | None:
-    return state.ceded_provinces.get(TYROL_PROVINCE)
-
-
 def verify_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) -> None:
     if power != AUSTRIA:
         raise IllegalAction("only Austria places the Tyrol corps (13.2.5)")
@@ -173,17 +168,6 @@ def apply_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) -> 
     state = state.with_unit(u.replace(location=Location(LocationKind.AREA, a.area), factors=Factors(infantry=TYROL_INFANTRY)))
     return engine.log(state, power, "land.place-tyrol",
                       f"Tyrol rises: AU places {TYROL_CORPS} with {TYROL_INFANTRY} infantry in {a.area} (13.2.5)", area=a.area)
-
-
-def remove_tyrol_at_peace(state: GameState, a: str, b: str) -> GameState:
-    """13.2.5 (000:2514): peace between Austria and the power that held Tyrol takes the Tyrol corps off the map.
-
-    For the diplomacy phase's peace step; ``a`` and ``b`` are the two powers making peace."""
-    other = b if a == AUSTRIA else a if b == AUSTRIA else None
-    u = state.units.get(TYROL_CORPS)
-    if other is None or u is None or u.location == POOL or tyrol_holder(state) not in (other, None):
-        return state
-    return state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False))
 
 
 ACTIONS = ((StandDownInsurrection, verify_stand_down, apply_stand_down), (PlaceTyrol, verify_place_tyrol, apply_place_tyrol))
