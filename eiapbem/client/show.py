@@ -129,6 +129,11 @@ def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
         f"peace terms on it: {', '.join(ps.peace_terms) or 'none'}",
         f"  controls: {', '.join(m for m, row in state.minors.items() if row.controller == p and row.status in ('conquered', 'free-state')) or 'no minor country'}",
     ]
+    secret = state.powers[p].standing_orders.insurrection_triggers
+    if secret and p in set(viewers):  # 13.2.4 (000:2484): shown to Austria only
+        out.append(f"  insurrection trigger provinces (secret, 13.2.4): {', '.join(secret)}")
+    if state.insurrection_activated and p == "AU":
+        out.append("  the insurrection is activated: its corps may be placed (13.2.4)")
     corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == p and u.location != POOL]
     fleets = [u for u in state.units.values() if isinstance(u, Fleet) and u.nation == p and u.location != POOL]
     if fog.on(state) and p not in fog.friendly(state, viewers):  # 4.1.1 Fog of War: sizes hidden
