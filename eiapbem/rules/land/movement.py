@@ -99,6 +99,15 @@ def counter_kind(ctx: Any, corps: Corps) -> str:
     return "infantry"
 
 
+def _edited_movement(ctx: Any, corps: Corps) -> int | None:
+    data = ctx.world.get("counters.json", {})
+    for group in ("powers", "minors"):
+        for c in data.get(group, {}).get(corps.nation, {}).get("corps", []):
+            if c["id"] == corps.id and "movement" in c:
+                return int(c["movement"])
+    return None
+
+
 def _french_minor(state: GameState, nation: str) -> tuple[bool, bool]:
     """(French-controlled free state, component of a French-controlled Confederation of the Rhine)."""
     minor = state.minors.get(nation)
@@ -112,6 +121,9 @@ def allowance(state: GameState, ctx: Any, corps: Corps, *, forced_march: bool = 
     kind = counter_kind(ctx, corps)
     free, conf = _french_minor(state, corps.nation)
     ma = forces.movement_allowance(corps.nation, kind, french_free_state=free, french_confederation=conf)
+    edited = _edited_movement(ctx, corps)  # 14.3 "Units": an edited scenario's movement points
+    if edited is not None and kind != "guerilla":
+        ma = edited
     return ma + (forces.FORCED_MARCH_BONUS if forced_march else 0)
 
 
