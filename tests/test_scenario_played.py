@@ -37,6 +37,7 @@ def games(tmp_path_factory):
     cli("unit", str(path), "corps:FR:I", "--owner", "FR", "--type", "infantry", "--max", "infantry=25", "--movement", "6")
     cli("unit", str(path), "napoleon", "--owner", "FR", "--type", "leader", "--rating", "tactical=2",
         "--rating", "tactical_max=3", "--rating", "strategic=1")
+    cli("relation", str(path), "FR", "AU", "--stance", "9")
     assert "valid" in cli("check", str(path))
     edited = initial_state(scenario_file.resolve(str(path)), world.load_raw())
     shipped = initial_state(world.load_scenario("classic-1805"), world.load_raw())
@@ -85,3 +86,18 @@ def test_edited_ratings_are_the_ones_combat_reads(games):
     nap = leader_data(for_state(edited, C).world, "leader:FR:napoleon")
     assert (nap["tactical"], nap["tactical_max"], nap["strategic"]) == (2, 3, 1)
     assert leader_data(C.world, "leader:FR:napoleon")["tactical"] == 5  # the shared world data is untouched
+
+
+def test_an_edited_natural_alliance_stance_is_the_one_the_alliance_roll_uses(games):
+    from eiapbem.core.dice import Dice
+    from eiapbem.rules.diplomacy.alliances import ai_alliance
+    from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE
+
+    shipped, edited = games
+    rolls = {}
+    for name, state in (("shipped", shipped), ("edited", edited)):
+        w = for_state(state, C).world
+        rolls[name] = ai_alliance("FR", "AU", "neutral", Dice(b"same dice"), world=w)
+    # the same dice: only the modifier differs, the chart's FR->AU cell against the edited stance of 9 (6.5, 14.3 item 10)
+    assert rolls["edited"].attempt_total - rolls["shipped"].attempt_total == 9 - NATURAL_ALLIANCE["FR"]["AU"]
+    assert rolls["edited"].accept_roll == rolls["shipped"].accept_roll

@@ -1,4 +1,4 @@
-"""A scenario's unit edits played (14.3 "Units", 000:2794): ratings, maximum factors, movement points.
+"""A scenario's edits of world data played (14.3, 000:2794): ratings, maxima, movement, alliance stances.
 
 The rules read a leader's ratings and a counter's maxima and movement from the
 world data (``leaders.json``, ``counters.json``), the same for every game.  A
@@ -7,8 +7,9 @@ changes go into the first state as ``GameState.world_edits`` (the canonical
 encoding of ``edits_of``, so every client replays the same game and the state
 hash covers them), and ``engine`` hands the rules a context whose world data
 carries them (``for_state``) at every entry point.  Without edits nothing
-changes.  Not carried yet: home provinces and the natural alliance stances
-(docs/decisions.md "Edited scenarios played").
+changes.  The natural alliance stances (14.3 item 10) ride along as
+``natural_alliances`` (``tables.diplomacy.natural_alliance_modifier``).  Not
+carried yet: home provinces (docs/decisions.md "Edited scenarios played").
 """
 
 from __future__ import annotations
@@ -40,9 +41,14 @@ def edits_of(scenario: Mapping[str, Any]) -> bytes:
             row["movement"] = int(u["movement"])
         if row:
             counters[uid] = row
-    if not leaders and not counters:
+    stances: dict[str, dict[str, int]] = {}
+    for row in (scenario.get("relations") or {}).get("stances", []) or []:
+        # 14.3 item 10: [a, b, n] is a's natural alliance stance toward b, the chart's cell (a attempting, b accepting)
+        if isinstance(row, list) and len(row) == 3:
+            stances.setdefault(str(row[0]), {})[str(row[1])] = int(row[2])
+    if not leaders and not counters and not stances:
         return b""
-    return canonical.encode({"counters": counters, "leaders": leaders})
+    return canonical.encode({"counters": counters, "leaders": leaders, "stances": stances})
 
 
 #: Overlaid worlds by (id of the base world, edits); the base world is loaded once per process.
@@ -67,6 +73,8 @@ def _overlay(base: Mapping[str, Any], edits: bytes) -> dict:
                 if change:
                     c.update(change)
     world["leaders.json"], world["counters.json"], world[MARK] = leaders, counters, edits
+    if doc.get("stances"):
+        world["natural_alliances"] = doc["stances"]
     return world
 
 
