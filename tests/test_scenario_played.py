@@ -38,6 +38,8 @@ def games(tmp_path_factory):
     cli("unit", str(path), "napoleon", "--owner", "FR", "--type", "leader", "--rating", "tactical=2",
         "--rating", "tactical_max=3", "--rating", "strategic=1")
     cli("relation", str(path), "FR", "AU", "--stance", "9")
+    cli("unit", str(path), "corps:TU:Feudal-albania", "--owner", "TU", "--type", "infantry", "--attribute", "feudal",
+        "--home", "bosnia")
     assert "valid" in cli("check", str(path))
     edited = initial_state(scenario_file.resolve(str(path)), world.load_raw())
     shipped = initial_state(world.load_scenario("classic-1805"), world.load_raw())
@@ -101,3 +103,15 @@ def test_an_edited_natural_alliance_stance_is_the_one_the_alliance_roll_uses(gam
     # the same dice: only the modifier differs, the chart's FR->AU cell against the edited stance of 9 (6.5, 14.3 item 10)
     assert rolls["edited"].attempt_total - rolls["shipped"].attempt_total == 9 - NATURAL_ALLIANCE["FR"]["AU"]
     assert rolls["edited"].accept_roll == rolls["shipped"].accept_roll
+
+
+def test_an_edited_home_province_is_where_a_feudal_corps_comes_back(games):
+    from eiapbem.rules.land.feudal import ReturnFeudal
+
+    for state, ok in zip(games, (False, True)):
+        s = state.replace(date=Date(1805, 9), slot=Slot(phase=Phase.LAND, step="turn", power="TU", actors=("TU",)))
+        u = s.units["corps:TU:Feudal-albania"]
+        s = s.with_unit(u.replace(factors=Factors(feudal_infantry=4)))
+        home = _why(s, "TU", ReturnFeudal(unit="corps:TU:Feudal-albania", area="janina"))  # Albania (the counter mix)
+        moved = _why(s, "TU", ReturnFeudal(unit="corps:TU:Feudal-albania", area="sarajevo"))  # Bosnia (the edit)
+        assert (home == "") is not ok and (moved == "") is ok, (home, moved)

@@ -8,8 +8,9 @@ encoding of ``edits_of``, so every client replays the same game and the state
 hash covers them), and ``engine`` hands the rules a context whose world data
 carries them (``for_state``) at every entry point.  Without edits nothing
 changes.  The natural alliance stances (14.3 item 10) ride along as
-``natural_alliances`` (``tables.diplomacy.natural_alliance_modifier``).  Not
-carried yet: home provinces (docs/decisions.md "Edited scenarios played").
+``natural_alliances`` (``tables.diplomacy.natural_alliance_modifier``).  Home
+provinces are read by the one rule that reads a counter's home province: a
+Turkish feudal corps' (13.2.3; the first one given).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def edits_of(scenario: Mapping[str, Any]) -> bytes:
             row["max"] = {k: int(v) for k, v in sorted(u["max"].items())}
         if "movement" in u:
             row["movement"] = int(u["movement"])
+        if u.get("home"):
+            row["home"] = [str(p) for p in u["home"]]
         if row:
             counters[uid] = row
     stances: dict[str, dict[str, int]] = {}
@@ -72,6 +75,8 @@ def _overlay(base: Mapping[str, Any], edits: bytes) -> dict:
                 change = doc["counters"].get(c.get("id"))
                 if change:
                     c.update(change)
+                    if change.get("home") and "province" in c:  # a feudal corps' home province (13.2.3)
+                        c["province"] = change["home"][0]
     world["leaders.json"], world["counters.json"], world[MARK] = leaders, counters, edits
     if doc.get("stances"):
         world["natural_alliances"] = doc["stances"]
