@@ -271,10 +271,11 @@ def remove_tyrol_at_peace(state: GameState, a: str, b: str) -> GameState:
 
 
 ACTIONS = ((StandDownInsurrection, verify_stand_down, apply_stand_down), (PlaceTyrol, verify_place_tyrol, apply_place_tyrol))
-engine.register_action(PlaceInsurrection, phases=(Phase.REINFORCEMENT,), verify=verify_place_insurrection,
-                       apply=apply_place_insurrection)
-engine.register_action(SetInsurrectionTriggers, phases=(Phase.REINFORCEMENT,), verify=verify_set_triggers,
-                       apply=apply_set_triggers)
+#: 13.2.4's placement and trigger provinces are actions of Austria's reinforcement slot, not of the land
+#: phase's (registered by ``eiapbem/rules/phases.py``).
+INSURRECTION_RULES = engine.PhaseRules("insurrection placement", phases=(Phase.REINFORCEMENT,),
+                                       actions=((PlaceInsurrection, verify_place_insurrection, apply_place_insurrection),
+                                                (SetInsurrectionTriggers, verify_set_triggers, apply_set_triggers)))
 
-__all__ = ["PlaceInsurrection", "PlaceTyrol", "SetInsurrectionTriggers", "StandDownInsurrection", "fire_trigger",
-           "insurrection_active", "remove_tyrol_at_peace", "trigger_fires", "triggers"]
+__all__ = ["INSURRECTION_RULES", "PlaceInsurrection", "PlaceTyrol", "SetInsurrectionTriggers", "StandDownInsurrection",
+           "fire_trigger", "insurrection_active", "remove_tyrol_at_peace", "trigger_fires", "triggers"]
