@@ -11,8 +11,8 @@ Insurrection (the December raising is the economic levy's, ``economy.levy``):
   unbesieged insurrection corps leaves the map keeping its factors; it comes back
   only when activated again.
 
-- trigger provinces (000:2484): ``irregulars.set-insurrection-triggers
-  --provinces a,b,c`` sets up to three unceded Austrian home provinces, while
+- trigger provinces (000:2484): ``eiapbem reinforce set-insurrection-triggers
+  --provinces a,b,c`` (action ``irregulars.set-insurrection-triggers``) sets up to three unceded Austrian home provinces, while
   no insurrection corps is on the map or ready to be placed; an enemy corps,
   Cossack or Freikorps (of a power at war with Austria) entering an area of one
   during its move stops there (the rest of its path is dropped), the
@@ -115,7 +115,7 @@ def insurrection_active(state: GameState, m: Any) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class PlaceInsurrection(Record):
-    """Place an Austrian insurrection corps at its current strength while enemies stand in Austria (13.2.4)."""
+    """Place an Austrian insurrection corps at its current strength once the insurrection is activated (13.2.4)."""
 
     KIND = "irregulars.place-insurrection"
     COMMAND = "place-insurrection"
