@@ -303,7 +303,7 @@ def advance(state: GameState) -> GameState:
     powers = nullify_skips(state.replace(powers=powers), choices.war_declared_on, choices.reinforcements_ready).powers
     nxt = next_slot(state.date, slot, choices, end=state.end)
     if nxt is None or state.victors:  # 12.1.3: a campaign victory ends the game
-        return state.replace(powers=powers, slot=None)
+        return state.replace(powers=powers, slot=None, order_sheet=OrderSheet())
     date, slot = nxt
     # The order sheet (model.sheet): orders are spent once play moves on; the
     # commitments of a sealed phase last into its reveal round only.

@@ -34,7 +34,6 @@ from eiapbem.rules.model.powers import (
     AccessKind,
     BuildOrder,
     Purchase,
-    EconomicChoices,
     PeaceTerm,
     PlayerKind,
     PowerState,
@@ -70,7 +69,7 @@ from eiapbem.rules.model.units import (
 __all__ = [
     "ALL", "ORDERS", "POOL", "POWERS", "POWER_NAMES", "STATE_FORMAT", "TURN",
     "Access", "AccessKind", "BuildOrder", "Purchase", "CityControl", "Corps", "CorpsType", "Date", "Depot",
-    "EconomicChoices", "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
+    "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
     "GameState", "Garrison", "InvalidValue", "LandMove", "Leader", "LeaderStatus", "Location",
     "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "NavalMove", "Options",
     "OrderSheet",

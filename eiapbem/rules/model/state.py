@@ -38,8 +38,9 @@ from eiapbem.rules.model.units import (
     prisoners_key,
 )
 
-#: Version of the state's plain form; bump it when a field changes meaning (2: the game log left the state).
-STATE_FORMAT = 2
+#: Version of the state's plain form; bump it when a field changes meaning (2: the game log left the state;
+#: 3: the economic orders moved onto the order sheet, ``PowerState.manipulation``, the slot's scratch one record).
+STATE_FORMAT = 3
 
 Position = Annotated[int, Range(1, 7)]
 
