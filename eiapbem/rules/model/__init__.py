@@ -44,6 +44,7 @@ from eiapbem.rules.model.powers import (
 )
 from eiapbem.rules.model.land import LandMove, NavalMove
 from eiapbem.rules.model.combat import NavalBattle, Siege, SiegeRound
+from eiapbem.rules.model.scratch import SlotScratch
 from eiapbem.rules.model.sheet import OrderSheet
 from eiapbem.rules.model.slot import ALL, ORDERS, TURN, Slot
 from eiapbem.rules.model.state import STATE_FORMAT, CityControl, GameState, MoveOrder
@@ -74,6 +75,6 @@ __all__ = [
     "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "NavalMove", "Options",
     "OrderSheet",
     "PeaceTerm", "PendingDecision", "Phase", "PlayerKind", "PowerState", "Prisoners",
-    "Record", "ShipType", "Ships", "Siege", "SiegeRound", "SkipMode", "Slot", "StandingOrders",
+    "Record", "ShipType", "Ships", "Siege", "SiegeRound", "SkipMode", "Slot", "SlotScratch", "StandingOrders",
     "SurrenderSettings", "War", "first_difference", "garrison_id", "prisoners_key",
 ]
