@@ -26,6 +26,7 @@ from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
+from eiapbem.rules.loans import revert_fleets_on_attack
 from eiapbem.rules.model import Corps, Fleet, FleetMission, GameState, Location, LocationKind, Record
 from eiapbem.rules.forces import the_fleet
 from eiapbem.rules.model.base import OneOf
@@ -113,8 +114,6 @@ def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) ->
             kw["wind_gauge_to"] = "defender"  # 9.2.1: blockaders against a stack entering their port
     state = state.replace(movement_over=True)
     atk, dfn = attackers(state, power, loc), defenders(state, power, loc)
-    from eiapbem.rules.reinforcement.orders import revert_fleets_on_attack
-
     state, back = revert_fleets_on_attack(state, power, tuple(dfn))  # 7.6.1 (000:1006-1008)
     out = engine.Outcome(state)
     if back:
