@@ -46,7 +46,8 @@ powers that sent none empty orders).
 The result holds ``steps`` (``"ok"`` or ``"refused"`` per step), ``errors``
 (the refusal sentences), ``returned`` (ids a rule step gave back), ``units``
 and ``leaders`` (for the ids in ``report``: location, forces, loan), ``prisoners``
-(captor:nation = factors), ``city_control`` (area = nation), ``log``
+(captor:nation = factors), ``city_control`` (area = nation), ``naval_battles`` (place =
+attackers, defenders), ``wars`` (power = enemies), ``log``
 (the kinds of the log lines added) and ``move_order``.  TOML has no null, so
 an absent value is ``""``.
 """
@@ -278,6 +279,9 @@ def game_actions(inp: dict, ctx: Any) -> dict:
         "treasury": {p: state.powers[p].treasury for p in POWERS},
         "prisoners": {k: pr.factors.total for k, pr in state.prisoners.items()},
         "city_control": {a: cc.nation for a, cc in state.city_control.items()},
+        "naval_battles": {str(b.location): {"attackers": list(b.attackers), "defenders": list(b.defenders)}
+                          for b in state.naval_battles.values()},
+        "wars": {p: sorted(state.powers[p].wars) for p in POWERS},
     }
 
 

@@ -6,7 +6,8 @@ fleets of powers at war with it are attacked; a port's fleets only at war with t
 holder).  The first attack ends the power's movement: the combats are the naval combat
 step (8.10 "All combat takes place during the Naval Combat Phase"); one combat at a time.
 Fleets an enemy of the attacker has loaned to a power it is not at war with go back to their owner
-when attacked and fight (7.6.1, 000:1006-1008); fleets carrying an enemy's loaned corps are attacked
+when attacked and fight (7.6.1, 000:1006-1008); fleets a power at peace with the attacker has loaned to
+its enemy go back to their owner and stay out of the combat (7.6.1, 000:1006, "similar manner"); fleets carrying an enemy's loaned corps are attacked
 after a declaration of war on their power (8.6).
 An attack in a blockade box by a stack that may use the port is the lifting of the
 blockade: the blockaders hold the wind gauge (9.2.1, 8.8).  A stack that ended its
@@ -26,7 +27,7 @@ from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
-from eiapbem.rules.loans import revert_fleets_on_attack
+from eiapbem.rules.loans import release_attacked_fleets, revert_fleets_on_attack
 from eiapbem.rules.model import Corps, Fleet, FleetMission, GameState, Location, LocationKind, Record
 from eiapbem.rules.forces import the_fleet
 from eiapbem.rules.model.base import OneOf
@@ -119,6 +120,15 @@ def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) ->
     if back:
         out = engine.log(state, power, "naval.loan-ends", f"{', '.join(back)}, loaned by an enemy of {power}, go back to "
                          f"their owner as {power} attacks them (7.6.1)")
+    st, freed = release_attacked_fleets(out.state, power, tuple(dfn))  # 7.6.1: the owner is not at war with power
+    if freed:
+        dfn = [f for f in dfn if f not in freed]
+        out = out.then(engine.log(st, power, "naval.loan-ends", f"{', '.join(freed)}, loaned to an enemy of {power} by a "
+                                  f"power at peace with it, go back to their owner and stay out of the combat (7.6.1)"))
+    state = out.state
+    if not dfn:
+        return out.then(engine.log(state, power, "naval.attack", f"{power} attacks at {action.place}, but no enemy fleet "
+                                   f"is left there to fight (7.6.1)", place=str(loc)))
     carriers = {q for f in dfn if (q := controller(state, state.units[f])) is not None}
     for q in sorted(carriers - set(state.powers[power].wars)):
         # 8.6 (000:1132): attacking the transport of an enemy's loaned corps declares war on the carrier, no restrictions.
