@@ -47,7 +47,7 @@ The result holds ``steps`` (``"ok"`` or ``"refused"`` per step), ``errors``
 (the refusal sentences), ``returned`` (ids a rule step gave back), ``units``
 and ``leaders`` (for the ids in ``report``: location, forces, loan), ``prisoners``
 (captor:nation = factors), ``city_control`` (area = nation), ``naval_battles`` (place =
-attackers, defenders), ``wars`` (power = enemies), ``log``
+attackers, defenders), ``wars`` (power = enemies), ``builds`` (power = build order keys), ``log``
 (the kinds of the log lines added) and ``move_order``.  TOML has no null, so
 an absent value is ``""``.
 """
@@ -282,6 +282,7 @@ def game_actions(inp: dict, ctx: Any) -> dict:
         "naval_battles": {str(b.location): {"attackers": list(b.attackers), "defenders": list(b.defenders)}
                           for b in state.naval_battles.values()},
         "wars": {p: sorted(state.powers[p].wars) for p in POWERS},
+        "builds": {p: sorted(state.powers[p].builds) for p in POWERS},
     }
 
 
