@@ -94,7 +94,7 @@ def verify_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) -
     loc = graph.parse_place(ctx.map, action.place)
     running = [b for b in state.naval_battles.values() if b.step != "done" and b.power == power]
     if running:
-        raise IllegalAction(f"the naval combat {running[0].id} is not over; answer its questions before starting another")
+        raise IllegalAction(f"the naval combat {running[0].id} is not over; answer its questions before starting another: one combat at a time (8.10)")
     if any(b.location == loc for b in attacks_of(state, power)):
         raise IllegalAction(f"{power} has already attacked at {action.place} this phase; one combat per place (8.10)")
     if not attackers(state, power, loc):
@@ -176,7 +176,7 @@ def _own_any(state: GameState, power: str, fid: str) -> Fleet:
     if not isinstance(f, Fleet):
         raise IllegalAction(f"there is no fleet {fid!r}", hint="fleet ids look like fleet:GB:1; 'eiapbem show units' lists them")
     if relations.power_of(state, f.nation) != power:
-        raise IllegalAction(f"{fid} is not {power}'s fleet, so {power} cannot give it orders")
+        raise IllegalAction(f"{fid} is not {power}'s fleet, so {power} cannot give it standing orders (8.5)")
     return f
 
 
@@ -262,7 +262,7 @@ def verify_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> Non
     if action.target == power:
         raise IllegalAction(f"{power} cannot prey on its own trade; choose another power as the target (8.9)")
     if f.id in state.naval_moves and state.naval_moves[f.id].legs:
-        raise IllegalAction(f"{f.id} has moved this phase; send it on a mission in a later naval phase")
+        raise IllegalAction(f"{f.id} has moved this phase; send it on a mission in a later naval phase (8.9)")
 
 
 def apply_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> engine.Outcome:
@@ -275,7 +275,7 @@ def apply_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> engi
 def verify_anti(state: GameState, power: str, action: AntiPiracy, ctx: Any) -> None:
     f = _mission_fleet(state, power, action.fleet, ctx)
     if f.id in state.naval_moves and state.naval_moves[f.id].legs:
-        raise IllegalAction(f"{f.id} has moved this phase; send it on a mission in a later naval phase")
+        raise IllegalAction(f"{f.id} has moved this phase; send it on a mission in a later naval phase (8.9)")
 
 
 def apply_anti(state: GameState, power: str, action: AntiPiracy, ctx: Any) -> engine.Outcome:
@@ -287,7 +287,7 @@ def apply_anti(state: GameState, power: str, action: AntiPiracy, ctx: Any) -> en
 def verify_end(state: GameState, power: str, action: EndMission, ctx: Any) -> None:
     f = own_fleet(state, power, action.fleet, "call back")
     if f.mission is FleetMission.NONE:
-        raise IllegalAction(f"{f.id} is on no mission; nothing to end")
+        raise IllegalAction(f"{f.id} is on no piracy or anti-piracy mission; nothing to end (8.9)")
 
 
 def apply_end(state: GameState, power: str, action: EndMission, ctx: Any) -> engine.Outcome:
