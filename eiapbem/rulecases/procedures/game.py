@@ -138,6 +138,10 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         where = Location(LocationKind.CITY, row["city"])
         fs = Factors(**{k: v for k, v in row.items() if k not in ("nation", "city")})
         state = state.with_unit(Garrison(id=garrison_id(row["nation"], where), nation=row["nation"], location=where, factors=fs))
+    if inp.get("insurrection_triggers"):  # 13.2.4: Austria's secret trigger provinces, set earlier
+        au = state.powers["AU"]
+        state = state.with_power("AU", standing_orders=au.standing_orders.replace(
+            insurrection_triggers=tuple(sorted(inp["insurrection_triggers"]))))
     for area, n in sorted(inp.get("guerrillas", {}).items()):  # Spanish guerrilla factors on the map (13.2.1)
         from eiapbem.rules.land.guerrillas import place
 
@@ -283,6 +287,8 @@ def game_actions(inp: dict, ctx: Any) -> dict:
                           for b in state.naval_battles.values()},
         "wars": {p: sorted(state.powers[p].wars) for p in POWERS},
         "builds": {p: sorted(state.powers[p].builds) for p in POWERS},
+        "insurrection": {"triggers": list(state.powers["AU"].standing_orders.insurrection_triggers),
+                         "activated": state.insurrection_activated},
     }
 
 
