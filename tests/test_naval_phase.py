@@ -346,4 +346,4 @@ def test_fleets_a_neutral_lent_to_the_enemy_leave_the_loan_and_no_combat_is_left
     assert "SP" not in out.state.powers["FR"].wars
     assert any("stay out of the combat (7.6.1)" in e.text for e in out.events)
     with pytest.raises(IllegalAction, match="no fleet of a power at war with FR"):  # the loan is over: nothing to attack
-        engine.apply_action(out.state.replace(movement_over=False), "FR", Attack(place="cape-st-vincent"), C)
+        engine.apply_action(out.state.with_scratch(movement_over=False), "FR", Attack(place="cape-st-vincent"), C)
