@@ -22,7 +22,7 @@ out in the clear in one file, as in the economic phase.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem.errors import BadFile
@@ -45,7 +45,8 @@ def _sealed_round(state: GameState) -> str | None:
     return None
 
 
-def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any) -> tuple[list, dict]:
+def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any,
+                 rng: Callable[[int], bytes] = os.urandom) -> tuple[list, dict]:
     """The actions ``power``'s turn file carries for the simultaneous slot in play, and the new save meta.
 
     Commit round: the orders are checked, then replaced by their commitment.
@@ -55,7 +56,7 @@ def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any)
     if which == "commit":
         if any(isinstance(a, sealing.ACTIONS) for a in acts):
             raise IllegalAction("commitments and reveals are written by the program, not given as orders")
-        nonce = os.urandom(sealing.NONCE_BYTES)
+        nonce = rng(sealing.NONCE_BYTES)
         commit = sealing.CommitOrders(sealing.digest(power, sealing.phase_key(state), nonce, acts))
         engine.check_orders(state, power, list(acts) + [commit], ctx)  # the real orders, checked now
         sealed = dict(meta.get(META_KEY, {}))
