@@ -69,6 +69,9 @@ def register_bench(bench_group: click.Group) -> None:
                    f"load average at the end {load:.1f}")
         for (date, secs, n), cpu in zip(f.months, f.month_cpu):
             click.echo(f"month {date}: {secs:8.1f} s  ({cpu:7.1f} s CPU)  {n:4d} files")
+        if len(f.month_cpu) >= 6:  # issue 18 item 3: does the cost per month stay flat?
+            first, last = sum(f.month_cpu[:3]) / 3, sum(f.month_cpu[-3:]) / 3
+            click.echo(f"CPU per month, first three {first:.1f} s, last three {last:.1f} s ({last / first:.2f}x)")
         n = max(f.files, 1)
         click.echo(f"files: {f.files}, {f.file_bytes // n} bytes each on average; loading in the {len(c.homes) - 1} "
                    f"other folders {1000 * f.load_seconds / n:.0f} ms per file (wall clock, both processes)")
