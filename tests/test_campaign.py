@@ -1,11 +1,10 @@
 """``eiapbem campaign`` (issue 18): seven computer players by real files, reproducible by its seed.
 
 The slow test plays twelve months of classic-1805 by files (about 290 slots and
-450 files; some 270 s of CPU over two processes), every folder's state hash
-equal after every slot, then three months again from the same seed in one
-process, which must reach the same hash.  On the shared development container
-(load average 11-14) it took 29 minutes; on a quiet 2-core machine about 3-4
-minutes is expected (not measured there).
+450 files), every folder's state hash equal after every slot, then three months
+again from the same seed in one process, which must reach the same hash.  On
+the shared development container it took 414 s at load average 7-9 (with the
+file pipeline's speed-ups), over the 2-3 minutes a new slow test should take.
 """
 
 from __future__ import annotations
