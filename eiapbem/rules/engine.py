@@ -46,8 +46,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from eiapbem.core import canonical
 from eiapbem.core.errors import BadEncoding, IllegalAction
 from eiapbem.core.dice import Dice
 from eiapbem.rules.mapgraph import Map
@@ -257,8 +259,18 @@ def verify_actor(state: GameState, power: str) -> None:
         )
 
 
+def _with_edits(state: GameState, ctx: RulesContext) -> RulesContext:
+    """The context with an edited scenario's unit data (14.3; ``rules.world_edits``), else ``ctx``."""
+    if not state.world_edits:
+        return ctx
+    from eiapbem.rules.world_edits import for_state
+
+    return for_state(state, ctx)  # type: ignore[no-any-return]
+
+
 def verify_action(state: GameState, power: str, action: Any, ctx: RulesContext) -> None:
     """Raise ``IllegalAction`` if ``power`` may not take ``action`` now."""
+    ctx = _with_edits(state, ctx)
     spec = _spec(action)
     verify_actor(state, power)
     assert state.slot is not None
@@ -282,6 +294,7 @@ def can_act(state: GameState, power: str, action: Any, ctx: RulesContext) -> boo
 
 def apply_action(state: GameState, power: str, action: Any, ctx: RulesContext) -> Outcome:
     """Verify, then apply; on refusal the state is untouched (it is immutable)."""
+    ctx = _with_edits(state, ctx)
     verify_action(state, power, action, ctx)
     return _spec(action).apply(state, power, action, ctx)
 
@@ -294,12 +307,36 @@ def apply_actions(state: GameState, power: str, actions: Iterable[Any], ctx: Rul
     return out
 
 
+# ----------------------------------------------------------------- the order sheet
+
+
+def record_order(state: GameState, power: str, action: Record) -> GameState:
+    """``state`` with ``action`` written at the end of ``power``'s orders on the order sheet.
+
+    The ``apply`` of a simultaneous phase's order (economic, 12.0): the order takes effect only when the
+    phase's ``resolve`` reads the sheet; the sequence clears the sheet when play moves on.
+    """
+    return state.replace(order_sheet=state.order_sheet.add(power, canonical.encode(action_to_obj(action))))
+
+
+@lru_cache(maxsize=4096)
+def _sheet_order(data: bytes) -> Record:
+    # Orders are immutable values: one decoded copy serves every later look at the same bytes.
+    return action_from_obj(canonical.decode(data), "order sheet")
+
+
+def given_orders(state: GameState, power: str) -> tuple[Record, ...]:
+    """The orders ``power`` has written on the order sheet in the slot in play, in order."""
+    return tuple(_sheet_order(d) for d in state.order_sheet.of(power))
+
+
 # ----------------------------------------------------------------- ending a slot
 
 
 def unmet_obligations(state: GameState, power: str, ctx: RulesContext) -> tuple[str, ...]:
     """Sentences naming what ``power`` must still do before ending its slot."""
     _load()  # the phase hooks are registered by the rule modules
+    ctx = _with_edits(state, ctx)
     verify_actor(state, power)
     assert state.slot is not None
     # Every open question blocks the end of the slot, whoever must answer it: a battle
@@ -323,6 +360,7 @@ def _advance(state: GameState) -> GameState:
 def end_slot(state: GameState, power: str, ctx: RulesContext) -> Outcome:
     """End ``power``'s sequential slot ("End Current Phase") and move to the next slot."""
     _load()
+    ctx = _with_edits(state, ctx)
     verify_actor(state, power)
     assert state.slot is not None
     if state.slot.simultaneous:
@@ -365,6 +403,7 @@ def resolve_slot(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Rul
     the fixed order of the seven powers (each validated as it is applied).
     """
     _load()
+    ctx = _with_edits(state, ctx)
     slot = state.slot
     if slot is None or not slot.simultaneous:
         raise IllegalAction("there is no simultaneous phase to resolve now")
