@@ -3,7 +3,7 @@
 The slow test plays twelve months of classic-1805 by files (about 290 slots and
 450 files), every folder's state hash equal after every slot, then three months
 again from the same seed in one process, which must reach the same hash.  On
-the shared development container it took 283-414 s (load average 7-9, with the
+the shared development container it took 188-414 s (load average 3-9, with the
 file pipeline's speed-ups), over the 2-3 minutes a new slow test should take.
 """
 
