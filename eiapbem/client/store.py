@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from eiapbem.core import canonical
 from eiapbem.core.errors import EiaError, IllegalAction
 from eiapbem.pbem import bodies, envelope, files, folders, keys, savegame
 from eiapbem.pbem.crypto import Rng
@@ -153,6 +154,20 @@ class GameData:
     battles: dict = field(default_factory=dict)
     #: The game's public log so far (``LogEntry.to_obj`` each), kept beside the hashed state.
     journal: tuple = ()
+    #: (lines, their canonical bytes joined) for a prefix of ``journal``: a save encodes only the
+    #: lines added since (issue 18); checked against ``journal`` before use, never part of the value.
+    journal_enc: tuple = field(default=((), b""), compare=False, repr=False)
+
+    def _journal_encoded(self) -> canonical.Raw:
+        """The journal's canonical bytes, encoding only the lines not already in ``journal_enc``."""
+        done, data = self.journal_enc
+        n = len(done)
+        if done is not self.journal and (len(self.journal) < n or self.journal[:n] != done):
+            done, data, n = (), b"", 0  # another journal (a backup, a fork): encode it all once
+        if n < len(self.journal):
+            data += b"".join(canonical.encode(o) for o in self.journal[n:])
+            object.__setattr__(self, "journal_enc", (self.journal, data))  # a memo of an immutable value
+        return canonical.encoded_list(data, len(self.journal))
 
     def to_obj(self) -> dict:
         meta = dict(self.meta)
@@ -162,10 +177,12 @@ class GameData:
         meta.setdefault("sealed", {})  # client/orders.py: sealed diplomacy orders awaiting their reveal
         meta.setdefault("reactions", {})  # client/orders.py: this folder's diplomatic reactions, sent each month
         return {"state": self.state.encode(), "meta": meta, "taken": self.taken, "orders": self.orders,
-                "outbox": self.outbox or None, "battles": self.battles, "journal": list(self.journal)}
+                "outbox": self.outbox or None, "battles": self.battles, "journal": self._journal_encoded()}
 
     @classmethod
     def from_obj(cls, o: Any, name: str) -> "GameData":
+        if isinstance(o, dict) and type(o.get("journal")) is canonical.Raw:  # a ``to_obj`` still in memory
+            o = dict(o, journal=canonical.decode(o["journal"].data))
         b = bodies.decode(bodies.SaveBody, o, name, "a game").to_obj()
         meta = b["meta"]
         if meta["head"] is None:

@@ -38,6 +38,8 @@ def _normalise(value: Any, path: str) -> Any:
         raise BadEncoding(f"float {value!r} at {path or 'top level'}: eiapbem values hold integers only")
     if isinstance(value, (list, tuple)):
         return [_normalise(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if type(value) is Raw:
+        raise _HasRaw
     if isinstance(value, dict):
         items = []
         for k, v in value.items():
@@ -55,6 +57,48 @@ class _SortedMap(dict):
 
 class _Slow(Exception):
     """Raised by ``_fast`` on anything it does not take: ``_normalise`` then redoes the value."""
+
+
+class _HasRaw(Exception):
+    """Raised by ``_fast``/``_normalise`` on a ``Raw`` piece: ``_assemble`` then writes that value."""
+
+
+class Raw:
+    """The canonical bytes of one value, already encoded: ``encode`` emits them as they are (issue 18).
+
+    A long list that only grows (the game's journal in a save) keeps its
+    elements' bytes and is handed to ``encode`` as ``encoded_list(...)``, so a
+    save encodes only what is new.  The bytes must be what ``encode`` gives for
+    the value they stand for (the caller's promise; a test compares both).
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = bytes(data)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Raw and other.data == self.data
+
+    def __hash__(self) -> int:
+        return hash(self.data)
+
+    def __repr__(self) -> str:
+        return f"Raw({len(self.data)} bytes)"
+
+
+def _header(n: int, small: int, b16: int) -> bytes:
+    # msgpack's minimal container headers (the packer's own choice): fix form, 16-bit, 32-bit length.
+    if n < 16:
+        return bytes((small | n,))
+    if n <= 0xFFFF:
+        return bytes((b16,)) + n.to_bytes(2, "big")
+    return bytes((b16 + 1,)) + n.to_bytes(4, "big")
+
+
+def encoded_list(elements: bytes, n: int) -> Raw:
+    """A list given as its ``n`` elements' canonical bytes, joined: the list's canonical bytes."""
+    return Raw(_header(n, 0x90, 0xDC) + elements)
 
 
 def _fast(value: Any) -> Any:
@@ -81,16 +125,56 @@ def _fast(value: Any) -> Any:
         return out
     if t is list or t is tuple:
         return [_fast(v) for v in value]
+    if t is Raw:
+        raise _HasRaw
     raise _Slow
+
+
+def _pack(plain: Any) -> bytes:
+    return msgpack.packb(plain, use_bin_type=True, strict_types=False)
 
 
 def encode(value: Any) -> bytes:
     """Return the canonical msgpack bytes of ``value`` (raises ``BadEncoding``)."""
     try:
-        plain = _fast(value)
+        return _pack(_fast(value))
+    except _HasRaw:
+        return _assemble(value, "")
     except (_Slow, RecursionError):
-        plain = _normalise(value, "")
-    return msgpack.packb(plain, use_bin_type=True, strict_types=False)
+        pass
+    try:
+        return _pack(_normalise(value, ""))
+    except _HasRaw:
+        return _assemble(value, "")
+
+
+def _assemble(value: Any, path: str) -> bytes:
+    """``encode`` of a value holding ``Raw`` pieces: the containers above them are written here."""
+    if type(value) is Raw:
+        return value.data
+    try:
+        return _pack(_fast(value))
+    except _HasRaw:
+        pass
+    except (_Slow, RecursionError):
+        try:
+            return _pack(_normalise(value, path))
+        except _HasRaw:
+            pass
+    if isinstance(value, dict):
+        for k in value:
+            if not isinstance(k, str):
+                raise BadEncoding(f"map key {k!r} at {path or 'top level'} is not a string")
+        keys = sorted(value, key=lambda k: k.encode("utf-8"))
+        parts = [_header(len(keys), 0x80, 0xDE)]
+        for k in keys:
+            parts.append(_pack(str(k)))
+            parts.append(_assemble(value[k], f"{path}.{k}"))
+        return b"".join(parts)
+    assert isinstance(value, (list, tuple))  # only containers hold a Raw piece
+    parts = [_header(len(value), 0x90, 0xDC)]
+    parts += [_assemble(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return b"".join(parts)
 
 
 def _pairs_hook(pairs: list[tuple[Any, Any]]) -> dict:
