@@ -299,7 +299,7 @@ def test_admin_ai_play_plays_a_human_turn_and_keeps_it_human():
 @pytest.mark.parametrize("defender", ["ai-easy", "ai-hard"])
 def test_the_ai_makes_the_attacks_11_1_obliges_it_to_and_fights_them_out(defender):
     # 11.1 (000:1610): forces sharing an area with the enemy at the end of the phasing power's movement
-    # must attack. The AI moves nothing, but it attacks there, and every answer of both AI sides is given.
+    # must attack. The AI keeps a corps engaged there and attacks, and every answer of both AI sides is given.
     from eiapbem.rules.land.combat import areas_to_attack
     from eiapbem.rules.model import Slot
 

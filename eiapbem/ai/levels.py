@@ -49,12 +49,37 @@ class Level:
     chits: str
     #: Other decisions: "random" or "first".
     decisions: str
+    #: Land movement at war (eiapbem/ai/land.py): "hold" (none), "greedy" (one corps at a time toward the nearest
+    #: target it outmatches) or "concentrate" (objectives chosen by value, odds and distance, corps massed on them).
+    land: str = "hold"
+    #: Attacker strength per hundred of the defender's the AI wants before entering an enemy stack's area.
+    attack_odds: int = 100
+    #: Besiegers' strength per hundred of the forces inside before an assault (0: never assaults).
+    assault_odds: int = 0
+    #: Enemy strength nearby per hundred of its own at which a corps falls back into a city (0: never).
+    retreat_odds: int = 0
+    #: Corps march to a national capital the enemy threatens.
+    defend_capital: bool = False
+    #: Depots are placed to keep the supply chain up with the corps (10.3).
+    depots: bool = False
+    #: Objectives chosen per slot ("concentrate"), and how far (movement points) a corps may be to join one.
+    objectives: int = 1
+    horizon: int = 0
+    #: Idle corps close up on the corps with the best leader.
+    gather: bool = False
+    #: A besieged garrison twice as strong as its besiegers attacks them (11.4.2).
+    sortie: bool = False
 
 
 LEVELS: dict[PlayerKind, Level] = {
-    PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random"),
-    PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first"),
-    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "spread", 4, 75, 4, True, "maximin", "first"),
+    PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random",
+                              land="greedy", attack_odds=100, assault_odds=300, horizon=12),
+    PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
+                                land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
+                                defend_capital=True, depots=True, objectives=2, horizon=6),
+    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "spread", 4, 75, 4, True, "maximin", "first",
+                              land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
+                              defend_capital=True, depots=True, objectives=3, horizon=8, gather=True, sortie=True),
 }
 
 
