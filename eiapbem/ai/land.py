@@ -14,16 +14,22 @@ In this order, at war (a war with a major power or a neutral minor, 6.2, 6.15):
    national capital (``assess.capital_threats``) exceeds the friendly strength
    there, the nearest corps march to it until the two balance;
 3. **falling back** (medium, hard): a corps facing enemy strength nearby more
-   than ``retreat_odds`` per hundred of its own goes into the nearest friendly,
-   unbesieged city (or toward it);
+   than ``retreat_odds`` per hundred of its own goes to the nearest friendly,
+   unbesieged city's area in reach (its own territory first), outside the city;
 4. **the offensive**: targets are enemy corps outside cities, enemy-held cities
    and enemy capitals.  *Easy* moves greedily one corps at a time toward the
    nearest target it alone outmatches (``attack_odds``).  *Medium* and *hard*
    pick objectives one after the other (value x odds / distance), send every
    corps within ``horizon`` movement points, and enter an enemy-held area only
    when the corps that can arrive this slot together reach ``attack_odds`` (the
-   others wait one area short); *hard* also moves its idle corps toward the
-   corps with its best leader (concentration under the best commander);
+   others wait one area short); only the nearest corps enough for the
+   objective (its odds, a quarter over) are sent, and a move that does not end
+   on the objective ends where fewer than ``crowd`` of its corps stand (each
+   other corps in an area makes foraging worse, 10.5.1); a move ends within three areas of the supply
+   chain (depot supply, 10.5.2) unless it ends on the objective, and in winter
+   (when foraging is 2 worse, 10.5.1) only objectives in its own territory are
+   taken; *hard* also moves its idle corps toward the corps with its best
+   leader (concentration under the best commander);
 5. **combat** (11.1): every area where its corps share the rural part with the
    enemy is attacked, one battle at a time (the rules oblige it anyway);
 6. **sieges** (10.4.7, 11.4): a corps next to an enemy-held city with no enemy
@@ -41,16 +47,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from eiapbem.ai import assess
+import eiapbem.ai.assess as assess
 from eiapbem.ai.levels import Level
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, mapgraph, relations, supply
 from eiapbem.rules.land.combat import Attack, areas_to_attack
 from eiapbem.rules.forces import IRREGULAR
 from eiapbem.rules.land.common import may_enter_territory
-from eiapbem.rules.land.depots import DEPOT_COST, CreateDepot
+from eiapbem.rules.land.depots import DEPOT_COST, CreateDepot, own_territory
 from eiapbem.rules.land.movement import MoveUnit, allowance, step, winter_movement
 from eiapbem.rules.land.sieging import Assault, Besiege, GarrisonAttack
+from eiapbem.rules.land.supplyphase import MAX_SUPPLY_DISTANCE
 from eiapbem.rules.model import POWERS, Corps, CorpsType, LocationKind
 
 #: A bound on the battles the AI starts in one slot (never reached: one per area).
@@ -167,9 +174,17 @@ def reach(b: Any, corps: Corps, path: tuple[str, ...]) -> list[str]:
     return legs
 
 
-def advance(b: Any, corps: Corps, goal: str, *, enter_goal: bool = True, city: bool = False) -> bool:
+def own_corps_in(b: Any, area: str) -> int:
+    """The power's corps with factors in ``area`` (rural part or city)."""
+    return sum(1 for c in control.corps_at(b.state, area) if c.factors.total and relations.unit_power(b.state, c) == b.power)
+
+
+def advance(b: Any, corps: Corps, goal: str, *, enter_goal: bool = True, city: bool = False,
+            leash: frozenset[str] | None = None, crowd: int = 0) -> bool:
     """Move ``corps`` as far toward ``goal`` as the rules allow this slot (stopping short of it unless
-    ``enter_goal``); a refused move is shortened area by area.  True if it moved."""
+    ``enter_goal``); a refused move is shortened area by area.  With a ``leash`` (``supplied_areas``) the
+    move ends inside it, and with a ``crowd`` in an area holding fewer of the power's corps (each other corps
+    makes foraging worse, 10.5.1), unless it ends in ``goal`` itself to fight or besiege.  True if it moved."""
     path = route(b, corps, goal)
     if path is None:
         return False
@@ -178,6 +193,9 @@ def advance(b: Any, corps: Corps, goal: str, *, enter_goal: bool = True, city: b
             MoveUnit(unit=corps.id, path=goal, city=True))
     legs = reach(b, corps, path)
     if not enter_goal and legs and legs[-1] == goal:
+        legs.pop()
+    while legs and legs[-1] != goal and (leash is not None and legs[-1] not in leash
+                                         or crowd and own_corps_in(b, legs[-1]) >= crowd):
         legs.pop()
     while legs:
         into_city = city and legs[-1] == goal
@@ -195,6 +213,24 @@ def arrives(b: Any, corps: Corps, goal: str) -> bool:
     if path is None:
         return False
     return not path or (reach(b, corps, path)[-1:] == [goal])
+
+
+def supplied_areas(b: Any) -> frozenset[str]:
+    """Areas within three areas of the power's valid supply chain (10.5.2, 000:1530: depot supply reaches
+    three areas), counted over land borders and open crossings; the AI's estimate of where a corps ends its
+    move with depot supply instead of foraging (the rules decide at the end of movement)."""
+    st, m, power = b.state, b.ctx.map, b.power
+    seen = set(supply.supply_chain(st, m, power))
+    frontier = sorted(seen)
+    for _ in range(MAX_SUPPLY_DISTANCE):
+        nxt = []
+        for a in frontier:
+            for n in m.land_neighbours(a):
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = sorted(nxt)
+    return frozenset(seen)
 
 
 def _empty_enemy_city(b: Any, area: str) -> bool:
@@ -301,9 +337,10 @@ def defend_capitals(b: Any) -> set[str]:
 
 
 def fall_back(b: Any, lvl: Level, busy: set[str]) -> set[str]:
-    """Corps that fall back into a friendly city before a much stronger enemy (ids): the enemy strength
-    within ``LOCAL`` movement points against the power's own there; the refuge is the friendly unbesieged
-    city it can reach this slot with the least enemy strength near it."""
+    """Corps that fall back before a much stronger enemy (ids): the enemy strength within ``LOCAL`` movement
+    points against the power's own there.  The refuge is the area of a friendly unbesieged city it can reach
+    this slot with the least enemy strength near it (its own territory first); it stays outside the city,
+    where a siege would starve it (10.5.5)."""
     ctx, power, m = b.ctx, b.power, b.ctx.map
     gone: set[str] = set()
     for c in movers(b, engaged=True):
@@ -315,11 +352,12 @@ def fall_back(b: Any, lvl: Level, busy: set[str]) -> set[str]:
         if threat * 100 <= assess.own_forces_near(b.state, ctx, here, power, LOCAL) * lvl.retreat_odds:
             continue
         near = costs_from(b, c, allowance(b.state, ctx, c))
-        refuges = sorted((assess.enemy_forces_near(b.state, ctx, a, power, LOCAL), d, a) for a, d in near.items()
-                         if m.area(a).city is not None and control.city_power(b.state, m, a) == power
+        refuges = sorted((not own_territory(b.state, m, a, power), assess.enemy_forces_near(b.state, ctx, a, power, LOCAL),
+                          d, a) for a, d in near.items()
+                         if a != here and m.area(a).city is not None and control.city_power(b.state, m, a) == power
                          and not control.is_besieged(b.state, m, a))
-        for _, _, a in refuges[:3]:
-            if advance(b, c, a, city=True):
+        for *_, a in refuges[:3]:
+            if advance(b, c, a, enter_goal=a not in stops(b.state, power)):
                 gone.add(c.id)
                 break
     return gone
@@ -351,12 +389,16 @@ def concentrate(b: Any, lvl: Level, busy: set[str]) -> None:
     ctx = b.ctx
     free = [c.id for c in movers(b) if c.id not in busy]
     near = {c.id: costs_from(b, c, lvl.horizon) for c in movers(b) if c.id not in busy}
+    leash = supplied_areas(b) if lvl.depots else None
+    winter = b.state.date.month in supply.WINTER_MONTHS
     for _ in range(lvl.objectives):
         if not free:
             break
         best: tuple[int, str, tuple[str, ...]] | None = None
         for t in targets(b):
-            group = tuple(cid for cid in free if t.area in near[cid])
+            if winter and lvl.depots and not own_territory(b.state, ctx.map, t.area, b.power):
+                continue  # 10.5.1: foraging is 2 worse in winter: no campaign outside its own territory
+            group = _enough(b, lvl, t, sorted((near[cid][t.area], cid) for cid in free if t.area in near[cid]))
             if not group:
                 continue
             strength = assess.force_strength(b.state, ctx, group)
@@ -370,17 +412,29 @@ def concentrate(b: Any, lvl: Level, busy: set[str]) -> None:
         if best is None:
             break
         _, goal, group = best
-        _march(b, lvl, goal, group)
+        _march(b, lvl, goal, group, leash)
         free = [cid for cid in free if cid not in group]
     if lvl.gather and free:
-        _gather(b, lvl, free, near)
+        _gather(b, lvl, free, near, leash)
+
+
+def _enough(b: Any, lvl: Level, t: Target, by_distance: list[tuple[int, str]]) -> tuple[str, ...]:
+    """The nearest corps whose strength together reaches what ``t`` needs (the level's odds against the
+    enemy outside and inside its city, a quarter over; one corps for an empty city); all of them if short."""
+    need = max(t.field * lvl.attack_odds, t.inside * max(100, lvl.assault_odds)) // 100 * 5 // 4
+    out: list[str] = []
+    for _, cid in by_distance:
+        out.append(cid)
+        if assess.force_strength(b.state, b.ctx, out) > need:
+            break
+    return tuple(out)
 
 
 def _rev(s: str) -> tuple[int, ...]:
     return tuple(-ord(ch) for ch in s)
 
 
-def _march(b: Any, lvl: Level, goal: str, group: tuple[str, ...]) -> None:
+def _march(b: Any, lvl: Level, goal: str, group: tuple[str, ...], leash: frozenset[str] | None) -> None:
     """The group marches on ``goal``; it enters an area held by enemy corps only if those arriving now win
     by the level's odds, else it waits one area short."""
     arriving = [cid for cid in group if arrives(b, b.state.units[cid], goal)]
@@ -392,10 +446,10 @@ def _march(b: Any, lvl: Level, goal: str, group: tuple[str, ...]) -> None:
     for cid in group:
         c = b.state.units.get(cid)
         if isinstance(c, Corps) and (c.location.site != goal or take and c.location.kind is LocationKind.AREA):
-            advance(b, c, goal, enter_goal=fight_now, city=take)
+            advance(b, c, goal, enter_goal=fight_now, city=take, leash=leash, crowd=lvl.crowd)
 
 
-def _gather(b: Any, lvl: Level, free: list[str], near: dict[str, dict[str, int]]) -> None:
+def _gather(b: Any, lvl: Level, free: list[str], near: dict[str, dict[str, int]], leash: frozenset[str] | None) -> None:
     """Hard: idle corps close up on the corps with the power's best leader (a corps stays with it)."""
     st, ctx = b.state, b.ctx
     own = assess.army_units(st, b.power)
@@ -409,7 +463,7 @@ def _gather(b: Any, lvl: Level, free: list[str], near: dict[str, dict[str, int]]
     for cid in free:
         c = b.state.units.get(cid)
         if isinstance(c, Corps) and cid != head.id and c.location.site != goal and goal in near.get(cid, {}):
-            advance(b, c, goal, enter_goal=field_enemy(b, goal) == 0)
+            advance(b, c, goal, enter_goal=False, leash=leash, crowd=lvl.crowd)
 
 
 def fight(b: Any) -> None:

@@ -8,17 +8,34 @@ project's own, chosen so that the levels differ in ways a test can see:
 knob                          easy            medium               hard
 ============================  ==============  ===================  ===================
 setup                         shipped default shipped default      shipped default
-reinforcement placement       first corps     smallest corps first smallest corps first
-                              by id
+reinforcement placement       first corps     smallest corps first corps nearest the
+                              by id                                enemy first
 capital garrison              --              --                   infantry/militia due
                                                                    go first to the
                                                                    capital's garrison
                                                                    until it holds 4
+threatened capital            --              garrison factors     garrison factors
+                                              there first          there first
 share of the projected money  25%             50%                  75%
 spent on factors
 cavalry bought                none            none                 1 per 4 infantry
 militia with the manpower     no              yes                  yes
 left (unused is lost, 12.5.6)
+ships, counters at war        no              10% on heavy ships   15% (GB: 45%);
+                                              (GB: 30%); a corps   a corps counter
+                                              counter when full    when full
+manipulation, loans           no              no                   yes
+land movement at war          greedy: each    objectives (2 a      objectives (3 a
+                              corps alone to  slot) by value, odds slot), 8 movement
+                              the nearest     and distance; corps  points; idle corps
+                              target it       within 6 movement    close up on the best
+                              outmatches      points mass on them  leader
+odds to enter an enemy stack  1:1             1.3:1 (those who     1.5:1
+                                              arrive together)
+assault a besieged city       3:1             2.5:1                2:1; sorties at 2:1
+fall back into a city         never           outnumbered 2:1      outnumbered 1.5:1
+defend a threatened capital   no              yes                  yes
+depots to follow the corps    no              yes                  yes
 battle chit                   at random       best against the     best worst case
                               (dice)          likeliest enemy chit (maximin)
 other decisions               at random       first option         first option
@@ -35,7 +52,8 @@ from eiapbem.rules.model import PlayerKind
 @dataclass(frozen=True)
 class Level:
     kind: PlayerKind
-    #: Reinforcement: "first" (corps in id order) or "spread" (the smallest corps first).
+    #: Reinforcement: "first" (corps in id order), "spread" (the smallest corps first) or "front" (the corps
+    #: nearest the enemy first, then the smallest).
     placement: str
     #: Factors the capital's garrison is brought up to before corps get infantry/militia (0: not at all).
     capital_garrison: int
@@ -67,8 +85,16 @@ class Level:
     horizon: int = 0
     #: Idle corps close up on the corps with the best leader.
     gather: bool = False
+    #: A move not ending on its objective ends where fewer of the power's corps stand (0: no limit).
+    crowd: int = 0
     #: A besieged garrison twice as strong as its besiegers attacks them (11.4.2).
     sortie: bool = False
+    #: Economy at war (eiapbem/ai/economy.py): percentage of the budget spent on heavy ships (x3 for Great Britain),
+    #: corps counters bought when the corps are full, the manipulation display used, loans to needy allies.
+    ship_share: int = 0
+    counters: bool = False
+    manipulation: bool = False
+    loans: bool = False
 
 
 LEVELS: dict[PlayerKind, Level] = {
@@ -76,17 +102,20 @@ LEVELS: dict[PlayerKind, Level] = {
                               land="greedy", attack_odds=100, assault_odds=300, horizon=12),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
                                 land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
-                                defend_capital=True, depots=True, objectives=2, horizon=6),
-    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "spread", 4, 75, 4, True, "maximin", "first",
+                                defend_capital=True, depots=True, objectives=2, horizon=6, crowd=2,
+                                ship_share=10, counters=True),
+    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
                               land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
-                              defend_capital=True, depots=True, objectives=3, horizon=8, gather=True, sortie=True),
+                              defend_capital=True, depots=True, objectives=3, horizon=8, gather=True, sortie=True, crowd=2,
+                              ship_share=15, counters=True, manipulation=True, loans=True),
 }
 
 
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 2, "ai-medium": 2, "ai-hard": 2}  # 2: diplomacy orders (issue 16)
+VERSIONS: dict[str, int] = {"ai-easy": 3, "ai-medium": 3, "ai-hard": 3}  # 2: diplomacy orders (issue 16); 3: land,
+# reinforcement and economy play (issue 19)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -6,12 +6,21 @@ actions ``reinforcement.add-factors``, ``reinforcement.add-garrison`` and
 ``reinforcement.place-corps``; each is tried with ``engine.can_act`` first, so
 what it does is legal by construction.  Ships due wait in port (7.1.2 lets
 them wait), and nothing else is done: no conversions, transfers or leaders.
+
+Where the factors go (issue 19 item 3; the levels' ``placement``): easy fills
+its corps in id order; medium the smallest (most depleted) corps first; hard
+the corps nearest the enemy first (the least movement cost to an enemy corps
+or enemy-held city, ``eiapbem.ai.assess``), the smallest first among equals,
+so the front is fed.  At medium and hard, while a national capital is
+threatened (``assess.capital_threats``), garrison factors go to the capital's
+city first, up to its capacity (10.4.3).
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+import eiapbem.ai.assess as assess
 from eiapbem.ai.levels import Level
 from eiapbem.rules import supply
 from eiapbem.rules.model import Corps, FactorType, GameState, LocationKind
@@ -45,17 +54,40 @@ def _garrison_size(state: GameState, nation: str, area: str) -> int:
     return 0 if g is None else g.factors.total
 
 
+#: A corps with no enemy within reach sorts after every corps that has one.
+FAR = 1 << 20
+
+
+def _front_areas(state: GameState, ctx, power: str) -> tuple[str, ...]:
+    """Areas of enemy corps outside cities and of enemy-held cities (the front), by id."""
+    return tuple(sorted({c.location.site for c in assess.enemy_field_corps(state, power)}
+                        | set(assess.enemy_cities(state, ctx, power))))
+
+
+def _front_distance(ctx, area: str, fronts: tuple[str, ...]) -> int:
+    near = assess.distances_from(ctx, area)
+    return min((near[a] for a in fronts if a in near), default=FAR)
+
+
 def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType, lvl: Level) -> list[Callable[[int], object]]:
     """Makers of one placement action (given a count), best first for ``lvl``."""
     f = _field(kind)
     corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == nation and u.loaned_to is None]
     on_map = [c for c in corps if c.location.kind in (LocationKind.AREA, LocationKind.CITY)]
-    if lvl.placement == "spread":
+    if lvl.placement == "front":
+        fronts = _front_areas(state, ctx, power)
+        on_map.sort(key=lambda c: (_front_distance(ctx, c.location.site, fronts), c.factors.total, c.id))
+    elif lvl.placement == "spread":
         on_map.sort(key=lambda c: (c.factors.total, c.id))
     else:
         on_map.sort(key=lambda c: c.id)
     out: list[Callable[[int], object]] = []
     cap = _capital(ctx, nation) if nation == power else None
+    if kind in GARRISON_ITEMS and cap is not None and lvl.placement != "first" \
+            and any(t.danger for t in assess.capital_threats(state, ctx, power)):
+        room = ctx.map.area(cap).city.garrison_capacity - _garrison_size(state, nation, cap) if ctx.map.area(cap).city else 0
+        if room > 0:
+            out.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
     if kind in GARRISON_ITEMS and lvl.capital_garrison and cap is not None \
             and _garrison_size(state, nation, cap) < lvl.capital_garrison:
         room = lvl.capital_garrison - _garrison_size(state, nation, cap)
