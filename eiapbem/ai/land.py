@@ -250,6 +250,8 @@ def field_enemy(b: Any, area: str) -> int:
 
 # ----------------------------------------------------------------- targets
 
+NOBODY = assess.AreaForces()
+
 
 @dataclass(frozen=True)
 class Target:
@@ -266,9 +268,10 @@ def targets(b: Any) -> list[Target]:
     caps = set(assess.enemy_capitals(st, ctx, power))
     cities = set(assess.enemy_cities(st, ctx, power))
     areas = {c.location.site for c in assess.enemy_field_corps(st, power)} | cities
+    forces = assess.forces_by_area(st, ctx, power)
     out = []
     for a in sorted(areas):
-        f = assess.forces_in(st, ctx, a, power)
+        f = forces.get(a, NOBODY)
         value = VALUE_CAPITAL if a in caps else VALUE_CITY if a in cities else 0
         if f.enemy - f.enemy_city:
             value = max(value, VALUE_CORPS)
@@ -365,6 +368,7 @@ def fall_back(b: Any, lvl: Level, busy: set[str]) -> set[str]:
 
 def greedy(b: Any, lvl: Level, busy: set[str]) -> None:
     """Easy: each corps alone toward the nearest target it outmatches (or any enemy city)."""
+    held, found = b.state.city_control, targets(b)
     for c in movers(b):
         if c.id in busy:
             continue
@@ -372,7 +376,9 @@ def greedy(b: Any, lvl: Level, busy: set[str]) -> None:
         own = assess.force_strength(b.state, b.ctx, [c.id])
         near = costs_from(b, c, lvl.horizon)
         best: tuple[int, str] | None = None
-        for t in targets(b):
+        if b.state.city_control is not held:  # a city was taken: the targets changed (enemy corps did not move)
+            held, found = b.state.city_control, targets(b)
+        for t in found:
             d = near.get(t.area)
             if d is None or (t.field and assess.odds(own, t.field) < lvl.attack_odds):
                 continue
