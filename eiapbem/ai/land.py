@@ -64,8 +64,9 @@ from eiapbem.rules.model import POWERS, Corps, CorpsType, LocationKind
 MAX_BATTLES = len(POWERS) * 100
 #: Depots placed in one slot at most.
 MAX_NEW_DEPOTS = 2
-#: Objectives' values: an enemy capital, another enemy city, an enemy corps outside a city.
-VALUE_CAPITAL, VALUE_CITY, VALUE_CORPS = 6, 3, 4
+#: Objectives' values: an enemy capital, one of its own home cities in enemy hands, another enemy city, an enemy
+#: corps outside a city, an enemy corps in its home nation.
+VALUE_CAPITAL, VALUE_HOME, VALUE_CITY, VALUE_CORPS, VALUE_INVADER = 6, 5, 3, 4, 6
 #: The farthest (movement points) a route is searched.
 MAX_ROUTE = 30
 #: Movement points around a corps that its "local" threat is counted over (an enemy's allowance and one).
@@ -233,6 +234,11 @@ def supplied_areas(b: Any) -> frozenset[str]:
     return frozenset(seen)
 
 
+def own_territory_of(state: Any, m: Any, area: str, power: str) -> bool:
+    """``area`` is in ``power``'s home nation (whoever holds it now)."""
+    return m.area(area).nation == power
+
+
 def _empty_enemy_city(b: Any, area: str) -> bool:
     """The city of ``area`` is held by an enemy with no one inside: a corps entering takes it (13.5.2)."""
     m = b.ctx.map
@@ -273,8 +279,10 @@ def targets(b: Any) -> list[Target]:
     for a in sorted(areas):
         f = forces.get(a, NOBODY)
         value = VALUE_CAPITAL if a in caps else VALUE_CITY if a in cities else 0
+        if a in cities and own_territory_of(st, ctx.map, a, power):
+            value = VALUE_HOME  # its own city in enemy hands
         if f.enemy - f.enemy_city:
-            value = max(value, VALUE_CORPS)
+            value = max(value, VALUE_INVADER if own_territory_of(st, ctx.map, a, power) else VALUE_CORPS)
         out.append(Target(a, value, f.enemy - f.enemy_city, f.enemy_city))
     return out
 

@@ -16,6 +16,7 @@ capital garrison              --              --                   infantry/mili
                                                                    until it holds 4
 threatened capital            --              garrison factors     garrison factors
                                               there first          there first
+empty cities near the enemy   --              --                   1 garrison factor each
 share of the projected money  25%             50%                  75%
 spent on factors
 cavalry bought                none            none                 1 per 4 infantry
@@ -25,7 +26,7 @@ ships, counters at war        no              10% on heavy ships   15% (GB: 45%)
                                               (GB: 30%); a corps   a corps counter
                                               counter when full    when full
 manipulation, loans           no              no                   yes
-land movement at war          greedy: each    objectives (2 a      objectives (3 a
+land movement at war          greedy: each    objectives (5 a      objectives (8 a
                               corps alone to  slot) by value, odds slot), 8 movement
                               the nearest     and distance; corps  points; idle corps
                               target it       within 6 movement    close up on the best
@@ -89,6 +90,8 @@ class Level:
     crowd: int = 0
     #: A besieged garrison twice as strong as its besiegers attacks them (11.4.2).
     sortie: bool = False
+    #: Garrison factors put first in each empty home city an enemy corps could reach (0: none).
+    city_garrisons: int = 0
     #: Economy at war (eiapbem/ai/economy.py): percentage of the budget spent on heavy ships (x3 for Great Britain),
     #: corps counters bought when the corps are full, the manipulation display used, loans to needy allies.
     ship_share: int = 0
@@ -102,11 +105,11 @@ LEVELS: dict[PlayerKind, Level] = {
                               land="greedy", attack_odds=100, assault_odds=300, horizon=12),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
                                 land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
-                                defend_capital=True, depots=True, objectives=2, horizon=6, crowd=2,
+                                defend_capital=True, depots=True, objectives=5, horizon=6, crowd=2,
                                 ship_share=10, counters=True),
     PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
                               land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
-                              defend_capital=True, depots=True, objectives=3, horizon=8, gather=True, sortie=True, crowd=2,
+                              defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
                               ship_share=15, counters=True, manipulation=True, loans=True),
 }
 

@@ -11,7 +11,9 @@ Where the factors go (issue 19 item 3; the levels' ``placement``): easy fills
 its corps in id order; medium the smallest (most depleted) corps first; hard
 the corps nearest the enemy first (the least movement cost to an enemy corps
 or enemy-held city, ``eiapbem.ai.assess``), the smallest first among equals,
-so the front is fed.  At medium and hard, while a national capital is
+so the front is fed, and first puts one factor in each of its empty home
+cities an enemy corps could reach within 6 movement points (an empty city is
+taken by walking in, 13.5.2).  At medium and hard, while a national capital is
 threatened (``assess.capital_threats``), garrison factors go to the capital's
 city first, up to its capacity (10.4.3).
 """
@@ -69,6 +71,23 @@ def _front_distance(ctx, area: str, fronts: tuple[str, ...]) -> int:
     return min((near[a] for a in fronts if a in near), default=FAR)
 
 
+def _threatened_empty_cities(state: GameState, ctx, power: str, homes: list[str]) -> list[str]:
+    """Its home cities with no garrison that an enemy corps outside a city could reach within ``assess.NEAR``
+    movement points (a corps walks into an empty enemy city and takes it, 13.5.2), nearest the enemy first."""
+    enemy = sorted({c.location.site for c in assess.enemy_field_corps(state, power)})
+    if not enemy:
+        return []
+    out = []
+    for a in homes:
+        if _garrison_size(state, power, a) or any(isinstance(u, Corps) and u.location.kind is LocationKind.CITY
+                                                   and u.location.site == a for u in state.units.values()):
+            continue
+        d = _front_distance(ctx, a, tuple(enemy))
+        if d <= assess.NEAR:
+            out.append((d, a))
+    return [a for _, a in sorted(out)]
+
+
 def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType, lvl: Level) -> list[Callable[[int], object]]:
     """Makers of one placement action (given a count), best first for ``lvl``."""
     f = _field(kind)
@@ -92,8 +111,11 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
             and _garrison_size(state, nation, cap) < lvl.capital_garrison:
         room = lvl.capital_garrison - _garrison_size(state, nation, cap)
         out.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
-    out += [lambda n, c=c.id: AddFactors(corps=c, **{f: n}) for c in on_map]
     homes = _home_cities(state, ctx, nation)
+    if kind in GARRISON_ITEMS and lvl.city_garrisons and nation == power:
+        out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, lvl.city_garrisons)})
+                for a in _threatened_empty_cities(state, ctx, power, homes)]
+    out += [lambda n, c=c.id: AddFactors(corps=c, **{f: n}) for c in on_map]
     if kind in GARRISON_ITEMS:
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: n}) for a in homes]
         if nation == power:
