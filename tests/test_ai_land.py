@@ -107,3 +107,20 @@ def test_targets_value_capitals_above_corps_above_cities():
     assert t["vienna"].value == land.VALUE_CAPITAL and t["munich"].value == land.VALUE_CORPS
     assert t["munich"].field == assess.force_strength(s, ctx(), ["corps:AU:I"])
     assert all(x.value == land.VALUE_CITY for a, x in t.items() if a not in ("vienna", "munich") and not x.field)
+
+
+def test_a_threatened_capital_draws_the_nearest_corps():
+    # Austria's slot: a French stack near Vienna outweighs what stands there; the nearest Austrian corps marches home
+    from eiapbem.rules.model import Slot, Phase
+
+    s = land_state().replace(slot=Slot(phase=Phase.LAND, step="turn", power="AU", actors=("AU",)))
+    s = s.with_power("AU", controller=PlayerKind("ai-hard"))
+    s = corps(s, "corps:FR:I", "linz", infantry=15)
+    s = corps(s, "corps:AU:I", "brunn", infantry=8)
+    s = corps(s, "corps:AU:II", "cracow", infantry=8)
+    b = ai.Builder(s, "AU", ctx(b"capital"))
+    assert [t.danger for t in assess.capital_threats(s, ctx(), "AU")] == [True]
+    before = assess.distance(ctx(), "brunn", "vienna")
+    sent = land.defend_capitals(b)
+    assert "corps:AU:I" in sent
+    assert assess.distance(ctx(), b.state.units["corps:AU:I"].location.site, "vienna") < before
