@@ -29,7 +29,9 @@ In this order, at war (a war with a major power or a neutral minor, 6.2, 6.15):
    chain (depot supply, 10.5.2) unless it ends on the objective, and in winter
    (when foraging is 2 worse, 10.5.1) only objectives in its own territory are
    taken; *hard* also moves its idle corps toward the corps with its best
-   leader (concentration under the best commander);
+   leader (concentration under the best commander); at both levels the corps
+   still idle march toward the nearest enemy target out of reach (not in
+   winter), stopping short of enemy stacks;
 5. **combat** (11.1): every area where its corps share the rural part with the
    enemy is attacked, one battle at a time (the rules oblige it anyway);
 6. **sieges** (10.4.7, 11.4): a corps next to an enemy-held city with no enemy
@@ -430,6 +432,8 @@ def concentrate(b: Any, lvl: Level, busy: set[str]) -> None:
         free = [cid for cid in free if cid not in group]
     if lvl.gather and free:
         _gather(b, lvl, free, near, leash)
+    if not winter:
+        _approach(b, lvl, [cid for cid in free if not b.state.land_moves.get(cid)], leash)
 
 
 def _enough(b: Any, lvl: Level, t: Target, by_distance: list[tuple[int, str]]) -> tuple[str, ...]:
@@ -478,6 +482,23 @@ def _gather(b: Any, lvl: Level, free: list[str], near: dict[str, dict[str, int]]
         c = b.state.units.get(cid)
         if isinstance(c, Corps) and cid != head.id and c.location.site != goal and goal in near.get(cid, {}):
             advance(b, c, goal, enter_goal=False, leash=leash, crowd=lvl.crowd)
+
+
+def _approach(b: Any, lvl: Level, idle: list[str], leash: frozenset[str] | None) -> None:
+    """Corps with no objective in reach march toward the nearest enemy target farther away (by the map's
+    distances; the first of the three nearest a route reaches), one area short of any enemy stack."""
+    if not idle:
+        return
+    found = targets(b)
+    for cid in idle:
+        c = b.state.units.get(cid)
+        if not isinstance(c, Corps):
+            continue
+        far = assess.distances_from(b.ctx, c.location.site)
+        nearest = sorted((far[t.area], t.area) for t in found if t.area in far and t.area != c.location.site)
+        for _, goal in nearest[:3]:
+            if advance(b, c, goal, enter_goal=False, leash=leash, crowd=lvl.crowd):
+                break
 
 
 def fight(b: Any) -> None:
