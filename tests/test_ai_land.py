@@ -124,3 +124,17 @@ def test_a_threatened_capital_draws_the_nearest_corps():
     sent = land.defend_capitals(b)
     assert "corps:AU:I" in sent
     assert assess.distance(ctx(), b.state.units["corps:AU:I"].location.site, "vienna") < before
+
+
+def test_a_depot_is_placed_where_a_corps_stands_beyond_the_supply_chain():
+    # 10.3.1: a depot may go in a city of its own; medium and hard place one where a corps has none within two areas
+    from eiapbem.rules.model import POOL, Depot
+
+    s = _state("ai-hard", ("corps:FR:I", "strasbourg", 10))
+    s = s.with_unit(Depot(id="depot:FR:1", power="FR", location=POOL)).with_unit(Depot(id="depot:FR:2", power="FR", location=POOL))
+    b = ai.Builder(s, "FR", ctx(b"depot"))
+    land.place_depots(b)
+    assert [a.KIND for a in b.actions] == ["land.create-depot"] and b.actions[0].area == "strasbourg"
+    assert "strasbourg" in land.supplied_areas(b)
+    land.place_depots(b)  # now within reach of the chain: no second depot
+    assert len(b.actions) == 1

@@ -12,7 +12,8 @@ In this order, at war (a war with a major power or a neutral minor, 6.2, 6.15):
    that has not moved), while the treasury holds three times a depot's cost;
 2. **the capital** (medium, hard): when enemy field strength within reach of a
    national capital (``assess.capital_threats``) exceeds the friendly strength
-   there, the nearest corps march to it until the two balance;
+   there, the nearest corps march to it until the two balance, the first into
+   its city if no one holds it (an empty city is taken by walking in, 13.5.2);
 3. **falling back** (medium, hard): a corps facing enemy strength nearby more
    than ``retreat_odds`` per hundred of its own goes to the nearest friendly,
    unbesieged city's area in reach (its own territory first), outside the city;
@@ -344,9 +345,16 @@ def defend_capitals(b: Any) -> set[str]:
             c = b.state.units[cid]
             sent.add(cid)
             need -= assess.factor_strength(b.state, b.ctx, c)
-            if c.location.site != t.area:
-                advance(b, c, t.area)
+            empty = not _own_inside(b, t.area)  # the first corps there goes into an empty capital (13.5.2)
+            if c.location.site != t.area or empty and c.location.kind is LocationKind.AREA:
+                advance(b, c, t.area, city=empty)
     return sent
+
+
+def _own_inside(b: Any, area: str) -> bool:
+    """Some of the power's or its allies' forces with factors stand inside the city of ``area``."""
+    return any(u.location.kind is LocationKind.CITY and u.location.site == area and getattr(u, "factors", None)
+               and u.factors.total and assess.friendly(b.state, b.power, u) for u in b.state.units.values())
 
 
 def fall_back(b: Any, lvl: Level, busy: set[str]) -> set[str]:
