@@ -132,3 +132,32 @@ def test_a_refused_action_is_not_kept(monkeypatch):
 
     with pytest.raises(IllegalAction):
         _replay(st, st.slot.power, [MoveUnit(unit="corps:FR:I", path="london")], st, _ctx(b"x", "y"))
+
+
+_HASH_SCRIPT = """
+import sys
+sys.path.insert(0, {tests!r})
+import pytest
+from test_ai_never_blocks import play
+mp = pytest.MonkeyPatch()
+st, _ = play(2, b"never-blocks/hashseed", mp, replay=False)
+print(st.state_hash().hex())
+"""
+
+
+@pytest.mark.slow
+def test_two_months_at_war_give_the_same_state_whatever_the_hash_seed():
+    # every client replays the computer's slots: its choices may not depend on set or dict order
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = _HASH_SCRIPT.format(tests=str(Path(__file__).resolve().parent))
+    hashes = set()
+    for seed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, out.stderr[-2000:]
+        hashes.add(out.stdout.strip().splitlines()[-1])
+    assert len(hashes) == 1
