@@ -20,23 +20,22 @@ In this order, at war (a war with a major power or a neutral minor, 6.2, 6.15):
 4. **the offensive**: targets are enemy corps outside cities, enemy-held cities
    and enemy capitals.  *Easy* moves greedily one corps at a time toward the
    nearest target it alone outmatches (``attack_odds``).  *Medium* and *hard*
-   pick objectives one after the other (value x odds / distance), send every
-   corps within ``horizon`` movement points, and enter an enemy-held area only
-   when the corps that can arrive this slot together reach ``attack_odds`` (the
-   others wait one area short); only the nearest corps enough for the
-   objective (its odds, a quarter over) are sent, and a move that does not end
-   on the objective ends where fewer than ``crowd`` of its corps stand (each
-   other corps in an area makes foraging worse, 10.5.1); a move ends within three areas of the supply
-   chain (depot supply, 10.5.2) unless it ends on the objective, and in winter
-   (when foraging is 2 worse, 10.5.1) only objectives in its own territory are
-   taken; *hard* also moves its idle corps toward the corps with its best
-   leader (concentration under the best commander); at both levels the corps
-   still idle march toward the nearest enemy target out of reach (not in
-   winter), stopping short of enemy stacks;
+   pick up to ``objectives`` objectives one after the other (value x odds /
+   distance) and send to each the nearest corps within ``horizon`` movement
+   points that together are enough for it (its odds, a quarter over); they
+   enter an enemy stack's area only when the corps that can arrive this slot
+   together reach ``attack_odds``, else they wait one area short.  A move that
+   does not end on its objective ends within three areas of the supply chain
+   (depot supply, 10.5.2) and where fewer than ``crowd`` of its corps stand
+   (each other corps in an area makes foraging worse, 10.5.1); in winter (2
+   worse, 10.5.1) only objectives in its own territory are taken.  *Hard*
+   moves idle corps toward the corps with its best leader (concentration under
+   the best commander); at both levels the corps still idle march toward the
+   nearest enemy target out of reach (not in winter), short of enemy stacks;
 5. **combat** (11.1): every area where its corps share the rural part with the
    enemy is attacked, one battle at a time (the rules oblige it anyway);
-6. **sieges** (10.4.7, 11.4): a corps next to an enemy-held city with no enemy
-   outside besieges it; an assault is made when the besiegers' strength is at
+6. **sieges** (10.4.7, 11.4): a corps in the area of an enemy-held city with no
+   enemy outside besieges it; an assault is made when the besiegers' strength is at
    least ``assault_odds`` per hundred of the forces inside (hard also sorties
    with a besieged garrison twice as strong as its besiegers, 11.4.2).
 
