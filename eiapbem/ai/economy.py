@@ -154,7 +154,7 @@ def _manipulate(b, at_war: bool) -> None:
     ps = b.state.powers[b.power]
     zone = status_box(b.ctx, ps.political_status)["zone"]
     want = -1 if zone in ("fiasco", "instability") else 1 if at_war else 0
-    if ps.economic.manipulation != want:
+    if ps.manipulation != want:
         b.try_(SetManipulation(square=want))
 
 
