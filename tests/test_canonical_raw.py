@@ -80,3 +80,21 @@ def test_save_bytes_with_a_long_journal_are_the_plain_encoding():
     back = GameData.from_obj(canonical.decode(canonical.encode(data.to_obj())), "the save")
     assert back.journal == data.journal and back.state.state_hash() == data.state.state_hash()
     assert GameData.from_obj(data.to_obj(), "the save").journal == data.journal
+
+
+def test_plain_check_fast_path_keeps_the_answers():
+    from eiapbem.core.record import InvalidValue, Plain, PlainSpec
+
+    spec = PlainSpec()
+    good = {"a": [1, None, True, "x", b"y", {"b": []}]}
+    assert spec.check(good, "journal") is good
+    for bad, where in (({"a": [1, 1.5]}, "journal.a.1"), ({"a": {3: 1}}, "journal.a"), ([object()], "journal.0")):
+        with pytest.raises(InvalidValue) as err:
+            spec.check(bad, "journal")
+        assert err.value.path == where
+    deep: list = []
+    for _ in range(Plain.DEPTH + 1):
+        deep = [deep]
+    with pytest.raises(InvalidValue, match="nested deeper"):
+        spec.check(deep, "journal")
+    spec.check(deep[0], "journal")

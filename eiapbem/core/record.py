@@ -457,8 +457,30 @@ class Plain:
     DEPTH = 32
 
 
+def _plain_ok(value: Any, depth: int) -> bool:
+    """``PlainSpec.check`` without paths (issue 18: a save's journal is checked at every open)."""
+    if depth > Plain.DEPTH:
+        return False
+    t = type(value)
+    if value is None or t is bool or t is int or t is str or t is bytes:
+        return True
+    if t is list or t is tuple:
+        for v in value:
+            if not _plain_ok(v, depth + 1):
+                return False
+        return True
+    if t is dict:
+        for k, v in value.items():
+            if type(k) is not str or not _plain_ok(v, depth + 1):
+                return False
+        return True
+    return False
+
+
 class PlainSpec(Spec):
     def check(self, value: Any, path: str, depth: int = 0) -> Any:
+        if _plain_ok(value, depth):
+            return value  # the same answer as below; the walk with paths only runs to name what is wrong
         if depth > Plain.DEPTH:
             raise InvalidValue(f"nested deeper than {Plain.DEPTH} levels", path=path)
         if value is None or type(value) in (bool, int, str, bytes):
