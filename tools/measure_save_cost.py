@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from eiapbem.client import campaign
 from eiapbem.client.session import Session
@@ -32,7 +33,7 @@ def best(f, n: int = 5) -> float:
 
 
 def main(home: str, seed: int, factor: int) -> None:
-    s = Session.open(f"{home}/host", campaign.GAME, "host", f"campaign-host-{seed}")
+    s = Session.open(Path(home) / "host", campaign.GAME, "host", f"campaign-host-{seed}")
     j = s.data.journal
     long = tuple(dict(o) for _ in range(factor) for o in j)
     print(f"journal: {len(j)} lines, {len(canonical.encode(list(j))) // 1024} KiB; "
