@@ -22,6 +22,19 @@ left (unused is lost, 12.5.6)
 battle chit                   at random       best against the     best worst case
                               (dice)          likeliest enemy chit (maximin)
 other decisions               at random       first option         first option
+forces weighed for war        its own         with allies          with allies
+war declared when its side    80% of target,  130%, 5 in 10,       150%, always,
+is (ai.grand)                 2 in 10, any    hostile, 2 wars      hostile, 1 war
+                              stance, 3 wars
+sues for peace                under 40%,      under 60%,           under 70%,
+                              after 6 months  after 3 months       after 2 months
+informal peace (stalemate)    after 12 months after 10 months      after 8 months
+alliances asked, minors       none            1 a month, 1 minor   1, 2 minors with
+manipulated                                   with 5% of money     10% of money
+victor's terms                B.4, B.2        harsh (B.3, B.1...)  harsh
+GB denies trade to enemies    no              no                   yes
+of its allies
+fleets blockade / attack      never           at 200% of the enemy at 150%
 ============================  ==============  ===================  ===================
 """
 
@@ -49,11 +62,48 @@ class Level:
     chits: str
     #: Other decisions: "random" or "first".
     decisions: str
+    # --- war and peace (``eiapbem.ai.grand``, issue 19 item 1) ---
+    #: Whose forces count when weighing a war: "own" (the power alone) or "coalition" (with its allies).
+    judgment: str = "coalition"
+    #: Own side as a percentage of the target's needed to declare war.
+    war_ratio: int = 150
+    #: Wars at once beyond which it declares no new one.
+    max_wars: int = 1
+    #: Out of 10: the chance, each diplomacy phase, that a war it may declare is declared.
+    war_chance: int = 10
+    #: Least hostility (minus the natural alliance modifier) toward a power it declares war on.
+    min_hostility: int = 1
+    #: Sues for peace when its side is under this percentage of the enemy's...
+    sue_ratio: int = 70
+    #: ... once at war this many months.
+    sue_after: int = 2
+    #: Offers informal peace after this many months of a war neither side clearly wins.
+    weary_months: int = 8
+    #: Alliances asked for per month (0: none).
+    seek_alliances: int = 1
+    #: Manipulation attempts on minor countries per month (6.1.4; at most 2) and the share of its money invested.
+    manipulations: int = 2
+    invest_share: int = 10
+    #: Victor's terms: "plain" (royal marriage, longer peace) or "harsh" (reparations, corps removed).
+    terms: str = "harsh"
+    #: Great Britain denies trade to a power at war with one of its allies.
+    deny_trade: bool = True
+    # --- naval (``eiapbem.ai.naval``) ---
+    #: Blockades an enemy port whose fleets it outnumbers by this percentage (0: never blockades).
+    blockade_ratio: int = 150
+    #: Attacks enemy fleets where it stands when it outnumbers them by this percentage (0: never).
+    attack_ratio: int = 150
 
 
 LEVELS: dict[PlayerKind, Level] = {
-    PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random"),
-    PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first"),
+    PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random", judgment="own",
+                              war_ratio=80, max_wars=3, war_chance=2, min_hostility=0, sue_ratio=40, sue_after=6,
+                              weary_months=12, seek_alliances=0, manipulations=0, invest_share=0, terms="plain",
+                              deny_trade=False, blockade_ratio=0, attack_ratio=0),
+    PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first", judgment="coalition",
+                                war_ratio=130, max_wars=2, war_chance=5, min_hostility=1, sue_ratio=60, sue_after=3,
+                                weary_months=10, seek_alliances=1, manipulations=1, invest_share=5, terms="harsh",
+                                deny_trade=False, blockade_ratio=200, attack_ratio=200),
     PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "spread", 4, 75, 4, True, "maximin", "first"),
 }
 
@@ -61,7 +111,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 2, "ai-medium": 2, "ai-hard": 2}  # 2: diplomacy orders (issue 16)
+VERSIONS: dict[str, int] = {"ai-easy": 3, "ai-medium": 3, "ai-hard": 3}  # 2: diplomacy orders (issue 16); 3: war and peace, fleets (issue 19)
 
 
 def level(kind: PlayerKind | str) -> Level:
