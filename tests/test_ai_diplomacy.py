@@ -7,7 +7,7 @@ from eiapbem.core.dice import Dice
 from eiapbem.data import world
 from eiapbem.data.context import rules_context
 from eiapbem.rules import engine
-from eiapbem.rules.diplomacy.orders import SetSurrenderTerms, SetTrade
+from eiapbem.rules.diplomacy.orders import STANDING, SetSurrenderTerms, SetTrade
 from eiapbem.rules.model import POWERS, Phase, PlayerKind, Slot
 from eiapbem.rules.model.slot import COMMIT, ORDERS
 from eiapbem.rules.scenario import initial_state
@@ -35,9 +35,15 @@ def test_every_level_gives_legal_orders_that_resolve(start, level):
     assert any(isinstance(o, SetSurrenderTerms) and o.enemy == "AU" and o.give_conditional for o in orders["FR"])
     out = engine.resolve_slot(st, orders, ctx)
     assert out.state.slot.phase is Phase.REINFORCEMENT
-    # Standing orders persist: next month the computer has nothing new to say.
+    # Standing orders persist: next month the computer repeats none of them (each one it gives changes what stands).
     nxt = out.state.replace(date=out.state.date.next(), slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
-    assert all(ai.orders(nxt, p, rules_context(Dice(b"again"))) == () for p in POWERS)
+    for p in POWERS:
+        again = nxt
+        for o in ai.orders(nxt, p, rules_context(Dice(b"again"))):
+            if isinstance(o, STANDING):
+                after = engine.apply_action(again, p, o, ctx).state
+                assert after.powers[p] != again.powers[p], (p, o)
+                again = after
 
 
 def test_the_computer_commits_nothing_and_sues_in_civil_disorder(start):
@@ -47,5 +53,7 @@ def test_the_computer_commits_nothing_and_sues_in_civil_disorder(start):
     orders = {p: list(ai.orders(st, p, rules_context(Dice(p.encode())))) if p in ("AU", "FR") else [] for p in POWERS}
     out = engine.resolve_slot(st, orders, rules_context(Dice(b"r")))
     assert "AU" not in out.state.powers["FR"].wars  # civil disorder: Austria sued, France's conditional terms
-    # France prefers B.3, B.2, B.4; Austria's claim A.2 cancels B.3: B.2 and the royal marriage B.4.
-    assert list(out.state.powers["AU"].peace_terms) == ["FR:B.2"] and "FR" in out.state.powers["AU"].royal_marriages
+    # France (hard) prefers B.3, B.1, B.2, B.4; Austria's claim A.2 cancels B.3: three corps removed (B.1, none on
+    # the map before setup) and the longer enforced peace B.2.
+    assert list(out.state.powers["AU"].peace_terms) == ["FR:B.2"] and "FR" not in out.state.powers["AU"].royal_marriages
+    assert any("terms B.1, B.2" in e.text for e in out.events)

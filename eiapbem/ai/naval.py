@@ -131,6 +131,8 @@ def plan(b: Any, lvl: Any) -> None:
         own = sum(warships(g) for g in fleets_at(b.state, f.location) if controller(b.state, g) == b.power)
         if f.location.kind is PORT:
             shut = enemy_fleets_at(b.state, Location(BOX, f.location.site), b.power)  # blockaded: it stays (8.8)
+            # a stack that just came home rests there (a move with --stack would take it along, 8.4.3)
+            shut = shut or any(g.id in b.state.naval_moves for g in fleets_at(b.state, f.location))
             if lvl.blockade_ratio and own and b.state.powers[b.power].wars and not shut:
                 _blockade(b, lvl, f, own, taken)
             continue
