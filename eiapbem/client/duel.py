@@ -63,6 +63,8 @@ class Played:
     #: Event kind (prefix, ``COUNTED``) -> how many; and the declarations of war (6.2) made.
     counts: Counter = field(default_factory=Counter)
     declarations: int = 0
+    #: Peaces made (a surrender or an informal peace, 6.4.1-6.4.2).
+    peaces: int = 0
     #: The slowest computer slot (seconds, the wall clock: a figure, not a result).
     slowest: tuple[float, str] = (0.0, "")
     hashes: list[str] = field(default_factory=list)
@@ -75,6 +77,8 @@ def _count(p: Played, events: Iterable[LogEntry]) -> None:
                 p.counts[k] += 1
         if e.kind == "diplomacy.points" and "declare" in e.text and "war on" in e.text:
             p.declarations += 1
+        if e.kind == "diplomacy.peace" and (" surrenders " in e.text or "make an informal peace" in e.text):
+            p.peaces += 1
 
 
 def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: bool = False,
@@ -157,7 +161,7 @@ def one_game(args: tuple[int, int, int, str, str, str, int]) -> Game:
         winners, how = shorter_campaign_winners(end), "standing"
     pct = {p: end.powers[p].victory_points * 100 // victory_level(end, p) for p in POWERS}
     pct_play = {p: (end.powers[p].victory_points - bonus[p]) * 100 // victory_level(end, p) for p in POWERS}
-    return Game(index, strong, winners, how, pct, pct_play, played.declarations, played.counts["diplomacy.peace"])
+    return Game(index, strong, winners, how, pct, pct_play, played.declarations, played.peaces)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
