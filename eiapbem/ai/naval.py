@@ -12,9 +12,9 @@
    movement points (8.4, 000:1058) where its warships are at least ``blockade_ratio`` percent
    of the enemy's in that port, its box and the seas around it (``threat``); one stack per
    port, a blockade already held is kept;
-5. attacks (8.10; levels with an ``attack_ratio``): after all its movement, it attacks the
-   enemy fleets where its own stand when its warships there are at least ``attack_ratio``
-   percent of theirs (a blockaded port's fleet too, 000:1188);
+5. attacks (8.10; levels with an ``attack_ratio``): a stack that shares its sea area or
+   blockade box with enemy fleets it outnumbers by ``attack_ratio`` percent stays there, and
+   after all its movement it attacks them (one combat at a time);
 6. every other stack stays where it is.
 
 Each move is tried through the rules (``Builder.try_``); a refused one is shortened to
@@ -101,17 +101,24 @@ def _blockade(b: Any, lvl: Any, f: Fleet, own: int, taken: set[str]) -> bool:
     return False
 
 
+def _beatable(b: Any, lvl: Any, loc: Location) -> bool:
+    """Enemy fleets at ``loc`` that its own there outnumber by the level's ``attack_ratio`` (0: never)."""
+    if not lvl.attack_ratio:
+        return False
+    atk, dfn = attackers(b.state, b.power, loc), defenders(b.state, b.power, loc)
+    if not atk or not dfn:
+        return False
+    own = sum(warships(b.state.units[i]) for i in atk)
+    enemy = sum(warships(b.state.units[i]) for i in dfn)
+    return own * 100 >= max(1, enemy) * lvl.attack_ratio
+
+
 def _attack(b: Any, lvl: Any) -> None:
-    """8.10: attack where its warships are ``attack_ratio`` percent of the enemy's, one combat at a time."""
-    places = sorted({f.location for f in _own_fleets(b)}, key=str)
-    for loc in places:
+    """8.10: attack where ``_beatable``, one combat at a time (each fought out before the next)."""
+    for loc in sorted({f.location for f in _own_fleets(b)}, key=str):
         if b.state.pending:
             return
-        if not attackers(b.state, b.power, loc) or not defenders(b.state, b.power, loc):
-            continue
-        own = sum(warships(b.state.units[i]) for i in attackers(b.state, b.power, loc))
-        enemy = sum(warships(b.state.units[i]) for i in defenders(b.state, b.power, loc))
-        if own * 100 >= max(1, enemy) * lvl.attack_ratio:
+        if _beatable(b, lvl, loc):
             b.try_(NavalAttack(place=graph.place_name(loc)))
 
 
@@ -137,6 +144,8 @@ def plan(b: Any, lvl: Any) -> None:
                 _blockade(b, lvl, f, own, taken)
             continue
         leave = must_leave_box(b.state, b.ctx, b.power, f)
+        if not leave and _beatable(b, lvl, f.location):
+            continue  # it stays to attack them (5.)
         if leave or threat(b.state, m, b.power, f.location) > own:
             _go_home(b, f)
         elif f.location.kind is SEA and lvl.blockade_ratio and own and b.state.powers[b.power].wars:
