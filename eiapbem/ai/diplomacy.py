@@ -34,8 +34,9 @@ from eiapbem.ai.levels import Level
 from eiapbem.rules.diplomacy.minor_orders import MAX_ATTEMPTS, Manipulate
 from eiapbem.rules.diplomacy.orders import (AnswerCalls, AttemptInformalPeace, CallAllies, DeclareWar, GrantAccess,
                                             RequestAlliance, SetSurrenderTerms, SetTrade, SueForPeace)
-from eiapbem.rules.model import POWERS, MinorStatus, PlayerKind, SurrenderSettings
-from eiapbem.rules.model.slot import COMMIT
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules.model import POWERS, GameState, MinorStatus, Phase, PlayerKind, SurrenderSettings
+from eiapbem.rules.model.slot import COMMIT, ORDERS
 from eiapbem.rules.tables.diplomacy import minor
 
 #: An enemy whose side is under this percentage of the victor's gets unconditional terms (medium, hard).
@@ -153,3 +154,15 @@ def plan(b, lvl: Level) -> None:
         b.try_(AttemptInformalPeace(e))
     _alliances_and_access(b, lvl)
     _manipulate(b, lvl)
+
+
+def to_commit(state: GameState, power: str, ctx) -> tuple:
+    """The orders a human's folder that lets the computer choose for it (``eiapbem campaign``) seals in the commit
+    round: those the computer would give from the same state in the orders round.  A power played by the computer
+    itself commits nothing (every client computes its orders at the reveal)."""
+    from eiapbem import ai
+
+    slot = state.slot
+    if slot is None or slot.phase is not Phase.DIPLOMACY or slot.step != COMMIT:
+        raise IllegalAction("there is no diplomacy commit round in play")
+    return ai.orders(state.replace(slot=slot.replace(step=ORDERS)), power, ctx)

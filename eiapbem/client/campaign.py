@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from eiapbem import ai
+from eiapbem.ai import diplomacy as ai_diplomacy
 from eiapbem.core.errors import IllegalAction
 from eiapbem.data.context import rules_context
 from eiapbem.pbem.email import Person
@@ -175,7 +176,10 @@ class Campaign:
             view = s.current()
             lent = view.with_power(p, controller=self.kind)
             ctx = rules_context(s.slot_dice())
-            acts = list(ai.orders(lent, p, ctx) if st.slot.simultaneous else ai.plan(lent, p, ctx).actions)
+            if sealed_orders._sealed_round(st) == "commit":  # the orders the computer chooses, sealed now
+                acts = list(ai_diplomacy.to_commit(lent, p, ctx))
+            else:
+                acts = list(ai.orders(lent, p, ctx) if st.slot.simultaneous else ai.plan(lent, p, ctx).actions)
             if acts:
                 s.act_many(acts)
         self.figures.ai_seconds += time.perf_counter() - t0

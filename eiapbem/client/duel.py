@@ -43,7 +43,7 @@ from eiapbem.rules import engine
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, PlayerKind
 
 #: Event kinds counted by ``play`` (what a campaign "had").
-COUNTED = ("diplomacy.war", "diplomacy.peace", "battle.end", "naval.combat", "siege.")
+COUNTED = ("battle.start", "naval.combat", "siege.result", "diplomacy.war")
 
 
 def start_state(scenario: str, kinds: dict[str, PlayerKind], seed: bytes) -> GameState:
@@ -72,9 +72,8 @@ class Played:
 
 def _count(p: Played, events: Iterable[LogEntry]) -> None:
     for e in events:
-        for k in COUNTED:
-            if e.kind == k or (k.endswith(".") and e.kind.startswith(k)):
-                p.counts[k] += 1
+        if e.kind in COUNTED:
+            p.counts[e.kind] += 1
         if e.kind == "diplomacy.points" and "declare" in e.text and "war on" in e.text:
             p.declarations += 1
         if e.kind == "diplomacy.peace" and (" surrenders " in e.text or "make an informal peace" in e.text):
