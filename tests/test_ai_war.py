@@ -40,7 +40,7 @@ def set_up():
 def test_great_britain_goes_to_war_with_france_and_the_easy_level_rarely_declares(set_up):
     st = set_up
     # 15.0 natural alliance table: Britain's worst stance is toward France (-10); its fleet outweighs France's (8.0).
-    assert grand.hostility("GB", "FR") == 10 and grand.balance(st, "GB", "FR", "coalition") >= HARD.war_ratio
+    assert grand.hostility("GB", "FR") == 10 and grand.balance(st, "GB", "FR", "coalition") >= HARD.sea_war_ratio
     assert grand.war_target(st, ctx(), "GB", HARD) == "FR"
     # 6.2.2: an enforced peace forbids it, and the computer looks elsewhere or stays at peace
     bound = st.with_power("GB", enforced_peace=st.powers["GB"].enforced_peace.set("FR", st.date.plus(18)))
@@ -72,11 +72,18 @@ def _without_corps(st, power):
 
 
 def test_the_loser_sues_for_peace_and_the_level_decides_when(set_up):
-    # Austria, its corps beaten down, at war with France for three months: the hard level (after 2 months) sues,
-    # the easy one (after 6) fights on; 6.4.2's limit is met (France is Austria's only enemy).
+    # Austria, its corps beaten down, at war with France for three months: the balance alone does not make the
+    # hard level give up; with a French corps in Austria (a home area lost) it sues (after 2 months), the easy
+    # level (after 6) fights on; 6.4.2's limit is met (France is Austria's only enemy, with forces inside).
     since = Date(1804, 10)
     st = _without_corps(set_up, "AU").with_war("FR", "AU", since, ("FR",))
     assert grand.balance(st, "AU", "FR", "coalition") < HARD.sue_ratio
+    assert grand.suits(st, ctx(), "AU", HARD) == ({}, [])
+    french = next(u for _, u in sorted(st.units.items()) if isinstance(u, Corps) and u.nation == "FR"
+                  and u.location.kind is LocationKind.AREA)
+    vienna = ctx().map.national_capitals("AU")[0]
+    st = st.with_unit(french.replace(location=french.location.replace(site=vienna)))
+    assert grand.home_lost(st, ctx(), "AU") >= 1
     assert grand.suits(st, ctx(), "AU", HARD) == ({"FR": True}, [])
     assert grand.suits(st, ctx(), "AU", EASY) == ({}, [])
     st = st.with_power("AU", controller=PlayerKind.AI_HARD).with_power("FR", controller=PlayerKind.AI_HARD)

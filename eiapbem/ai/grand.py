@@ -20,13 +20,15 @@ and the choices ``ai.diplomacy`` turns into orders:
 - ``war_target``: at most one declaration a month, on a major power it can reach
   (a land border between home nations, or either side Great Britain), that the
   6.2.2 limits allow (``rules.diplomacy.war.check_declaration``), not an ally,
-  with its side at least the level's ``war_ratio`` of the target's, fewer wars
+  with its side at least the level's ``war_ratio`` of the target's (``sea_war_ratio``
+  in warships for a war at sea), fewer wars
   than the level's ``max_wars``, and a labelled 1-10 roll within its
   ``war_chance`` (``ai/<power>/war``); the target with the most hostility, then
   the best ratio, then the powers' fixed order;
 - ``suits``: sue an enemy for peace (6.4.2) once at war ``sue_after`` months if
-  its side is under ``sue_ratio`` percent of the enemy's, or two home areas are
-  lost, or its political status is in the fiasco zone; an informal peace (6.4.1)
+  its side is under ``sue_ratio`` percent of the enemy's (with a home area lost
+  as well, at the levels with ``sue_needs_loss``), or two home areas are lost,
+  or its political status is in the fiasco zone; an informal peace (6.4.1)
   after ``weary_months`` when it is not clearly ahead (``_ahead``) and did not
   declare the war itself (an aggressor fights on until it is losing); the
   6.4.2 limit (a suit to an enemy with no forces in the home nation needs a suit
@@ -163,7 +165,7 @@ def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
         if hostility(power, q) < lvl.min_hostility or not may_declare(state, ctx, power, q):
             continue
         r = balance(state, power, q, lvl.judgment)
-        if r < lvl.war_ratio:
+        if r < (lvl.sea_war_ratio if at_sea(power, q) else lvl.war_ratio):
             continue
         key = (-hostility(power, q), -r, POWERS.index(q))
         if best is None or key < best[0]:
@@ -183,7 +185,7 @@ def _losing(state: GameState, ctx: Any, power: str, enemy: str, lvl: Any) -> tup
     z = zone(state, ctx, power)
     if at_sea(power, enemy):
         return r < lvl.sue_ratio and (lost >= 1 or z in ("fiasco", "instability")), r
-    return r < lvl.sue_ratio or lost >= 2 or z == "fiasco", r
+    return (r < lvl.sue_ratio and (lost >= 1 or not lvl.sue_needs_loss)) or lost >= 2 or z == "fiasco", r
 
 
 def _ahead(state: GameState, ctx: Any, power: str, enemy: str, r: int) -> bool:

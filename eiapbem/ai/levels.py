@@ -23,11 +23,12 @@ battle chit                   at random       best against the     best worst ca
                               (dice)          likeliest enemy chit (maximin)
 other decisions               at random       first option         first option
 forces weighed for war        its own         with allies          with allies
-war declared when its side    80% of target,  130%, 5 in 10,       150%, always,
-is (ai.grand)                 2 in 10, any    hostile, 2 wars      hostile, 1 war
-                              stance, 3 wars
-sues for peace                under 40%,      under 60%,           under 70%,
-                              after 6 months  after 3 months       after 2 months
+war declared when its side    80% of target,  150% (130% at sea),  200% (150% at sea),
+is (ai.grand)                 2 in 10, any    5 in 10, hostile,    always, hostile,
+                              stance, 3 wars  2 wars               1 war
+sues for peace                under 40%,      under 60%, after 3   under 70%, after 2
+                              after 6 months  months, with a home  months, with a home
+                                              area lost            area lost
 informal peace (stalemate)    after 12 months after 10 months      after 8 months
 alliances asked, minors       none            1 a month, 1 minor   1, 2 minors with
 manipulated                                   with 5% of money     10% of money
@@ -66,7 +67,9 @@ class Level:
     #: Whose forces count when weighing a war: "own" (the power alone) or "coalition" (with its allies).
     judgment: str = "coalition"
     #: Own side as a percentage of the target's needed to declare war.
-    war_ratio: int = 150
+    war_ratio: int = 200
+    #: The same in warships for a war at sea (Great Britain on one side).
+    sea_war_ratio: int = 150
     #: Wars at once beyond which it declares no new one.
     max_wars: int = 1
     #: Out of 10: the chance, each diplomacy phase, that a war it may declare is declared.
@@ -75,8 +78,10 @@ class Level:
     min_hostility: int = 1
     #: Sues for peace when its side is under this percentage of the enemy's...
     sue_ratio: int = 70
-    #: ... once at war this many months.
+    #: ... once at war this many months ...
     sue_after: int = 2
+    #: ... and (when true) only once it has lost home areas too: a balance alone does not make it give up.
+    sue_needs_loss: bool = True
     #: Offers informal peace after this many months of a war neither side clearly wins.
     weary_months: int = 8
     #: Alliances asked for per month (0: none).
@@ -97,11 +102,11 @@ class Level:
 
 LEVELS: dict[PlayerKind, Level] = {
     PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random", judgment="own",
-                              war_ratio=80, max_wars=3, war_chance=2, min_hostility=0, sue_ratio=40, sue_after=6,
-                              weary_months=12, seek_alliances=0, manipulations=0, invest_share=0, terms="plain",
+                              war_ratio=80, sea_war_ratio=80, max_wars=3, war_chance=2, min_hostility=0, sue_ratio=40, sue_after=6,
+                              weary_months=12, sue_needs_loss=False, seek_alliances=0, manipulations=0, invest_share=0, terms="plain",
                               deny_trade=False, blockade_ratio=0, attack_ratio=0),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first", judgment="coalition",
-                                war_ratio=130, max_wars=2, war_chance=5, min_hostility=1, sue_ratio=60, sue_after=3,
+                                war_ratio=150, sea_war_ratio=130, max_wars=2, war_chance=5, min_hostility=1, sue_ratio=60, sue_after=3,
                                 weary_months=10, seek_alliances=1, manipulations=1, invest_share=5, terms="harsh",
                                 deny_trade=False, blockade_ratio=200, attack_ratio=200),
     PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "spread", 4, 75, 4, True, "maximin", "first"),
