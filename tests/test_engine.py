@@ -31,9 +31,6 @@ def _apply(state, power, action, ctx):
     return engine.log(new, power, "test.money", f"{power} adds ${action.amount}", amount=action.amount)
 
 
-engine.register_action(AddMoney, phases=(Phase.SETUP, Phase.DIPLOMACY), verify=_verify, apply=_apply)
-
-
 @pytest.fixture
 def ctx():
     return engine.RulesContext(map=None, world={}, dice=Dice(b"test"))
@@ -124,7 +121,15 @@ def _apply_q(state, power, decision, choice, ctx):
     return engine.log(s, power, "test.answered", f"{power} answered {choice}")
 
 
-engine.register_decision("test.ask", verify=_verify_q, apply=_apply_q)
+@pytest.fixture(autouse=True)
+def _test_rules(monkeypatch):
+    """The test action and decisions, registered the one way (``register_rules``) for each test only."""
+    engine._load()
+    for name in ("_ACTIONS", "_DECISIONS"):
+        monkeypatch.setattr(engine, name, dict(getattr(engine, name)))
+    engine.register_rules(engine.PhaseRules("test", phases=(Phase.SETUP, Phase.DIPLOMACY),
+                                            actions=((AddMoney, _verify, _apply),),
+                                            decisions=(("test.ask", _verify_q, _apply_q),)))
 
 
 def test_a_defender_answers_a_decision_in_the_attackers_slot(state, ctx):

@@ -70,7 +70,19 @@ def test_a_trivial_action_added_by_the_checklist_is_played_through_the_engine(mo
         engine.apply_action(s, "TU", _Wave(), ctx)
 
 
-def test_legacy_registration_at_import_still_works():
-    """Modules of other branches still call register_action at import and list themselves in RULE_MODULES."""
-    assert "eiapbem.rules.land" in engine.RULE_MODULES
+def test_every_registered_action_and_decision_comes_from_the_registry():
+    """One registration way: nothing registers itself at import time (the old ``RULE_MODULES`` is gone)."""
+    import importlib
+    import pkgutil
+
+    import eiapbem.rules
+
+    for mod in pkgutil.walk_packages(eiapbem.rules.__path__, "eiapbem.rules."):
+        importlib.import_module(mod.name)
+    assert not hasattr(engine, "RULE_MODULES") and not hasattr(engine, "register_action")
     assert engine.REGISTRY == "eiapbem.rules.phases"
+    declared = {cls.KIND for r in phases.RULES for cls in r.action_classes}
+    assert set(engine.action_kinds()) == declared
+    assert set(engine._DECISIONS) == {prefix for r in phases.RULES for prefix, _, _ in r.decisions}
+    hooked = {r.phases[0] for r in phases.RULES if r.obligations or r.finish or r.resolve}
+    assert set(engine._PHASES) == hooked and Phase.DIPLOMACY in hooked

@@ -69,7 +69,8 @@ def _apply(state: GameState, power: str, action: ReleaseLeader, ctx: engine.Rule
                       f"(13.8.2)", leader=action.leader, points=EARLY_RELEASE_POINTS)
 
 
-engine.register_action(ReleaseLeader, phases=(Phase.SETUP, Phase.REINFORCEMENT, Phase.NAVAL, Phase.LAND),
-                       verify=_verify, apply=_apply)
+#: The early release of a leader, in the captor's own slots (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules("captured leaders", phases=(Phase.SETUP, Phase.REINFORCEMENT, Phase.NAVAL, Phase.LAND),
+                          actions=((ReleaseLeader, _verify, _apply),))
 
-__all__ = ["EARLY_RELEASE_POINTS", "ReleaseLeader", "return_at_peace"]
+__all__ = ["EARLY_RELEASE_POINTS", "RULES", "ReleaseLeader", "return_at_peace"]

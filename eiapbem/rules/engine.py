@@ -19,8 +19,8 @@ A phase declares all of this in one value, ``PhaseRules`` (its actions, the
 decisions it answers, its hooks and its gaps), as ``RULES`` in its module, and
 ``eiapbem/rules/phases.py`` lists every ``RULES``: the one registry, loaded the
 first time the engine is used (``docs/adding-an-action.md`` is the checklist).
-The older calls ``register_action``/``register_phase``/``register_decision``
-at import time, with the module named in ``RULE_MODULES``, still work.
+Nothing registers itself at import time: ``register_rules`` is the only way in,
+and only ``_load`` (for the registry) and tests call it.
 
 The **phase hooks**:
 
@@ -112,23 +112,6 @@ _PHASES: dict[Phase, PhaseHooks] = {}
 #: engine does not import the phases that import it).
 REGISTRY = "eiapbem.rules.phases"
 
-#: Legacy: modules that still register at import time with ``register_action``/``register_phase``/
-#: ``register_decision`` (kept working while other branches merge; a converted module declares ``RULES``
-#: and is listed in ``eiapbem/rules/phases.py`` instead, and importing it here does nothing more).
-RULE_MODULES: tuple[str, ...] = (
-    "eiapbem.rules.setup",
-    "eiapbem.rules.reinforcement",
-    "eiapbem.rules.combat.field",
-    "eiapbem.rules.naval.battle",
-    "eiapbem.rules.combat.sieges",
-    "eiapbem.rules.economy.phase",
-    "eiapbem.rules.land",
-    "eiapbem.rules.skips",
-    "eiapbem.rules.captured",
-    "eiapbem.rules.diplomacy.resolve",
-)
-
-
 @dataclass(frozen=True)
 class PhaseRules:
     """What a phase (or one part of the rules, like field battles) adds to the engine, in one value.
@@ -156,23 +139,23 @@ class PhaseRules:
 
 
 def register_rules(rules: PhaseRules) -> None:
-    """Register one phase description (``_load`` does it for every entry of the registry)."""
+    """Register one phase description (``_load`` does it for every entry of the registry; tests add their own)."""
     hooks = rules.obligations or rules.finish or rules.resolve or rules.gaps
     if hooks and len(rules.phases) != 1:
         raise ValueError(f"{rules.name}: phase hooks and gaps belong to exactly one phase, not {rules.phases}")
     if rules.actions and not rules.phases:
         raise ValueError(f"{rules.name}: actions need the phases they belong to")
     for cls, verify, apply in rules.actions:
-        register_action(cls, phases=rules.phases, verify=verify, apply=apply)
+        _register_action(cls, rules.phases, verify, apply)
     for prefix, dverify, dapply in rules.decisions:
-        register_decision(prefix, verify=dverify, apply=dapply)
+        _register_decision(prefix, dverify, dapply)
     if rules.obligations or rules.finish or rules.resolve:
-        register_phase(rules.phases[0], obligations=rules.obligations, finish=rules.finish, resolve=rules.resolve)
+        _register_phase(rules.phases[0], PhaseHooks(rules.obligations, rules.finish, rules.resolve))
     if rules.gaps:
-        register_gaps(rules.phases[0], rules.gaps)
+        _GAPS[rules.phases[0]] = rules.gaps
 
 
-def register_action(cls: type[Any], *, phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:
+def _register_action(cls: type[Any], phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:
     """Register the action class ``cls`` (a ``Record`` with a ``KIND``)."""
     kind = getattr(cls, "KIND", "")
     if not kind:
@@ -183,19 +166,14 @@ def register_action(cls: type[Any], *, phases: Iterable[Phase], verify: Verify, 
     _ACTIONS[kind] = ActionSpec(cls, tuple(phases), verify, apply, summary)
 
 
-def register_phase(phase: Phase, *, obligations: Obligations | None = None, finish: Finish | None = None,
-                   resolve: Resolve | None = None) -> None:
+def _register_phase(phase: Phase, hooks: PhaseHooks) -> None:
     if phase in _PHASES:
         raise ValueError(f"hooks for the {phase} phase registered twice")
-    _PHASES[phase] = PhaseHooks(obligations, finish, resolve)
+    _PHASES[phase] = hooks
 
 
+#: Which rules of a phase that has actions are not built yet (shown by ``eiapbem status``).
 _GAPS: dict[Phase, str] = {}
-
-
-def register_gaps(phase: Phase, text: str) -> None:
-    """Say which rules of a phase that has actions are not built yet (shown by ``eiapbem status``)."""
-    _GAPS[phase] = text
 
 
 def phase_gaps(phase: Phase) -> str:
@@ -208,15 +186,13 @@ _LOADED: list[str] = []
 
 
 def _load() -> None:
-    """Register the registry's phase descriptions once, then import the legacy modules."""
+    """Register the registry's phase descriptions, once."""
     import importlib
 
     if not _LOADED:
         _LOADED.append(REGISTRY)
         for rules in importlib.import_module(REGISTRY).RULES:
             register_rules(rules)
-    for mod in RULE_MODULES:
-        importlib.import_module(mod)
 
 
 def action_kinds(phase: Phase | None = None) -> dict[str, ActionSpec]:
@@ -419,7 +395,7 @@ def resolve_slot(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Rul
 _DECISIONS: dict[str, tuple[DecisionVerify, DecisionApply]] = {}
 
 
-def register_decision(kind_prefix: str, *, verify: DecisionVerify, apply: DecisionApply) -> None:
+def _register_decision(kind_prefix: str, verify: DecisionVerify, apply: DecisionApply) -> None:
     """Handle answers to pending decisions whose kind is ``kind_prefix`` or starts with ``kind_prefix.``.
 
     ``verify(state, power, decision, choice, ctx)`` may refuse a choice beyond the
@@ -482,4 +458,5 @@ def log(state: GameState, author: str, kind: str, text: str, **params: Any) -> O
     return Outcome(state.with_log(entry), (entry,))
 
 
-register_action(AnswerDecision, phases=tuple(Phase), verify=_verify_answer, apply=_apply_answer)
+#: The engine's own action, answering a pending decision in any phase (listed first in ``eiapbem/rules/phases.py``).
+RULES = PhaseRules("decisions", phases=tuple(Phase), actions=((AnswerDecision, _verify_answer, _apply_answer),))

@@ -66,6 +66,7 @@ def _apply(state: GameState, power: str, action: SetSkip, ctx: engine.RulesConte
     return engine.log(state, power, "skip.set", text, phase=str(phase), mode=action.mode)
 
 
-engine.register_action(SetSkip, phases=SKIP_SETTING_PHASES, verify=_verify, apply=_apply)
+#: Phase skipping's one action (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules("phase skipping", phases=SKIP_SETTING_PHASES, actions=((SetSkip, _verify, _apply),))
 
-__all__ = ["SKIP_SETTING_PHASES", "SetSkip"]
+__all__ = ["RULES", "SKIP_SETTING_PHASES", "SetSkip"]

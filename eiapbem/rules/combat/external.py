@@ -142,6 +142,7 @@ def _apply(state: GameState, power: str, a: ExternalResult, ctx: Any) -> engine.
     return field_machine.run(state, b.id, ctx)
 
 
-engine.register_action(ExternalResult, phases=(Phase.LAND,), verify=_verify, apply=_apply)
+#: The imported result, an action of the attacker's land slot (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules("third party combat system", phases=(Phase.LAND,), actions=((ExternalResult, _verify, _apply),))
 
-__all__ = ["ExternalResult", "STAGE", "applies", "parse_losses", "parse_signatures", "pending", "signers"]
+__all__ = ["ExternalResult", "RULES", "STAGE", "applies", "parse_losses", "parse_signatures", "pending", "signers"]

@@ -100,7 +100,7 @@ class BattleRefused(IllegalAction):
 # ================================================================= start
 
 
-from eiapbem.rules.combat import external  # noqa: E402  (registers battle.external-result)
+from eiapbem.rules.combat import external  # noqa: E402
 
 
 def start_field_battle(

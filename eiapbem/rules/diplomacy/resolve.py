@@ -120,12 +120,14 @@ def resolve(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> e
     return engine.Outcome(r.state, tuple(r.events))
 
 
-for _cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS:
-    engine.register_action(_cls, phases=(Phase.DIPLOMACY,), verify=_verify, apply=_apply)
-engine.register_phase(Phase.DIPLOMACY, obligations=obligations, resolve=resolve)
-engine.register_gaps(
-    Phase.DIPLOMACY,
-    "not built yet: requests to an AI ally for units, land or military action (6.16; money is built), "
+#: The diplomacy phase's rules (registered by ``eiapbem/rules/phases.py``).
+RULES = engine.PhaseRules(
+    "diplomacy",
+    phases=(Phase.DIPLOMACY,),
+    actions=tuple((cls, _verify, _apply) for cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS),
+    obligations=obligations,
+    resolve=resolve,
+    gaps="not built yet: requests to an AI ally for units, land or military action (6.16; money is built), "
     "the auto-conquest of a minor no one will run (6.6, 6.6.2), "
     "the physically-impossible-to-enter limit of 6.2.2, loans of 7.6 in naval attacks",
 )

@@ -187,7 +187,9 @@ def remove_tyrol_at_peace(state: GameState, a: str, b: str) -> GameState:
 
 
 ACTIONS = ((StandDownInsurrection, verify_stand_down, apply_stand_down), (PlaceTyrol, verify_place_tyrol, apply_place_tyrol))
-engine.register_action(PlaceInsurrection, phases=(Phase.REINFORCEMENT,), verify=verify_place_insurrection,
-                       apply=apply_place_insurrection)
+#: 13.2.4's placement is an action of Austria's reinforcement slot, not of the land phase's
+#: (registered by ``eiapbem/rules/phases.py``).
+INSURRECTION_RULES = engine.PhaseRules("insurrection placement", phases=(Phase.REINFORCEMENT,),
+                                       actions=((PlaceInsurrection, verify_place_insurrection, apply_place_insurrection),))
 
-__all__ = ["PlaceInsurrection", "PlaceTyrol", "StandDownInsurrection", "insurrection_active", "remove_tyrol_at_peace"]
+__all__ = ["INSURRECTION_RULES", "PlaceInsurrection", "PlaceTyrol", "StandDownInsurrection", "insurrection_active", "remove_tyrol_at_peace"]

@@ -3,7 +3,7 @@
 ``start_naval_battle`` sets up one combat between the fleets of one or more
 powers on each side (9.1: the attacker is the phasing side) and runs it until
 a player must choose something; each answer (``engine.AnswerDecision``,
-handled by ``register_decision("naval", ...)``) runs it on to the next
+handled by the ``"naval"`` decisions of its ``RULES``) runs it on to the next
 question or to the end.  The steps, in order:
 
 1. forced retreat of a stack of light ships only (9.2.1.2), or capture of

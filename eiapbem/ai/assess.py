@@ -1,0 +1,281 @@
+"""What the computer players see: the strength of forces, threats, distances, wars (issue 19).
+
+Shared by every AI module (land, reinforcement, economy, diplomacy, naval).  It
+asks the rules their own questions (``rules.relations``: who is at war, who is
+allied; ``rules.control``: who holds an area or city; ``rules.combat.battle``:
+morale values and leader ratings; ``rules.mapgraph``: movement costs) and adds
+only the computer's judgement on top:
+
+- **strength** of a force: its army factors times their morale values
+  (hundredths, the NATIONAL MORALE VALUES CHART, 000:3183-3196) -- a factor of
+  morale 4.0 counts 400 -- raised by a tenth for each tactical point of the
+  best leader with it (13.8.5-13.8.7: the commander's rating shifts the combat
+  random number, 11.2.6);
+- **odds**: attacker strength per hundred of defender strength;
+- **distance**: the least movement cost between two land areas over the map
+  graph (10.4.1 terrain costs and crossing arrows; no state: rivers, enemy
+  fleets and access are the rules' to check when the AI moves);
+- **threat**: enemy strength that could reach an area within a number of
+  movement points, against the friendly strength there.
+
+Everything is an integer; every list is sorted by id; nothing depends on set or
+dict order.  Pure functions of the state and the context: no dice are rolled here.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from eiapbem.rules import control, mapgraph, relations
+from eiapbem.rules.combat.battle import leader_data, morale_value
+from eiapbem.rules.model import POWERS, Corps, CorpsType, FactorType, GameState, Garrison, LeaderStatus, LocationKind
+
+#: A strength of 1 army factor of morale 1.0 (morale values are hundredths).
+UNIT = 100
+#: Each tactical point of the best leader with a force adds this many percent to its strength.
+LEADER_PERCENT = 10
+#: Movement points a corps of 3 covers in about two months: how far a threat or a target is "near".
+NEAR = 6
+ON_MAP = (LocationKind.AREA, LocationKind.CITY)
+
+
+# ----------------------------------------------------------------- wars
+
+
+def enemies(state: GameState, power: str) -> tuple[str, ...]:
+    """The major powers ``power`` is at war with (6.2), by id."""
+    return tuple(sorted(q for q in state.powers[power].wars if q in POWERS))
+
+
+def at_war_anywhere(state: GameState, power: str) -> bool:
+    """``power`` is at war with a major power or a neutral minor (6.2, 6.15)."""
+    ps = state.powers[power]
+    return bool(ps.wars) or bool(ps.minor_wars)
+
+
+def war_pairs(state: GameState) -> tuple[tuple[str, str], ...]:
+    """Every pair of major powers at war, each pair once and sorted."""
+    return tuple(sorted((a, b) for a in POWERS for b in state.powers[a].wars if b in POWERS and a < b))
+
+
+def hostile(state: GameState, power: str, unit: Any) -> bool:
+    """``unit`` fights for a nation at war with ``power`` (``relations.at_war``)."""
+    return relations.at_war(state, power, relations.unit_side(state, unit))
+
+
+def friendly(state: GameState, power: str, unit: Any) -> bool:
+    """``unit`` fights for ``power`` or a formal ally of it (``relations.allied``)."""
+    return relations.allied(state, power, relations.unit_side(state, unit))
+
+
+# ----------------------------------------------------------------- strength
+
+
+def factor_strength(state: GameState, ctx: Any, unit: Corps | Garrison) -> int:
+    """Army factors x morale values (hundredths) of one corps or garrison."""
+    total = 0
+    for kind in FactorType:
+        n = unit.factors.get(kind)
+        if n:
+            total += n * morale_value(state, ctx.world, unit.id, kind)
+    return total
+
+
+def leader_rating(ctx: Any, leader_id: str) -> tuple[int, int]:
+    """(tactical, strategic) of a leader from the world data (13.8.5)."""
+    d = leader_data(ctx.world, leader_id)
+    return int(d.get("tactical", 0)), int(d.get("strategic", 0))
+
+
+def leaders_of(state: GameState, unit_ids: Iterable[str]) -> tuple[str, ...]:
+    """Leaders on the map attached to these units, by id."""
+    ids = set(unit_ids)
+    return tuple(sorted(lid for lid, ld in state.leaders.items()
+                        if ld.status is LeaderStatus.ON_MAP and ld.attached_to in ids))
+
+
+def best_leader(state: GameState, ctx: Any, unit_ids: Iterable[str]) -> str | None:
+    """The leader with these units with the best (tactical, strategic) rating, ties by id; None without one."""
+    leaders = leaders_of(state, unit_ids)
+    if not leaders:
+        return None
+    return max(leaders, key=lambda lid: (leader_rating(ctx, lid), _neg_id(lid)))
+
+
+def _neg_id(s: str) -> tuple[int, ...]:
+    """A key that sorts ids backwards, so ``max`` picks the first id among equals."""
+    return tuple(-ord(c) for c in s)
+
+
+def force_strength(state: GameState, ctx: Any, unit_ids: Iterable[str]) -> int:
+    """The strength of the corps and garrisons ``unit_ids`` fighting together, with their best leader."""
+    ids = sorted(set(unit_ids))
+    base = sum(factor_strength(state, ctx, u) for u in (state.units.get(i) for i in ids)
+               if isinstance(u, (Corps, Garrison)))
+    lead = best_leader(state, ctx, ids)
+    tac = leader_rating(ctx, lead)[0] if lead else 0
+    return base * (100 + LEADER_PERCENT * tac) // 100
+
+
+def army_units(state: GameState, power: str) -> list[Corps]:
+    """``power``'s corps on the map with army factors (its own nation, its minors, loans to it), by id."""
+    return [u for _, u in sorted(state.units.items())
+            if isinstance(u, Corps) and u.location.kind in ON_MAP and u.factors.total > 0
+            and relations.unit_power(state, u) == power]
+
+
+def power_strength(state: GameState, ctx: Any, power: str) -> int:
+    """The strength of all ``power``'s field corps, each counted alone (no leaders)."""
+    return sum(factor_strength(state, ctx, c) for c in army_units(state, power))
+
+
+@dataclass(frozen=True)
+class AreaForces:
+    """Strengths in one area from ``power``'s point of view (corps in the area and its city; garrisons)."""
+
+    own: int = 0
+    friends: int = 0
+    enemy: int = 0
+    #: Of ``enemy``: what stands inside the city (garrisons and corps there).
+    enemy_city: int = 0
+    own_ids: tuple[str, ...] = ()
+    enemy_ids: tuple[str, ...] = ()
+
+
+def forces_in(state: GameState, ctx: Any, area: str, power: str) -> AreaForces:
+    """The own, allied and enemy strengths in ``area`` (rural part and city) for ``power``."""
+    own: list[str] = []
+    friends: list[str] = []
+    enemy: list[str] = []
+    enemy_city: list[str] = []
+    for uid, u in sorted(state.units.items()):
+        if not isinstance(u, (Corps, Garrison)) or u.location.site != area or u.location.kind not in ON_MAP \
+                or u.factors.total == 0:
+            continue
+        if isinstance(u, Corps) and relations.unit_power(state, u) == power:
+            own.append(uid)
+        elif friendly(state, power, u):
+            friends.append(uid)
+        elif hostile(state, power, u):
+            enemy.append(uid)
+            if u.location.kind is LocationKind.CITY:
+                enemy_city.append(uid)
+    return AreaForces(force_strength(state, ctx, own), force_strength(state, ctx, friends),
+                      force_strength(state, ctx, enemy), force_strength(state, ctx, enemy_city),
+                      tuple(own), tuple(enemy))
+
+
+def odds(attacker: int, defender: int) -> int:
+    """Attacker strength per hundred of defender strength (an unopposed attack: 1000)."""
+    if defender <= 0:
+        return 1000
+    return attacker * 100 // defender
+
+
+# ----------------------------------------------------------------- distances
+
+
+_DIST: "weakref.WeakKeyDictionary[Any, dict[str, dict[str, int]]]" = weakref.WeakKeyDictionary()
+
+
+def distances_from(ctx: Any, area: str) -> dict[str, int]:
+    """The least movement cost from ``area`` to every land area reachable (10.4.1 terrain and crossings),
+    ordered by id; cached per map (the map never changes)."""
+    m = ctx.map
+    per_map = _DIST.setdefault(m, {})
+    got = per_map.get(area)
+    if got is None:
+        got = mapgraph.movement_costs(m, area)
+        per_map[area] = got
+    return got
+
+
+def distance(ctx: Any, a: str, b: str) -> int | None:
+    """The least movement cost from ``a`` to ``b``, or None if no land path joins them."""
+    return distances_from(ctx, a).get(b)
+
+
+def capitals(ctx: Any, power: str) -> tuple[str, ...]:
+    """``power``'s national capitals (12.2.1)."""
+    try:
+        return tuple(ctx.map.national_capitals(power))
+    except KeyError:
+        return ()
+
+
+def enemy_forces_near(state: GameState, ctx: Any, area: str, power: str, within: int = NEAR) -> int:
+    """Enemy field strength (corps outside cities, each with its leader) within ``within`` movement points of ``area``."""
+    near = distances_from(ctx, area)
+    total = 0
+    for c in _corps_outside_cities(state):
+        d = near.get(c.location.site)
+        if d is not None and d <= within and hostile(state, power, c):
+            total += force_strength(state, ctx, [c.id])
+    return total
+
+
+def own_forces_near(state: GameState, ctx: Any, area: str, power: str, within: int = NEAR) -> int:
+    """``power``'s field strength within ``within`` movement points of ``area`` (its city included)."""
+    near = distances_from(ctx, area)
+    return sum(factor_strength(state, ctx, c) for c in army_units(state, power)
+               if (near.get(c.location.site, within + 1) <= within))
+
+
+def _corps_outside_cities(state: GameState) -> list[Corps]:
+    return [u for _, u in sorted(state.units.items())
+            if isinstance(u, Corps) and u.location.kind is LocationKind.AREA and u.factors.total > 0
+            and u.corps_type is not CorpsType.GUERRILLA]
+
+
+@dataclass(frozen=True)
+class Threat:
+    """Enemy strength near a place against the friendly strength there and near it."""
+
+    area: str
+    enemy: int
+    friendly: int
+
+    @property
+    def danger(self) -> bool:
+        return self.enemy > self.friendly
+
+
+def capital_threats(state: GameState, ctx: Any, power: str, within: int = NEAR) -> tuple[Threat, ...]:
+    """For each national capital of ``power``: enemy field strength within reach against its own there and near."""
+    out = []
+    for cap in capitals(ctx, power):
+        garrison = forces_in(state, ctx, cap, power)
+        out.append(Threat(cap, enemy_forces_near(state, ctx, cap, power, within),
+                          own_forces_near(state, ctx, cap, power, within) + garrison.friends))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------- targets
+
+
+def enemy_cities(state: GameState, ctx: Any, power: str) -> tuple[str, ...]:
+    """Areas whose city is held by a nation at war with ``power`` (``control.city_holder``), by id."""
+    return tuple(a for a in ctx.map.cities() if relations.at_war(state, power, control.city_holder(state, ctx, a)))
+
+
+def enemy_capitals(state: GameState, ctx: Any, power: str) -> tuple[str, ...]:
+    """The national capitals of the powers at war with ``power`` that they still hold, by id."""
+    out = []
+    for q in enemies(state, power):
+        out += [c for c in capitals(ctx, q) if relations.at_war(state, power, control.city_holder(state, ctx, c))]
+    return tuple(sorted(out))
+
+
+def enemy_field_corps(state: GameState, power: str) -> tuple[Corps, ...]:
+    """Enemy corps with factors outside cities, by id (not guerrillas)."""
+    return tuple(c for c in _corps_outside_cities(state) if hostile(state, power, c))
+
+
+__all__ = [
+    "AreaForces", "NEAR", "Threat", "UNIT", "army_units", "at_war_anywhere", "best_leader", "capital_threats", "capitals",
+    "distance", "distances_from", "enemies", "enemy_capitals", "enemy_cities", "enemy_field_corps", "enemy_forces_near",
+    "factor_strength", "force_strength", "forces_in", "friendly", "hostile", "leader_rating", "leaders_of",
+    "odds", "own_forces_near", "power_strength", "war_pairs",
+]
