@@ -40,7 +40,7 @@ def set_up():
 def test_great_britain_goes_to_war_with_france_and_the_easy_level_rarely_declares(set_up):
     st = set_up
     # 15.0 natural alliance table: Britain's worst stance is toward France (-10); its fleet outweighs France's (8.0).
-    assert grand.hostility("GB", "FR") == 10 and grand.balance(st, "GB", "FR", "coalition") >= HARD.sea_war_ratio
+    assert grand.hostility("GB", "FR") == 10 and grand.balance(st, ctx(), "GB", "FR", "coalition") >= HARD.sea_war_ratio
     assert grand.war_target(st, ctx(), "GB", HARD) == "FR"
     # 6.2.2: an enforced peace forbids it, and the computer looks elsewhere or stays at peace
     bound = st.with_power("GB", enforced_peace=st.powers["GB"].enforced_peace.set("FR", st.date.plus(18)))
@@ -77,7 +77,7 @@ def test_the_loser_sues_for_peace_and_the_level_decides_when(set_up):
     # level (after 6) fights on; 6.4.2's limit is met (France is Austria's only enemy, with forces inside).
     since = Date(1804, 10)
     st = _without_corps(set_up, "AU").with_war("FR", "AU", since, ("FR",))
-    assert grand.balance(st, "AU", "FR", "coalition") < HARD.sue_ratio
+    assert grand.balance(st, ctx(), "AU", "FR", "coalition") < HARD.sue_ratio
     assert grand.suits(st, ctx(), "AU", HARD) == ({}, [])
     french = next(u for _, u in sorted(st.units.items()) if isinstance(u, Corps) and u.nation == "FR"
                   and u.location.kind is LocationKind.AREA)
@@ -98,7 +98,7 @@ def test_the_loser_sues_for_peace_and_the_level_decides_when(set_up):
 def test_a_stalemate_ends_in_informal_peace_offered_by_the_defender(set_up):
     # Prussia declared on Russia a year ago; nobody is clearly ahead, nobody is losing.
     st = set_up.with_war("PR", "RU", Date(1804, 1), ("PR",))
-    r = grand.balance(st, "RU", "PR", "coalition")
+    r = grand.balance(st, ctx(), "RU", "PR", "coalition")
     assert HARD.sue_ratio <= r < grand.AHEAD or r >= grand.AHEAD  # not losing, whatever the balance
     sue, informal = grand.suits(st, ctx(), "RU", HARD)
     if r < grand.AHEAD:
@@ -107,7 +107,7 @@ def test_a_stalemate_ends_in_informal_peace_offered_by_the_defender(set_up):
         assert informal == [] and not sue
     # the aggressor offers nothing unless it is losing
     sue, informal = grand.suits(st, ctx(), "PR", HARD)
-    assert "PR" not in informal and (not sue or grand.balance(st, "PR", "RU", "coalition") < HARD.sue_ratio)
+    assert "PR" not in informal and (not sue or grand.balance(st, ctx(), "PR", "RU", "coalition") < HARD.sue_ratio)
     orders = {p: [] for p in POWERS}
     orders["RU"] = [AttemptInformalPeace("PR")]
     st = st.with_power("PR", controller=PlayerKind.AI_EASY)

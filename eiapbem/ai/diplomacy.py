@@ -29,14 +29,13 @@ Suing for peace in civil disorder is done by the rules (6.4.3).
 
 from __future__ import annotations
 
-from eiapbem.ai import grand
+import eiapbem.ai.grand as grand
 from eiapbem.ai.levels import Level
 from eiapbem.rules.diplomacy.minor_orders import MAX_ATTEMPTS, Manipulate
 from eiapbem.rules.diplomacy.orders import (AnswerCalls, AttemptInformalPeace, CallAllies, DeclareWar, GrantAccess,
                                             RequestAlliance, SetSurrenderTerms, SetTrade, SueForPeace)
-from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.model import POWERS, GameState, MinorStatus, Phase, PlayerKind, SurrenderSettings
-from eiapbem.rules.model.slot import COMMIT, ORDERS
+from eiapbem.rules.model import POWERS, MinorStatus, PlayerKind, SurrenderSettings
+from eiapbem.rules.model.slot import COMMIT
 from eiapbem.rules.tables.diplomacy import minor
 
 #: An enemy whose side is under this percentage of the victor's gets unconditional terms (medium, hard).
@@ -46,11 +45,11 @@ CRUSHED = 40
 def _settings(b, lvl: Level, enemy: str) -> SurrenderSettings:
     st, p = b.state, b.power
     easy = lvl.kind is PlayerKind.AI_EASY
-    claim = "A.1" if grand.might(st, p) < grand.might(st, enemy) and not easy else "A.2"
+    claim = "A.1" if grand.might(st, b.ctx, p) < grand.might(st, b.ctx, enemy) and not easy else "A.2"
     if lvl.terms == "plain":
         return SurrenderSettings(give_conditional=True, terms=("B.4", "B.2"), accept_informal=easy,
                                  if_conditional_offered=claim)
-    if grand.balance(st, enemy, p, lvl.judgment) < CRUSHED:
+    if grand.balance(st, b.ctx, enemy, p, lvl.judgment) < CRUSHED:
         terms = (("C.7",) if enemy == "GB" else ()) + ("C.3", "C.1.a", "C.2")
         return SurrenderSettings(give_conditional=False, terms=terms, accept_informal=False, if_conditional_offered=claim)
     return SurrenderSettings(give_conditional=True, terms=("B.3", "B.1", "B.2", "B.4"), accept_informal=False,
@@ -155,14 +154,3 @@ def plan(b, lvl: Level) -> None:
     _alliances_and_access(b, lvl)
     _manipulate(b, lvl)
 
-
-def to_commit(state: GameState, power: str, ctx) -> tuple:
-    """The orders a human's folder that lets the computer choose for it (``eiapbem campaign``) seals in the commit
-    round: those the computer would give from the same state in the orders round.  A power played by the computer
-    itself commits nothing (every client computes its orders at the reveal)."""
-    from eiapbem import ai
-
-    slot = state.slot
-    if slot is None or slot.phase is not Phase.DIPLOMACY or slot.step != COMMIT:
-        raise IllegalAction("there is no diplomacy commit round in play")
-    return ai.orders(state.replace(slot=slot.replace(step=ORDERS)), power, ctx)

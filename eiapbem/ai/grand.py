@@ -3,8 +3,9 @@
 A few measures of the state, all whole numbers (no float), read the same at
 every client:
 
-- ``might``: the army factors of a power's corps and (at half) garrisons on the
-  map, its own and its controlled minors', plus a third of its warships;
+- ``might``: the strength of a power's field corps (``ai.assess.power_strength``:
+  army factors times morale, its own, its minors' and loans to it); ``sea_power``:
+  its warships;
 - ``side``: a power's might with its allies' (the ``coalition`` judgment of the
   medium and hard levels) or alone (the easy level's ``own`` judgment);
 - ``ratio``: one side's might as a percentage of the other's; ``balance``: the
@@ -45,33 +46,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from eiapbem.ai.assess import power_strength
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.diplomacy import peace, war
 from eiapbem.rules.diplomacy.orders import SueForPeace
-from eiapbem.rules.model import POWERS, Corps, Fleet, Garrison, GameState, LocationKind
+from eiapbem.rules.model import POWERS, Fleet, GameState, LocationKind
 from eiapbem.rules.control import area_holder
 from eiapbem.rules.politics import status_box
 from eiapbem.rules.relations import power_of
 from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE
 
-ON_MAP = (LocationKind.AREA, LocationKind.CITY)
 AT_SEA = (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE)
 #: A side this far ahead (percent) is "clearly winning": it offers no informal peace.
 AHEAD = 150
 
 
-def might(state: GameState, power: str) -> int:
-    """Army factors of ``power``'s corps plus half its garrisons, plus a third of its warships."""
-    corps = garrisons = ships = 0
-    for u in state.units.values():
-        loc = u.location
-        if isinstance(u, Corps) and loc.kind in ON_MAP + (LocationKind.ABOARD,) and power_of(state, u.nation) == power:
-            corps += u.factors.total
-        elif isinstance(u, Garrison) and loc.kind in ON_MAP and power_of(state, u.nation) == power:
-            garrisons += u.factors.total
-        elif isinstance(u, Fleet) and loc.kind in AT_SEA and power_of(state, u.nation) == power:
-            ships += u.ships.heavy + u.ships.light
-    return corps + garrisons // 2 + ships // 3
+def might(state: GameState, ctx: Any, power: str) -> int:
+    """The strength of ``power``'s field corps by ``ai.assess`` (army factors x morale, hundredths)."""
+    return power_strength(state, ctx, power)
 
 
 def sea_power(state: GameState, power: str) -> int:
@@ -85,7 +77,7 @@ def at_sea(a: str, b: str) -> bool:
     return "GB" in (a, b)
 
 
-def balance(state: GameState, power: str, enemy: str, judgment: str) -> int:
+def balance(state: GameState, ctx: Any, power: str, enemy: str, judgment: str) -> int:
     """``power``'s side as a percentage of ``enemy``'s: by land (``side``), or by warships in a war at sea."""
     if at_sea(power, enemy):
         if judgment != "coalition":
@@ -94,17 +86,17 @@ def balance(state: GameState, power: str, enemy: str, judgment: str) -> int:
         theirs = sea_power(state, enemy) + sum(sea_power(state, a) for a in sorted(state.powers[enemy].alliances)
                                                if a != power)
         return ratio(mine, theirs)
-    return ratio(side(state, power, judgment, against=enemy), side(state, enemy, judgment, against=power))
+    return ratio(side(state, ctx, power, judgment, against=enemy), side(state, ctx, enemy, judgment, against=power))
 
 
-def side(state: GameState, power: str, judgment: str, *, against: str | None = None) -> int:
+def side(state: GameState, ctx: Any, power: str, judgment: str, *, against: str | None = None) -> int:
     """``power``'s might with its allies' but ``against``'s (``coalition``), or alone (``own``)."""
-    total = might(state, power)
+    total = might(state, ctx, power)
     if judgment != "coalition":
         return total
     for a in sorted(state.powers[power].alliances):
         if a != against:
-            total += might(state, a)
+            total += might(state, ctx, a)
     return total
 
 
@@ -156,7 +148,7 @@ def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
     ps = state.powers[power]
     if ps.must_sue_for_peace or len(ps.wars) >= lvl.max_wars or zone(state, ctx, power) == "fiasco":
         return None
-    if any(balance(state, power, e, lvl.judgment) < 100 for e in sorted(ps.wars)):
+    if any(balance(state, ctx, power, e, lvl.judgment) < 100 for e in sorted(ps.wars)):
         return None  # losing a war already: no second front
     best: tuple | None = None
     for q in POWERS:
@@ -164,7 +156,7 @@ def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
             continue
         if hostility(power, q) < lvl.min_hostility or not may_declare(state, ctx, power, q):
             continue
-        r = balance(state, power, q, lvl.judgment)
+        r = balance(state, ctx, power, q, lvl.judgment)
         if r < (lvl.sea_war_ratio if at_sea(power, q) else lvl.war_ratio):
             continue
         key = (-hostility(power, q), -r, POWERS.index(q))
@@ -180,7 +172,7 @@ def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
 def _losing(state: GameState, ctx: Any, power: str, enemy: str, lvl: Any) -> tuple[bool, int]:
     """Whether ``power`` is losing its war with ``enemy``, and the balance.  A war at sea is lost only with
     home areas lost or the political status in the fiasco or instability zone: warships alone take no land."""
-    r = balance(state, power, enemy, lvl.judgment)
+    r = balance(state, ctx, power, enemy, lvl.judgment)
     lost = home_lost(state, ctx, power)
     z = zone(state, ctx, power)
     if at_sea(power, enemy):

@@ -139,8 +139,8 @@ def plan(b: Any, lvl: Any) -> None:
         if f.location.kind is PORT:
             shut = enemy_fleets_at(b.state, Location(BOX, f.location.site), b.power)  # blockaded: it stays (8.8)
             # a stack that just came home rests there (a move with --stack would take it along, 8.4.3)
-            shut = shut or any(g.id in b.state.naval_moves for g in fleets_at(b.state, f.location))
-            if lvl.blockade_ratio and own and b.state.powers[b.power].wars and not shut:
+            came = any(g.id in b.state.naval_moves for g in fleets_at(b.state, f.location))
+            if lvl.blockade_ratio and own and b.state.powers[b.power].wars and not shut and not came:
                 _blockade(b, lvl, f, own, taken)
             continue
         leave = must_leave_box(b.state, b.ctx, b.power, f)

@@ -28,13 +28,12 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from eiapbem import ai
-from eiapbem.ai import diplomacy as ai_diplomacy
 from eiapbem.core.errors import IllegalAction
 from eiapbem.data.context import rules_context
 from eiapbem.pbem.email import Person
 from eiapbem.rules.model import POWERS, GameState, Phase, PlayerKind
 
-from . import newgame, setups
+from . import duel, newgame, setups
 from . import orders as sealed_orders
 from .session import Session, open_identity
 from .store import TEST_SCRYPT_ENV
@@ -177,7 +176,7 @@ class Campaign:
             lent = view.with_power(p, controller=self.kind)
             ctx = rules_context(s.slot_dice())
             if sealed_orders._sealed_round(st) == "commit":  # the orders the computer chooses, sealed now
-                acts = list(ai_diplomacy.to_commit(lent, p, ctx))
+                acts = list(duel.to_commit(lent, p, ctx))
             else:
                 acts = list(ai.orders(lent, p, ctx) if st.slot.simultaneous else ai.plan(lent, p, ctx).actions)
             if acts:

@@ -103,9 +103,10 @@ def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: b
             res = engine.resolve_slot(st, orders, ctx)
             st, events = res.state, res.events
         else:
-            setup = setups.default_actions(scenario, slot.power) if slot.phase is Phase.SETUP else []
+            power = str(slot.power)
+            setup = setups.default_actions(scenario, power) if slot.phase is Phase.SETUP else []
             try:
-                turn = ai.play_slot(st, slot.power, ctx, setup=setup)
+                turn = ai.play_slot(st, power, ctx, setup=setup)
                 st, events = turn.state, turn.events
             except ai.AiStuck as err:
                 raise IllegalAction(f"the computer could not end {key}: {err}") from err
@@ -119,6 +120,18 @@ def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: b
             out.hashes.append(f"{key} {st.state_hash().hex()}")
     out.state = st
     return out
+
+
+def to_commit(state: GameState, power: str, ctx) -> tuple:
+    """The orders a human's folder that lets the computer choose for it (``eiapbem campaign``) seals in the
+    diplomacy commit round: those the computer would give from the same state in the orders round.  (A power
+    played by the computer itself commits nothing: every client computes its orders at the reveal.)"""
+    from eiapbem.rules.model.slot import COMMIT, ORDERS
+
+    slot = state.slot
+    if slot is None or slot.phase is not Phase.DIPLOMACY or slot.step != COMMIT:
+        raise IllegalAction("there is no diplomacy commit round in play")
+    return ai.orders(state.replace(slot=slot.replace(step=ORDERS)), power, ctx)
 
 
 # ----------------------------------------------------------------- strength of the levels
@@ -247,5 +260,6 @@ def _line(g: Game) -> str:
             f"wars {g.wars}, peaces {g.peaces}")
 
 
-__all__ = ["COUNTED", "Game", "Played", "Report", "one_game", "play", "start_state", "strength", "strong_powers", "wilson"]
+__all__ = ["COUNTED", "Game", "Played", "Report", "one_game", "play", "start_state", "strength", "strong_powers", "to_commit",
+           "wilson"]
 
