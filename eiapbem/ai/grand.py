@@ -181,8 +181,8 @@ def _losing(state: GameState, ctx: Any, power: str, enemy: str, lvl: Any) -> tup
 
 
 def _ahead(state: GameState, ctx: Any, power: str, enemy: str, r: int) -> bool:
-    """Clearly winning: a balance of ``AHEAD`` percent, and in a war at sea home areas of the enemy held."""
-    return r >= AHEAD and (not at_sea(power, enemy) or home_lost(state, ctx, enemy) > 0)
+    """Clearly winning: a balance of ``AHEAD`` percent with home areas of the enemy held (a war wins land)."""
+    return r >= AHEAD and home_lost(state, ctx, enemy) > 0
 
 
 def suits(state: GameState, ctx: Any, power: str, lvl: Any) -> tuple[dict[str, bool], list[str]]:
@@ -197,7 +197,7 @@ def suits(state: GameState, ctx: Any, power: str, lvl: Any) -> tuple[dict[str, b
         losing, r = _losing(state, ctx, power, e, lvl)
         if losing and months >= lvl.sue_after:
             sue[e] = r * 2 < lvl.sue_ratio or zone(state, ctx, power) == "fiasco"
-        elif months >= lvl.weary_months and not _ahead(state, ctx, power, e, r) and power not in ps.wars[e].declared_by:
+        elif not _ahead(state, ctx, power, e, r) and months >= lvl.weary_months * (2 if power in ps.wars[e].declared_by else 1):
             informal.append(e)
     if sue and peace.suit_obligations(state, ctx, power, [SueForPeace(t) for t in sue]):
         # 6.4.2: suing an enemy with no forces inside means suing every enemy at once; only when losing to all

@@ -29,7 +29,8 @@ is (ai.grand)                 2 in 10, any    5 in 10, hostile,    always, hosti
 sues for peace                under 40%,      under 60%, after 3   under 70%, after 2
                               after 6 months  months, with a home  months, with a home
                                               area lost            area lost
-informal peace (stalemate)    after 12 months after 10 months      after 8 months
+informal peace (stalemate;    after 12 months after 10 months      after 8 months
+twice as long as aggressor)
 alliances asked, minors       none            1 a month, 1 minor   1, 2 minors with
 manipulated                                   with 5% of money     10% of money
 victor's terms                B.4, B.2        harsh (B.3, B.1...)  harsh
