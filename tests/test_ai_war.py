@@ -185,3 +185,25 @@ def test_one_campaign_month_of_the_strength_measure_is_reproducible():
     assert a == b and a.strong == ("GB", "PR", "RU") and a.winners and a.how == "standing"
     report = duel.Report([a], 1, 3, "ai-hard", "ai-easy")
     assert any("won by the stronger level" in line for line in report.lines())
+
+
+def test_trade_minors_and_access_by_level(set_up):
+    from eiapbem.rules.diplomacy.minor_orders import Manipulate
+    from eiapbem.rules.diplomacy.orders import GrantAccess, SetTrade
+
+    # Britain allied with Austria; Austria and Russia allied, both at war with France.
+    st = set_up.with_alliance("GB", "AU", set_up.date).with_war("FR", "AU", set_up.date, ("FR",))
+    st = st.with_alliance("AU", "RU", st.date).with_war("FR", "RU", st.date, ("FR",))
+    for p in POWERS:
+        st = st.with_power(p, controller=PlayerKind.AI_HARD)
+    gb = ai.orders(st, "GB", ctx(b"GB"))
+    # 6.10: Britain (hard) allows trade to every power but France, at war with its ally Austria
+    assert SetTrade("PR") in gb and SetTrade("FR") not in gb
+    au = ai.orders(st, "AU", ctx(b"AU"))
+    # 6.11: Austria grants access to Russia, its ally in the same war; 6.1.4: two minors manipulated
+    assert GrantAccess("RU") in au
+    assert sum(1 for o in au if isinstance(o, Manipulate)) == 2
+    easy = st.with_power("AU", controller=PlayerKind.AI_EASY)
+    assert not any(isinstance(o, (Manipulate, GrantAccess)) for o in ai.orders(easy, "AU", ctx(b"AU")))
+    easy_gb = ai.orders(st.with_power("GB", controller=PlayerKind.AI_EASY), "GB", ctx(b"GB"))
+    assert SetTrade("FR") in easy_gb  # the easy level trades with anyone it is not at war with
