@@ -9,21 +9,21 @@ when missing).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
-from eiapbem.client import newgame, setups
-from eiapbem.pbem.email import Person
-from eiapbem.rules import engine
-from eiapbem.rules.engine import AnswerDecision
 from eiapbem.rules.model import POWER_NAMES, POWERS, Options
-from eiapbem.client.status import status_lines
+
+if TYPE_CHECKING:  # imported where used: 'status' and 'log' need neither the game maker nor the rules engine
+    from eiapbem.client import newgame
 
 from .common import echo_json, game_options, home as _home, in_home as _in_home, json_option, open_session, phase_group, rules_ctx as _ctx
 
 
 def _parse_player(text: str) -> newgame.Player:
+    from eiapbem.client import newgame
+
     parts = text.split(":")
     if len(parts) == 2 and parts[1].strip().lower().startswith("ai-"):
         kind = parts[1].strip().lower()  # POWER:ai-hard: the computer needs no name or address (4.2.3)
@@ -109,11 +109,15 @@ def register(cli: click.Group) -> None:
         if host:
             if ":" not in host:
                 raise click.BadParameter("write --host as NAME:EMAIL")
+            from eiapbem.pbem.email import Person
+
             hp = Person(*host.split(":", 1))
         from eiapbem.data import scenario_file
 
         if scenario_file.is_file_ref(scenario):
             scenario = str(_in_home(Path(scenario)))
+        from eiapbem.client import newgame
+
         created = newgame.new_game(_home(), game, scenario, plist, bids=bid_map,
                                    options=newgame.options_from_flags(list(flags)), passwords=pw,
                                    host_password=host_password, host=hp, wars=wars)
@@ -160,6 +164,8 @@ def register(cli: click.Group) -> None:
             password = _password(_in_home(arb_pw_file) if arb_pw_file else None, "Password of the arbitrator key", confirm=False)
         me = gapfiles.load_arbitrator_key(_in_home(arb_key), password)
         sel = gapfiles.read_selection(sel_file, me, game=game)
+        from eiapbem.client import newgame
+
         plist, bid_map, wars = newgame.players_from_selection(sel, types)
         flags = tuple(flags)
         if sel.gb_fr_war and "gb-and-fr-start-at-war" not in flags:
@@ -188,6 +194,8 @@ def register(cli: click.Group) -> None:
             one_time_password = click.prompt("One-time password from the host", hide_input=True)
         if password is None:
             password = click.prompt(f"Your new password for {power}", hide_input=True, confirmation_prompt=True)
+        from eiapbem.client import newgame
+
         s = newgame.join(_home(), _in_home(gamestart), power, one_time_password, password, email,
                          _in_home(key_file) if key_file else None,
                          _in_home(scenario_path) if scenario_path else None)
@@ -259,6 +267,8 @@ def register(cli: click.Group) -> None:
     @game_options
     def end_phase(game: str | None, power: str | None, password: str | None) -> None:
         """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
+        from eiapbem.client.status import status_lines
+
         s = open_session(game, power, password)
         path = s.end_phase()
         click.echo(f"{s.power} ended its slot; turn file commout/{path.name}"
@@ -281,6 +291,8 @@ def register(cli: click.Group) -> None:
     def answer(decision: str, choice: str, game: str | None, power: str | None, password: str | None) -> None:
         """Answer a pending decision ('eiapbem status' lists them)."""
         s = open_session(game, power, password)
+        from eiapbem.rules.engine import AnswerDecision
+
         for e in s.act(AnswerDecision(decision, choice)).events:
             click.echo(e.text)
         if s.last_battle_file is not None and not any(e["attacker"] in s.local for e in s.data.battles.get("answer", {}).values()):
@@ -296,6 +308,8 @@ def register(cli: click.Group) -> None:
     @game_options
     def setup_save(name: str, game: str | None, power: str | None, password: str | None) -> None:
         """Save the forces placed so far as a setup file (manual: Save Current Forces Setup)."""
+        from eiapbem.client import setups
+
         s = open_session(game, power, password)
         path = setups.save_setup(s, name)
         click.echo(f"saved setups/{path.name}")
@@ -305,6 +319,9 @@ def register(cli: click.Group) -> None:
     @game_options
     def setup_load(which: str, game: str | None, power: str | None, password: str | None) -> None:
         """Place forces from a setup FILE, or from the shipped 'default' setup (manual: Load A Saved Setup)."""
+        from eiapbem.client import setups
+        from eiapbem.rules import engine
+
         s = open_session(game, power, password)
         n = setups.load_setup(s, which)
         click.echo(f"{s.power}: {n} setup actions applied")

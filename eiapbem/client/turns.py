@@ -63,12 +63,12 @@ def state_parts(state: GameState) -> dict[str, bytes]:
     differs (``first_part``), without the writer sending its whole state.
     """
     out = {}
-    for k, v in state.to_obj().items():
-        if k in _SPLIT and isinstance(v, dict):
-            for sub, w in v.items():
-                out[f"{k}.{sub}"] = hashlib.sha256(canonical.encode(w)).digest()[:8]
+    for k, _, data in state.encoded_fields():  # the encodings the state hash is made of (remembered)
+        if k in _SPLIT:
+            for sub, w in state.encoded_entries(k):
+                out[f"{k}.{sub}"] = hashlib.sha256(w).digest()[:8]
         else:
-            out[k] = hashlib.sha256(canonical.encode(v)).digest()[:8]
+            out[k] = hashlib.sha256(data).digest()[:8]
     return out
 
 

@@ -53,9 +53,44 @@ class _SortedMap(dict):
     """A dict whose insertion order is the canonical key order (msgpack keeps it)."""
 
 
+class _Slow(Exception):
+    """Raised by ``_fast`` on anything it does not take: ``_normalise`` then redoes the value."""
+
+
+def _fast(value: Any) -> Any:
+    """``_normalise`` without paths, for the exact built-in types (issue 18: the encoder's hot loop).
+
+    Same result as ``_normalise`` on the values it accepts; on anything else
+    (a subclass, a float, a bad key, an integer out of range) it raises
+    ``_Slow`` and ``encode`` runs ``_normalise``, which names the path in its
+    error.  Keys are sorted as ``str``: code-point order is UTF-8 byte order.
+    """
+    t = type(value)
+    if t is str or t is int and INT_MIN <= value <= INT_MAX or t is bool or value is None or t is bytes:
+        return value
+    if t is dict:
+        out = _SortedMap()
+        try:
+            keys = sorted(value)
+        except TypeError:
+            raise _Slow from None
+        for k in keys:
+            if type(k) is not str:
+                raise _Slow
+            out[k] = _fast(value[k])
+        return out
+    if t is list or t is tuple:
+        return [_fast(v) for v in value]
+    raise _Slow
+
+
 def encode(value: Any) -> bytes:
     """Return the canonical msgpack bytes of ``value`` (raises ``BadEncoding``)."""
-    return msgpack.packb(_normalise(value, ""), use_bin_type=True, strict_types=False)
+    try:
+        plain = _fast(value)
+    except (_Slow, RecursionError):
+        plain = _normalise(value, "")
+    return msgpack.packb(plain, use_bin_type=True, strict_types=False)
 
 
 def _pairs_hook(pairs: list[tuple[Any, Any]]) -> dict:

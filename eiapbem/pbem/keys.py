@@ -27,6 +27,28 @@ DEFAULT_DICE_N = 8192
 MAX_KEY_FILE = 64 * 1024
 
 
+#: Every ``_EVERY``-th link of a chain is kept once computed (issue 18: a link in
+#: at most ``_EVERY`` hash steps instead of up to ``dice_n``); per process only,
+#: in memory, beside the secret it comes from.
+_EVERY = 64
+_MARKS: dict[tuple[bytes, int], list[bytes]] = {}
+_PUBLIC: dict[tuple, RosterEntry] = {}
+
+
+def _checkpoints(secret: bytes, n: int) -> list[bytes]:
+    """``marks[j]`` = H^(j * _EVERY)(secret) for every j with j * _EVERY <= n (computed once per process)."""
+    marks = _MARKS.get((secret, n))
+    if marks is None:
+        marks = [secret]
+        x = secret
+        for k in range(1, n + 1):
+            x = crypto.chain_step(x)
+            if k % _EVERY == 0:
+                marks.append(x)
+        _MARKS[(secret, n)] = marks
+    return marks
+
+
 @dataclass(frozen=True)
 class Identity:
     """A role's secret keys and dice-chain secret."""
@@ -59,18 +81,25 @@ class Identity:
         """Dice link ``i`` (``L_0`` is the public commitment): H^(n-i)(secret)."""
         if not 0 <= i <= self.dice_n:
             raise ValueError(f"{self.role}'s dice chain has links 0 to {self.dice_n}, not {i}")
-        x = self.dice_secret
-        for _ in range(self.dice_n - i):
+        steps = self.dice_n - i
+        marks = _checkpoints(self.dice_secret, self.dice_n)
+        x = marks[steps // _EVERY]
+        for _ in range(steps % _EVERY):
             x = crypto.chain_step(x)
         return x
 
     def public(self) -> RosterEntry:
-        return RosterEntry(
-            self.signer.public_key().public_bytes_raw(),
-            self.decrypter.public_key().public_bytes_raw(),
-            self.link(0),
-            self.dice_n,
-        )
+        key = (self.role, self.sign_secret, self.enc_secret, self.dice_secret, self.dice_n)
+        entry = _PUBLIC.get(key)
+        if entry is None:
+            entry = RosterEntry(
+                self.signer.public_key().public_bytes_raw(),
+                self.decrypter.public_key().public_bytes_raw(),
+                self.link(0),
+                self.dice_n,
+            )
+            _PUBLIC[key] = entry
+        return entry
 
     def to_obj(self) -> dict:
         return {"role": self.role, "sign": self.sign_secret, "enc": self.enc_secret, "dice": self.dice_secret, "n": self.dice_n}

@@ -8,11 +8,13 @@ encoding, the number every client compares (DESIGN.md §5, item 4).
 from __future__ import annotations
 
 import hashlib
+import struct
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 from eiapbem.core.errors import BadEncoding
 from eiapbem.core import canonical
+from eiapbem.core.record import MapSpec, Spec, field_specs
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet, first_difference, transient
 from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
@@ -181,9 +183,18 @@ class GameState(Record):
                 raise InvalidValue(f"the setup phase comes before the first month ({self.start})", path="slot")
             if self.slot.phase is Phase.ECONOMIC and self.date.month not in ECONOMIC_MONTHS:
                 raise InvalidValue(f"{self.date.name} has no economic phase (12.0)", path="slot")
-        self._check_relations()
-        self._check_minors()
-        self._check_units()
+        # Each group of invariants is a function of a few immutable fields: when the very same objects
+        # passed before in this process, the group is not checked again (issue 18: a state derived by
+        # ``replace`` pays for what it changed).
+        for group, parts in (("relations", (self.powers,)), ("minors", (self.minors,)),
+                             ("units", (self.units, self.leaders, self.prisoners, self.battles, self.pending,
+                                        self.naval_battles, self.sieges))):
+            key = (group,) + tuple(id(o) for o in parts)
+            hit = _CHECKED.get(key)
+            if hit is not None and all(a is b for a, b in zip(hit, parts)):
+                continue
+            getattr(self, f"_check_{group}")()
+            _remember(_CHECKED, key, parts, 4096)
 
     def _check_relations(self) -> None:
         for p, ps in self.powers.items():
@@ -247,19 +258,54 @@ class GameState(Record):
     # ------------------------------------------------------- encoding, hash
 
     def encode(self) -> bytes:
-        """The canonical msgpack bytes of the state."""
-        return canonical.encode(self.to_obj())
+        """The canonical msgpack bytes of the state (kept for the last states encoded, by identity)."""
+        hit = _ENCODED.get(id(self))
+        if hit is not None and hit[0] is self:
+            return hit[1]
+        data = b"".join(b for _, key, value in self.encoded_fields() for b in (key, value))
+        data = _map_header(len(field_specs(GameState))) + data
+        _remember(_ENCODED, id(self), (self, data))
+        return data
+
+    def encoded_entries(self, name: str) -> list[tuple[str, bytes]]:
+        """(key, canonical bytes of the value) of every entry of the map field ``name``, in canonical order."""
+        spec = field_specs(GameState)[name]
+        assert isinstance(spec, MapSpec)
+        return [(k, _encoded_value(v, spec.value)) for k, v in getattr(self, name).items()]
+
+    def encoded_fields(self) -> list[tuple[str, bytes, bytes]]:
+        """(name, encoded name, encoded value) of every field in canonical key order.
+
+        The state's encoding is these pieces after a map header, byte for byte
+        ``canonical.encode(self.to_obj())`` (a test checks it).  The encoding of
+        each field value, and of each entry of a map field, is remembered by
+        identity, so a state derived from another re-encodes only what changed
+        (issue 18 item 2).
+        """
+        specs = field_specs(GameState)
+        return [(name, _packed_key(name), _encoded_field(getattr(self, name), specs[name]))
+                for name in sorted(specs)]
 
     @classmethod
     def decode(cls, data: bytes) -> GameState:
-        """Read a state strictly; ``BadEncoding`` names the first bad field."""
+        """Read a state strictly; ``BadEncoding`` names the first bad field.
+
+        The same bytes are validated once per process (issue 18): a state is
+        immutable, so the state decoded from equal bytes is handed out again.
+        """
+        key = bytes(data)
+        hit = _DECODED.get(key)
+        if hit is not None:
+            return hit
         obj = canonical.decode(data)
         if isinstance(obj, dict) and obj.get("format") != STATE_FORMAT and "format" in obj:
             raise BadEncoding(
                 f"state format {obj.get('format')!r} is not {STATE_FORMAT}, the one this eiapbem reads",
                 hint="use the eiapbem version that wrote the file, or ask the host for a backup",
             )
-        return cls.from_obj(obj)
+        state = cls.from_obj(obj)
+        _remember(_DECODED, key, state)
+        return state
 
     def state_hash(self) -> bytes:
         """SHA-256 of ``encode()``: equal states, equal hashes, on every machine."""
@@ -323,3 +369,68 @@ class GameState(Record):
         powers = self.powers.set(a, self.powers[a].replace(alliances=self.powers[a].alliances.remove(b)))
         powers = powers.set(b, powers[b].replace(alliances=powers[b].alliances.remove(a)))
         return self.replace(powers=powers)
+
+
+# Per-process memo of the state pipeline (issue 18, docs/decisions.md "File pipeline speed"):
+# the bytes of the last states encoded (by identity: a state is immutable; the entry holds the
+# state, so its id cannot be reused while remembered) and the states decoded from the last bytes.
+_KEEP = 48
+_ENCODED: dict[int, tuple[GameState, bytes]] = {}
+_DECODED: dict[bytes, GameState] = {}
+
+
+def forget() -> None:
+    """Drop every memo of this module (a benchmark timing the first encode or decode of a state)."""
+    for memo in (_ENCODED, _DECODED, _PARTS, _CHECKED):
+        memo.clear()
+
+
+def _remember(memo: dict, key: Any, value: Any, keep: int = _KEEP) -> None:
+    if len(memo) >= keep:
+        memo.clear()  # a new generation (dropping the oldest one by one costs a scan over dict holes)
+    memo[key] = value
+
+
+#: Encodings of field values and map entries, by identity (every value of a state is immutable:
+#: records, tuples, ``FrozenMap``); each entry holds its value, so its id cannot be reused meanwhile.
+_PARTS_KEEP = 50_000
+_PARTS: dict[int, tuple[Any, bytes]] = {}
+#: The field objects whose invariants passed (``GameState._check``), by their ids.
+_CHECKED: dict[tuple, tuple] = {}
+_KEYS: dict[str, bytes] = {}
+
+
+def _map_header(n: int) -> bytes:
+    if n < 16:
+        return bytes([0x80 | n])
+    if n < 0x10000:
+        return b"\xde" + struct.pack(">H", n)
+    return b"\xdf" + struct.pack(">I", n)
+
+
+def _packed_key(key: str) -> bytes:
+    b = _KEYS.get(key)
+    if b is None:
+        b = _KEYS[key] = canonical.encode(key)
+    return b
+
+
+def _encoded_value(value: Any, spec: Spec) -> bytes:
+    hit = _PARTS.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    data = canonical.encode(spec.to_obj(value))
+    _remember(_PARTS, id(value), (value, data), _PARTS_KEEP)
+    return data
+
+
+def _encoded_field(value: Any, spec: Spec) -> bytes:
+    """A field's canonical bytes; a map field is put together from its entries' (remembered) bytes."""
+    if isinstance(spec, MapSpec) and type(value) is FrozenMap and all(type(k) is str for k in value):
+        # FrozenMap iterates in UTF-8 byte order of its keys: the canonical order.
+        parts = [_map_header(len(value))]
+        for k, v in value.items():
+            parts.append(_packed_key(k))
+            parts.append(_encoded_value(v, spec.value))
+        return b"".join(parts)
+    return _encoded_value(value, spec)
