@@ -59,6 +59,14 @@ LEAVES: list = [0, -1, 1, 2**31, -(2**63), 2**64 - 1, True, False, None, "", "x"
                 b"", b"\x00" * 32, [], {}, [1], {"a": 1}, [[1]], [{}], {"players": []}, 1805]
 
 
+#: Per file kind, the body fields whose change may be accepted: read only to name a difference (a turn
+#: file's state parts and place reached), or a battle question's
+#: display, or the commitment to the attacker's hidden answers (``hidden``), which only the turn file that
+#: carries the battle files can open and which every reader checks there (``battles.check_hidden``).
+HARMLESS: dict = {"turn": {("state",), ("parts",), ("at",)}, "admin": {("state",), ("parts",), ("at",)},
+                  "question": {("hidden",)}, "reply": set()}
+
+
 def paths(obj: Any, prefix: tuple = ()) -> list[tuple]:
     """Every path into a body (map keys and list indexes), the body itself first."""
     out = [prefix]
@@ -132,3 +140,87 @@ def body_of(corpus: Corpus, item: tuple) -> Any:
 
     env = envelope.parse(item[3])
     return crypto.open_body(env, crypto.unwrap_key(env, "TU", corpus.ids["TU"].decrypter))
+
+
+# ----------------------------------------------------------------- battle files (issue 20: the question and reply files)
+
+
+@dataclass
+class BattleCorpus:
+    """A battle between France (host folder) and Austria (a client): the first question and the first reply.
+
+    ``files`` rows are (kind, receiver folder, file name, file bytes, author) like ``Corpus``; the
+    receivers are the folders just before they loaded the file; ``sessions`` opens each of them.
+    """
+
+    root: Path
+    files: list
+    ids: dict
+    roster: dict
+
+    def receiver(self, home: Path, power: str) -> audit.Replay:
+        """A fresh in-memory session of ``home`` (nothing written), as the folder's save holds it.
+
+        Not reused between loads: an accepted battle file leaves more than ``contents`` and ``data`` behind
+        (the session's battle views), so a reused session would judge the next mutant in another position."""
+        s = Session.open_with(home, self.game, self.ids[power])
+        return audit.Replay(s.home, s.game, s.me, s.contents, s.data, s.local)
+
+
+def build_battle(root: Path) -> BattleCorpus:
+    """France attacks two Austrian corps at Ulm (``tests/test_battle_files.py``'s table): the files exchanged."""
+    from eiapbem.rules.engine import AnswerDecision
+    from test_battle_files import NAME, Table
+
+    t = Table(root / "table")
+    fr = t.open("FR")
+    question = (t.home("FR") / "battles" / NAME).read_bytes()
+    au_before = root / "au-before"
+    shutil.copytree(t.home("AU"), au_before)
+    fr_before = root / "fr-before"
+    t.open("AU").load_path(t.send("FR", "AU"))
+    au = t.open("AU")
+    mine = sorted((d for d in au.current().pending.values() if d.power == "AU"), key=lambda d: d.id)
+    au.act(AnswerDecision(mine[0].id, mine[0].options[0]))
+    reply = au.last_battle_file.read_bytes()
+    shutil.copytree(t.home("FR"), fr_before)
+    c = BattleCorpus(root, [("question", au_before, NAME, question, "FR"), ("reply", fr_before, NAME, reply, "AU")],
+                     {"FR": fr.me, "AU": au.me}, {r: e for r, e in fr.contents.chain.roster.items()})
+    c.game = t.game
+    return c
+
+
+def try_load_battle(corpus: BattleCorpus, item: tuple, data: bytes) -> Outcome:
+    """Load a (mutated) battle file in an in-memory session of its receiver: a refusal must change nothing."""
+    kind, home, name, _, _ = item
+    rp = corpus.receiver(home, "AU" if kind == "question" else "FR")
+    before = (rp.contents, rp.data)
+    path = corpus.root / "mutant" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(data)
+    try:
+        rp.load_battle(path)
+    except EiaError as err:
+        msg = str(err)
+        if (rp.contents, rp.data) != before:
+            return Outcome("crash", f"refused but changed the session: {msg}")
+        if "\n" in msg or "Traceback" in msg or not msg:
+            return Outcome("crash", f"not one sentence: {msg!r}")
+        return Outcome("refused", msg)
+    except Exception as err:  # noqa: BLE001 - this is what the fuzz looks for
+        return Outcome("crash", f"{type(err).__name__}: {err}")
+    return Outcome("accepted", "")
+
+
+def mutate_battle(corpus: BattleCorpus, item: tuple, path: tuple, fn: Callable[[Any], Any]) -> bytes:
+    kind, home, name, data, author = item
+    reader = corpus.ids["AU" if kind == "question" else "FR"]
+    return auditkit.reseal(data, corpus.ids[author], reader, corpus.roster, lambda body: set_at(body, path, fn))
+
+
+def battle_body_of(corpus: BattleCorpus, item: tuple) -> Any:
+    from eiapbem.pbem import crypto, envelope
+
+    reader = "AU" if item[0] == "question" else "FR"
+    env = envelope.parse(item[3])
+    return crypto.open_body(env, crypto.unwrap_key(env, reader, corpus.ids[reader].decrypter))

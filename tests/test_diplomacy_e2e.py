@@ -6,9 +6,11 @@ copied between them, the sealed diplomacy phase's two rounds every month:
 - January 1805: Austria and Russia both request an alliance (6.5); Prussia
   requests trade with Great Britain and Britain allows it (6.10);
 - February: France declares war on Austria (6.2); Austria calls Russia,
-  which answers (6.3); in the land phase France attacks the Austrian corps in
-  Verona and the battle is fought (PBEM quick combat: the defender's chits by
-  standing orders, 4.1.1);
+  which answers (6.3); in the land phase France attacks the two Austrian corps
+  in Verona and the battle is fought by battle files between the French and
+  the Austrian folders (4.2.7): France's question files go to Austria's
+  ``battles/``, Austria answers and its replies come back, until the battle
+  ends; France's turn file then carries the whole battle to every folder;
 - March: Austria sues France for peace, France gives conditional terms B.3
   and B.4, Austria claims A.1 (6.4.2): peace, royal marriage, reparations and
   18 months of enforced peace; in the March economic phase Austria pays the
@@ -51,8 +53,7 @@ def _pw(p):
 def homes(tmp_path, run_cli, monkeypatch):
     monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
     homes = {p: tmp_path / ("host" if p == "RU" else p) for p in POWERS}
-    args = ["new", GAME, "--scenario", "classic-1805", "--host-password", "host-secret", "--password", f"RU={_pw('RU')}",
-            "--option", "pbem-quick-combat"]
+    args = ["new", GAME, "--scenario", "classic-1805", "--host-password", "host-secret", "--password", f"RU={_pw('RU')}"]
     for p in POWERS:
         args += ["--player", f"{p}:Player {p}:{p.lower()}@example.org:{'host' if p == 'RU' else 'client'}"]
     code, out, err = run_cli(*args, home=homes["RU"], env=FAST)
@@ -75,6 +76,7 @@ class Players(dict):
     def __init__(self, homes):
         super().__init__((p, Session.open(homes[p], GAME, p, _pw(p))) for p in POWERS)
         self.homes = homes
+        self.exchanges = 0
 
 
 def _setup(s, moves):
@@ -96,15 +98,42 @@ def _exchange(players, paths):
     assert len(set(hashes.values())) == 1, hashes
 
 
-def _fight(s):
-    """France answers its own battle questions (the first option) until no question is left."""
+def _battle_by_files(players):
+    """France's attack is fought by battle files between the French and Austrian folders (4.2.7, 000:168-176).
+
+    France answers its own questions (the first option); each question file for Austria is copied from
+    France's ``battles/`` to Austria's, loaded there and answered (the first option), and Austria's reply goes
+    back to France's ``battles/`` and is loaded, until France's record of the fight is closed."""
+    fr, au = players["FR"], players["AU"]
+    fr_dir, au_dir = players.homes["FR"] / "battles", players.homes["AU"] / "battles"
+    exchanges = 0
     for _ in range(200):
-        mine = [d for d in s.current().pending.values() if d.power == "FR"]
-        if not mine:
-            return
-        d = mine[0]
-        s.act(AnswerDecision(d.id, d.options[0]))
-    raise AssertionError("the battle did not end")
+        mine = [d for d in fr.current().pending.values() if d.power == "FR"]
+        if mine:
+            fr.act(AnswerDecision(mine[0].id, mine[0].options[0]))
+            continue
+        waiting = [f for f in fr.data.battles.get("fights", {}).values() if f["out"] and not f["closed"]]
+        if not waiting:
+            break
+        name = waiting[0]["name"]
+        au_dir.mkdir(exist_ok=True)
+        shutil.copy(fr_dir / name, au_dir / name)
+        au.load_path(au_dir / name)
+        for _ in range(50):  # Austria answers until its reply is written (then it waits for France's next file)
+            open_ = [e for e in au.data.battles.get("answer", {}).values() if not e["sent"]]
+            asked = [d for d in au.current().pending.values() if d.power == "AU"]
+            if not open_ or not asked:
+                break
+            au.act(AnswerDecision(asked[0].id, asked[0].options[0]))
+        assert au.last_battle_file is not None and au.last_battle_file.name == name
+        shutil.copy(au_dir / name, fr_dir / name)
+        fr.load_path(fr_dir / name)
+        exchanges += 1
+    else:
+        raise AssertionError("the battle did not end")
+    fights = fr.data.battles.get("fights", {})
+    assert exchanges >= 1 and fights and all(f["closed"] for f in fights.values()), (exchanges, fights)
+    return exchanges
 
 
 def _play_until(players, stop, orders):
@@ -122,7 +151,7 @@ def _play_until(players, stop, orders):
             for a in orders.pop((str(st.date), slot.phase, slot.step, p), ()):
                 s.act(a)
                 if isinstance(a, Attack):
-                    _fight(s)
+                    players.exchanges += _battle_by_files(players)
             paths[p] = s.end_phase()
         _exchange(players, paths)
     raise AssertionError("the game did not get there")
@@ -155,10 +184,10 @@ def test_war_and_peace_by_email_between_seven_folders(homes):
     texts = [e.text for e in players["RU"].journal()]
     assert "France declares war on Austria (6.2.1): -3 political points" in texts
     assert "Russia answers Austria's call and declares war on France (6.3)" in texts
-    # The battle in Verona, fought in France's land slot.
+    # The battle in Verona, fought in France's land slot by battle files between France and Austria.
     st = _play_until(players, lambda s: str(s.date) == "1805-03", orders)
-    assert any(b.finished and b.area == "verona" for b in st.battles.values()) or \
-        any("verona" in e.text and e.kind.startswith("battle") for e in players["RU"].journal())
+    assert players.exchanges >= 1
+    assert any(b.finished and b.area == "verona" for b in st.battles.values()), st.battles
     # March: Austria sues for peace and accepts the conditional terms; they take effect.
     au_status = st.powers["AU"].political_status
     st = _play_until(players, lambda s: str(s.date) == "1805-03" and s.slot.phase is Phase.REINFORCEMENT, orders)

@@ -10,9 +10,10 @@ item 2).
 """
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import fuzzkit
+from eiapbem.core.errors import BadEncoding
 
 pytestmark = pytest.mark.slow
 
@@ -105,3 +106,73 @@ def test_structure_aware_mutations_re_signed_by_a_member(corpus, data):
     if out.kind == "accepted":
         changed = fuzzkit.set_at(corpus.bodies[item[2]], path, fn) != corpus.bodies[item[2]]
         assert not changed or path[:1] in {h[:1] for h in HARMLESS}, (kind, path, op)
+
+
+# ----------------------------------------------------------------- battle question and reply files (issue 20)
+
+
+@pytest.fixture(scope="module")
+def battle(tmp_path_factory):
+    c = fuzzkit.build_battle(tmp_path_factory.mktemp("battle"))
+    c.bodies = {it[0]: fuzzkit.battle_body_of(c, it) for it in c.files}
+    return c
+
+
+def _battle_load(battle, kind, path, fn):
+    item = next(it for it in battle.files if it[0] == kind)
+    return fuzzkit.try_load_battle(battle, item, fuzzkit.mutate_battle(battle, item, path, fn))
+
+
+def test_the_battle_files_load_unchanged(battle):
+    for kind in ("question", "reply"):
+        assert _battle_load(battle, kind, (), lambda b: b).kind == "accepted"
+
+
+HOSTILE_BATTLE = [
+    ("question", ("questions",), [[1], {"a": 1}]),
+    ("question", ("ask",), "x"),
+    ("question", ("battle",), 5),
+    ("question", ("state",), b"\x00"),
+    ("reply", ("answers",), 3),
+    ("reply", ("answers", 0, "choice"), ["leader:AU:charles"]),
+    ("reply", ("battle",), "battle:1805-09:ulm:9"),
+]
+
+
+@pytest.mark.parametrize("kind,path,value", HOSTILE_BATTLE,
+                         ids=[f"{k}-{'.'.join(map(str, p))}-{v!r}" for k, p, v in HOSTILE_BATTLE])
+def test_a_hostile_battle_file_signed_by_its_side_is_refused_in_one_sentence(battle, kind, path, value):
+    out = _battle_load(battle, kind, path, lambda v: value)
+    assert out.kind == "refused", out
+
+
+def test_found_by_the_fuzz_a_battle_question_naming_another_slot_is_refused(battle):
+    """Regression (tools/fuzz.py, seed 20): the question body's ``slot`` was never compared with the slot in play."""
+    out = _battle_load(battle, "question", ("slot",), lambda v: "")
+    assert out.kind == "refused" and "names the slot" in out.text, out
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(data=st.data())
+def test_structure_aware_mutations_of_battle_files_re_signed_by_their_side(battle, data):
+    kind = data.draw(st.sampled_from(["question", "reply"]))
+    body = battle.bodies[kind]
+    path = data.draw(st.sampled_from(fuzzkit.paths(body)))
+    op = data.draw(st.sampled_from(["set", "delete", "grow"]) if path else st.just("set"))
+    if op == "set":
+        new = data.draw(values)
+        fn = lambda v: new  # noqa: E731
+    elif op == "delete":
+        fn = lambda v: fuzzkit.DELETE  # noqa: E731
+    else:
+        fn = lambda v: dict(v, extra=1) if isinstance(v, dict) else [v, v]  # noqa: E731
+    item = next(it for it in battle.files if it[0] == kind)
+    try:
+        data_ = fuzzkit.mutate_battle(battle, item, path, fn)
+    except BadEncoding:
+        assume(False)  # not even a patched client can write it (an integer beyond 64 bits)
+    out = fuzzkit.try_load_battle(battle, item, data_)
+    assert out.kind != "crash", (kind, path, op, out.text)
+    if out.kind == "accepted":
+        changed = fuzzkit.set_at(body, path, fn) != body
+        assert not changed or path[:1] in fuzzkit.HARMLESS[kind], (kind, path, op)

@@ -220,3 +220,9 @@ def test_fixed_lists_are_choices_and_orders_are_confirmed(set_up_game, run_cli):
                              env={**FAST, "EIAPBEM_PASSWORD": "pwFR"})
     lines = next(f for f in json.loads(out)["funds"] if f["fund"] == "FR")["lines"]
     assert any(ln["item"] == "buy 2 infantry" and ln["money"] < 0 for ln in lines)
+    # Issue 20: an order the power cannot pay is not answered "accepted".
+    code, out, err = run_cli("economy", "buy-army", "--item", "guard", "--count", "500", "--power", "FR",
+                             home=set_up_game, env={**FAST, "EIAPBEM_PASSWORD": "pwFR"})
+    assert code == 0, err
+    assert "accepted" not in out and "will NOT be carried out" in out and "needs $" in out, out
+

@@ -159,3 +159,31 @@ def test_third_party_combat_waits_for_a_result_signed_by_both_sides(tmp_path):
     # The option off: the action is refused.
     with pytest.raises(IllegalAction, match="does not use the Third Party Combat System"):
         engine.verify_action(land_state(), "FR", ExternalResult(battle=bid, winner="none"), C)
+
+
+def test_fog_of_war_filters_the_json_records_and_show_units_like_the_text():
+    for on in (False, True):
+        s, bid = _battle(fog_of_war=on)
+        recs = show.units(s, "AU")
+        au = next(r for r in recs if r["id"] == "corps:AU:I")
+        assert au["strength"] > 0 and au["factors"]
+        seen = {r["id"]: r for r in fog.filter_records(s, recs, {"GB"})}["corps:AU:I"]
+        own = {r["id"]: r for r in fog.filter_records(s, recs, {"AU"})}["corps:AU:I"]
+        assert own == au  # the owner always sees its own
+        area = fog.filter_records(s, show.area_record(s, C.map, "ulm")["units"], {"GB"})
+        lines = show.units_lines(fog.filter_records(s, recs, {"GB"}), "AU")
+        power = fog.power_record(s, show.power_record(s, "AU"), {"GB"})
+        end = next(e for e in s.log if e.kind == "battle.end")
+        logged = fog.log_record(s, end, {"GB"})
+        if on:
+            assert seen["strength"] is None and seen["hidden"] and "factors" not in seen
+            assert all(r["strength"] is None for r in area if r["kind"] == "corps")
+            assert any("strength hidden" in line for line in lines if "corps:AU:I" in line)
+            assert power["on_map"]["factors"] is None and power["to_place"] is None
+            assert any("strength hidden" in line for line in show.power(s, "AU", {"GB"}))
+            assert logged["text"] == "the battle in ulm is over" and set(logged["params"]) <= {"battle", "siege"}
+            assert fog.log_record(s, end, {"FR"})["params"] == dict(end.params)
+        else:
+            assert seen == au and not any("hidden" in r for r in area)
+            assert power == show.power_record(s, "AU") and logged["text"] == end.text
+            assert not any("strength hidden" in line for line in lines)

@@ -153,7 +153,9 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
     out = settle(state, ctx)
     b.state, b.events = out.state, out.events
     if slot.phase is Phase.SETUP:
-        for a in setup:
+        from eiapbem.ai.setup import choose
+
+        for a in choose(setup, ctx):  # 14.5: one of the scenario's AI…_#.set, or the default setup
             b.try_(a)
     elif slot.phase is Phase.REINFORCEMENT:
         reinforce.place_due(b, lvl)

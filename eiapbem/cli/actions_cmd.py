@@ -35,6 +35,7 @@ _FIELD_HELP = {
     "depot": "a depot counter, e.g. depot:FR:1",
     "leader": "a leader, e.g. leader:FR:napoleon",
     "unit": "a corps, fleet, depot or garrison id",
+    "counter": "a corps, fleet or leader id, e.g. corps:AU:I ('eiapbem show units')",
     "port": "a port's land area, e.g. brest",
     "sea": "a sea area, e.g. north-sea",
     "blockade": "an enemy port whose blockade box the fleet takes",
@@ -185,8 +186,15 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
         if not out.events:
             # Orders of a simultaneous phase log nothing until the phase resolves: confirm them here.
             n = len(s.data.taken.get(s.power, []))
-            click.echo(f"{s.power}: {name} {_describe(action)} accepted ({n} order{'s' if n != 1 else ''} so far in this phase; "
-                       "'eiapbem end-phase' sends them)")
+            from .economy_cmd import unaffordable
+
+            why = unaffordable(s, action)  # issue 20: never "accepted" for a purchase that cannot be paid
+            if why:
+                click.echo(f"{s.power}: {name} {_describe(action)} is taken but will NOT be carried out as things stand: "
+                           f"it {why} in the projection ('eiapbem economy summary'); 'eiapbem restart' takes back this phase's orders")
+            else:
+                click.echo(f"{s.power}: {name} {_describe(action)} accepted ({n} order{'s' if n != 1 else ''} so far in "
+                           "this phase; 'eiapbem end-phase' sends them)")
         left = engine.unmet_obligations(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
         if left:
             click.echo(f"still to do: {left[0]}")

@@ -101,6 +101,27 @@ def game_state(s: Any) -> tuple[GameState, dict[str, list], str]:
     return s.state, ({s.power: mine} if mine else {}), note
 
 
+def unaffordable(s: Any, action: Any) -> str | None:
+    """Issue 20: why a purchase just taken will not be carried out as things stand, or None.
+
+    The phase is resolved in preview (``economy summary``'s projection, with the
+    acting power's orders so far and the preview dice); the last ``not bought``
+    ledger line of this order's item is its reason.  Only the money of the
+    resolving file's dice, an ally's gift or a cancelled order can change it.
+    """
+    kind = getattr(action, "KIND", "")
+    if kind not in ("economic.buy-army", "economic.buy-ships", "economic.buy-counter"):
+        return None
+    state, orders, _ = game_state(s)
+    item = f"counter {action.unit}" if kind == "economic.buy-counter" else f"buy {action.count} {action.item}"
+    why = None
+    for rec in records(state, PREVIEW_SEED, s.power, orders):
+        for ln in rec["lines"]:
+            if ln["item"] == item and str(ln["detail"]).startswith("not bought"):
+                why = str(ln["detail"])[len("not bought: "):]
+    return why
+
+
 def register(cli: click.Group) -> None:
     from .common import game_options, home as _home, open_save, open_session
 

@@ -254,10 +254,11 @@ def register(cli: click.Group) -> None:
         """The public game log (every player sees the same lines)."""
         s = open_session(game, power, password)
         last = s.journal(count)
-        if as_json:
-            echo_json([{"slot": e.slot, "author": e.author, "kind": str(e.kind), "text": e.text, "params": dict(e.params)} for e in last])
-            return
         from eiapbem.client import fog
+
+        if as_json:  # 4.1.1 Fog of War hides others' battles here too
+            echo_json([fog.log_record(s.state, e, fog.viewers(s)) for e in last])
+            return
 
         for e in last:
             text = fog.log_text(s.state, e, fog.viewers(s))  # 4.1.1 Fog of War hides others' battles

@@ -36,7 +36,7 @@ def register(cli: click.Group) -> None:
         """The Status Panel of a land area: terrain, city, port, control, units."""
         s = open_session(game, power, password)
         st, m = s.current(), rules_ctx(s).map
-        _out(as_json, lambda: show.area_record(st, m, area), lambda: show.area(st, m, area, _fog_viewers(s)))
+        _out(as_json, lambda: _fog_area(st, show.area_record(st, m, area), s), lambda: show.area(st, m, area, _fog_viewers(s)))
 
     @show_group.command("unit")
     @click.argument("unit")
@@ -46,7 +46,7 @@ def register(cli: click.Group) -> None:
         """A corps, fleet, depot, garrison or leader."""
         s = open_session(game, power, password)
         st = s.current()
-        _out(as_json, lambda: show.unit_or_leader_record(st, unit), lambda: show.unit(st, unit, _fog_viewers(s)))
+        _out(as_json, lambda: _fog(s).filter_record(st, show.unit_or_leader_record(st, unit), _fog_viewers(s)), lambda: show.unit(st, unit, _fog_viewers(s)))
 
     @show_group.command("power")
     @click.argument("which", required=False)
@@ -56,7 +56,8 @@ def register(cli: click.Group) -> None:
         """A major power: money, manpower, status, wars, alliances, forces on the map, factors still to place."""
         s = open_session(game, viewer(game, power, which), password)
         p, st = (which or s.power).upper(), s.current()
-        _out(as_json, lambda: show.power_record(st, p), lambda: show.power(st, p))
+        _out(as_json, lambda: _fog(s).power_record(st, show.power_record(st, p), _fog_viewers(s)),
+             lambda: show.power(st, p, _fog_viewers(s)))
 
     @show_group.command("pool")
     @click.argument("which", required=False)
@@ -79,7 +80,7 @@ def register(cli: click.Group) -> None:
         """A power's corps, fleets, garrisons, depots and leaders on the map: where, how strong (default: your own)."""
         s = open_session(game, viewer(game, power, which), password)
         p, st = (which or s.power).upper(), s.current()
-        recs = show.units(st, p, kind, area_id)
+        recs = _fog(s).filter_records(st, show.units(st, p, kind, area_id), _fog_viewers(s))  # 4.1.1 Fog of War
         if as_json:
             echo_json({"power": p, "kind": kind, "area": area_id, "units": recs})
             return
@@ -126,8 +127,19 @@ def register(cli: click.Group) -> None:
             click.echo(f"move with: eiapbem {group} move {opt} {unit} --path {','.join(r.areas[0].path)}")
 
 
+def _fog(s: Any) -> Any:
+    from eiapbem.client import fog
+
+    return fog
+
+
+def _fog_area(st: Any, rec: dict, s: Any) -> dict:
+    """``show area --json`` with the units' sizes Fog of War hides blanked (``client.fog``)."""
+    return {**rec, "units": _fog(s).filter_records(st, rec["units"], _fog_viewers(s))}
+
+
 def _fog_viewers(s: Any) -> set[str]:
-    """4.1.1 Fog of War: whose eyes the text of ``show area`` and ``show unit`` uses (``client.fog``)."""
+    """4.1.1 Fog of War: whose eyes ``show`` (text and ``--json``) uses (``client.fog``)."""
     from eiapbem.client import fog
 
     return fog.viewers(s)

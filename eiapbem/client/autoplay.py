@@ -17,12 +17,15 @@ import hashlib
 import json
 from dataclasses import replace
 from importlib import resources
+from typing import Any
 
 from eiapbem import ai
 from eiapbem.core.dice import Dice
 from eiapbem.core.errors import BadData
 from eiapbem.data.context import rules_context
+from eiapbem.ai.setup import Alternatives
 from eiapbem.pbem import dice as pdice
+from eiapbem.pbem import folders
 from eiapbem.rules import engine, turn
 from eiapbem.rules.model import GameState, Phase
 
@@ -56,6 +59,35 @@ def default_actions(scenario: str, power: str, based_on: str | None = None) -> l
     return [engine.action_from_obj(o, f"default setup {scenario}/{power}") for o in doc["actions"]]
 
 
+def ai_setups(scenario: str, power: str, based_on: str | None = None, root: Any = None) -> Alternatives | None:
+    """A scenario's AI setups of a power (14.5, 000:2822-2828): ``AI<Xx><scenario>_<#>.set`` from 0 up.
+
+    They are shared data (``eiapbem/data/setups/<scenario>/``, plain JSON ``{"actions": [...]}`` like the
+    default setups), never a player's own files, so that every client replays the same computer setup;
+    a scenario made with the editor uses those of the shipped scenario it was made from (``based_on``).
+    None when the scenario has none (the computer then loads the default setup)."""
+    base = root if root is not None else resources.files("eiapbem.data") / "setups"
+    for name in (scenario, based_on):
+        if not name:
+            continue
+        options, names = [], []
+        for i in range(100):
+            fn = "AI" + folders.setup_name(power, name, str(i))
+            try:
+                doc = json.loads((base / name / fn).read_text())
+            except (FileNotFoundError, NotADirectoryError):
+                break
+            except ValueError as err:
+                raise BadData(f"the AI setup {fn} is not JSON ({err})") from err
+            if not isinstance(doc, dict) or not isinstance(doc.get("actions"), list):
+                raise BadData(f"the AI setup {fn} holds no list of actions")
+            options.append(tuple(engine.action_from_obj(o, f"AI setup {fn}") for o in doc["actions"]))
+            names.append(fn)
+        if options:
+            return Alternatives(tuple(options), tuple(names))
+    return None
+
+
 class AutoPlay(Store):
     """The computer's slots and the resolution of simultaneous slots, without a file."""
 
@@ -85,6 +117,8 @@ class AutoPlay(Store):
             return []
         return self.ai_setup(power)
 
-    def ai_setup(self, power: str) -> list:
-        """The shipped default setup an AI power loads in the setup phase (5.2.2; the computer uses it there only)."""
-        return default_actions(self.data.meta["scenario"], power, self.data.meta.get("based_on"))
+    def ai_setup(self, power: str) -> Any:
+        """What an AI power loads in the setup phase: one of the scenario's AI setups (14.5, chosen by the
+        computer's die, ``ai.setup``), else the shipped default setup (5.2.2; the computer uses it there only)."""
+        scenario, based_on = self.data.meta["scenario"], self.data.meta.get("based_on")
+        return ai_setups(scenario, power, based_on) or default_actions(scenario, power, based_on)

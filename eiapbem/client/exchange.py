@@ -266,6 +266,8 @@ class BattleExchange(Store):
             return f"battle in {e['area']} is over: {body['result']}"
         if h.commit is None or (h.nonce is None) != (e["record"] is None):
             raise BadDice(f"{name} does not carry the commitment and nonce a question needs (docs/file-format.md 7.2)")
+        if body["slot"] != st.slot.key(st.date):  # found by the fuzz suite (issue 20): the body's slot was never read
+            raise BadEncoding(f"{name} names the slot {body['slot']!r} in its body, not the slot in play {st.slot.key(st.date)}")
         asked = GameState.decode(body["state"])
         if asked.state_hash() != body["hash"] or asked.slot != st.slot or asked.date != st.date:
             raise BadEncoding(f"{name} shows a battle state of another slot")

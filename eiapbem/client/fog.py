@@ -12,6 +12,12 @@ played there; the host sees what its own power sees) changes so:
   corps, garrisons and fleets of powers that are neither the viewers' nor allied
   to them as "strength hidden".
 
+The same holds for every ``--json`` document (``show area|unit|units|power``,
+``log``, ``status``): ``filter_record`` blanks a hidden unit's ``strength``,
+``factors`` and ``ships`` (``"strength": null, "hidden": true``), ``power_record``
+hides another power's totals on the map, and the log's ``params`` of a hidden
+battle line are dropped with its text shortened as above.
+
 This is presentation only: every client holds the whole state to replay the
 game, so a patched client can read all of it (docs/SECURITY.md).
 """
@@ -125,4 +131,36 @@ def hides_strength(state: GameState, unit: Any, viewers: Iterable[str]) -> bool:
     return relations.unit_power(state, unit) not in friendly(state, viewers)
 
 
-__all__ = ["HIDDEN", "viewers", "battle_powers", "check_report", "friendly", "hides_strength", "log_text", "on"]
+def filter_record(state: GameState, rec: dict, viewers: Iterable[str]) -> dict:
+    """A ``show`` unit record (``client.show.unit_record``) as the viewers may see it under Fog of War."""
+    if not on(state) or rec.get("kind") not in ("corps", "garrison", "fleet"):
+        return rec
+    u = state.units.get(rec["id"])
+    if u is None or not hides_strength(state, u, viewers):
+        return rec
+    out = {k: v for k, v in rec.items() if k not in ("factors", "ships")}
+    out["strength"] = None
+    out["hidden"] = True
+    return out
+
+
+def filter_records(state: GameState, recs: Iterable[dict], viewers: Iterable[str]) -> list[dict]:
+    vs = set(viewers)
+    return [filter_record(state, r, vs) for r in recs]
+
+
+def power_record(state: GameState, rec: dict, viewers: Iterable[str]) -> dict:
+    """``show power --json`` of a power neither the viewers' nor allied: its forces' sizes hidden."""
+    if not on(state) or rec["power"] in friendly(state, viewers):
+        return rec
+    return {**rec, "on_map": {**rec["on_map"], "factors": None, "ships": None}, "to_place": None, "hidden": True}
+
+
+def log_record(state: GameState, e: LogEntry, viewers: Iterable[str]) -> dict:
+    """One ``eiapbem log --json`` line as the viewers may see it (a hidden battle line keeps no params)."""
+    text = log_text(state, e, viewers)
+    params = dict(e.params) if text == e.text else {k: v for k, v in e.params.items() if k in ("battle", "siege")}
+    return {"slot": e.slot, "author": e.author, "kind": str(e.kind), "text": text, "params": params}
+
+
+__all__ = ["HIDDEN", "filter_record", "filter_records", "log_record", "power_record", "viewers", "battle_powers", "check_report", "friendly", "hides_strength", "log_text", "on"]

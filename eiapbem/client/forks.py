@@ -11,7 +11,11 @@ other side (it loaded the player's turn file first, or it is that player's own
 folder) rewinds by itself to the fork point and loads the host's file; the
 turn file is then set aside.  For that, a folder keeps a copy of its save as
 it was at each of the last ``KEEP`` points of the chain (``rewind/`` beside
-``save/``), taken when it loads or writes the file that follows the point.  A fork
+``save/``), taken when it loads or writes the file that follows the point, and
+no more than ``MAX_BYTES`` of them in all, though always the newest ``MIN_KEEP``
+(issue 20: without the byte bound ``rewind/`` grew with the save, ~2.5 MiB a
+month; a fork point is a few slots back, the host's act against a file made
+while it was on its way).  A fork
 between two turn files or two admin files is not decided here: it is named and
 the host repairs it with backups.
 """
@@ -26,8 +30,12 @@ from eiapbem.core.errors import EiaError
 from eiapbem.pbem import atomic, crypto, envelope, files, folders
 from eiapbem.pbem.errors import Fork
 
-#: How many points of the chain a folder can rewind to.
+#: How many points of the chain a folder can rewind to, at most.
 KEEP = 40
+#: ``rewind/`` holds at most this many bytes, oldest points dropped first ...
+MAX_BYTES = 3 * 1024 * 1024
+#: ... but never fewer than the newest MIN_KEEP points (a fork is a few slots back at most).
+MIN_KEEP = 6
 REWIND = "rewind"
 
 
@@ -69,13 +77,26 @@ def keep(s: "Session", point: tuple[bytes, bytes, bytes] | None) -> Path | None:
     try:
         d.mkdir(parents=True, exist_ok=True)
         atomic.write_save_pair(target, sav, dat)
-        olds = sorted((p for p in d.glob(f"{s.game}_at_*.sav")), key=lambda p: p.stat().st_mtime)
-        for p in olds[:-KEEP]:
-            for q in (p, p.with_name(p.name + ".dat"), p.with_name(p.name + ".dat.old")):
-                q.unlink(missing_ok=True)
+        prune(d, s.game)
     except (OSError, EiaError):
         return None  # a rewind copy is a convenience; never let it stop the game
     return target
+
+
+def _pair(p: Path) -> tuple[Path, ...]:
+    return (p, p.with_name(p.name + ".dat"), p.with_name(p.name + ".dat.old"))
+
+
+def prune(d: Path, game: str) -> None:
+    """Drop the oldest rewind points beyond ``KEEP`` or beyond ``MAX_BYTES`` (never the newest ``MIN_KEEP``)."""
+    points = sorted(d.glob(f"{game}_at_*.sav"), key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
+    total = 0
+    for i, p in enumerate(points):
+        size = sum(q.stat().st_size for q in _pair(p) if q.is_file())
+        total += size
+        if i >= KEEP or (i >= MIN_KEEP and total > MAX_BYTES):
+            for q in _pair(p):
+                q.unlink(missing_ok=True)
 
 
 def kept_files(s: "Session") -> list[Kept]:
@@ -208,7 +229,7 @@ def forks_among(headers: list[tuple[str, envelope.Header, bytes]]) -> list[str]:
     return out
 
 
-__all__ = ["KEEP", "accepted_after", "check", "damaged_save", "forks_among", "keep", "point_before", "rewind", "status_lines"]
+__all__ = ["KEEP", "MAX_BYTES", "MIN_KEEP", "prune", "accepted_after", "check", "damaged_save", "forks_among", "keep", "point_before", "rewind", "status_lines"]
 
 
 def damaged_save(home: Path, game: str, me, local, err: EiaError) -> EiaError:

@@ -114,7 +114,7 @@ def unit(state: GameState, unit_id: str, viewers: Iterable[str] = ()) -> list[st
     return out
 
 
-def power(state: GameState, p: str) -> list[str]:
+def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
     if p not in state.powers:
         raise IllegalAction(f"{p!r} is not a major power; use one of {' '.join(state.powers)}")
     ps = state.powers[p]
@@ -129,8 +129,16 @@ def power(state: GameState, p: str) -> list[str]:
         f"peace terms on it: {', '.join(ps.peace_terms) or 'none'}",
         f"  controls: {', '.join(m for m, row in state.minors.items() if row.controller == p and row.status in ('conquered', 'free-state')) or 'no minor country'}",
     ]
+    secret = state.powers[p].standing_orders.insurrection_triggers
+    if secret and p in set(viewers):  # 13.2.4 (000:2484): shown to Austria only
+        out.append(f"  insurrection trigger provinces (secret, 13.2.4): {', '.join(secret)}")
+    if state.insurrection_activated and p == "AU":
+        out.append("  the insurrection is activated: its corps may be placed (13.2.4)")
     corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == p and u.location != POOL]
     fleets = [u for u in state.units.values() if isinstance(u, Fleet) and u.nation == p and u.location != POOL]
+    if fog.on(state) and p not in fog.friendly(state, viewers):  # 4.1.1 Fog of War: sizes hidden
+        out.append(f"  on the map: {len(corps)} corps, {len(fleets)} fleets; {fog.HIDDEN}")
+        return out
     out.append(f"  on the map: {len(corps)} corps ({sum(c.factors.total for c in corps)} factors), "
                f"{len(fleets)} fleets ({sum(f.ships.total for f in fleets)} ships)")
     if ps.unplaced_factors.total or ps.unplaced_ships.total:
@@ -262,6 +270,10 @@ def units_lines(recs: list[dict], p: str) -> list[str]:
             continue
         what = r.get("factors") or r.get("ships") or {}
         detail = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in what.items())
+        if r.get("hidden"):  # 4.1.1 Fog of War
+            out.append(f"  {r['kind']:<9} {r['id']:<28} {where:<28} {fog.HIDDEN}"
+                       + (f"; leaders {', '.join(r['leaders'])}" if r["leaders"] else ""))
+            continue
         out.append(f"  {r['kind']:<9} {r['id']:<28} {where:<28} strength {r['strength']}"
                    + (f" ({detail})" if detail else "") + (f"; leaders {', '.join(r['leaders'])}" if r["leaders"] else ""))
     return out

@@ -257,8 +257,18 @@ def verify_actor(state: GameState, power: str) -> None:
         )
 
 
+def _with_edits(state: GameState, ctx: RulesContext) -> RulesContext:
+    """The context with an edited scenario's unit data (14.3; ``rules.world_edits``), else ``ctx``."""
+    if not state.world_edits:
+        return ctx
+    from eiapbem.rules.world_edits import for_state
+
+    return for_state(state, ctx)  # type: ignore[no-any-return]
+
+
 def verify_action(state: GameState, power: str, action: Any, ctx: RulesContext) -> None:
     """Raise ``IllegalAction`` if ``power`` may not take ``action`` now."""
+    ctx = _with_edits(state, ctx)
     spec = _spec(action)
     verify_actor(state, power)
     assert state.slot is not None
@@ -282,6 +292,7 @@ def can_act(state: GameState, power: str, action: Any, ctx: RulesContext) -> boo
 
 def apply_action(state: GameState, power: str, action: Any, ctx: RulesContext) -> Outcome:
     """Verify, then apply; on refusal the state is untouched (it is immutable)."""
+    ctx = _with_edits(state, ctx)
     verify_action(state, power, action, ctx)
     return _spec(action).apply(state, power, action, ctx)
 
@@ -300,6 +311,7 @@ def apply_actions(state: GameState, power: str, actions: Iterable[Any], ctx: Rul
 def unmet_obligations(state: GameState, power: str, ctx: RulesContext) -> tuple[str, ...]:
     """Sentences naming what ``power`` must still do before ending its slot."""
     _load()  # the phase hooks are registered by the rule modules
+    ctx = _with_edits(state, ctx)
     verify_actor(state, power)
     assert state.slot is not None
     # Every open question blocks the end of the slot, whoever must answer it: a battle
@@ -323,6 +335,7 @@ def _advance(state: GameState) -> GameState:
 def end_slot(state: GameState, power: str, ctx: RulesContext) -> Outcome:
     """End ``power``'s sequential slot ("End Current Phase") and move to the next slot."""
     _load()
+    ctx = _with_edits(state, ctx)
     verify_actor(state, power)
     assert state.slot is not None
     if state.slot.simultaneous:
@@ -365,6 +378,7 @@ def resolve_slot(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Rul
     the fixed order of the seven powers (each validated as it is applied).
     """
     _load()
+    ctx = _with_edits(state, ctx)
     slot = state.slot
     if slot is None or not slot.simultaneous:
         raise IllegalAction("there is no simultaneous phase to resolve now")

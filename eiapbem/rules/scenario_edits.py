@@ -6,7 +6,8 @@ shipped schema; ``apply`` then honours what a scenario file made with
 data and the options.  What the state cannot carry is listed in
 docs/decisions.md ("Scenario editor"): the natural alliance stances (item 10)
 and a unit's ratings, maxima, movement and home provinces live in the world
-data the rules read and are kept in the file but not yet played.
+data the rules read: ratings, maxima and movement are played through
+``GameState.world_edits`` (``rules.world_edits``), the stances and a feudal corps' home province too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from eiapbem.core.errors import BadData
+from eiapbem.rules import world_edits
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -105,6 +107,9 @@ def apply(state: GameState, scenario: Mapping[str, Any], options: Any) -> GameSt
     if scenario.get("provinces"):
         control = {**state.area_control, **scenario["provinces"]}
         state = state.replace(area_control=FrozenMap(sorted(control.items())))
+    edits = world_edits.edits_of(scenario)  # 14.3 "Units": ratings, maxima, movement played
+    if edits:
+        state = state.replace(world_edits=edits)
     return state
 
 

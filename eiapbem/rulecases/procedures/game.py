@@ -129,6 +129,10 @@ def build_state(inp: dict, ctx: Any) -> GameState:
 
         state = state.replace(city_control=state.city_control.set(
             area, CityControl(nation=row["nation"], since=Date.parse(row["since"]))))
+    if inp.get("insurrection_triggers"):  # 13.2.4: Austria's secret trigger provinces, set earlier
+        au = state.powers["AU"]
+        state = state.with_power("AU", standing_orders=au.standing_orders.replace(
+            insurrection_triggers=tuple(sorted(inp["insurrection_triggers"]))))
     for area, n in sorted(inp.get("guerrillas", {}).items()):  # Spanish guerrilla factors on the map (13.2.1)
         from eiapbem.rules.land.guerrillas import place
 
@@ -268,6 +272,8 @@ def game_actions(inp: dict, ctx: Any) -> dict:
         "ceded": dict(state.ceded_provinces),
         "political_status": {p: ps.political_status for p, ps in state.powers.items()},
         "treasury": {p: state.powers[p].treasury for p in POWERS},
+        "insurrection": {"triggers": list(state.powers["AU"].standing_orders.insurrection_triggers),
+                         "activated": state.insurrection_activated},
     }
 
 

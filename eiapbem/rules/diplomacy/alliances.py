@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from eiapbem.core.dice import Dice
 from eiapbem.core.powers import check_power
@@ -16,11 +17,12 @@ class AllianceAttempt:
     formed: bool
 
 
-def ai_alliance(attempting: str, accepting: str, zone: str, dice: Dice, *, label: str | None = None) -> AllianceAttempt:
+def ai_alliance(attempting: str, accepting: str, zone: str, dice: Dice, *, label: str | None = None,
+                world: Any = None) -> AllianceAttempt:
     """An attempt to ally with an AI power: formed if the attempting total is at least the 1-20."""
     check_power(attempting, "attempting power")
     check_power(accepting, "accepting power")
-    mod = natural_alliance_modifier(attempting, accepting) + status_modifier(zone)
+    mod = natural_alliance_modifier(attempting, accepting, world) + status_modifier(zone)
     label = label or f"diplomacy/alliance/{attempting}/{accepting}"
     total = dice.d10(f"{label}/attempt") + mod
     accept = dice.d20(f"{label}/accept")
@@ -80,7 +82,7 @@ def form_alliances(r) -> None:
             if not formed and ((wa and ai_b) or (wb and ai_a)):
                 asking, asked = (a, b) if wa else (b, a)
                 zone = status_box(r.ctx, st.powers[asking].political_status)["zone"]
-                roll = ai_alliance(asking, asked, zone, r.ctx.dice)
+                roll = ai_alliance(asking, asked, zone, r.ctx.dice, world=r.ctx.world)  # 14.3 item 10: edited stances
                 r.say(asking, "diplomacy.alliance",
                       f"{name(asking)} asks {name(asked)} (computer) to ally: {roll.attempt_total} against "
                       f"{roll.accept_roll}, {'accepted' if roll.formed else 'refused'} (6.5)")

@@ -96,6 +96,7 @@ def control_attacked_minors(r, declared: dict[str, list[str]]) -> None:
         if chosen is None:
             r.say(aggressors[0], "diplomacy.control",
                   f"no major power will run {name(slug)}: the declarations of war on it cost no political points (6.6)")
+            auto_conquest(r, slug, aggressors)
             continue
         for a in aggressors:
             points(r, a, -n, f"{name(a)} declares war on {name(slug)}, {n} district{'s' if n != 1 else ''} (6.2.1)")
@@ -105,6 +106,60 @@ def control_attacked_minors(r, declared: dict[str, list[str]]) -> None:
               f"by {how}; its forces are set up in the reinforcement phase (6.6.5)", minor=slug)
         points(r, chosen, n, f"{name(chosen)} is selected to run {name(slug)} (6.6.5)")
         support_minor(r, chosen, slug, aggressors)
+
+
+#: 13.3.1 (000:2530): political points per district of a conquered minor.
+CONQUEST_POINTS = 1
+
+
+def auto_conqueror(r, slug: str, aggressors: list[str]) -> str:
+    """6.6.2 (000:810): among several aggressors of a minor no one runs, the highest political status plus money
+    available auto-conquers it; equal totals roll unmodified 1-10s (``diplomacy/auto-conquest/<minor>/<n>/<power>``)
+    until one is highest."""
+    from eiapbem.rules.diplomacy.common import name
+
+    if len(aggressors) == 1:
+        return aggressors[0]
+    totals = {a: r.state.powers[a].political_status + r.state.powers[a].treasury for a in aggressors}
+    best = max(totals.values())
+    tied = sorted((a for a in aggressors if totals[a] == best), key=aggressors.index)
+    rnd = 0
+    while len(tied) > 1:
+        rnd += 1
+        if rnd > _MAX_TIE_ROUNDS:
+            raise BadData(f"the tie for {name(slug)} did not break in {_MAX_TIE_ROUNDS} rounds of forced dice")
+        rolls = {a: r.ctx.dice.d10(f"diplomacy/auto-conquest/{slug}/{rnd}/{a}") for a in tied}
+        top = max(rolls.values())
+        tied = [a for a in tied if rolls[a] == top]
+    r.say(tied[0], "diplomacy.auto-conquest", f"{name(slug)} goes to the highest political status plus money: "
+          + ", ".join(f"{name(a)} {totals[a]}" for a in aggressors) + " (6.6.2)", minor=slug)
+    return tied[0]
+
+
+def auto_conquest(r, slug: str, aggressors: list[str]) -> None:
+    """6.6, 6.6.2 (000:774, 810): a minor no power will run is not set up and is auto-conquered by its aggressor
+    (of several, ``auto_conqueror``): at once, a conquered minor of that power, +1 political point per district
+    as any conquest (13.3.1, 000:2530); every aggressor's war on it ends (docs/decisions.md)."""
+    from eiapbem.rules.diplomacy.common import districts, points
+    from eiapbem.rules.diplomacy.common import name
+    from eiapbem.rules.model import POOL, Corps, Fleet, Garrison, MinorStatus
+
+    winner = auto_conqueror(r, slug, aggressors)
+    m = r.state.minors[slug]
+    nations = (slug,) + tuple(m.districts)
+    st = r.state
+    for uid, u in sorted(st.units.items()):  # nothing is set up (6.6); a stray counter leaves the map
+        if isinstance(u, (Corps, Fleet, Garrison)) and u.nation in nations and u.location != POOL:
+            st = st.without_unit(uid) if isinstance(u, Garrison) else st.with_unit(u.replace(location=POOL))
+    st = st.with_minor(slug, m.replace(status=MinorStatus.CONQUERED, controller=winner, setup_due=False))
+    for a in aggressors:
+        st = st.with_power(a, minor_wars=st.powers[a].minor_wars.discard(slug))
+    r.state = st
+    n = districts(st, slug)
+    r.say(winner, "diplomacy.auto-conquest", f"{name(winner)} auto-conquers {name(slug)}, which no one defends (6.6)",
+          minor=slug)
+    points(r, winner, CONQUEST_POINTS * n, f"{name(winner)} conquers {name(slug)}, {n} district{'s' if n != 1 else ''} "
+           f"(13.3.1)")
 
 
 def support_minor(r, controller: str, slug: str, aggressors: list[str]) -> None:

@@ -12,7 +12,9 @@
   arrives in the next economic phase's lending step (``economy.lending``);
 - 6.13 "Settle Peace with America" (000:872-878): -5 political points;
 - 6.15 lapse of war with minor countries (000:882-884), automatic;
-- 6.16 "Request Money" from an allied computer power, with the nuisance penalty.
+- 6.16 "Request Money" and "Request Unit" from an allied computer power, with
+  the nuisance penalty; a unit granted is loaned to the asker for the rest of
+  the month (7.6), so for the next land phase.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from eiapbem.rules.diplomacy.common import Result, points, territory
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.politics import status_box
 from eiapbem.rules.relations import allied, at_war, power_of
-from eiapbem.rules.model import POWERS, Corps, GameState, Garrison, LocationKind, MinorStatus, Record
+from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, Garrison, LeaderStatus, LocationKind, MinorStatus, Record
 from eiapbem.rules.model.common import NationId, NonNeg, Positive, PowerId, Slug
 
 #: 6.1.4: attempts a power may make in one diplomacy phase.
@@ -95,17 +97,31 @@ class RequestMoney(Record):
     amount: Positive
 
 
+@dataclass(frozen=True, slots=True)
+class RequestUnit(Record):
+    """Ask an allied computer power to lend you one of its corps, fleets or leaders for this month (6.16, 7.6)."""
+
+    KIND = "diplomacy.request-unit"
+    COMMAND = "request-unit"
+    BUTTON = "Request Unit"
+    ally: PowerId
+    #: A corps, fleet or leader id of the ally, on the map (``eiapbem show units``).
+    counter: str
+
+
 #: 6.16 (the project's own numbers, docs/decisions.md): the share of its treasury an AI ally gives at most,
 #: by level (percent).
 AI_GIVES = {"ai-easy": 50, "ai-medium": 25, "ai-hard": 10}
+#: 6.16 (the project's own numbers): a computer ally lends a unit asked for on a 1-10 at or under this, by level.
+AI_LENDS = {"ai-easy": 5, "ai-medium": 3, "ai-hard": 1}
 
-ACTIONS = (Manipulate, Downgrade, CreateFreeState, LendMoney, PeaceWithAmerica, RequestMoney)
+ACTIONS = (Manipulate, Downgrade, CreateFreeState, LendMoney, PeaceWithAmerica, RequestMoney, RequestUnit)
 
 
 def _minor(state: GameState, slug: str):
     m = state.minors.get(slug)
     if m is None:
-        raise IllegalAction(f"{slug!r} is not a minor country of this game")
+        raise IllegalAction(f"{slug!r} is not a minor country of this game (6.1)")
     if m.part_of is not None:
         raise IllegalAction(f"{name(slug)} is joined to {name(m.part_of)}; act on {name(m.part_of)} (13.6)")
     return m
@@ -141,7 +157,7 @@ def verify(state: GameState, power: str, a: Any, ctx: Any, mine: list) -> None:
         if any(o.minor == a.minor for o in tries):
             raise IllegalAction(f"{name(power)} already attempts a manipulation of {name(a.minor)} (one per minor, 6.1.4)")
         if m.status.value not in minors.MANIPULABLE:
-            raise IllegalAction(f"{name(a.minor)} is {m.status}; only neutral, influenced or allied minor countries "
+            raise IllegalAction(f"{name(a.minor)} is {minors.describe_status(m.status.value)}; only neutral, influenced or allied minor countries "
                                 f"can be manipulated (6.1.4)")
         if m.controller is not None and m.controller != power and allied(state, power, m.controller):
             raise IllegalAction(f"{name(a.minor)} has relations with {name(m.controller)}, an ally of {name(power)} (6.1.4)")
@@ -181,20 +197,44 @@ def verify(state: GameState, power: str, a: Any, ctx: Any, mine: list) -> None:
         if a.amount + spent > ps.treasury:
             raise IllegalAction(f"{name(power)} has ${ps.treasury - spent} left, not ${a.amount} (6.12)")
     elif isinstance(a, RequestMoney):
-        other = state.powers[a.ally]
-        if a.ally == power or a.ally not in ps.alliances:
-            raise IllegalAction(f"{name(a.ally)} is not an ally of {name(power)}: requests go to allied computer powers (6.16)")
-        if other.controller.value not in AI_GIVES:
-            raise IllegalAction(f"{name(a.ally)} is played by a human: ask its player, who may lend money (6.12) (6.16)")
+        _check_ai_ally(state, power, a.ally, human="who may lend money (6.12)")
         if any(isinstance(o, RequestMoney) and o.ally == a.ally for o in mine):
-            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for money in these orders")
+            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for money in these orders (6.16)")
+    elif isinstance(a, RequestUnit):
+        _check_ai_ally(state, power, a.ally)
+        u = _requested_unit(state, a.ally, a.counter)
+        if u is None:
+            raise IllegalAction(f"{a.counter!r} is not a corps, fleet or leader of {name(a.ally)} on the map: ask for one "
+                                f"'eiapbem show units' lists (6.16)")
+        if u.loaned_to is not None:
+            raise IllegalAction(f"{a.counter} is already loaned to {name(u.loaned_to)} this month (7.6)")
+        if any(isinstance(o, RequestUnit) and o.counter == a.counter for o in mine):
+            raise IllegalAction(f"{name(power)} already asks for {a.counter} in these orders (6.16)")
     elif isinstance(a, PeaceWithAmerica):
         if power != "GB":
             raise IllegalAction("only Great Britain makes peace with America (6.13)")
         if not ps.war_with_america:
             raise IllegalAction("Great Britain is not at war with America (6.13)")
         if any(isinstance(o, PeaceWithAmerica) for o in mine):
-            raise IllegalAction("Great Britain already settles peace with America in these orders")
+            raise IllegalAction("Great Britain already settles peace with America in these orders (6.13)")
+
+
+def _check_ai_ally(state: GameState, power: str, ally: str, *, human: str = "who may lend units (7.6)") -> None:
+    if ally == power or ally not in state.powers[power].alliances:
+        raise IllegalAction(f"{name(ally)} is not an ally of {name(power)}: requests go to allied computer powers (6.16)")
+    if state.powers[ally].controller.value not in AI_GIVES:
+        raise IllegalAction(f"{name(ally)} is played by a human: ask its player, {human} (6.16)")
+
+
+def _requested_unit(state: GameState, ally: str, uid: str) -> Any:
+    """The ally's own corps, fleet or leader ``uid`` on the map, or None."""
+    u: Any = state.leaders.get(uid)
+    if u is not None:
+        return u if u.power == ally and u.status is LeaderStatus.ON_MAP else None
+    u = state.units.get(uid)
+    if isinstance(u, (Corps, Fleet)) and u.nation == ally and u.location.kind is not LocationKind.POOL:
+        return u
+    return None
 
 
 def _has_corps(state: GameState, slug: str) -> bool:
@@ -240,6 +280,8 @@ def money(r: Result, sheet: dict[str, list]) -> None:
                       f"phase (6.12)", amount=amount)
             elif isinstance(o, RequestMoney):
                 _request_money(r, p, o)
+            elif isinstance(o, RequestUnit):
+                _request_unit(r, p, o)
             elif isinstance(o, PeaceWithAmerica) and r.state.powers["GB"].war_with_america:
                 r.state = r.state.with_power("GB", war_with_america=False)
                 r.say("GB", "diplomacy.america", "Great Britain settles peace with America (6.13)")
@@ -257,9 +299,40 @@ def _request_money(r: Result, p: str, o: RequestMoney) -> None:
         r.say(p, "diplomacy.request", f"{name(o.ally)} grants {name(p)}'s request for ${o.amount}, to arrive at the next "
               f"economic phase (6.16)")
         return
+    r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for ${o.amount} (6.16)")
+    _nuisance(r, p)
+
+
+def _request_unit(r: Result, p: str, o: RequestUnit) -> None:
+    """6.16, 7.6: the computer ally lends the unit on a 1-10 at or under its level's ``AI_LENDS``, unless enemy corps
+    stand unbesieged in its home nation (it keeps its forces for itself then); a loan lasts the rest of the month."""
+    from eiapbem.rules.diplomacy.war import enemy_corps_at_home
+
+    ally = r.state.powers[o.ally]
+    u = _requested_unit(r.state, o.ally, o.counter)
+    if o.ally in r.state.powers[p].alliances and u is not None and u.loaned_to is None:
+        if enemy_corps_at_home(r.state, r.ctx, o.ally):
+            why = f"enemy corps stand in {name(o.ally)}"
+        else:
+            roll = r.ctx.dice.d10(f"diplomacy/request-unit/{p}/{o.counter}")
+            need = AI_LENDS.get(ally.controller.value, 0)
+            if roll <= need:
+                lent = u.replace(loaned_to=p)
+                r.state = r.state.with_leader(lent) if o.counter in r.state.leaders else r.state.with_unit(lent)
+                r.say(p, "diplomacy.request", f"{name(o.ally)} lends {o.counter} to {name(p)} for the rest of the month "
+                      f"({roll}, {need} or less needed) (6.16, 7.6)", unit=o.counter)
+                return
+            why = f"{roll}, {need} or less needed"
+    else:
+        why = "the unit cannot be lent now"
+    r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for {o.counter} ({why}) (6.16)")
+    _nuisance(r, p)
+
+
+def _nuisance(r: Result, p: str) -> None:
+    """6.16: each failed request after the first adds one to the toll; a 1-10 at or under it costs -1."""
     failed = r.state.powers[p].failed_ai_requests + 1
     r.state = r.state.with_power(p, failed_ai_requests=failed)
-    r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for ${o.amount} (6.16)")
     if failed > 1:
         toll = failed - 1
         roll = r.ctx.dice.d10(f"diplomacy/nuisance/{p}/{failed}")
@@ -327,5 +400,5 @@ def manipulations(r: Result, sheet: dict[str, list]) -> None:
                 r.state = r.state.with_minor(o.minor, m.replace(status=status, controller=res.holder))
 
 
-__all__ = ["ACTIONS", "CreateFreeState", "Downgrade", "LendMoney", "Manipulate", "PeaceWithAmerica", "RequestMoney",
+__all__ = ["ACTIONS", "CreateFreeState", "Downgrade", "LendMoney", "Manipulate", "PeaceWithAmerica", "RequestMoney", "RequestUnit",
            "downgrades", "lapse", "manipulations", "money", "verify"]

@@ -55,6 +55,12 @@ def _zone(zones: dict[str, str], power: str) -> int:
     return status_modifier(zones[power])
 
 
+def describe_status(status: str) -> str:
+    """A minor's status in a sentence: "neutral", "a free state", "a secondary district"..."""
+    words = status.replace("-", " ")
+    return f"a {words}" if status in ("free-state", "secondary-district") else words
+
+
 def manipulate(
     minor_id: str,
     power: str,
@@ -81,7 +87,7 @@ def manipulate(
     m = minor(minor_id)
     if status not in MANIPULABLE:
         raise ManipulationRefused(
-            f"{m.name} is {status}; only neutral, influenced or allied minor countries can be manipulated (6.1.4)"
+            f"{m.name} is {describe_status(status)}; only neutral, influenced or allied minor countries can be manipulated (6.1.4)"
         )
     if (status == "neutral") != (holder is None):
         raise BadData(f"{m.name}: a neutral minor has no holder and an influenced or allied one has one")

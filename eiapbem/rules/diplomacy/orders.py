@@ -231,13 +231,13 @@ def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
         if a.partner not in state.powers[power].alliances:
             raise IllegalAction(f"{name(power)} is not allied with {name(a.partner)}: no alliance to break (6.7)")
         if any(isinstance(o, BreakAlliance) and o.partner == a.partner for o in mine):
-            raise IllegalAction(f"{name(power)} already breaks its alliance with {name(a.partner)} in these orders")
+            raise IllegalAction(f"{name(power)} already breaks its alliance with {name(a.partner)} in these orders (6.7)")
     elif isinstance(a, AttemptInformalPeace):
         if a.enemy not in state.powers[power].wars:
             raise IllegalAction(f"{name(power)} is not at war with {name(a.enemy)}: no peace to offer (6.4.1)")
         if any(isinstance(o, (AttemptInformalPeace, SueForPeace)) and getattr(o, "enemy", getattr(o, "to", None)) == a.enemy
                for o in mine):
-            raise IllegalAction(f"{name(power)} already offers peace to {name(a.enemy)} in these orders")
+            raise IllegalAction(f"{name(power)} already offers peace to {name(a.enemy)} in these orders (6.4.1)")
     elif isinstance(a, SetTrade):
         if a.partner == power:
             raise IllegalAction(f"{name(power)} cannot trade with itself (6.10)")
@@ -264,6 +264,9 @@ def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
     elif isinstance(a, WithdrawAgainstMinor):
         if a.aggressor == power:
             raise IllegalAction(f"{name(power)} cannot back down because of itself (6.6.2)")
+        for slug in a.minor:
+            if slug not in state.minors:
+                raise IllegalAction(f"{slug!r} is not a minor country of this game (6.6.2)")
     elif isinstance(a, SupportMinor):
         if a.aggressor == power:
             raise IllegalAction(f"{name(power)} cannot support a minor against itself (6.6.6)")
@@ -286,7 +289,7 @@ def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
             if peace_condition(cid).list not in lists:
                 raise IllegalAction(f"{cid} is not on list {' or '.join(lists)}, which a {kind} peace uses (6.4)")
             if cid in a.term[:i]:
-                raise IllegalAction(f"{cid} is listed twice in {name(power)}'s terms for {name(a.enemy)}")
+                raise IllegalAction(f"{cid} is listed twice in {name(power)}'s terms for {name(a.enemy)} (6.4)")
             only = peace_condition(cid).only_against
             if only is not None and a.enemy != only:
                 raise IllegalAction(f"{cid} may only be applied against {name(only)} (Victory Conditions Chart)")

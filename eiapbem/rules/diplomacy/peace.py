@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import captured
+from eiapbem.rules import captured, irregulars
 from eiapbem.rules.diplomacy import terms
 from eiapbem.rules.diplomacy.common import Result, points, set_mutual
 from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
@@ -40,7 +40,7 @@ def check_suit(state: GameState, ctx: Any, power: str, to: str, mine: Iterable[A
         raise IllegalAction(f"{name(power)} is not at war with {name(to)}: no peace to sue for (6.4.2)")
     for o in mine:
         if isinstance(o, SueForPeace) and o.to == to or isinstance(o, AttemptInformalPeace) and o.enemy == to:
-            raise IllegalAction(f"{name(power)} already offers peace to {name(to)} in these orders")
+            raise IllegalAction(f"{name(power)} already offers peace to {name(to)} in these orders (6.4.2)")
 
 
 def suit_obligations(state: GameState, ctx: Any, power: str, mine: Iterable[Any]) -> list[str]:
@@ -89,6 +89,12 @@ def _end_war(r: Result, a: str, b: str, *, formal: bool) -> None:
     for lid in freed:
         lead = r.state.leaders[lid]
         r.say(lead.power, "diplomacy.leader-returned", f"{lid} returns from captivity at the peace (13.8.2)", leader=lid)
+    # 13.2.5: peace between Austria and the holder of the ceded Tyrol takes the Tyrol corps off the map.
+    before = r.state
+    r.state = irregulars.remove_tyrol_at_peace(r.state, a, b)
+    if r.state is not before:
+        r.say(irregulars.AUSTRIA, "diplomacy.tyrol-removed", f"the Tyrol corps leaves the map at the peace of "
+              f"{name(a)} and {name(b)} (13.2.5)", unit=irregulars.TYROL_CORPS)
 
 
 def informal(r: Result, a: str, b: str) -> None:

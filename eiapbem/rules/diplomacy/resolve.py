@@ -127,7 +127,7 @@ RULES = engine.PhaseRules(
     actions=tuple((cls, _verify, _apply) for cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS),
     obligations=obligations,
     resolve=resolve,
-    gaps="not built yet: requests to an AI ally for units, land or military action (6.16; money is built), "
-    "the auto-conquest of a minor no one will run (6.6, 6.6.2), "
-    "the physically-impossible-to-enter limit of 6.2.2, loans of 7.6 in naval attacks",
+    gaps="requests to an AI ally for land or military action (6.16; money and units are built), "
+    "standing orders kept secret after the month they are given (docs/decisions.md), "
+    "loans of 7.6 in naval attacks",
 )

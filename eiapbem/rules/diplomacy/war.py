@@ -15,8 +15,10 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.diplomacy.common import Result, enforced_until, points, set_mutual, territory
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.diplomacy.orders import DeclareWar
+from eiapbem.rules import mapgraph
 from eiapbem.rules.relations import minor_record as minor_status, power_of
-from eiapbem.rules.model import POWERS, Corps, GameState, LocationKind, MinorStatus
+from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
+from eiapbem.rules.tables import forces as force_tables
 
 #: Minor statuses on which war may be declared: neutral, with or without relations (6.2; 6.1.1-6.1.3).
 DECLARABLE = (MinorStatus.NEUTRAL, MinorStatus.INFLUENCED, MinorStatus.ALLIED)
@@ -48,6 +50,50 @@ def enemy_corps_at_home(state: GameState, ctx: Any, power: str) -> tuple[str, ..
         if owner is not None and owner in state.powers[power].wars:
             out.append(uid)
     return tuple(sorted(out))
+
+
+#: 6.2.2 "physically impossible to enter" (000:632): the most movement points any corps has in one land phase
+#: (10.4.1: cavalry, light infantry, Cossacks and Freikorps 5; French corps 4 +1 by forced march).  Every corps
+#: is given this most, so a refusal is never wrong (docs/decisions.md).
+MOST_MOVEMENT = max(force_tables.MA_FAST, force_tables.MA_FRENCH + force_tables.FORCED_MARCH_BONUS,
+                    force_tables.MA_OTHER + force_tables.FORCED_MARCH_BONUS)
+ON_LAND = (LocationKind.AREA, LocationKind.CITY)
+AFLOAT = (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE)
+
+
+def can_enter_this_month(state: GameState, ctx: Any, power: str, minor: str) -> bool:
+    """6.2.2 (000:632): whether ``power`` could possibly enter the minor's territory in this month's land phase.
+
+    Yes when one of its corps on the map (its own or its controlled minors') stands within ``MOST_MOVEMENT``
+    movement points of an area of the minor over land borders and crossing arrows (``mapgraph``), or when the
+    minor has a coast and the power has a fleet at sea or in port and a corps on the map or aboard (a landing
+    from the sea, 8.6).  Enemy corps, access and supply are not counted against it: the limit refuses only a
+    declaration that no move could make good."""
+    m = ctx.map
+    target = set(territory(state, ctx, minor))
+    if not target:
+        return False
+    corps_at: list[str] = []
+    fleet = aboard = False
+    for u in state.units.values():
+        if not isinstance(u, (Corps, Fleet)) or power_of(state, u.nation) != power:
+            continue
+        loc = u.location
+        if isinstance(u, Corps):
+            if loc.kind in ON_LAND:
+                corps_at.append(loc.site)
+            elif loc.kind is LocationKind.ABOARD:
+                aboard = True
+        elif isinstance(u, Fleet) and loc.kind in AFLOAT:
+            fleet = True
+    for start in sorted(set(corps_at)):
+        if start in target:
+            return True
+        costs = mapgraph.movement_costs(m, start, max_cost=MOST_MOVEMENT)
+        if any(a in target for a in costs):
+            return True
+    coastal = any(m.area(a).coast for a in target)
+    return coastal and fleet and (aboard or bool(corps_at))
 
 
 def defied_no_trade(state: GameState, power: str, target: str) -> bool:
@@ -84,7 +130,7 @@ def check_declaration(state: GameState, ctx: Any, power: str, target: str, mine:
     if target == power:
         raise IllegalAction(f"{name(power)} cannot declare war on itself (6.2)")
     if any(isinstance(o, DeclareWar) and o.target == target for o in mine):
-        raise IllegalAction(f"{name(power)} already declares war on {name(target)} in these orders")
+        raise IllegalAction(f"{name(power)} already declares war on {name(target)} in these orders (6.2)")
     if target in POWERS:
         check_major(state, ctx, power, target)
         return
@@ -104,6 +150,10 @@ def check_declaration(state: GameState, ctx: Any, power: str, target: str, mine:
     if inside:
         raise IllegalAction(f"{name(power)} has corps inside {name(target)} ({inside[0]}): "
                             f"no declaration of war on {name(target)} (6.2.2)")
+    if not can_enter_this_month(state, ctx, power, target):
+        raise IllegalAction(f"no corps of {name(power)} can enter {name(target)} in this month's land phase, by land "
+                            f"within {MOST_MOVEMENT} movement points or from a fleet: no declaration of war on "
+                            f"{name(target)} (6.2.2)")
 
 
 def _break_ties(r: Result, a: str, b: str, why: str) -> None:
@@ -130,8 +180,21 @@ def _open_war(r: Result, a: str, b: str, declared_by: tuple[str, ...]) -> None:
                                      enforced_peace=ps.enforced_peace.discard(y))
 
 
+def _allied_minors_join(r: Result, defender: str, aggressor: str) -> None:
+    """6.1.3 (000:546): the allied minors of a power war is declared on go to war with the aggressor (they are
+    acted for by their ally, ``relations.power_of``) and are set up by it in the next reinforcement phase."""
+    for slug, m in sorted(r.state.minors.items()):
+        if m.status is MinorStatus.ALLIED and m.controller == defender and m.part_of is None and not m.setup_due:
+            r.state = r.state.with_minor(slug, m.replace(setup_due=True))
+            r.say(defender, "diplomacy.war", f"{name(slug)}, allied to {name(defender)}, goes to war with {name(aggressor)}; "
+                  f"{name(defender)} sets up its forces in the reinforcement phase (6.1.3)", minor=slug)
+
+
 def declare_major(r: Result, power: str, target: str, *, mutual: bool = False, why: str = "declaring war") -> None:
     """One declaration of war between majors with its political points (6.2.1)."""
+    _allied_minors_join(r, target, power)
+    if mutual:
+        _allied_minors_join(r, power, target)
     _break_ties(r, power, target, why)
     if mutual:
         _break_ties(r, target, power, why)
@@ -150,6 +213,9 @@ def declare_minor(r: Result, power: str, target: str) -> None:
     if m.status is MinorStatus.ALLIED and m.controller == power:
         r.state = r.state.with_minor(target, m.replace(status=MinorStatus.NEUTRAL, controller=None))
         points(r, power, -1, f"{name(power)} breaks its alliance with {name(target)} by declaring war on it (6.1.3)")
+    elif m.status is MinorStatus.ALLIED and m.controller in r.state.powers[power].alliances:
+        # 6.1.3 (000:552): war on an ally's allied minor breaks the alliance of the two powers.
+        _break_ties(r, power, m.controller, f"declaring war on {name(target)}, allied to {name(m.controller)}")
     ps = r.state.powers[power]
     r.state = r.state.with_power(power, minor_wars=ps.minor_wars.set(target, r.state.date))
     r.say(power, "diplomacy.war", f"{name(power)} declares war on {name(target)} (6.2)", target=target)

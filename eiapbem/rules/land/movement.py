@@ -39,6 +39,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, mapgraph, relations, supply
+from eiapbem.rules.land.revolts import fire_trigger, trigger_fires
 import eiapbem.rules.land.occupation as occupation
 from eiapbem.rules.land.common import (
     NEED_NOT_STOP,
@@ -98,6 +99,15 @@ def counter_kind(ctx: Any, corps: Corps) -> str:
     return "infantry"
 
 
+def _edited_movement(ctx: Any, corps: Corps) -> int | None:
+    data = ctx.world.get("counters.json", {})
+    for group in ("powers", "minors"):
+        for c in data.get(group, {}).get(corps.nation, {}).get("corps", []):
+            if c["id"] == corps.id and "movement" in c:
+                return int(c["movement"])
+    return None
+
+
 def _french_minor(state: GameState, nation: str) -> tuple[bool, bool]:
     """(French-controlled free state, component of a French-controlled Confederation of the Rhine)."""
     minor = state.minors.get(nation)
@@ -111,6 +121,9 @@ def allowance(state: GameState, ctx: Any, corps: Corps, *, forced_march: bool = 
     kind = counter_kind(ctx, corps)
     free, conf = _french_minor(state, corps.nation)
     ma = forces.movement_allowance(corps.nation, kind, french_free_state=free, french_confederation=conf)
+    edited = _edited_movement(ctx, corps)  # 14.3 "Units": an edited scenario's movement points
+    if edited is not None and kind != "guerilla":
+        ma = edited
     return ma + (forces.FORCED_MARCH_BONUS if forced_march else 0)
 
 
@@ -177,6 +190,8 @@ class Plan:
     destroyed: tuple[str, ...] = ()
     #: It enters an enemy city with no one inside and takes it (13.5.2).
     takes: bool = False
+    #: The Austrian insurrection trigger area that halted it (13.2.4), if any.
+    trigger: str | None = None
 
 
 def _path(action: MoveUnit) -> list[str]:
@@ -224,6 +239,7 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
     spent = prior.spent
     at = here
     halt: str | None = None
+    trigger: str | None = None
     destroyed: list[str] = []
     last_destroyed = False
     for to in path:
@@ -244,6 +260,12 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         last_destroyed = bool(found)
         if unit.corps_type not in NEED_NOT_STOP:
             halt = must_stop_in(state, at, power)
+        if trigger_fires(state, m, power, unit, at):
+            # 13.2.4 (000:2484): entering a secret trigger province halts the move there; the rest of the path is dropped.
+            trigger, halt = at, "it enters an Austrian insurrection trigger province (13.2.4)"
+            break
+    if trigger is not None and action.city:
+        action = action.replace(city=False)  # it stays in the area: the trigger halted it
     if action.use_depot:
         if not last_destroyed:
             raise IllegalAction(f"there is no ungarrisoned enemy depot in {at} for {unit.id} to live off (10.4.6, 000:1458)")
@@ -287,7 +309,7 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         across_river=across,
         foraged=action.use_depot,
     )
-    return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed), takes)
+    return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed), takes, trigger)
 
 
 def _fought_here(state: GameState, power: str, unit: Corps) -> bool:
@@ -330,6 +352,9 @@ def apply_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> engi
         text += "; it lives off the depot: supplied, movement over (10.4.6)"
     if plan.halt_reason:
         text += f"; it stops: {plan.halt_reason}"
+    if plan.trigger is not None:
+        state = fire_trigger(state)
+        text += "; Austria's insurrection is activated: its corps may be placed in a reinforcement phase (13.2.4)"
     # 7.6.1 (000:1006): corps loaned by an enemy to a power at peace with the mover go home as it enters.
     from eiapbem.rules.loans import revert_on_entry
 

@@ -11,15 +11,25 @@ Insurrection (the December raising is the economic levy's, ``economy.levy``):
   unbesieged insurrection corps leaves the map keeping its factors; it comes back
   only when activated again.
 
-Not built (docs/decisions.md): placement in the middle of the enemy's move that
-halts it, and the up to three secret trigger areas set in the diplomacy phase.
+- trigger provinces (000:2484): ``eiapbem reinforce set-insurrection-triggers
+  --provinces a,b,c`` (action ``irregulars.set-insurrection-triggers``) sets up to three unceded Austrian home provinces, while
+  no insurrection corps is on the map or ready to be placed; an enemy corps,
+  Cossack or Freikorps (of a power at war with Austria) entering an area of one
+  during its move stops there (the rest of its path is dropped), the
+  insurrection is activated (``GameState.insurrection_activated``) and the
+  triggers (Austria's ``standing_orders.insurrection_triggers``) are spent.  Set in Austria's reinforcement slot, not the diplomacy phase (the
+  diplomacy phase is one sealed simultaneous phase resolved by the diplomacy
+  rules; docs/decisions.md "Insurrection triggers").  Secret from the display
+  only: no log line, ``show`` or status names them except to Austria; every
+  client holds the state, so a patched client can read them (docs/SECURITY.md).
 
 Tyrol (13.2.5): when a power holding the ceded Tyrol province is at war with
 Austria, Austria's land phase of the month that war began may place the Tyrol
 corps (``land.place-tyrol --area X``) with 8 infantry in a Tyrol area free of
 enemy corps; placing it only in that month also keeps a removed corps off the
-map for the rest of that war.  ``remove_tyrol_at_peace`` (for the diplomacy
-phase's peace step) takes it off the map when Austria and the holder make peace.
+map for the rest of that war.  ``remove_tyrol_at_peace`` (in the neutral
+``rules/irregulars.py``, called by the diplomacy phase's peace step; re-exported
+here) takes it off the map when Austria and the holder make peace.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine
 from eiapbem.rules.forces import the_unit
+from eiapbem.rules.irregulars import AUSTRIA, TYROL_CORPS, TYROL_PROVINCE, remove_tyrol_at_peace, tyrol_holder
 from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import (
     POOL,
@@ -45,9 +56,6 @@ from eiapbem.rules.model import (
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
 
-AUSTRIA = "AU"
-TYROL_PROVINCE = "tyrol"
-TYROL_CORPS = "corps:AU:Tyrol"
 #: 13.2.5 (000:2508): the Tyrol corps comes on with eight regular infantry factors.
 TYROL_INFANTRY = 8
 
@@ -55,6 +63,41 @@ TYROL_INFANTRY = 8
 def _austrian_area(state: GameState, m: Any, area: str) -> bool:
     a = m.area(area)
     return a.nation == AUSTRIA and not a.is_minor and a.province not in state.ceded_provinces
+
+
+#: 13.2.4 (000:2484): up to three trigger provinces.
+MAX_TRIGGERS = 3
+
+
+def _insurrection_ready(state: GameState) -> bool:
+    """An insurrection corps is on the map or may be placed (activated): no triggers may be set then (000:2484)."""
+    return state.insurrection_activated or any(
+        isinstance(u, Corps) and u.corps_type is CorpsType.INSURRECTION and u.location != POOL for u in state.units.values())
+
+
+def triggers(state: GameState) -> tuple[str, ...]:
+    """Austria's secret insurrection trigger provinces (13.2.4): for Austria's eyes and the rules only."""
+    return state.powers[AUSTRIA].standing_orders.insurrection_triggers
+
+
+def _with_triggers(state: GameState, provinces: tuple[str, ...]) -> GameState:
+    ps = state.powers[AUSTRIA]
+    return state.with_power(AUSTRIA, standing_orders=ps.standing_orders.replace(insurrection_triggers=provinces))
+
+
+def trigger_fires(state: GameState, m: Any, power: str, unit: Corps, area: str) -> bool:
+    """13.2.4 (000:2484): ``unit`` of ``power`` entering ``area`` halts there and activates the insurrection."""
+    found = triggers(state)
+    if not found or unit.corps_type is CorpsType.GUERRILLA or power == AUSTRIA:
+        return False
+    if area not in m.areas or not _austrian_area(state, m, area) or m.area(area).province not in found:
+        return False
+    return is_enemy(state, AUSTRIA, unit)
+
+
+def fire_trigger(state: GameState) -> GameState:
+    """The insurrection is activated and the triggers are spent (000:2484)."""
+    return _with_triggers(state.replace(insurrection_activated=True), ())
 
 
 def insurrection_active(state: GameState, m: Any) -> bool:
@@ -71,13 +114,24 @@ def insurrection_active(state: GameState, m: Any) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class PlaceInsurrection(Record):
-    """Place an Austrian insurrection corps at its current strength while enemies stand in Austria (13.2.4)."""
+    """Place an Austrian insurrection corps at its current strength once the insurrection is activated (13.2.4)."""
 
     KIND = "irregulars.place-insurrection"
     COMMAND = "place-insurrection"
 
     unit: UnitId
     area: Slug
+
+
+@dataclass(frozen=True, slots=True)
+class SetInsurrectionTriggers(Record):
+    """Austria sets up to three secret insurrection trigger provinces ('' clears them) (13.2.4)."""
+
+    KIND = "irregulars.set-insurrection-triggers"
+    COMMAND = "set-insurrection-triggers"
+    BUTTON = "Insurrection Toggle"
+
+    provinces: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,13 +163,39 @@ def _insurrection(state: GameState, power: str, unit_id: str) -> Corps:
     return u
 
 
+def _trigger_list(text: str) -> tuple[str, ...]:
+    return tuple(sorted({p.strip() for p in text.split(",") if p.strip()}))
+
+
+def verify_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers, ctx: Any) -> None:
+    if power != AUSTRIA:
+        raise IllegalAction("only Austria sets insurrection trigger provinces (13.2.4)")
+    provinces = _trigger_list(a.provinces)
+    if len(provinces) > MAX_TRIGGERS:
+        raise IllegalAction(f"Austria sets at most {MAX_TRIGGERS} insurrection trigger provinces (13.2.4), not {len(provinces)}")
+    if _insurrection_ready(state):
+        raise IllegalAction("an insurrection corps is on the map or ready to be placed, so no trigger provinces may be set now (13.2.4)")
+    m = ctx.map
+    for prov in provinces:
+        areas = m.areas_of_province(prov) if prov in m.provinces else ()
+        if not areas or not _austrian_area(state, m, areas[0]):
+            raise IllegalAction(f"{prov!r} is not an unceded Austrian home province; a trigger is one of Austria's own (13.2.4)")
+
+
+def apply_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers, ctx: Any) -> engine.Outcome:
+    state = _with_triggers(state, _trigger_list(a.provinces))
+    # The public line names no province: the triggers are shown to Austria only (000:2484).
+    return engine.log(state, power, "irregulars.set-insurrection-triggers",
+                      "AU sets its secret insurrection trigger provinces (13.2.4)")
+
+
 def verify_place_insurrection(state: GameState, power: str, a: PlaceInsurrection, ctx: Any) -> None:
     u = _insurrection(state, power, a.unit)
     if u.location != POOL:
         raise IllegalAction(f"{a.unit} is already on the map")
     if u.factors.total == 0:
         raise IllegalAction(f"{a.unit} has no factors; it is raised again in December (13.2.4)")
-    if not insurrection_active(state, ctx.map):
+    if not state.insurrection_activated and not insurrection_active(state, ctx.map):
         raise IllegalAction("no enemy corps, Cossack or Freikorps stands in an unceded Austrian province, so the "
                             "insurrection is not activated (13.2.4)")
     if a.area not in ctx.map.areas or not _austrian_area(state, ctx.map, a.area):
@@ -125,6 +205,9 @@ def verify_place_insurrection(state: GameState, power: str, a: PlaceInsurrection
 def apply_place_insurrection(state: GameState, power: str, a: PlaceInsurrection, ctx: Any) -> engine.Outcome:
     u = _insurrection(state, power, a.unit)
     state = state.with_unit(u.replace(location=Location(LocationKind.AREA, a.area)))
+    if not any(isinstance(c, Corps) and c.corps_type is CorpsType.INSURRECTION and c.location == POOL and c.factors.total
+               for c in state.units.values()):
+        state = state.replace(insurrection_activated=False)  # every insurrection corps that can come is on the map
     return engine.log(state, power, "irregulars.place-insurrection",
                       f"AU raises {a.unit} ({u.factors.total} factors) in {a.area} against the invader (13.2.4)",
                       unit=a.unit, area=a.area)
@@ -142,10 +225,6 @@ def apply_stand_down(state: GameState, power: str, a: StandDownInsurrection, ctx
     state = state.with_unit(u.replace(location=POOL, besieging=False))
     return engine.log(state, power, "land.stand-down-insurrection",
                       f"AU stands down {a.unit}, keeping its {u.factors.total} factors (13.2.4)", unit=a.unit)
-
-
-def tyrol_holder(state: GameState) -> str | None:
-    return state.ceded_provinces.get(TYROL_PROVINCE)
 
 
 def verify_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) -> None:
@@ -175,21 +254,12 @@ def apply_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) -> 
                       f"Tyrol rises: AU places {TYROL_CORPS} with {TYROL_INFANTRY} infantry in {a.area} (13.2.5)", area=a.area)
 
 
-def remove_tyrol_at_peace(state: GameState, a: str, b: str) -> GameState:
-    """13.2.5 (000:2514): peace between Austria and the power that held Tyrol takes the Tyrol corps off the map.
-
-    For the diplomacy phase's peace step; ``a`` and ``b`` are the two powers making peace."""
-    other = b if a == AUSTRIA else a if b == AUSTRIA else None
-    u = state.units.get(TYROL_CORPS)
-    if other is None or u is None or u.location == POOL or tyrol_holder(state) not in (other, None):
-        return state
-    return state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False))
-
-
 ACTIONS = ((StandDownInsurrection, verify_stand_down, apply_stand_down), (PlaceTyrol, verify_place_tyrol, apply_place_tyrol))
-#: 13.2.4's placement is an action of Austria's reinforcement slot, not of the land phase's
-#: (registered by ``eiapbem/rules/phases.py``).
+#: 13.2.4's placement and trigger provinces are actions of Austria's reinforcement slot, not of the land
+#: phase's (registered by ``eiapbem/rules/phases.py``).
 INSURRECTION_RULES = engine.PhaseRules("insurrection placement", phases=(Phase.REINFORCEMENT,),
-                                       actions=((PlaceInsurrection, verify_place_insurrection, apply_place_insurrection),))
+                                       actions=((PlaceInsurrection, verify_place_insurrection, apply_place_insurrection),
+                                                (SetInsurrectionTriggers, verify_set_triggers, apply_set_triggers)))
 
-__all__ = ["INSURRECTION_RULES", "PlaceInsurrection", "PlaceTyrol", "StandDownInsurrection", "insurrection_active", "remove_tyrol_at_peace"]
+__all__ = ["INSURRECTION_RULES", "PlaceInsurrection", "PlaceTyrol", "SetInsurrectionTriggers", "StandDownInsurrection",
+           "fire_trigger", "insurrection_active", "remove_tyrol_at_peace", "trigger_fires", "triggers"]

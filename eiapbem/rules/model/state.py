@@ -136,6 +136,13 @@ class GameState(Record):
     #: Sealed and open orders of the simultaneous slot in play (6.0; ``model.sheet``),
     #: cleared by the sequence.
     order_sheet: OrderSheet = OrderSheet()
+    #: One of Austria's secret insurrection trigger provinces (13.2.4, 000:2484; kept in Austria's
+    #: ``standing_orders.insurrection_triggers``) fired: the insurrection corps may be placed
+    #: (``rules.land.revolts``).
+    insurrection_activated: bool = False
+    #: An edited scenario's unit ratings, maxima and movement (14.3 "Units"), canonically encoded
+    #: (``rules.world_edits``): the rules read world data through them.  Empty for shipped scenarios.
+    world_edits: bytes = b""
 
     #: The slot's scratch: fields that hold only what the slot in play needs and that
     #: ``rules.sequence.advance`` puts back to these values whenever a slot ends (one place;

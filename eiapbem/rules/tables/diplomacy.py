@@ -8,6 +8,8 @@ game's chart sheet (003) differs, the manual wins (seeds/README.md).
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 
 from eiapbem.core.errors import BadData
@@ -391,10 +393,13 @@ NATURAL_ALLIANCE: dict[str, dict[str, int]] = {
 }
 
 
-def natural_alliance_modifier(attempting: str, accepting: str) -> int:
+def natural_alliance_modifier(attempting: str, accepting: str, world: Any = None) -> int:
+    """The chart's modifier, or an edited scenario's stance of ``attempting`` toward ``accepting`` (14.3 item 10,
+    carried in the world data by ``rules.world_edits`` as ``natural_alliances``)."""
     if attempting == accepting:
         raise BadData(f"a power cannot ally with itself ({attempting})")
-    return NATURAL_ALLIANCE[attempting][accepting]
+    edited = ((world or {}).get("natural_alliances") or {}).get(attempting, {}).get(accepting)
+    return int(edited) if edited is not None else NATURAL_ALLIANCE[attempting][accepting]
 
 
 @register("natural-alliance")

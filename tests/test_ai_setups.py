@@ -1,0 +1,75 @@
+"""The computer loads one of a scenario's AI setups ``AI<Xx><scenario>_<#>.set`` (14.5, 000:2822-2828)."""
+
+import json
+
+import pytest
+
+from eiapbem import ai
+from eiapbem.ai.setup import LABEL, Alternatives, choose
+from eiapbem.client.autoplay import ai_setups, default_actions
+from eiapbem.core.dice import Dice
+from eiapbem.core.errors import BadData
+from eiapbem.data import world
+from eiapbem.data.context import rules_context
+from eiapbem.rules import engine
+from eiapbem.rules.model import POWERS, Options, Phase, PlayerKind
+from eiapbem.rules.scenario import initial_state
+
+
+def _ctx(label):
+    return rules_context(Dice(b"ai-setups/" + label.encode()))
+
+
+@pytest.fixture(scope="module")
+def at_france():
+    """All-computer setup up to France's setup slot (5.3 order: France sets up last)."""
+    state = initial_state(world.load_scenario("classic-1805"), world.load_raw(), options=Options(),
+                          players={p: PlayerKind.AI_MEDIUM for p in POWERS})
+    while state.slot.power != "FR":
+        assert state.slot.phase is Phase.SETUP
+        state = ai.play_slot(state, state.slot.power, _ctx(state.slot.power),
+                             setup=default_actions("classic-1805", state.slot.power)).state
+    return state
+
+
+def test_the_shipped_ai_setups_are_found_by_their_14_5_names():
+    alts = ai_setups("classic-1805", "FR")
+    assert alts.names == ("AIFrclassic-1805_0.set", "AIFrclassic-1805_1.set")
+    # an edited scenario made from classic-1805 uses them too; a power without any gets None (default setup)
+    assert ai_setups("my-1812", "FR", based_on="classic-1805").names == alts.names
+    assert ai_setups("classic-1805", "AU") is None
+
+
+def test_numbering_starts_at_zero_and_stops_at_the_first_gap(tmp_path):
+    d = tmp_path / "demo"
+    d.mkdir()
+    acts = {"actions": [engine.action_to_obj(a) for a in default_actions("classic-1805", "RU")[:2]]}
+    for n in (0, 1, 3):
+        (d / f"AIRudemo_{n}.set").write_text(json.dumps(acts))
+    assert ai_setups("demo", "RU", root=tmp_path).names == ("AIRudemo_0.set", "AIRudemo_1.set")
+    (d / "AIRudemo_0.set").write_text("{not json")
+    with pytest.raises(BadData, match="AIRudemo_0.set is not JSON"):
+        ai_setups("demo", "RU", root=tmp_path)
+
+
+def test_the_computer_plays_the_setup_its_die_chooses(at_france):
+    alts = ai_setups("classic-1805", "FR")
+    where = {0: ("corps:FR:Guard", "paris"), 1: ("corps:FR:I", "strasbourg")}  # what each file changes
+    chosen = set()
+    for seed in range(8):
+        c = _ctx(f"fr-{seed}")
+        turn = ai.play_slot(at_france, "FR", c, setup=alts)
+        pick = c.dice.roll(LABEL, 2) - 1  # the same label gives the same die
+        corps, area = where[pick]
+        assert turn.state.units[corps].location.site == area
+        assert turn.state.slot.power != "FR"  # every factor placed: the slot ended (5.1)
+        assert [engine.action_to_obj(a) for a in turn.actions] == [engine.action_to_obj(a) for a in alts.options[pick]]
+        chosen.add(pick)
+    assert chosen == {0, 1}  # both files are used
+
+
+def test_a_plain_setup_is_loaded_as_it_is_and_one_file_needs_no_die():
+    acts = default_actions("classic-1805", "FR")
+    c = _ctx("plain")
+    assert choose(acts, c) is acts and choose(Alternatives((tuple(acts),)), c) == tuple(acts)
+    assert LABEL not in c.dice.to_obj()
