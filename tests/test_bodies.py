@@ -304,7 +304,9 @@ def test_a_save_of_an_old_state_format_is_refused_naming_it(tmp_path):
     from eiapbem.pbem import savegame
 
     savegame.store(s.folders, s.game, s.contents, s.me, also=s.local)
-    with pytest.raises(BadEncoding, match="state format 1 is not 2"):
+    from eiapbem.rules.model import STATE_FORMAT
+
+    with pytest.raises(BadEncoding, match=f"state format 1 is not {STATE_FORMAT}, the one this eiapbem reads"):
         Session.open(tmp_path, None, "RU", "pw-RU")
 
 

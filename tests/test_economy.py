@@ -27,6 +27,7 @@ from eiapbem.rules.economy.phase import (
     RemoveLevy,
     SetManipulation,
     StopUsaTrade,
+    orders_of,
     run_steps,
     with_orders,
 )
@@ -252,6 +253,20 @@ def test_one_cession_per_phase():
         engine.check_orders(st0, "FR", [Cede(territory="hanover", to="SP"), Cede(territory="julich", to="SP")], ctx_with())
 
 
+def test_economic_orders_are_written_on_the_one_order_sheet():
+    """Issue 14: the economic slot keeps its orders on ``GameState.order_sheet`` like diplomacy, not in the powers."""
+    from eiapbem.rules.model import Purchase
+
+    st0 = state_for(month="1806-03")
+    given = [BuyShips(item="light", count=2, port="toulon"), BuyCounter(unit="fleet:FR:4"), BuyArmy(item="infantry", count=1)]
+    scratch = engine.check_orders(st0, "FR", given, ctx_with()).state
+    assert engine.given_orders(scratch, "FR") == tuple(given) and not st0.order_sheet.orders
+    assert orders_of(scratch, "FR").purchases == (Purchase("FR", "light", 2, "toulon"), Purchase("FR", "infantry", 1))
+    assert orders_of(scratch, "FR").counters == ("fleet:FR:4",) and orders_of(scratch, "RU") == orders_of(st0, "RU")
+    with pytest.raises(IllegalAction, match="counter fleet:FR:4 is already bought in these orders"):
+        engine.check_orders(st0, "FR", given + [BuyCounter(unit="fleet:FR:4")], ctx_with())
+
+
 def test_unaffordable_purchase_is_not_made():
     _, w = run({"treasury": {"TU": 0}}, {"TU": [BuyArmy(item="cavalry", count=20)]})
     assert not w.state.powers["TU"].builds
@@ -352,7 +367,7 @@ def test_resolve_slot_through_the_engine_and_orders_cleared():
     new = out.state
     assert new.date == Date(1806, 4) and new.slot.phase is Phase.DIPLOMACY
     assert new.powers["FR"].builds["1806-06/FR/infantry/-"].count == 2
-    assert new.powers["FR"].economic.purchases == ()
+    assert not new.order_sheet.orders and orders_of(new, "FR").purchases == ()  # the sequence cleared the sheet
     assert [e.kind for e in out.events].count("economy.summary") == 7
 
 
@@ -579,7 +594,7 @@ def test_removed_cossack_not_placed_again_the_same_phase_and_piracy_months_reset
 
 
 def test_orders_kingdoms_and_victors_survive_encoding():
-    # The new model fields (EconomicChoices orders, MinorCountry.provinces, GameState.victors) round-trip.
+    # The model fields (economic orders on the order sheet, MinorCountry.provinces, GameState.victors) round-trip.
     from eiapbem.rules.model import GameState
 
     ctx = ctx_with()

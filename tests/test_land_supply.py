@@ -174,7 +174,7 @@ def test_depot_supply_costs_half_a_dollar_on_the_depot_and_a_dollar_per_area_rou
     # They used all their movement points (no -1 per unused point, 000:1504), so a 6 could cost them factors.
     moved = {"corps:FR:A": "strasbourg", "corps:FR:B": "strasbourg", "corps:FR:C": "palatinate"}
     for cid, area in moved.items():
-        s = s.replace(land_moves=s.land_moves.set(cid, LandMove(start="metz", passed=(area,), spent=4)))
+        s = s.with_scratch(land_moves=s.land_moves.set(cid, LandMove(start="metz", passed=(area,), spent=4)))
     s = corps(s, "corps:FR:X", "metz", infantry=5)  # idle at home: no roll could cost it a factor
     assert supplyphase.worst_case_loss(s, C, "FR", s.units["corps:FR:X"]) == 0
     # A corps that could lose a factor by foraging takes depot supply; one that could not forages (Auto Forage).

@@ -250,9 +250,10 @@ def test_decode_refuses_another_format_version():
     obj["format"] = STATE_FORMAT + 1
     assert "format" in _bad(obj)
     old = sample_state().to_obj()
-    old["format"] = 1  # the format that carried the game log inside the hashed state
-    with pytest.raises(BadEncoding, match="state format 1 is not 2"):
-        GameState.decode(canonical.encode(old))
+    for version in (1, 2):  # 1 carried the game log; 2 the economic orders in each power and a scratch field list
+        old["format"] = version
+        with pytest.raises(BadEncoding, match=f"state format {version} is not {STATE_FORMAT}, the one this eiapbem reads"):
+            GameState.decode(canonical.encode(old))
 
 
 def test_decode_refuses_non_canonical_bytes_and_rubbish():

@@ -60,7 +60,7 @@ def test_insurrection_corps_may_not_be_set_up(classic, ctx):
 
 def test_counter_capacity_and_unplaced_factors_are_checked(classic, ctx):
     s = engine.apply_action(classic, "RU", setup.SetupPlaceCorps("corps:RU:I", "moscow"), ctx).state
-    with pytest.raises(IllegalAction, match="can hold at most 15 infantry factors, not 16"):
+    with pytest.raises(IllegalAction, match=r"cannot hold 16 infantry more: infantry 16 > 15 \(the corps counter's full strength, 7\.2\.2"):
         engine.verify_action(s, "RU", setup.SetupAddFactors("corps:RU:I", Factors(infantry=16)), ctx)
     with pytest.raises(IllegalAction, match="has only 5 guard factors left to place, not 6"):
         engine.verify_action(s, "RU", setup.SetupAddFactors("corps:RU:I", Factors(guard=6)), ctx)
@@ -128,7 +128,7 @@ def test_admirals_go_with_fleets_and_generals_with_corps(classic, ctx):
     for a in (setup.SetupPlaceFleet("fleet:GB:1", port="portsmouth" if "portsmouth" in ctx.map.areas else "bristol"),
               setup.SetupPlaceCorps("corps:GB:I", "london")):
         state = engine.apply_action(state, "GB", a, ctx).state
-    with pytest.raises(IllegalAction, match="leader:GB:nelson is an admiral and goes with a fleet"):
+    with pytest.raises(IllegalAction, match="leader:GB:nelson is an admiral and goes only with a fleet on the map"):
         engine.verify_action(state, "GB", setup.SetupAssignLeader("leader:GB:nelson", "corps:GB:I"), ctx)
     engine.verify_action(state, "GB", setup.SetupAssignLeader("leader:GB:nelson", "fleet:GB:1"), ctx)
 
@@ -142,7 +142,7 @@ def test_turkey_sets_up_syria_and_must_place_its_forces(classic, ctx):
         state = engine.apply_action(state, "TU", a, ctx).state
     assert state.minors["syria"].stored_factors.total == 0
     assert not any("syria" in u for u in engine.unmet_obligations(state, "TU", ctx))
-    with pytest.raises(IllegalAction, match="is syria's, not a counter RU sets up"):
+    with pytest.raises(IllegalAction, match="corps:syria:1 is syria's; RU places only its own counters and those of its minor free states"):
         engine.verify_action(_at(classic, "RU"), "RU", setup.SetupPlaceCorps("corps:syria:1", area), ctx)
 
 

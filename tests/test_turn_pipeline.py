@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -69,11 +70,17 @@ def test_versions_name_the_first_difference():
 
 
 def test_the_sequence_empties_the_slots_scratch(start):
-    st = start.replace(movement_over=True, new_depots=("depot:FR:1",),
-                       land_moves=FrozenMap({"corps:FR:I": LandMove(start="paris")}))
+    """Issue 14 item 5: the slot's scratch is one record (``model.scratch``) the sequence resets, whatever the slot."""
+    from eiapbem.rules.model import NavalMove, SlotScratch
+
+    st = start.with_scratch(movement_over=True, new_depots=("depot:FR:1",),
+                            land_moves=FrozenMap({"corps:FR:I": LandMove(start="paris")}),
+                            naval_moves=FrozenMap({"fleet:GB:1": NavalMove(start="port:portsmouth")}))
+    assert st.movement_over and st.new_depots == ("depot:FR:1",) and set(st.naval_moves) == {"fleet:GB:1"}
     nxt = sequence.advance(st)
-    assert nxt.movement_over is False and nxt.new_depots == () and len(nxt.land_moves) == 0
-    assert set(GameState.SCRATCH) == {"land_moves", "movement_over", "new_depots"}
+    assert nxt.scratch == SlotScratch() and nxt.movement_over is False and nxt.new_depots == ()
+    assert len(nxt.land_moves) == 0 and len(nxt.naval_moves) == 0
+    assert not {"land_moves", "movement_over", "new_depots", "naval_moves"} & {f.name for f in fields(GameState)}
 
 
 def test_the_parts_name_where_two_states_differ(start):

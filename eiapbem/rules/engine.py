@@ -46,8 +46,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from eiapbem.core import canonical
 from eiapbem.core.errors import BadEncoding, IllegalAction
 from eiapbem.core.dice import Dice
 from eiapbem.rules.mapgraph import Map
@@ -303,6 +305,29 @@ def apply_actions(state: GameState, power: str, actions: Iterable[Any], ctx: Rul
     for action in actions:
         out = out.then(apply_action(out.state, power, action, ctx))
     return out
+
+
+# ----------------------------------------------------------------- the order sheet
+
+
+def record_order(state: GameState, power: str, action: Record) -> GameState:
+    """``state`` with ``action`` written at the end of ``power``'s orders on the order sheet.
+
+    The ``apply`` of a simultaneous phase's order (economic, 12.0): the order takes effect only when the
+    phase's ``resolve`` reads the sheet; the sequence clears the sheet when play moves on.
+    """
+    return state.replace(order_sheet=state.order_sheet.add(power, canonical.encode(action_to_obj(action))))
+
+
+@lru_cache(maxsize=4096)
+def _sheet_order(data: bytes) -> Record:
+    # Orders are immutable values: one decoded copy serves every later look at the same bytes.
+    return action_from_obj(canonical.decode(data), "order sheet")
+
+
+def given_orders(state: GameState, power: str) -> tuple[Record, ...]:
+    """The orders ``power`` has written on the order sheet in the slot in play, in order."""
+    return tuple(_sheet_order(d) for d in state.order_sheet.of(power))
 
 
 # ----------------------------------------------------------------- ending a slot

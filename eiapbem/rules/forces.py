@@ -7,8 +7,10 @@ What setup, reinforcement, land and economy share about forces, written once
   ``the_corps``, ``the_fleet``, ``the_leader``, ``the_area``, ``army_unit``,
   ``garrison_target``);
 - the counter mix (``counter_max``, ``corps_capacity``, ``fleet_capacity``,
-  ``feudal_province``) and the limits on stacks and garrisons (``STACK_LIMIT``,
-  ``garrison_capacity``, ``city_garrison_total``, ``fits``, ``covers``);
+  ``feudal_province``) and the limits on counters, stacks and garrisons, each
+  refused in one sentence (``check_holds``, ``check_room``, ``check_garrison_factors``, ``check_garrison_room``;
+  ``STACK_LIMIT``, ``counters_in_section``, ``garrison_capacity``, ``city_garrison_total``,
+  ``fits``, ``covers``);
 - ownership (``check_nation``, ``own_unit``, ``own_on_map``, ``on_map``);
 - factor transfers between corps and garrisons in one area (7.2.3, 10.4.3:
   ``check_transfer``, ``move_factors``, ``removed_log``).
@@ -193,6 +195,63 @@ def feudal_province(ctx: Any, corps_id: str) -> str | None:
     return None
 
 
+def check_holds(ctx: Any, unit: Corps | Fleet, more: Factors | Ships) -> None:
+    """Raise unless ``unit`` holds ``more`` within its counter's capacity (the counter mix; 7.1.2, 7.2.2, 7.2.3)."""
+    if isinstance(unit, Fleet):
+        assert isinstance(more, Ships)
+        over = fits(unit.ships + more, fleet_capacity(ctx, unit))
+        why = "the fleet counter's ship capacity, 7.1.2, 000:912"
+    else:
+        assert isinstance(more, Factors)
+        over = fits(unit.factors + more, corps_capacity(ctx, unit))
+        why = "the corps counter's full strength, 7.2.2, 000:930"
+    if over:
+        raise IllegalAction(f"{unit.id} cannot hold {more.describe()} more: {', '.join(over)} ({why})")
+
+
+def counters_in_section(state: GameState, area: str, *, besieging: bool = False) -> int:
+    """Counters in the rural ("Rural" or "Besieging Rural") section of ``area`` (10.4.2, 000:1404)."""
+    n = 0
+    for u in state.units.values():
+        if u.location.kind is not LocationKind.AREA or u.location.site != area:
+            continue
+        if isinstance(u, Corps):
+            n += 1 if u.besieging == besieging else 0
+        elif isinstance(u, (Garrison, Depot)) and not besieging:
+            n += 1
+    return n
+
+
+def check_room(state: GameState, where: Location) -> None:
+    """Raise unless one more counter fits at ``where``: 30 in a city, 30 in an area's rural section (10.4.2, 10.4.3)."""
+    if where.kind is LocationKind.CITY:
+        n = sum(1 for u in state.units.values() if u.location == where)
+        if n + 1 > STACK_LIMIT:
+            raise IllegalAction(f"the city of {where.site} already holds {n} counters; {STACK_LIMIT} is the limit (10.4.3, 000:1410)")
+    elif where.kind is LocationKind.AREA:
+        n = counters_in_section(state, where.site)
+        if n + 1 > STACK_LIMIT:
+            raise IllegalAction(f"{where.site} already holds {n} counters outside its city; {STACK_LIMIT} is the limit (10.4.2, 000:1404)")
+
+
+def check_garrison_factors(more: Factors) -> None:
+    """Raise unless ``more`` are factors a garrison holds: infantry and militia (10.4.3, 000:1424)."""
+    extra = [t.value for t in FactorType if more.get(t) and t not in GARRISON_ITEMS]
+    if extra:
+        raise IllegalAction(f"garrisons hold only infantry and militia, not {', '.join(extra)} (10.4.3, 000:1424)")
+
+
+def check_garrison_room(state: GameState, m: Any, area: str, more: Factors) -> None:
+    """Raise unless ``more`` may join the garrison of the city of ``area``: infantry and militia only, at most
+    five factors per supply value of the city (10.4.3, 000:1420-1424)."""
+    check_garrison_factors(more)
+    cap = garrison_capacity(state, m, area)
+    have = city_garrison_total(state, area)
+    if have + more.total > cap:
+        raise IllegalAction(f"the city of {area} holds at most {cap} garrison factors (5 per supply value, 10.4.3); "
+                            f"it has {have}, so {more.total} more do not fit")
+
+
 def garrison_capacity(state: GameState, m: Any, area: str) -> int:
     """10.4.3: a city holds five garrison factors per supply value."""
     city = m.area(area).city
@@ -290,9 +349,7 @@ def check_transfer(state: GameState, ctx: Any, power: str, source_id: str, targe
         raise IllegalAction(f"{source.id} has {source.factors.describe()}, not {f.describe()}")
     garrison = source if isinstance(source, Garrison) else target if isinstance(target, Garrison) else None
     if garrison is not None:
-        extra = [t.value for t in FactorType if f.get(t) and t not in GARRISON_ITEMS]
-        if extra:
-            raise IllegalAction(f"garrisons hold only infantry and militia, not {', '.join(extra)} (10.4.3, 000:1424)")
+        check_garrison_factors(f)
         if garrison.location.kind is LocationKind.AREA:
             if garrison.nation != power:
                 raise IllegalAction(f"{garrison.nation} is a minor country: its forces may not garrison depots (10.4.3, 000:1420)")
@@ -306,17 +363,9 @@ def check_transfer(state: GameState, ctx: Any, power: str, source_id: str, targe
                 f"to or absorbed from a garrison there (10.4.3, 000:1414)"
             )
         if target is garrison and garrison.location.kind is LocationKind.CITY:
-            cap = garrison_capacity(state, m, garrison.location.site)
-            have = city_garrison_total(state, garrison.location.site)
-            if have + f.total > cap:
-                raise IllegalAction(
-                    f"the city of {garrison.location.site} holds at most {cap} garrison factors (5 x supply, 10.4.3); "
-                    f"it has {have}, so {f.total} more do not fit"
-                )
+            check_garrison_room(state, m, garrison.location.site, f)
     if isinstance(target, Corps):
-        over = fits(target.factors + f, corps_capacity(ctx, target))
-        if over:
-            raise IllegalAction(f"{target.id} cannot hold {f.describe()} more: {', '.join(over)} (7.2.3 \"capacity permitting\")")
+        check_holds(ctx, target, f)
     if isinstance(source, Corps) and (source.factors - f).total == 0:
         led = [lid for lid, lead in state.leaders.items() if lead.attached_to == source.id]
         if led:

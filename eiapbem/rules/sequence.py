@@ -281,7 +281,7 @@ def next_slot_of(state: GameState) -> tuple[Date, Slot] | None:
 def advance(state: GameState) -> GameState:
     """The state moved on to its next slot (a bookkeeping step, no rules applied).
 
-    Sets the date and slot; empties the slot's scratch (``GameState.SCRATCH``); clears each ``once`` skip setting the move used
+    Sets the date and slot; empties the slot's scratch (``GameState.scratch``, one record); clears each ``once`` skip setting the move used
     (13.9, 000:2734); and, when a new month begins, puts 7.5's positions back
     to the default (a choice is "for the next" naval or land phase only,
     000:998) and ends every loan of 7.6 (``end_loans``).  After the last slot of the last month, or once a
@@ -290,7 +290,7 @@ def advance(state: GameState) -> GameState:
     slot = state.slot
     if slot is None:
         return state
-    state = state.without_scratch()  # the slot's scratch ends with the slot (GameState.SCRATCH)
+    state = state.without_scratch()  # the slot's scratch ends with the slot (model.scratch)
     assert state.slot is not None
     choices = choices_from_state(state)
     used = passed_skips(state.date, slot, choices)
@@ -303,7 +303,7 @@ def advance(state: GameState) -> GameState:
     powers = nullify_skips(state.replace(powers=powers), choices.war_declared_on, choices.reinforcements_ready).powers
     nxt = next_slot(state.date, slot, choices, end=state.end)
     if nxt is None or state.victors:  # 12.1.3: a campaign victory ends the game
-        return state.replace(powers=powers, slot=None)
+        return state.replace(powers=powers, slot=None, order_sheet=OrderSheet())
     date, slot = nxt
     # The order sheet (model.sheet): orders are spent once play moves on; the
     # commitments of a sealed phase last into its reveal round only.

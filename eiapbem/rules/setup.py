@@ -46,9 +46,9 @@ from eiapbem.rules.model import (
     Record,
     Ships,
     ShipType,
-    garrison_id,
 )
-from eiapbem.rules.forces import counter_max, own_nation, the_area, the_corps, the_fleet, the_leader
+from eiapbem.rules.forces import check_garrison_room, check_holds, own_nation, the_area, the_corps, the_fleet
+from eiapbem.rules.placement import add_to_garrison, attach_leader, check_leader, check_placement, place
 
 #: Corps types that may be set up (5.3.1; 13.2.1, 13.2.2, 13.2.4, 13.2.5 keep the others off the map).
 SETUP_CORPS_TYPES = (CorpsType.REGULAR, CorpsType.FEUDAL, CorpsType.COSSACK)
@@ -170,13 +170,16 @@ def _check_land(state: GameState, power: str, area_id: str, ctx: RulesContext, w
     return area
 
 
-def _own_unit(state: GameState, power: str, unit_id: str, cls: type, what: str) -> Any:
-    unit = state.units.get(unit_id)
+def _placed_unit(state: GameState, power: str, unit_id: str, cls: type[Any], what: str) -> Any:
+    """A corps or fleet ``power`` has set up on the map, to put factors or ships into."""
+    unit: Any = state.units.get(unit_id)
     if not isinstance(unit, cls):
         raise IllegalAction(f"there is no {what} {unit_id!r}", hint="'eiapbem show pool' lists your counters")
-    nation = getattr(unit, "nation", None) or getattr(unit, "power")
-    if not own_nation(state, power, nation):
-        raise IllegalAction(f"{unit_id} is {nation}'s, not a counter {power} sets up")
+    if not own_nation(state, power, unit.nation):
+        raise IllegalAction(f"{unit_id} is {unit.nation}'s; {power} places only its own counters and those of its "
+                            f"minor free states (5.2, 000:312; 7.2, 000:930-936)")
+    if unit.location == POOL:
+        raise IllegalAction(f"{unit_id} is still in the pool; place it first with place-{what}")
     return unit
 
 
@@ -207,30 +210,24 @@ def _check_take(state: GameState, nation: str, factors: Factors, what: str) -> N
 
 
 def _verify_place_corps(state: GameState, power: str, a: SetupPlaceCorps, ctx: RulesContext) -> None:
-    corps = _own_unit(state, power, a.corps, Corps, "corps counter")
-    if corps.location != POOL:
-        raise IllegalAction(f"{a.corps} is already on the map at {corps.location}")
+    corps = check_placement(state, ctx, power, a.corps, Corps, Location(LocationKind.AREA, a.area))
     if corps.corps_type not in SETUP_CORPS_TYPES:
         raise IllegalAction(f"{a.corps} cannot be placed: {_NOT_AT_SETUP[corps.corps_type]}")
     _check_land(state, power, a.area, ctx, a.corps)
 
 
 def _apply_place_corps(state: GameState, power: str, a: SetupPlaceCorps, ctx: RulesContext) -> Outcome:
-    corps = state.units[a.corps]
-    new = state.with_unit(corps.replace(location=Location(LocationKind.AREA, a.area)))
+    new = place(state, state.units[a.corps], Location(LocationKind.AREA, a.area))
     return engine.log(new, power, "setup.place", f"{power} places {a.corps} in {ctx.map.areas[a.area].name}", unit=a.corps, area=a.area)
 
 
 def _verify_place_depot(state: GameState, power: str, a: PlaceDepot, ctx: RulesContext) -> None:
-    depot = _own_unit(state, power, a.depot, Depot, "depot counter")
-    if depot.location != POOL:
-        raise IllegalAction(f"{a.depot} is already on the map at {depot.location}")
+    check_placement(state, ctx, power, a.depot, Depot, Location(LocationKind.AREA, a.area))
     _check_land(state, power, a.area, ctx, a.depot)
 
 
 def _apply_place_depot(state: GameState, power: str, a: PlaceDepot, ctx: RulesContext) -> Outcome:
-    depot = state.units[a.depot]
-    new = state.with_unit(depot.replace(location=Location(LocationKind.AREA, a.area)))
+    new = place(state, state.units[a.depot], Location(LocationKind.AREA, a.area))
     return engine.log(new, power, "setup.place", f"{power} places {a.depot} in {ctx.map.areas[a.area].name}", unit=a.depot, area=a.area)
 
 
@@ -247,10 +244,8 @@ def _home_ports(state: GameState, power: str, ctx: RulesContext) -> list[Any]:
 
 
 def _verify_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: RulesContext) -> None:
-    fleet = _own_unit(state, power, a.fleet, Fleet, "fleet counter")
-    if fleet.location != POOL:
-        raise IllegalAction(f"{a.fleet} is already on the map at {fleet.location}")
     loc = _fleet_location(a)
+    check_placement(state, ctx, power, a.fleet, Fleet, loc)
     if loc.kind is LocationKind.SEA:
         if loc.site not in ctx.map.seas:
             raise IllegalAction(f"there is no sea area {loc.site!r} on the map")
@@ -273,7 +268,7 @@ def _verify_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: R
 
 def _apply_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: RulesContext) -> Outcome:
     loc = _fleet_location(a)
-    new = state.with_unit(state.units[a.fleet].replace(location=loc))
+    new = place(state, state.units[a.fleet], loc)
     if loc.kind is LocationKind.SEA:
         where = f"in the {ctx.map.seas[loc.site].name}"
     elif loc.kind is LocationKind.PORT:
@@ -284,15 +279,9 @@ def _apply_place_fleet(state: GameState, power: str, a: SetupPlaceFleet, ctx: Ru
 
 
 def _verify_add_factors(state: GameState, power: str, a: SetupAddFactors, ctx: RulesContext) -> None:
-    corps = _own_unit(state, power, a.corps, Corps, "corps")
-    if corps.location == POOL:
-        raise IllegalAction(f"{a.corps} is still in the pool; place it first with place-corps")
+    corps = _placed_unit(state, power, a.corps, Corps, "corps")
     _check_take(state, corps.nation, a.factors, f"adding factors to {a.corps}")
-    cap = counter_max(ctx.world, a.corps)
-    after = corps.factors + a.factors
-    for k in FactorType:
-        if after.get(k) > cap.get(k.value, 0):
-            raise IllegalAction(f"{a.corps} can hold at most {cap.get(k.value, 0)} {k.value} factors, not {after.get(k)}")
+    check_holds(ctx, corps, a.factors)
 
 
 def _apply_add_factors(state: GameState, power: str, a: SetupAddFactors, ctx: RulesContext) -> Outcome:
@@ -315,39 +304,27 @@ def _verify_add_garrison(state: GameState, power: str, a: AddGarrison, ctx: Rule
     if area.city is None:
         raise IllegalAction(f"{area.name} has no city to garrison")
     _check_take(state, nation, a.factors, f"the garrison of {area.name}")
-    loc = Location(LocationKind.CITY, a.area)
-    held = sum(u.factors.total for u in state.units.values() if isinstance(u, Garrison) and u.location == loc)
-    cap = area.city.garrison_capacity
-    if held + a.factors.total > cap:
-        raise IllegalAction(f"the city of {area.name} holds at most {cap} garrison factors (5 per supply value, 10.4.3); it has {held}")
+    check_garrison_room(state, ctx.map, a.area, a.factors)
 
 
 def _apply_add_garrison(state: GameState, power: str, a: AddGarrison, ctx: RulesContext) -> Outcome:
     nation = _garrison_nation(power, a)
-    loc = Location(LocationKind.CITY, a.area)
-    gid = garrison_id(nation, loc)
-    old = state.units.get(gid)
     have, ships = _unplaced(state, nation)
     new = _set_unplaced(state, nation, (have - a.factors), ships)
-    factors = (old.factors if isinstance(old, Garrison) else Factors()) + a.factors
-    new = new.with_unit(Garrison(id=gid, nation=nation, location=loc, factors=factors))
+    new, gid = add_to_garrison(new, nation, Location(LocationKind.CITY, a.area), a.factors)
     name = ctx.map.areas[a.area].name
     return engine.log(new, power, "setup.garrison", f"{power} garrisons {name} with {a.factors.describe()}", unit=gid)
 
 
 def _verify_add_ships(state: GameState, power: str, a: SetupAddShips, ctx: RulesContext) -> None:
-    fleet = _own_unit(state, power, a.fleet, Fleet, "fleet")
-    if fleet.location == POOL:
-        raise IllegalAction(f"{a.fleet} is still in the pool; place it first with place-fleet")
+    fleet = _placed_unit(state, power, a.fleet, Fleet, "fleet")
     if a.ships.total == 0:
         raise IllegalAction(f"adding ships to {a.fleet} names no ships; give at least one, e.g. --heavy 5")
     _, have = _unplaced(state, fleet.nation)
-    cap = counter_max(ctx.world, a.fleet)
     for k in ShipType:
         if a.ships.get(k) > have.get(k):
             raise IllegalAction(f"{fleet.nation} has only {have.get(k)} {k.value} ships left to place, not {a.ships.get(k)}")
-        if fleet.ships.get(k) + a.ships.get(k) > cap.get(k.value, 0):
-            raise IllegalAction(f"{a.fleet} can hold at most {cap.get(k.value, 0)} {k.value} ships")
+    check_holds(ctx, fleet, a.ships)
 
 
 def _apply_add_ships(state: GameState, power: str, a: SetupAddShips, ctx: RulesContext) -> Outcome:
@@ -359,32 +336,13 @@ def _apply_add_ships(state: GameState, power: str, a: SetupAddShips, ctx: RulesC
 
 
 def _verify_assign_leader(state: GameState, power: str, a: SetupAssignLeader, ctx: RulesContext) -> None:
-    leader = the_leader(state, a.leader)
-    if leader.power != power:
-        raise IllegalAction(f"{a.leader} is {leader.power}'s leader, not {power}'s")
-    if leader.status is not LeaderStatus.AVAILABLE:
+    leader, _ = check_leader(state, ctx, power, a.leader, a.unit)
+    if leader.status is not LeaderStatus.AVAILABLE:  # 5.1: the leaders the scenario makes available
         raise IllegalAction(f"{a.leader} is {leader.status}, not available to be placed")
-    unit = state.units.get(a.unit)
-    if not isinstance(unit, (Corps, Fleet)) or unit.nation != power:
-        raise IllegalAction(f"{a.unit} is not a corps or fleet of {power}")
-    naval = is_naval_leader(ctx, a.leader)
-    if naval and not isinstance(unit, Fleet):
-        raise IllegalAction(f"{a.leader} is an admiral and goes with a fleet, not with {a.unit}")
-    if not naval and not isinstance(unit, Corps):
-        raise IllegalAction(f"{a.leader} commands on land and goes with a corps, not with {a.unit}")
-    if unit.location == POOL:
-        raise IllegalAction(f"{a.unit} is still in the pool; place it first")
-
-
-def is_naval_leader(ctx: RulesContext, leader_id: str) -> bool:
-    """Whether the leaders data marks the leader as naval (Nelson, 000:1018-1048)."""
-    short = leader_id.split(":")[-1]
-    return any(row["id"] == short and row.get("naval") for row in ctx.world["leaders.json"]["leaders"])
 
 
 def _apply_assign_leader(state: GameState, power: str, a: SetupAssignLeader, ctx: RulesContext) -> Outcome:
-    leader = state.leaders[a.leader]
-    new = state.with_leader(leader.replace(status=LeaderStatus.ON_MAP, attached_to=a.unit))
+    new = attach_leader(state, state.leaders[a.leader], a.unit)
     return engine.log(new, power, "setup.leader", f"{power} assigns {a.leader} to {a.unit}", leader=a.leader, unit=a.unit)
 
 

@@ -83,7 +83,7 @@ def build_state(inp: dict, ctx: Any) -> GameState:
     for p, v in inp.get("controller", {}).items():
         state = state.with_power(p, controller=PlayerKind(v))
     for p, manip in inp.get("manipulation", {}).items():
-        state = state.with_power(p, economic=state.powers[p].economic.replace(manipulation=manip))
+        state = state.with_power(p, manipulation=manip)
     if inp.get("war_with_america"):
         state = state.with_power("GB", war_with_america=True)
     for p, loans in inp.get("loans", {}).items():
@@ -157,7 +157,7 @@ def flatten(before: GameState, after: GameState, lines: list) -> dict[str, Any]:
         res[f"sue.{p}"] = ps.must_sue_for_peace
         res[f"builds.{p}"] = sorted(f"{k}x{b.count}" for k, b in ps.builds.items())
         res[f"usa-war.{p}"] = ps.war_with_america
-        res[f"manip.{p}"] = ps.economic.manipulation
+        res[f"manip.{p}"] = ps.manipulation
     for ln in lines:
         if ln.money:
             key = f"money.{ln.fund}.{ln.item}"

@@ -22,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from eiapbem.core import canonical
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
@@ -202,21 +201,13 @@ STANDING = (SetTrade, CallAllies, AnswerCalls, RequestAlliance, GrantAccess, Set
 # ----------------------------------------------------------------- the sheet
 
 
-def encode(action: Any) -> bytes:
-    return canonical.encode(engine.action_to_obj(action))
-
-
-def decode(data: bytes) -> Any:
-    return engine.action_from_obj(canonical.decode(data), "order sheet")
-
-
 def given(state: GameState, power: str) -> list:
-    """The orders ``power`` has given so far in the slot in play, in order."""
-    return [decode(d) for d in state.order_sheet.of(power)]
+    """The orders ``power`` has given so far in the slot in play, in order (the engine's one order sheet)."""
+    return list(engine.given_orders(state, power))
 
 
 def record(state: GameState, power: str, action: Any) -> GameState:
-    return state.replace(order_sheet=state.order_sheet.add(power, encode(action)))
+    return engine.record_order(state, power, action)
 
 
 def _others(power: str) -> tuple[str, ...]:

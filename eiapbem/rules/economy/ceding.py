@@ -59,7 +59,7 @@ def check_cession(state: GameState, ctx: Any, power: str, territory: str, to: st
 
 def cede(w: Work) -> None:
     for p in POWERS:
-        econ = w.state.powers[p].economic
+        econ = w.orders(p)
         if econ.cede_territory is None:
             continue
         territory, to = econ.cede_territory, econ.cede_to

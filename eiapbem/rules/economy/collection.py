@@ -184,7 +184,7 @@ def _economic_loss(w: Work) -> None:
 def _manipulation(w: Work, p: str) -> None:
     if not w.state.options.economic_manipulation:
         return
-    square = w.state.powers[p].economic.manipulation
+    square = w.state.powers[p].manipulation
     if square == 0:
         return
     if national_capitals_occupied(w.state, w.ctx, p):
@@ -328,7 +328,7 @@ def american_value(state: GameState, ctx: Any, power: str, ports: list[PortInfo]
 
 def _american_trade(w: Work, ports: list[PortInfo], no_trade: dict) -> None:
     gb = w.state.powers["GB"]
-    stopped = [p for p in gb.economic.stop_usa_trade if at_war(w.state, "GB", p)]
+    stopped = [p for p in w.orders("GB").stop_usa_trade if at_war(w.state, "GB", p)]
     for p in POWERS:
         if p == "GB":
             continue

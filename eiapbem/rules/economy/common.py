@@ -16,7 +16,8 @@ from eiapbem.rules.control import HOLDING_STATUSES, city_holder, is_besieged, pr
 from eiapbem.rules.relations import allied, power_of
 # Re-exported for branches written against ``economy.common`` before ``relations`` landed (shared_names.md);
 # new code imports them from ``eiapbem.rules.relations``.
-from eiapbem.rules.model import POWERS, GameState
+from eiapbem.rules.model import POWERS, GameState, Purchase
+from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.politics import adjust_status, status_box, status_range  # noqa: F401  (re-exported)
 
 #: Statuses in which a power holds a minor's territory (13.3.1, 6.8): ``control.HOLDING_STATUSES``.
@@ -122,6 +123,46 @@ def ceil_half(n: int) -> int:
     return -(-n // 2)
 
 
+# ----------------------------------------------------------------- one power's orders
+
+
+@dataclass(frozen=True)
+class EconomicOrders:
+    """What one power ordered for the economic phase in play (12.1.2-12.9), read from the order sheet.
+
+    Not part of the state: the orders themselves are on ``GameState.order_sheet`` (the one sheet of every
+    simultaneous phase, cleared by the sequence) and ``economy.phase.orders_of`` folds them into this value
+    for the steps of 12.0.  The standing setting of 12.4.3 is ``PowerState.manipulation``.
+    """
+
+    #: 12.2.1: powers Great Britain stops from trading with America (sorted).
+    stop_usa_trade: tuple[str, ...] = ()
+    #: 12.1.2: Great Britain's victory point deduction from one enemy.
+    vp_deduction_target: str | None = None
+    vp_deduction: int = 0
+    #: 12.4.2: removed leaders to buy back with political points (sorted).
+    return_leaders: tuple[str, ...] = ()
+    #: 12.4.3: the new setting chosen this phase, in effect from the next phase.
+    next_manipulation: int | None = None
+    #: 12.5.3: purchases of factors and ships, paid in this order.
+    purchases: tuple[Purchase, ...] = ()
+    #: 12.5.4: counters bought from the counter pool ($1 each), in this order.
+    counters: tuple[str, ...] = ()
+    #: 12.3: money given in the lending step to allies or own minor free states.
+    gifts: FrozenMap[str, int] = FrozenMap()
+    #: 12.5.2: informal debts paid to other powers.
+    debts_paid: FrozenMap[str, int] = FrozenMap()
+    #: 12.7: the one minor country or ceded province ceded this phase, and to whom.
+    cede_territory: str | None = None
+    cede_to: str | None = None
+    #: 12.8: kingdoms to create (sorted).
+    kingdoms: tuple[str, ...] = ()
+    #: 12.9, 13.2: levy counters to place (corps id -> area).
+    levy_place: FrozenMap[str, str] = FrozenMap()
+    #: 12.9, 13.2.2: cossacks and freikorps to remove from the map (sorted).
+    levy_remove: tuple[str, ...] = ()
+
+
 # ----------------------------------------------------------------- the phase being resolved
 
 
@@ -149,6 +190,12 @@ class Work:
     #: The powers' money and manpower while a step runs (``flush`` writes them to the state).
     cash: dict[str, int] = field(default_factory=dict)
     recruits: dict[str, int] = field(default_factory=dict)
+    #: Every power's orders of this phase (``economy.phase.run_steps`` reads them off the order sheet).
+    sheet: dict[str, EconomicOrders] = field(default_factory=dict)
+
+    def orders(self, power: str) -> EconomicOrders:
+        """What ``power`` ordered for this phase (nothing, if it gave no order)."""
+        return self.sheet.get(power) or EconomicOrders()
 
     @property
     def date(self):

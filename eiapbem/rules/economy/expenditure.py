@@ -120,7 +120,7 @@ def spend(w: Work) -> None:
     for p in POWERS:
         _formal_debts(w, p, bankrupt)
     for p in POWERS:
-        for to, amount in w.state.powers[p].economic.debts_paid.items():
+        for to, amount in w.orders(p).debts_paid.items():
             paid = -w.money(p, -amount, STEP, f"informal debt paid to {to}")
             if paid:
                 w.money(to, paid, STEP, f"informal debt received from {p}")
@@ -175,7 +175,7 @@ def _formal_debts(w: Work, p: str, bankrupt: set[str]) -> None:
 
 def _purchases(w: Work, p: str) -> None:
     builds = w.state.powers[p].builds
-    for order in w.state.powers[p].economic.purchases:
+    for order in w.orders(p).purchases:
         try:
             check_purchase_order(w.state, w.ctx, p, order)
         except IllegalAction as err:
@@ -204,7 +204,7 @@ def _purchases(w: Work, p: str) -> None:
 
 
 def _counters(w: Work, p: str) -> None:
-    for uid in w.state.powers[p].economic.counters:
+    for uid in w.orders(p).counters:
         try:
             check_counter(w.state, p, uid)
         except IllegalAction as err:

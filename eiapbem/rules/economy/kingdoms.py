@@ -134,7 +134,7 @@ def combine(w: Work) -> None:
             w.state = dissolve(w.state, kingdom)
             w.note(owner, STEP, f"{kingdom} ends", "no component minor with corps is left to its controller")
     for p in POWERS:
-        for kingdom in w.state.powers[p].economic.kingdoms:
+        for kingdom in w.orders(p).kingdoms:
             try:
                 w.state = create(w.state, w.ctx, p, kingdom)
             except IllegalAction as err:

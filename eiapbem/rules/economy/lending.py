@@ -1,7 +1,7 @@
 """12.3 Lending and receiving money (000:2168-2176; 6.12, 000:866-870).  Step C.
 
 Money given in a diplomacy phase left the giver's treasury then (``PowerState.loans``)
-and arrives now; money given in this step (``EconomicChoices.gifts``) leaves the
+and arrives now; money given in this step (``GiveMoney`` orders on the order sheet) leaves the
 giver and reaches the ally or the giver's minor free state in this same step
 (docs/decisions.md).  Manpower is never given.
 """
@@ -45,7 +45,7 @@ def lend(w: Work) -> None:
                 w.money(p, amount, STEP, f"money for {to} returned", detail="the recipient no longer exists")
         w.state = w.state.with_power(p, loans=FrozenMap())
     for p in POWERS:
-        for to, amount in w.state.powers[p].economic.gifts.items():
+        for to, amount in w.orders(p).gifts.items():
             try:
                 check_recipient(w.state, p, to)
             except IllegalAction as err:

@@ -105,7 +105,7 @@ def check_remove(state: GameState, power: str, corps_id: str) -> None:
 
 def levy(w: Work) -> None:
     for p in ("AU", "PR", "RU", "TU"):
-        econ = w.state.powers[p].economic
+        econ = w.orders(p)
         for cid in econ.levy_remove:
             try:
                 check_remove(w.state, p, cid)

@@ -51,33 +51,33 @@ def manipulate(w: Work) -> None:
     """Step D for every power."""
     for p in POWERS:
         occupied = national_capitals_occupied(w.state, w.ctx, p)
-        econ = w.state.powers[p].economic
+        manip, chosen = w.state.powers[p].manipulation, w.orders(p).next_manipulation
         for cap in occupied:
             w.political(p, CAPITAL_LOSS.get(cap, -1), STEP, f"capital {w.ctx.map.area(cap).name} occupied")
         _return_leaders(w, p)
         if not w.state.options.economic_manipulation:
             continue
         if occupied:
-            if econ.manipulation:
+            if manip:
                 w.note(p, STEP, "economic manipulation", "reset to 0: the capital is occupied (12.4.1)")
-            w.state = w.state.with_power(p, economic=econ.replace(manipulation=0, next_manipulation=None))
+            w.state = w.state.with_power(p, manipulation=0)
             continue
-        square = econ.manipulation
+        square = manip
         if square:
             from eiapbem.rules.economy.collection import manipulation_square
 
             w.political(p, manipulation_square(w.ctx, square)["political"], STEP, "economic manipulation",
                         detail=f"square {square}")
-        new = econ.next_manipulation if econ.next_manipulation is not None else square
+        new = chosen if chosen is not None else square
         if new != square:
             w.note(p, STEP, "economic manipulation set", f"square {square} -> {new} for the next phase")
-        w.state = w.state.with_power(p, economic=econ.replace(manipulation=new, next_manipulation=None))
+        w.state = w.state.with_power(p, manipulation=new)
 
 
 def _return_leaders(w: Work, p: str) -> None:
     """13.8.3: in the fiasco zone removed leaders return free; otherwise the chosen ones for points."""
     fiasco = status_box(w.ctx, w.state.powers[p].political_status)["zone"] == "fiasco"
-    chosen = set(w.state.powers[p].economic.return_leaders)
+    chosen = set(w.orders(p).return_leaders)
     nxt = w.date.next()
     for lid, leader in sorted(w.state.leaders.items()):
         if leader.power != p or leader.status is not LeaderStatus.REMOVED:

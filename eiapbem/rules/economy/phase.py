@@ -1,10 +1,11 @@
 """The economic phase as one simultaneous slot (12.0, 000:2026-2350; 003:54-66).
 
-Every power's choices are actions of ``Phase.ECONOMIC``: each records an order
-in the power's ``EconomicChoices`` (so ``engine.check_orders`` sees earlier
-orders of the same file); ``resolve`` then runs the steps of 12.0 in the
-manual's order for all powers with every power's orders and the dice of the
-resolving file:
+Every power's choices are actions of ``Phase.ECONOMIC``: each is written on
+the order sheet (``GameState.order_sheet``, the one sheet of every simultaneous
+phase, cleared by the sequence), so ``engine.check_orders`` sees earlier orders
+of the same file; ``resolve`` then runs the steps of 12.0 in the manual's order
+for all powers with every power's orders (``orders_of`` reads one power's off
+the sheet) and the dice of the resolving file:
 
 A. victory points (12.1)          F. political status adjustment (12.6)
 B. money and manpower (12.2)      G. civil disorder (12.2.2)
@@ -21,13 +22,13 @@ unaffordable purchase is not made and the ledger says so.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.economy import ceding, collection, expenditure, kingdoms, lending, levy, manipulation, status, victory
-from eiapbem.rules.economy.common import Line, Work
+from eiapbem.rules.economy.common import EconomicOrders, Line, Work
 from eiapbem.rules.relations import at_war
 from eiapbem.rules.model import POWERS, FactorType, Fleet, GameState, LeaderStatus, LogEntry, Phase, Purchase, Record, ShipType
 from eiapbem.rules.model.base import FrozenMap, OneOf
@@ -37,14 +38,6 @@ from eiapbem.rules.model.units import CorpsId, LeaderId, UnitId
 ARMY_ITEMS = (FactorType.INFANTRY.value, FactorType.MILITIA.value, FactorType.CAVALRY.value,
               FactorType.GUARD.value, FactorType.ARTILLERY.value)
 SHIP_ITEMS = (ShipType.HEAVY.value, ShipType.LIGHT.value, ShipType.TRANSPORT.value)
-
-
-def _econ(state: GameState, power: str):
-    return state.powers[power].economic
-
-
-def _set(state: GameState, power: str, **changes: Any) -> engine.Outcome:
-    return engine.Outcome(state.with_power(power, economic=_econ(state, power).replace(**changes)))
 
 
 # ----------------------------------------------------------------- actions
@@ -198,8 +191,43 @@ def _purchase(power: str, a: BuyArmy | BuyShips) -> Purchase:
     return Purchase(nation=a.nation or power, item=a.item, count=a.count, port=getattr(a, "port", None))
 
 
+def orders_of(state: GameState, power: str) -> EconomicOrders:
+    """``power``'s economic orders on the order sheet, gathered for the steps of 12.0.
+
+    Purchases and counters keep the order given (they are paid in it, 12.5.3-12.5.4); money to one
+    recipient adds up; sets (kingdoms, leaders, levies removed, stopped trade) are sorted.
+    """
+    o = EconomicOrders()
+    for a in engine.given_orders(state, power):
+        if isinstance(a, (BuyArmy, BuyShips)):
+            o = replace(o, purchases=o.purchases + (_purchase(power, a),))
+        elif isinstance(a, BuyCounter):
+            o = replace(o, counters=o.counters + (a.unit,))
+        elif isinstance(a, GiveMoney):
+            o = replace(o, gifts=o.gifts.set(a.to, o.gifts.get(a.to, 0) + a.amount))
+        elif isinstance(a, PayDebt):
+            o = replace(o, debts_paid=o.debts_paid.set(a.to, o.debts_paid.get(a.to, 0) + a.amount))
+        elif isinstance(a, DeductVictoryPoints):
+            o = replace(o, vp_deduction_target=a.target, vp_deduction=a.points)
+        elif isinstance(a, StopUsaTrade):
+            o = replace(o, stop_usa_trade=tuple(sorted(set(o.stop_usa_trade) | {a.target})))
+        elif isinstance(a, SetManipulation):
+            o = replace(o, next_manipulation=a.square)
+        elif isinstance(a, ReturnLeader):
+            o = replace(o, return_leaders=tuple(sorted(set(o.return_leaders) | {a.leader})))
+        elif isinstance(a, Cede):
+            o = replace(o, cede_territory=a.territory, cede_to=a.to)
+        elif isinstance(a, CreateKingdom):
+            o = replace(o, kingdoms=tuple(sorted(set(o.kingdoms) | {a.kingdom})))
+        elif isinstance(a, PlaceLevy):
+            o = replace(o, levy_place=o.levy_place.set(a.corps, a.area))
+        elif isinstance(a, RemoveLevy):
+            o = replace(o, levy_remove=tuple(sorted(set(o.levy_remove) | {a.corps})))
+    return o
+
+
 def _verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
-    econ = _econ(state, power)
+    econ = orders_of(state, power)
     if isinstance(a, (BuyArmy, BuyShips)):
         expenditure.check_purchase_order(state, ctx, power, _purchase(power, a))
     elif isinstance(a, BuyCounter):
@@ -247,32 +275,8 @@ def _verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
 
 
 def _apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
-    econ = _econ(state, power)
-    if isinstance(a, (BuyArmy, BuyShips)):
-        return _set(state, power, purchases=econ.purchases + (_purchase(power, a),))
-    if isinstance(a, BuyCounter):
-        return _set(state, power, counters=econ.counters + (a.unit,))
-    if isinstance(a, GiveMoney):
-        return _set(state, power, gifts=econ.gifts.set(a.to, econ.gifts.get(a.to, 0) + a.amount))
-    if isinstance(a, PayDebt):
-        return _set(state, power, debts_paid=econ.debts_paid.set(a.to, econ.debts_paid.get(a.to, 0) + a.amount))
-    if isinstance(a, DeductVictoryPoints):
-        return _set(state, power, vp_deduction_target=a.target, vp_deduction=a.points)
-    if isinstance(a, StopUsaTrade):
-        return _set(state, power, stop_usa_trade=tuple(sorted(set(econ.stop_usa_trade) | {a.target})))
-    if isinstance(a, SetManipulation):
-        return _set(state, power, next_manipulation=a.square)
-    if isinstance(a, ReturnLeader):
-        return _set(state, power, return_leaders=tuple(sorted(set(econ.return_leaders) | {a.leader})))
-    if isinstance(a, Cede):
-        return _set(state, power, cede_territory=a.territory, cede_to=a.to)
-    if isinstance(a, CreateKingdom):
-        return _set(state, power, kingdoms=tuple(sorted(set(econ.kingdoms) | {a.kingdom})))
-    if isinstance(a, PlaceLevy):
-        return _set(state, power, levy_place=econ.levy_place.set(a.corps, a.area))
-    if isinstance(a, RemoveLevy):
-        return _set(state, power, levy_remove=tuple(sorted(set(econ.levy_remove) | {a.corps})))
-    raise IllegalAction(f"{type(a).__name__} is not an economic order")
+    """An order is written on the sheet; it takes effect when the phase is resolved (``resolve``)."""
+    return engine.Outcome(engine.record_order(state, power, a))
 
 
 # ----------------------------------------------------------------- resolution
@@ -284,9 +288,9 @@ STEPS = (victory.tally, collection.collect, lending.lend, manipulation.manipulat
 
 
 def run_steps(state: GameState, ctx: Any) -> Work:
-    """Steps A-J of 12.0 over a state whose ``EconomicChoices`` hold the orders; returns the work
-    (final state before the orders are cleared, and the ledger)."""
-    w = Work(state, ctx)
+    """Steps A-J of 12.0 over a state whose order sheet holds the orders; returns the work
+    (final state, its sheet still holding the orders the sequence clears, and the ledger)."""
+    w = Work(state, ctx, sheet={p: orders_of(state, p) for p in POWERS})
     for slug, m in state.minors.items():
         if m.treasury or m.manpower:
             w.fund_money[slug] = m.treasury
@@ -308,16 +312,8 @@ def run_steps(state: GameState, ctx: Any) -> Work:
     return w
 
 
-def clear_orders(state: GameState) -> GameState:
-    """The per-phase orders are spent; the manipulation setting stays (12.4.3)."""
-    for p in POWERS:
-        econ = state.powers[p].economic
-        state = state.with_power(p, economic=type(econ)(manipulation=econ.manipulation))
-    return state
-
-
 def with_orders(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any) -> GameState:
-    """Record every power's orders in its ``EconomicChoices`` (each order checked)."""
+    """Write every power's orders on the order sheet (each order checked), in the fixed order of the powers."""
     for p in POWERS:
         for a in orders.get(p, ()):
             _verify(state, p, a, ctx)
@@ -328,7 +324,7 @@ def with_orders(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any)
 def resolve(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any) -> engine.Outcome:
     """The ``resolve`` hook of the economic slot."""
     w = run_steps(with_orders(state, orders, ctx), ctx)
-    new = clear_orders(w.state)
+    new = w.state  # the orders on the sheet are spent: the sequence clears it as play moves on
     events = []
     key = state.slot.key(state.date) if state.slot is not None else f"{state.date}/economic/orders/all"
     for p in POWERS:
@@ -391,4 +387,4 @@ RULES = engine.PhaseRules(
     "economy", phases=(Phase.ECONOMIC,), actions=tuple((cls, _verify, _apply) for cls in ACTIONS), resolve=resolve,
 )
 
-__all__ = ["ACTIONS", "STEPS", "resolve", "run_steps", "summary", "with_orders"]
+__all__ = ["ACTIONS", "STEPS", "orders_of", "resolve", "run_steps", "summary", "with_orders"]

@@ -67,7 +67,7 @@ def tally(w: Work) -> None:
     """Step A: every power gains its box's points; Great Britain may turn up to a third of its
     gain into a deduction from one enemy; then the campaign victory check."""
     gains = {p: tally_points(w.ctx, w.state.powers[p].political_status) for p in POWERS}
-    gb = w.state.powers["GB"].economic
+    gb = w.orders("GB")
     target, amount = gb.vp_deduction_target, gb.vp_deduction
     if target is not None and amount > 0:
         if not at_war(w.state, "GB", target) or amount > max_deduction(gains["GB"]):

@@ -30,7 +30,7 @@ from typing import Any
 from eiapbem.rules import engine
 from eiapbem.rules.land import (combat, conquest, depots, feudal, garrisons, guerrillas, movement, revolts, sieging,
                                 supplyphase)
-from eiapbem.rules.model import GameState, FrozenMap, Phase
+from eiapbem.rules.model import GameState, Phase
 
 _MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal, revolts)
 
@@ -47,7 +47,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     from eiapbem.rules.naval import evacuation as naval_evacuation, transport as naval_transport
 
     """End of the slot: supply if no combat closed the movement, occupation of minor capitals and, after
-    the last land slot, conquest (10.7); then forget the slot's movement."""
+    the last land slot, conquest (10.7).  The slot's movement is scratch the sequence forgets."""
     out = engine.Outcome(state)
     if not state.movement_over:
         out = out.then(supplyphase.end_movement(state, power, ctx))
@@ -55,8 +55,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     out = out.then(conquest.end_of_slot(out.state, power, ctx))
     out = out.then(naval_transport.destroy_aboard(out.state, power, ctx))  # 8.6.3: corps not disembarked
     out = out.then(naval_evacuation.evacuate(out.state, ctx))  # 8.7: fleets in ports the enemy now holds
-    out = out.then(naval_evacuation.lost_shipyards(out.state, ctx))  # 13.5.6: ships building there
-    return out.then(engine.Outcome(out.state.replace(land_moves=FrozenMap(), movement_over=False, new_depots=())))
+    return out.then(naval_evacuation.lost_shipyards(out.state, ctx))  # 13.5.6: ships building there
 
 
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).

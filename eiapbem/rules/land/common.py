@@ -12,7 +12,7 @@ from typing import Any
 
 from eiapbem.rules import control, relations, supply
 from eiapbem.rules.model import Corps, CorpsType, Depot, GameState, Garrison, LocationKind, garrison_id
-from eiapbem.rules.forces import IRREGULAR
+from eiapbem.rules.forces import IRREGULAR, counters_in_section  # noqa: F401  (the stack count lives in the forces kernel)
 
 #: 10.4.2 (000:1400): Cossacks and Freikorps need not stop among enemies.
 NEED_NOT_STOP = (CorpsType.COSSACK, CorpsType.FREIKORPS)
@@ -77,19 +77,6 @@ def must_stop_in(state: GameState, area: str, power: str) -> str | None:
     if garrisons:
         return f"the enemy depot garrison {garrisons[0].id} is in {area}"
     return None
-
-
-def counters_in_section(state: GameState, area: str, *, besieging: bool = False) -> int:
-    """Counters in the rural ("Rural" or "Besieging Rural") section of ``area`` (10.4.2, 000:1404)."""
-    n = 0
-    for u in state.units.values():
-        if u.location.kind is not LocationKind.AREA or u.location.site != area:
-            continue
-        if isinstance(u, Corps):
-            n += 1 if u.besieging == besieging else 0
-        elif isinstance(u, (Garrison, Depot)) and not besieging:
-            n += 1
-    return n
 
 
 def may_enter_territory(state: GameState, m: Any, area: str, power: str) -> str | None:

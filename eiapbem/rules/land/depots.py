@@ -203,7 +203,7 @@ def apply_create(state: GameState, power: str, action: CreateDepot, ctx: Any) ->
     kind = LocationKind.CITY if seasupply.besieged_port_depot(state, ctx.map, action.area, power) else LocationKind.AREA
     state = state.with_unit(state.units[did].replace(location=Location(kind, action.area)))
     state = state.with_power(power, treasury=state.powers[power].treasury - DEPOT_COST)
-    state = state.replace(new_depots=tuple(sorted(set(state.new_depots) | {did})))
+    state = state.with_scratch(new_depots=tuple(sorted(set(state.new_depots) | {did})))
     return engine.log(state, power, "land.create-depot", f"{power} places {did} in {action.area} for ${DEPOT_COST} ({why})",
                       depot=did, area=action.area, rule=why)
 

@@ -95,7 +95,7 @@ def apply_return(state: GameState, power: str, a: ReturnFeudal, ctx: Any) -> eng
     u = state.units[a.unit]
     state = state.with_unit(u.replace(location=Location(LocationKind.AREA, a.area)))
     rec = LandMove(start=a.area, halted=True, placed_back=True)  # 000:2456: no move, no supply this month
-    state = state.replace(land_moves=state.land_moves.set(u.id, rec))
+    state = state.with_scratch(land_moves=state.land_moves.set(u.id, rec))
     return engine.log(state, power, "land.return-feudal", f"{power}: {a.unit} comes back in {a.area} (13.2.3)",
                       unit=a.unit, area=a.area)
 

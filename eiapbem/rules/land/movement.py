@@ -339,7 +339,7 @@ def apply_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> engi
     plan = plan_move(state, power, action, ctx)
     unit = plan.corps
     state = state.with_unit(unit.replace(location=plan.end, besieging=False))  # leaving lifts its part in a siege
-    state = state.replace(land_moves=state.land_moves.set(unit.id, plan.record))
+    state = state.with_scratch(land_moves=state.land_moves.set(unit.id, plan.record))
     for did in plan.destroyed:
         state = state.with_unit(state.units[did].replace(location=POOL))
     route = " -> ".join([unit.location.site] + [s.to for s in plan.steps])

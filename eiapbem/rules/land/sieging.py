@@ -104,7 +104,7 @@ def apply_besiege(state: GameState, power: str, a: Besiege, ctx: Any) -> engine.
     area = unit.location.site
     rec = state.land_moves.get(unit.id) or LandMove(start=area)
     state = state.with_unit(unit.replace(besieging=True))
-    state = state.replace(land_moves=state.land_moves.set(unit.id, rec.replace(halted=True)))
+    state = state.with_scratch(land_moves=state.land_moves.set(unit.id, rec.replace(halted=True)))
     first = not any(c.besieging for c in control.corps_at(state, area) if c.id != a.unit)
     out = engine.log(state, power, "land.besiege", f"{power}: {a.unit} besieges the city of {area} "
                      f"({', '.join(enemy_inside(state, area, power))} inside)", unit=a.unit, area=area)

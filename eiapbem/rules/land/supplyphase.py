@@ -198,7 +198,7 @@ def forage(state: GameState, ctx: Any, power: str, corps_id: str) -> engine.Outc
     corps = the_corps(state, corps_id)
     roll = forage_roll(state, ctx, power, corps)
     rec = state.land_moves.get(corps_id) or LandMove(start=corps.location.site)
-    state = state.replace(land_moves=state.land_moves.set(corps_id, rec.replace(foraged=True)))
+    state = state.with_scratch(land_moves=state.land_moves.set(corps_id, rec.replace(foraged=True)))
     state, lost, gone = take_losses(state, power, corps, roll.loss, rec.loss_order)
     mods = "".join(f" {v:+d} {k}" for k, v in roll.modifiers)
     text = (f"{power}: {corps_id} forages: random number {roll.die}{mods} = {roll.total} against forage value "
@@ -239,7 +239,7 @@ def apply_supply_choice(state: GameState, power: str, action: SupplyChoice, ctx:
     unit = state.units[action.unit]
     rec = state.land_moves.get(action.unit) or LandMove(start=unit.location.site)
     rec = rec.replace(depot_supply=action.depot or rec.depot_supply, loss_order=action.loss_order or rec.loss_order)
-    state = state.replace(land_moves=state.land_moves.set(action.unit, rec))
+    state = state.with_scratch(land_moves=state.land_moves.set(action.unit, rec))
     said = []
     if rec.depot_supply:
         said.append("takes depot supply if it may")
@@ -331,7 +331,7 @@ def _fall(state: GameState, ctx: Any, power: str, area: str, leaders: list[str])
 def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     """Close ``power``'s movement for the slot and supply its forces (10.5; 11.0, 000:1606)."""
     m = ctx.map
-    out = seasupply.tidy_city_depots(state.replace(movement_over=True), ctx, power)  # 10.5.3 (000:1560-1562)
+    out = seasupply.tidy_city_depots(state.with_scratch(movement_over=True), ctx, power)  # 10.5.3 (000:1560-1562)
     state = out.state
     cities = sorted({u.location.site for u in state.units.values()
                      if isinstance(u, (Corps, Garrison)) and u.factors.total > 0 and besieged(state, m, u)

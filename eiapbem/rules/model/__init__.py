@@ -34,7 +34,6 @@ from eiapbem.rules.model.powers import (
     AccessKind,
     BuildOrder,
     Purchase,
-    EconomicChoices,
     PeaceTerm,
     PlayerKind,
     PowerState,
@@ -45,6 +44,7 @@ from eiapbem.rules.model.powers import (
 )
 from eiapbem.rules.model.land import LandMove, NavalMove
 from eiapbem.rules.model.combat import NavalBattle, Siege, SiegeRound
+from eiapbem.rules.model.scratch import SlotScratch
 from eiapbem.rules.model.sheet import OrderSheet
 from eiapbem.rules.model.slot import ALL, ORDERS, TURN, Slot
 from eiapbem.rules.model.state import STATE_FORMAT, CityControl, GameState, MoveOrder
@@ -70,11 +70,11 @@ from eiapbem.rules.model.units import (
 __all__ = [
     "ALL", "ORDERS", "POOL", "POWERS", "POWER_NAMES", "STATE_FORMAT", "TURN",
     "Access", "AccessKind", "BuildOrder", "Purchase", "CityControl", "Corps", "CorpsType", "Date", "Depot",
-    "EconomicChoices", "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
+    "FactorType", "Factors", "Fleet", "FleetMission", "FrozenMap",
     "GameState", "Garrison", "InvalidValue", "LandMove", "Leader", "LeaderStatus", "Location",
     "LocationKind", "LogEntry", "MinorCountry", "MinorStatus", "MoveOrder", "NavalBattle", "NavalMove", "Options",
     "OrderSheet",
     "PeaceTerm", "PendingDecision", "Phase", "PlayerKind", "PowerState", "Prisoners",
-    "Record", "ShipType", "Ships", "Siege", "SiegeRound", "SkipMode", "Slot", "StandingOrders",
+    "Record", "ShipType", "Ships", "Siege", "SiegeRound", "SkipMode", "Slot", "SlotScratch", "StandingOrders",
     "SurrenderSettings", "War", "first_difference", "garrison_id", "prisoners_key",
 ]

@@ -1,8 +1,8 @@
 """What the land phase remembers about the phasing power's movement (10.4, 10.5.1).
 
 The rules are in ``eiapbem.rules.land``; this is the record only.  A unit's
-``LandMove`` lives in ``GameState.land_moves`` under its id from its first
-move in a land slot until that slot ends (the finish hook clears the map).
+``LandMove`` lives in ``GameState.land_moves`` (the slot's scratch, ``model.scratch``)
+under its id from its first move in a land slot until that slot ends.
 """
 
 from __future__ import annotations

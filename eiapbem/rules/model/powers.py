@@ -232,49 +232,6 @@ class Purchase(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class EconomicChoices(Record):
-    """Choices a power makes for the economic phase (12.1.2, 12.2.1, 12.4).
-
-    ``manipulation`` is the standing setting of 12.4.3; every other field is
-    an order of the current economic phase (``eiapbem.rules.economy``) and is
-    cleared when the phase is resolved.
-    """
-
-    #: 12.4.3: position on the economic manipulation display ("0" at the start).
-    manipulation: int = 0
-    #: 12.2.1: powers Great Britain stops from trading with America.
-    stop_usa_trade: PowerSet = ()
-    #: 12.1.2: Great Britain's victory point deduction from one enemy.
-    vp_deduction_target: PowerId | None = None
-    vp_deduction: NonNeg = 0
-    #: 12.4.2: removed leaders to buy back with political points.
-    return_leaders: Annotated[tuple[LeaderId, ...], SortedSet()] = ()
-    #: 12.4.3: the new setting chosen this phase, in effect from the next phase.
-    next_manipulation: int | None = None
-    #: 12.5.3: purchases of factors and ships, paid in this order.
-    purchases: tuple[Purchase, ...] = ()
-    #: 12.5.4: counters bought from the counter pool ($1 each), in this order.
-    counters: tuple[Annotated[str, Pattern(r"(?:corps|fleet):[A-Za-z0-9:_-]+", "corps or fleet id")], ...] = ()
-    #: 12.3: money given in the lending step to allies or own minor free states.
-    gifts: FrozenMap[NationId, Positive] = FrozenMap()
-    #: 12.5.2: informal debts paid to other powers.
-    debts_paid: FrozenMap[PowerId, Positive] = FrozenMap()
-    #: 12.7: the one minor country or ceded province ceded this phase, and to whom.
-    cede_territory: Slug | None = None
-    cede_to: PowerId | None = None
-    #: 12.8: kingdoms to create (``confederation-of-the-rhine``, ``poland``, ``ottoman-empire``).
-    kingdoms: SlugSet = ()
-    #: 12.9, 13.2: levy counters to place (corps id -> area).
-    levy_place: FrozenMap[Annotated[str, Pattern(r"corps:[A-Za-z0-9:_-]+", "corps id")], Slug] = FrozenMap()
-    #: 12.9, 13.2.2: cossacks and freikorps to remove from the map.
-    levy_remove: Annotated[tuple[str, ...], SortedSet()] = ()
-
-    def _check(self) -> None:
-        if (self.cede_territory is None) != (self.cede_to is None):
-            raise InvalidValue("a cession names both the territory and the power it goes to", path="cede_to")
-
-
-@dataclass(frozen=True, slots=True)
 class PowerState(Record):
     """One major power (money in dollars, 12.2; political status as a display position, 13.7)."""
 
@@ -318,7 +275,9 @@ class PowerState(Record):
     #: Peace conditions in force against this power, keyed by ``PeaceTerm.key``.
     peace_terms: FrozenMap[str, PeaceTerm] = FrozenMap()
     standing_orders: StandingOrders = StandingOrders()
-    economic: EconomicChoices = EconomicChoices()
+    #: 12.4.3: position on the economic manipulation display, a standing setting ("0" at the start).
+    #: The economic phase's orders (purchases, gifts, cessions...) are on ``GameState.order_sheet``.
+    manipulation: int = 0
     #: Phase skip settings (13.9).
     skips: FrozenMap[Phase, SkipMode] = FrozenMap()
     #: Must sue for peace at the next diplomacy phase (civil disorder 6.4.3, 13.7.1).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any
 
 from eiapbem.core.errors import BadEncoding
 from eiapbem.core import canonical
@@ -24,6 +24,7 @@ from eiapbem.rules.model.land import LandMove, NavalMove
 from eiapbem.rules.model.minors import MinorCountry, MinorStatus
 from eiapbem.rules.model.options import Options
 from eiapbem.rules.model.powers import PowerState, War
+from eiapbem.rules.model.scratch import SlotScratch
 from eiapbem.rules.model.sheet import OrderSheet
 from eiapbem.rules.model.slot import Slot, first_slot
 from eiapbem.rules.model.units import (
@@ -40,8 +41,9 @@ from eiapbem.rules.model.units import (
     prisoners_key,
 )
 
-#: Version of the state's plain form; bump it when a field changes meaning (2: the game log left the state).
-STATE_FORMAT = 2
+#: Version of the state's plain form; bump it when a field changes meaning (2: the game log left the state;
+#: 3: the economic orders moved onto the order sheet, ``PowerState.manipulation``, the slot's scratch one record).
+STATE_FORMAT = 3
 
 Position = Annotated[int, Range(1, 7)]
 
@@ -120,19 +122,10 @@ class GameState(Record):
     sieges: FrozenMap[str, Siege] = FrozenMap()
     #: Campaign winners found at a victory points tally (12.1.3); the game ends with them.
     victors: Annotated[tuple[PowerId, ...], SortedSet()] = ()
-    #: Units moved in the current land slot, by unit id: points spent, areas passed,
-    #: forced march, halted (10.4.1-10.4.2, 10.5.1; ``eiapbem.rules.land``).  Emptied
-    #: when the slot ends.
-    land_moves: FrozenMap[UnitId, LandMove] = FrozenMap()
-    #: The phasing power's movement and supply of this land slot are over: its combats
-    #: have begun (11.0, 000:1606).  Cleared when the slot ends.
-    movement_over: bool = False
-    #: Depots the phasing power placed in this land slot: they are no base for more depots
-    #: until the next slot (10.3.3, 000:1324 "already existing (before this turn)").
-    new_depots: Annotated[tuple[UnitId, ...], SortedSet()] = ()
-    #: Fleets moved (or intercepting) in the current naval slot, by fleet id (8.4-8.5;
-    #: ``eiapbem.rules.naval.movement``).  Emptied when the slot ends.
-    naval_moves: FrozenMap[UnitId, NavalMove] = FrozenMap()
+    #: The slot's scratch (movement records of the slot in play, ``model.scratch``): one record
+    #: ``rules.sequence.advance`` resets whenever a slot ends.  Read its fields as ``state.land_moves``,
+    #: ``state.movement_over``, ``state.new_depots``, ``state.naval_moves``; change them with ``with_scratch``.
+    scratch: SlotScratch = SlotScratch()
     #: Sealed and open orders of the simultaneous slot in play (6.0; ``model.sheet``),
     #: cleared by the sequence.
     order_sheet: OrderSheet = OrderSheet()
@@ -143,12 +136,6 @@ class GameState(Record):
     #: An edited scenario's unit ratings, maxima and movement (14.3 "Units"), canonically encoded
     #: (``rules.world_edits``): the rules read world data through them.  Empty for shipped scenarios.
     world_edits: bytes = b""
-
-    #: The slot's scratch: fields that hold only what the slot in play needs and that
-    #: ``rules.sequence.advance`` puts back to these values whenever a slot ends (one place;
-    #: a phase adding scratch adds its field here).  The game log is not scratch: it is
-    #: outside the hashed state altogether (``log``).
-    SCRATCH: ClassVar[dict[str, Any]] = {"land_moves": FrozenMap(), "movement_over": False, "new_depots": ()}
 
     @classmethod
     def new(cls, scenario: str, start: Date, end: Date, **fields: Any) -> GameState:
@@ -345,10 +332,31 @@ class GameState(Record):
     def with_minor(self, slug: str, minor: MinorCountry) -> GameState:
         return self.replace(minors=self.minors.set(slug, minor))
 
+    # -- the slot's scratch (``model.scratch``): read under each field's name, changed with ``with_scratch``
+
+    @property
+    def land_moves(self) -> FrozenMap[str, LandMove]:
+        return self.scratch.land_moves
+
+    @property
+    def movement_over(self) -> bool:
+        return self.scratch.movement_over
+
+    @property
+    def new_depots(self) -> tuple[str, ...]:
+        return self.scratch.new_depots
+
+    @property
+    def naval_moves(self) -> FrozenMap[str, NavalMove]:
+        return self.scratch.naval_moves
+
+    def with_scratch(self, **changes: Any) -> GameState:
+        """A copy with some fields of the slot's scratch changed."""
+        return self.replace(scratch=self.scratch.replace(**changes))
+
     def without_scratch(self) -> GameState:
-        """A copy with the slot's scratch (``SCRATCH``) back to its empty values."""
-        changes = {k: v for k, v in self.SCRATCH.items() if getattr(self, k) != v}
-        return self.replace(**changes) if changes else self
+        """A copy with the slot's scratch back to empty (``rules.sequence.advance``, when a slot ends)."""
+        return self if self.scratch == SlotScratch() else self.replace(scratch=SlotScratch())
 
     def with_log(self, entry: LogEntry) -> GameState:
         """A copy with one more entry at the end of the public log (outside the hashed state: see ``log``)."""

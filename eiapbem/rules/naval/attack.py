@@ -111,7 +111,7 @@ def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) ->
         owner = port_power(state, ctx, loc.site)
         if owner is None or owner == power or has_permission(state, owner, power):
             kw["wind_gauge_to"] = "defender"  # 9.2.1: blockaders against a stack entering their port
-    state = state.replace(movement_over=True)
+    state = state.with_scratch(movement_over=True)
     atk, dfn = attackers(state, power, loc), defenders(state, power, loc)
     from eiapbem.rules.reinforcement.orders import revert_fleets_on_attack
 

@@ -325,7 +325,7 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
             for f in fleets:
                 r = plan.records[f.id]
                 records = records.set(f.id, r.replace(spent=r.spent + spent, legs=r.legs + 1, halted=True))
-            state = out.state.replace(naval_moves=records)
+            state = out.state.with_scratch(naval_moves=records)
             out = engine.Outcome(state, out.events).then(engine.log(
                 state, power, "naval.move", f"{power}: {ids} move {' -> '.join(route)}; {note}", fleets=" ".join(f.id for f in fleets),
                 to=str(place), spent=spent))
@@ -339,7 +339,7 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
             for f in stack:
                 r = records.get(f.id) or NavalMove(start=str(f.location), halted=True)
                 records = records.set(f.id, r.replace(intercepted=r.intercepted + (bids[0],)))
-            return out.then(engine.Outcome(state.replace(naval_moves=records), started.events))
+            return out.then(engine.Outcome(state.with_scratch(naval_moves=records), started.events))
         at = to
     records = out.state.naval_moves
     # 8.4.3 (000:1076): fleets of the power that have not moved wait here: the stack may go on with them.
@@ -348,7 +348,7 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
     for f in fleets:
         r = plan.records[f.id]
         records = records.set(f.id, r.replace(spent=r.spent + spent, legs=r.legs + 1, halted=not waiting, battle=None))
-    state = out.state.replace(naval_moves=records)
+    state = out.state.with_scratch(naval_moves=records)
     text = f"{power}: {ids} move {' -> '.join(route)} ({plan.records[lead].spent + spent} of {graph.NAVAL_ALLOWANCE} points)"
     return out.then(engine.log(state, power, "naval.move", text, fleets=" ".join(f.id for f in fleets), to=str(at), spent=spent))
 

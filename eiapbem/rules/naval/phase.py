@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
-from eiapbem.rules.model import Fleet, FrozenMap, GameState, Location, LocationKind, Phase
+from eiapbem.rules.model import Fleet, GameState, Location, LocationKind, Phase
 from eiapbem.rules.naval import attack, graph, movement, transport
 from eiapbem.rules.naval.common import must_leave_box, record_of
 
@@ -39,10 +39,10 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
 
 
 def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
-    """End of the slot: depots on fleets that a combat moved this month are lost (10.5.4); forget the slot's movement."""
+    """End of the slot: depots on fleets that a combat moved this month are lost (10.5.4).  The slot's
+    movement is scratch the sequence forgets (``GameState.scratch``)."""
     moved = sorted({f for k, b in state.naval_battles.items() if k.startswith(f"{state.date}.") for f in b.moves})
-    out = transport.lose_fleet_depots(state, moved, "retreated or moved after a combat")
-    return out.then(engine.Outcome(out.state.replace(naval_moves=FrozenMap(), movement_over=False)))
+    return transport.lose_fleet_depots(state, moved, "retreated or moved after a combat")
 
 
 #: What of sections 8-9 is not built yet (``eiapbem status`` shows it).

@@ -188,7 +188,7 @@ def apply_disembark(state: GameState, power: str, action: Disembark, ctx: Any) -
 
     rec = LandMove(start=action.area, passed=(action.area,), spent=allowance(state, ctx, corps), halted=True,
                    across_river=True)
-    state = state.replace(land_moves=state.land_moves.set(corps.id, rec))
+    state = state.with_scratch(land_moves=state.land_moves.set(corps.id, rec))
     return engine.log(state, power, "land.disembark", f"{power}: {corps.id} lands from {fleet} in {action.area} (10.4.5)",
                       corps=corps.id, area=action.area)
 

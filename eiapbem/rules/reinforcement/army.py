@@ -29,30 +29,28 @@ from eiapbem.rules.model import (
     Garrison,
     Location,
     LocationKind,
-    garrison_id,
 )
 from eiapbem.rules.model.common import NonNeg
 from eiapbem.rules.model.base import OneOf, Record
 from eiapbem.rules.model.powers import BuildOrder, build_key
-from eiapbem.rules.reinforcement.common import check_due, purchased, take_factors
+from eiapbem.rules.reinforcement.common import check_due, take_factors
 from eiapbem.rules.forces import (
-    GARRISON_ITEMS,
     NO_REINFORCEMENT,
     STACK_LIMIT,
     the_transfer_target,
+    check_garrison_factors,
+    check_garrison_room,
+    check_holds,
     check_nation,
     check_transfer,
-    city_garrison_total,
-    corps_capacity,
     factors_from,
-    fits,
-    garrison_capacity,
     move_factors,
     own_unit,
     removed_log,
     the_area,
     the_corps,
 )
+from eiapbem.rules.placement import add_to_garrison, check_placement, place, pool_counter
 
 # ----------------------------------------------------------------- where factors may go
 
@@ -73,12 +71,7 @@ def check_corps_takes(state: GameState, ctx: Any, power: str, corps: Corps, fact
         )
     if where.kind is LocationKind.CITY and control.is_besieged(state, m, area):
         raise IllegalAction(f"{corps.id} is besieged in {area}; only unbesieged corps receive factors (7.2.2, 000:932)")
-    cap = corps_capacity(ctx, corps)
-    over = fits(corps.factors + factors, cap)
-    if over:
-        raise IllegalAction(
-            f"{corps.id} cannot hold {factors.describe()} more: {', '.join(over)} (its counter's full strength; 7.2.2, 000:930)"
-        )
+    check_holds(ctx, corps, factors)
     if supply.is_home_area(state, m, area, corps.nation):
         return
     limit = supply.MAX_CHAIN_MILITIA if factors.militia else supply.MAX_CHAIN
@@ -95,9 +88,7 @@ def check_garrison_takes(state: GameState, ctx: Any, power: str, nation: str, wh
     m = ctx.map
     area = where.site
     the_area(m, area)
-    extra = [t.value for t in FactorType if factors.get(t) and t not in GARRISON_ITEMS]
-    if extra:
-        raise IllegalAction(f"garrisons take only infantry and militia, not {', '.join(extra)} (7.2.2, 000:936; 10.4.3)")
+    check_garrison_factors(factors)
     if where.kind is LocationKind.CITY:
         if m.area(area).city is None:
             raise IllegalAction(f"{area} has no city to garrison")
@@ -110,13 +101,7 @@ def check_garrison_takes(state: GameState, ctx: Any, power: str, nation: str, wh
             raise IllegalAction(f"the city of {area} is not controlled by {power} (7.2.2, 000:936)")
         if control.is_besieged(state, m, area):
             raise IllegalAction(f"the city of {area} is besieged; reinforcements go only to unbesieged cities (7.2.2, 000:936)")
-        cap = garrison_capacity(state, m, area)
-        have = city_garrison_total(state, area)
-        if have + factors.total > cap:
-            raise IllegalAction(
-                f"the city of {area} holds at most {cap} garrison factors (5 x supply, 10.4.3); it has {have}, "
-                f"so {factors.total} more do not fit"
-            )
+        check_garrison_room(state, m, area, factors)
         return
     # A depot's garrison (7.2.2 "Corps or Depots in Supply", 000:940).
     if nation != power:
@@ -131,12 +116,6 @@ def check_garrison_takes(state: GameState, ctx: Any, power: str, nation: str, wh
         raise IllegalAction(
             f"the depot in {area} is not part of {power}'s valid supply chain of at most {limit} depots (7.2.2, 000:940-948)"
         )
-
-
-def _garrison_at(state: GameState, nation: str, where: Location) -> Garrison:
-    gid = garrison_id(nation, where)
-    g = state.units.get(gid)
-    return g if isinstance(g, Garrison) else Garrison(id=gid, nation=nation, location=where)
 
 
 def _place_location(kind: str, area: str) -> Location:
@@ -198,16 +177,9 @@ def _place_corps_where(state: GameState, ctx: Any, power: str, a: PlaceCorps, co
 
 
 def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) -> None:
-    corps = the_corps(state, a.corps)
-    check_nation(state, power, corps.nation)
-    if not purchased(state, corps):
-        if corps.location.kind is not LocationKind.POOL:
-            raise IllegalAction(f"{corps.id} is already on the map at {corps.location}")
-        raise IllegalAction(
-            f"{corps.id} has not been bought: a counter must be purchased in an economic phase before it is placed "
-            f"(12.5.4, 000:2238)"
-        )
+    corps = pool_counter(state, power, a.corps, Corps, bought=True)
     where = _place_corps_where(state, ctx, power, a, corps)
+    check_placement(state, ctx, power, a.corps, Corps, where, bought=True)  # room where it goes (10.4.2-10.4.3)
     f = factors_from(a)
     if f.total == 0:
         raise IllegalAction(f"{corps.id} must receive at least one factor when it is placed (7.2.1, 000:924)")
@@ -223,14 +195,13 @@ def _apply_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) ->
     corps = the_corps(state, a.corps)
     where = _place_corps_where(state, ctx, power, a, corps)
     f = factors_from(a)
-    placed = corps.replace(location=where, placeable_until=None)
     removed = None
     if a.source == "reinforcements":
         state = take_factors(state, corps.nation, f)
-        state = state.with_unit(placed.replace(factors=f))
+        state = place(state, corps, where, factors=f)
         frm = "reinforcements"
     else:
-        state = state.with_unit(placed)
+        state = place(state, corps, where)
         state, removed = move_factors(state, a.source, corps.id, f)
         frm = a.source
     out = engine.log(state, power, "reinforcement.place-corps",
@@ -312,9 +283,8 @@ def _apply_add_garrison(state: GameState, power: str, a: AddToGarrison, ctx: Any
     where = _place_location(a.at, a.area)
     f = Factors(infantry=a.infantry, militia=a.militia)
     state = take_factors(state, nation, f)
-    g = _garrison_at(state, nation, where)
-    state = state.with_unit(g.replace(factors=g.factors + f))
-    return engine.log(state, power, "reinforcement.add-garrison", f"{power} adds {f.describe()} to {g.id}", garrison=g.id)
+    state, gid = add_to_garrison(state, nation, where, f)
+    return engine.log(state, power, "reinforcement.add-garrison", f"{power} adds {f.describe()} to {gid}", garrison=gid)
 
 
 @dataclass(frozen=True, slots=True)

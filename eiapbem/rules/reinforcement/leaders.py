@@ -16,19 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, relations, supply
-from eiapbem.rules.model import Corps, Fleet, GameState, Leader, LeaderStatus, LocationKind
+from eiapbem.rules import control, engine, supply
+from eiapbem.rules.model import Corps, GameState, Leader, LeaderStatus, LocationKind
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.forces import the_leader
-
-
-def is_naval(ctx: Any, leader: Leader) -> bool:
-    """Nelson, the one naval leader, goes with fleets (13.8, 000:2632)."""
-    name = leader.id.split(":")[2]
-    for row in ctx.world.get("leaders.json", {}).get("leaders", []):
-        if row["id"] == name and row["power"] == leader.power:
-            return bool(row.get("naval"))
-    return False
+from eiapbem.rules.placement import attach_leader, check_leader
 
 
 def ready(state: GameState, leader: Leader) -> bool:
@@ -56,24 +48,7 @@ class AssignLeader(Record):
 
 def _verify_assign(state: GameState, power: str, a: AssignLeader, ctx: Any) -> None:
     m = ctx.map
-    lead = the_leader(state, a.leader)
-    mine = lead.power == power and lead.loaned_to is None
-    borrowed = lead.loaned_to == power and lead.status is LeaderStatus.ON_MAP
-    if not (mine or borrowed):
-        raise IllegalAction(f"{lead.id} is not {power}'s to assign" + (f"; he is loaned to {lead.loaned_to} (7.6)" if lead.loaned_to else ""))
-    unit = state.units.get(a.unit)
-    naval = is_naval(ctx, lead)
-    if naval:
-        if not isinstance(unit, Fleet) or unit.location.kind is LocationKind.POOL:
-            raise IllegalAction(f"{lead.id} goes only with a fleet on the map (13.8, 000:2632), and {a.unit!r} is not one")
-    elif not isinstance(unit, Corps) or unit.location.kind not in (LocationKind.AREA, LocationKind.CITY):
-        raise IllegalAction(f"{lead.id} goes only with a corps on the map (7.4, 000:984), and {a.unit!r} is not one")
-    if relations.unit_power(state, unit) != power:
-        raise IllegalAction(f"{unit.id} is not controlled by {power}; a leader joins only his power's corps (7.4, 000:984)")
-    if naval and relations.power_of(state, unit.nation) != "GB":
-        raise IllegalAction(f"{lead.id} goes only with a British or British-controlled fleet (13.8, 000:2632)")
-    if lead.attached_to == unit.id:
-        raise IllegalAction(f"{lead.id} is already with {unit.id}")
+    lead, unit = check_leader(state, ctx, power, a.leader, a.unit)
     area = _unit_area(unit)
     if lead.status is LeaderStatus.ON_MAP:
         here = state.units[lead.attached_to]  # type: ignore[index]
@@ -101,7 +76,7 @@ def _verify_assign(state: GameState, power: str, a: AssignLeader, ctx: Any) -> N
 def _apply_assign(state: GameState, power: str, a: AssignLeader, ctx: Any) -> engine.Outcome:
     lead = the_leader(state, a.leader)
     verb = "moves" if lead.status is LeaderStatus.ON_MAP else "places"
-    state = state.with_leader(lead.replace(status=LeaderStatus.ON_MAP, attached_to=a.unit, returns=None))
+    state = attach_leader(state, lead, a.unit)
     return engine.log(state, power, "reinforcement.assign-leader", f"{power} {verb} {lead.id} with {a.unit}", leader=lead.id, unit=a.unit)
 
 

@@ -16,23 +16,17 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, supply
-from eiapbem.rules.model import Factors, GameState, Location, LocationKind, MinorCountry, Ships
+from eiapbem.rules.model import Corps, Factors, Fleet, GameState, Location, LocationKind, MinorCountry, Ships
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.model.common import NonNeg
-from eiapbem.rules.reinforcement.army import _garrison_at
 from eiapbem.rules.forces import (
-    city_garrison_total,
-    corps_capacity,
+    check_garrison_room,
     covers,
     factors_from,
-    fits,
-    fleet_capacity,
-    garrison_capacity,
     ships_from,
     the_area,
-    the_corps,
-    the_fleet,
 )
+from eiapbem.rules.placement import add_to_garrison, check_placement, place, pool_counter
 
 
 def the_minor(state: GameState, power: str, slug: str) -> MinorCountry:
@@ -80,11 +74,7 @@ class SetUpMinorCorps(Record):
 
 def _verify_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: Any) -> None:
     minor = the_minor(state, power, a.minor)
-    corps = the_corps(state, a.corps)
-    if corps.nation != a.minor:
-        raise IllegalAction(f"{corps.id} is not a counter of {a.minor}")
-    if corps.location.kind is not LocationKind.POOL:
-        raise IllegalAction(f"{corps.id} is already on the map at {corps.location}")
+    corps = pool_counter(state, power, a.corps, Corps, nation=a.minor)
     _in_borders(state, ctx, a.minor, a.area)
     if a.in_city and ctx.map.area(a.area).city is None:
         raise IllegalAction(f"{a.area} has no city")
@@ -92,18 +82,20 @@ def _verify_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: A
     if f.total == 0:
         raise IllegalAction(f"{corps.id} needs at least one factor to be set up")
     _check_stored(a.minor, minor, f)
-    over = fits(f, corps_capacity(ctx, corps))
-    if over:
-        raise IllegalAction(f"{corps.id} cannot hold {f.describe()}: {', '.join(over)}")
+    check_placement(state, ctx, power, a.corps, Corps, _corps_place(a), more=f, nation=a.minor)
+
+
+def _corps_place(a: SetUpMinorCorps) -> Location:
+    return Location(LocationKind.CITY if a.in_city else LocationKind.AREA, a.area)
 
 
 def _apply_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: Any) -> engine.Outcome:
     minor = state.minors[a.minor]
-    corps = the_corps(state, a.corps)
+    corps = state.units[a.corps]
     f = factors_from(a)
-    where = Location(LocationKind.CITY if a.in_city else LocationKind.AREA, a.area)
+    where = _corps_place(a)
     state = state.with_minor(a.minor, minor.replace(stored_factors=(minor.stored_factors - f)))
-    state = state.with_unit(corps.replace(location=where, factors=f, placeable_until=None))
+    state = place(state, corps, where, factors=f)
     return engine.log(state, power, "reinforcement.minor-corps", f"{power} sets up {corps.id} at {where} with {f.describe()}",
                       minor=a.minor, corps=corps.id)
 
@@ -131,20 +123,16 @@ def _verify_minor_garrison(state: GameState, power: str, a: SetUpMinorGarrison, 
     if f.total == 0:
         raise IllegalAction("name at least one infantry or militia factor")
     _check_stored(a.minor, minor, f)
-    cap = garrison_capacity(state, ctx.map, a.area)
-    have = city_garrison_total(state, a.area)
-    if have + f.total > cap:
-        raise IllegalAction(f"the city of {a.area} holds at most {cap} garrison factors (5 x supply, 10.4.3); it has {have}")
+    check_garrison_room(state, ctx.map, a.area, f)
 
 
 def _apply_minor_garrison(state: GameState, power: str, a: SetUpMinorGarrison, ctx: Any) -> engine.Outcome:
     minor = state.minors[a.minor]
     f = Factors(infantry=a.infantry, militia=a.militia)
-    g = _garrison_at(state, a.minor, Location(LocationKind.CITY, a.area))
     state = state.with_minor(a.minor, minor.replace(stored_factors=(minor.stored_factors - f)))
-    state = state.with_unit(g.replace(factors=g.factors + f))
-    return engine.log(state, power, "reinforcement.minor-garrison", f"{power} sets up {f.describe()} of {a.minor} in {g.id}",
-                      minor=a.minor, garrison=g.id)
+    state, gid = add_to_garrison(state, a.minor, Location(LocationKind.CITY, a.area), f)
+    return engine.log(state, power, "reinforcement.minor-garrison", f"{power} sets up {f.describe()} of {a.minor} in {gid}",
+                      minor=a.minor, garrison=gid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,11 +155,7 @@ class SetUpMinorFleet(Record):
 
 def _verify_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: Any) -> None:
     minor = the_minor(state, power, a.minor)
-    fleet = the_fleet(state, a.fleet)
-    if fleet.nation != a.minor:
-        raise IllegalAction(f"{fleet.id} is not a counter of {a.minor}")
-    if fleet.location.kind is not LocationKind.POOL:
-        raise IllegalAction(f"{fleet.id} is already on the map at {fleet.location}")
+    fleet = pool_counter(state, power, a.fleet, Fleet, nation=a.minor)
     _in_borders(state, ctx, a.minor, a.port)
     port = ctx.map.area(a.port).port
     if port is None:
@@ -182,20 +166,22 @@ def _verify_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: A
     if ships.total == 0:
         raise IllegalAction(f"{fleet.id} needs at least one ship to be set up")
     _check_stored(a.minor, minor, ships)
-    over = fits(ships, fleet_capacity(ctx, fleet))
-    if over:
-        raise IllegalAction(f"{fleet.id} cannot hold {ships.describe()}: {', '.join(over)}")
+    check_placement(state, ctx, power, a.fleet, Fleet, _fleet_place(a), more=ships, nation=a.minor)
+
+
+def _fleet_place(a: SetUpMinorFleet) -> Location:
+    return Location(LocationKind.SEA, a.sea) if a.sea else Location(LocationKind.PORT, a.port)
 
 
 def _apply_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: Any) -> engine.Outcome:
     minor = state.minors[a.minor]
-    fleet = the_fleet(state, a.fleet)
+    fleet = state.units[a.fleet]
     ships = ships_from(a)
-    where = Location(LocationKind.SEA, a.sea) if a.sea else Location(LocationKind.PORT, a.port)
+    where = _fleet_place(a)
     left = Ships(heavy=minor.stored_ships.heavy - ships.heavy, light=minor.stored_ships.light - ships.light,
                  transport=minor.stored_ships.transport - ships.transport)
     state = state.with_minor(a.minor, minor.replace(stored_ships=left))
-    state = state.with_unit(fleet.replace(location=where, ships=ships, placeable_until=None))
+    state = place(state, fleet, where, ships=ships)
     return engine.log(state, power, "reinforcement.minor-fleet", f"{power} sets up {fleet.id} at {where} with {ships.describe()}",
                       minor=a.minor, fleet=fleet.id)
 

@@ -19,23 +19,16 @@ from eiapbem.rules import control, engine, supply
 from eiapbem.rules.model import POOL, Fleet, GameState, Location, LocationKind, MinorStatus, Ships
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.model.common import NonNeg
-from eiapbem.rules.reinforcement.common import due_ships, purchased, take_ships
+from eiapbem.rules.reinforcement.common import due_ships, take_ships
 from eiapbem.rules.forces import (
-    check_nation,
+    check_holds,
     covers,
-    fits,
-    fleet_capacity,
     own_unit,
     ships_from,
     the_area,
     the_fleet,
 )
-
-
-def _check_capacity(ctx: Any, fleet: Fleet, ships: Ships) -> None:
-    over = fits((fleet.ships + ships), fleet_capacity(ctx, fleet))
-    if over:
-        raise IllegalAction(f"{fleet.id} cannot hold {ships.describe()} more: {', '.join(over)} (the fleet's ship capacity, 7.1.2, 000:912)")
+from eiapbem.rules.placement import place, pool_counter
 
 
 def _home_port(state: GameState, ctx: Any, power: str, nation: str, port: str, *, conquered_ok: bool) -> None:
@@ -78,12 +71,7 @@ class PlaceFleet(Record):
 
 
 def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: Any) -> None:
-    fleet = the_fleet(state, a.fleet)
-    check_nation(state, power, fleet.nation)
-    if not purchased(state, fleet):
-        if fleet.location.kind is not LocationKind.POOL:
-            raise IllegalAction(f"{fleet.id} is already on the map at {fleet.location}")
-        raise IllegalAction(f"{fleet.id} has not been bought: a counter must be purchased in an economic phase first (12.5.4, 000:2238)")
+    fleet = pool_counter(state, power, a.fleet, Fleet, bought=True)
     _home_port(state, ctx, power, fleet.nation, a.port, conquered_ok=False)
     ships = ships_from(a)
     if ships.total == 0:
@@ -95,19 +83,19 @@ def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: Any) -
             raise IllegalAction(f"{fleet.nation} has {due.describe()} due in {a.port}, not {ships.describe()} (7.1.2, 000:912)")
     else:
         _check_ship_transfer(state, power, a.source, fleet.replace(location=here), ships)
-    _check_capacity(ctx, fleet, ships)
+    check_holds(ctx, fleet, ships)
 
 
 def _apply_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: Any) -> engine.Outcome:
     fleet = the_fleet(state, a.fleet)
     ships = ships_from(a)
-    placed = fleet.replace(location=Location(LocationKind.PORT, a.port), placeable_until=None)
+    here = Location(LocationKind.PORT, a.port)
     removed = None
     if a.source == "reinforcements":
         state = take_ships(state, fleet.nation, a.port, ships)
-        state = state.with_unit(placed.replace(ships=ships))
+        state = place(state, fleet, here, ships=ships)
     else:
-        state = state.with_unit(placed)
+        state = place(state, fleet, here)
         state, removed = _move_ships(state, a.source, fleet.id, ships)
     out = engine.log(state, power, "reinforcement.place-fleet", f"{power} places {fleet.id} in {a.port} with {ships.describe()}",
                      fleet=fleet.id, port=a.port)
@@ -144,7 +132,7 @@ def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: Any) -> No
     if not covers(due, ships):
         raise IllegalAction(f"{fleet.nation} has {due.describe()} due in {port}, not {ships.describe()}; ships appear only in the port chosen when bought (12.5.3, 000:2234)")
     _home_port(state, ctx, power, fleet.nation, port, conquered_ok=True)
-    _check_capacity(ctx, fleet, ships)
+    check_holds(ctx, fleet, ships)
 
 
 def _apply_add_ships(state: GameState, power: str, a: AddShips, ctx: Any) -> engine.Outcome:
@@ -223,7 +211,7 @@ def _verify_transfer_ships(state: GameState, power: str, a: TransferShips, ctx: 
     target = the_fleet(state, a.target)
     ships = ships_from(a)
     _check_ship_transfer(state, power, a.source, target, ships)
-    _check_capacity(ctx, target, ships)
+    check_holds(ctx, target, ships)
 
 
 def _apply_transfer_ships(state: GameState, power: str, a: TransferShips, ctx: Any) -> engine.Outcome:
