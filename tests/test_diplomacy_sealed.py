@@ -6,6 +6,11 @@ commit round: Turkey's folder, reading every file it holds with the game's
 keys (a patched client), finds no trace of it before Turkey has sent its own
 commitment.  The reveals then carry the orders; a reveal that differs from
 its commitment is refused in one sentence and changes nothing.
+
+Russia's diplomatic reactions, set in an earlier month and kept in its own
+save (``client/orders.py``), are in no byte Turkey holds before its own
+commitment either (neither in the shared state nor in Russia's commitment);
+they come out with Russia's reveal, and the resolved state holds them no more.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from dataclasses import replace
 import pytest
 
 from eiapbem.client import newgame, setups
-from eiapbem.client.orders import META_KEY
+from eiapbem.client.orders import META_KEY, REACTIONS_KEY
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session, file_slot, step_for
 from eiapbem.client.turns import state_parts, where_is
 from eiapbem.core import canonical
@@ -24,7 +29,7 @@ from eiapbem.core.errors import BadFile, IllegalAction
 from eiapbem.pbem import bodies, files
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy import sealing
-from eiapbem.rules.diplomacy.orders import DeclareWar, SetTrade
+from eiapbem.rules.diplomacy.orders import AnswerCalls, DeclareWar, SetTrade
 from eiapbem.rules.model import Phase
 
 GAME = "Tilsit"
@@ -87,14 +92,20 @@ def _everything_tu_holds(client) -> bytes:
 def test_a_patched_client_learns_nothing_before_its_commitment_and_reveals_must_match(game):
     host, client = game
     ru = _ru(host)
+    # Russia's reactions as its folder keeps them from an earlier month (set with 'eiapbem diplomacy answer-calls').
+    ru.data = replace(ru.data, meta={**ru.data.meta, REACTIONS_KEY: {"RU": [engine.action_to_obj(AnswerCalls("FR", ("PR",)))]}})
+    ru.save()
+    ru = _ru(host)
     ru.act(DeclareWar("TU"))
     ru_commit = ru.end_phase()
     assert ru_commit.name == f"{GAME}_1805-01_diplomacy_commit_RU.pbm"
+    assert [o["kind"] for o in _ru(host).data.meta[META_KEY]["RU"]["actions"]][:1] == ["diplomacy.answer-calls"]
     tu = _tu(client)
     tu.load_path(_send(host, client, ru_commit))
-    # The patched client: Russia's declaration is in no byte it can read, only a 32-byte digest.
+    # The patched client: Russia's declaration and reactions are in no byte it can read, only a 32-byte digest.
     held = _everything_tu_holds(client)
     assert b"declare-war" not in held and b"diplomacy.declare" not in held
+    assert b"answer-calls" not in held and _tu(client).state.powers["RU"].standing_orders.answer_calls.get("FR") is None
     assert b"diplomacy.commit" in held
     tu = _tu(client)
     assert set(tu.state.order_sheet.commitments) == set()  # not resolved until Turkey commits too
@@ -148,6 +159,10 @@ def test_a_patched_client_learns_nothing_before_its_commitment_and_reveals_must_
     ru, tu = _ru(host), _tu(client)
     assert ru.state.state_hash() == tu.state.state_hash()
     assert ru.state.slot.phase is Phase.REINFORCEMENT
+    # The reactions acted at this month's resolution and are in the shared state no more; Russia's folder keeps them.
+    assert ru.state.powers["RU"].standing_orders.answer_calls.get("FR") is None
+    assert ru.data.meta[REACTIONS_KEY]["RU"] == [engine.action_to_obj(AnswerCalls("FR", ("PR",)))]
+    assert "RU" not in tu.data.meta.get(REACTIONS_KEY, {})
     assert "TU" in ru.state.powers["RU"].wars and ru.state.powers["TU"].trade == ("GB",)
     assert ru.state.order_sheet.commitments == {} and not ru.data.meta.get(META_KEY)  # spent
     assert any("Russia declares war on Turkey" in e.text for e in ru.journal())

@@ -114,6 +114,21 @@ def test_a_fault_at_every_write_of_load(base, tmp_path, monkeypatch):
     assert n >= 4
 
 
+def test_load_writes_the_save_once_per_file(base, tmp_path, monkeypatch):
+    """Issue 18: one durable save per loaded file (the replay and the note saved together)."""
+    root, ids = base
+    home = tmp_path / "once"
+    shutil.copytree(home_of(root, "TU"), home)
+    s = Session.open_with(home, GAME, ids["TU"])
+    save = s.folders.save / f"{GAME}.sav"
+    assert save.is_file()
+    writes = []
+    real = atomic.write_save_pair
+    monkeypatch.setattr(atomic, "write_save_pair", lambda path, *a: (writes.append(path), real(path, *a))[1])
+    assert len(s.load_all().loaded) == 1
+    assert [p for p in writes if p == save] == [save]
+
+
 def test_a_fault_at_every_write_of_a_save_after_an_action(base, tmp_path, monkeypatch):
     from eiapbem.client.setups import default_actions
 

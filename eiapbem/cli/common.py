@@ -169,7 +169,10 @@ def rules_ctx(s: Any) -> Any:
 PHASE_GROUPS = {
     "setup": ("setup", "The setup phase (5.1-5.3): place your forces (manual: Setup Phase)."),
     "diplomacy": ("diplomacy", "The diplomacy phase (6.0): war, peace, alliances, trade, access (manual: "
-                  "Diplomatic Reactions Screen, Victory Conditions Screen)."),
+                  "Diplomatic Reactions Screen, Victory Conditions Screen). Your standing orders of those two "
+                  "screens (calls, answers, alliance requests, minors, surrender terms) are kept in your own "
+                  "save, not in the shared game, and go out sealed with your orders every month; trade and "
+                  "access stand in the shared game."),
     "reinforcement": ("reinforce", "The reinforcement phase (7.0)."),
     "naval": ("naval", "The naval phase (8.0)."),
     "land": ("land", "The land phase (10.0)."),

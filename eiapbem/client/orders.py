@@ -17,6 +17,16 @@ module is what a player's folder does with them:
 
 A game with the option ``one_round_diplomacy`` has no commit round; orders go
 out in the clear in one file, as in the economic phase.
+
+**The diplomatic reactions** (DIPLOMATIC REACTIONS SCREEN and surrender
+settings, ``rules.diplomacy.orders.REACTION_FIELDS``) are not kept in the
+shared state between months: the rules clear them once the month is
+resolved.  This folder keeps its powers' settings in its save
+(``GameData.meta["reactions"]``) and puts them, as the orders that set them,
+in front of the player's own orders of every diplomacy phase — inside the
+commitment, so they are revealed with everyone's declarations only after
+every commitment is in, and used at that month's resolution.  The first time
+(no copy kept yet) they are read from the state.
 """
 
 from __future__ import annotations
@@ -27,11 +37,27 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem.errors import BadFile
 from eiapbem.rules import engine
+from eiapbem.rules.diplomacy import orders as dip_orders
 from eiapbem.rules.diplomacy import sealing
 from eiapbem.rules.model import GameState, Phase
 from eiapbem.rules.model.slot import COMMIT, ORDERS
 
 META_KEY = "sealed"
+REACTIONS_KEY = "reactions"
+
+
+def _with_reactions(meta: dict, state: GameState, power: str, acts: list) -> tuple[list, dict]:
+    """``acts`` with ``power``'s kept reactions in front, and the save meta keeping the reactions they leave."""
+    kept = meta.get(REACTIONS_KEY, {}).get(power)
+    if kept is None:
+        front = dip_orders.reaction_actions(state.powers[power].standing_orders)
+    else:
+        front = [engine.action_from_obj(o, "this folder's diplomatic reactions") for o in kept]
+    full = front + list(acts)
+    after = dip_orders.reactions_after(state, power, full)
+    keep = dict(meta.get(REACTIONS_KEY, {}))
+    keep[power] = [engine.action_to_obj(a) for a in dip_orders.reaction_actions(after)]
+    return full, {**meta, REACTIONS_KEY: keep}
 
 
 def _sealed_round(state: GameState) -> str | None:
@@ -55,6 +81,7 @@ def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any)
     if which == "commit":
         if any(isinstance(a, sealing.ACTIONS) for a in acts):
             raise IllegalAction("commitments and reveals are written by the program, not given as orders")
+        acts, meta = _with_reactions(meta, state, power, acts)
         nonce = os.urandom(sealing.NONCE_BYTES)
         commit = sealing.CommitOrders(sealing.digest(power, sealing.phase_key(state), nonce, acts))
         engine.check_orders(state, power, list(acts) + [commit], ctx)  # the real orders, checked now
@@ -73,6 +100,8 @@ def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any)
                                 "'eiapbem restart' drops the new ones, then 'eiapbem end-phase' reveals the sealed orders")
         opened = [engine.action_from_obj(o, "the sealed orders") for o in kept["actions"]]
         return [sealing.RevealOrders(kept["nonce"])] + opened, meta
+    if which is None and state.slot is not None and state.slot.phase is Phase.DIPLOMACY and state.slot.step == ORDERS:
+        return _with_reactions(meta, state, power, acts)  # one-round diplomacy: the same orders, in the clear
     return list(acts), meta
 
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from eiapbem.pbem import folders
-from eiapbem.pbem.email import Person, subject_for, write_draft
 from eiapbem.rules.model import POWERS
 
 from . import inbox
 from .store import Store
+
+if TYPE_CHECKING:  # the email modules (~0.1 s to import) are loaded only when a draft is written (issue 15: status)
+    from eiapbem.pbem.email import Person
 
 
 class Outbox(Store):
@@ -48,6 +51,8 @@ class Outbox(Store):
 
     def _draft(self, path: Path, what: str) -> Path | None:
         """An email draft to every player not at this computer (4.2.5, 000:162)."""
+        from eiapbem.pbem.email import Person, subject_for, write_draft
+
         meta = self.data.meta
         me = Person(meta["host"]["name"], meta["host"]["email"]) if self.power == "host" else self.person(self.power)
         to = [self.person(p) for p in POWERS if p not in self.local and meta["players"][p]["type"] in ("client", "host")]
@@ -64,5 +69,7 @@ class Outbox(Store):
         return write_draft(path, me, to, subject_for(self.game, what), extra)
 
     def person(self, power: str) -> Person:
+        from eiapbem.pbem.email import Person
+
         row = self.data.meta["players"][power]
         return Person(row["name"], row["email"])

@@ -159,6 +159,7 @@ class GameData:
         meta.setdefault("reloads", {})
         meta.setdefault("based_on", "")
         meta.setdefault("sealed", {})  # client/orders.py: sealed diplomacy orders awaiting their reveal
+        meta.setdefault("reactions", {})  # client/orders.py: this folder's diplomatic reactions, sent each month
         return {"state": self.state.encode(), "meta": meta, "taken": self.taken, "orders": self.orders,
                 "outbox": self.outbox or None, "battles": self.battles, "journal": list(self.journal)}
 

@@ -310,7 +310,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         data = folders.read_limited(path)
         point = forks.point_before(self)  # the state at this point, should a fork make this folder come back to it
         forks.check(self, data, path.name)  # a fork is named; the host's act wins (issue 20, 4.2.8)
-        slot = self._load_bytes(data, path.name)
+        slot = self._load_bytes(data, path.name, save=False)  # one durable save per file, below (issue 18)
         forks.keep(self, point)
         h = envelope.parse(data, path.name).header
         self._note(path.name, slot, h.author, file_time(path), h.reloads or 0)
@@ -318,7 +318,8 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         inbox.keep_received(self.folders, path.name, data)  # for 'eiapbem audit' (issue 20)
         return slot
 
-    def _load_bytes(self, data: bytes, name: str) -> str:
+    def _load_bytes(self, data: bytes, name: str, *, save: bool = True) -> str:
+        """Check and replay one turn or admin file; saved unless ``save`` is False (the caller saves, once)."""
         state = self.state
         chain = self.contents.chain
         author = envelope.parse(data, name).header.author
@@ -329,7 +330,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
                                  own_ok=self.replays_own)
         h = loaded.header
         if h.kind == "admin":
-            return self._load_admin(loaded, name)
+            return self._load_admin(loaded, name, save)
         if h.kind != "turn":
             raise WrongKind(f"{name} is a {h.kind} file, not a turn or admin file")
         tb = bodies.decode(bodies.TurnBody, loaded.body, name, "a turn")
@@ -380,10 +381,11 @@ class Turns(BattleExchange, AutoPlay, Outbox):
             self.data = replace(self.data, state=after, battles={})
         self.contents = replace(self.contents, chain=loaded.chain)
         self._settle()
-        self.save()
+        if save:
+            self.save()
         return body["slot"]
 
-    def _load_admin(self, loaded: files.Loaded, name: str) -> str:
+    def _load_admin(self, loaded: files.Loaded, name: str, save: bool = True) -> str:
         """Replay a host admin file (4.2.8): its acts on the state, its player list into the save."""
         from eiapbem.rules import admin
 
@@ -421,7 +423,8 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         self.data = replace(self.data, state=after, meta=new_meta, taken=taken, battles=self.data.battles if same else {})
         self.contents = replace(self.contents, chain=loaded.chain)
         self._settle()
-        self.save()
+        if save:
+            self.save()
         return loaded.header.slot
 
     def write_admin(self, acts: list, *, roster: dict | None = None, meta: dict | None = None) -> Path:

@@ -60,14 +60,15 @@ def decode(cls: type[R], obj: Any, name: str, what: str) -> R:
 
 def _later_fields(cls: type, obj: Any) -> Any:
     """Fields added to a body after files were written without them, filled in with their empty value:
-    the scenario's hash and ``based_on`` of an edited scenario (14.5, 14.6; docs/file-format.md 11)."""
+    the scenario's hash and ``based_on`` of an edited scenario (14.5, 14.6; docs/file-format.md 11), the save's
+    diplomatic reactions (issue 16)."""
     if not isinstance(obj, dict) or cls not in (GamestartBody, SaveBody):
         return obj
     obj = dict(obj)
     if cls is GamestartBody:
         obj.setdefault("scenario_hash", "")
     if isinstance(obj.get("meta"), dict):
-        obj["meta"] = {"based_on": "", **obj["meta"]}
+        obj["meta"] = {"based_on": "", **({"reactions": {}} if cls is SaveBody else {}), **obj["meta"]}
     return obj
 
 
@@ -258,6 +259,8 @@ class SaveMeta(Record):
     based_on: str = ""
     #: The local powers' sealed diplomacy orders awaiting their reveal (issue 16), never sent to anyone.
     sealed: FrozenMap[Power, SealedOrders] = FrozenMap()
+    #: The local powers' diplomatic reactions, as the orders that set them, sent sealed each month (issue 16).
+    reactions: FrozenMap[Power, tuple[Plain, ...]] = FrozenMap()
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,13 @@ Two kinds, both named with the manual's buttons and screens (``BUTTON``):
 - **standing orders** of the DIPLOMATIC REACTIONS SCREEN and the VICTORY
   CONDITIONS SCREEN (calls to allies, alliance requests, trade, access,
   surrender settings): they change the power's ``StandingOrders`` (or its
-  trade and access records) and persist from month to month until changed;
+  trade and access records).  Trade and access persist in the state from
+  month to month; the reactions (``REACTION_FIELDS``: calls, alliance
+  requests, minors, surrender settings) are cleared from the state when the
+  month's diplomacy is resolved (``clear_reactions``) and the power's own
+  program sends them again, sealed, each month (``reaction_actions``;
+  ``eiapbem.client.orders``), so that no other power reads them before its
+  own commitment (issue 16, docs/decisions.md);
 - **one-off orders** (Declare War, Break an Alliance, Sue For Peace, Attempt
   Informal Peace): they act only when the phase is resolved
   (``eiapbem.rules.diplomacy.resolve``), in a fixed order, all powers at once.
@@ -26,6 +32,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
 from eiapbem.rules.model import POWERS, Access, AccessKind, GameState, Record, SurrenderSettings
+from eiapbem.rules.model.powers import StandingOrders
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import NationId, PowerId, Slug
 from eiapbem.rules.model.powers import PEACE_CONDITIONS
@@ -330,3 +337,43 @@ def apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
 
 
 ACTIONS = ONE_OFF + STANDING
+
+
+#: The fields of ``StandingOrders`` set on the DIPLOMATIC REACTIONS SCREEN and the VICTORY CONDITIONS
+#: SCREEN: kept by each power's own program, not in the state between months (issue 16).
+REACTION_FIELDS = ("call_allies", "answer_calls", "request_alliance", "accept_control", "withdraw_dow",
+                   "support_minor", "surrender", "demand_break")
+REACTIONS = (CallAllies, AnswerCalls, RequestAlliance, AcceptControl, SupportMinor, WithdrawAgainstMinor,
+             SetSurrenderTerms)
+
+
+def clear_reactions(so: StandingOrders) -> StandingOrders:
+    """``so`` without its diplomatic reactions (the other standing orders, naval and battle, stay)."""
+    return so.replace(**{f: getattr(StandingOrders(), f) for f in REACTION_FIELDS})
+
+
+def reaction_actions(so: StandingOrders) -> list:
+    """The orders that set ``so``'s diplomatic reactions again on a state without them, in a fixed order."""
+    out: list = []
+    out += [CallAllies(e, tuple(a)) for e, a in so.call_allies.items()]
+    out += [AnswerCalls(e, tuple(a)) for e, a in so.answer_calls.items()]
+    out += [RequestAlliance(p) for p in so.request_alliance]
+    out += [AcceptControl(m) for m in so.accept_control]
+    out += [SupportMinor(e, tuple(m)) for e, m in so.support_minor.items()]
+    out += [WithdrawAgainstMinor(e, tuple(m)) for e, m in so.withdraw_dow.items()]
+    demand = tuple(so.demand_break)
+    for e, s in so.surrender.items():
+        out.append(SetSurrenderTerms(e, give_conditional=s.give_conditional, term=tuple(s.terms),
+                                     accept_informal=s.accept_informal, allow_separate_peace=s.allow_separate_peace,
+                                     if_conditional_offered=s.if_conditional_offered, remove=tuple(s.remove),
+                                     cede=tuple(s.cede), demand_break=demand))
+        demand = ()  # demand_break is only ever set with a surrender setting, so one carries it
+    return out
+
+
+def reactions_after(state: GameState, power: str, acts: list) -> StandingOrders:
+    """``power``'s standing orders once ``acts`` (verified already) are recorded on ``state``."""
+    for a in acts:
+        if isinstance(a, REACTIONS):
+            state = apply(state, power, a, None).state
+    return state.powers[power].standing_orders

@@ -117,7 +117,12 @@ def resolve(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> e
         if unmet:
             raise IllegalAction(f"{p}'s diplomacy orders cannot be carried out: {unmet[0]}")
     r = run(state, ctx)
-    return engine.Outcome(r.state, tuple(r.events))
+    out = r.state
+    for p in POWERS:  # the reactions were used this month; each program sends its own again next month (issue 16)
+        so = out.powers[p].standing_orders
+        if orders.clear_reactions(so) != so:
+            out = out.with_power(p, standing_orders=orders.clear_reactions(so))
+    return engine.Outcome(out, tuple(r.events))
 
 
 #: The diplomacy phase's rules (registered by ``eiapbem/rules/phases.py``).
@@ -128,6 +133,5 @@ RULES = engine.PhaseRules(
     obligations=obligations,
     resolve=resolve,
     gaps="requests to an AI ally for land or military action (6.16; money and units are built), "
-    "standing orders kept secret after the month they are given (docs/decisions.md), "
     "loans of 7.6 in naval attacks",
 )
