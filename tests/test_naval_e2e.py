@@ -1,11 +1,12 @@
-"""End to end: the naval phase of January 1805 in seven folders exchanging real files (8.4-8.10, 10.4.5, 12.2.1).
+"""End to end: the naval phase of January 1805 in seven folders exchanging real files, then on to the
+March economic phase (8.4-8.10, 10.4.5, 12.2.1).
 
 France hosts; each of the six other powers plays in its own folder as an email client.  Great
 Britain and France start at war (a pre-existing war of the game's creation, 4.2.10).  France
-sets up its fleet:FR:3 with a single ship on the blockade of London (5.2) and its fleet:FR:1
-(20 heavy) in Nantes beside the corps IV (15 infantry).  The slots before the naval phase are played through
-the session API (to stay fast); the naval and land slots of Great Britain and France with the
-``eiapbem`` command:
+sets up its fleet:FR:3 with a single ship on the blockade of London (5.2), its fleet:FR:1
+(20 heavy) in Nantes beside the corps IV (15 infantry), and the Dutch fleet:holland:1 (15 heavy)
+at sea in the North Sea.  The slots before the naval phase are played through the session API (to stay fast); the
+naval and land slots of Great Britain and France with the ``eiapbem`` command:
 
 - Great Britain's fleet:GB:1 leaves London: the French blockaders intercept it in the box at
   once (8.5.4, 8.8), Britain wins (France's one ship is sunk: no question for France), and fleet:GB:1 sails on with its points left into Lille's blockade box (8.5.4, 000:1126);
@@ -14,12 +15,18 @@ the session API (to stay fast); the naval and land slots of Great Britain and Fr
 - France's fleet:FR:4 attacks fleet:GB:2 in the Channel: Britain's questions (its evasion order at
   least) go to Britain's folder as battle files and its replies come back, as for land battles
   (4.2.7; ``rules/naval/files.py``); France's turn file then carries the battle to every folder;
+- France gives the Dutch fleet standing orders to intercept (``naval orders``, 8.5); in February a
+  British fleet from Edinburgh, Belfast or Dublin sails into (or past) the North Sea and the Dutch
+  intercept it by a roll (8.5.4: 1-3 in the same sea area, 1 from an adjacent one).  The dice of
+  Britain's file are fixed before it acts (4.2.7), so the test looks at them first (the same replay
+  as the command's) and sends a move whose roll succeeds; the battle is fought at once;
 - every folder loads every turn file and ends each slot with the same state hash;
-- Lille's trade is lost to the blockade, as the economic phase counts it (12.2.1: a blockaded
-  port does not trade; the March economic phase is not played here, to keep the test short:
-  the economy's own port list is asked on the common state).
+- the game is played on to the March economic phase (12.0) with Lille still blockaded: France's
+  economic summary of that phase shows Lille's trade lost to the blockade (12.2.1), and the phase
+  played by files leaves France's treasury at the summary's closing figure.
 """
 
+import json
 import re
 import shutil
 
@@ -28,12 +35,27 @@ import pytest
 from eiapbem.client import newgame, setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.rules.model import POWERS, Phase, Ships
+from eiapbem.rules.naval.movement import MoveFleet
 
 pytestmark = pytest.mark.slow
 
 GAME = "Trafalgar"
 FAST = {TEST_SCRYPT_ENV: "10,1,1"}
 HOST = "FR"
+NAMES = {"GB": "Great Britain", "FR": "France"}
+#: British moves into or past the North Sea (different fleets and steps: different dice labels, 8.5.4).
+ROLL_CANDIDATES = [
+    ("fleet:GB:11", ["north-sea"]),
+    ("fleet:GB:11", ["north-sea", "skagerrak"]),
+    ("fleet:GB:11", ["north-sea", "norwegian-sea", "north-sea"]),
+    ("fleet:GB:11", ["north-sea", "north-atlantic", "north-sea"]),
+    ("fleet:GB:12", ["irish-sea", "north-atlantic", "north-sea"]),
+    ("fleet:GB:12", ["irish-sea", "english-channel", "north-sea"]),
+    ("fleet:GB:10", ["irish-sea", "north-atlantic", "north-sea"]),
+    ("fleet:GB:10", ["irish-sea", "english-channel", "north-sea"]),
+    ("fleet:GB:10", ["irish-sea", "north-atlantic", "norwegian-sea", "north-sea"]),
+    ("fleet:GB:12", ["irish-sea", "north-atlantic", "norwegian-sea", "north-sea"]),
+]
 CLIENTS = tuple(p for p in POWERS if p != HOST)
 
 
@@ -63,6 +85,8 @@ def _french_setup(s):
     for a in setups.default_actions("classic-1805", "FR"):
         if a.KIND == "setup.place-fleet" and a.fleet == "fleet:FR:1":
             a = type(a)(fleet=a.fleet, port="nantes", sea=None, blockade=None)
+        elif a.KIND == "setup.place-fleet" and a.fleet == "fleet:holland:1":
+            a = type(a)(fleet=a.fleet, port=None, sea="north-sea", blockade=None)
         elif a.KIND == "setup.place-fleet" and a.fleet == "fleet:FR:3":
             a = type(a)(fleet=a.fleet, port=None, sea=None, blockade="london")
         elif a.KIND == "setup.add-ships" and a.fleet == "fleet:FR:3":
@@ -117,6 +141,36 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
         out = cli(p, "end-phase")
         _deliver(homes, p, homes[p] / "commout" / re.search(r"turn file commout/(\S+\.pbm)", out).group(1))
 
+    def fight_by_files(phasing, other):
+        """The phasing power answers its own questions; the other's go by battle files and come back (4.2.7)."""
+        exchanges = 0
+        for _ in range(40):
+            status = cli(phasing, "status")
+            mine = re.findall(rf"(naval:\S+) for {phasing} \((naval\.[\w-]+): ([^)]*)\)", status)
+            if mine:
+                cli(phasing, "answer", mine[0][0], mine[0][2].split("/")[0])
+                continue
+            sent = re.search(rf"send battles/(\S+) to {NAMES[other]}", status)
+            if sent is None:
+                break
+            name = sent.group(1)
+            (homes[other] / "battles").mkdir(exist_ok=True)
+            shutil.copy(homes[phasing] / "battles" / name, homes[other] / "battles" / name)
+            assert "loaded" in cli(other, "load", f"battles/{name}")
+            for _ in range(10):
+                status = cli(other, "status")
+                asked = re.findall(r"'eiapbem answer (naval:\S+) CHOICE'", status)
+                if not asked:
+                    break
+                opts = re.search(rf"asks {other} naval\.[\w-]+ \(([^)]*)\): 'eiapbem answer " + re.escape(asked[0]),
+                                 status).group(1)
+                cli(other, "answer", asked[0], opts.split("/")[0])
+            assert f"send your reply battles/{name} to {NAMES[phasing]}" in status
+            shutil.copy(homes[other] / "battles" / name, homes[phasing] / "battles" / name)
+            cli(phasing, "load", f"battles/{name}")
+            exchanges += 1
+        return exchanges
+
     st = _open(homes, "GB").state
     assert st.slot.power == "GB" and str(st.units["fleet:FR:3"].location) == "blockade:london"
 
@@ -136,9 +190,12 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
     cli("GB", "naval", "move", "--fleet", "fleet:GB:1", "--path", "english-channel,box:lille")
     assert "fleet:GB:1: 20 heavy (blockade)" in cli("GB", "show", "area", "box:lille")
     cli("GB", "naval", "move", "--fleet", "fleet:GB:2", "--path", "irish-sea,english-channel")
+
     end("GB")
     _play_until(homes, lambda s: s.slot.phase is Phase.NAVAL and s.slot.power == "FR")
 
+    # France: "Review/Set Orders" (8.5): the Dutch fleet in the North Sea will try to intercept.
+    cli("FR", "naval", "orders", "--fleet", "fleet:holland:1", "--intercept")
     # France: the corps IV boards fleet:FR:1 in Nantes and sails into the bay.
     cli("FR", "naval", "load", "--fleet", "fleet:FR:1", "--corps", "corps:FR:IV")
     cli("FR", "naval", "move", "--fleet", "fleet:FR:1", "--path", "bay-of-biscay")
@@ -147,30 +204,7 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
     cli("FR", "naval", "move", "--fleet", "fleet:FR:4", "--path", "bay-of-biscay,english-channel")
     cli("FR", "naval", "attack", "--place", "english-channel")
     bid = next(iter(_open(homes, "FR").current().naval_battles.keys() - {"1805-01.london.1"}))
-    name = f"pbembattle_{GAME}_English-Channel1.battle"
-    exchanges = 0
-    for _ in range(40):
-        status = cli("FR", "status")
-        mine = re.findall(r"(naval:\S+) for FR \((naval\.[\w-]+): ([^)]*)\)", status)
-        if mine:
-            cli("FR", "answer", mine[0][0], mine[0][2].split("/")[0])
-            continue
-        if f"send battles/{name} to Great Britain" not in status:
-            break
-        (homes["GB"] / "battles").mkdir(exist_ok=True)
-        shutil.copy(homes["FR"] / "battles" / name, homes["GB"] / "battles" / name)
-        assert "loaded" in cli("GB", "load", f"battles/{name}")
-        for _ in range(10):
-            status = cli("GB", "status")
-            asked = re.findall(r"'eiapbem answer (naval:\S+) CHOICE'", status)
-            if not asked:
-                break
-            opts = re.search(r"asks GB naval\.[\w-]+ \(([^)]*)\): 'eiapbem answer " + re.escape(asked[0]), status).group(1)
-            cli("GB", "answer", asked[0], opts.split("/")[0])
-        assert f"send your reply battles/{name} to France" in status
-        shutil.copy(homes["GB"] / "battles" / name, homes["FR"] / "battles" / name)
-        cli("FR", "load", f"battles/{name}")
-        exchanges += 1
+    exchanges = fight_by_files("FR", "GB")
     assert exchanges >= 1  # at least Britain's evasion order (9.2.1.1) went by file
     assert _open(homes, "FR").current().naval_battles[bid].step == "done"
     end("FR")
@@ -183,11 +217,50 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
     assert str(st.units["corps:FR:IV"].location) == "area:la-rochelle"
     assert str(st.units["fleet:GB:1"].location) == "blockade:lille"
 
-    # 12.2.1: the blockaded port does not trade (the economy's own list of ports).
-    from eiapbem.data.context import rules_context
-    from eiapbem.core.dice import Dice
-    from eiapbem.rules.economy.collection import port_infos
+    # February: Britain sails into or past the North Sea; the Dutch fleet intercepts by a roll (8.5.4).
+    st = _play_until(homes, lambda s: s.slot.phase is Phase.NAVAL and s.slot.power == "GB")
+    assert str(st.date) == "1805-02" and "fleet:holland:1" in st.powers["FR"].standing_orders.intercept
+    gb = _open(homes, "GB")
+    dice, date = gb.slot_dice(), gb.state.date
+    chosen, seen = None, []
+    for fleet, path in ROLL_CANDIDATES:
+        try:  # what the move would do with Britain's dice of this slot (the same replay as the command's)
+            after = gb._play([MoveFleet(fleet=fleet, path=",".join(path))]).state
+        except Exception as err:  # a candidate the rules refuse is skipped (and named if none is chosen)
+            seen.append(f"{fleet} {path}: {err}")
+            continue
+        fought = [b for k, b in after.naval_battles.items() if k not in gb.state.naval_battles]
+        seen.append(f"{fleet} {path}: {[(b.id, b.step) for b in fought]}")
+        if fought and fought[0].location.kind.value == "sea" and fought[0].interception:
+            chosen = fleet, path, fought[0]
+            break
+    assert chosen is not None, f"no candidate move is intercepted by its roll (each has at least a 1 in 2 chance): {seen}"
+    fleet, path, preview = chosen
+    where = preview.location.site
+    relation = "same" if where == "north-sea" else "adjacent"
+    step = path.index(where) + 1  # the fleet sails from its port: its box is step 0
+    roll = dice.d6(f"naval/{date}/GB/intercept/{fleet}.0/{step}/FR/sea:north-sea")
+    assert roll <= (3 if relation == "same" else 1), roll  # 8.5.4: the roll that let the Dutch intercept
+    out = cli("GB", "naval", "move", "--fleet", fleet, "--path", ",".join(path))
+    assert f"intercept in {where} ({relation} sea area, 8.5.4)" in out, out
+    fight_by_files("GB", "FR")  # France's part in the battle, if it has one, goes by battle files
+    st = _open(homes, "GB").current()
+    (rolled,) = [b for k, b in st.naval_battles.items() if k.startswith("1805-02.")]
+    assert rolled.interception and rolled.step == "done" and rolled.defenders == ("fleet:holland:1",), rolled
+    assert rolled.attackers == (fleet,) and rolled.victor in ("attacker", "defender"), rolled.report
+    end("GB")
+    assert _open(homes, "RU").state.naval_battles[rolled.id].victor == rolled.victor  # every folder has the battle
 
-    info = {p.area: p for p in port_infos(st, rules_context(Dice(b"look")))}
-    assert not info["lille"].eligible and info["lille"].why_not == "blockaded"
-    assert info["rouen"].why_not != "blockaded"
+    # On to March (12.0): Lille is still blockaded when the quarter's economic phase is played.
+    st = _play_until(homes, lambda s: s.slot.phase is Phase.ECONOMIC)
+    assert str(st.date) == "1805-03" and str(st.units["fleet:GB:1"].location) == "blockade:lille"
+    summary = json.loads(cli("FR", "economy", "summary", "--json", "--only", "FR"))
+    (france,) = [f for f in summary["funds"] if f["fund"] == "FR"]
+    trade = {ln["item"]: ln for ln in france["lines"] if ln["item"].startswith("trade ")}
+    assert trade["trade Lille"]["money"] == 0 and "blockaded" in trade["trade Lille"]["detail"], trade
+    assert any(ln["money"] > 0 for ln in france["lines"]), france  # France has income this quarter
+    assert not any(ln["item"] == "economic loss number" for ln in france["lines"])  # no dice in France's ledger
+    before = st.powers["FR"].treasury
+    after = _play_until(homes, lambda s: s.slot.phase is not Phase.ECONOMIC)  # every folder sends its orders
+    assert france["opening_money"] == before
+    assert after.powers["FR"].treasury == france["closing_money"], (before, after.powers["FR"].treasury, france)

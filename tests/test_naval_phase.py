@@ -332,3 +332,18 @@ def test_landing_rules_besieged_friendly_port_first_and_a_neutral_carrier_needs_
               corps=[{"id": "corps:FR:III", "location": "aboard:fleet:SP:1", "infantry": 6}])
     with pytest.raises(IllegalAction, match="7.6.1 NOTE"):
         engine.apply_action(t, "FR", Disembark(corps="corps:FR:III", area="plymouth"), C)
+
+
+def test_fleets_a_neutral_lent_to_the_enemy_leave_the_loan_and_no_combat_is_left():
+    # 7.6.1 (000:1006): FR at war with RU, not SP; the only fleet at the place is Spain's, lent to Russia.
+    s = scene([{"id": "fleet:SP:1", "location": "sea:cape-st-vincent", "heavy": 10},
+               {"id": "fleet:FR:1", "location": "sea:cape-st-vincent", "heavy": 12}],
+              phasing="FR", wars=(("FR", "RU"),), alliances=[["RU", "SP"]])
+    s = s.with_unit(s.units["fleet:SP:1"].replace(loaned_to="RU"))
+    out = engine.apply_action(s, "FR", Attack(place="cape-st-vincent"), C)
+    assert out.state.units["fleet:SP:1"].loaned_to is None
+    assert not out.state.naval_battles  # nothing left to fight
+    assert "SP" not in out.state.powers["FR"].wars
+    assert any("stay out of the combat (7.6.1)" in e.text for e in out.events)
+    with pytest.raises(IllegalAction, match="no fleet of a power at war with FR"):  # the loan is over: nothing to attack
+        engine.apply_action(out.state.with_scratch(movement_over=False), "FR", Attack(place="cape-st-vincent"), C)

@@ -49,6 +49,9 @@ _FIELD_HELP = {
     "intercept": "attempt to intercept enemy stacks passing by (8.5.3); without it, no attempts",
     "evasion": "when attacked outside an interception or port combat (9.2.1.1)",
     "target": "the power whose trade the privateers prey on (8.9)",
+    "forced_march": "forced march: one movement point more (10.4.1)",
+    "city": "end the move inside the city of the last area (10.4.3-10.4.4, 13.5.2)",
+    "use_depot": "live off the ungarrisoned enemy depot destroyed in the last area: the move ends, foraged with no loss (10.4.6)",
 }
 
 
@@ -115,7 +118,7 @@ def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
                                            help=f"{n.replace('_', ' ')} {'factors' if hint is Factors else 'ships'}"))
             build[f.name] = (which, [(n, f"{pname}_{n}") for n in parts])
         elif hint is bool:
-            params.append(click.Option([opt, pname], is_flag=True, default=False))
+            params.append(click.Option([opt, pname], is_flag=True, default=False, help=_FIELD_HELP.get(f.name)))
             build[f.name] = ("plain", pname)
         elif isinstance(hint, type) and issubclass(hint, enum.Enum):
             params.append(click.Option([opt, pname], type=click.Choice([e.value for e in hint]), required=required))

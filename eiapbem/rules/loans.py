@@ -41,6 +41,21 @@ def revert_fleets_on_attack(state: GameState, attacker: str, fleet_ids: tuple[st
     return state, tuple(back)
 
 
+def release_attacked_fleets(state: GameState, attacker: str, fleet_ids: tuple[str, ...]) -> tuple[GameState, tuple[str, ...]]:
+    """7.6.1 (000:1006, fleets "in a similar manner"): fleets loaned to a power at war with ``attacker`` by an
+    owner that is not go back to their owner when ``attacker`` attacks their stack, and stay out of the
+    combat.  They stay where they are (a fleet has no "territory" to be sent to; docs/decisions.md).
+    Returns the ids."""
+    back: list[str] = []
+    for fid in sorted(fleet_ids):
+        f = state.units.get(fid)
+        if isinstance(f, Fleet) and f.loaned_to is not None and relations.at_war(state, attacker, f.loaned_to) \
+                and not relations.at_war(state, attacker, f.nation):
+            state = state.with_unit(f.replace(loaned_to=None))
+            back.append(fid)
+    return state, tuple(back)
+
+
 def _home_city(state: GameState, m: Any, owner: str, start: str) -> str | None:
     """The nearest (by movement cost, then id) unbesieged home city ``owner`` controls, from ``start``."""
     costs = mapgraph.movement_costs(m, start)

@@ -12,6 +12,7 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     ceded = { silesia = "AU" }        # optional: ceded provinces (13.3.2)
     guerrillas = { madrid = 3 }       # optional: Spanish guerrilla factors on the map (13.2.1)
     city_control = { breslau = { nation = "FR", since = "1805-08" } }   # optional: occupations
+    garrisons = [{ nation = "FR", city = "vienna", infantry = 3 }]       # optional: garrisons to place
     alliances = [["RU", "SP"]]        # optional: alliances to add
     report = ["fleet:SP:1"]           # units and leaders to report
 
@@ -44,7 +45,9 @@ powers that sent none empty orders).
 
 The result holds ``steps`` (``"ok"`` or ``"refused"`` per step), ``errors``
 (the refusal sentences), ``returned`` (ids a rule step gave back), ``units``
-and ``leaders`` (for the ids in ``report``: location, forces, loan), ``log``
+and ``leaders`` (for the ids in ``report``: location, forces, loan), ``prisoners``
+(captor:nation = factors), ``city_control`` (area = nation), ``naval_battles`` (place =
+attackers, defenders), ``wars`` (power = enemies), ``builds`` (power = build order keys), ``log``
 (the kinds of the log lines added) and ``move_order``.  TOML has no null, so
 an absent value is ``""``.
 """
@@ -129,6 +132,12 @@ def build_state(inp: dict, ctx: Any) -> GameState:
 
         state = state.replace(city_control=state.city_control.set(
             area, CityControl(nation=row["nation"], since=Date.parse(row["since"]))))
+    for row in inp.get("garrisons", []):  # garrisons in cities (10.4.3)
+        from eiapbem.rules.model import Garrison, garrison_id
+
+        where = Location(LocationKind.CITY, row["city"])
+        fs = Factors(**{k: v for k, v in row.items() if k not in ("nation", "city")})
+        state = state.with_unit(Garrison(id=garrison_id(row["nation"], where), nation=row["nation"], location=where, factors=fs))
     if inp.get("insurrection_triggers"):  # 13.2.4: Austria's secret trigger provinces, set earlier
         au = state.powers["AU"]
         state = state.with_power("AU", standing_orders=au.standing_orders.replace(
@@ -165,7 +174,7 @@ def _action(step: dict) -> Any:
 
 
 def _rule(state: GameState, step: dict, ctx: Any, given: dict[str, list]) -> tuple[engine.Outcome, tuple[str, ...]]:
-    from eiapbem.rules.reinforcement import orders
+    from eiapbem.rules import loans as orders
 
     name = step["rule"]
     if name == "end-slot":
@@ -272,6 +281,12 @@ def game_actions(inp: dict, ctx: Any) -> dict:
         "ceded": dict(state.ceded_provinces),
         "political_status": {p: ps.political_status for p, ps in state.powers.items()},
         "treasury": {p: state.powers[p].treasury for p in POWERS},
+        "prisoners": {k: pr.factors.total for k, pr in state.prisoners.items()},
+        "city_control": {a: cc.nation for a, cc in state.city_control.items()},
+        "naval_battles": {str(b.location): {"attackers": list(b.attackers), "defenders": list(b.defenders)}
+                          for b in state.naval_battles.values()},
+        "wars": {p: sorted(state.powers[p].wars) for p in POWERS},
+        "builds": {p: sorted(state.powers[p].builds) for p in POWERS},
         "insurrection": {"triggers": list(state.powers["AU"].standing_orders.insurrection_triggers),
                          "activated": state.insurrection_activated},
     }

@@ -16,7 +16,8 @@ once, in this fixed order (docs/decisions.md "Diplomacy (issue 16)"):
    suits for peace;
 9. new alliances (6.5);
 10. money to allies (6.12), requests for money to computer allies (6.16) and
-    peace with America (6.13).
+    peace with America (6.13);
+11. garrisons of powers now at war in one city fight it out (13.5.4, ``rules/hostile_garrisons.py``).
 
 Results go to the game log (shown at the start of the reinforcement phase,
 ``eiapbem log``) with the political points moved.  In a sealed game the
@@ -29,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
+from eiapbem.rules import engine, hostile_garrisons
 from eiapbem.rules.diplomacy import alliances, minor_control, minor_orders, orders, peace, sealing, war
 from eiapbem.rules.diplomacy.common import Result
 from eiapbem.rules.model import POWERS, GameState, Phase
@@ -104,6 +105,8 @@ def run(state: GameState, ctx: Any) -> Result:
     peace.peace_step(r, informal, suits)
     alliances.form_alliances(r)
     minor_orders.money(r, sheet)
+    r.state, clashes = hostile_garrisons.resolve(r.state, ctx, key)  # 13.5.4: at the end of the phase
+    r.events.extend(clashes)
     return r
 
 
@@ -132,6 +135,5 @@ RULES = engine.PhaseRules(
     actions=tuple((cls, _verify, _apply) for cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS),
     obligations=obligations,
     resolve=resolve,
-    gaps="requests to an AI ally for land or military action (6.16; money and units are built), "
-    "loans of 7.6 in naval attacks",
+    gaps="requests to an AI ally for land or military action (6.16; money and units are built)",
 )

@@ -59,7 +59,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
 
 
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
-GAPS = "allied garrisons at war in one city (13.5.4)"
+GAPS = ""  # 13.5.4 (garrisons at war in one city) is played at the end of diplomacy: rules/hostile_garrisons.py
 
 #: The land phase's rules (registered by ``eiapbem/rules/phases.py``).
 RULES = engine.PhaseRules(

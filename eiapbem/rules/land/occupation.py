@@ -11,8 +11,8 @@
   nation's garrison there.  Forces with nowhere to go stay (and are besieged).
 - 13.5.6 (ships being built in a port the enemy takes) is ``naval.evacuation.lost_shipyards``.
 
-Not built: 13.5.4 (garrisons of powers that find themselves at war in one city, resolved at the
-end of the diplomacy phase).
+13.5.4 (garrisons of powers that find themselves at war in one city) is resolved at the end of the
+diplomacy phase, by the phase-neutral ``eiapbem.rules.hostile_garrisons``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ fleets of powers at war with it are attacked; a port's fleets only at war with t
 holder).  The first attack ends the power's movement: the combats are the naval combat
 step (8.10 "All combat takes place during the Naval Combat Phase"); one combat at a time.
 Fleets an enemy of the attacker has loaned to a power it is not at war with go back to their owner
-when attacked and fight (7.6.1, 000:1006-1008); fleets carrying an enemy's loaned corps are attacked
+when attacked and fight (7.6.1, 000:1006-1008); fleets a power at peace with the attacker has loaned to
+its enemy go back to their owner and stay out of the combat (7.6.1, 000:1006, "similar manner"); fleets carrying an enemy's loaned corps are attacked
 after a declaration of war on their power (8.6).
 An attack in a blockade box by a stack that may use the port is the lifting of the
 blockade: the blockaders hold the wind gauge (9.2.1, 8.8).  A stack that ended its
@@ -26,6 +27,7 @@ from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
+from eiapbem.rules.loans import release_attacked_fleets, revert_fleets_on_attack
 from eiapbem.rules.model import Corps, Fleet, FleetMission, GameState, Location, LocationKind, Record
 from eiapbem.rules.forces import the_fleet
 from eiapbem.rules.model.base import OneOf
@@ -92,7 +94,7 @@ def verify_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) -
     loc = graph.parse_place(ctx.map, action.place)
     running = [b for b in state.naval_battles.values() if b.step != "done" and b.power == power]
     if running:
-        raise IllegalAction(f"the naval combat {running[0].id} is not over; answer its questions before starting another")
+        raise IllegalAction(f"the naval combat {running[0].id} is not over; answer its questions before starting another: one combat at a time (8.10)")
     if any(b.location == loc for b in attacks_of(state, power)):
         raise IllegalAction(f"{power} has already attacked at {action.place} this phase; one combat per place (8.10)")
     if not attackers(state, power, loc):
@@ -113,13 +115,20 @@ def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) ->
             kw["wind_gauge_to"] = "defender"  # 9.2.1: blockaders against a stack entering their port
     state = state.with_scratch(movement_over=True)
     atk, dfn = attackers(state, power, loc), defenders(state, power, loc)
-    from eiapbem.rules.reinforcement.orders import revert_fleets_on_attack
-
     state, back = revert_fleets_on_attack(state, power, tuple(dfn))  # 7.6.1 (000:1006-1008)
     out = engine.Outcome(state)
     if back:
         out = engine.log(state, power, "naval.loan-ends", f"{', '.join(back)}, loaned by an enemy of {power}, go back to "
                          f"their owner as {power} attacks them (7.6.1)")
+    st, freed = release_attacked_fleets(out.state, power, tuple(dfn))  # 7.6.1: the owner is not at war with power
+    if freed:
+        dfn = [f for f in dfn if f not in freed]
+        out = out.then(engine.log(st, power, "naval.loan-ends", f"{', '.join(freed)}, loaned to an enemy of {power} by a "
+                                  f"power at peace with it, go back to their owner and stay out of the combat (7.6.1)"))
+    state = out.state
+    if not dfn:
+        return out.then(engine.log(state, power, "naval.attack", f"{power} attacks at {action.place}, but no enemy fleet "
+                                   f"is left there to fight (7.6.1)", place=str(loc)))
     carriers = {q for f in dfn if (q := controller(state, state.units[f])) is not None}
     for q in sorted(carriers - set(state.powers[power].wars)):
         # 8.6 (000:1132): attacking the transport of an enemy's loaned corps declares war on the carrier, no restrictions.
@@ -167,7 +176,7 @@ def _own_any(state: GameState, power: str, fid: str) -> Fleet:
     if not isinstance(f, Fleet):
         raise IllegalAction(f"there is no fleet {fid!r}", hint="fleet ids look like fleet:GB:1; 'eiapbem show units' lists them")
     if relations.power_of(state, f.nation) != power:
-        raise IllegalAction(f"{fid} is not {power}'s fleet, so {power} cannot give it orders")
+        raise IllegalAction(f"{fid} is not {power}'s fleet, so {power} cannot give it standing orders (8.5)")
     return f
 
 
@@ -253,7 +262,7 @@ def verify_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> Non
     if action.target == power:
         raise IllegalAction(f"{power} cannot prey on its own trade; choose another power as the target (8.9)")
     if f.id in state.naval_moves and state.naval_moves[f.id].legs:
-        raise IllegalAction(f"{f.id} has moved this phase; send it on a mission in a later naval phase")
+        raise IllegalAction(f"{f.id} has moved this phase; send it on a mission in a later naval phase (8.9)")
 
 
 def apply_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> engine.Outcome:
@@ -266,7 +275,7 @@ def apply_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> engi
 def verify_anti(state: GameState, power: str, action: AntiPiracy, ctx: Any) -> None:
     f = _mission_fleet(state, power, action.fleet, ctx)
     if f.id in state.naval_moves and state.naval_moves[f.id].legs:
-        raise IllegalAction(f"{f.id} has moved this phase; send it on a mission in a later naval phase")
+        raise IllegalAction(f"{f.id} has moved this phase; send it on a mission in a later naval phase (8.9)")
 
 
 def apply_anti(state: GameState, power: str, action: AntiPiracy, ctx: Any) -> engine.Outcome:
@@ -278,7 +287,7 @@ def apply_anti(state: GameState, power: str, action: AntiPiracy, ctx: Any) -> en
 def verify_end(state: GameState, power: str, action: EndMission, ctx: Any) -> None:
     f = own_fleet(state, power, action.fleet, "call back")
     if f.mission is FleetMission.NONE:
-        raise IllegalAction(f"{f.id} is on no mission; nothing to end")
+        raise IllegalAction(f"{f.id} is on no piracy or anti-piracy mission; nothing to end (8.9)")
 
 
 def apply_end(state: GameState, power: str, action: EndMission, ctx: Any) -> engine.Outcome:

@@ -133,7 +133,7 @@ def plan_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> Plan
     if path and path[0] == here:
         path = path[1:]
     if not path:
-        raise IllegalAction(f"{action.fleet} is already at {graph.place_name(here)}; name the places to enter in --path")
+        raise IllegalAction(f"{action.fleet} is already at {graph.place_name(here)}; name the places to enter in --path (8.4)")
     steps: list[tuple[Location, int]] = []
     at = here
     spent = max(record_of(state, f).spent for f in fleets)
