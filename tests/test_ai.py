@@ -299,7 +299,7 @@ def test_admin_ai_play_plays_a_human_turn_and_keeps_it_human():
 @pytest.mark.parametrize("defender", ["ai-easy", "ai-hard"])
 def test_the_ai_makes_the_attacks_11_1_obliges_it_to_and_fights_them_out(defender):
     # 11.1 (000:1610): forces sharing an area with the enemy at the end of the phasing power's movement
-    # must attack. The AI moves nothing, but it attacks there, and every answer of both AI sides is given.
+    # must attack. The AI keeps a corps engaged there and attacks, and every answer of both AI sides is given.
     from eiapbem.rules.land.combat import areas_to_attack
     from eiapbem.rules.model import Slot
 
@@ -340,3 +340,38 @@ def test_a_human_defender_in_the_computers_slot_answers_by_standing_orders():
 
     out = engine.apply_action(s2, "FR", Attack(area="innsbruck"), _ctx("human-slot"))
     assert out.state.pending and not ai.settle(out.state, _ctx("human-slot")).events
+
+
+def test_at_war_the_economy_buys_ships_and_keeps_money_for_depot_supply(at_economic):
+    # issue 19 item 3: at war medium and hard buy heavy ships (12.5.3, 000:2966; Great Britain three times the
+    # share) and spend their share of what is left after a quarter of depot supply ($1 a corps a month, 10.5.2)
+    from eiapbem.rules.economy.phase import BuyShips
+
+    c = _ctx("economy-war")
+    s = at_economic.with_power("GB", controller=PlayerKind.AI_HARD, treasury=300, manpower=60)
+    s = s.with_war("GB", "FR", s.date, ("GB",))
+    orders = ai.orders(s, "GB", c)
+    engine.check_orders(s, "GB", list(orders), c)
+    ships = [o for o in orders if isinstance(o, BuyShips)]
+    assert len(ships) == 1 and ships[0].item == "heavy" and ships[0].count >= 1
+    money, _ = economy.projection(s, c, "GB")
+    spent = sum(o.count * {"infantry": 3, "cavalry": 12, "militia": 0, "heavy": 9}[o.item] for o in orders
+                if hasattr(o, "item"))
+    assert spent <= (money - economy._supply_reserve(ai.Builder(s, "GB", c))) * level("ai-hard").spend_share // 100
+    assert not [o for o in ai.orders(s.with_power("GB", controller=PlayerKind.AI_EASY), "GB", c) if isinstance(o, BuyShips)]
+    # at peace no ships
+    assert not [o for o in ai.orders(s.without_war("GB", "FR"), "GB", c) if isinstance(o, BuyShips)]
+
+
+def test_reinforcements_go_to_the_corps_nearest_the_enemy_at_the_hard_level(after_setup):
+    # issue 19 item 3: hard feeds the front first (eiapbem/ai/reinforce.py)
+    from eiapbem.ai import assess, reinforce
+
+    s = _reinforcing(after_setup, "ai-hard").with_war("PR", "FR", after_setup.date, ("PR",))
+    c = _ctx("reinforce-front")
+    makers = reinforce.candidates(s, c, "PR", "PR", reinforce.FactorType.INFANTRY, level("ai-hard"))
+    firsts = [m(1) for m in makers if isinstance(m(1), AddFactors)]
+    fronts = reinforce._front_areas(s, c, "PR")
+    dist = [reinforce._front_distance(c, s.units[a.corps].location.site, fronts) for a in firsts]
+    assert dist == sorted(dist) and dist[0] < reinforce.FAR
+    assert assess.enemies(s, "PR") == ("FR",)

@@ -19,8 +19,8 @@ construction and replays like a human's.  Random choices are labelled rolls of
 What it plays, by phase: setup, the shipped default setup (given by the
 caller, ``setup=``; the data layer reads it); reinforcement, every factor due
 is placed (``eiapbem/ai/reinforce.py``); economic, factors bought within a
-share of the projected money (``eiapbem/ai/economy.py``); land, no movement,
-but the attacks 11.1 makes compulsory; its naval slot is ``ai.naval``; every other phase (diplomacy, and
+share of the projected money (``eiapbem/ai/economy.py``); land, movement,
+supply, battles and sieges (``eiapbem/ai/land.py``); its naval slot is ``ai.naval``; every other phase (diplomacy, and
 any phase whose actions it does not know) just ends.  The levels' differences are listed in ``eiapbem/ai/levels.py``.
 """
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from eiapbem.ai import decisions, diplomacy, economy, reinforce
+from eiapbem.ai import decisions, diplomacy, economy, land, reinforce
 from eiapbem.ai.levels import LEVELS, VERSIONS, Level, level
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
@@ -164,24 +164,13 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
     elif slot.phase is Phase.DIPLOMACY:
         diplomacy.plan(b, lvl)
     elif slot.phase is Phase.LAND:
-        _attack_where_bound(b)
+        land.plan(b, lvl)
     elif slot.phase is Phase.NAVAL:
         from eiapbem.ai import naval
 
         naval.plan(b, lvl)
     # Land movement and any phase whose actions the AI does not know: nothing, the slot just ends.
     return b
-
-
-def _attack_where_bound(b: Builder) -> None:
-    """11.1 (000:1610): the AI moves nothing, but where its forces share an area with the enemy it must
-    attack; one battle at a time, each fought out (its own answers settled) before the next."""
-    from eiapbem.rules.land.combat import Attack, areas_to_attack
-
-    for _ in range(len(POWERS) * 100):
-        todo = areas_to_attack(b.state, b.power)
-        if not todo or b.state.pending or not b.try_(Attack(todo[0])):
-            return
 
 
 def play_slot(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = ()) -> Turn:

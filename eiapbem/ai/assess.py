@@ -146,13 +146,26 @@ class AreaForces:
 
 def forces_in(state: GameState, ctx: Any, area: str, power: str) -> AreaForces:
     """The own, allied and enemy strengths in ``area`` (rural part and city) for ``power``."""
+    units = [(uid, u) for uid, u in sorted(state.units.items()) if u.location.site == area]
+    return _area_forces(state, ctx, power, units)
+
+
+def forces_by_area(state: GameState, ctx: Any, power: str) -> dict[str, AreaForces]:
+    """``forces_in`` for every area holding corps or garrisons with factors, in one pass, by area."""
+    by: dict[str, list[tuple[str, Any]]] = {}
+    for uid, u in sorted(state.units.items()):
+        if isinstance(u, (Corps, Garrison)) and u.location.kind in ON_MAP and u.factors.total:
+            by.setdefault(u.location.site, []).append((uid, u))
+    return {a: _area_forces(state, ctx, power, by[a]) for a in sorted(by)}
+
+
+def _area_forces(state: GameState, ctx: Any, power: str, units: list[tuple[str, Any]]) -> AreaForces:
     own: list[str] = []
     friends: list[str] = []
     enemy: list[str] = []
     enemy_city: list[str] = []
-    for uid, u in sorted(state.units.items()):
-        if not isinstance(u, (Corps, Garrison)) or u.location.site != area or u.location.kind not in ON_MAP \
-                or u.factors.total == 0:
+    for uid, u in units:
+        if not isinstance(u, (Corps, Garrison)) or u.location.kind not in ON_MAP or u.factors.total == 0:
             continue
         if isinstance(u, Corps) and relations.unit_power(state, u) == power:
             own.append(uid)
@@ -276,6 +289,6 @@ def enemy_field_corps(state: GameState, power: str) -> tuple[Corps, ...]:
 __all__ = [
     "AreaForces", "NEAR", "Threat", "UNIT", "army_units", "at_war_anywhere", "best_leader", "capital_threats", "capitals",
     "distance", "distances_from", "enemies", "enemy_capitals", "enemy_cities", "enemy_field_corps", "enemy_forces_near",
-    "factor_strength", "force_strength", "forces_in", "friendly", "hostile", "leader_rating", "leaders_of",
+    "factor_strength", "force_strength", "forces_by_area", "forces_in", "friendly", "hostile", "leader_rating", "leaders_of",
     "odds", "own_forces_near", "power_strength", "war_pairs",
 ]

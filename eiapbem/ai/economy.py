@@ -1,4 +1,4 @@
-"""An AI power's economic orders (12.5.3): army factors within a share of its projected money.
+"""An AI power's economic orders (12.3-12.5): ships, counters, army factors, manipulation, loans.
 
 The projection is the quarter's economic summary of the power with no orders
 (``rules.economy.phase.summary``, 12.0 "economic summary"), resolved on a copy
@@ -9,6 +9,26 @@ manpower, 000:2961) for every four infantry.  An order the resolution finds
 unaffordable is simply not made (12.5, the ledger says so), as for a human.
 At the medium and hard levels the manpower left buys militia, which costs no
 money (000:2964), since unused manpower is lost (12.5.6).
+
+Issue 19 adds, before the factors and out of the same share (at the medium
+and hard levels at war, the share is of the money left after a quarter of
+depot supply for its corps, $1 a corps a month, 10.5.2):
+
+- **ships** (12.5.3; medium, hard) at war: ``ship_share`` per cent of the
+  budget (three times as much for Great Britain, whose strength is its fleet)
+  buys heavy ships ($9 and 1 manpower each, 000:2966) in the first of its
+  ship building ports the rules accept, when it has a fleet on the map;
+- **counters** (12.5.4; medium, hard) at war: one corps counter of the pool
+  ($1, 000:2969) when the corps on the map are filled to three quarters of
+  their capacity, so the factors bought have somewhere to go;
+- **manipulation** (12.4.3, optional rule; hard): one square toward money at
+  war while the political status is in the neutral or dominant zone, one
+  toward political points in the instability or fiasco zone, else 0;
+- **loans** (12.3; hard): a tenth of the money projected over $100 given to
+  the poorest formal ally at war with one of its own enemies whose treasury is
+  under $20.
+
+Every order is tried through the rules (``Builder.try_``); a refused one is left out.
 """
 
 from __future__ import annotations
@@ -17,9 +37,19 @@ from dataclasses import replace
 
 from eiapbem.ai.levels import Level
 from eiapbem.core.dice import Dice
-from eiapbem.rules.economy.phase import BuyArmy, summary
-from eiapbem.rules.model import GameState
+import eiapbem.ai.assess as assess
+from eiapbem.rules.economy.common import status_box
+from eiapbem.rules.economy.phase import BuyArmy, BuyCounter, BuyShips, GiveMoney, SetManipulation, summary
+from eiapbem.rules.forces import corps_capacity
+from eiapbem.rules.model import Corps, Fleet, GameState, LocationKind
 from eiapbem.rules.tables.economy import COSTS
+
+#: Corps on the map filled to this percentage of their capacity call for a new corps counter.
+FULL_PERCENT = 75
+#: Loans: the part of the money over ``LOAN_ABOVE`` lent, to an ally whose treasury is below ``LOAN_NEEDY``.
+LOAN_ABOVE, LOAN_NEEDY, LOAN_PERCENT = 100, 20, 10
+#: Months of depot supply the medium and hard levels keep money for at war (a quarter).
+SUPPLY_MONTHS = 3
 
 
 def projection(state: GameState, ctx, power: str) -> tuple[int, int]:
@@ -61,10 +91,82 @@ def militia(manpower: int, lvl: Level) -> list[BuyArmy]:
 def plan(b, lvl: Level) -> None:
     money, men = projection(b.state, b.ctx, b.power)
     men = max(0, men)
-    orders = purchases(max(0, money) * lvl.spend_share // 100, men * lvl.spend_share // 100, lvl)
+    at_war = bool(assess.enemies(b.state, b.power))
+    reserve = _supply_reserve(b) if at_war and lvl.counters else 0
+    budget = max(0, money - reserve) * lvl.spend_share // 100
+    men_budget = men * lvl.spend_share // 100
+    if lvl.manipulation:
+        _manipulate(b, at_war)
+    if lvl.loans and money > LOAN_ABOVE and at_war:
+        budget -= _lend(b, (money - LOAN_ABOVE) * LOAN_PERCENT // 100)
+    crew = 0
+    if lvl.ship_share and at_war:
+        spent, crew = _ships(b, budget * min(80, lvl.ship_share * (3 if b.power == "GB" else 1)) // 100, men_budget)
+        budget, men_budget = budget - spent, men_budget - crew
+    if lvl.counters and at_war and budget >= COSTS["counter"].money and _corps_full(b):
+        budget -= _counter(b)
+    orders = purchases(max(0, budget), max(0, men_budget), lvl)
     used = sum(o.count * COSTS[o.item].manpower for o in orders)
-    for order in orders + militia(men - used, lvl):
+    for order in orders + militia(men - used - crew, lvl):
         b.try_(order)  # Turkey may build no militia (12.5.3): the rules refuse it and it is left out
+
+
+def _supply_reserve(b) -> int:
+    """Money kept for a quarter of depot supply at war: $1 a month for each corps on the map (10.5.2, 000:1532)."""
+    n = sum(1 for u in b.state.units.values() if isinstance(u, Corps) and u.nation == b.power
+            and u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.factors.total)
+    return n * SUPPLY_MONTHS
+
+
+def _ships(b, money: int, manpower: int) -> tuple[int, int]:
+    """Heavy ships for ``money`` in the first ship building port the rules accept: (dollars, manpower) spent."""
+    heavy = COSTS["heavy"]
+    n = min(money // heavy.money, manpower // max(1, heavy.manpower))
+    has_fleet = any(isinstance(u, Fleet) and u.nation == b.power and u.location.kind is not LocationKind.POOL
+                    and u.ships.total for u in b.state.units.values())
+    if n <= 0 or not has_fleet:
+        return 0, 0
+    m = b.ctx.map
+    for port in sorted(a for a in m.ports() if m.area(a).nation == b.power and m.area(a).port.shipbuilding):
+        if b.try_(BuyShips(item="heavy", count=n, port=port)):
+            return n * heavy.money, n * heavy.manpower
+    return 0, 0
+
+
+def _corps_full(b) -> bool:
+    corps = [u for u in b.state.units.values() if isinstance(u, Corps) and u.nation == b.power
+             and u.location.kind in (LocationKind.AREA, LocationKind.CITY)]
+    cap = sum(corps_capacity(b.ctx, c).total for c in corps)
+    return cap > 0 and sum(c.factors.total for c in corps) * 100 >= cap * FULL_PERCENT
+
+
+def _counter(b) -> int:
+    """Buy the first corps counter of the pool the rules accept; its price, or 0."""
+    pool = sorted(u.id for u in b.state.units.values() if isinstance(u, Corps) and u.nation == b.power
+                  and u.location.kind is LocationKind.POOL and u.placeable_until is None)
+    for uid in pool:
+        if b.try_(BuyCounter(unit=uid)):
+            return COSTS["counter"].money
+    return 0
+
+
+def _manipulate(b, at_war: bool) -> None:
+    ps = b.state.powers[b.power]
+    zone = status_box(b.ctx, ps.political_status)["zone"]
+    want = -1 if zone in ("fiasco", "instability") else 1 if at_war else 0
+    if ps.manipulation != want:
+        b.try_(SetManipulation(square=want))
+
+
+def _lend(b, amount: int) -> int:
+    """Give ``amount`` to the poorest formal ally at war with one of the power's enemies; what was given."""
+    st = b.state
+    mine = set(assess.enemies(st, b.power))
+    needy = sorted((st.powers[a].treasury, a) for a in st.powers[b.power].alliances
+                   if set(assess.enemies(st, a)) & mine and st.powers[a].treasury < LOAN_NEEDY)
+    if amount > 0 and needy and b.try_(GiveMoney(to=needy[0][1], amount=amount)):
+        return amount
+    return 0
 
 
 __all__ = ["plan", "projection", "purchases"]

@@ -8,17 +8,35 @@ project's own, chosen so that the levels differ in ways a test can see:
 knob                          easy            medium               hard
 ============================  ==============  ===================  ===================
 setup                         shipped default shipped default      shipped default
-reinforcement placement       first corps     smallest corps first smallest corps first
-                              by id
+reinforcement placement       first corps     smallest corps first corps nearest the
+                              by id                                enemy first
 capital garrison              --              --                   infantry/militia due
                                                                    go first to the
                                                                    capital's garrison
                                                                    until it holds 4
+threatened capital            --              garrison factors     garrison factors
+                                              there first          there first
+empty cities near the enemy   --              --                   1 garrison factor each
 share of the projected money  25%             50%                  75%
 spent on factors
 cavalry bought                none            none                 1 per 4 infantry
 militia with the manpower     no              yes                  yes
 left (unused is lost, 12.5.6)
+ships, counters at war        no              10% on heavy ships   15% (GB: 45%);
+                                              (GB: 30%); a corps   a corps counter
+                                              counter when full    when full
+manipulation, loans           no              no                   yes
+land movement at war          greedy: each    objectives (5 a      objectives (8 a
+                              corps alone to  slot) by value, odds slot), 8 movement
+                              the nearest     and distance; corps  points; idle corps
+                              target it       within 6 movement    close up on the best
+                              outmatches      points mass on them  leader
+odds to enter an enemy stack  1:1             1.3:1 (those who     1.5:1
+                                              arrive together)
+assault a besieged city       3:1             2.5:1                2:1; sorties at 2:1
+fall back into a city         never           outnumbered 2:1      outnumbered 1.5:1
+defend a threatened capital   no              yes                  yes
+depots to follow the corps    no              yes                  yes
 battle chit                   at random       best against the     best worst case
                               (dice)          likeliest enemy chit (maximin)
 other decisions               at random       first option         first option
@@ -50,7 +68,8 @@ from eiapbem.rules.model import PlayerKind
 @dataclass(frozen=True)
 class Level:
     kind: PlayerKind
-    #: Reinforcement: "first" (corps in id order) or "spread" (the smallest corps first).
+    #: Reinforcement: "first" (corps in id order), "spread" (the smallest corps first) or "front" (the corps
+    #: nearest the enemy first, then the smallest).
     placement: str
     #: Factors the capital's garrison is brought up to before corps get infantry/militia (0: not at all).
     capital_garrison: int
@@ -64,6 +83,37 @@ class Level:
     chits: str
     #: Other decisions: "random" or "first".
     decisions: str
+    #: Land movement at war (eiapbem/ai/land.py): "hold" (none), "greedy" (one corps at a time toward the nearest
+    #: target it outmatches) or "concentrate" (objectives chosen by value, odds and distance, corps massed on them).
+    land: str = "hold"
+    #: Attacker strength per hundred of the defender's the AI wants before entering an enemy stack's area.
+    attack_odds: int = 100
+    #: Besiegers' strength per hundred of the forces inside before an assault (0: never assaults).
+    assault_odds: int = 0
+    #: Enemy strength nearby per hundred of its own at which a corps falls back into a city (0: never).
+    retreat_odds: int = 0
+    #: Corps march to a national capital the enemy threatens.
+    defend_capital: bool = False
+    #: Depots are placed to keep the supply chain up with the corps (10.3).
+    depots: bool = False
+    #: Objectives chosen per slot ("concentrate"), and how far (movement points) a corps may be to join one.
+    objectives: int = 1
+    horizon: int = 0
+    #: Idle corps close up on the corps with the best leader.
+    gather: bool = False
+    #: A move not ending on its objective ends where fewer of the power's corps stand (0: no limit).
+    crowd: int = 0
+    #: A besieged garrison twice as strong as its besiegers attacks them (11.4.2).
+    sortie: bool = False
+    #: Garrison factors put first in each empty home city an enemy corps could reach (0: none).
+    city_garrisons: int = 0
+    #: Economy at war (eiapbem/ai/economy.py): percentage of the budget spent on heavy ships (x3 for Great Britain),
+    #: corps counters bought when the corps are full, the manipulation display used, loans to needy allies.
+    ship_share: int = 0
+    counters: bool = False
+    manipulation: bool = False
+    loans: bool = False
+
     # --- war and peace (``eiapbem.ai.grand``, issue 19 item 1) ---
     #: Whose forces count when weighing a war: "own" (the power alone) or "coalition" (with its allies).
     judgment: str = "coalition"
@@ -101,23 +151,34 @@ class Level:
     attack_ratio: int = 150
 
 
+
 LEVELS: dict[PlayerKind, Level] = {
-    PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random", judgment="own",
-                              war_ratio=80, sea_war_ratio=80, max_wars=3, war_chance=2, min_hostility=0, sue_ratio=40, sue_after=6,
-                              weary_months=12, sue_needs_loss=False, seek_alliances=0, manipulations=0, invest_share=0, terms="plain",
-                              deny_trade=False, blockade_ratio=0, attack_ratio=0),
-    PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first", judgment="coalition",
-                                war_ratio=150, sea_war_ratio=130, max_wars=2, war_chance=5, min_hostility=1, sue_ratio=60, sue_after=3,
-                                weary_months=10, seek_alliances=1, manipulations=1, invest_share=5, terms="harsh",
-                                deny_trade=False, blockade_ratio=200, attack_ratio=200),
-    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "spread", 4, 75, 4, True, "maximin", "first"),
+    PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random",
+                              land="greedy", attack_odds=100, assault_odds=300, horizon=12,
+                              judgment="own", war_ratio=80, sea_war_ratio=80, max_wars=3, war_chance=2, min_hostility=0,
+                              sue_ratio=40, sue_after=6, weary_months=12, sue_needs_loss=False, seek_alliances=0,
+                              manipulations=0, invest_share=0, terms="plain", deny_trade=False, blockade_ratio=0,
+                              attack_ratio=0),
+    PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
+                                land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
+                                defend_capital=True, depots=True, objectives=5, horizon=6, crowd=2,
+                                ship_share=10, counters=True,
+                                judgment="coalition", war_ratio=150, sea_war_ratio=130, max_wars=2, war_chance=5,
+                                min_hostility=1, sue_ratio=60, sue_after=3, weary_months=10, seek_alliances=1,
+                                manipulations=1, invest_share=5, terms="harsh", deny_trade=False, blockade_ratio=200,
+                                attack_ratio=200),
+    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
+                              land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
+                              defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
+                              ship_share=15, counters=True, manipulation=True, loans=True),
 }
 
 
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 3, "ai-medium": 3, "ai-hard": 3}  # 2: diplomacy orders (issue 16); 3: war and peace, fleets (issue 19)
+VERSIONS: dict[str, int] = {"ai-easy": 4, "ai-medium": 4, "ai-hard": 4}  # 2: diplomacy orders (issue 16); 3: land,
+# reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19)
 
 
 def level(kind: PlayerKind | str) -> Level:

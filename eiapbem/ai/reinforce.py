@@ -6,12 +6,23 @@ actions ``reinforcement.add-factors``, ``reinforcement.add-garrison`` and
 ``reinforcement.place-corps``; each is tried with ``engine.can_act`` first, so
 what it does is legal by construction.  Ships due wait in port (7.1.2 lets
 them wait), and nothing else is done: no conversions, transfers or leaders.
+
+Where the factors go (issue 19 item 3; the levels' ``placement``): easy fills
+its corps in id order; medium the smallest (most depleted) corps first; hard
+the corps nearest the enemy first (the least movement cost to an enemy corps
+or enemy-held city, ``eiapbem.ai.assess``), the smallest first among equals,
+so the front is fed, and first puts one factor in each of its empty home
+cities an enemy corps could reach within 6 movement points (an empty city is
+taken by walking in, 13.5.2).  At medium and hard, while a national capital is
+threatened (``assess.capital_threats``), garrison factors go to the capital's
+city first, up to its capacity (10.4.3).
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+import eiapbem.ai.assess as assess
 from eiapbem.ai.levels import Level
 from eiapbem.rules import supply
 from eiapbem.rules.model import Corps, FactorType, GameState, LocationKind
@@ -45,23 +56,66 @@ def _garrison_size(state: GameState, nation: str, area: str) -> int:
     return 0 if g is None else g.factors.total
 
 
+#: A corps with no enemy within reach sorts after every corps that has one.
+FAR = 1 << 20
+
+
+def _front_areas(state: GameState, ctx, power: str) -> tuple[str, ...]:
+    """Areas of enemy corps outside cities and of enemy-held cities (the front), by id."""
+    return tuple(sorted({c.location.site for c in assess.enemy_field_corps(state, power)}
+                        | set(assess.enemy_cities(state, ctx, power))))
+
+
+def _front_distance(ctx, area: str, fronts: tuple[str, ...]) -> int:
+    near = assess.distances_from(ctx, area)
+    return min((near[a] for a in fronts if a in near), default=FAR)
+
+
+def _threatened_empty_cities(state: GameState, ctx, power: str, homes: list[str]) -> list[str]:
+    """Its home cities with no garrison that an enemy corps outside a city could reach within ``assess.NEAR``
+    movement points (a corps walks into an empty enemy city and takes it, 13.5.2), nearest the enemy first."""
+    enemy = sorted({c.location.site for c in assess.enemy_field_corps(state, power)})
+    if not enemy:
+        return []
+    out = []
+    for a in homes:
+        if _garrison_size(state, power, a) or any(isinstance(u, Corps) and u.location.kind is LocationKind.CITY
+                                                   and u.location.site == a for u in state.units.values()):
+            continue
+        d = _front_distance(ctx, a, tuple(enemy))
+        if d <= assess.NEAR:
+            out.append((d, a))
+    return [a for _, a in sorted(out)]
+
+
 def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType, lvl: Level) -> list[Callable[[int], object]]:
     """Makers of one placement action (given a count), best first for ``lvl``."""
     f = _field(kind)
     corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == nation and u.loaned_to is None]
     on_map = [c for c in corps if c.location.kind in (LocationKind.AREA, LocationKind.CITY)]
-    if lvl.placement == "spread":
+    if lvl.placement == "front":
+        fronts = _front_areas(state, ctx, power)
+        on_map.sort(key=lambda c: (_front_distance(ctx, c.location.site, fronts), c.factors.total, c.id))
+    elif lvl.placement == "spread":
         on_map.sort(key=lambda c: (c.factors.total, c.id))
     else:
         on_map.sort(key=lambda c: c.id)
     out: list[Callable[[int], object]] = []
     cap = _capital(ctx, nation) if nation == power else None
+    if kind in GARRISON_ITEMS and cap is not None and lvl.placement != "first" \
+            and any(t.danger for t in assess.capital_threats(state, ctx, power)):
+        room = ctx.map.area(cap).city.garrison_capacity - _garrison_size(state, nation, cap) if ctx.map.area(cap).city else 0
+        if room > 0:
+            out.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
     if kind in GARRISON_ITEMS and lvl.capital_garrison and cap is not None \
             and _garrison_size(state, nation, cap) < lvl.capital_garrison:
         room = lvl.capital_garrison - _garrison_size(state, nation, cap)
         out.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
-    out += [lambda n, c=c.id: AddFactors(corps=c, **{f: n}) for c in on_map]
     homes = _home_cities(state, ctx, nation)
+    if kind in GARRISON_ITEMS and lvl.city_garrisons and nation == power:
+        out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, lvl.city_garrisons)})
+                for a in _threatened_empty_cities(state, ctx, power, homes)]
+    out += [lambda n, c=c.id: AddFactors(corps=c, **{f: n}) for c in on_map]
     if kind in GARRISON_ITEMS:
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: n}) for a in homes]
         if nation == power:

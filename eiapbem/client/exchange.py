@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from eiapbem.core import canonical
 from eiapbem.core.dice import DiceError
@@ -32,9 +32,9 @@ from . import battles
 from .store import Store
 
 
-def battle_nonce() -> bytes:
+def battle_nonce(rng: Callable[[int], bytes] = os.urandom) -> bytes:
     """A fresh 32-byte battle nonce (docs/file-format.md 7.2); never reused, never derived from the game."""
-    return os.urandom(32)
+    return rng(32)
 
 
 class BattleExchange(Store):
@@ -115,7 +115,7 @@ class BattleExchange(Store):
             chain, battles.place_of(f["area"]), self.power, f["defender"])
         label = battles.slot_label(st.slot.key(st.date), f["area"], bid)
         sealed, record = files.write_battle(chain, record, self.me, label, body, commit=commit, nonce=nonce,
-                                            reloads=self.reloads())
+                                            reloads=self.reloads(), rng=self.rng)
         env = envelope.parse(sealed.data, "your battle file")
         fk = crypto.unwrap_key(env, self.power, self.me.decrypter)
         name = battles.file_name(self.game, f["area"], bid)
@@ -128,7 +128,7 @@ class BattleExchange(Store):
         taken = self.data.taken.get(self.power, [])
         asked = self._play(self.taken()[:ask]).state
         questions = [d.id for d in battles.questions_for(asked, f["defender"], bid)]
-        nonce = battle_nonce()
+        nonce = battle_nonce(self.rng)
         st = self.state
         assert st.slot is not None
         body = {"battle": bid, "slot": st.slot.key(st.date), "ask": ask, "hidden": battles.hidden_commit(nonce, taken[ask:]),
@@ -341,7 +341,7 @@ class BattleExchange(Store):
         record = Battle.from_obj(e["record"])
         label = battles.slot_label(st.slot.key(st.date), e["area"], bid)
         sealed, record = files.write_battle(self.contents.chain, record, self.me, label,
-                                            {"battle": bid, "answers": answers}, nonce=battle_nonce())
+                                            {"battle": bid, "answers": answers}, nonce=battle_nonce(self.rng), rng=self.rng)
         name = battles.file_name(self.game, e["area"], bid)
         entries[bid] = dict(e, record=record.to_obj(), answers=answers, sent=True, name=name, reply=sealed.data)
         self._set_battles(answer=entries)

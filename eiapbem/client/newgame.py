@@ -165,22 +165,22 @@ def new_game(
         # A GAP selection's pre-existing wars (4.2.10): the clients need them to make the same first state.
         body["wars"] = [list(w) for w in wars]
     f = GameFolders(home).ensure()
-    sealed, chain = files.create_gamestart(ids["host"], roster, game, gid, body)
+    sealed, chain = files.create_gamestart(ids["host"], roster, game, gid, body, rng=rng)
     gs_path = f.put(f.commout, folders.gamestart_name(game), sealed.data)
     inbox.keep_sent(f, gs_path.name, sealed.data)  # an audit starts from it (issue 20)
-    write_identity(home, game, ids["host"], host_password)
+    write_identity(home, game, ids["host"], host_password, rng)
     for p in local:
-        write_identity(home, game, ids[p], passwords[p])
+        write_identity(home, game, ids[p], passwords[p], rng)
     one_time = {}
     for p in POWERS:
         if p in local or by_power[p].type.startswith("ai-"):
             continue  # an AI power has no player to send keys to: every client plays it
         otp = one_time_password()
         one_time[p] = otp
-        kp = f.put(f.commout, folders.identity_name(game, p), keys.seal_identity(ids[p], otp, game, **scrypt_params()))
+        kp = f.put(f.commout, folders.identity_name(game, p), keys.seal_identity(ids[p], otp, game, rng=rng, **scrypt_params()))
         row = by_power[p]
         _gamestart_draft(f, game, gs_path, kp, host, Person(row.name, row.email), p)
-    Session.create(home, game, ids["host"], chain, GameData(state, meta))
+    Session.create(home, game, ids["host"], chain, GameData(state, meta), rng=rng)
     return Created(sorted(local), one_time, gs_path)
 
 
@@ -214,7 +214,8 @@ def _gamestart_draft(f: GameFolders, game: str, gs: Path, key: Path, host: Perso
 
 
 def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, email: str,
-         key_file: Path | None = None, scenario: Path | None = None) -> Session:
+         key_file: Path | None = None, scenario: Path | None = None, *,
+         rng: Callable[[int], bytes] = os.urandom) -> Session:
     """4.2.2 "As Client": take the key file, load the gamestart (the only time it is used, 000:130), save."""
     home = Path(home)
     if power not in POWERS:
@@ -233,8 +234,8 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     row = start.meta["players"][power]
     if row["email"].lower() != email.lower():
         raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
-    write_identity(home, game, ident, password)
-    s = Session.create(home, game, ident, chain, start)
+    write_identity(home, game, ident, password, rng)
+    s = Session.create(home, game, ident, chain, start, rng=rng)
     inbox.keep_received(s.folders, gamestart.name, data)  # an audit starts from it (issue 20)
     return s
 

@@ -32,7 +32,7 @@ every commitment is in, and used at that month's resolution.  The first time
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem.errors import BadFile
@@ -71,7 +71,8 @@ def _sealed_round(state: GameState) -> str | None:
     return None
 
 
-def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any) -> tuple[list, dict]:
+def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any,
+                 rng: Callable[[int], bytes] = os.urandom) -> tuple[list, dict]:
     """The actions ``power``'s turn file carries for the simultaneous slot in play, and the new save meta.
 
     Commit round: the orders are checked, then replaced by their commitment.
@@ -82,7 +83,7 @@ def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any)
         if any(isinstance(a, sealing.ACTIONS) for a in acts):
             raise IllegalAction("commitments and reveals are written by the program, not given as orders")
         acts, meta = _with_reactions(meta, state, power, acts)
-        nonce = os.urandom(sealing.NONCE_BYTES)
+        nonce = rng(sealing.NONCE_BYTES)
         commit = sealing.CommitOrders(sealing.digest(power, sealing.phase_key(state), nonce, acts))
         engine.check_orders(state, power, list(acts) + [commit], ctx)  # the real orders, checked now
         sealed = dict(meta.get(META_KEY, {}))

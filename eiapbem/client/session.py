@@ -17,12 +17,14 @@ orders exchange (``client/orders.py``) and the mail transport
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from eiapbem import ai
 from eiapbem.core.errors import EiaError
 from eiapbem.pbem import envelope, folders, keys, savegame
 from eiapbem.pbem.chain import Chain
+from eiapbem.pbem.crypto import Rng
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
 from eiapbem.rules import turn
@@ -59,8 +61,10 @@ class Session(Turns):
     """One player's open game (a role's identity and the save)."""
 
     def __init__(self, home: Path, game: str, me: keys.Identity, contents: SaveContents, data: GameData,
-                 local: dict[str, envelope.RosterEntry]) -> None:
+                 local: dict[str, envelope.RosterEntry], rng: Rng = os.urandom) -> None:
         self.home = Path(home)
+        #: Where every random byte this folder writes comes from: ``os.urandom``, except in ``eiapbem campaign``.
+        self.rng = rng
         self.folders = GameFolders(self.home)
         self.game = game
         self.me = me
@@ -75,17 +79,17 @@ class Session(Turns):
     # -------------------------------------------------------------- opening, saving
 
     @classmethod
-    def open(cls, home: Path, game: str | None, role: str, password: str) -> "Session":
+    def open(cls, home: Path, game: str | None, role: str, password: str, *, rng: Rng = os.urandom) -> "Session":
         home = Path(home)
         game = find_game(home, game)
         local = local_roles(home, game)
         if role not in local:
             plays = ", ".join(r for r in local) or "no role"
             raise NoGame(f"{role} is not played from this folder (it plays {plays})", hint="use --power to choose")
-        return cls.open_with(home, game, open_identity(home, game, role, password))
+        return cls.open_with(home, game, open_identity(home, game, role, password), rng=rng)
 
     @classmethod
-    def open_with(cls, home: Path, game: str, me: keys.Identity) -> "Session":
+    def open_with(cls, home: Path, game: str, me: keys.Identity, *, rng: Rng = os.urandom) -> "Session":
         """Open the save with an identity already unlocked (the demo keeps them open between slots)."""
         home = Path(home)
         local = local_roles(home, game)
@@ -101,7 +105,7 @@ class Session(Turns):
             raise NoGame(f"{me.role}'s key in this folder is no longer the game's key for {me.role}: that role has been handed on (4.2.8)")
         data = GameData.from_obj(contents.game, folders.save_name(game))
         check_versions(data.meta.get("versions"), f"the game {game}")
-        s = cls(home, game, me, contents, data, local)
+        s = cls(home, game, me, contents, data, local, rng)
         try:
             s.flush_outbox()
         except BadFile:
@@ -111,10 +115,11 @@ class Session(Turns):
         return s
 
     @classmethod
-    def create(cls, home: Path, game: str, me: keys.Identity, chain: Chain, data: GameData) -> "Session":
+    def create(cls, home: Path, game: str, me: keys.Identity, chain: Chain, data: GameData, *,
+               rng: Rng = os.urandom) -> "Session":
         home = Path(home)
         GameFolders(home).ensure()
-        s = cls(home, game, me, SaveContents(chain, data.to_obj(), {}), data, local_roles(home, game))
+        s = cls(home, game, me, SaveContents(chain, data.to_obj(), {}), data, local_roles(home, game), rng)
         s._settle()  # a game may begin (or a backup resume) at an AI power's slot
         s.save()
         return s

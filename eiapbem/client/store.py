@@ -29,6 +29,7 @@ from typing import Any
 
 from eiapbem.core.errors import EiaError, IllegalAction
 from eiapbem.pbem import bodies, envelope, files, folders, keys, savegame
+from eiapbem.pbem.crypto import Rng
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
 from eiapbem.rules.model import GameState, LogEntry, Phase
@@ -120,10 +121,10 @@ def open_identity(home: Path, game: str, role: str, password: str) -> keys.Ident
     return keys.open_identity(folders.read_limited(p, keys.MAX_KEY_FILE), password, p.name)
 
 
-def write_identity(home: Path, game: str, ident: keys.Identity, password: str) -> Path:
+def write_identity(home: Path, game: str, ident: keys.Identity, password: str, rng: Rng = os.urandom) -> Path:
     if not password:
         raise IllegalAction("a password cannot be empty (4.1.1 PBEM-Hotseat Passwords)")
-    data = keys.seal_identity(ident, password, game, **scrypt_params())
+    data = keys.seal_identity(ident, password, game, rng=rng, **scrypt_params())
     p = key_path(home, game, ident.role)
     GameFolders(home).put(home, p.name, data)
     return p
@@ -197,11 +198,12 @@ class Store:
     contents: SaveContents
     data: GameData
     local: dict[str, envelope.RosterEntry]
+    rng: Rng  # os.urandom, except in ``eiapbem campaign`` (a seeded source, client/campaign.py)
 
     def save(self) -> None:
         self.data = self.data.absorbed()
         self.contents = replace(self.contents, game=self.data.to_obj())
-        savegame.store(self.folders, self.game, self.contents, self.me, also=self.local)
+        savegame.store(self.folders, self.game, self.contents, self.me, rng=self.rng, also=self.local)
         self._monthly()
 
     def _monthly(self) -> Path | None:
@@ -216,7 +218,7 @@ class Store:
             return None
         from eiapbem.pbem import atomic
 
-        sealed = files.write_save(self.contents, self.me, also=self.local)
+        sealed = files.write_save(self.contents, self.me, rng=self.rng, also=self.local)
         assert sealed.dat is not None
         atomic.write_save_pair(path, sealed.data, sealed.dat)
         return path

@@ -253,7 +253,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
                         hint="'eiapbem status' says whom to send it to; load the reply with 'eiapbem load battles/FILE'")
         meta = self.data.meta
         if slot.simultaneous:  # the sealed diplomacy phase: a commitment, then the reveal (client/orders.py)
-            acts, meta = sealed_orders.file_actions(meta, state, self.power, acts, rules_context(d))
+            acts, meta = sealed_orders.file_actions(meta, state, self.power, acts, rules_context(d), rng=self.rng)
         played = turn.play_turn(state, self.power, acts, d, rules_context, ai,
                                 exchanges=() if slot.simultaneous else self._exchanges())
         after = played.state
@@ -272,7 +272,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
             battles={bid: tuple(tuple(x) for x in f["files"]) for bid, f in sorted(fights.items()) if f["files"]},
             exchanges=tuple(tuple(x) for x in self.data.battles.get("plan", [])),
         ).to_obj()
-        sealed, new_chain = files.write_turn(chain, self.me, step_for(state), key, body, reloads=reloads)
+        sealed, new_chain = files.write_turn(chain, self.me, step_for(state), key, body, reloads=reloads, rng=self.rng)
         name = folders.turn_name(self.game, key)
         outbox = {"name": name, "data": sealed.data, "what": slot.key(state.date)}
         taken = dict(self.data.taken)
@@ -446,7 +446,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
             acts=tuple(admin.admin_to_obj(a) for a in acts), before=state.state_hash(), after=out.state.state_hash(), at=where_is(out.state),
             meta=bodies.Roster.from_obj({"players": new_meta["players"], "host": new_meta["host"]}),
             events=tuple(e.to_obj() for e in out.state.log[len(state.log):]), parts=state_parts(out.state)).to_obj()
-        sealed, new_chain = files.write_admin(chain, self.me, body, roster=roster)
+        sealed, new_chain = files.write_admin(chain, self.me, body, roster=roster, rng=self.rng)
         name = folders.admin_name(self.game, new_chain.seq)
         what = f"admin {new_chain.seq}: " + ", ".join(a.KIND.split(".", 1)[1] for a in acts)
         taken = dict(self.data.taken)
