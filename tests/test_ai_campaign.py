@@ -1,7 +1,7 @@
 """A seeded 24-month campaign of seven computer players (issue 19, "How it will be checked").
 
 In memory through the rules core (``client.duel.play``: the calls every client makes for a computer power, each
-slot's dice from the seed): no error, and wars, naval battles and peace; the first six months played again give
+slot's dice from the seed): no error, and wars, land and naval battles, sieges and peace; the first six months played again give
 the same state hash after every slot.  By files (``client.campaign.Campaign``, eight folders, every file sealed,
 delivered and loaded everywhere, hashes compared after every slot) only the first month is played here: a month by
 files takes ~40 s on a quiet 2-core machine, so 24 months (~16 min) do not fit a slow test's budget.
@@ -43,8 +43,6 @@ def test_the_same_seed_replays_the_same_states(campaign):
     assert again.hashes == played.hashes[:len(again.hashes)] and len(again.hashes) > 100
 
 
-@pytest.mark.xfail(reason="land battles and sieges need the land AI's movement (issue 19, the ailand branch)",
-                   strict=False)
 def test_two_years_of_computer_play_have_land_battles_and_sieges(campaign):
     _, played = campaign
     assert played.counts["battle.start"] >= 1 and played.counts["siege.result"] >= 1
