@@ -158,7 +158,8 @@ def test_economic_orders_are_valid_orders(at_economic, kind):
     c = _ctx("economy")
     orders = ai.orders(s, "AU", c)
     engine.check_orders(s, "AU", list(orders), c)
-    assert all(isinstance(o, BuyArmy) for o in orders) and orders
+    # purchases, and (hard, with an ally made by the computer's diplomacy) loans and the manipulation display
+    assert any(isinstance(o, BuyArmy) for o in orders)
 
 
 def test_economic_levels_spend_a_larger_share(at_economic):
@@ -167,7 +168,7 @@ def test_economic_levels_spend_a_larger_share(at_economic):
     for k in LEVELS:
         s = at_economic.with_power("AU", controller=PlayerKind(k), treasury=200, manpower=40)
         money, men = economy.projection(s, c, "AU")
-        orders = ai.orders(s, "AU", c)
+        orders = [o for o in ai.orders(s, "AU", c) if isinstance(o, BuyArmy)]  # loans (hard, to an ally) aside
         bought[k] = {o.item: o.count for o in orders}
         spent[k] = sum(o.count * {"infantry": 3, "cavalry": 12, "militia": 0}[o.item] for o in orders)  # 000:2961-2964
         assert spent[k] <= money * level(k).spend_share // 100

@@ -7,7 +7,7 @@ from eiapbem.core.dice import Dice
 from eiapbem.data import world
 from eiapbem.data.context import rules_context
 from eiapbem.rules import engine
-from eiapbem.rules.diplomacy.orders import REACTIONS, SetSurrenderTerms, SetTrade
+from eiapbem.rules.diplomacy.orders import STANDING, SetSurrenderTerms, SetTrade
 from eiapbem.rules.model import POWERS, Phase, PlayerKind, Slot
 from eiapbem.rules.model.slot import COMMIT, ORDERS
 from eiapbem.rules.scenario import initial_state
@@ -35,13 +35,17 @@ def test_every_level_gives_legal_orders_that_resolve(start, level):
     assert any(isinstance(o, SetSurrenderTerms) and o.enemy == "AU" and o.give_conditional for o in orders["FR"])
     out = engine.resolve_slot(st, orders, ctx)
     assert out.state.slot.phase is Phase.REINFORCEMENT
-    # Trade persists; the reactions are cleared from the state at the resolution (issue 16: kept secret by
-    # each power's program), so next month the computer gives the same reactions again, and nothing else.
+    # The reactions are cleared from the state at the resolution (issue 16: kept secret by each power's program);
+    # next month the computer gives again only standing orders that change what stands (and its one-off orders).
     nxt = out.state.replace(date=out.state.date.next(), slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
     assert [p for p in POWERS if nxt.powers[p].standing_orders.surrender] == []
-    again = {p: ai.orders(nxt, p, rules_context(Dice(b"again"))) for p in POWERS}
-    assert [o for p in POWERS for o in again[p] if not isinstance(o, REACTIONS)] == []
-    assert list(again["FR"]) == [o for o in orders["FR"] if isinstance(o, REACTIONS)]
+    for p in POWERS:
+        again = nxt
+        for o in ai.orders(nxt, p, rules_context(Dice(b"again"))):
+            if isinstance(o, STANDING):
+                after = engine.apply_action(again, p, o, ctx).state
+                assert after.powers[p] != again.powers[p], (p, o)
+                again = after
 
 
 def test_the_computer_commits_nothing_and_sues_in_civil_disorder(start):
@@ -51,5 +55,7 @@ def test_the_computer_commits_nothing_and_sues_in_civil_disorder(start):
     orders = {p: list(ai.orders(st, p, rules_context(Dice(p.encode())))) if p in ("AU", "FR") else [] for p in POWERS}
     out = engine.resolve_slot(st, orders, rules_context(Dice(b"r")))
     assert "AU" not in out.state.powers["FR"].wars  # civil disorder: Austria sued, France's conditional terms
-    # France prefers B.3, B.2, B.4; Austria's claim A.2 cancels B.3: B.2 and the royal marriage B.4.
-    assert list(out.state.powers["AU"].peace_terms) == ["FR:B.2"] and "FR" in out.state.powers["AU"].royal_marriages
+    # France (hard) prefers B.3, B.1, B.2, B.4; Austria's claim A.2 cancels B.3: three corps removed (B.1, none on
+    # the map before setup) and the longer enforced peace B.2.
+    assert list(out.state.powers["AU"].peace_terms) == ["FR:B.2"] and "FR" not in out.state.powers["AU"].royal_marriages
+    assert any("terms B.1, B.2" in e.text for e in out.events)

@@ -1,32 +1,138 @@
-"""An AI power's diplomacy orders (6.0-6.16; issue 16 item 4): legal every month, never blocking.
+"""An AI power's diplomacy orders (6.0-6.16; issues 16 and 19): legal every month, never blocking.
 
-Standing orders only, given when they differ from what stands (they persist
-month to month, 6.0), in this order:
+The strategy is ``eiapbem.ai.grand`` (when to declare war and on whom, when to
+sue for peace, whom to ask for an alliance); this module turns it into orders,
+each tried through the rules (``Builder.try_``), in this order:
 
-- trade (6.10): every power not at war with Great Britain requests trade
-  with it; Great Britain allows every power it is not at war with;
-- calls to allies (6.3.1): the AI answers every ally's call against any
-  enemy, and calls its allies against an aggressor;
-- the VICTORY CONDITIONS SCREEN (6.4) toward each enemy: conditional terms
-  (so a human suing always gets peace), B.3 then B.2 and B.4 as the
-  preference list (the easy level: B.4 and B.2, and accepts informal peace);
-  as loser it claims A.2 (pay no reparations);
-- alliances (6.5) are answered by the 6.5 roll in the rules; the AI asks
-  for none.  Suing for peace in civil disorder is done by the rules (6.4.3).
+- trade (6.10): every power not at war with Great Britain requests trade with
+  it; Great Britain allows every power it is not at war with (the hard level:
+  not a power at war with one of its allies);
+- calls to allies (6.3.1): it answers every ally's call against any enemy,
+  and calls its allies against an aggressor;
+- the VICTORY CONDITIONS SCREEN (6.4) toward each enemy: the easy level gives
+  conditional terms B.4 then B.2 and accepts an informal peace; the others
+  give conditional terms B.3, B.1, B.2, B.4 (reparations, three corps removed),
+  or unconditional C.3, C.1.a, C.2 (C.7 first against Great Britain) to an
+  enemy whose side is under 40% of its own; as loser it claims A.2 (pay no
+  reparations), or A.1 (remove no forces) when its army is the smaller;
+- a declaration of war (6.2) on ``grand.war_target``, with its allies called;
+- suits for peace (6.4.2) and informal peace (6.4.1), ``grand.suits``;
+- alliance requests (6.5), ``grand.alliance_wanted`` (standing: a request no
+  longer wanted is withdrawn), and access (6.11) granted to an ally at war
+  with one of its enemies;
+- manipulation of minor countries (6.1.4): up to the level's attempts on the
+  neutral minors (or its own influenced ones) with its best national modifier
+  (ties in name order), investing the level's share of its money.
 
-Declarations of war, the strategic choices, come with the AI issue.
+Suing for peace in civil disorder is done by the rules (6.4.3).
 """
 
 from __future__ import annotations
 
+import eiapbem.ai.grand as grand
 from eiapbem.ai.levels import Level
-from eiapbem.rules.diplomacy.orders import AnswerCalls, CallAllies, SetSurrenderTerms, SetTrade
-from eiapbem.rules.model import POWERS, PlayerKind, SurrenderSettings
+from eiapbem.rules.diplomacy.minor_orders import MAX_ATTEMPTS, Manipulate
+from eiapbem.rules.diplomacy.orders import (AnswerCalls, AttemptInformalPeace, CallAllies, DeclareWar, GrantAccess,
+                                            RequestAlliance, SetSurrenderTerms, SetTrade, SueForPeace)
+from eiapbem.rules.model import POWERS, MinorStatus, PlayerKind, SurrenderSettings
 from eiapbem.rules.model.slot import COMMIT
+from eiapbem.rules.tables.diplomacy import minor
+
+#: An enemy whose side is under this percentage of the victor's gets unconditional terms (medium, hard).
+CRUSHED = 40
 
 
-def _terms(lvl: Level) -> tuple[str, ...]:
-    return ("B.4", "B.2") if lvl.kind is PlayerKind.AI_EASY else ("B.3", "B.2", "B.4")
+def _settings(b, lvl: Level, enemy: str) -> SurrenderSettings:
+    st, p = b.state, b.power
+    easy = lvl.kind is PlayerKind.AI_EASY
+    claim = "A.1" if grand.might(st, b.ctx, p) < grand.might(st, b.ctx, enemy) and not easy else "A.2"
+    if lvl.terms == "plain":
+        return SurrenderSettings(give_conditional=True, terms=("B.4", "B.2"), accept_informal=easy,
+                                 if_conditional_offered=claim)
+    if grand.balance(st, b.ctx, enemy, p, lvl.judgment) < CRUSHED:
+        terms = (("C.7",) if enemy == "GB" else ()) + ("C.3", "C.1.a", "C.2")
+        return SurrenderSettings(give_conditional=False, terms=terms, accept_informal=False, if_conditional_offered=claim)
+    return SurrenderSettings(give_conditional=True, terms=("B.3", "B.1", "B.2", "B.4"), accept_informal=False,
+                             if_conditional_offered=claim)
+
+
+def _trade(b, lvl: Level) -> None:
+    st, p = b.state, b.power
+    ps = st.powers[p]
+    if p == "GB":
+        for q in POWERS:
+            if q == p:
+                continue
+            deny = q in ps.wars or (lvl.deny_trade and any(q in st.powers[a].wars for a in ps.alliances))
+            if deny and q in ps.trade:
+                b.try_(SetTrade(q, stop=True))
+            elif not deny and q not in ps.trade:
+                b.try_(SetTrade(q))
+    elif "GB" not in ps.wars and "GB" not in ps.trade:
+        b.try_(SetTrade("GB"))
+
+
+def _calls(b) -> None:
+    ps = b.state.powers[b.power]
+    allies = tuple(sorted(ps.alliances))
+    for enemy in POWERS:
+        if enemy == b.power:
+            continue
+        answer = tuple(a for a in allies if a != enemy)
+        if ps.standing_orders.answer_calls.get(enemy, ()) != answer and answer:
+            b.try_(AnswerCalls(enemy, answer))
+        if ps.standing_orders.call_allies.get(enemy, ()) != answer and answer:
+            b.try_(CallAllies(enemy, answer))
+
+
+def _surrender_terms(b, lvl: Level) -> None:
+    for enemy in sorted(b.state.powers[b.power].wars):
+        want = _settings(b, lvl, enemy)
+        if b.state.powers[b.power].standing_orders.surrender.get(enemy) != want:
+            b.try_(SetSurrenderTerms(enemy, give_conditional=want.give_conditional, term=want.terms,
+                                     accept_informal=want.accept_informal,
+                                     if_conditional_offered=want.if_conditional_offered))
+
+
+def _alliances_and_access(b, lvl: Level) -> None:
+    st, p = b.state, b.power
+    wanted = grand.alliance_wanted(st, b.ctx, p, lvl)
+    standing = st.powers[p].standing_orders.request_alliance
+    for q in standing:
+        if q not in wanted:
+            b.try_(RequestAlliance(q, withdraw=True))
+    for q in wanted:
+        if q not in standing:
+            b.try_(RequestAlliance(q))
+    if not lvl.seek_alliances:
+        return
+    ps = b.state.powers[p]
+    for q in sorted(ps.alliances):
+        shares = any(e in b.state.powers[q].wars for e in ps.wars)
+        if shares and q not in ps.access:
+            b.try_(GrantAccess(q))
+
+
+def _manipulate(b, lvl: Level) -> None:
+    st, p = b.state, b.power
+    if not lvl.manipulations:
+        return
+    options = []
+    for slug, m in sorted(st.minors.items()):
+        if m.part_of is not None or (m.status is not MinorStatus.NEUTRAL
+                                     and not (m.status is MinorStatus.INFLUENCED and m.controller == p)):
+            continue
+        mod = minor(slug).modifier(p)
+        if mod is None or mod < 1:
+            continue
+        options.append((-mod, slug))
+    tries = 0
+    for _, slug in sorted(options):
+        if tries >= min(lvl.manipulations, MAX_ATTEMPTS):
+            return
+        money = b.state.powers[p].treasury * lvl.invest_share // 100 // min(lvl.manipulations, MAX_ATTEMPTS)
+        if b.try_(Manipulate(slug, investment=money)) or b.try_(Manipulate(slug)):
+            tries += 1
 
 
 def plan(b, lvl: Level) -> None:
@@ -34,26 +140,17 @@ def plan(b, lvl: Level) -> None:
     st = b.state
     if st.slot is None or st.slot.step == COMMIT:
         return  # the computer commits nothing: its orders are computed by every client at the reveal
-    p = b.power
-    ps = st.powers[p]
-    if p == "GB":
-        for q in POWERS:
-            if q != p and q not in ps.wars and q not in ps.trade:
-                b.try_(SetTrade(q))
-    elif "GB" not in ps.wars and "GB" not in ps.trade:
-        b.try_(SetTrade("GB"))
-    allies = tuple(sorted(ps.alliances))
-    for enemy in POWERS:
-        if enemy == p:
-            continue
-        answer = tuple(a for a in allies if a != enemy)
-        if ps.standing_orders.answer_calls.get(enemy, ()) != answer and answer:
-            b.try_(AnswerCalls(enemy, answer))
-        if ps.standing_orders.call_allies.get(enemy, ()) != answer and answer:
-            b.try_(CallAllies(enemy, answer))
-    for enemy in sorted(ps.wars):
-        want = SurrenderSettings(give_conditional=True, terms=_terms(lvl), accept_informal=lvl.kind is PlayerKind.AI_EASY,
-                                 if_conditional_offered="A.2")
-        if ps.standing_orders.surrender.get(enemy) != want:
-            b.try_(SetSurrenderTerms(enemy, give_conditional=True, term=want.terms, accept_informal=want.accept_informal,
-                                     if_conditional_offered="A.2"))
+    _trade(b, lvl)
+    _calls(b)
+    _surrender_terms(b, lvl)
+    target = grand.war_target(b.state, b.ctx, b.power, lvl)
+    if target is not None:
+        b.try_(DeclareWar(target))
+    sue, informal = grand.suits(b.state, b.ctx, b.power, lvl)
+    for e, accept in sue.items():
+        b.try_(SueForPeace(e, accept_unconditional=accept))
+    for e in informal:
+        b.try_(AttemptInformalPeace(e))
+    _alliances_and_access(b, lvl)
+    _manipulate(b, lvl)
+

@@ -40,6 +40,21 @@ depots to follow the corps    no              yes                  yes
 battle chit                   at random       best against the     best worst case
                               (dice)          likeliest enemy chit (maximin)
 other decisions               at random       first option         first option
+forces weighed for war        its own         with allies          with allies
+war declared when its side    80% of target,  150% (130% at sea),  200% (150% at sea),
+is (ai.grand)                 2 in 10, any    5 in 10, hostile,    always, hostile,
+                              stance, 3 wars  2 wars               1 war
+sues for peace                under 40%,      under 60%, after 3   under 70%, after 2
+                              after 6 months  months, with a home  months, with a home
+                                              area lost            area lost
+informal peace (stalemate;    after 12 months after 10 months      after 8 months
+twice as long as aggressor)
+alliances asked, minors       none            1 a month, 1 minor   1, 2 minors with
+manipulated                                   with 5% of money     10% of money
+victor's terms                B.4, B.2        harsh (B.3, B.1...)  harsh
+GB denies trade to enemies    no              no                   yes
+of its allies
+fleets blockade / attack      never           at 200% of the enemy at 150%
 ============================  ==============  ===================  ===================
 """
 
@@ -99,14 +114,59 @@ class Level:
     manipulation: bool = False
     loans: bool = False
 
+    # --- war and peace (``eiapbem.ai.grand``, issue 19 item 1) ---
+    #: Whose forces count when weighing a war: "own" (the power alone) or "coalition" (with its allies).
+    judgment: str = "coalition"
+    #: Own side as a percentage of the target's needed to declare war.
+    war_ratio: int = 200
+    #: The same in warships for a war at sea (Great Britain on one side).
+    sea_war_ratio: int = 150
+    #: Wars at once beyond which it declares no new one.
+    max_wars: int = 1
+    #: Out of 10: the chance, each diplomacy phase, that a war it may declare is declared.
+    war_chance: int = 10
+    #: Least hostility (minus the natural alliance modifier) toward a power it declares war on.
+    min_hostility: int = 1
+    #: Sues for peace when its side is under this percentage of the enemy's...
+    sue_ratio: int = 70
+    #: ... once at war this many months ...
+    sue_after: int = 2
+    #: ... and (when true) only once it has lost home areas too: a balance alone does not make it give up.
+    sue_needs_loss: bool = True
+    #: Offers informal peace after this many months of a war neither side clearly wins.
+    weary_months: int = 8
+    #: Alliances asked for per month (0: none).
+    seek_alliances: int = 1
+    #: Manipulation attempts on minor countries per month (6.1.4; at most 2) and the share of its money invested.
+    manipulations: int = 2
+    invest_share: int = 10
+    #: Victor's terms: "plain" (royal marriage, longer peace) or "harsh" (reparations, corps removed).
+    terms: str = "harsh"
+    #: Great Britain denies trade to a power at war with one of its allies.
+    deny_trade: bool = True
+    # --- naval (``eiapbem.ai.naval``) ---
+    #: Blockades an enemy port whose fleets it outnumbers by this percentage (0: never blockades).
+    blockade_ratio: int = 150
+    #: Attacks enemy fleets where it stands when it outnumbers them by this percentage (0: never).
+    attack_ratio: int = 150
+
+
 
 LEVELS: dict[PlayerKind, Level] = {
     PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random",
-                              land="greedy", attack_odds=100, assault_odds=300, horizon=12),
+                              land="greedy", attack_odds=100, assault_odds=300, horizon=12,
+                              judgment="own", war_ratio=80, sea_war_ratio=80, max_wars=3, war_chance=2, min_hostility=0,
+                              sue_ratio=40, sue_after=6, weary_months=12, sue_needs_loss=False, seek_alliances=0,
+                              manipulations=0, invest_share=0, terms="plain", deny_trade=False, blockade_ratio=0,
+                              attack_ratio=0),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
                                 land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
                                 defend_capital=True, depots=True, objectives=5, horizon=6, crowd=2,
-                                ship_share=10, counters=True),
+                                ship_share=10, counters=True,
+                                judgment="coalition", war_ratio=150, sea_war_ratio=130, max_wars=2, war_chance=5,
+                                min_hostility=1, sue_ratio=60, sue_after=3, weary_months=10, seek_alliances=1,
+                                manipulations=1, invest_share=5, terms="harsh", deny_trade=False, blockade_ratio=200,
+                                attack_ratio=200),
     PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
                               land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
                               defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
@@ -117,8 +177,8 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 3, "ai-medium": 3, "ai-hard": 3}  # 2: diplomacy orders (issue 16); 3: land,
-# reinforcement and economy play (issue 19)
+VERSIONS: dict[str, int] = {"ai-easy": 4, "ai-medium": 4, "ai-hard": 4}  # 2: diplomacy orders (issue 16); 3: land,
+# reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -32,6 +32,10 @@ def register(cli: click.Group) -> None:
 
     register_bench(bench_group)
 
+    from .ai_cmd import register_bench as register_ai_bench
+
+    register_ai_bench(bench_group)
+
     @bench_group.command("game")
     @click.option("--repeat", type=click.IntRange(1, 50), default=3, show_default=True, help="Runs per figure (best is shown).")
     def game_(repeat: int) -> None:

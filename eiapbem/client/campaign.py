@@ -44,7 +44,7 @@ from eiapbem.data.context import rules_context
 from eiapbem.pbem.email import Person
 from eiapbem.rules.model import POWERS, GameState, Phase, PlayerKind
 
-from . import campaign_report, newgame, setups
+from . import duel, campaign_report, newgame, setups
 from . import orders as sealed_orders
 from .session import Session, open_identity
 from .store import TEST_SCRYPT_ENV
@@ -126,7 +126,10 @@ class Folders:
             else:
                 lent = s.current().with_power(p, controller=self.kind)
                 ctx = rules_context(s.slot_dice())
-                acts = list(ai.orders(lent, p, ctx) if st.slot.simultaneous else ai.plan(lent, p, ctx).actions)
+                if sealed_orders._sealed_round(st) == "commit":  # the orders the computer chooses, sealed now
+                    acts = list(duel.to_commit(lent, p, ctx))
+                else:
+                    acts = list(ai.orders(lent, p, ctx) if st.slot.simultaneous else ai.plan(lent, p, ctx).actions)
                 if acts:
                     s.act_many(acts)
             thinking += time.perf_counter() - t0

@@ -1,0 +1,232 @@
+"""The computer's war and peace strategy (issue 19 item 1; 4.2.1, 6.2-6.5, 6.10-6.11).
+
+A few measures of the state, all whole numbers (no float), read the same at
+every client:
+
+- ``might``: the strength of a power's field corps (``ai.assess.power_strength``:
+  army factors times morale, its own, its minors' and loans to it); ``sea_power``:
+  its warships;
+- ``side``: a power's might with its allies' (the ``coalition`` judgment of the
+  medium and hard levels) or alone (the easy level's ``own`` judgment);
+- ``ratio``: one side's might as a percentage of the other's; ``balance``: the
+  ratio of two sides by land, or by warships when the war is fought at sea
+  (one side Great Britain);
+- ``home_lost``: areas of a power's home nation held by an enemy, and enemy corps
+  standing unbesieged in it (6.2.2);
+- ``hostility``: the natural alliance table (15.0, 000:3169-3181) read the other
+  way, the higher the more a power is inclined to fight another.
+
+and the choices ``ai.diplomacy`` turns into orders:
+
+- ``war_target``: at most one declaration a month, on a major power it can reach
+  (a land border between home nations, or either side Great Britain), that the
+  6.2.2 limits allow (``rules.diplomacy.war.check_declaration``), not an ally,
+  with its side at least the level's ``war_ratio`` of the target's (``sea_war_ratio``
+  in warships for a war at sea), fewer wars
+  than the level's ``max_wars``, and a labelled 1-10 roll within its
+  ``war_chance`` (``ai/<power>/war``); the target with the most hostility, then
+  the best ratio, then the powers' fixed order;
+- ``suits``: sue an enemy for peace (6.4.2) once at war ``sue_after`` months if
+  its side is under ``sue_ratio`` percent of the enemy's (with a home area lost
+  as well, at the levels with ``sue_needs_loss``), or two home areas are lost,
+  or its political status is in the fiasco zone; an informal peace (6.4.1)
+  after ``weary_months`` when it is not clearly ahead (``_ahead``) and did not
+  declare the war itself (an aggressor fights on until it is losing); the
+  6.4.2 limit (a suit to an enemy with no forces in the home nation needs a suit
+  to every enemy) is kept by ``rules.diplomacy.peace.suit_obligations``;
+- ``alliance_wanted``: ask an alliance (6.5) of a power with a friendly natural
+  stance (table value 1 or more) that is at war with one of its own enemies, or
+  hostile to the same third power (table -3 or less for both).
+
+Every choice is a function of the state, the power, its level and the slot's
+dice: no clock, float or set order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.ai.assess import power_strength
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules.diplomacy import peace, war
+from eiapbem.rules.diplomacy.orders import SueForPeace
+from eiapbem.rules.model import POWERS, Fleet, GameState, LocationKind
+from eiapbem.rules.control import area_holder
+from eiapbem.rules.politics import status_box
+from eiapbem.rules.relations import power_of
+from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE
+
+AT_SEA = (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE)
+#: A side this far ahead (percent) is "clearly winning": it offers no informal peace.
+AHEAD = 150
+
+
+def might(state: GameState, ctx: Any, power: str) -> int:
+    """The strength of ``power``'s field corps by ``ai.assess`` (army factors x morale, hundredths)."""
+    return power_strength(state, ctx, power)
+
+
+def sea_power(state: GameState, power: str) -> int:
+    """Warships (heavy and light) of ``power``'s fleets at sea or in port."""
+    return sum(u.ships.heavy + u.ships.light for u in state.units.values()
+               if isinstance(u, Fleet) and u.location.kind in AT_SEA and power_of(state, u.nation) == power)
+
+
+def at_sea(a: str, b: str) -> bool:
+    """A war between ``a`` and ``b`` is fought at sea: one of them is Great Britain (an island, 000:3169)."""
+    return "GB" in (a, b)
+
+
+def balance(state: GameState, ctx: Any, power: str, enemy: str, judgment: str) -> int:
+    """``power``'s side as a percentage of ``enemy``'s: by land (``side``), or by warships in a war at sea."""
+    if at_sea(power, enemy):
+        if judgment != "coalition":
+            return ratio(sea_power(state, power), sea_power(state, enemy))
+        mine = sea_power(state, power) + sum(sea_power(state, a) for a in sorted(state.powers[power].alliances) if a != enemy)
+        theirs = sea_power(state, enemy) + sum(sea_power(state, a) for a in sorted(state.powers[enemy].alliances)
+                                               if a != power)
+        return ratio(mine, theirs)
+    return ratio(side(state, ctx, power, judgment, against=enemy), side(state, ctx, enemy, judgment, against=power))
+
+
+def side(state: GameState, ctx: Any, power: str, judgment: str, *, against: str | None = None) -> int:
+    """``power``'s might with its allies' but ``against``'s (``coalition``), or alone (``own``)."""
+    total = might(state, ctx, power)
+    if judgment != "coalition":
+        return total
+    for a in sorted(state.powers[power].alliances):
+        if a != against:
+            total += might(state, ctx, a)
+    return total
+
+
+def ratio(mine: int, theirs: int) -> int:
+    """``mine`` as a whole percentage of ``theirs`` (1000 when they have nothing)."""
+    return 1000 if theirs <= 0 else mine * 100 // theirs
+
+
+def hostility(a: str, b: str) -> int:
+    """How inclined ``a`` is to fight ``b``: minus the natural alliance modifier of ``a`` toward ``b``."""
+    return -NATURAL_ALLIANCE[a][b]
+
+
+def reachable(ctx: Any, a: str, b: str) -> bool:
+    """``a`` can fight ``b``: their home nations share a land border, or one of them is Great Britain (by sea)."""
+    if "GB" in (a, b):
+        return True
+    m = ctx.map
+    theirs = set(m.areas_of_nation(b))
+    return any(n in theirs for x in m.areas_of_nation(a) for n in m.land_neighbours(x))
+
+
+def home_lost(state: GameState, ctx: Any, power: str) -> int:
+    """Home areas of ``power`` held by an enemy, plus enemy corps unbesieged in its home nation (6.2.2)."""
+    enemies = state.powers[power].wars
+    held = sum(1 for a in ctx.map.areas_of_nation(power) if area_holder(state, ctx, a) in enemies)
+    return held + len(war.enemy_corps_at_home(state, ctx, power))
+
+
+def zone(state: GameState, ctx: Any, power: str) -> str:
+    return str(status_box(ctx, state.powers[power].political_status)["zone"])
+
+
+def months_at_war(state: GameState, a: str, b: str) -> int:
+    w = state.powers[a].wars.get(b)
+    return 0 if w is None else state.date.index - w.since.index
+
+
+def may_declare(state: GameState, ctx: Any, power: str, target: str) -> bool:
+    try:
+        war.check_declaration(state, ctx, power, target, ())
+    except IllegalAction:
+        return False
+    return True
+
+
+def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
+    """The major power ``power`` declares war on this month, or None (see the module's notes)."""
+    ps = state.powers[power]
+    if ps.must_sue_for_peace or len(ps.wars) >= lvl.max_wars or zone(state, ctx, power) == "fiasco":
+        return None
+    if any(balance(state, ctx, power, e, lvl.judgment) < 100 for e in sorted(ps.wars)):
+        return None  # losing a war already: no second front
+    best: tuple | None = None
+    for q in POWERS:
+        if q == power or q in ps.alliances or q in ps.wars or not reachable(ctx, power, q):
+            continue
+        if hostility(power, q) < lvl.min_hostility or not may_declare(state, ctx, power, q):
+            continue
+        r = balance(state, ctx, power, q, lvl.judgment)
+        if r < (lvl.sea_war_ratio if at_sea(power, q) else lvl.war_ratio):
+            continue
+        key = (-hostility(power, q), -r, POWERS.index(q))
+        if best is None or key < best[0]:
+            best = (key, q)
+    if best is None:
+        return None
+    if ctx.dice.one_to(10, f"ai/{power}/war") > lvl.war_chance:
+        return None
+    return str(best[1])
+
+
+def _losing(state: GameState, ctx: Any, power: str, enemy: str, lvl: Any) -> tuple[bool, int]:
+    """Whether ``power`` is losing its war with ``enemy``, and the balance.  A war at sea is lost only with
+    home areas lost or the political status in the fiasco or instability zone: warships alone take no land."""
+    r = balance(state, ctx, power, enemy, lvl.judgment)
+    lost = home_lost(state, ctx, power)
+    z = zone(state, ctx, power)
+    if at_sea(power, enemy):
+        return r < lvl.sue_ratio and (lost >= 1 or z in ("fiasco", "instability")), r
+    return (r < lvl.sue_ratio and (lost >= 1 or not lvl.sue_needs_loss)) or lost >= 2 or z == "fiasco", r
+
+
+def _ahead(state: GameState, ctx: Any, power: str, enemy: str, r: int) -> bool:
+    """Clearly winning: a balance of ``AHEAD`` percent with home areas of the enemy held (a war wins land)."""
+    return r >= AHEAD and home_lost(state, ctx, enemy) > 0
+
+
+def suits(state: GameState, ctx: Any, power: str, lvl: Any) -> tuple[dict[str, bool], list[str]]:
+    """``({enemy: accept_unconditional}, [informal peace offers])`` for ``power`` this month."""
+    ps = state.powers[power]
+    sue: dict[str, bool] = {}
+    informal: list[str] = []
+    if ps.must_sue_for_peace:
+        return {}, []  # 6.4.3: the rules make the suit of a power in civil disorder themselves
+    for e in sorted(ps.wars, key=POWERS.index):
+        months = months_at_war(state, power, e)
+        losing, r = _losing(state, ctx, power, e, lvl)
+        if losing and months >= lvl.sue_after:
+            sue[e] = r * 2 < lvl.sue_ratio or zone(state, ctx, power) == "fiasco"
+        elif not _ahead(state, ctx, power, e, r) and months >= lvl.weary_months * (2 if power in ps.wars[e].declared_by else 1):
+            informal.append(e)
+    if sue and peace.suit_obligations(state, ctx, power, [SueForPeace(t) for t in sue]):
+        # 6.4.2: suing an enemy with no forces inside means suing every enemy at once; only when losing to all
+        if all(_losing(state, ctx, power, e, lvl)[0] for e in ps.wars):
+            sue = {e: sue.get(e, False) for e in sorted(ps.wars, key=POWERS.index)}
+            informal = []
+        else:
+            sue = {e: a for e, a in sue.items() if peace.victor_forces_inside(state, ctx, e, power)}
+            if peace.suit_obligations(state, ctx, power, [SueForPeace(t) for t in sue]):
+                sue = {}
+    informal = [e for e in informal if e not in sue]
+    return sue, informal
+
+
+def alliance_wanted(state: GameState, ctx: Any, power: str, lvl: Any) -> list[str]:
+    """Powers ``power`` asks to ally with this month (6.5), in the powers' order."""
+    if not lvl.seek_alliances:
+        return []
+    ps = state.powers[power]
+    out = []
+    for q in POWERS:
+        if q == power or q in ps.alliances or q in ps.wars or NATURAL_ALLIANCE[power][q] < 1:
+            continue
+        common_war = any(e in state.powers[q].wars for e in ps.wars)
+        common_foe = any(hostility(power, x) >= 3 and hostility(q, x) >= 3 for x in POWERS if x not in (power, q))
+        if common_war or (common_foe and not ps.wars):
+            out.append(q)
+    return out[:lvl.seek_alliances]
+
+
+__all__ = ["AHEAD", "alliance_wanted", "home_lost", "hostility", "may_declare", "might", "months_at_war", "ratio",
+           "reachable", "side", "suits", "war_target", "zone"]

@@ -1,0 +1,209 @@
+"""The computer makes war and peace and moves its fleets (issue 19 items 1-2), and the levels' strength measure (item 4).
+
+The state after the classic-1805 default setups (every power the computer) is made once, in memory
+(``client.duel.play`` with no month to play); the naval scenes are built by the rules-case harness.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from eiapbem import ai
+from eiapbem.ai import grand
+from eiapbem.ai.levels import level
+from eiapbem.client import duel
+from eiapbem.core.dice import Dice
+from eiapbem.data.context import rules_context
+from eiapbem.rules import engine
+from eiapbem.rules.diplomacy.orders import AttemptInformalPeace, DeclareWar, SueForPeace
+from eiapbem.rules.model import POWERS, Corps, Date, Factors, LocationKind, Phase, PlayerKind, Slot
+from eiapbem.rules.model.slot import ORDERS
+from eiapbem.rules.naval.attack import NavalAttack
+from eiapbem.rulecases.scene import scene_state
+
+HARD, MEDIUM, EASY = (level(k) for k in ("ai-hard", "ai-medium", "ai-easy"))
+
+
+def ctx(seed: bytes = b"ai-war"):
+    return rules_context(Dice(seed))
+
+
+@pytest.fixture(scope="module")
+def set_up():
+    """1805-01, the diplomacy phase, every power set up by the computer (ai-hard)."""
+    st = duel.start_state("classic-1805", {p: PlayerKind.AI_HARD for p in POWERS}, b"ai-war")
+    st = duel.play(st, "classic-1805", b"ai-war", 0).state
+    assert st.slot.phase is Phase.DIPLOMACY and not any(st.powers[p].wars for p in POWERS)
+    return st.replace(slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+
+
+def test_great_britain_goes_to_war_with_france_and_the_easy_level_rarely_declares(set_up):
+    st = set_up
+    # 15.0 natural alliance table: Britain's worst stance is toward France (-10); its fleet outweighs France's (8.0).
+    assert grand.hostility("GB", "FR") == 10 and grand.balance(st, ctx(), "GB", "FR", "coalition") >= HARD.sea_war_ratio
+    assert grand.war_target(st, ctx(), "GB", HARD) == "FR"
+    # 6.2.2: an enforced peace forbids it, and the computer looks elsewhere or stays at peace
+    bound = st.with_power("GB", enforced_peace=st.powers["GB"].enforced_peace.set("FR", st.date.plus(18)))
+    assert grand.war_target(bound, ctx(), "GB", HARD) != "FR"
+    # an ally is never a target; at its limit of wars (hard: one) it declares no other
+    assert grand.war_target(st.with_alliance("GB", "FR", st.date), ctx(), "GB", HARD) != "FR"
+    at_war = st.with_war("GB", "RU", st.date, ("GB",))
+    assert grand.war_target(at_war, ctx(), "GB", HARD) is None
+    # the easy level declares on a 1-10 roll of 2 or less: over twenty seeds, some months and not others
+    rolls = [grand.war_target(st, ctx(f"seed-{i}".encode()), "GB", EASY) for i in range(20)]
+    assert 0 < sum(1 for r in rolls if r is not None) < 20
+
+
+def test_a_declaration_is_a_legal_order_that_opens_the_war(set_up):
+    st = set_up.with_power("GB", controller=PlayerKind.AI_HARD)
+    orders = {p: list(ai.orders(st, p, ctx(p.encode()))) for p in POWERS}
+    assert DeclareWar("FR") in orders["GB"]
+    out = engine.resolve_slot(st, orders, ctx(b"resolve"))
+    assert "FR" in out.state.powers["GB"].wars
+    assert any("Great Britain declares war on France" in e.text for e in out.events)
+
+
+def _without_corps(st, power):
+    """Every corps of ``power`` on the map down to one infantry factor (a beaten army)."""
+    for uid, u in sorted(st.units.items()):
+        if isinstance(u, Corps) and u.nation == power and u.location.kind is not LocationKind.POOL:
+            st = st.with_unit(u.replace(factors=Factors(infantry=1)))
+    return st
+
+
+def test_the_loser_sues_for_peace_and_the_level_decides_when(set_up):
+    # Austria, its corps beaten down, at war with France for three months: the balance alone does not make the
+    # hard level give up; with a French corps in Austria (a home area lost) it sues (after 2 months), the easy
+    # level (after 6) fights on; 6.4.2's limit is met (France is Austria's only enemy, with forces inside).
+    since = Date(1804, 10)
+    st = _without_corps(set_up, "AU").with_war("FR", "AU", since, ("FR",))
+    assert grand.balance(st, ctx(), "AU", "FR", "coalition") < HARD.sue_ratio
+    assert grand.suits(st, ctx(), "AU", HARD) == ({}, [])
+    french = next(u for _, u in sorted(st.units.items()) if isinstance(u, Corps) and u.nation == "FR"
+                  and u.location.kind is LocationKind.AREA)
+    vienna = ctx().map.national_capitals("AU")[0]
+    st = st.with_unit(french.replace(location=french.location.replace(site=vienna)))
+    assert grand.home_lost(st, ctx(), "AU") >= 1
+    assert grand.suits(st, ctx(), "AU", HARD) == ({"FR": True}, [])
+    assert grand.suits(st, ctx(), "AU", EASY) == ({}, [])
+    st = st.with_power("AU", controller=PlayerKind.AI_HARD).with_power("FR", controller=PlayerKind.AI_HARD)
+    orders = {p: list(ai.orders(st, p, ctx(p.encode()))) for p in POWERS}
+    assert SueForPeace("FR", accept_unconditional=True) in orders["AU"]
+    out = engine.resolve_slot(st, orders, ctx(b"resolve"))
+    assert "AU" not in out.state.powers["FR"].wars
+    # France, the victor with Austria under 40% of its side, gives unconditional terms (C.3, C.1.a, C.2)
+    assert any("Austria surrenders unconditionally to France" in e.text for e in out.events)
+
+
+def test_a_stalemate_ends_in_informal_peace_offered_by_the_defender(set_up):
+    # Prussia declared on Russia a year ago; nobody is clearly ahead, nobody is losing.
+    st = set_up.with_war("PR", "RU", Date(1804, 1), ("PR",))
+    r = grand.balance(st, ctx(), "RU", "PR", "coalition")
+    assert HARD.sue_ratio <= r < grand.AHEAD or r >= grand.AHEAD  # not losing, whatever the balance
+    sue, informal = grand.suits(st, ctx(), "RU", HARD)
+    if r < grand.AHEAD:
+        assert informal == ["PR"] and not sue
+    else:
+        assert informal == [] and not sue
+    # the aggressor offers nothing unless it is losing
+    sue, informal = grand.suits(st, ctx(), "PR", HARD)
+    assert "PR" not in informal and (not sue or grand.balance(st, ctx(), "PR", "RU", "coalition") < HARD.sue_ratio)
+    orders = {p: [] for p in POWERS}
+    orders["RU"] = [AttemptInformalPeace("PR")]
+    st = st.with_power("PR", controller=PlayerKind.AI_EASY)
+    # the easy level accepts an informal peace (its surrender settings, 6.4.1)
+    easy_orders = list(ai.orders(st, "PR", ctx(b"PR")))
+    out = engine.resolve_slot(st, {**orders, "PR": easy_orders}, ctx(b"resolve"))
+    assert "RU" not in out.state.powers["PR"].wars
+
+
+def test_alliances_are_asked_of_friends_at_war_with_the_same_enemy(set_up):
+    st = set_up.with_war("FR", "AU", set_up.date, ("FR",)).with_war("FR", "RU", set_up.date, ("FR",))
+    # 15.0: Austria -> Russia +1; both at war with France
+    assert grand.alliance_wanted(st, ctx(), "AU", HARD) == ["RU"]
+    assert grand.alliance_wanted(st, ctx(), "AU", EASY) == []
+
+
+# ----------------------------------------------------------------- fleets
+
+
+def scene(fleets, *, phasing="GB", wars=(("GB", "FR"),)):
+    inp = {"date": "1805-06", "phasing": phasing, "wars": [list(w) for w in wars], "fleets": list(fleets)}
+    return scene_state(inp, phase=Phase.NAVAL)
+
+
+@pytest.mark.parametrize("kind,blockades", [("ai-hard", True), ("ai-medium", True), ("ai-easy", False)])
+def test_a_strong_fleet_blockades_an_enemy_port(kind, blockades):
+    s = scene([{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 12},
+               {"id": "fleet:FR:1", "location": "port:brest", "heavy": 3}])
+    s = s.with_power("GB", controller=PlayerKind(kind))
+    turn = ai.play_slot(s, "GB", ctx())
+    loc = turn.state.units["fleet:GB:1"].location
+    if blockades:
+        assert loc.kind is LocationKind.BLOCKADE and grand_port_is_french(turn.state, loc.site)
+    else:
+        assert loc.kind is LocationKind.PORT and loc.site == "portsmouth"
+
+
+def grand_port_is_french(state, port):
+    from eiapbem.rules.naval.common import port_power
+
+    return port_power(state, ctx(), port) == "FR"
+
+
+def test_it_attacks_where_it_outnumbers_the_enemy_and_not_where_it_does_not():
+    s = scene([{"id": "fleet:GB:1", "location": "sea:bay-of-biscay", "heavy": 12},
+               {"id": "fleet:FR:1", "location": "sea:bay-of-biscay", "heavy": 3},
+               {"id": "fleet:GB:2", "location": "sea:gulf-of-lion", "heavy": 3},
+               {"id": "fleet:FR:2", "location": "sea:gulf-of-lion", "heavy": 3}])
+    hard = ai.plan(s.with_power("GB", controller=PlayerKind.AI_HARD), "GB", ctx())
+    attacks = [a for a in hard.actions if isinstance(a, NavalAttack)]
+    assert attacks == [NavalAttack(place="bay-of-biscay")]  # 12 against 3 (hard: 150%); 3 against 3: no
+    assert any(e.kind == "naval.combat" for e in hard.events)
+    easy = ai.plan(s.with_power("GB", controller=PlayerKind.AI_EASY), "GB", ctx())
+    assert not any(isinstance(a, NavalAttack) for a in easy.actions)
+
+
+# ----------------------------------------------------------------- the strength measure
+
+
+def test_wilson_interval():
+    lo, hi = duel.wilson(7, 10)
+    assert round(lo, 3) == 0.397 and round(hi, 3) == 0.892
+    assert duel.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_strong_powers_rotate_over_every_power():
+    seen = [duel.strong_powers(i, 3) for i in range(7)]
+    assert seen[0] == ("AU", "FR", "GB") and seen[6] == ("TU", "AU", "FR")
+    assert all(sum(1 for s in seen if p in s) == 3 for p in POWERS)
+
+
+def test_one_campaign_month_of_the_strength_measure_is_reproducible():
+    args = (2, 1, 3, "ai-hard", "ai-easy", "classic-1805", 5)
+    a, b = duel.one_game(args), duel.one_game(args)
+    assert a == b and a.strong == ("GB", "PR", "RU") and a.winners and a.how == "standing"
+    report = duel.Report([a], 1, 3, "ai-hard", "ai-easy")
+    assert any("won by the stronger level" in line for line in report.lines())
+
+
+def test_trade_minors_and_access_by_level(set_up):
+    from eiapbem.rules.diplomacy.minor_orders import Manipulate
+    from eiapbem.rules.diplomacy.orders import GrantAccess, SetTrade
+
+    # Britain allied with Austria; Austria and Russia allied, both at war with France.
+    st = set_up.with_alliance("GB", "AU", set_up.date).with_war("FR", "AU", set_up.date, ("FR",))
+    st = st.with_alliance("AU", "RU", st.date).with_war("FR", "RU", st.date, ("FR",))
+    for p in POWERS:
+        st = st.with_power(p, controller=PlayerKind.AI_HARD)
+    gb = ai.orders(st, "GB", ctx(b"GB"))
+    # 6.10: Britain (hard) allows trade to every power but France, at war with its ally Austria
+    assert SetTrade("PR") in gb and SetTrade("FR") not in gb
+    au = ai.orders(st, "AU", ctx(b"AU"))
+    # 6.11: Austria grants access to Russia, its ally in the same war; 6.1.4: two minors manipulated
+    assert GrantAccess("RU") in au
+    assert sum(1 for o in au if isinstance(o, Manipulate)) == 2
+    easy = st.with_power("AU", controller=PlayerKind.AI_EASY)
+    assert not any(isinstance(o, (Manipulate, GrantAccess)) for o in ai.orders(easy, "AU", ctx(b"AU")))
+    easy_gb = ai.orders(st.with_power("GB", controller=PlayerKind.AI_EASY), "GB", ctx(b"GB"))
+    assert SetTrade("FR") in easy_gb  # the easy level trades with anyone it is not at war with
