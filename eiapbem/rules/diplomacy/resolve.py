@@ -15,7 +15,7 @@ once, in this fixed order (docs/decisions.md "Diplomacy (issue 16)"):
 8. the peace step (6.4): civil disorder's forced suits, informal peace,
    suits for peace;
 9. new alliances (6.5);
-10. money to allies (6.12), requests for money, units, attack and defence to computer allies (6.16) and
+10. money to allies (6.12), requests to computer allies for money, units, land, attack and defence (6.16) and
     peace with America (6.13);
 11. garrisons of powers now at war in one city fight it out (13.5.4, ``rules/hostile_garrisons.py``).
 
@@ -135,5 +135,4 @@ RULES = engine.PhaseRules(
     actions=tuple((cls, _verify, _apply) for cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS),
     obligations=obligations,
     resolve=resolve,
-    gaps="requests to an AI ally for land (6.16; money, units, attack and defence are built)",
 )
