@@ -148,3 +148,10 @@ def test_a_granted_request_sends_the_nearest_corps_to_the_area_first():
     turn = ai.play_slot(asked, "FR", ctx(b"request"))
     assert turn.state.units["corps:FR:I"].location.site == "ulm" and _attacks(turn) == []
     assert _attacks(ai.play_slot(s, "FR", ctx(b"request"))) == ["munich"]
+
+
+def test_a_granted_attack_is_made_even_where_the_odds_would_not_do():
+    # hard waits short of 10 Austrian factors with 6 (test above); an attack it granted an ally is made (6.16)
+    s = _state("ai-hard", ("corps:FR:I", "augsburg", 6), ("corps:AU:I", "munich", 10))
+    s = s.with_power("FR", military_requests=s.powers["FR"].military_requests.set("munich", "attack"))
+    assert _attacks(ai.play_slot(s, "FR", ctx(b"capital"))) == ["munich"]
