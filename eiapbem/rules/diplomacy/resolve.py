@@ -68,6 +68,9 @@ def with_orders(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) 
     """Every power's orders recorded (each verified), in the fixed order of the powers."""
     for p in POWERS:
         for a in given.get(p, ()):
+            if not isinstance(a, RULES.action_classes):  # another module's order of this phase (13.2.4's triggers)
+                state = engine.apply_action(state, p, a, ctx).state
+                continue
             _verify(state, p, a, ctx)
             state = _apply(state, p, a, ctx).state
     return state
