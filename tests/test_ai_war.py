@@ -164,6 +164,63 @@ def test_it_attacks_where_it_outnumbers_the_enemy_and_not_where_it_does_not():
     assert not any(isinstance(a, NavalAttack) for a in easy.actions)
 
 
+def _invasion_scene(kind, corps=({"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 4},)):
+    s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"]],
+                     "fleets": [{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 10, "transport": 4}],
+                     "corps": list(corps)}, phase=Phase.NAVAL)
+    s = s.with_war("GB", "FR", s.date.plus(-2), ("GB",))  # a war of this month is not invaded yet
+    for p in POWERS:
+        s = s.with_power(p, controller=PlayerKind(kind))
+    return s
+
+
+def _to_gb_land_slot(st):
+    """Every slot after GB's naval one played by the computer, up to GB's land slot (14 at most)."""
+    for i in range(14):
+        if st.slot.phase is Phase.LAND and st.slot.power == "GB":
+            return st
+        st = ai.play_slot(st, st.slot.power, ctx(f"slot-{i}".encode())).state
+    raise AssertionError(f"GB's land slot never came: {st.slot}")
+
+
+@pytest.mark.parametrize("kind", ["ai-hard", "ai-medium"])
+def test_great_britain_carries_a_corps_across_the_channel_and_lands_it_in_france(kind):
+    from eiapbem.rules.control import area_holder
+    from eiapbem.rules.naval.transport import Disembark, Load
+
+    s = _invasion_scene(kind, corps=({"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 4},
+                                     {"id": "corps:GB:2", "location": "area:portsmouth", "infantry": 2}))
+    naval = ai.play_slot(s, "GB", ctx())
+    # 8.6: the bigger corps boards (one invasion at a time), the fleet's warships sail with it to sea
+    assert Load(fleet="fleet:GB:1", corps="corps:GB:1") in naval.actions
+    assert not any(isinstance(a, Load) and a.corps == "corps:GB:2" for a in naval.actions)
+    st = naval.state
+    assert st.units["corps:GB:1"].location.kind is LocationKind.ABOARD
+    assert st.units["fleet:GB:1"].location.kind is LocationKind.SEA
+    land = ai.play_slot(_to_gb_land_slot(st), "GB", ctx(b"land"))
+    landed = [a for a in land.actions if isinstance(a, Disembark)]
+    assert [a.corps for a in landed] == ["corps:GB:1"]
+    where = land.state.units["corps:GB:1"].location
+    assert where.kind is LocationKind.AREA and area_holder(land.state, ctx(), where.site) == "FR"
+    assert not any(e.kind == "naval.lost-aboard" for e in land.events)
+
+
+def test_the_easy_level_makes_no_invasion():
+    s = _invasion_scene("ai-easy")
+    naval = ai.play_slot(s, "GB", ctx())
+    assert naval.state.units["corps:GB:1"].location.kind is LocationKind.AREA
+
+
+def test_a_corps_left_aboard_in_port_is_landed_rather_than_lost():
+    from eiapbem.rules.model import Location
+
+    s = _invasion_scene("ai-hard")
+    st = s.with_unit(s.units["corps:GB:1"].replace(location=Location(LocationKind.ABOARD, "fleet:GB:1")))
+    st = st.replace(slot=Slot(Phase.LAND, "turn", "GB", ("GB",)))
+    land = ai.play_slot(st, "GB", ctx())
+    assert land.state.units["corps:GB:1"].location == Location(LocationKind.AREA, "portsmouth")
+
+
 # ----------------------------------------------------------------- the strength measure
 
 

@@ -164,6 +164,9 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
     elif slot.phase is Phase.DIPLOMACY:
         diplomacy.plan(b, lvl)
     elif slot.phase is Phase.LAND:
+        from eiapbem.ai import naval
+
+        naval.land_invasions(b, lvl)  # 10.4.5: corps carried by its fleets land first (none left to 8.6.3)
         land.plan(b, lvl)
     elif slot.phase is Phase.NAVAL:
         from eiapbem.ai import naval

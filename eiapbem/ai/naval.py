@@ -15,18 +15,23 @@
 5. attacks (8.10; levels with an ``attack_ratio``): a stack that shares its sea area or
    blockade box with enemy fleets it outnumbers by ``attack_ratio`` percent stays there, and
    after all its movement it attacks them (one combat at a time);
-6. every other stack stays where it is.
+6. every other stack stays where it is;
+7. invasions (levels with a ``blockade_ratio``, one at a time): before 2-6, the largest corps that fits
+   boards a fleet with warships (its escort) in an unblockaded port (8.6) and the stack sails, by sea areas
+   no enemy fleet is in or next to (so none can intercept it, 8.5.3), to a sea area next to an enemy coastal area with no enemy in it and fewer enemy field factors within 3 movement points than the
+   corps, at war with its holder since before this month; the carrying stack's intercept orders are
+   withdrawn (it seeks no battle); in its land slot ``land_invasions`` lands it (10.4.5) there, else wherever it may, so no corps
+   is left aboard for 8.6.3 to destroy.
 
 Each move is tried through the rules (``Builder.try_``); a refused one is shortened to
-the sea areas the fleet can reach this slot, or dropped.  Escorting and landing invasions
-are not built: the land AI (``ai/land*``) loads no corps yet, so there is nothing to escort.
+the sea areas the fleet can reach this slot, or dropped.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules.model import Fleet, Location, LocationKind
+from eiapbem.rules.model import Corps, Fleet, Location, LocationKind
 from eiapbem.rules.naval import graph
 from eiapbem.rules.naval.attack import NavalAttack, SetOrders, attackers, defenders
 from eiapbem.rules.naval.battle import retreat_options
@@ -128,6 +133,7 @@ def plan(b: Any, lvl: Any) -> None:
     for f in _own_fleets(b):
         if f.location.kind in (PORT, BOX) and warships(f) and f.id not in orders:
             b.try_(SetOrders(fleet=f.id, intercept=True))
+    invade(b, lvl)  # 7.
     done: set[Location] = set()
     taken = {f.location.site for f in _own_fleets(b) if f.location.kind is BOX and warships(f)}
     for f in _own_fleets(b):
@@ -156,3 +162,95 @@ def plan(b: Any, lvl: Any) -> None:
                     break
     if lvl.attack_ratio:
         _attack(b, lvl)
+
+
+# ----------------------------------------------------------------- invasions (8.6, 10.4.5)
+
+
+def _aboard_own(b: Any) -> list[Corps]:
+    return sorted((u for u in b.state.units.values() if isinstance(u, Corps) and u.location.kind is LocationKind.ABOARD
+                   and controller(b.state, u) == b.power), key=lambda c: c.id)
+
+
+def _landing_targets(b: Any, corps: Corps, start: Location) -> list[tuple[str, str]]:
+    """(sea area, enemy coastal area) within this slot's movement from ``start``, the area with no enemy in it
+    and fewer enemy field factors nearby than the corps brings, no enemy fleet in or next to its sea (``threat``),
+    the war with its holder older than this month; weakest defence first, then nearest."""
+    from eiapbem.ai import assess
+    from eiapbem.rules.control import area_holder
+    from eiapbem.rules.land.common import may_enter_territory
+    from eiapbem.rules.relations import power_of
+
+    state, m = b.state, b.ctx.map
+    wars = state.powers[b.power].wars
+    strength = assess.force_strength(state, b.ctx, [corps.id])
+    out = []
+    for loc, d in graph.distances(state, m, start).items():
+        if loc.kind is not SEA or d > graph.NAVAL_ALLOWANCE or threat(state, m, b.power, loc):
+            continue
+        for area in m.coastal_areas(loc.site):
+            q = power_of(state, area_holder(state, b.ctx, area))
+            # a war declared this month is not invaded yet: its first naval slots are for blockades
+            if q not in wars or not wars[q].since < state.date or may_enter_territory(state, m, area, b.power):
+                continue
+            if assess.forces_in(state, b.ctx, area, b.power).enemy:
+                continue
+            near = assess.enemy_forces_near(state, b.ctx, area, b.power, within=3)
+            if near < strength:
+                out.append((near, d, area, loc.site))
+    return [(sea, area) for _, _, area, sea in sorted(out)]
+
+
+def invade(b: Any, lvl: Any) -> None:
+    """8.6: one invasion at a time: a corps in a port with a fleet of warships (its escort) boards it and the
+    stack sails to a sea area next to a weakly held enemy coastal area (``land_invasions`` lands it)."""
+    if not lvl.blockade_ratio or not b.state.powers[b.power].wars or _aboard_own(b):
+        return
+    from eiapbem.rules.naval.transport import Load, need, room
+
+    for f in _own_fleets(b):
+        f = b.state.units[f.id]
+        if (f.location.kind is not PORT or not warships(f) or f.id in b.state.naval_moves
+                or may_continue(b.state, f) is not None
+                or enemy_fleets_at(b.state, Location(BOX, f.location.site), b.power)):
+            continue
+        here = (Location(LocationKind.AREA, f.location.site), Location(LocationKind.CITY, f.location.site))
+        have, cav_room = room(f)
+        corps = sorted((u for u in b.state.units.values() if isinstance(u, Corps) and u.location in here
+                        and controller(b.state, u) == b.power and u.factors.total and not u.besieging
+                        and need([u])[0] <= have and need([u])[1] <= cav_room),
+                       key=lambda c: (-c.factors.total, c.id))
+        for c in corps[:1]:
+            for sea, _area in _landing_targets(b, c, f.location)[:3]:
+                path = graph.path_to(b.state, b.ctx.map, f.location, Location(SEA, sea))
+                # no enemy fleet can intercept it on the way (8.5.3): a battle could sink the corps with its ships
+                if not path or any(threat(b.state, b.ctx.map, b.power, p) for p in path if p.kind is SEA):
+                    continue
+                names = [graph.place_name(p) for p in path if p.kind is not BOX]
+                before = b.state, list(b.actions), b.events
+                if b.try_(Load(fleet=f.id, corps=c.id)) and b.try_(MoveFleet(fleet=f.id, path=",".join(names), stack=True)):
+                    # the carrying stack seeks no battle on its way (8.5.3 interception is optional)
+                    for g in fleets_at(b.state, b.state.units[f.id].location):
+                        if controller(b.state, g) == b.power and g.id in b.state.powers[b.power].standing_orders.intercept:
+                            b.try_(SetOrders(fleet=g.id, intercept=False))
+                    return
+                b.state, b.actions, b.events = before  # the fleet cannot go: the corps does not board either
+
+
+def land_invasions(b: Any, lvl: Any) -> None:
+    """10.4.5: the land slot lands every corps of the power still aboard, in the weakest enemy coastal area it
+    can reach, else anywhere it may land, so none is left at sea to be destroyed (8.6.3)."""
+    from eiapbem.ai import assess
+    from eiapbem.rules.control import area_holder
+    from eiapbem.rules.naval.transport import Disembark, landing_areas
+    from eiapbem.rules.relations import power_of
+
+    wars = b.state.powers[b.power].wars
+    for c in _aboard_own(b):
+        fleet = b.state.units[c.location.site]
+        areas = landing_areas(b.state, b.ctx, fleet)
+        ranked = sorted(areas, key=lambda a: (power_of(b.state, area_holder(b.state, b.ctx, a)) not in wars,
+                                              assess.forces_in(b.state, b.ctx, a, b.power).enemy, a))
+        for a in ranked:
+            if b.try_(Disembark(corps=c.id, area=a)):
+                break
