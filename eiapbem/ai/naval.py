@@ -176,7 +176,7 @@ def _landing_targets(b: Any, corps: Corps, start: Location) -> list[tuple[str, s
     """(sea area, enemy coastal area) within this slot's movement from ``start``, the area with no enemy in it
     and fewer enemy field factors nearby than the corps brings, no enemy fleet in or next to its sea (``threat``),
     the war with its holder older than this month; weakest defence first, then nearest."""
-    from eiapbem.ai import assess
+    import eiapbem.ai.assess as assess
     from eiapbem.rules.control import area_holder
     from eiapbem.rules.land.common import may_enter_territory
     from eiapbem.rules.relations import power_of
@@ -240,7 +240,7 @@ def invade(b: Any, lvl: Any) -> None:
 def land_invasions(b: Any, lvl: Any) -> None:
     """10.4.5: the land slot lands every corps of the power still aboard, in the weakest enemy coastal area it
     can reach, else anywhere it may land, so none is left at sea to be destroyed (8.6.3)."""
-    from eiapbem.ai import assess
+    import eiapbem.ai.assess as assess
     from eiapbem.rules.control import area_holder
     from eiapbem.rules.naval.transport import Disembark, landing_areas
     from eiapbem.rules.relations import power_of
