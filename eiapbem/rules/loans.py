@@ -7,7 +7,7 @@ attack) and the naval phase (an attack on fleets).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from eiapbem.rules import control, mapgraph, relations, supply
 from eiapbem.rules.model import Corps, Fleet, GameState, Location, LocationKind
@@ -31,14 +31,8 @@ def revert_on_entry(state: GameState, mover: str, area: str) -> tuple[GameState,
 def revert_fleets_on_attack(state: GameState, attacker: str, fleet_ids: tuple[str, ...]) -> tuple[GameState, tuple[str, ...]]:
     """7.6.1 (000:1006-1008): when ``attacker`` sets up an attack on fleets loaned by its enemy to a power
     it is not at war with, those fleets return to their owner.  Returns the ids."""
-    back: list[str] = []
-    for fid in sorted(fleet_ids):
-        f = state.units.get(fid)
-        if isinstance(f, Fleet) and f.loaned_to is not None and relations.at_war(state, attacker, f.nation) \
-                and not relations.at_war(state, attacker, f.loaned_to):
-            state = state.with_unit(f.replace(loaned_to=None))
-            back.append(fid)
-    return state, tuple(back)
+    return _fleets_home(state, fleet_ids, lambda f: relations.at_war(state, attacker, f.nation)
+                        and not relations.at_war(state, attacker, f.loaned_to))
 
 
 def release_attacked_fleets(state: GameState, attacker: str, fleet_ids: tuple[str, ...]) -> tuple[GameState, tuple[str, ...]]:
@@ -46,11 +40,17 @@ def release_attacked_fleets(state: GameState, attacker: str, fleet_ids: tuple[st
     owner that is not go back to their owner when ``attacker`` attacks their stack, and stay out of the
     combat.  They stay where they are (a fleet has no "territory" to be sent to; docs/decisions.md).
     Returns the ids."""
+    return _fleets_home(state, fleet_ids, lambda f: relations.at_war(state, attacker, f.loaned_to)
+                        and not relations.at_war(state, attacker, f.nation))
+
+
+def _fleets_home(state: GameState, fleet_ids: tuple[str, ...], goes_home: Callable[[Fleet], bool]
+                 ) -> tuple[GameState, tuple[str, ...]]:
+    """The loaned fleets among ``fleet_ids`` for which ``goes_home`` holds are their owner's again (7.6.1)."""
     back: list[str] = []
     for fid in sorted(fleet_ids):
         f = state.units.get(fid)
-        if isinstance(f, Fleet) and f.loaned_to is not None and relations.at_war(state, attacker, f.loaned_to) \
-                and not relations.at_war(state, attacker, f.nation):
+        if isinstance(f, Fleet) and f.loaned_to is not None and goes_home(f):
             state = state.with_unit(f.replace(loaned_to=None))
             back.append(fid)
     return state, tuple(back)
