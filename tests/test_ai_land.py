@@ -138,3 +138,20 @@ def test_a_depot_is_placed_where_a_corps_stands_beyond_the_supply_chain():
     assert "strasbourg" in land.supplied_areas(b)
     land.place_depots(b)  # now within reach of the chain: no second depot
     assert len(b.actions) == 1
+
+
+def test_a_granted_request_sends_the_nearest_corps_to_the_area_first():
+    # 6.16: without the request the corps attacks Munich (test above); with a defence of Ulm granted to an ally
+    # it goes to Ulm this month, and the request ends with the month (sequence.advance).
+    s = _state("ai-easy", ("corps:FR:I", "augsburg", 10), ("corps:AU:I", "munich", 3))
+    asked = s.with_power("FR", military_requests=s.powers["FR"].military_requests.set("ulm", "defend"))
+    turn = ai.play_slot(asked, "FR", ctx(b"request"))
+    assert turn.state.units["corps:FR:I"].location.site == "ulm" and _attacks(turn) == []
+    assert _attacks(ai.play_slot(s, "FR", ctx(b"request"))) == ["munich"]
+
+
+def test_a_granted_attack_is_made_even_where_the_odds_would_not_do():
+    # hard waits short of 10 Austrian factors with 6 (test above); an attack it granted an ally is made (6.16)
+    s = _state("ai-hard", ("corps:FR:I", "augsburg", 6), ("corps:AU:I", "munich", 10))
+    s = s.with_power("FR", military_requests=s.powers["FR"].military_requests.set("munich", "attack"))
+    assert _attacks(ai.play_slot(s, "FR", ctx(b"capital"))) == ["munich"]

@@ -8,7 +8,8 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.land.movement import MoveUnit
 from eiapbem.rules.land.revolts import PlaceInsurrection, SetInsurrectionTriggers, triggers
-from eiapbem.rules.model import POOL, CorpsType, Location, LocationKind, Phase, Slot
+from eiapbem.rules.model import POOL, POWERS, CorpsType, Location, LocationKind, Phase, Slot
+from eiapbem.rules.model.slot import ORDERS
 
 C = ctx()
 INS = "corps:AU:Insurrection-I"
@@ -16,6 +17,10 @@ INS = "corps:AU:Insurrection-I"
 
 def _reinforcing(s, power="AU"):
     return s.replace(slot=Slot(phase=Phase.REINFORCEMENT, step="turn", power=power, actors=(power,)))
+
+
+def _diplomacy(s):
+    return s.replace(slot=Slot(phase=Phase.DIPLOMACY, step=ORDERS, power=None, actors=POWERS))
 
 
 def _base():
@@ -26,7 +31,7 @@ def _base():
 
 
 def _set(s, provinces, power="AU"):
-    s = _reinforcing(s, power)
+    s = _diplomacy(s)
     a = SetInsurrectionTriggers(provinces=provinces)
     engine.verify_action(s, power, a, C)
     return engine.apply_action(s, power, a, C)
@@ -44,15 +49,27 @@ def test_austria_sets_up_to_three_unceded_home_provinces():
     s = _base()
     out = _set(s, "austria,bohemia, tyrol")
     assert triggers(out.state) == ("austria", "bohemia", "tyrol")
-    r = _reinforcing(s)
+    r = _diplomacy(s)
     assert "at most 3" in _why(r, "AU", SetInsurrectionTriggers(provinces="austria,bohemia,tyrol,moravia"))
-    assert "only Austria" in _why(_reinforcing(s, "FR"), "FR", SetInsurrectionTriggers(provinces="austria"))
+    assert "only Austria" in _why(r, "FR", SetInsurrectionTriggers(provinces="austria"))
     assert "not an unceded Austrian home province" in _why(r, "AU", SetInsurrectionTriggers(provinces="bavaria"))
     ceded = r.replace(ceded_provinces=r.ceded_provinces.set("tyrol", "FR"))
     assert "not an unceded Austrian home province" in _why(ceded, "AU", SetInsurrectionTriggers(provinces="tyrol"))
     on_map = r.with_unit(r.units[INS].replace(location=Location(LocationKind.AREA, "vienna")))
     assert "on the map or ready" in _why(on_map, "AU", SetInsurrectionTriggers(provinces="austria"))
     assert triggers(_set(out.state, "").state) == ()  # '' clears them
+
+
+def test_the_triggers_are_a_diplomacy_order_carried_out_at_the_resolution():
+    """13.2.4 (000:2484): set in the diplomacy phase, with the other (sealed) diplomacy orders; not in reinforcement."""
+    s = _diplomacy(_base())
+    a = SetInsurrectionTriggers(provinces="austria,moravia")
+    scratch = engine.check_orders(s, "AU", [a], C)
+    assert engine.given_orders(scratch.state, "AU") == (a,)  # on the order sheet: the sealed digest covers it
+    assert triggers(s) == ()  # nothing changes before the resolution
+    out = engine.resolve_slot(s, {"AU": [a], **{p: [] for p in POWERS if p != "AU"}}, C)
+    assert triggers(out.state) == ("austria", "moravia")
+    assert "action of the diplomacy phase" in _why(_reinforcing(_base()), "AU", a)
 
 
 def test_the_public_log_and_other_players_show_name_no_trigger():
@@ -91,3 +108,21 @@ def test_once_activated_the_insurrection_is_placed_even_after_the_enemy_left():
     assert after.units[INS].location.site == "vienna" and after.units[INS].corps_type is CorpsType.INSURRECTION
     # Without the trigger (and no enemy in Austria) it may not be placed.
     assert "not activated" in _why(_reinforcing(_base().without_unit("corps:FR:I")), "AU", place)
+
+
+def test_the_triggers_are_sealed_with_the_diplomacy_orders_and_revealed_to_match():
+    """The commit round carries only Austria's digest; the reveal must carry the trigger order it covers."""
+    from eiapbem.rules.diplomacy import sealing
+    from eiapbem.rules.model.slot import COMMIT
+
+    s = _base().replace(slot=Slot(phase=Phase.DIPLOMACY, step=COMMIT, power=None, actors=POWERS))
+    a = SetInsurrectionTriggers(provinces="bohemia")
+    nonce = bytes(range(32))
+    commit = sealing.CommitOrders(sealing.digest("AU", sealing.phase_key(s), nonce, [a]))
+    revealing = engine.resolve_slot(s, {"AU": [commit], **{p: [] for p in POWERS if p != "AU"}}, C).state
+    assert triggers(revealing) == ()  # the commit round tells no one anything
+    others = {p: [] for p in POWERS if p != "AU"}
+    with pytest.raises(IllegalAction):  # a reveal without the order it committed to does not match
+        engine.resolve_slot(revealing, {"AU": [sealing.RevealOrders(nonce)], **others}, C)
+    out = engine.resolve_slot(revealing, {"AU": [sealing.RevealOrders(nonce), a], **others}, C)
+    assert triggers(out.state) == ("bohemia",)

@@ -40,6 +40,12 @@ def games(tmp_path_factory):
     cli("relation", str(path), "FR", "AU", "--stance", "9")
     cli("unit", str(path), "corps:TU:Feudal-albania", "--owner", "TU", "--type", "infantry", "--attribute", "feudal",
         "--home", "bosnia")
+    # 14.3 "Creating and Deleting Units": a corps in the pool, one on the map, a fleet and a leader of France's own
+    cli("unit", str(path), "corps:FR:XX", "--create", "infantry", "--owner", "FR", "--max", "infantry=12", "--max", "cavalry=2")
+    cli("unit", str(path), "corps:FR:XXI", "--create", "infantry", "--owner", "FR", "--max", "infantry=8",
+        "--factor", "infantry=6", "--place", "map", "--area", "paris")
+    cli("unit", str(path), "fleet:FR:9", "--create", "heavy", "--owner", "FR", "--max", "heavy=7")
+    cli("unit", str(path), "dubois", "--create", "leader", "--owner", "FR", "--rating", "strategic=3", "--rating", "tactical=2")
     assert "valid" in cli("check", str(path))
     edited = initial_state(scenario_file.resolve(str(path)), world.load_raw())
     shipped = initial_state(world.load_scenario("classic-1805"), world.load_raw())
@@ -115,3 +121,34 @@ def test_an_edited_home_province_is_where_a_feudal_corps_comes_back(games):
         home = _why(s, "TU", ReturnFeudal(unit="corps:TU:Feudal-albania", area="janina"))  # Albania (the counter mix)
         moved = _why(s, "TU", ReturnFeudal(unit="corps:TU:Feudal-albania", area="sarajevo"))  # Bosnia (the edit)
         assert (home == "") is not ok and (moved == "") is ok, (home, moved)
+
+
+def test_units_created_in_the_editor_are_counters_of_their_power(games):
+    """A created corps, fleet and leader are in the game with an entry of their own (14.3, 000:2794)."""
+    from eiapbem.rules import forces
+    from eiapbem.rules.model import POOL, Fleet, LeaderStatus
+
+    shipped, edited = games
+    assert "corps:FR:XX" not in shipped.units and "leader:FR:dubois" not in shipped.leaders
+    world = for_state(edited, C).world
+    assert edited.units["corps:FR:XX"].location == POOL and isinstance(edited.units["fleet:FR:9"], Fleet)
+    assert forces.counter_max(world, "corps:FR:XX") == {"cavalry": 2, "infantry": 12}
+    assert forces.fleet_capacity(for_state(edited, C), edited.units["fleet:FR:9"]).heavy == 7
+    assert edited.leaders["leader:FR:dubois"].status is LeaderStatus.AVAILABLE
+    dubois = leader_data(world, "leader:FR:dubois")
+    assert (dubois["strategic"], dubois["tactical"], dubois["tactical_max"]) == (3, 2, 2)
+    assert forces.counter_max(C.world, "corps:FR:XX") == {}  # the shared world data is untouched
+
+
+def test_a_created_corps_is_placed_filled_within_its_maximum_and_moved(games):
+    _, edited = games
+    s = edited.replace(slot=Slot(phase=Phase.SETUP, step="turn", power="FR", actors=("FR",)))
+    s = engine.apply_action(s, "FR", SetupPlaceCorps(corps="corps:FR:XX", area="paris"), C).state
+    assert "cannot hold" in _why(s, "FR", SetupAddFactors(corps="corps:FR:XX", factors=Factors(infantry=13)))
+    s = engine.apply_action(s, "FR", SetupAddFactors(corps="corps:FR:XX", factors=Factors(infantry=12)), C).state
+    assert s.units["corps:FR:XX"].factors == Factors(infantry=12)
+    land = edited.replace(date=Date(1805, 9), slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+    assert land.units["corps:FR:XXI"].location == Location(LocationKind.AREA, "paris")
+    assert land.units["corps:FR:XXI"].factors == Factors(infantry=6)
+    moved = engine.apply_action(land, "FR", MoveUnit(unit="corps:FR:XXI", path="reims"), C).state
+    assert moved.units["corps:FR:XXI"].location == Location(LocationKind.AREA, "reims")

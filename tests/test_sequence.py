@@ -306,3 +306,17 @@ def test_a_games_state_is_sealed_unless_one_round_is_chosen():
     st = GameState.new("classic-1805", Date(1805, 1), Date(1805, 12))
     assert seq.choices_from_state(st).sealed_diplomacy
     assert not seq.choices_from_state(st.replace(options=Options(one_round_diplomacy=True))).sealed_diplomacy
+
+
+def test_a_granted_attack_or_defence_ends_with_the_month_and_granted_land_stays():
+    # 6.16: an attack or defence is for this month's land phase; land waits for the next economic phase.
+    s = at(GameState.new("classic-1805", Date(1805, 1), Date(1815, 12)), Date(1805, 4))
+    au = s.powers["AU"]
+    s = s.with_power("AU", military_requests=au.military_requests.set("munich", "attack"),
+                     land_grants=au.land_grants.set("hanover", "GB"))
+    last = s.replace(slot=seq.month_slots(Date(1805, 4), seq.choices_from_state(s))[-1])
+    nxt = seq.advance(last)
+    assert nxt.date == Date(1805, 5)
+    assert dict(nxt.powers["AU"].military_requests) == {} and dict(nxt.powers["AU"].land_grants) == {"hanover": "GB"}
+    same = seq.advance(s)  # within the month it stays
+    assert dict(same.powers["AU"].military_requests) == {"munich": "attack"}

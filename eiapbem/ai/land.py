@@ -298,6 +298,7 @@ def plan(b: Any, lvl: Level) -> None:
         if lvl.depots:
             place_depots(b)
         busy: set[str] = set()
+        busy |= honour_requests(b, busy)
         if lvl.defend_capital:
             busy |= defend_capitals(b)
         if lvl.retreat_odds:
@@ -347,6 +348,23 @@ def defend_capitals(b: Any) -> set[str]:
             empty = not _own_inside(b, t.area)  # the first corps there goes into an empty capital (13.5.2)
             if c.location.site != t.area or empty and c.location.kind is LocationKind.AREA:
                 advance(b, c, t.area, city=empty)
+    return sent
+
+
+def honour_requests(b: Any, busy: set[str]) -> set[str]:
+    """6.16: an attack or a defence this power granted an ally for this month (``military_requests``) draws its
+    nearest corps with a route there, before its own plans; an attack does not wait for the odds (ids)."""
+    sent: set[str] = set()
+    for area, _action in b.state.powers[b.power].military_requests.items():
+        near = sorted((d, c.id) for c in movers(b) if c.id not in busy | sent
+                      and (d := assess.distance(b.ctx, c.location.site, area)) is not None)
+        for _d, cid in near:
+            c = b.state.units[cid]
+            if c.location.site == area or route(b, c, area) is not None:
+                sent.add(cid)
+                if c.location.site != area:
+                    advance(b, c, area)
+                break
     return sent
 
 

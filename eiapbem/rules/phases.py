@@ -24,6 +24,7 @@ RULES: tuple[PhaseRules, ...] = (
     diplomacy.RULES,
     reinforcement.RULES,
     revolts.INSURRECTION_RULES,
+    revolts.TRIGGER_RULES,
     naval_phase.RULES,
     naval_phase.ORDER_RULES,
     naval_phase.LANDING_RULES,

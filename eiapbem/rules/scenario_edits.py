@@ -7,7 +7,8 @@ data and the options.  What the state cannot carry is listed in
 docs/decisions.md ("Scenario editor"): the natural alliance stances (item 10)
 and a unit's ratings, maxima, movement and home provinces live in the world
 data the rules read: ratings, maxima and movement are played through
-``GameState.world_edits`` (``rules.world_edits``), the stances and a feudal corps' home province too.
+``GameState.world_edits`` (``rules.world_edits``), the stances and a feudal corps' home province too,
+and the counter mix or leader chart entry of a unit created in the editor.
 """
 
 from __future__ import annotations

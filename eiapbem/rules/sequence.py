@@ -314,6 +314,9 @@ def advance(state: GameState) -> GameState:
         sheet = sheet.replace(orders=type(sheet.orders)())
     if date == state.date:
         return state.replace(powers=powers, date=date, slot=slot, order_sheet=sheet)
+    for power, ps in powers.items():  # 6.16: a granted attack or defence is for this month's land phase only
+        if ps.military_requests:
+            powers = powers.set(power, ps.replace(military_requests=type(ps.military_requests)()))
     return end_loans(state).replace(powers=powers, date=date, slot=slot, move_order=MoveOrder(), order_sheet=sheet)
 
 

@@ -59,7 +59,8 @@ def _case_manipulate(inp: dict, dice: Dice) -> dict:
 # Keys to expect: ``refused`` (the one sentence of an order the rules refuse),
 # ``status.<P>``, ``pp.<P>`` (the marker's move), ``wars.<P>``,
 # ``alliances.<P>``, ``trade.<P>``, ``enforced.<P>.<Q>``, ``terms.<P>``,
-# ``marriages.<P>``, ``access.<P>.<Q>``, ``returned.<P>``, ``minor_wars.<P>``, ``ceded.<province>``, ``minor.<slug>``, ``leader.<id>``, ``unit.<id>``
+# ``marriages.<P>``, ``access.<P>.<Q>``, ``returned.<P>``, ``minor_wars.<P>``, ``ceded.<province>``, ``minor.<slug>``, ``leader.<id>``, ``unit.<id>``,
+# ``grants.<P>`` and ``requests.<P>`` (6.16 land granted, attacks/defences granted: ``territory:asker``, ``area:action``)
 # (what changed), ``log`` (every line, in order).
 
 
@@ -118,6 +119,8 @@ def flatten(before: GameState, after: GameState) -> dict[str, Any]:
         res[f"minor_wars.{p}"] = sorted(ps.minor_wars)
         res[f"returned.{p}"] = ps.returned_factors.total
         res[f"sue.{p}"] = ps.must_sue_for_peace
+        res[f"grants.{p}"] = sorted(f"{t}:{q}" for t, q in ps.land_grants.items())
+        res[f"requests.{p}"] = sorted(f"{a}:{x}" for a, x in ps.military_requests.items())
         for q, until in ps.enforced_peace.items():
             res[f"enforced.{p}.{q}"] = str(until)
         for q, acc in ps.access.items():

@@ -6,7 +6,8 @@ sieges, political status, money, minors, units), resolves the phase with the
 case's orders and forced dice, and flattens the outcome into keys a case can
 expect: ``treasury.FR``, ``manpower.PR``, ``status.GB``, ``vp.AU``,
 ``builds.FR``, ``money.<fund>.<item>``, ``pp.<power>.<item>``, ``victors``,
-``sue.<power>``, ``minor.<slug>``, ``unit.<id>``.
+``sue.<power>``, ``minor.<slug>``, ``unit.<id>``, ``grants.<power>`` (6.16 land still to give; input
+``land_grants`` {ally: {territory: asker}}).
 
 It reads the packaged map and world data (``eiapbem.data``), which the rules
 core never does; the case harness sits above both.
@@ -90,6 +91,10 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         from eiapbem.rules.model.base import FrozenMap
 
         state = state.with_power(p, loans=FrozenMap(sorted(loans.items())))
+    for p, grants in inp.get("land_grants", {}).items():  # 6.16 "Request Land" granted: {ally: {territory: asker}}
+        from eiapbem.rules.model.base import FrozenMap
+
+        state = state.with_power(p, land_grants=FrozenMap(sorted(grants.items())))
     for p, terms in inp.get("peace_terms", {}).items():
         ps = state.powers[p]
         pt = ps.peace_terms
@@ -158,6 +163,7 @@ def flatten(before: GameState, after: GameState, lines: list) -> dict[str, Any]:
         res[f"builds.{p}"] = sorted(f"{k}x{b.count}" for k, b in ps.builds.items())
         res[f"usa-war.{p}"] = ps.war_with_america
         res[f"manip.{p}"] = ps.manipulation
+        res[f"grants.{p}"] = sorted(ps.land_grants)
     for ln in lines:
         if ln.money:
             key = f"money.{ln.fund}.{ln.item}"

@@ -14,21 +14,29 @@
 - 6.15 lapse of war with minor countries (000:882-884), automatic;
 - 6.16 "Request Money" and "Request Unit" from an allied computer power, with
   the nuisance penalty; a unit granted is loaned to the asker for the rest of
-  the month (7.6), so for the next land phase.
+  the month (7.6), so for the next land phase;
+- 6.16 "Request an Attack" / "Request Defense": granted on the same roll as a
+  unit, the ally's computer land plan (``ai/land.py``) sends its corps to the
+  area in this month's land phase (``PowerState.military_requests``);
+- 6.16 "Request Land": a minor country or ceded province the computer ally may
+  cede (12.7, ``rules/cession.py``), granted on the same roll, held on
+  ``PowerState.land_grants`` and ceded at the next economic phase.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
+from eiapbem.rules.cession import check_cession
 from eiapbem.rules.diplomacy import minors
 from eiapbem.rules.diplomacy.common import Result, points, territory
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.politics import status_box
 from eiapbem.rules.relations import allied, at_war, power_of
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, Garrison, LeaderStatus, LocationKind, MinorStatus, Record
+from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import NationId, NonNeg, Positive, PowerId, Slug
 
 #: 6.1.4: attempts a power may make in one diplomacy phase.
@@ -109,13 +117,38 @@ class RequestUnit(Record):
     counter: str
 
 
+@dataclass(frozen=True, slots=True)
+class RequestAction(Record):
+    """Ask an allied computer power to attack in or defend an area in this month's land phase (6.16)."""
+
+    KIND = "diplomacy.request-action"
+    COMMAND = "request-action"
+    BUTTON = "Request an Attack / Request Defense"
+    ally: PowerId
+    #: A land area of the map (``eiapbem show map``).
+    area: Slug
+    action: Annotated[str, OneOf(("attack", "defend"))] = "attack"
+
+
+@dataclass(frozen=True, slots=True)
+class RequestLand(Record):
+    """Ask an allied computer power for a minor country or ceded province of its, given at the next economic phase (6.16)."""
+
+    KIND = "diplomacy.request-land"
+    COMMAND = "request-land"
+    BUTTON = "Request Land"
+    ally: PowerId
+    #: A minor country the ally controls or a province ceded to it.
+    territory: Slug
+
+
 #: 6.16 (the project's own numbers, docs/decisions.md): the share of its treasury an AI ally gives at most,
 #: by level (percent).
 AI_GIVES = {"ai-easy": 50, "ai-medium": 25, "ai-hard": 10}
 #: 6.16 (the project's own numbers): a computer ally lends a unit asked for on a 1-10 at or under this, by level.
 AI_LENDS = {"ai-easy": 5, "ai-medium": 3, "ai-hard": 1}
 
-ACTIONS = (Manipulate, Downgrade, CreateFreeState, LendMoney, PeaceWithAmerica, RequestMoney, RequestUnit)
+ACTIONS = (Manipulate, Downgrade, CreateFreeState, LendMoney, PeaceWithAmerica, RequestMoney, RequestUnit, RequestAction, RequestLand)
 
 
 def _minor(state: GameState, slug: str):
@@ -210,6 +243,24 @@ def verify(state: GameState, power: str, a: Any, ctx: Any, mine: list) -> None:
             raise IllegalAction(f"{a.counter} is already loaned to {name(u.loaned_to)} this month (7.6)")
         if any(isinstance(o, RequestUnit) and o.counter == a.counter for o in mine):
             raise IllegalAction(f"{name(power)} already asks for {a.counter} in these orders (6.16)")
+    elif isinstance(a, RequestAction):
+        _check_ai_ally(state, power, a.ally, human="who gives its own land orders")
+        if a.area not in ctx.map.areas:
+            raise IllegalAction(f"{a.area!r} is not a land area of the map: ask for an attack or defence of an area "
+                                f"'eiapbem show map' lists (6.16)")
+        if any(isinstance(o, RequestAction) and o.ally == a.ally for o in mine):
+            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for a military action in these orders "
+                                f"(one per ally, 6.16)")
+    elif isinstance(a, RequestLand):
+        _check_ai_ally(state, power, a.ally, human="who may cede it in the economic phase (12.7)")
+        try:
+            check_cession(state, ctx, a.ally, a.territory, power)
+        except IllegalAction as err:
+            raise IllegalAction(f"{name(a.ally)} cannot give {a.territory}: {err} (6.16)") from None
+        if a.territory in state.powers[a.ally].land_grants:
+            raise IllegalAction(f"{name(a.ally)} already gives {a.territory} at the next economic phase (6.16)")
+        if any(isinstance(o, RequestLand) and o.ally == a.ally for o in mine):
+            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for land in these orders (one per ally, 6.16)")
     elif isinstance(a, PeaceWithAmerica):
         if power != "GB":
             raise IllegalAction("only Great Britain makes peace with America (6.13)")
@@ -282,6 +333,10 @@ def money(r: Result, sheet: dict[str, list]) -> None:
                 _request_money(r, p, o)
             elif isinstance(o, RequestUnit):
                 _request_unit(r, p, o)
+            elif isinstance(o, RequestAction):
+                _request_action(r, p, o)
+            elif isinstance(o, RequestLand):
+                _request_land(r, p, o)
             elif isinstance(o, PeaceWithAmerica) and r.state.powers["GB"].war_with_america:
                 r.state = r.state.with_power("GB", war_with_america=False)
                 r.say("GB", "diplomacy.america", "Great Britain settles peace with America (6.13)")
@@ -326,6 +381,55 @@ def _request_unit(r: Result, p: str, o: RequestUnit) -> None:
     else:
         why = "the unit cannot be lent now"
     r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for {o.counter} ({why}) (6.16)")
+    _nuisance(r, p)
+
+
+def _request_action(r: Result, p: str, o: RequestAction) -> None:
+    """6.16: the computer ally grants an attack or a defence of the area on a 1-10 at or under its level's
+    ``AI_LENDS`` (the unit's numbers), unless enemy corps stand unbesieged in its home nation; its land plan then
+    sends its corps there in this month's land phase."""
+    from eiapbem.rules.diplomacy.war import enemy_corps_at_home
+
+    ally = r.state.powers[o.ally]
+    what = ("an attack on " if o.action == "attack" else "the defence of ") + r.ctx.map.areas[o.area].name
+    if o.ally not in r.state.powers[p].alliances:
+        why = f"{name(o.ally)} is no longer an ally"
+    elif enemy_corps_at_home(r.state, r.ctx, o.ally):
+        why = f"enemy corps stand in {name(o.ally)}"
+    else:
+        roll = r.ctx.dice.d10(f"diplomacy/request-action/{p}/{o.area}")
+        need = AI_LENDS.get(ally.controller.value, 0)
+        if roll <= need:
+            r.state = r.state.with_power(o.ally, military_requests=ally.military_requests.set(o.area, o.action))
+            r.say(p, "diplomacy.request", f"{name(o.ally)} grants {name(p)}'s request for {what} in "
+                  f"this month's land phase ({roll}, {need} or less needed) (6.16)", area=o.area)
+            return
+        why = f"{roll}, {need} or less needed"
+    r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for {what} ({why}) (6.16)")
+    _nuisance(r, p)
+
+
+def _request_land(r: Result, p: str, o: RequestLand) -> None:
+    """6.16: the computer ally grants the territory on a 1-10 at or under its level's ``AI_LENDS``, unless enemy
+    corps stand unbesieged in its home nation; the grant is ceded at the next economic phase (12.7 step)."""
+    from eiapbem.rules.diplomacy.war import enemy_corps_at_home
+
+    ally = r.state.powers[o.ally]
+    try:
+        check_cession(r.state, r.ctx, o.ally, o.territory, p)
+        why = f"enemy corps stand in {name(o.ally)}" if enemy_corps_at_home(r.state, r.ctx, o.ally) else ""
+    except IllegalAction as err:
+        why = str(err)
+    if not why:
+        roll = r.ctx.dice.d10(f"diplomacy/request-land/{p}/{o.territory}")
+        need = AI_LENDS.get(ally.controller.value, 0)
+        if roll <= need:
+            r.state = r.state.with_power(o.ally, land_grants=ally.land_grants.set(o.territory, p))
+            r.say(p, "diplomacy.request", f"{name(o.ally)} grants {name(p)}'s request for {o.territory}, to be given at "
+                  f"the next economic phase ({roll}, {need} or less needed) (6.16)", territory=o.territory)
+            return
+        why = f"{roll}, {need} or less needed"
+    r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for {o.territory} ({why}) (6.16)")
     _nuisance(r, p)
 
 
@@ -400,5 +504,5 @@ def manipulations(r: Result, sheet: dict[str, list]) -> None:
                 r.state = r.state.with_minor(o.minor, m.replace(status=status, controller=res.holder))
 
 
-__all__ = ["ACTIONS", "CreateFreeState", "Downgrade", "LendMoney", "Manipulate", "PeaceWithAmerica", "RequestMoney", "RequestUnit",
+__all__ = ["ACTIONS", "CreateFreeState", "Downgrade", "LendMoney", "Manipulate", "PeaceWithAmerica", "RequestAction", "RequestLand", "RequestMoney", "RequestUnit",
            "downgrades", "lapse", "manipulations", "money", "verify"]

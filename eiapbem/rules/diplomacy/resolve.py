@@ -15,7 +15,7 @@ once, in this fixed order (docs/decisions.md "Diplomacy (issue 16)"):
 8. the peace step (6.4): civil disorder's forced suits, informal peace,
    suits for peace;
 9. new alliances (6.5);
-10. money to allies (6.12), requests for money to computer allies (6.16) and
+10. money to allies (6.12), requests to computer allies for money, units, land, attack and defence (6.16) and
     peace with America (6.13);
 11. garrisons of powers now at war in one city fight it out (13.5.4, ``rules/hostile_garrisons.py``).
 
@@ -68,6 +68,9 @@ def with_orders(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) 
     """Every power's orders recorded (each verified), in the fixed order of the powers."""
     for p in POWERS:
         for a in given.get(p, ()):
+            if not isinstance(a, RULES.action_classes):  # another module's order of this phase (13.2.4's triggers)
+                state = engine.apply_action(state, p, a, ctx).state
+                continue
             _verify(state, p, a, ctx)
             state = _apply(state, p, a, ctx).state
     return state
@@ -135,5 +138,4 @@ RULES = engine.PhaseRules(
     actions=tuple((cls, _verify, _apply) for cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS),
     obligations=obligations,
     resolve=resolve,
-    gaps="requests to an AI ally for land or military action (6.16; money and units are built)",
 )

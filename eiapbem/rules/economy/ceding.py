@@ -1,60 +1,19 @@
-"""12.7 Ceding minor countries and provinces to allies (000:2256-2272).  Step H."""
+"""12.7 Ceding minor countries and provinces to allies (000:2256-2272).  Step H.
+
+The conditions and the transfer are phase-neutral (``rules/cession.py``); this step carries out each power's
+cession order, then the land its computer ally granted in the diplomacy phase (6.16 "Request Land").
+"""
 
 from __future__ import annotations
 
-from typing import Any
-
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.economy.common import CONTROLLED, Work
-from eiapbem.rules.relations import allied, at_war, power_of
-from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
+from eiapbem.rules.cession import check_cession, territory_areas, transfer
+from eiapbem.rules.economy.common import Work
+from eiapbem.rules.model import POWERS
 from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS
 
 STEP = "12.7 ceding"
 CEDE_COST = POLITICAL_POINTS["cede"].points  # -1: 000:2268, 000:3231
-
-
-def territory_areas(state: GameState, ctx: Any, territory: str) -> tuple[str, ...]:
-    """The land areas of a minor country (with its joined districts and kingdom parts) or a province."""
-    if territory in state.minors:
-        m = state.minors[territory]
-        nations = {territory, *m.districts}
-        provs = set(m.provinces)
-        out = [a for n in sorted(nations) for a in ctx.map.areas_of_nation(n)]
-        out += [a for p in sorted(provs) for a in ctx.map.areas_of_province(p)]
-        return tuple(sorted(set(out)))
-    return ctx.map.areas_of_province(territory)
-
-
-def check_cession(state: GameState, ctx: Any, power: str, territory: str, to: str) -> None:
-    """12.7's conditions on one cession; the one-per-phase limit is checked by the action."""
-    if to == power or to not in POWERS:
-        raise IllegalAction(f"{to!r} is not another major power to cede to")
-    if not allied(state, power, to):
-        raise IllegalAction(f"{power} may cede territory only to an ally; {to} is not one (12.7)")
-    if territory in state.minors:
-        m = state.minors[territory]
-        if m.part_of is not None:
-            raise IllegalAction(f"{territory} is a district of {m.part_of}; cede {m.part_of} itself")
-        if m.kingdom is not None:
-            raise IllegalAction(f"{territory} is part of the kingdom {m.kingdom}; cede the kingdom or its parts after it ends (12.8)")
-        if m.status not in CONTROLLED or m.controller != power:
-            raise IllegalAction(f"{power} does not control the minor country {territory}")
-    elif territory in ctx.map.provinces:
-        prov = ctx.map.province(territory)
-        if state.ceded_provinces.get(territory) != power:
-            if prov.nation == power:
-                raise IllegalAction(f"{prov.name} is an unceded home province; it can only be ceded by a peace settlement (12.7)")
-            raise IllegalAction(f"{prov.name} is not a province ceded to {power}")
-    else:
-        raise IllegalAction(f"{territory!r} is neither a minor country nor a province")
-    areas = set(territory_areas(state, ctx, territory))
-    for u in state.units.values():
-        if not isinstance(u, (Corps, Fleet)) or u.location.kind is LocationKind.POOL:
-            continue
-        owner = power_of(state, u.nation)
-        if u.location.site in areas and owner != to and at_war(state, power, owner):
-            raise IllegalAction(f"{territory} holds forces of {owner}, at war with {power}; it cannot be ceded now (12.7)")
 
 
 def cede(w: Work) -> None:
@@ -73,36 +32,24 @@ def cede(w: Work) -> None:
         w.political(p, CEDE_COST, STEP, f"{territory} ceded to {to}")
         if territory == "poland":
             w.political(p, -POLITICAL_POINTS["create-poland"].points, STEP, "loss of Poland", detail="12.8.2")
+    for p in POWERS:
+        granted = w.state.powers[p].land_grants
+        if granted:
+            w.state = w.state.with_power(p, land_grants=type(granted)())
+        for territory, to in granted.items():
+            _grant(w, p, territory, to)
 
 
-def transfer(state: GameState, ctx: Any, territory: str, giver: str, to: str) -> GameState:
-    """Change control of a territory (12.7): a free state becomes a conquered minor of its new
-    controller; a ceded province ceded back home becomes unceded; Poland passes as a unit."""
-    if territory in state.minors:
-        m = state.minors[territory]
-        if m.provinces:  # a kingdom (Poland) passes as a unit; its provinces become ceded/unceded
-            for prov in m.provinces:
-                state = _cede_province(state, ctx, prov, to)
-            for slug, part in state.minors.items():
-                if part.kingdom == territory:
-                    state = state.with_minor(slug, part.replace(kingdom=None, controller=to, status=MinorStatus.CONQUERED))
-            return state.replace(minors=state.minors.remove(territory))
-        status = MinorStatus.CONQUERED
-        state = state.with_minor(territory, m.replace(controller=to, status=status))
-        areas = territory_areas(state, ctx, territory)
-        ac = state.area_control
-        for a in areas:
-            if ac.get(a) == giver:
-                ac = ac.set(a, to)
-        return state.replace(area_control=ac)
-    return _cede_province(state, ctx, territory, to)
+def _grant(w: Work, p: str, territory: str, to: str) -> None:
+    """6.16 "Request Land": the land a computer power granted ``to`` in the diplomacy phase passes now, as a cession
+    (12.7's conditions, checked again now, and its -1) beside the power's own cession order of the phase."""
+    try:
+        check_cession(w.state, w.ctx, p, territory, to)
+    except IllegalAction as err:
+        w.note(p, STEP, f"grant {territory} to {to}", f"not given: {err} (6.16)")
+        return
+    w.state = transfer(w.state, w.ctx, territory, p, to)
+    w.political(p, CEDE_COST, STEP, f"{territory} given to {to} as requested (6.16)")
 
 
-def _cede_province(state: GameState, ctx: Any, prov: str, to: str) -> GameState:
-    home = ctx.map.province(prov).nation
-    ceded = state.ceded_provinces.remove(prov) if to == home else state.ceded_provinces.set(prov, to)
-    ac = state.area_control
-    for a in ctx.map.areas_of_province(prov):
-        if a in ac:
-            ac = ac.remove(a) if to == home else ac.set(a, to)
-    return state.replace(ceded_provinces=ceded, area_control=ac)
+__all__ = ["CEDE_COST", "STEP", "cede", "check_cession", "territory_areas", "transfer"]

@@ -11,15 +11,15 @@ Insurrection (the December raising is the economic levy's, ``economy.levy``):
   unbesieged insurrection corps leaves the map keeping its factors; it comes back
   only when activated again.
 
-- trigger provinces (000:2484): ``eiapbem reinforce set-insurrection-triggers
-  --provinces a,b,c`` (action ``irregulars.set-insurrection-triggers``) sets up to three unceded Austrian home provinces, while
+- trigger provinces (000:2484): ``eiapbem diplomacy set-insurrection-triggers
+  --provinces a,b,c`` (action ``irregulars.set-insurrection-triggers``, one of
+  Austria's sealed diplomacy orders, carried out when the phase is resolved)
+  sets up to three unceded Austrian home provinces, while
   no insurrection corps is on the map or ready to be placed; an enemy corps,
   Cossack or Freikorps (of a power at war with Austria) entering an area of one
   during its move stops there (the rest of its path is dropped), the
   insurrection is activated (``GameState.insurrection_activated``) and the
-  triggers (Austria's ``standing_orders.insurrection_triggers``) are spent.  Set in Austria's reinforcement slot, not the diplomacy phase (the
-  diplomacy phase is one sealed simultaneous phase resolved by the diplomacy
-  rules; docs/decisions.md "Insurrection triggers").  Secret from the display
+  triggers (Austria's ``standing_orders.insurrection_triggers``) are spent.  Secret from the display
   only: no log line, ``show`` or status names them except to Austria; every
   client holds the state, so a patched client can read them (docs/SECURITY.md).
 
@@ -183,7 +183,8 @@ def verify_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers
 
 
 def apply_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers, ctx: Any) -> engine.Outcome:
-    state = _with_triggers(state, _trigger_list(a.provinces))
+    # A sealed diplomacy order: written on the order sheet too, so the reveal's digest covers it (6.0 sealing).
+    state = _with_triggers(engine.record_order(state, power, a), _trigger_list(a.provinces))
     # The public line names no province: the triggers are shown to Austria only (000:2484).
     return engine.log(state, power, "irregulars.set-insurrection-triggers",
                       "AU sets its secret insurrection trigger provinces (13.2.4)")
@@ -255,11 +256,15 @@ def apply_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) -> 
 
 
 ACTIONS = ((StandDownInsurrection, verify_stand_down, apply_stand_down), (PlaceTyrol, verify_place_tyrol, apply_place_tyrol))
-#: 13.2.4's placement and trigger provinces are actions of Austria's reinforcement slot, not of the land
-#: phase's (registered by ``eiapbem/rules/phases.py``).
+#: 13.2.4's placement is an action of Austria's reinforcement slot, not of the land phase's (registered by
+#: ``eiapbem/rules/phases.py``).
 INSURRECTION_RULES = engine.PhaseRules("insurrection placement", phases=(Phase.REINFORCEMENT,),
-                                       actions=((PlaceInsurrection, verify_place_insurrection, apply_place_insurrection),
-                                                (SetInsurrectionTriggers, verify_set_triggers, apply_set_triggers)))
+                                       actions=((PlaceInsurrection, verify_place_insurrection, apply_place_insurrection),))
+#: 13.2.4 (000:2484): the trigger provinces are set in the diplomacy phase, so they are one of Austria's sealed
+#: diplomacy orders (``eiapbem diplomacy set-insurrection-triggers``).  The diplomacy resolution carries out an
+#: order of another module's through the engine (verify, then this apply), before its own steps 2-6.
+TRIGGER_RULES = engine.PhaseRules("insurrection triggers", phases=(Phase.DIPLOMACY,),
+                                  actions=((SetInsurrectionTriggers, verify_set_triggers, apply_set_triggers),))
 
-__all__ = ["INSURRECTION_RULES", "PlaceInsurrection", "PlaceTyrol", "SetInsurrectionTriggers", "StandDownInsurrection",
+__all__ = ["INSURRECTION_RULES", "PlaceInsurrection", "PlaceTyrol", "SetInsurrectionTriggers", "StandDownInsurrection", "TRIGGER_RULES",
            "fire_trigger", "insurrection_active", "remove_tyrol_at_peace", "trigger_fires", "triggers"]

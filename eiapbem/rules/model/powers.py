@@ -284,6 +284,12 @@ class PowerState(Record):
     must_sue_for_peace: bool = False
     #: Failed requests to AI allies so far; each adds to the nuisance toll (6.16, 000:896; 12.3).
     failed_ai_requests: NonNeg = 0
+    #: Military actions this computer power granted an ally for this month's land phase, area -> "attack" or
+    #: "defend" (6.16 "Request an Attack" / "Request Defense", 000:894-896); cleared when the month ends.
+    military_requests: FrozenMap[Slug, Slug] = FrozenMap()
+    #: Land this computer power granted an ally, territory (a minor country or ceded province) -> the ally; ceded at
+    #: the next economic phase's 12.7 step (6.16 "Request Land", 000:896).
+    land_grants: FrozenMap[Slug, PowerId] = FrozenMap()
 
     def _check(self) -> None:
         for key, order in self.builds.items():
