@@ -66,8 +66,6 @@ def test_a_seeded_year_by_files_is_equal_everywhere_and_repeats(tmp_path):
     st = c.run(3)  # check_hashes after every slot: all eight folders equal, else IllegalAction
     assert str(st.date) == "1805-04" and c.figures.hashes_checked == c.figures.slots >= 60
     at_three = c.check_hashes()
-    # seed 11: Britain attacks a French fleet in the Bay of Biscay in 1805-02; France answers by battle files (4.2.7)
-    assert c.figures.battle_files >= 2 and any("battle file pbembattle_Campaign_Bay-Of-Biscay" in line for line in lines)
     st = c.run(9)
     assert str(st.date) == "1806-01" and c.figures.hashes_checked == c.figures.slots + 1
     assert [m for m, _s, _n in c.figures.months] == [f"1805-{m:02d}" for m in range(1, 13)]
