@@ -37,6 +37,7 @@ def register(cli: click.Group) -> None:
         click.echo("")
         for line in victory_lines(st) + power_table(st):
             click.echo(line)
+        click.echo(f"Battle files carried between two folders (questions and replies, 4.2.7): {c.figures.battle_files}")
         click.echo(f"Final state hash: {c.check_hashes()} (equal in all {len(POWERS) + 1} folders)")
 
 

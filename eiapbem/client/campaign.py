@@ -44,7 +44,7 @@ from eiapbem.data.context import rules_context
 from eiapbem.pbem.email import Person
 from eiapbem.rules.model import POWERS, GameState, Phase, PlayerKind
 
-from . import duel, campaign_report, newgame, setups
+from . import campaign_battles, duel, campaign_report, newgame, setups
 from . import orders as sealed_orders
 from .session import Session, open_identity
 from .store import TEST_SCRYPT_ENV
@@ -87,6 +87,8 @@ class Figures:
     slots: int = 0
     folder_bytes: dict[str, int] = field(default_factory=dict)
     hashes_checked: int = 0
+    #: Battle files carried between two folders (questions and replies, 4.2.7).
+    battle_files: int = 0
 
 
 # ----------------------------------------------------------------- the folders of one process
@@ -101,6 +103,8 @@ class Folders:
         self.rngs = rngs
         self.kind = kind
         self.open: dict[str, Session] = {}
+        #: The acting power's slot stopped by a battle file out (``campaign_battles``).
+        self.acting: dict[str, campaign_battles.Acting] = {}
 
     def session(self, role: str) -> Session:
         """The folder's session: unlocked (scrypt) and decoded the first time only."""
@@ -110,9 +114,15 @@ class Folders:
             s = self.open[role] = Session.open_with(self.homes[role], GAME, ident, rng=self.rngs[role])
         return s
 
-    def play(self, powers: list[str]) -> tuple[list[str], float]:
-        """Each power's slot in its own folder: the computer's actions, then "End Current Phase" (the file)."""
-        written, thinking = [], 0.0
+    def play(self, powers: list[str]) -> tuple[list[str], float, list[tuple[str, str]]]:
+        """Each power's slot in its own folder: the computer's actions, then "End Current Phase" (the file).
+
+        A sequential slot stopped by a battle question for another power ends
+        nothing yet: the battle files to send (name, defender) are returned,
+        and ``resume`` goes on once the reply is in.
+        """
+        written: list[str] = []
+        thinking = 0.0
         for p in powers:
             s = self.session(p)
             st = s.state
@@ -128,13 +138,38 @@ class Folders:
                 ctx = rules_context(s.slot_dice())
                 if sealed_orders._sealed_round(st) == "commit":  # the orders the computer chooses, sealed now
                     acts = list(duel.to_commit(lent, p, ctx))
+                elif st.slot.simultaneous:
+                    acts = list(ai.orders(lent, p, ctx))
                 else:
-                    acts = list(ai.orders(lent, p, ctx) if st.slot.simultaneous else ai.plan(lent, p, ctx).actions)
+                    acting, out = campaign_battles.start(s, p, self.kind, list(ai.plan(lent, p, ctx).actions))
+                    if out:
+                        assert acting is not None
+                        self.acting[p] = acting
+                        return written, thinking + time.perf_counter() - t0, out
+                    acts = []
                 if acts:
                     s.act_many(acts)
             thinking += time.perf_counter() - t0
             written.append(str(s.end_phase()))
-        return written, thinking
+        return written, thinking, []
+
+    def defend(self, roles: list[str], name: str) -> str | None:
+        """The defender's folder loads the battle file ``battles/name`` and answers it: the reply's name, if due."""
+        (r,) = roles
+        return campaign_battles.defend(self.session(r), r, self.kind, name)
+
+    def resume(self, roles: list[str], name: str) -> tuple[list[str], float, list[tuple[str, str]]]:
+        """The acting folder loads the defender's reply ``battles/name`` and goes on (as ``play``)."""
+        (p,) = roles
+        s = self.session(p)
+        t0 = time.perf_counter()
+        s.load_battle(s.folders.battles / name)
+        out = self.acting[p].go_on()
+        if out:
+            return [], time.perf_counter() - t0, out
+        del self.acting[p]
+        thinking = time.perf_counter() - t0
+        return [str(s.end_phase())], thinking, []
 
     def load(self, roles: list[str], check: bool) -> dict[str, str]:
         """``load_all`` in each folder; then the loaded files are cleared from its ``commin/`` (kept in done/)."""
@@ -313,6 +348,30 @@ class Campaign:
         self.figures.load_seconds += time.perf_counter() - t0
         return {**(a or {}), **(b or {})}
 
+    def _one(self, cmd: str, role: str, *args: Any) -> Any:
+        """Run ``cmd`` on one folder, in the process that holds it."""
+        mine, _other = self._split()
+        a, b = self._both(cmd, [role] if role in mine else [], [] if role in mine else [role], *args)
+        return a if role in mine else b
+
+    def _battles(self, p: str, files: list[str], out: list[tuple[str, str]]) -> list[str]:
+        """Carry the battle files of ``p``'s slot between two folders until the battle is over (4.2.7)."""
+        for _ in range(campaign_battles.MAX_STEPS):
+            if not out:
+                return files
+            name, defender = out[0]
+            (self.homes[defender] / "battles").mkdir(exist_ok=True)
+            shutil.copy(self.homes[p] / "battles" / name, self.homes[defender] / "battles" / name)
+            reply = self._one("defend", defender, name)
+            if reply is None:
+                raise IllegalAction(f"{defender}'s folder loaded {name} but has no reply to give; the battle is stuck")
+            shutil.copy(self.homes[defender] / "battles" / reply, self.homes[p] / "battles" / reply)
+            self.figures.battle_files += 2
+            self.say(f"      battle file {name}: {p} asked {defender}, {defender}'s reply came back")
+            files, thinking, out = self._one("resume", p, reply)
+            self.figures.ai_seconds += thinking
+        raise IllegalAction(f"{p}'s slot exchanged {campaign_battles.MAX_STEPS} battle files without an end")
+
     def step(self, check: bool) -> None:
         """Play the slot in play: every due power's file, delivered and loaded in every other folder."""
         st = self.state()
@@ -322,6 +381,8 @@ class Campaign:
         t0 = time.perf_counter()
         if st.slot.simultaneous:  # every due power writes its file from the same start, then all are delivered
             a, b = self._both("play", [p for p in due if p in mine], [p for p in due if p in other])
+            if (a and a[2]) or (b and b[2]):
+                raise IllegalAction("a battle file in a simultaneous slot: the campaign does not carry it")
             written = (a[0] if a else []) + (b[0] if b else [])
             self.figures.ai_seconds += (a[1] if a else 0.0) + (b[1] if b else 0.0)
             self.figures.play_seconds += time.perf_counter() - t0
@@ -331,8 +392,9 @@ class Campaign:
             for p in due:
                 t1 = time.perf_counter()
                 a, b = self._both("play", [p] if p in mine else [], [p] if p in other else [])
-                files, thinking = a or b
+                files, thinking, out = a or b
                 self.figures.ai_seconds += thinking
+                files = self._battles(p, files, out)
                 self.figures.play_seconds += time.perf_counter() - t1
                 hashes = self._deliver(files, check)
         if check:
