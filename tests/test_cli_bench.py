@@ -27,7 +27,7 @@ def test_bench_game_prints_each_figure(run_cli):
     assert code == 0, err
     for what in ("setup of France: 50 actions applied", "economic phase resolved", "AI (ai-hard) plays one slot",
                  "AI (ai-hard) gives its economic orders", "state encode",
-                 "state decode (full validation)", "state hash", "state size after setup",
+                 "state decode (full validation", "state hash", "state size after setup",
                  "end-phase of a setup slot", "load and replay of one setup turn file"):
         line = next(ln for ln in out.splitlines() if ln.startswith(what))
         assert float(line.split()[-2]) > 0, line

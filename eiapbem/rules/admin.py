@@ -403,7 +403,7 @@ def _skip(state: GameState, act: SkipSlot) -> Outcome:
     return Outcome(advance(out.state), out.events)
 
 
-def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, setup: list,
+def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, setup: Any,
              computer: Computer | None) -> Outcome:
     slot = state.slot
     assert slot is not None
@@ -432,7 +432,7 @@ def _replace_by_ai(state: GameState, act: ReplaceByAi) -> Outcome:
                 power=act.power, old=act.old_name, level=act.level, when=act.when)
 
 
-def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None = None, *, setup: list | None = None,
+def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None = None, *, setup: Any = None,
                 computer: Computer | None = None) -> Outcome:
     """Apply one admin act; ``IllegalAction`` if the state could not hold the result.
 
@@ -465,7 +465,7 @@ def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None =
         if isinstance(act, SkipSlot):
             return _skip(state, act)
         if isinstance(act, AiPlay):
-            return _ai_play(state, act, ctx, list(setup or []), computer)
+            return _ai_play(state, act, ctx, setup if setup is not None else (), computer)  # the computer's setup as given (ai.setup.choose)
         if isinstance(act, ReplaceByAi):
             return _replace_by_ai(state, act)
         if isinstance(act, ReplacePlayer):
