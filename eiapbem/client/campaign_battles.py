@@ -30,7 +30,7 @@ MAX_STEPS = 400
 
 def out_files(s: Session) -> list[tuple[str, str]]:
     """(file name in ``battles/``, defender) of every battle file the acting folder must send now."""
-    return [(f["name"], f["defender"]) for _bid, f in sorted(s._fights().items()) if f["out"]]
+    return [(f["name"], f["defender"]) for _bid, f in sorted(s.fights().items()) if f["out"]]
 
 
 def answer_own(s: Session, power: str, kind: PlayerKind) -> int:
@@ -39,7 +39,7 @@ def answer_own(s: Session, power: str, kind: PlayerKind) -> int:
     for _ in range(MAX_STEPS):
         st = s.current()
         mine = [d for _k, d in sorted(st.pending.items()) if d.power == power]
-        if not mine or (s._plays_slot() and out_files(s)):
+        if not mine or (s.plays_slot() and out_files(s)):
             return n
         lent = st.with_power(power, controller=kind)
         s.act(ai.answer(lent, mine[0], rules_context(s.slot_dice())))
@@ -95,7 +95,7 @@ def defend(s: Session, power: str, kind: PlayerKind, name: str) -> str | None:
     s.load_battle(s.folders.battles / name)
     for _ in range(MAX_STEPS):
         view = s.current()
-        asked = [d for _k, d in sorted(view.pending.items()) if d.power == power and s._answer_entry(d.id)]
+        asked = [d for _k, d in sorted(view.pending.items()) if d.power == power and s.answer_entry(d.id)]
         if not asked:
             break
         lent = view.with_power(power, controller=kind)

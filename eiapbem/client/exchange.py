@@ -42,7 +42,7 @@ class BattleExchange(Store):
 
     # -------------------------------------------------------------- battles between two humans (4.2.7)
 
-    def _fights(self) -> dict:
+    def fights(self) -> dict:
         return dict(self.data.battles.get("fights", {}))
 
     def _set_battles(self, **parts: Any) -> None:
@@ -52,7 +52,7 @@ class BattleExchange(Store):
 
     def _opened(self) -> dict[str, list[battles.Opened]]:
         out = {}
-        for bid, f in sorted(self._fights().items()):
+        for bid, f in sorted(self.fights().items()):
             items = []
             for i, (data, fk) in enumerate(f["files"]):
                 env = envelope.parse(data, f"battle file {i + 1} of {bid}")
@@ -62,7 +62,7 @@ class BattleExchange(Store):
 
     def _exchanges(self) -> list[battles.Exchange]:
         """The exchanges done so far in the slot, from the acting power's own battle records."""
-        fights = self._fights()
+        fights = self.fights()
         plan = self.data.battles.get("plan", [])
         if not plan:
             return []
@@ -72,7 +72,7 @@ class BattleExchange(Store):
 
     def _notice(self, state: GameState) -> None:
         """Mark where a question for the other side of a battle arose (the state its file will show)."""
-        fights = self._fights()
+        fights = self.fights()
         changed = False
         for d in sorted(state.pending.values(), key=lambda d: d.id):
             if not battles.exchange_needed(state, d):
@@ -90,13 +90,13 @@ class BattleExchange(Store):
 
     def _sync_battles(self) -> list[Path]:
         """Write the battle files now due: a question once the acting power has nothing left to answer, an end."""
-        if not self._plays_slot():
+        if not self.plays_slot():
             return []
         written = []
         state = self._play(self.taken()).state
         self._notice(state)
         own = any(d.power == self.power for d in state.pending.values())
-        for bid, f in sorted(self._fights().items()):
+        for bid, f in sorted(self.fights().items()):
             if f["out"] or f["closed"]:
                 continue
             if f["ask"] >= 0 and not own:
@@ -135,7 +135,7 @@ class BattleExchange(Store):
                 "state": asked.encode(), "hash": asked.state_hash(), "questions": questions}
         f, path = self._battle_file(bid, f, body, commit=pdice.commitment(nonce), nonce=f["secret"] or None)
         f.update(secret=nonce, out=True, qask=ask, ask=-1)
-        fights = self._fights()
+        fights = self.fights()
         fights[bid] = f
         self._set_battles(fights=fights)
         self.save()  # the nonce is kept before the file leaves
@@ -146,7 +146,7 @@ class BattleExchange(Store):
         """The attacker's last battle file: the result, and its last nonce revealed."""
         f, path = self._battle_file(bid, f, {"battle": bid, "result": result}, commit=None, nonce=f["secret"])
         f.update(secret=b"", closed=True)
-        fights = self._fights()
+        fights = self.fights()
         fights[bid] = f
         self._set_battles(fights=fights)
         self.save()
@@ -160,13 +160,13 @@ class BattleExchange(Store):
         attacker's session the defender's reply; the files are the same signed
         files a remote opponent would send (docs/file-format.md 7.4).
         """
-        fights = self._fights()
+        fights = self.fights()
         answer = self.data.battles.get("answer", {})
         for bid, f in sorted(fights.items()):
             if not f["out"] or f["defender"] not in self.local:
                 continue
             e = answer.get(bid)
-            if self._plays_slot() and e is not None and e["sent"] and e.get("reply"):
+            if self.plays_slot() and e is not None and e["sent"] and e.get("reply"):
                 if crypto.file_hash(envelope.parse(e["reply"])) not in Battle.from_obj(f["record"]).known:
                     self._load_reply(bid, f, e["reply"], f["name"])
                     self.save()
@@ -191,8 +191,8 @@ class BattleExchange(Store):
         snap = self.save_snapshot()
         try:
             st = self.state
-            fights = self._fights()
-            for bid, f in sorted(fights.items() if self._plays_slot() else ()):
+            fights = self.fights()
+            for bid, f in sorted(fights.items() if self.plays_slot() else ()):
                 if st.slot is not None and h.slot == battles.slot_label(st.slot.key(st.date), f["area"], bid):
                     what = self._load_reply(bid, f, data, name)
                     break
@@ -217,7 +217,7 @@ class BattleExchange(Store):
         env = envelope.parse(data, name)
         fk = crypto.unwrap_key(env, self.power, self.me.decrypter, name)
         f = dict(f, record=record.to_obj(), files=list(f["files"]) + [[data, fk]], out=False)
-        fights = self._fights()
+        fights = self.fights()
         fights[bid] = f
         plan = list(self.data.battles.get("plan", [])) + [[bid, f["qask"], len(self.data.taken.get(self.power, []))]]
         self._set_battles(fights=fights, plan=plan)
@@ -282,7 +282,7 @@ class BattleExchange(Store):
         self._set_battles(answer=entries)
         return f"battle in {e['area']}: {h.author} asks {self.power} {len(qs)} question(s)"
 
-    def _answer_entry(self, decision: str) -> tuple[str, dict] | None:
+    def answer_entry(self, decision: str) -> tuple[str, dict] | None:
         for bid, e in sorted(self.data.battles.get("answer", {}).items()):
             if e["power"] == self.power and not e["sent"] and not e["over"]:
                 view = self._view(e)
@@ -314,7 +314,7 @@ class BattleExchange(Store):
 
     def answer_battle(self, action: engine.AnswerDecision) -> engine.Outcome:
         """The defender answers a question of a battle file; once the rules need dice, the reply file is written."""
-        found = self._answer_entry(action.decision)
+        found = self.answer_entry(action.decision)
         assert found is not None
         bid, e = found
         view = self._view(e)
@@ -380,7 +380,7 @@ class BattleExchange(Store):
             row = meta["players"][p]
             return f"{POWER_NAMES[p]} ({row['name']} <{row['email']}>)"
 
-        for bid, f in sorted(self._fights().items()):
+        for bid, f in sorted(self.fights().items()):
             if f["out"] and f["defender"] in self.local:
                 out.append(f"Battle in {f['area']} ({bid}): {POWER_NAMES[f['defender']]} plays at this computer and must answer: "
                            f"'eiapbem status --power {f['defender']}' shows its question (4.2.7)")

@@ -149,20 +149,20 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         view = self._answer_view()
         if view is not None:
             return view
-        if self._plays_slot():
+        if self.plays_slot():
             return self._play(self.taken()).state
         acts = self.taken()
         if not acts:
             return self.state
         return ai.apply_actions(self.state, self.power, acts, rules_context(self.slot_dice())).state
 
-    def _plays_slot(self) -> bool:
+    def plays_slot(self) -> bool:
         slot = self.state.slot
         return slot is not None and not slot.simultaneous and slot.power == self.power
 
     def _play(self, actions: list) -> turn.Played:
         """The slot replayed so far (``rules.turn.play``, not ended); kept while the start state, actions and exchanges are the same."""
-        fights = self._fights()
+        fights = self.fights()
         key = canonical.encode([[engine.action_to_obj(a) for a in actions], self.data.battles.get("plan", []),
                                 {b: [len(f["files"]), f["secret"]] for b, f in sorted(fights.items())}])
         cache = self._played
@@ -186,9 +186,9 @@ class Turns(BattleExchange, AutoPlay, Outbox):
             raise IllegalAction("the game is over; nothing more can be done")
         if slot.simultaneous and file_slot(self.state, self.power) in self.contents.chain.collected:
             raise IllegalAction(f"{self.power} has already sent its orders for {slot.key(state.date)}")
-        if len(actions) == 1 and isinstance(actions[0], engine.AnswerDecision) and self._answer_entry(actions[0].decision):
+        if len(actions) == 1 and isinstance(actions[0], engine.AnswerDecision) and self.answer_entry(actions[0].decision):
             return self.answer_battle(actions[0])
-        if self._plays_slot():
+        if self.plays_slot():
             self._notice(state)
             done = self._play(self.taken() + list(actions))
             out = engine.Outcome(done.state, tuple(done.state.log[len(state.log):]))
@@ -213,7 +213,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
                     "(4.2.7, 000:176), so this slot cannot be restarted")
         taken = dict(self.data.taken)
         n = len(taken.pop(self.power, []))
-        self.data = replace(self.data, taken=taken, battles={} if self._plays_slot() else self.data.battles)
+        self.data = replace(self.data, taken=taken, battles={} if self.plays_slot() else self.data.battles)
         self.save()
         return n
 
