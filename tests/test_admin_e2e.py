@@ -13,81 +13,25 @@ from dataclasses import replace
 import pytest
 
 from eiapbem.client import setups
-from eiapbem.client.session import OUT_OF_SYNC, TEST_SCRYPT_ENV, Session
+from eiapbem.client.session import OUT_OF_SYNC
 from eiapbem.core.errors import EiaError
 from eiapbem.pbem import crypto, files
 from eiapbem.pbem.dice import next_reveal
 from eiapbem.rules.model import POWERS
 from eiapbem.rules.sequence import SETUP_ORDER
+from sevenfolders import GAME, HOST_PW, Folders, pw
 
 pytestmark = pytest.mark.slow
 
-GAME = "Wagram"
-FAST = {TEST_SCRYPT_ENV: "10,1,1"}
-HOST = ["--password", "host-secret"]
+HOST = ["--password", HOST_PW]
 
 
-def _pw(p):
-    return f"secret-{p}"
-
-
-@pytest.fixture
-def game(tmp_path, run_cli, monkeypatch):
-    monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
-    homes = {p: tmp_path / ("host" if p == "RU" else p) for p in POWERS}
-    args = ["new", GAME, "--scenario", "classic-1805", "--host-password", "host-secret", "--password", f"RU={_pw('RU')}",
-            "--option", "allow-pbem-host-functions", "--option", "allow-option-changes-during-game"]
-    for p in POWERS:
-        args += ["--player", f"{p}:Player {p}:{p.lower()}@example.org:{'host' if p == 'RU' else 'client'}"]
-    code, out, err = run_cli(*args, home=homes["RU"], env=FAST)
-    assert code == 0, err
-    otp = dict(re.findall(r"  (\w\w): send .* one-time password separately: (\S+)", out))
-    gs = homes["RU"] / "commout" / f"{GAME}_gamestart.pbm"
-    for p, pw in otp.items():
-        (homes[p] / "commin").mkdir(parents=True)
-        shutil.copy(gs, homes[p] / "commin" / gs.name)
-        shutil.copy(homes["RU"] / "commout" / f"{GAME}_{p}.key", homes[p] / "commin" / f"{GAME}_{p}.key")
-        code, out, err = run_cli("join", f"commin/{gs.name}", "--power", p, "--email", f"{p.lower()}@example.org",
-                                 "--one-time-password", pw, "--password", _pw(p), home=homes[p], env=FAST)
-        assert code == 0, err
-    return homes
-
-
-def _players(homes):
-    return {p: Session.open(homes[p], GAME, p, _pw(p)) for p in POWERS}
-
-
-def _deliver(homes, author, path, to=POWERS):
-    for q in to:
-        if q != author:
-            shutil.copy(path, homes[q] / "commin" / path.name)
-
-
-def _load_everyone(players):
-    for q, s in players.items():
-        rep = s.load_all()
-        assert not rep.refused, (q, rep.refused)
-
-
-def _hashes(homes):
-    return {p: Session.open(homes[p], GAME, p, _pw(p)).state.state_hash() for p in POWERS}
-
-
-def _play_slot(homes, players):
-    st = players["RU"].state
-    paths = {p: players[p].end_phase() for p in st.slot.actors}
-    for p, path in paths.items():
-        _deliver(homes, p, path)
-    _load_everyone(players)
-    return paths
-
-
-def _admin(run_cli, homes, *args):
-    code, out, err = run_cli("admin", *args, *HOST, home=homes["RU"])
+def _admin(run_cli, game, *args):
+    code, out, err = run_cli("admin", *args, *HOST, home=game.homes["RU"])
     assert code == 0, err
     m = re.search(r"admin file commout/(\S+\.pbm)", out)
     if m:
-        _deliver(homes, "RU", homes["RU"] / "commout" / m.group(1))
+        game.deliver("RU", game.homes["RU"] / "commout" / m.group(1))
     return out
 
 
@@ -98,7 +42,7 @@ def _backups_to_everyone(run_cli, homes, skip=()):
         name = f"{GAME}_backup_forplayer_{_file_name(q)}.sav"
         for suffix in ("", ".dat"):
             shutil.copy(homes["RU"] / "save" / (name + suffix), homes[q] / "save" / (name + suffix))
-        code, out, err = run_cli("load-backup", f"save/{name}", "--password", _pw(q), home=homes[q])
+        code, out, err = run_cli("load-backup", f"save/{name}", "--password", pw(q), home=homes[q])
         assert code == 0, err
 
 
@@ -108,22 +52,23 @@ def _file_name(p):
     return POWER_NAMES[p]
 
 
-def test_backups_skip_edits_and_replacement(game, run_cli):
-    homes = game
-    players = _players(homes)
+def test_backups_skip_edits_and_replacement(seven_folders, run_cli):
+    game = seven_folders
+    homes = game.homes
+    players = game.sessions()
     for p in SETUP_ORDER:
         setups.load_setup(players[p], "default")
-        _deliver(homes, p, players[p].end_phase())
-        _load_everyone(players)
+        game.deliver(p, players[p].end_phase())
+        game.load_everyone(players)
     month = str(players["RU"].state.date)
     # 000:216: the host's save is kept at the start of every month's diplomacy phase, listed by month.
     code, out, err = run_cli("admin", "saves", *HOST, home=homes["RU"])
     assert code == 0 and month in out, err
-    old_files = _play_slot(homes, players)  # the diplomacy commitments of everyone (6.0, sealed orders)
+    old_files = game.play_slot(players)  # the diplomacy commitments of everyone (6.0, sealed orders)
     old_gb = old_files["GB"].read_bytes()
     if players["RU"].state.slot.simultaneous:  # the reveal round of the sealed diplomacy orders
-        _play_slot(homes, players)
-    assert len(set(_hashes(homes).values())) == 1
+        game.play_slot(players)
+    assert len(set(game.saved_hashes().values())) == 1
 
     # A client's save is damaged: its state no longer agrees; the next file it loads is out of sync (000:212).
     x = players["RU"].state.slot.power
@@ -132,46 +77,46 @@ def test_backups_skip_edits_and_replacement(game, run_cli):
     v.data = replace(v.data, state=v.state.with_power(victim, treasury=v.state.powers[victim].treasury + 7))
     v.save()
     path = players[x].end_phase()
-    _deliver(homes, x, path)
-    code, out, err = run_cli("load", f"commin/{path.name}", "--password", _pw(victim), home=homes[victim])
+    game.deliver(x, path)
+    code, out, err = run_cli("load", f"commin/{path.name}", "--password", pw(victim), home=homes[victim])
     assert code == 1 and OUT_OF_SYNC in err, err
     # The victim's own next file, checked by the host, names it and the first difference.
     # (Here the host checks the file that everyone else loaded: it agrees with the host.)
     code, out, err = run_cli("admin", "sync-check", f"commin/{path.name}", *HOST, home=homes["RU"])
     assert code == 0 and out.startswith("In sync"), out + err
-    assert _admin(run_cli, homes, "status").count("Waiting for") == 1
+    assert _admin(run_cli, game, "status").count("Waiting for") == 1
 
     # Option 1 (000:216): backups from the last monthly save; each player loads their own.  The host first
     # loads what waits in its commin/ (a host act refuses to act while a file of the slot waits there).
-    code, out, err = run_cli("load", "--password", _pw("RU"), home=homes["RU"])
+    code, out, err = run_cli("load", "--password", pw("RU"), home=homes["RU"])
     assert code == 0, err
-    out = _admin(run_cli, homes, "backup", "--from", month)
+    out = _admin(run_cli, game, "backup", "--from", month)
     assert "backup set 1" in out
     au_backup = homes["RU"] / "save" / f"{GAME}_backup_forplayer_Austria.sav"
     shutil.copy(au_backup, homes["FR"] / "save" / au_backup.name)
     shutil.copy(au_backup.with_name(au_backup.name + ".dat"), homes["FR"] / "save" / (au_backup.name + ".dat"))
-    code, out, err = run_cli("load-backup", f"save/{au_backup.name}", "--power", "FR", "--password", _pw("FR"), home=homes["FR"])
+    code, out, err = run_cli("load-backup", f"save/{au_backup.name}", "--power", "FR", "--password", pw("FR"), home=homes["FR"])
     assert code == 1 and "backup for AU" in err  # each backup opens only for its own power
     _backups_to_everyone(run_cli, homes)
-    assert len(set(_hashes(homes).values())) == 1
-    players = _players(homes)
+    assert len(set(game.saved_hashes().values())) == 1
+    players = game.sessions()
     assert str(players["FR"].state.date) == month and players["FR"].contents.chain.epoch == 1
-    _play_slot(homes, players)  # the game goes on from the diplomacy phase: commitments, then the reveal
+    game.play_slot(players)  # the game goes on from the diplomacy phase: commitments, then the reveal
     if players["RU"].state.slot.simultaneous:
-        _play_slot(homes, players)
-    assert len(set(_hashes(homes).values())) == 1
+        game.play_slot(players)
+    assert len(set(game.saved_hashes().values())) == 1
     # A turn file made before the backup is obsolete (000:226).
     (homes["SP"] / "commin" / "old_GB.pbm").write_bytes(old_gb)
-    code, out, err = run_cli("load", "commin/old_GB.pbm", "--password", _pw("SP"), home=homes["SP"])
+    code, out, err = run_cli("load", "commin/old_GB.pbm", "--password", pw("SP"), home=homes["SP"])
     assert code == 1 and "obsolete" in err, err
 
     # Skip the current player (000:232): the slot passes with no actions, under the host's signature.
     late = players["RU"].state.slot.power
     before = players["RU"].state.slot.key(players["RU"].state.date)
-    _admin(run_cli, homes, "skip")
-    players = _players(homes)
-    _load_everyone(players)
-    hashes = _hashes(homes)
+    _admin(run_cli, game, "skip")
+    players = game.sessions()
+    game.load_everyone(players)
+    hashes = game.saved_hashes()
     assert len(set(hashes.values())) == 1
     st = players["AU"].state
     assert st.slot.key(st.date) != before
@@ -179,25 +124,25 @@ def test_backups_skip_edits_and_replacement(game, run_cli):
 
     # Edits (000:236-262), each logged with the host as author in every player's log.
     money = players["FR"].state.powers["FR"].treasury
-    _admin(run_cli, homes, "add-money", "FR", "10")
-    _admin(run_cli, homes, "add-pp", "GB", "3")
-    _admin(run_cli, homes, "add-manpower", "PR", "2")
-    _admin(run_cli, homes, "diplomacy", "FR", "bavaria", "war")
-    _admin(run_cli, homes, "create-garrison", "bavaria", "munich", "infantry=2")
-    _admin(run_cli, homes, "remove-unit", "corps:FR:I")
-    _admin(run_cli, homes, "place-unit", "corps:FR:I", "area:paris")
-    _admin(run_cli, homes, "edit-unit", "corps:FR:I", "infantry=9", "cavalry=2")
-    _admin(run_cli, homes, "option", "fog-of-war", "on")
-    players = _players(homes)
-    _load_everyone(players)
-    assert len(set(_hashes(homes).values())) == 1
+    _admin(run_cli, game, "add-money", "FR", "10")
+    _admin(run_cli, game, "add-pp", "GB", "3")
+    _admin(run_cli, game, "add-manpower", "PR", "2")
+    _admin(run_cli, game, "diplomacy", "FR", "bavaria", "war")
+    _admin(run_cli, game, "create-garrison", "bavaria", "munich", "infantry=2")
+    _admin(run_cli, game, "remove-unit", "corps:FR:I")
+    _admin(run_cli, game, "place-unit", "corps:FR:I", "area:paris")
+    _admin(run_cli, game, "edit-unit", "corps:FR:I", "infantry=9", "cavalry=2")
+    _admin(run_cli, game, "option", "fog-of-war", "on")
+    players = game.sessions()
+    game.load_everyone(players)
+    assert len(set(game.saved_hashes().values())) == 1
     st = players["TU"].state
     assert st.powers["FR"].treasury == money + 10 and st.options.fog_of_war
     assert st.units["corps:FR:I"].factors.infantry == 9 and str(st.units["corps:FR:I"].location) == "area:paris"
     for q, sq in players.items():  # every player's log has each edit, with the host as its author
         host_lines = [e.text for e in sq.journal() if e.author == "host"]
         assert sum("Host: " in t for t in host_lines) >= 11, (q, host_lines)
-    code, out, err = run_cli("log", "-n", "12", "--password", _pw("TU"), home=homes["TU"])
+    code, out, err = run_cli("log", "-n", "12", "--password", pw("TU"), home=homes["TU"])
     assert code == 0, err
     for text in ("added 10 money to FR", "added 3 political points to GB", "added 2 manpower to PR",
                  "diplomacy of FR with bavaria to war", "created a bavaria garrison in munich", "moved corps:FR:I off the map",
@@ -218,7 +163,7 @@ def test_backups_skip_edits_and_replacement(game, run_cli):
         with pytest.raises(EiaError, match=match):
             players["GB"].load_path(forged)
     forged.unlink()
-    assert Session.open(homes["GB"], GAME, "GB", _pw("GB")).state.state_hash() == before
+    assert game.open("GB").state.state_hash() == before
 
     # A player drops out; a new one with a new identity takes over from backups (000:204-206).
     code, out, err = run_cli("admin", "replace", "AU", "--name", "Newcomer", "--email", "new@example.org", *HOST, home=homes["RU"])
@@ -233,15 +178,12 @@ def test_backups_skip_edits_and_replacement(game, run_cli):
     code, out, err = run_cli("load-backup", f"save/{name}", "--key", "newkey.key", "--one-time-password", otp,
                              "--password", "new-secret", home=new)
     assert code == 0, err
-    homes = dict(homes, AU=new)
-    _backups_to_everyone(run_cli, {**homes, "AU": new}, skip=("AU",))
-    players = {p: Session.open(homes[p], GAME, p, "new-secret" if p == "AU" else _pw(p)) for p in POWERS}
+    game = Folders(dict(homes, AU=new), password=lambda p: "new-secret" if p == "AU" else pw(p))
+    _backups_to_everyone(run_cli, game.homes, skip=("AU",))
+    players = game.sessions()
     assert len({s.state.state_hash() for s in players.values()}) == 1
     assert players["GB"].data.meta["players"]["AU"]["name"] == "Newcomer"
     assert any("replaced AU's player Player AU by Newcomer" in e.text and e.author == "host" for e in players["GB"].journal())
     st = players["RU"].state
-    paths = {p: players[p].end_phase() for p in st.slot.actors}
-    for p, path in paths.items():
-        _deliver(homes, p, path)
-    _load_everyone(players)
-    assert len({Session.open_with(s.home, GAME, s.me).state.state_hash() for s in players.values()}) == 1
+    game.play_slot(players)
+    assert len(set(game.hashes(players).values())) == 1

@@ -16,19 +16,15 @@ import shutil
 
 import pytest
 
-from eiapbem.client import newgame, setups
+from eiapbem.client import setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.rules.model import POWERS, Phase
+from sevenfolders import FAST, SCRYPT, new_by_api, pw
 
 pytestmark = pytest.mark.slow
 
 GAME = "Verona"
-FAST = {TEST_SCRYPT_ENV: "10,1,1"}
 CLIENTS = ("AU", "PR")
-
-
-def _pw(p):
-    return f"pw-{p}"
 
 
 def _home(homes, p):
@@ -36,7 +32,7 @@ def _home(homes, p):
 
 
 def _open(homes, p):
-    return Session.open(_home(homes, p), GAME, p, _pw(p))
+    return Session.open(_home(homes, p), GAME, p, pw(p))
 
 
 def _deliver(homes, author, path):
@@ -66,17 +62,11 @@ def _first(kind, options):
 
 @pytest.fixture
 def game(tmp_path, monkeypatch):
-    monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
+    monkeypatch.setenv(TEST_SCRYPT_ENV, SCRYPT)
     homes = {"host": tmp_path / "host", "AU": tmp_path / "au", "PR": tmp_path / "pr"}
-    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org",
-                              "host" if p == "FR" else "client" if p in CLIENTS else "hotseat") for p in POWERS]
-    created = newgame.new_game(homes["host"], GAME, "classic-1805", players, bids={},
-                               options=newgame.options_from_flags([]), wars=[("FR", "AU")],
-                               passwords={p: _pw(p) for p in POWERS if p not in CLIENTS}, host_password="pw-host")
-    out = homes["host"] / "commout"
-    for p in CLIENTS:
-        newgame.join(homes[p], out / f"{GAME}_gamestart.pbm", p, created.one_time[p], _pw(p), f"{p.lower()}@example.org",
-                     out / f"{GAME}_{p}.key")
+    types = {p: "host" if p == "FR" else "client" if p in CLIENTS else "hotseat" for p in POWERS}
+    new_by_api({**{p: homes["host"] for p in POWERS}, "AU": homes["AU"], "PR": homes["PR"]}, types, game=GAME,
+               wars=[("FR", "AU")], passwords={p: pw(p) for p in POWERS if p not in CLIENTS})
     # Play every slot up to France's land slot; France and Austria set up on the Milan-Verona border.
     custom = {"FR": {"corps:FR:I": "milan", "corps:FR:II": "milan"},
               "AU": {"corps:AU:I": "verona", "corps:AU:II": "verona"}}
@@ -106,7 +96,7 @@ def test_france_attacks_two_austrian_corps_and_the_battle_files_travel_until_it_
     assert len(set(_hashes(homes).values())) == 1
 
     def cli(p, *args):
-        code, out, err = run_cli(*args, "--password", _pw(p), *(("--power", p) if p not in CLIENTS else ()),
+        code, out, err = run_cli(*args, "--password", pw(p), *(("--power", p) if p not in CLIENTS else ()),
                                  home=_home(homes, p), env=FAST)
         assert code == 0, (args, out, err)
         return out
@@ -125,7 +115,7 @@ def test_france_attacks_two_austrian_corps_and_the_battle_files_travel_until_it_
             continue
         if f"send battles/{name} to Austria (Player AU <au@example.org>); the game waits for Austria's reply" not in status:
             break
-        code, out, err = run_cli("end-phase", "--password", _pw("FR"), "--power", "FR", home=homes["host"], env=FAST)
+        code, out, err = run_cli("end-phase", "--password", pw("FR"), "--power", "FR", home=homes["host"], env=FAST)
         assert code == 1 and "waits for AU's reply" in err and "Traceback" not in err
         # Austria's player puts the file in battles/ (overwriting the older one, 000:174) and loads it.
         (homes["AU"] / "battles").mkdir(exist_ok=True)
@@ -133,7 +123,7 @@ def test_france_attacks_two_austrian_corps_and_the_battle_files_travel_until_it_
         assert "loaded" in cli("AU", "load", f"battles/{name}")
         if exchanges == 0:  # the same file again: one sentence, nothing changed
             saved = {f.name: f.read_bytes() for f in (homes["AU"] / "save").iterdir()}
-            code, out, err = run_cli("load", f"battles/{name}", "--password", _pw("AU"), home=homes["AU"], env=FAST)
+            code, out, err = run_cli("load", f"battles/{name}", "--password", pw("AU"), home=homes["AU"], env=FAST)
             assert code == 1 and err.startswith("eiapbem: error: ") and "already loaded" in err and "Traceback" not in err
             assert {f.name: f.read_bytes() for f in (homes["AU"] / "save").iterdir()} == saved
         for _ in range(30):

@@ -21,13 +21,11 @@ After every slot all seven saves hold the same state hash.
 
 from __future__ import annotations
 
-import re
 import shutil
 
 import pytest
 
 from eiapbem.client import setups
-from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.core.dice import Dice
 from eiapbem.data.context import rules_context
 from eiapbem.rules.diplomacy.orders import AnswerCalls, CallAllies, DeclareWar, RequestAlliance, SetSurrenderTerms, \
@@ -35,47 +33,21 @@ from eiapbem.rules.diplomacy.orders import AnswerCalls, CallAllies, DeclareWar, 
 from eiapbem.rules.engine import AnswerDecision
 from eiapbem.rules.land.combat import Attack
 from eiapbem.rules.land.movement import MoveUnit
-from eiapbem.rules.model import POWERS, Phase
+from eiapbem.rules.model import Phase
 
 pytestmark = pytest.mark.slow
 
-GAME = "Pressburg"
-FAST = {TEST_SCRYPT_ENV: "10,1,1"}
 CUSTOM = {"FR": {"corps:FR:I": "milan", "corps:FR:II": "milan"},
           "AU": {"corps:AU:I": "verona", "corps:AU:II": "verona"}}
-
-
-def _pw(p):
-    return f"pw-{p}"
-
-
-@pytest.fixture
-def homes(tmp_path, run_cli, monkeypatch):
-    monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
-    homes = {p: tmp_path / ("host" if p == "RU" else p) for p in POWERS}
-    args = ["new", GAME, "--scenario", "classic-1805", "--host-password", "host-secret", "--password", f"RU={_pw('RU')}"]
-    for p in POWERS:
-        args += ["--player", f"{p}:Player {p}:{p.lower()}@example.org:{'host' if p == 'RU' else 'client'}"]
-    code, out, err = run_cli(*args, home=homes["RU"], env=FAST)
-    assert code == 0, err
-    otp = dict(re.findall(r"  (\w\w): send .* one-time password separately: (\S+)", out))
-    gs = homes["RU"] / "commout" / f"{GAME}_gamestart.pbm"
-    for p, pw in otp.items():
-        (homes[p] / "commin").mkdir(parents=True)
-        shutil.copy(gs, homes[p] / "commin" / gs.name)
-        shutil.copy(homes["RU"] / "commout" / f"{GAME}_{p}.key", homes[p] / "commin" / f"{GAME}_{p}.key")
-        code, out, err = run_cli("join", f"commin/{gs.name}", "--power", p, "--email", f"{p.lower()}@example.org",
-                                 "--one-time-password", pw, "--password", _pw(p), home=homes[p], env=FAST)
-        assert code == 0, err
-    return homes
 
 
 class Players(dict):
     """One open session per folder (a player keeps the program open between slots)."""
 
-    def __init__(self, homes):
-        super().__init__((p, Session.open(homes[p], GAME, p, _pw(p))) for p in POWERS)
-        self.homes = homes
+    def __init__(self, folders):
+        super().__init__(folders.sessions())
+        self.folders = folders
+        self.homes = folders.homes
         self.exchanges = 0
 
 
@@ -88,12 +60,8 @@ def _setup(s, moves):
 
 def _exchange(players, paths):
     for author, path in paths.items():
-        for q in POWERS:
-            if q != author:
-                shutil.copy(path, players.homes[q] / "commin" / path.name)
-    for q in POWERS:
-        rep = players[q].load_all()
-        assert not rep.refused, (q, rep.refused)
+        players.folders.deliver(author, path)
+    players.folders.load_everyone(players)
     hashes = {p: s.state.state_hash() for p, s in players.items()}
     assert len(set(hashes.values())) == 1, hashes
 
@@ -157,8 +125,8 @@ def _play_until(players, stop, orders):
     raise AssertionError("the game did not get there")
 
 
-def test_war_and_peace_by_email_between_seven_folders(homes):
-    players = Players(homes)
+def test_war_and_peace_by_email_between_seven_folders(seven_folders):
+    players = Players(seven_folders)
     C = "commit"
     orders = {
         ("1805-01", Phase.DIPLOMACY, C, "AU"): [RequestAlliance("RU")],
@@ -209,4 +177,4 @@ def test_war_and_peace_by_email_between_seven_folders(homes):
     assert "FR:B.3" not in after.powers["AU"].peace_terms  # paid once (B.3, next economic phase)
     assert not orders, orders
     # What is on disk is what the players hold.
-    assert {Session.open_with(s.home, GAME, s.me).state.state_hash() for s in players.values()} == {after.state_hash()}
+    assert set(seven_folders.hashes(players).values()) == {after.state_hash()}

@@ -32,15 +32,15 @@ import shutil
 
 import pytest
 
-from eiapbem.client import newgame, setups
+from eiapbem.client import setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.rules.model import POWERS, Phase, Ships
 from eiapbem.rules.naval.movement import MoveFleet
+from sevenfolders import FAST, SCRYPT, new_by_api, pw
 
 pytestmark = pytest.mark.slow
 
 GAME = "Trafalgar"
-FAST = {TEST_SCRYPT_ENV: "10,1,1"}
 HOST = "FR"
 NAMES = {"GB": "Great Britain", "FR": "France"}
 #: British moves into or past the North Sea (different fleets and steps: different dice labels, 8.5.4).
@@ -56,15 +56,10 @@ ROLL_CANDIDATES = [
     ("fleet:GB:10", ["irish-sea", "north-atlantic", "norwegian-sea", "north-sea"]),
     ("fleet:GB:12", ["irish-sea", "north-atlantic", "norwegian-sea", "north-sea"]),
 ]
-CLIENTS = tuple(p for p in POWERS if p != HOST)
-
-
-def _pw(p):
-    return f"pw-{p}"
 
 
 def _open(homes, p):
-    return Session.open(homes[p], GAME, p, _pw(p))
+    return Session.open(homes[p], GAME, p, pw(p))
 
 
 def _deliver(homes, author, path):
@@ -114,17 +109,9 @@ def _play_until(homes, stop):
 
 @pytest.fixture
 def game(tmp_path, monkeypatch):
-    monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
+    monkeypatch.setenv(TEST_SCRYPT_ENV, SCRYPT)
     homes = {p: tmp_path / p.lower() for p in POWERS}
-    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", "host" if p == HOST else "client")
-               for p in POWERS]
-    created = newgame.new_game(homes[HOST], GAME, "classic-1805", players, bids={},
-                               options=newgame.options_from_flags([]), wars=[("GB", "FR")],
-                               passwords={HOST: _pw(HOST)}, host_password="pw-host")
-    out = homes[HOST] / "commout"
-    for p in CLIENTS:
-        newgame.join(homes[p], out / f"{GAME}_gamestart.pbm", p, created.one_time[p], _pw(p), f"{p.lower()}@example.org",
-                     out / f"{GAME}_{p}.key")
+    new_by_api(homes, {p: "host" if p == HOST else "client" for p in POWERS}, game=GAME, wars=[("GB", "FR")])
     _play_until(homes, lambda st: st.slot.phase is Phase.NAVAL)
     return homes
 
@@ -133,7 +120,7 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
     homes = game
 
     def cli(p, *args, ok=True):
-        code, out, err = run_cli(*args, "--password", _pw(p), *(("--power", p) if p == HOST else ()), home=homes[p], env=FAST)
+        code, out, err = run_cli(*args, "--password", pw(p), *(("--power", p) if p == HOST else ()), home=homes[p], env=FAST)
         assert (code == 0) == ok and "Traceback" not in err, (args, out, err)
         return out if ok else err
 
