@@ -29,12 +29,14 @@ import datetime
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from eiapbem.client.mail import Ledger, mail_dir, notice_draft, set_draft_body
 from eiapbem.client.session import Session
 from eiapbem.core.errors import EiaError, IllegalAction
 from eiapbem.pbem.email import Person, subject_for
 from eiapbem.rules import admin as radmin
+from eiapbem.rules.model import LogEntry
 
 from .admin import require_host
 
@@ -80,11 +82,7 @@ class HouseRules:
 
 def house_rules(s: Session) -> HouseRules | None:
     """The ladder in force: the last house-rules act in the game log, if any."""
-    for e in reversed(s.journal()):
-        if e.kind == radmin.HouseRules.KIND:
-            p = dict(e.params)
-            return HouseRules(int(p["remind"]), int(p["remind_all"]), int(p["ai_play"]), int(p["offer_after"]))
-    return None
+    return _read(s).rules
 
 
 def parse_rules(text: str) -> HouseRules:
@@ -108,17 +106,62 @@ def set_house_rules(s: Session, r: HouseRules) -> Path:
 
 def missed(s: Session, power: str) -> tuple[int, bool]:
     """Slots of ``power`` the computer played by the ladder since its player last changed, and whether its seat was offered."""
-    n, offered = 0, False
-    for e in s.journal():
+    return dict(_read(s).missed).get(power, (0, False))
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What the ladder takes from the game log up to a line: the rules in force, and per power (missed, offered)."""
+
+    rules: HouseRules | None = None
+    missed: tuple[tuple[str, tuple[int, bool]], ...] = ()
+
+    def taking(self, e: LogEntry) -> "_Reading":
+        """This reading with one more line of the log (one of ``_KINDS``)."""
         p = dict(e.params)
-        if e.kind == radmin.ReplacePlayer.KIND and p.get("power") == power:
+        if e.kind == radmin.HouseRules.KIND:
+            rules = HouseRules(int(p["remind"]), int(p["remind_all"]), int(p["ai_play"]), int(p["offer_after"]))
+            return _Reading(rules, self.missed)
+        power = p.get("power")
+        if not isinstance(power, str):
+            return self
+        missed = dict(self.missed)
+        n, offered = missed.get(power, (0, False))
+        if e.kind == radmin.ReplacePlayer.KIND:
             n, offered = 0, False
-        elif e.kind == radmin.LateNotice.KIND and p.get("power") == power:
-            if p.get("step") == "ai-play":
-                n = max(n, int(p.get("missed", 0)))
-            elif p.get("step") == "seat-offered":
-                offered = True
-    return n, offered
+        elif p.get("step") == "ai-play":
+            n = max(n, int(p.get("missed", 0)))
+        elif p.get("step") == "seat-offered":
+            offered = True
+        missed[power] = (n, offered)
+        return _Reading(self.rules, tuple(sorted(missed.items())))
+
+
+#: The only lines of the log the ladder reads (every other line is passed over without being decoded).
+_KINDS = frozenset((radmin.HouseRules.KIND, radmin.LateNotice.KIND, radmin.ReplacePlayer.KIND))
+#: This process's last reading of a saved journal: (lines read, the last of them, the reading).  A ``mail sync
+#: --every`` round or ``admin status`` then reads only the lines added since; the last line is recognised by
+#: identity (the journal only grows by new tuples of the same line objects), so another journal (a backup, a
+#: rewind, another game) is read from its start.
+_memo: list[tuple[int, Any, _Reading]] = []
+
+
+def _read(s: Session) -> _Reading:
+    """The ladder's reading of the game log (``s.journal()``): only lines of ``_KINDS`` are decoded, and only those
+    added since this process last read the same journal."""
+    lines = s.data.journal
+    n, last, reading = _memo[0] if _memo else (0, None, _Reading())
+    if n > len(lines) or (n and lines[n - 1] is not last):
+        n, reading = 0, _Reading()
+    for o in lines[n:]:
+        if isinstance(o, dict) and o.get("kind") in _KINDS:
+            reading = reading.taking(LogEntry.from_obj(o, "the journal"))
+    if lines:
+        _memo[:] = [(len(lines), lines[-1], reading)]
+    for e in s.state.log:  # lines of the state in memory not yet saved (``Session.journal``)
+        if e.kind in _KINDS:
+            reading = reading.taking(e)
+    return reading
 
 
 def _late(s: Session) -> list[tuple[str, str]]:
