@@ -60,6 +60,20 @@ def _with_reactions(meta: dict, state: GameState, power: str, acts: list) -> tup
     return full, {**meta, REACTIONS_KEY: keep}
 
 
+def as_kept(meta: dict, state: GameState, power: str) -> GameState:
+    """``state`` with ``power``'s diplomatic reactions as this folder keeps them, in a diplomacy phase.
+
+    What a player's reactions stand at: the folder sends them again by itself (``file_actions``), and the
+    player gives only what changes.  The computer choosing a folder's orders (``eiapbem campaign``) chooses
+    from this state, so it too gives only the reactions that change, not every one again each month.
+    """
+    kept = meta.get(REACTIONS_KEY, {}).get(power)
+    if kept is None or state.slot is None or state.slot.phase is not Phase.DIPLOMACY:
+        return state
+    acts = [engine.action_from_obj(o, "this folder's diplomatic reactions") for o in kept]
+    return state.with_power(power, standing_orders=dip_orders.reactions_after(state, power, acts))
+
+
 def _sealed_round(state: GameState) -> str | None:
     slot = state.slot
     if slot is None or slot.phase is not Phase.DIPLOMACY:
