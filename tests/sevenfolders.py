@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-from eiapbem.client import newgame
+from eiapbem.client import newgame, setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.rules.model import POWERS
 
@@ -72,13 +72,20 @@ def player_args(types: Mapping[str, str]) -> list[str]:
 def new_by_command(run: Run, homes: Mapping[str, Path], *, host: str = "RU", game: str = GAME,
                    scenario: str = "classic-1805", extra: Iterable[str] = (),
                    types: Mapping[str, str] | None = None) -> dict[str, str]:
-    """``eiapbem new`` in the host's folder (every other power an email client unless ``types`` says otherwise);
-    returns the one-time passwords it prints, by power."""
+    """``eiapbem new`` in the host's folder (every other power an email client unless ``types`` says otherwise; the
+    powers played there with their passwords); returns the one-time passwords it prints, by power."""
     types = types or {p: "host" if p == host else "client" for p in POWERS}
-    args = ["new", game, "--scenario", scenario, "--host-password", HOST_PW, "--password", f"{host}={pw(host)}",
-            *extra, *player_args(types)]
+    args = ["new", game, "--scenario", scenario, "--host-password", HOST_PW, *extra, *player_args(types)]
+    for p in POWERS:  # the powers played in the host's folder have their passwords
+        if types[p] in ("host", "hotseat"):
+            args += ["--password", f"{p}={pw(p)}"]
     code, out, err = run(*args, home=homes[host], env=FAST)
     assert code == 0, err
+    return one_time_passwords(out)
+
+
+def one_time_passwords(out: str) -> dict[str, str]:
+    """The one-time passwords ``eiapbem new`` prints (or says to send), by power."""
     return dict(_OTP.findall(out))
 
 
@@ -125,6 +132,14 @@ def new_by_api(homes: Mapping[str, Path], types: Mapping[str, str], *, game: str
             newgame.join(homes[p], gs, p, created.one_time[p], pw(p), f"{p.lower()}@example.org",
                          homes[p] / "commin" / f"{game}_{p}.key")
     return created
+
+
+def setup_moved(s: Session, moves: Mapping[str, str]) -> None:
+    """``s``'s power loads the default setup (5.2.2) with the corps of ``moves`` placed in the area given instead."""
+    acts = [type(a)(**{**{k: getattr(a, k) for k in a.__dataclass_fields__}, "area": moves[a.corps]})
+            if a.KIND == "setup.place-corps" and a.corps in moves else a
+            for a in setups.default_actions("classic-1805", s.power)]
+    s.act_many(acts)
 
 
 @dataclass

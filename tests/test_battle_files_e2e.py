@@ -19,7 +19,7 @@ import pytest
 from eiapbem.client import setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.rules.model import POWERS, Phase
-from sevenfolders import FAST, SCRYPT, new_by_api, pw
+from sevenfolders import FAST, SCRYPT, new_by_api, pw, setup_moved
 
 pytestmark = pytest.mark.slow
 
@@ -44,14 +44,6 @@ def _deliver(homes, author, path):
         shutil.copy(path, homes[folder] / "commin" / path.name)
         rep = _open(homes, p).load_all()
         assert not rep.refused, (p, rep.refused)
-
-
-def _setup(s, moves):
-    """The default setup (5.2.2) with some corps placed elsewhere."""
-    acts = [type(a)(**{**{k: getattr(a, k) for k in a.__dataclass_fields__}, "area": moves[a.corps]})
-            if a.KIND == "setup.place-corps" and a.corps in moves else a
-            for a in setups.default_actions("classic-1805", s.power)]
-    s.act_many(acts)
 
 
 def _first(kind, options):
@@ -79,7 +71,7 @@ def game(tmp_path, monkeypatch):
             s = _open(homes, p)
             if slot.phase is Phase.SETUP:
                 if p in custom:
-                    _setup(s, custom[p])
+                    setup_moved(s, custom[p])
                 else:
                     setups.load_setup(s, "default")
             path = s.end_phase()

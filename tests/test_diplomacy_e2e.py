@@ -34,6 +34,7 @@ from eiapbem.rules.engine import AnswerDecision
 from eiapbem.rules.land.combat import Attack
 from eiapbem.rules.land.movement import MoveUnit
 from eiapbem.rules.model import Phase
+from sevenfolders import setup_moved
 
 pytestmark = pytest.mark.slow
 
@@ -49,13 +50,6 @@ class Players(dict):
         self.folders = folders
         self.homes = folders.homes
         self.exchanges = 0
-
-
-def _setup(s, moves):
-    acts = [type(a)(**{**{k: getattr(a, k) for k in a.__dataclass_fields__}, "area": moves[a.corps]})
-            if a.KIND == "setup.place-corps" and a.corps in moves else a
-            for a in setups.default_actions("classic-1805", s.power)]
-    s.act_many(acts)
 
 
 def _exchange(players, paths):
@@ -115,7 +109,7 @@ def _play_until(players, stop, orders):
         for p in (slot.actors if slot.simultaneous else (slot.power,)):
             s = players[p]
             if slot.phase is Phase.SETUP:
-                _setup(s, CUSTOM[p]) if p in CUSTOM else setups.load_setup(s, "default")
+                setup_moved(s, CUSTOM[p]) if p in CUSTOM else setups.load_setup(s, "default")
             for a in orders.pop((str(st.date), slot.phase, slot.step, p), ()):
                 s.act(a)
                 if isinstance(a, Attack):

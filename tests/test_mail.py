@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import functools
 import re
 import shutil
 from pathlib import Path
@@ -20,16 +21,12 @@ from eiapbem.cli.main import main
 from eiapbem.client import mail
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.pbem.email import Person, make_draft
+from eiapbem.rules.model import POWERS
 from mailkit import Dovecot, Smtp, password, setup_args
+from sevenfolders import FAST, HOST_PW, command, hand_out, join_by_command, new_by_command, pw
 
 GAME = "Jena"
-FAST = {TEST_SCRYPT_ENV: "10,1,1"}
 HUMANS = {"RU": "ru@example.org", "FR": "fr@example.org", "GB": "gb@example.org"}
-HOST_PW = "host-secret"
-
-
-def pw(p: str) -> str:
-    return f"secret-{p}"
 
 
 def run(home: Path, *args: str, env: dict | None = None, input: str | None = None) -> tuple[int, str]:
@@ -49,41 +46,21 @@ def run(home: Path, *args: str, env: dict | None = None, input: str | None = Non
 def make_game(root: Path, run_cli, *, join: bool = True) -> dict:
     """Create the game in root/RU (host); with ``join`` FR and GB join by copying the gamestart (set-up only)."""
     homes = {p: root / p for p in HUMANS}
-    args = ["new", GAME, "--scenario", "classic-1805", "--host-password", HOST_PW, "--password", f"RU={pw('RU')}",
-            "--option", "allow-pbem-host-functions"]
-    for p in ("AU", "FR", "GB", "PR", "RU", "SP", "TU"):
-        args += ["--player", f"{p}:Player {p}:{HUMANS[p]}:{'host' if p == 'RU' else 'client'}" if p in HUMANS else f"{p}:ai-medium"]
-    code, out, err = run_cli(*args, home=homes["RU"], env=FAST)
-    assert code == 0, err
-    otp = dict(re.findall(r"  (\w\w): send .* one-time password separately: (\S+)", out))
+    types = {p: ("host" if p == "RU" else "client") if p in HUMANS else "ai-medium" for p in POWERS}
+    otp = new_by_command(run_cli, homes, game=GAME, extra=("--option", "allow-pbem-host-functions"), types=types)
     assert sorted(otp) == ["FR", "GB"]
     if join:
-        gs = homes["RU"] / "commout" / f"{GAME}_gamestart.pbm"
         for p in ("FR", "GB"):
-            (homes[p] / "commin").mkdir(parents=True)
-            shutil.copy(gs, homes[p] / "commin" / gs.name)
-            shutil.copy(homes["RU"] / "commout" / f"{GAME}_{p}.key", homes[p] / "commin" / f"{GAME}_{p}.key")
-            code, out, err = run_cli("join", f"commin/{gs.name}", "--power", p, "--email", HUMANS[p],
-                                     "--one-time-password", otp[p], "--password", pw(p), home=homes[p], env=FAST)
+            hand_out(homes["RU"], homes[p], p, GAME)
+            code, out, err = join_by_command(run_cli, homes[p], p, otp[p], game=GAME)
             assert code == 0, err
     return {"homes": homes, "otp": otp}
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
-    import os
-    import subprocess
-    import sys
-
     root = tmp_path_factory.mktemp("template")
-
-    def run_cli(*args, home=None, env=None):
-        e = dict(os.environ)
-        e.update(env or {})
-        p = subprocess.run([sys.executable, "-m", "eiapbem", "--home", str(home), *args], capture_output=True, text=True, env=e)
-        return p.returncode, p.stdout, p.stderr
-
-    make_game(root, run_cli)
+    make_game(root, functools.partial(command, root))
     return root
 
 

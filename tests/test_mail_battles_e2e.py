@@ -14,7 +14,8 @@ import pytest
 
 from eiapbem.client import mail
 from mailkit import Dovecot, Smtp, password, setup_args
-from test_battle_files_e2e import CLIENTS, FAST, GAME, _first, _hashes, _home, _pw, game  # noqa: F401 (fixture)
+from sevenfolders import pw
+from test_battle_files_e2e import CLIENTS, FAST, GAME, _first, _hashes, _home, game  # noqa: F401 (fixture)
 from test_mail import run
 
 pytestmark = pytest.mark.slow
@@ -29,7 +30,7 @@ def test_battle_files_go_back_and_forth_by_mail(game, tmp_path):  # noqa: F811
     try:
         def cli(p, *args):
             env = {mail.PASSWORD_ENV: password(ADDRESS[p]), **FAST}
-            code, out = run(_home(homes, p), *args, "--password", _pw(p), *(("--power", p) if p not in CLIENTS else ()),
+            code, out = run(_home(homes, p), *args, "--password", pw(p), *(("--power", p) if p not in CLIENTS else ()),
                             env=env)
             assert code == 0, (args, out)
             return out

@@ -16,8 +16,9 @@ import pytest
 
 from eiapbem.client import setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
-from eiapbem.rules.model import Phase
+from eiapbem.rules.model import POWERS, Phase
 from mailkit import Dovecot, Smtp, setup_args
+from sevenfolders import Folders, one_time_passwords, player_args
 from test_mail import FAST, GAME, HOST_PW, HUMANS, env_of, pw, run
 
 pytestmark = pytest.mark.slow
@@ -34,14 +35,12 @@ def test_three_folders_play_a_month_by_mail(tmp_path, monkeypatch):
     smtp = Smtp(dove)
     try:
         homes = {p: tmp_path / p for p in HUMANS}
+        types = {p: ("host" if p == "RU" else "client") if p in HUMANS else "ai-medium" for p in POWERS}
         args = ["new", GAME, "--scenario", "classic-1805", "--host-password", HOST_PW, "--password", f"RU={pw('RU')}",
-                "--option", "allow-pbem-host-functions", "--house-rules", "240,480,720,2"]
-        for p in ("AU", "FR", "GB", "PR", "RU", "SP", "TU"):
-            args += ["--player", f"{p}:Player {p}:{HUMANS[p]}:{'host' if p == 'RU' else 'client'}" if p in HUMANS
-                     else f"{p}:ai-medium"]
+                "--option", "allow-pbem-host-functions", "--house-rules", "240,480,720,2", *player_args(types)]
         code, out = run(homes["RU"], *args)
         assert code == 0, out
-        otp = dict(re.findall(r"  (\w\w): send .* one-time password separately: (\S+)", out))
+        otp = one_time_passwords(out)
         for p, h in homes.items():
             code, out = run(h, *setup_args(HUMANS[p], f"Player {p}", smtp, dove, move_to="Handled"))
             assert code == 0, out
@@ -68,7 +67,7 @@ def test_three_folders_play_a_month_by_mail(tmp_path, monkeypatch):
             return outs
 
         def hashes():
-            return {p: Session.open(homes[p], GAME, p, pw(p)).state.state_hash() for p in HUMANS}
+            return Folders(homes, GAME).saved_hashes(HUMANS)
 
         sync_all()
         host = Session.open(homes["RU"], GAME, "RU", pw("RU"))

@@ -16,7 +16,6 @@ in the fixed order, and every save ends with the same state hash.
 
 import json
 import re
-import shutil
 
 import pytest
 
@@ -24,19 +23,15 @@ from eiapbem.client import setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.rules.model import POWERS, Corps, Garrison, Phase
 from eiapbem.rules.sequence import SETUP_ORDER
+from sevenfolders import FAST, SCRYPT, Folders, hand_out, join_by_command, new_by_command, pw
 
 pytestmark = pytest.mark.slow
 
 GAME = "Ulm"
-FAST = {TEST_SCRYPT_ENV: "10,1,1"}
-
-
-def _pw(p):
-    return f"pw-{p}"
 
 
 def _cli_as(run_cli, home, power, *args):
-    code, out, err = run_cli(*args, "--power", power, home=home, env={**FAST, "EIAPBEM_PASSWORD": _pw(power)})
+    code, out, err = run_cli(*args, "--power", power, home=home, env={**FAST, "EIAPBEM_PASSWORD": pw(power)})
     assert code == 0, (args, out, err)
     assert "Traceback" not in err
     return out
@@ -81,14 +76,10 @@ def _place_due(run_cli, home, power):
 
 
 def test_a_year_of_hotseat_play(tmp_path, run_cli, monkeypatch):
-    monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
+    monkeypatch.setenv(TEST_SCRYPT_ENV, SCRYPT)
     home = tmp_path / "game"
-    args = ["new", GAME, "--scenario", "classic-1805", "--host-password", "host-pw", "--bid", "FR=2"]
-    for p in POWERS:
-        args += ["--player", f"{p}:Player {p}:{p.lower()}@example.org:{'host' if p == 'RU' else 'hotseat'}",
-                 "--password", f"{p}={_pw(p)}"]
-    code, out, err = run_cli(*args, home=home, env=FAST)
-    assert code == 0, err
+    new_by_command(run_cli, {p: home for p in POWERS}, game=GAME, extra=("--bid", "FR=2"),
+                   types={p: "host" if p == "RU" else "hotseat" for p in POWERS})
 
     # Setup (5.3, 000:332): France through the command, the others through the session API.
     for p in SETUP_ORDER:
@@ -97,7 +88,7 @@ def test_a_year_of_hotseat_play(tmp_path, run_cli, monkeypatch):
             assert "every factor and ship is placed" in out
             _cli_as(run_cli, home, p, "end-phase")
         else:
-            s = Session.open(home, GAME, p, _pw(p))
+            s = Session.open(home, GAME, p, pw(p))
             setups.load_setup(s, "default")
             s.end_phase()
 
@@ -105,7 +96,7 @@ def test_a_year_of_hotseat_play(tmp_path, run_cli, monkeypatch):
     infantry_before_june = None
     placed = {}
     while True:
-        st = Session.open(home, GAME, "RU", _pw("RU")).state
+        st = Session.open(home, GAME, "RU", pw("RU")).state
         if st.slot is None or st.date.year > 1805:
             break
         slot = st.slot
@@ -123,8 +114,8 @@ def test_a_year_of_hotseat_play(tmp_path, run_cli, monkeypatch):
                 assert any(ln["item"].startswith("buy ") for ln in own["lines"])
                 summaries[(str(st.date), p)] = own["closing_money"]
             for p in slot.actors:
-                Session.open(home, GAME, p, _pw(p)).end_phase()
-            after = Session.open(home, GAME, "RU", _pw("RU")).state
+                Session.open(home, GAME, p, pw(p)).end_phase()
+            after = Session.open(home, GAME, "RU", pw("RU")).state
             assert after.date == st.date.next()
             for p in ORDERS:
                 # The treasury after the phase is what the summary said (12.0).
@@ -144,16 +135,16 @@ def test_a_year_of_hotseat_play(tmp_path, run_cli, monkeypatch):
             if p in ORDERS:
                 _cli_as(run_cli, home, p, "end-phase")
             else:
-                Session.open(home, GAME, p, _pw(p)).end_phase()
+                Session.open(home, GAME, p, pw(p)).end_phase()
             if p == "FR" and st.date.month == 6:
                 # 12.5.3 (000:2216): infantry bought in March arrives three months later, in June.
-                june = Session.open(home, GAME, "RU", _pw("RU")).state
+                june = Session.open(home, GAME, "RU", pw("RU")).state
                 assert _infantry_on_map(june, "FR") == infantry_before_june + 2
             continue
         for p in slot.actors:
-            Session.open(home, GAME, p, _pw(p)).end_phase()
+            Session.open(home, GAME, p, pw(p)).end_phase()
 
-    final = Session.open(home, GAME, "RU", _pw("RU")).state
+    final = Session.open(home, GAME, "RU", pw("RU")).state
     assert str(final.date) == "1806-01"
     assert sorted(m for m, _ in summaries) == ["1805-03"] * 3 + ["1805-06"] * 3 + ["1805-09"] * 3 + ["1805-12"] * 3
     # Infantry bought in March, June and September arrived (June, September, December) and was placed.
@@ -170,57 +161,35 @@ def test_a_year_of_hotseat_play(tmp_path, run_cli, monkeypatch):
 # ----------------------------------------------------------------- three folders by email
 
 
-def _deliver(homes, path):
-    for h in {str(h): h for h in homes.values()}.values():
-        if h != path.parent.parent:
-            (h / "commin").mkdir(parents=True, exist_ok=True)
-            shutil.copy(path, h / "commin" / path.name)
-
-
 def test_three_folders_by_email_through_an_economic_phase(tmp_path, run_cli, monkeypatch):
-    monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
+    monkeypatch.setenv(TEST_SCRYPT_ENV, SCRYPT)
     host = tmp_path / "host"
-    homes = {p: host for p in POWERS}
-    homes["FR"] = tmp_path / "fr"
-    homes["GB"] = tmp_path / "gb"
-    args = ["new", GAME, "--scenario", "classic-1805", "--host-password", "host-pw"]
-    for p in POWERS:
-        kind = "client" if p in ("FR", "GB") else ("host" if p == "RU" else "hotseat")
-        args += ["--player", f"{p}:Player {p}:{p.lower()}@example.org:{kind}"]
-        if kind != "client":
-            args += ["--password", f"{p}={_pw(p)}"]
-    code, out, err = run_cli(*args, home=host, env=FAST)
-    assert code == 0, err
-    otp = dict(re.findall(r"  (\w\w): send .* one-time password separately: (\S+)", out))
-    gs = host / "commout" / f"{GAME}_gamestart.pbm"
+    game = Folders({**{p: host for p in POWERS}, "FR": tmp_path / "fr", "GB": tmp_path / "gb"}, GAME)
+    homes = game.homes
+    types = {p: "client" if p in ("FR", "GB") else ("host" if p == "RU" else "hotseat") for p in POWERS}
+    otp = new_by_command(run_cli, homes, game=GAME, types=types)
     for p in ("FR", "GB"):
-        (homes[p] / "commin").mkdir(parents=True)
-        shutil.copy(gs, homes[p] / "commin" / gs.name)
-        shutil.copy(host / "commout" / f"{GAME}_{p}.key", homes[p] / "commin" / f"{GAME}_{p}.key")
-        code, out, err = run_cli("join", f"commin/{gs.name}", "--power", p, "--email", f"{p.lower()}@example.org",
-                                 "--one-time-password", otp[p], "--password", _pw(p), home=homes[p], env=FAST)
+        hand_out(host, homes[p], p, GAME)
+        code, out, err = join_by_command(run_cli, homes[p], p, otp[p], game=GAME)
         assert code == 0, err
 
     def everyone_loads():
-        for h in (host, homes["FR"], homes["GB"]):
-            who = "RU" if h == host else ("FR" if h == homes["FR"] else "GB")
-            rep = Session.open(h, GAME, who, _pw(who)).load_all()
-            assert not rep.refused, (who, rep.refused)
+        game.load_everyone(game.sessions(("RU", "FR", "GB")))
 
     def hashes():
-        return {who: Session.open(homes[who], GAME, who, _pw(who)).state.state_hash() for who in ("RU", "FR", "GB")}
+        return game.saved_hashes(("RU", "FR", "GB"))
 
     for p in SETUP_ORDER:
-        s = Session.open(homes[p], GAME, p, _pw(p))
+        s = game.open(p)
         setups.load_setup(s, "default")
-        _deliver(homes, s.end_phase())
+        game.deliver(p, s.end_phase())
         everyone_loads()
     while True:
-        st = Session.open(host, GAME, "RU", _pw("RU")).state
+        st = Session.open(host, GAME, "RU", pw("RU")).state
         if st.slot.phase is Phase.ECONOMIC:
             break
         for p in st.slot.actors:
-            _deliver(homes, Session.open(homes[p], GAME, p, _pw(p)).end_phase())
+            game.deliver(p, game.open(p).end_phase())
         everyone_loads()
         assert len(set(hashes().values())) == 1, st.slot.key(st.date)
 
@@ -232,7 +201,7 @@ def test_three_folders_by_email_through_an_economic_phase(tmp_path, run_cli, mon
     fr_closing = next(f for f in fr["funds"] if f["fund"] == "FR")["closing_money"]
     # The clients send first, the host last: the order of arrival must not matter (6.0 fixed order).
     for p in ("GB", "FR") + tuple(q for q in POWERS if q not in ("FR", "GB")):
-        _deliver(homes, Session.open(homes[p], GAME, p, _pw(p)).end_phase())
+        game.deliver(p, game.open(p).end_phase())
         if p == "FR":
             # Sent but not resolved: the summary still counts France's orders, from its turn file.
             sent = json.loads(_cli_as(run_cli, homes["FR"], "FR", "economy", "summary", "--json"))
@@ -244,7 +213,7 @@ def test_three_folders_by_email_through_an_economic_phase(tmp_path, run_cli, mon
     everyone_loads()
     h = hashes()
     assert len(set(h.values())) == 1, h
-    after = Session.open(homes["FR"], GAME, "FR", _pw("FR")).state
+    after = game.open("FR").state
     assert after.slot.phase is Phase.DIPLOMACY and str(after.date) == "1805-04"
     assert after.powers["FR"].treasury == fr_closing
     assert any(o.item == "infantry" and o.count == 3 for o in after.powers["FR"].builds.values())
