@@ -13,20 +13,16 @@ import os
 import shutil
 from pathlib import Path
 
-from eiapbem.client import newgame, setups
+from eiapbem.client import setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session, open_identity
 from eiapbem.host import admin as hadmin
 from eiapbem.pbem import crypto, envelope, keys
 from eiapbem.rules.model import POWERS
 from eiapbem.rules.sequence import SETUP_ORDER
+from sevenfolders import HOST_PW, new_by_api, pw
 
 GAME = "Audit"
-HOST_PW = "host-secret"
 FAST = "10,1,1"
-
-
-def pw(p: str) -> str:
-    return f"secret-{p}"
 
 
 def home_of(root: Path, p: str) -> Path:
@@ -60,18 +56,8 @@ def hashes(root: Path, ids: dict) -> dict[str, bytes]:
 def new(root: Path) -> dict[str, keys.Identity]:
     """A fresh game in ``root``: the host's folder and six joined clients; returns every identity."""
     os.environ[TEST_SCRYPT_ENV] = FAST
-    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", "host" if p == "RU" else "client") for p in POWERS]
-    created = newgame.new_game(home_of(root, "RU"), GAME, "classic-1805", players, bids={},
-                               options=newgame.options_from_flags(["allow-pbem-host-functions"]),
-                               passwords={"RU": pw("RU")}, host_password=HOST_PW)
-    host = home_of(root, "RU")
-    for p, otp in created.one_time.items():
-        h = home_of(root, p)
-        (h / "commin").mkdir(parents=True)
-        gs = host / "commout" / f"{GAME}_gamestart.pbm"
-        shutil.copy(gs, h / "commin" / gs.name)
-        shutil.copy(host / "commout" / f"{GAME}_{p}.key", h / "commin" / f"{GAME}_{p}.key")
-        newgame.join(h, h / "commin" / gs.name, p, otp, pw(p), f"{p.lower()}@example.org")
+    new_by_api({p: home_of(root, p) for p in POWERS}, {p: "host" if p == "RU" else "client" for p in POWERS}, game=GAME,
+               flags=["allow-pbem-host-functions"])
     return {p: identity(root, p) for p in POWERS + ("host",)}
 
 
