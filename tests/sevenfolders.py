@@ -7,7 +7,8 @@ the same functions in-process (``new_by_api``).  Every client gets the gamestart
 
 The standard game (``STANDARD``: classic-1805, the host playing Russia in ``root/host``, the six other powers email
 clients in ``root/<POWER>``, host functions and option changes allowed, a bid of 2 for France) is made once per
-test session by the ``seven_folders`` fixture of ``conftest.py`` and copied for each test that uses it.
+test session (the ``seven_folders_made`` fixture of ``conftest.py``) and copied for each test that asks for the
+``seven_folders`` fixture.
 
 ``Folders`` moves the files: each file from its author's folder to every other folder's ``commin/``, loaded there,
 and the state hash of every folder compared.
@@ -75,6 +76,7 @@ def new_by_command(run: Run, homes: Mapping[str, Path], *, host: str = "RU", gam
     """``eiapbem new`` in the host's folder (every other power an email client unless ``types`` says otherwise; the
     powers played there with their passwords); returns the one-time passwords it prints, by power."""
     types = types or {p: "host" if p == host else "client" for p in POWERS}
+    host = next(p for p in POWERS if types[p] == "host")
     args = ["new", game, "--scenario", scenario, "--host-password", HOST_PW, *extra, *player_args(types)]
     for p in POWERS:  # the powers played in the host's folder have their passwords
         if types[p] in ("host", "hotseat"):
@@ -109,10 +111,10 @@ def make_by_command(run: Run, root: Path, *, game: str = GAME, extra: Iterable[s
     homes = seven_homes(root)
     otp = new_by_command(run, homes, game=game, extra=extra)
     assert sorted(otp) == sorted(p for p in POWERS if p != "RU"), otp
-    for p, code in otp.items():
+    for p, one_time in otp.items():
         hand_out(homes["RU"], homes[p], p, game)
-        rc, out, err = join_by_command(run, homes[p], p, code, game=game)
-        assert rc == 0, (p, err)
+        code, out, err = join_by_command(run, homes[p], p, one_time, game=game)
+        assert code == 0, (p, err)
     return homes
 
 
