@@ -10,7 +10,7 @@ backup, a rewind) is read again from its start.
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 import clikit
@@ -159,7 +159,7 @@ _LINES = hs.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(first=hs.lists(_LINES, max_size=12), then=hs.lists(_LINES, max_size=12), cut=hs.integers(0, 30))
 def test_any_journal_grown_or_cut_reads_as_the_whole_log(host, first, then, cut):
     s = _with(host, first)
