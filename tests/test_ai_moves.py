@@ -1,0 +1,119 @@
+"""The computer's missing moves (issue 19 item 1): invasions of several corps and of minors, forced marches, Cossack raids.
+
+Small scenes on the packaged map (the rules-case harness ``scene_state`` and ``battlekit``); each plays a slot
+with ``ai.play_slot`` (every action through the engine's checks) and looks at what the computer did.
+"""
+
+from __future__ import annotations
+
+from eiapbem import ai
+from eiapbem.core.dice import Dice
+from eiapbem.data.context import rules_context
+from eiapbem.rulecases.scene import scene_state
+from eiapbem.rules.model import POOL, POWERS, Depot, FrozenMap, Location, LocationKind, MinorCountry, MinorStatus, Phase, PlayerKind
+from eiapbem.rules.naval.transport import Disembark, FleetDepot, Load
+
+
+def ctx(seed: bytes = b"ai-moves"):
+    return rules_context(Dice(seed))
+
+
+# ----------------------------------------------------------------- invasions
+
+
+def _invasion_scene(kind, corps, *, wars=(("GB", "FR"),), fleets=None):
+    s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [list(w) for w in wars],
+                     "fleets": fleets or [{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 10, "transport": 4}],
+                     "corps": list(corps)}, phase=Phase.NAVAL)
+    for a, b in wars:
+        s = s.with_war(a, b, s.date.plus(-2), (a,))  # a war of this month is not invaded yet
+    s = s.with_unit(Depot(id="depot:GB:1", power="GB", location=Location(LocationKind.AREA, "portsmouth")))
+    s = s.with_unit(Depot(id="depot:GB:2", power="GB", location=POOL))
+    s = s.with_power("GB", treasury=30)
+    for p in POWERS:
+        s = s.with_power(p, controller=PlayerKind(kind))
+    return s
+
+
+def _to_gb_land_slot(st):
+    for i in range(14):
+        if st.slot.phase is Phase.LAND and st.slot.power == "GB":
+            return st
+        st = ai.play_slot(st, st.slot.power, ctx(f"slot-{i}".encode())).state
+    raise AssertionError(f"GB's land slot never came: {st.slot}")
+
+
+THREE = ({"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 5},
+         {"id": "corps:GB:2", "location": "area:portsmouth", "infantry": 4},
+         {"id": "corps:GB:3", "location": "area:portsmouth", "infantry": 3})
+
+
+def test_hard_carries_several_corps_in_one_invasion_and_lands_them_together_with_invasion_supply():
+    s = _invasion_scene("ai-hard", THREE)
+    naval = ai.play_slot(s, "GB", ctx())
+    loads = [a.corps for a in naval.actions if isinstance(a, Load)]
+    assert loads == ["corps:GB:1", "corps:GB:2", "corps:GB:3"]  # largest first, all fit (8.6.2: 20 + 16 half factors)
+    assert naval.state.units["fleet:GB:1"].location.kind is LocationKind.SEA
+    land = ai.play_slot(_to_gb_land_slot(naval.state), "GB", ctx(b"land"))
+    assert FleetDepot(fleet="fleet:GB:1") in land.actions  # 10.5.4: the invaders draw supply from the fleet
+    landed = [a for a in land.actions if isinstance(a, Disembark)]
+    assert [a.corps for a in landed] == ["corps:GB:1", "corps:GB:2", "corps:GB:3"]
+    assert len({a.area for a in landed}) == 1
+    assert not any(e.kind == "naval.lost-aboard" for e in land.events)
+
+
+def test_medium_carries_two_corps_and_the_fleets_room_bounds_an_invasion():
+    s = _invasion_scene("ai-medium", THREE)
+    loads = [a.corps for a in ai.play_slot(s, "GB", ctx()).actions if isinstance(a, Load)]
+    assert loads == ["corps:GB:1", "corps:GB:2"]  # the level's two corps
+    # a fleet of 6 heavy ships carries 12 half factors: the 5-factor corps only (10), not the 4 as well
+    small = _invasion_scene("ai-hard", THREE, fleets=[{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 6}])
+    loads = [a.corps for a in ai.play_slot(small, "GB", ctx()).actions if isinstance(a, Load)]
+    assert loads == ["corps:GB:1"]
+
+
+def test_several_fleets_in_the_port_each_carry_what_fits_and_sail_as_one_stack():
+    fleets = [{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 6},
+              {"id": "fleet:GB:2", "location": "port:portsmouth", "heavy": 5}]
+    s = _invasion_scene("ai-hard", THREE, fleets=fleets)
+    naval = ai.play_slot(s, "GB", ctx())
+    loads = [(a.fleet, a.corps) for a in naval.actions if isinstance(a, Load)]
+    assert loads == [("fleet:GB:1", "corps:GB:1"), ("fleet:GB:2", "corps:GB:2")]
+    st = naval.state
+    assert st.units["fleet:GB:1"].location == st.units["fleet:GB:2"].location
+    assert st.units["fleet:GB:1"].location.kind is LocationKind.SEA
+
+
+def test_a_neutral_minor_at_war_is_invaded_at_medium_and_hard_not_at_easy():
+    from eiapbem.rules.control import area_holder
+
+    corps = ({"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 6},)
+    for kind, invades in (("ai-hard", True), ("ai-medium", True), ("ai-easy", False)):
+        s = _invasion_scene(kind, corps, wars=())
+        s = s.with_power("GB", minor_wars=FrozenMap({"holland": s.date.plus(-2)}))  # 6.15: a war on neutral Holland
+        naval = ai.play_slot(s, "GB", ctx())
+        assert (naval.state.units["corps:GB:1"].location.kind is LocationKind.ABOARD) is invades, kind
+        if invades:
+            land = ai.play_slot(_to_gb_land_slot(naval.state), "GB", ctx(b"land"))
+            where = land.state.units["corps:GB:1"].location
+            assert where.kind is LocationKind.AREA and area_holder(land.state, ctx(), where.site) == "holland"
+
+
+def test_a_minor_of_an_enemy_major_is_a_target_and_a_war_of_this_month_is_not():
+    from eiapbem.ai import naval
+    from eiapbem.ai.levels import level
+
+    corps = ({"id": "corps:GB:1", "location": "area:gibraltar", "infantry": 6},)
+    fleets = [{"id": "fleet:GB:1", "location": "port:gibraltar", "heavy": 10}]
+    s = _invasion_scene("ai-hard", corps, wars=(("GB", "SP"),), fleets=fleets)
+    s = s.with_minor("gibraltar", MinorCountry(status=MinorStatus.CONQUERED, controller="GB"))
+
+    def areas(state):
+        b = ai.Builder(state, "GB", ctx())
+        return {a for _, a in naval.invasion_targets(b, level("ai-hard"), ["corps:GB:1"], Location(LocationKind.PORT, "gibraltar"))}
+
+    neutral = areas(s)
+    assert "cadiz" in neutral and "lisbon" not in neutral  # Spain's coast; neutral Portugal is not at war with GB
+    allied = areas(s.with_minor("portugal", MinorCountry(status=MinorStatus.ALLIED, controller="SP")))
+    assert {"cadiz", "lisbon"} <= allied  # Spain's ally Portugal is at war with GB too (6.1.3)
+    assert not areas(s.with_war("GB", "SP", s.date, ("GB",)))  # declared this month: blockades first
