@@ -10,7 +10,7 @@ from eiapbem import ai
 from eiapbem.core.dice import Dice
 from eiapbem.data.context import rules_context
 from eiapbem.rulecases.scene import scene_state
-from eiapbem.rules.model import POOL, POWERS, Depot, FrozenMap, Location, LocationKind, MinorCountry, MinorStatus, Phase, PlayerKind
+from eiapbem.rules.model import POOL, POWERS, Depot, FrozenMap, Location, LocationKind, MinorCountry, MinorStatus, Phase, PlayerKind, Slot
 from eiapbem.rules.naval.transport import Disembark, FleetDepot, Load
 
 
@@ -117,3 +117,57 @@ def test_a_minor_of_an_enemy_major_is_a_target_and_a_war_of_this_month_is_not():
     allied = areas(s.with_minor("portugal", MinorCountry(status=MinorStatus.ALLIED, controller="SP")))
     assert {"cadiz", "lisbon"} <= allied  # Spain's ally Portugal is at war with GB too (6.1.3)
     assert not areas(s.with_war("GB", "SP", s.date, ("GB",)))  # declared this month: blockades first
+
+
+# ----------------------------------------------------------------- forced marches
+
+
+def _land(kind, phasing, *placed):
+    import battlekit
+
+    s = battlekit.land_state().replace(slot=Slot(phase=Phase.LAND, step="turn", power=phasing, actors=(phasing,)))
+    s = s.with_power(phasing, controller=PlayerKind(kind), treasury=50)
+    for cid, area, inf in placed:
+        s = battlekit.corps(s, cid, area, infantry=inf)
+    return s
+
+
+def _forced(turn):
+    from eiapbem.rules.land.movement import MoveUnit
+
+    return [(a.unit, a.path.split(",")[-1]) for a in turn.actions if isinstance(a, MoveUnit) and a.forced_march]
+
+
+def test_a_corps_forced_marches_to_its_threatened_capital_at_medium_and_hard_not_at_easy():
+    # 20 French factors at Munich, two movement points from Vienna; an Austrian corps 4 points away (3 + 1)
+    for kind, forced in (("ai-hard", True), ("ai-medium", True), ("ai-easy", False)):
+        s = _land(kind, "AU", ("corps:FR:I", "munich", 20), ("corps:AU:I", "lemberg", 12))
+        turn = ai.play_slot(s, "AU", ctx(b"capital"))
+        assert (_forced(turn) == [("corps:AU:I", "vienna")]) is forced, (kind, _forced(turn))
+        if forced:
+            assert turn.state.units["corps:AU:I"].location.site == "vienna"
+            assert any(e.kind == "land.forage" and "forced march" in e.text for e in turn.events)  # 10.5.1: +1
+
+
+def test_no_forced_march_when_the_forage_roll_could_wipe_the_corps_out():
+    s = _land("ai-hard", "AU", ("corps:FR:I", "munich", 20), ("corps:AU:I", "lemberg", 2))
+    assert _forced(ai.play_slot(s, "AU", ctx(b"small"))) == []
+
+
+def test_hard_forced_marches_a_big_corps_into_a_battle_that_the_others_alone_would_not_fight():
+    from eiapbem.ai import march
+
+    # 10 Austrian factors at Munich (3000) against 8 French at Ulm (3200, 107%: short of hard's 150%);
+    # 25 more French factors at Metz arrive only with the forced march's fifth point (13200 against 3000); its
+    # forage roll there: +1 forced march, +2 other corps, against Freiburg's 2: 27 over the six faces, 4.5 factors
+    s = _land("ai-hard", "FR", ("corps:AU:I", "munich", 10), ("corps:FR:I", "ulm", 8), ("corps:FR:II", "metz", 25))
+    b = ai.Builder(s, "FR", ctx(b"strike"))
+    march.strike(b, ai.level_of(s, "FR"))
+    assert _forced(b) == [("corps:FR:II", "munich")]
+    assert [b.state.units[c].location.site for c in ("corps:FR:I", "corps:FR:II")] == ["munich", "munich"]
+    total, worst = march.forage_sixths(b, "corps:FR:II")
+    assert (total, worst) == (27, 7)  # the attrition it accepted (hard: up to 20% of its 25 factors)
+    # medium (10%) does not accept that roll: no march at all
+    b = ai.Builder(s.with_power("FR", controller=PlayerKind.AI_MEDIUM), "FR", ctx(b"strike"))
+    march.strike(b, ai.level_of(b.state, "FR"))
+    assert b.actions == [] and b.state.units["corps:FR:II"].location.site == "metz"

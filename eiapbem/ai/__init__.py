@@ -164,9 +164,10 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
     elif slot.phase is Phase.DIPLOMACY:
         diplomacy.plan(b, lvl)
     elif slot.phase is Phase.LAND:
-        from eiapbem.ai import naval
+        from eiapbem.ai import march, naval
 
         naval.land_invasions(b, lvl)  # 10.4.5: corps carried by its fleets land first (none left to 8.6.3)
+        march.plan(b, lvl)  # 10.4.1: forced marches where the extra point decides something this slot
         land.plan(b, lvl)
     elif slot.phase is Phase.NAVAL:
         from eiapbem.ai import naval
