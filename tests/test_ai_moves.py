@@ -171,3 +171,70 @@ def test_hard_forced_marches_a_big_corps_into_a_battle_that_the_others_alone_wou
     b = ai.Builder(s.with_power("FR", controller=PlayerKind.AI_MEDIUM), "FR", ctx(b"strike"))
     march.strike(b, ai.level_of(b.state, "FR"))
     assert b.actions == [] and b.state.units["corps:FR:II"].location.site == "metz"
+
+
+# ----------------------------------------------------------------- Cossack raids
+
+
+def _raid_scene(kind, *, cossack="munich", depots=("ulm",), french=()):
+    import battlekit
+
+    s = _land(kind, "RU").with_war("RU", "FR", battlekit.land_state().date.plus(-1), ("RU",))
+    s = battlekit.corps(s, "corps:RU:Cossack-1", cossack, corps_type="cossack", cossack=1)
+    for i, a in enumerate(depots, 1):
+        s = s.with_unit(Depot(id=f"depot:FR:{i}", power="FR", location=Location(LocationKind.AREA, a)))
+    for cid, area, inf in french:
+        s = battlekit.corps(s, cid, area, infantry=inf)
+    return s
+
+
+def test_a_cossack_rides_through_and_destroys_an_ungarrisoned_enemy_depot_at_every_level():
+    for kind in ("ai-easy", "ai-medium", "ai-hard"):
+        turn = ai.play_slot(_raid_scene(kind), "RU", ctx(b"raid"))
+        assert turn.state.units["depot:FR:1"].location == POOL, kind  # 10.4.6: destroyed on entering Ulm
+        assert any(e.kind == "land.move" and "destroys the enemy depot" in e.text for e in turn.events)
+        assert not any(b.attacker.power == "RU" for b in turn.state.battles.values())  # it never ends among the enemy
+
+
+def test_a_raid_never_ends_among_enemy_field_forces_and_hard_keeps_out_of_their_reach():
+    from eiapbem.ai import assess, raids
+    from eiapbem.ai.levels import level
+
+    def ends(state, kind):
+        b = ai.Builder(state, "RU", ctx(b"options"))
+        return {end for _, end, _, _ in raids._options(b, level(kind), state.units["corps:RU:Cossack-1"])}
+
+    medium = ends(_raid_scene("ai-medium", french=(("corps:FR:I", "augsburg", 10),)), "ai-medium")
+    assert "ulm" in medium and "augsburg" not in medium  # through Augsburg's corps (10.4.2) but never ending there
+    s = _raid_scene("ai-hard", french=(("corps:FR:II", "metz", 10),))
+    hard, medium = ends(s, "ai-hard"), ends(s, "ai-medium")
+    assert hard and hard < medium
+    for end in hard:  # no French corps within 4 movement points of where it ends
+        assert assess.distance(ctx(), "metz", end) > raids.DANGER, end
+
+
+def test_medium_ends_its_raid_where_it_cuts_the_enemy_supply_chain():
+    from eiapbem.rules import supply
+    from eiapbem.rules.model import Factors, Garrison
+
+    # a French chain: Strasbourg (a supply source) and Wurzburg, linked only through Karlsruhe (10.3.3); both
+    # depots garrisoned, so neither can be destroyed nor ended in
+    s = _raid_scene("ai-medium", cossack="munich", depots=("strasbourg", "wurzburg"))
+    for a in ("strasbourg", "wurzburg"):
+        s = s.with_unit(Garrison(id=f"garrison:FR:area:{a}", nation="FR", location=Location(LocationKind.AREA, a),
+                                 factors=Factors(infantry=1)))
+    assert supply.supply_chain(s, ctx().map, "FR") == {"strasbourg": 1, "wurzburg": 2}
+    turn = ai.play_slot(s, "RU", ctx(b"cut"))
+    assert turn.state.units["corps:RU:Cossack-1"].location == Location(LocationKind.AREA, "karlsruhe")
+    assert supply.supply_chain(turn.state, ctx().map, "FR") == {"strasbourg": 1}  # Wurzburg is cut off (000:1334)
+
+
+def test_russia_places_its_cossacks_at_the_levy_check():
+    from eiapbem.rules.economy.phase import PlaceLevy
+    from eiapbem.rules.model.slot import ORDERS
+
+    s = _raid_scene("ai-hard")
+    s = s.with_unit(s.units["corps:RU:Cossack-1"].replace(location=POOL))
+    s = s.replace(slot=Slot(phase=Phase.ECONOMIC, step=ORDERS, power=None, actors=POWERS))
+    orders = ai.orders(s, "RU", ctx(b"levy"))
+    assert [a.corps for a in orders if isinstance(a, PlaceLevy)] == ["corps:RU:Cossack-1"]

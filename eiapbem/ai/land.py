@@ -86,7 +86,7 @@ def movers(b: Any, *, engaged: bool = False) -> list[Corps]:
     out = []
     blocked = stops(st, b.power)
     for c in assess.army_units(st, b.power):
-        if c.corps_type in (CorpsType.GUERRILLA,) or c.besieging:
+        if c.corps_type in (CorpsType.GUERRILLA, CorpsType.COSSACK, CorpsType.FREIKORPS) or c.besieging:  # ai.raids
             continue
         if not engaged and c.location.kind is LocationKind.AREA and c.location.site in blocked:
             continue
