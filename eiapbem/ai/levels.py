@@ -197,8 +197,9 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 4, "ai-medium": 4, "ai-hard": 4}  # 2: diplomacy orders (issue 16); 3: land,
-# reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19)
+VERSIONS: dict[str, int] = {"ai-easy": 5, "ai-medium": 5, "ai-hard": 5}  # 2: diplomacy orders (issue 16); 3: land,
+# reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
+# of minors, forced marches, Cossack raids and levies (issue 19 item 1)
 
 
 def level(kind: PlayerKind | str) -> Level:
