@@ -238,3 +238,25 @@ def test_russia_places_its_cossacks_at_the_levy_check():
     s = s.replace(slot=Slot(phase=Phase.ECONOMIC, step=ORDERS, power=None, actors=POWERS))
     orders = ai.orders(s, "RU", ctx(b"levy"))
     assert [a.corps for a in orders if isinstance(a, PlaceLevy)] == ["corps:RU:Cossack-1"]
+
+
+def test_island_corps_march_to_the_fleets_port_and_the_fleet_waits_there_for_them():
+    from eiapbem.ai import naval
+    from eiapbem.rules.land.movement import MoveUnit
+
+    fleets = [{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 10}]
+    s = _invasion_scene("ai-hard", ({"id": "corps:GB:1", "location": "area:london", "infantry": 5},), fleets=fleets)
+    # the land slot: no land route leads from London to France (the Lille crossing is an option not used), so the
+    # corps goes to Portsmouth, where its fleet lies (8.6.1: they board in the same port)
+    b = ai.Builder(s.replace(slot=Slot(Phase.LAND, "turn", "GB", ("GB",))), "GB", ctx())
+    naval.stage(b, ai.level_of(s, "GB"))
+    assert b.actions == [MoveUnit(unit="corps:GB:1", path="portsmouth")]
+    # the naval slot of a war declared this month: no invasion yet (blockades first), but the fleet with corps in
+    # its port stays there instead of sailing to blockade, ready for next month
+    fresh = s.with_unit(s.units["corps:GB:1"].replace(location=Location(LocationKind.AREA, "portsmouth")))
+    fresh = fresh.with_war("GB", "FR", s.date, ("GB",))
+    naval_turn = ai.play_slot(fresh, "GB", ctx())
+    assert not any(isinstance(a, Load) for a in naval_turn.actions)
+    assert naval_turn.state.units["fleet:GB:1"].location == Location(LocationKind.PORT, "portsmouth")
+    no_corps = fresh.with_unit(fresh.units["corps:GB:1"].replace(location=Location(LocationKind.AREA, "london")))
+    assert ai.play_slot(no_corps, "GB", ctx()).state.units["fleet:GB:1"].location.kind is LocationKind.BLOCKADE
