@@ -260,3 +260,15 @@ def test_island_corps_march_to_the_fleets_port_and_the_fleet_waits_there_for_the
     assert naval_turn.state.units["fleet:GB:1"].location == Location(LocationKind.PORT, "portsmouth")
     no_corps = fresh.with_unit(fresh.units["corps:GB:1"].replace(location=Location(LocationKind.AREA, "london")))
     assert ai.play_slot(no_corps, "GB", ctx()).state.units["fleet:GB:1"].location.kind is LocationKind.BLOCKADE
+
+
+def test_a_raider_that_took_an_empty_enemy_city_holds_it():
+    from eiapbem.rules.model import CityControl
+
+    s = _raid_scene("ai-hard", depots=())
+    turn = ai.play_slot(s, "RU", ctx(b"take"))
+    where = turn.state.units["corps:RU:Cossack-1"].location
+    assert where.kind is LocationKind.CITY and any(e.kind == "land.take-city" for e in turn.events)  # 13.5.2
+    held = s.with_unit(s.units["corps:RU:Cossack-1"].replace(location=where))
+    held = held.replace(city_control=held.city_control.set(where.site, CityControl(nation="RU", since=s.date)))
+    assert ai.play_slot(held, "RU", ctx(b"hold")).actions == ()

@@ -17,7 +17,8 @@ raider in id order, by the level's ``raids``:
 - ``"safe"`` (hard): as medium, and it avoids ending where an enemy corps outside a city stands within 4
   movement points (it would be attacked: the 13.2.2 standing order to withdraw is not in the rules core yet).
 
-A move with nothing to gain (staying put where it already cuts a chain counts as a gain) goes toward the
+A raider that took a city stays in it as its garrison (13.5.2: an occupation is maintained), so one raider takes
+one city.  A move with nothing to gain (staying put where it already cuts a chain counts as a gain) goes toward the
 nearest enemy depot, still never ending among enemy field forces.  Each move is ``Builder.try_`` (the engine's
 checks); one that ends anywhere but where it was planned (a trigger province halts it, 13.2.4) is undone.
 
@@ -136,8 +137,12 @@ def plan(b: Any, lvl: Any) -> None:
     """Raids of ``b.power``'s Cossacks and Freikorps (before the land plan)."""
     if not lvl.raids or not assess.at_war_anywhere(b.state, b.power) or b.state.movement_over:
         return
+    m = b.ctx.map
     for c in raiders(b):
         c = b.state.units[c.id]
+        if c.location.kind is LocationKind.CITY and m.area(c.location.site).nation != b.power \
+                and control.city_power(b.state, m, c.location.site) == b.power:
+            continue  # it holds a city it took: it stays as its garrison (13.5.2: occupation is maintained)
         options = _options(b, lvl, c)
         if not options:
             continue
