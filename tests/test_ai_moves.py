@@ -12,6 +12,7 @@ from eiapbem.data.context import rules_context
 from eiapbem.rulecases.scene import scene_state
 from eiapbem.rules.model import POOL, POWERS, Depot, FrozenMap, Location, LocationKind, MinorCountry, MinorStatus, Phase, PlayerKind, Slot
 from eiapbem.rules.naval.transport import Disembark, FleetDepot, Load
+from test_ai_war import _to_gb_land_slot  # every slot after GB's naval one up to its land slot
 
 
 def ctx(seed: bytes = b"ai-moves"):
@@ -33,14 +34,6 @@ def _invasion_scene(kind, corps, *, wars=(("GB", "FR"),), fleets=None):
     for p in POWERS:
         s = s.with_power(p, controller=PlayerKind(kind))
     return s
-
-
-def _to_gb_land_slot(st):
-    for i in range(14):
-        if st.slot.phase is Phase.LAND and st.slot.power == "GB":
-            return st
-        st = ai.play_slot(st, st.slot.power, ctx(f"slot-{i}".encode())).state
-    raise AssertionError(f"GB's land slot never came: {st.slot}")
 
 
 THREE = ({"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 5},

@@ -28,10 +28,9 @@ from typing import Any
 
 import eiapbem.ai.assess as assess
 import eiapbem.ai.land as land
-from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import supply
 from eiapbem.rules.land.depots import own_territory
-from eiapbem.rules.land.movement import MoveUnit, allowance, counter_kind, step
+from eiapbem.rules.land.movement import MoveUnit, allowance, counter_kind
 from eiapbem.rules.land.supplyphase import forage_modifiers
 from eiapbem.rules.model import Corps, LandMove, LocationKind
 from eiapbem.rules.tables import forces
@@ -44,31 +43,6 @@ def may_force(b: Any, corps: Corps) -> bool:
     """The rules let ``corps`` forced march now (10.4.1: not its kind, not halted or landed)."""
     rec = b.state.land_moves.get(corps.id)
     return forces.may_force_march(counter_kind(b.ctx, corps)) and (rec is None or not (rec.halted or rec.foraged))
-
-
-def reach(b: Any, corps: Corps, path: tuple[str, ...], *, forced: bool) -> list[str]:
-    """The longest beginning of ``path`` the corps can move this slot, with or without the forced march's point
-    (the rules' own step costs; it stops where an enemy stack would stop it, 10.4.2)."""
-    st = b.state
-    ma = allowance(st, b.ctx, corps, forced_march=forced)
-    rec = st.land_moves.get(corps.id)
-    spent = rec.spent if rec is not None else 0
-    at = corps.location.site
-    blocked = land.stops(st, b.power)
-    legs: list[str] = []
-    for to in path:
-        try:
-            s = step(st, b.ctx, b.power, corps, at, to)
-        except IllegalAction:
-            break
-        if spent + s.cost > ma:
-            break
-        spent += s.cost
-        legs.append(to)
-        at = to
-        if to in blocked:
-            break
-    return legs
 
 
 def forage_sixths(b: Any, corps_id: str) -> tuple[int, int]:
@@ -131,9 +105,9 @@ def capitals(b: Any, lvl: Any) -> None:
                 break
             c = b.state.units[cid]
             path = land.route(b, c, cap)
-            if not path or reach(b, c, path, forced=False)[-1:] == [cap]:
+            if not path or land.reach(b, c, path)[-1:] == [cap]:
                 continue  # it arrives anyway (the land plan sends it) or cannot get there
-            legs = reach(b, c, path, forced=True)
+            legs = land.reach(b, c, path, forced=True)
             if legs[-1:] != [cap]:
                 continue
             empty = not land._own_inside(b, cap) and cap not in land.stops(b.state, power)
@@ -164,9 +138,9 @@ def strike(b: Any, lvl: Any) -> None:
             path = land.route(b, c, area)
             if not path:
                 continue
-            if reach(b, c, path, forced=False)[-1:] == [area]:
+            if land.reach(b, c, path)[-1:] == [area]:
                 plain.append((c, list(path), False, False))
-            elif may_force(b, c) and (legs := reach(b, c, path, forced=True))[-1:] == [area]:
+            elif may_force(b, c) and (legs := land.reach(b, c, path, forced=True))[-1:] == [area]:
                 extra.append((c, legs, True, False))
         if not extra:
             continue
@@ -182,4 +156,4 @@ def strike(b: Any, lvl: Any) -> None:
         _go(b, lvl, best[2])
 
 
-__all__ = ["FACES", "capitals", "forage_sixths", "may_force", "plan", "reach", "strike"]
+__all__ = ["FACES", "capitals", "forage_sixths", "may_force", "plan", "strike"]

@@ -47,19 +47,11 @@ DANGER = 4
 
 
 def raiders(b: Any) -> list[Corps]:
-    """The power's Cossacks and Freikorps that may still move: on the map, not in a besieged city, not halted."""
-    st, m = b.state, b.ctx.map
-    out = []
-    for c in assess.army_units(st, b.power):
-        if c.corps_type not in RAIDERS:
-            continue
-        if c.location.kind is LocationKind.CITY and control.is_besieged(st, m, c.location.site):
-            continue
-        rec = st.land_moves.get(c.id)
-        if rec is not None and (rec.halted or rec.foraged or rec.placed_back):
-            continue
-        out.append(c)
-    return out
+    """The power's Cossacks and Freikorps that may still move: on the map, not in a besieged city, not halted
+    (``land.movers``; among enemy forces too: they need not stop there, 10.4.2)."""
+    import eiapbem.ai.land as land
+
+    return land.movers(b, engaged=True, raiders=True)
 
 
 def _enemy_field(b: Any, area: str) -> bool:
