@@ -265,3 +265,16 @@ def test_a_raider_that_took_an_empty_enemy_city_holds_it():
     held = s.with_unit(s.units["corps:RU:Cossack-1"].replace(location=where))
     held = held.replace(city_control=held.city_control.set(where.site, CityControl(nation="RU", since=s.date)))
     assert ai.play_slot(held, "RU", ctx(b"hold")).actions == ()
+
+
+def test_the_escort_sails_past_enemy_fleets_it_outnumbers_by_the_levels_ratio():
+    corps = ({"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 5},)
+
+    def loads(french_heavy):
+        fleets = [{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 12},
+                  {"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": french_heavy}]
+        s = _invasion_scene("ai-hard", corps, fleets=fleets)
+        return [a.corps for a in ai.play_slot(s, "GB", ctx()).actions if isinstance(a, Load)]
+
+    assert loads(4) == ["corps:GB:1"]  # 12 warships against 4 in the Channel: 300%, over hard's 150%
+    assert loads(10) == []  # 120%: it does not risk the corps
