@@ -242,6 +242,19 @@ def test_one_campaign_month_of_the_strength_measure_is_reproducible():
     assert a == b and a.strong == ("GB", "PR", "RU") and a.winners and a.how == "standing"
     report = duel.Report([a], 1, 3, "ai-hard", "ai-easy")
     assert any("won by the stronger level" in line for line in report.lines())
+    # the continuous measure: the strong powers' mean percent_play minus the weak ones'
+    strong = sum(a.percent_play[p] for p in a.strong) / 3
+    weak = sum(a.percent_play[p] for p in POWERS if p not in a.strong) / 4
+    assert report.differences() == [strong - weak]
+    assert any("minus ai-easy's" in line for line in report.lines())
+    assert set(a.points) == set(POWERS) and set(a.did) == set(POWERS)
+
+
+def test_mean_interval_by_student_t():
+    mean, lo, hi = duel.mean_interval([1.0, 2.0, 3.0, 4.0])
+    # sd 1.291, t(3) 3.182: half-width 2.054
+    assert mean == 2.5 and round(lo, 3) == 0.446 and round(hi, 3) == 4.554
+    assert duel.mean_interval([5.0])[0] == 5.0 and duel.mean_interval([5.0])[1] == float("-inf")
 
 
 def test_trade_minors_and_access_by_level(set_up):
