@@ -73,8 +73,8 @@ def _without_corps(st, power):
 
 def test_the_loser_sues_for_peace_and_the_level_decides_when(set_up):
     # Austria, its corps beaten down, at war with France for three months: the balance alone does not make the
-    # hard level give up; with a French corps in Austria (a home area lost) it sues (after 2 months), the easy
-    # level (after 6) fights on; 6.4.2's limit is met (France is Austria's only enemy, with forces inside).
+    # hard level give up; with a French corps in Austria (a home area lost) it offers an informal peace (after 2
+    # months) and sues 4 months later, the easy level (after 6) fights on; 6.4.2's limit is met (France is Austria's only enemy, with forces inside).
     since = Date(1804, 10)
     st = _without_corps(set_up, "AU").with_war("FR", "AU", since, ("FR",))
     assert grand.balance(st, ctx(), "AU", "FR", "coalition") < HARD.sue_ratio
@@ -84,8 +84,14 @@ def test_the_loser_sues_for_peace_and_the_level_decides_when(set_up):
     vienna = ctx().map.national_capitals("AU")[0]
     st = st.with_unit(french.replace(location=french.location.replace(site=vienna)))
     assert grand.home_lost(st, ctx(), "AU") >= 1
-    assert grand.suits(st, ctx(), "AU", HARD) == ({"FR": True}, [])
+    # the hard level first offers an informal peace (no political points, 6.4.1) for informal_first months ...
+    assert HARD.informal_first == 4 and grand.suits(st, ctx(), "AU", HARD) == ({}, ["FR"])
     assert grand.suits(st, ctx(), "AU", EASY) == ({}, [])
+    # ... and sues (-5 or -8, 6.4.2) when the war still goes on after sue_after + informal_first months
+    longer = Date(1804, 13 - HARD.sue_after - HARD.informal_first)  # the state is in January 1805
+    st = st.with_war("FR", "AU", longer, ("FR",))
+    assert grand.months_at_war(st, "AU", "FR") == HARD.sue_after + HARD.informal_first
+    assert grand.suits(st, ctx(), "AU", HARD) == ({"FR": True}, [])
     st = st.with_power("AU", controller=PlayerKind.AI_HARD).with_power("FR", controller=PlayerKind.AI_HARD)
     orders = {p: list(ai.orders(st, p, ctx(p.encode()))) for p in POWERS}
     assert SueForPeace("FR", accept_unconditional=True) in orders["AU"]
@@ -93,6 +99,28 @@ def test_the_loser_sues_for_peace_and_the_level_decides_when(set_up):
     assert "AU" not in out.state.powers["FR"].wars
     # France, the victor with Austria under 40% of its side, gives unconditional terms (C.3, C.1.a, C.2)
     assert any("Austria surrenders unconditionally to France" in e.text for e in out.events)
+
+
+def test_the_levels_terms_and_informal_peace_follow_the_political_points(set_up):
+    # A victor's royal marriage (B.4) is +2 political points (000:3205): the hard level asks it first; the easy
+    # level asks the longer peace and reparations.  The hard level accepts an informal peace (6.4.1, no points)
+    # from an enemy it is not clearly beating, never from one it is.
+    from eiapbem.ai import diplomacy
+
+    st = set_up.with_war("FR", "AU", Date(1804, 10), ("FR",))
+    for p in POWERS:
+        st = st.with_power(p, controller=PlayerKind.AI_HARD)
+    b = ai.Builder(st, "AU", ctx())
+    hard = diplomacy._settings(b, HARD, "FR")
+    assert hard.terms[0] == "B.4" and hard.give_conditional
+    r = grand.balance(st, ctx(), "AU", "FR", "coalition")
+    assert hard.accept_informal and not grand.clearly_ahead(st, ctx(), "AU", "FR", r)
+    beaten = _without_corps(st, "AU")
+    b = ai.Builder(beaten, "FR", ctx())
+    crushing = diplomacy._settings(b, HARD, "AU")
+    assert crushing.terms[0] == "B.4" and not crushing.give_conditional  # Austria under 40%: unconditional
+    easy = diplomacy._settings(ai.Builder(st, "AU", ctx()), EASY, "FR")
+    assert easy.terms == ("B.2", "B.3") and easy.accept_informal
 
 
 def test_a_stalemate_ends_in_informal_peace_offered_by_the_defender(set_up):

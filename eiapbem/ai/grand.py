@@ -29,8 +29,10 @@ and the choices ``ai.diplomacy`` turns into orders:
 - ``suits``: sue an enemy for peace (6.4.2) once at war ``sue_after`` months if
   its side is under ``sue_ratio`` percent of the enemy's (with a home area lost
   as well, at the levels with ``sue_needs_loss``), or two home areas are lost,
-  or its political status is in the fiasco zone; an informal peace (6.4.1)
-  after ``weary_months`` when it is not clearly ahead (``_ahead``) and did not
+  or its political status is in the fiasco zone -- at the levels with ``informal_first``, a losing power first
+  offers an informal peace (6.4.1, no political points) for that many months and sues (-5 or -8, 6.4.2)
+  only if the war still goes on, unless it is in the fiasco zone; an informal peace (6.4.1)
+  after ``weary_months`` when it is not clearly ahead (``clearly_ahead``) and did not
   declare the war itself (an aggressor fights on until it is losing); the
   6.4.2 limit (a suit to an enemy with no forces in the home nation needs a suit
   to every enemy) is kept by ``rules.diplomacy.peace.suit_obligations``;
@@ -180,7 +182,7 @@ def _losing(state: GameState, ctx: Any, power: str, enemy: str, lvl: Any) -> tup
     return (r < lvl.sue_ratio and (lost >= 1 or not lvl.sue_needs_loss)) or lost >= 2 or z == "fiasco", r
 
 
-def _ahead(state: GameState, ctx: Any, power: str, enemy: str, r: int) -> bool:
+def clearly_ahead(state: GameState, ctx: Any, power: str, enemy: str, r: int) -> bool:
     """Clearly winning: a balance of ``AHEAD`` percent with home areas of the enemy held (a war wins land)."""
     return r >= AHEAD and home_lost(state, ctx, enemy) > 0
 
@@ -196,8 +198,11 @@ def suits(state: GameState, ctx: Any, power: str, lvl: Any) -> tuple[dict[str, b
         months = months_at_war(state, power, e)
         losing, r = _losing(state, ctx, power, e, lvl)
         if losing and months >= lvl.sue_after:
-            sue[e] = r * 2 < lvl.sue_ratio or zone(state, ctx, power) == "fiasco"
-        elif not _ahead(state, ctx, power, e, r) and months >= lvl.weary_months * (2 if power in ps.wars[e].declared_by else 1):
+            if months < lvl.sue_after + lvl.informal_first and zone(state, ctx, power) != "fiasco":
+                informal.append(e)  # an informal peace costs no political points; a surrender costs 5 or 8 (6.4.1-6.4.2)
+            else:
+                sue[e] = r * 2 < lvl.sue_ratio or zone(state, ctx, power) == "fiasco"
+        elif not clearly_ahead(state, ctx, power, e, r) and months >= lvl.weary_months * (2 if power in ps.wars[e].declared_by else 1):
             informal.append(e)
     if sue and peace.suit_obligations(state, ctx, power, [SueForPeace(t) for t in sue]):
         # 6.4.2: suing an enemy with no forces inside means suing every enemy at once; only when losing to all
@@ -228,5 +233,5 @@ def alliance_wanted(state: GameState, ctx: Any, power: str, lvl: Any) -> list[st
     return out[:lvl.seek_alliances]
 
 
-__all__ = ["AHEAD", "alliance_wanted", "home_lost", "hostility", "may_declare", "might", "months_at_war", "ratio",
+__all__ = ["AHEAD", "alliance_wanted", "clearly_ahead", "home_lost", "hostility", "may_declare", "might", "months_at_war", "ratio",
            "reachable", "side", "suits", "war_target", "zone"]

@@ -133,6 +133,8 @@ class Level:
     sue_after: int = 2
     #: ... and (when true) only once it has lost home areas too: a balance alone does not make it give up.
     sue_needs_loss: bool = True
+    #: Months a losing power first offers an informal peace (no political points, 6.4.1) before it sues (0: sues).
+    informal_first: int = 0
     #: Offers informal peace after this many months of a war neither side clearly wins.
     weary_months: int = 8
     #: Alliances asked for per month (0: none).
@@ -170,7 +172,7 @@ LEVELS: dict[PlayerKind, Level] = {
     PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
                               land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
                               defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
-                              ship_share=15, counters=True, manipulation=True, loans=True),
+                              ship_share=15, counters=True, manipulation=True, loans=True, informal_first=4),
 }
 
 

@@ -74,6 +74,14 @@ class Played:
     did: dict[str, Counter] = field(default_factory=lambda: {p: Counter() for p in POWERS})
 
 
+#: The political points of the diplomacy phase by what earned them (``rules.diplomacy.common.points``' sentences).
+_DIPLOMACY_POINTS = (("declare war on each other", "declarations of war"), ("declares war", "declarations of war"),
+                     ("declared war", "declarations of war"), ("surrenders", "surrenders"),
+                     ("accepts the", "surrenders accepted"), ("royal marriage", "royal marriages"),
+                     ("alliance", "alliances"), ("refuse", "alliances"), ("selected to run", "minors"),
+                     ("control of", "minors"), ("conquers", "minors"))
+
+
 def _count(p: Played, events: Iterable[LogEntry]) -> None:
     for e in events:
         if e.kind in COUNTED:
@@ -87,6 +95,9 @@ def _count(p: Played, events: Iterable[LogEntry]) -> None:
             p.peaces += 1
             if who in p.did and " surrenders " in e.text:
                 p.did[who]["surrenders"] += 1
+        if e.kind == "diplomacy.points" and who in p.did:
+            bucket = next((b for k, b in _DIPLOMACY_POINTS if k in e.text), "other")
+            p.did[who][f"political points for {bucket}"] += int(e.params.get("points", 0))
         if e.kind == "land.conquest" and who in p.did:
             p.did[who]["minors conquered"] += 1
         if e.kind == "siege.result" and e.params.get("outcome") == "captured":
