@@ -25,7 +25,8 @@ left (unused is lost, 12.5.6)
 ships, counters at war        no              10% on heavy ships   15% (GB: 45%);
                                               (GB: 30%); a corps   a corps counter
                                               counter when full    when full
-manipulation, loans           no              no                   yes
+manipulation (toward points), no              no                   yes
+loans
 land movement at war          greedy: each    objectives (5 a      objectives (8 a
                               corps alone to  slot) by value, odds slot), 8 movement
                               the nearest     and distance; corps  points; idle corps
@@ -46,12 +47,17 @@ is (ai.grand)                 2 in 10, any    5 in 10, hostile,    always, hosti
                               stance, 3 wars  2 wars               1 war
 sues for peace                under 40%,      under 60%, after 3   under 70%, after 2
                               after 6 months  months, with a home  months, with a home
-                                              area lost            area lost
+                                              area lost            area lost; offers an
+                                                                   informal peace for 4
+                                                                   months before suing
+accepts an informal peace     always          never                unless clearly
+                                                                   winning
 informal peace (stalemate;    after 12 months after 10 months      after 8 months
 twice as long as aggressor)
 alliances asked, minors       none            1 a month, 1 minor   1, 2 minors with
 manipulated                                   with 5% of money     10% of money
-victor's terms                B.4, B.2        harsh (B.3, B.1...)  harsh
+victor's terms                B.2, B.3 (no    B.4 (+2 political    B.4 (+2 political
+                              points)         points), B.3, B.1... points), B.3, B.1...
 GB denies trade to enemies    no              no                   yes
 of its allies
 fleets blockade / attack      never           at 200% of the enemy at 150%
@@ -142,7 +148,7 @@ class Level:
     #: Manipulation attempts on minor countries per month (6.1.4; at most 2) and the share of its money invested.
     manipulations: int = 2
     invest_share: int = 10
-    #: Victor's terms: "plain" (royal marriage, longer peace) or "harsh" (reparations, corps removed).
+    #: Victor's terms: "plain" (longer peace, reparations) or "harsh" (royal marriage, reparations, corps removed).
     terms: str = "harsh"
     #: Great Britain denies trade to a power at war with one of its allies.
     deny_trade: bool = True
@@ -179,8 +185,9 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 4, "ai-medium": 4, "ai-hard": 4}  # 2: diplomacy orders (issue 16); 3: land,
-# reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19)
+VERSIONS: dict[str, int] = {"ai-easy": 5, "ai-medium": 5, "ai-hard": 5}  # 2: diplomacy orders (issue 16); 3: land,
+# reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: victor's terms, informal peace
+# before a surrender, manipulation toward political points (issue 19 item 4)
 
 
 def level(kind: PlayerKind | str) -> Level:
