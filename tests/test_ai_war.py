@@ -97,14 +97,15 @@ def test_the_loser_sues_for_peace_and_the_level_decides_when(set_up):
     assert SueForPeace("FR", accept_unconditional=True) in orders["AU"]
     out = engine.resolve_slot(st, orders, ctx(b"resolve"))
     assert "AU" not in out.state.powers["FR"].wars
-    # France, the victor with Austria under 40% of its side, gives unconditional terms (C.3, C.1.a, C.2)
-    assert any("Austria surrenders unconditionally to France" in e.text for e in out.events)
+    # France (hard, sure_terms), the victor with Austria under 40% of its side, still gives conditional terms, the
+    # royal marriage first: an unconditional surrender the loser may refuse earns nothing
+    assert any("Austria surrenders conditionally to France, terms B.4" in e.text for e in out.events)
 
 
 def test_the_levels_terms_and_informal_peace_follow_the_political_points(set_up):
     # A victor's royal marriage (B.4) is +2 political points (000:3205): the hard level asks it first; the easy
     # level asks the longer peace and reparations.  The hard level accepts an informal peace (6.4.1, no points)
-    # from an enemy it is not clearly beating, never from one it is.
+    # in a war declared on it by an enemy it is not clearly beating (France declared on Austria here).
     from eiapbem.ai import diplomacy
 
     st = set_up.with_war("FR", "AU", Date(1804, 10), ("FR",))
@@ -117,8 +118,12 @@ def test_the_levels_terms_and_informal_peace_follow_the_political_points(set_up)
     assert hard.accept_informal and not grand.clearly_ahead(st, ctx(), "AU", "FR", r)
     beaten = _without_corps(st, "AU")
     b = ai.Builder(beaten, "FR", ctx())
-    crushing = diplomacy._settings(b, HARD, "AU")
+    crushing = diplomacy._settings(b, MEDIUM, "AU")
     assert crushing.terms[0] == "B.4" and not crushing.give_conditional  # Austria under 40%: unconditional
+    assert diplomacy._settings(b, HARD, "AU").give_conditional  # the hard level's sure terms
+    # the hard level never makes an informal peace in a war it declared and is not losing (no second -3)
+    assert not grand.accepts_informal(beaten, ctx(), "FR", "AU", HARD)
+    assert not diplomacy._settings(b, HARD, "AU").accept_informal
     easy = diplomacy._settings(ai.Builder(st, "AU", ctx()), EASY, "FR")
     assert easy.terms == ("B.2", "B.3") and easy.accept_informal
 

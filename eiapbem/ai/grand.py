@@ -187,6 +187,16 @@ def clearly_ahead(state: GameState, ctx: Any, power: str, enemy: str, r: int) ->
     return r >= AHEAD and home_lost(state, ctx, enemy) > 0
 
 
+def accepts_informal(state: GameState, ctx: Any, power: str, enemy: str, lvl: Any) -> bool:
+    """Whether ``power`` would end its war with ``enemy`` by an informal peace (6.4.1): when losing it, or
+    when the war was declared on it and it is not clearly winning; never in a war it declared and is not losing."""
+    losing, r = _losing(state, ctx, power, enemy, lvl)
+    if losing:
+        return True
+    w = state.powers[power].wars.get(enemy)
+    return w is not None and power not in w.declared_by and not clearly_ahead(state, ctx, power, enemy, r)
+
+
 def suits(state: GameState, ctx: Any, power: str, lvl: Any) -> tuple[dict[str, bool], list[str]]:
     """``({enemy: accept_unconditional}, [informal peace offers])`` for ``power`` this month."""
     ps = state.powers[power]
@@ -203,7 +213,8 @@ def suits(state: GameState, ctx: Any, power: str, lvl: Any) -> tuple[dict[str, b
             else:
                 sue[e] = r * 2 < lvl.sue_ratio or zone(state, ctx, power) == "fiasco"
         elif not clearly_ahead(state, ctx, power, e, r) and months >= lvl.weary_months * (2 if power in ps.wars[e].declared_by else 1):
-            informal.append(e)
+            if not (lvl.informal_first and power in ps.wars[e].declared_by):
+                informal.append(e)  # (the hard level ends a war it declared only when losing: see accepts_informal)
     if sue and peace.suit_obligations(state, ctx, power, [SueForPeace(t) for t in sue]):
         # 6.4.2: suing an enemy with no forces inside means suing every enemy at once; only when losing to all
         if all(_losing(state, ctx, power, e, lvl)[0] for e in ps.wars):
@@ -233,5 +244,5 @@ def alliance_wanted(state: GameState, ctx: Any, power: str, lvl: Any) -> list[st
     return out[:lvl.seek_alliances]
 
 
-__all__ = ["AHEAD", "alliance_wanted", "clearly_ahead", "home_lost", "hostility", "may_declare", "might", "months_at_war", "ratio",
+__all__ = ["AHEAD", "accepts_informal", "alliance_wanted", "clearly_ahead", "home_lost", "hostility", "may_declare", "might", "months_at_war", "ratio",
            "reachable", "side", "suits", "war_target", "zone"]

@@ -50,14 +50,18 @@ sues for peace                under 40%,      under 60%, after 3   under 70%, af
                                               area lost            area lost; offers an
                                                                    informal peace for 4
                                                                    months before suing
-accepts an informal peace     always          never                unless clearly
+accepts an informal peace     always          never                losing, or in a war
+                                                                   declared on it that
+                                                                   it is not clearly
                                                                    winning
 informal peace (stalemate;    after 12 months after 10 months      after 8 months
 twice as long as aggressor)
 alliances asked, minors       none            1 a month, 1 minor   1, 2 minors with
 manipulated                                   with 5% of money     10% of money
 victor's terms                B.2, B.3 (no    B.4 (+2 political    B.4 (+2 political
-                              points)         points), B.3, B.1... points), B.3, B.1...
+                              points)         points), B.3, B.1... points), B.3, B.1...;
+                                              unconditional when   always conditional
+                                              under 40%
 GB denies trade to enemies    no              no                   yes
 of its allies
 fleets blockade / attack      never           at 200% of the enemy at 150%
@@ -148,6 +152,8 @@ class Level:
     #: Manipulation attempts on minor countries per month (6.1.4; at most 2) and the share of its money invested.
     manipulations: int = 2
     invest_share: int = 10
+    #: Conditional terms even to a crushed enemy (an unconditional surrender the loser refuses earns nothing).
+    sure_terms: bool = False
     #: Victor's terms: "plain" (longer peace, reparations) or "harsh" (royal marriage, reparations, corps removed).
     terms: str = "harsh"
     #: Great Britain denies trade to a power at war with one of its allies.
@@ -178,7 +184,8 @@ LEVELS: dict[PlayerKind, Level] = {
     PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
                               land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
                               defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
-                              ship_share=15, counters=True, manipulation=True, loans=True, informal_first=4),
+                              ship_share=15, counters=True, manipulation=True, loans=True, informal_first=4,
+                              sure_terms=True),
 }
 
 
