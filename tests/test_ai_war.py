@@ -54,6 +54,20 @@ def test_great_britain_goes_to_war_with_france_and_the_easy_level_rarely_declare
     assert 0 < sum(1 for r in rolls if r is not None) < 20
 
 
+def test_the_hard_level_declares_no_land_war_that_leaves_it_open_to_a_second_front(set_up):
+    # At the start Austria (and Russia) outnumber Turkey two to one, but not Turkey and their strongest other land
+    # neighbour together: without ``second_front`` the hard level would march on Turkey and leave its capital
+    # open; with it, it declares nothing.  A war at sea (Great Britain on France) is not concerned.
+    import dataclasses
+
+    reckless = dataclasses.replace(HARD, second_front=False)
+    assert HARD.second_front
+    for p in ("AU", "RU"):
+        assert grand.war_target(set_up, ctx(), p, reckless) == "TU"
+        assert grand.war_target(set_up, ctx(), p, HARD) is None
+    assert grand.war_target(set_up, ctx(), "GB", HARD) == "FR"
+
+
 def test_a_declaration_is_a_legal_order_that_opens_the_war(set_up):
     st = set_up.with_power("GB", controller=PlayerKind.AI_HARD)
     orders = {p: list(ai.orders(st, p, ctx(p.encode()))) for p in POWERS}

@@ -22,7 +22,8 @@ and the choices ``ai.diplomacy`` turns into orders:
   (a land border between home nations, or either side Great Britain), that the
   6.2.2 limits allow (``rules.diplomacy.war.check_declaration``), not an ally,
   with its side at least the level's ``war_ratio`` of the target's (``sea_war_ratio``
-  in warships for a war at sea), fewer wars
+  in warships for a war at sea; at the levels with ``second_front``, for a war
+  on land, of the target's and its strongest other land neighbour's together), fewer wars
   than the level's ``max_wars``, and a labelled 1-10 roll within its
   ``war_chance`` (``ai/<power>/war``); the target with the most hostility, then
   the best ratio, then the powers' fixed order;
@@ -145,6 +146,17 @@ def may_declare(state: GameState, ctx: Any, power: str, target: str) -> bool:
     return True
 
 
+def _covered(state: GameState, ctx: Any, power: str, target: str, lvl: Any) -> bool:
+    """A land war on ``target`` leaves ``power`` strong enough for a second front: its side is at least the
+    level's ``war_ratio`` of the target's and the strongest other land neighbour's (not an ally) together, so that
+    its capital is not left open to a third power while its army is away."""
+    others = [might(state, ctx, q) for q in POWERS
+              if q not in (power, target) and q not in state.powers[power].alliances and not at_sea(power, q)
+              and reachable(ctx, power, q)]
+    against = side(state, ctx, target, lvl.judgment, against=power) + max(others, default=0)
+    return ratio(side(state, ctx, power, lvl.judgment, against=target), against) >= lvl.war_ratio
+
+
 def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
     """The major power ``power`` declares war on this month, or None (see the module's notes)."""
     ps = state.powers[power]
@@ -160,6 +172,8 @@ def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
             continue
         r = balance(state, ctx, power, q, lvl.judgment)
         if r < (lvl.sea_war_ratio if at_sea(power, q) else lvl.war_ratio):
+            continue
+        if lvl.second_front and not at_sea(power, q) and not _covered(state, ctx, power, q, lvl):
             continue
         key = (-hostility(power, q), -r, POWERS.index(q))
         if best is None or key < best[0]:

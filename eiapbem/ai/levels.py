@@ -131,6 +131,8 @@ class Level:
     war_ratio: int = 200
     #: The same in warships for a war at sea (Great Britain on one side).
     sea_war_ratio: int = 150
+    #: A land war needs its side to reach ``war_ratio`` of the target and its strongest other neighbour together.
+    second_front: bool = False
     #: Wars at once beyond which it declares no new one.
     max_wars: int = 1
     #: Out of 10: the chance, each diplomacy phase, that a war it may declare is declared.
@@ -185,7 +187,7 @@ LEVELS: dict[PlayerKind, Level] = {
                               land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
                               defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
                               ship_share=15, counters=True, manipulation=True, loans=True, informal_first=4,
-                              sure_terms=True),
+                              sure_terms=True, second_front=True),
 }
 
 
