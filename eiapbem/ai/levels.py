@@ -44,7 +44,10 @@ other decisions               at random       first option         first option
 forces weighed for war        its own         with allies          with allies
 war declared when its side    80% of target,  150% (130% at sea),  200% (150% at sea),
 is (ai.grand)                 2 in 10, any    5 in 10, hostile,    always, hostile,
-                              stance, 3 wars  2 wars               1 war
+                              stance, 3 wars  2 wars               1 war; on land, of the
+                                                                   target and its
+                                                                   strongest other land
+                                                                   neighbour together
 sues for peace                under 40%,      under 60%, after 3   under 70%, after 2
                               after 6 months  months, with a home  months, with a home
                                               area lost            area lost; offers an
@@ -54,8 +57,9 @@ accepts an informal peace     always          never                losing, or in
                                                                    declared on it that
                                                                    it is not clearly
                                                                    winning
-informal peace (stalemate;    after 12 months after 10 months      after 8 months
-twice as long as aggressor)
+informal peace (stalemate;    after 12 months after 10 months      after 8 months; never
+twice as long as aggressor)                                        in a war it declared
+                                                                   unless losing
 alliances asked, minors       none            1 a month, 1 minor   1, 2 minors with
 manipulated                                   with 5% of money     10% of money
 victor's terms                B.2, B.3 (no    B.4 (+2 political    B.4 (+2 political
