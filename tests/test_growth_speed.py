@@ -7,10 +7,10 @@ from model_strategies import factors, game_states
 
 from eiapbem.core.dice import Dice
 from eiapbem.data.context import rules_context
-from eiapbem.rules import control, supply
+from eiapbem.rules import control, forces, supply
 from eiapbem.rules.land import common as land_common
 from eiapbem.client.bench import set_up_state
-from eiapbem.rules.model import POOL, Corps, Fleet, Garrison, LocationKind
+from eiapbem.rules.model import POOL, Corps, Depot, Fleet, Garrison, LocationKind
 from eiapbem.rules.model.common import FactorType
 from eiapbem.rules.naval import common as naval_common
 
@@ -34,6 +34,11 @@ def test_units_by_site_are_the_scan_of_every_unit(s):
         assert supply.garrisons_at(s, site) == [u for u in scan if isinstance(u, Garrison)]
         assert land_common.field_units(s, site) == [
             u for u in scan if isinstance(u, (Corps, Garrison)) and u.location.kind is LocationKind.AREA]
+        for besieging in (False, True):
+            assert forces.counters_in_section(s, site, besieging=besieging) == sum(
+                1 for u in scan if u.location.kind is LocationKind.AREA and (
+                    (isinstance(u, Corps) and u.besieging == besieging)
+                    or (isinstance(u, (Garrison, Depot)) and not besieging)))
         for u in scan:
             if isinstance(u, Fleet):
                 assert naval_common.fleets_at(s, u.location) == [
