@@ -26,8 +26,8 @@ def register(cli: click.Group) -> None:
     def campaign(out: Path, months: int, seed: int, scenario: str, level: str, jobs: int) -> None:
         """Seven computer players play a scenario by files: each power in its own folder, every file sealed,
         copied into the other folders' commin/ and loaded there as a human's client does."""
-        from eiapbem.client.campaign import Campaign
-        from eiapbem.client.campaign_report import power_table, victory_lines
+        from eiapbem.client.campaign import HOST, Campaign
+        from eiapbem.client.campaign_report import event_line, power_table, victory_lines
 
         from .data_cmd import unit_labels
 
@@ -37,6 +37,7 @@ def register(cli: click.Group) -> None:
         click.echo("")
         for line in victory_lines(st) + power_table(st):
             click.echo(line)
+        click.echo(event_line(st, c.session(HOST).journal()))
         click.echo(f"Battle files carried between two folders (questions and replies, 4.2.7): {c.figures.battle_files}")
         click.echo(f"Final state hash: {c.check_hashes()} (equal in all {len(POWERS) + 1} folders)")
 
