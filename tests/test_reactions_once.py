@@ -3,9 +3,9 @@
 The reactions (DIPLOMATIC REACTIONS SCREEN, 6.3, 6.4, 6.5) are cleared from the shared state once a month is
 resolved, so the folder seals its kept copy again with every month's orders (``client/orders.py``): that part
 must travel each month.  A player gives only what changes.  The computer choosing for a folder (``eiapbem
-campaign``) used to choose from the cleared state, so from the second month every reaction went twice (the kept
-copy, and the computer's same orders again).  It now chooses from ``orders.as_kept``: the state with the folder's
-kept reactions, and gives only the changes.
+campaign``) chooses from the cleared state, so from the second month every reaction goes twice (the kept copy,
+and the computer's same orders again).  From ``orders.as_kept`` (the state with the folder's kept reactions) it
+gives only the changes.  (The campaign runner does not use it yet: docs/decisions.md, session 2026-12-02b.)
 """
 
 from __future__ import annotations

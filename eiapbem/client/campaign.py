@@ -136,7 +136,7 @@ class Folders:
             elif st.slot.phase is Phase.SETUP:
                 setups.load_setup(s, "default")
             else:
-                lent = sealed_orders.as_kept(s.data.meta, s.current(), p).with_power(p, controller=self.kinds[p])
+                lent = s.current().with_power(p, controller=self.kinds[p])
                 ctx = rules_context(s.slot_dice())
                 if sealed_orders._sealed_round(st) == "commit":  # the orders the computer chooses, sealed now
                     acts = list(duel.to_commit(lent, p, ctx))

@@ -64,8 +64,9 @@ def as_kept(meta: dict, state: GameState, power: str) -> GameState:
     """``state`` with ``power``'s diplomatic reactions as this folder keeps them, in a diplomacy phase.
 
     What a player's reactions stand at: the folder sends them again by itself (``file_actions``), and the
-    player gives only what changes.  The computer choosing a folder's orders (``eiapbem campaign``) chooses
-    from this state, so it too gives only the reactions that change, not every one again each month.
+    player gives only what changes.  A computer choosing a folder's orders from this state gives only the
+    reactions that change, not every one again each month (not yet used by ``eiapbem campaign``: docs/decisions.md,
+    session 2026-12-02b).
     """
     kept = meta.get(REACTIONS_KEY, {}).get(power)
     if kept is None or state.slot is None or state.slot.phase is not Phase.DIPLOMACY:
