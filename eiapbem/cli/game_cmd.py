@@ -290,12 +290,37 @@ def register(cli: click.Group) -> None:
     @click.argument("choice")
     @game_options
     def answer(decision: str, choice: str, game: str | None, power: str | None, password: str | None) -> None:
-        """Answer a pending decision ('eiapbem status' lists them)."""
+        """Answer a pending decision ('eiapbem status' lists them with their choices).
+
+        \b
+        Example: eiapbem answer battle:1805-01:cracow:0/0 assault
+        Battle chits (11.2.1): the attacker picks first, then the defender.
+        Attacker: outflank (needs two corps; leans on the commander's
+        strategic rating), assault / escalated-assault (bloody, weak against
+        defend), echelon (best with better morale), probe (cautious, good
+        against defend). Defender: outflank, counter-attack /
+        escalated-counter-attack, defend (saves casualties), withdrawal
+        (avoid battle). 'eiapbem tables show operational-possibilities'
+        prints which chit beats which; 'eiapbem battle report BATTLE-ID'
+        the rounds so far.
+        """
         s = open_session(game, power, password)
+        from eiapbem.core.errors import IllegalAction
         from eiapbem.rules.engine import AnswerDecision
 
-        for e in s.act(AnswerDecision(decision, choice)).events:
+        out = s.act(AnswerDecision(decision, choice))
+        for e in out.events:
             click.echo(e.text)
+        if not out.events:  # a battle's next step logs nothing until the battle ends: confirm the answer
+            click.echo(f"{s.power} answered {decision}: {choice}")
+        from eiapbem.client.status import answer_hint
+
+        try:
+            ask = answer_hint(s.current().pending.values(), list(s.local))
+        except IllegalAction:  # the slot moved on (the answer ended it)
+            ask = None
+        if ask:
+            click.echo(f"next: {ask}")
         if s.last_battle_file is not None and not any(e["attacker"] in s.local for e in s.data.battles.get("answer", {}).values()):
             click.echo(f"your reply is battles/{s.last_battle_file.name}: send it to your opponent (4.2.7)")
         for line in s.battle_lines():

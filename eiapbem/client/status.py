@@ -76,6 +76,10 @@ def status_record(s: Any) -> dict:
     mine = [w["power"] for w in rec["waiting"] if w["here"]]
     if mine:
         what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
+        if slot.phase is Phase.SETUP and impl:
+            what = "'eiapbem setup load default' places the shipped setup ('eiapbem setup --help': piece by piece), then "
+        if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
+            what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
         rec["next"] = f"{', '.join(mine)} to play: {what}'eiapbem end-phase{who}'"
     elif waiting:
@@ -87,6 +91,9 @@ def status_record(s: Any) -> dict:
     except IllegalAction:
         pend = list(st.pending.values())
     rec["pending"] = [{"id": d.id, "power": d.power, "kind": d.kind, "options": list(d.options)} for d in pend]
+    ask = answer_hint(pend, list(s.local))
+    if ask:
+        rec["next"] = ask  # a question of this folder's comes before anything else of the slot
     rec["not_implemented"] = [str(p) for p in Phase if not engine.phase_implemented(p)]
     rec["partly_built"] = [{"phase": str(p), "missing": engine.phase_gaps(p)} for p in Phase
                            if engine.phase_implemented(p) and engine.phase_gaps(p)]
@@ -94,6 +101,17 @@ def status_record(s: Any) -> dict:
 
     rec["forks"] = fork_lines(s)  # forks this folder set aside (issue 20)
     return rec
+
+
+def answer_hint(pending: Any, powers: Any) -> str | None:
+    """The command that answers the first question put to one of ``powers``, or None when there is none."""
+    for d in pending:
+        if d.power in powers:
+            return (f"{d.power} to answer {d.kind} {d.id}: 'eiapbem answer {d.id} CHOICE' with CHOICE one of "
+                    f"{', '.join(d.options)}" + (f" ('eiapbem battle report {d.id.split('/')[0]}' shows the battle"
+                                                 + (", 'eiapbem answer --help' the chits)" if d.kind == "battle.chit" else ")")
+                                                 if d.kind.startswith("battle") else ""))
+    return None
 
 
 def status_lines(s: Any) -> list[str]:
@@ -134,7 +152,7 @@ def render(rec: dict) -> list[str]:
     if rec["next"]:
         out.append("Next: " + rec["next"])
     out.extend(rec["battles"])
-    out.append("Pending decisions: " + (", ".join(f"{d['id']} for {d['power']} ({d['kind']}: {'/'.join(d['options'])})"
+    out.append("Pending decisions: " + ("; ".join(f"{d['id']} for {d['power']} ({d['kind']}: {', '.join(d['options'])})"
                                                   for d in rec["pending"]) or "none"))
     if rec["not_implemented"]:
         out.append("Not implemented yet: " + ", ".join(rec["not_implemented"]) + " (these phases accept only end-phase)")

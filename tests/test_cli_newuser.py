@@ -1,0 +1,132 @@
+"""Rough edges a new user met playing from the README (issue 19, "tried as a new user would").
+
+Each test pins one mend: a help text that said the wrong thing or nothing, a status line that did not
+say which command comes next, a refusal without the way out, an info box that hid who holds a city.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from battlekit import corps, ctx, land_state
+from clikit import cli, new_game
+from eiapbem.cli import main
+from eiapbem.cli.actions_cmd import _describe, _field_comments
+from eiapbem.client import show
+from eiapbem.client.status import answer_hint, render
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import engine
+from eiapbem.rules.diplomacy.orders import SueForPeace
+from eiapbem.rules.land.movement import MoveUnit
+from eiapbem.rules.land.sieging import Besiege
+from eiapbem.rules.model import Factors, Garrison, Location, LocationKind, garrison_id
+
+C = ctx()
+
+
+def _help(*words: str) -> str:
+    r = CliRunner().invoke(main.cli, [*words, "--help"], terminal_width=200)
+    assert r.exit_code == 0, r.output
+    return " ".join(r.output.split())
+
+
+def test_declare_war_target_is_not_described_as_a_piracy_target():
+    # It read "the power whose trade the privateers prey on (8.9)" (the piracy order's text).
+    text = _help("diplomacy", "declare-war")
+    assert "privateers" not in text and "to declare war on" in text
+    assert "privateers prey on (8.9)" in _help("naval", "piracy")
+    assert "victory points are reduced" in _help("economy", "deduct-vp")
+    assert "privateers" not in _help("reinforce", "transfer-factors")
+
+
+def test_every_option_of_the_surrender_terms_and_the_peace_orders_says_what_it_is():
+    text = _help("diplomacy", "surrender-terms")
+    for words in ("the enemy these settings are toward", "offer conditional terms", "victory-conditions",
+                  "accept an informal peace", "list-A condition", "(B.1, B.7, C.1, C.6); may be given several times",
+                  "(B.6, C.4); may be given several times", "separate peace with this enemy (6.4); may be given"):
+        assert words in text, words
+    assert "the enemy power you sue for peace" in _help("diplomacy", "sue-for-peace")
+    assert "purchase-cost" in _help("economy", "buy-army") and "show pool" in _help("economy", "buy-counter")
+    assert "end its 'naval move' path in the port" in _help("naval", "attack")
+
+
+def test_a_record_fields_documentation_comment_becomes_its_help():
+    notes = _field_comments("eiapbem.rules.diplomacy.orders", "SueForPeace")
+    assert notes == {"accept_unconditional": "Accept unconditional terms if they are offered (conditional terms must always be accepted)."}
+    assert _field_comments("eiapbem.rules.diplomacy.orders", "NoSuchClass") == {}
+
+
+def test_an_order_with_a_flag_is_confirmed_as_typed():
+    # It read "sue-for-peace --to AU --accept-unconditional True accepted".
+    assert _describe(SueForPeace(to="AU", accept_unconditional=True)) == "--to AU --accept-unconditional"
+    assert _describe(SueForPeace(to="AU")) == "--to AU"
+
+
+def test_answer_help_explains_the_battle_chits():
+    text = _help("answer")
+    assert "eiapbem answer battle:1805-01:cracow:0/0 assault" in text
+    assert "defend (saves casualties)" in text and "tables show operational-possibilities" in text
+
+
+def test_a_pending_question_makes_the_next_step_the_answer_command():
+    chit = SimpleNamespace(id="battle:1805-01:cracow:0/0", power="PR", kind="battle.chit", options=("assault", "probe"))
+    loss = SimpleNamespace(id="battle:1805-01:cracow:0/2", power="PR", kind="battle.casualties",
+                           options=("corps:PR:I/infantry", "corps:PR:I/cavalry"))
+    assert answer_hint([chit], ["AU"]) is None
+    hint = answer_hint([chit], ["PR"])
+    assert hint.startswith("PR to answer battle.chit battle:1805-01:cracow:0/0: 'eiapbem answer battle:1805-01:cracow:0/0 CHOICE'")
+    assert "one of assault, probe" in hint and "'eiapbem battle report battle:1805-01:cracow:0'" in hint
+    assert "the chits" in hint and "the chits" not in answer_hint([loss], ["PR"])
+    # The choices of a casualty question hold slashes: they are listed with commas.
+    rec = {"game": "G", "scenario": "classic-1805", "plays": ["PR"], "hosts": False, "over": False, "date_name": "January 1805",
+           "state_hash": "0" * 64, "phase": "land", "phase_implemented": True, "simultaneous": False, "slot": "x",
+           "turn_of": "PR", "computer": [], "waiting": [], "power": "PR", "orders_sent": None, "actions_taken": None,
+           "next": hint, "battles": [], "not_implemented": [], "partly_built": [], "log": [],
+           "pending": [{"id": loss.id, "power": "PR", "kind": loss.kind, "options": list(loss.options)}]}
+    out = render(rec)
+    assert f"Next: {hint}" in out
+    assert "Pending decisions: battle:1805-01:cracow:0/2 for PR (battle.casualties: corps:PR:I/infantry, corps:PR:I/cavalry)" in out
+
+
+def test_besieging_an_empty_city_names_the_way_to_take_it():
+    s = corps(land_state(), "corps:FR:V", "innsbruck", infantry=10)
+    with pytest.raises(IllegalAction) as e:
+        engine.apply_action(s, "FR", Besiege(unit="corps:FR:V"), C)
+    assert "nothing for corps:FR:V to besiege" in str(e.value)
+    assert e.value.hint == ("an ungarrisoned enemy city is taken by moving into it (13.5.2): "
+                            "'eiapbem land move --unit corps:FR:V --path innsbruck --city'")
+    # ... and the hint's command does it.
+    s = engine.apply_action(s, "FR", MoveUnit(unit="corps:FR:V", path="innsbruck", city=True), C).state
+    box = show.area(s, C.map, "innsbruck")
+    assert "  controlled by AU; its city held by FR (13.5.2)" in box
+    assert "    corps:FR:V: 10 infantry inside the city" in box
+
+
+def test_the_area_box_shows_who_besieges():
+    loc = Location(LocationKind.CITY, "innsbruck")
+    s = corps(land_state(), "corps:FR:V", "innsbruck", infantry=10)
+    s = s.with_unit(Garrison(id=garrison_id("AU", loc), nation="AU", location=loc, factors=Factors(infantry=2)))
+    s = engine.apply_action(s, "FR", Besiege(unit="corps:FR:V"), C).state
+    box = show.area(s, C.map, "innsbruck")
+    assert "    corps:FR:V: 10 infantry besieging the city" in box
+    assert any(line.startswith("  controlled by ") and "its city held by" not in line for line in box)
+
+
+def test_an_empty_free_state_pool_row_says_nothing_once():
+    from eiapbem.data import world
+    from eiapbem.rules.scenario import initial_state
+
+    s = initial_state(world.load_scenario("classic-1805"), world.load_raw())  # Prussia runs Saxony, a free state
+    s = s.replace(minors=s.minors.set("saxony", s.minors["saxony"].replace(stored_factors=Factors())))
+    rows = [line for line in show.pool(s, "PR") if line.startswith("  saxony (free state)")]
+    assert rows == ["  saxony (free state) to place: nothing"], rows
+
+
+def test_setup_status_names_the_shipped_setup(tmp_path):
+    home = new_game(tmp_path)
+    r = cli(home, "status", "--power", "RU", "--password", "pw-RU")
+    assert r.exit_code == 0, r.output
+    assert "Next: RU to play: 'eiapbem setup load default' places the shipped setup" in r.output
