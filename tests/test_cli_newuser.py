@@ -12,10 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from battlekit import corps, ctx, land_state
-from clikit import cli, new_game
+from clikit import WEAK, cli, new_game
 from eiapbem.cli import main
 from eiapbem.cli.actions_cmd import _describe, _field_comments
 from eiapbem.client import show
+from eiapbem.client.session import TEST_SCRYPT_ENV
 from eiapbem.client.status import answer_hint, render
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
@@ -130,3 +131,23 @@ def test_setup_status_names_the_shipped_setup(tmp_path):
     r = cli(home, "status", "--power", "RU", "--password", "pw-RU")
     assert r.exit_code == 0, r.output
     assert "Next: RU to play: 'eiapbem setup load default' places the shipped setup" in r.output
+
+
+def test_places_typed_as_people_write_them_are_found(tmp_path):
+    from eiapbem.cli.common import place_name
+
+    assert place_name("Cracow") == "cracow" and place_name("St Petersburg") == "st-petersburg"
+    assert place_name("Glogau, Posen ,Breslau") == "glogau,posen,breslau" and place_name("box:brest") == "box:brest"
+    home = new_game(tmp_path)
+    r = cli(home, "show", "area", "St Petersburg", "--power", "RU", "--password", "pw-RU")
+    assert r.exit_code == 0 and r.output.startswith("St. Petersburg (st-petersburg)"), r.output
+
+
+def test_an_order_of_another_phase_says_which_phase_it_is_now(tmp_path, run_cli):
+    # It read "naval.move is an action of the naval phase, not of the setup phase".
+    home = new_game(tmp_path)
+    code, out, err = run_cli("naval", "move", "--fleet", "fleet:RU:1", "--path", "baltic-sea", "--power", "RU",
+                             "--password", "pw-RU", home=home, env={TEST_SCRYPT_ENV: WEAK})
+    assert code == 1 and "Traceback" not in err, err
+    assert "'eiapbem naval move' is an order of the naval phase; the game is in the setup phase of January 1805" in err
+    assert "hint: 'eiapbem setup --help' lists what you can do now" in err

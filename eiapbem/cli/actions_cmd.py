@@ -21,11 +21,12 @@ from typing import Any
 
 import click
 
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
 from eiapbem.rules.model.base import OneOf
 
-from .common import PHASE_GROUPS, game_options, open_session, phase_group as _phase_group, rules_ctx as _ctx
+from .common import PHASE_GROUPS, game_options, open_session, phase_group as _phase_group, place_name, rules_ctx as _ctx
 
 #: Phase -> click group name.
 GROUPS = {p: PHASE_GROUPS[p.value][0] for p in Phase}
@@ -128,6 +129,10 @@ def _field_comments(module: str, name: str) -> dict[str, str]:
             out[field.group(1)] = " ".join(note)
         note = []
     return out
+
+
+#: Fields naming places on the map (lower case, hyphens): typed names are put in that spelling.
+_PLACE_FIELDS = ("path", "area", "port", "sea", "place", "blockade")
 
 
 def _opt(name: str) -> str:
@@ -259,8 +264,17 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
 
     def callback(**values: Any) -> None:
         common = {k: values.pop(k) for k in ("game", "power", "password")}
+        for field in _PLACE_FIELDS:  # 'Cracow', 'St Petersburg', 'cracow, warsaw' as typed
+            if isinstance(values.get(f"f_{field}"), str):
+                values[f"f_{field}"] = place_name(values[f"f_{field}"])
         action = _make(cls, build, values)
         s = open_session(**common)
+        slot = s.state.slot
+        if slot is not None and slot.phase not in spec.phases:
+            now = GROUPS[slot.phase]
+            raise IllegalAction(f"'eiapbem {GROUPS[spec.phases[0]]} {name}' is an order of the {spec.phases[0]} phase; "
+                                f"the game is in the {slot.phase} phase of {s.state.date.name}",
+                                hint=f"'eiapbem {now} --help' lists what you can do now; 'eiapbem status' says whose turn it is")
         out = s.act(action)
         for e in out.events:
             click.echo(e.text)

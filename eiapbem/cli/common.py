@@ -166,6 +166,12 @@ def rules_ctx(s: Any) -> Any:
 
 
 #: Phase (its value) -> the click group of its commands, and the group's help.
+def place_name(text: str) -> str:
+    """A place as typed by a person (``Cracow``, ``St Petersburg``, ``cracow, warsaw``) in the map's spelling
+    (``cracow``, ``st-petersburg``, ``cracow,warsaw``): the map's ids are lower case with hyphens."""
+    return ",".join("-".join(part.strip().lower().split()) for part in text.split(","))
+
+
 PHASE_GROUPS = {
     "setup": ("setup", "The setup phase (5.1-5.3): place your forces (manual: Setup Phase)."),
     "diplomacy": ("diplomacy", "The diplomacy phase (6.0): war, peace, alliances, trade, access (manual: "
