@@ -151,3 +151,34 @@ def test_an_order_of_another_phase_says_which_phase_it_is_now(tmp_path, run_cli)
     assert code == 1 and "Traceback" not in err, err
     assert "'eiapbem naval move' is an order of the naval phase; the game is in the setup phase of January 1805" in err
     assert "hint: 'eiapbem setup --help' lists what you can do now" in err
+
+
+def test_the_shell_takes_a_command_typed_with_eiapbem_in_front(tmp_path):
+    # The README writes 'eiapbem status'; typed so in a sitting it read "No such command 'eiapbem'".
+    home = new_game(tmp_path)
+    r = cli(home, "shell", "--power", "RU", input="pw-RU\neiapbem status\nquit\n")
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "Turn: Russia (1805-01/setup/turn/RU)" in r.stdout and "No such command" not in r.output
+
+
+def test_an_unknown_command_points_to_the_list_of_commands(tmp_path, run_cli):
+    code, out, err = run_cli("bogus")
+    assert code == 2 and "No such command 'bogus'" in err
+    assert "hint: 'eiapbem --help' lists the commands" in err
+    code, out, err = run_cli("land", "mvoe")
+    assert code == 2 and "Did you mean 'move'?" in err and "hint: 'eiapbem land --help' lists the commands" in err
+
+
+def test_a_power_not_played_here_is_refused_before_the_password_is_asked(tmp_path, run_cli, monkeypatch):
+    from eiapbem.client import newgame
+
+    monkeypatch.setenv(TEST_SCRYPT_ENV, WEAK)
+    types = {"RU": "host", "TU": "ai-easy", "AU": "ai-easy", "PR": "ai-easy", "SP": "ai-easy", "FR": "ai-easy", "GB": "ai-easy"}
+    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in types.items()]
+    newgame.new_game(tmp_path, "Solo", "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
+                     passwords={"RU": "pw-RU"}, host_password="pw-host")
+    # No password on the command line and none in the environment: a prompt would read the empty input.
+    code, out, err = run_cli("status", "--power", "PR", env={TEST_SCRYPT_ENV: WEAK, "EIAPBEM_PASSWORD": ""}, input="")
+    assert code == 1 and "Password for" not in out + err, (out, err)
+    assert "PR is not played from this folder (it plays RU, host)" in err
+    assert "hint: --power takes one of RU, host; 'eiapbem show power PR' or 'eiapbem show units PR'" in err

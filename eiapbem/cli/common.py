@@ -125,6 +125,12 @@ def open_session(game: str | None, power: str | None, password: str | None) -> A
     if sitting is not None and power in (None, sitting[1]) and name == sitting[0]:
         return session.Session.open_with(h, name, sitting[2])
     power = acting_power(h, name, power, "acts")
+    local = session.local_roles(h, name)
+    if power not in local:  # said before the password is asked, not after
+        plays = ", ".join(local) or "no power"
+        raise session.NoGame(f"{power} is not played from this folder (it plays {plays})",
+                     hint=f"--power takes one of {plays}; 'eiapbem show power {power}' or 'eiapbem show units {power}' "
+                          "look at another power" if local else None)
     if password is None:
         password = click.prompt(f"Password for {power}", hide_input=True)
     return session.Session.open(h, name, power, password)
