@@ -182,3 +182,20 @@ def test_a_power_not_played_here_is_refused_before_the_password_is_asked(tmp_pat
     assert code == 1 and "Password for" not in out + err, (out, err)
     assert "PR is not played from this folder (it plays RU, host)" in err
     assert "hint: --power takes one of RU, host; 'eiapbem show power PR' or 'eiapbem show units PR'" in err
+
+
+def test_load_says_why_files_left_in_commin_are_not_new(tmp_path):
+    # Files copied by hand stay in commin/ after loading; 'no new files' alone left the user wondering.
+    import shutil
+
+    home = new_game(tmp_path)
+    assert cli(home, "setup", "load", "default", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    assert cli(home, "end-phase", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    sent = next(p for p in (home / "commout").glob("*_setup_turn_RU.pbm"))
+    (home / "commin" / "done").mkdir(parents=True, exist_ok=True)
+    shutil.copy(sent, home / "commin" / sent.name)
+    r = cli(home, "load", "--power", "TU", "--password", "pw-TU")
+    assert r.exit_code == 0 and r.stdout.strip() == "no new files in commin/", r.output
+    shutil.copy(sent, home / "commin" / "done" / sent.name)
+    r = cli(home, "load", "--power", "TU", "--password", "pw-TU")
+    assert "no new files in commin/ (1 file(s) there were loaded before: their copies are in commin/done/" in r.stdout

@@ -229,7 +229,9 @@ def register(cli: click.Group) -> None:
         for name, why in rep.refused:
             click.echo(f"eiapbem: refused {name}: {why}", err=True)
         if not rep.loaded and not rep.refused and not rep.obsolete:
-            click.echo("no new files in commin/")
+            seen = [f for f in s.folders.incoming(s.game) if f.suffix == ".pbm" and (f.parent / "done" / f.name).exists()]
+            click.echo("no new files in commin/" + (f" ({len(seen)} file(s) there were loaded before: their copies are in "
+                                                    "commin/done/, so commin/ may be cleared)" if seen else ""))
         return 1 if rep.refused and not rep.loaded else 0
 
     @cli.command("status")
