@@ -199,3 +199,12 @@ def test_load_says_why_files_left_in_commin_are_not_new(tmp_path):
     shutil.copy(sent, home / "commin" / "done" / sent.name)
     r = cli(home, "load", "--power", "TU", "--password", "pw-TU")
     assert "no new files in commin/ (1 file(s) there were loaded before: their copies are in commin/done/" in r.stdout
+
+
+def test_the_battle_list_marks_naval_combats_and_sieges_finished_and_names_the_siege_city():
+    # A naval combat that had ended was listed "in progress", a siege "siege battle in ?".
+    from eiapbem.cli.battle_cmd import _where, finished
+
+    assert finished(SimpleNamespace(step="done")) and not finished(SimpleNamespace(step="pursuit"))
+    assert finished(SimpleNamespace(finished=True)) and not finished(SimpleNamespace(finished=False))
+    assert _where("siege", SimpleNamespace(city="glogau")) == "glogau"
