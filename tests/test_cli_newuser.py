@@ -208,3 +208,21 @@ def test_the_battle_list_marks_naval_combats_and_sieges_finished_and_names_the_s
     assert finished(SimpleNamespace(step="done")) and not finished(SimpleNamespace(step="pursuit"))
     assert finished(SimpleNamespace(finished=True)) and not finished(SimpleNamespace(finished=False))
     assert _where("siege", SimpleNamespace(city="glogau")) == "glogau"
+
+
+def test_end_phase_while_another_players_file_is_due_says_what_to_wait_for(tmp_path, run_cli, monkeypatch):
+    # It read only "FR has already sent its orders for …" (or that it is not the power's turn).
+    from eiapbem.client import newgame
+
+    monkeypatch.setenv(TEST_SCRYPT_ENV, WEAK)
+    types = {"RU": "host", "TU": "ai-easy", "AU": "ai-easy", "PR": "ai-easy", "SP": "ai-easy", "FR": "client", "GB": "ai-easy"}
+    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in types.items()]
+    newgame.new_game(tmp_path, "Duo", "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
+                     passwords={"RU": "pw-RU"}, host_password="pw-host")
+    env = {TEST_SCRYPT_ENV: WEAK, "EIAPBEM_PASSWORD": "pw-RU"}
+    assert run_cli("setup", "load", "default", env=env)[0] == 0
+    code, out, err = run_cli("end-phase", env=env)
+    assert code == 0 and "Turn: France" in out, (out, err)
+    code, out, err = run_cli("end-phase", env=env)
+    assert code == 1 and "Traceback" not in err
+    assert "hint: the game waits for FR: when their files arrive, put them in commin/ and run 'eiapbem load'" in err, err

@@ -271,9 +271,18 @@ def register(cli: click.Group) -> None:
     def end_phase(game: str | None, power: str | None, password: str | None) -> None:
         """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
         from eiapbem.client.status import status_lines
+        from eiapbem.core.errors import IllegalAction
 
         s = open_session(game, power, password)
-        path = s.end_phase()
+        try:
+            path = s.end_phase()
+        except IllegalAction as err:
+            waited = [p for p, _ in s.awaited()]
+            others = [p for p in waited if p not in s.local]
+            if others and s.power not in waited:  # nothing to end here: the others' files are due
+                err.hint = (f"the game waits for {', '.join(others)}: when their files arrive, put them in commin/ "
+                            "and run 'eiapbem load'")
+            raise
         click.echo(f"{s.power} ended its slot; turn file commout/{path.name}"
                    + (" (+ .eml draft to send)" if path.with_name(path.name + ".eml").exists() else ""))
         for line in status_lines(s)[1:4]:
