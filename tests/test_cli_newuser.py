@@ -226,3 +226,12 @@ def test_end_phase_while_another_players_file_is_due_says_what_to_wait_for(tmp_p
     code, out, err = run_cli("end-phase", env=env)
     assert code == 1 and "Traceback" not in err
     assert "hint: the game waits for FR: when their files arrive, put them in commin/ and run 'eiapbem load'" in err, err
+
+
+def test_the_bare_map_in_a_game_folder_says_how_to_draw_the_game(tmp_path):
+    home = new_game(tmp_path)
+    r = cli(home, "map", "--svg", str(tmp_path / "m.svg"))
+    assert r.exit_code == 0, r.output
+    assert f"'eiapbem map --svg {tmp_path / 'm.svg'} --save save/Cli.sav' draws its units" in r.stdout
+    r = cli(tmp_path / "commin", "map", "--svg", str(tmp_path / "m.svg"))  # not a game folder: the map alone
+    assert r.exit_code == 0 and "bare map" not in r.stdout
