@@ -235,3 +235,12 @@ def test_the_bare_map_in_a_game_folder_says_how_to_draw_the_game(tmp_path):
     assert f"'eiapbem map --svg {tmp_path / 'm.svg'} --save save/Cli.sav' draws its units" in r.stdout
     r = cli(tmp_path / "commin", "map", "--svg", str(tmp_path / "m.svg"))  # not a game folder: the map alone
     assert r.exit_code == 0 and "bare map" not in r.stdout
+
+
+def test_new_names_the_missing_powers_before_asking_any_password(tmp_path, run_cli):
+    code, out, err = run_cli("new", "Trafalgar", "--scenario", "classic-1805", "--player", "RU:Anna:anna@example.org:host",
+                             "--player", "FR:Bob:bob@example.org:client", input="", env={"EIAPBEM_HOST_PASSWORD": ""})
+    assert code == 1 and "Password" not in out + err, (out, err)
+    assert "every power needs a player; missing: AU GB PR SP TU" in err
+    assert "hint: add --player AU:ai-medium for a computer player" in err
+    assert not (tmp_path / "save").exists()

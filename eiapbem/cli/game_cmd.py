@@ -99,6 +99,13 @@ def register(cli: click.Group) -> None:
                 raise click.UsageError("give one --player per power, or --import-bids GameName.sel")
             plist = [_parse_player(p) for p in players]
             bid_map = _pairs(bids, "a bid", int)
+        missing = [q for q in POWERS if q not in {p.power for p in plist}]
+        if missing:  # said before any password is asked
+            from eiapbem.core.errors import IllegalAction
+
+            raise IllegalAction(f"every power needs a player; missing: {' '.join(missing)}",
+                                hint=f"add --player {missing[0]}:ai-medium for a computer player (ai-easy, ai-hard), or "
+                                     f"--player {missing[0]}:NAME:EMAIL:client for a player by email")
         for p in plist:
             # Without 4.1.1 PBEM-Hotseat Passwords a power at this computer may use the host's password.
             if p.type in ("host", "hotseat") and p.power not in pw and "pbem-hotseat-passwords" in flags:
