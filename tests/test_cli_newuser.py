@@ -244,3 +244,14 @@ def test_new_names_the_missing_powers_before_asking_any_password(tmp_path, run_c
     assert "every power needs a player; missing: AU GB PR SP TU" in err
     assert "hint: add --player AU:ai-medium for a computer player" in err
     assert not (tmp_path / "save").exists()
+
+
+def test_the_counts_flags_and_land_orders_say_what_they_take():
+    add = _help("reinforce", "add-factors")
+    assert "--infantry INTEGER how many infantry factors" in add and "show units --kind corps" in add
+    assert "the corps to move" in _help("land", "move") and "whose movement is over" in _help("land", "forage")
+    assert "--withdraw take the request back" in _help("diplomacy", "request-alliance")
+    assert "--stop end the trade" in _help("diplomacy", "trade")
+    # A field comment's reST literal is quoted as the CLI quotes, and no help names a command that does not exist.
+    assert "'reinforcements' (factors due this month)" in _help("reinforce", "place-corps")
+    assert "show map" not in _help("diplomacy", "request-action")

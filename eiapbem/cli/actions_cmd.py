@@ -55,6 +55,10 @@ _FIELD_HELP = {
     "target": "the power or minor country the order is aimed at, e.g. FR or bavaria",
     "item": "what to buy; prices: 'eiapbem tables show purchase-cost'",
     "count": "how many; 'eiapbem economy summary' shows the money and manpower left",
+    "infantry": "how many infantry factors", "militia": "how many militia factors",
+    "cavalry": "how many cavalry factors", "guard": "how many guard factors",
+    "artillery": "how many artillery factors", "heavy": "how many heavy ships", "light": "how many light ships",
+    "transport": "how many transports",
     "forced_march": "forced march: one movement point more (10.4.1)",
     "city": "end the move inside the city of the last area (10.4.3-10.4.4, 13.5.2)",
     "use_depot": "live off the ungarrisoned enemy depot destroyed in the last area: the move ends, foraged with no loss (10.4.6)",
@@ -82,6 +86,17 @@ _COMMAND_FIELD_HELP = {
     ("attack", "place"): "where: a sea area (north-sea), a blockade box (box:brest) or an enemy port (brest); your "
                          "fleet must be there already: to attack in a port, end its 'naval move' path in the port "
                          "itself (...,box:brest,brest; 'eiapbem show reach FLEET')",
+    ("add-factors", "corps"): "your corps on the map that takes them, e.g. corps:PR:II ('eiapbem show units --kind corps')",
+    ("move", "unit"): "the corps to move, e.g. corps:PR:II ('eiapbem show units --kind corps')",
+    ("besiege", "unit"): "your corps in the area of the enemy-held city, e.g. corps:PR:II",
+    ("forage", "unit"): "your corps whose movement is over, e.g. corps:PR:II",
+    ("request-action", "area"): "the land area the ally is to attack in or defend, e.g. munich ('eiapbem show area NAME')",
+    ("supply-choice", "loss_order"): "a factor type foraging takes first (cavalry, infantry...); give it again for the next",
+    ("accept-control", "withdraw"): "take the standing order back",
+    ("request-alliance", "withdraw"): "take the request back",
+    ("grant-access", "cancel"): "rescind the access (three months' grace, 13.4.1)",
+    ("trade", "stop"): "end the trade",
+    ("manipulate", "investment"): "money spent on the attempt (6.1.4); 0 by default",
     ("buy-counter", "unit"): "a corps or fleet counter of your counter pool, e.g. corps:PR:VII ('eiapbem show pool')",
     ("transfer-factors", "source"): "the corps or garrison the factors leave, e.g. corps:PR:I or garrison:PR:city:berlin",
     ("transfer-factors", "target"): "the corps or garrison they join, in the same area ('eiapbem show units')",
@@ -126,7 +141,7 @@ def _field_comments(module: str, name: str) -> dict[str, str]:
             continue
         field = re.match(r"([a-z_][a-z0-9_]*)\s*:", text)
         if field and note and not text.startswith(("def ", "return")):
-            out[field.group(1)] = " ".join(note)
+            out[field.group(1)] = re.sub(r"``([^`]*)``", r"'\1'", " ".join(note))  # reST literals as the CLI quotes
         note = []
     return out
 
