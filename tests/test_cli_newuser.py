@@ -255,3 +255,15 @@ def test_the_counts_flags_and_land_orders_say_what_they_take():
     # A field comment's reST literal is quoted as the CLI quotes, and no help names a command that does not exist.
     assert "'reinforcements' (factors due this month)" in _help("reinforce", "place-corps")
     assert "show map" not in _help("diplomacy", "request-action")
+
+
+def test_a_power_without_fleets_is_told_it_may_skip_the_naval_phase():
+    # Prussia's naval slot every month had nothing to do, and 'status' only pointed to 'eiapbem naval --help'.
+    from eiapbem.client.status import has_fleet
+    from eiapbem.rules.model import POOL, Fleet, Ships
+
+    s = land_state()
+    assert not has_fleet(s, "FR")
+    at_brest = Fleet(id="fleet:FR:1", nation="FR", location=Location(LocationKind.PORT, "brest"), ships=Ships(heavy=3))
+    assert has_fleet(s.with_unit(at_brest), "FR") and not has_fleet(s.with_unit(at_brest), "AU")
+    assert not has_fleet(s.with_unit(at_brest.replace(location=POOL)), "FR")

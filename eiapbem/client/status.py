@@ -78,6 +78,9 @@ def status_record(s: Any) -> dict:
         what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
         if slot.phase is Phase.SETUP and impl:
             what = "'eiapbem setup load default' places the shipped setup ('eiapbem setup --help': piece by piece), then "
+        if slot.phase is Phase.NAVAL and impl and not any(has_fleet(st, p) for p in mine):
+            what = ("no fleet to move: 'eiapbem skip --phase naval --mode continuous' skips this phase every month "
+                    "(13.9); now ")
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
@@ -101,6 +104,15 @@ def status_record(s: Any) -> dict:
 
     rec["forks"] = fork_lines(s)  # forks this folder set aside (issue 20)
     return rec
+
+
+def has_fleet(state: Any, power: str) -> bool:
+    """Whether ``power`` (or a minor it runs) has a fleet on the map (8.0: else its naval slot has nothing to do)."""
+    from eiapbem.rules.model import POOL, Fleet
+    from eiapbem.rules.relations import power_of
+
+    return any(isinstance(u, Fleet) and u.location != POOL and power_of(state, u.nation) == power
+               for u in state.units.values())
 
 
 def answer_hint(pending: Any, powers: Any) -> str | None:
