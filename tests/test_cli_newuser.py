@@ -81,7 +81,8 @@ def test_a_pending_question_makes_the_next_step_the_answer_command():
     assert hint.startswith("PR to answer battle.chit battle:1805-01:cracow:0/0: 'eiapbem answer battle:1805-01:cracow:0/0 CHOICE'")
     assert "one of assault, probe" in hint and "'eiapbem battle report battle:1805-01:cracow:0'" in hint
     assert "the chits" in hint and "the chits" not in answer_hint([loss], ["PR"])
-    # The choices of a casualty question hold slashes: they are listed with commas.
+    # The choices of a casualty question hold slashes: 'Next:' lists them with commas (the "Pending decisions" line
+    # keeps its slashes, which programs and the end-to-end tests read).
     rec = {"game": "G", "scenario": "classic-1805", "plays": ["PR"], "hosts": False, "over": False, "date_name": "January 1805",
            "state_hash": "0" * 64, "phase": "land", "phase_implemented": True, "simultaneous": False, "slot": "x",
            "turn_of": "PR", "computer": [], "waiting": [], "power": "PR", "orders_sent": None, "actions_taken": None,
@@ -89,7 +90,8 @@ def test_a_pending_question_makes_the_next_step_the_answer_command():
            "pending": [{"id": loss.id, "power": "PR", "kind": loss.kind, "options": list(loss.options)}]}
     out = render(rec)
     assert f"Next: {hint}" in out
-    assert "Pending decisions: battle:1805-01:cracow:0/2 for PR (battle.casualties: corps:PR:I/infantry, corps:PR:I/cavalry)" in out
+    assert "Pending decisions: battle:1805-01:cracow:0/2 for PR (battle.casualties: corps:PR:I/infantry/corps:PR:I/cavalry)" in out
+    assert "CHOICE one of corps:PR:I/infantry, corps:PR:I/cavalry" in answer_hint([loss], ["PR"])
 
 
 def test_besieging_an_empty_city_names_the_way_to_take_it():

@@ -164,7 +164,7 @@ def render(rec: dict) -> list[str]:
     if rec["next"]:
         out.append("Next: " + rec["next"])
     out.extend(rec["battles"])
-    out.append("Pending decisions: " + ("; ".join(f"{d['id']} for {d['power']} ({d['kind']}: {', '.join(d['options'])})"
+    out.append("Pending decisions: " + (", ".join(f"{d['id']} for {d['power']} ({d['kind']}: {'/'.join(d['options'])})"
                                                   for d in rec["pending"]) or "none"))
     if rec["not_implemented"]:
         out.append("Not implemented yet: " + ", ".join(rec["not_implemented"]) + " (these phases accept only end-phase)")
