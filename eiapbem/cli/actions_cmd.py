@@ -17,6 +17,7 @@ import re
 import sys
 import types
 import typing
+from pathlib import Path
 from typing import Any
 
 import click
@@ -66,7 +67,8 @@ _FIELD_HELP = {
 
 
 #: Help for one command's field where the shared text above would mislead (the same field name means
-#: different things in different actions: ``--target`` of ``declare-war`` is not a piracy target).
+#: different things in different actions: ``--target`` of ``declare-war`` is not a piracy target). Keyed by the
+#: command's name, which two phases may share ("move", "attack"): their fields differ (unit/fleet, area/place).
 _COMMAND_FIELD_HELP = {
     ("declare-war", "target"): "the major power (FR) or neutral minor country (bavaria) to declare war on",
     ("piracy", "target"): "the power whose trade the privateers prey on (8.9)",
@@ -116,9 +118,10 @@ def _field_help(command: str, field: str, default: str | None = None, cls: type 
 
 @functools.lru_cache(maxsize=None)
 def _module_lines(module: str) -> tuple[str, ...]:
+    """The source lines of a loaded module (empty when it has no file, e.g. a frozen build)."""
     path = getattr(sys.modules.get(module), "__file__", None)
     try:
-        return tuple(open(path, encoding="utf-8").read().splitlines()) if path else ()
+        return tuple(Path(path).read_text(encoding="utf-8").splitlines()) if path else ()
     except OSError:
         return ()
 
