@@ -269,3 +269,19 @@ def test_a_power_without_fleets_is_told_it_may_skip_the_naval_phase():
     at_brest = Fleet(id="fleet:FR:1", nation="FR", location=Location(LocationKind.PORT, "brest"), ships=Ships(heavy=3))
     assert has_fleet(s.with_unit(at_brest), "FR") and not has_fleet(s.with_unit(at_brest), "AU")
     assert not has_fleet(s.with_unit(at_brest.replace(location=POOL)), "FR")
+
+
+def test_answer_confirms_a_silent_answer_and_names_the_next_question(monkeypatch):
+    # A chit or casualty answer logs nothing until the battle ends: 'answer' printed nothing at all.
+    from eiapbem.cli import game_cmd
+
+    nxt = SimpleNamespace(id="battle:1805-01:cracow:0/2", power="PR", kind="battle.casualties",
+                          options=("corps:PR:I/infantry", "corps:PR:I/cavalry"))
+    fake = SimpleNamespace(power="PR", local=["PR"], last_battle_file=None, data=SimpleNamespace(battles={}),
+                           act=lambda action: SimpleNamespace(events=[]), battle_lines=lambda: [],
+                           current=lambda: SimpleNamespace(pending={nxt.id: nxt}))
+    monkeypatch.setattr(game_cmd, "open_session", lambda *a, **k: fake)
+    r = CliRunner().invoke(main.cli, ["answer", "battle:1805-01:cracow:0/0", "assault"], terminal_width=200)
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "PR answered battle:1805-01:cracow:0/0: assault" in r.output
+    assert "next: PR to answer battle.casualties battle:1805-01:cracow:0/2: 'eiapbem answer battle:1805-01:cracow:0/2 CHOICE'" in r.output
