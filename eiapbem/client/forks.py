@@ -22,6 +22,7 @@ the host repairs it with backups.
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -76,11 +77,31 @@ def keep(s: "Session", point: tuple[bytes, bytes, bytes] | None) -> Path | None:
     target = d / _point_name(s.game, head)
     try:
         d.mkdir(parents=True, exist_ok=True)
-        atomic.write_save_pair(target, sav, dat)
+        if not _link_old(s, target, sav, dat):
+            atomic.write_save_pair(target, sav, dat)
         prune(d, s.game)
     except (OSError, EiaError):
         return None  # a rewind copy is a convenience; never let it stop the game
     return target
+
+
+def _link_old(s: "Session", target: Path, sav: bytes, dat: bytes) -> bool:
+    """Keep the point by a hard link when the save's ``.sav.dat.old`` holds these very bytes (the save
+    written since renamed the point's ``.dat`` to ``.old``, ``atomic.write_save_pair``): no second copy of
+    the whole save written and synced at every load.  Files are only ever replaced, never written in
+    place, so the linked bytes stay as they are.  False (nothing done) when that is not so."""
+    old = s.folders.save / (folders.save_name(s.game) + ".dat.old")
+    try:
+        if old.stat().st_size != len(dat) or old.read_bytes() != dat:
+            return False
+        tmp = target.with_name("." + target.name + ".dat.link")
+        tmp.unlink(missing_ok=True)
+        os.link(old, tmp)
+        os.replace(tmp, target.with_name(target.name + ".dat"))
+    except OSError:
+        return False
+    atomic.write_atomic(target, sav)
+    return True
 
 
 def _pair(p: Path) -> tuple[Path, ...]:

@@ -68,14 +68,15 @@ def write_save_pair(sav_path: Path | str, sav: bytes, dat: bytes) -> None:
     tmp_sav = _write_temp(sav_path, sav)
     try:
         try:
-            _, current = read_save_pair(sav_path)
+            current = _read_pair(sav_path)[2]
         except BadFile:
             current = None
-        if current is not None:
-            # Keep the .dat the current .sav names (which may already be the .old
-            # one after an earlier crash) under .old before replacing .dat.
-            tmp_old = _write_temp(old_path, current)
-            os.replace(tmp_old, old_path)
+        if current == dat_path:
+            # Keep the .dat the current .sav names under .old before replacing .dat: renamed, not
+            # copied (a copy rewrote the whole save a second time at every save, a cost growing with
+            # the journal).  Until the new .dat is in place the current .sav finds its bytes as .old.
+            # When the current one already is the .old (after an earlier crash) it stays where it is.
+            os.replace(dat_path, old_path)
             _fsync_dir(sav_path.parent)
         os.replace(tmp_dat, dat_path)
         _fsync_dir(sav_path.parent)
@@ -88,7 +89,12 @@ def write_save_pair(sav_path: Path | str, sav: bytes, dat: bytes) -> None:
 
 def read_save_pair(sav_path: Path | str, max_dat: int = envelope.MAX_FILE) -> tuple[bytes, bytes]:
     """The ``.sav`` bytes and the ``.sav.dat`` bytes it names (the current one or the kept old one)."""
-    sav_path = Path(sav_path)
+    sav, dat, _path = _read_pair(Path(sav_path), max_dat)
+    return sav, dat
+
+
+def _read_pair(sav_path: Path, max_dat: int = envelope.MAX_FILE) -> tuple[bytes, bytes, Path]:
+    """``read_save_pair`` and the path the ``.sav.dat`` bytes came from."""
     name = sav_path.name
     try:
         if sav_path.stat().st_size > envelope.MAX_SAV:
@@ -111,7 +117,7 @@ def read_save_pair(sav_path: Path | str, max_dat: int = envelope.MAX_FILE) -> tu
         except OSError:
             continue
         if hashlib.sha256(dat).digest() == sha:
-            return sav, dat
+            return sav, dat, p
     raise BadEncryption(
         f"the .sav.dat beside {name} is missing or is not the one it was saved with",
         hint="put the .sav and its .sav.dat from the same save together in save/",
