@@ -93,25 +93,30 @@ class Factors(Record):
     guerrilla: NonNeg = 0
 
     def get(self, kind: FactorType) -> int:
-        return getattr(self, kind.value.replace("-", "_"))
+        return getattr(self, _FACTOR_FIELD[kind])
 
     def with_(self, kind: FactorType, n: int) -> Factors:
-        return self.replace(**{kind.value.replace("-", "_"): n})
+        return self.replace(**{_FACTOR_FIELD[kind]: n})
 
     @property
     def total(self) -> int:
-        return sum(self.get(k) for k in FactorType)
+        return sum(getattr(self, f) for f in _FACTOR_FIELDS)
 
     def __add__(self, other: Factors) -> Factors:
-        return Factors(**{k.value.replace("-", "_"): self.get(k) + other.get(k) for k in FactorType})
+        return Factors(**{f: getattr(self, f) + getattr(other, f) for f in _FACTOR_FIELDS})
 
     def __sub__(self, other: Factors) -> Factors:
         """What is left after taking ``other`` (refused as an invalid value if any type would go negative)."""
-        return Factors(**{k.value.replace("-", "_"): self.get(k) - other.get(k) for k in FactorType})
+        return Factors(**{f: getattr(self, f) - getattr(other, f) for f in _FACTOR_FIELDS})
 
     def describe(self) -> str:
         """``3 infantry, 1 cavalry`` (only the types present), or ``nothing``."""
         return ", ".join(f"{self.get(k)} {k.value}" for k in FactorType if self.get(k)) or "nothing"
+
+
+#: The field of ``Factors`` holding each factor type, in ``FactorType`` order.
+_FACTOR_FIELD = {k: k.value.replace("-", "_") for k in FactorType}
+_FACTOR_FIELDS = tuple(_FACTOR_FIELD.values())
 
 
 @dataclass(frozen=True, slots=True)
