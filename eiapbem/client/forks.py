@@ -19,8 +19,9 @@ while it was on its way).  A point is the save's own two files, hard-linked
 into ``rewind/`` before the new save is renamed over them (issue 18: no byte
 written, no fsync; where links fail, a copy written without fsync).  It is a
 convenience: every reader checks it (the ``.dat`` against the hash the ``.sav``
-names, the signature), and a point a machine crash left missing or cut short is
-kept again the next time the folder stands at it.  A fork
+names, the signature); a linked point cannot be cut short by a crash (its
+bytes were fsynced as the save), a point a crash left missing is kept the next
+time the folder stands at it.  A fork
 between two turn files or two admin files is not decided here: it is named and
 the host repairs it with backups.
 """
@@ -73,6 +74,8 @@ def point_before(s: "Session") -> tuple[bytes, bytes, bytes] | None:
         head = envelope.parse(pair.sav, src.name, max_size=envelope.MAX_SAV).header.prev
     except (OSError, EiaError):
         return None
+    if (_rewind_dir(s) / _point_name(s.game, head)).is_file():
+        return None  # the first save at a point is the one to come back to (a simultaneous step's files share it)
     point = Point((head, pair.sav, pair.dat))
     point.files = pair
     return point
