@@ -180,15 +180,16 @@ class GameState(Record):
         # Each group of invariants is a function of a few immutable fields: when the very same objects
         # passed before in this process, the group is not checked again (issue 18: a state derived by
         # ``replace`` pays for what it changed).
-        for group, parts in (("relations", (self.powers,)), ("minors", (self.minors,)),
-                             ("units", (self.units,)), ("leaders", (self.leaders, self.units)),
-                             ("records", (self.prisoners, self.battles, self.pending, self.naval_battles, self.sieges))):
-            key = (group,) + tuple(id(o) for o in parts)
-            hit = _CHECKED.get(key)
-            if hit is not None and all(a is b for a, b in zip(hit, parts)):
-                continue
-            getattr(self, f"_check_{group}")()
-            _remember(_CHECKED, key, parts, 4096)
+        # A key is the ids of the parts, and the memo holds the parts: while a key is remembered no other
+        # object can have those ids, so a key found means these very objects.
+        for check, parts in ((self._check_relations, (self.powers,)), (self._check_minors, (self.minors,)),
+                             (self._check_units, (self.units,)), (self._check_leaders, (self.leaders, self.units)),
+                             (self._check_records, (self.prisoners, self.battles, self.pending, self.naval_battles,
+                                                    self.sieges))):
+            key = (check.__name__, *map(id, parts))
+            if key not in _CHECKED:
+                check()
+                _remember(_CHECKED, key, parts, 4096)
 
     def _check_relations(self) -> None:
         for p, ps in self.powers.items():
@@ -454,9 +455,8 @@ _KEYS: dict[str, bytes] = {}
 
 
 def _checked(group: str, *parts: Any) -> bool:
-    """Did these very objects pass the invariants of ``group`` (``GameState._check``) in this process?"""
-    hit = _CHECKED.get((group,) + tuple(id(o) for o in parts))
-    return hit is not None and all(a is b for a, b in zip(hit, parts))
+    """Did these very objects pass the invariants ``_check_<group>`` (``GameState._check``) in this process?"""
+    return (f"_check_{group}", *map(id, parts)) in _CHECKED  # the memo holds the parts: ids are theirs
 
 
 def _map_header(n: int) -> bytes:
