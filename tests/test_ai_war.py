@@ -191,17 +191,18 @@ def test_great_britain_carries_a_corps_across_the_channel_and_lands_it_in_france
     s = _invasion_scene(kind, corps=({"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 4},
                                      {"id": "corps:GB:2", "location": "area:portsmouth", "infantry": 2}))
     naval = ai.play_slot(s, "GB", ctx())
-    # 8.6: the bigger corps boards (one invasion at a time), the fleet's warships sail with it to sea
-    assert Load(fleet="fleet:GB:1", corps="corps:GB:1") in naval.actions
-    assert not any(isinstance(a, Load) and a.corps == "corps:GB:2" for a in naval.actions)
+    # 8.6: both corps board (the bigger first; medium and hard carry several), the warships sail with them to sea
+    loads = [a for a in naval.actions if isinstance(a, Load)]
+    assert loads == [Load(fleet="fleet:GB:1", corps="corps:GB:1"), Load(fleet="fleet:GB:1", corps="corps:GB:2")]
     st = naval.state
     assert st.units["corps:GB:1"].location.kind is LocationKind.ABOARD
     assert st.units["fleet:GB:1"].location.kind is LocationKind.SEA
     land = ai.play_slot(_to_gb_land_slot(st), "GB", ctx(b"land"))
     landed = [a for a in land.actions if isinstance(a, Disembark)]
-    assert [a.corps for a in landed] == ["corps:GB:1"]
+    assert [a.corps for a in landed] == ["corps:GB:1", "corps:GB:2"]
     where = land.state.units["corps:GB:1"].location
     assert where.kind is LocationKind.AREA and area_holder(land.state, ctx(), where.site) == "FR"
+    assert len({a.area for a in landed}) == 1  # landed together
     assert not any(e.kind == "naval.lost-aboard" for e in land.events)
 
 

@@ -160,13 +160,18 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
     elif slot.phase is Phase.REINFORCEMENT:
         reinforce.place_due(b, lvl)
     elif slot.phase is Phase.ECONOMIC:
+        from eiapbem.ai import raids
+
         economy.plan(b, lvl)
+        raids.levy(b, lvl)  # 12.9, 13.2.2: Cossacks and Freikorps placed from the pool
     elif slot.phase is Phase.DIPLOMACY:
         diplomacy.plan(b, lvl)
     elif slot.phase is Phase.LAND:
-        from eiapbem.ai import naval
+        from eiapbem.ai import march, naval, raids
 
         naval.land_invasions(b, lvl)  # 10.4.5: corps carried by its fleets land first (none left to 8.6.3)
+        raids.plan(b, lvl)  # 13.2.2: Cossacks and Freikorps raid depots and supply chains
+        march.plan(b, lvl)  # 10.4.1: forced marches where the extra point decides something this slot
         land.plan(b, lvl)
     elif slot.phase is Phase.NAVAL:
         from eiapbem.ai import naval

@@ -78,15 +78,16 @@ LOCAL = 5
 # ----------------------------------------------------------------- helpers
 
 
-def movers(b: Any, *, engaged: bool = False) -> list[Corps]:
+def movers(b: Any, *, engaged: bool = False, raiders: bool = False) -> list[Corps]:
     """The power's corps that may still move this slot: regular corps with factors, not besieging, not
     besieged in a city, not halted, by id; those sharing their area with enemy corps (they fight there,
-    11.1) only if ``engaged``."""
+    11.1) only if ``engaged``.  Cossacks and Freikorps are left to ``ai.raids``: only they, with ``raiders``."""
     st, m = b.state, b.ctx.map
     out = []
     blocked = stops(st, b.power)
     for c in assess.army_units(st, b.power):
-        if c.corps_type in (CorpsType.GUERRILLA,) or c.besieging:
+        if c.corps_type is CorpsType.GUERRILLA or c.besieging \
+                or (c.corps_type in (CorpsType.COSSACK, CorpsType.FREIKORPS)) is not raiders:
             continue
         if not engaged and c.location.kind is LocationKind.AREA and c.location.site in blocked:
             continue
@@ -153,10 +154,11 @@ def costs_from(b: Any, corps: Corps, horizon: int) -> dict[str, int]:
                                    winter=winter_movement(st))
 
 
-def reach(b: Any, corps: Corps, path: tuple[str, ...]) -> list[str]:
-    """The longest beginning of ``path`` the corps can move this slot (the rules' own step costs)."""
+def reach(b: Any, corps: Corps, path: tuple[str, ...], *, forced: bool = False) -> list[str]:
+    """The longest beginning of ``path`` the corps can move this slot (the rules' own step costs; with the
+    forced march's point if ``forced``, 10.4.1)."""
     st, power = b.state, b.power
-    ma = allowance(st, b.ctx, corps)
+    ma = allowance(st, b.ctx, corps, forced_march=forced)
     rec = st.land_moves.get(corps.id)
     spent = rec.spent if rec is not None else 0
     at = corps.location.site

@@ -55,6 +55,14 @@ victor's terms                B.4, B.2        harsh (B.3, B.1...)  harsh
 GB denies trade to enemies    no              no                   yes
 of its allies
 fleets blockade / attack      never           at 200% of the enemy at 150%
+invasions by sea (one at a    none            2 corps together;    4 corps together;
+time)                                         minors at war too    minors at war too
+forced march (capital in      never           expected forage      up to 20% of the
+time, a battle at the odds)                   loss up to 10% of    corps
+                                              the corps
+Cossack / Freikorps raids     destroy depots, and cut supply       and end out of
+(placed at the levy check)    take empty      chains               enemy corps' reach
+                              cities
 ============================  ==============  ===================  ===================
 """
 
@@ -149,6 +157,17 @@ class Level:
     blockade_ratio: int = 150
     #: Attacks enemy fleets where it stands when it outnumbers them by this percentage (0: never).
     attack_ratio: int = 150
+    # --- issue 19 item 1 gaps (``eiapbem.ai.naval`` invasions, ``eiapbem.ai.march``, ``eiapbem.ai.raids``) ---
+    #: Corps carried together in one invasion by sea (0: no invasions).
+    invasion_corps: int = 4
+    #: Invades neutral minor countries it is at war with (6.15), not only the enemy majors and their minors.
+    invade_minors: bool = True
+    #: Forced marches (``eiapbem.ai.march``): the most expected forage loss of a forced-marching corps accepted, in
+    #: percent of its factors (0: never forced marches).
+    forced_march: int = 20
+    #: Cossack and Freikorps raids (``eiapbem.ai.raids``): "depots" (destroy depots, take empty cities), "supply"
+    #: (also cut the enemy's supply chains) or "safe" (also end out of the enemy corps' reach); "" for none.
+    raids: str = "safe"
 
 
 
@@ -158,7 +177,7 @@ LEVELS: dict[PlayerKind, Level] = {
                               judgment="own", war_ratio=80, sea_war_ratio=80, max_wars=3, war_chance=2, min_hostility=0,
                               sue_ratio=40, sue_after=6, weary_months=12, sue_needs_loss=False, seek_alliances=0,
                               manipulations=0, invest_share=0, terms="plain", deny_trade=False, blockade_ratio=0,
-                              attack_ratio=0),
+                              attack_ratio=0, invasion_corps=0, invade_minors=False, forced_march=0, raids="depots"),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
                                 land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
                                 defend_capital=True, depots=True, objectives=5, horizon=6, crowd=2,
@@ -166,7 +185,8 @@ LEVELS: dict[PlayerKind, Level] = {
                                 judgment="coalition", war_ratio=150, sea_war_ratio=130, max_wars=2, war_chance=5,
                                 min_hostility=1, sue_ratio=60, sue_after=3, weary_months=10, seek_alliances=1,
                                 manipulations=1, invest_share=5, terms="harsh", deny_trade=False, blockade_ratio=200,
-                                attack_ratio=200),
+                                attack_ratio=200, invasion_corps=2, forced_march=10,
+                                raids="supply"),
     PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
                               land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
                               defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
@@ -177,8 +197,9 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 4, "ai-medium": 4, "ai-hard": 4}  # 2: diplomacy orders (issue 16); 3: land,
-# reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19)
+VERSIONS: dict[str, int] = {"ai-easy": 5, "ai-medium": 5, "ai-hard": 5}  # 2: diplomacy orders (issue 16); 3: land,
+# reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
+# of minors, forced marches, Cossack raids and levies (issue 19 item 1)
 
 
 def level(kind: PlayerKind | str) -> Level:
