@@ -376,3 +376,24 @@ def test_reinforcements_go_to_the_corps_nearest_the_enemy_at_the_hard_level(afte
     dist = [reinforce._front_distance(c, s.units[a.corps].location.site, fronts) for a in firsts]
     assert dist == sorted(dist) and dist[0] < reinforce.FAR
     assert assess.enemies(s, "PR") == ("FR",)
+
+
+def test_the_hard_level_buys_political_points_on_the_manipulation_display(at_economic):
+    # 12.4.3 (optional rule): square -1 is +1 political point a quarter for $5; victory points follow the
+    # political status (12.1), so the hard level never sells points for money, at war or not.
+    from eiapbem.rules.economy.phase import SetManipulation
+
+    c = _ctx("economy-manipulation")
+    s = at_economic.with_power("AU", controller=PlayerKind.AI_HARD, treasury=300)
+    s = s.replace(options=s.options.replace(economic_manipulation=True))
+    for st in (s, s.with_war("AU", "FR", s.date, ("AU",))):
+        orders = ai.orders(st, "AU", c)
+        engine.check_orders(st, "AU", list(orders), c)
+        assert SetManipulation(square=-1) in orders
+    poor = s.with_power("AU", treasury=0)
+    money, _ = economy.projection(poor, c, "AU")
+    assert (SetManipulation(square=-1) in ai.orders(poor, "AU", c)) == (money >= economy.MANIPULATE_ABOVE)
+    assert not any(isinstance(o, SetManipulation) and o.square > 0 for o in ai.orders(poor, "AU", c))
+    # without the optional rule the order is refused by the rules and left out
+    assert not any(isinstance(o, SetManipulation) for o in ai.orders(at_economic.with_power("AU", controller=PlayerKind.AI_HARD,
+                                                                                             treasury=300), "AU", c))

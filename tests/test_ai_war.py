@@ -54,6 +54,20 @@ def test_great_britain_goes_to_war_with_france_and_the_easy_level_rarely_declare
     assert 0 < sum(1 for r in rolls if r is not None) < 20
 
 
+def test_the_hard_level_declares_no_land_war_that_leaves_it_open_to_a_second_front(set_up):
+    # At the start Austria (and Russia) outnumber Turkey two to one, but not Turkey and their strongest other land
+    # neighbour together: without ``second_front`` the hard level would march on Turkey and leave its capital
+    # open; with it, it declares nothing.  A war at sea (Great Britain on France) is not concerned.
+    import dataclasses
+
+    reckless = dataclasses.replace(HARD, second_front=False)
+    assert HARD.second_front
+    for p in ("AU", "RU"):
+        assert grand.war_target(set_up, ctx(), p, reckless) == "TU"
+        assert grand.war_target(set_up, ctx(), p, HARD) is None
+    assert grand.war_target(set_up, ctx(), "GB", HARD) == "FR"
+
+
 def test_a_declaration_is_a_legal_order_that_opens_the_war(set_up):
     st = set_up.with_power("GB", controller=PlayerKind.AI_HARD)
     orders = {p: list(ai.orders(st, p, ctx(p.encode()))) for p in POWERS}
@@ -73,8 +87,8 @@ def _without_corps(st, power):
 
 def test_the_loser_sues_for_peace_and_the_level_decides_when(set_up):
     # Austria, its corps beaten down, at war with France for three months: the balance alone does not make the
-    # hard level give up; with a French corps in Austria (a home area lost) it sues (after 2 months), the easy
-    # level (after 6) fights on; 6.4.2's limit is met (France is Austria's only enemy, with forces inside).
+    # hard level give up; with a French corps in Austria (a home area lost) it offers an informal peace (after 2
+    # months) and sues 4 months later, the easy level (after 6) fights on; 6.4.2's limit is met (France is Austria's only enemy, with forces inside).
     since = Date(1804, 10)
     st = _without_corps(set_up, "AU").with_war("FR", "AU", since, ("FR",))
     assert grand.balance(st, ctx(), "AU", "FR", "coalition") < HARD.sue_ratio
@@ -84,15 +98,48 @@ def test_the_loser_sues_for_peace_and_the_level_decides_when(set_up):
     vienna = ctx().map.national_capitals("AU")[0]
     st = st.with_unit(french.replace(location=french.location.replace(site=vienna)))
     assert grand.home_lost(st, ctx(), "AU") >= 1
-    assert grand.suits(st, ctx(), "AU", HARD) == ({"FR": True}, [])
+    # the hard level first offers an informal peace (no political points, 6.4.1) for informal_first months ...
+    assert HARD.informal_first == 4 and grand.suits(st, ctx(), "AU", HARD) == ({}, ["FR"])
     assert grand.suits(st, ctx(), "AU", EASY) == ({}, [])
+    # ... and sues (-5 or -8, 6.4.2) when the war still goes on after sue_after + informal_first months
+    longer = Date(1804, 13 - HARD.sue_after - HARD.informal_first)  # the state is in January 1805
+    st = st.with_war("FR", "AU", longer, ("FR",))
+    assert grand.months_at_war(st, "AU", "FR") == HARD.sue_after + HARD.informal_first
+    assert grand.suits(st, ctx(), "AU", HARD) == ({"FR": True}, [])
     st = st.with_power("AU", controller=PlayerKind.AI_HARD).with_power("FR", controller=PlayerKind.AI_HARD)
     orders = {p: list(ai.orders(st, p, ctx(p.encode()))) for p in POWERS}
     assert SueForPeace("FR", accept_unconditional=True) in orders["AU"]
     out = engine.resolve_slot(st, orders, ctx(b"resolve"))
     assert "AU" not in out.state.powers["FR"].wars
-    # France, the victor with Austria under 40% of its side, gives unconditional terms (C.3, C.1.a, C.2)
-    assert any("Austria surrenders unconditionally to France" in e.text for e in out.events)
+    # France (hard, sure_terms), the victor with Austria under 40% of its side, still gives conditional terms, the
+    # royal marriage first: an unconditional surrender the loser may refuse earns nothing
+    assert any("Austria surrenders conditionally to France, terms B.4" in e.text for e in out.events)
+
+
+def test_the_levels_terms_and_informal_peace_follow_the_political_points(set_up):
+    # A victor's royal marriage (B.4) is +2 political points (000:3205): the hard level asks it first; the easy
+    # level asks the longer peace and reparations.  The hard level accepts an informal peace (6.4.1, no points)
+    # in a war declared on it by an enemy it is not clearly beating (France declared on Austria here).
+    from eiapbem.ai import diplomacy
+
+    st = set_up.with_war("FR", "AU", Date(1804, 10), ("FR",))
+    for p in POWERS:
+        st = st.with_power(p, controller=PlayerKind.AI_HARD)
+    b = ai.Builder(st, "AU", ctx())
+    hard = diplomacy._settings(b, HARD, "FR")
+    assert hard.terms[0] == "B.4" and hard.give_conditional
+    r = grand.balance(st, ctx(), "AU", "FR", "coalition")
+    assert hard.accept_informal and not grand.clearly_ahead(st, ctx(), "AU", "FR", r)
+    beaten = _without_corps(st, "AU")
+    b = ai.Builder(beaten, "FR", ctx())
+    crushing = diplomacy._settings(b, MEDIUM, "AU")
+    assert crushing.terms[0] == "B.4" and not crushing.give_conditional  # Austria under 40%: unconditional
+    assert diplomacy._settings(b, HARD, "AU").give_conditional  # the hard level's sure terms
+    # the hard level never makes an informal peace in a war it declared and is not losing (no second -3)
+    assert not grand.accepts_informal(beaten, ctx(), "FR", "AU", HARD)
+    assert not diplomacy._settings(b, HARD, "AU").accept_informal
+    easy = diplomacy._settings(ai.Builder(st, "AU", ctx()), EASY, "FR")
+    assert easy.terms == ("B.2", "B.3") and easy.accept_informal
 
 
 def test_a_stalemate_ends_in_informal_peace_offered_by_the_defender(set_up):
@@ -243,6 +290,19 @@ def test_one_campaign_month_of_the_strength_measure_is_reproducible():
     assert a == b and a.strong == ("GB", "PR", "RU") and a.winners and a.how == "standing"
     report = duel.Report([a], 1, 3, "ai-hard", "ai-easy")
     assert any("won by the stronger level" in line for line in report.lines())
+    # the continuous measure: the strong powers' mean percent_play minus the weak ones'
+    strong = sum(a.percent_play[p] for p in a.strong) / 3
+    weak = sum(a.percent_play[p] for p in POWERS if p not in a.strong) / 4
+    assert report.differences() == [strong - weak]
+    assert any("minus ai-easy's" in line for line in report.lines())
+    assert set(a.points) == set(POWERS) and set(a.did) == set(POWERS)
+
+
+def test_mean_interval_by_student_t():
+    mean, lo, hi = duel.mean_interval([1.0, 2.0, 3.0, 4.0])
+    # sd 1.291, t(3) 3.182: half-width 2.054
+    assert mean == 2.5 and round(lo, 3) == 0.446 and round(hi, 3) == 4.554
+    assert duel.mean_interval([5.0])[0] == 5.0 and duel.mean_interval([5.0])[1] == float("-inf")
 
 
 def test_trade_minors_and_access_by_level(set_up):

@@ -10,10 +10,16 @@ each tried through the rules (``Builder.try_``), in this order:
 - calls to allies (6.3.1): it answers every ally's call against any enemy,
   and calls its allies against an aggressor;
 - the VICTORY CONDITIONS SCREEN (6.4) toward each enemy: the easy level gives
-  conditional terms B.4 then B.2 and accepts an informal peace; the others
-  give conditional terms B.3, B.1, B.2, B.4 (reparations, three corps removed),
-  or unconditional C.3, C.1.a, C.2 (C.7 first against Great Britain) to an
-  enemy whose side is under 40% of its own; as loser it claims A.2 (pay no
+  conditional terms B.2 then B.3 (the longer peace and reparations: no
+  political points) and accepts an informal peace; the others give
+  conditional terms B.4 first (a royal marriage is +2 political points for
+  the victor, 000:3205), then B.3, B.1, B.2 (reparations, three corps
+  removed), or unconditional B.4, C.3, C.1.a, C.2 (C.7 after B.4 against
+  Great Britain) to an enemy whose side is under 40% of its own (the hard
+  level, ``sure_terms``, gives conditional terms even then: an unconditional
+  surrender the loser refuses earns nothing); the hard level
+  (``informal_first``) accepts an informal peace when it is losing, or in a
+  war declared on it by an enemy it is not clearly beating; as loser it claims A.2 (pay no
   reparations), or A.1 (remove no forces) when its army is the smaller;
 - a declaration of war (6.2) on ``grand.war_target``, with its allies called;
 - suits for peace (6.4.2) and informal peace (6.4.1), ``grand.suits``;
@@ -47,12 +53,17 @@ def _settings(b, lvl: Level, enemy: str) -> SurrenderSettings:
     easy = lvl.kind is PlayerKind.AI_EASY
     claim = "A.1" if grand.might(st, b.ctx, p) < grand.might(st, b.ctx, enemy) and not easy else "A.2"
     if lvl.terms == "plain":
-        return SurrenderSettings(give_conditional=True, terms=("B.4", "B.2"), accept_informal=easy,
+        return SurrenderSettings(give_conditional=True, terms=("B.2", "B.3"), accept_informal=easy,
                                  if_conditional_offered=claim)
-    if grand.balance(st, b.ctx, enemy, p, lvl.judgment) < CRUSHED:
-        terms = (("C.7",) if enemy == "GB" else ()) + ("C.3", "C.1.a", "C.2")
+    if grand.balance(st, b.ctx, enemy, p, lvl.judgment) < CRUSHED and not lvl.sure_terms:
+        terms = ("B.4",) + (("C.7",) if enemy == "GB" else ()) + ("C.3", "C.1.a", "C.2")
         return SurrenderSettings(give_conditional=False, terms=terms, accept_informal=False, if_conditional_offered=claim)
-    return SurrenderSettings(give_conditional=True, terms=("B.3", "B.1", "B.2", "B.4"), accept_informal=False,
+    # A level that offers an informal peace before it sues also accepts one (6.4.1: no political points change
+    # hands) when it is losing, or in a war declared on it by an enemy it is not clearly beating (``grand.AHEAD``);
+    # never in a war it declared itself and is not losing: its -3 is paid (6.2.1), a peace for nothing would
+    # only lead to a second declaration.
+    informal = bool(lvl.informal_first) and grand.accepts_informal(st, b.ctx, p, enemy, lvl)
+    return SurrenderSettings(give_conditional=True, terms=("B.4", "B.3", "B.1", "B.2"), accept_informal=informal,
                              if_conditional_offered=claim)
 
 

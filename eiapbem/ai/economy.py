@@ -21,9 +21,10 @@ depot supply for its corps, $1 a corps a month, 10.5.2):
 - **counters** (12.5.4; medium, hard) at war: one corps counter of the pool
   ($1, 000:2969) when the corps on the map are filled to three quarters of
   their capacity, so the factors bought have somewhere to go;
-- **manipulation** (12.4.3, optional rule; hard): one square toward money at
-  war while the political status is in the neutral or dominant zone, one
-  toward political points in the instability or fiasco zone, else 0;
+- **manipulation** (12.4.3, optional rule; hard): one square toward political
+  points when the projection leaves $30 or the status is in the instability
+  or fiasco zone, else 0 (victory points follow the political status; it
+  never sells political points for money);
 - **loans** (12.3; hard): a tenth of the money projected over $100 given to
   the poorest formal ally at war with one of its own enemies whose treasury is
   under $20.
@@ -48,6 +49,8 @@ from eiapbem.rules.tables.economy import COSTS
 FULL_PERCENT = 75
 #: Loans: the part of the money over ``LOAN_ABOVE`` lent, to an ally whose treasury is below ``LOAN_NEEDY``.
 LOAN_ABOVE, LOAN_NEEDY, LOAN_PERCENT = 100, 20, 10
+#: Projected money from which the hard level buys political points on the manipulation display (12.4.3).
+MANIPULATE_ABOVE = 30
 #: Months of depot supply the medium and hard levels keep money for at war (a quarter).
 SUPPLY_MONTHS = 3
 
@@ -96,7 +99,7 @@ def plan(b, lvl: Level) -> None:
     budget = max(0, money - reserve) * lvl.spend_share // 100
     men_budget = men * lvl.spend_share // 100
     if lvl.manipulation:
-        _manipulate(b, at_war)
+        _manipulate(b, money)
     if lvl.loans and money > LOAN_ABOVE and at_war:
         budget -= _lend(b, (money - LOAN_ABOVE) * LOAN_PERCENT // 100)
     crew = 0
@@ -150,12 +153,15 @@ def _counter(b) -> int:
     return 0
 
 
-def _manipulate(b, at_war: bool) -> None:
+def _manipulate(b, money: int) -> None:
+    """Victory points follow the political status (12.1): one square toward political points (+1 a quarter for
+    $5, 12.4.3) when the projection leaves ``MANIPULATE_ABOVE`` dollars or the status is in the fiasco or
+    instability zone, else none; never toward money (that is political points sold)."""
     ps = b.state.powers[b.power]
     zone = status_box(b.ctx, ps.political_status)["zone"]
-    want = -1 if zone in ("fiasco", "instability") else 1 if at_war else 0
+    want = -1 if zone in ("fiasco", "instability") or money >= MANIPULATE_ABOVE else 0
     if ps.manipulation != want:
-        b.try_(SetManipulation(square=want))
+        b.try_(SetManipulation(square=want))  # refused (and left out) in a game without the optional rule
 
 
 def _lend(b, amount: int) -> int:

@@ -22,15 +22,18 @@ and the choices ``ai.diplomacy`` turns into orders:
   (a land border between home nations, or either side Great Britain), that the
   6.2.2 limits allow (``rules.diplomacy.war.check_declaration``), not an ally,
   with its side at least the level's ``war_ratio`` of the target's (``sea_war_ratio``
-  in warships for a war at sea), fewer wars
+  in warships for a war at sea; at the levels with ``second_front``, for a war
+  on land, of the target's and its strongest other land neighbour's together), fewer wars
   than the level's ``max_wars``, and a labelled 1-10 roll within its
   ``war_chance`` (``ai/<power>/war``); the target with the most hostility, then
   the best ratio, then the powers' fixed order;
 - ``suits``: sue an enemy for peace (6.4.2) once at war ``sue_after`` months if
   its side is under ``sue_ratio`` percent of the enemy's (with a home area lost
   as well, at the levels with ``sue_needs_loss``), or two home areas are lost,
-  or its political status is in the fiasco zone; an informal peace (6.4.1)
-  after ``weary_months`` when it is not clearly ahead (``_ahead``) and did not
+  or its political status is in the fiasco zone -- at the levels with ``informal_first``, a losing power first
+  offers an informal peace (6.4.1, no political points) for that many months and sues (-5 or -8, 6.4.2)
+  only if the war still goes on, unless it is in the fiasco zone; an informal peace (6.4.1)
+  after ``weary_months`` when it is not clearly ahead (``clearly_ahead``) and did not
   declare the war itself (an aggressor fights on until it is losing); the
   6.4.2 limit (a suit to an enemy with no forces in the home nation needs a suit
   to every enemy) is kept by ``rules.diplomacy.peace.suit_obligations``;
@@ -143,6 +146,17 @@ def may_declare(state: GameState, ctx: Any, power: str, target: str) -> bool:
     return True
 
 
+def _covered(state: GameState, ctx: Any, power: str, target: str, lvl: Any) -> bool:
+    """A land war on ``target`` leaves ``power`` strong enough for a second front: its side is at least the
+    level's ``war_ratio`` of the target's and the strongest other land neighbour's (not an ally) together, so that
+    its capital is not left open to a third power while its army is away."""
+    others = [might(state, ctx, q) for q in POWERS
+              if q not in (power, target) and q not in state.powers[power].alliances and not at_sea(power, q)
+              and reachable(ctx, power, q)]
+    against = side(state, ctx, target, lvl.judgment, against=power) + max(others, default=0)
+    return ratio(side(state, ctx, power, lvl.judgment, against=target), against) >= lvl.war_ratio
+
+
 def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
     """The major power ``power`` declares war on this month, or None (see the module's notes)."""
     ps = state.powers[power]
@@ -158,6 +172,8 @@ def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
             continue
         r = balance(state, ctx, power, q, lvl.judgment)
         if r < (lvl.sea_war_ratio if at_sea(power, q) else lvl.war_ratio):
+            continue
+        if lvl.second_front and not at_sea(power, q) and not _covered(state, ctx, power, q, lvl):
             continue
         key = (-hostility(power, q), -r, POWERS.index(q))
         if best is None or key < best[0]:
@@ -180,9 +196,19 @@ def _losing(state: GameState, ctx: Any, power: str, enemy: str, lvl: Any) -> tup
     return (r < lvl.sue_ratio and (lost >= 1 or not lvl.sue_needs_loss)) or lost >= 2 or z == "fiasco", r
 
 
-def _ahead(state: GameState, ctx: Any, power: str, enemy: str, r: int) -> bool:
+def clearly_ahead(state: GameState, ctx: Any, power: str, enemy: str, r: int) -> bool:
     """Clearly winning: a balance of ``AHEAD`` percent with home areas of the enemy held (a war wins land)."""
     return r >= AHEAD and home_lost(state, ctx, enemy) > 0
+
+
+def accepts_informal(state: GameState, ctx: Any, power: str, enemy: str, lvl: Any) -> bool:
+    """Whether ``power`` would end its war with ``enemy`` by an informal peace (6.4.1): when losing it, or
+    when the war was declared on it and it is not clearly winning; never in a war it declared and is not losing."""
+    losing, r = _losing(state, ctx, power, enemy, lvl)
+    if losing:
+        return True
+    w = state.powers[power].wars.get(enemy)
+    return w is not None and power not in w.declared_by and not clearly_ahead(state, ctx, power, enemy, r)
 
 
 def suits(state: GameState, ctx: Any, power: str, lvl: Any) -> tuple[dict[str, bool], list[str]]:
@@ -196,9 +222,13 @@ def suits(state: GameState, ctx: Any, power: str, lvl: Any) -> tuple[dict[str, b
         months = months_at_war(state, power, e)
         losing, r = _losing(state, ctx, power, e, lvl)
         if losing and months >= lvl.sue_after:
-            sue[e] = r * 2 < lvl.sue_ratio or zone(state, ctx, power) == "fiasco"
-        elif not _ahead(state, ctx, power, e, r) and months >= lvl.weary_months * (2 if power in ps.wars[e].declared_by else 1):
-            informal.append(e)
+            if months < lvl.sue_after + lvl.informal_first and zone(state, ctx, power) != "fiasco":
+                informal.append(e)  # an informal peace costs no political points; a surrender costs 5 or 8 (6.4.1-6.4.2)
+            else:
+                sue[e] = r * 2 < lvl.sue_ratio or zone(state, ctx, power) == "fiasco"
+        elif not clearly_ahead(state, ctx, power, e, r) and months >= lvl.weary_months * (2 if power in ps.wars[e].declared_by else 1):
+            if not (lvl.informal_first and power in ps.wars[e].declared_by):
+                informal.append(e)  # (the hard level ends a war it declared only when losing: see accepts_informal)
     if sue and peace.suit_obligations(state, ctx, power, [SueForPeace(t) for t in sue]):
         # 6.4.2: suing an enemy with no forces inside means suing every enemy at once; only when losing to all
         if all(_losing(state, ctx, power, e, lvl)[0] for e in ps.wars):
@@ -228,5 +258,5 @@ def alliance_wanted(state: GameState, ctx: Any, power: str, lvl: Any) -> list[st
     return out[:lvl.seek_alliances]
 
 
-__all__ = ["AHEAD", "alliance_wanted", "home_lost", "hostility", "may_declare", "might", "months_at_war", "ratio",
+__all__ = ["AHEAD", "accepts_informal", "alliance_wanted", "clearly_ahead", "home_lost", "hostility", "may_declare", "might", "months_at_war", "ratio",
            "reachable", "side", "suits", "war_target", "zone"]

@@ -25,7 +25,8 @@ left (unused is lost, 12.5.6)
 ships, counters at war        no              10% on heavy ships   15% (GB: 45%);
                                               (GB: 30%); a corps   a corps counter
                                               counter when full    when full
-manipulation, loans           no              no                   yes
+manipulation (toward points), no              no                   yes
+loans
 land movement at war          greedy: each    objectives (5 a      objectives (8 a
                               corps alone to  slot) by value, odds slot), 8 movement
                               the nearest     and distance; corps  points; idle corps
@@ -43,15 +44,28 @@ other decisions               at random       first option         first option
 forces weighed for war        its own         with allies          with allies
 war declared when its side    80% of target,  150% (130% at sea),  200% (150% at sea),
 is (ai.grand)                 2 in 10, any    5 in 10, hostile,    always, hostile,
-                              stance, 3 wars  2 wars               1 war
+                              stance, 3 wars  2 wars               1 war; on land, of the
+                                                                   target and its
+                                                                   strongest other land
+                                                                   neighbour together
 sues for peace                under 40%,      under 60%, after 3   under 70%, after 2
                               after 6 months  months, with a home  months, with a home
-                                              area lost            area lost
-informal peace (stalemate;    after 12 months after 10 months      after 8 months
-twice as long as aggressor)
+                                              area lost            area lost; offers an
+                                                                   informal peace for 4
+                                                                   months before suing
+accepts an informal peace     always          never                losing, or in a war
+                                                                   declared on it that
+                                                                   it is not clearly
+                                                                   winning
+informal peace (stalemate;    after 12 months after 10 months      after 8 months; never
+twice as long as aggressor)                                        in a war it declared
+                                                                   unless losing
 alliances asked, minors       none            1 a month, 1 minor   1, 2 minors with
 manipulated                                   with 5% of money     10% of money
-victor's terms                B.4, B.2        harsh (B.3, B.1...)  harsh
+victor's terms                B.2, B.3 (no    B.4 (+2 political    B.4 (+2 political
+                              points)         points), B.3, B.1... points), B.3, B.1...;
+                                              unconditional when   always conditional
+                                              under 40%
 GB denies trade to enemies    no              no                   yes
 of its allies
 fleets blockade / attack      never           at 200% of the enemy at 150%
@@ -129,6 +143,8 @@ class Level:
     war_ratio: int = 200
     #: The same in warships for a war at sea (Great Britain on one side).
     sea_war_ratio: int = 150
+    #: A land war needs its side to reach ``war_ratio`` of the target and its strongest other neighbour together.
+    second_front: bool = False
     #: Wars at once beyond which it declares no new one.
     max_wars: int = 1
     #: Out of 10: the chance, each diplomacy phase, that a war it may declare is declared.
@@ -141,6 +157,8 @@ class Level:
     sue_after: int = 2
     #: ... and (when true) only once it has lost home areas too: a balance alone does not make it give up.
     sue_needs_loss: bool = True
+    #: Months a losing power first offers an informal peace (no political points, 6.4.1) before it sues (0: sues).
+    informal_first: int = 0
     #: Offers informal peace after this many months of a war neither side clearly wins.
     weary_months: int = 8
     #: Alliances asked for per month (0: none).
@@ -148,7 +166,9 @@ class Level:
     #: Manipulation attempts on minor countries per month (6.1.4; at most 2) and the share of its money invested.
     manipulations: int = 2
     invest_share: int = 10
-    #: Victor's terms: "plain" (royal marriage, longer peace) or "harsh" (reparations, corps removed).
+    #: Conditional terms even to a crushed enemy (an unconditional surrender the loser refuses earns nothing).
+    sure_terms: bool = False
+    #: Victor's terms: "plain" (longer peace, reparations) or "harsh" (royal marriage, reparations, corps removed).
     terms: str = "harsh"
     #: Great Britain denies trade to a power at war with one of its allies.
     deny_trade: bool = True
@@ -190,16 +210,18 @@ LEVELS: dict[PlayerKind, Level] = {
     PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
                               land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
                               defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
-                              ship_share=15, counters=True, manipulation=True, loans=True),
+                              ship_share=15, counters=True, manipulation=True, loans=True, informal_first=4,
+                              sure_terms=True, second_front=True),
 }
 
 
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 5, "ai-medium": 5, "ai-hard": 5}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 6, "ai-medium": 6, "ai-hard": 6}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
-# of minors, forced marches, Cossack raids and levies (issue 19 item 1)
+# of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
+# surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4)
 
 
 def level(kind: PlayerKind | str) -> Level:

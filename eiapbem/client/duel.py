@@ -68,16 +68,42 @@ class Played:
     #: The slowest computer slot (seconds, the wall clock: a figure, not a result).
     slowest: tuple[float, str] = (0.0, "")
     hashes: list[str] = field(default_factory=list)
+    #: Per power: political points won (+) or lost (-) in each phase ("land", "economic"...: the political status
+    #: display's marker before and after each slot), and counts of what it did ("wars declared", "surrenders").
+    points: dict[str, Counter] = field(default_factory=lambda: {p: Counter() for p in POWERS})
+    did: dict[str, Counter] = field(default_factory=lambda: {p: Counter() for p in POWERS})
+
+
+#: The political points of the diplomacy phase by what earned them (``rules.diplomacy.common.points``' sentences).
+_DIPLOMACY_POINTS = (("declare war on each other", "declarations of war"), ("declares war", "declarations of war"),
+                     ("declared war", "declarations of war"), ("surrenders", "surrenders"),
+                     ("accepts the", "surrenders accepted"), ("royal marriage", "royal marriages"),
+                     ("alliance", "alliances"), ("refuse", "alliances"), ("selected to run", "minors"),
+                     ("control of", "minors"), ("conquers", "minors"))
 
 
 def _count(p: Played, events: Iterable[LogEntry]) -> None:
     for e in events:
         if e.kind in COUNTED:
             p.counts[e.kind] += 1
+        who = e.params.get("power") if e.params else None
         if e.kind == "diplomacy.points" and "declare" in e.text and "war on" in e.text:
             p.declarations += 1
+            if who in p.did:
+                p.did[who]["wars declared"] += 1
         if e.kind == "diplomacy.peace" and (" surrenders " in e.text or "make an informal peace" in e.text):
             p.peaces += 1
+            if who in p.did and " surrenders " in e.text:
+                p.did[who]["surrenders"] += 1
+        if e.kind == "diplomacy.points" and who in p.did:
+            bucket = next((b for k, b in _DIPLOMACY_POINTS if k in e.text), "other")
+            p.did[who][f"political points for {bucket}"] += int(e.params.get("points", 0))
+        if e.kind == "land.conquest" and who in p.did:
+            p.did[who]["minors conquered"] += 1
+        if e.kind == "siege.result" and e.params.get("outcome") == "captured":
+            for q in POWERS:
+                if f" taken by {q}" in e.text:
+                    p.did[q]["cities taken by siege"] += 1
 
 
 def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: bool = False,
@@ -96,6 +122,7 @@ def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: b
         if first is not None and st.date.index - first.index >= months:
             break
         key = slot.key(st.date)
+        before = {p: st.powers[p].political_status for p in POWERS}
         ctx = rules_context(Dice(hashlib.sha256(seed + b"/" + key.encode()).digest()))
         t0 = clock() if clock else 0.0
         if slot.simultaneous:
@@ -115,6 +142,10 @@ def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: b
             if dt > out.slowest[0]:
                 out.slowest = (dt, key)
         _count(out, events)
+        for p in POWERS:
+            moved = st.powers[p].political_status - before[p]
+            if moved:
+                out.points[p][slot.phase.value] += moved
         out.slots += 1
         if hashes:
             out.hashes.append(f"{key} {st.state_hash().hex()}")
@@ -149,6 +180,9 @@ class Game:
     percent_play: dict[str, int]
     wars: int
     peaces: int
+    #: Per power: political points by phase and counts of what it did (``Played.points``, ``Played.did``).
+    points: dict[str, dict[str, int]] = field(default_factory=dict)
+    did: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def strong_powers(index: int, hard: int) -> tuple[str, ...]:
@@ -173,7 +207,9 @@ def one_game(args: tuple[int, int, int, str, str, str, int]) -> Game:
         winners, how = shorter_campaign_winners(end), "standing"
     pct = {p: end.powers[p].victory_points * 100 // victory_level(end, p) for p in POWERS}
     pct_play = {p: (end.powers[p].victory_points - bonus[p]) * 100 // victory_level(end, p) for p in POWERS}
-    return Game(index, strong, winners, how, pct, pct_play, played.declarations, played.peaces)
+    return Game(index, strong, winners, how, pct, pct_play, played.declarations, played.peaces,
+                {p: dict(sorted(played.points[p].items())) for p in POWERS},
+                {p: dict(sorted(played.did[p].items())) for p in POWERS})
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -185,6 +221,25 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+#: Two-sided 95% quantiles of Student's t by degrees of freedom (1-30; beyond, the normal's 1.96 is near enough).
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval by Student's t (the interval is the whole line for one value)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, -math.inf, math.inf
+    mean = sum(values) / n
+    if n == 1:
+        return mean, -math.inf, math.inf
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
+    half = t * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
 
 
 @dataclass
@@ -202,6 +257,23 @@ class Report:
     def wins(self) -> float:
         """Campaigns won by the strong level (a shared win counts by the strong share of its winners)."""
         return sum(sum(1 for w in g.winners if w in g.strong) / len(g.winners) for g in self.games)
+
+    def differences(self) -> list[float]:
+        """Per campaign: the strong level's mean ``percent_play`` minus the weak level's (percentage points)."""
+        return [self._mean(g, g.percent_play, True) - self._mean(g, g.percent_play, False) for g in self.games]
+
+    def breakdown(self, strong: bool) -> dict[str, float]:
+        """Per power and campaign at one level: the mean political points won or lost in each phase, and the mean
+        count of each thing it did (``Game.points``, ``Game.did``)."""
+        total: Counter = Counter()
+        n = 0
+        for g in self.games:
+            for p in POWERS:
+                if (p in g.strong) == strong:
+                    n += 1
+                    total.update({f"political points in the {k} phase": v for k, v in g.points.get(p, {}).items()})
+                    total.update(g.did.get(p, {}))
+        return {k: v / max(1, n) for k, v in sorted(total.items())}
 
     def ahead(self, play_only: bool = False) -> int:
         return sum(1 for g in self.games
@@ -221,6 +293,17 @@ class Report:
             lo, hi = wilson(k, n)
             out.append(f"  {label}: {k:g} of {n} = {100 * k / max(1, n):.0f}% (95% CI {100 * lo:.0f}-{100 * hi:.0f}%)")
         out.append(f"  (equal levels would win {100 * fair:.0f}% of campaigns: {self.hard} of {len(POWERS)} powers)")
+        diffs = self.differences()
+        mean, lo, hi = mean_interval(diffs)
+        out.append(f"  play alone, {self.strong_kind}'s mean % of its victory level minus {self.weak_kind}'s: "
+                   f"{mean:+.2f} points (95% CI {lo:+.2f} to {hi:+.2f})" if n > 1 else
+                   f"  play alone, {self.strong_kind}'s mean % of its victory level minus {self.weak_kind}'s: {mean:+.2f} points")
+        out.append("    per campaign: " + " ".join(f"{d:+.1f}" for d in diffs))
+        strong_b, weak_b = self.breakdown(True), self.breakdown(False)
+        out.append(f"  per power and campaign ({self.strong_kind} / {self.weak_kind}):")
+        for k in sorted(set(strong_b) | set(weak_b)):
+            fmt = "+.2f" if k.startswith("political points") else ".2f"
+            out.append(f"    {k}: {strong_b.get(k, 0.0):{fmt}} / {weak_b.get(k, 0.0):{fmt}}")
         how = Counter(g.how for g in self.games)
         out.append(f"  winners found by: {', '.join(f'{k} {v}' for k, v in sorted(how.items()))}; "
                    f"wars declared {sum(g.wars for g in self.games)}, peaces {sum(g.peaces for g in self.games)}")
@@ -260,6 +343,6 @@ def _line(g: Game) -> str:
             f"wars {g.wars}, peaces {g.peaces}")
 
 
-__all__ = ["COUNTED", "Game", "Played", "Report", "one_game", "play", "start_state", "strength", "strong_powers", "to_commit",
-           "wilson"]
+__all__ = ["COUNTED", "Game", "Played", "Report", "mean_interval", "one_game", "play", "start_state", "strength",
+           "strong_powers", "to_commit", "wilson"]
 
