@@ -42,6 +42,29 @@ def test_save_pair_round_trip_and_old_dat_fallback(tmp_path):
         atomic.read_save_pair(p)
 
 
+def test_save_pair_keeps_the_current_dat_as_old_by_renaming(tmp_path):
+    """The .dat the current .sav names becomes .old (a rename, the same bytes); after a crash that left the
+    current bytes in .old only, that .old stays and the new pair is whole."""
+    g = Game()
+    p = tmp_path / "Test.sav"
+    s1, s2, s3 = _save(g, 1), _save(g, 2), _save(g, 3)
+    atomic.write_save_pair(p, s1.data, s1.dat)
+    assert not (tmp_path / "Test.sav.dat.old").exists()
+    inode = (tmp_path / "Test.sav.dat").stat().st_ino
+    atomic.write_save_pair(p, s2.data, s2.dat)
+    assert (tmp_path / "Test.sav.dat.old").read_bytes() == s1.dat
+    assert (tmp_path / "Test.sav.dat.old").stat().st_ino == inode  # renamed, not written again
+    assert (tmp_path / "Test.sav.dat").read_bytes() == s2.dat
+    # A crash left a broken .dat: the current .sav's bytes are the .old, which must survive the next save.
+    (tmp_path / "Test.sav.dat").write_bytes(b"broken")
+    (tmp_path / "Test.sav").write_bytes(s1.data)
+    atomic.write_save_pair(p, s3.data, s3.dat)
+    assert (tmp_path / "Test.sav.dat.old").read_bytes() == s1.dat
+    sav, dat = atomic.read_save_pair(p)
+    assert files.open_save(sav, dat, g.ids["FR"]).game["month"] == 3
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["Test.sav", "Test.sav.dat", "Test.sav.dat.old"]
+
+
 WRITER = r"""
 import sys
 from eiapbem.pbem import atomic, files

@@ -26,8 +26,8 @@ def register(cli: click.Group) -> None:
     def campaign(out: Path, months: int, seed: int, scenario: str, level: str, jobs: int) -> None:
         """Seven computer players play a scenario by files: each power in its own folder, every file sealed,
         copied into the other folders' commin/ and loaded there as a human's client does."""
-        from eiapbem.client.campaign import Campaign
-        from eiapbem.client.campaign_report import power_table, victory_lines
+        from eiapbem.client.campaign import HOST, Campaign
+        from eiapbem.client.campaign_report import event_line, power_table, victory_lines
 
         from .data_cmd import unit_labels
 
@@ -37,6 +37,7 @@ def register(cli: click.Group) -> None:
         click.echo("")
         for line in victory_lines(st) + power_table(st):
             click.echo(line)
+        click.echo(event_line(st, c.session(HOST).journal()))
         click.echo(f"Battle files carried between two folders (questions and replies, 4.2.7): {c.figures.battle_files}")
         click.echo(f"Final state hash: {c.check_hashes()} (equal in all {len(POWERS) + 1} folders)")
 
@@ -73,6 +74,9 @@ def register_bench(bench_group: click.Group) -> None:
         if len(f.month_cpu) >= 6:  # issue 18 item 3: does the cost per month stay flat?
             first, last = sum(f.month_cpu[:3]) / 3, sum(f.month_cpu[-3:]) / 3
             click.echo(f"CPU per month, first three {first:.1f} s, last three {last:.1f} s ({last / first:.2f}x)")
+        if len(f.month_cpu) >= 120:  # issue 18 item 3 names month 120: months 118-120 against months 1-3
+            first, m120 = sum(f.month_cpu[:3]) / 3, sum(f.month_cpu[117:120]) / 3
+            click.echo(f"CPU per month, months 118-120 {m120:.1f} s against months 1-3 {first:.1f} s ({m120 / first:.2f}x)")
         n = max(f.files, 1)
         click.echo(f"files: {f.files}, {f.file_bytes // n} bytes each on average; loading in the {len(c.homes) - 1} "
                    f"other folders {1000 * f.load_seconds / n:.0f} ms per file (wall clock, both processes)")
@@ -80,5 +84,6 @@ def register_bench(bench_group: click.Group) -> None:
                    f"of which the computer players' thinking {f.ai_seconds:.1f} s")
         for r, b in f.folder_bytes.items():
             click.echo(f"folder {r}: {b // 1024} KiB")
+        click.echo(f"all {len(f.folder_bytes)} folders: {sum(f.folder_bytes.values()) // (1024 * 1024)} MiB")
         click.echo(f"total: {total:.1f} s for {len(f.months)} month(s); {total / max(len(f.months), 1):.1f} s per month; "
                    f"{sum(f.month_cpu):.1f} s CPU in the months played")

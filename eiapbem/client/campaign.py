@@ -97,11 +97,13 @@ class Figures:
 class Folders:
     """Some of the campaign's folders, their sessions kept open in this process for the whole run."""
 
-    def __init__(self, homes: dict[str, Path], pw: dict[str, str], rngs: dict[str, SeededRng], kind: PlayerKind) -> None:
+    def __init__(self, homes: dict[str, Path], pw: dict[str, str], rngs: dict[str, SeededRng],
+                 kinds: dict[str, PlayerKind]) -> None:
         self.homes = homes
         self.pw = pw
         self.rngs = rngs
-        self.kind = kind
+        #: The computer's level lent to each power (``Campaign``'s ``level``, or ``levels`` per power).
+        self.kinds = kinds
         self.open: dict[str, Session] = {}
         #: The acting power's slot stopped by a battle file out (``campaign_battles``).
         self.acting: dict[str, campaign_battles.Acting] = {}
@@ -134,14 +136,14 @@ class Folders:
             elif st.slot.phase is Phase.SETUP:
                 setups.load_setup(s, "default")
             else:
-                lent = s.current().with_power(p, controller=self.kind)
+                lent = s.current().with_power(p, controller=self.kinds[p])
                 ctx = rules_context(s.slot_dice())
                 if sealed_orders._sealed_round(st) == "commit":  # the orders the computer chooses, sealed now
                     acts = list(duel.to_commit(lent, p, ctx))
                 elif st.slot.simultaneous:
                     acts = list(ai.orders(lent, p, ctx))
                 else:
-                    acting, out = campaign_battles.start(s, p, self.kind, list(ai.plan(lent, p, ctx).actions))
+                    acting, out = campaign_battles.start(s, p, self.kinds[p], list(ai.plan(lent, p, ctx).actions))
                     if out:
                         assert acting is not None
                         self.acting[p] = acting
@@ -156,7 +158,7 @@ class Folders:
     def defend(self, roles: list[str], name: str) -> str | None:
         """The defender's folder loads the battle file ``battles/name`` and answers it: the reply's name, if due."""
         (r,) = roles
-        return campaign_battles.defend(self.session(r), r, self.kind, name)
+        return campaign_battles.defend(self.session(r), r, self.kinds[r], name)
 
     def resume(self, roles: list[str], name: str) -> tuple[list[str], float, list[tuple[str, str]]]:
         """The acting folder loads the defender's reply ``battles/name`` and goes on (as ``play``)."""
@@ -258,15 +260,20 @@ class Campaign:
     """Eight folders (host + seven powers) under ``out``; ``run`` plays months by files."""
 
     def __init__(self, out: Path, seed: int, scenario: str, level: str, say: Callable[[str], None],
-                 *, jobs: int = 2) -> None:
-        if level not in LEVELS:
-            raise IllegalAction(f"the level is one of {', '.join(LEVELS)}, not {level!r}")
+                 *, jobs: int = 2, levels: dict[str, str] | None = None) -> None:
+        """``level`` for every power, unless ``levels`` gives some powers (or all) a level of their own."""
+        chosen = {p: level for p in POWERS} | dict(levels or {})
+        for p, lv in sorted(chosen.items()):
+            if p not in POWERS:
+                raise IllegalAction(f"{p!r} is not a major power ({', '.join(POWERS)})")
+            if lv not in LEVELS:
+                raise IllegalAction(f"the level is one of {', '.join(LEVELS)}, not {lv!r}")
         if jobs not in (1, 2):
             raise IllegalAction(f"--jobs is 1 or 2 (processes), not {jobs}")
         self.out = Path(out)
         self.seed = seed
         self.jobs = jobs
-        self.kind = PlayerKind(f"ai-{level}")
+        self.kinds = {p: PlayerKind(f"ai-{lv}") for p, lv in chosen.items()}
         self.say = say
         self.figures = Figures()
         self.homes = {r: self.out / r for r in ROLES}
@@ -274,7 +281,7 @@ class Campaign:
         self.rngs = {r: SeededRng(seed, r) for r in self.homes}
         #: (area, label) per counter for the yearly maps; the command line passes its own (``cli/data_cmd.py``).
         self.unit_labels: Callable[[GameState], list] | None = None
-        self.folders = Folders(self.homes, self.pw, self.rngs, self.kind)
+        self.folders = Folders(self.homes, self.pw, self.rngs, self.kinds)
         self._worker: Worker | None = None
         self._new(scenario)
 
@@ -411,7 +418,7 @@ class Campaign:
             for r in other:  # the worker opens these folders itself; this process must not hold them meanwhile
                 self.folders.open.pop(r, None)
             self._worker = Worker(Folders({r: self.homes[r] for r in other}, self.pw,
-                                          {r: self.rngs[r] for r in other}, self.kind))
+                                          {r: self.rngs[r] for r in other}, self.kinds))
         try:
             st = self._run(months, check_every_slot, maps)
         finally:

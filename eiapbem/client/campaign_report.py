@@ -11,9 +11,9 @@ for the whole game once fought.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
-from eiapbem.rules.model import POWERS, GameState
+from eiapbem.rules.model import POWERS, GameState, LogEntry
 
 
 def battles_won_lost(st: GameState) -> tuple[dict[str, int], dict[str, int]]:
@@ -89,6 +89,16 @@ def victory_lines(st: GameState) -> list[str]:
             f"Were it a shorter campaign ending now (12.1.3 Shorter Campaigns), {who}."]
 
 
+def event_line(st: GameState, journal: Iterable[LogEntry]) -> str:
+    """What the game's journal (the whole public log) says happened, counted as ``duel.play`` counts it."""
+    from .duel import counted
+
+    seen = counted(st, journal)
+    return (f"In the log: declarations of war {seen.declarations}, land battles {seen.counts['battle.start']}, "
+            f"naval battles {seen.counts['naval.combat']}, siege results {seen.counts['siege.result']}, "
+            f"peaces {seen.peaces}.")
+
+
 def write_map(out: Path, game: str, st: GameState, unit_labels: Callable[[GameState], list] | None) -> Path:
     """The political map of ``st`` with its units (``present.svgmap``), as ``out/map-YYYY-MM.svg``."""
     from eiapbem.data import mapdata
@@ -103,4 +113,4 @@ def write_map(out: Path, game: str, st: GameState, unit_labels: Callable[[GameSt
     return path
 
 
-__all__ = ["battles_won_lost", "power_table", "provinces_held", "victory_lines", "write_map"]
+__all__ = ["battles_won_lost", "event_line", "power_table", "provinces_held", "victory_lines", "write_map"]

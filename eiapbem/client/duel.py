@@ -106,6 +106,13 @@ def _count(p: Played, events: Iterable[LogEntry]) -> None:
                     p.did[q]["cities taken by siege"] += 1
 
 
+def counted(state: GameState, events: Iterable[LogEntry]) -> Played:
+    """``events`` counted as ``play`` counts a slot's: a campaign by files reads them from a folder's journal."""
+    out = Played(state)
+    _count(out, events)
+    return out
+
+
 def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: bool = False,
          clock: Callable[[], float] | None = None) -> Played:
     """Play every slot with the computer from ``state`` until ``months`` months after the setup (or the end)."""

@@ -95,11 +95,36 @@ def city_power(state: GameState, ctx: Any, area: str) -> str | None:
     return power_of(state, city_holder(state, ctx, area))
 
 
+#: The last few units maps seen and their units by site (``units_at``); a memo of a pure function of the
+#: map, looked up by identity (the maps are immutable), so it changes no result and no order.
+_SITES: list[tuple[Any, dict[str, tuple[Any, ...]]]] = []
+_SITES_KEEP = 16
+
+
+def units_at(state: GameState, site: str) -> tuple[Any, ...]:
+    """Every unit whose location's site is ``site`` (an area, city, port, sea or fleet id), by id.
+
+    The same as scanning ``state.units`` for that site, built once per units map: the rules ask it
+    thousands of times a turn (corps, garrisons, fleets in a place), and a scan of every unit for each
+    question made a turn's cost grow with the number of units times the number of questions."""
+    units = state.units
+    for held, index in _SITES:
+        if held is units:
+            return index.get(site, ())
+    built: dict[str, list[Any]] = {}
+    for u in units.values():
+        built.setdefault(u.location.site, []).append(u)
+    index = {k: tuple(v) for k, v in built.items()}
+    _SITES.insert(0, (units, index))
+    del _SITES[_SITES_KEEP:]
+    return index.get(site, ())
+
+
 def corps_at(state: GameState, area: str) -> list[Corps]:
     """Corps in ``area``, in its city or its rural part, by id."""
     return [
-        u for u in state.units.values()
-        if isinstance(u, Corps) and u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.location.site == area
+        u for u in units_at(state, area)
+        if isinstance(u, Corps) and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
     ]
 
 
@@ -116,7 +141,7 @@ def is_blockaded(state: GameState, ctx: Any, port: str, power: str | None = None
     """A fleet with ships at war with ``power`` (by default the port's holder) is in ``port``'s blockade box (8.8)."""
     subject = power if power is not None else port_holder(state, ctx, port)
     return any(
-        isinstance(u, Fleet) and u.location.kind is LocationKind.BLOCKADE and u.location.site == port
+        isinstance(u, Fleet) and u.location.kind is LocationKind.BLOCKADE
         and u.ships.total > 0 and at_war(state, subject, unit_side(state, u))
-        for u in state.units.values()
+        for u in units_at(state, port)
     )

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, relations, supply
+from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -212,8 +212,8 @@ def check_holds(ctx: Any, unit: Corps | Fleet, more: Factors | Ships) -> None:
 def counters_in_section(state: GameState, area: str, *, besieging: bool = False) -> int:
     """Counters in the rural ("Rural" or "Besieging Rural") section of ``area`` (10.4.2, 000:1404)."""
     n = 0
-    for u in state.units.values():
-        if u.location.kind is not LocationKind.AREA or u.location.site != area:
+    for u in control.units_at(state, area):
+        if u.location.kind is not LocationKind.AREA:
             continue
         if isinstance(u, Corps):
             n += 1 if u.besieging == besieging else 0
@@ -225,7 +225,7 @@ def counters_in_section(state: GameState, area: str, *, besieging: bool = False)
 def check_room(state: GameState, where: Location) -> None:
     """Raise unless one more counter fits at ``where``: 30 in a city, 30 in an area's rural section (10.4.2, 10.4.3)."""
     if where.kind is LocationKind.CITY:
-        n = sum(1 for u in state.units.values() if u.location == where)
+        n = sum(1 for u in control.units_at(state, where.site) if u.location == where)
         if n + 1 > STACK_LIMIT:
             raise IllegalAction(f"the city of {where.site} already holds {n} counters; {STACK_LIMIT} is the limit (10.4.3, 000:1410)")
     elif where.kind is LocationKind.AREA:

@@ -17,7 +17,7 @@ ordered by id.
 from __future__ import annotations
 
 
-from eiapbem.rules.control import city_power, corps_at, is_besieged, is_blockaded
+from eiapbem.rules.control import city_power, corps_at, is_besieged, is_blockaded, units_at
 from eiapbem.rules.model import (
     POWERS,
     Corps,
@@ -52,7 +52,7 @@ def is_home_area(state: GameState, m, area: str, nation: str) -> bool:
 
 
 def garrisons_at(state: GameState, area: str) -> list[Garrison]:
-    return [u for u in state.units.values() if isinstance(u, Garrison) and u.location.site == area]
+    return [u for u in units_at(state, area) if isinstance(u, Garrison)]
 
 
 def unit_unbesieged(state: GameState, m, unit: Corps | Garrison) -> bool:
@@ -154,7 +154,25 @@ def _has_fleet_in_port(state: GameState, area: str, power: str) -> bool:
     )
 
 
+#: The last few chains computed: (state, map, power, chain), looked up by identity (states are immutable),
+#: so asking again for the same state (``depot_distance`` for each corps) costs nothing and changes nothing.
+_CHAINS: list[tuple[GameState, object, str, dict[str, int]]] = []
+_CHAINS_KEEP = 16
+
+
 def supply_chain(state: GameState, m, power: str) -> dict[str, int]:
+    """The areas of ``power``'s depots in a valid supply chain, each with the chain's length in depots
+    (``_supply_chain``; remembered for the last few states asked, a new dict each call)."""
+    for held, hm, hp, chain in _CHAINS:
+        if held is state and hm is m and hp == power:
+            return dict(chain)
+    chain = _supply_chain(state, m, power)
+    _CHAINS.insert(0, (state, m, power, chain))
+    del _CHAINS[_CHAINS_KEEP:]
+    return dict(chain)
+
+
+def _supply_chain(state: GameState, m, power: str) -> dict[str, int]:
     """The areas of ``power``'s depots in a valid supply chain, each with the chain's length in depots.
 
     A depot in a supply source's area has length 1; a depot linked to one of

@@ -26,8 +26,8 @@ def is_enemy(state: GameState, power: str, unit: Any) -> bool:
 def field_units(state: GameState, area: str) -> list[Any]:
     """Corps and depot garrisons in ``area`` outside its city (the rural sections, 10.4.1 000:1360), by id."""
     return [
-        u for u in state.units.values()
-        if isinstance(u, (Corps, Garrison)) and u.location.kind is LocationKind.AREA and u.location.site == area
+        u for u in control.units_at(state, area)
+        if isinstance(u, (Corps, Garrison)) and u.location.kind is LocationKind.AREA
     ]
 
 

@@ -23,7 +23,7 @@ def controller(state: GameState, fleet: Any) -> str | None:
 
 
 def fleets_at(state: GameState, loc: Location) -> list[Fleet]:
-    return [u for u in state.units.values() if isinstance(u, Fleet) and u.location == loc]
+    return [u for u in control.units_at(state, loc.site) if isinstance(u, Fleet) and u.location == loc]
 
 
 def warships(f: Fleet) -> int:
