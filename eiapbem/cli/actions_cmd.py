@@ -12,17 +12,22 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
+import re
+import sys
 import types
 import typing
+from pathlib import Path
 from typing import Any
 
 import click
 
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
 from eiapbem.rules.model.base import OneOf
 
-from .common import PHASE_GROUPS, game_options, open_session, phase_group as _phase_group, rules_ctx as _ctx
+from .common import PHASE_GROUPS, game_options, open_session, phase_group as _phase_group, place_name, rules_ctx as _ctx
 
 #: Phase -> click group name.
 GROUPS = {p: PHASE_GROUPS[p.value][0] for p in Phase}
@@ -48,11 +53,104 @@ _FIELD_HELP = {
     "stack": "move every fleet of the stack in the fleet's place that may still move (8.4.3)",
     "intercept": "attempt to intercept enemy stacks passing by (8.5.3); without it, no attempts",
     "evasion": "when attacked outside an interception or port combat (9.2.1.1)",
-    "target": "the power whose trade the privateers prey on (8.9)",
+    "target": "the power or minor country the order is aimed at, e.g. FR or bavaria",
+    "item": "what to buy; prices: 'eiapbem tables show purchase-cost'",
+    "count": "how many; 'eiapbem economy summary' shows the money and manpower left",
+    "infantry": "how many infantry factors", "militia": "how many militia factors",
+    "cavalry": "how many cavalry factors", "guard": "how many guard factors",
+    "artillery": "how many artillery factors", "heavy": "how many heavy ships", "light": "how many light ships",
+    "transport": "how many transports",
     "forced_march": "forced march: one movement point more (10.4.1)",
     "city": "end the move inside the city of the last area (10.4.3-10.4.4, 13.5.2)",
     "use_depot": "live off the ungarrisoned enemy depot destroyed in the last area: the move ends, foraged with no loss (10.4.6)",
 }
+
+
+#: Help for one command's field where the shared text above would mislead (the same field name means
+#: different things in different actions: ``--target`` of ``declare-war`` is not a piracy target). Keyed by the
+#: command's name, which two phases may share ("move", "attack"): their fields differ (unit/fleet, area/place).
+_COMMAND_FIELD_HELP = {
+    ("declare-war", "target"): "the major power (FR) or neutral minor country (bavaria) to declare war on",
+    ("piracy", "target"): "the power whose trade the privateers prey on (8.9)",
+    ("deduct-vp", "target"): "the enemy power whose victory points are reduced (12.1.2)",
+    ("stop-usa-trade", "target"): "the enemy power whose American trade is stopped (12.2.1)",
+    ("sue-for-peace", "to"): "the enemy power you sue for peace",
+    ("sue-for-peace", "accept_unconditional"): "accept unconditional terms if they are offered (conditional terms "
+                                               "are always accepted, 6.4.2)",
+    ("informal-peace", "enemy"): "the enemy power offered an informal peace",
+    ("surrender-terms", "enemy"): "the enemy these settings are toward",
+    ("surrender-terms", "give_conditional"): "offer conditional terms if this enemy sues (else unconditional)",
+    ("surrender-terms", "term"): "a term you take as victor, from lists B and C, in order of preference, e.g. B.2 "
+                                 "('eiapbem tables show victory-conditions' lists them)",
+    ("surrender-terms", "accept_informal"): "accept an informal peace offered by this enemy (6.4.1)",
+    ("surrender-terms", "allow_separate_peace"): "let your allies make a separate peace with this enemy",
+    ("surrender-terms", "if_conditional_offered"): "the list-A condition you claim when you surrender conditionally",
+    ("attack", "place"): "where: a sea area (north-sea), a blockade box (box:brest) or an enemy port (brest); your "
+                         "fleet must be there already: to attack in a port, end its 'naval move' path in the port "
+                         "itself (...,box:brest,brest; 'eiapbem show reach FLEET')",
+    ("add-factors", "corps"): "your corps on the map that takes them, e.g. corps:PR:II ('eiapbem show units --kind corps')",
+    ("move", "unit"): "the corps to move, e.g. corps:PR:II ('eiapbem show units --kind corps')",
+    ("besiege", "unit"): "your corps in the area of the enemy-held city, e.g. corps:PR:II",
+    ("forage", "unit"): "your corps whose movement is over, e.g. corps:PR:II",
+    ("request-action", "area"): "the land area the ally is to attack in or defend, e.g. munich ('eiapbem show area NAME')",
+    ("supply-choice", "loss_order"): "a factor type foraging takes first (cavalry, infantry...); give it again for the next",
+    ("accept-control", "withdraw"): "take the standing order back",
+    ("request-alliance", "withdraw"): "take the request back",
+    ("grant-access", "cancel"): "rescind the access (three months' grace, 13.4.1)",
+    ("trade", "stop"): "end the trade",
+    ("manipulate", "investment"): "money spent on the attempt (6.1.4); 0 by default",
+    ("buy-counter", "unit"): "a corps or fleet counter of your counter pool, e.g. corps:PR:VII ('eiapbem show pool')",
+    ("transfer-factors", "source"): "the corps or garrison the factors leave, e.g. corps:PR:I or garrison:PR:city:berlin",
+    ("transfer-factors", "target"): "the corps or garrison they join, in the same area ('eiapbem show units')",
+    ("transfer-ships", "source"): "the fleet the ships leave, e.g. fleet:GB:1",
+    ("transfer-ships", "target"): "the fleet they join, in the same place ('eiapbem show units --kind fleet')",
+}
+
+
+def _field_help(command: str, field: str, default: str | None = None, cls: type | None = None) -> str | None:
+    """The help of one option: the command's own text, else the field's ``#:`` comment in the action record,
+    else the shared text, else ``default``."""
+    if (command, field) in _COMMAND_FIELD_HELP:
+        return _COMMAND_FIELD_HELP[(command, field)]
+    noted = _field_comments(cls.__module__, cls.__name__).get(field) if cls is not None else None
+    return noted or _FIELD_HELP.get(field, default)
+
+
+@functools.lru_cache(maxsize=None)
+def _module_lines(module: str) -> tuple[str, ...]:
+    """The source lines of a loaded module (empty when it has no file, e.g. a frozen build)."""
+    path = getattr(sys.modules.get(module), "__file__", None)
+    try:
+        return tuple(Path(path).read_text(encoding="utf-8").splitlines()) if path else ()
+    except OSError:
+        return ()
+
+
+@functools.lru_cache(maxsize=None)
+def _field_comments(module: str, name: str) -> dict[str, str]:
+    """The ``#:`` comment written above each field of the record class ``name`` (its documentation)."""
+    lines = _module_lines(module)
+    out: dict[str, str] = {}
+    start = next((i for i, line in enumerate(lines) if line.startswith(f"class {name}(")), None)
+    if start is None:
+        return out
+    note: list[str] = []
+    for line in lines[start + 1:]:
+        if line.startswith(("class ", "@", "def ")):
+            break
+        text = line.strip()
+        if text.startswith("#:"):
+            note.append(text[2:].strip())
+            continue
+        field = re.match(r"([a-z_][a-z0-9_]*)\s*:", text)
+        if field and note and not text.startswith(("def ", "return")):
+            out[field.group(1)] = re.sub(r"``([^`]*)``", r"'\1'", " ".join(note))  # reST literals as the CLI quotes
+        note = []
+    return out
+
+
+#: Fields naming places on the map (lower case, hyphens): typed names are put in that spelling.
+_PLACE_FIELDS = ("path", "area", "port", "sea", "place", "blockade")
 
 
 def _opt(name: str) -> str:
@@ -92,7 +190,7 @@ def _choices(hint: Any) -> tuple[str, ...] | None:
     return None
 
 
-def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
+def _params(cls: type, command: str = "") -> tuple[list[click.Parameter], dict[str, Any]]:
     """Click options for an action record's fields, and how to rebuild each field from them.
 
     Each option's parameter is named ``f_<field>[_<part>]`` so no field can clash
@@ -118,20 +216,23 @@ def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
                                            help=f"{n.replace('_', ' ')} {'factors' if hint is Factors else 'ships'}"))
             build[f.name] = (which, [(n, f"{pname}_{n}") for n in parts])
         elif hint is bool:
-            params.append(click.Option([opt, pname], is_flag=True, default=False, help=_FIELD_HELP.get(f.name)))
+            params.append(click.Option([opt, pname], is_flag=True, default=False, help=_field_help(command, f.name, cls=cls)))
             build[f.name] = ("plain", pname)
         elif isinstance(hint, type) and issubclass(hint, enum.Enum):
-            params.append(click.Option([opt, pname], type=click.Choice([e.value for e in hint]), required=required))
+            params.append(click.Option([opt, pname], type=click.Choice([e.value for e in hint]), required=required,
+                                       help=_field_help(command, f.name, cls=cls)))
             build[f.name] = ("plain", pname)
         elif typing.get_origin(hint) is tuple:
-            params.append(click.Option([opt, pname], multiple=True, help="may be given several times"))
+            noted = _field_help(command, f.name, cls=cls)
+            params.append(click.Option([opt, pname], multiple=True,
+                                       help=f"{noted.rstrip('.')}; may be given several times" if noted else "may be given several times"))
             build[f.name] = ("tuple", pname)
         elif _choices(hints[f.name]):
             params.append(click.Option([opt, pname], type=click.Choice(_choices(hints[f.name])), required=required,
-                                       help=_FIELD_HELP.get(f.name)))
+                                       help=_field_help(command, f.name, cls=cls)))
             build[f.name] = ("plain", pname)
         elif hint is int:
-            params.append(click.Option([opt, pname], type=int, required=required, help=_FIELD_HELP.get(f.name)))
+            params.append(click.Option([opt, pname], type=int, required=required, help=_field_help(command, f.name, cls=cls)))
             build[f.name] = ("plain", pname)
         elif hint is Location:
             params.append(click.Option([opt, pname], type=str, required=required, metavar="KIND:SITE",
@@ -142,7 +243,7 @@ def _params(cls: type) -> tuple[list[click.Parameter], dict[str, Any]]:
             build[f.name] = ("date", pname)
         else:
             params.append(click.Option([opt, pname], type=str, required=required, metavar="ID",
-                                       help=_FIELD_HELP.get(f.name, f"the {f.name.replace('_', ' ')}")))
+                                       help=_field_help(command, f.name, f"the {f.name.replace('_', ' ')}", cls)))
             build[f.name] = ("plain", pname)
     return params, build
 
@@ -177,12 +278,21 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
     button = getattr(cls, "BUTTON", None)
     short = spec.summary + (f" (manual: {button})" if button else "")
     help_text = spec.summary + (f"\n\n(manual: {button})" if button else "")
-    params, build = _params(cls)
+    params, build = _params(cls, name)
 
     def callback(**values: Any) -> None:
         common = {k: values.pop(k) for k in ("game", "power", "password")}
+        for field in _PLACE_FIELDS:  # 'Cracow', 'St Petersburg', 'cracow, warsaw' as typed
+            if isinstance(values.get(f"f_{field}"), str):
+                values[f"f_{field}"] = place_name(values[f"f_{field}"])
         action = _make(cls, build, values)
         s = open_session(**common)
+        slot = s.state.slot
+        if slot is not None and slot.phase not in spec.phases:
+            now = GROUPS[slot.phase]
+            raise IllegalAction(f"'eiapbem {GROUPS[spec.phases[0]]} {name}' is an order of the {spec.phases[0]} phase; "
+                                f"the game is in the {slot.phase} phase of {s.state.date.name}",
+                                hint=f"'eiapbem {now} --help' lists what you can do now; 'eiapbem status' says whose turn it is")
         out = s.act(action)
         for e in out.events:
             click.echo(e.text)
@@ -200,7 +310,10 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
                            "this phase; 'eiapbem end-phase' sends them)")
         left = engine.unmet_obligations(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
         if left:
-            click.echo(f"still to do: {left[0]}")
+            from eiapbem.client.status import answer_hint
+
+            ask = answer_hint(s.current().pending.values(), [s.power])
+            click.echo(f"still to do: {ask or left[0]}")
 
     cmd = click.Command(name, callback=callback, params=params, help=help_text, short_help=short)
     return game_options(cmd)
@@ -212,6 +325,9 @@ def _describe(action: Any) -> str:
     for f in dataclasses.fields(action):
         v = getattr(action, f.name)
         if v is None or v == () or v is False:
+            continue
+        if v is True:  # a flag: its name alone, as typed
+            words.append(_opt(f.name))
             continue
         if isinstance(v, enum.Enum):
             v = v.value

@@ -29,6 +29,11 @@ def battles_of(state: Any) -> dict[str, tuple[str, Any]]:
     return {k: out[k] for k in sorted(out)}
 
 
+def finished(b: Any) -> bool:
+    """Whether a battle is over: land battles say so, naval combats and sieges reach the step "done"."""
+    return bool(getattr(b, "finished", False)) or getattr(b, "step", "") == "done"
+
+
 def render(what: str, b: Any, as_json: bool) -> str:
     from eiapbem.rules.combat import report as land_report
     from eiapbem.rules.combat import sieges
@@ -47,7 +52,7 @@ def _plain(v: Any) -> Any:
 
 
 def _where(what: str, b: Any) -> str:
-    for name in ("area", "site", "sea", "location"):
+    for name in ("area", "city", "site", "sea", "location"):
         v = getattr(b, name, None)
         if v:
             return str(v)
@@ -71,12 +76,12 @@ def register(cli: click.Group) -> None:
         found = battles_of(s.current())
         if battle_id is None:
             if as_json:
-                click.echo(json.dumps([{"id": k, "what": w, "finished": bool(getattr(b, "finished", False))}
+                click.echo(json.dumps([{"id": k, "what": w, "finished": finished(b)}
                                        for k, (w, b) in found.items()], indent=2))
             elif not found:
                 click.echo("no battles in this game now (battles start in the naval and land phases)")
             for k, (w, b) in ({} if as_json else found).items():
-                state = "finished" if getattr(b, "finished", False) else "in progress"
+                state = "finished" if finished(b) else "in progress"
                 click.echo(f"{k}  {w} battle in {_where(w, b)}, {state}")
             return
         if battle_id not in found:

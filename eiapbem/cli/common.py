@@ -125,6 +125,12 @@ def open_session(game: str | None, power: str | None, password: str | None) -> A
     if sitting is not None and power in (None, sitting[1]) and name == sitting[0]:
         return session.Session.open_with(h, name, sitting[2])
     power = acting_power(h, name, power, "acts")
+    local = session.local_roles(h, name)
+    if power not in local:  # said before the password is asked, not after
+        plays = ", ".join(local) or "no power"
+        raise session.NoGame(f"{power} is not played from this folder (it plays {plays})",
+                     hint=f"--power takes one of {plays}; 'eiapbem show power {power}' or 'eiapbem show units {power}' "
+                          "look at another power" if local else None)
     if password is None:
         password = click.prompt(f"Password for {power}", hide_input=True)
     return session.Session.open(h, name, power, password)
@@ -166,6 +172,12 @@ def rules_ctx(s: Any) -> Any:
 
 
 #: Phase (its value) -> the click group of its commands, and the group's help.
+def place_name(text: str) -> str:
+    """A place as typed by a person (``Cracow``, ``St Petersburg``, ``cracow, warsaw``) in the map's spelling
+    (``cracow``, ``st-petersburg``, ``cracow,warsaw``): the map's ids are lower case with hyphens."""
+    return ",".join("-".join(part.strip().lower().split()) for part in text.split(","))
+
+
 PHASE_GROUPS = {
     "setup": ("setup", "The setup phase (5.1-5.3): place your forces (manual: Setup Phase)."),
     "diplomacy": ("diplomacy", "The diplomacy phase (6.0): war, peace, alliances, trade, access (manual: "

@@ -230,3 +230,10 @@ def register(cli: click.Group) -> None:
             raise BadData(f"{svg}: cannot write the picture ({err.strerror}); choose another file") from err
         click.echo(f"wrote {svg} ({len(m.areas)} land areas, {len(m.seas)} sea areas"
                    + (f", {sum(len(v) for v in units.values())} units" if units else "") + ")")
+        if save_file is None and scenario is None:
+            from .common import home
+
+            saves = sorted(p.name for p in (home() / "save").glob("*.sav") if "_backup_" not in p.name and "_monthly_" not in p.name)
+            if saves:  # a game folder: the bare map has no units; say how to draw the game
+                click.echo(f"that is the bare map, without this folder's game: 'eiapbem map --svg {svg} --save "
+                           f"save/{saves[0]}' draws its units and control")

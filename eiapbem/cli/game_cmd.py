@@ -99,6 +99,13 @@ def register(cli: click.Group) -> None:
                 raise click.UsageError("give one --player per power, or --import-bids GameName.sel")
             plist = [_parse_player(p) for p in players]
             bid_map = _pairs(bids, "a bid", int)
+        missing = [q for q in POWERS if q not in {p.power for p in plist}]
+        if missing:  # said before any password is asked
+            from eiapbem.core.errors import IllegalAction
+
+            raise IllegalAction(f"every power needs a player; missing: {' '.join(missing)}",
+                                hint=f"add --player {missing[0]}:ai-medium for a computer player (ai-easy, ai-hard), or "
+                                     f"--player {missing[0]}:NAME:EMAIL:client for a player by email")
         for p in plist:
             # Without 4.1.1 PBEM-Hotseat Passwords a power at this computer may use the host's password.
             if p.type in ("host", "hotseat") and p.power not in pw and "pbem-hotseat-passwords" in flags:
@@ -229,7 +236,9 @@ def register(cli: click.Group) -> None:
         for name, why in rep.refused:
             click.echo(f"eiapbem: refused {name}: {why}", err=True)
         if not rep.loaded and not rep.refused and not rep.obsolete:
-            click.echo("no new files in commin/")
+            seen = [f for f in s.folders.incoming(s.game) if f.suffix == ".pbm" and (f.parent / "done" / f.name).exists()]
+            click.echo("no new files in commin/" + (f" ({len(seen)} file(s) there were loaded before: their copies are in "
+                                                    "commin/done/, so commin/ may be cleared)" if seen else ""))
         return 1 if rep.refused and not rep.loaded else 0
 
     @cli.command("status")
@@ -269,9 +278,18 @@ def register(cli: click.Group) -> None:
     def end_phase(game: str | None, power: str | None, password: str | None) -> None:
         """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
         from eiapbem.client.status import status_lines
+        from eiapbem.core.errors import IllegalAction
 
         s = open_session(game, power, password)
-        path = s.end_phase()
+        try:
+            path = s.end_phase()
+        except IllegalAction as err:
+            waited = [p for p, _ in s.awaited()]
+            others = [p for p in waited if p not in s.local]
+            if others and s.power not in waited:  # nothing to end here: the others' files are due
+                err.hint = (f"the game waits for {', '.join(others)}: when their files arrive, put them in commin/ "
+                            "and run 'eiapbem load'")
+            raise
         click.echo(f"{s.power} ended its slot; turn file commout/{path.name}"
                    + (" (+ .eml draft to send)" if path.with_name(path.name + ".eml").exists() else ""))
         for line in status_lines(s)[1:4]:
@@ -290,12 +308,37 @@ def register(cli: click.Group) -> None:
     @click.argument("choice")
     @game_options
     def answer(decision: str, choice: str, game: str | None, power: str | None, password: str | None) -> None:
-        """Answer a pending decision ('eiapbem status' lists them)."""
+        """Answer a pending decision ('eiapbem status' lists them with their choices).
+
+        \b
+        Example: eiapbem answer battle:1805-01:cracow:0/0 assault
+        Battle chits (11.2.1): the attacker picks first, then the defender.
+        Attacker: outflank (needs two corps; leans on the commander's
+        strategic rating), assault / escalated-assault (bloody, weak against
+        defend), echelon (best with better morale), probe (cautious, good
+        against defend). Defender: outflank, counter-attack /
+        escalated-counter-attack, defend (saves casualties), withdrawal
+        (avoid battle). 'eiapbem tables show operational-possibilities'
+        prints which chit beats which; 'eiapbem battle report BATTLE-ID'
+        the rounds so far.
+        """
         s = open_session(game, power, password)
+        from eiapbem.core.errors import IllegalAction
         from eiapbem.rules.engine import AnswerDecision
 
-        for e in s.act(AnswerDecision(decision, choice)).events:
+        out = s.act(AnswerDecision(decision, choice))
+        for e in out.events:
             click.echo(e.text)
+        if not out.events:  # a battle's next step logs nothing until the battle ends: confirm the answer
+            click.echo(f"{s.power} answered {decision}: {choice}")
+        from eiapbem.client.status import answer_hint
+
+        try:
+            ask = answer_hint(s.current().pending.values(), list(s.local))
+        except IllegalAction:  # the slot moved on (the answer ended it)
+            ask = None
+        if ask:
+            click.echo(f"next: {ask}")
         if s.last_battle_file is not None and not any(e["attacker"] in s.local for e in s.data.battles.get("answer", {}).values()):
             click.echo(f"your reply is battles/{s.last_battle_file.name}: send it to your opponent (4.2.7)")
         for line in s.battle_lines():

@@ -158,6 +158,16 @@ def fail(message: str, hint: str | None = None, code: int = 1) -> None:
 _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
+def _usage_hint(err: click.ClickException) -> str:
+    """Where to look after a command line click refused: the group's command list for an unknown command."""
+    ctx = getattr(err, "ctx", None)
+    if "No such command" in err.format_message():
+        where = ctx.command_path if ctx is not None else "eiapbem"
+        return f"'{where} --help' lists the commands" + ("; 'eiapbem status' says which phase the game is in"
+                                                          if where == "eiapbem" else "")
+    return "add --help to the command to see what it takes"
+
+
 def run(argv: list[str] | None = None, obj: Context | None = None) -> int:
     """Run one command line; return its exit status (``eiapbem shell`` runs each line it reads through here)."""
     from eiapbem.cli import prompt
@@ -171,7 +181,7 @@ def run(argv: list[str] | None = None, obj: Context | None = None) -> int:
         click.echo(err.ctx.get_help() if err.ctx is not None else err.format_message())
         return 0
     except click.ClickException as err:
-        return report(err.format_message(), hint="add --help to the command to see what it takes", code=2)
+        return report(err.format_message(), hint=_usage_hint(err), code=2)
     except EiaError as err:
         return report(str(err), err.hint)
     except KeyboardInterrupt:

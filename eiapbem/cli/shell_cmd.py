@@ -53,6 +53,8 @@ class Sitting(cmd.Cmd):
         except ValueError as err:
             click.echo(f"eiapbem: error: {err}; close the quote", err=True)
             return False
+        if words[:1] == ["eiapbem"]:  # typed as the README writes it: the same command
+            words = words[1:]
         if not words:
             return False
         if words[0] in _REFUSED:

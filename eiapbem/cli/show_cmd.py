@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from .common import echo_json, game_options, json_option, open_session, rules_ctx, viewer
+from .common import echo_json, game_options, json_option, open_session, place_name, rules_ctx, viewer
 
 
 def _out(as_json: bool, record: Any, lines: Any) -> None:
@@ -34,6 +34,7 @@ def register(cli: click.Group) -> None:
     @game_options
     def show_area(area: str, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """The Status Panel of a land area: terrain, city, port, control, units."""
+        area = place_name(area)  # 'Cracow', 'St Petersburg' as typed
         s = open_session(game, power, password)
         st, m = s.current(), rules_ctx(s).map
         _out(as_json, lambda: _fog_area(st, show.area_record(st, m, area), s), lambda: show.area(st, m, area, _fog_viewers(s)))
@@ -70,14 +71,19 @@ def register(cli: click.Group) -> None:
         _out(as_json, lambda: show.pool_record(st, p), lambda: show.pool(st, p))
 
     @show_group.command("units")
-    @click.argument("which", required=False)
+    @click.argument("which", required=False, metavar="[POWER]")
     @click.option("--kind", type=click.Choice(show.UNIT_KINDS), help="Only corps, fleets, garrisons, depots or leaders.")
     @click.option("--area", "area_id", metavar="AREA", help="Only what is in this land area (its city included) or sea area.")
     @json_option
     @game_options
     def show_units(which: str | None, kind: str | None, area_id: str | None, as_json: bool, game: str | None,
                    power: str | None, password: str | None) -> None:
-        """A power's corps, fleets, garrisons, depots and leaders on the map: where, how strong (default: your own)."""
+        """A power's corps, fleets, garrisons, depots and leaders on the map: where, how strong.
+
+        POWER is FR, AU... (your own by default): 'eiapbem show units FR --kind fleet' finds the
+        French fleets.
+        """
+        area_id = place_name(area_id) if area_id else area_id
         s = open_session(game, viewer(game, power, which), password)
         p, st = (which or s.power).upper(), s.current()
         recs = _fog(s).filter_records(st, show.units(st, p, kind, area_id), _fog_viewers(s))  # 4.1.1 Fog of War

@@ -27,6 +27,10 @@ def _unit_line(u: Any, state: GameState, viewers: Iterable[str] = ()) -> str:
         return f"{u.id}: {fog.HIDDEN}{with_}"
     if isinstance(u, (Corps, Garrison)):
         aboard = f" aboard {u.location.site}" if u.location.kind.value == "aboard" else ""
+        if isinstance(u, Corps) and u.location.kind.value == "city":
+            aboard = " inside the city"
+        elif isinstance(u, Corps) and getattr(u, "besieging", False):
+            aboard = " besieging the city"
         return f"{u.id}: {u.factors.describe()}{aboard}{with_}"
     if isinstance(u, Fleet):
         return f"{u.id}: {u.ships.describe()} ({u.location.kind}){with_}"
@@ -82,7 +86,9 @@ def area(state: GameState, m: Any, area_id: str, viewers: Iterable[str] = ()) ->
                    + (f", {a.city.capital} capital" if a.city.capital else ""))
     if a.port:
         out.append(f"  port on {', '.join(a.port.seas)}" + (" (ice)" if a.port.ice else ""))
-    out.append(f"  controlled by {control.area_holder(state, m, a.id)}")
+    holder = control.area_holder(state, m, a.id)
+    city_holder = control.city_holder(state, m, a.id) if a.city else holder
+    out.append(f"  controlled by {holder}" + (f"; its city held by {city_holder} (13.5.2)" if city_holder != holder else ""))
     here = [u for u in state.units.values() if u.location != POOL and u.location.site == a.id]
     aboard = [u for f in here if isinstance(f, Fleet) for u in state.units.values()
               if u.location.kind.value == "aboard" and u.location.site == f.id]
@@ -156,7 +162,8 @@ def pool(state: GameState, p: str) -> list[str]:
     out.append(f"  ships to place: {ps.unplaced_ships.describe()}")
     for m in nations[1:]:
         row = state.minors[m]
-        out.append(f"  {m} (free state) to place: {row.stored_factors.describe()}; {row.stored_ships.describe()}")
+        stored = [c.describe() for c in (row.stored_factors, row.stored_ships) if c.total]
+        out.append(f"  {m} (free state) to place: {'; '.join(stored) or 'nothing'}")
     for n in nations:
         units = [u for u in state.units.values() if u.location == POOL and (getattr(u, "nation", None) or getattr(u, "power")) == n]
         corps = [u.id + (f" ({u.corps_type})" if u.corps_type != "regular" else "") + _bought(state, u)

@@ -76,6 +76,13 @@ def status_record(s: Any) -> dict:
     mine = [w["power"] for w in rec["waiting"] if w["here"]]
     if mine:
         what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
+        if slot.phase is Phase.SETUP and impl:
+            what = "'eiapbem setup load default' places the shipped setup ('eiapbem setup --help': piece by piece), then "
+        if slot.phase is Phase.NAVAL and impl and not any(has_fleet(st, p) for p in mine):
+            what = ("no fleet to move: 'eiapbem skip --phase naval --mode continuous' skips this phase every month "
+                    "(13.9); now ")
+        if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
+            what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
         rec["next"] = f"{', '.join(mine)} to play: {what}'eiapbem end-phase{who}'"
     elif waiting:
@@ -87,6 +94,9 @@ def status_record(s: Any) -> dict:
     except IllegalAction:
         pend = list(st.pending.values())
     rec["pending"] = [{"id": d.id, "power": d.power, "kind": d.kind, "options": list(d.options)} for d in pend]
+    ask = answer_hint(pend, list(s.local))
+    if ask:
+        rec["next"] = ask  # a question of this folder's comes before anything else of the slot
     rec["not_implemented"] = [str(p) for p in Phase if not engine.phase_implemented(p)]
     rec["partly_built"] = [{"phase": str(p), "missing": engine.phase_gaps(p)} for p in Phase
                            if engine.phase_implemented(p) and engine.phase_gaps(p)]
@@ -94,6 +104,26 @@ def status_record(s: Any) -> dict:
 
     rec["forks"] = fork_lines(s)  # forks this folder set aside (issue 20)
     return rec
+
+
+def has_fleet(state: Any, power: str) -> bool:
+    """Whether ``power`` (or a minor it runs) has a fleet on the map (8.0: else its naval slot has nothing to do)."""
+    from eiapbem.rules.model import POOL, Fleet
+    from eiapbem.rules.relations import power_of
+
+    return any(isinstance(u, Fleet) and u.location != POOL and power_of(state, u.nation) == power
+               for u in state.units.values())
+
+
+def answer_hint(pending: Any, powers: Any) -> str | None:
+    """The command that answers the first question put to one of ``powers``, or None when there is none."""
+    for d in pending:
+        if d.power in powers:
+            return (f"{d.power} to answer {d.kind} {d.id}: 'eiapbem answer {d.id} CHOICE' with CHOICE one of "
+                    f"{', '.join(d.options)}" + (f" ('eiapbem battle report {d.id.split('/')[0]}' shows the battle"
+                                                 + (", 'eiapbem answer --help' the chits)" if d.kind == "battle.chit" else ")")
+                                                 if d.kind.startswith("battle") else ""))
+    return None
 
 
 def status_lines(s: Any) -> list[str]:

@@ -86,7 +86,9 @@ def verify_besiege(state: GameState, power: str, a: Besiege, ctx: Any) -> None:
         raise IllegalAction(f"{a.unit} already besieges the city of {unit.location.site}")
     area = unit.location.site
     if ctx.map.area(area).city is None or not enemy_inside(state, area, power):
-        raise IllegalAction(f"no enemy forces hold a city in {area}; there is nothing for {a.unit} to besiege (11.4, 000:1946)")
+        raise IllegalAction(f"no enemy forces hold a city in {area}; there is nothing for {a.unit} to besiege (11.4, 000:1946)",
+                            hint=f"an ungarrisoned enemy city is taken by moving into it (13.5.2): 'eiapbem land move "
+                                 f"--unit {a.unit} --path {area} --city'" if ctx.map.area(area).city is not None else None)
     why = must_stop_in(state, area, power)
     if why:
         raise IllegalAction(f"{why}: fight the forces outside the city before besieging it (11.1, 000:1610)")
