@@ -28,7 +28,8 @@ def test_bench_game_prints_each_figure(run_cli):
     for what in ("setup of France: 50 actions applied", "economic phase resolved", "AI (ai-hard) plays one slot",
                  "AI (ai-hard) gives its economic orders", "state encode",
                  "state decode (full validation", "state hash", "state size after setup",
-                 "end-phase of a setup slot", "load and replay of one setup turn file"):
+                 "end-phase of a setup slot", "load and replay of one setup turn file",
+                 "load and verify one turn file, median of 14", "load and verify one turn file: its CPU time"):
         line = next(ln for ln in out.splitlines() if ln.startswith(what))
         assert float(line.split()[-2]) > 0, line
 

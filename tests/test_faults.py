@@ -124,7 +124,7 @@ def test_load_writes_the_save_once_per_file(base, tmp_path, monkeypatch):
     assert save.is_file()
     writes = []
     real = atomic.write_save_pair
-    monkeypatch.setattr(atomic, "write_save_pair", lambda path, *a: (writes.append(path), real(path, *a))[1])
+    monkeypatch.setattr(atomic, "write_save_pair", lambda path, *a, **k: (writes.append(path), real(path, *a, **k))[1])
     assert len(s.load_all().loaded) == 1
     assert [p for p in writes if p == save] == [save]
 

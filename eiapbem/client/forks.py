@@ -15,14 +15,19 @@ it was at each of the last ``KEEP`` points of the chain (``rewind/`` beside
 no more than ``MAX_BYTES`` of them in all, though always the newest ``MIN_KEEP``
 (issue 20: without the byte bound ``rewind/`` grew with the save, ~2.5 MiB a
 month; a fork point is a few slots back, the host's act against a file made
-while it was on its way).  A fork
+while it was on its way).  A point is the save's own two files, hard-linked
+into ``rewind/`` before the new save is renamed over them (issue 18: no byte
+written, no fsync; where links fail, a copy written without fsync).  It is a
+convenience: every reader checks it (the ``.dat`` against the hash the ``.sav``
+names, the signature); a linked point cannot be cut short by a crash (its
+bytes were fsynced as the save), a point a crash left missing is kept the next
+time the folder stands at it.  A fork
 between two turn files or two admin files is not decided here: it is named and
 the host repairs it with backups.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -55,17 +60,25 @@ def _point_name(game: str, head: bytes) -> str:
     return f"{folders.check_game_name(game)}_at_{head.hex()[:24]}.sav"
 
 
+class Point(tuple):
+    """``(head, sav, dat)``: a save as ``point_before`` read it, and (``files``) the files it read them from."""
+
+    files: atomic.SaveFiles | None = None
+
+
 def point_before(s: "Session") -> tuple[bytes, bytes, bytes] | None:
     """The save as it is on disk now and the chain head it stands at (kept by ``keep`` once the load succeeded)."""
     src = s.folders.save / folders.save_name(s.game)
     try:
-        sav, dat = atomic.read_save_pair(src)
-        head = envelope.parse(sav, src.name, max_size=envelope.MAX_SAV).header.prev
+        pair = atomic.read_save_files(src)
+        head = envelope.parse(pair.sav, src.name, max_size=envelope.MAX_SAV).header.prev
     except (OSError, EiaError):
         return None
     if (_rewind_dir(s) / _point_name(s.game, head)).is_file():
-        return None
-    return head, sav, dat
+        return None  # the first save at a point is the one to come back to (a simultaneous step's files share it)
+    point = Point((head, pair.sav, pair.dat))
+    point.files = pair
+    return point
 
 
 def keep(s: "Session", point: tuple[bytes, bytes, bytes] | None) -> Path | None:
@@ -77,31 +90,15 @@ def keep(s: "Session", point: tuple[bytes, bytes, bytes] | None) -> Path | None:
     target = d / _point_name(s.game, head)
     try:
         d.mkdir(parents=True, exist_ok=True)
-        if not _link_old(s, target, sav, dat):
-            atomic.write_save_pair(target, sav, dat)
+        files = getattr(point, "files", None)
+        if files is not None:
+            atomic.keep_save_pair(target, files)  # hard links to the save's files as read: no byte written
+        else:
+            atomic.write_save_pair(target, sav, dat, durable=False)  # a convenience: no fsync (issue 18)
         prune(d, s.game)
     except (OSError, EiaError):
         return None  # a rewind copy is a convenience; never let it stop the game
     return target
-
-
-def _link_old(s: "Session", target: Path, sav: bytes, dat: bytes) -> bool:
-    """Keep the point by a hard link when the save's ``.sav.dat.old`` holds these very bytes (the save
-    written since renamed the point's ``.dat`` to ``.old``, ``atomic.write_save_pair``): no second copy of
-    the whole save written and synced at every load.  Files are only ever replaced, never written in
-    place, so the linked bytes stay as they are.  False (nothing done) when that is not so."""
-    old = s.folders.save / (folders.save_name(s.game) + ".dat.old")
-    try:
-        if old.stat().st_size != len(dat) or old.read_bytes() != dat:
-            return False
-        tmp = target.with_name("." + target.name + ".dat.link")
-        tmp.unlink(missing_ok=True)
-        os.link(old, tmp)
-        os.replace(tmp, target.with_name(target.name + ".dat"))
-    except OSError:
-        return False
-    atomic.write_atomic(target, sav)
-    return True
 
 
 def _pair(p: Path) -> tuple[Path, ...]:
@@ -250,7 +247,7 @@ def forks_among(headers: list[tuple[str, envelope.Header, bytes]]) -> list[str]:
     return out
 
 
-__all__ = ["KEEP", "MAX_BYTES", "MIN_KEEP", "prune", "accepted_after", "check", "damaged_save", "forks_among", "keep", "point_before", "rewind", "status_lines"]
+__all__ = ["KEEP", "MAX_BYTES", "MIN_KEEP", "Point", "prune", "accepted_after", "check", "damaged_save", "forks_among", "keep", "point_before", "rewind", "status_lines"]
 
 
 def damaged_save(home: Path, game: str, me, local, err: EiaError) -> EiaError:

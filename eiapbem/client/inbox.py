@@ -3,6 +3,10 @@
 - Every file a player loads is kept as ``commin/done/NAME`` and every file it
   writes as ``commout/sent/NAME``, so the player may clear ``commin/`` and
   ``commout/`` freely and ``eiapbem audit`` can still re-verify the whole game.
+- These copies are written atomically but without fsync (issue 18: the save,
+  which is durable, is what counts): a crash of the machine within seconds of a
+  load may leave a copy missing or cut short; the audit leaves an unreadable
+  file out and finds the file in ``commin/`` where it still is, unless cleared.
 - A file ``load`` refuses for good (not merely early: a file whose
   predecessors have not arrived waits in ``commin/``) is moved to
   ``commin/refused/NAME`` with ``NAME.reason.txt`` beside it, so it does not
@@ -40,7 +44,7 @@ def _keep(folder: Path, name: str, data: bytes) -> Path | None:
             while (folder / f"{stem}.{n}").exists():
                 n += 1
             p = folder / f"{stem}.{n}"
-        atomic.write_atomic(p, data)
+        atomic.write_atomic(p, data, durable=False)  # no fsync (issue 18): see the module's docstring
     except OSError:
         return None  # the copy is for later audits; never let it stop the game
     return p

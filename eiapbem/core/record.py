@@ -38,6 +38,7 @@ across its fields in ``_check``; they raise ``InvalidValue``.
 from __future__ import annotations
 
 import abc
+import bisect
 import dataclasses
 import enum
 import re
@@ -71,6 +72,10 @@ def _join(path: str, part: str) -> str:
     return f"{path}.{part}" if path else part
 
 
+#: At most this many keys changed since a map's base (``FrozenMap._base``) before a map counts as new.
+_CHANGED_MAX = 64
+
+
 def _key_bytes(k: str) -> bytes:
     return k.encode("utf-8")
 
@@ -87,7 +92,11 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     # ``_dirty``: keys set since then.  An update of a checked map carries both,
     # so the next check looks at the changed entries only (docs/decisions.md
     # "Integration"); a map built from anything else (decoding) is checked whole.
-    __slots__ = ("_d", "_h", "_ok", "_dirty")
+    #
+    # ``_base``, ``_changed``: the map this one was derived from by ``set``/``remove`` (the first of a run of
+    # updates, at most ``_CHANGED_MAX`` keys) and the keys set or removed since; None/() for a map built
+    # whole.  Invariant checks that passed on the base look at those keys only (``rules.model.state``).
+    __slots__ = ("_d", "_h", "_ok", "_dirty", "_base", "_changed")
 
     def __init__(self, items: Mapping[K, V] | typing.Iterable[tuple[K, V]] = ()) -> None:
         pairs = list(items.items()) if isinstance(items, Mapping) else list(items)
@@ -102,15 +111,24 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         self._h: int | None = None
         self._ok: Any = None
         self._dirty: tuple = ()
+        self._base: FrozenMap | None = None
+        self._changed: tuple = ()
 
     @classmethod
-    def _derived(cls, parent: "FrozenMap", d: dict, dirty: tuple) -> "FrozenMap":
-        """A map of the already ordered dict ``d`` made from ``parent`` by changing the keys ``dirty``."""
+    def _derived(cls, parent: "FrozenMap", d: dict, dirty: tuple, changed: tuple) -> "FrozenMap":
+        """A map of the already ordered dict ``d`` made from ``parent`` by setting the keys ``dirty``
+        (entries to check again) and setting or removing the keys ``changed``."""
         m = cls.__new__(cls)
         m._d = d
         m._h = None
         m._ok = parent._ok
         m._dirty = parent._dirty + dirty if parent._ok is not None else ()
+        if parent._base is None:
+            m._base, m._changed = parent, changed
+        elif len(parent._changed) < _CHANGED_MAX:
+            m._base, m._changed = parent._base, parent._changed + changed
+        else:
+            m._base, m._changed = None, ()  # a long run of updates: the next check looks at the whole map
         return m
 
     def __getitem__(self, key: K) -> V:
@@ -159,17 +177,22 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         if key in self._d and isinstance(key, str):
             d = dict(self._d)
             d[key] = value  # same key: the order stays canonical
-            return FrozenMap._derived(self, d, (key,))
-        m = FrozenMap({**self._d, key: value})
-        if self._ok is not None:
-            m._ok, m._dirty = self._ok, self._dirty + (key,)
-        return m
+            return FrozenMap._derived(self, d, (key,), (key,))
+        if not isinstance(key, str):
+            raise InvalidValue(f"map key {key!r} is not a string")
+        key.encode("utf-8")  # as the canonical order would (a key that cannot be UTF-8 is refused alike)
+        # Insert in place: str order is code point order, which is the UTF-8 byte order of the keys.
+        items = list(self._d.items())
+        items.insert(bisect.bisect_left(list(self._d), key), (key, value))
+        return FrozenMap._derived(self, dict(items), (key,), (key,))
 
     def remove(self, key: K) -> FrozenMap[K, V]:
         """A copy without ``key`` (which must be present)."""
         if key not in self._d:
             raise KeyError(key)
-        return FrozenMap._derived(self, {k: v for k, v in self._d.items() if k != key}, ())
+        d = dict(self._d)
+        del d[key]  # the others keep their order
+        return FrozenMap._derived(self, d, (), (key,))
 
     def discard(self, key: K) -> FrozenMap[K, V]:
         """A copy without ``key`` (absent is fine)."""
@@ -561,8 +584,18 @@ def field_specs(cls: type[Record]) -> dict[str, Spec]:
     return specs
 
 
+#: Every dataclass field name of a record class, transient ones too (``Record.replace`` copies them).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _transients(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get(TRANSIENT))
+    out = _TRANSIENTS.get(cls)
+    if out is None:
+        out = _TRANSIENTS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get(TRANSIENT))
+    return out
+
+
+_TRANSIENTS: dict[type, tuple[str, ...]] = {}
 
 
 class Record:
@@ -626,8 +659,11 @@ class Record:
             if name not in specs and name not in _transients(cls):
                 raise TypeError(f"{cls.__name__} has no field {name!r}")
         new = object.__new__(cls)
-        for f in dataclasses.fields(typing.cast(Any, cls)):
-            object.__setattr__(new, f.name, getattr(self, f.name))
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(typing.cast(Any, cls)))
+        for name in names:
+            object.__setattr__(new, name, getattr(self, name))
         for name, value in changes.items():
             object.__setattr__(new, name, specs[name].check(value, name) if name in specs else value)
         new._check()

@@ -4,8 +4,16 @@
 fsyncs it, renames it over the target and fsyncs the folder.  A save is two
 files (``.sav`` names the hash of its ``.sav.dat``); ``write_save_pair`` keeps
 the previous ``.sav.dat`` as ``.sav.dat.old`` until the new ``.sav`` is in
-place, and ``read_save_pair`` falls back to it, so every moment of a crash
-leaves a consistent save.
+place (by renaming it: the bytes the current ``.sav`` names are never
+rewritten), and ``read_save_pair`` falls back to it, so every moment of a
+crash leaves a consistent save.
+
+``durable=False`` (copies kept for convenience only: the rewind points, the
+copies in ``commin/done`` and ``commout/sent``) writes and renames the same way
+but without the fsyncs: a process killed at any moment still leaves the old
+file or the whole new one; only a crash of the machine itself may leave such a
+copy missing or cut short, which every reader of those copies checks anyway
+(issue 18: each fsync costs 1-10 ms on a busy disk).
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 from eiapbem.core.errors import BadFile
 
@@ -34,54 +43,64 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _write_temp(path: Path, data: bytes) -> Path:
+def _write_temp(path: Path, data: bytes, durable: bool = True) -> Path:
     fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return Path(tmp)
 
 
-def write_atomic(path: Path | str, data: bytes) -> None:
-    """Replace ``path`` by ``data`` so that no reader ever sees a partial file."""
+def write_atomic(path: Path | str, data: bytes, *, durable: bool = True) -> None:
+    """Replace ``path`` by ``data`` so that no reader ever sees a partial file (on disk for good unless ``durable`` is False)."""
     path = Path(path)
-    tmp = _write_temp(path, data)
+    tmp = _write_temp(path, data, durable)
     try:
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
-def write_save_pair(sav_path: Path | str, sav: bytes, dat: bytes) -> None:
-    """Write ``X.sav`` and ``X.sav.dat`` so that a crash leaves the old pair or the new pair."""
+def write_save_pair(sav_path: Path | str, sav: bytes, dat: bytes, *, durable: bool = True) -> None:
+    """Write ``X.sav`` and ``X.sav.dat`` so that a crash leaves the old pair or the new pair.
+
+    The ``.sav.dat`` the current ``.sav`` names is renamed to ``.sav.dat.old``
+    (unless it already is the ``.old`` one, after an earlier crash), then the new
+    ``.dat`` and the new ``.sav`` are renamed into place, each rename on disk
+    before the next (the folder fsynced): at every moment the ``.sav`` on disk
+    finds the ``.dat`` it names under one of the two names.
+    """
     sav_path = Path(sav_path)
     dat_path = sav_path.with_name(sav_path.name + ".dat")
     old_path = sav_path.with_name(sav_path.name + ".dat.old")
-    tmp_dat = _write_temp(dat_path, dat)
-    tmp_sav = _write_temp(sav_path, sav)
+    tmp_dat = _write_temp(dat_path, dat, durable)
+    tmp_sav = _write_temp(sav_path, sav, durable)
     try:
         try:
-            current = _read_pair(sav_path)[2]
+            current: Path | None = _current_dat(sav_path)
         except BadFile:
             current = None
         if current == dat_path:
-            # Keep the .dat the current .sav names under .old before replacing .dat: renamed, not
-            # copied (a copy rewrote the whole save a second time at every save, a cost growing with
-            # the journal).  Until the new .dat is in place the current .sav finds its bytes as .old.
-            # When the current one already is the .old (after an earlier crash) it stays where it is.
+            # Keep the .dat the current .sav names under .old before replacing .dat (a rename: its
+            # bytes, on disk since they were saved, are not written again).
             os.replace(dat_path, old_path)
-            _fsync_dir(sav_path.parent)
+            if durable:
+                _fsync_dir(sav_path.parent)
         os.replace(tmp_dat, dat_path)
-        _fsync_dir(sav_path.parent)
+        if durable:
+            _fsync_dir(sav_path.parent)
         os.replace(tmp_sav, sav_path)
-        _fsync_dir(sav_path.parent)
+        if durable:
+            _fsync_dir(sav_path.parent)
     finally:
         tmp_dat.unlink(missing_ok=True)
         tmp_sav.unlink(missing_ok=True)
@@ -89,17 +108,27 @@ def write_save_pair(sav_path: Path | str, sav: bytes, dat: bytes) -> None:
 
 def read_save_pair(sav_path: Path | str, max_dat: int = envelope.MAX_FILE) -> tuple[bytes, bytes]:
     """The ``.sav`` bytes and the ``.sav.dat`` bytes it names (the current one or the kept old one)."""
-    sav, dat, _path = _read_pair(Path(sav_path), max_dat)
-    return sav, dat
+    pair = read_save_files(sav_path, max_dat)
+    return pair.sav, pair.dat
 
 
-def _read_pair(sav_path: Path, max_dat: int = envelope.MAX_FILE) -> tuple[bytes, bytes, Path]:
-    """``read_save_pair`` and the path the ``.sav.dat`` bytes came from."""
+class SaveFiles(NamedTuple):
+    """A save pair as read: its bytes, and the two files they were read from with their ids (device, inode)."""
+
+    sav: bytes
+    dat: bytes
+    sav_file: tuple[Path, tuple[int, int]]
+    dat_file: tuple[Path, tuple[int, int]]
+
+
+def read_save_files(sav_path: Path | str, max_dat: int = envelope.MAX_FILE) -> SaveFiles:
+    """``read_save_pair`` with the files the bytes came from (``.sav.dat`` or ``.sav.dat.old``)."""
+    sav_path = Path(sav_path)
     name = sav_path.name
     try:
         if sav_path.stat().st_size > envelope.MAX_SAV:
             raise BadFormat(f"{name} is over the limit of {envelope.MAX_SAV} bytes; it is not an eiapbem save")
-        sav = sav_path.read_bytes()
+        sav, sav_id = _read(sav_path)
     except FileNotFoundError as err:
         raise BadFormat(f"there is no save {name} in {sav_path.parent}", hint="check the game name") from err
     except OSError as err:
@@ -113,12 +142,50 @@ def _read_pair(sav_path: Path, max_dat: int = envelope.MAX_FILE) -> tuple[bytes,
         try:
             if p.stat().st_size != length or length > max_dat:
                 continue
-            dat = p.read_bytes()
+            dat, dat_id = _read(p)
         except OSError:
             continue
         if hashlib.sha256(dat).digest() == sha:
-            return sav, dat, p
+            return SaveFiles(sav, dat, (sav_path, sav_id), (p, dat_id))
     raise BadEncryption(
         f"the .sav.dat beside {name} is missing or is not the one it was saved with",
         hint="put the .sav and its .sav.dat from the same save together in save/",
     )
+
+
+def _read(path: Path) -> tuple[bytes, tuple[int, int]]:
+    with open(path, "rb") as f:
+        st = os.fstat(f.fileno())
+        return f.read(), (st.st_dev, st.st_ino)
+
+
+def _current_dat(sav_path: Path) -> Path:
+    """Which file holds the ``.sav.dat`` the ``.sav`` names: ``X.sav.dat`` or ``X.sav.dat.old``."""
+    return read_save_files(sav_path).dat_file[0]
+
+
+def keep_save_pair(target: Path | str, pair: SaveFiles) -> None:
+    """A copy of a save pair read by ``read_save_files`` as ``target`` (+ ``.dat``), not durable.
+
+    The files are hard-linked when they are still the ones read (a save file is
+    never changed in place: every write renames a new file over it), so no byte
+    is written; else, or where the file system has no hard links, the bytes are
+    written (``write_save_pair(..., durable=False)``).
+    """
+    target = Path(target)
+    made: list[Path] = []
+    try:
+        for (src, ident), dst in ((pair.dat_file, target.with_name(target.name + ".dat")), (pair.sav_file, target)):
+            tmp = dst.with_name(f".{dst.name}.{os.getpid()}.link.tmp")
+            tmp.unlink(missing_ok=True)
+            os.link(src, tmp)
+            made.append(tmp)
+            st = os.stat(tmp)
+            if (st.st_dev, st.st_ino) != ident:
+                raise FileExistsError("the save was replaced since it was read")
+        os.replace(made[0], target.with_name(target.name + ".dat"))
+        os.replace(made[1], target)
+    except OSError:
+        for tmp in made:
+            tmp.unlink(missing_ok=True)
+        write_save_pair(target, pair.sav, pair.dat, durable=False)

@@ -391,7 +391,28 @@ def assemble(header_bytes: bytes, body: bytes, signature: bytes) -> bytes:
 
 
 def decode_header(data: bytes, name: str = "the file") -> Header:
-    """Strictly decode and validate header bytes."""
+    """Strictly decode and validate header bytes.
+
+    The header of equal bytes, validated once in this process, is handed out
+    again (issue 18: a load parses its file several times); a header is frozen
+    and nothing changes its roster or dice maps.  Only successes are kept.
+    """
+    data = bytes(data)
+    hit = _HEADERS.get(data)
+    if hit is not None:
+        return hit
+    header = _decode_header(data, name)
+    if len(_HEADERS) >= _HEADERS_KEEP:
+        _HEADERS.clear()
+    _HEADERS[data] = header
+    return header
+
+
+_HEADERS_KEEP = 256
+_HEADERS: dict[bytes, Header] = {}
+
+
+def _decode_header(data: bytes, name: str) -> Header:
     try:
         obj = canonical.decode(data, max_bytes=MAX_HEADER, max_container=MAX_HEADER_CONTAINER)
     except BadEncoding as err:

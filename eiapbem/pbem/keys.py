@@ -49,6 +49,11 @@ def _checkpoints(secret: bytes, n: int) -> list[bytes]:
     return marks
 
 
+#: The key objects of the secrets in memory (beside the secrets themselves, as the identities are).
+_SIGNERS: dict[bytes, Ed25519PrivateKey] = {}
+_DECRYPTERS: dict[bytes, X25519PrivateKey] = {}
+
+
 @dataclass(frozen=True)
 class Identity:
     """A role's secret keys and dice-chain secret."""
@@ -71,11 +76,21 @@ class Identity:
 
     @property
     def signer(self) -> Ed25519PrivateKey:
-        return Ed25519PrivateKey.from_private_bytes(self.sign_secret)
+        key = _SIGNERS.get(self.sign_secret)
+        if key is None:  # made once per process: every file and save is signed (issue 18)
+            if len(_SIGNERS) >= 64:
+                _SIGNERS.clear()
+            key = _SIGNERS[self.sign_secret] = Ed25519PrivateKey.from_private_bytes(self.sign_secret)
+        return key
 
     @property
     def decrypter(self) -> X25519PrivateKey:
-        return X25519PrivateKey.from_private_bytes(self.enc_secret)
+        key = _DECRYPTERS.get(self.enc_secret)
+        if key is None:
+            if len(_DECRYPTERS) >= 64:
+                _DECRYPTERS.clear()
+            key = _DECRYPTERS[self.enc_secret] = X25519PrivateKey.from_private_bytes(self.enc_secret)
+        return key
 
     def link(self, i: int) -> bytes:
         """Dice link ``i`` (``L_0`` is the public commitment): H^(n-i)(secret)."""

@@ -180,15 +180,16 @@ class GameState(Record):
         # Each group of invariants is a function of a few immutable fields: when the very same objects
         # passed before in this process, the group is not checked again (issue 18: a state derived by
         # ``replace`` pays for what it changed).
-        for group, parts in (("relations", (self.powers,)), ("minors", (self.minors,)),
-                             ("units", (self.units, self.leaders, self.prisoners, self.battles, self.pending,
-                                        self.naval_battles, self.sieges))):
-            key = (group,) + tuple(id(o) for o in parts)
-            hit = _CHECKED.get(key)
-            if hit is not None and all(a is b for a, b in zip(hit, parts)):
-                continue
-            getattr(self, f"_check_{group}")()
-            _remember(_CHECKED, key, parts, 4096)
+        # A key is the ids of the parts, and the memo holds the parts: while a key is remembered no other
+        # object can have those ids, so a key found means these very objects.
+        for check, parts in ((self._check_relations, (self.powers,)), (self._check_minors, (self.minors,)),
+                             (self._check_units, (self.units,)), (self._check_leaders, (self.leaders, self.units)),
+                             (self._check_records, (self.prisoners, self.battles, self.pending, self.naval_battles,
+                                                    self.sieges))):
+            key = (check.__name__, *map(id, parts))
+            if key not in _CHECKED:
+                check()
+                _remember(_CHECKED, key, parts, 4096)
 
     def _check_relations(self) -> None:
         for p, ps in self.powers.items():
@@ -223,18 +224,56 @@ class GameState(Record):
                 raise InvalidValue("a secondary district belongs to a major district", path=f"minors.{slug}.part_of")
 
     def _check_units(self) -> None:
-        for key, unit in self.units.items():
-            if key != unit.id:
-                raise InvalidValue(f"the unit is filed under {key} but its id is {unit.id}", path=f"units.{key}.id")
-            if unit.location.kind is LocationKind.ABOARD:
-                carrier = self.units.get(unit.location.site)
-                if not isinstance(carrier, Fleet):
-                    raise InvalidValue(f"no fleet {unit.location.site} to be aboard", path=f"units.{key}.location")
-        for key, leader in self.leaders.items():
-            if key != leader.id:
-                raise InvalidValue(f"the leader is filed under {key} but its id is {leader.id}", path=f"leaders.{key}.id")
-            if leader.attached_to is not None and not isinstance(self.units.get(leader.attached_to), (Corps, Fleet)):
-                raise InvalidValue(f"no corps or fleet {leader.attached_to}", path=f"leaders.{key}.attached_to")
+        units = self.units
+        base = units._base if type(units) is FrozenMap else None
+        if base is None or not _checked("units", base):
+            for key, unit in units.items():
+                self._check_unit(key, unit)
+            return
+        # Derived from a map that passed (issue 18): its changed entries, and the units a lost fleet carried,
+        # in the map's order (the first entry wrong is the one a whole check names).
+        keys = {k for k in units._changed if k in units}
+        gone = {k for k in units._changed if isinstance(base.get(k), Fleet) and not isinstance(units.get(k), Fleet)}
+        if gone:
+            keys.update(k for k, u in units.items() if u.location.kind is LocationKind.ABOARD and u.location.site in gone)
+        for key in sorted(keys):  # str order is the UTF-8 byte order of the keys
+            self._check_unit(key, units[key])
+
+    def _check_unit(self, key: str, unit: Unit) -> None:
+        if key != unit.id:
+            raise InvalidValue(f"the unit is filed under {key} but its id is {unit.id}", path=f"units.{key}.id")
+        if unit.location.kind is LocationKind.ABOARD:
+            carrier = self.units.get(unit.location.site)
+            if not isinstance(carrier, Fleet):
+                raise InvalidValue(f"no fleet {unit.location.site} to be aboard", path=f"units.{key}.location")
+
+    def _check_leaders(self) -> None:
+        leaders, units = self.leaders, self.units
+        lb = leaders._base if type(leaders) is FrozenMap else None
+        ub = units._base if type(units) is FrozenMap else None
+        # A pair (leaders, units) that passed, each this map or the one it was derived from (issue 18).
+        for old_leaders, old_units in ((lb, units), (leaders, ub), (lb, ub)):
+            if old_leaders is not None and old_units is not None and _checked("leaders", old_leaders, old_units):
+                break
+        else:
+            for key, leader in leaders.items():
+                self._check_leader(key, leader)
+            return
+        keys = {k for k in (leaders._changed if old_leaders is not leaders else ()) if k in leaders}
+        gone = {k for k in (units._changed if old_units is not units else ())
+                if isinstance(old_units.get(k), (Corps, Fleet)) and not isinstance(units.get(k), (Corps, Fleet))}
+        if gone:
+            keys.update(k for k, leader in leaders.items() if leader.attached_to in gone)
+        for key in sorted(keys):
+            self._check_leader(key, leaders[key])
+
+    def _check_leader(self, key: str, leader: Leader) -> None:
+        if key != leader.id:
+            raise InvalidValue(f"the leader is filed under {key} but its id is {leader.id}", path=f"leaders.{key}.id")
+        if leader.attached_to is not None and not isinstance(self.units.get(leader.attached_to), (Corps, Fleet)):
+            raise InvalidValue(f"no corps or fleet {leader.attached_to}", path=f"leaders.{key}.attached_to")
+
+    def _check_records(self) -> None:
         for key, pr in self.prisoners.items():
             if key != prisoners_key(pr.captor, pr.nation):
                 raise InvalidValue(f"prisoners must be filed under {prisoners_key(pr.captor, pr.nation)}", path=f"prisoners.{key}")
@@ -415,6 +454,11 @@ _CHECKED: dict[tuple, tuple] = {}
 _KEYS: dict[str, bytes] = {}
 
 
+def _checked(group: str, *parts: Any) -> bool:
+    """Did these very objects pass the invariants ``_check_<group>`` (``GameState._check``) in this process?"""
+    return (f"_check_{group}", *map(id, parts)) in _CHECKED  # the memo holds the parts: ids are theirs
+
+
 def _map_header(n: int) -> bytes:
     if n < 16:
         return bytes([0x80 | n])
@@ -441,11 +485,17 @@ def _encoded_value(value: Any, spec: Spec) -> bytes:
 
 def _encoded_field(value: Any, spec: Spec) -> bytes:
     """A field's canonical bytes; a map field is put together from its entries' (remembered) bytes."""
-    if isinstance(spec, MapSpec) and type(value) is FrozenMap and all(type(k) is str for k in value):
-        # FrozenMap iterates in UTF-8 byte order of its keys: the canonical order.
-        parts = [_map_header(len(value))]
-        for k, v in value.items():
-            parts.append(_packed_key(k))
-            parts.append(_encoded_value(v, spec.value))
-        return b"".join(parts)
+    if isinstance(spec, MapSpec) and type(value) is FrozenMap:
+        hit = _PARTS.get(id(value))  # the same map in another state (a state derived by ``replace``)
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        if all(type(k) is str for k in value):
+            # FrozenMap iterates in UTF-8 byte order of its keys: the canonical order.
+            parts = [_map_header(len(value))]
+            for k, v in value.items():
+                parts.append(_packed_key(k))
+                parts.append(_encoded_value(v, spec.value))
+            data = b"".join(parts)
+            _remember(_PARTS, id(value), (value, data), _PARTS_KEEP)
+            return data
     return _encoded_value(value, spec)

@@ -78,6 +78,8 @@ POOL = Location(LocationKind.POOL)
 
 #: The field of ``Factors`` holding each factor type.
 _FACTOR_FIELD = {k: k.value.replace("-", "_") for k in FactorType}
+#: The fields of ``Factors``, in ``FactorType`` order (its arithmetic).
+_FACTOR_FIELDS = tuple(_FACTOR_FIELD.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,7 @@ class Factors(Record):
         return getattr(self, _FACTOR_FIELD[kind])
 
     def with_(self, kind: FactorType, n: int) -> Factors:
-        return self.replace(**{kind.value.replace("-", "_"): n})
+        return self.replace(**{_FACTOR_FIELD[kind]: n})
 
     @property
     def total(self) -> int:
@@ -110,11 +112,11 @@ class Factors(Record):
                 + self.feudal_cavalry + self.cossack + self.freikorps + self.guerrilla)
 
     def __add__(self, other: Factors) -> Factors:
-        return Factors(**{k.value.replace("-", "_"): self.get(k) + other.get(k) for k in FactorType})
+        return Factors(**{f: getattr(self, f) + getattr(other, f) for f in _FACTOR_FIELDS})
 
     def __sub__(self, other: Factors) -> Factors:
         """What is left after taking ``other`` (refused as an invalid value if any type would go negative)."""
-        return Factors(**{k.value.replace("-", "_"): self.get(k) - other.get(k) for k in FactorType})
+        return Factors(**{f: getattr(self, f) - getattr(other, f) for f in _FACTOR_FIELDS})
 
     def describe(self) -> str:
         """``3 infantry, 1 cavalry`` (only the types present), or ``nothing``."""
