@@ -171,14 +171,19 @@ def test_an_unknown_command_points_to_the_list_of_commands(tmp_path, run_cli):
     assert code == 2 and "Did you mean 'move'?" in err and "hint: 'eiapbem land --help' lists the commands" in err
 
 
-def test_a_power_not_played_here_is_refused_before_the_password_is_asked(tmp_path, run_cli, monkeypatch):
+def _russia_hosts(home, monkeypatch, game: str, **types: str) -> None:
+    """A game made in ``home``: Russia plays there with the host, the others are ai-easy unless ``types`` says."""
     from eiapbem.client import newgame
 
     monkeypatch.setenv(TEST_SCRYPT_ENV, WEAK)
-    types = {"RU": "host", "TU": "ai-easy", "AU": "ai-easy", "PR": "ai-easy", "SP": "ai-easy", "FR": "ai-easy", "GB": "ai-easy"}
-    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in types.items()]
-    newgame.new_game(tmp_path, "Solo", "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
+    kinds = {p: "ai-easy" for p in ("TU", "AU", "PR", "SP", "FR", "GB")} | {"RU": "host"} | types
+    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in kinds.items()]
+    newgame.new_game(home, game, "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
                      passwords={"RU": "pw-RU"}, host_password="pw-host")
+
+
+def test_a_power_not_played_here_is_refused_before_the_password_is_asked(tmp_path, run_cli, monkeypatch):
+    _russia_hosts(tmp_path, monkeypatch, "Solo")
     # No password on the command line and none in the environment: a prompt would read the empty input.
     code, out, err = run_cli("status", "--power", "PR", env={TEST_SCRYPT_ENV: WEAK, "EIAPBEM_PASSWORD": ""}, input="")
     assert code == 1 and "Password for" not in out + err, (out, err)
@@ -214,13 +219,7 @@ def test_the_battle_list_marks_naval_combats_and_sieges_finished_and_names_the_s
 
 def test_end_phase_while_another_players_file_is_due_says_what_to_wait_for(tmp_path, run_cli, monkeypatch):
     # It read only "FR has already sent its orders for …" (or that it is not the power's turn).
-    from eiapbem.client import newgame
-
-    monkeypatch.setenv(TEST_SCRYPT_ENV, WEAK)
-    types = {"RU": "host", "TU": "ai-easy", "AU": "ai-easy", "PR": "ai-easy", "SP": "ai-easy", "FR": "client", "GB": "ai-easy"}
-    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in types.items()]
-    newgame.new_game(tmp_path, "Duo", "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
-                     passwords={"RU": "pw-RU"}, host_password="pw-host")
+    _russia_hosts(tmp_path, monkeypatch, "Duo", FR="client")
     env = {TEST_SCRYPT_ENV: WEAK, "EIAPBEM_PASSWORD": "pw-RU"}
     assert run_cli("setup", "load", "default", env=env)[0] == 0
     code, out, err = run_cli("end-phase", env=env)
