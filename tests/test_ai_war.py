@@ -325,3 +325,48 @@ def test_trade_minors_and_access_by_level(set_up):
     assert not any(isinstance(o, (Manipulate, GrantAccess)) for o in ai.orders(easy, "AU", ctx(b"AU")))
     easy_gb = ai.orders(st.with_power("GB", controller=PlayerKind.AI_EASY), "GB", ctx(b"GB"))
     assert SetTrade("FR") in easy_gb  # the easy level trades with anyone it is not at war with
+
+
+def test_no_war_on_a_natural_friend_unless_it_fights_an_ally(set_up):
+    # 15.0: Prussia and Russia +3 both ways, Great Britain toward Prussia +2; Prussia toward Austria -1 both ways.
+    import dataclasses
+
+    assert grand.natural_friends(set_up, "PR", "RU") and grand.natural_friends(set_up, "PR", "GB")
+    assert grand.natural_friends(set_up, "SP", "GB")  # only Britain's stance is friendly (+1): either way counts
+    assert not grand.natural_friends(set_up, "PR", "AU") and not grand.natural_friends(set_up, "GB", "RU")
+    # a level that would declare on anyone it can reach: never on a natural friend
+    anyone = dataclasses.replace(HARD, min_hostility=-10, war_ratio=1, sea_war_ratio=1, second_front=False)
+    for i in range(6):
+        assert grand.war_target(set_up, ctx(f"f{i}".encode()), "RU", anyone) not in ("PR", "AU")
+    # ... unless the friend is at war with one of its allies
+    st = set_up.with_alliance("RU", "TU", set_up.date).with_war("PR", "TU", set_up.date, ("PR",))
+    assert not grand.natural_friends(st, "RU", "PR")
+
+
+def test_medium_and_hard_declare_war_on_a_weak_neutral_minor_and_march_on_its_cities(set_up):
+    from eiapbem.ai import land
+    from eiapbem.rules import control
+    from eiapbem.rules.model import MinorStatus
+
+    for lvl in (HARD, MEDIUM):
+        t = grand.minor_war_target(set_up, ctx(), "AU", lvl)
+        assert t is not None and set_up.minors[t].status is MinorStatus.NEUTRAL
+        assert grand.may_declare(set_up, ctx(), "AU", t)
+        assert grand.ratio(grand.might(set_up, ctx(), "AU"), grand.minor_might(set_up, ctx(), t)) >= lvl.minor_war_ratio
+    assert grand.minor_war_target(set_up, ctx(), "AU", EASY) is None
+    # not while fighting a major it is not clearly beating, nor while at war with another minor
+    assert grand.minor_war_target(set_up.with_war("AU", "FR", set_up.date, ("AU",)), ctx(), "AU", HARD) is None
+    busy = set_up.with_power("AU", minor_wars=set_up.powers["AU"].minor_wars.set("bavaria", set_up.date))
+    assert grand.minor_war_target(busy, ctx(), "AU", HARD) is None
+    # a minor whose forces are not outnumbered 300% is left alone: Bavaria's 14 factors at morale 2-3
+    assert grand.minor_might(set_up, ctx(), "bavaria") > 0
+    # the declaration is a legal order of the diplomacy phase, and the war makes its cities the land AI's targets
+    st = set_up.with_power("AU", controller=PlayerKind.AI_HARD)
+    out = engine.resolve_slot(st, {p: list(ai.orders(st, p, ctx(p.encode()))) if p == "AU" else [] for p in POWERS},
+                              ctx(b"resolve"))
+    declared = [e for e in out.events if e.kind == "diplomacy.war" and e.params.get("power") == "AU"]
+    assert declared and declared[0].params["target"] not in POWERS
+    bavarian = [a for a in ctx().map.cities() if control.city_holder(busy, ctx(), a) == "bavaria"]
+    assert bavarian
+    areas = {t.area for t in land.targets(ai.Builder(busy, "AU", ctx()))}
+    assert set(bavarian) <= areas

@@ -157,6 +157,10 @@ def plan(b, lvl: Level) -> None:
     target = grand.war_target(b.state, b.ctx, b.power, lvl)
     if target is not None:
         b.try_(DeclareWar(target))
+    else:
+        minor = grand.minor_war_target(b.state, b.ctx, b.power, lvl)
+        if minor is not None:
+            b.try_(DeclareWar(minor))
     sue, informal = grand.suits(b.state, b.ctx, b.power, lvl)
     for e, accept in sue.items():
         b.try_(SueForPeace(e, accept_unconditional=accept))

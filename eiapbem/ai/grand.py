@@ -26,7 +26,10 @@ and the choices ``ai.diplomacy`` turns into orders:
   on land, of the target's and its strongest other land neighbour's together), fewer wars
   than the level's ``max_wars``, and a labelled 1-10 roll within its
   ``war_chance`` (``ai/<power>/war``); the target with the most hostility, then
-  the best ratio, then the powers' fixed order;
+  the best ratio, then the powers' fixed order; never on a natural friend (``natural_friends``:
+  table +1 or more either way) unless it is at war with one of its allies;
+- ``minor_war_target``: at medium and hard, when no major is declared on, a war on one neutral minor it can
+  enter this month that its own forces outnumber 300%, while at peace or clearly winning its one war;
 - ``suits``: sue an enemy for peace (6.4.2) once at war ``sue_after`` months if
   its side is under ``sue_ratio`` percent of the enemy's (with a home area lost
   as well, at the levels with ``sue_needs_loss``), or two home areas are lost,
@@ -49,11 +52,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.ai.assess import power_strength
+from eiapbem.ai.assess import ON_MAP, factor_strength, power_strength
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.diplomacy import peace, war
 from eiapbem.rules.diplomacy.orders import SueForPeace
-from eiapbem.rules.model import POWERS, Fleet, GameState, LocationKind
+from eiapbem.rules.combat.battle import morale_value
+from eiapbem.rules.model import POWERS, Corps, FactorType, Fleet, GameState, Garrison, LocationKind, MinorStatus
 from eiapbem.rules.control import area_holder
 from eiapbem.rules.politics import status_box
 from eiapbem.rules.relations import power_of
@@ -62,6 +66,8 @@ from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE
 AT_SEA = (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE)
 #: A side this far ahead (percent) is "clearly winning": it offers no informal peace.
 AHEAD = 150
+#: Morale (hundredths) assumed for a minor's factors with no counter to read it from: the best minor morale.
+UNKNOWN_MORALE = 400
 
 
 def might(state: GameState, ctx: Any, power: str) -> int:
@@ -157,6 +163,76 @@ def _covered(state: GameState, ctx: Any, power: str, target: str, lvl: Any) -> b
     return ratio(side(state, ctx, power, lvl.judgment, against=target), against) >= lvl.war_ratio
 
 
+def natural_friends(state: GameState, power: str, q: str) -> bool:
+    """``power`` and ``q`` are natural friends (table value +1 or more in either direction, 15.0) and ``q`` is at
+    war with none of ``power``'s allies: the computer declares no war on such a power."""
+    if NATURAL_ALLIANCE[power][q] < 1 and NATURAL_ALLIANCE[q][power] < 1:
+        return False
+    return not any(a in state.powers[q].wars for a in state.powers[power].alliances)
+
+
+def minor_might(state: GameState, ctx: Any, minor: str) -> int:
+    """The strength of a neutral minor (and its districts, 13.6): its corps and garrisons on the map
+    (``ai.assess.factor_strength``) and the factors it has not set up yet (the power that runs it sets them up
+    after a declaration, 6.6.5), at the minor's morale (``rules.combat.battle.morale_value``)."""
+    m = state.minors[minor]
+    nations = (minor,) + tuple(m.districts)
+    total = 0
+    for _, u in sorted(state.units.items()):
+        if isinstance(u, (Corps, Garrison)) and u.nation in nations and u.location.kind in ON_MAP:
+            total += factor_strength(state, ctx, u)
+    for n in nations:
+        row = state.minors.get(n)
+        if row is None:
+            continue
+        ref = next((uid for uid, u in sorted(state.units.items()) if isinstance(u, Corps) and u.nation == n), None)
+        for kind in FactorType:
+            k = row.stored_factors.get(kind)
+            if k:
+                total += k * (morale_value(state, ctx.world, ref, kind) if ref is not None else UNKNOWN_MORALE)
+    return total
+
+
+def minor_war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
+    """The neutral minor country ``power`` declares war on this month (6.2, 6.15), or None: at the levels with a
+    ``minor_war_ratio``, at peace with every major or in one war it is clearly winning, at war with no other
+    neutral minor, on a minor the 6.2.2 limits allow (``may_declare``: a corps can enter it this month, by land or
+    from a fleet) whose forces its own outnumber by ``minor_war_ratio`` percent; a labelled 1-10 roll within ``war_chance`` (``ai/<power>/minor-war``).  Preferred: a minor bordering its
+    home nation, then one bordering the fewest other majors (two powers declaring on one minor in one month go to
+    war with each other, 6.6.3), then the weakest, then by id."""
+    ps = state.powers[power]
+    if not lvl.minor_war_ratio or ps.must_sue_for_peace or ps.minor_wars or zone(state, ctx, power) == "fiasco":
+        return None
+    if len(ps.wars) > 1:
+        return None
+    for e in ps.wars:
+        if not clearly_ahead(state, ctx, power, e, balance(state, ctx, power, e, lvl.judgment)):
+            return None
+    mine = might(state, ctx, power)
+    best: tuple | None = None
+    for x in sorted(state.minors):
+        m = state.minors[x]
+        if m.part_of is not None or m.status is not MinorStatus.NEUTRAL or power_of(state, x) is not None:
+            continue
+        theirs = minor_might(state, ctx, x)
+        if ratio(mine, theirs) < lvl.minor_war_ratio or not may_declare(state, ctx, power, x):
+            continue
+        near = _bordering(ctx, x)
+        key = (power not in near, len(near - {power}), theirs, x)
+        if best is None or key < best:
+            best = key
+    if best is None or ctx.dice.one_to(10, f"ai/{power}/minor-war") > lvl.war_chance:
+        return None
+    return str(best[-1])
+
+
+def _bordering(ctx: Any, minor: str) -> set[str]:
+    """The major powers whose home nation borders ``minor`` by land."""
+    m = ctx.map
+    near = {n for a in m.areas_of_nation(minor) for n in m.land_neighbours(a)}
+    return {q for q in POWERS if any(a in near for a in m.areas_of_nation(q))}
+
+
 def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
     """The major power ``power`` declares war on this month, or None (see the module's notes)."""
     ps = state.powers[power]
@@ -168,7 +244,9 @@ def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
     for q in POWERS:
         if q == power or q in ps.alliances or q in ps.wars or not reachable(ctx, power, q):
             continue
-        if hostility(power, q) < lvl.min_hostility or not may_declare(state, ctx, power, q):
+        if hostility(power, q) < lvl.min_hostility or natural_friends(state, power, q):
+            continue
+        if not may_declare(state, ctx, power, q):
             continue
         r = balance(state, ctx, power, q, lvl.judgment)
         if r < (lvl.sea_war_ratio if at_sea(power, q) else lvl.war_ratio):
@@ -258,5 +336,5 @@ def alliance_wanted(state: GameState, ctx: Any, power: str, lvl: Any) -> list[st
     return out[:lvl.seek_alliances]
 
 
-__all__ = ["AHEAD", "accepts_informal", "alliance_wanted", "clearly_ahead", "home_lost", "hostility", "may_declare", "might", "months_at_war", "ratio",
+__all__ = ["AHEAD", "accepts_informal", "alliance_wanted", "clearly_ahead", "home_lost", "hostility", "may_declare", "might", "minor_might", "minor_war_target", "natural_friends", "months_at_war", "ratio",
            "reachable", "side", "suits", "war_target", "zone"]

@@ -151,6 +151,9 @@ class Level:
     war_chance: int = 10
     #: Least hostility (minus the natural alliance modifier) toward a power it declares war on.
     min_hostility: int = 1
+    #: Declares war on a neutral minor country (6.2, 6.15) whose forces its own outnumber by this percentage,
+    #: when at peace with every major or clearly winning its one war (0: never).
+    minor_war_ratio: int = 300
     #: Sues for peace when its side is under this percentage of the enemy's...
     sue_ratio: int = 70
     #: ... once at war this many months ...
@@ -197,7 +200,7 @@ LEVELS: dict[PlayerKind, Level] = {
                               judgment="own", war_ratio=80, sea_war_ratio=80, max_wars=3, war_chance=2, min_hostility=0,
                               sue_ratio=40, sue_after=6, weary_months=12, sue_needs_loss=False, seek_alliances=0,
                               manipulations=0, invest_share=0, terms="plain", deny_trade=False, blockade_ratio=0,
-                              attack_ratio=0, invasion_corps=0, invade_minors=False, forced_march=0, raids="depots"),
+                              attack_ratio=0, invasion_corps=0, invade_minors=False, forced_march=0, raids="depots", minor_war_ratio=0),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
                                 land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
                                 defend_capital=True, depots=True, objectives=5, horizon=6, crowd=2,
@@ -218,10 +221,10 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 6, "ai-medium": 6, "ai-hard": 6}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 7, "ai-medium": 7, "ai-hard": 7}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
-# surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4)
+# surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on a natural friend, wars on neutral minors
 
 
 def level(kind: PlayerKind | str) -> Level:

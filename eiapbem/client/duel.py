@@ -40,7 +40,9 @@ from eiapbem import ai
 from eiapbem.core.dice import Dice
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
+from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, PlayerKind
+from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE
 
 #: Event kinds counted by ``play`` (what a campaign "had").
 COUNTED = ("battle.start", "naval.combat", "siege.result", "diplomacy.war")
@@ -82,7 +84,7 @@ _DIPLOMACY_POINTS = (("declare war on each other", "declarations of war"), ("dec
                      ("control of", "minors"), ("conquers", "minors"))
 
 
-def _count(p: Played, events: Iterable[LogEntry]) -> None:
+def _count(p: Played, events: Iterable[LogEntry], before: GameState | None = None) -> None:
     for e in events:
         if e.kind in COUNTED:
             p.counts[e.kind] += 1
@@ -95,11 +97,22 @@ def _count(p: Played, events: Iterable[LogEntry]) -> None:
             p.peaces += 1
             if who in p.did and " surrenders " in e.text:
                 p.did[who]["surrenders"] += 1
+        if e.kind == "diplomacy.points" and who in p.did and "forced declarations of war over" in e.text:
+            p.did[who]["forced wars over one minor (6.6.3)"] += 1
         if e.kind == "diplomacy.points" and who in p.did:
             bucket = next((b for k, b in _DIPLOMACY_POINTS if k in e.text), "other")
             p.did[who][f"political points for {bucket}"] += int(e.params.get("points", 0))
-        if e.kind == "land.conquest" and who in p.did:
+        if e.kind in ("land.conquest", "diplomacy.auto-conquest") and who in p.did and "conquer" in e.text:
             p.did[who]["minors conquered"] += 1
+        if e.kind == "diplomacy.war" and who in p.did and e.params.get("target") not in (None, *POWERS):
+            p.did[who]["wars on minors declared"] += 1
+        if e.kind == "diplomacy.points" and who in p.did and " declares war on " in e.text:
+            for q in POWERS:
+                if q != who and f" declares war on {name(q)} (" in e.text and \
+                        (NATURAL_ALLIANCE[who][q] >= 1 or NATURAL_ALLIANCE[q][who] >= 1):
+                    # the exception: the friend was at war with one of the declarer's allies
+                    ally_hit = before is not None and any(a in before.powers[q].wars for a in before.powers[who].alliances)
+                    p.did[who]["wars on natural friends declared" + (" (at war with an ally)" if ally_hit else "")] += 1
         if e.kind == "siege.result" and e.params.get("outcome") == "captured":
             for q in POWERS:
                 if f" taken by {q}" in e.text:
@@ -130,6 +143,7 @@ def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: b
             break
         key = slot.key(st.date)
         before = {p: st.powers[p].political_status for p in POWERS}
+        before_state = st
         ctx = rules_context(Dice(hashlib.sha256(seed + b"/" + key.encode()).digest()))
         t0 = clock() if clock else 0.0
         if slot.simultaneous:
@@ -148,7 +162,7 @@ def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: b
             dt = clock() - t0
             if dt > out.slowest[0]:
                 out.slowest = (dt, key)
-        _count(out, events)
+        _count(out, events, before_state)
         for p in POWERS:
             moved = st.powers[p].political_status - before[p]
             if moved:
