@@ -313,6 +313,7 @@ def plan(b: Any, lvl: Level) -> None:
     fight(b)
     besiege(b)
     assault(b, lvl)
+    fight(b)  # an assault ends movement (11.0), which can leave an enemy in the field to attack (11.1)
 
 
 def place_depots(b: Any) -> None:
