@@ -369,15 +369,13 @@ def _request_unit(r: Result, p: str, o: RequestUnit) -> None:
         if enemy_corps_at_home(r.state, r.ctx, o.ally):
             why = f"enemy corps stand in {name(o.ally)}"
         else:
-            roll = r.ctx.dice.d10(f"diplomacy/request-unit/{p}/{o.counter}")
-            need = AI_LENDS.get(ally.controller.value, 0)
-            if roll <= need:
+            agreed, why = _ally_roll(r, ally, f"diplomacy/request-unit/{p}/{o.counter}")
+            if agreed:
                 lent = u.replace(loaned_to=p)
                 r.state = r.state.with_leader(lent) if o.counter in r.state.leaders else r.state.with_unit(lent)
                 r.say(p, "diplomacy.request", f"{name(o.ally)} lends {o.counter} to {name(p)} for the rest of the month "
-                      f"({roll}, {need} or less needed) (6.16, 7.6)", unit=o.counter)
+                      f"({why}) (6.16, 7.6)", unit=o.counter)
                 return
-            why = f"{roll}, {need} or less needed"
     else:
         why = "the unit cannot be lent now"
     r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for {o.counter} ({why}) (6.16)")
@@ -397,14 +395,12 @@ def _request_action(r: Result, p: str, o: RequestAction) -> None:
     elif enemy_corps_at_home(r.state, r.ctx, o.ally):
         why = f"enemy corps stand in {name(o.ally)}"
     else:
-        roll = r.ctx.dice.d10(f"diplomacy/request-action/{p}/{o.area}")
-        need = AI_LENDS.get(ally.controller.value, 0)
-        if roll <= need:
+        agreed, why = _ally_roll(r, ally, f"diplomacy/request-action/{p}/{o.area}")
+        if agreed:
             r.state = r.state.with_power(o.ally, military_requests=ally.military_requests.set(o.area, o.action))
             r.say(p, "diplomacy.request", f"{name(o.ally)} grants {name(p)}'s request for {what} in "
-                  f"this month's land phase ({roll}, {need} or less needed) (6.16)", area=o.area)
+                  f"this month's land phase ({why}) (6.16)", area=o.area)
             return
-        why = f"{roll}, {need} or less needed"
     r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for {what} ({why}) (6.16)")
     _nuisance(r, p)
 
@@ -421,16 +417,22 @@ def _request_land(r: Result, p: str, o: RequestLand) -> None:
     except IllegalAction as err:
         why = str(err)
     if not why:
-        roll = r.ctx.dice.d10(f"diplomacy/request-land/{p}/{o.territory}")
-        need = AI_LENDS.get(ally.controller.value, 0)
-        if roll <= need:
+        agreed, why = _ally_roll(r, ally, f"diplomacy/request-land/{p}/{o.territory}")
+        if agreed:
             r.state = r.state.with_power(o.ally, land_grants=ally.land_grants.set(o.territory, p))
             r.say(p, "diplomacy.request", f"{name(o.ally)} grants {name(p)}'s request for {o.territory}, to be given at "
-                  f"the next economic phase ({roll}, {need} or less needed) (6.16)", territory=o.territory)
+                  f"the next economic phase ({why}) (6.16)", territory=o.territory)
             return
-        why = f"{roll}, {need} or less needed"
     r.say(p, "diplomacy.request", f"{name(o.ally)} refuses {name(p)}'s request for {o.territory} ({why}) (6.16)")
     _nuisance(r, p)
+
+
+def _ally_roll(r: Result, ally: Any, label: str) -> tuple[bool, str]:
+    """6.16: the computer ally's 1-10 (labelled ``label``) against its level's ``AI_LENDS``; whether it agrees, and
+    the roll as the log says it ("4, 5 or less needed")."""
+    roll = r.ctx.dice.d10(label)
+    need = AI_LENDS.get(ally.controller.value, 0)
+    return roll <= need, f"{roll}, {need} or less needed"
 
 
 def _nuisance(r: Result, p: str) -> None:

@@ -23,13 +23,8 @@ def cede(w: Work) -> None:
             continue
         territory, to = econ.cede_territory, econ.cede_to
         assert to is not None
-        try:
-            check_cession(w.state, w.ctx, p, territory, to)
-        except IllegalAction as err:
-            w.note(p, STEP, f"cede {territory}", f"not ceded: {err}")
+        if not _cede(w, p, territory, to, f"cede {territory}", "not ceded: {}", f"{territory} ceded to {to}"):
             continue
-        w.state = transfer(w.state, w.ctx, territory, p, to)
-        w.political(p, CEDE_COST, STEP, f"{territory} ceded to {to}")
         if territory == "poland":
             w.political(p, -POLITICAL_POINTS["create-poland"].points, STEP, "loss of Poland", detail="12.8.2")
     for p in POWERS:
@@ -43,13 +38,21 @@ def cede(w: Work) -> None:
 def _grant(w: Work, p: str, territory: str, to: str) -> None:
     """6.16 "Request Land": the land a computer power granted ``to`` in the diplomacy phase passes now, as a cession
     (12.7's conditions, checked again now, and its -1) beside the power's own cession order of the phase."""
+    _cede(w, p, territory, to, f"grant {territory} to {to}", "not given: {} (6.16)",
+          f"{territory} given to {to} as requested (6.16)")
+
+
+def _cede(w: Work, p: str, territory: str, to: str, what: str, refused: str, done: str) -> bool:
+    """One cession of 12.7 if its conditions hold now (its -1 political point, logged as ``done``); else the
+    refusal noted (``refused`` formatted with the reason). True if ceded."""
     try:
         check_cession(w.state, w.ctx, p, territory, to)
     except IllegalAction as err:
-        w.note(p, STEP, f"grant {territory} to {to}", f"not given: {err} (6.16)")
-        return
+        w.note(p, STEP, what, refused.format(err))
+        return False
     w.state = transfer(w.state, w.ctx, territory, p, to)
-    w.political(p, CEDE_COST, STEP, f"{territory} given to {to} as requested (6.16)")
+    w.political(p, CEDE_COST, STEP, done)
+    return True
 
 
 __all__ = ["CEDE_COST", "STEP", "cede", "check_cession", "territory_areas", "transfer"]
