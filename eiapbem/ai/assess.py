@@ -286,9 +286,14 @@ def enemy_field_corps(state: GameState, power: str) -> tuple[Corps, ...]:
     return tuple(c for c in _corps_outside_cities(state) if hostile(state, power, c))
 
 
+def name_last_first(s: str) -> tuple[int, ...]:
+    """A key that orders names backwards: ``max`` over it picks the alphabetically first of equal scores."""
+    return tuple(-ord(ch) for ch in s)
+
+
 __all__ = [
     "AreaForces", "NEAR", "Threat", "UNIT", "army_units", "at_war_anywhere", "best_leader", "capital_threats", "capitals",
     "distance", "distances_from", "enemies", "enemy_capitals", "enemy_cities", "enemy_field_corps", "enemy_forces_near",
     "factor_strength", "force_strength", "forces_by_area", "forces_in", "friendly", "hostile", "leader_rating", "leaders_of",
-    "odds", "own_forces_near", "power_strength", "war_pairs",
+    "name_last_first", "odds", "own_forces_near", "power_strength", "war_pairs",
 ]

@@ -451,7 +451,7 @@ def concentrate(b: Any, lvl: Level, busy: set[str]) -> None:
             dist = sum(near[cid][t.area] for cid in group) // len(group)
             odds = min(400, assess.odds(strength, t.field + t.inside))
             score = t.value * odds // (1 + dist)
-            if best is None or (score, _rev(t.area)) > (best[0], _rev(best[1])):
+            if best is None or (score, assess.name_last_first(t.area)) > (best[0], assess.name_last_first(best[1])):
                 best = (score, t.area, group)
         if best is None:
             break
@@ -474,10 +474,6 @@ def _enough(b: Any, lvl: Level, t: Target, by_distance: list[tuple[int, str]]) -
         if assess.force_strength(b.state, b.ctx, out) > need:
             break
     return tuple(out)
-
-
-def _rev(s: str) -> tuple[int, ...]:
-    return tuple(-ord(ch) for ch in s)
 
 
 def _march(b: Any, lvl: Level, goal: str, group: tuple[str, ...], leash: frozenset[str] | None) -> None:

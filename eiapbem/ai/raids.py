@@ -139,7 +139,7 @@ def plan(b: Any, lvl: Any) -> None:
         if not options:
             continue
         stay = max((o[0] for o in options if not o[2] and not o[3]), default=0)
-        best = max(options, key=lambda o: (o[0], -len(o[2]), _rev(o[1])))
+        best = max(options, key=lambda o: (o[0], -len(o[2]), assess.name_last_first(o[1])))
         if best[0] <= stay:
             if stay > 0:
                 continue  # it already cuts a chain where it stands
@@ -169,10 +169,6 @@ def _toward_depots(b: Any, c: Corps, options: list) -> tuple | None:
     now = gap(c.location.site)
     moves = sorted((gap(o[1]), len(o[2]), o[1], o) for o in options if o[2])
     return moves[0][3] if moves and moves[0][0] < now else None
-
-
-def _rev(s: str) -> tuple[int, ...]:
-    return tuple(-ord(ch) for ch in s)
 
 
 # ----------------------------------------------------------------- the levy check (12.9)
