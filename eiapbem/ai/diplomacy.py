@@ -26,6 +26,8 @@ each tried through the rules (``Builder.try_``), in this order:
 - alliance requests (6.5), ``grand.alliance_wanted`` (standing: a request no
   longer wanted is withdrawn), and access (6.11) granted to an ally at war
   with one of its enemies;
+- "Accept control of" (6.6, 6.6.4, 6.6.5), at the levels with ``accept_control``: every neutral minor it could
+  run (``grand.accepts_control``) but the one it declares war on this month;
 - manipulation of minor countries (6.1.4): up to the level's attempts on the
   neutral minors (or its own influenced ones) with its best national modifier
   (ties in name order), investing the level's share of its money.
@@ -38,8 +40,8 @@ from __future__ import annotations
 import eiapbem.ai.grand as grand
 from eiapbem.ai.levels import Level
 from eiapbem.rules.diplomacy.minor_orders import MAX_ATTEMPTS, Manipulate
-from eiapbem.rules.diplomacy.orders import (AnswerCalls, AttemptInformalPeace, CallAllies, DeclareWar, GrantAccess,
-                                            RequestAlliance, SetSurrenderTerms, SetTrade, SueForPeace)
+from eiapbem.rules.diplomacy.orders import (AcceptControl, AnswerCalls, AttemptInformalPeace, CallAllies, DeclareWar,
+                                            GrantAccess, RequestAlliance, SetSurrenderTerms, SetTrade, SueForPeace)
 from eiapbem.rules.model import POWERS, MinorStatus, PlayerKind, SurrenderSettings
 from eiapbem.rules.model.slot import COMMIT
 from eiapbem.rules.tables.diplomacy import minor
@@ -124,6 +126,21 @@ def _alliances_and_access(b, lvl: Level) -> None:
             b.try_(GrantAccess(q))
 
 
+def _accept_control(b, lvl: Level, attacked: str | None) -> None:
+    """6.6: stand as a candidate to run each neutral minor ``grand.accepts_control`` allows but the one it attacks
+    this month (an aggressor is never chosen).  The ticks are reactions, kept by the power's own program and not in
+    the state between months (issue 16): ordered only where the state's set differs."""
+    st, p = b.state, b.power
+    mights = {q: grand.might(st, b.ctx, q) for q in POWERS} if lvl.accept_hold else None
+    want = {slug for slug in sorted(st.minors)
+            if slug != attacked and grand.accepts_control(st, b.ctx, p, slug, lvl, mights)}
+    have = set(st.powers[p].standing_orders.accept_control)
+    for slug in sorted(have - want):
+        b.try_(AcceptControl(slug, withdraw=True))
+    for slug in sorted(want - have):
+        b.try_(AcceptControl(slug))
+
+
 def _manipulate(b, lvl: Level) -> None:
     st, p = b.state, b.power
     if not lvl.manipulations:
@@ -155,12 +172,14 @@ def plan(b, lvl: Level) -> None:
     _calls(b)
     _surrender_terms(b, lvl)
     target = grand.war_target(b.state, b.ctx, b.power, lvl)
+    attacked = None
     if target is not None:
         b.try_(DeclareWar(target))
     else:
-        minor = grand.minor_war_target(b.state, b.ctx, b.power, lvl)
-        if minor is not None:
-            b.try_(DeclareWar(minor))
+        attacked = grand.minor_war_target(b.state, b.ctx, b.power, lvl)
+        if attacked is not None:
+            b.try_(DeclareWar(attacked))
+    _accept_control(b, lvl, attacked)
     sue, informal = grand.suits(b.state, b.ctx, b.power, lvl)
     for e, accept in sue.items():
         b.try_(SueForPeace(e, accept_unconditional=accept))

@@ -154,6 +154,15 @@ class Level:
     #: Declares war on a neutral minor country (6.2, 6.15) whose forces its own outnumber by this percentage,
     #: when at peace with every major or clearly winning its one war (0: never).
     minor_war_ratio: int = 300
+    #: Ticks "Accept control of" (6.6) for the neutral minors it could run (``grand.accepts_control``), but (when
+    #: not 0) those a bordering major outnumbers by ``accept_hold`` percent: it would lose them.
+    accept_control: bool = True
+    accept_hold: int = 0
+    #: Weighs who would run a minor before declaring war on it (``grand.runners``): only on one no other power
+    #: would run, or whose forces with the strongest runner's at war with it its own outnumber by ``runner_ratio``
+    #: percent (0: never on a minor someone would run).
+    weigh_runners: bool = False
+    runner_ratio: int = 0
     #: Sues for peace when its side is under this percentage of the enemy's...
     sue_ratio: int = 70
     #: ... once at war this many months ...
@@ -214,17 +223,19 @@ LEVELS: dict[PlayerKind, Level] = {
                               land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
                               defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
                               ship_share=15, counters=True, manipulation=True, loans=True, informal_first=4,
-                              sure_terms=True, second_front=True),
+                              sure_terms=True, second_front=True, weigh_runners=True, runner_ratio=0),
 }
 
 
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 7, "ai-medium": 7, "ai-hard": 7}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 8, "ai-medium": 8, "ai-hard": 8}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
-# surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on a natural friend, wars on neutral minors
+# surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
+# a natural friend, wars on neutral minors; 8: "Accept control of" (6.6), the hard level weighs who would run a minor,
+# no two computers on one minor (6.6.3), Turkish feudal corps (13.2.3), a lost capital counts as losing
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -56,7 +56,7 @@ def _fleets_home(state: GameState, fleet_ids: tuple[str, ...], goes_home: Callab
     return state, tuple(back)
 
 
-def _home_city(state: GameState, m: Any, owner: str, start: str) -> str | None:
+def home_city(state: GameState, m: Any, owner: str, start: str) -> str | None:
     """The nearest (by movement cost, then id) unbesieged home city ``owner`` controls, from ``start``."""
     costs = mapgraph.movement_costs(m, start)
     best = sorted(
@@ -81,7 +81,7 @@ def repatriate_attacked_corps(state: GameState, m: Any, attacker: str, corps_ids
             continue
         where = c.location
         if where.kind in (LocationKind.AREA, LocationKind.CITY) and not supply.is_home_area(state, m, where.site, c.nation):
-            home = _home_city(state, m, c.nation, where.site)
+            home = home_city(state, m, c.nation, where.site)
             if home is not None:
                 where = Location(LocationKind.AREA, home)
         state = state.with_unit(c.replace(loaned_to=None, location=where, besieging=False))

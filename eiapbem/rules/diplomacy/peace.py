@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import captured, irregulars
+from eiapbem.rules import captured, irregulars, peace_capitals
 from eiapbem.rules.diplomacy import terms
 from eiapbem.rules.diplomacy.common import Result, points, set_mutual
 from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
@@ -61,8 +61,8 @@ def suit_obligations(state: GameState, ctx: Any, power: str, mine: Iterable[Any]
 
 
 def _end_war(r: Result, a: str, b: str, *, formal: bool) -> None:
-    """6.4 "The Effects of Peace": war ends, prisoners are exchanged, three months' temporary access,
-    and (formal peace only) 18 months of enforced peace both ways."""
+    """6.4 "The Effects of Peace": war ends, prisoners are exchanged, each side's forces leave the other's capital
+    cities, three months' temporary access, and (formal peace only) 18 months of enforced peace both ways."""
     r.peaces.append((a, b))
     st = r.state.without_war(a, b)
     until = st.date.plus(GRACE_MONTHS - 1)
@@ -84,6 +84,10 @@ def _end_war(r: Result, a: str, b: str, *, formal: bool) -> None:
             r.say(owner, "diplomacy.prisoners", f"{name(pr.captor)} returns {pr.factors.total} prisoner factors to {name(owner)} (6.4)")
             st = r.state
     r.state = st.replace(prisoners=prisoners)
+    # 6.4 "Withdrawal from Capital Cities" (000:736): each side's forces leave the other's capital cities.
+    r.state, lines = peace_capitals.withdraw_from_capitals(r.state, r.ctx, a, b)
+    for who, text in lines:
+        r.say(who, "diplomacy.capital-withdrawal", text)
     # 13.8.2: captured leaders go home at peace, ready the month after.
     r.state, freed = captured.return_at_peace(r.state, a, b)
     for lid in freed:

@@ -1,0 +1,91 @@
+"""Turkey's feudal corps at the computer's hands (13.2.3, 000:2436-2468; 12.9, 000:2348-2350).
+
+The rules core has every step (``rules.land.feudal``: stand down, come back; ``rules.economy.levy``: raised to full
+strength in December); the computer used none of them, so Turkey's feudal corps, which start the 1805 campaign
+in the pool at full strength (5.3.1, 000:442), never reached the map.  Every level, by one rule:
+
+- **back on the map** (``plan``, Turkey's land slot, before the land plan): while Turkey is at war (a major or a
+  neutral minor, ``assess.at_war_anywhere``), each feudal corps in the pool that still has factors comes back in a
+  city area of its home province (``land.return-feudal``; it may not move that month, 000:2456), the area nearest
+  an enemy corps first, ties by id; the rules refuse a province an enemy holds or stands in;
+- **raised in December** (``levy``, the economic orders): every feudal corps below its full strength
+  (``economy.levy.feudal_full``) is raised (``economic.place-levy``, 000:2442) -- on the map, in its own area when
+  that is in its home province, else where it would come back; from the pool only while Turkey is at war;
+- **not stood down**: a feudal corps on the map costs $1 of maintenance at each economic phase (12.5.1, 000:2468),
+  but stands as a deterrent (the computers weigh Turkey's field forces before declaring war on it, ``ai.grand``);
+  a stood-down corps comes back only in Turkey's next land phase and may not move that month.
+
+Every order is tried through the rules (``Builder.try_``); nothing here edits the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import eiapbem.ai.assess as assess
+from eiapbem.rules.forces import feudal_province
+from eiapbem.rules.model import POOL, Corps, CorpsType, LocationKind
+
+TURKEY = "TU"
+
+
+def feudal_corps(state: Any, power: str) -> list[Corps]:
+    """``power``'s feudal corps (13.2.3), by id."""
+    return [u for _, u in sorted(state.units.items())
+            if isinstance(u, Corps) and u.corps_type is CorpsType.FEUDAL and u.nation == power]
+
+
+def _areas(b: Any, corps_id: str, *, cities: bool) -> list[str]:
+    """Areas of the corps' home province (city areas only with ``cities``), the nearest to an enemy corps first."""
+    m = b.ctx.map
+    origin = feudal_province(b.ctx, corps_id)
+    if origin is None:
+        return []
+    areas = [a for a in m.areas_of_province(origin) if not cities or m.area(a).city is not None]
+    enemy = sorted({c.location.site for c in assess.enemy_field_corps(b.state, b.power)})
+
+    def nearness(a: str) -> tuple[int, str]:
+        far = assess.distances_from(b.ctx, a)
+        return min((far[e] for e in enemy if e in far), default=1 << 20), a
+
+    return sorted(areas, key=nearness)
+
+
+def plan(b: Any, lvl: Any) -> None:
+    """Land slot: feudal corps that stood down (or start in the pool) come back while at war (000:2452-2456)."""
+    from eiapbem.rules.land.feudal import ReturnFeudal
+
+    if b.power != TURKEY or not assess.at_war_anywhere(b.state, b.power):
+        return
+    for u in feudal_corps(b.state, b.power):
+        if u.location != POOL or u.factors.total == 0:
+            continue
+        for a in _areas(b, u.id, cities=True):
+            if b.try_(ReturnFeudal(unit=u.id, area=a)):
+                break
+
+
+def levy(b: Any, lvl: Any) -> None:
+    """December's economic orders: every feudal corps below full strength is raised (000:2442)."""
+    from eiapbem.rules.economy.levy import feudal_full
+    from eiapbem.rules.economy.phase import PlaceLevy
+
+    st = b.state
+    if b.power != TURKEY or st.date.month != 12:
+        return
+    war = assess.at_war_anywhere(st, b.power)
+    for u in feudal_corps(st, b.power):
+        if u.factors == feudal_full(b.ctx, u.id):
+            continue
+        on_map = u.location.kind is not LocationKind.POOL
+        if not on_map and not war:
+            continue
+        areas = _areas(b, u.id, cities=False)
+        if on_map and u.location.site in areas:
+            areas = [u.location.site] + [a for a in areas if a != u.location.site]
+        for a in areas:
+            if b.try_(PlaceLevy(corps=u.id, area=a)):
+                break
+
+
+__all__ = ["TURKEY", "feudal_corps", "levy", "plan"]

@@ -1,0 +1,82 @@
+"""6.4 "The Effects of Peace", withdrawal from capital cities (000:736), for any peace (formal or informal).
+
+Phase-neutral (the diplomacy phase's peace step calls it, like ``captured`` and ``irregulars``).  When two powers
+make peace, for each capital city (the capital of a province, a national capital among them) belonging to one of
+them -- a home province not ceded away, a province ceded to it, or the major district of a minor it controls --
+the other's forces inside the city leave it:
+
+- its own garrison factors go to the nearest unbesieged city of its own home nation it controls (by movement cost,
+  then id: ``loans.home_city``), joining its garrison there; with no such city they come back as reinforcements
+  (``PowerState.returned_factors``, as exchanged prisoners, 000:688);
+- its corps (Cossacks and Freikorps too) move out into the city's rural area;
+- a garrison of one of its minors stays (the rule names the major powers' forces);
+- its hold on the city (``GameState.city_control``, a city it took by siege or by entering it) ends: with no
+  garrison, a major power's city is held by whoever holds its area (13.5.2, 000:2566), which is the owner's.
+
+The manual says "all garrison factors in capital cities belonging to either side"; the owner's own garrison in
+its own capital is not sent away (docs/decisions.md): the rule undoes the other side's occupation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.rules import relations
+from eiapbem.rules.loans import home_city
+from eiapbem.rules.model import Corps, GameState, Garrison, Location, LocationKind, garrison_id
+
+
+def owner_of_province(state: GameState, m: Any, province: str) -> str | None:
+    """The power a province's capital belongs to: the power it is ceded to, else its nation's power."""
+    ceded = state.ceded_provinces.get(province)
+    if ceded is not None:
+        return ceded
+    return relations.power_of(state, m.province(province).nation)
+
+
+def withdraw_from_capitals(state: GameState, ctx: Any, a: str, b: str) -> tuple[GameState, list[tuple[str, str]]]:
+    """``state`` after ``a`` and ``b``'s forces leave each other's capital cities, and (power, sentence) lines."""
+    m = ctx.map
+    said: list[tuple[str, str]] = []
+    for province in sorted(m.provinces):
+        owner = owner_of_province(state, m, province)
+        if owner not in (a, b):
+            continue
+        other = b if owner == a else a
+        city = m.province(province).capital
+        if city is None or m.area(city).city is None:
+            continue
+        inside = Location(LocationKind.CITY, city)
+        for uid, u in sorted(state.units.items()):
+            if not isinstance(u, (Corps, Garrison)) or u.location != inside or relations.unit_power(state, u) != other:
+                continue
+            if isinstance(u, Corps):
+                state = state.with_unit(u.replace(location=Location(LocationKind.AREA, city), besieging=False))
+                said.append((other, f"{uid} leaves the city of {city} for its rural area at the peace (6.4)"))
+                continue
+            if u.nation != other:
+                continue  # a garrison of one of its minors stays (and the city with it)
+            state = state.without_unit(uid)
+            home = home_city(state, m, u.nation, city)
+            if home is None:
+                ps = state.powers[other]
+                state = state.with_power(other, returned_factors=ps.returned_factors + u.factors)
+                said.append((other, f"{u.factors.total} garrison factors leave {city} at the peace and come back as "
+                                    f"reinforcements (6.4)"))
+                continue
+            to = Location(LocationKind.CITY, home)
+            gid = garrison_id(u.nation, to)
+            there = state.units.get(gid)
+            factors = u.factors + there.factors if isinstance(there, Garrison) else u.factors
+            state = state.with_unit(Garrison(id=gid, nation=u.nation, location=to, factors=factors))
+            said.append((other, f"{u.factors.total} garrison factors leave {city} for {home} at the peace (6.4)"))
+        cc = state.city_control.get(city)
+        left = any(isinstance(u, Garrison) and u.location == inside and relations.unit_power(state, u) == other
+                   for u in state.units.values())
+        if cc is not None and relations.power_of(state, cc.nation) == other and not left:
+            state = state.replace(city_control=state.city_control.remove(city))
+            said.append((owner, f"the city of {city} is {owner}'s again at the peace (6.4, 13.5.2)"))
+    return state, said
+
+
+__all__ = ["owner_of_province", "withdraw_from_capitals"]
