@@ -77,6 +77,16 @@ time, a battle at the odds)                   loss up to 10% of    corps
 Cossack / Freikorps raids     destroy depots, and cut supply       and end out of
 (placed at the levy check)    take empty      chains               enemy corps' reach
                               cities
+"Accept control of" (6.6)     every neutral   every neutral minor  every neutral minor
+                              minor it could  it could run         it could run
+                              run
+war on a minor another power  --              declares anyway      never (``runner_ratio``
+would run (6.6, 6.2.1)                                             0)
+a minor a stronger computer   --              left alone (6.6.3)   left alone (6.6.3)
+picks the same month
+Turkish feudal corps          on the map at   on the map at war,   on the map at war,
+(13.2.3)                      war, raised in  raised in December   raised in December
+                              December
 ============================  ==============  ===================  ===================
 """
 
