@@ -39,7 +39,8 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
 RULES_VERSION = 3  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
-#: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital (13.6.3)
+#: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
+#: its major district when that becomes a free state (13.6.3)
 
 
 class Computer(Protocol):
