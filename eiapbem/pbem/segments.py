@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -166,14 +166,8 @@ class Archive:
     refs: tuple[Ref, ...] = ()
     journal: tuple = ()
     known: frozenset = frozenset()
-    slots: Mapping[str, Any] = None  # type: ignore[assignment]
-    starts: Mapping[str, Any] = None  # type: ignore[assignment]
-
-    def __post_init__(self) -> None:
-        if self.slots is None:
-            object.__setattr__(self, "slots", {})
-        if self.starts is None:
-            object.__setattr__(self, "starts", {})
+    slots: Mapping[str, Any] = field(default_factory=dict)
+    starts: Mapping[str, Any] = field(default_factory=dict)
 
     def refs_obj(self) -> list:
         return [r.to_obj() for r in self.refs]
@@ -262,7 +256,7 @@ def join(body: dict, store: Segments | None, name: str) -> tuple[dict, Archive |
         chain, game, gid = rest["chain"], rest["game"], rest["chain"]["gid"]
         if not isinstance(chain, dict) or not isinstance(game, dict) or not isinstance(gid, bytes):
             raise TypeError
-        tails = {"journal": list(game["journal"]), "known": list(chain["known"]), "slots": dict(chain["slots"]),
+        tails: dict[str, Any] = {"journal": list(game["journal"]), "known": list(chain["known"]), "slots": dict(chain["slots"]),
                  "starts": dict(rest["starts"])}
     except (KeyError, TypeError) as err:
         raise BadEncoding(f"{name} does not hold a save in the expected form") from err
@@ -294,4 +288,4 @@ def body(chain_obj: dict, game_obj: dict, tails: dict, archive: Archive) -> dict
     return {"chain": chain_obj, "game": game_obj, "starts": dict(tails["starts"]), "segments": archive.refs_obj()}
 
 
-__all__: Iterable[str] = ["Archive", "CUT", "MAGIC", "PARTS", "Ref", "Segments", "SUFFIX", "body", "folder", "join"]
+__all__ = ["Archive", "CUT", "MAGIC", "PARTS", "Ref", "Segments", "SUFFIX", "body", "folder", "join"]
