@@ -90,6 +90,8 @@ def test_tails_and_joins_give_back_every_value_through_rewinds_backups_and_grown
             journal, known, slots, starts = history[step - 9]
         if step == 60:  # a backup's new epoch: the slots start again
             slots = {}
+        if step % 11 == 10:  # the same slots in another order (a save read back): the archive still holds
+            slots = dict(sorted(slots.items(), reverse=True))
         history.append((journal, known, slots, starts))
         archive, tails = archive.tails(journal, known, slots, starts)
         archive, tails = archive.cut(tails, store, GID, SECRET)

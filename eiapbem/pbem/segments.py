@@ -194,12 +194,19 @@ class Archive:
             if not old:
                 out[part] = dict(cur)
                 continue
+            keys = list(cur)
+            if part == "slots" and keys[:len(old)] == list(old):
+                # The archived slots are the first ones of this chain's, in their order: the chain only adds
+                # slots, and never another file for a slot it holds (``Chain._advance``: a fork), so the
+                # tail is what follows (issue 18: no set of every slot built at each save).
+                out[part] = {k: cur[k] for k in keys[len(old):]}
+                continue
             new = cur.keys() - old.keys()
             if len(cur) - len(new) != len(old):
                 a = a._drop(part)  # an archived key is gone (a backup's new epoch): start this part again
                 out[part] = dict(cur)
             elif old.items() <= cur.items():
-                out[part] = {k: cur[k] for k in new}
+                out[part] = {k: cur[k] for k in keys if k in new}  # in the chain's order
             else:
                 out[part] = {k: v for k, v in cur.items() if old.get(k, _NO) != v}  # a count that grew: the tail wins
         return a, out
