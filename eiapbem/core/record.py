@@ -96,7 +96,10 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     # ``_base``, ``_changed``: the map this one was derived from by ``set``/``remove`` (the first of a run of
     # updates, at most ``_CHANGED_MAX`` keys) and the keys set or removed since; None/() for a map built
     # whole.  Invariant checks that passed on the base look at those keys only (``rules.model.state``).
-    __slots__ = ("_d", "_h", "_ok", "_dirty", "_base", "_changed")
+    # ``_passed``: an invariant check passed on this very map (set by ``rules.model.state``); a map derived
+    # from it starts a new run there, so a chain of updates each checked costs its own change, not the
+    # run's (a memo hint only: the checks still ask whether the base passed).
+    __slots__ = ("_d", "_h", "_ok", "_dirty", "_base", "_changed", "_passed")
 
     def __init__(self, items: Mapping[K, V] | typing.Iterable[tuple[K, V]] = ()) -> None:
         pairs = list(items.items()) if isinstance(items, Mapping) else list(items)
@@ -113,6 +116,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         self._dirty: tuple = ()
         self._base: FrozenMap | None = None
         self._changed: tuple = ()
+        self._passed = False
 
     @classmethod
     def _derived(cls, parent: "FrozenMap", d: dict, dirty: tuple, changed: tuple) -> "FrozenMap":
@@ -123,8 +127,15 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         m._h = None
         m._ok = parent._ok
         m._dirty = parent._dirty + dirty if parent._ok is not None else ()
-        if parent._base is None:
+        m._passed = False
+        if parent._base is None or parent._passed:
             m._base, m._changed = parent, changed
+            # The map before the parent stays reachable through ``_base`` (``rules.control.units_at`` derives
+            # its index from one a step or two back); the one before that is let go, so a long game keeps
+            # three versions of a map alive, not all of them.
+            grand = parent._base
+            if grand is not None and grand._base is not None:
+                grand._base, grand._changed = None, ()
         elif len(parent._changed) < _CHANGED_MAX:
             m._base, m._changed = parent._base, parent._changed + changed
         else:
@@ -253,6 +264,17 @@ def _tname(v: Any) -> str:
     return type(v).__name__
 
 
+_REGEXES: dict[str, re.Pattern] = {}
+
+
+def _compiled(regex: str) -> re.Pattern:
+    """``re.compile`` remembered by the pattern's text (``re``'s own cache is looked up with flags each call)."""
+    c = _REGEXES.get(regex)
+    if c is None:
+        c = _REGEXES[regex] = re.compile(regex)
+    return c
+
+
 class ScalarSpec(Spec):
     def __init__(self, typ: type, constraints: tuple = ()) -> None:
         self.typ = typ
@@ -264,21 +286,22 @@ class ScalarSpec(Spec):
         return type(value) is self.typ
 
     def check(self, value: Any, path: str) -> Any:
-        if self.typ is str and isinstance(value, enum.Enum) and isinstance(value, str):
-            value = value.value  # a StrEnum member where a plain id is declared
-        if not self._base_ok(value):
-            raise InvalidValue(f"expected {self.typ.__name__}, got {_tname(value)} {value!r}", path=path)
+        if type(value) is not self.typ:  # (the exact type is the usual case: nothing to convert)
+            if self.typ is str and isinstance(value, enum.Enum) and isinstance(value, str):
+                value = value.value  # a StrEnum member where a plain id is declared
+            if not self._base_ok(value):
+                raise InvalidValue(f"expected {self.typ.__name__}, got {_tname(value)} {value!r}", path=path)
         for c in self.constraints:
-            if isinstance(c, Range):
+            if type(c) is Range:
                 if (c.lo is not None and value < c.lo) or (c.hi is not None and value > c.hi):
                     lo = "" if c.lo is None else str(c.lo)
                     hi = "" if c.hi is None else str(c.hi)
                     raise InvalidValue(f"{value} is outside the allowed range {lo}..{hi}", path=path)
-            elif isinstance(c, OneOf):
+            elif type(c) is OneOf:
                 if value not in c.choices:
                     raise InvalidValue(f"{value!r} is not one of {', '.join(c.choices)}", path=path)
-            elif isinstance(c, Pattern):
-                if not re.fullmatch(c.regex, value):
+            elif type(c) is Pattern:
+                if not _compiled(c.regex).fullmatch(value):
                     raise InvalidValue(f"{value!r} is not a valid {c.what}", path=path)
         return value
 
@@ -584,8 +607,23 @@ def field_specs(cls: type[Record]) -> dict[str, Spec]:
     return specs
 
 
-#: Every dataclass field name of a record class, transient ones too (``Record.replace`` copies them).
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+#: Per record class, a function copying every dataclass field, transient ones too, from one instance into
+#: a new one (``Record.replace``).
+_COPIERS: dict[type, Any] = {}
+
+
+def _copier(cls: type) -> Any:
+    """``copy(src, new)``: every field of ``cls`` set on ``new`` from ``src``, one line per field.
+
+    Written out per class (as ``dataclasses`` writes ``__init__``): half the time of a loop over the
+    names with ``getattr`` (issue 18: a replay makes ~100 records a turn file).  Field names are
+    identifiers, so the text is safe to compile."""
+    names = [f.name for f in dataclasses.fields(typing.cast(Any, cls))]
+    assert all(n.isidentifier() for n in names)
+    body = "".join(f"    _set(new, {n!r}, src.{n})\n" for n in names) or "    pass\n"
+    ns: dict[str, Any] = {}
+    exec(f"def copy(src, new, _set=object.__setattr__):\n{body}", ns)  # noqa: S102 (generated from field names)
+    return ns["copy"]
 
 
 def _transients(cls: type) -> tuple[str, ...]:
@@ -617,6 +655,10 @@ class Record:
 
     def _check(self) -> None:
         """Invariants across fields; raise ``InvalidValue`` with ``path`` = the field."""
+
+    def _check_replaced(self, changes: typing.AbstractSet[str]) -> None:
+        """``_check`` of a copy made by ``replace`` changing the fields ``changes`` (a record may check less)."""
+        self._check()
 
     def to_obj(self) -> dict[str, Any]:
         return {name: spec.to_obj(getattr(self, name)) for name, spec in field_specs(type(self)).items()}
@@ -659,14 +701,13 @@ class Record:
             if name not in specs and name not in _transients(cls):
                 raise TypeError(f"{cls.__name__} has no field {name!r}")
         new = object.__new__(cls)
-        names = _FIELD_NAMES.get(cls)
-        if names is None:
-            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(typing.cast(Any, cls)))
-        for name in names:
-            object.__setattr__(new, name, getattr(self, name))
+        copy = _COPIERS.get(cls)
+        if copy is None:
+            copy = _COPIERS[cls] = _copier(cls)
+        copy(self, new)
         for name, value in changes.items():
             object.__setattr__(new, name, specs[name].check(value, name) if name in specs else value)
-        new._check()
+        new._check_replaced(changes.keys())
         return new
 
 

@@ -1,0 +1,196 @@
+"""The load path's speed-ups of issue 18 item 2 (session 2026-12-02c) give the answers of the plain computations.
+
+Each memo or shortcut is compared with what it replaces: the units by site with a scan of every unit, the
+relations and frame checks of a changed state with a whole check of the same state built afresh, a
+record's copy with its fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import given, settings, strategies as st
+
+from eiapbem.core.record import FrozenMap, InvalidValue, field_specs
+from eiapbem.rules import control
+from eiapbem.rules.model import POWERS, GameState, Location, LocationKind
+from eiapbem.rules.model.common import Date
+from eiapbem.rules.model.powers import War
+
+_SET_UP: list = []
+
+
+def _set_up() -> GameState:
+    from eiapbem.client import bench
+
+    if not _SET_UP:
+        _SET_UP.append(bench.set_up_state()[0])
+    return _SET_UP[0]
+
+
+def _whole(state: GameState, **maps) -> str | None:
+    """The verdict of a whole check: ``state`` with ``maps`` built afresh (no base to start from)."""
+    fields = {n: getattr(state, n) for n in field_specs(GameState)}
+    fields.update({k: FrozenMap(v.items()) for k, v in maps.items()}, log=())
+    try:
+        GameState(**fields)
+    except InvalidValue as err:
+        return str(err)
+    return None
+
+
+def _scan(state: GameState, site: str) -> list:
+    return [u for u in state.units.values() if u.location.site == site]
+
+
+_moves = st.lists(st.tuples(st.sampled_from(["move", "remove", "back", "ask"]), st.integers(0, 10_000),
+                            st.integers(0, 10_000)), min_size=1, max_size=25)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_moves)
+def test_units_by_site_derived_from_an_earlier_map_are_the_scan(moves):
+    """``units_at`` builds a changed map's index from an index a map or two back: always the scan."""
+    start = _set_up()
+    sites = sorted({u.location.site for u in start.units.values()})
+    areas = [s for s in sites if s and ":" not in s][:40]
+    cur, removed, asked = start, [], [start]
+    for op, i, j in moves:
+        keys = list(cur.units)
+        k = keys[i % len(keys)]
+        u = cur.units[k]
+        if op == "move" and u.location.kind in (LocationKind.AREA, LocationKind.CITY, LocationKind.POOL):
+            try:
+                units = cur.units.set(k, u.replace(location=Location(LocationKind.AREA, areas[j % len(areas)])))
+            except InvalidValue:
+                continue  # a record its own checks refuse (a unit kind that cannot stand there)
+        elif op == "remove" and u.location.kind is LocationKind.AREA:
+            units = cur.units.remove(k)
+            removed.append(u)
+        elif op == "back" and removed:
+            back = removed.pop(j % len(removed))
+            units = cur.units.set(back.id, back)
+        else:
+            units = cur.units
+        try:
+            cur = cur.replace(units=units)
+        except InvalidValue:
+            continue
+        if op == "ask" or j % 3 == 0:
+            asked.append(cur)
+            for site in sites[j % 7::7] + [areas[i % len(areas)], "nowhere"]:
+                assert list(control.units_at(cur, site)) == _scan(cur, site)
+    for s in asked[-3:] + [cur]:
+        for site in sites:
+            assert list(control.units_at(s, site)) == _scan(s, site)
+
+
+def test_a_long_run_of_checked_changes_keeps_a_few_maps_alive():
+    """Each checked map starts a new run of changes, and only three versions of a map stay linked."""
+    cur = _set_up()
+    corps = [u for u in cur.units.values() if u.location.kind is LocationKind.AREA][:30]
+    for n, u in enumerate(corps * 3):
+        cur = cur.replace(units=cur.units.set(u.id, u.replace(location=Location(LocationKind.AREA, corps[n % 7].location.site))))
+        assert len(cur.units._changed) == 1  # the change since the last checked map, not since the run began
+    depth, m = 0, cur.units
+    while m._base is not None:
+        depth, m = depth + 1, m._base
+    assert depth <= 3
+
+
+_relation_ops = st.lists(st.tuples(
+    st.sampled_from(["war", "war-one-side", "peace-one-side", "ally", "ally-one-side", "self", "declared-by-other",
+                     "america", "marriage-one-side", "access-self", "unally"]),
+    st.sampled_from(POWERS), st.sampled_from(POWERS)), min_size=1, max_size=10)
+
+
+def _relation(op: str, powers: FrozenMap, p: str, q: str) -> FrozenMap:
+    a, b = powers[p], powers[q]
+    when = Date(1805, 1)
+    war = War(since=when, declared_by=(p,))
+    if op == "war" and p != q:
+        powers = powers.set(p, a.replace(wars=a.wars.set(q, war)))
+        powers = powers.set(q, powers[q].replace(wars=b.wars.set(p, war)))
+    elif op == "war-one-side":
+        powers = powers.set(p, a.replace(wars=a.wars.set(q, war)))
+    elif op == "peace-one-side":
+        powers = powers.set(p, a.replace(wars=a.wars.discard(q)))
+    elif op == "ally" and p != q:
+        powers = powers.set(p, a.replace(alliances=a.alliances.set(q, when)))
+        powers = powers.set(q, powers[q].replace(alliances=b.alliances.set(p, when)))
+    elif op == "ally-one-side":
+        powers = powers.set(p, a.replace(alliances=a.alliances.set(q, when)))
+    elif op == "unally" and p != q:
+        powers = powers.set(p, a.replace(alliances=a.alliances.discard(q)))
+        powers = powers.set(q, powers[q].replace(alliances=b.alliances.discard(p)))
+    elif op == "self":
+        powers = powers.set(p, a.replace(alliances_broken=a.alliances_broken.set(p, when)))
+    elif op == "declared-by-other" and p != q:
+        other = next(x for x in POWERS if x not in (p, q))
+        bad = War(since=when, declared_by=(other,))
+        powers = powers.set(p, a.replace(wars=a.wars.set(q, bad)))
+        powers = powers.set(q, powers[q].replace(wars=b.wars.set(p, bad)))
+    elif op == "america":
+        powers = powers.set(p, a.replace(war_with_america=True))
+    elif op == "marriage-one-side":
+        powers = powers.set(p, a.replace(royal_marriages=a.royal_marriages.set(q, when)))
+    elif op == "access-self":
+        powers = powers.set(p, a.replace(enforced_peace=a.enforced_peace.set(p, when)))
+    return powers
+
+
+@settings(max_examples=80, deadline=None)
+@given(_relation_ops)
+def test_relations_checked_by_the_powers_changed_give_the_verdict_of_a_whole_check(ops):
+    """Powers derived from powers that passed are checked by the powers changed: same verdicts, same messages."""
+    cur = _set_up()
+    for op, p, q in ops:
+        powers = _relation(op, cur.powers, p, q)
+        want = _whole(cur, powers=powers)
+        try:
+            nxt = cur.replace(powers=powers)
+        except InvalidValue as err:
+            assert str(err) == want
+            continue
+        assert want is None
+        cur = nxt
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["date", "end", "start", "slot-date"]), st.integers(0, 30))
+def test_a_replaced_frame_is_checked_as_a_whole_state(what, n):
+    """``replace`` checks only the groups of the fields it changed; a wrong month is still named as a whole check names it."""
+    from eiapbem.rules.model.common import Phase
+    from eiapbem.rules.model.slot import Slot
+
+    cur = _set_up()
+    month = Date(1805, 1).plus(n - 10)
+    changes = {"date": {"date": month}, "end": {"end": month}, "start": {"start": month},
+               "slot-date": {"date": month, "slot": Slot(Phase.SETUP, "turn", "FR", ("FR",))}}[what]
+    fields = {k: getattr(cur, k) for k in field_specs(GameState)}
+    fields.update(changes, log=())
+    try:
+        GameState(**fields)
+        want = None
+    except InvalidValue as err:
+        want = str(err)
+    try:
+        cur.replace(**changes)
+        got = None
+    except InvalidValue as err:
+        got = str(err)
+    assert got == want
+
+
+def test_a_replaced_record_holds_every_field_of_its_source():
+    """``Record.replace`` copies every field, transient ones too, by the per-class copier."""
+    s = _set_up()
+    entry = s.replace(log=("x",))  # a transient field: not part of the value, still copied
+    again = entry.replace(date=entry.date)
+    for f in dataclasses.fields(GameState):
+        assert getattr(again, f.name) is getattr(entry, f.name)
+    ps = s.powers["FR"]
+    more = ps.replace(treasury=ps.treasury + 3)
+    assert more.treasury == ps.treasury + 3
+    assert [getattr(more, f.name) for f in dataclasses.fields(ps) if f.name != "treasury"] == \
+        [getattr(ps, f.name) for f in dataclasses.fields(ps) if f.name != "treasury"]
