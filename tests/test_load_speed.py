@@ -194,3 +194,76 @@ def test_a_replaced_record_holds_every_field_of_its_source():
     assert more.treasury == ps.treasury + 3
     assert [getattr(more, f.name) for f in dataclasses.fields(ps) if f.name != "treasury"] == \
         [getattr(ps, f.name) for f in dataclasses.fields(ps) if f.name != "treasury"]
+
+
+def _records_in(value, out: dict) -> None:
+    """One instance of each record class found in ``value`` (walked through records, maps and tuples)."""
+    from eiapbem.core.record import Record
+
+    if isinstance(value, Record):
+        out.setdefault(type(value), value)
+        for f in dataclasses.fields(value):
+            _records_in(getattr(value, f.name), out)
+    elif isinstance(value, FrozenMap):
+        for v in value.values():
+            _records_in(v, out)
+    elif isinstance(value, tuple):
+        for v in value:
+            _records_in(v, out)
+
+
+def _odd_values() -> list:
+    from eiapbem.rules.model import Phase
+    from eiapbem.rules.model.units import Factors
+
+    return [None, True, False, 0, 1, -1, 7, 200, 2**40, "", "x", "paris", "FR", "corps:FR:1", "1805-01", "1805-01/setup/turn/FR",
+            b"", b"\x01", (), ("FR",), ("GB", "AU"), ("AU", "AU"), FrozenMap(), FrozenMap({"FR": 1}), LocationKind.AREA,
+            Phase.SETUP, Date(1805, 1), Factors(), Location(LocationKind.AREA, "paris")]
+
+
+_FOUND: dict = {}
+
+
+def _plainly(cls, fields: dict):
+    """The record built the plain way: every field's spec in turn, then the invariants (what ``__post_init__`` did)."""
+    obj = object.__new__(cls)
+    for k, v in fields.items():
+        object.__setattr__(obj, k, v)
+    obj._checked_fields()
+    obj._check()
+    return obj
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_records_built_by_their_written_out_check_are_the_plain_check(data):
+    """``__post_init__`` (a check written out per class) gives the plain loop's verdict, message and values."""
+    if not _FOUND:
+        from eiapbem.client import setups
+
+        _records_in(_set_up(), _FOUND)
+        _records_in(tuple(setups.default_actions("classic-1805", "FR")) + tuple(setups.default_actions("classic-1805", "GB")),
+                    _FOUND)
+        _records_in(War(since=Date(1805, 1), declared_by=("FR",)), _FOUND)
+    found = _FOUND
+    classes = sorted(found, key=lambda c: c.__name__)
+    cls = data.draw(st.sampled_from(classes))
+    rec = found[cls]
+    fields = {f.name: getattr(rec, f.name) for f in dataclasses.fields(rec)}
+    names = sorted(field_specs(cls))
+    for _ in range(data.draw(st.integers(1, 2))):
+        fields[data.draw(st.sampled_from(names))] = data.draw(st.sampled_from(_odd_values()))
+    try:
+        want = _plainly(cls, dict(fields))
+    except InvalidValue as err:
+        want = err
+    try:
+        got = cls(**fields)
+    except InvalidValue as err:
+        assert isinstance(want, InvalidValue), f"{cls.__name__}: refused {err}, the plain check took it"
+        assert (str(err), err.path) == (str(want), want.path)
+        return
+    assert not isinstance(want, InvalidValue), f"{cls.__name__}: took what the plain check refuses: {want}"
+    for f in dataclasses.fields(got):
+        assert type(getattr(got, f.name)) is type(getattr(want, f.name))
+        assert getattr(got, f.name) == getattr(want, f.name)

@@ -607,6 +607,74 @@ def field_specs(cls: type[Record]) -> dict[str, Spec]:
     return specs
 
 
+#: Per record class, the function ``__post_init__`` runs (``_validator``).
+_VALIDATORS: dict[type, Any] = {}
+
+
+def _fast_ok(spec: Spec, v: str, consts: dict[str, Any]) -> str | None:
+    """A Python expression true only where ``spec.check`` of the value named ``v`` returns it unchanged.
+
+    None where there is no such expression (the spec is called).  A false expression proves nothing:
+    the spec is called then, and it raises its own error or normalises."""
+    if isinstance(spec, OptionalSpec):
+        inner = _fast_ok(spec.inner, v, consts)
+        return None if inner is None else f"({v} is None or {inner})"
+    name = f"_c{len(consts)}"
+    if isinstance(spec, ScalarSpec):
+        consts[name] = spec.typ
+        parts = [f"type({v}) is {name}"]
+        for i, c in enumerate(spec.constraints):
+            cname = f"{name}_{i}"
+            if type(c) is Range:
+                if c.lo is not None:
+                    consts[cname + "lo"] = c.lo
+                    parts.append(f"{cname}lo <= {v}")
+                if c.hi is not None:
+                    consts[cname + "hi"] = c.hi
+                    parts.append(f"{v} <= {cname}hi")
+            elif type(c) is OneOf:
+                consts[cname] = frozenset(c.choices)
+                parts.append(f"{v} in {cname}")
+            elif type(c) is Pattern:
+                consts[cname] = _compiled(c.regex).fullmatch
+                parts.append(f"{cname}({v}) is not None")
+            else:
+                return None  # a constraint the scalar check does not test either: leave it to the spec
+        return "(" + " and ".join(parts) + ")"
+    if isinstance(spec, EnumSpec | RecordSpec):
+        consts[name] = spec.typ if isinstance(spec, EnumSpec) else spec.cls
+        return f"type({v}) is {name}"  # (an enum member's type is its enum: enums with members are final)
+    return None
+
+
+def _validator(cls: type) -> Any:
+    """``__post_init__`` for ``cls``: ``_checked_fields`` written out per field, then ``_check``.
+
+    A field whose value passes a plain test (its exact type, its range, pattern or choices:
+    ``_fast_ok``) is left as it is, which is what its spec's ``check`` does with such a value; any
+    other value goes to the spec, which raises its error or normalises, in field order as before
+    (issue 18: a replay and a decode make thousands of records).  Field names are identifiers, so the
+    text is safe to compile."""
+    specs = field_specs(cls)
+    consts: dict[str, Any] = {"_set": object.__setattr__}
+    lines = []
+    for i, (name, spec) in enumerate(specs.items()):
+        assert name.isidentifier()
+        consts[f"_s{i}"] = spec
+        call = [f"    f = _s{i}.check(v, {name!r})", "    if f is not v:", f"        _set(self, {name!r}, f)"]
+        ok = _fast_ok(spec, "v", consts)
+        lines.append(f"    v = self.{name}")
+        if ok is None:
+            lines += call
+        else:
+            lines.append(f"    if not {ok}:")
+            lines += ["    " + line for line in call]
+    lines.append("    self._check()")
+    ns: dict[str, Any] = dict(consts)
+    exec("def check(self):\n" + "\n".join(lines) + "\n", ns)  # noqa: S102 (generated from field names)
+    return ns["check"]
+
+
 #: Per record class, a function copying every dataclass field, transient ones too, from one instance into
 #: a new one (``Record.replace``).
 _COPIERS: dict[type, Any] = {}
@@ -646,12 +714,18 @@ class Record:
     KIND: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
+        check = _VALIDATORS.get(type(self))
+        if check is None:
+            check = _VALIDATORS[type(self)] = _validator(type(self))
+        check(self)  # every field by its spec (``_checked_fields``), then ``_check``
+
+    def _checked_fields(self) -> None:
+        """Every field checked by its spec, normalised in place where the spec normalises (the plain loop)."""
         for name, spec in field_specs(type(self)).items():
             value = getattr(self, name)
             fixed = spec.check(value, name)
             if fixed is not value:
                 object.__setattr__(self, name, fixed)
-        self._check()
 
     def _check(self) -> None:
         """Invariants across fields; raise ``InvalidValue`` with ``path`` = the field."""
