@@ -267,3 +267,95 @@ def test_records_built_by_their_written_out_check_are_the_plain_check(data):
     for f in dataclasses.fields(got):
         assert type(getattr(got, f.name)) is type(getattr(want, f.name))
         assert getattr(got, f.name) == getattr(want, f.name)
+
+
+_plain = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**64 - 1) | st.text(max_size=4)
+    | st.binary(max_size=4) | st.floats(allow_nan=False, max_value=1e6, min_value=-1e6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=12)
+
+
+def _packed(value, sort: bool) -> bytes:
+    import msgpack
+
+    def walk(v):
+        if isinstance(v, dict):
+            items = sorted(v.items()) if sort else list(v.items())[::-1]
+            return dict((k, walk(x)) for k, x in items)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        return v
+    return msgpack.packb(walk(value), use_bin_type=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_plain, st.booleans())
+def test_a_map_decoded_with_its_pieces_is_decode(value, sort):
+    """``decode_map`` takes and refuses what ``decode`` does, with the same message; its pieces are the values' bytes."""
+    from eiapbem.core import canonical
+    from eiapbem.core.errors import BadEncoding
+
+    data = _packed(value, sort)
+    try:
+        want = canonical.decode(data)
+    except BadEncoding as err:
+        try:
+            canonical.decode_map(data)
+        except BadEncoding as err2:
+            assert str(err2) == str(err)
+            return
+        raise AssertionError(f"decode_map took what decode refuses: {err}")
+    got, pieces, entries = canonical.decode_map(data)
+    assert got == want
+    if isinstance(want, dict):
+        assert set(pieces) == set(want)
+        for k, v in want.items():
+            assert pieces[k] == canonical.encode(v)
+            if isinstance(v, dict):
+                assert entries[k] == {ek: canonical.encode(ev) for ek, ev in v.items()}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_a_decoded_state_encodes_to_its_bytes_part_by_part(data):
+    """The bytes a state was decoded from are its encoding, field by field and entry by entry (``_seed``)."""
+    from model_strategies import game_states
+
+    from eiapbem.core import canonical
+    from eiapbem.core.record import MapSpec
+    from eiapbem.rules.model import state as model_state
+
+    s = data.draw(game_states())
+    raw = s.encode()
+    model_state.forget()
+    d = GameState.decode(raw)
+    for name, spec in field_specs(GameState).items():
+        value = getattr(d, name)
+        if isinstance(spec, MapSpec):
+            for k, v in value.items():
+                assert model_state._encoded_value(v, spec.value) == canonical.encode(spec.value.to_obj(v))
+        assert model_state._encoded_field(value, spec) == canonical.encode(spec.to_obj(value))
+    assert d.encode() == raw == canonical.encode(d.to_obj())
+    changed = d.with_power("FR", treasury=d.powers["FR"].treasury + 1)
+    assert changed.encode() == canonical.encode(changed.to_obj())
+    assert changed.state_hash() == canonical.digest(changed.to_obj())
+
+
+def test_the_first_hash_of_a_decoded_state_encodes_nothing_again():
+    """Decoding a state remembers its bytes: its hash, and a derived state's, encode only what changed."""
+    from eiapbem.core import canonical
+    from eiapbem.rules.model import state as model_state
+
+    raw = _set_up().encode()
+    model_state.forget()
+    d = GameState.decode(raw)
+    calls = []
+    real = canonical.encode
+    try:
+        canonical.encode = lambda v: calls.append(1) or real(v)
+        assert d.encode() == raw
+        d.with_power("FR", treasury=d.powers["FR"].treasury + 1).state_hash()
+    finally:
+        canonical.encode = real
+    assert len(calls) == 1  # France's power record, nothing else
