@@ -359,3 +359,37 @@ def test_the_first_hash_of_a_decoded_state_encodes_nothing_again():
     finally:
         canonical.encode = real
     assert len(calls) == 1  # France's power record, nothing else
+
+
+def _plain_reference(value, depth: int = 0) -> bool:
+    """``PlainSpec``'s rule written plainly: plain scalars, lists, tuples and string-keyed maps, at most ``Plain.DEPTH`` deep."""
+    from eiapbem.core.record import Plain
+
+    if depth > Plain.DEPTH:
+        return False
+    if value is None or type(value) in (bool, int, str, bytes):
+        return True
+    if type(value) in (list, tuple):
+        return all(_plain_reference(v, depth + 1) for v in value)
+    if type(value) is dict:
+        return all(type(k) is str and _plain_reference(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _nest(value, n: int):
+    for i in range(n):
+        value = [value] if i % 2 else {"k": value}
+    return value
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=2) | st.binary(max_size=2)
+                    | st.floats(allow_nan=False) | st.just(frozenset()),
+                    lambda inner: st.lists(inner, max_size=3) | st.tuples(inner) | st.dictionaries(st.text(max_size=2) | st.integers(), inner, max_size=3),
+                    max_leaves=8), st.integers(0, 36), st.integers(0, 3))
+def test_the_plain_check_takes_scalars_in_place_as_the_plain_rule_does(value, n, start):
+    """``_plain_ok`` (scalars inside a container taken without a call) gives the plain rule's verdict, at every depth."""
+    from eiapbem.core.record import _plain_ok
+
+    deep = _nest(value, n)
+    assert _plain_ok(deep, start) == _plain_reference(deep, start)

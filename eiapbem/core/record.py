@@ -503,21 +503,28 @@ class Plain:
     DEPTH = 32
 
 
+_SCALARS = frozenset({type(None), bool, int, str, bytes})
+
+
 def _plain_ok(value: Any, depth: int) -> bool:
-    """``PlainSpec.check`` without paths (issue 18: a save's journal is checked at every open)."""
+    """``PlainSpec.check`` without paths (issue 18: a save's journal is checked at every open).
+
+    A scalar inside a list or map is taken where it stands, without a call (most of a log line's or an
+    action's values are scalars)."""
     if depth > Plain.DEPTH:
         return False
     t = type(value)
-    if value is None or t is bool or t is int or t is str or t is bytes:
+    if t in _SCALARS:
         return True
+    leaf = _SCALARS if depth < Plain.DEPTH else frozenset()  # one level deeper is still within the limit
     if t is list or t is tuple:
         for v in value:
-            if not _plain_ok(v, depth + 1):
+            if type(v) not in leaf and not _plain_ok(v, depth + 1):
                 return False
         return True
     if t is dict:
         for k, v in value.items():
-            if type(k) is not str or not _plain_ok(v, depth + 1):
+            if type(k) is not str or (type(v) not in leaf and not _plain_ok(v, depth + 1)):
                 return False
         return True
     return False
