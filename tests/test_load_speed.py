@@ -224,6 +224,18 @@ def _odd_values() -> list:
 _FOUND: dict = {}
 
 
+def _found() -> dict:
+    """One record of each class a set-up state and the setup actions hold."""
+    if not _FOUND:
+        from eiapbem.client import setups
+
+        _records_in(_set_up(), _FOUND)
+        _records_in(tuple(setups.default_actions("classic-1805", "FR")) + tuple(setups.default_actions("classic-1805", "GB")),
+                    _FOUND)
+        _records_in(War(since=Date(1805, 1), declared_by=("FR",)), _FOUND)
+    return _FOUND
+
+
 def _plainly(cls, fields: dict):
     """The record built the plain way: every field's spec in turn, then the invariants (what ``__post_init__`` did)."""
     obj = object.__new__(cls)
@@ -238,14 +250,7 @@ def _plainly(cls, fields: dict):
 @given(st.data())
 def test_records_built_by_their_written_out_check_are_the_plain_check(data):
     """``__post_init__`` (a check written out per class) gives the plain loop's verdict, message and values."""
-    if not _FOUND:
-        from eiapbem.client import setups
-
-        _records_in(_set_up(), _FOUND)
-        _records_in(tuple(setups.default_actions("classic-1805", "FR")) + tuple(setups.default_actions("classic-1805", "GB")),
-                    _FOUND)
-        _records_in(War(since=Date(1805, 1), declared_by=("FR",)), _FOUND)
-    found = _FOUND
+    found = _found()
     classes = sorted(found, key=lambda c: c.__name__)
     cls = data.draw(st.sampled_from(classes))
     rec = found[cls]
@@ -393,3 +398,55 @@ def test_the_plain_check_takes_scalars_in_place_as_the_plain_rule_does(value, n,
 
     deep = _nest(value, n)
     assert _plain_ok(deep, start) == _plain_reference(deep, start)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_records_read_by_their_written_out_reader_are_the_plain_reader(data):
+    """``_from_obj`` of a map with exactly the fields (written out per class) reads what the plain loop reads."""
+    from eiapbem.core.record import Record
+
+    found = _found()
+    cls = data.draw(st.sampled_from(sorted(found, key=lambda c: c.__name__)))
+    obj = found[cls].to_obj()
+    names = sorted(obj)
+    for _ in range(data.draw(st.integers(0, 2))):
+        odd = data.draw(st.sampled_from(_odd_values() + list(found.values()) + ["area", "setup", "human", [], {}]))
+        plain = isinstance(odd, Record) and data.draw(st.booleans())  # a record as its map, or the record itself
+        obj[data.draw(st.sampled_from(names))] = odd.to_obj() if plain else odd
+
+    def read(how):
+        try:
+            return how(dict(obj), "here")
+        except InvalidValue as err:
+            return ("refused", str(err), err.path)
+    got, want = read(cls._from_obj), read(cls._from_obj_plain)
+    if isinstance(want, tuple):
+        assert got == want
+    else:
+        assert not isinstance(got, tuple), got
+        assert got == want and got.to_obj() == want.to_obj()
+        for f in dataclasses.fields(got):
+            assert type(getattr(got, f.name)) is type(getattr(want, f.name))
+
+
+def test_every_field_read_in_memory_or_plain_as_the_plain_reader_reads_it():
+    """Each field of each record class holding its own value, its plain form, None or a foreign record: same reading."""
+    from eiapbem.core.record import Record
+
+    found = _found()
+    others = [found[c] for c in sorted(found, key=lambda c: c.__name__)][:6]
+    for cls, rec in sorted(found.items(), key=lambda t: t[0].__name__):
+        base = rec.to_obj()
+        for name, spec in field_specs(cls).items():
+            own = getattr(rec, name)
+            for value in [own, spec.to_obj(own), None, *others, "x", 3]:
+                obj = dict(base, **{name: value})
+                outs = []
+                for how in (cls._from_obj, cls._from_obj_plain):
+                    try:
+                        r = how(dict(obj), "p")
+                        outs.append(("took", r.to_obj(), [type(getattr(r, f.name)) for f in dataclasses.fields(r)]))
+                    except InvalidValue as err:
+                        outs.append(("refused", str(err), err.path))
+                assert outs[0] == outs[1], (cls.__name__, name, value if not isinstance(value, Record) else type(value))

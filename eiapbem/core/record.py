@@ -682,6 +682,45 @@ def _validator(cls: type) -> Any:
     return ns["check"]
 
 
+#: Per record class, ``_from_obj`` of a map holding exactly its fields (``_builder``).
+_BUILDERS: dict[type, Any] = {}
+
+
+def _builder(cls: type) -> Any:
+    """``_from_obj`` of a plain map holding exactly the fields of ``cls``, written out per field.
+
+    Each field is read by its spec's ``from_obj`` with its path, in field order, as the plain loop does;
+    a scalar that passes its plain test (``_fast_ok``) is taken as it is, which is what its spec's
+    ``from_obj`` returns for it, and an enum's value is looked up in a table of its members (what
+    ``EnumSpec.from_obj`` does with a string); only a field read by its spec needs its path written
+    (issue 18: a decoded state is ~3,000 records).  Field names are identifiers, so the text is safe."""
+    specs = field_specs(cls)
+    consts: dict[str, Any] = {"_cls": cls, "_join": _join, "InvalidValue": InvalidValue}
+    lines, args = [], []
+    for i, (name, spec) in enumerate(specs.items()):
+        assert name.isidentifier()
+        consts[f"_s{i}"] = spec
+        read = f"_s{i}.from_obj(v, _join(path, {name!r}))"
+        lines.append(f"    v = obj[{name!r}]")
+        scalar = isinstance(spec, ScalarSpec) or (isinstance(spec, OptionalSpec) and isinstance(spec.inner, ScalarSpec))
+        ok = _fast_ok(spec, "v", consts) if scalar else None  # (a record or enum is never plain)
+        if isinstance(spec, EnumSpec):
+            consts[f"_m{i}"] = {m.value: m for m in spec.typ}
+            lines.append(f"    f{i} = _m{i}.get(v) if type(v) is str else None")
+            lines.append(f"    if f{i} is None:")
+            lines.append(f"        f{i} = {read}")
+        elif ok is not None:
+            lines.append(f"    f{i} = v if {ok} else {read}")
+        else:
+            lines.append(f"    f{i} = {read}")
+        args.append(f"{name}=f{i}")
+    lines += ["    try:", f"        return _cls({', '.join(args)})", "    except InvalidValue as err:",
+              "        raise InvalidValue(err.reason, path=_join(path, err.path)) from err"]
+    ns: dict[str, Any] = dict(consts)
+    exec("def build(obj, path):\n" + "\n".join(lines) + "\n", ns)  # noqa: S102 (generated from field names)
+    return ns["build"]
+
+
 #: Per record class, a function copying every dataclass field, transient ones too, from one instance into
 #: a new one (``Record.replace``).
 _COPIERS: dict[type, Any] = {}
@@ -754,6 +793,15 @@ class Record:
 
     @classmethod
     def _from_obj(cls, obj: Any, path: str):
+        if type(obj) is dict and obj.keys() == field_specs(cls).keys():
+            build = _BUILDERS.get(cls)
+            if build is None:
+                build = _BUILDERS[cls] = _builder(cls)
+            return build(obj, path)  # the fields in order, each as its spec reads it (``_builder``)
+        return cls._from_obj_plain(obj, path)
+
+    @classmethod
+    def _from_obj_plain(cls, obj: Any, path: str):
         if not isinstance(obj, dict):
             raise InvalidValue(f"expected a map for {cls.__name__}, got {_tname(obj)}", path=path)
         specs = field_specs(cls)
