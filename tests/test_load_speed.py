@@ -450,3 +450,36 @@ def test_every_field_read_in_memory_or_plain_as_the_plain_reader_reads_it():
                     except InvalidValue as err:
                         outs.append(("refused", str(err), err.path))
                 assert outs[0] == outs[1], (cls.__name__, name, value if not isinstance(value, Record) else type(value))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_the_powers_with_reinforcements_ready_are_each_powers_answer(data):
+    """The sequence asks once for all powers (``_ready_powers``): the powers ``reinforcements_ready`` names, in order."""
+    from model_strategies import game_states
+
+    from eiapbem.rules import sequence
+
+    s = data.draw(game_states())
+    assert sequence._ready_powers(s) == tuple(p for p in POWERS if sequence.reinforcements_ready(s, p))
+
+
+def test_the_powers_with_reinforcements_ready_in_each_case_of_13_9_1():
+    """A minor's forces due, a leader back this month (not next), returned factors: each power's own answer."""
+    from eiapbem.rules import sequence
+    from eiapbem.rules.model.minors import MinorStatus
+    from eiapbem.rules.model.units import Factors, LeaderStatus
+
+    s = _set_up()
+    minor = next(k for k, m in s.minors.items() if m.controller is None and m.part_of is None)
+    free = [k for k, lead in s.leaders.items() if lead.attached_to is None and lead.status is not LeaderStatus.CAPTURED]
+    cases = [s, s.with_minor(minor, s.minors[minor].replace(status=MinorStatus.ALLIED, controller="RU", setup_due=True)),
+             s.with_power("PR", returned_factors=Factors(infantry=2))]
+    for k, when in zip(free, (s.date, s.date.next(), s.date.previous())):
+        cases.append(s.with_leader(s.leaders[k].replace(status=LeaderStatus.INACTIVE, returns=when)))
+    answers = set()
+    for c in cases:
+        want = tuple(p for p in POWERS if sequence.reinforcements_ready(c, p))
+        assert sequence._ready_powers(c) == want
+        answers.add(want)
+    assert len(answers) >= 4  # the cases are told apart
