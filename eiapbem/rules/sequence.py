@@ -261,7 +261,7 @@ def _ready_powers(state: GameState) -> tuple[str, ...]:
     minors and one over the leaders (issue 18: asked at every slot's end; the same answers)."""
     ready = {p for p in POWERS if any(o.arrives <= state.date for o in state.powers[p].builds.values())
              or state.powers[p].returned_factors.total > 0}
-    ready.update(m.controller for m in state.minors.values() if m.setup_due)
+    ready.update(m.controller for m in state.minors.values() if m.setup_due and m.controller is not None)
     ready.update(lead.power for lead in state.leaders.values()
                  if lead.status is LeaderStatus.INACTIVE and lead.returns is not None and lead.returns <= state.date)
     return tuple(p for p in POWERS if p in ready)
