@@ -589,16 +589,19 @@ def _encoded_field(value: Any, spec: Spec) -> bytes:
         hit = _PARTS.get(id(value))  # the same map in another state (a state derived by ``replace``)
         if hit is not None and hit[0] is value:
             return hit[1]
-        if all(type(k) is str for k in value):
-            # FrozenMap iterates in UTF-8 byte order of its keys: the canonical order.  The two memos are
-            # read here without a call per entry (issue 18: a units map is put together at every hash).
-            parts = [_map_header(len(value))]
-            keys, memo, inner = _KEYS, _PARTS, spec.value
-            for k, v in value.items():
-                kb = keys.get(k)
-                parts.append(kb if kb is not None else _packed_key(k))
-                hit = memo.get(id(v))
-                parts.append(hit[1] if hit is not None and hit[0] is v else _encoded_value(v, inner))
+        # FrozenMap iterates in UTF-8 byte order of its keys: the canonical order.  The two memos are read
+        # here without a call per entry (issue 18: a units map is put together at every hash).  A key that
+        # is not exactly a str (an enum member) sends the map to the plain encoding.
+        parts = [_map_header(len(value))]
+        keys, memo, inner = _KEYS, _PARTS, spec.value
+        for k, v in value.items():
+            if type(k) is not str:
+                break
+            kb = keys.get(k)
+            parts.append(kb if kb is not None else _packed_key(k))
+            hit = memo.get(id(v))
+            parts.append(hit[1] if hit is not None and hit[0] is v else _encoded_value(v, inner))
+        else:
             data = b"".join(parts)
             _remember(_PARTS, id(value), (value, data), _PARTS_KEEP)
             return data
