@@ -1,0 +1,91 @@
+"""What two new players tripped on in a long game by email (docs/decisions.md, "A long game as new players play it").
+
+Each test failed before its fix.  The game itself was played by the CLI only, from a script under /tmp
+(`/tmp/lg/do.py`, see the decisions section), with France hosting and Austria in a second folder.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+
+import pytest
+from click.testing import CliRunner
+from test_battle_files import BID, NAME, Table, _own, fixed_randomness  # noqa: F401 (the autouse fixture)
+
+from eiapbem.cli import main
+from eiapbem.cli.actions_cmd import _describe
+from eiapbem.client import newgame
+from eiapbem.client.status import status_lines, status_record
+from eiapbem.pbem import folders
+from eiapbem.pbem.email import Person
+from eiapbem.rules.diplomacy.orders import SetSurrenderTerms
+from eiapbem.rules.engine import AnswerDecision
+
+
+def test_an_order_with_a_repeated_option_is_confirmed_as_typed():
+    # It read "surrender-terms --enemy AU --give-conditional --term ('B.3', 'B.4') accepted": a Python tuple.
+    order = SetSurrenderTerms(enemy="AU", give_conditional=True, term=("B.3", "B.4"), cede=("tyrol",))
+    assert _describe(order) == "--enemy AU --give-conditional --term B.3 --term B.4 --cede tyrol"
+
+
+def test_the_gamestart_mail_gives_the_whole_join_command(tmp_path):
+    # The mail said "eiapbem join commin/Lg_gamestart.pbm --power AU", which click refuses: --email is required.
+    f = folders.GameFolders(tmp_path)
+    f.commout.mkdir()
+    gs, key = tmp_path / "Lg_gamestart.pbm", tmp_path / "Lg_AU.key"
+    gs.write_bytes(b"gamestart")
+    key.write_bytes(b"key")
+    path = newgame._gamestart_draft(f, "Lg", gs, key, Person("Fran", "fran@example.org"),
+                                    Person("Cem", "cem@example.org"), "AU")
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    body = msg.get_body(("plain",)).get_content()
+    assert "eiapbem join commin/Lg_gamestart.pbm --power AU --email cem@example.org" in body
+
+
+def test_status_never_offers_a_naval_skip_the_naval_phase_refuses(tmp_path):
+    # "no fleet to move: 'eiapbem skip --phase naval --mode continuous' ...": the naval slot itself refuses it (13.9).
+    from dataclasses import replace
+
+    from eiapbem.core.errors import IllegalAction
+    from eiapbem.rules.model import Phase, Slot
+    from eiapbem.rules.skips import SetSkip  # noqa: F401 (the command the hint names)
+
+    t = Table(tmp_path)
+    au = t.open("AU")
+    st = au.state
+    naval = st.replace(slot=Slot(phase=Phase.NAVAL, step="turn", power="AU", actors=("AU",)), pending=type(st.pending)())
+    au.data = replace(au.data, state=naval)
+    nxt = status_record(au)["next"]
+    assert "skip --phase naval" in nxt and "in your next reinforcement or land slot" in nxt, nxt
+    with pytest.raises(IllegalAction, match="cannot be set to skip while in the naval phase"):
+        au.act(SetSkip(phase="naval", mode="continuous"))
+
+
+def test_status_next_follows_the_battle_files(tmp_path, monkeypatch):
+    t = Table(tmp_path)
+    # The attacker waits for the defender's reply: 'Next' said "then 'eiapbem end-phase'", which is refused.
+    nxt = status_record(t.open("FR"))["next"]
+    assert nxt.startswith(f"send battles/{NAME} to Austria and wait for the reply"), nxt
+    assert "end-phase" not in nxt
+    # The defender has a question: 'Next' said "when their files arrive, put them in commin/ and run 'eiapbem load'".
+    t.open("AU").load_path(t.send("FR", "AU"))
+    au = t.open("AU")
+    q = _own(au, "AU")[0]
+    assert status_record(au)["next"].startswith(f"AU to answer battle.commander {q.id}: 'eiapbem answer {q.id} CHOICE'")
+    assert any(line.startswith("Next: AU to answer battle.commander") for line in status_lines(au))
+    # Answering it writes the reply; 'answer' then named the question just answered as the next one.
+    from eiapbem.cli import game_cmd
+
+    monkeypatch.setattr(game_cmd, "open_session", lambda *a, **k: t.open("AU"))
+    r = CliRunner().invoke(main.cli, ["answer", q.id, "leader:AU:charles"], terminal_width=200)
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert f"your reply is battles/{NAME}" in r.output
+    assert "next:" not in r.output, r.output
+    # France loads the reply and answers its own question in its own folder: its 'next' still comes from its slot.
+    t.open("FR").load_path(t.send("AU", "FR"))
+    fr = t.open("FR")
+    mine = _own(fr, "FR")[0]
+    assert status_record(fr)["next"].startswith(f"FR to answer {mine.kind} {mine.id}")
+    fr.act(AnswerDecision(mine.id, "assault"))
+    assert BID in t.open("FR").fights()
