@@ -89,3 +89,33 @@ def test_status_next_follows_the_battle_files(tmp_path, monkeypatch):
     assert status_record(fr)["next"].startswith(f"FR to answer {mine.kind} {mine.id}")
     fr.act(AnswerDecision(mine.id, "assault"))
     assert BID in t.open("FR").fights()
+
+
+def test_after_its_combat_a_unit_may_occupy_the_vacant_enemy_city_of_its_area_11_1_1():
+    # 11.1.1 (000:1614): after a combat the phasing player's forces "may immediately occupy ... any friendly-controlled
+    # or vacant city in the area".  In the game France beat Austria's field army at Innsbruck; 'land besiege' said the
+    # empty city is taken by 'land move --city', which then refused: "after combat a unit enters only a friendly city".
+    from battlekit import corps, ctx, land_state, play
+
+    from eiapbem.core.errors import IllegalAction
+    from eiapbem.rules import engine
+    from eiapbem.rules.land.combat import Attack
+    from eiapbem.rules.land.movement import MoveUnit
+    from eiapbem.rules.model import Location, LocationKind
+
+    c = ctx()
+    s = corps(land_state(), "corps:FR:V", "munich", infantry=14)
+    s = corps(s, "corps:AU:I", "innsbruck", infantry=2)
+    s = corps(s, "corps:FR:III", "munich", infantry=3)
+    s = engine.apply_action(s, "FR", MoveUnit(unit="corps:FR:V", path="innsbruck"), c).state
+    s = engine.apply_action(s, "FR", Attack(area="innsbruck"), c).state
+    s = play(s, next(iter(s.battles)), c)
+    assert next(iter(s.battles.values())).finished and "corps:AU:I" not in {
+        u.id for u in s.units.values() if u.location == Location(LocationKind.AREA, "innsbruck")}
+    assert s.city_control.get("innsbruck") is None or s.city_control["innsbruck"].nation == "AU"
+    s = engine.apply_action(s, "FR", MoveUnit(unit="corps:FR:V", path="innsbruck", city=True), c).state
+    assert s.units["corps:FR:V"].location == Location(LocationKind.CITY, "innsbruck")
+    assert s.city_control["innsbruck"].nation == "FR"  # taken, as an empty enemy city is (13.5.2)
+    # A unit that did not fight there still may not move: the phase's movement is over (11.0).
+    with pytest.raises(IllegalAction, match="movement is over"):
+        engine.apply_action(s, "FR", MoveUnit(unit="corps:FR:III", path="innsbruck", city=True), c)
