@@ -119,3 +119,16 @@ def test_after_its_combat_a_unit_may_occupy_the_vacant_enemy_city_of_its_area_11
     # A unit that did not fight there still may not move: the phase's movement is over (11.0).
     with pytest.raises(IllegalAction, match="movement is over"):
         engine.apply_action(s, "FR", MoveUnit(unit="corps:FR:III", path="innsbruck", city=True), c)
+
+
+def test_a_port_that_builds_no_ships_is_answered_with_the_ports_that_do():
+    # "Rouen is not a ship building port (12.5.3)" and nothing more: the player had to guess the next port.
+    from test_economy import ctx_with, state_for
+
+    from eiapbem.core.errors import IllegalAction
+    from eiapbem.rules import engine
+    from eiapbem.rules.economy.phase import BuyShips
+
+    with pytest.raises(IllegalAction, match=r"Rouen is not a ship building port \(12\.5\.3\)") as err:
+        engine.check_orders(state_for(month="1806-03"), "FR", [BuyShips(item="heavy", count=2, port="rouen")], ctx_with())
+    assert err.value.hint == "FR's own ship building ports: brest, caen, la-rochelle, toulon"
