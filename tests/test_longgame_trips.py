@@ -132,3 +132,25 @@ def test_a_port_that_builds_no_ships_is_answered_with_the_ports_that_do():
     with pytest.raises(IllegalAction, match=r"Rouen is not a ship building port \(12\.5\.3\)") as err:
         engine.check_orders(state_for(month="1806-03"), "FR", [BuyShips(item="heavy", count=2, port="rouen")], ctx_with())
     assert err.value.hint == "FR's own ship building ports: brest, caen, la-rochelle, toulon"
+
+
+@pytest.mark.parametrize("asked", ["naval:1805-10.gulf-of-lion.1:retreat:FR", "1805-10.gulf-of-lion.1",
+                                   "battle:1805-02:innsbruck:0/3"])
+def test_battle_report_takes_the_id_a_question_names(monkeypatch, asked):
+    # 'status' named "naval:1805-10.gulf-of-lion.1:retreat:FR"; 'battle report' of it said "there is no battle".
+    from types import SimpleNamespace
+
+    from eiapbem.cli import battle_cmd, common
+    from eiapbem.client import fog
+
+    found = {"1805-10.gulf-of-lion.1": ("naval", "N"), "battle:1805-02:innsbruck:0": ("field", "F")}
+    monkeypatch.setattr(common, "open_session", lambda *a, **k: SimpleNamespace(current=lambda: None))
+    monkeypatch.setattr(battle_cmd, "battles_of", lambda state: found)
+    monkeypatch.setattr(battle_cmd, "render", lambda what, b, as_json: f"report of {what} {b}")
+    monkeypatch.setattr(fog, "check_report", lambda *a: None)
+    monkeypatch.setattr(fog, "viewers", lambda s: ())
+    r = CliRunner().invoke(main.cli, ["battle", "report", asked], terminal_width=200)
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert r.output.strip() == ("report of field F" if asked.startswith("battle:") else "report of naval N")
+    r = CliRunner().invoke(main.cli, ["battle", "report", "naval:1805-11.x.1:retreat:FR"], terminal_width=200)
+    assert r.exit_code != 0 and "there is no battle" in str(r.exception)
