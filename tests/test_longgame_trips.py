@@ -149,8 +149,12 @@ def test_battle_report_takes_the_id_a_question_names(monkeypatch, asked):
     monkeypatch.setattr(battle_cmd, "render", lambda what, b, as_json: f"report of {what} {b}")
     monkeypatch.setattr(fog, "check_report", lambda *a: None)
     monkeypatch.setattr(fog, "viewers", lambda s: ())
-    r = CliRunner().invoke(main.cli, ["battle", "report", asked], terminal_width=200)
+    import click
+
+    cli = click.Group()
+    battle_cmd.register(cli)  # a group of its own: it binds the patched open_session (main's may be built already)
+    r = CliRunner().invoke(cli, ["battle", "report", asked], terminal_width=200)
     assert r.exit_code == 0, (r.output, r.exception)
     assert r.output.strip() == ("report of field F" if asked.startswith("battle:") else "report of naval N")
-    r = CliRunner().invoke(main.cli, ["battle", "report", "naval:1805-11.x.1:retreat:FR"], terminal_width=200)
+    r = CliRunner().invoke(cli, ["battle", "report", "naval:1805-11.x.1:retreat:FR"], terminal_width=200)
     assert r.exit_code != 0 and "there is no battle" in str(r.exception)
