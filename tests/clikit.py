@@ -39,3 +39,9 @@ def cli(home: Path, *args: str, input: str | None = None):
     r = CliRunner()
     return r.invoke(main.cli, ["--home", str(home), *args], input=input, env={TEST_SCRYPT_ENV: WEAK},
                     catch_exceptions=True, terminal_width=80)
+
+
+def files_in(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` (its sub-folders too, e.g. ``save/<Game>.segments/``) by relative path: a
+    snapshot for "nothing changed" checks."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(Path(folder).rglob("*")) if p.is_file()}

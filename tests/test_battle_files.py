@@ -25,6 +25,7 @@ from eiapbem.rules import engine
 from eiapbem.rules.combat.field import start_field_battle
 from eiapbem.rules.engine import AnswerDecision
 from eiapbem.rules.model import POWERS, Date, GameState, Phase, Slot
+from clikit import files_in
 
 GAME = "Ulm"
 BID = "battle:1805-09:ulm:0"
@@ -111,7 +112,7 @@ class Table:
         return target
 
     def saves(self, p):
-        return {f.name: f.read_bytes() for f in (self.home(p) / "save").iterdir()}
+        return files_in(self.home(p) / "save")
 
 
 def _first(d):

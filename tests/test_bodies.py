@@ -16,6 +16,7 @@ from eiapbem.pbem import bodies, crypto, dice as pdice, envelope, files, folders
 from eiapbem.pbem.chain import Battle
 from eiapbem.rules import turn
 from eiapbem.rules.model import POWERS
+from clikit import files_in
 
 GAME = "Ulm"
 
@@ -38,7 +39,7 @@ def _ident(home, role, password):
 
 
 def _saves(home):
-    return {f.name: f.read_bytes() for f in (home / "save").iterdir()}
+    return files_in(home / "save")
 
 
 def _one_sentence(err):

@@ -12,6 +12,7 @@ import pytest
 
 from eiapbem.client import newgame, setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
+from clikit import files_in
 
 pytestmark = pytest.mark.slow
 
@@ -21,7 +22,7 @@ TYPES = {"RU": "host", "TU": "ai-easy", "AU": "ai-easy", "PR": "ai-medium", "SP"
 
 
 def _save(home):
-    return {f.name: f.read_bytes() for f in (home / "save").iterdir()}
+    return files_in(home / "save")
 
 
 def test_a_player_declares_war_by_command_and_refusals_change_nothing(tmp_path, run_cli, monkeypatch):

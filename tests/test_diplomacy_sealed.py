@@ -31,6 +31,7 @@ from eiapbem.rules import engine
 from eiapbem.rules.diplomacy import sealing
 from eiapbem.rules.diplomacy.orders import AnswerCalls, DeclareWar, SetTrade
 from eiapbem.rules.model import Phase
+from clikit import files_in
 
 GAME = "Tilsit"
 TYPES = {"RU": "host", "TU": "client", "AU": "ai-easy", "PR": "ai-medium", "SP": "ai-hard", "FR": "ai-hard", "GB": "ai-medium"}
@@ -144,10 +145,10 @@ def test_a_patched_client_learns_nothing_before_its_commitment_and_reveals_must_
     sealed_file, _ = files.write_turn(forged_ru.contents.chain, forged_ru.me, step_for(st), file_slot(st, "RU"), body)
     bad = client / "commin" / f"{GAME}_1805-01_diplomacy_orders_RU.pbm"
     bad.write_bytes(sealed_file.data)
-    before = {f.name: f.read_bytes() for f in (client / "save").iterdir()}
+    before = files_in(client / "save")
     with pytest.raises(BadFile, match="the diplomacy orders RU reveals do not match the commitment it sent"):
         _tu(client).load_path(bad)
-    assert {f.name: f.read_bytes() for f in (client / "save").iterdir()} == before
+    assert files_in(client / "save") == before
     bad.unlink()
     # The honest Russia (its folder as it was) reveals; both reveals load; the phase resolves the same everywhere.
     shutil.rmtree(host)

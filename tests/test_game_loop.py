@@ -11,6 +11,7 @@ from eiapbem.pbem import envelope, files, folders, keys
 from eiapbem.pbem.errors import OutOfSync
 from eiapbem.rules.model import POWERS, GameState, Phase
 from eiapbem.rules.setup import SetupPlaceCorps
+from clikit import files_in
 
 FAST = {TEST_SCRYPT_ENV: "10,1,1"}
 GAME = "Ulm"
@@ -97,12 +98,12 @@ def test_a_file_that_replays_to_another_state_is_out_of_sync_and_changes_nothing
     (client / "commin").mkdir(exist_ok=True)
     bad = client / "commin" / real.name
     bad.write_bytes(sealed.data)
-    saved = {f.name: f.read_bytes() for f in (client / "save").iterdir()}
+    saved = files_in(client / "save")
     with pytest.raises(OutOfSync) as err:
         Session.open(client, None, "FR", "pw-FR").load_path(bad)
     assert str(err.value).startswith(OUT_OF_SYNC)  # 4.2.8 (000:212)
     assert "1805-01/setup/turn/RU" in str(err.value) and "powers.RU" in str(err.value)
-    assert {f.name: f.read_bytes() for f in (client / "save").iterdir()} == saved
+    assert files_in(client / "save") == saved
     # The real file loads.
     shutil.copy(real, bad)
     fr = Session.open(client, None, "FR", "pw-FR")

@@ -16,12 +16,13 @@ from eiapbem.client import setups
 from eiapbem.rules.model import POWERS, Phase
 from eiapbem.rules.sequence import SETUP_ORDER
 from sevenfolders import pw
+from clikit import files_in
 
 pytestmark = pytest.mark.slow
 
 
 def _save_bytes(home):
-    return {f.name: f.read_bytes() for f in (home / "save").iterdir()}
+    return files_in(home / "save")
 
 
 def test_host_and_six_clients_set_up_and_play_two_months(seven_folders, run_cli):

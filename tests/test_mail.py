@@ -24,6 +24,7 @@ from eiapbem.pbem.email import Person, make_draft
 from eiapbem.rules.model import POWERS
 from mailkit import Dovecot, Smtp, password, setup_args
 from sevenfolders import FAST, HOST_PW, command, hand_out, join_by_command, new_by_command, pw
+from clikit import files_in
 
 GAME = "Jena"
 HUMANS = {"RU": "ru@example.org", "FR": "fr@example.org", "GB": "gb@example.org"}
@@ -275,10 +276,10 @@ def test_fetch_saves_only_good_files_of_this_game_and_leaves_the_rest_unread(gam
     assert sorted(p.name for p in (homes["FR"] / "commin").iterdir() if p.suffix == ".pbm") == sorted(
         [f"{GAME}_gamestart.pbm", path.name])  # the gamestart is FR's own from joining, untouched
     assert (homes["FR"] / "commin" / f"{GAME}_gamestart.pbm").read_bytes() != foreign
-    before = {p.name: p.read_bytes() for p in (homes["FR"] / "save").iterdir()}
+    before = files_in(homes["FR"] / "save")
     code, out = run(homes["FR"], "mail", "fetch", env=env_of("FR"))
     assert code == 0 and "fetched" not in out and "loaded" not in out
-    assert {p.name: p.read_bytes() for p in (homes["FR"] / "save").iterdir()} == before  # idempotent
+    assert files_in(homes["FR"] / "save") == before  # idempotent
 
 
 # ----------------------------------------------------------------- the lateness ladder
