@@ -5,7 +5,7 @@ resolved, so the folder seals its kept copy again with every month's orders (``c
 must travel each month.  A player gives only what changes.  The computer choosing for a folder (``eiapbem
 campaign``) chooses from the cleared state, so from the second month every reaction goes twice (the kept copy,
 and the computer's same orders again).  From ``orders.as_kept`` (the state with the folder's kept reactions) it
-gives only the changes.  (The campaign runner does not use it yet: docs/decisions.md, session 2026-12-02b.)
+gives only the changes; `eiapbem campaign` chooses from it (`client/campaign.py`).
 """
 
 from __future__ import annotations

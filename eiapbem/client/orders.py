@@ -65,8 +65,7 @@ def as_kept(meta: dict, state: GameState, power: str) -> GameState:
 
     What a player's reactions stand at: the folder sends them again by itself (``file_actions``), and the
     player gives only what changes.  A computer choosing a folder's orders from this state gives only the
-    reactions that change, not every one again each month (not yet used by ``eiapbem campaign``: docs/decisions.md,
-    session 2026-12-02b).
+    reactions that change, not every one again each month (``eiapbem campaign`` chooses from it).
     """
     kept = meta.get(REACTIONS_KEY, {}).get(power)
     if kept is None or state.slot is None or state.slot.phase is not Phase.DIPLOMACY:
