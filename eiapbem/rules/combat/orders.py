@@ -50,7 +50,7 @@ class IrregularOrders(Record):
 
     KIND = "land.irregular-orders"
     COMMAND = "irregular-orders"
-    BUTTON = "Standing Orders: retreat Cossacks/Freikorps"
+    BUTTON = ""  # the manual names no button, only "if standing orders were given" (000:2430)
 
     #: Try to withdraw before any combat (1-4 on a die, 13.2.2); without it the order is taken back.
     withdraw: bool = False
@@ -94,6 +94,14 @@ def apply_irregular_orders(state: GameState, power: str, action: IrregularOrders
 def chit_order(state: GameState, power: str, corps: str) -> str:
     """The chit ``corps`` of ``power`` takes when nobody is asked: its order, or ``random``."""
     return state.powers[power].standing_orders.battle_chits.get(corps, RANDOM)
+
+
+def summary(state: GameState, power: str) -> str:
+    """``power``'s standing orders for land combat in one sentence (``show power``, ``status``)."""
+    so = state.powers[power].standing_orders
+    chits = ", ".join(f"{c} {chit}" for c, chit in sorted(so.battle_chits.items())) or "none (a random chit, 000:1648)"
+    lone = "withdraw when attacked (1-4)" if so.irregulars_retreat else "stand and fight"
+    return f"chits of corps defending unasked (11.2.1): {chits}; lone Cossacks and Freikorps (13.2.2): {lone}"
 
 
 ACTIONS = ((BattleOrders, verify_battle_orders, apply_battle_orders),
