@@ -232,3 +232,14 @@ def test_the_land_slot_end_releases_a_city_left_behind():
     s = s.replace(city_control=s.city_control.set("innsbruck", CityControl(nation="FR", since=Date(1805, 8))))
     out = engine.end_slot(s, "FR", ctx())
     assert "innsbruck" not in out.state.city_control
+
+
+def test_show_power_lists_the_battle_standing_orders_to_their_power_only():
+    from eiapbem.client import show
+
+    s = corps(land_state(), "corps:AU:I", "ulm", infantry=12)
+    s = _au_orders(s, "cordon")
+    s = engine.apply_action(s, "AU", IrregularOrders(withdraw=True), ctx()).state
+    mine = "\n".join(show.power(s, "AU", {"AU"}))
+    assert "corps:AU:I cordon" in mine and "withdraw when attacked" in mine
+    assert "battle standing orders" not in "\n".join(show.power(s, "AU", {"FR"}))
