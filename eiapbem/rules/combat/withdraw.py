@@ -66,6 +66,7 @@ def withdraw_before_combat(state: GameState, ctx: Any, attacker: str, area: str,
     for uid in sorted(defenders):
         st = out.state
         unit = st.units[uid]
+        assert isinstance(unit, Corps)  # ``alone`` checked it
         power = relations.unit_power(st, unit)
         if power is None or not st.powers[power].standing_orders.irregulars_retreat:
             continue
