@@ -114,7 +114,8 @@ def allocation(state: Any, battle: FieldBattle, side: BattleSide, choice: str) -
     while wanted:
         if side.pending_loss <= 0:
             raise IllegalAction(f"the allocation names {len(order) + len(wanted)} factors but {side.role} owes only "
-                                f"{len(order)} more (11.2.9); name no more than the losses due")
+                                f"{len(order)} (11.2.9{', pursuit 000:1838' if side.loss_mode == 'pursuit' else ''}); "
+                                f"name no more than the losses due")
         opts = loss_options(state, battle, side)
         pick = next((w for w in wanted if w in opts), None)
         if pick is None:
