@@ -204,13 +204,15 @@ def test_show_and_svg_map_show_fleets_blockades_and_transported_corps():
 
 
 def test_ships_building_in_a_port_the_enemy_holds_are_lost_at_the_end_of_a_land_slot():
-    from eiapbem.rules.model import BuildOrder, CityControl, Date
+    from eiapbem.rules.model import BuildOrder, CityControl, Date, Factors, Garrison, Location, LocationKind, garrison_id
 
     s = scene([], phase=Phase.LAND)
     lille = BuildOrder(nation="FR", item="heavy", count=3, arrives=Date(1806, 6), port="lille")
     rouen = BuildOrder(nation="FR", item="light", count=2, arrives=Date(1806, 3), port="rouen")
     s = s.with_power("FR", builds=s.powers["FR"].builds.set(lille.key, lille).set(rouen.key, rouen))
     s = s.replace(city_control=s.city_control.set("lille", CityControl("GB", s.date)))
+    at = Location(LocationKind.CITY, "lille")  # a British garrison holds it (13.5.2: an occupation is maintained)
+    s = s.with_unit(Garrison(id=garrison_id("GB", at), nation="GB", location=at, factors=Factors(infantry=2)))
     after = engine.end_slot(s, "GB", C).state
     assert list(after.powers["FR"].builds) == [rouen.key]  # 13.5.6
     assert any("13.5.6" in e.text and "3 heavy at lille" in e.text for e in after.log)

@@ -320,7 +320,10 @@ def register(cli: click.Group) -> None:
         escalated-counter-attack, defend (saves casualties), withdrawal
         (avoid battle). 'eiapbem tables show operational-possibilities'
         prints which chit beats which; 'eiapbem battle report BATTLE-ID'
-        the rounds so far.
+        the rounds so far. Losses (11.2.9): one factor, corps:FR:III/infantry,
+        or all of them in one answer, corps:FR:III/infantry=2,corps:FR:IV/cavalry.
+        Chits of a corps defending when you are not asked: 'eiapbem land
+        battle-orders'.
         """
         s = open_session(game, power, password)
         from eiapbem.core.errors import IllegalAction

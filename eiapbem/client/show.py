@@ -140,6 +140,10 @@ def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
         out.append(f"  insurrection trigger provinces (secret, 13.2.4): {', '.join(secret)}")
     if state.insurrection_activated and p == "AU":
         out.append("  the insurrection is activated: its corps may be placed (13.2.4)")
+    if p in set(viewers):  # the power's own standing orders for land combat ('eiapbem land battle-orders')
+        from eiapbem.rules.combat.orders import summary
+
+        out.append(f"  battle standing orders: {summary(state, p)}")
     corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == p and u.location != POOL]
     fleets = [u for u in state.units.values() if isinstance(u, Fleet) and u.nation == p and u.location != POOL]
     if fog.on(state) and p not in fog.friendly(state, viewers):  # 4.1.1 Fog of War: sizes hidden

@@ -41,7 +41,7 @@ def status_record(s: Any) -> dict:
         "phase": None, "phase_implemented": None, "simultaneous": None, "slot": None, "turn_of": None,
         "computer": [{"power": p, "level": st.powers[p].controller} for p in POWERS if st.powers[p].controller != "human"],
         "waiting": [], "actions_taken": None, "reloads": None, "orders_sent": None, "to_do": [],
-        "next": None, "battles": [], "pending": [], "not_implemented": [], "partly_built": [],
+        "next": None, "battles": [], "pending": [], "not_implemented": [], "partly_built": [], "standing_orders": None,
         # 4.1.1 Fog of War: others' battles are only named (client.fog).
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
     }
@@ -72,6 +72,10 @@ def status_record(s: Any) -> dict:
             rec["to_do"] = list(engine.unmet_obligations(s.current(), s.power, rules_context(s.slot_dice())))
         except IllegalAction:
             rec["to_do"] = []
+        if slot.phase is Phase.LAND and s.power in st.powers:  # 11.2.1, 13.2.2: 'eiapbem land battle-orders'
+            from eiapbem.rules.combat.orders import summary
+
+            rec["standing_orders"] = summary(st, s.power)
     group = PHASE_COMMANDS[slot.phase.value]
     mine = [w["power"] for w in rec["waiting"] if w["here"]]
     if mine:
@@ -128,8 +132,10 @@ def answer_hint(pending: Any, powers: Any) -> str | None:
     """The command that answers the first question put to one of ``powers``, or None when there is none."""
     for d in pending:
         if d.power in powers:
+            due = int((getattr(d, "context", None) or {}).get("remaining") or 0) if d.kind == "battle.casualties" else 0
+            several = f"; or all {due} losses in one answer: UNIT/TYPE=N,UNIT/TYPE=N adding up to {due} (11.2.9)" if due > 1 else ""
             return (f"{d.power} to answer {d.kind} {d.id}: 'eiapbem answer {d.id} CHOICE' with CHOICE one of "
-                    f"{', '.join(d.options)}" + (f" ('eiapbem battle report {d.id.split('/')[0]}' shows the battle"
+                    f"{', '.join(d.options)}" + several + (f" ('eiapbem battle report {d.id.split('/')[0]}' shows the battle"
                                                  + (", 'eiapbem answer --help' the chits)" if d.kind == "battle.chit" else ")")
                                                  if d.kind.startswith("battle") else ""))
     return None
@@ -170,6 +176,8 @@ def render(rec: dict) -> list[str]:
         out.append(f"{p}: {n} action{'s' if n != 1 else ''} taken in this slot so far"
                    + (f", {rec['reloads']} reload(s)" if rec["reloads"] else ""))
         out.append("To do before end-phase: " + ("; ".join(rec["to_do"]) if rec["to_do"] else "nothing"))
+    if rec.get("standing_orders"):
+        out.append("Your battle standing orders: " + rec["standing_orders"])
     if rec["next"]:
         out.append("Next: " + rec["next"])
     out.extend(rec["battles"])

@@ -134,6 +134,9 @@ class PhaseRules:
     finish: Finish | None = None
     resolve: Resolve | None = None
     gaps: str = ""
+    #: Decision kinds whose answer may also be composed of several choices (a whole loss allocation,
+    #: 11.2.9): the engine leaves the check of such an answer to the decision's ``verify``.
+    composite: tuple[str, ...] = ()
 
     @property
     def action_classes(self) -> tuple[type[Any], ...]:
@@ -151,6 +154,7 @@ def register_rules(rules: PhaseRules) -> None:
         _register_action(cls, rules.phases, verify, apply)
     for prefix, dverify, dapply in rules.decisions:
         _register_decision(prefix, dverify, dapply)
+    _COMPOSITE.update(rules.composite)
     if rules.obligations or rules.finish or rules.resolve:
         _register_phase(rules.phases[0], PhaseHooks(rules.obligations, rules.finish, rules.resolve))
     if rules.gaps:
@@ -432,6 +436,8 @@ def resolve_slot(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Rul
 # ----------------------------------------------------------------- pending decisions
 
 _DECISIONS: dict[str, tuple[DecisionVerify, DecisionApply]] = {}
+#: Decision kinds that accept composed answers (``PhaseRules.composite``).
+_COMPOSITE: set[str] = set()
 
 
 def _register_decision(kind_prefix: str, verify: DecisionVerify, apply: DecisionApply) -> None:
@@ -470,7 +476,7 @@ def _verify_answer(state: GameState, power: str, action: AnswerDecision, ctx: Ru
         raise IllegalAction(f"there is no pending decision {action.decision!r}", hint="'eiapbem status' lists the questions waiting")
     if d.power != power:
         raise IllegalAction(f"decision {action.decision} is for {d.power} to answer, not {power}")
-    if action.choice not in d.options:
+    if action.choice not in d.options and d.kind not in _COMPOSITE:
         raise IllegalAction(f"{action.choice!r} is not an answer to {d.kind}; choose one of {', '.join(d.options)}")
     handler = _decision_handler(d.kind)
     if handler is None:

@@ -10,7 +10,7 @@ like phase skipping) is one line here (``docs/adding-an-action.md``).
 from __future__ import annotations
 
 from eiapbem.rules import captured, engine, land, reinforcement, setup, skips
-from eiapbem.rules.combat import external, field, sieges
+from eiapbem.rules.combat import external, field, orders as battle_orders, sieges
 from eiapbem.rules.diplomacy import resolve as diplomacy
 from eiapbem.rules.economy import phase as economy
 from eiapbem.rules.engine import PhaseRules
@@ -32,6 +32,7 @@ RULES: tuple[PhaseRules, ...] = (
     external.RULES,
     economy.RULES,
     field.RULES,
+    battle_orders.RULES,
     naval.RULES,
     sieges.RULES,
     skips.RULES,

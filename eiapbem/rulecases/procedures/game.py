@@ -14,6 +14,7 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     guerrillas = { madrid = 3 }       # optional: Spanish guerrilla factors on the map (13.2.1)
     city_control = { breslau = { nation = "FR", since = "1805-08" } }   # optional: occupations
     garrisons = [{ nation = "FR", city = "vienna", infantry = 3 }]       # optional: garrisons to place
+    irregulars_retreat = ["RU"]       # optional: powers whose lone Cossacks/Freikorps withdraw (13.2.2)
     alliances = [["RU", "SP"]]        # optional: alliances to add
     report = ["fleet:SP:1"]           # units and leaders to report
     report_minors = ["norway"]        # minor countries to report (status, controller, districts, part_of)
@@ -145,6 +146,8 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         where = Location(LocationKind.CITY, row["city"])
         fs = Factors(**{k: v for k, v in row.items() if k not in ("nation", "city")})
         state = state.with_unit(Garrison(id=garrison_id(row["nation"], where), nation=row["nation"], location=where, factors=fs))
+    for p in inp.get("irregulars_retreat", []):  # 13.2.2: the standing order for lone Cossacks and Freikorps
+        state = state.with_power(p, standing_orders=state.powers[p].standing_orders.replace(irregulars_retreat=True))
     if inp.get("insurrection_triggers"):  # 13.2.4: Austria's secret trigger provinces, set earlier
         au = state.powers["AU"]
         state = state.with_power("AU", standing_orders=au.standing_orders.replace(

@@ -13,6 +13,14 @@ type (``corps:FR:III/infantry``).  The rules of what may be chosen:
 - pursuit (000:1838): losses are counted in sixths of a cavalry factor, so a
   cavalry factor pays 6, a non-militia factor 2 and a militia factor 1
   (1 cavalry = 3 non-militia = 6 militia); the last factor may overpay.
+
+One answer may also allocate several losses at once (11.2.9, 000:1788: losses "may be taken in any
+fashion" within those limits): ``corps:FR:III/infantry=3,corps:FR:IV/cavalry`` (``=N`` for N
+factors, 1 without it).  ``allocation`` orders it so that each factor is a loss the rules allow at
+its turn (a cavalry factor first in the round the side breaks, then the player's order, each time
+the first item allowed), exactly as if it were answered one factor at a time; an allocation that
+no order makes legal, or that names more factors than the losses due, is refused.  Fewer factors
+than due is a part answer: the question comes again for the rest.
 """
 
 from __future__ import annotations
@@ -81,6 +89,55 @@ def default_loss(state: Any, battle: FieldBattle, side: BattleSide) -> str:
         if n > best_n:
             best, best_n = o, n
     return best
+
+
+def parse_allocation(choice: str) -> list[str]:
+    """``unit/type=N,...`` as the list of single-factor picks, in the order written; IllegalAction if malformed."""
+    picks: list[str] = []
+    for part in choice.split(","):
+        item, _, count = part.strip().partition("=")
+        unit, slash, kind = item.rpartition("/")
+        if not slash or not unit or kind not in {k.value for k in FactorType}:
+            raise IllegalAction(f"{part.strip()!r} is not a loss like corps:FR:III/infantry or corps:FR:III/infantry=2",
+                                hint="several losses at once: corps:FR:III/infantry=2,corps:FR:IV/cavalry")
+        if count and not (count.isdigit() and 0 < int(count) <= 999):
+            raise IllegalAction(f"{part.strip()!r}: the count after '=' is a number of factors from 1 up")
+        picks.extend([item] * (int(count) if count else 1))
+    return picks
+
+
+def allocation(state: Any, battle: FieldBattle, side: BattleSide, choice: str) -> list[str]:
+    """The factors of the allocation ``choice`` in an order the rules allow (see the module text); the side's state
+    is only simulated here.  IllegalAction names the first pick that cannot be taken."""
+    wanted = parse_allocation(choice)
+    order: list[str] = []
+    while wanted:
+        if side.pending_loss <= 0:
+            raise IllegalAction(f"the allocation names {len(order) + len(wanted)} factors but {side.role} owes only "
+                                f"{len(order)} (11.2.9{', pursuit 000:1838' if side.loss_mode == 'pursuit' else ''}); "
+                                f"name no more than the losses due")
+        opts = loss_options(state, battle, side)
+        pick = next((w for w in wanted if w in opts), None)
+        if pick is None:
+            raise IllegalAction(_why_not(state, battle, side, wanted[0], opts))
+        wanted.remove(pick)
+        order.append(pick)
+        state, side = take_loss(state, battle, side, pick)
+    return order
+
+
+def _why_not(state: Any, battle: FieldBattle, side: BattleSide, pick: str, opts: tuple[str, ...]) -> str:
+    unit, kind = pick.rsplit("/", 1)
+    if unit not in side.units:
+        return f"{unit} does not fight on the {side.role}'s side of this battle; allowed now: {', '.join(opts)}"
+    if unit_factors(state, unit).get(FactorType(kind)) == 0:
+        return f"{pick!r} is not a loss {side.role} can take: {unit} has no {kind} factor left"
+    if side.cavalry_due and all(o.rsplit("/", 1)[1] in {k.value for k in CAVALRY_TYPES} for o in opts):
+        return f"{side.role} breaks this round, so one of its losses must be cavalry (11.2.9, 000:1792): add one of {', '.join(opts)}"
+    if kind == FactorType.MILITIA.value:
+        return (f"{side.role}'s morale loss has reached 2.0, so militia are not taken while other factors are left "
+                f"(11.2.9, 000:1790); allowed now: {', '.join(opts)}")
+    return f"{pick!r} is not a loss {side.role} may take now (the pinning force first, 000:1816); allowed now: {', '.join(opts)}"
 
 
 def take_loss(state: Any, battle: FieldBattle, side: BattleSide, choice: str) -> tuple[Any, BattleSide]:

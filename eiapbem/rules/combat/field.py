@@ -23,7 +23,8 @@ Questions (kind, who, answers):
 - ``battle.outflank``: the outflanker (11.2.2): ``add:<corps>`` one at a time, then ``done``;
 - ``battle.guard``: the attacker before each round, once a day, with the
   optional rule (11.2.8): ``none``, ``+1`` or ``+2``;
-- ``battle.casualties``: the losing side, one factor at a time (``casualties.py``);
+- ``battle.casualties``: the losing side, one factor at a time or several in one answer
+  (``unit/type=N,...``, 11.2.9; ``casualties.py``);
 - ``battle.reinforce``: each side after rounds 1 and 2 (11.2.11): ``area:<slug>`` or ``none``;
 - ``battle.day-end``: each side after round 3 (11.2.13): ``fight`` or ``withdraw``;
 - ``battle.pursue``: the victor (11.2.10): ``pursue`` or ``no-pursuit``.
@@ -181,7 +182,7 @@ def _verify_answer(state: Any, power: str, decision: PendingDecision, choice: st
     if decision.kind == "battle.casualties":
         side = battle.side(str(decision.context["role"]))
         if choice not in casualties.loss_options(state, battle, side):
-            raise IllegalAction(f"{choice!r} is not a loss {side.role} may take now")
+            casualties.allocation(state, battle, side, choice)  # several at once (11.2.9): raises if not allowed
 
 
 def _apply_answer(state: Any, power: str, decision: PendingDecision, choice: str, ctx: engine.RulesContext) -> engine.Outcome:
@@ -193,7 +194,8 @@ def _apply_answer(state: Any, power: str, decision: PendingDecision, choice: str
 
 
 #: Field battles' questions, answered in any phase (registered by ``eiapbem/rules/phases.py``).
-RULES = engine.PhaseRules("field battles", decisions=(("battle", _verify_answer, _apply_answer),))
+RULES = engine.PhaseRules("field battles", decisions=(("battle", _verify_answer, _apply_answer),),
+                          composite=("battle.casualties",))
 
 
 # ----------------------------------------------------------------- commanders (13.8.5-13.8.7)
@@ -565,8 +567,11 @@ def _lossevent(battle: FieldBattle, side: BattleSide, choice: str) -> FieldBattl
 
 
 def _answer_loss(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
-    battle = _lossevent(battle, battle.side(role), choice)
-    state, side = casualties.take_loss(state, battle, battle.side(role), choice)
+    side = battle.side(role)
+    picks = [choice] if choice in casualties.loss_options(state, battle, side) else casualties.allocation(state, battle, side, choice)
+    for pick in picks:  # a whole allocation is taken as its factors one by one (casualties.allocation)
+        battle = _lossevent(battle, side, pick)
+        state, side = casualties.take_loss(state, battle, side, pick)
     return _put(state, battle.with_side(side))
 
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
-from eiapbem.rules.land import (combat, conquest, depots, feudal, garrisons, guerrillas, movement, revolts, sieging,
-                                supplyphase)
+from eiapbem.rules.land import (combat, conquest, depots, feudal, garrisons, guerrillas, movement, occupation, revolts,
+                                sieging, supplyphase)
 from eiapbem.rules.model import GameState, Phase
 
 _MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal, revolts)
@@ -53,6 +53,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
         out = out.then(supplyphase.end_movement(state, power, ctx))
     out = out.then(guerrillas.end_of_slot(out.state, power, ctx))  # 10.6: after the slot's combats
     out = out.then(conquest.end_of_slot(out.state, power, ctx))
+    out = out.then(occupation.release_unheld(out.state, ctx))  # 13.5.1-13.5.2: a city left behind is the area's
     out = out.then(naval_transport.destroy_aboard(out.state, power, ctx))  # 8.6.3: corps not disembarked
     out = out.then(naval_evacuation.evacuate(out.state, ctx))  # 8.7: fleets in ports the enemy now holds
     return out.then(naval_evacuation.lost_shipyards(out.state, ctx))  # 13.5.6: ships building there

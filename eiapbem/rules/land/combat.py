@@ -22,6 +22,7 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
 from eiapbem.rules.combat.field import start_field_battle
+from eiapbem.rules.combat.withdraw import withdraw_before_combat
 from eiapbem.rules.forces import the_area
 from eiapbem.rules.land.common import field_units, is_enemy
 from eiapbem.rules.land.supplyphase import end_movement
@@ -98,11 +99,14 @@ def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engi
         out = out.then(engine.log(state, power, "land.loan-ends", f"{', '.join(back)} attacked by {power}, at peace with "
                                   f"their owner: the loan ends and they go home (7.6.1)", units=" ".join(back)))
         state = out.state
+    # 13.2.2 (000:2430): lone Cossacks and Freikorps under the standing order may slip away first.
+    out = out.then(withdraw_before_combat(state, ctx, power, action.area, defenders(state, action.area, power)))
+    state = out.state
     atk = attackers(state, action.area, power)
     dfn = defenders(state, action.area, power)
-    if not atk or not dfn:  # supply losses emptied a side
-        return out.then(engine.log(state, power, "land.attack", f"{power}: no combat in {action.area}: "
-                                   f"{'the attackers' if not atk else 'the defenders'} are gone after supply"))
+    if not atk or not dfn:  # supply losses emptied a side, or the irregulars withdrew
+        why = "the attackers are gone after supply" if not atk else "the defenders are gone (supply or withdrawal)"
+        return out.then(engine.log(state, power, "land.attack", f"{power}: no combat in {action.area}: {why}"))
     moves = [state.land_moves.get(u) for u in atk]
     river = all(m is not None and m.across_river for m in moves)
     return out.then(start_field_battle(state, action.area, atk, dfn, ctx, river_crossing=river, attacker_power=power))

@@ -9,6 +9,15 @@
   nearest unbesieged city their power holds in its home nation, a ceded province or a controlled
   minor (13.5.5, 000:2576-2578), by land movement cost over the map, ties by id.  A garrison joins its
   nation's garrison there.  Forces with nowhere to go stay (and are besieged).
+- ``release_unheld``: at the end of every land slot, a city a nation took (by walking in, a siege, a
+  starved garrison, 13.5.4) and no longer holds goes back to the holder of its area: 13.5.1-13.5.2
+  (000:2562-2566) give an ungarrisoned capital to the nation controlling its territory, and the
+  project reads every city so (a raider that rides on leaves the city behind it).  A city is held
+  while a unit of the taker's power with factors stands inside it (a corps of any kind, Cossacks and
+  Freikorps included: they may garrison a city, 000:1428, or a garrison), or an unbesieged regular corps
+  of that power stands in its area (13.5.1: a corps in the area holds a minor capital; besiegers that
+  took a city stand outside it, 11.1.1).  Minor capitals a power occupies for conquest follow the
+  stricter ``conquest.update_occupations`` first.
 - 13.5.6 (ships being built in a port the enemy takes) is ``naval.evacuation.lost_shipyards``.
 
 13.5.4 (garrisons of powers that find themselves at war in one city) is resolved at the end of the
@@ -19,7 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import control, engine, mapgraph, relations
+from eiapbem.rules import control, engine, mapgraph, relations, supply
+from eiapbem.rules.forces import IRREGULAR
 from eiapbem.rules.model import CityControl, Corps, GameState, Garrison, Location, LocationKind, garrison_id
 
 
@@ -85,4 +95,40 @@ def vacate_neutrals(state: GameState, ctx: Any, power: str, area: str) -> engine
             st = st.replace(units=st.units.remove(u.id)).with_unit(Garrison(id=gid, nation=u.nation, location=to, factors=factors))
         out = out.then(engine.log(st, q, "land.repatriate", f"{q}: {u.id} leaves the besieged city of {area} for {dest} "
                                   f"(13.5.5)", unit=u.id, to=dest))
+    return out
+
+
+def holds_city(state: GameState, m: Any, area: str, power: str | None) -> bool:
+    """``power`` still holds the city of ``area`` it took (see ``release_unheld``)."""
+    if power is None:
+        return False
+    for u in control.units_at(state, area):
+        if not isinstance(u, (Corps, Garrison)) or u.factors.total == 0 or relations.unit_power(state, u) != power:
+            continue
+        if u.location.kind is LocationKind.CITY:
+            return True
+        if u.location.kind is LocationKind.AREA and isinstance(u, Corps) and u.corps_type not in IRREGULAR \
+                and supply.unit_unbesieged(state, m, u):
+            return True
+    return False
+
+
+def release_unheld(state: GameState, ctx: Any) -> engine.Outcome:
+    """13.5.1-13.5.2: every city record whose taker no longer holds the city is dropped; the city is its area's again."""
+    m = ctx.map
+    out = engine.Outcome(state)
+    for area, held in sorted(state.city_control.items()):
+        st = out.state
+        taker = relations.power_of(st, held.nation)
+        if holds_city(st, m, area, taker):
+            continue
+        st = st.replace(city_control=st.city_control.remove(area))
+        back = control.city_holder(st, m, area)
+        if back == held.nation:
+            out = out.then(engine.Outcome(st))  # the record only repeated what the area says
+            continue
+        out = out.then(engine.log(st, "game", "land.city-returns",
+                                  f"the city of {area} is no longer held by {held.nation}: nothing of "
+                                  f"{taker or held.nation}'s is left in it, so it returns to {back}, which holds the area "
+                                  f"(13.5.1-13.5.2)", area=area, was=held.nation, holder=back))
     return out
