@@ -27,6 +27,19 @@ class BadData(EiaError):
     """A data file (map, scenario, leaders, tables) is malformed or inconsistent."""
 
 
+class InvalidValue(BadData):
+    """A model value breaks its declared type or an invariant.
+
+    ``path`` names the field (``powers.FR.treasury``); decoding turns this into
+    a ``BadEncoding`` carrying the same path.
+    """
+
+    def __init__(self, message: str, *, path: str = "", hint: str | None = None) -> None:
+        self.path = path
+        self.reason = message
+        super().__init__(f"{path}: {message}" if path else message, hint=hint)
+
+
 class BadFile(EiaError):
     """A file from outside (turn, battle, save, bid…) was refused; nothing changed."""
 
