@@ -53,7 +53,7 @@ def suit_obligations(state: GameState, ctx: Any, power: str, mine: Iterable[Any]
         if not victor_forces_inside(state, ctx, v, power):
             left = ", ".join(name(e) for e in sorted(enemies - set(suits)))
             return [f"{name(v)} has no forces inside {name(power)}: {name(power)} may sue it for peace only if it sues "
-                    f"every enemy at once (also {left}) (6.4.2)"]
+                    f"every enemy at once (also {left}) (6.4.2): 'eiapbem diplomacy sue-for-peace --to POWER' for each"]
     return []
 
 

@@ -1,0 +1,96 @@
+"""What a new user reads (session 2026-12-02c, task "wording"): each test pins a sentence that used a code
+or did not name the command that does the thing.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+from click.testing import CliRunner
+
+from eiapbem.cli import main
+from eiapbem.core.dice import Dice
+from eiapbem.data.context import rules_context
+from eiapbem.rules import engine
+from eiapbem.rules.model import BuildOrder, Date, Factors, Location, LocationKind, Phase, Slot
+from eiapbem.rules.model.slot import TURN
+from eiapbem.rules.reinforcement import army, hooks
+from eiapbem.rules.scenario import initial_state
+
+MARCH = Date(1805, 3)
+_COMMAND = re.compile(r"'(eiapbem [^']+)'")
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    return rules_context(Dice(b"wording-tests"))
+
+
+@pytest.fixture(scope="module")
+def base(ctx):
+    return initial_state(ctx.world["scenarios/classic-1805.json"], ctx.world)
+
+
+def _due(state, power, item, count):
+    o = BuildOrder(nation=power, item=item, count=count, arrives=MARCH, port=None)
+    return state.with_power(power, builds=state.powers[power].builds.set(o.key, o))
+
+
+def _reinforcing(state, power):
+    return state.replace(date=MARCH, slot=Slot(Phase.REINFORCEMENT, TURN, power, (power,)))
+
+
+def _runs(command: str) -> None:
+    """The named command exists and takes the options it is given (click parses them before --help)."""
+    words = shlex.split(command)
+    assert words[0] == "eiapbem"
+    args = ["x" if w.isupper() and w.isalpha() else w for w in words[1:]]  # CHOICE, POWER...: placeholders
+    r = CliRunner().invoke(main.cli, [*args, "--help"])
+    assert r.exit_code == 0, (command, r.output)
+
+
+def test_the_reinforcement_to_do_line_names_the_command_that_places_the_factors(base, ctx):
+    # It read "place the 2 infantry due to FR this month (room for one at least at corps:FR:I); reinforcements
+    # may not be delayed (7.2.2, 000:930)": which command places them was left to the reader.
+    s = _reinforcing(base, "FR")
+    s = s.with_unit(s.units["corps:FR:I"].replace(location=Location(LocationKind.AREA, "lyon"),
+                                                   factors=Factors(infantry=14)))
+    s = _due(s, "FR", "infantry", 2)
+    (line,) = engine.unmet_obligations(s, "FR", ctx)
+    assert "'eiapbem reinforce add-factors --corps corps:FR:I --infantry 2'" in line, line
+    # The corps full, the garrison of a home city is named with its own command.
+    s = engine.apply_action(s, "FR", army.AddFactors(corps="corps:FR:I", infantry=1), ctx).state
+    (line,) = engine.unmet_obligations(s, "FR", ctx)
+    assert "'eiapbem reinforce add-garrison --area" in line and "--at city --infantry 1'" in line, line
+    for command in _COMMAND.findall(line):
+        _runs(command)
+
+
+def test_a_bought_corps_counter_is_named_with_place_corps(base, ctx):
+    s = _due(_reinforcing(base, "FR"), "FR", "cavalry", 2)
+    s = s.with_unit(s.units["corps:FR:Cav-I"].replace(placeable_until=Date(1805, 6)))
+    (line,) = hooks.obligations(s, "FR", ctx)
+    (command,) = _COMMAND.findall(line)
+    assert command.startswith("eiapbem reinforce place-corps --corps corps:FR:Cav-I --area ") and command.endswith(" --cavalry 2")
+    _runs(command)
+
+
+def test_every_phases_to_do_lines_name_a_command(base, ctx):
+    # The setup, a pending question, the naval and land phases' duties: each sentence names what to type.
+    setup = base.replace(slot=Slot(Phase.SETUP, TURN, "FR", ("FR",)))
+    lines = list(engine.unmet_obligations(setup, "FR", ctx))
+    assert lines, "the setup has factors to place"
+    asked = _reinforcing(base, "FR")
+    from eiapbem.rules.model import PendingDecision
+
+    d = PendingDecision(id="battle:1805-03:lyon:0/0", power="FR", kind="battle.chit", options=("assault", "probe"),
+                        slot=asked.slot.key(asked.date))
+    asked = asked.replace(pending=asked.pending.set(d.id, d))
+    lines += list(engine.unmet_obligations(asked, "FR", ctx))
+    for line in lines:
+        commands = _COMMAND.findall(line)
+        assert commands, f"names no command: {line}"
+        for command in commands:
+            _runs(command)
