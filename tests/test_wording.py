@@ -94,3 +94,33 @@ def test_every_phases_to_do_lines_name_a_command(base, ctx):
         assert commands, f"names no command: {line}"
         for command in commands:
             _runs(command)
+
+
+# ----------------------------------------------------------------- 1. siege results in words
+
+
+def test_an_assault_attempt_with_no_result_says_so_in_words():
+    # It read "Assault attempt ... on lille by AU: die 5, siege value -3 = 2: nr." (the siege table's code).
+    from eiapbem.rules.combat.sieges import report_text, start_siege_assault
+    from eiapbem.rulecases.scene import scene_state
+
+    s = scene_state({"date": "1806-05", "phasing": "AU", "wars": [["AU", "FR"]],
+                     "corps": [{"id": "corps:AU:I", "location": "area:lille", "infantry": 10, "besieging": True}],
+                     "garrisons": [{"nation": "FR", "city": "lille", "infantry": 15}]}, phase=Phase.LAND)
+    sid = "1806-05.lille.1"
+    out = start_siege_assault(s, "lille", "AU", rules_context(Dice(b"w", forced={f"siege/{sid}/attempt": 5})))
+    (event,) = [e for e in out.events if e.kind == "siege.result"]
+    assert event.text.endswith("= 2: no result - the walls hold, nothing happens and the siege goes on (11.4.1).")
+    assert ": nr." not in event.text and ": nr." not in report_text(out.state.sieges[sid])
+    # The hashed state keeps the stored line as it was, so a game in progress replays to the same state.
+    assert out.state.sieges[sid].report[0].endswith(": nr.")
+
+
+def test_every_siege_table_result_has_words_and_the_printed_table_explains_nr():
+    from eiapbem.rules.tables import get_table, land
+
+    for code in (land.SORTIE, land.NO_RESULT, land.BREACH):
+        words = land.siege_result_words(code)
+        assert words != code and words.endswith("(11.4.1)")
+    assert "breach" in land.siege_result_words("breach") and "surrender" in land.siege_result_words("breach")
+    assert any(n.startswith("NR: no result") for n in get_table("siege").notes)

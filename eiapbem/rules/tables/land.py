@@ -47,10 +47,12 @@ from eiapbem.rules.tables.land_siege import (  # noqa: F401  (re-exported)
     SIEGE_UNDERGARRISON_MARGIN,
     SIEGE_UNDERGARRISONED_MODIFIER,
     SORTIE,
+    SIEGE_RESULT_WORDS,
     SORTIE_DEFENDER_LOSES_FROM,
     is_undergarrisoned,
     siege_random_number,
     siege_result,
+    siege_result_words,
     sortie_loser,
 )
 

@@ -22,6 +22,14 @@ SIEGE_TABLE: tuple[tuple[int, int, str], ...] = (
     (2, 3, NO_RESULT),
     (4, 7, BREACH),
 )
+#: Each result in a player's words (11.4.1, 000:1966-1976): what happened and what comes next.
+SIEGE_RESULT_WORDS: dict[str, str] = {
+    SORTIE: "sortie? - the defender may sortie against the besiegers (a die: 5-6 costs the defender one factor, "
+            "1-4 the besieger) or stay inside, and then nothing happens (11.4.1)",
+    NO_RESULT: "no result - the walls hold, nothing happens and the siege goes on (11.4.1)",
+    BREACH: "breach - the walls are breached: the defender surrenders (all inside become prisoners) or the "
+            "besieger storms the city in an assault combat (11.4.1)",
+}
 SIEGE_UNDERGARRISONED_MODIFIER = 1
 #: 11.4.1 (000:1960): undergarrisoned means more than 5 factors short of the garrison capacity.
 SIEGE_UNDERGARRISON_MARGIN = 5
@@ -57,6 +65,11 @@ def siege_result(random_number: int) -> str:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def siege_result_words(result: str) -> str:
+    """A siege table result ("sortie?", "nr", "breach") as a player reads it; an unknown code as it is."""
+    return SIEGE_RESULT_WORDS.get(result, result)
+
+
 def sortie_loser(random_number: int) -> str:
     """Which side loses one factor in a sortie: "defender" on 5-6, else "besieger"."""
     if not (isinstance(random_number, int) and 1 <= random_number <= 6):
@@ -78,5 +91,6 @@ def _siege_table() -> Table:
             "Modifiers: minus the city's siege value; +1 if the garrison is more than 5 factors under capacity.",
             "Sortie: the defender's random number 1-4: the besieger loses 1 factor; 5-6: the defender loses 1.",
             "Breach: the garrison may surrender, otherwise the besieger assaults (5-1 against 5-2).",
+            "NR: no result; nothing happens and the siege goes on.",
         ),
     )
