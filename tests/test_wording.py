@@ -124,3 +124,65 @@ def test_every_siege_table_result_has_words_and_the_printed_table_explains_nr():
         assert words != code and words.endswith("(11.4.1)")
     assert "breach" in land.siege_result_words("breach") and "surrender" in land.siege_result_words("breach")
     assert any(n.startswith("NR: no result") for n in get_table("siege").notes)
+
+
+# ----------------------------------------------------------------- 2. peace terms by name
+
+
+def _surrendered():
+    """Austria sues France, which gives conditional terms B.3 then B.2 (6.4.2)."""
+    from eiapbem.rules.diplomacy import peace
+    from eiapbem.rules.diplomacy.common import Result
+    from eiapbem.rules.model import SurrenderSettings
+
+    c = rules_context(Dice(bytes(32)))
+    st = initial_state(c.world["scenarios/classic-1805.json"], c.world).with_war("FR", "AU", Date(1805, 1), ("FR",))
+    fr = st.powers["FR"]
+    so = fr.standing_orders.replace(surrender=fr.standing_orders.surrender.set(
+        "AU", SurrenderSettings(give_conditional=True, terms=("B.3", "B.2"))))
+    st = st.with_power("FR", standing_orders=so)
+    r = Result(state=st, ctx=c, slot="1805-01/diplomacy/turn/all")
+    peace.surrender(r, "AU", {"FR": False})
+    return r
+
+
+def test_the_surrender_and_each_term_are_logged_with_the_terms_name_and_what_it_does():
+    # It read "Austria surrenders conditionally to France, terms B.3, B.2 (6.4.2)" and "peace term B.3 of France
+    # on Austria": the names were only in 'eiapbem tables show victory-conditions'.
+    r = _surrendered()
+    texts = [e.text for e in r.events]
+    (line,) = [t for t in texts if " surrenders conditionally to " in t]
+    assert line == ("Austria surrenders conditionally to France, terms B.3, B.2 (6.4.2): "
+                    "B.3 Reparations 1/2 of home nation tax; B.2 Enforced peace 24 months")
+    (b3,) = [t for t in texts if t.startswith("peace term B.3")]
+    assert b3 == ("peace term B.3 Reparations 1/2 of home nation tax of France on Austria: Austria pays France half "
+                  "its original home nation tax at the next economic phase")
+    assert any(t.startswith("peace term B.2 Enforced peace 24 months of France on Austria: Austria may not declare "
+                            "war on France for 24 months") for t in texts)
+
+
+def test_show_power_and_status_name_the_terms_in_force():
+    from eiapbem.client import show
+    from eiapbem.client.status import peace_terms_in_force, render
+
+    st = _surrendered().state
+    text = "\n".join(show.power(st, "AU"))
+    assert ("peace terms on it: B.2 Enforced peace 24 months (for France, until January 1807); "
+            "B.3 Reparations 1/2 of home nation tax (for France, 1 economic phase to go)") in text
+    assert "FR:B.3" not in text
+    terms = peace_terms_in_force(st, "AU")
+    assert len(terms) == 2 and terms[1].endswith(": Austria pays France half its original home nation tax at the next economic phase")
+    assert peace_terms_in_force(st, "FR") == [] and peace_terms_in_force(st, "host") == []
+    rec = {"game": "G", "scenario": "classic-1805", "plays": ["AU"], "hosts": False, "over": False, "date_name": "May 1805", "state_hash": "00" * 8,
+           "phase": "reinforcement", "phase_implemented": True, "simultaneous": False, "turn_of": "AU", "slot": "s",
+           "computer": [], "waiting": [], "power": "AU", "orders_sent": None, "actions_taken": None, "next": None,
+           "battles": [], "pending": [], "not_implemented": [], "partly_built": [], "log": [], "peace_terms": terms}
+    assert any(ln.startswith("Peace terms in force on Austria (6.4): B.2 Enforced peace 24 months") for ln in render(rec))
+
+
+def test_every_victory_condition_has_words_for_what_it_does():
+    from eiapbem.rules.tables.diplomacy import PEACE_CONDITIONS, PEACE_EFFECTS, peace_term_effect
+
+    assert set(PEACE_EFFECTS) == set(PEACE_CONDITIONS)
+    for cid in PEACE_CONDITIONS:
+        assert "{" not in peace_term_effect(cid, "France", "Austria"), cid

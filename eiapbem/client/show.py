@@ -120,6 +120,20 @@ def unit(state: GameState, unit_id: str, viewers: Iterable[str] = ()) -> list[st
     return out
 
 
+def peace_term_line(t: Any) -> str:
+    """A peace term in force (``PeaceTerm``) as a player reads it: its name, for whom, and how long (6.4, 15.0)."""
+    from eiapbem.rules.tables.diplomacy import peace_term_title
+
+    bits = [f"for {POWER_NAMES.get(t.victor, t.victor)}"]
+    if t.target is not None:
+        bits.append(f"no trading with {'America' if t.target == 'america' else 'Great Britain'}")
+    if t.until is not None:
+        bits.append(f"until {t.until.name}")
+    if t.remaining is not None:
+        bits.append(f"{t.remaining} economic phase{'s' if t.remaining != 1 else ''} to go")
+    return f"{peace_term_title(t.code)} ({', '.join(bits)})"
+
+
 def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
     if p not in state.powers:
         raise IllegalAction(f"{p!r} is not a major power; use one of {' '.join(state.powers)}")
@@ -132,7 +146,7 @@ def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
         f"  allied with: {', '.join(ps.alliances) or 'nobody'}",
         f"  trade (6.10): {', '.join(ps.trade) or 'none'}; royal marriages: {', '.join(ps.royal_marriages) or 'none'}",
         f"  enforced peace (6.4): {', '.join(f'{q} until {d}' for q, d in ps.enforced_peace.items()) or 'none'}; "
-        f"peace terms on it: {', '.join(ps.peace_terms) or 'none'}",
+        f"peace terms on it: {'; '.join(peace_term_line(t) for t in ps.peace_terms.values()) or 'none'}",
         f"  controls: {', '.join(m for m, row in state.minors.items() if row.controller == p and row.status in ('conquered', 'free-state')) or 'no minor country'}",
     ]
     secret = state.powers[p].standing_orders.insurrection_triggers

@@ -45,6 +45,7 @@ def status_record(s: Any) -> dict:
         # 4.1.1 Fog of War: others' battles are only named (client.fog).
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
     }
+    rec["peace_terms"] = peace_terms_in_force(st, s.power)
     if slot is None:
         return rec
     impl = engine.phase_implemented(slot.phase)
@@ -106,6 +107,19 @@ def status_record(s: Any) -> dict:
     return rec
 
 
+def peace_terms_in_force(state: Any, power: str | None) -> list[str]:
+    """The peace terms still in force on ``power`` (6.4, 15.0): each one's name, for whom, and what it does."""
+    ps = state.powers.get(power) if power else None
+    if ps is None or not ps.peace_terms:
+        return []
+    from eiapbem.rules.tables.diplomacy import peace_term_effect
+
+    from .show import peace_term_line
+
+    return [f"{peace_term_line(t)}: {peace_term_effect(t.code, POWER_NAMES[t.victor], POWER_NAMES[power])}"
+            for t in ps.peace_terms.values()]
+
+
 def has_fleet(state: Any, power: str) -> bool:
     """Whether ``power`` (or a minor it runs) has a fleet on the map (8.0: else its naval slot has nothing to do)."""
     from eiapbem.rules.model import POOL, Fleet
@@ -147,6 +161,8 @@ def render(rec: dict) -> list[str]:
     else:
         out.append(f"Turn: {POWER_NAMES[rec['turn_of']]} ({rec['slot']})")
     out.extend(rec.get("forks", []))
+    if rec.get("peace_terms"):
+        out.append(f"Peace terms in force on {POWER_NAMES[rec['power']]} (6.4): " + "; ".join(rec["peace_terms"]))
     if rec["computer"]:
         out.append("Played by the computer (every client plays their turns itself): "
                    + ", ".join(f"{c['power']} ({c['level']})" for c in rec["computer"]))
