@@ -14,7 +14,7 @@ from eiapbem.cli import main
 from eiapbem.core.dice import Dice
 from eiapbem.data.context import rules_context
 from eiapbem.rules import engine
-from eiapbem.rules.model import BuildOrder, Date, Factors, Location, LocationKind, Phase, Slot
+from eiapbem.rules.model import POWERS, BuildOrder, Date, Factors, Location, LocationKind, Phase, Slot
 from eiapbem.rules.model.slot import TURN
 from eiapbem.rules.reinforcement import army, hooks
 from eiapbem.rules.scenario import initial_state
@@ -186,3 +186,20 @@ def test_every_victory_condition_has_words_for_what_it_does():
     assert set(PEACE_EFFECTS) == set(PEACE_CONDITIONS)
     for cid in PEACE_CONDITIONS:
         assert "{" not in peace_term_effect(cid, "France", "Austria"), cid
+
+
+# ----------------------------------------------------------------- 8. a new user's session
+
+
+def test_the_sealed_diplomacys_commitment_and_reveal_are_not_listed_as_things_to_do(base, ctx):
+    # In the commit round status said "To do before end-phase: SP's file of the commit round must carry its
+    # commitment: 'eiapbem end-phase' seals the orders...", and every accepted order added it as "still to do":
+    # end-phase writes the commitment (and the reveal) itself, so nothing is left to do.
+    from eiapbem.client.status import to_do
+
+    commit = base.replace(slot=Slot(Phase.DIPLOMACY, "commit", None, POWERS))
+    assert engine.unmet_obligations(commit, "SP", ctx), "the rules still require the commitment in the file"
+    assert to_do(commit, "SP", ctx) == []
+    sheet = base.order_sheet.replace(commitments=base.order_sheet.commitments.set("SP", b"\x00" * 32))
+    reveal = base.replace(slot=Slot(Phase.DIPLOMACY, "orders", None, POWERS), order_sheet=sheet)
+    assert engine.unmet_obligations(reveal, "SP", ctx) and to_do(reveal, "SP", ctx) == []

@@ -308,10 +308,10 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
             else:
                 click.echo(f"{s.power}: {name} {_describe(action)} accepted ({n} order{'s' if n != 1 else ''} so far in "
                            "this phase; 'eiapbem end-phase' sends them)")
-        left = engine.unmet_obligations(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
-        if left:
-            from eiapbem.client.status import answer_hint
+        from eiapbem.client.status import answer_hint, to_do
 
+        left = to_do(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
+        if left:
             ask = answer_hint(s.current().pending.values(), [s.power])
             click.echo(f"still to do: {ask or left[0]}")
 

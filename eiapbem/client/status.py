@@ -70,7 +70,7 @@ def status_record(s: Any) -> dict:
         rec["actions_taken"] = len(s.data.taken.get(s.power, []))
         rec["reloads"] = s.reloads()
         try:
-            rec["to_do"] = list(engine.unmet_obligations(s.current(), s.power, rules_context(s.slot_dice())))
+            rec["to_do"] = to_do(s.current(), s.power, rules_context(s.slot_dice()))
         except IllegalAction:
             rec["to_do"] = []
     group = PHASE_COMMANDS[slot.phase.value]
@@ -105,6 +105,23 @@ def status_record(s: Any) -> dict:
 
     rec["forks"] = fork_lines(s)  # forks this folder set aside (issue 20)
     return rec
+
+
+def to_do(state: Any, power: str, ctx: Any) -> list[str]:
+    """What ``power`` must still do before 'eiapbem end-phase' (the rules' obligations), less what end-phase
+    does itself: in the sealed diplomacy it writes the commitment of the first round and the reveal of the
+    second, which the file must carry (6.0)."""
+    from eiapbem.rules import engine
+    from eiapbem.rules.model import Phase
+
+    found = list(engine.unmet_obligations(state, power, ctx))
+    slot = state.slot
+    if found and slot is not None and slot.phase is Phase.DIPLOMACY:
+        from eiapbem.rules.diplomacy import sealing
+
+        done_by_end_phase = set(sealing.obligations(state, power, []))
+        found = [f for f in found if f not in done_by_end_phase]
+    return found
 
 
 def peace_terms_in_force(state: Any, power: str | None) -> list[str]:
