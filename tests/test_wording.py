@@ -203,3 +203,17 @@ def test_the_sealed_diplomacys_commitment_and_reveal_are_not_listed_as_things_to
     sheet = base.order_sheet.replace(commitments=base.order_sheet.commitments.set("SP", b"\x00" * 32))
     reveal = base.replace(slot=Slot(Phase.DIPLOMACY, "orders", None, POWERS), order_sheet=sheet)
     assert engine.unmet_obligations(reveal, "SP", ctx) and to_do(reveal, "SP", ctx) == []
+
+
+def test_the_pool_names_the_month_an_order_arrives_and_the_summary_says_it_is_a_projection(base):
+    # "on order: 3 infantry arriving 1805-06" and "random numbers from the seed 'preview'" read as codes.
+    from eiapbem.cli.economy_cmd import render
+    from eiapbem.client import show
+
+    s = _reinforcing(base, "SP")
+    o = BuildOrder(nation="SP", item="infantry", count=3, arrives=Date(1805, 6), port=None)
+    s = s.with_power("SP", builds=s.powers["SP"].builds.set(o.key, o))
+    text = "\n".join(show.pool(s, "SP"))
+    assert "on order: 3 infantry arriving June 1805" in text, text
+    head = render([], s, "preview").splitlines()[0]
+    assert head.startswith("Economic summary, March 1805 (classic-1805): a projection;") and "preview seed 'preview'" in head

@@ -195,7 +195,7 @@ def pool(state: GameState, p: str) -> list[str]:
     # reinforcement phase of that month (7.1.2, 7.2.2).
     orders = sorted(ps.builds.values(), key=lambda o: (o.arrives, o.nation, o.item, o.port or ""))
     rows = [f"{o.count} {o.item}" + (f" for {o.nation}" if o.nation != p else "") + (f" at {o.port}" if o.port else "")
-            + (" due now" if o.arrives <= state.date else f" arriving {o.arrives}") for o in orders]
+            + (" due now" if o.arrives <= state.date else f" arriving {o.arrives.name}") for o in orders]
     out.append(f"  on order: {'; '.join(rows) or 'nothing'}")
     return out
 
