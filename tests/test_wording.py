@@ -217,3 +217,12 @@ def test_the_pool_names_the_month_an_order_arrives_and_the_summary_says_it_is_a_
     assert "on order: 3 infantry arriving June 1805" in text, text
     head = render([], s, "preview").splitlines()[0]
     assert head.startswith("Economic summary, March 1805 (classic-1805): a projection;") and "preview seed 'preview'" in head
+
+
+def test_show_units_of_an_area_without_ones_own_forces_points_to_show_area():
+    # 'show units --area lisbon' said "Spain: no such forces on the map" while French ships lay off Lisbon.
+    from eiapbem.client import show
+
+    (line,) = show.units_lines([], "SP", "lisbon")
+    assert "none of its forces in lisbon" in line and "'eiapbem show area lisbon'" in line
+    assert show.units_lines([], "SP") == ["Spain: no such forces on the map"]

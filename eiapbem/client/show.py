@@ -280,8 +280,11 @@ def units(state: GameState, p: str, kind: str | None = None, area_id: str | None
     return sorted(out, key=lambda r: (UNIT_KINDS.index(r["kind"]) if r["kind"] in UNIT_KINDS else 9, r["site"] or "", r["id"]))
 
 
-def units_lines(recs: list[dict], p: str) -> list[str]:
+def units_lines(recs: list[dict], p: str, area: str | None = None) -> list[str]:
     if not recs:
+        if area is not None:  # a newcomer asking what stands somewhere, not only their own forces
+            return [f"{POWER_NAMES[p]}: none of its forces in {area}; 'eiapbem show area {area}' lists every power's "
+                    f"units there, 'eiapbem show units POWER --area {area}' another power's"]
         return [f"{POWER_NAMES[p]}: no such forces on the map"]
     out = [f"Forces of {POWER_NAMES[p]} ({len(recs)})"]
     for r in recs:
