@@ -226,3 +226,22 @@ def test_show_units_of_an_area_without_ones_own_forces_points_to_show_area():
     (line,) = show.units_lines([], "SP", "lisbon")
     assert "none of its forces in lisbon" in line and "'eiapbem show area lisbon'" in line
     assert show.units_lines([], "SP") == ["Spain: no such forces on the map"]
+
+
+def test_surrender_terms_are_confirmed_with_each_terms_name_and_effect():
+    # "surrender-terms --enemy FR --term B.3 --term B.2 accepted": which terms those were was left to the chart.
+    from eiapbem.cli.actions_cmd import peace_terms_words
+    from eiapbem.rules.diplomacy.orders import SetSurrenderTerms
+
+    lines = peace_terms_words(SetSurrenderTerms(enemy="FR", term=("B.3", "B.2"), if_conditional_offered="A.2"), "SP")
+    assert lines == [
+        "  if France surrenders to Spain: B.3 Reparations 1/2 of home nation tax - France pays Spain half its original "
+        "home nation tax at the next economic phase",
+        "  if France surrenders to Spain: B.2 Enforced peace 24 months - France may not declare war on Spain for 24 months",
+        "  if Spain surrenders conditionally to France: A.2 Pay no reparations - the victor may not demand B.3: "
+        "Spain pays no reparations"]
+    assert peace_terms_words(SetSurrenderTerms(enemy="FR", accept_informal=True), "SP") == []
+    # The confirmation printed "--term ('B.3', 'B.2')": an option given twice is echoed as typed.
+    from eiapbem.cli.actions_cmd import _describe
+
+    assert _describe(SetSurrenderTerms(enemy="FR", term=("B.3", "B.2"))) == "--enemy FR --term B.3 --term B.2"

@@ -308,6 +308,8 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
             else:
                 click.echo(f"{s.power}: {name} {_describe(action)} accepted ({n} order{'s' if n != 1 else ''} so far in "
                            "this phase; 'eiapbem end-phase' sends them)")
+            for line in peace_terms_words(action, s.power):
+                click.echo(line)
         from eiapbem.client.status import answer_hint, to_do
 
         left = to_do(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
@@ -319,6 +321,25 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
     return game_options(cmd)
 
 
+def peace_terms_words(action: Any, power: str) -> list[str]:
+    """The victory conditions an order names (``--term``, ``--if-conditional-offered``), each with its name and
+    what it does (15.0): the codes alone say nothing to a new player."""
+    from eiapbem.core.powers import POWER_NAMES
+    from eiapbem.rules.tables.diplomacy import peace_term_effect, peace_term_title
+
+    enemy = getattr(action, "enemy", None)
+    mine = tuple(getattr(action, "term", ()) or ())
+    claim = getattr(action, "if_conditional_offered", None)
+    if enemy not in POWER_NAMES or not (mine or claim):
+        return []
+    me, them = POWER_NAMES.get(power, power), POWER_NAMES[enemy]
+    out = [f"  if {them} surrenders to {me}: {peace_term_title(c)} - {peace_term_effect(c, me, them)}" for c in mine]
+    if claim:
+        out.append(f"  if {me} surrenders conditionally to {them}: {peace_term_title(claim)} - "
+                   f"{peace_term_effect(claim, them, me)}")
+    return out
+
+
 def _describe(action: Any) -> str:
     """An action's fields as ``--name value`` words, in field order (None and empty omitted)."""
     words = []
@@ -328,6 +349,9 @@ def _describe(action: Any) -> str:
             continue
         if v is True:  # a flag: its name alone, as typed
             words.append(_opt(f.name))
+            continue
+        if isinstance(v, tuple):  # an option given several times, as typed ("--term B.3 --term B.6")
+            words.extend(f"{_opt(f.name)} {x}" for x in v)
             continue
         if isinstance(v, enum.Enum):
             v = v.value
