@@ -245,3 +245,14 @@ def test_surrender_terms_are_confirmed_with_each_terms_name_and_effect():
     from eiapbem.cli.actions_cmd import _describe
 
     assert _describe(SetSurrenderTerms(enemy="FR", term=("B.3", "B.2"))) == "--enemy FR --term B.3 --term B.2"
+
+
+def test_a_siege_question_names_the_report_of_its_siege():
+    from types import SimpleNamespace
+
+    from eiapbem.client.status import answer_hint
+
+    d = SimpleNamespace(id="siege:1806-05.lille.1:casualty:besieger:1:1", power="AU", kind="siege.casualty",
+                        options=("corps:AU:I/infantry", "corps:AU:I/cavalry"))
+    hint = answer_hint([d], ["AU"])
+    assert hint.endswith("('eiapbem battle report 1806-05.lille.1' shows the siege, 11.4)"), hint

@@ -150,10 +150,12 @@ def answer_hint(pending: Any, powers: Any) -> str | None:
     """The command that answers the first question put to one of ``powers``, or None when there is none."""
     for d in pending:
         if d.power in powers:
+            siege = d.id.split(":")[1] if d.kind.startswith("siege.") and d.id.count(":") >= 2 else None
             return (f"{d.power} to answer {d.kind} {d.id}: 'eiapbem answer {d.id} CHOICE' with CHOICE one of "
                     f"{', '.join(d.options)}" + (f" ('eiapbem battle report {d.id.split('/')[0]}' shows the battle"
                                                  + (", 'eiapbem answer --help' the chits)" if d.kind == "battle.chit" else ")")
-                                                 if d.kind.startswith("battle") else ""))
+                                                 if d.kind.startswith("battle") else "")
+                    + (f" ('eiapbem battle report {siege}' shows the siege, 11.4)" if siege else ""))
     return None
 
 
