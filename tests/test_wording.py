@@ -256,3 +256,12 @@ def test_a_siege_question_names_the_report_of_its_siege():
                         options=("corps:AU:I/infantry", "corps:AU:I/cavalry"))
     hint = answer_hint([d], ["AU"])
     assert hint.endswith("('eiapbem battle report 1806-05.lille.1' shows the siege, 11.4)"), hint
+
+
+def test_show_power_lists_the_wars_on_minor_countries(base):
+    # During Spain's war on Portugal 'show power' said "at war with: nobody".
+    from eiapbem.client import show
+
+    s = base.with_power("SP", minor_wars=base.powers["SP"].minor_wars.set("portugal", Date(1805, 2)))
+    assert "  at war with: nobody; minor countries: portugal" in show.power(s, "SP")
+    assert "  at war with: nobody" in show.power(base, "SP")

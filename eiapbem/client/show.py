@@ -142,7 +142,8 @@ def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
         f"{POWER_NAMES[p]} ({p}), played by " + ("a human" if ps.controller == "human" else f"the computer ({ps.controller})"),
         f"  treasury ${ps.treasury}, manpower {ps.manpower}",
         f"  political status {ps.political_status}, victory points {ps.victory_points} (bid {ps.vp_bid})",
-        f"  at war with: {', '.join(ps.wars) or 'nobody'}",
+        f"  at war with: {', '.join(ps.wars) or 'nobody'}"
+        + (f"; minor countries: {', '.join(ps.minor_wars)}" if ps.minor_wars else ""),
         f"  allied with: {', '.join(ps.alliances) or 'nobody'}",
         f"  trade (6.10): {', '.join(ps.trade) or 'none'}; royal marriages: {', '.join(ps.royal_marriages) or 'none'}",
         f"  enforced peace (6.4): {', '.join(f'{q} until {d}' for q, d in ps.enforced_peace.items()) or 'none'}; "
