@@ -265,3 +265,16 @@ def test_show_power_lists_the_wars_on_minor_countries(base):
     s = base.with_power("SP", minor_wars=base.powers["SP"].minor_wars.set("portugal", Date(1805, 2)))
     assert "  at war with: nobody; minor countries: portugal" in show.power(s, "SP")
     assert "  at war with: nobody" in show.power(base, "SP")
+
+
+def test_status_counts_orders_in_a_simultaneous_phase():
+    # "SP: 0 actions taken in this slot so far" in the diplomacy and economic phases, where one gives orders.
+    from eiapbem.client.status import render
+
+    rec = {"game": "G", "scenario": "classic-1805", "plays": ["SP"], "hosts": False, "over": False,
+           "date_name": "March 1805", "state_hash": "00" * 8, "phase": "economic", "phase_implemented": True,
+           "simultaneous": True, "turn_of": None, "slot": "1805-03/economic/orders/all", "computer": [], "waiting": [],
+           "power": "SP", "orders_sent": None, "actions_taken": 1, "reloads": 0, "to_do": [], "next": None,
+           "battles": [], "pending": [], "not_implemented": [], "partly_built": [], "log": []}
+    assert "SP: 1 order given in this phase so far ('eiapbem end-phase' sends them)" in render(rec)
+    assert "SP: 1 action taken in this slot so far" in render(dict(rec, simultaneous=False, turn_of="SP"))

@@ -193,7 +193,8 @@ def render(rec: dict) -> list[str]:
         out.append(f"{p}: orders sent ({n} order{'s' if n != 1 else ''}); the phase resolves when every power's are in")
     elif rec["actions_taken"] is not None:
         n = rec["actions_taken"]
-        out.append(f"{p}: {n} action{'s' if n != 1 else ''} taken in this slot so far"
+        out.append((f"{p}: {n} order{'s' if n != 1 else ''} given in this phase so far ('eiapbem end-phase' sends them)"
+                    if rec["simultaneous"] else f"{p}: {n} action{'s' if n != 1 else ''} taken in this slot so far")
                    + (f", {rec['reloads']} reload(s)" if rec["reloads"] else ""))
         out.append("To do before end-phase: " + ("; ".join(rec["to_do"]) if rec["to_do"] else "nothing"))
     if rec["next"]:
