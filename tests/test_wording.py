@@ -278,3 +278,9 @@ def test_status_counts_orders_in_a_simultaneous_phase():
            "battles": [], "pending": [], "not_implemented": [], "partly_built": [], "log": []}
     assert "SP: 1 order given in this phase so far ('eiapbem end-phase' sends them)" in render(rec)
     assert "SP: 1 action taken in this slot so far" in render(dict(rec, simultaneous=False, turn_of="SP"))
+
+
+def test_the_conditional_claim_offers_list_a_only():
+    # '--if-conditional-offered [A.1|...|C.7]' offered codes the rules refuse (the claim is one of list A).
+    r = CliRunner().invoke(main.cli, ["diplomacy", "surrender-terms", "--help"], terminal_width=200)
+    assert r.exit_code == 0 and "[A.1|A.2|A.3|A.4|A.5]" in r.output and "B.3|" not in r.output, r.output

@@ -175,6 +175,12 @@ def _base(hint: Any) -> tuple[Any, bool]:
 _RESERVED = ("game", "power", "password", "help", "home")
 
 
+#: A command's field that takes fewer of its type's values than the type lists (the rules refuse the others).
+_COMMAND_FIELD_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("surrender-terms", "if_conditional_offered"): ("A.1", "A.2", "A.3", "A.4", "A.5"),  # list A only (6.4.2)
+}
+
+
 def _choices(hint: Any) -> tuple[str, ...] | None:
     """The fixed list of a ``str`` field annotated ``OneOf`` (also inside ``X | None``), else None."""
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
@@ -228,7 +234,8 @@ def _params(cls: type, command: str = "") -> tuple[list[click.Parameter], dict[s
                                        help=f"{noted.rstrip('.')}; may be given several times" if noted else "may be given several times"))
             build[f.name] = ("tuple", pname)
         elif _choices(hints[f.name]):
-            params.append(click.Option([opt, pname], type=click.Choice(_choices(hints[f.name])), required=required,
+            listed = _COMMAND_FIELD_CHOICES.get((command, f.name)) or _choices(hints[f.name])
+            params.append(click.Option([opt, pname], type=click.Choice(listed), required=required,
                                        help=_field_help(command, f.name, cls=cls)))
             build[f.name] = ("plain", pname)
         elif hint is int:
