@@ -38,7 +38,9 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: The version of what a turn file produces: bump it whenever the same file could give another state
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
-RULES_VERSION = 2  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders
+RULES_VERSION = 3  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
+#: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
+#: its major district when that becomes a free state (13.6.3)
 
 
 class Computer(Protocol):

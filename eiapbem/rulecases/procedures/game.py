@@ -8,6 +8,7 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     phase = "reinforcement"           # the phase of the slot
     power = "FR"                      # whose slot it is
     wars = [["GB", "SP"]]             # optional: wars to add
+    minor_wars = { RU = ["denmark"] }  # optional: wars on neutral minors, declared earlier (6.2.1)
     skips = { PR = { naval = "continuous" } }   # optional: phase skip settings (13.9)
     ceded = { silesia = "AU" }        # optional: ceded provinces (13.3.2)
     guerrillas = { madrid = 3 }       # optional: Spanish guerrilla factors on the map (13.2.1)
@@ -15,6 +16,7 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     garrisons = [{ nation = "FR", city = "vienna", infantry = 3 }]       # optional: garrisons to place
     alliances = [["RU", "SP"]]        # optional: alliances to add
     report = ["fleet:SP:1"]           # units and leaders to report
+    report_minors = ["norway"]        # minor countries to report (status, controller, districts, part_of)
 
     [[input.units]]                   # optional edits of units
     id = "fleet:SP:1"
@@ -124,6 +126,11 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         state = state.with_war(a, b, state.date, (a,))
     for a, b in inp.get("alliances", []):
         state = state.with_alliance(a, b, state.date)
+    for p, slugs in sorted(inp.get("minor_wars", {}).items()):  # wars on neutral minors declared earlier (6.2.1)
+        wars_of = state.powers[p].minor_wars
+        for slug in slugs:
+            wars_of = wars_of.set(slug, state.date)
+        state = state.with_power(p, minor_wars=wars_of)
     state = _edit_units(state, inp.get("units", []))
     if inp.get("ceded"):  # 13.3.2: home provinces ceded at the start of the case
         state = state.replace(ceded_provinces=FrozenMap(sorted({**state.ceded_provinces, **inp["ceded"]}.items())))
@@ -287,6 +294,9 @@ def game_actions(inp: dict, ctx: Any) -> dict:
                           for b in state.naval_battles.values()},
         "wars": {p: sorted(state.powers[p].wars) for p in POWERS},
         "builds": {p: sorted(state.powers[p].builds) for p in POWERS},
+        "minors": {slug: {"status": str(state.minors[slug].status), "controller": state.minors[slug].controller or "",
+                          "districts": list(state.minors[slug].districts), "part_of": state.minors[slug].part_of or ""}
+                   for slug in inp.get("report_minors", [])},
         "insurrection": {"triggers": list(state.powers["AU"].standing_orders.insurrection_triggers),
                          "activated": state.insurrection_activated},
     }

@@ -468,9 +468,16 @@ def downgrades(r: Result, sheet: dict[str, list]) -> None:
             elif isinstance(o, CreateFreeState):
                 m = r.state.minors[o.minor]
                 if m.status is MinorStatus.CONQUERED and m.controller == p:
-                    r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.FREE_STATE, setup_due=True))
+                    # 13.6.3 (000:2602): its secondary districts become conquered minors of their own, for good.
+                    minors = r.state.minors.set(o.minor, m.replace(status=MinorStatus.FREE_STATE, setup_due=True, districts=()))
+                    for d in m.districts:
+                        minors = minors.set(d, minors[d].replace(status=MinorStatus.CONQUERED, controller=p, part_of=None))
+                    r.state = r.state.replace(minors=minors)
                     r.say(p, "diplomacy.free-state", f"{name(p)} makes {name(o.minor)} a minor free state; its forces "
                           f"are set up in the reinforcement phase (6.8)")
+                    for d in m.districts:
+                        r.say(p, "diplomacy.free-state", f"{name(d)} leaves {name(o.minor)}: a conquered minor country of "
+                              f"{name(p)} on its own (13.6.3)")
 
 
 def manipulations(r: Result, sheet: dict[str, list]) -> None:

@@ -18,7 +18,9 @@ the previous month and held through this one, 000:1602) is conquered by it:
 status conquered, controlled by it; the minor's land forces leave the map, its
 fleets go to the pool keeping their ships; +1 political point per district to the
 conqueror, -1 per district to the power it was taken from (000:2530); the power's
-war with the neutral minor ends.
+war with the neutral minor ends.  A joined secondary district (Norway, Finland, Sicily)
+whose own capital is held is conquered alone and separated from its major district
+for good (13.6.3, 000:2602).
 
 Ceded provinces (13.3.2, 000:2532-2536) are conquered the same way, by a power
 at war with their holder that occupies the province's capital: the province
@@ -53,10 +55,12 @@ CONQUEST_POINTS = 1
 
 
 def capitals(state: GameState, m: Any) -> dict[str, str]:
-    """Minor country (major district) -> the area of its capital, by minor."""
+    """Minor country or district -> the area of its capital, by minor.  A joined secondary district's
+    capital is listed too, first: holding it conquers that district alone (13.6.3, 000:2602), before a conquest
+    of its major district in the same check would carry it along."""
     out = {}
-    for slug, minor in sorted(state.minors.items()):
-        if minor.status is MinorStatus.SECONDARY_DISTRICT or slug not in m.provinces:
+    for slug, minor in sorted(state.minors.items(), key=lambda kv: (kv[1].part_of is None, kv[0])):
+        if slug not in m.provinces:
             continue
         out[slug] = m.province(slug).capital
     for prov in sorted(state.ceded_provinces):  # 13.3.2: conquered as if a minor country
@@ -130,6 +134,12 @@ def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
     minor = state.minors[slug]
     districts = (slug,) + tuple(minor.districts)
     loser = relations.power_of(state, slug)
+    if minor.part_of is not None:  # 13.6.3 (000:2602): a secondary district conquered on its own leaves its
+        major_slug = minor.part_of  # major district for good (one district's points, no forces of its own)
+        major = state.minors[major_slug]
+        minor, districts = minor.replace(status=MinorStatus.CONQUERED, controller=power, part_of=None), (slug,)
+        state = state.replace(minors=state.minors.set(slug, minor).set(
+            major_slug, major.replace(districts=tuple(d for d in major.districts if d != slug))))
     for uid, u in list(state.units.items()):
         if isinstance(u, Depot) or u.nation not in districts:  # depots belong to powers, never to a minor
             continue
