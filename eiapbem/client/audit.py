@@ -259,7 +259,7 @@ def _monthly(home: Path, game: str, me: keys.Identity, local: dict, passed: set)
     for p in sorted(f.save.glob(prefix + "*.sav")) if f.save.is_dir() else []:
         try:
             sav, dat = atomic.read_save_pair(p)
-            c = files.open_save(sav, dat, me, p.name, local)
+            c = files.open_save(sav, dat, me, p.name, local, savegame.parts(f, game))
             st = GameData.from_obj(c.game, p.name).state
         except EiaError as err:
             return Point(p.name, p.name[len(prefix):-len(".sav")], "host", f"the monthly save does not open: {err}")

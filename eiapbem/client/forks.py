@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from eiapbem.client import inbox
 from eiapbem.core.errors import EiaError
-from eiapbem.pbem import atomic, crypto, envelope, files, folders
+from eiapbem.pbem import atomic, crypto, envelope, files, folders, savegame
 from eiapbem.pbem.errors import Fork
 
 #: How many points of the chain a folder can rewind to, at most.
@@ -193,7 +193,7 @@ def rewind(s: "Session", point: bytes) -> bool:
         return False
     try:
         sav, dat = atomic.read_save_pair(p)
-        contents = files.open_save(sav, dat, s.me, p.name, s.local)
+        contents = files.open_save(sav, dat, s.me, p.name, s.local, savegame.parts(s.folders, s.game))
         data = GameData.from_obj(contents.game, p.name)
     except EiaError:
         return False
@@ -259,7 +259,7 @@ def damaged_save(home: Path, game: str, me, local, err: EiaError) -> EiaError:
     for p in sorted(d.glob(f"{game}_at_*.sav"), key=lambda p: p.stat().st_mtime, reverse=True) if d.is_dir() else []:
         try:
             sav, dat = atomic.read_save_pair(p)
-            c = files.open_save(sav, dat, me, p.name, local)
+            c = files.open_save(sav, dat, me, p.name, local, savegame.parts(folders.GameFolders(home), game))
         except EiaError:
             continue
         best = (p, c)

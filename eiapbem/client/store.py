@@ -29,7 +29,7 @@ from typing import Any
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import EiaError, IllegalAction
-from eiapbem.pbem import bodies, envelope, files, folders, keys, savegame
+from eiapbem.pbem import bodies, envelope, files, folders, keys, savegame, segments
 from eiapbem.pbem.crypto import Rng
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
@@ -154,22 +154,26 @@ class GameData:
     battles: dict = field(default_factory=dict)
     #: The game's public log so far (``LogEntry.to_obj`` each), kept beside the hashed state.
     journal: tuple = ()
-    #: (lines, their canonical bytes joined) for a prefix of ``journal``: a save encodes only the
-    #: lines added since (issue 18); checked against ``journal`` before use, never part of the value.
-    journal_enc: tuple = field(default=((), b""), compare=False, repr=False)
+    #: (lines, start, the canonical bytes of each of ``lines[start:]``) for a prefix of ``journal``:
+    #: a save encodes only the lines added since (issue 18); checked against ``journal`` before use,
+    #: never part of the value.
+    journal_enc: tuple = field(default=((), 0, ()), compare=False, repr=False)
 
-    def _journal_encoded(self) -> canonical.Raw:
-        """The journal's canonical bytes, encoding only the lines not already in ``journal_enc``."""
-        done, data = self.journal_enc
+    def _journal_encoded(self, start: int = 0) -> canonical.Raw:
+        """The canonical bytes of ``journal[start:]``, encoding only the lines not already in ``journal_enc``."""
+        done, first, encs = self.journal_enc
         n = len(done)
-        if done is not self.journal and (len(self.journal) < n or self.journal[:n] != done):
-            done, data, n = (), b"", 0  # another journal (a backup, a fork): encode it all once
-        if n < len(self.journal):
-            data += b"".join(canonical.encode(o) for o in self.journal[n:])
-            object.__setattr__(self, "journal_enc", (self.journal, data))  # a memo of an immutable value
-        return canonical.encoded_list(data, len(self.journal))
+        if first > start or n < start or (done is not self.journal and (len(self.journal) < n or self.journal[:n] != done)):
+            done, first, encs, n = self.journal[:start], start, (), start  # another journal (a backup, a fork)
+        if n < len(self.journal) or first < start:
+            encs = encs[start - first:] + tuple(canonical.encode(o) for o in self.journal[n:])
+            object.__setattr__(self, "journal_enc", (self.journal, start, encs))  # a memo of an immutable value
+        else:
+            encs = encs[start - first:]
+        return canonical.encoded_list(b"".join(encs), len(self.journal) - start)
 
-    def to_obj(self) -> dict:
+    def to_obj(self, journal_from: int = 0) -> dict:
+        """The game part of a save; ``journal_from`` leaves out the journal's first lines (in segments, issue 18)."""
         meta = dict(self.meta)
         meta.setdefault("head", None)
         meta.setdefault("reloads", {})
@@ -177,7 +181,7 @@ class GameData:
         meta.setdefault("sealed", {})  # client/orders.py: sealed diplomacy orders awaiting their reveal
         meta.setdefault("reactions", {})  # client/orders.py: this folder's diplomatic reactions, sent each month
         return {"state": self.state.encode(), "meta": meta, "taken": self.taken, "orders": self.orders,
-                "outbox": self.outbox or None, "battles": self.battles, "journal": self._journal_encoded()}
+                "outbox": self.outbox or None, "battles": self.battles, "journal": self._journal_encoded(journal_from)}
 
     @classmethod
     def from_obj(cls, o: Any, name: str) -> "GameData":
@@ -218,12 +222,27 @@ class Store:
     rng: Rng  # os.urandom, except in ``eiapbem campaign`` (a seeded source, client/campaign.py)
 
     def save(self) -> None:
+        """Write the save (atomically, durably); its parts that only grow go to segment files (issue 18)."""
         self.data = self.data.absorbed()
-        self.contents = replace(self.contents, game=self.data.to_obj())
-        savegame.store(self.folders, self.game, self.contents, self.me, rng=self.rng, also=self.local)
-        self._monthly()
+        body = self._body()
+        savegame.store(self.folders, self.game, self.contents, self.me, rng=self.rng, also=self.local, body=body)
+        self._monthly(body)
 
-    def _monthly(self) -> Path | None:
+    def _body(self) -> dict:
+        """The save's body: the state and the other small parts whole, each growing part's tail, its segments.
+
+        A tail of ``segments.CUT`` items is written into a segment first (once,
+        durably), so a save's size and cost stay flat over a long game.
+        """
+        ch = self.contents.chain
+        archive = self.contents.archive or segments.Archive()
+        archive, tails = archive.tails(self.data.journal, ch.known, ch.slots, self.contents.starts)
+        archive, tails = archive.cut(tails, savegame.parts(self.folders, self.game), ch.gid, self.me.enc_secret)
+        self.contents = replace(self.contents, archive=archive)
+        return segments.body(ch.to_obj(known=tails["known"], slots=tails["slots"]),
+                             self.data.to_obj(journal_from=len(archive.journal)), tails, archive)
+
+    def _monthly(self, body: dict) -> Path | None:
         """The host keeps a save at the start of each month's diplomacy phase (000:216)."""
         st = self.state
         if "host" not in self.local or st.slot is None or st.slot.phase is not Phase.DIPLOMACY:
@@ -235,7 +254,7 @@ class Store:
             return None
         from eiapbem.pbem import atomic
 
-        sealed = files.write_save(self.contents, self.me, rng=self.rng, also=self.local)
+        sealed = files.write_save(self.contents, self.me, rng=self.rng, also=self.local, body=body)
         assert sealed.dat is not None
         atomic.write_save_pair(path, sealed.data, sealed.dat)
         return path

@@ -133,7 +133,7 @@ def _monthly_state(s: Session, month: str) -> GameData:
         have = ", ".join(m for m, _ in monthly_saves(s)) or "none yet"
         raise IllegalAction(f"there is no monthly save for {month!r}; the saves kept are: {have}")
     sav, dat = atomic.read_save_pair(path)
-    contents = files.open_save(sav, dat, s.me, path.name, s.local)
+    contents = files.open_save(sav, dat, s.me, path.name, s.local, savegame.parts(s.folders, s.game))
     return GameData.from_obj(contents.game, path.name)
 
 
@@ -454,7 +454,7 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, Seen]":
         if h.kind != "save" or h.stanza_for(s.me.role) is None:
             raise NotForYou(f"{path.name} is {h.author}'s {h.kind} file, sealed to {h.author} only; "
                             "ask for that player's last turn file instead")
-        contents = files.open_save(sav, dat, s.me, path.name, s.local)
+        contents = files.open_save(sav, dat, s.me, path.name, s.local, savegame.parts(s.folders, s.game))
         st = GameData.from_obj(contents.game, path.name).state
         return _seen(h.author, _where(st), st, path.name)
     data = folders.read_limited(path)

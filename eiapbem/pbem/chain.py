@@ -266,7 +266,8 @@ class Chain:
 
     # --- serialisation ------------------------------------------------------------
 
-    def to_obj(self) -> dict:
+    def to_obj(self, known: Iterable[bytes] | None = None, slots: Mapping[str, bytes] | None = None) -> dict:
+        """The record as a canonical value; ``known`` and ``slots`` replace those parts (a save's tails, issue 18)."""
         return {
             "game": self.game,
             "gid": self.gid,
@@ -274,8 +275,8 @@ class Chain:
             "epoch": self.epoch,
             "head": self.head,
             "seq": self.seq,
-            "known": sorted(self.known),
-            "slots": dict(self.slots),
+            "known": sorted(self.known if known is None else known),
+            "slots": dict(self.slots if slots is None else slots),
             "dicepos": {r: [i, link] for r, (i, link) in self.dicepos.items()},
             "step": None if self.step is None else self.step.to_obj(),
             "collected": dict(self.collected),

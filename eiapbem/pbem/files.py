@@ -10,12 +10,12 @@ decides what a turn, a state or a battle step holds.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from eiapbem.core.errors import BadEncoding
 
-from . import crypto, envelope
+from . import crypto, envelope, segments
 from .chain import Battle, Chain, Step
 from .dice import next_reveal
 from .envelope import Envelope, Header, RosterEntry
@@ -242,6 +242,9 @@ class SaveContents:
     chain: Chain
     game: Any
     starts: Mapping[str, int]
+    #: Which of the growing parts are in segment files already (``pbem/segments.py``): a memo of the
+    #: save this was read from or last written as, checked before use, never part of the value.
+    archive: segments.Archive | None = field(default=None, compare=False, repr=False)
 
     def to_obj(self) -> dict:
         return {"chain": self.chain.to_obj(), "game": self.game, "starts": dict(self.starts)}
@@ -263,12 +266,15 @@ class SaveContents:
 
 
 def write_save(
-    contents: SaveContents, me: Identity, rng: Rng = os.urandom, also: Mapping[str, RosterEntry] | None = None
+    contents: SaveContents, me: Identity, rng: Rng = os.urandom, also: Mapping[str, RosterEntry] | None = None,
+    body: Any = None,
 ) -> crypto.Sealed:
     """``save/GameName.sav`` + ``.sav.dat``: signed by the player, sealed to the player's own key.
 
     ``also`` seals it to the other roles played from the same folder too (a
     hot-seat folder, 4.2.1: each power opens the one save with its own password).
+    ``body`` is the body to seal when it is not ``contents.to_obj()`` (a body naming
+    segments, ``client/store.py``); ``contents`` still gives the header.
     """
     ch = contents.chain
     to = [crypto.ToKey(me.role, me.public().enc)]
@@ -281,7 +287,7 @@ def write_save(
         author=me.role,
         signer=me.signer,
         to=to,
-        body=contents.to_obj(),
+        body=contents.to_obj() if body is None else body,
         seq=ch.seq,
         epoch=ch.epoch,
         prev=ch.head,
@@ -290,9 +296,14 @@ def write_save(
 
 
 def open_save(
-    sav: bytes, dat: bytes, me: Identity, name: str = "the save", authors: Mapping[str, RosterEntry] | None = None
+    sav: bytes, dat: bytes, me: Identity, name: str = "the save", authors: Mapping[str, RosterEntry] | None = None,
+    parts: segments.Segments | None = None,
 ) -> SaveContents:
-    """Open a save; ``authors`` are the public keys of the roles of this folder that may have written it."""
+    """Open a save; ``authors`` are the public keys of the roles of this folder that may have written it.
+
+    ``parts`` is the folder's segment files (``pbem/segments.py``): a save naming
+    segments is read back whole from them (the signed save names each one's hash).
+    """
     env = _parse(sav, name, "save", max_size=envelope.MAX_SAV)
     keys_ok = dict(authors or {})
     keys_ok[me.role] = me.public()
@@ -300,7 +311,8 @@ def open_save(
         raise NotForYou(f"{name} is {env.header.author}'s save, not {me.role}'s")
     crypto.verify(env, keys_ok[env.header.author].sign, name)
     fk = crypto.unwrap_key(env, me.role, me.decrypter, name)
-    contents = SaveContents.from_obj(crypto.open_body(env, fk, name, dat=dat), name)
+    body, archive = segments.join(crypto.open_body(env, fk, name, dat=dat), parts, name)
+    contents = replace(SaveContents.from_obj(body, name), archive=archive)
     if contents.chain.gid != env.header.gid or contents.chain.head != env.header.prev:
         raise BadHeader(f"{name} has a header that does not match the chain inside it")
     return contents

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import atomic, files
+from . import atomic, files, segments
 from .files import SaveContents
 from .folders import GameFolders, save_name
 from .keys import Identity
@@ -22,8 +22,14 @@ def save_path(folders: GameFolders, game: str) -> Path:
     return folders.save / save_name(game)
 
 
-def store(folders: GameFolders, game: str, contents: SaveContents, me: Identity, rng=os.urandom, also=None) -> Path:
-    sealed = files.write_save(contents, me, rng, also)
+def parts(folders: GameFolders, game: str) -> segments.Segments:
+    """The folder's segment files of ``game`` (the save's parts that only grow, issue 18)."""
+    return segments.Segments(folders.save, game)
+
+
+def store(folders: GameFolders, game: str, contents: SaveContents, me: Identity, rng=os.urandom, also=None,
+          body=None) -> Path:
+    sealed = files.write_save(contents, me, rng, also, body)
     assert sealed.dat is not None
     folders.save.mkdir(parents=True, exist_ok=True)
     path = save_path(folders, game)
@@ -34,7 +40,7 @@ def store(folders: GameFolders, game: str, contents: SaveContents, me: Identity,
 def load(folders: GameFolders, game: str, me: Identity, authors=None) -> SaveContents:
     path = save_path(folders, game)
     sav, dat = atomic.read_save_pair(path)
-    return files.open_save(sav, dat, me, path.name, authors)
+    return files.open_save(sav, dat, me, path.name, authors, parts(folders, game))
 
 
 def begin_slot(folders: GameFolders, game: str, me: Identity, slot: str, rng=os.urandom) -> tuple[SaveContents, int]:
