@@ -366,6 +366,9 @@ def _describe(action: Any) -> str:
             v = " ".join(f"{n}={c}" for n, c in v.to_obj().items() if c) if hasattr(v, "to_obj") else v
         elif isinstance(v, Location):
             v = f"{v.kind.value}:{v.site}" if v.site else v.kind.value
+        elif isinstance(v, (tuple, list)):  # a repeatable option: once per value, as typed (--term B.3 --term B.4)
+            words.extend(f"{_opt(f.name)} {x.value if isinstance(x, enum.Enum) else x}" for x in v)
+            continue
         words.append(f"{_opt(f.name)} {v}")
     return " ".join(words)
 

@@ -84,6 +84,9 @@ def register(cli: click.Group) -> None:
                 state = "finished" if finished(b) else "in progress"
                 click.echo(f"{k}  {w} battle in {_where(w, b)}, {state}")
             return
+        if battle_id not in found:  # the id of one of its questions, as 'status' prints it (naval:ID:retreat:FR, battle:…/3)
+            battle_id = next((k for k in found if battle_id.split("/")[0] == k
+                              or battle_id.startswith(("naval:" + k + ":", "siege:" + k + ":"))), battle_id)
         if battle_id not in found:
             known = ", ".join(found) or "none"
             raise IllegalAction(f"there is no battle {battle_id!r} in this game (battles now: {known})",

@@ -334,7 +334,10 @@ def register(cli: click.Group) -> None:
         from eiapbem.client.status import answer_hint
 
         try:
-            ask = answer_hint(s.current().pending.values(), list(s.local))
+            # In another folder's battle the next question comes in its next battle file, not from this
+            # folder's own view of the slot (which still holds the question just answered).
+            defending = decision.split("/")[0] in s.data.battles.get("answer", {})
+            ask = answer_hint(s.battle_questions() if defending else s.current().pending.values(), list(s.local))
         except IllegalAction:  # the slot moved on (the answer ended it)
             ask = None
         if ask:

@@ -372,6 +372,14 @@ class BattleExchange(Store):
         battles.check_hidden(opened, exs, {}, body["actions"], name)
         return exs, opened
 
+    def battle_questions(self) -> list[Any]:
+        """The questions of another folder's battles that wait for this player's answer (4.2.7), oldest first."""
+        out: list[Any] = []
+        for bid, e in sorted(self.data.battles.get("answer", {}).items()):
+            if e["power"] == self.power and not e["over"] and not e["sent"]:
+                out.extend(battles.questions_for(self._view(e), self.power, bid))
+        return out
+
     def battle_lines(self) -> list[str]:
         """What the battles of the slot in play need from this player (for ``eiapbem status``)."""
         from eiapbem.rules.model import POWER_NAMES

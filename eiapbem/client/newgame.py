@@ -206,7 +206,7 @@ def _gamestart_draft(f: GameFolders, game: str, gs: Path, key: Path, host: Perso
     draft = make_draft(host, [to], subject_for(game, f"gamestart for {power}"), [gs, key],
                        body=(f"You play {power} in our game {game} of Empires in Arms.\n"
                              f"Put both files in your commin folder and run:\n"
-                             f"  eiapbem join commin/{gs.name} --power {power}\n"
+                             f"  eiapbem join commin/{gs.name} --power {power} --email {to.address}\n"
                              "I will tell you the one-time password for your key file separately.\n"))
     out = f.commout / f"{game}_gamestart_for_{folders.POWER_NAMES[power]}.eml"
     atomic.write_atomic(out, draft)

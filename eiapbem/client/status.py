@@ -80,8 +80,8 @@ def status_record(s: Any) -> dict:
         if slot.phase is Phase.SETUP and impl:
             what = "'eiapbem setup load default' places the shipped setup ('eiapbem setup --help': piece by piece), then "
         if slot.phase is Phase.NAVAL and impl and not any(has_fleet(st, p) for p in mine):
-            what = ("no fleet to move: 'eiapbem skip --phase naval --mode continuous' skips this phase every month "
-                    "(13.9); now ")
+            what = ("no fleet to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next "
+                    "reinforcement or land slot skips it every month, 13.9); now ")
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
@@ -89,6 +89,15 @@ def status_record(s: Any) -> dict:
     elif waiting:
         rec["next"] = "when their files arrive, put them in commin/ and run 'eiapbem load'"
     rec["battles"] = s.battle_lines()
+    # A battle of another folder asking this player, or one of this player's waiting for the other's reply,
+    # comes before end-phase (4.2.7): end-phase is refused until the reply is in.
+    waits = [(f["name"], f["defender"]) for _, f in sorted(s.fights().items()) if f["out"] and f["defender"] not in s.local]
+    if waits:
+        rec["next"] = (f"send battles/{waits[0][0]} to {POWER_NAMES[waits[0][1]]} and wait for the reply; then "
+                       f"'eiapbem load battles/{waits[0][0]}' (the phase cannot end before, 4.2.7)")
+    ask = answer_hint(s.battle_questions(), [s.power])
+    if ask:
+        rec["next"] = ask
     # The questions of the slot so far (a battle started by this power's actions waits in them).
     try:
         pend = list((s.current() if s.power in slot.actors else st).pending.values())

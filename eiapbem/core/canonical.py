@@ -192,19 +192,43 @@ def _ext_hook(code: int, data: bytes) -> Any:
     raise BadEncoding(f"msgpack extension type {code} is not allowed")
 
 
-def decode(
-    data: bytes,
-    *,
-    max_bytes: int = DEFAULT_MAX_BYTES,
-    max_container: int = DEFAULT_MAX_CONTAINER,
-) -> Any:
-    """Decode canonical msgpack bytes strictly; raise ``BadEncoding`` on anything else."""
+def decode_map(data: bytes) -> tuple[dict, dict[str, bytes], dict[str, dict[str, bytes]]]:
+    """``decode`` of a map, with the canonical bytes of each value and of each entry of a map value (issue 18).
+
+    The canonical check is the same: the pieces are encoded one by one and put together as ``encode``
+    puts a map together (minimal header, keys in UTF-8 order), and the whole must be the bytes given.
+    On anything else (not a map, not canonical, a float...) ``decode`` itself runs, so every error is
+    its error, with its message.  A caller keeps the pieces to encode a value built from them without
+    encoding it again (``GameState.decode``)."""
+    try:
+        value = _unpack(data, DEFAULT_MAX_BYTES, DEFAULT_MAX_CONTAINER)
+        if type(value) is dict:
+            pieces: dict[str, bytes] = {}
+            entries: dict[str, dict[str, bytes]] = {}
+            for k in sorted(value):
+                v = value[k]
+                if type(v) is dict:
+                    e = entries[k] = {ek: encode(v[ek]) for ek in sorted(v)}
+                    pieces[k] = _header(len(e), 0x80, 0xDE) + b"".join(_pack(ek) + eb for ek, eb in e.items())
+                else:
+                    pieces[k] = encode(v)
+            whole = _header(len(pieces), 0x80, 0xDE) + b"".join(_pack(k) + b for k, b in pieces.items())
+            if whole == bytes(data):
+                return value, pieces, entries
+    except (BadEncoding, _Slow, _HasRaw, RecursionError):
+        pass
+    out = decode(data)  # raises what is wrong, as ``decode`` says it
+    return out, {}, {}
+
+
+def _unpack(data: bytes, max_bytes: int, max_container: int) -> Any:
+    """msgpack's value of ``data`` (string keys, no duplicate key, no extension), not yet checked as canonical."""
     if not isinstance(data, (bytes, bytearray)):
         raise BadEncoding("expected bytes to decode")
     if len(data) > max_bytes:
         raise BadEncoding(f"encoded value is {len(data)} bytes, over the limit of {max_bytes}")
     try:
-        value = msgpack.unpackb(
+        return msgpack.unpackb(
             bytes(data),
             raw=False,
             use_list=True,
@@ -222,12 +246,19 @@ def decode(
         raise BadEncoding("trailing bytes after the encoded value") from err
     except (ValueError, TypeError, msgpack.UnpackException, RecursionError) as err:
         raise BadEncoding(f"not valid msgpack ({type(err).__name__})") from err
+
+
+def decode(
+    data: bytes,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_container: int = DEFAULT_MAX_CONTAINER,
+) -> Any:
+    """Decode canonical msgpack bytes strictly; raise ``BadEncoding`` on anything else."""
+    value = _unpack(data, max_bytes, max_container)
     # Canonical check: re-encoding must give the same bytes (catches floats,
     # unsorted keys, non-minimal integer or length forms).
-    try:
-        again = encode(value)
-    except BadEncoding:
-        raise
+    again = encode(value)
     if again != bytes(data):
         raise BadEncoding("msgpack is valid but not in eiapbem's canonical form")
     return value

@@ -96,7 +96,10 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     # ``_base``, ``_changed``: the map this one was derived from by ``set``/``remove`` (the first of a run of
     # updates, at most ``_CHANGED_MAX`` keys) and the keys set or removed since; None/() for a map built
     # whole.  Invariant checks that passed on the base look at those keys only (``rules.model.state``).
-    __slots__ = ("_d", "_h", "_ok", "_dirty", "_base", "_changed")
+    # ``_passed``: an invariant check passed on this very map (set by ``rules.model.state``); a map derived
+    # from it starts a new run there, so a chain of updates each checked costs its own change, not the
+    # run's (a memo hint only: the checks still ask whether the base passed).
+    __slots__ = ("_d", "_h", "_ok", "_dirty", "_base", "_changed", "_passed")
 
     def __init__(self, items: Mapping[K, V] | typing.Iterable[tuple[K, V]] = ()) -> None:
         pairs = list(items.items()) if isinstance(items, Mapping) else list(items)
@@ -113,6 +116,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         self._dirty: tuple = ()
         self._base: FrozenMap | None = None
         self._changed: tuple = ()
+        self._passed = False
 
     @classmethod
     def _derived(cls, parent: "FrozenMap", d: dict, dirty: tuple, changed: tuple) -> "FrozenMap":
@@ -123,8 +127,15 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         m._h = None
         m._ok = parent._ok
         m._dirty = parent._dirty + dirty if parent._ok is not None else ()
-        if parent._base is None:
+        m._passed = False
+        if parent._base is None or parent._passed:
             m._base, m._changed = parent, changed
+            # The map before the parent stays reachable through ``_base`` (``rules.control.units_at`` derives
+            # its index from one a step or two back); the one before that is let go, so a long game keeps
+            # three versions of a map alive, not all of them.
+            grand = parent._base
+            if grand is not None and grand._base is not None:
+                grand._base, grand._changed = None, ()
         elif len(parent._changed) < _CHANGED_MAX:
             m._base, m._changed = parent._base, parent._changed + changed
         else:
@@ -253,6 +264,17 @@ def _tname(v: Any) -> str:
     return type(v).__name__
 
 
+_REGEXES: dict[str, re.Pattern] = {}
+
+
+def _compiled(regex: str) -> re.Pattern:
+    """``re.compile`` remembered by the pattern's text (``re``'s own cache is looked up with flags each call)."""
+    c = _REGEXES.get(regex)
+    if c is None:
+        c = _REGEXES[regex] = re.compile(regex)
+    return c
+
+
 class ScalarSpec(Spec):
     def __init__(self, typ: type, constraints: tuple = ()) -> None:
         self.typ = typ
@@ -264,21 +286,22 @@ class ScalarSpec(Spec):
         return type(value) is self.typ
 
     def check(self, value: Any, path: str) -> Any:
-        if self.typ is str and isinstance(value, enum.Enum) and isinstance(value, str):
-            value = value.value  # a StrEnum member where a plain id is declared
-        if not self._base_ok(value):
-            raise InvalidValue(f"expected {self.typ.__name__}, got {_tname(value)} {value!r}", path=path)
+        if type(value) is not self.typ:  # (the exact type is the usual case: nothing to convert)
+            if self.typ is str and isinstance(value, enum.Enum) and isinstance(value, str):
+                value = value.value  # a StrEnum member where a plain id is declared
+            if not self._base_ok(value):
+                raise InvalidValue(f"expected {self.typ.__name__}, got {_tname(value)} {value!r}", path=path)
         for c in self.constraints:
-            if isinstance(c, Range):
+            if type(c) is Range:
                 if (c.lo is not None and value < c.lo) or (c.hi is not None and value > c.hi):
                     lo = "" if c.lo is None else str(c.lo)
                     hi = "" if c.hi is None else str(c.hi)
                     raise InvalidValue(f"{value} is outside the allowed range {lo}..{hi}", path=path)
-            elif isinstance(c, OneOf):
+            elif type(c) is OneOf:
                 if value not in c.choices:
                     raise InvalidValue(f"{value!r} is not one of {', '.join(c.choices)}", path=path)
-            elif isinstance(c, Pattern):
-                if not re.fullmatch(c.regex, value):
+            elif type(c) is Pattern:
+                if not _compiled(c.regex).fullmatch(value):
                     raise InvalidValue(f"{value!r} is not a valid {c.what}", path=path)
         return value
 
@@ -480,21 +503,28 @@ class Plain:
     DEPTH = 32
 
 
+_SCALARS = frozenset({type(None), bool, int, str, bytes})
+
+
 def _plain_ok(value: Any, depth: int) -> bool:
-    """``PlainSpec.check`` without paths (issue 18: a save's journal is checked at every open)."""
+    """``PlainSpec.check`` without paths (issue 18: a save's journal is checked at every open).
+
+    A scalar inside a list or map is taken where it stands, without a call (most of a log line's or an
+    action's values are scalars)."""
     if depth > Plain.DEPTH:
         return False
     t = type(value)
-    if value is None or t is bool or t is int or t is str or t is bytes:
+    if t in _SCALARS:
         return True
+    leaf = _SCALARS if depth < Plain.DEPTH else frozenset()  # one level deeper is still within the limit
     if t is list or t is tuple:
         for v in value:
-            if not _plain_ok(v, depth + 1):
+            if type(v) not in leaf and not _plain_ok(v, depth + 1):
                 return False
         return True
     if t is dict:
         for k, v in value.items():
-            if type(k) is not str or not _plain_ok(v, depth + 1):
+            if type(k) is not str or (type(v) not in leaf and not _plain_ok(v, depth + 1)):
                 return False
         return True
     return False
@@ -584,8 +614,130 @@ def field_specs(cls: type[Record]) -> dict[str, Spec]:
     return specs
 
 
-#: Every dataclass field name of a record class, transient ones too (``Record.replace`` copies them).
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+#: Per record class, the function ``__post_init__`` runs (``_validator``).
+_VALIDATORS: dict[type, Any] = {}
+
+
+def _fast_ok(spec: Spec, v: str, consts: dict[str, Any]) -> str | None:
+    """A Python expression true only where ``spec.check`` of the value named ``v`` returns it unchanged.
+
+    None where there is no such expression (the spec is called).  A false expression proves nothing:
+    the spec is called then, and it raises its own error or normalises."""
+    if isinstance(spec, OptionalSpec):
+        inner = _fast_ok(spec.inner, v, consts)
+        return None if inner is None else f"({v} is None or {inner})"
+    name = f"_c{len(consts)}"
+    if isinstance(spec, ScalarSpec):
+        consts[name] = spec.typ
+        parts = [f"type({v}) is {name}"]
+        for i, c in enumerate(spec.constraints):
+            cname = f"{name}_{i}"
+            if type(c) is Range:
+                if c.lo is not None:
+                    consts[cname + "lo"] = c.lo
+                    parts.append(f"{cname}lo <= {v}")
+                if c.hi is not None:
+                    consts[cname + "hi"] = c.hi
+                    parts.append(f"{v} <= {cname}hi")
+            elif type(c) is OneOf:
+                consts[cname] = frozenset(c.choices)
+                parts.append(f"{v} in {cname}")
+            elif type(c) is Pattern:
+                consts[cname] = _compiled(c.regex).fullmatch
+                parts.append(f"{cname}({v}) is not None")
+            else:
+                return None  # a constraint the scalar check does not test either: leave it to the spec
+        return "(" + " and ".join(parts) + ")"
+    if isinstance(spec, EnumSpec | RecordSpec):
+        consts[name] = spec.typ if isinstance(spec, EnumSpec) else spec.cls
+        return f"type({v}) is {name}"  # (an enum member's type is its enum: enums with members are final)
+    return None
+
+
+def _validator(cls: type) -> Any:
+    """``__post_init__`` for ``cls``: ``_checked_fields`` written out per field, then ``_check``.
+
+    A field whose value passes a plain test (its exact type, its range, pattern or choices:
+    ``_fast_ok``) is left as it is, which is what its spec's ``check`` does with such a value; any
+    other value goes to the spec, which raises its error or normalises, in field order as before
+    (issue 18: a replay and a decode make thousands of records).  Field names are identifiers, so the
+    text is safe to compile."""
+    specs = field_specs(cls)
+    consts: dict[str, Any] = {"_set": object.__setattr__}
+    lines = []
+    for i, (name, spec) in enumerate(specs.items()):
+        assert name.isidentifier()
+        consts[f"_s{i}"] = spec
+        call = [f"    f = _s{i}.check(v, {name!r})", "    if f is not v:", f"        _set(self, {name!r}, f)"]
+        ok = _fast_ok(spec, "v", consts)
+        lines.append(f"    v = self.{name}")
+        if ok is None:
+            lines += call
+        else:
+            lines.append(f"    if not {ok}:")
+            lines += ["    " + line for line in call]
+    lines.append("    self._check()")
+    ns: dict[str, Any] = dict(consts)
+    exec("def check(self):\n" + "\n".join(lines) + "\n", ns)  # noqa: S102 (generated from field names)
+    return ns["check"]
+
+
+#: Per record class, ``_from_obj`` of a map holding exactly its fields (``_builder``).
+_BUILDERS: dict[type, Any] = {}
+
+
+def _builder(cls: type) -> Any:
+    """``_from_obj`` of a plain map holding exactly the fields of ``cls``, written out per field.
+
+    Each field is read by its spec's ``from_obj`` with its path, in field order, as the plain loop does;
+    a scalar that passes its plain test (``_fast_ok``) is taken as it is, which is what its spec's
+    ``from_obj`` returns for it, and an enum's value is looked up in a table of its members (what
+    ``EnumSpec.from_obj`` does with a string); only a field read by its spec needs its path written
+    (issue 18: a decoded state is ~3,000 records).  Field names are identifiers, so the text is safe."""
+    specs = field_specs(cls)
+    consts: dict[str, Any] = {"_cls": cls, "_join": _join, "InvalidValue": InvalidValue}
+    lines, args = [], []
+    for i, (name, spec) in enumerate(specs.items()):
+        assert name.isidentifier()
+        consts[f"_s{i}"] = spec
+        read = f"_s{i}.from_obj(v, _join(path, {name!r}))"
+        lines.append(f"    v = obj[{name!r}]")
+        scalar = isinstance(spec, ScalarSpec) or (isinstance(spec, OptionalSpec) and isinstance(spec.inner, ScalarSpec))
+        ok = _fast_ok(spec, "v", consts) if scalar else None  # (a record or enum is never plain)
+        if isinstance(spec, EnumSpec):
+            consts[f"_m{i}"] = {m.value: m for m in spec.typ}
+            lines.append(f"    f{i} = _m{i}.get(v) if type(v) is str else None")
+            lines.append(f"    if f{i} is None:")
+            lines.append(f"        f{i} = {read}")
+        elif ok is not None:
+            lines.append(f"    f{i} = v if {ok} else {read}")
+        else:
+            lines.append(f"    f{i} = {read}")
+        args.append(f"{name}=f{i}")
+    lines += ["    try:", f"        return _cls({', '.join(args)})", "    except InvalidValue as err:",
+              "        raise InvalidValue(err.reason, path=_join(path, err.path)) from err"]
+    ns: dict[str, Any] = dict(consts)
+    exec("def build(obj, path):\n" + "\n".join(lines) + "\n", ns)  # noqa: S102 (generated from field names)
+    return ns["build"]
+
+
+#: Per record class, a function copying every dataclass field, transient ones too, from one instance into
+#: a new one (``Record.replace``).
+_COPIERS: dict[type, Any] = {}
+
+
+def _copier(cls: type) -> Any:
+    """``copy(src, new)``: every field of ``cls`` set on ``new`` from ``src``, one line per field.
+
+    Written out per class (as ``dataclasses`` writes ``__init__``): half the time of a loop over the
+    names with ``getattr`` (issue 18: a replay makes ~100 records a turn file).  Field names are
+    identifiers, so the text is safe to compile."""
+    names = [f.name for f in dataclasses.fields(typing.cast(Any, cls))]
+    assert all(n.isidentifier() for n in names)
+    body = "".join(f"    _set(new, {n!r}, src.{n})\n" for n in names) or "    pass\n"
+    ns: dict[str, Any] = {}
+    exec(f"def copy(src, new, _set=object.__setattr__):\n{body}", ns)  # noqa: S102 (generated from field names)
+    return ns["copy"]
 
 
 def _transients(cls: type) -> tuple[str, ...]:
@@ -608,15 +760,25 @@ class Record:
     KIND: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
+        check = _VALIDATORS.get(type(self))
+        if check is None:
+            check = _VALIDATORS[type(self)] = _validator(type(self))
+        check(self)  # every field by its spec (``_checked_fields``), then ``_check``
+
+    def _checked_fields(self) -> None:
+        """Every field checked by its spec, normalised in place where the spec normalises (the plain loop)."""
         for name, spec in field_specs(type(self)).items():
             value = getattr(self, name)
             fixed = spec.check(value, name)
             if fixed is not value:
                 object.__setattr__(self, name, fixed)
-        self._check()
 
     def _check(self) -> None:
         """Invariants across fields; raise ``InvalidValue`` with ``path`` = the field."""
+
+    def _check_replaced(self, changes: typing.AbstractSet[str]) -> None:
+        """``_check`` of a copy made by ``replace`` changing the fields ``changes`` (a record may check less)."""
+        self._check()
 
     def to_obj(self) -> dict[str, Any]:
         return {name: spec.to_obj(getattr(self, name)) for name, spec in field_specs(type(self)).items()}
@@ -631,6 +793,15 @@ class Record:
 
     @classmethod
     def _from_obj(cls, obj: Any, path: str):
+        if type(obj) is dict and obj.keys() == field_specs(cls).keys():
+            build = _BUILDERS.get(cls)
+            if build is None:
+                build = _BUILDERS[cls] = _builder(cls)
+            return build(obj, path)  # the fields in order, each as its spec reads it (``_builder``)
+        return cls._from_obj_plain(obj, path)
+
+    @classmethod
+    def _from_obj_plain(cls, obj: Any, path: str):
         if not isinstance(obj, dict):
             raise InvalidValue(f"expected a map for {cls.__name__}, got {_tname(obj)}", path=path)
         specs = field_specs(cls)
@@ -659,14 +830,13 @@ class Record:
             if name not in specs and name not in _transients(cls):
                 raise TypeError(f"{cls.__name__} has no field {name!r}")
         new = object.__new__(cls)
-        names = _FIELD_NAMES.get(cls)
-        if names is None:
-            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(typing.cast(Any, cls)))
-        for name in names:
-            object.__setattr__(new, name, getattr(self, name))
+        copy = _COPIERS.get(cls)
+        if copy is None:
+            copy = _COPIERS[cls] = _copier(cls)
+        copy(self, new)
         for name, value in changes.items():
             object.__setattr__(new, name, specs[name].check(value, name) if name in specs else value)
-        new._check()
+        new._check_replaced(changes.keys())
         return new
 
 

@@ -28,6 +28,8 @@ that carries only the map.  Pure functions of the state and the map.
 
 from __future__ import annotations
 
+import bisect
+
 from typing import Any
 
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
@@ -97,8 +99,10 @@ def city_power(state: GameState, ctx: Any, area: str) -> str | None:
 
 #: The last few units maps seen and their units by site (``units_at``); a memo of a pure function of the
 #: map, looked up by identity (the maps are immutable), so it changes no result and no order.
-_SITES: list[tuple[Any, dict[str, tuple[Any, ...]]]] = []
+_SITES: dict[int, tuple[Any, dict[str, tuple[Any, ...]]]] = {}
 _SITES_KEEP = 16
+#: How many maps back along ``FrozenMap._base`` a units map's index may be derived from.
+_CHAIN_WALK = 2
 
 
 def units_at(state: GameState, site: str) -> tuple[Any, ...]:
@@ -108,16 +112,65 @@ def units_at(state: GameState, site: str) -> tuple[Any, ...]:
     thousands of times a turn (corps, garrisons, fleets in a place), and a scan of every unit for each
     question made a turn's cost grow with the number of units times the number of questions."""
     units = state.units
-    for held, index in _SITES:
-        if held is units:
-            return index.get(site, ())
-    built: dict[str, list[Any]] = {}
-    for u in units.values():
-        built.setdefault(u.location.site, []).append(u)
-    index = {k: tuple(v) for k, v in built.items()}
-    _SITES.insert(0, (units, index))
-    del _SITES[_SITES_KEEP:]
+    hit = _SITES.get(id(units))  # the entry holds the map: an id found is this very map's
+    if hit is not None and hit[0] is units:
+        return hit[1].get(site, ())
+    index = _derived_index(units)
+    if index is None:
+        built: dict[str, list[Any]] = {}
+        for u in units.values():
+            built.setdefault(u.location.site, []).append(u)
+        index = {k: tuple(v) for k, v in built.items()}
+    _SITES[id(units)] = (units, index)
+    if len(_SITES) > _SITES_KEEP:
+        del _SITES[next(iter(_SITES))]  # the oldest
     return index.get(site, ())
+
+
+def _derived_index(units: Any) -> dict[str, tuple[Any, ...]] | None:
+    """The index of a units map derived by a few changes from a map whose index is remembered (issue 18).
+
+    A replay changes a unit or two per action: each changed unit leaves the tuple of its old site and
+    joins the tuple of its new one at its place in the map's order (the keys' str order; keys are unit
+    ids in a state, its invariant), and every other site's tuple is the remembered one.  None when
+    the map was not derived from a remembered one a few maps back."""
+    changed = set(getattr(units, "_changed", ()))
+    base = getattr(units, "_base", None)
+    for _ in range(_CHAIN_WALK):  # the base, or a base of the base (each a few changes back)
+        if base is None:
+            return None
+        hit = _SITES.get(id(base))
+        if hit is not None and hit[0] is base:
+            old = hit[1]
+            break
+        changed.update(base._changed)
+        base = base._base
+    else:
+        return None
+    index = dict(old)
+    work: dict[str, list[Any]] = {}
+    for k in sorted(changed):
+        was, now = base.get(k), units.get(k)
+        if was is not None:
+            at = work.get(was.location.site)
+            if at is None:
+                at = work[was.location.site] = list(index.get(was.location.site, ()))
+            del at[bisect.bisect_left(at, k, key=_unit_id)]
+        if now is not None:
+            at = work.get(now.location.site)
+            if at is None:
+                at = work[now.location.site] = list(index.get(now.location.site, ()))
+            at.insert(bisect.bisect_left(at, k, key=_unit_id), now)
+    for site, at in work.items():
+        if at:
+            index[site] = tuple(at)
+        else:
+            index.pop(site, None)
+    return index
+
+
+def _unit_id(u: Any) -> str:
+    return u.id
 
 
 def corps_at(state: GameState, area: str) -> list[Corps]:

@@ -256,6 +256,17 @@ def reinforcements_ready(state: GameState, power: str) -> bool:
     )
 
 
+def _ready_powers(state: GameState) -> tuple[str, ...]:
+    """The powers for which ``reinforcements_ready`` holds, in ``POWERS`` order, from one pass over the
+    minors and one over the leaders (issue 18: asked at every slot's end; the same answers)."""
+    ready = {p for p in POWERS if any(o.arrives <= state.date for o in state.powers[p].builds.values())
+             or state.powers[p].returned_factors.total > 0}
+    ready.update(m.controller for m in state.minors.values() if m.setup_due and m.controller is not None)
+    ready.update(lead.power for lead in state.leaders.values()
+                 if lead.status is LeaderStatus.INACTIVE and lead.returns is not None and lead.returns <= state.date)
+    return tuple(p for p in POWERS if p in ready)
+
+
 def choices_from_state(state: GameState) -> SequenceChoices:
     """The sequence choices a state holds for its current month."""
     declared_on = sorted(
@@ -265,7 +276,7 @@ def choices_from_state(state: GameState) -> SequenceChoices:
         gb_naval_position=state.move_order.gb_naval_position,
         fr_land_position=state.move_order.fr_land_position,
         skips=FrozenMap((p, tuple(ps.skips)) for p, ps in state.powers.items() if ps.skips),
-        reinforcements_ready=tuple(p for p in POWERS if reinforcements_ready(state, p)),
+        reinforcements_ready=_ready_powers(state),
         war_declared_on=tuple(declared_on),
         sealed_diplomacy=not state.options.one_round_diplomacy,
     )

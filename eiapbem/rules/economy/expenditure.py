@@ -91,7 +91,10 @@ def check_purchase_order(state: GameState, ctx: Any, power: str, order: Purchase
             raise IllegalAction(f"{order.port!r} is not a port on the map")
         a = ctx.map.area(order.port)
         if not a.port.shipbuilding:
-            raise IllegalAction(f"{a.name} is not a ship building port (12.5.3)")
+            own = sorted(x for x in ctx.map.areas_of_nation(buyer)
+                         if ctx.map.area(x).port is not None and ctx.map.area(x).port.shipbuilding)
+            raise IllegalAction(f"{a.name} is not a ship building port (12.5.3)",
+                                hint=f"{buyer}'s own ship building ports: {', '.join(own)}" if own else None)
         home = a.nation == buyer or (buyer in state.minors and a.nation in (buyer, *state.minors[buyer].districts))
         if not home and not (buyer == power and province_holder(state, ctx, a.province) == power):
             raise IllegalAction(f"{buyer} does not control the ship building port of {a.name}")

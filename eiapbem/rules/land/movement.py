@@ -323,12 +323,14 @@ def _after_combat_into_city(state: GameState, ctx: Any, power: str, unit: Corps)
     at = unit.location.site
     if m.area(at).city is None:
         raise IllegalAction(f"{at} has no city for {unit.id} to enter; leave out --city")
-    if not relations.allied(state, power, control.city_power(state, m, at)) or control.is_besieged(state, m, at):
-        raise IllegalAction(f"the city of {at} is not an unbesieged city of {power} or an ally; after combat a unit enters "
-                            f"only a friendly city (11.1.1, 000:1614)")
+    # 11.1.1 (000:1614): "any friendly-controlled or vacant city in the area"; a vacant enemy city is taken (13.5.2).
+    takes = not relations.allied(state, power, control.city_power(state, m, at))
+    if (takes and not occupation.may_enter_empty_city(state, m, at, power)) or control.is_besieged(state, m, at):
+        raise IllegalAction(f"the city of {at} is neither an unbesieged city of {power} or an ally nor a vacant enemy city; "
+                            f"after combat a unit enters only a friendly or vacant city (11.1.1, 000:1614)")
     end = Location(LocationKind.CITY, at)
     rec = (state.land_moves.get(unit.id) or LandMove(start=at)).replace(halted=True)
-    return Plan(unit, (), rec, end, None, allowance(state, ctx, unit, forced_march=rec.forced_march))
+    return Plan(unit, (), rec, end, None, allowance(state, ctx, unit, forced_march=rec.forced_march), takes=takes)
 
 
 def verify_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> None:
