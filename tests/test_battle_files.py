@@ -29,7 +29,9 @@ from clikit import files_in
 
 GAME = "Ulm"
 BID = "battle:1805-09:ulm:0"
-NAME = "pbembattle_Ulm_Ulm0.battle"
+NAME = "pbembattle_Ulm_Ulm0-question.battle"  # the attacker's question (000:172 and the file's kind)
+REPLY = "pbembattle_Ulm_Ulm0-reply.battle"
+CLOSE = "pbembattle_Ulm_Ulm0-close.battle"
 CLIENTS = ("AU", "PR")
 
 
@@ -104,8 +106,10 @@ class Table:
     def open(self, p):
         return Session.open(self.home(p), self.game, p, f"pw-{p}")
 
-    def send(self, src, dst, name=NAME):
-        """Copy a battle file from one folder's battles/ to another's (overwriting, 000:174)."""
+    def send(self, src, dst, name=None):
+        """Copy a battle file from one folder's battles/ to another's (overwriting, 000:174): France's question,
+        or Austria's reply."""
+        name = name or (NAME if src == "FR" else REPLY)
         target = self.home(dst) / "battles" / name
         target.parent.mkdir(exist_ok=True)
         shutil.copy(self.home(src) / "battles" / name, target)
@@ -167,9 +171,9 @@ def test_a_two_corps_defender_answers_through_battle_files_and_every_folder_repl
     assert [(d.power, d.kind) for d in fr.current().pending.values()] == [("AU", "battle.commander")]
     # France has nothing to answer: the question file is written (000:172 naming) and the slot cannot end.
     assert (t.home("FR") / "battles" / NAME).is_file()
-    assert any("send battles/pbembattle_Ulm_Ulm0.battle to Austria (Player AU <au@example.org>); the game waits for "
+    assert any(f"send battles/{NAME} to Austria (Player AU <au@example.org>); the game waits for "
                "Austria's reply" in line for line in t.open("FR").battle_lines())
-    with pytest.raises(IllegalAction, match="waits for AU's reply to battles/pbembattle_Ulm_Ulm0.battle") as err:
+    with pytest.raises(IllegalAction, match=f"waits for AU's reply to battles/{NAME}") as err:
         t.open("FR").end_phase()
     _one_sentence(err.value)
     t.open("AU").load_path(t.send("FR", "AU"))
@@ -177,7 +181,7 @@ def test_a_two_corps_defender_answers_through_battle_files_and_every_folder_repl
     assert [d.kind for d in _own(au, "AU")] == ["battle.commander"]
     au.act(AnswerDecision(_own(au, "AU")[0].id, "leader:AU:charles"))
     # The chits come next, for both sides at once: Austria's reply goes before it chooses (000:176).
-    assert au.last_battle_file is not None and au.last_battle_file.name == NAME
+    assert au.last_battle_file is not None and au.last_battle_file.name == REPLY
     t.open("FR").load_path(t.send("AU", "FR"))
     fr = t.open("FR")
     assert sorted((d.power, d.kind) for d in fr.current().pending.values()) == [("AU", "battle.chit"), ("FR", "battle.chit")]
@@ -205,6 +209,26 @@ def test_a_two_corps_defender_answers_through_battle_files_and_every_folder_repl
     assert len(set(hashes.values())) == 1, hashes
     assert t.open("AU").data.battles == {} and t.open("FR").data.battles == {}
     assert "battle.end" in [e.kind for e in t.open("PR").journal()]
+
+
+def test_each_kind_of_battle_file_has_its_own_name_and_the_older_name_still_loads(tmp_path):
+    # The question, reply and close files shared one name, so a folder kept only the latest of them. A file
+    # under that older name (a game in progress) loads as before: files are known by what they hold.
+    t = Table(tmp_path)
+    t.open("FR")  # France's session writes its question
+    old = t.home("AU") / "battles" / "pbembattle_Ulm_Ulm0.battle"
+    old.parent.mkdir(exist_ok=True)
+    shutil.copy(t.home("FR") / "battles" / NAME, old)
+    au = t.open("AU")
+    au.load_path(old)
+    au = t.open("AU")
+    while au.last_battle_file is None:
+        au.act(AnswerDecision(_own(au, "AU")[0].id, _first(_own(au, "AU")[0])))
+    t.open("FR").load_path(t.send("AU", "FR"))
+    fight(t)
+    assert t.open("FR").current().battles[BID].finished
+    assert {NAME, REPLY, CLOSE} <= {p.name for p in (t.home("FR") / "battles").iterdir()}
+    assert {NAME, REPLY, old.name} <= {p.name for p in (t.home("AU") / "battles").iterdir()}
 
 
 def test_without_an_exchange_the_defender_answers_by_standing_orders(tmp_path):

@@ -98,7 +98,8 @@ def test_france_attacks_two_austrian_corps_and_the_battle_files_travel_until_it_
         cli("FR", "land", "move", "--unit", c, "--path", "verona")
     out = cli("FR", "land", "attack", "--area", "verona")
     bid = re.search(r"(battle:1805-\d\d:verona:\d)", cli("FR", "battle", "report")).group(1)
-    name = f"pbembattle_{GAME}_Verona0.battle"
+    name = f"pbembattle_{GAME}_Verona0-question.battle"  # France's question; Austria's reply has its own name
+    reply = f"pbembattle_{GAME}_Verona0-reply.battle"
     exchanges = 0
     for _ in range(60):
         status = cli("FR", "status")
@@ -128,9 +129,9 @@ def test_france_attacks_two_austrian_corps_and_the_battle_files_travel_until_it_
             kind, opts = re.search(r"asks AU (battle\.[\w-]+) \(([^)]*)\): 'eiapbem answer " + re.escape(asked[0]),
                                    status).groups()
             cli("AU", "answer", asked[0], _first(kind, opts))
-        assert f"send your reply battles/{name} to France (Player FR <fr@example.org>)" in status
-        shutil.copy(homes["AU"] / "battles" / name, homes["host"] / "battles" / name)
-        cli("FR", "load", f"battles/{name}")
+        assert f"send your reply battles/{reply} to France (Player FR <fr@example.org>)" in status
+        shutil.copy(homes["AU"] / "battles" / reply, homes["host"] / "battles" / reply)
+        cli("FR", "load", f"battles/{reply}")
         exchanges += 1
     assert exchanges >= 1
     report = cli("FR", "battle", "report", bid)

@@ -182,9 +182,11 @@ def test_a_battle_goes_by_battle_files_between_two_folders(two_years):
     assert len(said) == r.c.figures.battle_files // 2
     last = {name: (acting, defender) for name, acting, defender in said}  # a later battle may reuse a name
     for name, (acting, defender) in last.items():
-        holders = {role for role in ROLES if (r.c.out / role / "battles" / name).exists()}
-        assert holders == {p for n, a, d in said if n == name for p in (a, d)}
-        reply = envelope.parse((r.c.out / defender / "battles" / name).read_bytes(), name).header
+        answer = name.replace("-question.battle", "-reply.battle")  # each kind of battle file has its own name
+        sides = {p for n, a, d in said if n == name for p in (a, d)}
+        for each in (name, answer):
+            assert {role for role in ROLES if (r.c.out / role / "battles" / each).exists()} == sides
+        reply = envelope.parse((r.c.out / defender / "battles" / answer).read_bytes(), answer).header
         assert reply.kind == "battle" and reply.author == defender and f"/{acting}/battle/" in reply.slot
         assert sorted(s.role for s in reply.to) == sorted((acting, defender))
 

@@ -87,9 +87,10 @@ def _battle_by_files(players):
             if not open_ or not asked:
                 break
             au.act(AnswerDecision(asked[0].id, asked[0].options[0]))
-        assert au.last_battle_file is not None and au.last_battle_file.name == name
-        shutil.copy(au_dir / name, fr_dir / name)
-        fr.load_path(fr_dir / name)
+        reply = name.replace("-question.battle", "-reply.battle")  # each kind of battle file has its own name
+        assert au.last_battle_file is not None and au.last_battle_file.name == reply
+        shutil.copy(au_dir / reply, fr_dir / reply)
+        fr.load_path(fr_dir / reply)
         exchanges += 1
     else:
         raise AssertionError("the battle did not end")

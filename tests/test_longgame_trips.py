@@ -11,7 +11,7 @@ import email.policy
 
 import pytest
 from click.testing import CliRunner
-from test_battle_files import BID, NAME, Table, _own, fixed_randomness  # noqa: F401 (the autouse fixture)
+from test_battle_files import BID, NAME, REPLY, Table, _own, fixed_randomness  # noqa: F401 (the autouse fixture)
 
 from eiapbem.cli import main
 from eiapbem.cli.actions_cmd import _describe
@@ -80,7 +80,7 @@ def test_status_next_follows_the_battle_files(tmp_path, monkeypatch):
     monkeypatch.setattr(game_cmd, "open_session", lambda *a, **k: t.open("AU"))
     r = CliRunner().invoke(main.cli, ["answer", q.id, "leader:AU:charles"], terminal_width=200)
     assert r.exit_code == 0, (r.output, r.exception)
-    assert f"your reply is battles/{NAME}" in r.output
+    assert f"your reply is battles/{REPLY}" in r.output  # the reply has its own name (question, reply, close)
     assert "next:" not in r.output, r.output
     # France loads the reply and answers its own question in its own folder: its 'next' still comes from its slot.
     t.open("FR").load_path(t.send("AU", "FR"))

@@ -42,7 +42,8 @@ def test_battle_files_go_back_and_forth_by_mail(game, tmp_path):  # noqa: F811
         for c in ("corps:FR:I", "corps:FR:II"):
             cli("FR", "land", "move", "--unit", c, "--path", "verona")
         cli("FR", "land", "attack", "--area", "verona")
-        name = f"pbembattle_{GAME}_Verona0.battle"
+        name = f"pbembattle_{GAME}_Verona0-question.battle"  # France's question; Austria's reply has its own name
+        reply = f"pbembattle_{GAME}_Verona0-reply.battle"
         exchanges = 0
         for _ in range(60):
             status = cli("FR", "status")
@@ -65,9 +66,9 @@ def test_battle_files_go_back_and_forth_by_mail(game, tmp_path):  # noqa: F811
                                        status).groups()
                 cli("AU", "answer", asked[0], _first(kind, opts))
             out = cli("AU", "mail", "sync", "--once", "--retry-wait", "0")
-            assert f"sent battles/{name} to fr@example.org" in out, out
+            assert f"sent battles/{reply} to fr@example.org" in out, out
             out = cli("FR", "mail", "sync", "--once", "--retry-wait", "0")
-            assert f"fetched battles/{name}" in out and f"loaded {name}" in out, out
+            assert f"fetched battles/{reply}" in out and f"loaded {reply}" in out, out
             exchanges += 1
         assert exchanges >= 1
         assert "is over" in cli("FR", "status")

@@ -152,9 +152,10 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
                 opts = re.search(rf"asks {other} naval\.[\w-]+ \(([^)]*)\): 'eiapbem answer " + re.escape(asked[0]),
                                  status).group(1)
                 cli(other, "answer", asked[0], opts.split("/")[0])
-            assert f"send your reply battles/{name} to {NAMES[phasing]}" in status
-            shutil.copy(homes[other] / "battles" / name, homes[phasing] / "battles" / name)
-            cli(phasing, "load", f"battles/{name}")
+            reply = name.replace("-question.battle", "-reply.battle")  # each kind of battle file has its own name
+            assert f"send your reply battles/{reply} to {NAMES[phasing]}" in status
+            shutil.copy(homes[other] / "battles" / reply, homes[phasing] / "battles" / reply)
+            cli(phasing, "load", f"battles/{reply}")
             exchanges += 1
         return exchanges
 

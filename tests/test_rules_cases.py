@@ -81,11 +81,11 @@ def test_changing_a_commander_cell_fails_the_11_2_9_case(monkeypatch):
 
 
 def test_changing_a_pursuit_class_cell_fails_the_11_2_10_case(monkeypatch):
-    from eiapbem.rules.tables import land
+    from eiapbem.rules.tables import land_pursuit  # the chart's own module (``land`` re-exports its names)
 
-    rows = list(land.PURSUIT_CLASS_ROWS)
+    rows = list(land_pursuit.PURSUIT_CLASS_ROWS)
     rows[2] = (200, (4, 2, 2))  # 2.0-2.9 after 2 rounds: 3 -> 2
-    monkeypatch.setattr(land, "PURSUIT_CLASS_ROWS", tuple(rows))
+    monkeypatch.setattr(land_pursuit, "PURSUIT_CLASS_ROWS", tuple(rows))
     assert not _run("11.2.10-pursuit-class").passed
 
 
@@ -106,8 +106,8 @@ def test_changing_the_naval_combat_table_fails_the_whole_battle_cases(monkeypatc
 
 
 def test_changing_the_siege_table_fails_the_11_4_cases(monkeypatch):
-    from eiapbem.rules.tables import land
+    from eiapbem.rules.tables import land_siege  # the chart's own module (``land`` re-exports its names)
 
     assert _run("11.4.1-undergarrisoned-breach-surrender").passed
-    monkeypatch.setattr(land, "SIEGE_UNDERGARRISON_MARGIN", 6)  # 9 of 15 would no longer be short
+    monkeypatch.setattr(land_siege, "SIEGE_UNDERGARRISON_MARGIN", 6)  # 9 of 15 would no longer be short
     assert not _run("11.4.1-undergarrisoned-breach-surrender").passed

@@ -534,3 +534,19 @@ def test_cli_prints_the_chart(run_cli):
     assert "5-1 5-2 5-1" in out and "(D) (H) (I)" in out
     code, out, err = run_cli("tables", "show", "combat-resolution")
     assert code == 0 and "-5.0" in out
+
+
+def test_the_chart_modules_stay_under_800_lines_and_land_reads_the_split_charts():
+    # land.py was 896 lines: the pursuit and siege charts moved to their own modules, and ``land`` re-exports
+    # their names so every ``land.<name>`` the rules read still works (the same objects, not copies).
+    from pathlib import Path
+
+    from eiapbem.rules import tables
+    from eiapbem.rules.tables import land_pursuit, land_siege
+
+    folder = Path(tables.__file__).parent
+    sizes = {p.name: len(p.read_text().splitlines()) for p in folder.glob("*.py")}
+    assert max(sizes.values()) <= 800, sizes
+    assert land.pursuit_class is land_pursuit.pursuit_class and land.SIEGE_TABLE is land_siege.SIEGE_TABLE
+    assert land.NotOnChart is land_siege.NotOnChart is land_pursuit.NotOnChart
+    assert {"pursuit-class", "pursuit-losses", "siege"} <= set(tables.all_tables())

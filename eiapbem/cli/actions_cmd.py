@@ -175,6 +175,12 @@ def _base(hint: Any) -> tuple[Any, bool]:
 _RESERVED = ("game", "power", "password", "help", "home")
 
 
+#: A command's field that takes fewer of its type's values than the type lists (the rules refuse the others).
+_COMMAND_FIELD_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("surrender-terms", "if_conditional_offered"): ("A.1", "A.2", "A.3", "A.4", "A.5"),  # list A only (6.4.2)
+}
+
+
 def _choices(hint: Any) -> tuple[str, ...] | None:
     """The fixed list of a ``str`` field annotated ``OneOf`` (also inside ``X | None``), else None."""
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
@@ -228,7 +234,8 @@ def _params(cls: type, command: str = "") -> tuple[list[click.Parameter], dict[s
                                        help=f"{noted.rstrip('.')}; may be given several times" if noted else "may be given several times"))
             build[f.name] = ("tuple", pname)
         elif _choices(hints[f.name]):
-            params.append(click.Option([opt, pname], type=click.Choice(_choices(hints[f.name])), required=required,
+            listed = _COMMAND_FIELD_CHOICES.get((command, f.name)) or _choices(hints[f.name])
+            params.append(click.Option([opt, pname], type=click.Choice(listed), required=required,
                                        help=_field_help(command, f.name, cls=cls)))
             build[f.name] = ("plain", pname)
         elif hint is int:
@@ -308,15 +315,36 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
             else:
                 click.echo(f"{s.power}: {name} {_describe(action)} accepted ({n} order{'s' if n != 1 else ''} so far in "
                            "this phase; 'eiapbem end-phase' sends them)")
-        left = engine.unmet_obligations(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
-        if left:
-            from eiapbem.client.status import answer_hint
+            for line in peace_terms_words(action, s.power):
+                click.echo(line)
+        from eiapbem.client.status import answer_hint, to_do
 
+        left = to_do(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
+        if left:
             ask = answer_hint(s.current().pending.values(), [s.power])
             click.echo(f"still to do: {ask or left[0]}")
 
     cmd = click.Command(name, callback=callback, params=params, help=help_text, short_help=short)
     return game_options(cmd)
+
+
+def peace_terms_words(action: Any, power: str) -> list[str]:
+    """The victory conditions an order names (``--term``, ``--if-conditional-offered``), each with its name and
+    what it does (15.0): the codes alone say nothing to a new player."""
+    from eiapbem.core.powers import POWER_NAMES
+    from eiapbem.rules.tables.diplomacy import peace_term_effect, peace_term_title
+
+    enemy = getattr(action, "enemy", None)
+    mine = tuple(getattr(action, "term", ()) or ())
+    claim = getattr(action, "if_conditional_offered", None)
+    if enemy not in POWER_NAMES or not (mine or claim):
+        return []
+    me, them = POWER_NAMES.get(power, power), POWER_NAMES[enemy]
+    out = [f"  if {them} surrenders to {me}: {peace_term_title(c)} - {peace_term_effect(c, me, them)}" for c in mine]
+    if claim:
+        out.append(f"  if {me} surrenders conditionally to {them}: {peace_term_title(claim)} - "
+                   f"{peace_term_effect(claim, them, me)}")
+    return out
 
 
 def _describe(action: Any) -> str:
@@ -328,6 +356,9 @@ def _describe(action: Any) -> str:
             continue
         if v is True:  # a flag: its name alone, as typed
             words.append(_opt(f.name))
+            continue
+        if isinstance(v, tuple):  # an option given several times, as typed ("--term B.3 --term B.6")
+            words.extend(f"{_opt(f.name)} {x}" for x in v)
             continue
         if isinstance(v, enum.Enum):
             v = v.value

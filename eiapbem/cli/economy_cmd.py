@@ -48,7 +48,8 @@ def records(state: GameState, seed: str, power: str | None, orders: Any = None) 
 
 
 def render(recs: list[dict[str, Any]], state: GameState, seed: str) -> str:
-    out = [f"Economic summary, {state.date.name} ({state.scenario}); random numbers from the seed {seed!r}"]
+    out = [f"Economic summary, {state.date.name} ({state.scenario}): a projection; its random numbers (losses, gold, "
+           f"piracy...) come from the preview seed {seed!r}, the phase itself rolls its own"]
     for r in recs:
         out.append("")
         title = r["power"] if r["fund"] == r["power"] else f"{r['power']} / {r['fund']}"

@@ -90,7 +90,7 @@ def register(cli: click.Group) -> None:
         if as_json:
             echo_json({"power": p, "kind": kind, "area": area_id, "units": recs})
             return
-        for line in show.units_lines(recs, p):
+        for line in show.units_lines(recs, p, area_id):
             click.echo(line)
 
     @show_group.command("reach")

@@ -110,8 +110,20 @@ def slot_label(slot_key: str, area: str, bid: str) -> str:
     return f"{slot_key}/battle/{place_of(area)}{index_of(bid)}"
 
 
-def file_name(game: str, area: str, bid: str) -> str:
-    return folders.battle_name(game, place_of(area), index_of(bid))
+#: The three kinds of battle file (docs/file-format.md 7.4): the attacker's question, the defender's reply,
+#: the attacker's close.  Each has its own name, so a folder keeps the last file of each kind.
+FILE_KINDS = ("question", "reply", "close")
+
+
+def file_name(game: str, area: str, bid: str, kind: str) -> str:
+    """``pbembattle_GameName_Lille0-question.battle``: the manual's name (000:172) and the file's kind.
+
+    Files are recognised by what they hold, not by name: a file under the older name without the kind
+    (``pbembattle_GameName_Lille0.battle``, a game in progress) loads as before."""
+    if kind not in FILE_KINDS:
+        raise ValueError(f"a battle file is a {', '.join(FILE_KINDS)}, not {kind!r}")
+    base = folders.battle_name(game, place_of(area), index_of(bid))
+    return f"{base.removesuffix('.battle')}-{kind}.battle"
 
 
 # ----------------------------------------------------------------- checking a battle's files

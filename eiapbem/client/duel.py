@@ -322,9 +322,9 @@ class Report:
         out.append("    per campaign: " + " ".join(f"{d:+.1f}" for d in diffs))
         strong_b, weak_b = self.breakdown(True), self.breakdown(False)
         out.append(f"  per power and campaign ({self.strong_kind} / {self.weak_kind}):")
-        for k in sorted(set(strong_b) | set(weak_b)):
-            fmt = "+.2f" if k.startswith("political points") else ".2f"
-            out.append(f"    {k}: {strong_b.get(k, 0.0):{fmt}} / {weak_b.get(k, 0.0):{fmt}}")
+        for row in sorted(set(strong_b) | set(weak_b)):
+            fmt = "+.2f" if row.startswith("political points") else ".2f"
+            out.append(f"    {row}: {strong_b.get(row, 0.0):{fmt}} / {weak_b.get(row, 0.0):{fmt}}")
         how = Counter(g.how for g in self.games)
         out.append(f"  winners found by: {', '.join(f'{k} {v}' for k, v in sorted(how.items()))}; "
                    f"wars declared {sum(g.wars for g in self.games)}, peaces {sum(g.peaces for g in self.games)}")

@@ -107,7 +107,8 @@ class BattleExchange(Store):
             self.save()
         return written
 
-    def _battle_file(self, bid: str, f: dict, body: dict, *, commit: bytes | None, nonce: bytes | None) -> tuple[dict, Path]:
+    def _battle_file(self, bid: str, f: dict, body: dict, *, commit: bytes | None, nonce: bytes | None,
+                     kind: str) -> tuple[dict, Path]:
         chain = self.contents.chain
         st = self.state
         assert st.slot is not None
@@ -118,7 +119,7 @@ class BattleExchange(Store):
                                             reloads=self.reloads(), rng=self.rng)
         env = envelope.parse(sealed.data, "your battle file")
         fk = crypto.unwrap_key(env, self.power, self.me.decrypter)
-        name = battles.file_name(self.game, f["area"], bid)
+        name = battles.file_name(self.game, f["area"], bid, kind)
         f = dict(f, record=record.to_obj(), files=list(f["files"]) + [[sealed.data, fk]], name=name)
         return f, self.folders.battles / name
 
@@ -133,7 +134,8 @@ class BattleExchange(Store):
         assert st.slot is not None
         body = {"battle": bid, "slot": st.slot.key(st.date), "ask": ask, "hidden": battles.hidden_commit(nonce, taken[ask:]),
                 "state": asked.encode(), "hash": asked.state_hash(), "questions": questions}
-        f, path = self._battle_file(bid, f, body, commit=pdice.commitment(nonce), nonce=f["secret"] or None)
+        f, path = self._battle_file(bid, f, body, commit=pdice.commitment(nonce), nonce=f["secret"] or None,
+                                   kind="question")
         f.update(secret=nonce, out=True, qask=ask, ask=-1)
         fights = self.fights()
         fights[bid] = f
@@ -144,7 +146,8 @@ class BattleExchange(Store):
 
     def _write_close(self, bid: str, f: dict, result: str) -> Path:
         """The attacker's last battle file: the result, and its last nonce revealed."""
-        f, path = self._battle_file(bid, f, {"battle": bid, "result": result}, commit=None, nonce=f["secret"])
+        f, path = self._battle_file(bid, f, {"battle": bid, "result": result}, commit=None, nonce=f["secret"],
+                                   kind="close")
         f.update(secret=b"", closed=True)
         fights = self.fights()
         fights[bid] = f
@@ -342,7 +345,7 @@ class BattleExchange(Store):
         label = battles.slot_label(st.slot.key(st.date), e["area"], bid)
         sealed, record = files.write_battle(self.contents.chain, record, self.me, label,
                                             {"battle": bid, "answers": answers}, nonce=battle_nonce(self.rng), rng=self.rng)
-        name = battles.file_name(self.game, e["area"], bid)
+        name = battles.file_name(self.game, e["area"], bid, "reply")
         entries[bid] = dict(e, record=record.to_obj(), answers=answers, sent=True, name=name, reply=sealed.data)
         self._set_battles(answer=entries)
         self.save()

@@ -120,6 +120,20 @@ def unit(state: GameState, unit_id: str, viewers: Iterable[str] = ()) -> list[st
     return out
 
 
+def peace_term_line(t: Any) -> str:
+    """A peace term in force (``PeaceTerm``) as a player reads it: its name, for whom, and how long (6.4, 15.0)."""
+    from eiapbem.rules.tables.diplomacy import peace_term_title
+
+    bits = [f"for {POWER_NAMES.get(t.victor, t.victor)}"]
+    if t.target is not None:
+        bits.append(f"no trading with {'America' if t.target == 'america' else 'Great Britain'}")
+    if t.until is not None:
+        bits.append(f"until {t.until.name}")
+    if t.remaining is not None:
+        bits.append(f"{t.remaining} economic phase{'s' if t.remaining != 1 else ''} to go")
+    return f"{peace_term_title(t.code)} ({', '.join(bits)})"
+
+
 def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
     if p not in state.powers:
         raise IllegalAction(f"{p!r} is not a major power; use one of {' '.join(state.powers)}")
@@ -128,11 +142,12 @@ def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
         f"{POWER_NAMES[p]} ({p}), played by " + ("a human" if ps.controller == "human" else f"the computer ({ps.controller})"),
         f"  treasury ${ps.treasury}, manpower {ps.manpower}",
         f"  political status {ps.political_status}, victory points {ps.victory_points} (bid {ps.vp_bid})",
-        f"  at war with: {', '.join(ps.wars) or 'nobody'}",
+        f"  at war with: {', '.join(ps.wars) or 'nobody'}"
+        + (f"; minor countries: {', '.join(ps.minor_wars)}" if ps.minor_wars else ""),
         f"  allied with: {', '.join(ps.alliances) or 'nobody'}",
         f"  trade (6.10): {', '.join(ps.trade) or 'none'}; royal marriages: {', '.join(ps.royal_marriages) or 'none'}",
         f"  enforced peace (6.4): {', '.join(f'{q} until {d}' for q, d in ps.enforced_peace.items()) or 'none'}; "
-        f"peace terms on it: {', '.join(ps.peace_terms) or 'none'}",
+        f"peace terms on it: {'; '.join(peace_term_line(t) for t in ps.peace_terms.values()) or 'none'}",
         f"  controls: {', '.join(m for m, row in state.minors.items() if row.controller == p and row.status in ('conquered', 'free-state')) or 'no minor country'}",
     ]
     secret = state.powers[p].standing_orders.insurrection_triggers
@@ -185,7 +200,7 @@ def pool(state: GameState, p: str) -> list[str]:
     # reinforcement phase of that month (7.1.2, 7.2.2).
     orders = sorted(ps.builds.values(), key=lambda o: (o.arrives, o.nation, o.item, o.port or ""))
     rows = [f"{o.count} {o.item}" + (f" for {o.nation}" if o.nation != p else "") + (f" at {o.port}" if o.port else "")
-            + (" due now" if o.arrives <= state.date else f" arriving {o.arrives}") for o in orders]
+            + (" due now" if o.arrives <= state.date else f" arriving {o.arrives.name}") for o in orders]
     out.append(f"  on order: {'; '.join(rows) or 'nothing'}")
     return out
 
@@ -270,8 +285,11 @@ def units(state: GameState, p: str, kind: str | None = None, area_id: str | None
     return sorted(out, key=lambda r: (UNIT_KINDS.index(r["kind"]) if r["kind"] in UNIT_KINDS else 9, r["site"] or "", r["id"]))
 
 
-def units_lines(recs: list[dict], p: str) -> list[str]:
+def units_lines(recs: list[dict], p: str, area: str | None = None) -> list[str]:
     if not recs:
+        if area is not None:  # a newcomer asking what stands somewhere, not only their own forces
+            return [f"{POWER_NAMES[p]}: none of its forces in {area}; 'eiapbem show area {area}' lists every power's "
+                    f"units there, 'eiapbem show units POWER --area {area}' another power's"]
         return [f"{POWER_NAMES[p]}: no such forces on the map"]
     out = [f"Forces of {POWER_NAMES[p]} ({len(recs)})"]
     for r in recs:

@@ -45,6 +45,7 @@ def status_record(s: Any) -> dict:
         # 4.1.1 Fog of War: others' battles are only named (client.fog).
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
     }
+    rec["peace_terms"] = peace_terms_in_force(st, s.power)
     if slot is None:
         return rec
     impl = engine.phase_implemented(slot.phase)
@@ -69,7 +70,7 @@ def status_record(s: Any) -> dict:
         rec["actions_taken"] = len(s.data.taken.get(s.power, []))
         rec["reloads"] = s.reloads()
         try:
-            rec["to_do"] = list(engine.unmet_obligations(s.current(), s.power, rules_context(s.slot_dice())))
+            rec["to_do"] = to_do(s.current(), s.power, rules_context(s.slot_dice()))
         except IllegalAction:
             rec["to_do"] = []
         if slot.phase is Phase.LAND and s.power in st.powers:  # 11.2.1, 13.2.2: 'eiapbem land battle-orders'
@@ -119,6 +120,36 @@ def status_record(s: Any) -> dict:
     return rec
 
 
+def to_do(state: Any, power: str, ctx: Any) -> list[str]:
+    """What ``power`` must still do before 'eiapbem end-phase' (the rules' obligations), less what end-phase
+    does itself: in the sealed diplomacy it writes the commitment of the first round and the reveal of the
+    second, which the file must carry (6.0)."""
+    from eiapbem.rules import engine
+    from eiapbem.rules.model import Phase
+
+    found = list(engine.unmet_obligations(state, power, ctx))
+    slot = state.slot
+    if found and slot is not None and slot.phase is Phase.DIPLOMACY:
+        from eiapbem.rules.diplomacy import sealing
+
+        done_by_end_phase = set(sealing.obligations(state, power, []))
+        found = [f for f in found if f not in done_by_end_phase]
+    return found
+
+
+def peace_terms_in_force(state: Any, power: str | None) -> list[str]:
+    """The peace terms still in force on ``power`` (6.4, 15.0): each one's name, for whom, and what it does."""
+    ps = state.powers.get(power) if power else None
+    if ps is None or not ps.peace_terms:
+        return []
+    from eiapbem.rules.tables.diplomacy import peace_term_effect
+
+    from .show import peace_term_line
+
+    return [f"{peace_term_line(t)}: {peace_term_effect(t.code, POWER_NAMES[t.victor], POWER_NAMES[power])}"
+            for t in ps.peace_terms.values()]
+
+
 def has_fleet(state: Any, power: str) -> bool:
     """Whether ``power`` (or a minor it runs) has a fleet on the map (8.0: else its naval slot has nothing to do)."""
     from eiapbem.rules.model import POOL, Fleet
@@ -134,10 +165,12 @@ def answer_hint(pending: Any, powers: Any) -> str | None:
         if d.power in powers:
             due = int((getattr(d, "context", None) or {}).get("remaining") or 0) if d.kind == "battle.casualties" else 0
             several = f"; or all {due} losses in one answer: UNIT/TYPE=N,UNIT/TYPE=N adding up to {due} (11.2.9)" if due > 1 else ""
+            siege = d.id.split(":")[1] if d.kind.startswith("siege.") and d.id.count(":") >= 2 else None
             return (f"{d.power} to answer {d.kind} {d.id}: 'eiapbem answer {d.id} CHOICE' with CHOICE one of "
                     f"{', '.join(d.options)}" + several + (f" ('eiapbem battle report {d.id.split('/')[0]}' shows the battle"
                                                  + (", 'eiapbem answer --help' the chits)" if d.kind == "battle.chit" else ")")
-                                                 if d.kind.startswith("battle") else ""))
+                                                 if d.kind.startswith("battle") else "")
+                    + (f" ('eiapbem battle report {siege}' shows the siege, 11.4)" if siege else ""))
     return None
 
 
@@ -162,6 +195,8 @@ def render(rec: dict) -> list[str]:
     else:
         out.append(f"Turn: {POWER_NAMES[rec['turn_of']]} ({rec['slot']})")
     out.extend(rec.get("forks", []))
+    if rec.get("peace_terms"):
+        out.append(f"Peace terms in force on {POWER_NAMES[rec['power']]} (6.4): " + "; ".join(rec["peace_terms"]))
     if rec["computer"]:
         out.append("Played by the computer (every client plays their turns itself): "
                    + ", ".join(f"{c['power']} ({c['level']})" for c in rec["computer"]))
@@ -173,7 +208,8 @@ def render(rec: dict) -> list[str]:
         out.append(f"{p}: orders sent ({n} order{'s' if n != 1 else ''}); the phase resolves when every power's are in")
     elif rec["actions_taken"] is not None:
         n = rec["actions_taken"]
-        out.append(f"{p}: {n} action{'s' if n != 1 else ''} taken in this slot so far"
+        out.append((f"{p}: {n} order{'s' if n != 1 else ''} given in this phase so far ('eiapbem end-phase' sends them)"
+                    if rec["simultaneous"] else f"{p}: {n} action{'s' if n != 1 else ''} taken in this slot so far")
                    + (f", {rec['reloads']} reload(s)" if rec["reloads"] else ""))
         out.append("To do before end-phase: " + ("; ".join(rec["to_do"]) if rec["to_do"] else "nothing"))
     if rec.get("standing_orders"):

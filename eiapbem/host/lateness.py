@@ -109,6 +109,13 @@ def missed(s: Session, power: str) -> tuple[int, bool]:
     return dict(_read(s).missed).get(power, (0, False))
 
 
+def _int(value: object) -> int:
+    """A log parameter read as a whole number (``int(value)`` for a number or a numeral, as before)."""
+    if isinstance(value, (int, str)):
+        return int(value)
+    raise TypeError(f"a log parameter {value!r} is not a number")
+
+
 @dataclass(frozen=True)
 class _Reading:
     """What the ladder takes from the game log up to a line: the rules in force, and per power (missed, offered)."""
@@ -120,7 +127,7 @@ class _Reading:
         """This reading with one more line of the log (one of ``_KINDS``)."""
         p = dict(e.params)
         if e.kind == radmin.HouseRules.KIND:
-            rules = HouseRules(int(p["remind"]), int(p["remind_all"]), int(p["ai_play"]), int(p["offer_after"]))
+            rules = HouseRules(_int(p["remind"]), _int(p["remind_all"]), _int(p["ai_play"]), _int(p["offer_after"]))
             return _Reading(rules, self.missed)
         power = p.get("power")
         if not isinstance(power, str):
@@ -130,7 +137,7 @@ class _Reading:
         if e.kind == radmin.ReplacePlayer.KIND:
             n, offered = 0, False
         elif p.get("step") == "ai-play":
-            n = max(n, int(p.get("missed", 0)))
+            n = max(n, _int(p.get("missed", 0)))
         elif p.get("step") == "seat-offered":
             offered = True
         missed[power] = (n, offered)

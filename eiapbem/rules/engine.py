@@ -346,7 +346,7 @@ def unmet_obligations(state: GameState, power: str, ctx: RulesContext) -> tuple[
     # Every open question blocks the end of the slot, whoever must answer it: a battle
     # started in this slot must be fought out before the slot passes.
     found = [
-        f"answer the pending decision {d.kind} ({d.id})" if d.power == power else f"wait for {d.power} to answer {d.kind} ({d.id})"
+        f"answer the pending decision {d.kind} ({d.id}): 'eiapbem answer {d.id} CHOICE'" if d.power == power else f"wait for {d.power} to answer {d.kind} ({d.id})"
         for d in state.pending.values()
     ]
     hooks = _PHASES.get(state.slot.phase)

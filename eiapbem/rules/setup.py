@@ -391,15 +391,17 @@ def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
     out = []
     ps = state.powers[power]
     if ps.unplaced_factors.total:
-        out.append(f"place the remaining {ps.unplaced_factors.describe()} factors (5.1)")
+        out.append(f"place the remaining {ps.unplaced_factors.describe()} factors (5.1): 'eiapbem setup add-factors' "
+                   "or 'eiapbem setup add-garrison' ('eiapbem setup load default' places the shipped set-up)")
     if ps.unplaced_ships.total:
-        out.append(f"place the remaining {ps.unplaced_ships.describe()} ships (5.1)")
+        out.append(f"place the remaining {ps.unplaced_ships.describe()} ships (5.1): 'eiapbem setup add-ships'")
     for m in state.free_states(power):
         row = state.minors[m]
         if row.setup_due and (row.stored_factors.total or row.stored_ships.total):
             left = ", ".join(x for x in (row.stored_factors.describe() if row.stored_factors.total else "",
                                          row.stored_ships.describe() if row.stored_ships.total else "") if x)
-            out.append(f"place {m}'s remaining {left} (5.3.1)")
+            out.append(f"place {m}'s remaining {left} (5.3.1): 'eiapbem setup add-factors --corps CORPS' "
+                       f"with a corps of {m}, 'eiapbem setup add-garrison --nation {m}' or 'eiapbem setup add-ships'")
     return out
 
 

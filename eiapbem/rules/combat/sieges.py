@@ -230,6 +230,17 @@ def _note(s: Siege, line: str) -> Siege:
     return s.replace(report=s.report + (line,))
 
 
+def _worded(s: Siege, line: str) -> str:
+    """A report line as a player reads it: the assault attempt's table code ("nr") in words (11.4.1).
+
+    The stored line keeps the code: the report is part of the hashed state, and rewording it there would
+    give a game in progress another state for the same files."""
+    code = f": {s.result}."
+    if s.result and line.startswith("Assault attempt ") and line.endswith(code):
+        return f"{line[:-len(code)]}: {land.siege_result_words(s.result)}."
+    return line
+
+
 def _put(state: GameState, s: Siege) -> GameState:
     return state.replace(sieges=state.sieges.set(s.id, s))
 
@@ -431,7 +442,7 @@ def _finish(state: GameState, sid: str) -> Outcome:
     for p, n in s.political_points.items():
         state = state.with_power(p, political_status=state.powers[p].political_status + n)
     state = _put(state, s)
-    return engine.log(state, "game", "siege.result", s.report[-1], siege=s.id, outcome=s.outcome)
+    return engine.log(state, "game", "siege.result", _worded(s, s.report[-1]), siege=s.id, outcome=s.outcome)
 
 
 # ------------------------------------------------------------------ answers
@@ -487,7 +498,7 @@ RULES = engine.PhaseRules("sieges", decisions=(("siege", _verify, _apply),))
 
 def report_text(siege: Siege) -> str:
     """The siege as a player reads it: one line per event."""
-    return "\n".join(siege.report)
+    return "\n".join(_worded(siege, line) for line in siege.report)
 
 
 def report_record(siege: Siege) -> dict:

@@ -19,7 +19,7 @@ from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
 from eiapbem.rules.diplomacy.orders import AttemptInformalPeace, SueForPeace
 from eiapbem.rules.relations import power_of
 from eiapbem.rules.model import POWERS, Access, AccessKind, Corps, GameState, LocationKind, PeaceTerm, SurrenderSettings
-from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, blocked_by
+from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, blocked_by, peace_term_effect, peace_term_title
 
 #: 6.4 "Mandatory Enforced Peace Length" and the terms that lengthen it for the loser (B.2, C.2).
 ENFORCED_MONTHS = 18
@@ -53,7 +53,7 @@ def suit_obligations(state: GameState, ctx: Any, power: str, mine: Iterable[Any]
         if not victor_forces_inside(state, ctx, v, power):
             left = ", ".join(name(e) for e in sorted(enemies - set(suits)))
             return [f"{name(v)} has no forces inside {name(power)}: {name(power)} may sue it for peace only if it sues "
-                    f"every enemy at once (also {left}) (6.4.2)"]
+                    f"every enemy at once (also {left}) (6.4.2): 'eiapbem diplomacy sue-for-peace --to POWER' for each"]
     return []
 
 
@@ -174,8 +174,10 @@ def _apply_term(r: Result, victor: str, loser: str, cid: str) -> None:
     note = ""
     if cid in terms.TAKING:
         own = settings(st, victor, loser)
-        note = ": " + terms.take(r, victor, loser, cid, own.remove, own.cede)
-    r.say(loser, "diplomacy.term", f"peace term {cid} of {name(victor)} on {name(loser)}{note}", victor=victor, code=cid)
+        note = "; " + terms.take(r, victor, loser, cid, own.remove, own.cede)
+    effect = peace_term_effect(cid, name(victor), name(loser))  # the term's name and what it does (15.0)
+    r.say(loser, "diplomacy.term", f"peace term {peace_term_title(cid)} of {name(victor)} on {name(loser)}"
+          + (f": {effect}" if effect else "") + note, victor=victor, code=cid)
 
 
 def surrender(r: Result, loser: str, suits: dict[str, bool], *, forced: bool = False) -> None:
@@ -197,7 +199,9 @@ def surrender(r: Result, loser: str, suits: dict[str, bool], *, forced: bool = F
     for v in terms:
         _end_war(r, v, loser, formal=True)
         r.say(loser, "diplomacy.peace", f"{name(loser)} surrenders {kinds[v]}ly to {name(v)}"
-              + (f", terms {', '.join(terms[v])}" if terms[v] else ", no terms") + " (6.4.2)", other=v, terms_kind=kinds[v])
+              + (f", terms {', '.join(terms[v])}" if terms[v] else ", no terms") + " (6.4.2)"
+              + (": " + "; ".join(peace_term_title(c) for c in terms[v]) if terms[v] else ""),
+              other=v, terms_kind=kinds[v])
         points(r, v, 3 if kinds[v] == "conditional" else 5, f"{name(v)} accepts the {kinds[v]} surrender of {name(loser)} (6.4.2)")
         for cid in terms[v]:
             _apply_term(r, v, loser, cid)

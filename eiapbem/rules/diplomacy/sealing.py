@@ -94,7 +94,7 @@ def obligations(state: GameState, power: str, mine: list) -> list[str]:
     if step != ORDERS or want is None:
         return []
     if not mine or not isinstance(mine[0], RevealOrders):
-        return [f"{power} committed to sealed orders and must reveal them"]
+        return [f"{power} committed to sealed orders and must reveal them: 'eiapbem end-phase' reveals them"]
     if digest(power, phase_key(state), mine[0].nonce, mine[1:]) != want:
         return [f"the orders revealed by {power} do not match its commitment: they were changed after it was sent"]
     return []

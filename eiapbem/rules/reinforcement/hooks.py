@@ -26,16 +26,19 @@ def _one(kind) -> Factors:
     return Factors().with_(kind, 1)
 
 
-def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) -> str | None:
-    """A place where one factor of ``kind`` due to ``nation`` could go now, or ``None``."""
+def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) -> tuple[str, str] | None:
+    """A place where one factor of ``kind`` due to ``nation`` could go now, and the command that puts
+    factors there (``{n}`` stands for the count), or ``None``."""
     m = ctx.map
     one = _one(kind)
+    flag = f"--{kind.value} {{n}}"
+    of = "" if nation == power else f" --nation {nation}"
     corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == nation]
     for c in corps:
         if c.location.kind in (LocationKind.AREA, LocationKind.CITY) and c.loaned_to is None:
             try:
                 check_corps_takes(state, ctx, power, c, one)
-                return c.id
+                return c.id, f"eiapbem reinforce add-factors --corps {c.id} {flag}"
             except IllegalAction:
                 pass
     homes = [a for a in m.areas if m.area(a).city is not None and supply.is_home_area(state, m, a, nation)]
@@ -49,7 +52,9 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
         for where in places:
             try:
                 check_garrison_takes(state, ctx, power, nation, where, one)
-                return f"the garrison at {where}"
+                at = "city" if where.kind is LocationKind.CITY else "depot"
+                return (f"the garrison at {where}",
+                        f"eiapbem reinforce add-garrison --area {where.site} --at {at}{of} {flag}")
             except IllegalAction:
                 pass
     for c in corps:
@@ -58,7 +63,7 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
                 if control.city_power(state, m, a) == power and not control.is_besieged(state, m, a):
                     try:
                         check_corps_takes(state, ctx, power, c, one, at=Location(LocationKind.CITY, a))
-                        return f"{c.id} placed in {a}"
+                        return f"{c.id} placed in {a}", f"eiapbem reinforce place-corps --corps {c.id} --area {a} {flag}"
                     except IllegalAction:
                         pass
     return None
@@ -70,10 +75,11 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
         due = due_factors(state, nation)
         for kind in ARMY_ITEMS:
             n = due.get(kind)
-            if n and (spot := where_one_fits(state, ctx, power, nation, kind)) is not None:
+            if n and (fits := where_one_fits(state, ctx, power, nation, kind)) is not None:
+                spot, command = fits
                 out.append(
-                    f"place the {n} {kind.value} due to {nation} this month (room for one at least at {spot}); reinforcements may not be "
-                    f"delayed (7.2.2, 000:930)"
+                    f"place the {n} {kind.value} due to {nation} this month (room for one at least at {spot}): "
+                    f"'{command.format(n=n)}'; reinforcements may not be delayed (7.2.2, 000:930)"
                 )
     return out
 

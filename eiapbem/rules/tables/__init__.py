@@ -50,6 +50,8 @@ _REGISTRY: dict[str, Callable[[], Table]] = {}
 #: The submodules that hold charts; each registers its tables when imported.
 _MODULES = (
     "eiapbem.rules.tables.land",
+    "eiapbem.rules.tables.land_pursuit",
+    "eiapbem.rules.tables.land_siege",
     "eiapbem.rules.tables.naval",
     "eiapbem.rules.tables.diplomacy",
     "eiapbem.rules.tables.economy",

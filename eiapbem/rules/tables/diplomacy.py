@@ -279,6 +279,49 @@ PEACE_CONDITIONS: dict[str, PeaceCondition] = {
     )
 }
 
+#: What each choice does, in a player's words ({victor} and {loser} are the powers' names; 15.0, 000:2910-2949).
+PEACE_EFFECTS: dict[str, str] = {
+    "A.1": "the victor may not demand B.1 or B.7: {loser} removes no corps or fleet",
+    "A.2": "the victor may not demand B.3: {loser} pays no reparations",
+    "A.3": "the victor may not demand B.2: the usual 18 months of enforced peace only",
+    "A.4": "the victor may not demand B.5: no trade embargo on {loser}",
+    "A.5": "the victor may not demand B.6: {loser} cedes no land",
+    "B.1": "{loser} removes three of its corps",
+    "B.2": "{loser} may not declare war on {victor} for 24 months",
+    "B.3": "{loser} pays {victor} half its original home nation tax at the next economic phase",
+    "B.4": "{victor} gains 2 political points; whichever of the two later declares war on the other loses "
+           "1 political point more than usual",
+    "B.5": "{loser} may not trade with Great Britain (or, if it is Great Britain, with America); if it does, "
+           "{victor} may declare war on it even within the enforced peace",
+    "B.6": "{loser} cedes one province or minor country of {victor}'s choice (next to {victor}'s territory "
+           "or holding its corps; never the capital's)",
+    "B.7": "{loser} removes one fleet",
+    "C.1.a": "{loser} removes three corps from the map",
+    "C.1.b": "{loser} removes every garrison factor of its home nation",
+    "C.1.c": "{loser} removes two fleets of {victor}'s choice",
+    "C.2": "{loser} may not declare war on {victor} for 36 months",
+    "C.3": "{loser} pays {victor} all its original home nation tax at the next economic phase",
+    "C.4": "{loser} cedes three provinces or minor countries of {victor}'s choice (next to {victor}'s territory "
+           "or holding its corps; never the capital's)",
+    "C.5": "{victor} may garrison every city {loser} controls except capitals and passes through its "
+           "territory freely, until they are at war again",
+    "C.6": "{loser} removes one leader of {victor}'s choice",
+    "C.7": "Great Britain gives {victor} half its trade income for the next four economic phases, unless they "
+           "go to war again",
+}
+
+
+def peace_term_title(cid: str) -> str:
+    """"B.3" -> "B.3 Reparations 1/2 of home nation tax" (an id not on the chart as it is)."""
+    cond = PEACE_CONDITIONS.get(cid)
+    return cid if cond is None else f"{cid} {cond.title}"
+
+
+def peace_term_effect(cid: str, victor: str, loser: str) -> str:
+    """What the choice ``cid`` does, with the powers' names filled in ("" for an id not on the chart)."""
+    return PEACE_EFFECTS.get(cid, "").format(victor=victor, loser=loser)
+
+
 #: How many choices each kind of peace takes and from which lists (6.4, 000:664, 000:686).
 PEACE_CHOICES: dict[str, tuple[int, tuple[str, ...]]] = {
     "conditional": (2, ("B",)),  # victor: two from list B

@@ -8,8 +8,11 @@ registered with ``eiapbem.rules.tables.register``:
 - the COMBAT RESOLUTION CHART (000:3063-3107; 11.2.9);
 - the COMMANDER CHART (000:3109-3128, 003:2148-2236; 11.2.9, 13.8.7);
 - the GUARD COMMITMENT TABLE (000:3130-3140; 11.2.8);
-- the PURSUIT CLASS and PURSUIT tables (000:3142-3158, 003:1976-2146; 11.2.10);
-- the SIEGE TABLE (000:3160-3167; 11.4.1).
+- the PURSUIT CLASS and PURSUIT tables (000:3142-3158, 003:1976-2146; 11.2.10), in ``land_pursuit``;
+- the SIEGE TABLE (000:3160-3167; 11.4.1), in ``land_siege``.
+
+The last two are modules of their own; this module re-exports their names, so every
+``land.<name>`` reads as before.
 
 Units (see ``eiapbem.rules.tables``): morale losses in hundredths (a chart
 entry "-0.4" is a loss of 40), percentages as whole numbers.
@@ -20,17 +23,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from eiapbem.core.errors import EiaError
 from eiapbem.rules.tables import Table, register
+from eiapbem.rules.tables.land_common import ATTACKER, DEFENDER, SIDES, NotOnChart
 
-
-class NotOnChart(EiaError):
-    """A lookup outside what a chart covers (a level, random number or chit it does not list)."""
-
-
-ATTACKER = "attacker"
-DEFENDER = "defender"
-SIDES = (ATTACKER, DEFENDER)
+# The pursuit and siege charts live in their own modules (this one was over 800 lines); every name is
+# read through this module as before (``land.pursuit_class``, ``land.SIEGE_TABLE``...).
+from eiapbem.rules.tables.land_pursuit import (  # noqa: F401  (re-exported)
+    PURSUIT_CAVALRY_LEADER_MODIFIER,
+    PURSUIT_CLASS_ROWS,
+    PURSUIT_CLASS_VS_WITHDRAWAL,
+    PURSUIT_CLASSES,
+    PURSUIT_LOSS_EQUIVALENT,
+    PURSUIT_LOSSES,
+    PURSUIT_TERRAIN_SHIFTS,
+    modified_pursuit_class,
+    pursuit_class,
+    pursuit_loss_percent,
+)
+from eiapbem.rules.tables.land_siege import (  # noqa: F401  (re-exported)
+    BREACH,
+    NO_RESULT,
+    SIEGE_TABLE,
+    SIEGE_UNDERGARRISON_MARGIN,
+    SIEGE_UNDERGARRISONED_MODIFIER,
+    SORTIE,
+    SIEGE_RESULT_WORDS,
+    SORTIE_DEFENDER_LOSES_FROM,
+    is_undergarrisoned,
+    siege_random_number,
+    siege_result,
+    siege_result_words,
+    sortie_loser,
+)
 
 #: The attacker's operational possibilities chits, in the chart's column order (000:3003).
 ATTACKER_CHITS = ("outflank", "assault", "escalated-assault", "echelon", "probe")
@@ -564,131 +588,6 @@ def guard_losses(random_number: int, shift: int) -> int:
 
 
 # --------------------------------------------------------------------------
-# Pursuit (11.2.10, 000:3142-3158; 003:1976-2146)
-# --------------------------------------------------------------------------
-
-#: Rows of the pursuit class table: (lowest victor's morale loss in hundredths,
-#: pursuit class after 1, 2, 3+ rounds); None is "None" (000:3149-3153).
-PURSUIT_CLASS_ROWS: tuple[tuple[int, tuple[int | None, int | None, int | None]], ...] = (
-    (0, (6, 5, 4)),  # 0.0-0.9
-    (100, (5, 4, 3)),  # 1.0-1.9
-    (200, (4, 3, 2)),  # 2.0-2.9
-    (300, (3, 2, None)),  # 3.0-3.9
-    (400, (2, None, None)),  # 4.0+
-)
-#: Against a force withdrawing unbroken after a day's combat (000:1826, 000:3154).
-PURSUIT_CLASS_VS_WITHDRAWAL = 1
-PURSUIT_CLASSES = (6, 5, 4, 3, 2, 1)
-
-# random number 1..7 -> loss % for pursuit classes 6, 5, 4, 3, 2, 1 (None: "-", no loss).
-PURSUIT_LOSSES: dict[int, tuple[int | None, ...]] = {
-    1: (15, 10, 10, None, None, None),  # 000:3147, 003:2034-2045
-    2: (15, 15, 10, 10, None, None),  # 000:3148, 003:2055-2065
-    3: (30, 30, 15, 15, None, None),  # 000:3149, 003:2075-2084
-    4: (45, 45, 30, 20, 10, None),  # 000:3150, 003:2094-2102
-    5: (60, 60, 45, 30, 15, 10),  # 000:3151, 003:2112-2119
-    6: (90, 75, 60, 45, 30, 15),  # 000:3152, 003:2127-2134
-    7: (120, 90, 75, 60, 45, 15),  # 000:3153, 003:2135-2142
-}
-#: +1 to the pursuit random number with a cavalry leader (000:1830, 000:3154).
-PURSUIT_CAVALRY_LEADER_MODIFIER = 1
-#: Columns shifted "to the right" (to lower classes) by terrain (000:1832-1834, 000:3154).
-PURSUIT_TERRAIN_SHIFTS: dict[str, int] = {"forest": -1, "mountain": -1, "desert": -1, "marsh": -2}
-#: One pursuit loss is one cavalry factor, or three non-militia, or six militia factors (000:1838, 000:3158).
-PURSUIT_LOSS_EQUIVALENT: dict[str, int] = {"cavalry": 1, "non-militia": 3, "militia": 6}
-
-
-def pursuit_class(victor_morale_loss: int, rounds: int) -> int | None:
-    """The pursuit class table: the victor's total morale loss (hundredths) and the rounds fought.
-
-    ``rounds`` counts every round of the combat; 3 or more (any combat into a
-    second day) uses the "3+" column (000:1826).  None means no pursuit.
-    """
-    if not (isinstance(victor_morale_loss, int) and victor_morale_loss >= 0):
-        raise NotOnChart(f"a victor's morale loss is a whole number of hundredths, at least 0, not {victor_morale_loss!r}")
-    if not (isinstance(rounds, int) and rounds >= 1):
-        raise NotOnChart(f"a combat lasts at least one round, not {rounds!r}")
-    column = min(rounds, 3) - 1
-    row = [classes for low, classes in PURSUIT_CLASS_ROWS if victor_morale_loss >= low][-1]
-    return row[column]
-
-
-def modified_pursuit_class(pursuit_class_number: int | None, terrain: str | None = None) -> int | None:
-    """The class after the terrain column shift; None when it falls below class 1 (no pursuit)."""
-    if pursuit_class_number is None:
-        return None
-    if pursuit_class_number not in PURSUIT_CLASSES:
-        raise NotOnChart(f"pursuit classes run from 1 to 6, not {pursuit_class_number!r}")
-    shifted = pursuit_class_number + PURSUIT_TERRAIN_SHIFTS.get(terrain or "", 0)
-    return shifted if shifted >= 1 else None
-
-
-def pursuit_loss_percent(random_number: int, pursuit_class_number: int) -> int:
-    """Percentage of the victor's cavalry factors inflicted as pursuit losses; 0 for "-"."""
-    if random_number not in PURSUIT_LOSSES:
-        raise NotOnChart(f"the pursuit table lists random numbers 1 to 7, not {random_number!r}")
-    if pursuit_class_number not in PURSUIT_CLASSES:
-        raise NotOnChart(f"pursuit classes run from 1 to 6, not {pursuit_class_number!r}")
-    value = PURSUIT_LOSSES[random_number][PURSUIT_CLASSES.index(pursuit_class_number)]
-    return 0 if value is None else value
-
-
-# --------------------------------------------------------------------------
-# Siege table (11.4.1, 000:3160-3167; 003:2238-2267)
-# --------------------------------------------------------------------------
-
-SORTIE = "sortie?"
-NO_RESULT = "nr"
-BREACH = "breach"
-#: (lowest, highest) modified random number for each result (000:3163-3165).
-SIEGE_TABLE: tuple[tuple[int, int, str], ...] = (
-    (-1, 1, SORTIE),
-    (2, 3, NO_RESULT),
-    (4, 7, BREACH),
-)
-SIEGE_UNDERGARRISONED_MODIFIER = 1
-#: 11.4.1 (000:1960): undergarrisoned means more than 5 factors short of the garrison capacity.
-SIEGE_UNDERGARRISON_MARGIN = 5
-#: Sortie (000:1968, 000:3167): on a defender's random number of 5 or 6 the defender loses one factor,
-#: otherwise the besieger loses one.
-SORTIE_DEFENDER_LOSES_FROM = 5
-
-
-def is_undergarrisoned(garrison_factors: int, garrison_capacity: int) -> bool:
-    return garrison_factors < garrison_capacity - SIEGE_UNDERGARRISON_MARGIN
-
-
-def siege_random_number(die: int, siege_value: int, undergarrisoned: bool) -> int:
-    """An assault attempt's random number: the die minus the city's siege value, +1 if undergarrisoned."""
-    if not (isinstance(die, int) and 1 <= die <= 6):
-        raise NotOnChart(f"an assault attempt's random number is drawn from 1 to 6, not {die!r} (11.4.1)")
-    if not (isinstance(siege_value, int) and siege_value >= 0):
-        raise NotOnChart(f"a city's siege value is a whole number of forts, at least 0, not {siege_value!r}")
-    return die - siege_value + (SIEGE_UNDERGARRISONED_MODIFIER if undergarrisoned else 0)
-
-
-def siege_result(random_number: int) -> str:
-    """The siege table for a modified random number: "sortie?", "nr" or "breach".
-
-    The chart starts at -1; a lower number (a city of siege value 3) is read
-    as "sortie?" too (docs/decisions.md, "Land combat charts").
-    """
-    if not isinstance(random_number, int) or random_number > SIEGE_TABLE[-1][1]:
-        raise NotOnChart(f"the siege table has no random number {random_number!r}; the highest is +7")
-    for low, high, result in SIEGE_TABLE:
-        if random_number <= high:
-            return result
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def sortie_loser(random_number: int) -> str:
-    """Which side loses one factor in a sortie: "defender" on 5-6, else "besieger"."""
-    if not (isinstance(random_number, int) and 1 <= random_number <= 6):
-        raise NotOnChart(f"a sortie's random number is drawn from 1 to 6, not {random_number!r}")
-    return DEFENDER if random_number >= SORTIE_DEFENDER_LOSES_FROM else "besieger"
-
-
-# --------------------------------------------------------------------------
 # Printable tables
 # --------------------------------------------------------------------------
 
@@ -698,10 +597,6 @@ def _tenths(hundredths: int) -> str:
     if hundredths == 0:
         return "0"
     return f"-{hundredths // 100}.{hundredths % 100 // 10}"
-
-
-def _pct(v: int | None) -> str:
-    return "-" if v is None else f"{v}%"
 
 
 def _opt(s: TableSet | None, side: str) -> str | None:
@@ -835,62 +730,5 @@ def _guard_table() -> Table:
             "Result: extra guard factors lost.",
             "+1: Austrian, French, Prussian or Russian guards (at least 1 factor); +2: French or Russian (at least 2).",
             "British and Spanish guards may not be committed.",
-        ),
-    )
-
-
-@register("pursuit-class")
-def _pursuit_class_table() -> Table:
-    labels = ("0.0-0.9", "1.0-1.9", "2.0-2.9", "3.0-3.9", "4.0+")
-    rows = tuple(
-        (label,) + tuple("None" if c is None else c for c in classes)
-        for label, (_, classes) in zip(labels, PURSUIT_CLASS_ROWS)
-    )
-    return Table(
-        name="pursuit-class",
-        title="Pursuit Class Table",
-        section="11.2.10",
-        source="000:3145-3154, 003:1979-2122",
-        columns=("victor's morale loss", "1 round", "2 rounds", "3+ rounds"),
-        rows=rows,
-        notes=(
-            "Combats of two or more days use the 3+ column.",
-            f"Always class {PURSUIT_CLASS_VS_WITHDRAWAL} against forces withdrawing unbroken after a day's combat.",
-        ),
-    )
-
-
-@register("pursuit-losses")
-def _pursuit_losses_table() -> Table:
-    return Table(
-        name="pursuit-losses",
-        title="Pursuit Table",
-        section="11.2.10",
-        source="000:3145-3158, 003:2002-2146",
-        columns=("random number",) + tuple(f"class {c}" for c in PURSUIT_CLASSES),
-        rows=tuple((rn,) + tuple(_pct(v) for v in vals) for rn, vals in PURSUIT_LOSSES.items()),
-        notes=(
-            "Result: percentage of the victor's cavalry factors taken as losses by the broken force.",
-            "+1 to the random number with a pursuing cavalry leader.",
-            "Columns shift to the right (lower class): 1 in forest, mountain or desert; 2 in marsh; below class 1 no pursuit.",
-            "One loss = 1 cavalry = 3 non-militia = 6 militia factors.",
-        ),
-    )
-
-
-@register("siege")
-def _siege_table() -> Table:
-    labels = {SORTIE: "Sortie?", NO_RESULT: "NR", BREACH: "Breach"}
-    return Table(
-        name="siege",
-        title="Siege Table",
-        section="11.4.1",
-        source="000:3160-3167, 003:2238-2267",
-        columns=("random number", "result"),
-        rows=tuple((f"{lo:+d} to {hi:+d}", labels[r]) for lo, hi, r in SIEGE_TABLE),
-        notes=(
-            "Modifiers: minus the city's siege value; +1 if the garrison is more than 5 factors under capacity.",
-            "Sortie: the defender's random number 1-4: the besieger loses 1 factor; 5-6: the defender loses 1.",
-            "Breach: the garrison may surrender, otherwise the besieger assaults (5-1 against 5-2).",
         ),
     )
