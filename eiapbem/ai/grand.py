@@ -55,6 +55,7 @@ from typing import Any
 from eiapbem.ai.assess import ON_MAP, factor_strength, power_strength
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.diplomacy import peace, war
+from eiapbem.rules.diplomacy.minor_control import runner_pool
 from eiapbem.rules.diplomacy.orders import SueForPeace
 from eiapbem.rules.combat.battle import morale_value
 from eiapbem.rules.model import POWERS, Corps, FactorType, Fleet, GameState, Garrison, LocationKind, MinorStatus, PlayerKind
@@ -272,9 +273,7 @@ def runners(state: GameState, ctx: Any, power: str, minor_id: str, mights: dict[
             return minor_chart(minor_id).modifier(q) is not None
         return accepts_control(state, ctx, q, minor_id, level(kind), mights, theirs)
 
-    willing = [q for q in POWERS if q != power and willing_(q)]
-    free = [q for q in willing if q not in state.powers[power].alliances]
-    return free or willing
+    return runner_pool(state, [power], [q for q in POWERS if q != power and willing_(q)])
 
 
 def _wins_against_runners(state: GameState, ctx: Any, power: str, minor_id: str, theirs: int, lvl: Any,

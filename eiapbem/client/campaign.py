@@ -136,11 +136,12 @@ class Folders:
             elif st.slot.phase is Phase.SETUP:
                 setups.load_setup(s, "default")
             else:
-                lent = s.current().with_power(p, controller=self.kinds[p])
+                view = s.current()
+                lent = view.with_power(p, controller=self.kinds[p])
                 ctx = rules_context(s.slot_dice())
                 if sealed_orders._sealed_round(st) == "commit":  # the orders the computer chooses, sealed now:
                     # from the reactions this folder keeps and sends again itself, so only changes are given
-                    kept = sealed_orders.as_kept(s.data.meta, s.current(), p)
+                    kept = sealed_orders.as_kept(s.data.meta, view, p)
                     acts = list(duel.to_commit(kept.with_power(p, controller=self.kinds[p]), p, ctx))
                 elif st.slot.simultaneous:
                     acts = list(ai.orders(lent, p, ctx))

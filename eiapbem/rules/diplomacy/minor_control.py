@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from eiapbem.core.errors import BadData
 from eiapbem.core.dice import Dice
 from eiapbem.core.powers import check_power
@@ -58,6 +60,13 @@ def select_controller(
 # ----------------------------------------------------------------- the phase's control step (6.1.2, 6.1.3, 6.6)
 
 
+def runner_pool(state: Any, aggressors: list[str], willing: list[str]) -> list[str]:
+    """Who may be chosen to run an attacked minor, of the ``willing`` powers (6.6, 000:774): those allied with no
+    aggressor; when there are none, the aggressors' willing allies."""
+    free = [p for p in willing if not any(a in state.powers[p].alliances for a in aggressors)]
+    return free or list(willing)
+
+
 def control_attacked_minors(r, declared: dict[str, list[str]]) -> None:
     """Who runs each neutral minor declared on this month, and the aggressors' political points (6.2.1, 6.6).
 
@@ -84,10 +93,8 @@ def control_attacked_minors(r, declared: dict[str, list[str]]) -> None:
             chosen = holder
             how = f"its relations with {name(holder)} (6.1.2)"
         else:
-            willing = [p for p in POWERS if p not in aggressors and slug in st.powers[p].standing_orders.accept_control
-                       and minor(slug).modifier(p) is not None]
-            free = [p for p in willing if not any(a in st.powers[p].alliances for a in aggressors)]
-            pool = free or willing
+            pool = runner_pool(st, aggressors, [p for p in POWERS if p not in aggressors and slug in
+                                                st.powers[p].standing_orders.accept_control and minor(slug).modifier(p) is not None])
             if pool:
                 cands = {p: {"zone": status_box(r.ctx, st.powers[p].political_status)["zone"],
                              "at_war": any(a in st.powers[p].wars for a in aggressors)} for p in pool}
