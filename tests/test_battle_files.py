@@ -172,7 +172,8 @@ def test_a_two_corps_defender_answers_through_battle_files_and_every_folder_repl
     # France has nothing to answer: the question file is written (000:172 naming) and the slot cannot end.
     assert (t.home("FR") / "battles" / NAME).is_file()
     assert any(f"send battles/{NAME} to Austria (Player AU <au@example.org>); the game waits for "
-               "Austria's reply" in line for line in t.open("FR").battle_lines())
+               f"Austria's reply: put it in battles/ and run 'eiapbem load battles/{REPLY}'" in line
+               for line in t.open("FR").battle_lines())  # the reply's own name, not the question's
     with pytest.raises(IllegalAction, match=f"waits for AU's reply to battles/{NAME}") as err:
         t.open("FR").end_phase()
     _one_sentence(err.value)

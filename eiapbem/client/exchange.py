@@ -396,9 +396,10 @@ class BattleExchange(Store):
                 out.append(f"Battle in {f['area']} ({bid}): {POWER_NAMES[f['defender']]} plays at this computer and must answer: "
                            f"'eiapbem status --power {f['defender']}' shows its question (4.2.7)")
             elif f["out"]:
+                reply = battles.file_name(self.game, f["area"], bid, "reply")
                 out.append(f"Battle in {f['area']} ({bid}): send battles/{f['name']} to {who(f['defender'])}; the game waits "
-                           f"for {POWER_NAMES[f['defender']]}'s reply: put it in battles/ (replacing the old file) and run "
-                           f"'eiapbem load battles/{f['name']}' (4.2.7)")
+                           f"for {POWER_NAMES[f['defender']]}'s reply: put it in battles/ and run "
+                           f"'eiapbem load battles/{reply}' (4.2.7)")
             elif f["closed"]:
                 out.append(f"Battle in {f['area']} ({bid}) is over; battles/{f['name']} tells {POWER_NAMES[f['defender']]} the "
                            "result (send it if you like); your turn file carries the whole battle to every player")
