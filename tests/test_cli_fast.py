@@ -1,6 +1,7 @@
 """A command line that answers at once (issue 15 items 3-4): lazy commands, help from the index, one way imports."""
 
 import ast
+import json
 import subprocess
 import sys
 
@@ -80,10 +81,32 @@ def test_a_stale_index_is_slower_never_wrong(monkeypatch):
     g = main.LazyGroup("eiapbem")
     assert "status" in g.list_commands(None) and g.get_command(None, "tables") is not None
     monkeypatch.undo()
+    # A command added before the index is written again: looked for in every module, found.
+    idx = json.loads(main.INDEX_FILE.read_text(encoding="utf-8"))
+    del idx["commands"]["shell"]
+    idx["key"] = main.index_key(idx["commands"], idx["help"])
+    monkeypatch.setattr(main, "_INDEX", [idx])
+    assert main.LazyGroup("eiapbem").get_command(None, "shell") is not None
+    # A damaged index (its key is not its content's) is not used.
     monkeypatch.setattr(main, "_INDEX", [])
-    monkeypatch.setattr(main, "sources_hash", lambda: "another version of the code")
+    monkeypatch.setattr(main, "index_key", lambda commands, helps: "another content")
     assert main.index() is None and main.fast_help(["show", "--help"]) is None
     assert "shell" in main.LazyGroup("eiapbem").list_commands(None)
+
+
+def test_the_index_is_keyed_on_what_it_describes_not_on_the_sources(tmp_path):
+    # Issue 30 item 6: a comment appended to a source (a command module, a rules module) leaves the index current.
+    import shutil
+
+    pkg = tmp_path / "eiapbem"
+    shutil.copytree(ROOT / "eiapbem", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    for rel in ("cli/game_cmd.py", "rules/engine.py", "core/errors.py"):
+        with (pkg / rel).open("a", encoding="utf-8") as f:
+            f.write("# a comment appended\n")
+    code = "import json; from eiapbem.cli import index, main; print(json.dumps([main.index() is not None, main.INDEX_FILE.read_text(encoding='utf-8') == index.text()]))"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == [True, True]
 
 
 def test_no_cli_or_client_module_imports_a_private_name_of_another():

@@ -1,7 +1,9 @@
 """Write ``cli/index.json``: which modules make each command, and every command's ``--help`` text.
 
-Run ``python -m eiapbem.cli.index`` after changing a command or ``main.COMMAND_MODULES``;
-``tests/test_cli_fast.py`` fails while the file on disk differs from what this makes.
+Run ``python -m eiapbem.cli.index`` after changing a command, an option, a help text or
+``main.COMMAND_MODULES``; ``tests/test_cli_fast.py`` fails while the file on disk differs from what
+this makes.  The file is keyed on what it describes (``main.index_key``): a comment or any other
+change to the code leaves it as it is.
 The help is rendered 80 columns wide, as click renders it on a terminal of 80 columns or more.
 """
 
@@ -37,7 +39,9 @@ def make() -> dict:
     with click.Context(root, info_name="eiapbem", terminal_width=80, max_content_width=80,
                        help_option_names=["-h", "--help"]) as ctx:
         _walk(root, ctx, "", helps)
-    return {"modules": list(main.COMMAND_MODULES), "sources": main.sources_hash(), "commands": {k: commands[k] for k in sorted(commands)}, "help": helps}
+    commands = {k: commands[k] for k in sorted(commands)}
+    return {"modules": list(main.COMMAND_MODULES), "key": main.index_key(commands, helps), "commands": commands,
+            "help": helps}
 
 
 def text() -> str:

@@ -10,11 +10,12 @@ modules.  ``cli/index.json`` (written by ``python -m eiapbem.cli.index``, checke
 current by ``tests/test_cli_fast.py``) says which modules make each top-level
 command and holds the rendered ``--help`` of every command; so ``eiapbem``
 imports only the module(s) of the command being run, and ``eiapbem [X [Y]] --help``
-prints from the index without importing any of them.  The index names the hash
-of the package's sources it was written from; when any source differs (a new or
-changed command, before the index is written again) it is not used at all: every
-command module is imported and click prints the help, so a stale index is slower,
-never wrong.
+prints from the index without importing any of them.  The index is keyed on
+what it describes (issue 30 item 6): its ``key`` is the hash of its own command
+map and help texts, so only a changed command, option or help text makes it
+stale, never a comment or a change elsewhere in the code.  A command the index
+does not name is looked for in every command module, so a command added before
+the index is written again is slower to start, never missing.
 """
 
 from __future__ import annotations
@@ -57,26 +58,24 @@ INDEX_FILE = Path(__file__).with_name("index.json")
 _INDEX: list = []
 
 
-def sources_hash() -> str:
-    """SHA-256 of the package's Python sources: the index is used only for the code it was written from."""
+def index_key(commands: dict, helps: dict) -> str:
+    """SHA-256 of the index's content (its command map and help texts): what the index describes, not the sources."""
     import hashlib
 
-    root = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*.py")):
-        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
+    body = json.dumps({"commands": commands, "help": helps}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 def index() -> dict | None:
-    """The command index, or None when it is missing or was written from other sources or modules."""
+    """The command index, or None when it is missing, damaged or was written for another list of modules."""
     if not _INDEX:
         try:
             idx = json.loads(INDEX_FILE.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             idx = None
         if (not isinstance(idx, dict) or idx.get("modules") != list(COMMAND_MODULES)
-                or idx.get("sources") != sources_hash()):
+                or not isinstance(idx.get("commands"), dict) or not isinstance(idx.get("help"), dict)
+                or idx.get("key") != index_key(idx["commands"], idx["help"])):
             idx = None
         _INDEX.append(idx)
     return _INDEX[0]
@@ -102,9 +101,7 @@ class LazyGroup(click.Group):
         if name in self.commands:
             return self.commands[name]
         idx = index()
-        mods = idx["commands"].get(name) if idx else None
-        if idx and mods is None:
-            return None
+        mods = idx["commands"].get(name) if idx else None  # None: not in the index, so look in every module
         cmd = build(mods).commands.get(name)
         if cmd is not None:
             self.add_command(cmd)
