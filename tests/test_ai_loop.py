@@ -78,7 +78,7 @@ def test_host_and_one_client_with_five_ai_powers_play_three_months(tmp_path, run
     homes = {"FR": host, "GB": client}
     pw = {"FR": _pw("FR"), "GB": _pw("GB")}
     exchanged = 0
-    quick_played = replaced = False
+    quick_played = False
     economic = False
     while True:
         s = Session.open(host, GAME, "FR", _pw("FR"))

@@ -11,7 +11,7 @@ France at war with Austria (and Russia), September 1805 (``battlekit.land_state`
 from __future__ import annotations
 
 import pytest
-from battlekit import answer, corps, ctx, land_state, pending_of, play
+from battlekit import answer, corps, ctx, land_state, pending_of
 
 from eiapbem import ai
 from eiapbem.core.errors import IllegalAction

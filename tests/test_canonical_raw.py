@@ -63,7 +63,7 @@ def test_save_bytes_with_a_long_journal_are_the_plain_encoding():
             "players": {p: {"name": p, "email": f"{p}@x", "type": "hotseat"} for p in POWERS}}
     data = GameData(st0, meta)
     for month in range(40):
-        lines = tuple(LogEntry(slot=f"1805-01/naval/turn/GB", author="game", kind="test.line",
+        lines = tuple(LogEntry(slot="1805-01/naval/turn/GB", author="game", kind="test.line",
                                text=f"month {month} line {i} é") for i in range(30))
         data = GameData(data.state.replace(log=lines), data.meta, journal=data.journal,
                         journal_enc=data.journal_enc).absorbed()

@@ -132,7 +132,7 @@ def test_shell_completion_as_the_readme_says():
     env = dict(os.environ, _EIAPBEM_COMPLETE="bash_complete", COMP_WORDS="eiapbem show un", COMP_CWORD="2")
     p = subprocess.run([sys.executable, "-m", "eiapbem"], capture_output=True, text=True, env=env)
     assert p.stdout.split() == ["plain,unit", "plain,units"]
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "player-guide.md").read_text()
     assert "_EIAPBEM_COMPLETE=bash_source eiapbem" in readme
 
 

@@ -9,7 +9,7 @@ from eiapbem.client.session import OUT_OF_SYNC, TEST_SCRYPT_ENV, Session, file_s
 from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem import envelope, files, folders, keys
 from eiapbem.pbem.errors import OutOfSync
-from eiapbem.rules.model import POWERS, GameState, Phase
+from eiapbem.rules.model import POWERS, Phase
 from eiapbem.rules.setup import SetupPlaceCorps
 from clikit import files_in
 

@@ -27,7 +27,7 @@ def test_the_readme_demo_command_installs_the_command_it_runs():
     assert lines == ["python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/eiapbem demo"]
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["eiapbem"] == "eiapbem.cli.main:main"
-    assert "source .venv/bin/activate" in readme and "PATH" in readme.split("## What a player can do today")[0]
+    assert "source .venv/bin/activate" in readme and "PATH" in readme.split("## Where to read on")[0]
 
 
 def test_a_newcomer_following_the_readme_gets_a_running_game(tmp_path):
@@ -51,3 +51,71 @@ def test_a_newcomer_following_the_readme_gets_a_running_game(tmp_path):
     assert r.exit_code == 0, (r.output, r.exception)
     assert "RU: 34 setup actions applied" in r.stdout and "RU ended its slot" in r.stdout
     assert "Phase: diplomacy" in r.stdout  # the computer's six powers set up in turn after Russia
+
+
+GUIDES = ("README.md", "docs/player-guide.md", "docs/host-guide.md", "docs/scenario-editor.md")
+
+
+def _commands_named(text: str, names: set[str]) -> list[str]:
+    """Every ``eiapbem ...`` the text names: in backticks (also as typed in the shell, without the
+    ``eiapbem``: a span starting with a command's name), or on a line of a code block."""
+    import re
+
+    found = []
+    for m in re.finditer(r"`([a-z][^`]*)`", re.sub(r"\|\s+", "|", text)):
+        span = " ".join(m.group(1).split())
+        if span.startswith("eiapbem "):
+            found.append(span)
+        elif span.split()[0] in names and " " in span:
+            found.append("eiapbem " + span)
+    for block in re.findall(r"```[a-z]*\n(.*?)```", text, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            for part in re.split(r"&&|;", line.split("#")[0]):
+                part = part.strip()
+                if part.startswith("eiapbem "):
+                    found.append(part)
+    return found
+
+
+def test_every_command_the_guides_name_exists_with_its_options():
+    """A word after ``eiapbem`` is a command (``a|b`` alternatives each), a ``--option`` one of its options."""
+    import click
+
+    from eiapbem.cli import main
+
+    top = main.build()
+    common = {"--help", "-h", "--home", "--json", "--version"}
+    bad = []
+    for name in GUIDES:
+        for cmd in _commands_named((ROOT / name).read_text(), set(top.commands)):
+            words = cmd.replace("…", " ").split()[1:]
+            groups: list[click.Command] = [top]
+            for w in words:
+                if w.startswith("-") or w.isupper() or not isinstance(groups[0], click.Group):
+                    break
+                subs = [g.commands.get(alt) for g in groups for alt in w.split("|")]
+                if not all(subs):
+                    bad.append(f"{name}: {cmd!r}: no command {w!r}")
+                    groups = []
+                    break
+                groups = subs
+            for g in groups:
+                opts = {o for p in g.params for o in (*p.opts, *p.secondary_opts)} | common
+                for w in words:
+                    flag = w.split("=", 1)[0].strip("[]()`,.")
+                    if flag.startswith("--") and len(flag) > 2 and flag.split("|")[0] not in opts:
+                        bad.append(f"{name}: {cmd!r}: {g.name} has no {flag}")
+    assert bad == [], "\n".join(bad)
+
+
+def test_the_readme_points_to_guides_that_exist():
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    named = set(re.findall(r"`(docs/[a-z-]+\.md)`", readme))
+    assert {"docs/player-guide.md", "docs/host-guide.md", "docs/scenario-editor.md", "docs/json.md",
+            "docs/performance.md", "docs/architecture.md"} <= named
+    assert [n for n in sorted(named) if not (ROOT / n).exists()] == []
+    assert len(readme.splitlines()) <= 200
+    host = (ROOT / "docs" / "host-guide.md").read_text()
+    assert "## Upgrading a game" in host and "docs/upgrading.md" in host

@@ -10,7 +10,6 @@ import pytest
 from conftest import ROOT
 from eiapbem.data.context import rules_context
 from eiapbem.core.errors import BadData
-from eiapbem.data.context import rules_context
 import eiapbem.gap.arbitrate  # noqa: F401  (registers the gap.arbitrate case procedure)
 from eiapbem.rulecases.files import find_cases, load_case
 from eiapbem.rulecases.harness import run_case

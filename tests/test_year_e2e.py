@@ -121,9 +121,9 @@ def test_a_year_of_hotseat_play(tmp_path, run_cli, monkeypatch):
                 # The treasury after the phase is what the summary said (12.0).
                 assert after.powers[p].treasury == summaries[(str(st.date), p)], (st.date, p)
             pool = _cli_as(run_cli, home, "FR", "show", "pool")
-            assert f"on order: " in pool and f"2 infantry arriving {st.date.plus(3).name}" in pool  # 12.5.3: three months
+            assert "on order: " in pool and f"2 infantry arriving {st.date.plus(3).name}" in pool  # 12.5.3: three months
             log = _cli_as(run_cli, home, "FR", "log", "-n", "10")
-            assert f"FR: +$" in log and f"treasury ${after.powers['FR'].treasury}" in log
+            assert "FR: +$" in log and f"treasury ${after.powers['FR'].treasury}" in log
             continue
         if slot.phase is Phase.REINFORCEMENT:
             p = slot.power

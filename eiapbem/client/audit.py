@@ -26,7 +26,7 @@ backups in ``save/``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from eiapbem.client import inbox
 from eiapbem.client.session import GameData, NoGame, Session, find_game, local_roles
 from eiapbem.core.errors import BadEncoding, EiaError
 from eiapbem.pbem import atomic, crypto, envelope, files, folders, keys, savegame
-from eiapbem.pbem.errors import AlreadyLoaded, OutOfOrder
+from eiapbem.pbem.errors import AlreadyLoaded
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
 from eiapbem.rules.model import GameState, first_difference

@@ -28,7 +28,6 @@ the host repairs it with backups.
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 from eiapbem.client import inbox

@@ -54,7 +54,7 @@ def run(state_kib: int = 256, logn: int = crypto.STRONG_LOGN, repeat: int = 3) -
     gs_holder: list = []
     seal_ms = _best(lambda: gs_holder.append(files.create_gamestart(ids["host"], roster, "Bench", os.urandom(16), state)), repeat)
     gs, host_chain = gs_holder[-1]
-    env = envelope.parse(gs.data)
+    envelope.parse(gs.data)
     rows.append(Row("gamestart (full state)", len(gs.data), seal_ms,
                     _best(lambda: files.open_gamestart(gs.data, [ids["FR"]]), repeat),
                     _best(lambda: crypto.verify(envelope.parse(gs.data), roster["host"].sign), repeat)))

@@ -49,7 +49,7 @@ def _case_manipulate(inp: dict, dice: Dice) -> dict:
 # ----------------------------------------------------------------- the diplomacy phase (issue 16)
 
 # Rules-case procedure of the diplomacy phase (``tests/cases/diplomacy/*.toml``, procedure ``diplomacy.phase``).
-# 
+#
 # The state is a scenario's first state at a diplomacy month, with the facts a
 # case names (the keys of ``economy.phase``: wars, alliances, trade, status,
 # peace terms, minors, units…, plus ``enforced`` {power: {other: "YYYY-MM"}},

@@ -26,7 +26,7 @@ def _phase_case(inp: dict, ctx) -> dict:
     """
     from eiapbem.core.errors import IllegalAction
     from eiapbem.rules import engine
-    from eiapbem.rules.model import Access, AccessKind, CityControl, Date, FrozenMap, Location, LocationKind
+    from eiapbem.rules.model import Access, AccessKind, CityControl, FrozenMap
     from eiapbem.rules.model.units import Corps, Depot, Fleet
 
     state = scene_state(inp, phase=Phase(need(inp, "phase", str, "naval")))

@@ -28,7 +28,7 @@ from typing import Annotated, Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.economy import ceding, collection, expenditure, kingdoms, lending, levy, manipulation, status, victory
-from eiapbem.rules.economy.common import EconomicOrders, Line, Work
+from eiapbem.rules.economy.common import EconomicOrders, Work
 from eiapbem.rules.relations import at_war
 from eiapbem.rules.model import POWERS, FactorType, Fleet, GameState, LeaderStatus, LogEntry, Phase, Purchase, Record, ShipType
 from eiapbem.rules.model.base import FrozenMap, OneOf

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import control, engine, relations, supply
+from eiapbem.rules import engine, relations, supply
 from eiapbem.rules.model import POOL, Corps, CorpsType, Factors, FactorType, GameState, Garrison, Location, LocationKind
 
 SPAIN = "SP"

@@ -18,7 +18,7 @@ from eiapbem.rules.model.base import InvalidValue, OneOf, Pattern, Range, Record
 #: The seven major powers in canonical (alphabetical) order and their names
 #: (one definition, in ``eiapbem.core.powers``).  Orders of play are in
 #: ``eiapbem.rules.sequence``.
-from eiapbem.core.powers import POWER_NAMES, POWERS  # noqa: E402
+from eiapbem.core.powers import POWER_NAMES, POWERS  # noqa: E402, F401  (re-exported)
 
 SLUG_RE = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 NATION_RE = rf"(?:AU|FR|GB|PR|RU|SP|TU|{SLUG_RE})"

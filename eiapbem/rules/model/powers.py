@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass
 from typing import Annotated
 
-from eiapbem.rules.model.base import FrozenMap, InvalidValue, OneOf, Pattern, Record, SortedSet
+from eiapbem.rules.model.base import FrozenMap, InvalidValue, OneOf, Record, SortedSet
 from eiapbem.rules.model.common import (
     Date,
     FactorType,
@@ -26,7 +26,7 @@ from eiapbem.rules.model.common import (
     Slug,
     SlugSet,
 )
-from eiapbem.rules.model.units import Factors, LeaderId, Ships, UnitId
+from eiapbem.rules.model.units import Factors, Ships, UnitId
 
 
 class PlayerKind(enum.StrEnum):

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from eiapbem.rules.tables import Table, register
-from eiapbem.rules.tables.land_common import ATTACKER, DEFENDER, SIDES, NotOnChart
+from eiapbem.rules.tables.land_common import ATTACKER, DEFENDER, NotOnChart
 
 # The pursuit and siege charts live in their own modules (this one was over 800 lines); every name is
 # read through this module as before (``land.pursuit_class``, ``land.SIEGE_TABLE``...).
