@@ -314,9 +314,10 @@ def area_record(state: GameState, m: Any, area_id: str) -> dict:
     return {"id": a.id, "name": a.name, "nation": a.nation, "province": a.province, "terrain": str(a.terrain),
             "forage": a.forage,
             "city": None if not a.city else {"name": a.city.name, "supply": a.city.supply, "siege": a.city.siege,
-                                             "garrison_room": a.city.garrison_capacity, "capital": a.city.capital or None},
+                                             "garrison_room": a.city.garrison_capacity, "capital": a.city.capital or None,
+                                             "held_by": control.city_holder(state, m, a.id)},
             "port": None if not a.port else {"seas": list(a.port.seas), "ice": bool(a.port.ice)},
-            "controlled_by": state.area_control.get(a.id, a.nation),
+            "controlled_by": control.area_holder(state, m, a.id),  # as the text form (13.3.2 cessions, 13.3.1)
             "units": [unit_record(state, u) for u in state.units.values() if u.location != POOL and u.location.site == a.id],
             "neighbours": list(m.land_neighbours(a.id))}
 
