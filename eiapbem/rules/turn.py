@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from eiapbem.core.dice import Dice, DiceError
-from eiapbem.core.errors import BadEncoding, IllegalAction
+from eiapbem.core.errors import BadEncoding, IllegalAction, RulesBug
 from eiapbem.rules import engine
 from eiapbem.rules.engine import AnswerDecision, RulesContext
 from eiapbem.rules.model import GameState, PlayerKind
@@ -143,7 +143,7 @@ def auto_answer(state: GameState, ctx: RulesContext, computer: Computer) -> Game
             continue
         d = due[0]
         state = engine.apply_action(state, d.power, AnswerDecision(d.id, standing.answer(state, d, ctx)), ctx).state
-    raise RuntimeError("automatic battle answers do not end")  # pragma: no cover - a rules bug
+    raise RulesBug("automatic battle answers do not end")  # pragma: no cover - a rules bug
 
 
 # ----------------------------------------------------------------- dice of a slot with battle files
