@@ -179,3 +179,36 @@ def test_phases_never_import_each_other():
         if _phase(m) is not None and _phase(t) is not None and _phase(m) != _phase(t)
     )
     assert sideways == []
+
+
+#: Issue 30 item 1: the raw fields of control, war and access.  Every other module asks ``rules/control.py``
+#: (holders, cessions) or ``rules/relations.py`` (wars, alliances, access) instead of reading them inline.
+RAW_FIELDS = ("area_control", "city_control", "ceded_provinces", "wars", "minor_wars", "alliances", "access")
+#: The owners, the record itself, and the steps that change control, war or access (they read what they write).
+RAW_READERS = {
+    "eiapbem.rules.control", "eiapbem.rules.relations", "eiapbem.rules.model.state",
+    "eiapbem.rules.cession", "eiapbem.rules.peace_capitals", "eiapbem.rules.hostile_garrisons",
+    "eiapbem.rules.land.conquest", "eiapbem.rules.land.occupation", "eiapbem.rules.land.supplyphase",
+    "eiapbem.rules.combat.sieges", "eiapbem.rules.scenario", "eiapbem.rules.scenario_edits", "eiapbem.rules.admin",
+    "eiapbem.rules.diplomacy.alliances", "eiapbem.rules.diplomacy.minor_control", "eiapbem.rules.diplomacy.minor_orders",
+    "eiapbem.rules.diplomacy.orders", "eiapbem.rules.diplomacy.peace", "eiapbem.rules.diplomacy.terms",
+    "eiapbem.rules.diplomacy.war",
+}
+#: Still reading a raw field; each entry goes when its reads are folded into the owners.  ``client.duel`` and
+#: ``client.newgame`` count other records' ``wars`` (a duel's tally, a selection's opening wars) as well.
+RAW_READERS_TO_FOLD = {
+    "eiapbem.rules.naval.attack", "eiapbem.rules.naval.movement", "eiapbem.rules.sequence",
+    "eiapbem.client.duel", "eiapbem.client.newgame",
+}
+
+
+def _raw_reads(path: Path) -> list[str]:
+    return sorted({n.attr for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                   if isinstance(n, ast.Attribute) and n.attr in RAW_FIELDS})
+
+
+def test_only_the_owners_read_the_raw_control_war_and_access_fields():
+    """Issue 30 item 1: an inline ``state.area_control.get(...)`` is seen as well as a second ``def area_holder``."""
+    readers = {m for m, f in MODS.items() if m.startswith(("eiapbem.rules", "eiapbem.client")) and _raw_reads(f)}
+    assert sorted(readers - RAW_READERS - RAW_READERS_TO_FOLD) == []
+    assert sorted((RAW_READERS | RAW_READERS_TO_FOLD) - readers - {"eiapbem.rules.model.state"}) == []  # kept current

@@ -57,7 +57,7 @@ def on_map(state: GameState) -> int:
 def spanish_provinces(state: GameState, m: Any) -> list[str]:
     """Unceded Spanish home provinces with a guerrilla value (13.2.1)."""
     return sorted(p.id for p in m.provinces.values()
-                  if p.nation == SPAIN and not p.is_minor and p.id not in state.ceded_provinces)
+                  if p.nation == SPAIN and not p.is_minor and control.ceded_to(state, p.id) is None)
 
 
 def place(state: GameState, ctx: Any, area: str, n: int) -> tuple[GameState, int]:
@@ -193,7 +193,7 @@ def after_battle(state: GameState, battle: Any, ctx: Any) -> tuple[GameState, An
         return state, battle
     loser = battle.defender if battle.winner == "attacker" else battle.attacker
     a = ctx.map.area(battle.area)
-    if a.nation != SPAIN or a.province in state.ceded_provinces:
+    if a.nation != SPAIN or control.ceded_to(state, a.province) is not None:
         return state, battle
     spanish = [u for u in loser.units if u.startswith(f"corps:{SPAIN}:") and not u.startswith(f"corps:{SPAIN}:guerrilla")]
     if not spanish:
