@@ -375,9 +375,8 @@ def _step_after(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> An
     state, battle = aftermath.leader_casualties(state, battle, ctx)
     state, battle = aftermath.destroy_depots(state, battle)
     state, battle = aftermath.remove_emptied(state, battle)
-    from eiapbem.rules.land.guerrillas import after_battle  # 13.2.1: Spain's lost combats raise guerrillas
-
-    state, battle = after_battle(state, battle, ctx)
+    for hook in engine.hooks("battle.after"):  # the land phase's: 13.2.1, Spain's lost combats raise guerrillas
+        state, battle = hook(state, battle, ctx)
     for role in ROLES:
         battle = battle.with_side(battle.side(role).replace(outflanking=(), arrived=False))
     if not battle.result:

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import control, engine, relations, supply
+from eiapbem.rules.combat.battle import event
 from eiapbem.rules.model import POOL, Corps, CorpsType, Factors, FactorType, GameState, Garrison, Location, LocationKind
 
 SPAIN = "SP"
@@ -187,8 +188,6 @@ def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
 def after_battle(state: GameState, battle: Any, ctx: Any) -> tuple[GameState, Any]:
     """13.2.1 (000:2382): Spain lost a field combat with a Spanish corps in an unceded Spanish province:
     one guerrilla factor in that area.  Returns the state and the battle (with an event when placed)."""
-    from eiapbem.rules.combat.battle import event
-
     if battle.winner not in ("attacker", "defender"):
         return state, battle
     loser = battle.defender if battle.winner == "attacker" else battle.attacker
