@@ -606,3 +606,13 @@ def test_orders_kingdoms_and_victors_survive_encoding():
     st2 = run_steps(st1, ctx).state
     assert st2.victors == ("FR",) and "poland" in st2.minors
     assert GameState.decode(st2.encode()) == st2
+
+
+def test_every_economic_order_registers_its_own_check_as_a_unit():
+    # Issue 30 item 3: one (class, verify) pair per order, in ACTIONS' order, no isinstance dispatch.
+    import inspect
+
+    from eiapbem.rules.economy import phase
+
+    assert tuple(cls for cls, _ in phase.VERIFY) == phase.ACTIONS
+    assert "isinstance(a," not in "".join(inspect.getsource(f) for _, f in phase.VERIFY)
