@@ -6,7 +6,7 @@ from battlekit import corps, ctx, land_state
 
 from eiapbem.rules import relations
 from eiapbem.rules.combat.retreat import retreat_path, retreat_targets
-from eiapbem.rules.model import Depot, Location, LocationKind
+from eiapbem.rules.model import CityControl, Depot, Location, LocationKind
 
 
 def _power_of(state):
@@ -27,6 +27,18 @@ def test_without_a_depot_toward_the_controlled_capital_000_1842():
     assert retreat_targets(s, m, ("AU",)) == ("vienna",)
     s = s.replace(area_control=s.area_control.set("vienna", "FR"))
     assert retreat_targets(s, m, ("AU",)) == ()
+
+
+def test_an_enemy_holding_the_capital_city_is_no_target_though_the_area_is_not_his_000_1842():
+    # Issue 30 item 1: the capital *city*'s holder decides (a French garrison took Vienna's city), not the
+    # record of the area; and a city retaken by its own power is a target again though the area was ceded.
+    s = land_state()
+    m = ctx().map
+    taken = s.replace(city_control=s.city_control.set("vienna", CityControl(nation="FR", since=s.date)))
+    assert retreat_targets(taken, m, ("AU",)) == ()
+    retaken = s.replace(area_control=s.area_control.set("vienna", "FR"),
+                        city_control=s.city_control.set("vienna", CityControl(nation="AU", since=s.date)))
+    assert retreat_targets(retaken, m, ("AU",)) == ("vienna",)
 
 
 def test_an_area_with_an_enemy_corps_is_passed_through_never_twice_000_1846():

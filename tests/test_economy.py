@@ -270,7 +270,7 @@ def test_economic_orders_are_written_on_the_one_order_sheet():
 def test_unaffordable_purchase_is_not_made():
     _, w = run({"treasury": {"TU": 0}}, {"TU": [BuyArmy(item="cavalry", count=20)]})
     assert not w.state.powers["TU"].builds
-    assert any(ln.item == "buy 20 cavalry" and ln.detail.startswith("not bought") for ln in w.ledger.lines)
+    assert any(ln.item == "buy 20 cavalry" and ln.not_bought and ln.detail == f"not bought: {ln.not_bought}" for ln in w.ledger.lines)
 
 
 def test_ships_built_in_the_chosen_port_and_counter_bought():
@@ -606,3 +606,13 @@ def test_orders_kingdoms_and_victors_survive_encoding():
     st2 = run_steps(st1, ctx).state
     assert st2.victors == ("FR",) and "poland" in st2.minors
     assert GameState.decode(st2.encode()) == st2
+
+
+def test_every_economic_order_registers_its_own_check_as_a_unit():
+    # Issue 30 item 3: one (class, verify) pair per order, in ACTIONS' order, no isinstance dispatch.
+    import inspect
+
+    from eiapbem.rules.economy import phase
+
+    assert tuple(cls for cls, _ in phase.VERIFY) == phase.ACTIONS
+    assert "isinstance(a," not in "".join(inspect.getsource(f) for _, f in phase.VERIFY)

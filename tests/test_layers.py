@@ -163,9 +163,14 @@ def test_the_checker_finds_a_circle_and_an_upward_import():
     assert RANK[_layer("eiapbem.cli.x")] > RANK[_layer("eiapbem.rules.b")]
 
 
-#: The phases' own packages; shared rules live beside them (relations, control, supply, forces, combat engines).
+#: The phases' own packages, with the battles' (combat) and the naval phase's; shared rules live beside them
+#: (relations, control, supply, forces, placement).
 PHASES = ("eiapbem.rules.setup", "eiapbem.rules.reinforcement", "eiapbem.rules.land", "eiapbem.rules.economy",
-          "eiapbem.rules.diplomacy")
+          "eiapbem.rules.diplomacy", "eiapbem.rules.naval", "eiapbem.rules.combat")
+#: The only imports between phase packages, one way each (issue 30 item 4): the land phase starts battles, the
+#: naval phase lands corps and lays depots by the land rules.  The other way round goes through the hook points
+#: of ``rules/engine.py`` (``land.slot-end``, ``battle.after``, ``standing.naval``).
+PHASE_IMPORTS = {("eiapbem.rules.land", "eiapbem.rules.combat"), ("eiapbem.rules.naval", "eiapbem.rules.land")}
 
 
 def _phase(module: str) -> str | None:
@@ -177,5 +182,64 @@ def test_phases_never_import_each_other():
     sideways = sorted(
         (m, t) for m, ts in EDGES.items() for t in ts
         if _phase(m) is not None and _phase(t) is not None and _phase(m) != _phase(t)
+        and (_phase(m), _phase(t)) not in PHASE_IMPORTS
     )
     assert sideways == []
+
+
+def _package_edges(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {p: set() for p in PHASES}
+    for m, ts in edges.items():
+        for t in ts:
+            pm, pt = _phase(m), _phase(t)
+            if pm is not None and pt is not None and pm != pt:
+                out[pm].add(pt)
+    return out
+
+
+def test_no_circle_between_phase_packages_not_even_through_a_function_level_import():
+    """Issue 30 item 4: ``EDGES`` holds every import, at any depth of the module (``ast.walk``), so an import
+    inside a function that closes a circle between two phase packages is one too."""
+    assert _circles(_package_edges(EDGES)) == []
+    assert sorted((a, b) for a, bs in _package_edges(EDGES).items() for b in bs) == sorted(PHASE_IMPORTS)
+    src = "def f():\n    from eiapbem.rules.land.guerrillas import after_battle\n"
+    mod = {"eiapbem.rules.combat.x": PACKAGE / "rules" / "combat" / "x.py"}
+    seen: set[str] = set()
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, ast.ImportFrom):
+            seen.add(node.module or "")
+    edges = {"eiapbem.rules.combat.x": {m for m in seen if m in MODS}, **{m: EDGES[m] for m in MODS if m not in mod}}
+    assert _circles(_package_edges(edges)) == [("eiapbem.rules.combat", "eiapbem.rules.land")]
+
+
+#: Issue 30 item 1: the raw fields of control, war and access.  Every other module asks ``rules/control.py``
+#: (holders, cessions) or ``rules/relations.py`` (wars, alliances, access) instead of reading them inline.
+RAW_FIELDS = ("area_control", "city_control", "ceded_provinces", "wars", "minor_wars", "alliances", "access")
+#: The owners, the record itself, and the steps that change control, war or access (they read what they write).
+RAW_READERS = {
+    "eiapbem.rules.control", "eiapbem.rules.relations", "eiapbem.rules.model.state",
+    "eiapbem.rules.cession", "eiapbem.rules.peace_capitals", "eiapbem.rules.hostile_garrisons",
+    "eiapbem.rules.land.conquest", "eiapbem.rules.land.occupation", "eiapbem.rules.land.supplyphase",
+    "eiapbem.rules.combat.sieges", "eiapbem.rules.scenario", "eiapbem.rules.scenario_edits", "eiapbem.rules.admin",
+    "eiapbem.rules.diplomacy.alliances", "eiapbem.rules.diplomacy.minor_control", "eiapbem.rules.diplomacy.minor_orders",
+    "eiapbem.rules.diplomacy.orders", "eiapbem.rules.diplomacy.peace", "eiapbem.rules.diplomacy.terms",
+    "eiapbem.rules.diplomacy.war",
+}
+#: Still reading a raw field; each entry goes when its reads are folded into the owners.  ``client.duel`` and
+#: ``client.newgame`` count other records' ``wars`` (a duel's tally, a selection's opening wars) as well.
+RAW_READERS_TO_FOLD = {
+    "eiapbem.rules.naval.attack", "eiapbem.rules.naval.movement", "eiapbem.rules.sequence",
+    "eiapbem.client.duel", "eiapbem.client.newgame",
+}
+
+
+def _raw_reads(path: Path) -> list[str]:
+    return sorted({n.attr for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                   if isinstance(n, ast.Attribute) and n.attr in RAW_FIELDS})
+
+
+def test_only_the_owners_read_the_raw_control_war_and_access_fields():
+    """Issue 30 item 1: an inline ``state.area_control.get(...)`` is seen as well as a second ``def area_holder``."""
+    readers = {m for m, f in MODS.items() if m.startswith(("eiapbem.rules", "eiapbem.client")) and _raw_reads(f)}
+    assert sorted(readers - RAW_READERS - RAW_READERS_TO_FOLD) == []
+    assert sorted((RAW_READERS | RAW_READERS_TO_FOLD) - readers - {"eiapbem.rules.model.state"}) == []  # kept current

@@ -107,7 +107,7 @@ def unaffordable(s: Any, action: Any) -> str | None:
 
     The phase is resolved in preview (``economy summary``'s projection, with the
     acting power's orders so far and the preview dice); the last ``not bought``
-    ledger line of this order's item is its reason.  Only the money of the
+    ledger line of this order's item (its ``not_bought`` field, not its text) is its reason.  Only the money of the
     resolving file's dice, an ally's gift or a cancelled order can change it.
     """
     kind = getattr(action, "KIND", "")
@@ -118,8 +118,8 @@ def unaffordable(s: Any, action: Any) -> str | None:
     why = None
     for rec in records(state, PREVIEW_SEED, s.power, orders):
         for ln in rec["lines"]:
-            if ln["item"] == item and str(ln["detail"]).startswith("not bought"):
-                why = str(ln["detail"])[len("not bought: "):]
+            if ln["item"] == item and ln["not_bought"]:
+                why = str(ln["not_bought"])
     return why
 
 

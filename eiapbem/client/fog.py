@@ -120,7 +120,7 @@ def friendly(state: GameState, viewers: Iterable[str]) -> set[str]:
     """The viewers' powers and their allies."""
     out = {v for v in viewers if v in POWERS}
     for v in list(out):
-        out |= set(state.powers[v].alliances)
+        out |= set(relations.allies(state, v))
     return out
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.client import fog
-from eiapbem.rules import control
+from eiapbem.rules import control, relations
 from eiapbem.rules.model import POOL, POWER_NAMES, Corps, Depot, Fleet, GameState, Garrison, LeaderStatus
 
 
@@ -142,9 +142,9 @@ def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
         f"{POWER_NAMES[p]} ({p}), played by " + ("a human" if ps.controller == "human" else f"the computer ({ps.controller})"),
         f"  treasury ${ps.treasury}, manpower {ps.manpower}",
         f"  political status {ps.political_status}, victory points {ps.victory_points} (bid {ps.vp_bid})",
-        f"  at war with: {', '.join(ps.wars) or 'nobody'}"
-        + (f"; minor countries: {', '.join(ps.minor_wars)}" if ps.minor_wars else ""),
-        f"  allied with: {', '.join(ps.alliances) or 'nobody'}",
+        f"  at war with: {', '.join(relations.enemies(state, p)) or 'nobody'}"
+        + (f"; minor countries: {', '.join(relations.minor_enemies(state, p))}" if relations.minor_enemies(state, p) else ""),
+        f"  allied with: {', '.join(relations.allies(state, p)) or 'nobody'}",
         f"  trade (6.10): {', '.join(ps.trade) or 'none'}; royal marriages: {', '.join(ps.royal_marriages) or 'none'}",
         f"  enforced peace (6.4): {', '.join(f'{q} until {d}' for q, d in ps.enforced_peace.items()) or 'none'}; "
         f"peace terms on it: {'; '.join(peace_term_line(t) for t in ps.peace_terms.values()) or 'none'}",
@@ -314,9 +314,10 @@ def area_record(state: GameState, m: Any, area_id: str) -> dict:
     return {"id": a.id, "name": a.name, "nation": a.nation, "province": a.province, "terrain": str(a.terrain),
             "forage": a.forage,
             "city": None if not a.city else {"name": a.city.name, "supply": a.city.supply, "siege": a.city.siege,
-                                             "garrison_room": a.city.garrison_capacity, "capital": a.city.capital or None},
+                                             "garrison_room": a.city.garrison_capacity, "capital": a.city.capital or None,
+                                             "held_by": control.city_holder(state, m, a.id)},
             "port": None if not a.port else {"seas": list(a.port.seas), "ice": bool(a.port.ice)},
-            "controlled_by": state.area_control.get(a.id, a.nation),
+            "controlled_by": control.area_holder(state, m, a.id),  # as the text form (13.3.2 cessions, 13.3.1)
             "units": [unit_record(state, u) for u in state.units.values() if u.location != POOL and u.location.site == a.id],
             "neighbours": list(m.land_neighbours(a.id))}
 
@@ -334,7 +335,7 @@ def power_record(state: GameState, p: str) -> dict:
     fleets = [u for u in state.units.values() if isinstance(u, Fleet) and u.nation == p and u.location != POOL]
     return {"power": p, "name": POWER_NAMES[p], "controller": ps.controller, "treasury": ps.treasury,
             "manpower": ps.manpower, "political_status": ps.political_status, "victory_points": ps.victory_points,
-            "vp_bid": ps.vp_bid, "wars": list(ps.wars), "alliances": list(ps.alliances),
+            "vp_bid": ps.vp_bid, "wars": list(relations.enemies(state, p)), "alliances": list(relations.allies(state, p)),
             "controls": [m for m, row in state.minors.items() if row.controller == p and row.status in ("conquered", "free-state")],
             "on_map": {"corps": len(corps), "factors": sum(c.factors.total for c in corps), "fleets": len(fleets),
                        "ships": sum(f.ships.total for f in fleets)},

@@ -21,12 +21,14 @@ import hashlib
 import hmac
 from typing import Mapping
 
+from eiapbem.core.errors import EiaError
+
 _DOMAIN = b"eiapbem/dice/v1\x00"
 _SPAN = 2**64
 
 
-class DiceError(Exception):
-    """A programming error in the use of dice (reused label, missing forced value)."""
+class DiceError(EiaError):
+    """A wrong use of dice (reused label, missing forced value); one of the ``EiaError`` family (issue 30 item 9)."""
 
 
 def derive(seed: bytes, label: str, sides: int) -> int:

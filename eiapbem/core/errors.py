@@ -19,6 +19,17 @@ class EiaError(Exception):
         self.hint = hint
 
 
+class RulesBug(EiaError):
+    """The machine broke a promise of its own (a loop that does not end, a step that does not progress).
+
+    Never a player's doing: the sentence names what stuck, so a report can be acted on; nothing was saved.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"internal error: {message}",
+                         hint="nothing was changed; please report this with the game's files")
+
+
 class IllegalAction(EiaError):
     """An action the rules do not allow now; the state is unchanged."""
 

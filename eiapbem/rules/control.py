@@ -10,7 +10,8 @@ power acting for it.
   follows its major district (13.6.3); neutral, influenced and allied minors'
   territory is held by no power (6.1.1-6.1.3).
 - ``province_holder``: a home province by its power unless ceded to another
-  (13.3.2); a minor district by ``minor_holder``.
+  (13.3.2, ``ceded_to``); a minor district by ``minor_holder``.  ``capital_owner``
+  (6.4) differs for a minor's district on purpose: the power acting for it.
 - ``area_holder``: the state's record of the area (``area_control``, a
   conquest or cession of that one area), else its province's holder, else the
   nation on the map.
@@ -58,6 +59,24 @@ def province_holder(state: GameState, ctx: Any, province: str) -> str | None:
     if prov.nation in POWERS:
         return state.ceded_provinces.get(province, prov.nation)
     return minor_holder(state, province)
+
+
+def ceded_to(state: GameState, province: str) -> str | None:
+    """The power a home province was ceded to (13.3.2), or None while it is its home power's."""
+    return state.ceded_provinces.get(province)
+
+
+def capital_owner(state: GameState, ctx: Any, province: str) -> str | None:
+    """The power a province's capital city belongs to for the effects of peace (6.4, 000:736).
+
+    A home province: ``province_holder``.  A minor's district differs from ``province_holder`` on purpose: it
+    belongs to the power *acting* for the minor (``relations.power_of``: allied and influenced minors too, not
+    only conquered ones and free states), because a peace ends the occupation of an ally's capitals as well.
+    """
+    ceded = ceded_to(state, province)
+    if ceded is not None:
+        return ceded
+    return power_of(state, _map(ctx).province(province).nation)
 
 
 def territory_power(state: GameState, ctx: Any, area: str) -> str | None:

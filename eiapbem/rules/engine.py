@@ -134,6 +134,10 @@ class PhaseRules:
     finish: Finish | None = None
     resolve: Resolve | None = None
     gaps: str = ""
+    #: Effects this part adds at a named point of another part, ``(point, rank, function)`` (issue 30 item 4):
+    #: the part that owns the point runs them in rank order (``hooks``), so it need not import the packages
+    #: adding them.  The points: ``HOOK_POINTS``.
+    hooks: tuple[tuple[str, int, Callable[..., Any]], ...] = ()
     #: Decision kinds whose answer may also be composed of several choices (a whole loss allocation,
     #: 11.2.9): the engine leaves the check of such an answer to the decision's ``verify``.
     composite: tuple[str, ...] = ()
@@ -155,6 +159,11 @@ def register_rules(rules: PhaseRules) -> None:
     for prefix, dverify, dapply in rules.decisions:
         _register_decision(prefix, dverify, dapply)
     _COMPOSITE.update(rules.composite)
+    for point, rank, fn in rules.hooks:
+        if point not in HOOK_POINTS:
+            raise ValueError(f"{rules.name}: no hook point {point!r}; the points are {', '.join(HOOK_POINTS)}")
+        _HOOKS.setdefault(point, []).append((rank, rules.name, fn))
+        _HOOKS[point].sort(key=lambda h: (h[0], h[1]))
     if rules.obligations or rules.finish or rules.resolve:
         _register_phase(rules.phases[0], PhaseHooks(rules.obligations, rules.finish, rules.resolve))
     if rules.gaps:
@@ -176,6 +185,22 @@ def _register_phase(phase: Phase, hooks: PhaseHooks) -> None:
     if phase in _PHASES:
         raise ValueError(f"hooks for the {phase} phase registered twice")
     _PHASES[phase] = hooks
+
+
+#: The named points where one part of the rules runs effects another part adds (``PhaseRules.hooks``), and the
+#: signature each point calls.
+HOOK_POINTS = {
+    "land.slot-end": "(state, power, ctx) -> Outcome: after a land slot's own end effects (10.7), in rank order",
+    "battle.after": "(state, battle, ctx) -> (state, battle): after a field battle's own aftermath (11.2.11)",
+    "standing.naval": "(state, decision) -> str: the standing-order answer to a naval.* question (9.2.1.1)",
+}
+_HOOKS: dict[str, list[tuple[int, str, Callable[..., Any]]]] = {}
+
+
+def hooks(point: str) -> tuple[Callable[..., Any], ...]:
+    """The functions registered at ``point`` (``HOOK_POINTS``), by rank then by the registering part's name."""
+    _load()
+    return tuple(fn for _, _, fn in _HOOKS.get(point, ()))
 
 
 #: Which rules of a phase that has actions are not built yet (shown by ``eiapbem status``).

@@ -11,6 +11,7 @@ What setup, reinforcement, land and economy share about forces, written once
   refused in one sentence (``check_holds``, ``check_room``, ``check_garrison_factors``, ``check_garrison_room``;
   ``STACK_LIMIT``, ``counters_in_section``, ``garrison_capacity``, ``city_garrison_total``,
   ``fits``, ``covers``);
+- the battle, naval combat or siege a pending decision belongs to (``decision_subject``);
 - ownership (``check_nation``, ``own_unit``, ``own_on_map``, ``on_map``);
 - factor transfers between corps and garrisons in one area (7.2.3, 10.4.3:
   ``check_transfer``, ``move_factors``, ``removed_log``).
@@ -20,7 +21,7 @@ Pure functions of the state, the map and the world data.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
@@ -100,6 +101,16 @@ def the_area(m: Any, area: str) -> Any:
         raise IllegalAction(f"there is no land area {area!r} on the map",
                             hint="areas are named by slug, like paris; 'eiapbem show area NAME' lists areas")
     return m.area(area)
+
+
+def decision_subject(records: Mapping[str, Any], decision: Any, key: str, what: str, over: Callable[[Any], bool]) -> Any:
+    """The record (a field battle, naval combat or siege) a pending decision's ``context[key]`` names, while
+    ``over(record)`` is false, or refuse in one sentence: the one lookup for every battle's answers."""
+    rid = decision.context.get(key)
+    rec = records.get(rid) if isinstance(rid, str) else None
+    if rec is None or over(rec):
+        raise IllegalAction(f"decision {decision.id} belongs to no {what} in progress")
+    return rec
 
 
 def army_unit(state: GameState, uid: str) -> Corps | Garrison | None:

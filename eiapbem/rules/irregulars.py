@@ -8,6 +8,7 @@ ceded Tyrol province make peace.  Phases never import each other
 
 from __future__ import annotations
 
+from eiapbem.rules import control
 from eiapbem.rules.model import POOL, Factors, GameState
 
 AUSTRIA = "AU"
@@ -17,7 +18,7 @@ TYROL_CORPS = "corps:AU:Tyrol"
 
 def tyrol_holder(state: GameState) -> str | None:
     """The power holding the ceded Tyrol province, if it was ceded (13.2.5)."""
-    return state.ceded_provinces.get(TYROL_PROVINCE)
+    return control.ceded_to(state, TYROL_PROVINCE)
 
 
 def remove_tyrol_at_peace(state: GameState, a: str, b: str) -> GameState:

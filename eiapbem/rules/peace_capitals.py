@@ -21,17 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import relations
+from eiapbem.rules import control, relations
 from eiapbem.rules.loans import home_city
 from eiapbem.rules.model import Corps, GameState, Garrison, Location, LocationKind, garrison_id
-
-
-def owner_of_province(state: GameState, m: Any, province: str) -> str | None:
-    """The power a province's capital belongs to: the power it is ceded to, else its nation's power."""
-    ceded = state.ceded_provinces.get(province)
-    if ceded is not None:
-        return ceded
-    return relations.power_of(state, m.province(province).nation)
 
 
 def withdraw_from_capitals(state: GameState, ctx: Any, a: str, b: str) -> tuple[GameState, list[tuple[str, str]]]:
@@ -39,7 +31,7 @@ def withdraw_from_capitals(state: GameState, ctx: Any, a: str, b: str) -> tuple[
     m = ctx.map
     said: list[tuple[str, str]] = []
     for province in sorted(m.provinces):
-        owner = owner_of_province(state, m, province)
+        owner = control.capital_owner(state, m, province)  # 6.4: a minor's by the power acting for it
         if owner not in (a, b):
             continue
         other = b if owner == a else a
@@ -79,4 +71,4 @@ def withdraw_from_capitals(state: GameState, ctx: Any, a: str, b: str) -> tuple[
     return state, said
 
 
-__all__ = ["owner_of_province", "withdraw_from_capitals"]
+__all__ = ["withdraw_from_capitals"]

@@ -102,6 +102,26 @@ def allied(state: GameState, a: str | None, b: str | None) -> bool:
     return pa == pb or pb in state.powers[pa].alliances
 
 
+def enemies(state: GameState, power: str) -> tuple[str, ...]:
+    """The major powers ``power`` is at war with (6.2), by name."""
+    return tuple(sorted(state.powers[power].wars))
+
+
+def war_with(state: GameState, power: str, other: str | None) -> Any:
+    """The record of the war between the major powers ``power`` and ``other`` (when, who declared), or None."""
+    return state.powers[power].wars.get(other) if other is not None else None
+
+
+def minor_enemies(state: GameState, power: str) -> tuple[str, ...]:
+    """The neutral minors ``power`` has declared war on (6.15), by name (a district's own entry only)."""
+    return tuple(sorted(state.powers[power].minor_wars))
+
+
+def allies(state: GameState, power: str) -> tuple[str, ...]:
+    """The major powers ``power`` is formally allied with (6.5), by name."""
+    return tuple(sorted(state.powers[power].alliances))
+
+
 def has_access(state: GameState, power: str, owner: str | None) -> bool:
     """``power`` may operate in ``owner``'s territory by right: its own, or an access grant from ``owner``
     (voluntary, enforced, or temporary until its last month) that has not ended (13.4.1, 000:2550)."""

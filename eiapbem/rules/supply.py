@@ -17,7 +17,7 @@ ordered by id.
 from __future__ import annotations
 
 
-from eiapbem.rules.control import city_power, corps_at, is_besieged, is_blockaded, units_at
+from eiapbem.rules.control import ceded_to, city_power, corps_at, is_besieged, is_blockaded, units_at
 from eiapbem.rules.model import (
     POWERS,
     Corps,
@@ -45,7 +45,7 @@ def is_home_area(state: GameState, m, area: str, nation: str) -> bool:
     home provinces ceded to another power (7.2.2, 000:932)."""
     a = m.area(area)
     if nation in POWERS:
-        return a.nation == nation and a.province not in state.ceded_provinces
+        return a.nation == nation and ceded_to(state, a.province) is None
     minor = state.minors.get(nation)
     districts = (nation,) + (minor.districts if minor is not None else ())
     return a.nation in districts
@@ -111,8 +111,8 @@ def is_supply_source(state: GameState, m, area: str, power: str) -> bool:
     if not _friendly_controlled_city(state, m, area, power) or is_besieged(state, m, area):
         return False
     if a.nation == power:
-        return a.province not in state.ceded_provinces
-    if state.ceded_provinces.get(a.province) == power:
+        return ceded_to(state, a.province) is None
+    if ceded_to(state, a.province) == power:
         return True
     return a.is_minor and power_of(state, a.nation) == power
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from eiapbem.core.dice import Dice, DiceError
-from eiapbem.core.errors import BadEncoding, IllegalAction
+from eiapbem.core.errors import BadEncoding, IllegalAction, RulesBug
 from eiapbem.rules import engine
 from eiapbem.rules.engine import AnswerDecision, RulesContext
 from eiapbem.rules.model import GameState, PlayerKind
@@ -38,11 +38,12 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: The version of what a turn file produces: bump it whenever the same file could give another state
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
-RULES_VERSION = 4  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
+RULES_VERSION = 5  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
 #: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
 #: its major district when that becomes a free state (13.6.3)
 #: 4: a city taken and left behind returns to its area's holder (13.5.1-13.5.2); lone Cossacks and Freikorps
 #: withdraw by standing order (13.2.2); battle standing orders and whole loss allocations (11.2.1, 11.2.9)
+#: 5: a beaten force retreats toward a national capital whose *city* its power holds (11.2.10, 000:1842)
 
 
 class Computer(Protocol):
@@ -142,7 +143,7 @@ def auto_answer(state: GameState, ctx: RulesContext, computer: Computer) -> Game
             continue
         d = due[0]
         state = engine.apply_action(state, d.power, AnswerDecision(d.id, standing.answer(state, d, ctx)), ctx).state
-    raise RuntimeError("automatic battle answers do not end")  # pragma: no cover - a rules bug
+    raise RulesBug("automatic battle answers do not end")  # pragma: no cover - a rules bug
 
 
 # ----------------------------------------------------------------- dice of a slot with battle files

@@ -41,6 +41,7 @@ from typing import Any, Callable
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
+from eiapbem.rules.forces import decision_subject
 from eiapbem.rules.combat import casualties, trivial
 from eiapbem.rules.combat.battle import (
     FIELD,
@@ -175,10 +176,7 @@ def start_field_battle(
 
 
 def _verify_answer(state: Any, power: str, decision: PendingDecision, choice: str, ctx: engine.RulesContext) -> None:
-    bid = decision.context.get("battle")
-    battle = state.battles.get(bid) if isinstance(bid, str) else None
-    if battle is None or battle.finished:
-        raise IllegalAction(f"decision {decision.id} belongs to no battle in progress")
+    battle = decision_subject(state.battles, decision, "battle", "battle", lambda b: b.finished)
     if decision.kind == "battle.casualties":
         side = battle.side(str(decision.context["role"]))
         if choice not in casualties.loss_options(state, battle, side):

@@ -161,7 +161,7 @@ def _step_arrival(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
 def _adjacent_friends(state: Any, battle: FieldBattle, side: BattleSide, ctx: engine.RulesContext) -> dict[str, tuple[str, ...]]:
     if side.power is None:
         return {}
-    friends = {side.power} | set(state.powers[side.power].alliances)
+    friends = {side.power} | set(relations.allies(state, side.power))
     # not in another combat this month, running or fought (000:1872; "will take part" is the caller's to know)
     month = f"battle:{state.date}:"
     busy = {u for b in state.battles.values() if b.id.startswith(month) for r in ROLES for u in b.side(r).units}
@@ -354,7 +354,7 @@ def _step_retreat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
         if not corps:
             continue
         powers = side_powers(state, side)
-        at_war = {q for p in powers for q in state.powers[p].wars}
+        at_war = {q for p in powers for q in relations.enemies(state, p)}
         enemies = tuple(sorted(set(side_powers(state, battle.side(other(role)))) | at_war))
         path = retreat.retreat_path(state, ctx.map, battle.area, powers, enemies,
                                     lambda u: relations.unit_power(state, u))
@@ -375,9 +375,8 @@ def _step_after(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> An
     state, battle = aftermath.leader_casualties(state, battle, ctx)
     state, battle = aftermath.destroy_depots(state, battle)
     state, battle = aftermath.remove_emptied(state, battle)
-    from eiapbem.rules.land.guerrillas import after_battle  # 13.2.1: Spain's lost combats raise guerrillas
-
-    state, battle = after_battle(state, battle, ctx)
+    for hook in engine.hooks("battle.after"):  # the land phase's: 13.2.1, Spain's lost combats raise guerrillas
+        state, battle = hook(state, battle, ctx)
     for role in ROLES:
         battle = battle.with_side(battle.side(role).replace(outflanking=(), arrived=False))
     if not battle.result:

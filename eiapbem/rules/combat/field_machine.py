@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from eiapbem.core.errors import RulesBug
 from eiapbem.rules import engine
 from eiapbem.rules.combat.battle import BattleSide, FieldBattle
 from eiapbem.rules.model.base import FrozenMap
@@ -36,7 +37,7 @@ def run(state: Any, bid: str, ctx: engine.RulesContext) -> engine.Outcome:
             break
         guard += 1
         if guard > 10000:  # pragma: no cover - a machine bug, never a player's doing
-            raise RuntimeError(f"battle {bid} does not progress at stage {battle.stage}")
+            raise RulesBug(f"battle {bid} does not progress at stage {battle.stage}")
         state = STEPS[battle.stage](state, battle, ctx)
     battle = state.battles[bid]
     if battle.finished and not was_finished:

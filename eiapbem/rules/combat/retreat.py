@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Iterable
 
+from eiapbem.rules import control
 from eiapbem.rules.model.units import Corps, Depot, Garrison, LocationKind
 
 
@@ -34,7 +35,8 @@ def _distances(m: Any, targets: Iterable[str]) -> dict[str, int]:
 
 
 def retreat_targets(state: Any, m: Any, powers: tuple[str, ...]) -> tuple[str, ...]:
-    """Areas with a depot of these powers; else their controlled national capitals."""
+    """Areas with a depot of these powers; else their controlled national capital cities (000:1842: the
+    capital *city*, so its holder is ``control.city_holder``, not the record of the area around it)."""
     depots = sorted(
         u.location.site for u in state.units.values()
         if isinstance(u, Depot) and u.power in powers and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
@@ -44,7 +46,7 @@ def retreat_targets(state: Any, m: Any, powers: tuple[str, ...]) -> tuple[str, .
     caps = []
     for p in powers:
         for cap in m.national_capitals(p):
-            if state.area_control.get(cap, m.area(cap).nation) == p:
+            if control.city_holder(state, m, cap) == p:
                 caps.append(cap)
     return tuple(sorted(caps))
 

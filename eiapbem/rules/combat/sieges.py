@@ -33,6 +33,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
+from eiapbem.rules.forces import decision_subject
 from eiapbem.rules.combat import morale as morale_rules
 from eiapbem.rules.combat.siege import assault_attempt
 from eiapbem.rules.combat.tables_use import percent_of
@@ -449,11 +450,7 @@ def _finish(state: GameState, sid: str) -> Outcome:
 
 
 def _decision_siege(state: GameState, decision: PendingDecision) -> Siege:
-    sid = decision.context.get("siege")
-    s = state.sieges.get(sid) if isinstance(sid, str) else None
-    if s is None or s.step == "done":
-        raise IllegalAction(f"decision {decision.id} belongs to no siege in progress")
-    return s
+    return decision_subject(state.sieges, decision, "siege", "siege", lambda s: s.step == "done")
 
 
 def _verify(state: GameState, power: str, decision: PendingDecision, choice: str, ctx: RulesContext) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from eiapbem.rules import engine
 from eiapbem.rules.model import GameState, PendingDecision
 
 
@@ -32,14 +33,7 @@ def answer(state: GameState, decision: PendingDecision, ctx: Any) -> str:
 
 
 def naval_answer(state: GameState, decision: PendingDecision) -> str:
-    """The standing-order choice for a ``naval.*`` question (``rules.naval.battle``)."""
-    from eiapbem.rules.naval.attack import evasion_order
-
-    kind = decision.kind.split(".", 1)[1]
-    if kind == "evasion":
-        battle = state.naval_battles[str(decision.context["battle"])]
-        order = evasion_order(state, battle.defenders)
-        return order if order in decision.options else decision.options[0]
-    if kind in ("pursuit", "enter-port") and "stay" in decision.options:
-        return "stay"
-    return decision.options[0]
+    """The standing-order choice for a ``naval.*`` question: the naval rules' own (``standing.naval`` hook,
+    ``rules.naval.phase.standing_answer``), so this package does not import the naval one."""
+    (hook,) = engine.hooks("standing.naval")
+    return str(hook(state, decision))

@@ -37,23 +37,42 @@ from eiapbem.rules.model import POWERS, GameState, Phase
 from eiapbem.rules.model.slot import COMMIT
 
 
-def _verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
-    if isinstance(a, sealing.ACTIONS):
-        sealing.verify(state, power, a, ctx)
-    elif isinstance(a, minor_orders.ACTIONS):
-        minor_orders.verify(state, power, a, ctx, orders.given(state, power))
-    elif isinstance(a, orders.DeclareWar):
-        war.check_declaration(state, ctx, power, a.target, orders.given(state, power))
-    elif isinstance(a, orders.SueForPeace):
-        peace.check_suit(state, ctx, power, a.to, orders.given(state, power))
-    else:
-        orders.verify(state, power, a, ctx)
+def _verify_sealing(state: GameState, power: str, a: Any, ctx: Any) -> None:
+    sealing.verify(state, power, a, ctx)
 
 
-def _apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
-    if isinstance(a, sealing.ACTIONS):
-        return engine.Outcome(orders.record(state, power, a))
-    return orders.apply(state, power, a, ctx)
+def _verify_minor(state: GameState, power: str, a: Any, ctx: Any) -> None:
+    minor_orders.verify(state, power, a, ctx, orders.given(state, power))
+
+
+def _verify_declaration(state: GameState, power: str, a: Any, ctx: Any) -> None:
+    war.check_declaration(state, ctx, power, a.target, orders.given(state, power))
+
+
+def _verify_suit(state: GameState, power: str, a: Any, ctx: Any) -> None:
+    peace.check_suit(state, ctx, power, a.to, orders.given(state, power))
+
+
+def _record(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
+    return engine.Outcome(orders.record(state, power, a))
+
+
+def _checks(cls: type) -> tuple[Any, Any]:
+    """The verify and apply registered with a diplomacy order class (issue 30 item 3: one unit per class)."""
+    if cls in sealing.ACTIONS:
+        return _verify_sealing, _record
+    if cls in minor_orders.ACTIONS:
+        return _verify_minor, orders.apply
+    if cls is orders.DeclareWar:
+        return _verify_declaration, orders.apply
+    if cls is orders.SueForPeace:
+        return _verify_suit, orders.apply
+    return orders.verify, orders.apply
+
+
+#: Every order of the phase with its own verify and apply, in the order of registration.
+ACTIONS = tuple((cls, *_checks(cls)) for cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS)
+_BY_CLASS = {cls: (verify, apply) for cls, verify, apply in ACTIONS}
 
 
 def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
@@ -68,11 +87,12 @@ def with_orders(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) 
     """Every power's orders recorded (each verified), in the fixed order of the powers."""
     for p in POWERS:
         for a in given.get(p, ()):
-            if not isinstance(a, RULES.action_classes):  # another module's order of this phase (13.2.4's triggers)
+            checks = _BY_CLASS.get(type(a))
+            if checks is None:  # another module's order of this phase (13.2.4's triggers)
                 state = engine.apply_action(state, p, a, ctx).state
                 continue
-            _verify(state, p, a, ctx)
-            state = _apply(state, p, a, ctx).state
+            checks[0](state, p, a, ctx)
+            state = checks[1](state, p, a, ctx).state
     return state
 
 
@@ -135,7 +155,7 @@ def resolve(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> e
 RULES = engine.PhaseRules(
     "diplomacy",
     phases=(Phase.DIPLOMACY,),
-    actions=tuple((cls, _verify, _apply) for cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS),
+    actions=ACTIONS,
     obligations=obligations,
     resolve=resolve,
 )

@@ -45,7 +45,7 @@ def power_provinces(state: GameState, ctx: Any, power: str) -> list[tuple[str, s
         if kingdom_of_province(state, prov.id) is not None:
             continue
         if prov.nation in POWERS:
-            holder = state.ceded_provinces.get(prov.id, prov.nation)
+            holder = province_holder(state, ctx, prov.id)
             if holder == power:
                 out.append((prov.id, "home" if prov.nation == power else "ceded"))
         else:

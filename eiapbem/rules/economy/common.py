@@ -45,12 +45,13 @@ class Line:
     political: int = 0
     vp: int = 0
     detail: str = ""
+    not_bought: str = ""
 
     def to_obj(self) -> dict[str, Any]:
         return {
             "power": self.power, "fund": self.fund, "step": self.step, "item": self.item,
             "money": self.money, "manpower": self.manpower, "political": self.political,
-            "vp": self.vp, "detail": self.detail,
+            "vp": self.vp, "detail": self.detail, "not_bought": self.not_bought,
         }
 
 
@@ -61,8 +62,8 @@ class Ledger:
     lines: list[Line] = field(default_factory=list)
 
     def add(self, power: str, step: str, item: str, *, fund: str | None = None, money: int = 0,
-            manpower: int = 0, political: int = 0, vp: int = 0, detail: str = "") -> None:
-        self.lines.append(Line(power, fund or power, step, item, money, manpower, political, vp, detail))
+            manpower: int = 0, political: int = 0, vp: int = 0, detail: str = "", not_bought: str = "") -> None:
+        self.lines.append(Line(power, fund or power, step, item, money, manpower, political, vp, detail, not_bought))
 
 
 # ----------------------------------------------------------------- control of territory
@@ -260,6 +261,10 @@ class Work:
 
     def note(self, power: str, step: str, item: str, detail: str = "", fund: str | None = None) -> None:
         self.ledger.add(power, step, item, fund=fund, detail=detail)
+
+    def not_bought(self, power: str, step: str, item: str, reason: str, fund: str | None = None) -> None:
+        """A line for an order not carried out, and why (``Line.not_bought``)."""
+        self.ledger.add(power, step, item, fund=fund, detail=f"not bought: {reason}", not_bought=reason)
 
     def treasury(self, nation: str) -> int:
         if nation in POWERS:

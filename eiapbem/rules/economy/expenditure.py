@@ -182,15 +182,15 @@ def _purchases(w: Work, p: str) -> None:
         try:
             check_purchase_order(w.state, w.ctx, p, order)
         except IllegalAction as err:
-            w.note(p, STEP, f"buy {order.count} {order.item}", f"not bought: {err}")
+            w.not_bought(p, STEP, f"buy {order.count} {order.item}", str(err))
             continue
         fund = fund_of(w.state, order.nation)
         c = COSTS[order.item]
         money, men = c.money * order.count, c.manpower * order.count
         if w.treasury(fund) < money or w.men(fund) < men:
-            w.note(p, STEP, f"buy {order.count} {order.item}",
-                   f"not bought: needs ${money} and {men} manpower, {fund} has ${w.treasury(fund)} and {w.men(fund)}",
-                   fund=fund)
+            w.not_bought(p, STEP, f"buy {order.count} {order.item}",
+                         f"needs ${money} and {men} manpower, {fund} has ${w.treasury(fund)} and {w.men(fund)}",
+                         fund=fund)
             continue
         when = arrival(w.date, order.item)
         where = f" at {order.port}" if order.port else ""
@@ -211,13 +211,13 @@ def _counters(w: Work, p: str) -> None:
         try:
             check_counter(w.state, p, uid)
         except IllegalAction as err:
-            w.note(p, STEP, f"counter {uid}", f"not bought: {err}")
+            w.not_bought(p, STEP, f"counter {uid}", str(err))
             continue
         u = w.state.units[uid]
         fund = fund_of(w.state, u.nation)
         cost = COSTS["counter"].money
         if w.treasury(fund) < cost:
-            w.note(p, STEP, f"counter {uid}", "not bought: no money left", fund=fund)
+            w.not_bought(p, STEP, f"counter {uid}", "no money left", fund=fund)
             continue
         until = w.date.plus(3)
         w.money(fund, -cost, STEP, f"new counter {uid}", power=p, detail=f"to be placed by {until}")

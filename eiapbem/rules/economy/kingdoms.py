@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.control import province_holder
-from eiapbem.rules.economy.common import Work
+from eiapbem.rules.control import minor_holder, province_holder
+from eiapbem.rules.economy.common import Work, kingdom_of_province
 from eiapbem.rules.model import POWERS, GameState, MinorCountry, MinorStatus
 from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS
@@ -47,13 +47,12 @@ POINTS = {  # 000:3232-3233
 
 
 def controls(state: GameState, ctx: Any, power: str, part: str) -> bool:
-    """``power`` controls a component: a minor it conquered or runs as a free state, or a
-    province it holds (home or ceded) outside any kingdom."""
+    """``power`` controls a component: a minor it conquered or runs as a free state (``control.minor_holder``),
+    or a province it holds (home or ceded, ``control.province_holder``) outside any kingdom."""
     if part in state.minors:
-        m = state.minors[part]
-        return m.kingdom is None and m.status in (MinorStatus.CONQUERED, MinorStatus.FREE_STATE) and m.controller == power
+        return state.minors[part].kingdom is None and minor_holder(state, part) == power
     if part in ctx.map.provinces:
-        return province_holder(state, ctx, part) == power and not any(part in m.provinces for m in state.minors.values())
+        return province_holder(state, ctx, part) == power and kingdom_of_province(state, part) is None
     return False
 
 

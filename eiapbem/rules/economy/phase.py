@@ -226,52 +226,74 @@ def orders_of(state: GameState, power: str) -> EconomicOrders:
     return o
 
 
-def _verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
+def _verify_purchase(state: GameState, power: str, a: BuyArmy | BuyShips, ctx: Any) -> None:
+    expenditure.check_purchase_order(state, ctx, power, _purchase(power, a))
+
+
+def _verify_counter(state: GameState, power: str, a: BuyCounter, ctx: Any) -> None:
+    if a.unit in orders_of(state, power).counters:
+        raise IllegalAction(f"counter {a.unit} is already bought in these orders")
+    expenditure.check_counter(state, power, a.unit)
+
+
+def _verify_gift(state: GameState, power: str, a: GiveMoney, ctx: Any) -> None:
+    lending.check_recipient(state, power, a.to)
+
+
+def _verify_debt(state: GameState, power: str, a: PayDebt, ctx: Any) -> None:
+    if a.to == power:
+        raise IllegalAction(f"{power} cannot pay a debt to itself")
+
+
+def _verify_deduction(state: GameState, power: str, a: DeductVictoryPoints, ctx: Any) -> None:
+    if power != "GB":
+        raise IllegalAction("only Great Britain may deduct victory points (12.1.2)")
+    if orders_of(state, power).vp_deduction_target is not None:
+        raise IllegalAction("Great Britain deducts victory points from ONE power per quarter (12.1.2)")
+    victory.check_deduction(state, ctx, a.target, a.points)
+
+
+def _verify_stop_trade(state: GameState, power: str, a: StopUsaTrade, ctx: Any) -> None:
+    if power != "GB":
+        raise IllegalAction("only Great Britain may stop American trade (12.2.1)")
+    if not at_war(state, "GB", a.target):
+        raise IllegalAction(f"Great Britain may stop the American trade only of a power it is at war with, not {a.target}")
+    if state.powers["GB"].war_with_america:
+        raise IllegalAction("Great Britain is at war with the USA: nobody trades with America")
+
+
+def _verify_manipulation(state: GameState, power: str, a: SetManipulation, ctx: Any) -> None:
+    manipulation.check_setting(state, ctx, a.square)
+
+
+def _verify_return_leader(state: GameState, power: str, a: ReturnLeader, ctx: Any) -> None:
+    leader = state.leaders.get(a.leader)
+    if leader is None or leader.power != power or leader.status is not LeaderStatus.REMOVED:
+        raise IllegalAction(f"{a.leader!r} is not a removed leader of {power} (13.8.3)")
+
+
+def _verify_cede(state: GameState, power: str, a: Cede, ctx: Any) -> None:
     econ = orders_of(state, power)
-    if isinstance(a, (BuyArmy, BuyShips)):
-        expenditure.check_purchase_order(state, ctx, power, _purchase(power, a))
-    elif isinstance(a, BuyCounter):
-        if a.unit in econ.counters:
-            raise IllegalAction(f"counter {a.unit} is already bought in these orders")
-        expenditure.check_counter(state, power, a.unit)
-    elif isinstance(a, GiveMoney):
-        lending.check_recipient(state, power, a.to)
-    elif isinstance(a, PayDebt):
-        if a.to == power:
-            raise IllegalAction(f"{power} cannot pay a debt to itself")
-    elif isinstance(a, DeductVictoryPoints):
-        if power != "GB":
-            raise IllegalAction("only Great Britain may deduct victory points (12.1.2)")
-        if econ.vp_deduction_target is not None:
-            raise IllegalAction("Great Britain deducts victory points from ONE power per quarter (12.1.2)")
-        victory.check_deduction(state, ctx, a.target, a.points)
-    elif isinstance(a, StopUsaTrade):
-        if power != "GB":
-            raise IllegalAction("only Great Britain may stop American trade (12.2.1)")
-        if not at_war(state, "GB", a.target):
-            raise IllegalAction(f"Great Britain may stop the American trade only of a power it is at war with, not {a.target}")
-        if state.powers["GB"].war_with_america:
-            raise IllegalAction("Great Britain is at war with the USA: nobody trades with America")
-    elif isinstance(a, SetManipulation):
-        manipulation.check_setting(state, ctx, a.square)
-    elif isinstance(a, ReturnLeader):
-        leader = state.leaders.get(a.leader)
-        if leader is None or leader.power != power or leader.status is not LeaderStatus.REMOVED:
-            raise IllegalAction(f"{a.leader!r} is not a removed leader of {power} (13.8.3)")
-    elif isinstance(a, Cede):
-        if econ.cede_territory is not None:
-            raise IllegalAction(f"{power} already cedes {econ.cede_territory}; one territory per economic phase (12.7)")
-        ceding.check_cession(state, ctx, power, a.territory, a.to)
-    elif isinstance(a, CreateKingdom):
-        kingdoms.check_creation(state, ctx, power, a.kingdom)
-    elif isinstance(a, PlaceLevy):
-        if a.corps in econ.levy_place:
-            raise IllegalAction(f"{a.corps} is already placed in these orders")
-        if a.corps in econ.levy_remove:
-            raise IllegalAction(f"{a.corps} is removed in these orders and may come back only at a later phase (13.2.2)")
-        levy.check_place(state, ctx, power, a.corps, a.area)
-    elif isinstance(a, RemoveLevy):
-        levy.check_remove(state, power, a.corps)
+    if econ.cede_territory is not None:
+        raise IllegalAction(f"{power} already cedes {econ.cede_territory}; one territory per economic phase (12.7)")
+    ceding.check_cession(state, ctx, power, a.territory, a.to)
+
+
+def _verify_kingdom(state: GameState, power: str, a: CreateKingdom, ctx: Any) -> None:
+    kingdoms.check_creation(state, ctx, power, a.kingdom)
+
+
+def _verify_place_levy(state: GameState, power: str, a: PlaceLevy, ctx: Any) -> None:
+    econ = orders_of(state, power)
+    if a.corps in econ.levy_place:
+        raise IllegalAction(f"{a.corps} is already placed in these orders")
+    if a.corps in econ.levy_remove:
+        raise IllegalAction(f"{a.corps} is removed in these orders and may come back only at a later phase (13.2.2)")
+    levy.check_place(state, ctx, power, a.corps, a.area)
+
+
+def _verify_remove_levy(state: GameState, power: str, a: RemoveLevy, ctx: Any) -> None:
+    levy.check_remove(state, power, a.corps)
 
 
 def _apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
@@ -280,6 +302,16 @@ def _apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
 
 
 # ----------------------------------------------------------------- resolution
+
+
+#: Each economic order with its own check, registered as a unit (issue 30 item 3); every order is applied
+#: alike, written on the sheet.
+VERIFY = ((BuyArmy, _verify_purchase), (BuyShips, _verify_purchase), (BuyCounter, _verify_counter),
+          (GiveMoney, _verify_gift), (PayDebt, _verify_debt), (DeductVictoryPoints, _verify_deduction),
+          (StopUsaTrade, _verify_stop_trade), (SetManipulation, _verify_manipulation),
+          (ReturnLeader, _verify_return_leader), (Cede, _verify_cede), (CreateKingdom, _verify_kingdom),
+          (PlaceLevy, _verify_place_levy), (RemoveLevy, _verify_remove_levy))
+_CHECKS: dict[type, Any] = dict(VERIFY)
 
 
 #: Steps A-J of 12.0 in the manual's order (003:54-66).
@@ -316,7 +348,9 @@ def with_orders(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any)
     """Write every power's orders on the order sheet (each order checked), in the fixed order of the powers."""
     for p in POWERS:
         for a in orders.get(p, ()):
-            _verify(state, p, a, ctx)
+            verify = _CHECKS.get(type(a))
+            if verify is not None:  # an order of another kind is checked by its own rules when taken
+                verify(state, p, a, ctx)
             state = _apply(state, p, a, ctx).state
     return state
 
@@ -384,7 +418,7 @@ def summary(state: GameState, ctx: Any, orders: Mapping[str, Sequence[Any]] | No
 
 #: The economic phase's rules (registered by ``eiapbem/rules/phases.py``).
 RULES = engine.PhaseRules(
-    "economy", phases=(Phase.ECONOMIC,), actions=tuple((cls, _verify, _apply) for cls in ACTIONS), resolve=resolve,
+    "economy", phases=(Phase.ECONOMIC,), actions=tuple((cls, verify, _apply) for cls, verify in VERIFY), resolve=resolve,
 )
 
 __all__ = ["ACTIONS", "STEPS", "orders_of", "resolve", "run_steps", "summary", "with_orders"]

@@ -4,6 +4,7 @@ civil disorder check of 12.2.2 (000:2164-2166).  Steps F and G.
 
 from __future__ import annotations
 
+from eiapbem.rules import relations
 from eiapbem.rules.economy.common import Work, status_box
 from eiapbem.rules.model import POWERS
 
@@ -21,7 +22,7 @@ def adjust(w: Work) -> None:
 def civil_disorder(w: Work) -> None:
     """Step G: a power that collected no home nation manpower must sue for peace (12.2.2)."""
     for p in POWERS:
-        if w.home_manpower.get(p, 0) == 0 and w.state.powers[p].wars:
+        if w.home_manpower.get(p, 0) == 0 and relations.enemies(w.state, p):
             w.state = w.state.with_power(p, must_sue_for_peace=True)
             w.note(p, "12.2.2 civil disorder", "civil disorder",
                    "no home nation manpower: must sue for peace with every enemy at the next peace step")

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
+from eiapbem.rules.combat import external
 from eiapbem.rules.land import (combat, conquest, depots, feudal, garrisons, guerrillas, movement, occupation, revolts,
                                 sieging, supplyphase)
 from eiapbem.rules.model import GameState, Phase
@@ -36,27 +37,24 @@ _MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal, r
 
 
 def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
-    from eiapbem.rules.combat import external
-
     waiting = [f"enter the third party combat system's result of {bid} (4.1.1): 'eiapbem battle import FILE'"
                for bid in external.pending(state, power)]
     return waiting + combat.obligations(state, power, ctx)
 
 
 def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
-    from eiapbem.rules.naval import evacuation as naval_evacuation, transport as naval_transport
-
     """End of the slot: supply if no combat closed the movement, occupation of minor capitals and, after
-    the last land slot, conquest (10.7).  The slot's movement is scratch the sequence forgets."""
+    the last land slot, conquest (10.7); then the effects other parts add at ``land.slot-end`` (the naval
+    ones: corps left aboard, evacuation, lost shipyards).  The slot's movement is scratch the sequence forgets."""
     out = engine.Outcome(state)
     if not state.movement_over:
         out = out.then(supplyphase.end_movement(state, power, ctx))
     out = out.then(guerrillas.end_of_slot(out.state, power, ctx))  # 10.6: after the slot's combats
     out = out.then(conquest.end_of_slot(out.state, power, ctx))
     out = out.then(occupation.release_unheld(out.state, ctx))  # 13.5.1-13.5.2: a city left behind is the area's
-    out = out.then(naval_transport.destroy_aboard(out.state, power, ctx))  # 8.6.3: corps not disembarked
-    out = out.then(naval_evacuation.evacuate(out.state, ctx))  # 8.7: fleets in ports the enemy now holds
-    return out.then(naval_evacuation.lost_shipyards(out.state, ctx))  # 13.5.6: ships building there
+    for hook in engine.hooks("land.slot-end"):
+        out = out.then(hook(out.state, power, ctx))
+    return out
 
 
 #: What of sections 10-11.1 is not built yet (``eiapbem status`` shows it; README's status table too).
@@ -70,6 +68,7 @@ RULES = engine.PhaseRules(
     obligations=obligations,
     finish=finish,
     gaps=GAPS,
+    hooks=(("battle.after", 10, guerrillas.after_battle),),  # 13.2.1: Spain's lost combats raise guerrillas
 )
 ACTION_CLASSES = RULES.action_classes
 

@@ -163,7 +163,7 @@ def check_place(state: GameState, ctx: Any, power: str, area: str) -> str:
         )
     a = m.area(area)
     if a.is_minor:
-        if relations.power_of(state, a.nation) is None and a.nation not in state.powers[power].minor_wars:
+        if relations.power_of(state, a.nation) is None and a.nation not in relations.minor_enemies(state, power):
             raise IllegalAction(f"{area} is in the neutral minor {a.nation}; a depot goes there only at war with it (10.3.3, 000:1342)")
     else:
         why = may_enter_territory(state, m, area, power)

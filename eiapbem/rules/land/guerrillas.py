@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import engine, relations, supply
+from eiapbem.rules import control, engine, relations, supply
+from eiapbem.rules.combat.battle import event
 from eiapbem.rules.model import POOL, Corps, CorpsType, Factors, FactorType, GameState, Garrison, Location, LocationKind
 
 SPAIN = "SP"
@@ -57,7 +58,7 @@ def on_map(state: GameState) -> int:
 def spanish_provinces(state: GameState, m: Any) -> list[str]:
     """Unceded Spanish home provinces with a guerrilla value (13.2.1)."""
     return sorted(p.id for p in m.provinces.values()
-                  if p.nation == SPAIN and not p.is_minor and p.id not in state.ceded_provinces)
+                  if p.nation == SPAIN and not p.is_minor and control.ceded_to(state, p.id) is None)
 
 
 def place(state: GameState, ctx: Any, area: str, n: int) -> tuple[GameState, int]:
@@ -187,13 +188,11 @@ def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
 def after_battle(state: GameState, battle: Any, ctx: Any) -> tuple[GameState, Any]:
     """13.2.1 (000:2382): Spain lost a field combat with a Spanish corps in an unceded Spanish province:
     one guerrilla factor in that area.  Returns the state and the battle (with an event when placed)."""
-    from eiapbem.rules.combat.battle import event
-
     if battle.winner not in ("attacker", "defender"):
         return state, battle
     loser = battle.defender if battle.winner == "attacker" else battle.attacker
     a = ctx.map.area(battle.area)
-    if a.nation != SPAIN or a.province in state.ceded_provinces:
+    if a.nation != SPAIN or control.ceded_to(state, a.province) is not None:
         return state, battle
     spanish = [u for u in loser.units if u.startswith(f"corps:{SPAIN}:") and not u.startswith(f"corps:{SPAIN}:guerrilla")]
     if not spanish:

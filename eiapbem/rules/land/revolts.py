@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine
+from eiapbem.rules import control, engine, relations
 from eiapbem.rules.forces import the_unit
 from eiapbem.rules.irregulars import AUSTRIA, TYROL_CORPS, TYROL_PROVINCE, remove_tyrol_at_peace, tyrol_holder
 from eiapbem.rules.land.common import is_enemy
@@ -62,7 +62,7 @@ TYROL_INFANTRY = 8
 
 def _austrian_area(state: GameState, m: Any, area: str) -> bool:
     a = m.area(area)
-    return a.nation == AUSTRIA and not a.is_minor and a.province not in state.ceded_provinces
+    return a.nation == AUSTRIA and not a.is_minor and control.ceded_to(state, a.province) is None
 
 
 #: 13.2.4 (000:2484): up to three trigger provinces.
@@ -232,7 +232,7 @@ def verify_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) ->
     if power != AUSTRIA:
         raise IllegalAction("only Austria places the Tyrol corps (13.2.5)")
     holder = tyrol_holder(state)
-    war = state.powers[AUSTRIA].wars.get(holder) if holder else None
+    war = relations.war_with(state, AUSTRIA, holder) if holder else None
     if war is None:
         raise IllegalAction("the Tyrol corps comes only when the power holding the ceded Tyrol is at war with Austria (13.2.5)")
     if war.since != state.date:

@@ -39,7 +39,6 @@ from eiapbem.rules.naval.common import (
     controller,
     hostile,
     fleets_at,
-    has_permission,
     in_battle,
     own_fleet,
     port_nation,
@@ -111,7 +110,7 @@ def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) ->
     kw: dict[str, Any] = {}
     if loc.kind is LocationKind.BLOCKADE:
         owner = port_power(state, ctx, loc.site)
-        if owner is None or owner == power or has_permission(state, owner, power):
+        if owner is None or relations.has_access(state, power, owner):
             kw["wind_gauge_to"] = "defender"  # 9.2.1: blockaders against a stack entering their port
     state = state.with_scratch(movement_over=True)
     atk, dfn = attackers(state, power, loc), defenders(state, power, loc)

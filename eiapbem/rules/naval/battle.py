@@ -36,6 +36,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
+from eiapbem.rules.forces import decision_subject
 from eiapbem.rules.control import is_blockaded, port_holder
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.forces import the_fleet
@@ -732,11 +733,7 @@ _STEPS = {
 
 
 def _decision_battle(state: GameState, decision: PendingDecision) -> NavalBattle:
-    bid = decision.context.get("battle")
-    b = state.naval_battles.get(bid) if isinstance(bid, str) else None
-    if b is None or b.step == "done":
-        raise IllegalAction(f"decision {decision.id} belongs to no naval combat in progress")
-    return b
+    return decision_subject(state.naval_battles, decision, "battle", "naval combat", lambda b: b.step == "done")
 
 
 def _verify(state: GameState, power: str, decision: PendingDecision, choice: str, ctx: RulesContext) -> None:

@@ -52,18 +52,12 @@ def port_power(state: GameState, ctx: Any, port: str) -> str | None:
     return relations.power_of(state, port_nation(state, ctx, port))
 
 
-def has_permission(state: GameState, owner: str, power: str) -> bool:
-    """``owner`` lets ``power``'s fleets use its ports: access granted and not expired (8.4.2, 6.11)."""
-    acc = state.powers[owner].access.get(power)
-    return acc is not None and (acc.until is None or state.date <= acc.until)
-
-
 def may_enter_port(state: GameState, ctx: Any, power: str, port: str) -> str | None:
     """Why ``power``'s fleets may not enter ``port`` (8.4.2, 000:1070), or None."""
     owner = port_power(state, ctx, port)
-    if owner is None or owner == power or has_permission(state, owner, power):
+    if owner is None or relations.has_access(state, power, owner):  # its own port, or access (8.4.2, 6.11)
         return None
-    if owner in state.powers[power].wars:
+    if relations.at_war(state, power, owner):
         if enemy_fleets_at(state, Location(LocationKind.PORT, port), power):
             return None  # to attack the fleets there (8.4.2)
         return (f"{port} is held by {owner}, with which {power} is at war, and no enemy fleet is in it: a fleet enters an "

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import engine
-from eiapbem.rules.model import Fleet, GameState, Location, LocationKind, Phase
-from eiapbem.rules.naval import attack, graph, movement, transport
+from eiapbem.rules.model import Fleet, GameState, Location, LocationKind, PendingDecision, Phase
+from eiapbem.rules.naval import attack, evacuation, graph, movement, transport
 from eiapbem.rules.naval.common import must_leave_box, record_of
 
 def _can_leave(state: GameState, ctx: Any, f: Fleet) -> bool:
@@ -45,6 +45,36 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     return transport.lose_fleet_depots(state, moved, "retreated or moved after a combat")
 
 
+def _evacuate(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+    return evacuation.evacuate(state, ctx)  # 8.7: fleets in ports the enemy now holds
+
+
+def _lost_shipyards(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+    return evacuation.lost_shipyards(state, ctx)  # 13.5.6: ships building there
+
+
+def standing_answer(state: GameState, decision: PendingDecision) -> str:
+    """The standing-order choice for a ``naval.*`` question (``rules.naval.battle``; ``rules.combat.standing``
+    asks it through the ``standing.naval`` hook): the defender's evasion order (9.2.1.1), a victor stays."""
+    kind = decision.kind.split(".", 1)[1]
+    if kind == "evasion":
+        battle = state.naval_battles[str(decision.context["battle"])]
+        order = attack.evasion_order(state, battle.defenders)
+        return order if order in decision.options else decision.options[0]
+    if kind in ("pursuit", "enter-port") and "stay" in decision.options:
+        return "stay"
+    return decision.options[0]
+
+
+#: The naval effects of a land slot's end, run by the land phase through its ``land.slot-end`` hook point
+#: after its own (10.7), so the land package does not import this one.
+HOOKS = (
+    ("land.slot-end", 10, transport.destroy_aboard),  # 8.6.3: corps not disembarked
+    ("land.slot-end", 20, _evacuate),
+    ("land.slot-end", 30, _lost_shipyards),
+    ("standing.naval", 0, standing_answer),
+)
+
 #: What of sections 8-9 is not built yet (``eiapbem status`` shows it).
 GAPS = ""
 
@@ -55,6 +85,7 @@ RULES = engine.PhaseRules(
     obligations=obligations,
     finish=finish,
     gaps=GAPS,
+    hooks=HOOKS,
 )
 #: Standing orders ("Review/Set Orders", 8.5) may be given in the power's reinforcement, naval and land slots.
 ORDER_RULES = engine.PhaseRules(

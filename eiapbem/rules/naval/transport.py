@@ -36,6 +36,8 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, supply
 from eiapbem.rules.forces import STACK_LIMIT, the_corps, the_fleet
 from eiapbem.rules.land.common import counters_in_section, may_enter_territory
+from eiapbem.rules.land.depots import DEPOT_COST, free_counter
+from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -184,8 +186,6 @@ def apply_disembark(state: GameState, power: str, action: Disembark, ctx: Any) -
     state = state.with_unit(corps.replace(location=Location(LocationKind.AREA, action.area)))
     # 10.4.5: the whole movement allowance is used (no unused points when it forages), and it counts as a
     # river crossing for its combats.
-    from eiapbem.rules.land.movement import allowance
-
     rec = LandMove(start=action.area, passed=(action.area,), spent=allowance(state, ctx, corps), halted=True,
                    across_river=True)
     state = state.with_scratch(land_moves=state.land_moves.set(corps.id, rec))
@@ -231,8 +231,6 @@ def _fleet_depots_in(state: GameState, sea: str) -> list[str]:
 
 
 def verify_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: Any) -> None:
-    from eiapbem.rules.land.depots import DEPOT_COST, free_counter
-
     f = state.units.get(action.fleet)
     if not isinstance(f, Fleet) or f.nation != power:
         raise IllegalAction(f"{action.fleet} is not a fleet of {power}; a depot goes only on the power's own fleet (10.5.4, 000:1568)")
@@ -255,8 +253,6 @@ def verify_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: An
 
 
 def apply_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: Any) -> engine.Outcome:
-    from eiapbem.rules.land.depots import DEPOT_COST, free_counter
-
     did = free_counter(state, power)
     assert did is not None  # verified
     state = state.with_unit(state.units[did].replace(location=Location(LocationKind.ABOARD, action.fleet)))

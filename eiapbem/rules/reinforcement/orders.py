@@ -93,7 +93,7 @@ class LendUnit(Record):
 def _verify_lend(state: GameState, power: str, a: LendUnit, ctx: Any) -> None:
     if a.ally not in POWERS or a.ally == power:
         raise IllegalAction(f"{a.ally!r} is not another major power")
-    if a.ally not in state.powers[power].alliances:
+    if a.ally not in relations.allies(state, power):
         raise IllegalAction(f"{power} is not allied with {a.ally}; forces are loaned only to allies (7.6, 000:1002)")
     u = _lendable(state, power, a.unit)
     if u.loaned_to is not None:
