@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
+from eiapbem.rules import engine, relations
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LeaderStatus, LocationKind
 from eiapbem.rules.model.base import Range, Record
 from eiapbem.rules.loans import repatriate_attacked_corps, revert_fleets_on_attack, revert_on_entry  # noqa: F401  (re-exported)
