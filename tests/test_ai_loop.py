@@ -19,6 +19,7 @@ from eiapbem.client import newgame, setups
 from eiapbem.core.errors import IllegalAction
 from eiapbem.host import admin
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session, step_for
+from eiapbem.client.autoplay import AutoPlay
 from eiapbem.rules.model import POWERS, Phase, PlayerKind
 from eiapbem.rules.economy.victory import victory_level
 
@@ -187,7 +188,7 @@ def test_hot_seat_game_with_ai_powers(tmp_path):
 def test_a_stuck_computer_holds_the_game_until_the_host_skips_it(tmp_path, monkeypatch):
     # Without its setup the computer cannot end Russia's setup slot (5.1: every factor placed); the game
     # waits there in every folder alike and the host skips the slot (4.2.8, 000:232).
-    monkeypatch.setattr(Session, "ai_setup", lambda self, power: [])
+    monkeypatch.setattr(AutoPlay, "ai_setup", lambda self, power: [])
     types = {p: "ai-easy" for p in POWERS}
     types["TU"] = "host"
     players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in types.items()]

@@ -210,16 +210,26 @@ class GameData:
 
 
 class Store:
-    """The save of a game folder: the state, the chain, what is in play; saved atomically after every change."""
+    """The save of a game folder: the state, the chain, what is in play; saved atomically after every change.
 
-    home: Path
-    folders: GameFolders
-    game: str
-    me: keys.Identity
-    contents: SaveContents
-    data: GameData
-    local: dict[str, envelope.RosterEntry]
-    rng: Rng  # os.urandom, except in ``eiapbem campaign`` (a seeded source, client/campaign.py)
+    One ``Store`` is held by a session (``client/session.py``) and given to each of its parts; it is the
+    only holder of the save's two mutable parts, ``contents`` (the chain, the slot start counts) and
+    ``data`` (``GameData``), which its parts replace (never mutate) and write with ``save``.
+    """
+
+    def __init__(self, home: Path, game: str, me: keys.Identity, contents: SaveContents, data: GameData,
+                 local: dict[str, envelope.RosterEntry], rng: Rng = os.urandom) -> None:
+        self.home = Path(home)
+        self.folders = GameFolders(self.home)
+        self.game = game
+        #: The role's unlocked keys (signing, decrypting, the dice chain).
+        self.me = me
+        self.contents = contents
+        self.data = data
+        #: The roles played from this folder whose keys are the game's, with their public keys.
+        self.local = local
+        #: Where every random byte this folder writes comes from: ``os.urandom``, except in ``eiapbem campaign``.
+        self.rng = rng
 
     def save(self) -> None:
         """Write the save (atomically, durably); its parts that only grow go to segment files (issue 18)."""
@@ -266,6 +276,11 @@ class Store:
     @property
     def power(self) -> str:
         return self.me.role
+
+    @property
+    def chain(self) -> Any:
+        """The game's chain as this folder has it (``pbem.chain.Chain``, a value: replaced, never changed)."""
+        return self.contents.chain
 
     def restart_from(self, chain: Any, data: GameData, starts: dict | None = None) -> None:
         """Go on from another chain and game (a backup's new epoch, 4.2.8), and save."""
