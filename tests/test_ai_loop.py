@@ -218,7 +218,7 @@ def test_the_host_hands_a_computer_power_to_a_human_and_back(tmp_path):
     host = Session.open(tmp_path, None, "host", "pw-host")
     r = admin.replace_player(host, "TU", "Tina", "tina@example.org")
     assert r.key.is_file() and r.backups is not None
-    assert host.state.powers["TU"].controller is PlayerKind.HUMAN and host.data.meta["players"]["TU"]["type"] == "client"
+    assert host.state.powers["TU"].controller is PlayerKind.HUMAN and host.meta.players["TU"].type == "client"
     ru = Session.open(tmp_path, None, "RU", "pw-RU")
     setups.load_setup(ru, "default")
     ru.end_phase()
@@ -227,6 +227,6 @@ def test_the_host_hands_a_computer_power_to_a_human_and_back(tmp_path):
     admin.replace_by_ai(host, "TU", "ai-hard")
     # the computer plays TU at once, then AU PR SP FR GB: the game waits for diplomacy orders
     assert host.state.slot.phase is Phase.DIPLOMACY and host.awaited() == [("RU", "1805-01/diplomacy/commit/RU")]
-    assert host.data.meta["players"]["TU"] == {"name": "Computer (ai-hard)", "email": "", "type": "ai-hard"}
+    assert host.meta.players["TU"].to_obj() == {"name": "Computer (ai-hard)", "email": "", "type": "ai-hard"}
     with pytest.raises(IllegalAction, match="the host's own power"):
         admin.replace_by_ai(host, "RU", "ai-easy")

@@ -305,7 +305,7 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
             click.echo(e.text)
         if not out.events:
             # Orders of a simultaneous phase log nothing until the phase resolves: confirm them here.
-            n = len(s.data.taken.get(s.power, []))
+            n = len(s.taken())
             from .economy_cmd import unaffordable
 
             why = unaffordable(s, action)  # issue 20: never "accepted" for a purchase that cannot be paid

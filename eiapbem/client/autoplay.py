@@ -125,5 +125,5 @@ class AutoPlay:
         """What an AI power loads in the setup phase: one of the scenario's AI setups (14.5, chosen by the
         computer's die, ``ai.setup``), else the shipped default setup (5.2.2; the computer uses it there only)."""
         meta = self.store.data.meta
-        scenario, based_on = meta["scenario"], meta.get("based_on")
+        scenario, based_on = meta.scenario, meta.based_on or None
         return ai_setups(scenario, power, based_on) or default_actions(scenario, power, based_on)

@@ -221,22 +221,20 @@ def exchanges_of(opened: Mapping[str, Sequence[Opened]], plan: Sequence[Any], se
     return out
 
 
-def exchanges_so_far(book: Mapping[str, Any]) -> list[Exchange]:
+def exchanges_so_far(book: bodies.BattleBook) -> list[Exchange]:
     """The exchanges done so far in the acting power's slot, from its own battle records (the save's battle book)."""
-    plan = book.get("plan", [])
-    if not plan:
+    if not book.plan:
         return []
-    fights = dict(book.get("fights", {}))
-    secrets = {bid: f["secret"] for bid, f in fights.items() if f["secret"]}
+    secrets = {bid: f.secret for bid, f in book.fights.items() if f.secret}
     opened = {}
-    for bid, f in sorted(fights.items()):
+    for bid, f in book.fights.items():
         items = []
-        for i, (data, fk) in enumerate(f["files"]):
+        for i, (data, fk) in enumerate(f.files):
             env = envelope.parse(data, f"battle file {i + 1} of {bid}")
             items.append(Opened(env, crypto.open_body(env, fk), crypto.file_hash(env)))
         opened[bid] = items
-    return exchanges_of(opened, plan, secrets, {bid: f["defender"] for bid, f in fights.items()}, "your battle files",
-                        complete=False)
+    return exchanges_of(opened, [list(x) for x in book.plan], secrets, {bid: f.defender for bid, f in book.fights.items()},
+                        "your battle files", complete=False)
 
 
 def check_hidden(opened: Mapping[str, Sequence[Opened]], exchanges: Sequence[Exchange], secrets: Mapping[str, bytes],

@@ -203,7 +203,7 @@ def rewind(s: "Session", point: bytes) -> bool:
     for k, v in s.contents.starts.items():
         starts[k] = max(v, starts.get(k, 0))
     s.contents = replace(contents, starts=starts)
-    s.data = replace(data, outbox={})
+    s.data = replace(data, outbox=None)
     return True
 
 

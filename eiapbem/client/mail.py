@@ -268,7 +268,7 @@ def battle_outgoing(path: Path, session: Any) -> Outgoing | None:
         return None
     if h.kind != "battle" or h.gid != session.contents.chain.gid or h.author not in session.local:
         return None
-    to = [s.role for s in h.to if s.role not in session.local and s.role in session.data.meta["players"]]
+    to = [s.role for s in h.to if s.role not in session.local and s.role in session.meta.players]
     people = [session.person(r) for r in to]
     if not people:
         return None

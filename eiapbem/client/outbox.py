@@ -1,6 +1,6 @@
 """The outbox: files going out to the other players, and their email drafts (4.2.5, 000:162).
 
-A file being sent is first kept in the save (``GameData.outbox``), then written
+A file being sent is first kept in the save (``GameData.outbox``, a ``pbem.bodies.Outbox``), then written
 to ``commout/`` with an ``.eml`` draft, then cleared from the save: a crash in
 between loses nothing, and ``flush_outbox`` (run when the save is opened)
 writes it again.
@@ -35,7 +35,7 @@ class Outbox:
         st.folders.put(st.folders.commout, name, data)
         inbox.keep_sent(st.folders, name, data)  # for 'eiapbem audit' (issue 20)
         self._draft(path, what)
-        st.data = replace(st.data, outbox={})  # written: a player may now clear commout/ freely
+        st.data = replace(st.data, outbox=None)  # written: a player may now clear commout/ freely
         st.save()
         return path
 
@@ -43,14 +43,14 @@ class Outbox:
         """Write the last turn file again if the save has it but commout/ does not (a crash in between)."""
         st = self.store
         box = st.data.outbox
-        if not box:
+        if box is None:
             return None
-        path = st.folders.commout / box["name"]
+        path = st.folders.commout / box.name
         if not path.is_file():
-            return self.send(box["name"], box["data"], box["what"])
+            return self.send(box.name, box.data, box.what)
         if not path.with_name(path.name + ".eml").exists():
-            self._draft(path, box["what"])  # a crash between the file and its draft (issue 20)
-        st.data = replace(st.data, outbox={})
+            self._draft(path, box.what)  # a crash between the file and its draft (issue 20)
+        st.data = replace(st.data, outbox=None)
         st.save()
         return path
 
@@ -60,12 +60,13 @@ class Outbox:
 
         st = self.store
         meta = st.data.meta
-        me = Person(meta["host"]["name"], meta["host"]["email"]) if st.power == "host" else self.person(st.power)
-        to = [self.person(p) for p in POWERS if p not in st.local and meta["players"][p]["type"] in ("client", "host")]
+        host = Person(meta.host.name, meta.host.email)
+        me = host if st.power == "host" else self.person(st.power)
+        to = [self.person(p) for p in POWERS if p not in st.local and meta.players[p].type in ("client", "host")]
         if "host" not in st.local:
-            host_power = next((p for p in POWERS if meta["players"][p]["type"] == "host"), None)
-            if host_power is None and Person(meta["host"]["name"], meta["host"]["email"]) not in to:
-                to.append(Person(meta["host"]["name"], meta["host"]["email"]))
+            host_power = next((p for p in POWERS if meta.players[p].type == "host"), None)
+            if host_power is None and host not in to:
+                to.append(host)
         if not to:
             return None
         extra = []
@@ -77,5 +78,5 @@ class Outbox:
     def person(self, power: str) -> Person:
         from eiapbem.pbem.email import Person
 
-        row = self.store.data.meta["players"][power]
-        return Person(row["name"], row["email"])
+        row = self.store.data.meta.players[power]
+        return Person(row.name, row.email)

@@ -1,29 +1,50 @@
-"""A player's open game: a thin ``Session`` composing the client layer's pieces (4.2.2-4.2.8).
+"""A player's open game: ``Session``, made of the client's parts, and its public operations (4.2.2-4.2.8).
 
-- ``store``: the game folder, keys, the save, monthly saves, the journal (``Store``);
-- ``turns``: the slot in play, the turn file out and the others' files in, on
-  ``rules.turn.play_turn`` (``Turns``);
-- ``exchange``: the battle-file exchange between two humans (``BattleExchange``);
-- ``autoplay``: the computer's slots and the resolution of simultaneous slots
-  (``AutoPlay``);
-- ``outbox``: files going out and their email drafts (``Outbox``).
+The parts, each given what it calls (none inherits another):
 
-Each piece is a class over the same save (``Store``); ``Session`` joins them
-and opens or creates the save.  A newcomer reads the piece named for what it
-does; docs/file-format.md gives the bodies (``pbem.bodies``).  The secret
-orders exchange (``client/orders.py``) and the mail transport
-(``client/mail*.py``) plug in here in a few lines.
+- ``store`` (``Store``, ``client/store.py``): the game folder, the role's keys, the save; the only holder
+  of the save's mutable parts, ``contents`` (the chain, the slot start counts) and ``data`` (``GameData``:
+  the state, who plays what, the slot's actions and orders, and three typed records of
+  ``pbem/bodies.py``: ``SaveMeta``, ``Outbox``, the ``BattleBook``);
+- ``slot`` (``SlotPlay``, ``client/slot.py``): the slot in play: its dice, the actions taken, its replay;
+- ``exchange`` (``BattleExchange``, ``client/exchange.py``): battle files between two humans (4.2.7);
+- ``auto`` (``AutoPlay``, ``client/autoplay.py``): the computer's slots, simultaneous slots resolved;
+- ``outbox`` (``Outbox``, ``client/outbox.py``): files going out and their email drafts;
+- ``turns`` (``Turns``, ``client/turns.py``): acting, "End Current Phase", loading the others' files.
+
+**The public operations** (``PUBLIC``): what the CLI, the host's menu (``host/``) and a view call, and all
+they call; ``tests/test_client_api.py`` holds ``cli/`` and ``host/`` to them.  Everything else (the parts,
+``data``, ``contents``) belongs to the client's own modules and tests.
+
+- opening: ``Session.open`` (home, game, role, password), ``Session.open_with`` (an unlocked identity),
+  ``Session.create`` (a new game, a join, a loaded backup);
+- the folder: ``home``, ``folders``, ``game``, ``power`` (the role), ``me`` (its unlocked keys), ``local``
+  (the roles played here);
+- reading the game: ``state`` (at the start of the slot in play), ``current()`` (with this power's actions
+  so far, or the battle a question shows), ``meta`` (who plays what), ``chain``, ``starts``,
+  ``journal(last)``, ``journal_lines``, ``awaited()``, ``taken()``, ``orders_sent()``, ``reloads()``,
+  ``slot_dice()``, ``plays_slot()``, ``person(power)``;
+- battles between two humans: ``fights()``, ``battle_questions()``, ``battle_lines()``, ``defends(battle)``,
+  ``answer_entry(decision)``, ``reply_to_send()``, ``last_battle_file``;
+- acting: ``act(action)``, ``act_many(actions)``, ``restart()``, ``end_phase()``, ``load_path(path)`` (a
+  turn, admin or battle file), ``load_all()``, ``load_battle(path)``;
+- the host (4.2.8): ``write_admin(acts, roster=, players=, host=)``, ``game_data_at(state, meta)``,
+  ``open_save(sav, dat, name)``, ``restart_from(chain, data, starts)``, ``refresh_roles()``, ``save()``,
+  ``save_snapshot()`` / ``restore_snapshot(snap)`` (a load tried and undone).
+
+docs/file-format.md gives the bodies (``pbem.bodies``).  The secret orders exchange
+(``client/orders.py``) and the mail transport (``client/mail*.py``) plug in here in a few lines.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from eiapbem import ai
 from eiapbem.core.errors import EiaError
-from eiapbem.pbem import envelope, folders, keys, savegame
+from eiapbem.pbem import bodies, envelope, folders, keys, savegame
 from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.crypto import Rng
 from eiapbem.pbem.files import SaveContents
@@ -40,18 +61,27 @@ from .store import (PLAYER_TYPES, TEST_SCRYPT_ENV, GameData, NoGame, file_time, 
 from .autoplay import AutoPlay, resolve_dice
 from .exchange import BattleExchange
 from .outbox import Outbox
-from .slot import SlotPlay, file_slot
+from .slot import SlotPlay, actions_of, file_slot
 from .store import Store
 from .turns import OUT_OF_SYNC, Report, Turns, state_parts, step_for
 
 if TYPE_CHECKING:  # the email modules are loaded only when a draft is written (``client/outbox.py``)
     from eiapbem.pbem.email import Person
 
-__all__ = ["OUT_OF_SYNC", "PLAYER_TYPES", "TEST_SCRYPT_ENV", "GameData", "NoGame", "Report", "Session", "WrongVersion",
+__all__ = ["OUT_OF_SYNC", "PLAYER_TYPES", "PUBLIC", "TEST_SCRYPT_ENV", "GameData", "NoGame", "Report", "Session", "WrongVersion",
            "check_versions",
            "battle_nonce", "file_slot", "file_time", "find_game", "game_names", "key_path", "local_roles",
            "monthly_name", "open_identity", "resolve_dice", "scrypt_params", "state_parts", "step_for", "utc_now",
            "write_identity"]
+
+
+#: The session's public operations (module docstring): all the CLI, the host's menu and a view may use.
+PUBLIC = ("open", "open_with", "create", "home", "folders", "game", "power", "me", "local", "state", "current", "meta",
+          "chain", "starts", "journal", "journal_lines", "awaited", "taken", "orders_sent", "reloads", "slot_dice",
+          "plays_slot", "person", "fights", "battle_questions", "battle_lines", "defends", "answer_entry",
+          "reply_to_send", "last_battle_file", "act", "act_many", "restart", "end_phase", "load_path", "load_all",
+          "load_battle", "write_admin", "game_data_at", "open_save", "restart_from", "refresh_roles", "save",
+          "save_snapshot", "restore_snapshot")
 
 
 class WrongVersion(EiaError):
@@ -106,7 +136,7 @@ class Session:
         if me.role not in local:
             raise NoGame(f"{me.role}'s key in this folder is no longer the game's key for {me.role}: that role has been handed on (4.2.8)")
         data = GameData.from_obj(contents.game, folders.save_name(game))
-        check_versions(data.meta.get("versions"), f"the game {game}")
+        check_versions(dict(data.meta.versions), f"the game {game}")
         s = cls(Store(home, game, me, contents, data, local, rng))
         try:
             s.outbox.flush()
@@ -118,10 +148,12 @@ class Session:
 
     @classmethod
     def create(cls, home: Path, game: str, me: keys.Identity, chain: Chain, data: GameData, *,
-               rng: Rng = os.urandom) -> "Session":
+               starts: Mapping[str, int] | None = None, rng: Rng = os.urandom) -> "Session":
+        """A new save: a new game, a join, a backup loaded (``starts``: the slot start counts kept, 4.2.7)."""
         home = Path(home)
         GameFolders(home).ensure()
-        s = cls(Store(home, game, me, SaveContents(chain, data.to_obj(), {}), data, local_roles(home, game), rng))
+        contents = SaveContents(chain, data.to_obj(), dict(starts or {}))
+        s = cls(Store(home, game, me, contents, data, local_roles(home, game), rng))
         s.auto.settle()  # a game may begin (or a backup resume) at an AI power's slot
         s.save()
         return s
@@ -186,11 +218,27 @@ class Session:
         """The game's chain as this folder has it: roster, epoch, head, the files accepted."""
         return self.store.contents.chain
 
+    @property
+    def meta(self) -> bodies.SaveMeta:
+        """Who plays what (name, address, kind), the host, the scenario, the reloads reported, the last file."""
+        return self.store.data.meta
+
+    @property
+    def starts(self) -> Mapping[str, int]:
+        """How often each slot was started in this folder (reloads, 4.2.7)."""
+        return self.store.contents.starts
+
     def current(self) -> GameState:
         return self.turns.current()
 
     def journal(self, last: int | None = None) -> list[LogEntry]:
+        """The game's public log so far (or its ``last`` lines), oldest first."""
         return self.store.journal(last)
+
+    @property
+    def journal_lines(self) -> tuple:
+        """The saved journal as it is kept (``LogEntry.to_obj`` each), without the lines not yet saved."""
+        return self.store.data.journal
 
     def awaited(self) -> list[tuple[str, str]]:
         """(power, slot) pairs whose files are still due for the slot in play."""
@@ -207,6 +255,13 @@ class Session:
     def taken(self, power: str | None = None) -> list:
         return self.slot.taken(power)
 
+    def orders_sent(self) -> list | None:
+        """The orders this power sent for the simultaneous slot in play (action objects); None while not sent."""
+        st = self.state
+        if st.slot is None or not st.slot.simultaneous or file_slot(st, self.power) not in self.chain.collected:
+            return None
+        return actions_of(self.store.data.orders.get(self.power, []), "the orders sent")
+
     def reloads(self) -> int:
         return self.slot.reloads()
 
@@ -221,11 +276,17 @@ class Session:
 
     # -------------------------------------------------------------- the battles between two humans (4.2.7)
 
-    def fights(self) -> dict:
+    def fights(self) -> Mapping[str, bodies.Fight]:
         return self.exchange.fights()
 
-    def answer_entry(self, decision: str) -> tuple[str, dict] | None:
+    def answer_entry(self, decision: str) -> tuple[str, bodies.Answer] | None:
         return self.exchange.answer_entry(decision)
+
+    def defends(self, battle: str) -> bool:
+        return self.exchange.defends(battle)
+
+    def reply_to_send(self) -> Path | None:
+        return self.exchange.reply_to_send()
 
     def battle_questions(self) -> list[Any]:
         return self.exchange.battle_questions()
@@ -265,8 +326,9 @@ class Session:
     def load_battle(self, path: Path) -> str:
         return self.exchange.load_battle(path)
 
-    def write_admin(self, acts: list, *, roster: dict | None = None, meta: dict | None = None) -> Path:
-        return self.turns.write_admin(acts, roster=roster, meta=meta)
+    def write_admin(self, acts: list, *, roster: dict | None = None,
+                    players: Mapping[str, bodies.PlayerRow] | None = None, host: bodies.Person | None = None) -> Path:
+        return self.turns.write_admin(acts, roster=roster, players=players, host=host)
 
     # -------------------------------------------------------------- the save
 
@@ -281,6 +343,15 @@ class Session:
 
     def restart_from(self, chain: Chain, data: GameData, starts: dict | None = None) -> None:
         self.store.restart_from(chain, data, starts)
+
+    def game_data_at(self, state: GameState, meta: bodies.SaveMeta | None = None) -> GameData:
+        """The game part of a save at ``state`` with this game's journal, who plays what (``meta``, else this
+        save's) and nothing of a slot in play: what a backup or a handed-on host's save holds (4.2.8)."""
+        return GameData(state, self.meta if meta is None else meta, journal=self.store.data.journal)
+
+    def open_save(self, sav: bytes, dat: bytes, name: str) -> GameData:
+        """The game part of another save of this game sealed to a role played here (a monthly save, 000:216)."""
+        return self.store.open_save(sav, dat, name)
 
     def refresh_roles(self) -> None:
         self.store.refresh_roles()

@@ -72,9 +72,9 @@ class SlotPlay:
     def play(self, actions: list) -> turn.Played:
         """The slot replayed so far (``rules.turn.play``, not ended); kept while the start state, actions and exchanges are the same."""
         st = self.store
-        fights = st.data.battles.get("fights", {})
-        key = canonical.encode([[engine.action_to_obj(a) for a in actions], st.data.battles.get("plan", []),
-                                {b: [len(f["files"]), f["secret"]] for b, f in sorted(fights.items())}])
+        book = st.data.battles
+        key = canonical.encode([[engine.action_to_obj(a) for a in actions], [list(x) for x in book.plan],
+                                {b: [len(f.files), f.secret] for b, f in book.fights.items()}])
         cache = self._played
         if cache.get("state") is not st.data.state or cache.get("chain") is not st.contents.chain:
             cache.clear()

@@ -23,14 +23,13 @@ def status_record(s: Any) -> dict:
     from eiapbem.rules import engine
     from eiapbem.rules.model import Phase
 
-    from .session import file_slot
 
     st = s.state
-    meta = s.data.meta
+    meta = s.meta
     slot = st.slot
     rec: dict = {
         "game": s.game,
-        "scenario": meta["scenario"],
+        "scenario": meta.scenario,
         "power": s.power,
         "plays": [r for r in s.local if r != "host"],
         "hosts": "host" in s.local,
@@ -53,21 +52,21 @@ def status_record(s: Any) -> dict:
                turn_of=None if slot.simultaneous else slot.power)
     waiting = s.awaited()
     for p, _ in waiting:
-        row = meta["players"][p]
+        row = meta.players[p]
         if p in s.local:
             where = "at this computer"
-        elif row["type"].startswith("ai-"):
+        elif row.type.startswith("ai-"):
             where = "the computer cannot end this turn; the host can skip it: 'eiapbem admin skip'"
-        elif row["type"] == "hotseat":
-            where = f"file from the host's computer, {meta['host']['name']} <{meta['host']['email']}>"
+        elif row.type == "hotseat":
+            where = f"file from the host's computer, {meta.host.name} <{meta.host.email}>"
         else:
-            where = f"file from {row['name']} <{row['email']}>"
+            where = f"file from {row.name} <{row.email}>"
         rec["waiting"].append({"power": p, "here": p in s.local, "from": where})
-    sent = slot.simultaneous and file_slot(st, s.power) in s.contents.chain.collected
-    if s.power in slot.actors and sent:
-        rec["orders_sent"] = len(s.data.orders.get(s.power, []))
+    sent = s.orders_sent()
+    if s.power in slot.actors and sent is not None:
+        rec["orders_sent"] = len(sent)
     elif s.power in slot.actors:
-        rec["actions_taken"] = len(s.data.taken.get(s.power, []))
+        rec["actions_taken"] = len(s.taken())
         rec["reloads"] = s.reloads()
         try:
             rec["to_do"] = to_do(s.current(), s.power, rules_context(s.slot_dice()))
@@ -95,7 +94,7 @@ def status_record(s: Any) -> dict:
     rec["battles"] = s.battle_lines()
     # A battle of another folder asking this player, or one of this player's waiting for the other's reply,
     # comes before end-phase (4.2.7): end-phase is refused until the reply is in.
-    waits = [(f["name"], f["defender"]) for _, f in sorted(s.fights().items()) if f["out"] and f["defender"] not in s.local]
+    waits = [(f.name, f.defender) for f in s.fights().values() if f.out and f.defender not in s.local]
     if waits:
         rec["next"] = (f"send battles/{waits[0][0]} to {POWER_NAMES[waits[0][1]]} and wait for the reply; then "
                        f"'eiapbem load battles/{waits[0][0]}' (the phase cannot end before, 4.2.7)")

@@ -30,13 +30,15 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from eiapbem import ai
 from eiapbem.core.dice import Dice, DiceError
 from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.data.context import rules_context
+from eiapbem.core.frozenmap import FrozenMap
 from eiapbem.pbem import bodies, crypto, dice as pdice, envelope, files, folders
+from eiapbem.pbem.bodies import BattleBook
 from eiapbem.pbem.chain import Step
 from eiapbem.pbem.errors import AlreadyLoaded, BadFile, OutOfSync, OwnFile, WrongKind
 from eiapbem.rules import engine, turn
@@ -179,14 +181,14 @@ class Turns:
 
     def restart(self) -> int:
         """Throw away the actions taken in this slot; the next start counts as a reload (4.2.7)."""
-        for bid, f in sorted(self.store.data.battles.get("fights", {}).items()):
-            if f["files"]:
+        for bid, f in self.store.data.battles.fights.items():
+            if f.files:
                 raise IllegalAction(
-                    f"the battle in {f['area']} has exchanged battle files with {f['defender']}: its choices are fixed "
+                    f"the battle in {f.area} has exchanged battle files with {f.defender}: its choices are fixed "
                     "(4.2.7, 000:176), so this slot cannot be restarted")
         taken = dict(self.store.data.taken)
         n = len(taken.pop(self.store.power, []))
-        self.store.data = replace(self.store.data, taken=taken, battles={} if self.slot.plays() else self.store.data.battles)
+        self.store.data = replace(self.store.data, taken=taken, battles=BattleBook() if self.slot.plays() else self.store.data.battles)
         self.store.save()
         return n
 
@@ -211,15 +213,15 @@ class Turns:
         reloads = self.slot.reloads()
         d = self.slot.dice()
         acts = self.slot.taken()
-        fights = {}
+        fights: Mapping[str, bodies.Fight] = {}
         if not slot.simultaneous:
             self.exchange.sync()
-            fights = self.store.data.battles.get("fights", {})
-            for bid, f in sorted(fights.items()):
-                if f["out"]:
+            fights = self.store.data.battles.fights
+            for bid, f in fights.items():
+                if f.out:
                     raise IllegalAction(
-                        f"{self.store.power} cannot end the phase yet: the battle in {f['area']} waits for {f['defender']}'s reply "
-                        f"to battles/{f['name']} (4.2.7, 000:174)",
+                        f"{self.store.power} cannot end the phase yet: the battle in {f.area} waits for {f.defender}'s reply "
+                        f"to battles/{f.name} (4.2.7, 000:174)",
                         hint="'eiapbem status' says whom to send it to; load the reply with 'eiapbem load battles/FILE'")
         meta = self.store.data.meta
         if slot.simultaneous:  # the sealed diplomacy phase: a commitment, then the reveal (client/orders.py)
@@ -239,12 +241,12 @@ class Turns:
             reloads=reloads,
             events=() if slot.simultaneous else tuple(e.to_obj() for e in played.events),
             parts=state_parts(after),
-            battles={bid: tuple(tuple(x) for x in f["files"]) for bid, f in sorted(fights.items()) if f["files"]},
-            exchanges=tuple(tuple(x) for x in self.store.data.battles.get("plan", [])),
+            battles={bid: f.files for bid, f in sorted(fights.items()) if f.files},
+            exchanges=self.store.data.battles.plan,
         ).to_obj()
         sealed, new_chain = files.write_turn(chain, self.store.me, step_for(state), key, body, reloads=reloads, rng=self.store.rng)
         name = folders.turn_name(self.store.game, key)
-        outbox = {"name": name, "data": sealed.data, "what": slot.key(state.date)}
+        outbox = bodies.Outbox(name, sealed.data, slot.key(state.date))
         taken = dict(self.store.data.taken)
         taken.pop(self.store.power, None)
         if slot.simultaneous:
@@ -252,7 +254,7 @@ class Turns:
             orders[self.store.power] = body["actions"]
             self.store.data = replace(self.store.data, taken=taken, orders=orders, outbox=outbox)
         else:
-            self.store.data = replace(self.store.data, state=after, taken=taken, outbox=outbox, battles={})
+            self.store.data = replace(self.store.data, state=after, taken=taken, outbox=outbox, battles=BattleBook())
         self.store.contents = replace(self.store.contents, chain=new_chain)
         self._note(name, key, self.store.power, utc_now(), reloads)
         self.auto.settle()
@@ -262,12 +264,9 @@ class Turns:
 
     def _note(self, name: str, slot: str, author: str, made: str, reloads: int) -> None:
         """Keep, for the host's status (4.2.8), the last file of the chain and the reloads reported (4.2.7)."""
-        meta = dict(self.store.data.meta)
-        meta["head"] = {"file": name, "slot": slot, "author": author, "made": made}
+        meta = self.store.data.meta.replace(head=bodies.FileNote(name, slot, author, made))
         if reloads:
-            rl = dict(meta.get("reloads", {}))
-            rl[author] = list(rl.get(author, [])) + [[slot, reloads]]
-            meta["reloads"] = rl
+            meta = meta.replace(reloads=meta.reloads.set(author, meta.reloads.get(author, ()) + ((slot, reloads),)))
         self.store.data = replace(self.store.data, meta=meta)
 
 
@@ -348,7 +347,7 @@ class Turns:
             orders[h.author] = body["actions"]
             self.store.data = replace(self.store.data, orders=orders)
         else:
-            self.store.data = replace(self.store.data, state=after, battles={})
+            self.store.data = replace(self.store.data, state=after, battles=BattleBook())
         self.store.contents = replace(self.store.contents, chain=loaded.chain)
         self.auto.settle()
         if save:
@@ -363,7 +362,8 @@ class Turns:
         if not state.options.allow_pbem_host_functions:
             raise WrongKind(f"{name} is a host admin file, but this game does not allow host functions (4.1.1, 000:32)",
                             hint="the option 'Allow PBEM Host Functions' was off when the game began")
-        body = bodies.decode(bodies.AdminBody, loaded.body, name, "admin acts").to_obj()
+        ab = bodies.decode(bodies.AdminBody, loaded.body, name, "admin acts")
+        body = ab.to_obj()
         where = f"{name} ({loaded.header.slot})"
         if body["before"] != state.state_hash():
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} starts from another state than yours",
@@ -381,24 +381,24 @@ class Turns:
                             f"{first_part(after, body['parts'])}")
         if [e.to_obj() for e in after.log[n_log:]] != body["events"]:
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} reports other log lines than its replay gives here")
-        meta = body["meta"]
-        new_meta = dict(self.store.data.meta)
-        new_meta["players"] = meta["players"]
-        new_meta["host"] = meta["host"]
+        new_meta = self.store.data.meta.replace(players=ab.meta.players, host=ab.meta.host)
         taken = dict(self.store.data.taken)
         for a in acts:
             if isinstance(a, (admin.SkipSlot, admin.AiPlay, admin.ReplaceByAi)):
                 taken.pop(a.power, None)  # the skipped slot is gone; its half-made actions with it
         same = (after.date, after.slot) == (state.date, state.slot)  # a skipped slot takes its battle files along
-        self.store.data = replace(self.store.data, state=after, meta=new_meta, taken=taken, battles=self.store.data.battles if same else {})
+        self.store.data = replace(self.store.data, state=after, meta=new_meta, taken=taken, battles=self.store.data.battles if same else BattleBook())
         self.store.contents = replace(self.store.contents, chain=loaded.chain)
         self.auto.settle()
         if save:
             self.store.save()
         return loaded.header.slot
 
-    def write_admin(self, acts: list, *, roster: dict | None = None, meta: dict | None = None) -> Path:
-        """The host's admin file (4.2.8): acts applied here, the file and its draft to everyone in commout/."""
+    def write_admin(self, acts: list, *, roster: dict | None = None,
+                    players: Mapping[str, bodies.PlayerRow] | None = None, host: bodies.Person | None = None) -> Path:
+        """The host's admin file (4.2.8): acts applied here, the file and its draft to everyone in commout/.
+
+        ``roster``: new public keys by role; ``players``, ``host``: who plays what after the acts."""
         from eiapbem.rules import admin
 
         state = self.store.state
@@ -409,12 +409,14 @@ class Turns:
                 "an admin act must wait until every power's orders are in (docs/file-format.md section 6)")
         out = admin.apply_all(state, acts, rules_context(pdice.dice_for_next(chain, self.store.me, "admin")), setup_for=self.auto.ai_setup,
                               computer=ai.play_slot)
-        new_meta = dict(self.store.data.meta)
-        if meta is not None:
-            new_meta.update(meta)
+        new_meta = self.store.data.meta
+        if players is not None:
+            new_meta = new_meta.replace(players=FrozenMap(players))
+        if host is not None:
+            new_meta = new_meta.replace(host=host)
         body = bodies.AdminBody(
             acts=tuple(admin.admin_to_obj(a) for a in acts), before=state.state_hash(), after=out.state.state_hash(), at=where_is(out.state),
-            meta=bodies.Roster.from_obj({"players": new_meta["players"], "host": new_meta["host"]}),
+            meta=bodies.Roster(new_meta.players, new_meta.host),
             events=tuple(e.to_obj() for e in out.state.log[len(state.log):]), parts=state_parts(out.state)).to_obj()
         sealed, new_chain = files.write_admin(chain, self.store.me, body, roster=roster, rng=self.store.rng)
         name = folders.admin_name(self.store.game, new_chain.seq)
@@ -424,8 +426,8 @@ class Turns:
             if isinstance(a, (admin.SkipSlot, admin.AiPlay, admin.ReplaceByAi)):
                 taken.pop(a.power, None)
         same = (out.state.date, out.state.slot) == (state.date, state.slot)
-        self.store.data = replace(self.store.data, state=out.state, meta=new_meta, taken=taken, battles=self.store.data.battles if same else {},
-                            outbox={"name": name, "data": sealed.data, "what": what})
+        self.store.data = replace(self.store.data, state=out.state, meta=new_meta, taken=taken, battles=self.store.data.battles if same else BattleBook(),
+                            outbox=bodies.Outbox(name, sealed.data, what))
         self.store.contents = replace(self.store.contents, chain=new_chain)
         self._note(name, sealed.header.slot, "host", utc_now(), 0)
         self.auto.settle()

@@ -156,7 +156,7 @@ _memo: list[tuple[int, Any, _Reading]] = []
 def _read(s: Session) -> _Reading:
     """The ladder's reading of the game log (``s.journal()``): only lines of ``_KINDS`` are decoded, and only those
     added since this process last read the same journal."""
-    lines = s.data.journal
+    lines = s.journal_lines
     n, last, reading = _memo[0] if _memo else (0, None, _Reading())
     if n > len(lines) or (n and lines[n - 1] is not last):
         n, reading = 0, _Reading()
@@ -173,8 +173,8 @@ def _read(s: Session) -> _Reading:
 
 def _late(s: Session) -> list[tuple[str, str]]:
     """The awaited slots the ladder applies to: those of human email clients (not the host's own powers)."""
-    players = s.data.meta["players"]
-    return [(p, slot) for p, slot in s.awaited() if players[p]["type"] == "client" and p not in s.local]
+    players = s.meta.players
+    return [(p, slot) for p, slot in s.awaited() if players[p].type == "client" and p not in s.local]
 
 
 def _ledger(s: Session) -> Ledger:
@@ -182,13 +182,13 @@ def _ledger(s: Session) -> Ledger:
 
 
 def _host_person(s: Session) -> Person:
-    h = s.data.meta["host"]
-    return Person(h["name"], h["email"])
+    h = s.meta.host
+    return Person(h.name, h.email)
 
 
 def _everyone(s: Session) -> list[Person]:
-    players = s.data.meta["players"]
-    return [s.person(p) for p in sorted(players) if players[p]["type"] in ("client", "host") and p not in s.local]
+    players = s.meta.players
+    return [s.person(p) for p in sorted(players) if players[p].type in ("client", "host") and p not in s.local]
 
 
 def _announce(s: Session, acts: list, text: str, fallback_name: str, in_log: bool = True) -> str:
