@@ -91,8 +91,11 @@ def ai_setups(scenario: str, power: str, based_on: str | None = None, root: Any 
 class AutoPlay:
     """The computer's slots and the resolution of simultaneous slots, without a file, for the save it is given."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, computer: Any = ai) -> None:
         self.store = store
+        #: The computer players every client plays the AI powers with (``rules.turn.Computer``): ``eiapbem.ai``;
+        #: ``eiapbem campaign`` gives its folders one that stops at the month it has reached (``campaign.Paced``).
+        self.computer = computer
 
     def settle(self) -> None:
         """THE place where the game moves on without a file (``rules.turn.advance``).
@@ -107,7 +110,7 @@ class AutoPlay:
         orders = {p: [engine.action_from_obj(o, f"the orders of {p}[{i}]") for i, o in enumerate(a)]
                   for p, a in sorted(st.data.orders.items())}
         state, used = turn.advance(
-            st.state, orders, ai,
+            st.state, orders, self.computer,
             ai_ctx=lambda key: rules_context(pdice.ai_dice(chain, key)),
             resolve_ctx=lambda: rules_context(resolve_dice(chain.head)),
             setup_for=self._setup_for)

@@ -27,7 +27,8 @@ they call; ``tests/test_client_api.py`` holds ``cli/`` and ``host/`` to them.  E
 - battles between two humans: ``fights()``, ``battle_questions()``, ``battle_lines()``, ``defends(battle)``,
   ``answer_entry(decision)``, ``reply_to_send()``, ``last_battle_file``;
 - acting: ``act(action)``, ``act_many(actions)``, ``restart()``, ``end_phase()``, ``load_path(path)`` (a
-  turn, admin or battle file), ``load_all()``, ``load_battle(path)``;
+  turn, admin or battle file), ``load_all()``, ``load_battle(path)``, ``settle()`` (the computer's slots
+  played as far as they go without a file, and saved);
 - the host (4.2.8): ``write_admin(acts, roster=, players=, host=)``, ``game_data_at(state, meta)``,
   ``open_save(sav, dat, name)``, ``restart_from(chain, data, starts)``, ``refresh_roles()``, ``save()``,
   ``save_snapshot()`` / ``restore_snapshot(snap)`` (a load tried and undone).
@@ -80,7 +81,7 @@ PUBLIC = ("open", "open_with", "create", "home", "folders", "game", "power", "me
           "chain", "starts", "journal", "journal_lines", "awaited", "taken", "orders_sent", "reloads", "slot_dice",
           "plays_slot", "person", "fights", "battle_questions", "battle_lines", "defends", "answer_entry",
           "reply_to_send", "last_battle_file", "act", "act_many", "restart", "end_phase", "load_path", "load_all",
-          "load_battle", "write_admin", "game_data_at", "open_save", "restart_from", "refresh_roles", "save",
+          "load_battle", "settle", "write_admin", "game_data_at", "open_save", "restart_from", "refresh_roles", "save",
           "save_snapshot", "restore_snapshot")
 
 
@@ -99,11 +100,12 @@ def check_versions(recorded: object, what: str) -> None:
 class Session:
     """One player's open game (a role's identity and the save), made of the client's parts (module docstring)."""
 
-    def __init__(self, store: Store, *, replays_own: bool = False) -> None:
+    def __init__(self, store: Store, *, replays_own: bool = False, computer: Any = None) -> None:
+        """``computer``: the computer players the AI powers are played with (``AutoPlay.computer``; ``eiapbem.ai``)."""
         #: The save and the folder; the only holder of the save's mutable parts.
         self.store = store
         self.outbox = Outbox(store)
-        self.auto = AutoPlay(store)
+        self.auto = AutoPlay(store, ai if computer is None else computer)
         self.slot = SlotPlay(store)
         self.exchange = BattleExchange(store, self.slot)
         self.turns = Turns(store, self.slot, self.exchange, self.auto, self.outbox, replays_own=replays_own)
@@ -121,7 +123,8 @@ class Session:
         return cls.open_with(home, game, open_identity(home, game, role, password), rng=rng)
 
     @classmethod
-    def open_with(cls, home: Path, game: str, me: keys.Identity, *, rng: Rng = os.urandom) -> "Session":
+    def open_with(cls, home: Path, game: str, me: keys.Identity, *, rng: Rng = os.urandom,
+                  computer: Any = None) -> "Session":
         """Open the save with an identity already unlocked (the demo keeps them open between slots)."""
         home = Path(home)
         local = local_roles(home, game)
@@ -137,7 +140,7 @@ class Session:
             raise NoGame(f"{me.role}'s key in this folder is no longer the game's key for {me.role}: that role has been handed on (4.2.8)")
         data = GameData.from_obj(contents.game, folders.save_name(game))
         check_versions(dict(data.meta.versions), f"the game {game}")
-        s = cls(Store(home, game, me, contents, data, local, rng))
+        s = cls(Store(home, game, me, contents, data, local, rng), computer=computer)
         try:
             s.outbox.flush()
         except BadFile:
@@ -148,12 +151,12 @@ class Session:
 
     @classmethod
     def create(cls, home: Path, game: str, me: keys.Identity, chain: Chain, data: GameData, *,
-               starts: Mapping[str, int] | None = None, rng: Rng = os.urandom) -> "Session":
+               starts: Mapping[str, int] | None = None, rng: Rng = os.urandom, computer: Any = None) -> "Session":
         """A new save: a new game, a join, a backup loaded (``starts``: the slot start counts kept, 4.2.7)."""
         home = Path(home)
         GameFolders(home).ensure()
         contents = SaveContents(chain, data.to_obj(), dict(starts or {}))
-        s = cls(Store(home, game, me, contents, data, local_roles(home, game), rng))
+        s = cls(Store(home, game, me, contents, data, local_roles(home, game), rng), computer=computer)
         s.auto.settle()  # a game may begin (or a backup resume) at an AI power's slot
         s.save()
         return s
@@ -325,6 +328,14 @@ class Session:
 
     def load_battle(self, path: Path) -> str:
         return self.exchange.load_battle(path)
+
+    def settle(self) -> None:
+        """Play the computer's slots as far as they go without a file, and save (``eiapbem campaign`` moves its
+        pause on with it; a client does this by itself after every file)."""
+        before = self.state
+        self.auto.settle()
+        if self.state is not before:
+            self.save()
 
     def write_admin(self, acts: list, *, roster: dict | None = None,
                     players: Mapping[str, bodies.PlayerRow] | None = None, host: bodies.Person | None = None) -> Path:
