@@ -233,8 +233,8 @@ def _params(cls: type, command: str = "") -> tuple[list[click.Parameter], dict[s
             params.append(click.Option([opt, pname], multiple=True,
                                        help=f"{noted.rstrip('.')}; may be given several times" if noted else "may be given several times"))
             build[f.name] = ("tuple", pname)
-        elif _choices(hints[f.name]):
-            listed = _COMMAND_FIELD_CHOICES.get((command, f.name)) or _choices(hints[f.name])
+        elif choices := _choices(hints[f.name]):
+            listed = _COMMAND_FIELD_CHOICES.get((command, f.name)) or choices
             params.append(click.Option([opt, pname], type=click.Choice(listed), required=required,
                                        help=_field_help(command, f.name, cls=cls)))
             build[f.name] = ("plain", pname)

@@ -74,7 +74,7 @@ def _location(text: str) -> Location:
         raise click.BadParameter(f"{text!r}: {err}") from err
 
 
-def _counts(items: tuple[str, ...], cls: type) -> Any:
+def _counts(items: tuple[str, ...], cls: Any) -> Any:
     vals = {}
     for it in items:
         k, sep, v = it.partition("=")

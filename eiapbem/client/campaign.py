@@ -414,7 +414,7 @@ class Campaign:
         created = newgame.new_game(host, GAME, scenario, players, bids={}, options=newgame.options_from_flags([]),
                                    passwords={}, host_password=self.pw[HOST],
                                    host=Person("Campaign host", "host@campaign.invalid"), rng=self.rngs[HOST],
-                                   wars=[tuple(w) for w in self.opening_wars],
+                                   wars=[(a, t) for a, t in self.opening_wars],
                                    follow=tuple(p for p in POWERS if p not in self.by_files),
                                    computer=Paced(start))
         gs = created.gamestart

@@ -35,7 +35,7 @@ import socket
 import ssl
 import time
 from dataclasses import asdict, dataclass, field
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.utils import getaddresses, make_msgid
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -253,10 +253,16 @@ def _from_draft(path: Path, cfg: MailConfig) -> Outgoing:
         raise MailError(f"commout/{path.name} names no recipient")
     # The key is what the draft carries (a draft written again after a crash has new MIME boundaries).
     h = hashlib.sha256()
-    parts = sorted((p.get_filename() or "", p.get_payload(decode=True) or b"") for p in msg.iter_attachments())
-    for fname, payload in parts or [("", (msg.get_body(("plain",)) or msg).get_payload(decode=True) or b"")]:
+    parts = sorted((p.get_filename() or "", _decoded(p)) for p in msg.iter_attachments())
+    for fname, payload in parts or [("", _decoded(msg.get_body(("plain",)) or msg))]:
         h.update(fname.encode() + b"\x00" + hashlib.sha256(payload).digest())
     return Outgoing(f"commout/{path.name}:{h.hexdigest()[:32]}", f"commout/{path.name}", msg, rcpts)
+
+
+def _decoded(part: Message) -> bytes:
+    """A message part's payload as bytes (b"" when it has none)."""
+    payload = part.get_payload(decode=True)
+    return payload if isinstance(payload, bytes) else b""
 
 
 def battle_outgoing(path: Path, session: Any) -> Outgoing | None:
@@ -486,7 +492,7 @@ def classify_backup(name: str, sav: bytes, dat: bytes | None, session: Any) -> t
     chain = session.contents.chain
     if h.gid != chain.gid:
         return "", f"it belongs to another game ({h.game})"
-    if h.kind != "backup" or h.author != "host" or h.power not in session.local or h.dat is None:
+    if h.kind != "backup" or h.author != "host" or h.power is None or h.power not in session.local or h.dat is None:
         return "", "it is not the host's backup for a power played here"
     if name != folders.backup_name(session.game, h.power):
         return "", f"a backup for {h.power} is named {folders.backup_name(session.game, h.power)}"
@@ -535,7 +541,7 @@ def fetch(home: Path, cfg: MailConfig, password: str, session: Any | None, *, jo
         if rec is None or rec.get("validity") != validity:
             rec = {"validity": validity, "done": []}
         done = set(rec["done"])
-        typ, data = imap.uid("SEARCH", None, "ALL")
+        typ, data = imap.uid("SEARCH", "ALL")  # (no charset: imaplib leaves a None argument out)
         uids = [u.decode() for u in _check(typ, data, "the search")[0].split()] if data and data[0] else []
         handled = []
         for uid in uids:
@@ -543,7 +549,8 @@ def fetch(home: Path, cfg: MailConfig, password: str, session: Any | None, *, jo
                 continue
             typ, data = imap.uid("FETCH", uid, "(BODY.PEEK[])")  # PEEK: the message stays unread
             _check(typ, data, f"message {uid}")
-            raw = next((d[1] for d in data if isinstance(d, tuple) and len(d) == 2), None)
+            fetched: list[Any] = list(data)  # (header, message) pairs, as imaplib gives them at run time
+            raw = next((d[1] for d in fetched if isinstance(d, tuple) and len(d) == 2), None)
             if raw is None:
                 continue
             rep.messages += 1
@@ -557,11 +564,11 @@ def fetch(home: Path, cfg: MailConfig, password: str, session: Any | None, *, jo
                 if name.endswith(".sav") and session is not None:
                     where, why = classify_backup(name, payload, files.get(name + ".dat"), session)
                     if where:
-                        for n, data in ((name + ".dat", files[name + ".dat"]), (name, payload)):  # the .dat first
+                        for n, blob in ((name + ".dat", files[name + ".dat"]), (name, payload)):  # the .dat first
                             target = home / "save" / n
-                            if not (target.is_file() and target.read_bytes() == data):
+                            if not (target.is_file() and target.read_bytes() == blob):
                                 target.parent.mkdir(parents=True, exist_ok=True)
-                                atomic.write_atomic(target, data)
+                                atomic.write_atomic(target, blob)
                                 if n == name:
                                     rep.saved.append((f"save/{name} (+ .dat): the host's backup; load it with "
                                                       f"'eiapbem load-backup save/{name}'", subject))

@@ -104,12 +104,12 @@ def new_game(
     folders.check_game_name(game)
     if game in game_names(home):
         raise IllegalAction(f"{home} already holds a game called {game}; choose another name")
-    by_power = {}
-    for p in players:
-        p.check()
-        if p.power in by_power:
-            raise IllegalAction(f"{p.power} is given two players")
-        by_power[p.power] = p
+    by_power: dict[str, Player] = {}
+    for player in players:
+        player.check()
+        if player.power in by_power:
+            raise IllegalAction(f"{player.power} is given two players")
+        by_power[player.power] = player
     missing = [p for p in POWERS if p not in by_power]
     if missing:
         raise IllegalAction(f"every power needs a player; missing: {' '.join(missing)}")

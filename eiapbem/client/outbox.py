@@ -2,7 +2,7 @@
 
 A file being sent is first kept in the save (``GameData.outbox``, a ``pbem.bodies.Outbox``), then written
 to ``commout/`` with an ``.eml`` draft, then cleared from the save: a crash in
-between loses nothing, and ``flush_outbox`` (run when the save is opened)
+between loses nothing, and ``Outbox.flush`` (run when the save is opened)
 writes it again.
 """
 

@@ -249,7 +249,7 @@ class Session:
         slot = state.slot
         if slot is None:
             return []
-        if slot.simultaneous:
+        if slot.power is None:  # a simultaneous slot
             got = set(self.chain.collected)
             return [(p, file_slot(state, p)) for p in POWERS
                     if p in slot.actors and file_slot(state, p) not in got and not ai.is_ai(state, p)]

@@ -138,7 +138,9 @@ def to_do(state: Any, power: str, ctx: Any) -> list[str]:
 
 def peace_terms_in_force(state: Any, power: str | None) -> list[str]:
     """The peace terms still in force on ``power`` (6.4, 15.0): each one's name, for whom, and what it does."""
-    ps = state.powers.get(power) if power else None
+    if not power:
+        return []
+    ps = state.powers.get(power)
     if ps is None or not ps.peace_terms:
         return []
     from eiapbem.rules.tables.diplomacy import peace_term_effect

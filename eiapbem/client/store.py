@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import EiaError, IllegalAction
@@ -43,7 +43,15 @@ class NoGame(EiaError):
     """The folder holds no game, or not the one named, or the role is not played here."""
 
 
-def scrypt_params() -> dict[str, int]:
+class ScryptParams(TypedDict, total=False):
+    """``keys.seal_identity``'s password hashing parameters."""
+
+    logn: int
+    r: int
+    p: int
+
+
+def scrypt_params() -> ScryptParams:
     """Strong scrypt parameters, unless the test suite asked for weak ones through ``TEST_SCRYPT_ENV``."""
     raw = os.environ.get(TEST_SCRYPT_ENV)
     if not raw:

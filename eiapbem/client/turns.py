@@ -96,7 +96,7 @@ def step_for(state: GameState) -> Step | None:
     slot = state.slot
     if slot is None:
         return None
-    if slot.simultaneous:
+    if slot.power is None:  # a simultaneous slot
         return Step.together((file_slot(state, p), [p]) for p in POWERS if p in slot.actors and not ai.is_ai(state, p))
     return Step.one(slot.key(state.date), slot.power)
 
@@ -234,17 +234,19 @@ class Turns:
             slot=slot.key(state.date),
             power=self.store.power,
             actions=tuple(engine.action_to_obj(a) for a in acts),
-            dice=d.to_obj(),
+            dice=FrozenMap({label: tuple(roll) for label, roll in d.to_obj().items()}),
             before=state.state_hash(),
             after=after.state_hash(),
             at=where_is(after),
             reloads=reloads,
             events=() if slot.simultaneous else tuple(e.to_obj() for e in played.events),
-            parts=state_parts(after),
-            battles={bid: f.files for bid, f in sorted(fights.items()) if f.files},
+            parts=FrozenMap(state_parts(after)),
+            battles=FrozenMap({bid: f.files for bid, f in fights.items() if f.files}),
             exchanges=self.store.data.battles.plan,
         ).to_obj()
-        sealed, new_chain = files.write_turn(chain, self.store.me, step_for(state), key, body, reloads=reloads, rng=self.store.rng)
+        step = step_for(state)
+        assert step is not None  # the slot is in play
+        sealed, new_chain = files.write_turn(chain, self.store.me, step, key, body, reloads=reloads, rng=self.store.rng)
         name = folders.turn_name(self.store.game, key)
         outbox = bodies.Outbox(name, sealed.data, slot.key(state.date))
         taken = dict(self.store.data.taken)
@@ -417,7 +419,7 @@ class Turns:
         body = bodies.AdminBody(
             acts=tuple(admin.admin_to_obj(a) for a in acts), before=state.state_hash(), after=out.state.state_hash(), at=where_is(out.state),
             meta=bodies.Roster(new_meta.players, new_meta.host),
-            events=tuple(e.to_obj() for e in out.state.log[len(state.log):]), parts=state_parts(out.state)).to_obj()
+            events=tuple(e.to_obj() for e in out.state.log[len(state.log):]), parts=FrozenMap(state_parts(out.state))).to_obj()
         sealed, new_chain = files.write_admin(chain, self.store.me, body, roster=roster, rng=self.store.rng)
         name = folders.admin_name(self.store.game, new_chain.seq)
         what = f"admin {new_chain.seq}: " + ", ".join(a.KIND.split(".", 1)[1] for a in acts)
@@ -474,9 +476,9 @@ class Turns:
                 errors.pop(p.name, None)
                 progress = True
         for p in waiting:
-            err = errors.get(p.name)
-            rep.refused.append((p.name, str(err) if err else "not loaded"))
-            if err is not None and inbox.for_good(err):
-                inbox.refuse(self.store.folders, p, str(err))  # moved aside, so it does not block every later load
+            why = errors.get(p.name)
+            rep.refused.append((p.name, str(why) if why else "not loaded"))
+            if why is not None and inbox.for_good(why):
+                inbox.refuse(self.store.folders, p, str(why))  # moved aside, so it does not block every later load
         return rep
 

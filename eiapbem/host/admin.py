@@ -94,7 +94,7 @@ def skip(s: Session) -> Path:
     st = s.state
     if st.slot is None:
         raise IllegalAction("the game is over; there is no player to skip")
-    if st.slot.simultaneous:
+    if st.slot.power is None:  # a simultaneous slot
         return edit(s, [radmin.SkipSlot(st.slot.actors[0])])  # refused with the rules' sentence
     return edit(s, [radmin.SkipSlot(st.slot.power)])
 
@@ -108,7 +108,7 @@ def ai_play(s: Session, level: str = "ai-medium") -> Path:
     st = s.state
     if st.slot is None:
         raise IllegalAction("the game is over; there is no turn for the computer to play")
-    if st.slot.simultaneous:
+    if st.slot.power is None:  # a simultaneous slot
         return edit(s, [radmin.AiPlay(st.slot.actors[0], level)])  # refused with the rules' sentence
     return edit(s, [radmin.AiPlay(st.slot.power, level)])
 
@@ -206,6 +206,7 @@ def load_backup(home: Path, path: Path, password: str, *, role: str | None = Non
     if h.kind != "backup":
         raise NotForYou(f"{path.name} is a {h.kind} file, not a host backup")
     game = h.game
+    assert h.power is not None  # a backup's header names its power (pbem/envelope.py)
     role = role or h.power
     if role != h.power:
         raise NotForYou(f"{path.name} is the backup for {h.power}, not for {role}; the host must send you your own")
@@ -368,6 +369,7 @@ def take_host(home: Path, game: str | None, power: str | None, password: str | N
     if ident.role != "host":
         raise NotForYou(f"{key_file.name} holds the keys of {ident.role}, not the host's")
     if power is None:
+        assert handover is not None  # (refused above)
         contents = files.open_save(sav, dat, ident, handover.name)
         game = contents.chain.game
         if contents.chain.roster.get("host") != ident.public():
