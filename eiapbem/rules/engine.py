@@ -44,7 +44,7 @@ being played.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -84,6 +84,9 @@ class Outcome:
 
 Verify = Callable[[GameState, str, Any, RulesContext], None]
 Apply = Callable[[GameState, str, Any, RulesContext], Outcome]
+#: The candidate actions of one class for a power in a state (``legal_actions``): a bounded iterable of concrete
+#: actions, which the engine checks with the class's ``verify``; it need not check them itself.
+Candidates = Callable[[GameState, str, RulesContext], Iterable[Any]]
 Obligations = Callable[[GameState, str, RulesContext], Sequence[str]]
 Finish = Callable[[GameState, str, RulesContext], Outcome]
 Resolve = Callable[[GameState, Mapping[str, Sequence[Any]], RulesContext], Outcome]
@@ -98,6 +101,12 @@ class ActionSpec:
     verify: Verify
     apply: Apply
     summary: str
+    candidates: Candidates
+
+
+#: One action class with its rules, registered as a unit: ``(ActionClass, verify, apply, candidates)``.
+ActionRules = tuple[type[Any], Verify, Apply, Candidates]
+
 
 
 @dataclass(frozen=True)
@@ -118,7 +127,8 @@ REGISTRY = "eiapbem.rules.phases"
 class PhaseRules:
     """What a phase (or one part of the rules, like field battles) adds to the engine, in one value.
 
-    ``actions`` are ``(ActionClass, verify, apply)`` triples belonging to ``phases``;
+    ``actions`` are ``(ActionClass, verify, apply, candidates)`` units belonging to ``phases``
+    (``candidates`` lists the class's concrete actions for ``legal_actions``);
     ``decisions`` are ``(kind_prefix, verify, apply)`` answers to pending decisions (any
     phase); ``obligations``, ``finish`` and ``resolve`` are the phase hooks (then
     ``phases`` names exactly one phase); ``gaps`` says which rules of the phase are not
@@ -128,7 +138,7 @@ class PhaseRules:
 
     name: str
     phases: tuple[Phase, ...] = ()
-    actions: tuple[tuple[type[Any], Verify, Apply], ...] = ()
+    actions: tuple[ActionRules, ...] = ()
     decisions: tuple[tuple[str, DecisionVerify, DecisionApply], ...] = ()
     obligations: Obligations | None = None
     finish: Finish | None = None
@@ -144,7 +154,7 @@ class PhaseRules:
 
     @property
     def action_classes(self) -> tuple[type[Any], ...]:
-        return tuple(cls for cls, _, _ in self.actions)
+        return tuple(unit[0] for unit in self.actions)
 
 
 def register_rules(rules: PhaseRules) -> None:
@@ -154,8 +164,10 @@ def register_rules(rules: PhaseRules) -> None:
         raise ValueError(f"{rules.name}: phase hooks and gaps belong to exactly one phase, not {rules.phases}")
     if rules.actions and not rules.phases:
         raise ValueError(f"{rules.name}: actions need the phases they belong to")
-    for cls, verify, apply in rules.actions:
-        _register_action(cls, rules.phases, verify, apply)
+    for unit in rules.actions:
+        if len(unit) != 4:
+            raise ValueError(f"{rules.name}: an action is registered as (ActionClass, verify, apply, candidates), not {unit!r}")
+        _register_action(*unit, phases=rules.phases)
     for prefix, dverify, dapply in rules.decisions:
         _register_decision(prefix, dverify, dapply)
     _COMPOSITE.update(rules.composite)
@@ -170,7 +182,8 @@ def register_rules(rules: PhaseRules) -> None:
         _GAPS[rules.phases[0]] = rules.gaps
 
 
-def _register_action(cls: type[Any], phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:
+def _register_action(cls: type[Any], verify: Verify, apply: Apply, candidates: Candidates, *,
+                     phases: Iterable[Phase]) -> None:
     """Register the action class ``cls`` (a ``Record`` with a ``KIND``)."""
     kind = getattr(cls, "KIND", "")
     if not kind:
@@ -178,13 +191,14 @@ def _register_action(cls: type[Any], phases: Iterable[Phase], verify: Verify, ap
     if kind in _ACTIONS:
         raise ValueError(f"action kind {kind!r} registered twice")
     summary = (cls.__doc__ or kind).strip().splitlines()[0]
-    _ACTIONS[kind] = ActionSpec(cls, tuple(phases), verify, apply, summary)
+    _ACTIONS[kind] = ActionSpec(cls, tuple(phases), verify, apply, summary, candidates)
 
 
 def _register_phase(phase: Phase, hooks: PhaseHooks) -> None:
     if phase in _PHASES:
         raise ValueError(f"hooks for the {phase} phase registered twice")
     _PHASES[phase] = hooks
+
 
 
 #: The named points where one part of the rules runs effects another part adds (``PhaseRules.hooks``), and the
@@ -334,6 +348,77 @@ def apply_actions(state: GameState, power: str, actions: Iterable[Any], ctx: Rul
     for action in actions:
         out = out.then(apply_action(out.state, power, action, ctx))
     return out
+
+
+# ----------------------------------------------------------------- what a power may do now
+
+
+def is_setting(cls: type[Any]) -> bool:
+    """An option of every slot of the power rather than a choice of the slot's own rules.
+
+    Standing orders (``SETTING``: battle chits, naval orders, phase skipping) and the options of any phase
+    (``ANY_PHASE``: releasing a prisoner) are open in every slot the power plays; ``has_choice`` leaves them out.
+    """
+    return bool(getattr(cls, "SETTING", False) or getattr(cls, "ANY_PHASE", False))
+
+
+def _legal(state: GameState, power: str, ctx: RulesContext, settings: bool,
+           kinds: Collection[str] | None = None, one_each: bool = False) -> Iterable[Any]:
+    _load()
+    slot = state.slot
+    if slot is None or power not in POWERS:
+        return
+    ctx = _with_edits(state, ctx)
+    seen: set[Any] = set()
+
+    def fresh(action: Any) -> bool:
+        if action in seen:
+            return False
+        seen.add(action)
+        return can_act(state, power, action, ctx)
+
+    # Only answers while a question waits for another power, or in a slot the power does not play (``verify_action``).
+    only_answers = power not in slot.actors or any(d.power != power for d in state.pending.values())
+    for spec in _ACTIONS.values():
+        if (slot.phase not in spec.phases or (not settings and is_setting(spec.cls))
+                or (only_answers and spec.cls is not AnswerDecision) or (kinds is not None and spec.cls.KIND not in kinds)):
+            continue
+        for action in spec.candidates(state, power, ctx):
+            if fresh(action):
+                yield action
+                if one_each:
+                    break
+
+
+def legal_actions(state: GameState, power: str, ctx: RulesContext, *, settings: bool = True,
+                  kinds: Collection[str] | None = None) -> tuple[Any, ...]:
+    """Every concrete action ``power`` may take now, each accepted by ``verify_action`` (python-chess's legal moves).
+
+    The answers to the power's pending decisions come first (each offered option); then, unless a question
+    waits for another power, the actions of the slot's phase that each class's ``candidates`` lists, in the
+    registry's order and without repeats.  Each class lists a bounded set: a unit's moves to every place it can
+    reach (by the cheapest path), every target of a declaration or an attack, and amounts (factors, ships, money)
+    at their least and at their most; so the list is empty exactly when no action of the phase is legal.
+    ``settings=False`` leaves out the options of every slot (``is_setting``); ``kinds`` keeps only actions of those
+    kinds (``"land.move"``: the moves the map offers to click, 4.1.2).  Protocol records that end-phase
+    writes itself (a sealed diplomacy commitment and its reveal) and results signed outside the game are never
+    listed.  For a simultaneous phase pass the power's own orders so far on the sheet (the client's state).
+    """
+    return tuple(_legal(state, power, ctx, settings, kinds))
+
+
+def possible_kinds(state: GameState, power: str, ctx: RulesContext) -> tuple[str, ...]:
+    """The kinds of action ``power`` may take now (settings left out), each found by its first legal action."""
+    return tuple(a.KIND for a in _legal(state, power, ctx, False, one_each=True))
+
+
+def has_choice(state: GameState, power: str, ctx: RulesContext) -> bool:
+    """``power`` has something to decide now besides ending its slot: a question to answer or a legal action of
+    the slot's rules (settings left out, ``is_setting``).  Stops at the first one found.
+
+    A slot without a choice may still hold an obligation the player meets outside the list: a sealed
+    diplomacy reveal that end-phase writes, or a battle result signed outside the game (``unmet_obligations``)."""
+    return next(iter(_legal(state, power, ctx, False)), None) is not None
 
 
 # ----------------------------------------------------------------- the order sheet
@@ -516,6 +601,13 @@ def _apply_answer(state: GameState, power: str, action: AnswerDecision, ctx: Rul
     return handler[1](state, power, d, action.choice, ctx)
 
 
+def _answers(state: GameState, power: str, ctx: RulesContext) -> Iterable[AnswerDecision]:
+    """Each option offered by each of ``power``'s pending questions (a composed answer, 11.2.9, is not listed)."""
+    for d in sorted(state.pending.values(), key=lambda d: d.id):
+        if d.power == power:
+            yield from (AnswerDecision(d.id, option) for option in d.options)
+
+
 # ----------------------------------------------------------------- helpers for rule modules
 
 
@@ -529,4 +621,4 @@ def log(state: GameState, author: str, kind: str, text: str, **params: Any) -> O
 
 
 #: The engine's own action, answering a pending decision in any phase (listed first in ``eiapbem/rules/phases.py``).
-RULES = PhaseRules("decisions", phases=tuple(Phase), actions=((AnswerDecision, _verify_answer, _apply_answer),))
+RULES = PhaseRules("decisions", phases=tuple(Phase), actions=((AnswerDecision, _verify_answer, _apply_answer, _answers),))
