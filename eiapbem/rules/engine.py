@@ -50,7 +50,7 @@ from functools import lru_cache
 from typing import Any
 
 from eiapbem.core import canonical
-from eiapbem.core.errors import BadEncoding, IllegalAction
+from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
 from eiapbem.core.dice import Dice
 from eiapbem.rules.mapgraph import Map
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
@@ -108,6 +108,36 @@ class ActionSpec:
 ActionRules = tuple[type[Any], Verify, Apply, Candidates]
 
 
+#: The author of the admin acts (4.2.8): the host, in no phase and in no power's slot.
+HOST = "host"
+
+
+@dataclass(frozen=True)
+class HostContext:
+    """What the host's admin acts may consult: the admin file's rules context (its dice; none where no act needs
+    them), the computer player (``ai.play_slot``, for the host's "quick play turn with AI": passed in by the layer
+    above, since the rules import no AI) and the default setup of a power (``setup_for``)."""
+
+    rules: RulesContext | None = None
+    computer: Callable[..., Any] | None = None
+    setup_for: Callable[[str], Sequence[Any]] | None = None
+
+
+HostVerify = Callable[[GameState, str, Any, HostContext], None]
+HostApply = Callable[[GameState, str, Any, HostContext], Outcome]
+HostCandidates = Callable[[GameState, str, HostContext], Iterable[Any]]
+#: One admin act with its rules, registered as a unit like an action: ``(ActClass, verify, apply, candidates)``.
+HostActRules = tuple[type[Any], HostVerify, HostApply, HostCandidates]
+
+
+@dataclass(frozen=True)
+class HostActSpec:
+    cls: type[Any]
+    verify: HostVerify
+    apply: HostApply
+    candidates: HostCandidates
+    summary: str
+
 
 @dataclass(frozen=True)
 class PhaseHooks:
@@ -151,6 +181,9 @@ class PhaseRules:
     #: Decision kinds whose answer may also be composed of several choices (a whole loss allocation,
     #: 11.2.9): the engine leaves the check of such an answer to the decision's ``verify``.
     composite: tuple[str, ...] = ()
+    #: The host's admin acts (4.2.8), ``(ActClass, verify, apply, candidates)`` units like ``actions`` but authored
+    #: by the host (``HOST``) in no phase, carried only by the host's admin files (``apply_host_act``).
+    host_acts: tuple[HostActRules, ...] = ()
 
     @property
     def action_classes(self) -> tuple[type[Any], ...]:
@@ -171,6 +204,10 @@ def register_rules(rules: PhaseRules) -> None:
     for prefix, dverify, dapply in rules.decisions:
         _register_decision(prefix, dverify, dapply)
     _COMPOSITE.update(rules.composite)
+    for act in rules.host_acts:
+        if len(act) != 4:
+            raise ValueError(f"{rules.name}: an admin act is registered as (ActClass, verify, apply, candidates), not {act!r}")
+        _register_host_act(*act)
     for point, rank, fn in rules.hooks:
         if point not in HOOK_POINTS:
             raise ValueError(f"{rules.name}: no hook point {point!r}; the points are {', '.join(HOOK_POINTS)}")
@@ -199,6 +236,17 @@ def _register_phase(phase: Phase, hooks: PhaseHooks) -> None:
         raise ValueError(f"hooks for the {phase} phase registered twice")
     _PHASES[phase] = hooks
 
+
+_HOST_ACTS: dict[str, HostActSpec] = {}
+
+
+def _register_host_act(cls: type[Any], verify: HostVerify, apply: HostApply, candidates: HostCandidates) -> None:
+    kind = getattr(cls, "KIND", "")
+    if not kind.startswith("admin."):
+        raise ValueError(f"{cls.__name__}: an admin act's KIND begins with 'admin.', not {kind!r}")
+    if kind in _HOST_ACTS or kind in _ACTIONS:
+        raise ValueError(f"action kind {kind!r} registered twice")
+    _HOST_ACTS[kind] = HostActSpec(cls, verify, apply, candidates, (cls.__doc__ or kind).strip().splitlines()[0])
 
 
 #: The named points where one part of the rules runs effects another part adds (``PhaseRules.hooks``), and the
@@ -419,6 +467,70 @@ def has_choice(state: GameState, power: str, ctx: RulesContext) -> bool:
     A slot without a choice may still hold an obligation the player meets outside the list: a sealed
     diplomacy reveal that end-phase writes, or a battle result signed outside the game (``unmet_obligations``)."""
     return next(iter(_legal(state, power, ctx, False)), None) is not None
+
+
+# ----------------------------------------------------------------- the host's admin acts (4.2.8)
+
+
+def host_acts() -> dict[str, HostActSpec]:
+    """The registered admin acts, by kind."""
+    _load()
+    return dict(sorted(_HOST_ACTS.items()))
+
+
+def host_act_from_obj(obj: Any, path: str = "admin act") -> Record:
+    """Decode an admin act from a host's file; ``BadEncoding`` names what is wrong (no player's action is one)."""
+    _load()
+    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
+        raise BadEncoding(f"{path}: an admin act is a map with a 'kind'")
+    spec = _HOST_ACTS.get(obj["kind"])
+    if spec is None:
+        raise BadEncoding(f"{path}: unknown admin act {obj['kind']!r}")
+    return spec.cls.from_obj({k: v for k, v in obj.items() if k != "kind"}, path)  # type: ignore[no-any-return]
+
+
+def _host_spec(act: Any) -> HostActSpec:
+    _load()
+    spec = _HOST_ACTS.get(getattr(act, "KIND", ""))
+    if spec is None or not isinstance(act, spec.cls):
+        raise IllegalAction(f"{type(act).__name__} is not an admin act of this game")
+    return spec
+
+
+def verify_host_act(state: GameState, act: Any, ctx: HostContext) -> None:
+    """Raise ``IllegalAction`` if the host may not make ``act`` now (it changes nothing)."""
+    spec = _host_spec(act)
+    if state.slot is None:
+        raise IllegalAction("the game is over; the admin menu changes nothing any more")
+    spec.verify(state, HOST, act, ctx)
+
+
+def apply_host_act(state: GameState, act: Any, ctx: HostContext) -> Outcome:
+    """Verify, then apply one admin act; the host is its author and its log line says so (000:246-250).
+
+    A state the model cannot hold (money below zero, a fleet in a land area) is refused in one sentence."""
+    try:
+        verify_host_act(state, act, ctx)
+        return _host_spec(act).apply(state, HOST, act, ctx)
+    except IllegalAction:
+        raise
+    except EiaError as err:
+        raise IllegalAction(f"the edit {act.KIND} would leave a state the game cannot hold: {err}") from err
+
+
+def legal_host_acts(state: GameState, ctx: HostContext) -> tuple[Any, ...]:
+    """The admin acts the host may make now that each act's ``candidates`` lists (acts of any amount, place or
+    name are not listed), each accepted by ``verify_host_act``."""
+    out: list[Any] = []
+    for spec in host_acts().values():
+        for act in spec.candidates(state, HOST, ctx):
+            try:
+                verify_host_act(state, act, ctx)
+            except IllegalAction:
+                continue
+            if act not in out:
+                out.append(act)
+    return tuple(out)
 
 
 # ----------------------------------------------------------------- the order sheet
