@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from eiapbem.client import mail
+from eiapbem.client import mail_config
 from mailkit import Dovecot, Smtp, password, setup_args
 from sevenfolders import pw
 from test_battle_files_e2e import CLIENTS, FAST, GAME, _first, _hashes, _home, game  # noqa: F401 (fixture)
@@ -29,7 +29,7 @@ def test_battle_files_go_back_and_forth_by_mail(game, tmp_path):  # noqa: F811
     smtp = Smtp(dove)
     try:
         def cli(p, *args):
-            env = {mail.PASSWORD_ENV: password(ADDRESS[p]), **FAST}
+            env = {mail_config.PASSWORD_ENV: password(ADDRESS[p]), **FAST}
             code, out = run(_home(homes, p), *args, "--password", pw(p), *(("--power", p) if p not in CLIENTS else ()),
                             env=env)
             assert code == 0, (args, out)
