@@ -212,6 +212,10 @@ class Gate:
 
     def down(self) -> None:
         if self._listener is not None:
+            try:
+                self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread (close alone would not)
+            except OSError:
+                pass
             self._listener.close()
             self._listener = None
         for x in self._socks:

@@ -270,6 +270,7 @@ def test_fetch_saves_only_good_files_of_this_game_and_leaves_the_rest_unread(gam
     code, out = run(homes["FR"], "mail", "fetch", env=env_of("FR"))
     assert code == 0, out
     assert f"fetched commin/{path.name}" in out and "forged or damaged" in out and "another game" in out
+    assert f"ignored {path.name} (in 'forged' from someone@example.org): forged or damaged" in out, out  # the sender shown
     assert re.search(r"loaded \S+_setup_turn_RU\.pbm", out) or f"loaded {path.name}" in out
     flags = dove.flags("fr@example.org")
     assert len(flags) == 3 and "\\Seen" not in flags[0] and "\\Seen" not in flags[1] and "\\Seen" in flags[2]
@@ -279,6 +280,7 @@ def test_fetch_saves_only_good_files_of_this_game_and_leaves_the_rest_unread(gam
     before = files_in(homes["FR"] / "save")
     code, out = run(homes["FR"], "mail", "fetch", env=env_of("FR"))
     assert code == 0 and "fetched" not in out and "loaded" not in out
+    assert "forged" not in out, out  # a forged mail is said once (and looked at again in silence)
     assert files_in(homes["FR"] / "save") == before  # idempotent
 
 

@@ -251,7 +251,7 @@ def register(cli: click.Group) -> None:
                 click.echo(f"late: {line}")
         if not (rep.saved or rep.bounces or r.loaded or r.refused or r.waiting or r.late):
             click.echo("no new files")
-        return 1 if r.refused and not r.loaded else 0
+        return 1 if (r.refused and not r.loaded) or any(b[4] == "failed" for b in rep.bounces) else 0
 
     @mail_group.command("sync")
     @click.option("--every", type=click.FloatRange(0.05), metavar="MINUTES", help="Run a round every MINUTES (else one round).")

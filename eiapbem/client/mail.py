@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from eiapbem.core.errors import EiaError
-from eiapbem.pbem import atomic, envelope
+from eiapbem.pbem import atomic, crypto, envelope
 from eiapbem.pbem.email import BadAddress, Person
 from eiapbem.pbem.errors import BadFile, OutOfOrder
 
@@ -79,14 +79,17 @@ def _late(session: Any, name: str) -> tuple[str, str, str] | None:
     """(author, slot, sentence) when ``name`` is a player's turn file whose slot the host's act took first."""
     from eiapbem.client import forks
 
-    for p in (session.folders.commin / name, session.folders.commin / "refused" / name):
+    for p in (session.folders.commin / name, session.folders.commin / "refused" / name,
+              session.folders.commin / "done" / name):
         if not p.is_file():
             continue
         try:
-            h = envelope.parse(p.read_bytes(), name).header
+            env = envelope.parse(p.read_bytes(), name)
         except (BadFile, OSError):
             return None
-        if h.kind != "turn" or h.author in session.local or h.prev not in session.contents.chain.known:
+        h = env.header
+        known = session.contents.chain.known
+        if h.kind != "turn" or h.author in session.local or h.prev not in known or crypto.file_hash(env) in known:
             return None
         other = forks.accepted_after(session, h.prev, h.epoch)
         if other is None or other.header.kind != "admin":
@@ -132,7 +135,12 @@ def load_fetched(session: Any, rep: FetchReport) -> LoadReport:
                 out.refused.append((p.name, str(err)))
         if r is None:
             r = session.load_all()
-            out.loaded.extend((n, s) for n, s in r.loaded)
+            for n, s in r.loaded:  # a player's file the host's act, loaded after it in this round, took back
+                late = _late(session, n)
+                if late:
+                    out.late.append((n, *late))
+                else:
+                    out.loaded.append((n, s))
             for n, why in r.refused:
                 late = _late(session, n)
                 early = "" if late else _early(session, n)

@@ -128,10 +128,16 @@ def record(home: Path, report: bytes, returned: bytes, text: bytes) -> BounceNew
     return BounceNews(news)
 
 
+def main_file(label: str, files: list) -> str:
+    """The file a message is about: its turn, admin or battle file, else its first attachment, else the draft."""
+    game = [f for f in files if f.endswith((".pbm", ".battle"))]
+    return (game or files or [label.split("/", 1)[-1]])[0]
+
+
 def sentence(item: tuple, who: dict) -> str:
     """``your file X to Austria (au@example.org) bounced: mailbox full (5.2.2); ...``."""
     label, files, rcpt, reason, action = item
-    name = files[0] if files else label.split("/", 1)[-1]
+    name = main_file(label, files)
     whom = who.get(rcpt.lower(), rcpt)
     if action == "delayed":
         return f"your file {name} to {whom} is delayed: {reason}; the servers keep trying"

@@ -175,7 +175,7 @@ def _mb(n: int) -> str:
 
 
 def _too_big(name: str, size: int) -> str:
-    return (f"its attachment is {_mb(size)}, larger than any game file (at most {_mb(LARGEST_FILE)}); "
+    return (f"its attachment is about {_mb(size)}, larger than any game file (at most {_mb(LARGEST_FILE)}); "
             "it was not downloaded")
 
 
@@ -299,6 +299,11 @@ def leaves(bs: list, section: str = "") -> Iterator[tuple[str, str, str, str, in
     yield section or "1", ctype, name, _text(bs[5]).lower(), size
 
 
+def _decoded_size(size: int, encoding: str) -> int:
+    """About how many bytes a part of ``size`` octets holds (base64: 57 bytes a line of 76 characters and CRLF)."""
+    return size * 57 // 78 if encoding == "base64" else size
+
+
 def _decode(data: bytes, encoding: str) -> bytes:
     if encoding == "base64":
         return binascii.a2b_base64(data, strict_mode=False)
@@ -325,8 +330,8 @@ def _from_parts(imap: imaplib.IMAP4, uid: str, structure: list) -> Mail:
             continue
         if not _wanted(name):
             files.append((name, None, f"it is not a file of a game played here ({_mb(size)}; not downloaded)"))
-        elif size * 3 // 4 > LARGEST_FILE:
-            files.append((name, None, _too_big(name, size * 3 // 4)))
+        elif _decoded_size(size, enc) > LARGEST_FILE:
+            files.append((name, None, _too_big(name, _decoded_size(size, enc))))
         else:
             raw = _part(imap, uid, section)
             try:

@@ -35,7 +35,8 @@ class Round:
 
     def failed(self) -> bool:
         """Something is not done that the player must know of: rc 1 (a file only early is not a failure)."""
-        return bool(self.fetch_error or self.send_error or self.send.failed or self.load.refused)
+        return bool(self.fetch_error or self.send_error or self.send.failed or self.load.refused
+                    or any(b[4] == "failed" for b in self.fetch.bounces))
 
     def empty(self) -> bool:
         return not (self.fetch.saved or self.fetch.bounces or self.fetch.ignored or self.load.loaded or self.load.refused

@@ -85,6 +85,7 @@ protocol imap {
 }
 plugin {
   quota = maildir:User quota
+  quota_grace = 0%%
 }
 passdb {
   driver = passwd-file
