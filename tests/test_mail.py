@@ -189,6 +189,7 @@ def test_a_dropped_connection_loses_no_file(tmp_path):
         smtp.drop = 1  # dropped once mid-send: the second try goes through
         rep = mail_send.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=3, wait=0)
         assert len(rep.sent) == 1 and len(smtp.received) == 1
+        assert rep.retries == 1 and rep.sent[0][2] == 2 and "SMTPServerDisconnected" in rep.sent[0][3], rep.sent
         _drafts(tmp_path, 2)  # a second file
         smtp.drop = 5  # dropped on every try: left unsent, one sentence
         rep = mail_send.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=3, wait=0)
@@ -383,3 +384,9 @@ def test_a_backup_set_travels_by_mail(game):
     assert Session.open(homes["FR"], GAME, "FR", pw("FR")).contents.chain.epoch == 1
     code, out = run(homes["FR"], "mail", "fetch", env=env_of("FR"))
     assert "fetched" not in out  # fetching twice changes nothing
+
+
+def test_the_reminder_says_one_hour_in_the_singular():
+    from eiapbem.host import lateness
+
+    assert [lateness._hours(n) for n in (1, 2, 25)] == ["1 hour", "2 hours", "25 hours"]

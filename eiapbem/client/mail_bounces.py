@@ -21,8 +21,6 @@ from typing import Any
 
 from eiapbem.core.errors import EiaError
 
-from .mail_config import Ledger, mail_dir
-
 #: Enhanced status codes (RFC 3463) in a player's words.
 REASONS = {
     "5.1.1": "no such mailbox", "5.1.2": "no such domain", "5.1.10": "no such address", "5.2.1": "mailbox disabled",
@@ -101,7 +99,12 @@ class BounceNews:
 
 
 def record(home: Path, report: bytes, returned: bytes, text: bytes) -> BounceNews | None:
-    """Match a notice to the file it carries and record its failures in ``mail/sent.json``; None when not ours."""
+    """Match a notice to the file it carries and record its failures in ``mail/sent.json``; None when not ours.
+
+    A notice about an older message than the latest sent to that recipient is handled in silence (the file
+    went again since)."""
+    from .mail_config import Ledger, mail_dir
+
     ledger = Ledger(mail_dir(home) / "sent.json", {"sent": {}})
     ids = message_ids(returned) or message_ids(text)
     hit = None
@@ -117,9 +120,9 @@ def record(home: Path, report: bytes, returned: bytes, text: bytes) -> BounceNew
     news = []
     latest = {a.lower(): s.get("message_id") for s in entry.get("sends", []) for a in s.get("to", [])}
     for f in fails:
-        if f.action not in ("failed", "delayed"):
+        if f.action not in ("failed", "delayed") or latest.get(f.recipient) != send.get("message_id"):
             continue
-        if f.action == "failed" and latest.get(f.recipient) == send.get("message_id"):
+        if f.action == "failed":
             entry.setdefault("bounced", {})[f.recipient] = {"status": f.status, "why": f.reason(),
                                                             "message_id": send.get("message_id")}
         news.append((entry.get("label", key.rsplit(":", 1)[0]), list(entry.get("files", [])), f.recipient, f.reason(),
@@ -147,9 +150,14 @@ def sentence(item: tuple, who: dict) -> str:
 
 def open_bounces(home: Path) -> list[tuple]:
     """Every recorded bounce not yet answered by a resend to that recipient: (label, files, recipient, reason)."""
-    from .mail_config import read_json
+    import json
 
-    data = read_json(mail_dir(home) / "sent.json", {"sent": {}})
+    try:
+        data = json.loads((Path(home) / "mail" / "sent.json").read_bytes())
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as err:
+        raise EiaError(f"mail/sent.json cannot be read ({err})") from err
     out = []
     for key, e in sorted(data.get("sent", {}).items()):
         for rcpt, b in sorted(e.get("bounced", {}).items()):

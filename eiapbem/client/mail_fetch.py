@@ -171,7 +171,7 @@ class Mail:
 
 
 def _mb(n: int) -> str:
-    return f"{n / 1e6:.1f} MB"
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{max(1, n // 1000)} KB"
 
 
 def _too_big(name: str, size: int) -> str:

@@ -430,7 +430,7 @@ def unanswered(home: Path, session: Any) -> list[tuple[str, list]]:
     been loaded here; a battle file, once a newer battle file of the same battle has come from them.
     """
     entries = sent_ledger(home).data["sent"]
-    awaited = {p for p, _ in session.awaited()} | ({"host"} if any(p == "host" for p, _ in session.awaited()) else set())
+    awaited = {p for p, _ in session.awaited()}
     roles = _roles_of(session)
     latest = _latest_by_author(session)
     bdir = Path(home) / "battles"
