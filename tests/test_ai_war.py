@@ -269,42 +269,6 @@ def test_a_corps_left_aboard_in_port_is_landed_rather_than_lost():
     assert land.state.units["corps:GB:1"].location == Location(LocationKind.AREA, "portsmouth")
 
 
-# ----------------------------------------------------------------- the strength measure
-
-
-def test_wilson_interval():
-    lo, hi = duel.wilson(7, 10)
-    assert round(lo, 3) == 0.397 and round(hi, 3) == 0.892
-    assert duel.wilson(0, 0) == (0.0, 1.0)
-
-
-def test_strong_powers_rotate_over_every_power():
-    seen = [duel.strong_powers(i, 3) for i in range(7)]
-    assert seen[0] == ("AU", "FR", "GB") and seen[6] == ("TU", "AU", "FR")
-    assert all(sum(1 for s in seen if p in s) == 3 for p in POWERS)
-
-
-def test_one_campaign_month_of_the_strength_measure_is_reproducible():
-    args = (2, 1, 3, "ai-hard", "ai-easy", "classic-1805", 5)
-    a, b = duel.one_game(args), duel.one_game(args)
-    assert a == b and a.strong == ("GB", "PR", "RU") and a.winners and a.how == "standing"
-    report = duel.Report([a], 1, 3, "ai-hard", "ai-easy")
-    assert any("won by the stronger level" in line for line in report.lines())
-    # the continuous measure: the strong powers' mean percent_play minus the weak ones'
-    strong = sum(a.percent_play[p] for p in a.strong) / 3
-    weak = sum(a.percent_play[p] for p in POWERS if p not in a.strong) / 4
-    assert report.differences() == [strong - weak]
-    assert any("minus ai-easy's" in line for line in report.lines())
-    assert set(a.points) == set(POWERS) and set(a.did) == set(POWERS)
-
-
-def test_mean_interval_by_student_t():
-    mean, lo, hi = duel.mean_interval([1.0, 2.0, 3.0, 4.0])
-    # sd 1.291, t(3) 3.182: half-width 2.054
-    assert mean == 2.5 and round(lo, 3) == 0.446 and round(hi, 3) == 4.554
-    assert duel.mean_interval([5.0])[0] == 5.0 and duel.mean_interval([5.0])[1] == float("-inf")
-
-
 def test_trade_minors_and_access_by_level(set_up):
     from eiapbem.rules.diplomacy.minor_orders import Manipulate
     from eiapbem.rules.diplomacy.orders import GrantAccess, SetTrade

@@ -282,6 +282,7 @@ def test_imap_down_during_a_send_round_and_smtp_down_and_back_lose_nothing(game)
 # ----------------------------------------------------------------- answered, and too late
 
 
+@pytest.mark.slow
 def test_resend_unanswered_and_a_late_draft_withdrawn_once(game):
     homes, servers = game
     ru = env_of("RU")
@@ -320,3 +321,31 @@ def test_resend_unanswered_and_a_late_draft_withdrawn_once(game):
         assert code == 0 and "refused" not in out and stale.name not in out, out  # never mailed on
     hashes = {p: Session.open(homes[p], GAME, p, pw(p)).state.state_hash() for p in HUMANS}
     assert len(set(hashes.values())) == 1, hashes
+
+
+def test_a_file_that_is_only_early_is_waiting_not_refused(game):
+    homes, servers = game
+    s = Session.open(homes["RU"], GAME, "RU", pw("RU"))
+    setups.load_setup(s, "default")
+    first = s.end_phase()
+    code, out = run(homes["RU"], "mail", "send", "--retry-wait", "0", env=env_of("RU"))
+    assert code == 0, out
+    servers.delivered()
+    _empty(servers, HUMANS["GB"])  # Great Britain's copy of Russia's file is lost
+    code, out = run(homes["FR"], "mail", "sync", "--once", "--retry-wait", "0", env=env_of("FR"))
+    assert code == 0 and f"loaded {first.name}" in out, out
+    mine = Session.open(homes["FR"], GAME, "FR", pw("FR"))
+    setups.load_setup(mine, "default")
+    second = mine.end_phase()  # follows Russia's file
+    code, out = run(homes["FR"], "mail", "sync", "--once", "--retry-wait", "0", env=env_of("FR"))
+    assert code == 0, out
+    servers.delivered()
+    code, out = run(homes["GB"], "mail", "sync", "--once", "--retry-wait", "0", env=env_of("GB"))
+    assert code == 0 and f"waiting {second.name}: a file it follows has not arrived yet" in out, out
+    assert "refused" not in out, out
+    assert (homes["GB"] / "commin" / second.name).is_file()
+    code, out = run(homes["RU"], "mail", "resend", first.name, "--to", "GB", "--retry-wait", "0", env=env_of("RU"))
+    assert code == 0 and "sent again" in out, out
+    servers.delivered()
+    code, out = run(homes["GB"], "mail", "sync", "--once", "--retry-wait", "0", env=env_of("GB"))
+    assert code == 0 and f"loaded {first.name}" in out and f"loaded {second.name}" in out, out
