@@ -272,7 +272,7 @@ def tell_late(s: Session, late: list) -> list[str]:
                      "itself. Nothing is lost but that slot's orders.\n")
         told.append(name)
         ledger.write()
-        lines.append(f"{author} ({slot}): {name} came after the computer took the slot; {author} is told by mail")
+        lines.append(f"{author} ({slot}): {name} came after the host's act took the slot; {author} is told by mail")
     return lines
 
 
