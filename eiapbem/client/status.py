@@ -118,6 +118,11 @@ def status_record(s: Any) -> dict:
     from .forks import status_lines as fork_lines
 
     rec["forks"] = fork_lines(s)  # forks this folder set aside (issue 20)
+    rec["mail"] = []
+    if (s.home / "mail" / "sent.json").is_file():  # files that bounced, until sent again (issue 32)
+        from .mail_bounces import status_lines as mail_lines
+
+        rec["mail"] = mail_lines(s.home, meta)
     return rec
 
 
@@ -204,6 +209,7 @@ def render(rec: dict) -> list[str]:
     else:
         out.append(f"Turn: {POWER_NAMES[rec['turn_of']]} ({rec['slot']})")
     out.extend(rec.get("forks", []))
+    out.extend(rec.get("mail", []))
     if rec.get("peace_terms"):
         out.append(f"Peace terms in force on {POWER_NAMES[rec['power']]} (6.4): " + "; ".join(rec["peace_terms"]))
     if rec["computer"]:

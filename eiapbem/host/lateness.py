@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eiapbem.client.mail import Ledger, mail_dir, notice_draft, set_draft_body
+from eiapbem.client.mail import notice_draft, set_draft_body
+from eiapbem.client.mail_config import Ledger, mail_dir
 from eiapbem.client.session import Session
 from eiapbem.core.errors import EiaError, IllegalAction
 from eiapbem.pbem.email import Person, subject_for
@@ -242,13 +243,46 @@ def apply(s: Session, clock: datetime.datetime, level: str = "ai-medium", *, log
     return lines
 
 
+def _hours(n: int) -> str:
+    return "1 hour" if n == 1 else f"{n} hours"
+
+
+def tell_late(s: Session, late: list) -> list[str]:
+    """Tell each player whose file came after the host's act took its slot, once per file: a mail to that player.
+
+    ``late`` holds (file name, author, slot, sentence) from ``client.mail.load_fetched``.  The file itself is not
+    mailed on: the player's own folder withdraws its draft when it loads the host's act (``client.mail_send``).
+    """
+    if not late:
+        return []
+    ledger = _ledger(s)
+    g = ledger.data.setdefault(s.game, {"waits": {}})
+    told = g.setdefault("told_late", [])
+    lines = []
+    for name, author, slot, _ in late:
+        if name in told or author not in s.data.meta["players"]:
+            continue
+        who = s.person(author)
+        tag = slot.replace("/", "_")
+        notice_draft(s.home, s.game, f"{s.game}_toolate_{tag}_{author}.eml", _host_person(s), [who],
+                     subject_for(s.game, f"too late for {slot}"),
+                     f"{who.name}, your file {name} for {slot} reached the host after the host's act had taken that "
+                     "slot (the house rules for late players, or the host's skip). It is not used: the game went on from "
+                     "the host's admin file, which your 'eiapbem mail sync' loads; your folder then follows it by "
+                     "itself. Nothing is lost but that slot's orders.\n")
+        told.append(name)
+        ledger.write()
+        lines.append(f"{author} ({slot}): {name} came after the host's act took the slot; {author} is told by mail")
+    return lines
+
+
 def _step(s: Session, p: str, slot: str, step: str, hours: int, rules: HouseRules, level: str, in_log: bool) -> str:
     name = s.person(p)
     tag = slot.replace("/", "_")
     if step == "reminder":
         notice_draft(s.home, s.game, f"{s.game}_reminder_{tag}_{p}.eml", _host_person(s), [name],
                      subject_for(s.game, f"reminder {slot}"),
-                     f"{name.name}, our game {s.game} has waited {hours} hours for your file for {slot}.\n"
+                     f"{name.name}, our game {s.game} has waited {_hours(hours)} for your file for {slot}.\n"
                      f"The house rules: everyone is reminded after {rules.remind_all} h, the computer plays the slot "
                      f"after {rules.ai_play} h (0 = never).\n")
         text = f"{s.game}: {name.name} ({p}) was reminded that {slot} has waited {hours} h for their file."
