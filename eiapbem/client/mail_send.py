@@ -95,7 +95,7 @@ def battle_outgoing(path: Path, session: Any, to_roles: list | None = None) -> O
         return None
     if h.kind != "battle" or h.gid != session.contents.chain.gid or h.author not in session.local:
         return None
-    to = [s.role for s in h.to if s.role not in session.local and s.role in session.data.meta["players"]]
+    to = [s.role for s in h.to if s.role not in session.local and s.role in session.meta.players]
     people = [session.person(r) for r in to]
     if not people:
         return None
@@ -352,25 +352,25 @@ def mark_all_sent(home: Path, session: Any | None = None) -> int:
 
 def _roles_of(session: Any) -> dict:
     """Each player's address -> the roles it plays (the host's address plays ``host`` too)."""
-    meta = session.data.meta
+    meta = session.meta
     out: dict = {}
-    for p, row in meta["players"].items():
-        if row.get("email"):
-            out.setdefault(row["email"].lower(), set()).add(p)
-    out.setdefault(meta["host"]["email"].lower(), set()).add("host")
+    for p, row in meta.players.items():
+        if row.email:
+            out.setdefault(row.email.lower(), set()).add(p)
+    out.setdefault(meta.host.email.lower(), set()).add("host")
     return out
 
 
 def address_of(session: Any, who: str) -> str:
     """A power's code, ``host`` or a player's address -> the address to send to; anyone else is refused."""
-    meta = session.data.meta
+    meta = session.meta
     if who == "host":
-        return meta["host"]["email"]
-    if who.upper() in meta["players"]:
-        row = meta["players"][who.upper()]
-        if row["type"] not in ("client", "host") or not row.get("email"):
+        return meta.host.email
+    if who.upper() in meta.players:
+        row = meta.players[who.upper()]
+        if row.type not in ("client", "host") or not row.email:
             raise MailError(f"{who.upper()} is not played by email in this game")
-        return row["email"]
+        return row.email
     if who.lower() in _roles_of(session):
         return who
     raise MailError(f"{who!r} is neither a power of this game nor a player's address",

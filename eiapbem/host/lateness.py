@@ -260,7 +260,7 @@ def tell_late(s: Session, late: list) -> list[str]:
     told = g.setdefault("told_late", [])
     lines = []
     for name, author, slot, _ in late:
-        if name in told or author not in s.data.meta["players"]:
+        if name in told or author not in s.meta.players:
             continue
         who = s.person(author)
         tag = slot.replace("/", "_")
