@@ -119,6 +119,12 @@ def test_interception_roll_needs_one_from_adjacent():
     after = move(s, "fleet:GB:1", "english-channel", c=ctx(forced={label: 2}))
     assert not after.naval_battles and str(after.units["fleet:FR:1"].location) == "port:brest"
     assert any("fail to intercept" in e.text for e in after.log)
+    # The die and what it needed are in the line every player reads (8.5.4: adjacent needs 1 or less).
+    assert any("fail to intercept" in e.text and "(adjacent sea area: d6 2, needs 1 or less, 8.5.4)" in e.text
+               for e in after.log), [e.text for e in after.log]
+    won = move(s, "fleet:GB:1", "english-channel", c=ctx(forced={label: 1}))
+    assert any("intercept in english-channel (adjacent sea area: d6 1, needs 1 or less, 8.5.4)" in e.text
+               for e in won.log), [e.text for e in won.log]
 
 
 def test_attack_ends_movement_and_needs_enemies():

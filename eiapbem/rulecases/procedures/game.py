@@ -16,6 +16,7 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     garrisons = [{ nation = "FR", city = "vienna", infantry = 3 }]       # optional: garrisons to place
     irregulars_retreat = ["RU"]       # optional: powers whose lone Cossacks/Freikorps withdraw (13.2.2)
     alliances = [["RU", "SP"]]        # optional: alliances to add
+    access = { AU = { FR = "temporary:1805-09" } }   # optional: access granted (host = { guest = kind[:until] })
     report = ["fleet:SP:1"]           # units and leaders to report
     report_minors = ["norway"]        # minor countries to report (status, controller, districts, part_of)
 
@@ -49,7 +50,7 @@ powers that sent none empty orders).
 The result holds ``steps`` (``"ok"`` or ``"refused"`` per step), ``errors``
 (the refusal sentences), ``returned`` (ids a rule step gave back), ``units``
 and ``leaders`` (for the ids in ``report``: location, forces, loan), ``prisoners``
-(captor:nation = factors), ``city_control`` (area = nation), ``naval_battles`` (place =
+(captor:nation = factors), ``city_control`` (area = nation), ``access`` (host = {guest = kind[:until]}), ``returned_factors`` (power = factors to place as reinforcements), ``naval_battles`` (place =
 attackers, defenders), ``wars`` (power = enemies), ``builds`` (power = build order keys), ``log``
 (the kinds of the log lines added) and ``move_order``.  TOML has no null, so
 an absent value is ``""``.
@@ -132,6 +133,14 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         for slug in slugs:
             wars_of = wars_of.set(slug, state.date)
         state = state.with_power(p, minor_wars=wars_of)
+    for host, row in sorted(inp.get("access", {}).items()):  # access granted earlier (13.4.1): kind or "temporary:YYYY-MM"
+        from eiapbem.rules.model import Access, AccessKind
+
+        acc = state.powers[host].access
+        for guest, text in sorted(row.items()):
+            kind, _, until = text.partition(":")
+            acc = acc.set(guest, Access(AccessKind(kind), until=Date.parse(until) if until else None))
+        state = state.with_power(host, access=acc)
     state = _edit_units(state, inp.get("units", []))
     if inp.get("ceded"):  # 13.3.2: home provinces ceded at the start of the case
         state = state.replace(ceded_provinces=FrozenMap(sorted({**state.ceded_provinces, **inp["ceded"]}.items())))
@@ -237,6 +246,8 @@ def _report_unit(u: Any) -> dict:
         out["ships"] = {t.value: u.ships.get(t) for t in ShipType if u.ships.get(t)}
     elif hasattr(u, "factors"):
         out["factors"] = {t.value: u.factors.get(t) for t in FactorType if u.factors.get(t)}
+    if getattr(u, "besieging", False):
+        out["besieging"] = True
     return out
 
 
@@ -291,11 +302,14 @@ def game_actions(inp: dict, ctx: Any) -> dict:
         "ceded": dict(state.ceded_provinces),
         "political_status": {p: ps.political_status for p, ps in state.powers.items()},
         "treasury": {p: state.powers[p].treasury for p in POWERS},
+        "returned_factors": {p: state.powers[p].returned_factors.total for p in POWERS},
         "prisoners": {k: pr.factors.total for k, pr in state.prisoners.items()},
         "city_control": {a: cc.nation for a, cc in state.city_control.items()},
         "naval_battles": {str(b.location): {"attackers": list(b.attackers), "defenders": list(b.defenders)}
                           for b in state.naval_battles.values()},
         "wars": {p: sorted(state.powers[p].wars) for p in POWERS},
+        "access": {p: {q: str(a.kind) + (f":{a.until}" if a.until else "") for q, a in state.powers[p].access.items()}
+                   for p in POWERS},
         "builds": {p: sorted(state.powers[p].builds) for p in POWERS},
         "minors": {slug: {"status": str(state.minors[slug].status), "controller": state.minors[slug].controller or "",
                           "districts": list(state.minors[slug].districts), "part_of": state.minors[slug].part_of or ""}

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules.diplomacy.common import Result, territory
+from eiapbem.rules.forces import remove_minor_forces
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.relations import power_of
 from eiapbem.rules.model import POOL, Corps, Fleet, Garrison, GameState, LeaderStatus, LocationKind, MinorStatus
@@ -116,10 +117,8 @@ def _cede(r: Result, victor: str, loser: str, count: int, prefs: tuple[str, ...]
         st = r.state
         if slug in st.minors:
             mn = st.minors[slug]
-            for uid, u in st.units.items():
-                if getattr(u, "nation", None) == slug and _on_map(u):
-                    st = _free_leaders(st, uid).without_unit(uid) if isinstance(u, Garrison) else \
-                        st.with_unit(u.replace(location=POOL))
+            st = remove_minor_forces(st, (slug,) + tuple(mn.districts))  # 6.4: a ceded free state's forces removed
+            mn = st.minors[slug]
             st = st.with_minor(slug, mn.replace(status=MinorStatus.CONQUERED, controller=victor, setup_due=False))
         else:
             st = st.replace(ceded_provinces=st.ceded_provinces.set(slug, victor))

@@ -35,20 +35,15 @@ from typing import Any
 from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import (
-    Depot,
-    POOL,
     POWERS,
     CityControl,
-    Corps,
-    Factors,
-    Fleet,
     GameState,
     Garrison,
     LocationKind,
     MinorStatus,
-    Phase,
 )
-from eiapbem.rules.forces import IRREGULAR
+from eiapbem.rules.forces import IRREGULAR, remove_minor_forces
+from eiapbem.rules.sequence import is_last_land_slot
 
 #: 13.3.1 (000:2530): political points per district conquered.
 CONQUEST_POINTS = 1
@@ -123,13 +118,6 @@ def update_occupations(state: GameState, ctx: Any, power: str) -> engine.Outcome
     return out
 
 
-def _last_land_slot(state: GameState) -> bool:
-    from eiapbem.rules.sequence import next_slot_of
-
-    nxt = next_slot_of(state)
-    return nxt is None or nxt[0] != state.date or nxt[1].phase is not Phase.LAND
-
-
 def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
     minor = state.minors[slug]
     districts = (slug,) + tuple(minor.districts)
@@ -140,15 +128,8 @@ def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
         minor, districts = minor.replace(status=MinorStatus.CONQUERED, controller=power, part_of=None), (slug,)
         state = state.replace(minors=state.minors.set(slug, minor).set(
             major_slug, major.replace(districts=tuple(d for d in major.districts if d != slug))))
-    for uid, u in list(state.units.items()):
-        if isinstance(u, Depot) or u.nation not in districts:  # depots belong to powers, never to a minor
-            continue
-        if isinstance(u, Corps) and u.location != POOL:
-            state = state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False))
-        elif isinstance(u, Garrison):
-            state = state.without_unit(uid)
-        elif isinstance(u, Fleet) and u.location != POOL:
-            state = state.with_unit(u.replace(location=POOL))
+    state = remove_minor_forces(state, districts)  # land forces gone, fleets stored at their strength (13.3.1)
+    minor = state.minors[slug]
     state = state.with_minor(slug, minor.replace(status=MinorStatus.CONQUERED, controller=power, setup_due=False))
     gain = CONQUEST_POINTS * len(districts)
     state = state.with_power(power, political_status=state.powers[power].political_status + gain,
@@ -162,7 +143,7 @@ def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
 
 def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     out = update_occupations(state, ctx, power)
-    if not _last_land_slot(out.state):
+    if not is_last_land_slot(out.state):
         return out
     m = ctx.map
     for slug, area in capitals(out.state, m).items():

@@ -505,9 +505,8 @@ def _step_resolve(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     lines = []
     if r.wind:
         lines.append(f"Wind gauge: attacker {r.wind['attacker']}, defender {r.wind['defender']} (d6, +1 British, +1 Nelson, at most 6).")
-    lines.append(
-        "Wind gauge to the " + (r.wind_gauge + " (fires first)." if r.wind_gauge else "neither side: fire is simultaneous.")
-    )
+    lines.append(f"Wind gauge to the {r.wind_gauge} (fires first)." if r.wind_gauge
+                 else "No wind gauge: the rolls are equal and fire is simultaneous (9.2.1).")
     if r.harbour_losses or hd:
         lines.append(f"Harbour defences of {hd} fire first: the attacker loses {r.harbour_losses} ships.")
     # Ships each side fires with (9.2.1: the wind gauge fires first, the other replies with its survivors).

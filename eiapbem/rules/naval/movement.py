@@ -62,7 +62,7 @@ from eiapbem.rules.naval.common import (
     record_of,
     warships,
 )
-from eiapbem.rules.naval.interception import attempt_interception
+from eiapbem.rules.naval.interception import interception_attempt
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
 
@@ -303,7 +303,8 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
                 if i < 0 and q != again:
                     continue
                 label = f"naval/{state.date}/{power}/intercept/{lead}.{leg}/{i if i >= 0 else 'again'}/{q}/{loc}"
-                if attempt_interception(ctx.dice, label, where, nelson=_nelson_in(state, stack)):
+                ok, die = interception_attempt(ctx.dice, label, where, nelson=_nelson_in(state, stack))
+                if ok:
                     if power not in state.powers[q].wars:  # 8.5.1, 8.6: the forced declaration, no restrictions
                         state = state.with_war(q, power, state.date, (q,))
                         out = engine.Outcome(state, out.events).then(engine.log(
@@ -314,10 +315,10 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
                     out = engine.Outcome(state, out.events)
                     battle = (to, stack, {})
                     note = (f"{q}'s {', '.join(f.id for f in stack)} from {graph.place_name(loc)} intercept in {to.site} "
-                            f"({where} sea area, 8.5.4)")
+                            f"({where} sea area: {die}, 8.5.4)")
                     break
                 out = out.then(engine.log(state, q, "naval.intercept", f"{q}: {', '.join(f.id for f in stack)} from "
-                                          f"{graph.place_name(loc)} fail to intercept {ids} in {to.site} (8.5.4)"))
+                                          f"{graph.place_name(loc)} fail to intercept {ids} in {to.site} ({where} sea area: {die}, 8.5.4)"))
                 state = out.state
         if battle is not None:
             place, stack, kw = battle
