@@ -463,7 +463,8 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         return self.send(name, sealed.data, what)
 
     def load_all(self) -> Report:
-        """Load every waiting file of this game in ``commin/``, in chain order."""
+        """Load every waiting file of this game in ``commin/``, in chain order (4.2.6, 000:166: the files that come
+        before this folder's turn)."""
         rep = Report()
         rep.refused.extend(inbox.strangers(self.folders, game_names(self.home), self.game))
         pending = [p for p in self.folders.incoming(self.game) if p.suffix == ".pbm" and not p.name.endswith("_gamestart.pbm")]

@@ -11,10 +11,12 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     minor_wars = { RU = ["denmark"] }  # optional: wars on neutral minors, declared earlier (6.2.1)
     skips = { PR = { naval = "continuous" } }   # optional: phase skip settings (13.9)
     ceded = { silesia = "AU" }        # optional: ceded provinces (13.3.2)
+    kingdoms = { poland = { controller = "PR", provinces = ["masovia"] } }   # optional: kingdoms made (12.8)
     guerrillas = { madrid = 3 }       # optional: Spanish guerrilla factors on the map (13.2.1)
     city_control = { breslau = { nation = "FR", since = "1805-08" } }   # optional: occupations
     garrisons = [{ nation = "FR", city = "vienna", infantry = 3 }]       # optional: garrisons to place
     irregulars_retreat = ["RU"]       # optional: powers whose lone Cossacks/Freikorps withdraw (13.2.2)
+    hold_insurrection = true          # optional: Austria holds its insurrection corps off the map (13.2.4)
     alliances = [["RU", "SP"]]        # optional: alliances to add
     access = { AU = { FR = "temporary:1805-09" } }   # optional: access granted (host = { guest = kind[:until] })
     report = ["fleet:SP:1"]           # units and leaders to report
@@ -142,6 +144,11 @@ def build_state(inp: dict, ctx: Any) -> GameState:
             acc = acc.set(guest, Access(AccessKind(kind), until=Date.parse(until) if until else None))
         state = state.with_power(host, access=acc)
     state = _edit_units(state, inp.get("units", []))
+    for slug, row in sorted(inp.get("kingdoms", {}).items()):  # 12.8: a kingdom made earlier, with its provinces
+        from eiapbem.rules.model import MinorCountry, MinorStatus
+
+        state = state.replace(minors=FrozenMap(sorted(state.minors.set(slug, MinorCountry(
+            status=MinorStatus.FREE_STATE, controller=row["controller"], provinces=tuple(sorted(row["provinces"])))).items())))
     if inp.get("ceded"):  # 13.3.2: home provinces ceded at the start of the case
         state = state.replace(ceded_provinces=FrozenMap(sorted({**state.ceded_provinces, **inp["ceded"]}.items())))
     for area, row in sorted(inp.get("city_control", {}).items()):  # occupations begun earlier (10.7)
@@ -157,6 +164,9 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         state = state.with_unit(Garrison(id=garrison_id(row["nation"], where), nation=row["nation"], location=where, factors=fs))
     for p in inp.get("irregulars_retreat", []):  # 13.2.2: the standing order for lone Cossacks and Freikorps
         state = state.with_power(p, standing_orders=state.powers[p].standing_orders.replace(irregulars_retreat=True))
+    if inp.get("hold_insurrection"):  # 13.2.4: Austria's standing order keeping its insurrection corps off the map
+        au = state.powers["AU"]
+        state = state.with_power("AU", standing_orders=au.standing_orders.replace(hold_insurrection=True))
     if inp.get("insurrection_triggers"):  # 13.2.4: Austria's secret trigger provinces, set earlier
         au = state.powers["AU"]
         state = state.with_power("AU", standing_orders=au.standing_orders.replace(

@@ -2,11 +2,14 @@
 
 The victor names its choices on the VICTORY CONDITIONS SCREEN
 (``surrender-terms --remove ID --cede SLUG``, in order of preference); the
-first that qualify are taken, and where the victor named too few:
+first that qualify are taken:
 
 - B.1 / C.1.a "Remove 3 corps", B.7 "Remove 1 fleet", C.1.c "Remove 2
-  fleets": the loser's largest corps or fleets on the map (most factors or
-  ships, then id).  A removed counter goes back to the pool with its
+  fleets": the corps or fleets the victor names; naming fewer than the term's
+  number removes only that many (6.4, 000:680: "select less corps to give an
+  opponent a light loss"); naming none leaves the choice to the program: the
+  loser's largest on the map (most factors or ships, then id), as does a named
+  unit no longer on the map.  A removed counter goes back to the pool with its
   factors or ships lost; leaders with it become available for placement;
 - C.1.b "Remove Garrisons": every garrison of the loser in its home nation;
 - C.6 "Remove One Leader": the named leader, else the loser's first leader
@@ -59,7 +62,11 @@ def _remove_units(r: Result, victor: str, loser: str, kind: str, count: int, pre
     st = r.state
     mine = [u for u in st.units.values() if isinstance(u, cls) and u.nation == loser and _on_map(u)]
     by_id = {u.id: u for u in mine}
-    chosen = [by_id[i] for i in prefs if i in by_id][:count]
+    named = [i for i in prefs if i.startswith(f"{kind}:")]
+    # 6.4 (000:680): the victor selects them, and "can select less corps to give an opponent a light loss": naming
+    # fewer than the term's number takes only that many; naming none leaves the choice to the program (its largest).
+    count = min(count, len(named)) if named else count
+    chosen = [by_id[i] for i in named if i in by_id][:count]
     rest = sorted((u for u in mine if u not in chosen), key=lambda u: (-_size(u), u.id))
     chosen += rest[:count - len(chosen)]
     for u in chosen:

@@ -42,7 +42,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations
-from eiapbem.rules.model import Fleet, GameState, Location, LocationKind, NavalMove, Record
+from eiapbem.rules.model import Corps, Fleet, GameState, Location, LocationKind, NavalMove, Record
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.naval import graph
 from eiapbem.rules.naval.battle import start_naval_battle
@@ -112,6 +112,12 @@ def may_continue(state: GameState, fleet: Fleet) -> str | None:
     return None  # it ended where unmoved fleets of its power wait: it may go on with them (8.4.3)
 
 
+def _carries_corps(state: GameState, fleets: list[Fleet]) -> bool:
+    """A corps is aboard one of ``fleets`` (a transport, 8.6)."""
+    aboard = {Location(LocationKind.ABOARD, f.id) for f in fleets}
+    return any(isinstance(u, Corps) and u.location in aboard for u in state.units.values())
+
+
 def plan_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> Plan:
     m = ctx.map
     lead = own_fleet(state, power, action.fleet, "move")
@@ -152,7 +158,7 @@ def plan_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> Plan
             raise IllegalAction(f"box:{at.site} is passed only into or out of {at.site}; a fleet cannot cut across it from sea "
                                 f"to sea (8.4.2)")
         if to.kind is PORT:
-            why = may_enter_port(state, ctx, power, to.site)
+            why = may_enter_port(state, ctx, power, to.site, carrying=_carries_corps(state, fleets))
             if why:
                 raise IllegalAction(why)
             if at.kind is BOX and enemy_fleets_at(state, at, power) and here != at:
@@ -313,7 +319,7 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
                         state = out.state
                     state = _place(state, stack, to)
                     out = engine.Outcome(state, out.events)
-                    battle = (to, stack, {})
+                    battle = (to, stack, {})  # 8.5.2 (000:1098): the first success ends the attempts here
                     note = (f"{q}'s {', '.join(f.id for f in stack)} from {graph.place_name(loc)} intercept in {to.site} "
                             f"({where} sea area: {die}, 8.5.4)")
                     break
