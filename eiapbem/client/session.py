@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from eiapbem import ai
 from eiapbem.core.errors import EiaError
@@ -89,7 +90,8 @@ class Session(Turns):
         return cls.open_with(home, game, open_identity(home, game, role, password), rng=rng)
 
     @classmethod
-    def open_with(cls, home: Path, game: str, me: keys.Identity, *, rng: Rng = os.urandom) -> "Session":
+    def open_with(cls, home: Path, game: str, me: keys.Identity, *, rng: Rng = os.urandom,
+                  computer: Any = None) -> "Session":
         """Open the save with an identity already unlocked (the demo keeps them open between slots)."""
         home = Path(home)
         local = local_roles(home, game)
@@ -106,6 +108,8 @@ class Session(Turns):
         data = GameData.from_obj(contents.game, folders.save_name(game))
         check_versions(data.meta.get("versions"), f"the game {game}")
         s = cls(home, game, me, contents, data, local, rng)
+        if computer is not None:
+            s.computer = computer
         try:
             s.flush_outbox()
         except BadFile:
@@ -116,10 +120,12 @@ class Session(Turns):
 
     @classmethod
     def create(cls, home: Path, game: str, me: keys.Identity, chain: Chain, data: GameData, *,
-               rng: Rng = os.urandom) -> "Session":
+               rng: Rng = os.urandom, computer: Any = None) -> "Session":
         home = Path(home)
         GameFolders(home).ensure()
         s = cls(home, game, me, SaveContents(chain, data.to_obj(), {}), data, local_roles(home, game), rng)
+        if computer is not None:
+            s.computer = computer  # the campaign's paced computer (``AutoPlay.computer``)
         s._settle()  # a game may begin (or a backup resume) at an AI power's slot
         s.save()
         return s
