@@ -239,3 +239,18 @@ def test_a_hot_seat_player_is_replaced_at_the_hosts_computer(tmp_path, run_cli):
     # The host's own power is not "replaced": it moves with the host role.
     code, out, err = run_cli("admin", "replace", "RU", "--name", "X", "--email", "x@example.org", "--password", "pw-host", home=host)
     assert code == 1 and "replace-host" in err
+
+
+def test_a_negative_amount_takes_points_money_and_manpower_away(tmp_path, run_cli):
+    # The help says a negative number takes them away (000:240-244); "-17" is an amount, not an option.
+    host, _ = _new(tmp_path)
+    before = Session.open(host, GAME, "host", "pw-host").state.powers["FR"]
+    for cmd, amount in (("add-pp", "-17"), ("add-money", "-5")):
+        code, out, err = run_cli("admin", cmd, "FR", amount, "--password", "pw-host", home=host)
+        assert code == 0 and "No such option" not in err, (cmd, err)
+    after = Session.open(host, GAME, "host", "pw-host").state.powers["FR"]
+    assert after.political_status == before.political_status - 17 and after.treasury == before.treasury - 5
+    code, out, err = run_cli("admin", "add-manpower", "FR", "-1", "--password", "pw-host", home=host)
+    assert code == 1 and "taking 1 would leave less than nothing" in err  # read as an amount, refused by the rule
+    code, out, err = run_cli("admin", "add-pp", "FR", "-x", "--password", "pw-host", home=host)
+    assert code != 0 and "is not a valid integer" in err and "Traceback" not in err

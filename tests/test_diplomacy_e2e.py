@@ -25,7 +25,6 @@ import shutil
 
 import pytest
 
-from eiapbem.client import setups
 from eiapbem.core.dice import Dice
 from eiapbem.data.context import rules_context
 from eiapbem.rules.diplomacy.orders import AnswerCalls, CallAllies, DeclareWar, RequestAlliance, SetSurrenderTerms, \
@@ -34,7 +33,6 @@ from eiapbem.rules.engine import AnswerDecision
 from eiapbem.rules.land.combat import Attack
 from eiapbem.rules.land.movement import MoveUnit
 from eiapbem.rules.model import Phase
-from sevenfolders import setup_moved
 
 pytestmark = pytest.mark.slow
 
@@ -50,14 +48,6 @@ class Players(dict):
         self.folders = folders
         self.homes = folders.homes
         self.exchanges = 0
-
-
-def _exchange(players, paths):
-    for author, path in paths.items():
-        players.folders.deliver(author, path)
-    players.folders.load_everyone(players)
-    hashes = {p: s.state.state_hash() for p, s in players.items()}
-    assert len(set(hashes.values())) == 1, hashes
 
 
 def _battle_by_files(players):
@@ -100,24 +90,13 @@ def _battle_by_files(players):
 
 
 def _play_until(players, stop, orders):
-    """Play slots until ``stop(state)``; ``orders[(month, phase, step, power)]`` are the actions given in a slot."""
-    for _ in range(200):
-        st = players["RU"].state
-        slot = st.slot
-        if stop(st):
-            return st
-        paths = {}
-        for p in (slot.actors if slot.simultaneous else (slot.power,)):
-            s = players[p]
-            if slot.phase is Phase.SETUP:
-                setup_moved(s, CUSTOM[p]) if p in CUSTOM else setups.load_setup(s, "default")
-            for a in orders.pop((str(st.date), slot.phase, slot.step, p), ()):
-                s.act(a)
-                if isinstance(a, Attack):
-                    players.exchanges += _battle_by_files(players)
-            paths[p] = s.end_phase()
-        _exchange(players, paths)
-    raise AssertionError("the game did not get there")
+    """Play slots until ``stop(state)``; ``orders[(month, phase, step, power)]`` are the actions given in a slot, a
+    French attack fought by battle files at once."""
+    def after(a):
+        if isinstance(a, Attack):
+            players.exchanges += _battle_by_files(players)
+
+    return players.folders.play_until(players, stop, orders, CUSTOM, after)
 
 
 def test_war_and_peace_by_email_between_seven_folders(seven_folders):

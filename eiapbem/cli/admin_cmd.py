@@ -94,9 +94,13 @@ def register(cli: click.Group) -> None:
     def admin_group() -> None:
         """The host's admin menu (4.2.8): backups, replacing and skipping players, logged edits, sync checks."""
 
-    def edit_cmd(name: str, help_: str):
+    def edit_cmd(name: str, help_: str, *, negative: bool = False):
+        # negative: the amount may be written -17; click would read it as an unknown option, so unknown options are
+        # handed to the arguments (where a stray one fails its type with click's own message).
+        settings = {"ignore_unknown_options": True} if negative else {}
+
         def deco(build):
-            @admin_group.command(name, help=help_)
+            @admin_group.command(name, help=help_, context_settings=settings)
             @host_options
             @click.pass_context
             def cmd(ctx: click.Context, game: str | None, password: str | None, **kw: Any) -> None:
@@ -110,19 +114,19 @@ def register(cli: click.Group) -> None:
 
         return deco
 
-    @edit_cmd("add-pp", "Add political points to a major power (Add pp to selected nation); a negative number takes them away.")
+    @edit_cmd("add-pp", "Add political points to a major power (Add pp to selected nation); a negative number takes them away.", negative=True)
     @click.argument("power", type=click.Choice(POWERS))
     @click.argument("amount", type=int)
     def _pp(power: str, amount: int) -> list:
         return [radmin.AddPoliticalPoints(power, amount)]
 
-    @edit_cmd("add-money", "Add money to a major power (Add money to selected player).")
+    @edit_cmd("add-money", "Add money to a major power (Add money to selected player); a negative number takes it away.", negative=True)
     @click.argument("power", type=click.Choice(POWERS))
     @click.argument("amount", type=int)
     def _money(power: str, amount: int) -> list:
         return [radmin.AddMoney(power, amount)]
 
-    @edit_cmd("add-manpower", "Add manpower to a major power (Add manpower to selected player).")
+    @edit_cmd("add-manpower", "Add manpower to a major power (Add manpower to selected player); a negative number takes it away.", negative=True)
     @click.argument("power", type=click.Choice(POWERS))
     @click.argument("amount", type=int)
     def _manpower(power: str, amount: int) -> list:

@@ -15,6 +15,7 @@ import click
 
 from eiapbem.client import mail, mail_bounces, mail_config, mail_fetch, mail_send, session
 from eiapbem.pbem import envelope
+from eiapbem.pbem.bodies import SaveMeta
 from eiapbem.client.session import NoGame, Session
 
 
@@ -59,12 +60,12 @@ def _mail_password(cfg: mail_config.MailConfig) -> str:
     return mail_config.find_password(cfg, lambda: click.prompt(f"Mail password for {cfg.user}", hide_input=True))
 
 
-def _echo_fetch(rep: mail_fetch.FetchReport, meta: dict | None = None) -> None:
+def _echo_fetch(rep: mail_fetch.FetchReport, meta: SaveMeta | None = None) -> None:
     for name, subject in rep.saved:
         click.echo(f"fetched {name} (from {subject!r})")
     for what, why in rep.ignored:
         click.echo(f"ignored {what}: {why}")
-    who = mail_bounces.names_by_address(meta or {})
+    who = mail_bounces.names_by_address(meta)
     for item in rep.bounces:
         click.echo(f"eiapbem: {mail_bounces.sentence(item, who)}", err=True)
 
@@ -99,7 +100,7 @@ def _echo_send(rep: mail_send.SendReport, verb: str = "sent") -> None:
         click.echo(f"{rep.retries} retr{'y' if rep.retries == 1 else 'ies'} after a dropped connection or a 'try later' answer")
 
 
-def _round_echo(n: int, r: Any, meta: dict) -> None:
+def _round_echo(n: int, r: Any, meta: SaveMeta) -> None:
     """One round's report, one line per file or server."""
     if r.fetch_error:
         click.echo(f"eiapbem: round {n}: nothing fetched: {r.fetch_error}; the round goes on with what is here", err=True)
@@ -241,7 +242,7 @@ def register(cli: click.Group) -> None:
         name, me = _identity(game, power, password)
         s = Session.open_with(_home(), name, me)
         rep = mail_fetch.fetch(_home(), cfg, _mail_password(cfg), s, move_to=move_to, folder=folder)
-        _echo_fetch(rep, s.data.meta)
+        _echo_fetch(rep, s.meta)
         r = mail.load_fetched(s, rep)
         _echo_load(r)
         if me.role == "host":
@@ -294,6 +295,6 @@ def register(cli: click.Group) -> None:
                 failed = True
                 click.echo(f"eiapbem: round {n}: {err}; trying again next round", err=True)
                 continue
-            _round_echo(n, r, s.data.meta)
+            _round_echo(n, r, s.meta)
             failed = r.failed()
         return 1 if failed else 0

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from eiapbem.core.errors import EiaError
+from eiapbem.pbem.bodies import SaveMeta
 
 #: Enhanced status codes (RFC 3463) in a player's words.
 REASONS = {
@@ -165,21 +166,22 @@ def open_bounces(home: Path) -> list[tuple]:
     return out
 
 
-def names_by_address(meta: dict) -> dict:
-    """A player's address -> ``Austria (au@example.org)``."""
+def names_by_address(meta: SaveMeta | None) -> dict:
+    """A player's address -> ``Austria (au@example.org)`` (nothing without the save's meta)."""
     from eiapbem.core.powers import POWER_NAMES
 
-    out = {}
-    for p, row in meta.get("players", {}).items():
-        if row.get("email"):
-            out[row["email"].lower()] = f"{POWER_NAMES.get(p, p)} ({row['email']})"
-    host = meta.get("host", {})
-    if host.get("email"):
-        out.setdefault(host["email"].lower(), f"the host ({host['email']})")
+    out: dict = {}
+    if meta is None:
+        return out
+    for p, row in meta.players.items():
+        if row.email:
+            out[row.email.lower()] = f"{POWER_NAMES.get(p, p)} ({row.email})"
+    if meta.host.email:
+        out.setdefault(meta.host.email.lower(), f"the host ({meta.host.email})")
     return out
 
 
-def status_lines(home: Path, meta: dict) -> list[str]:
+def status_lines(home: Path, meta: SaveMeta) -> list[str]:
     """The bounces for ``eiapbem status``: one line each, until the file is sent again."""
     try:
         items = open_bounces(home)

@@ -141,7 +141,7 @@ def classify_backup(name: str, sav: bytes, dat: bytes | None, session: Any) -> t
     chain = session.contents.chain
     if h.gid != chain.gid:
         return "", f"it belongs to another game ({h.game})"
-    if h.kind != "backup" or h.author != "host" or h.power not in session.local or h.dat is None:
+    if h.kind != "backup" or h.author != "host" or h.power is None or h.power not in session.local or h.dat is None:
         return "", "it is not the host's backup for a power played here"
     if name != folders.backup_name(session.game, h.power):
         return "", f"a backup for {h.power} is named {folders.backup_name(session.game, h.power)}"

@@ -437,7 +437,8 @@ class Turns:
         return self.outbox.send(name, sealed.data, what)
 
     def load_all(self) -> Report:
-        """Load every waiting file of this game in ``commin/``, in chain order."""
+        """Load every waiting file of this game in ``commin/``, in chain order (4.2.6, 000:166: the files that come
+        before this folder's turn)."""
         rep = Report()
         rep.refused.extend(inbox.strangers(self.store.folders, game_names(self.store.home), self.store.game))
         pending = [p for p in self.store.folders.incoming(self.store.game) if p.suffix == ".pbm" and not p.name.endswith("_gamestart.pbm")]
