@@ -285,6 +285,7 @@ def stage(b: Any, lvl: Any) -> None:
     naval slot (8.6.1 needs corps and fleet in the same port)."""
     import eiapbem.ai.assess as assess
     import eiapbem.ai.land as land
+    import eiapbem.ai.moves as moves
 
     if not lvl.invasion_corps or not (b.state.powers[b.power].wars or b.state.powers[b.power].minor_wars) \
             or b.state.movement_over:
@@ -295,18 +296,18 @@ def stage(b: Any, lvl: Any) -> None:
     if not ports or not found:
         return
     seen: list[dict[str, int]] = []  # the land reachable from one corps is that of every corps inside it
-    for c in land.movers(b):
+    for c in moves.movers(b):
         if c.location.site in ports:
             continue
         far = next((r for r in seen if c.location.site in r), None)
         if far is None:  # over land and the crossing arrows open now (options, enemy fleets), territory allowing
-            far = land.costs_from(b, c, land.MAX_ROUTE * 2)
+            far = moves.costs_from(b, c, moves.MAX_ROUTE * 2)
             seen.append(far)
         if any(a in far for a in found):
             continue
         near = sorted((assess.distance(b.ctx, c.location.site, p) or 0, p) for p in ports if p in far)
         if near:
-            land.advance(b, b.state.units[c.id], near[0][1])
+            moves.advance(b, b.state.units[c.id], near[0][1])
 
 
 def invade(b: Any, lvl: Any) -> None:
