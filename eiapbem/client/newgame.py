@@ -92,18 +92,24 @@ def new_game(
     host: Person | None = None,
     wars: list[tuple[str, str]] | None = None,
     rng: Callable[[int], bytes] = os.urandom,
+    follow: tuple[str, ...] = (),
+    computer: Any = None,
 ) -> Created:
-    """The host's new game: keys, the first state, the gamestart file and the host's save."""
+    """The host's new game: keys, the first state, the gamestart file and the host's save.
+
+    ``follow``: powers played by the computer whose key file is made all the same (with a one-time password,
+    and no email draft), so that a folder can follow the game for them: every client plays a computer power's
+    slots itself (``eiapbem campaign`` follows all of them).  ``computer``: ``Session.create``'s."""
     home = Path(home)
     folders.check_game_name(game)
     if game in game_names(home):
         raise IllegalAction(f"{home} already holds a game called {game}; choose another name")
-    by_power = {}
-    for p in players:
-        p.check()
-        if p.power in by_power:
-            raise IllegalAction(f"{p.power} is given two players")
-        by_power[p.power] = p
+    by_power: dict[str, Player] = {}
+    for player in players:
+        player.check()
+        if player.power in by_power:
+            raise IllegalAction(f"{player.power} is given two players")
+        by_power[player.power] = player
     missing = [p for p in POWERS if p not in by_power]
     if missing:
         raise IllegalAction(f"every power needs a player; missing: {' '.join(missing)}")
@@ -119,7 +125,7 @@ def new_game(
         if b not in POWERS or not isinstance(v, int) or v < 0:
             raise IllegalAction(f"a victory point bid is a power and a whole number of 0 or more, not {b}={v}")
     local = [p.power for p in by_power.values() if p.type in ("host", "hotseat")]
-    if not any(p.type in ("host", "client", "hotseat") for p in by_power.values()):
+    if not any(p.type in ("host", "client", "hotseat") for p in by_power.values()) and not follow:
         raise IllegalAction("every power is played by the computer; at least one needs a human player")
     if not host_password:
         raise IllegalAction("the host's key needs a password")
@@ -173,15 +179,23 @@ def new_game(
         write_identity(home, game, ids[p], passwords[p], rng)
     one_time = {}
     for p in POWERS:
-        if p in local or by_power[p].type.startswith("ai-"):
+        computer_power = by_power[p].type.startswith("ai-")
+        if p in local or (computer_power and p not in follow):
             continue  # an AI power has no player to send keys to: every client plays it
         otp = one_time_password()
         one_time[p] = otp
         kp = f.put(f.commout, folders.identity_name(game, p), keys.seal_identity(ids[p], otp, game, rng=rng, **scrypt_params()))
         row = by_power[p]
-        _gamestart_draft(f, game, gs_path, kp, host, Person(row.name, row.email), p)
-    Session.create(home, game, ids["host"], chain, GameData(state, meta), rng=rng)
+        if not computer_power:
+            _gamestart_draft(f, game, gs_path, kp, host, Person(row.name, row.email), p)
+    Session.create(home, game, ids["host"], chain, GameData(state, starting_meta(bodies.decode(
+        bodies.GamestartMeta, {"based_on": "", **meta}, game, "who plays the game"))), rng=rng, computer=computer)
     return Created(sorted(local), one_time, gs_path)
+
+
+def starting_meta(gm: bodies.GamestartMeta) -> bodies.SaveMeta:
+    """The save's record of who plays what, from the gamestart's: nothing of the host's notes or sealed orders yet."""
+    return bodies.SaveMeta(gm.scenario, gm.players, gm.host, gm.versions, based_on=gm.based_on)
 
 
 def first_state(scenario: str | dict, options: Options, types: Mapping[str, str], bids: Mapping[str, int],
@@ -215,7 +229,7 @@ def _gamestart_draft(f: GameFolders, game: str, gs: Path, key: Path, host: Perso
 
 def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, email: str,
          key_file: Path | None = None, scenario: Path | None = None, *,
-         rng: Callable[[int], bytes] = os.urandom) -> Session:
+         rng: Callable[[int], bytes] = os.urandom, computer: Any = None) -> Session:
     """4.2.2 "As Client": take the key file, load the gamestart (the only time it is used, 000:130), save."""
     home = Path(home)
     if power not in POWERS:
@@ -231,11 +245,11 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
         raise NotForYou(f"{kp.name} holds the keys of {ident.role}, not of {power}")
     chain, body = files.open_gamestart(data, [ident], gamestart.name)
     start = start_data(body, chain, gamestart.name, scenario)
-    row = start.meta["players"][power]
-    if row["email"].lower() != email.lower():
-        raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
+    row = start.meta.players[power]
+    if row.email.lower() != email.lower():
+        raise IllegalAction(f"the host registered {row.email} for {power}, not {email}; check the address or ask the host")
     write_identity(home, game, ident, password, rng)
-    s = Session.create(home, game, ident, chain, start, rng=rng)
+    s = Session.create(home, game, ident, chain, start, rng=rng, computer=computer)
     inbox.keep_received(s.folders, gamestart.name, data)  # an audit starts from it (issue 20)
     return s
 
@@ -247,19 +261,18 @@ def start_data(body: Any, chain: Any, name: str, scenario: Path | None = None) -
     raw = dict(body) if isinstance(body, dict) else body
     if isinstance(raw, dict):
         raw.setdefault("wars", [])  # absent when the game has none
-    body = bodies.decode(bodies.GamestartBody, raw, name, "a gamestart").to_obj()
-    meta = {k: body["meta"][k] for k in ("versions", "scenario", "host", "players")}
-    if body["meta"]["based_on"]:
-        meta["based_on"] = body["meta"]["based_on"]
+    gs = bodies.decode(bodies.GamestartBody, raw, name, "a gamestart")
+    body = gs.to_obj()
+    meta = starting_meta(gs.meta)
     options = Options.from_obj(body["options"], "options")
     wars = body["wars"]
-    types = {p: meta["players"][p]["type"] for p in POWERS}
-    sc = joining_scenario(meta["scenario"], body["scenario_hash"] or None, scenario, name)
+    types = {p: meta.players[p].type for p in POWERS}
+    sc = joining_scenario(meta.scenario, body["scenario_hash"] or None, scenario, name)
     state = first_state(sc, options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
                         chain.roster)
     if state.state_hash() != body["state_hash"]:
         raise IllegalAction(
-            f"{name} starts from another state than this eiapbem makes from scenario {meta['scenario']}",
+            f"{name} starts from another state than this eiapbem makes from scenario {meta.scenario}",
             hint="the host and every player need the same eiapbem version",
         )
     return GameData(state, meta)

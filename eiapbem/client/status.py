@@ -23,14 +23,13 @@ def status_record(s: Any) -> dict:
     from eiapbem.rules import engine
     from eiapbem.rules.model import Phase
 
-    from .session import file_slot
 
     st = s.state
-    meta = s.data.meta
+    meta = s.meta
     slot = st.slot
     rec: dict = {
         "game": s.game,
-        "scenario": meta["scenario"],
+        "scenario": meta.scenario,
         "power": s.power,
         "plays": [r for r in s.local if r != "host"],
         "hosts": "host" in s.local,
@@ -40,7 +39,7 @@ def status_record(s: Any) -> dict:
         "state_hash": st.state_hash().hex(),
         "phase": None, "phase_implemented": None, "simultaneous": None, "slot": None, "turn_of": None,
         "computer": [{"power": p, "level": st.powers[p].controller} for p in POWERS if st.powers[p].controller != "human"],
-        "waiting": [], "actions_taken": None, "reloads": None, "orders_sent": None, "to_do": [],
+        "waiting": [], "actions_taken": None, "reloads": None, "orders_sent": None, "to_do": [], "possible": None,
         "next": None, "battles": [], "pending": [], "not_implemented": [], "partly_built": [], "standing_orders": None,
         # 4.1.1 Fog of War: others' battles are only named (client.fog).
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
@@ -53,24 +52,26 @@ def status_record(s: Any) -> dict:
                turn_of=None if slot.simultaneous else slot.power)
     waiting = s.awaited()
     for p, _ in waiting:
-        row = meta["players"][p]
+        row = meta.players[p]
         if p in s.local:
             where = "at this computer"
-        elif row["type"].startswith("ai-"):
+        elif row.type.startswith("ai-"):
             where = "the computer cannot end this turn; the host can skip it: 'eiapbem admin skip'"
-        elif row["type"] == "hotseat":
-            where = f"file from the host's computer, {meta['host']['name']} <{meta['host']['email']}>"
+        elif row.type == "hotseat":
+            where = f"file from the host's computer, {meta.host.name} <{meta.host.email}>"
         else:
-            where = f"file from {row['name']} <{row['email']}>"
+            where = f"file from {row.name} <{row.email}>"
         rec["waiting"].append({"power": p, "here": p in s.local, "from": where})
-    sent = slot.simultaneous and file_slot(st, s.power) in s.contents.chain.collected
-    if s.power in slot.actors and sent:
-        rec["orders_sent"] = len(s.data.orders.get(s.power, []))
+    sent = s.orders_sent()
+    if s.power in slot.actors and sent is not None:
+        rec["orders_sent"] = len(sent)
     elif s.power in slot.actors:
-        rec["actions_taken"] = len(s.data.taken.get(s.power, []))
+        rec["actions_taken"] = len(s.taken())
         rec["reloads"] = s.reloads()
         try:
-            rec["to_do"] = to_do(s.current(), s.power, rules_context(s.slot_dice()))
+            now, ctx = s.current(), rules_context(s.slot_dice())
+            rec["to_do"] = to_do(now, s.power, ctx)
+            rec["possible"] = possible(now, s.power, ctx)
         except IllegalAction:
             rec["to_do"] = []
         if slot.phase is Phase.LAND and s.power in st.powers:  # 11.2.1, 13.2.2: 'eiapbem land battle-orders'
@@ -83,8 +84,8 @@ def status_record(s: Any) -> dict:
         what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
         if slot.phase is Phase.SETUP and impl:
             what = "'eiapbem setup load default' places the shipped setup ('eiapbem setup --help': piece by piece), then "
-        if slot.phase is Phase.NAVAL and impl and not any(has_fleet(st, p) for p in mine):
-            what = ("no fleet to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next "
+        if slot.phase is Phase.NAVAL and impl and rec["possible"] == []:
+            what = ("nothing to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next "
                     "reinforcement or land slot skips it every month, 13.9); now ")
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
@@ -95,7 +96,7 @@ def status_record(s: Any) -> dict:
     rec["battles"] = s.battle_lines()
     # A battle of another folder asking this player, or one of this player's waiting for the other's reply,
     # comes before end-phase (4.2.7): end-phase is refused until the reply is in.
-    waits = [(f["name"], f["defender"]) for _, f in sorted(s.fights().items()) if f["out"] and f["defender"] not in s.local]
+    waits = [(f.name, f.defender) for f in s.fights().values() if f.out and f.defender not in s.local]
     if waits:
         rec["next"] = (f"send battles/{waits[0][0]} to {POWER_NAMES[waits[0][1]]} and wait for the reply; then "
                        f"'eiapbem load battles/{waits[0][0]}' (the phase cannot end before, 4.2.7)")
@@ -117,6 +118,11 @@ def status_record(s: Any) -> dict:
     from .forks import status_lines as fork_lines
 
     rec["forks"] = fork_lines(s)  # forks this folder set aside (issue 20)
+    rec["mail"] = []
+    if (s.home / "mail" / "sent.json").is_file():  # files that bounced, until sent again (issue 32)
+        from .mail_bounces import status_lines as mail_lines
+
+        rec["mail"] = mail_lines(s.home, meta)
     return rec
 
 
@@ -139,7 +145,9 @@ def to_do(state: Any, power: str, ctx: Any) -> list[str]:
 
 def peace_terms_in_force(state: Any, power: str | None) -> list[str]:
     """The peace terms still in force on ``power`` (6.4, 15.0): each one's name, for whom, and what it does."""
-    ps = state.powers.get(power) if power else None
+    if not power:
+        return []
+    ps = state.powers.get(power)
     if ps is None or not ps.peace_terms:
         return []
     from eiapbem.rules.tables.diplomacy import peace_term_effect
@@ -150,13 +158,19 @@ def peace_terms_in_force(state: Any, power: str | None) -> list[str]:
             for t in ps.peace_terms.values()]
 
 
-def has_fleet(state: Any, power: str) -> bool:
-    """Whether ``power`` (or a minor it runs) has a fleet on the map (8.0: else its naval slot has nothing to do)."""
-    from eiapbem.rules.model import POOL, Fleet
-    from eiapbem.rules.relations import power_of
+def possible(state: Any, power: str, ctx: Any) -> list[dict]:
+    """What the rules offer ``power`` now besides ending its slot (``engine.possible_kinds``: standing orders and
+    other settings left out): each kind with the command that takes it, in the registry's order."""
+    from eiapbem.rules import engine
 
-    return any(isinstance(u, Fleet) and u.location != POOL and power_of(state, u.nation) == power
-               for u in state.units.values())
+    slot = state.slot
+    group = PHASE_COMMANDS[slot.phase.value] if slot is not None else ""
+    out = []
+    for kind in engine.possible_kinds(state, power, ctx):
+        cls = engine.action_kinds()[kind].cls
+        command = "eiapbem answer" if kind == "decision.answer" else f"eiapbem {group} {getattr(cls, 'COMMAND', kind)}"
+        out.append({"kind": kind, "command": command})
+    return out
 
 
 def answer_hint(pending: Any, powers: Any) -> str | None:
@@ -195,6 +209,7 @@ def render(rec: dict) -> list[str]:
     else:
         out.append(f"Turn: {POWER_NAMES[rec['turn_of']]} ({rec['slot']})")
     out.extend(rec.get("forks", []))
+    out.extend(rec.get("mail", []))
     if rec.get("peace_terms"):
         out.append(f"Peace terms in force on {POWER_NAMES[rec['power']]} (6.4): " + "; ".join(rec["peace_terms"]))
     if rec["computer"]:
@@ -212,6 +227,9 @@ def render(rec: dict) -> list[str]:
                     if rec["simultaneous"] else f"{p}: {n} action{'s' if n != 1 else ''} taken in this slot so far")
                    + (f", {rec['reloads']} reload(s)" if rec["reloads"] else ""))
         out.append("To do before end-phase: " + ("; ".join(rec["to_do"]) if rec["to_do"] else "nothing"))
+        if rec.get("possible") is not None:
+            out.append("Possible now: " + (", ".join(p["command"].split(" ", 1)[1] for p in rec["possible"])
+                                           or "nothing but 'eiapbem end-phase' (the rules offer no other choice)"))
     if rec.get("standing_orders"):
         out.append("Your battle standing orders: " + rec["standing_orders"])
     if rec["next"]:

@@ -14,18 +14,19 @@ What setup, reinforcement, land and economy share about forces, written once
 - the battle, naval combat or siege a pending decision belongs to (``decision_subject``);
 - ownership (``check_nation``, ``own_unit``, ``own_on_map``, ``on_map``);
 - factor transfers between corps and garrisons in one area (7.2.3, 10.4.3:
-  ``check_transfer``, ``move_factors``, ``removed_log``).
+  ``check_transfer``, ``move_factors``, ``removed_log``, and the candidates ``transfer_candidates``);
+- a minor's forces leaving the map, its fleets stored (6.6.1, 13.3.1: ``remove_minor_forces``).
 
 Pure functions of the state, the map and the world data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, relations, supply
+from eiapbem.rules import candidates, control, engine, relations, supply
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -37,10 +38,12 @@ from eiapbem.rules.model import (
     GameState,
     Garrison,
     Leader,
+    LeaderStatus,
     Location,
     LocationKind,
     ShipType,
     Ships,
+    garrison_id,
 )
 
 
@@ -408,8 +411,65 @@ def move_factors(state: GameState, source_id: str, target_id: str, f: Factors) -
     return state, removed
 
 
+def transfer_candidates(state: GameState, power: str, ctx: Any) -> Iterator[tuple[str, str, dict[str, int]]]:
+    """Candidate exchanges of factors in one area (7.2.3, 10.4.3) as ``(source, target, amounts)``: between the
+    power's corps and garrisons of one nation there, and into a new garrison of the area's city or of its depot.
+    The phase's ``verify`` keeps the legal ones (``check_transfer`` and the phase's own limits)."""
+    groups: dict[tuple[str, str], list[Corps | Garrison]] = {}
+    for _, u in sorted(state.units.items()):
+        if isinstance(u, (Corps, Garrison)) and own_nation(state, power, u.nation) \
+                and u.location.kind in (LocationKind.AREA, LocationKind.CITY):
+            groups.setdefault((u.nation, u.location.site), []).append(u)
+    fields = tuple(f for f in candidates.ARMY_FIELDS if f != "artillery")  # artillery is never exchanged (7.2.3)
+    for (nation, area), units in sorted(groups.items()):
+        targets: list[Corps | Garrison] = list(units)
+        for kind in (LocationKind.CITY, LocationKind.AREA):
+            gid = garrison_id(nation, Location(kind, area))
+            if gid not in state.units:
+                targets.append(Garrison(id=gid, nation=nation, location=Location(kind, area)))
+        for source in units:
+            for target in targets:
+                if target.id == source.id:
+                    continue
+                fit = candidates.room(corps_capacity(ctx, target), target.factors) if isinstance(target, Corps) else None
+                for chosen in candidates.counts(source.factors.to_obj(), fields, fit):
+                    yield source.id, target.id, chosen
+
+
 def removed_log(state: GameState, power: str, removed: str | None) -> engine.Outcome:
     if removed is None:
         return engine.Outcome(state)
     what = "returns to the counter pool (7.2.4)" if removed.startswith("corps:") else "is removed (7.2.4)"
     return engine.log(state, power, "reinforcement.removed", f"{removed} is empty and {what}", unit=removed)
+
+
+# ----------------------------------------------------------------- a minor's forces leave the map
+
+
+def remove_minor_forces(state: GameState, nations: tuple[str, ...] | list[str]) -> GameState:
+    """The forces of the minors ``nations`` leave the map when the minor is conquered, changes hands or becomes
+    neutral (6.6.1, 000:794; 13.3.1, 000:2528; 6.4 "Status of Ceded Minor Free States", 000:744): land forces are
+    eliminated (corps to the pool empty, their leaders available again; garrisons gone); each fleet goes to the pool
+    and its ships are stored on its minor (``MinorCountry.stored_ships``), set up again at their strength when the
+    minor is next a free state (6.8, 000:848; 7.3).  Depots belong to powers and are not touched."""
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        if isinstance(u, Depot) or u.nation not in nations:
+            continue
+        if isinstance(u, Garrison):
+            state = state.without_unit(uid)
+        elif u.location != POOL and isinstance(u, Corps):
+            state = state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False, loaned_to=None))
+            for lid, lead in sorted(state.leaders.items()):
+                if lead.attached_to == uid:
+                    state = state.with_leader(lead.replace(status=LeaderStatus.AVAILABLE, attached_to=None, loaned_to=None))
+        elif isinstance(u, Fleet) and (u.location != POOL or u.ships.total):
+            minor = state.minors.get(u.nation)
+            if minor is not None:
+                state = state.with_minor(u.nation, minor.replace(stored_ships=minor.stored_ships + u.ships))
+            for uid2, v in sorted(state.units.items()):  # what it carries leaves with it
+                if v.location == Location(LocationKind.ABOARD, uid):
+                    state = state.with_unit(v.replace(location=POOL, factors=Factors(), besieging=False)
+                                            if isinstance(v, Corps) else v.replace(location=POOL))
+            state = state.with_unit(u.replace(location=POOL, ships=Ships(), loaned_to=None))
+    return state

@@ -8,17 +8,18 @@ points of 6.2.1; ``call_allies`` then runs 6.3.2's calling order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.diplomacy.common import Result, enforced_until, points, set_mutual, territory
+from eiapbem.rules.diplomacy.common import Result, enforced_until, points, record_order, set_mutual, territory
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.diplomacy.orders import DeclareWar
-from eiapbem.rules import mapgraph
+from eiapbem.rules import engine, mapgraph
 from eiapbem.rules.relations import minor_record as minor_status, power_of
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
 from eiapbem.rules.tables import forces as force_tables
+from eiapbem.rules.diplomacy.sealing import orders_open
 
 #: Minor statuses on which war may be declared: neutral, with or without relations (6.2; 6.1.1-6.1.3).
 DECLARABLE = (MinorStatus.NEUTRAL, MinorStatus.INFLUENCED, MinorStatus.ALLIED)
@@ -156,15 +157,37 @@ def check_declaration(state: GameState, ctx: Any, power: str, target: str, mine:
                             f"{name(target)} (6.2.2)")
 
 
-def _break_ties(r: Result, a: str, b: str, why: str) -> None:
-    """A declaration between allies or royal in-laws breaks the alliance and the marriage (6.2.1, B.4)."""
+
+
+def verify_declaration(state: GameState, power: str, a: DeclareWar, ctx: Any) -> None:
+    check_declaration(state, ctx, power, a.target, engine.given_orders(state, power))
+
+
+def _declaration_candidates(state: GameState, power: str, ctx: Any) -> Iterator[DeclareWar]:
+    if orders_open(state, power):
+        yield from (DeclareWar(t) for t in [p for p in POWERS if p != power] + list(state.minors))
+
+
+#: The declaration of war, registered with its check (the order itself acts when the phase resolves).
+ACTIONS = ((DeclareWar, verify_declaration, record_order, _declaration_candidates),)
+
+
+def _break_ties(r: Result, a: str, b: str, why: str, *, both: bool = False) -> None:
+    """A declaration between allies or royal in-laws breaks the alliance and the marriage (6.2.1, B.4).
+
+    ``both``: each of the two declares on the other (a mutual declaration, 6.3.2; the forced declarations over one
+    minor, 6.6.3 000:814 "the requisite points lost for each"), so each pays for the ties broken.  The points are
+    read before either tie is removed: removing them first would leave nothing for the second power to pay."""
     ps = r.state.powers[a]
+    payers = (a, b) if both else (a,)
     if b in ps.alliances:
         r.state = set_mutual(r.state.without_alliance(a, b), "alliances_broken", a, b, r.state.date)
-        points(r, a, -2, f"{name(a)} breaks its alliance with {name(b)} by {why} (6.2.1)")
+        for x, y in ((a, b), (b, a))[:len(payers)]:
+            points(r, x, -2, f"{name(x)} breaks its alliance with {name(y)} by {why} (6.2.1)")
     if b in ps.royal_marriages:
         r.state = set_mutual(r.state, "royal_marriages", a, b, None)
-        points(r, a, -1, f"{name(a)} declares war on {name(b)}, its partner in a royal marriage (B.4)")
+        for x, y in ((a, b), (b, a))[:len(payers)]:
+            points(r, x, -1, f"{name(x)} declares war on {name(y)}, its partner in a royal marriage (B.4)")
 
 
 def _open_war(r: Result, a: str, b: str, declared_by: tuple[str, ...]) -> None:
@@ -195,9 +218,8 @@ def declare_major(r: Result, power: str, target: str, *, mutual: bool = False, w
     _allied_minors_join(r, target, power)
     if mutual:
         _allied_minors_join(r, power, target)
-    _break_ties(r, power, target, why)
+    _break_ties(r, power, target, why, both=mutual)
     if mutual:
-        _break_ties(r, target, power, why)
         _open_war(r, power, target, (power, target))
         points(r, power, -3, f"{name(power)} and {name(target)} declare war on each other (6.2.1)")
         points(r, target, -3, f"{name(target)} and {name(power)} declare war on each other (6.2.1)")
