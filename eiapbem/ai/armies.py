@@ -14,7 +14,7 @@ Each army then takes the goal it does best (``goal``), weighing at most ``Level.
 - an enemy stack in the field: worth 1, and 1 more per ``STACK_FACTORS`` of its factors (each corps of a beaten enemy
   costs it political points, 11.2.10, and its factors are what makes the war), ``INVADER`` more in the power's own
   territory (twice that in its home nation);
-- a war aim (``eiapbem.ai.objectives``): worth as listed there;
+- a war aim of the power's war plan (``ai.strategy.war_plan``): worth the political points it weighs there;
 
 scored as worth x (the army's strength against what the goal needs, capped at 1, at least ``COVER`` percent)
 squared / (1 + the months to get there) squared (goals within the level's ``horizon`` movement points, and those
@@ -31,7 +31,7 @@ from typing import Any
 import eiapbem.ai.assess as assess
 import eiapbem.ai.moves as moves
 import eiapbem.ai.odds as odds
-from eiapbem.ai.objectives import Aim
+from eiapbem.ai.strategy import Aim
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.model import Corps, LeaderStatus, LocationKind
@@ -42,10 +42,10 @@ JOIN = 2
 STACK_FACTORS = 5
 #: An enemy stack in the power's own territory (its ceded provinces, its minors) is worth this much more, twice this
 #: in its home nation.
-INVADER = 3
+INVADER = 6
 #: The least share (percent) of what a goal needs that an army must bring to weigh it.
 COVER = 50
-#: Goals worth this much (a minor's capital and up) are weighed however far they are.
+#: Goals worth this much (capitals, minors of several districts) are weighed however far they are.
 BIG = 6
 #: A capped score's unit (a goal fully within the army's strength, reached this month, scores worth x UNIT).
 UNIT = 100
@@ -152,7 +152,7 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
     far = assess.distances_from(ctx, here)
     head = st.units[army.head]
     pace = max(1, allowance(st, ctx, head))
-    # the nearest goals within the level's horizon, and those worth a minor's capital or more within twice that
+    # the nearest goals within the level's horizon, and those worth ``BIG`` or more within twice that
     near = [x for x in sorted((far[g.area], g.area, g) for g in found if g.area in far)
             if x[0] <= lvl.horizon or x[0] <= 2 * lvl.horizon and x[2].worth >= BIG]
     strength = army_strength(b, army)

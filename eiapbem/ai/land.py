@@ -29,11 +29,10 @@ import eiapbem.ai.assess as assess
 import eiapbem.ai.feudal as feudal
 import eiapbem.ai.armies as armies
 import eiapbem.ai.logistics as logistics
-import eiapbem.ai.objectives as objectives
+import eiapbem.ai.strategy as strategy
 import eiapbem.ai.operations as operations
 from eiapbem.ai.levels import Level
 from eiapbem.ai.moves import LOCAL, advance, costs_from, movers, route, stops
-from eiapbem.ai.objectives import WORTH_MINOR_CAPITAL
 from eiapbem.rules import control, relations
 from eiapbem.rules.land.combat import Attack, areas_to_attack
 from eiapbem.rules.land.depots import own_territory
@@ -82,9 +81,9 @@ def targets(b: Any) -> list[Target]:
 
 def plan(b: Any, lvl: Level) -> None:
     """Play ``b.power``'s land slot on the builder ``b`` (``eiapbem.ai.Builder``)."""
-    aims: tuple[objectives.Aim, ...] = ()
+    aims: tuple[strategy.Aim, ...] = ()
     if assess.at_war_anywhere(b.state, b.power) and not b.state.movement_over:
-        aims = objectives.aims(b.state, b.ctx, b.power)
+        aims = strategy.war_plan(b.state, b.power, lvl, b.ctx).aims
         budget = logistics.Budget.of(b)
         busy = honour_requests(b, set())
         released = operations.review_sieges(b, lvl, aims)
@@ -168,10 +167,10 @@ def fight(b: Any) -> None:
             return
 
 
-def besiege(b: Any, aims: tuple[objectives.Aim, ...] = ()) -> None:
+def besiege(b: Any, aims: tuple[strategy.Aim, ...] = ()) -> None:
     """Every corps in an area whose city the enemy holds, with no enemy outside it, besieges it when the city is
-    worth a siege: a war aim worth at least a minor's capital, a city with enemy corps inside, one of its own
-    territory (without ``aims``, every such city)."""
+    worth a siege: a war aim of its plan (``ai.strategy``), a city with enemy corps inside, one of its own territory
+    (without ``aims``, every such city)."""
     worth = {a.area: a.worth for a in aims}
     st, m, power = b.state, b.ctx.map, b.power
     for c in assess.army_units(st, power):
@@ -182,7 +181,7 @@ def besiege(b: Any, aims: tuple[objectives.Aim, ...] = ()) -> None:
         a = c.location.site
         if m.area(a).city is None or not relations.at_war(b.state, power, control.city_holder(b.state, m, a)):
             continue
-        if aims and worth.get(a, 0) < WORTH_MINOR_CAPITAL and not own_territory(b.state, m, a, power) \
+        if aims and a not in worth and not own_territory(b.state, m, a, power) \
                 and not any(isinstance(u, Corps) and u.location.kind is LocationKind.CITY and assess.hostile(b.state, power, u)
                             for u in control.units_at(b.state, a)):
             continue

@@ -2,14 +2,14 @@
 
 Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot):
 
-1. **sieges reviewed** (``review_sieges``): a siege of a city worth keeping (a war aim worth at least a minor's
-   capital, a city with enemy corps inside, a city of its own territory) keeps the fewest besiegers whose strength
+1. **sieges reviewed** (``review_sieges``): a siege of a city worth keeping (a war aim of its plan, ``ai.strategy``,
+   a city with enemy corps inside, a city of its own territory) keeps the fewest besiegers whose strength
    reaches the level's ``assault_odds`` over the forces inside; the others, and all those of a siege worth nothing,
    are free again;
 2. **capitals kept garrisoned** (``guard_capitals``): while enemy field forces stand within ``REACH`` movement
    points of one of its national capitals, the power keeps ``Level.garrison`` factors inside its city (10.4.3: a
-   corps in the area detaches infantry or militia, else the nearest corps marches into the city), so that a lone
-   enemy corps never walks into an empty capital (13.5.2);
+   corps in the area detaches infantry or militia, else the nearest corps with no leader marches there and does,
+   or stays inside the city itself), so that a lone enemy corps never walks into an empty capital (13.5.2);
 3. **armies formed** (``eiapbem.ai.armies``) under its best leaders;
 4. **incursions answered** (``answer_incursions``): each enemy stack in the field within the power's home nation
    or a month's march (half ``REACH``, over the crossing arrows open now) of a capital, nearest the capital first, is answered by the nearest free corps (not an army's head)
@@ -46,14 +46,17 @@ import eiapbem.ai.logistics as logistics
 import eiapbem.ai.moves as moves
 import eiapbem.ai.odds as odds
 from eiapbem.ai.armies import Army, Goal, army_strength
-from eiapbem.ai.objectives import WORTH_MINOR_CAPITAL, Aim
+from eiapbem.ai.strategy import Aim
 from eiapbem.rules import control, relations
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.garrisons import TransferGarrison
 from eiapbem.rules.model import Corps, FactorType, Garrison, LocationKind
 
-#: Movement points within which enemy field forces make the power keep its capitals garrisoned (two months' march).
-REACH = 8
+AREA = LocationKind.AREA
+
+#: Movement points within which enemy field forces make the power keep its capitals garrisoned (three months of a
+#: French corps' march).
+REACH = 12
 #: Percentage of an army's strength that must end in or next to its end area beyond its own territory.
 CONCENTRATED = 60
 #: An answer to an incursion, or the attackers of a battle, bring this percentage of what the level's odds need.
@@ -76,7 +79,7 @@ def review_sieges(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[str]:
         f = assess.forces_in(st, ctx, area, power)
         inside_corps = any(isinstance(st.units.get(i), Corps) and st.units[i].location.kind is LocationKind.CITY
                            for i in f.enemy_ids)
-        keep = worth.get(area, 0) >= WORTH_MINOR_CAPITAL or inside_corps or own_territory(st, m, area, power)
+        keep = area in worth or inside_corps or own_territory(st, m, area, power)
         need = f.enemy_city * max(200, lvl.assault_odds) // 100
         held: list[str] = []
         for c in ids:
@@ -97,8 +100,16 @@ def inside(b: Any, area: str) -> int:
                and assess.friendly(b.state, b.power, u))
 
 
+def _detach(b: Any, c: Corps, area: str, want: int) -> bool:
+    """10.4.3: ``c`` leaves up to ``want`` infantry or militia factors in the city of ``area`` (never its last)."""
+    inf = min(want, c.factors.get(FactorType.INFANTRY), c.factors.total - 1)
+    mil = min(want - max(inf, 0), c.factors.get(FactorType.MILITIA), c.factors.total - 1 - max(inf, 0))
+    return (inf > 0 or mil > 0) and b.try_(TransferGarrison(source=c.id, target=f"garrison:{c.nation}:city:{area}",
+                                                            infantry=max(inf, 0), militia=max(mil, 0)))
+
+
 def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:
-    """Its national capitals' garrisons while enemy field forces are within ``REACH``; the corps sent (ids)."""
+    """Its national capitals' garrisons while enemy field forces are within ``REACH``; the corps that stay (ids)."""
     ctx, power, m = b.ctx, b.power, b.ctx.map
     sent: set[str] = set()
     for cap in assess.capitals(ctx, power):
@@ -112,16 +123,12 @@ def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:
             short = want - inside(b, cap)
             if short <= 0:
                 break
-            if c.location.kind is not LocationKind.AREA or relations.unit_power(b.state, c) != power:
-                continue
-            inf = min(short, c.factors.get(FactorType.INFANTRY), c.factors.total - 1)
-            mil = min(short - max(inf, 0), c.factors.get(FactorType.MILITIA), c.factors.total - 1 - max(inf, 0))
-            if inf > 0 or mil > 0:
-                b.try_(TransferGarrison(source=c.id, target=f"garrison:{c.nation}:city:{cap}", infantry=max(inf, 0),
-                                        militia=max(mil, 0)))
+            if c.location.kind is AREA and relations.unit_power(b.state, c) == power:
+                _detach(b, c, cap, short)
         if inside(b, cap) >= min(want, 1):
             continue
-        # the nearest corps with no leader, the smallest first (a leader's corps leads an army)
+        # the nearest corps with no leader, the smallest first (a leader's corps leads an army), marches to the
+        # capital and leaves a garrison there; one that cannot, stays inside the city itself
         led = {ld.attached_to for ld in b.state.leaders.values()}
         near = sorted((c.id in led, d, c.factors.total, c.id) for c in moves.movers(b) if c.id in free
                       and c.id not in sent and (d := assess.distance(ctx, c.location.site, cap)) is not None
@@ -129,7 +136,10 @@ def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:
         for *_, cid in near:
             c = b.state.units[cid]
             path = moves.reachable(b, c).get(cap)
-            if path is not None and moves.go(b, c, path[1], city=True):
+            if path is None or path[1] and not moves.go(b, c, path[1]):
+                continue
+            c = b.state.units[cid]
+            if _detach(b, c, cap, want - inside(b, cap)) or moves.go(b, c, (), city=True):
                 sent.add(cid)
                 break
     return sent
@@ -155,10 +165,7 @@ def hold_cities(b: Any, lvl: Any) -> set[str]:
                         and c.factors.total and not c.besieging), key=lambda c: (c.factors.total, c.id))
         done = False
         for c in sorted(there, key=lambda c: (-c.factors.total, c.id)):
-            inf = min(want, c.factors.get(FactorType.INFANTRY), c.factors.total - 1)
-            mil = min(want - max(inf, 0), c.factors.get(FactorType.MILITIA), c.factors.total - 1 - max(inf, 0))
-            if (inf > 0 or mil > 0) and b.try_(TransferGarrison(source=c.id, target=f"garrison:{c.nation}:city:{area}",
-                                                                infantry=max(inf, 0), militia=max(mil, 0))):
+            if _detach(b, c, area, want):
                 done = True
                 break
         inside_corps = [c for c in there if c.location.kind is LocationKind.CITY]
