@@ -6,7 +6,9 @@ Each test builds a seeded position on the packaged map (``battlekit``), plays th
 - a lone enemy corps next to the capital: the answer is proportionate and the capital stays garrisoned;
 - a broken enemy army next to a superior stack: the stack attacks, at every level;
 - winter: no stack marches into an area where foraging would cost more than the battle there, and the same march
-  in summer, supplied, is made (so the restraint is judgement, not passivity).
+  in summer, supplied, is made (so the restraint is judgement, not passivity);
+- a fleet shuttle ferrying enemy corps across a strait: the ferry is intercepted (its port blockaded, 8.8, so a
+  fleet leaving it is intercepted at once, 8.5.4), and a ferry caught at sea with corps aboard is attacked (8.10).
 """
 
 from __future__ import annotations
@@ -16,7 +18,11 @@ import pytest
 from battlekit import corps, ctx, land_state, leader
 from eiapbem import ai
 from eiapbem.ai import operations
+from eiapbem.rulecases.scene import scene_state
 from eiapbem.rules.model import POOL, Date, Depot, Location, LocationKind, Phase, PlayerKind, Slot
+from eiapbem.rules.naval.attack import NavalAttack
+from eiapbem.rules.naval.movement import MoveFleet
+from eiapbem.rules.naval.transport import Load
 
 LEVELS = ("ai-easy", "ai-medium", "ai-hard")
 
@@ -115,3 +121,48 @@ def test_in_winter_no_stack_marches_where_foraging_costs_more_than_the_battle(ki
 def test_in_summer_with_a_depot_and_money_the_same_stack_strikes():
     turn = ai.play_slot(_winter_scene("ai-hard", 6, supplied=True), "PR", ctx(b"summer"))
     assert "lausitz" in _battles(turn, "PR")
+
+
+# ----------------------------------------------------------------- a ferry across the Channel
+
+
+def _ferry_scene(kind: str, *, at_sea: bool = False):
+    """France's naval slot: Britain ferries corps from Portsmouth across the English Channel with a weak escort (two
+    heavy ships and four transports); France has eight heavy ships at Brest.  With ``at_sea`` the ferry is already
+    in the Channel with a corps aboard (it lands in Britain's land phase)."""
+    ferry = "sea:english-channel" if at_sea else "port:portsmouth"
+    s = scene_state({"date": "1805-06", "phasing": "FR", "wars": [["GB", "FR"]],
+                     "fleets": [{"id": "fleet:GB:1", "location": ferry, "heavy": 2, "transport": 4},
+                                {"id": "fleet:FR:1", "location": "port:brest", "heavy": 8}],
+                     "corps": [{"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 6},
+                               {"id": "corps:GB:2", "location": "area:portsmouth", "infantry": 5}]}, phase=Phase.NAVAL)
+    s = s.with_war("GB", "FR", s.date.plus(-3), ("GB",))
+    if at_sea:
+        s = s.with_unit(s.units["corps:GB:1"].replace(location=Location(LocationKind.ABOARD, "fleet:GB:1")))
+    return s.with_power("FR", controller=PlayerKind(kind)).with_power("GB", controller=PlayerKind.AI_HARD)
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_a_ferry_of_enemy_corps_across_the_channel_is_intercepted(kind):
+    turn = ai.play_slot(_ferry_scene(kind), "FR", ctx(b"ferry"))
+    # France's fleet holds the box of the ferry's port (8.8) ...
+    assert turn.state.units["fleet:FR:1"].location == Location(LocationKind.BLOCKADE, "portsmouth"), kind
+    # ... so when Britain next loads a corps and sails, its stack is intercepted leaving the port (8.5.4)
+    gb = turn.state.without_scratch().replace(slot=Slot(phase=Phase.NAVAL, step="turn", power="GB", actors=("GB",)))
+    gb = gb.with_power("GB", controller=PlayerKind.HUMAN)
+    out = ai.apply_actions(gb, "GB", [Load(fleet="fleet:GB:1", corps="corps:GB:2")], ctx(b"gb"))
+    try:
+        ai.apply_actions(out.state, "GB", [MoveFleet(fleet="fleet:GB:1", path="english-channel")], ctx(b"gb"))
+        moved = None
+    except Exception as err:  # noqa: BLE001 - a refusal names why
+        moved = err
+    after = out.state if moved else ai.apply_actions(out.state, "GB", [MoveFleet(fleet="fleet:GB:1", path="english-channel")],
+                                                      ctx(b"gb")).state
+    fought = [x for x in after.naval_battles.values() if x.interception]
+    assert fought and after.units["fleet:GB:1"].location.kind is not LocationKind.SEA, kind
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_a_ferry_caught_at_sea_with_corps_aboard_is_attacked(kind):
+    turn = ai.plan(_ferry_scene(kind, at_sea=True), "FR", ctx(b"ferry-at-sea"))
+    assert NavalAttack(place="english-channel") in turn.actions, kind

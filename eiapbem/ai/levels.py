@@ -210,7 +210,7 @@ LEVELS: dict[PlayerKind, Level] = {
                               land="greedy", attack_odds=120, assault_odds=300, horizon=6,
                               judgment="own", plan_months=12, plan_candidates=2, weary_months=12, subsidy_share=10,
                               seek_alliances=1, manipulations=0, invest_share=0, terms="plain", deny_trade=False,
-                              blockade_ratio=0, attack_ratio=0, invasion_corps=0, invade_minors=False, forced_march=0,
+                              blockade_ratio=120, attack_ratio=120, invasion_corps=1, invade_minors=False, forced_march=0,
                               raids="depots", minor_war_ratio=0, judge="factors", samples=0, armies=1, plans=3,
                               garrison=2, forage_risk=150),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
