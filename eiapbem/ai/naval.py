@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules import relations
+from eiapbem.rules import relations, supply
 from eiapbem.rules.model import Corps, Fleet, Location, LocationKind
 from eiapbem.rules.naval import graph
 from eiapbem.rules.naval.attack import NavalAttack, SetOrders, attackers, defenders
@@ -374,6 +374,7 @@ def _friendly_landings(b: Any, lvl: Any, start: Location, escort: int, strength:
     state, m = b.state, b.ctx.map
     aims = [a.area for a in strategy.war_plan(state, b.power, lvl, b.ctx).aims]
     enemies = set(state.powers[b.power].wars)
+    war = _war_lands(b)
     out = []
     for loc, d in graph.distances(state, m, start).items():
         if loc.kind is not SEA or d > graph.NAVAL_ALLOWANCE or not _escorted(b, lvl, loc, escort):
@@ -383,7 +384,8 @@ def _friendly_landings(b: Any, lvl: Any, start: Location, escort: int, strength:
             if holder != b.power and not (holder is not None and allied(state, b.power, holder)
                                           and any(at_war(state, holder, e) for e in enemies)):
                 continue
-            if may_enter_territory(state, m, area, b.power) or assess.forces_in(state, b.ctx, area, b.power).enemy:
+            if area not in war or may_enter_territory(state, m, area, b.power) \
+                    or assess.forces_in(state, b.ctx, area, b.power).enemy:
                 continue
             if assess.enemy_forces_near(state, b.ctx, area, b.power, within=3) >= strength:
                 continue
@@ -465,14 +467,31 @@ def stage(b: Any, lvl: Any) -> None:
             moves.advance(b, b.state.units[c.id], near[0][1])
 
 
-def _land_route_to_war(b: Any, area: str) -> bool:
-    """Some enemy target (``land.targets``) can be reached from ``area`` by land, over the crossing arrows open now."""
+def _war_lands(b: Any) -> frozenset[str]:
+    """The land areas from which some enemy target (``land.targets``) can be reached by land, over the crossing
+    arrows open now to the power (the land of the war, as against an island's)."""
     import eiapbem.ai.land as land
-    import eiapbem.ai.moves as moves
+    st, m = b.state, b.ctx.map
+    seen = {t.area for t in land.targets(b)}
+    frontier = sorted(seen)
+    while frontier:
+        nxt = []
+        for a in frontier:
+            nbs = set(m.land_neighbours(a))
+            for x in m.crossings_at(a):
+                if (x.optional is None or getattr(st.options, f"use_{x.optional}_sea_crossing", False)) \
+                        and not supply.enemy_fleet_in_sea(st, x.sea, b.power):
+                    nbs.add(x.other_end(a))
+            for n in sorted(nbs - seen):
+                seen.add(n)
+                nxt.append(n)
+        frontier = nxt
+    return frozenset(seen)
 
-    found = {t.area for t in land.targets(b)}
-    far = moves.open_costs(b, area, moves.MAX_ROUTE * 2)
-    return any(a in far for a in found)
+
+def _land_route_to_war(b: Any, area: str) -> bool:
+    """Some enemy target can be reached from ``area`` by land (``_war_lands``)."""
+    return area in _war_lands(b)
 
 
 def invade(b: Any, lvl: Any) -> None:
