@@ -123,6 +123,8 @@ class Builder:
         self.ctx = ctx
         self.actions: list = []
         self.events: tuple[LogEntry, ...] = ()
+        #: The seed of the slot's search dice (``ai.odds``), drawn once from the slot's dice when first needed.
+        self.search_seed: bytes | None = None
 
     def try_(self, action) -> bool:
         """Take ``action`` if the rules accept it (and answer the AI decisions it raises)."""
