@@ -171,6 +171,32 @@ def test_france_looks_for_the_war_it_can_win_and_no_level_sits_still(set_up):
         (HARD.plan_candidates, HARD.plan_months)
 
 
+def test_allies_declare_together_on_an_enemy_none_would_fight_alone(set_up):
+    # Austria, Prussia and Russia allied; France already fighting Britain and Spain.  Alone, each would lose; Austria
+    # and Prussia together, next to France, are worth the war; Russia, far away, would bring too little and stays out.
+    st = set_up.with_alliance("AU", "PR", set_up.date).with_alliance("AU", "RU", set_up.date)
+    st = st.with_alliance("PR", "RU", st.date).with_war("GB", "FR", st.date.plus(-3), ("GB",))
+    st = st.with_war("FR", "SP", st.date.plus(-3), ("FR",))
+    got = judge.declarations(judge.board(st, ctx()))
+    assert got.get("AU") == got.get("PR") == "FR" and got.get("RU") != "FR"
+    alone = judge.before_declarations(judge.board(st, ctx()))
+    for p, other in (("AU", "PR"), ("PR", "AU")):
+        assert judge.judge_war(alone, p, "FR", HARD).worth < 0 < judge.judge_war(alone, p, "FR", HARD, (other,)).worth
+    out = _resolve(st)
+    assert "FR" in out.state.powers["AU"].wars and "FR" in out.state.powers["PR"].wars
+
+
+def test_no_war_on_a_partner_against_the_same_rival(set_up):
+    # Prussia and Austria both face France (their rival, 15.0 and the balance of forces): Austria busy with Turkey is
+    # no opening for Prussia; a war of Austria on Prussia's ally would be.
+    st = set_up.with_war("AU", "TU", set_up.date.plus(-1), ("AU",))
+    b = judge.board(st, ctx())
+    assert judge.rival(b, "PR") == judge.rival(b, "AU") == "FR" and judge.partners(b, "PR", "AU")
+    assert "AU" not in judge.candidates(b, "PR", HARD)
+    st = st.with_alliance("PR", "TU", st.date)
+    assert not judge.partners(judge.board(st, ctx()), "PR", "AU")
+
+
 # ----------------------------------------------------------------- item 5: situations
 
 

@@ -59,6 +59,8 @@ FAR = 30
 REACH = 17
 #: Great Britain's army, an island's, counts for this percentage on land (and an enemy's front against it as much).
 ISLAND = 50
+#: Percent of its army a power defends its home nation with at least, whatever its other fronts.
+HOME = 50
 #: The hard level's second front: the strongest hostile power left out of a war weighs this percentage of a front.
 WATCH = 35
 #: Percent chance that the enemy side gives in (sues) within a war, by the ratio of the sides (percent).
@@ -79,14 +81,18 @@ SPOILS = 300
 BATTLES = 600
 #: Political points (hundredths) of the naval battles of a war at sea to the side whose fleets are the stronger
 #: (+1 per enemy fleet beaten, at most 3, and Nelson's +1, 000:3215-3217; two or three battles a war).
-NAVAL = 600
+NAVAL = 400
 #: Warships of a navy whose defeat brings ``NAVAL`` in full (the fewer, the fewer fleets to beat).
 NAVY = 60
+#: Percent of the leader's expected loss its enemies count as their own gain (12.1.3: victory is a race; Great
+#: Britain wins when nobody reaches its level, so it counts it whole).
+CONTAIN = 50
+CONTAIN_GB = 100
 #: Months of siege before a capital falls (11.4), after the march.
 SIEGE_MONTHS = 2
 #: Political points (hundredths, each quarter of the horizon) per point of the natural alliance table's hostility
 #: (15.0): the standing aims of the powers (Great Britain against France is -10).
-HOSTILE = 12
+HOSTILE = 20
 
 
 def _table(points: tuple[tuple[int, int], ...], x: int) -> int:
@@ -245,12 +251,47 @@ def board(state: GameState, ctx: Any) -> Board:
     return b
 
 
+def before_declarations(b: Board) -> Board:
+    """The board of ``b``'s state judged as before the month's declarations (no one's are among the fronts)."""
+    out = Board(b.state, b.ctx, b.land, b.sea)
+    out._memo["pending"] = {}
+    out._memo["declarations"] = {}
+    return out
+
+
 def natural_friends(state: GameState, p: str, q: str) -> bool:
     """``p`` and ``q`` are natural friends (table value +1 or more either way, 15.0) and ``q`` is at war with none of
     ``p``'s allies: the computer declares no war on such a power."""
     if NATURAL_ALLIANCE[p][q] < 1 and NATURAL_ALLIANCE[q][p] < 1:
         return False
     return not any(a in state.powers[q].wars for a in state.powers[p].alliances)
+
+
+def menace(b: Board, q: str, p: str) -> int:
+    """How much ``q`` threatens ``p``: its might at the distance it could come from (through any land, in time:
+    ``looming``), weighed by the hostility of either toward the other (15.0); Britain's by its island's share."""
+    w = b.land[q] * looming(b, q, p) // 100 * (100 + 10 * max(0, hostility(q, p), hostility(p, q))) // 100
+    return w * ISLAND // 100 if "GB" in (p, q) else w
+
+
+def rival(b: Board, p: str) -> str | None:
+    """``p``'s rival, the strongest threat to it whatever its wars: the power that menaces it most (``menace``) among
+    those that are not its allies nor its natural friends."""
+    key = ("rival", p)
+    if key not in b._memo:
+        cands = [q for q in POWERS if q != p and q not in b.state.powers[p].alliances
+                 and not natural_friends(b.state, p, q)]
+        b._memo[key] = max(cands, key=lambda q: (menace(b, q, p), -POWERS.index(q))) if cands else None
+    got = b._memo[key]
+    return None if got is None else str(got)
+
+
+def partners(b: Board, p: str, q: str) -> bool:
+    """``p`` and ``q`` stand against the same rival (the balance of power): ``p`` declares no war on ``q``, whose
+    defeat would only serve the rival, unless ``q`` is at war with one of ``p``'s allies."""
+    r = rival(b, p)
+    return (r is not None and r != q and rival(b, q) == r
+            and not any(a in b.state.powers[q].wars for a in b.allies(p)))
 
 
 # ----------------------------------------------------------------- the sides of a war
@@ -293,7 +334,8 @@ def brought(b: Board, x: str, side: tuple[str, ...], other: tuple[str, ...], wat
 
 def strength(b: Board, side: tuple[str, ...], other: tuple[str, ...], *, home: str | None = None,
              watch: dict[str, str] | None = None) -> int:
-    """What ``side`` brings against ``other``; ``home`` fights at home, at full strength whatever the distance."""
+    """What ``side`` brings against ``other``; ``home`` fights at home, at full strength whatever the distance, and
+    with ``HOME`` percent of its army at least, whatever its other fronts (its armies come back to defend it)."""
     total = 0
     for x in side:
         w = (watch or {}).get(x)
@@ -302,7 +344,7 @@ def strength(b: Board, side: tuple[str, ...], other: tuple[str, ...], *, home: s
             fronts_ = [e for e in POWERS if e != x and e not in side and (e in fr or e in other)]
             t = sum(_weight(b, x, e) for e in fronts_) + (_weight(b, x, w, True) if w else 0)
             part = sum(_weight(b, x, e) for e in other)
-            total += b.land[x] * part // t if t else b.land[x]
+            total += max(b.land[x] * HOME // 100, b.land[x] * part // t if t else b.land[x])
         else:
             total += brought(b, x, side, other, w)
     return total
@@ -405,7 +447,7 @@ def outlook(b: Board, p: str, q: str, lvl: Level, mine: tuple[str, ...], theirs:
 
 
 def worth(b: Board, p: str, q: str, lvl: Level, win: int, lose: int, *, new: bool, share: int = 100,
-          naval: int = 0) -> int:
+          naval: int = 0, allies_in_war: tuple[str, ...] = ()) -> int:
     """Political points held over ``lvl.plan_months`` (point-quarters, hundredths) that a war of ``p`` on ``q`` with
     these chances brings: the declaration from now (when ``new``, 6.2.1), from the month the war can be decided
     (``months_to_decide``) the surrender the enemy makes or ``p`` makes (6.4.2), the battles going the way of the
@@ -418,7 +460,28 @@ def worth(b: Board, p: str, q: str, lvl: Level, win: int, lose: int, *, new: boo
     part = max(0, min(100, 3 * share - 30))
     surrender = (ACCEPT + (MARRIAGE if lvl.terms == "harsh" else 0) + SPOILS) * part // 100
     outcome = (win * surrender - lose * SURRENDER + (win - lose) * BATTLES * share // 100) // 100 + naval
+    leader = race_leader(b, p)
+    contain = CONTAIN_GB if p == "GB" else CONTAIN
+    if leader == q:
+        # 12.1.3: the first to reach its level wins, else Great Britain: what the leader loses, its rivals gain
+        theirs = (lose * (ACCEPT + MARRIAGE) - win * SURRENDER - (win - lose) * BATTLES) // 100 - naval
+        outcome -= theirs * contain // 100 * min(100, 2 * share) // 100
+    elif leader is not None and leader in allies_in_war:
+        # ... and what it wins with p's help, they lose
+        ours = (win * (ACCEPT + MARRIAGE + SPOILS) - lose * SURRENDER + (win - lose) * BATTLES) // 100
+        outcome -= ours * contain // 100 * share // 100
     return (-cost * h + outcome * (h - t)) // 3 + HOSTILE * max(0, hostility(p, q)) * h // 3
+
+
+def race_leader(b: Board, p: str) -> str | None:
+    """The power that leads the race for victory ahead of ``p``: the highest political status of the powers but
+    ``p`` (the status earns each quarter's victory points, 12.1; ties by the percentage of the level, 12.1.3), if
+    above ``p``'s; None if ``p`` leads."""
+    from eiapbem.rules.economy.victory import percentages
+
+    pct = percentages(b.state)
+    first = max((x for x in POWERS if x != p), key=lambda x: (b.status(x), pct[x], -POWERS.index(x)))
+    return first if b.status(first) > b.status(p) else None
 
 
 def judge_war(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = ()) -> Judgement:
@@ -427,17 +490,18 @@ def judge_war(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = (
     r, win, lose, share, naval = outlook(b, p, q, lvl, mine, theirs)
     new = q not in b.state.powers[p].wars
     return Judgement(p, q, mine, theirs, r, win, lose, share, naval,
-                     worth(b, p, q, lvl, win, lose, new=new, share=share, naval=naval))
+                     worth(b, p, q, lvl, win, lose, new=new, share=share, naval=naval, allies_in_war=mine))
 
 
 def candidates(b: Board, p: str, lvl: Level) -> tuple[str, ...]:
     """The major powers ``p`` weighs a declaration on this month: within reach, not allies, not at war with it, not
-    natural friends, allowed by 6.2.2; the ``lvl.plan_candidates`` most hostile (then strongest, then by order)."""
+    natural friends nor partners against its rival (``partners``), allowed by 6.2.2; the ``lvl.plan_candidates`` most
+    hostile (then strongest, then by order)."""
     ps = b.state.powers[p]
     if ps.must_sue_for_peace or status_box(b.ctx, ps.political_status)["zone"] == "fiasco":
         return ()
     out = [q for q in POWERS if q != p and q not in ps.alliances and q not in ps.wars and in_reach(b, p, q)
-           and not natural_friends(b.state, p, q) and b.may_declare(p, q)]
+           and not natural_friends(b.state, p, q) and not partners(b, p, q) and b.may_declare(p, q)]
     out.sort(key=lambda q: (-hostility(p, q), -b.land[q], POWERS.index(q)))
     return tuple(out[:lvl.plan_candidates])
 
@@ -565,7 +629,8 @@ def war_state(b: Board, p: str, e: str) -> WarState:
                     battle_points(b, p, e, w.since.index))
 
 
-__all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "WIN", "WarState", "battle_points", "board", "brought",
-           "candidates", "chance", "declarations", "gaps", "hostility", "in_reach", "judge_war", "looming", "months_to_decide",
+__all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "WIN", "WarState", "battle_points", "before_declarations",
+           "board", "brought",
+           "candidates", "chance", "declarations", "gaps", "hostility", "in_reach", "judge_war", "looming", "menace", "months_to_decide", "partners", "race_leader", "rival",
            "natural_friends", "outlook", "passage", "prox", "ratio", "second_front", "sides", "strength", "war_state",
            "worth"]

@@ -166,25 +166,13 @@ def _own_choice(b: judge.Board, p: str, lvl: Level) -> str | None:
 
 
 def threat(b: judge.Board, p: str) -> str | None:
-    """The strongest power that could attack ``p``: its most dangerous enemy when at war, else the strongest power that
-    is not an ally nor a natural friend, weighed by the distance it would come from (through any land, in time:
-    ``judge.looming``) and by hostility (15.0)."""
-    best: tuple[int, int, str] | None = None
+    """The strongest power that could attack ``p``: its most dangerous enemy when at war, else its rival
+    (``judge.rival``: the strongest power not an ally nor a natural friend, by the distance it would come from and
+    by hostility)."""
     wars = b.wars(p)
-    for q in POWERS:
-        if q == p or q in b.state.powers[p].alliances:
-            continue
-        if wars and q not in wars:
-            continue
-        if not wars and judge.natural_friends(b.state, p, q):
-            continue
-        w = b.land[q] * judge.looming(b, q, p) // 100 * (100 + 10 * max(0, judge.hostility(q, p), judge.hostility(p, q))) // 100
-        if "GB" in (p, q):
-            w = w * judge.ISLAND // 100
-        key = (w, -POWERS.index(q), q)
-        if best is None or key > best:
-            best = key
-    return None if best is None else best[2]
+    if not wars:
+        return judge.rival(b, p)
+    return max(wars, key=lambda q: (judge.menace(b, q, p), -POWERS.index(q)))
 
 
 def overawed(b: judge.Board, p: str, t: str) -> bool:
@@ -232,17 +220,17 @@ def _friends(b: judge.Board, p: str) -> tuple[str, ...]:
 
 
 def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
-    """Money to the allies at war with one of ``p``'s enemies (or declaring on it this month), else to those facing
-    the same threat: the level's share of the treasury above ``RESERVE``, shared by their might (6.12)."""
+    """Money to the allies poorer than ``p`` at war with one of its enemies (or declaring on it this month), else to
+    those facing the same threat: the level's share of the treasury above ``RESERVE``, shared by their might (6.12)."""
     pool = (b.state.powers[p].treasury - RESERVE) * lvl.subsidy_share // 100
     if pool < LEAST_GIFT:
         return ()
     joint = judge.declarations(b)
-    fighting = [a for a in b.allies(p)
-                if any(e in b.state.powers[a].wars or joint.get(a) == e for e in enemies)]
+    poorer = [a for a in b.allies(p) if b.state.powers[a].treasury < b.state.powers[p].treasury]
+    fighting = [a for a in poorer if any(e in b.state.powers[a].wars or joint.get(a) == e for e in enemies)]
     if not fighting:  # at peace with them: the allies that face the same threat, to stand against it
         t = threat(b, p)
-        fighting = [a for a in b.allies(p) if t is not None and threat(b, a) == t]
+        fighting = [a for a in poorer if t is not None and threat(b, a) == t]
     weights = {a: max(1, b.land[a]) for a in fighting}
     total = sum(weights.values())
     out = []
@@ -293,7 +281,7 @@ def going_on(b: judge.Board, p: str, e: str, lvl: Level, j: judge.Judgement) -> 
     three home areas held by the enemy, 12.2.1), the battles lost at the rate they have been lost."""
     ws = judge.war_state(b, p, e)
     win, lose = chances(ws, j, lvl)
-    value = judge.worth(b, p, e, lvl, win, lose, new=False, share=j.share, naval=j.naval)
+    value = judge.worth(b, p, e, lvl, win, lose, new=False, share=j.share, naval=j.naval, allies_in_war=j.mine)
     drift = -100 * ws.capitals_lost - 100 * (1 if ws.capitals_lost else 0) - 100 * (ws.areas_lost // 3)
     drift += 300 * ws.battles // max(3, ws.months) if ws.battles < 0 else 0
     quarters = max(1, lvl.plan_months // 3)
