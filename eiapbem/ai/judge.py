@@ -1,32 +1,32 @@
 """How the computer judges a war: the board of forces, the sides of a war and what a war is worth (issue 28 item 1).
 
-The strategic layer (``eiapbem.ai.strategy``) asks three questions of the state, answered here with whole
-numbers only (no float), the same at every client:
+The strategic layer (``eiapbem.ai.strategy``) asks these questions of the state, answered here with whole numbers
+only (no float), the same at every client (docs/decisions.md "War and peace" gives every number's reason):
 
 - **the board** (``board``): each power's land might (``assess.power_strength``: army factors times morale, its own
-  and its minors'), its warships, its wars and alliances and its level, read once per state;
-- **the sides of a war** (``sides``, ``strength``): what each side brings against the other.  A power's army is
-  shared among its fronts in proportion to each enemy's might at its distance (``prox``: movement points between
-  the home nations, 10.4.1 costs over the map, neutral minors let armies pass, 6.1.1); Great Britain's army is an
-  island's and counts for ``ISLAND`` percent on land.  What a level sees of the sides is its ``judgment``: ``own``
-  (the two powers' whole armies, no distance), ``allies`` (co-belligerents, the allies the defender calls and those
-  the aggressor may then call, 6.3.2, and distances) or ``coalition`` (also a second front: the strongest hostile
-  power left out of the war keeps part of its army home, ``WATCH``);
-- **what a war is worth** (``judge_war``): the chance that the enemy sues and that it sues itself (``WIN`` by the
-  ratio of the sides; at sea for a war with Great Britain, whose island is taken only by a fleet) and what each
-  outcome does to its political status (6.2.1: -3 to declare, 6.4.2: +3 for a conditional surrender accepted, +2
-  for a royal marriage B.4 at the levels whose terms ask it, -5 for surrendering, and ``BATTLES`` for the battles
-  that go the way of the chances, 000:3219-3222), held over the level's horizon (``Level.plan_months``): a point
-  held for a quarter is what victory points are made of (12.1: each economic phase's victory points follow the
-  political status), so ``worth`` counts point-quarters; the outcome arrives once the armies have marched and
-  besieged (``months_to_decide``); plus the natural alliance table's stance (15.0) as a standing aim.
-
-``declarations`` is the month's declarations of every computer power, computed alike by each of them (the
-orders are simultaneous, 6.0): coalitions first (powers allied with each other that each gain by declaring on the
-same enemy together, at the levels that weigh coalitions), then each power's best single war given those; a human's
-declaration cannot be foreseen and is not assumed.  ``war_state`` reads how a war stands for the peace decision:
-capitals and home areas held by the enemy (12.4.1 political points lost each economic phase, 12.2.1 taxes), the
-political points of the battles fought in it (the field battles the state keeps) and the balance.
+  and its minors'), its warships (``sea_power``), wars, alliances and level, read once per state;
+- **distances** (``gaps``, static per map): movement points between home nations over the ways an army may take
+  (neutral minors, 6.1.1; an ally's access or an enemy's land, 13.4); ``prox`` turns them into the share of an army
+  brought to a front, ``in_reach`` into the wars it may wage; ``menace`` and ``rival``: who threatens a power most;
+  ``partners``: two powers facing the same rival (no war between them: the balance of power);
+- **the sides of a war** (``sides``, ``strength``): each power with its allies at war with the other, and for a new
+  war the defender's allies (6.3.2); a power's army shared among its fronts (``brought``), a defender keeping
+  ``HOME`` percent at home, Britain's counting as an island's (``ISLAND``).  What a level sees is its ``judgment``:
+  ``own`` (the two powers' whole armies, no distance, no delay), ``allies`` (the above) or ``coalition`` (also a
+  second front, ``second_front``, ``WATCH``);
+- **what a war is worth** (``judge_war``, ``worth``): the chances that the enemy sues and that the power must sue
+  (``WIN`` by the ratio of the sides; a war with Britain is won at sea too), and what each outcome does to its
+  political status (6.2.1: -3 to declare; 6.4.2: +3 for a conditional surrender accepted, +2 for a royal marriage
+  B.4, ``SPOILS``, -5 for surrendering; ``BATTLES`` and ``NAVAL`` for the battles, 000:3215-3222), held over the
+  level's horizon (``Level.plan_months``) in point-quarters (12.1: each economic phase's victory points follow the
+  political status), the outcome arriving once the armies have marched and besieged (``months_to_decide``); what
+  the leader of the race loses (or wins with one's help), for its rivals (``race_leader``, ``CONTAIN``, 12.1.3); and
+  the natural alliance table's stance (15.0, ``HOSTILE``) as a standing aim;
+- **the month's declarations** (``declarations``) of every computer, computed alike by each of them (the orders are
+  simultaneous, 6.0): coalitions of allies first, then each power's best single war, joining its allies'; a human's
+  declaration cannot be foreseen and is not assumed;
+- **how a war stands** (``war_state``): capitals and home areas held by each side (12.4.1, 12.2.1) and the political
+  points of the field battles fought in it (the battles the state keeps), for the peace decision.
 """
 
 from __future__ import annotations
@@ -227,6 +227,12 @@ class Board:
         return bool(got)
 
 
+def sea_power(state: GameState, power: str) -> int:
+    """Warships (heavy and light) of ``power``'s fleets (its own and its minors') at sea or in port."""
+    return sum(u.ships.heavy + u.ships.light for u in state.units.values()
+               if isinstance(u, Fleet) and u.location.kind in AT_SEA and power_of(state, u.nation) == power)
+
+
 _BOARDS: dict[tuple[int, int], tuple[GameState, Board]] = {}
 _KEEP = 8
 
@@ -238,13 +244,7 @@ def board(state: GameState, ctx: Any) -> Board:
     if hit is not None and hit[0] is state:
         return hit[1]
     land = {p: assess.power_strength(state, ctx, p) for p in POWERS}
-    sea = {p: 0 for p in POWERS}
-    for _, u in sorted(state.units.items()):
-        if isinstance(u, Fleet) and u.location.kind in AT_SEA:
-            owner = power_of(state, u.nation)
-            if owner in sea:
-                sea[owner] += u.ships.heavy + u.ships.light
-    b = Board(state, ctx, land, sea)
+    b = Board(state, ctx, land, {p: sea_power(state, p) for p in POWERS})
     while len(_BOARDS) >= _KEEP:
         del _BOARDS[next(iter(_BOARDS))]
     _BOARDS[key] = (state, b)
@@ -350,7 +350,8 @@ def strength(b: Board, side: tuple[str, ...], other: tuple[str, ...], *, home: s
     return total
 
 
-def _order(ps: set[str] | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+def in_order(ps: set[str] | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The powers ``ps`` in the powers' fixed order (never a set's order)."""
     return tuple(p for p in POWERS if p in ps)
 
 
@@ -367,7 +368,7 @@ def sides(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = ()) -
     theirs = {q} | {a for a in b.allies(q) if p in st.powers[a].wars}
     if q not in st.powers[p].wars:
         theirs |= {a for a in b.allies(q) if a not in mine and a not in st.powers[p].alliances}
-    return _order(mine), _order(theirs)
+    return in_order(mine), in_order(theirs)
 
 
 def second_front(b: Board, p: str, mine: tuple[str, ...], theirs: tuple[str, ...]) -> str | None:
@@ -629,8 +630,8 @@ def war_state(b: Board, p: str, e: str) -> WarState:
                     battle_points(b, p, e, w.since.index))
 
 
-__all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "WIN", "WarState", "battle_points", "before_declarations",
-           "board", "brought",
-           "candidates", "chance", "declarations", "gaps", "hostility", "in_reach", "judge_war", "looming", "menace", "months_to_decide", "partners", "race_leader", "rival",
-           "natural_friends", "outlook", "passage", "prox", "ratio", "second_front", "sides", "strength", "war_state",
-           "worth"]
+__all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "WIN", "WarState", "battle_points",
+           "before_declarations", "board", "brought", "candidates", "chance", "declarations", "gaps", "hostility",
+           "in_order", "in_reach", "judge_war", "looming", "menace", "months_to_decide", "natural_friends",
+           "outlook", "partners", "passage", "prox", "race_leader", "ratio", "rival", "sea_power", "second_front",
+           "sides", "strength", "war_state", "worth"]

@@ -140,13 +140,13 @@ def _plan(b: judge.Board, p: str, lvl: Level) -> WarPlan:
         declare = judge.declarations(b).get(p)
     else:
         declare = _own_choice(b, p, lvl)
-    enemies = judge._order(set(wars) | ({declare} if declare else set()))
+    enemies = judge.in_order(set(wars) | ({declare} if declare else set()))
     judged = tuple(judge.judge_war(b, p, e, lvl) for e in enemies)
     sue, informal, accept = _peace(b, p, lvl, judged)
     aims = _aims(b, p, enemies, lvl)
     return WarPlan(
         power=p, enemies=enemies, main_enemy=_main_enemy(b, p, enemies, aims, judged), aims=aims,
-        friends=_friends(b, p), peace=judge._order({e for e, _ in sue} | set(informal)), declare=declare,
+        friends=_friends(b, p), peace=judge.in_order({e for e, _ in sue} | set(informal)), declare=declare,
         threat=threat(b, p), sue=sue, informal=informal, accept_informal=accept,
         alliances=_alliances(b, p, lvl), subsidies=_subsidies(b, p, lvl, enemies), wars=judged)
 
@@ -325,14 +325,14 @@ def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ..
     if sue and peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
         # 6.4.2: suing an enemy with no forces inside means suing every enemy at once: only when every war is lost
         if all(e in sue or e in informal for e in ps.wars):
-            sue = {e: sue.get(e, False) for e in judge._order(tuple(ps.wars))}
+            sue = {e: sue.get(e, False) for e in judge.in_order(tuple(ps.wars))}
             informal = []
         else:
             sue = {e: a for e, a in sue.items() if peace_rules.victor_forces_inside(st, b.ctx, e, p)}
             if peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
                 sue = {}
     informal = [e for e in informal if e not in sue]
-    return tuple((e, sue[e]) for e in judge._order(tuple(sue))), tuple(informal), tuple(accept)
+    return tuple((e, sue[e]) for e in judge.in_order(tuple(sue))), tuple(informal), tuple(accept)
 
 
 def _would_accept_informal(b: judge.Board, e: str, p: str) -> bool:
