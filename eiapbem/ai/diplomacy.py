@@ -101,9 +101,11 @@ def _trade(b, lvl: Level) -> None:
         b.try_(SetTrade("GB"))
 
 
-def _calls(b, plan: strategy.WarPlan) -> None:
-    st, p = b.state, b.power
-    ps = st.powers[p]
+def _calls(b, plan: strategy.WarPlan, start) -> None:
+    """``start``: the slot's starting state, which the plans are judged on (the builder's state has the orders given
+    so far, which change no judgement)."""
+    st, p = start, b.power
+    ps = b.state.powers[p]
     bd = judge.board(st, b.ctx)
     for enemy in POWERS:
         if enemy == p:
@@ -200,13 +202,13 @@ def plan(b, lvl: Level) -> None:
         return  # the computer commits nothing: its orders are computed by every client at the reveal
     wp = strategy.war_plan(st, b.power, lvl, b.ctx)
     _trade(b, lvl)
-    _calls(b, wp)
+    _calls(b, wp, st)
     _surrender_terms(b, lvl, wp)
     attacked = None
     if wp.declare is not None:
         b.try_(DeclareWar(wp.declare))
     else:
-        attacked = grand.minor_war_target(b.state, b.ctx, b.power, lvl)
+        attacked = grand.minor_war_target(st, b.ctx, b.power, lvl)  # judged on the starting state, as the plan
         if attacked is not None:
             b.try_(DeclareWar(attacked))
     _accept_control(b, lvl, attacked)
