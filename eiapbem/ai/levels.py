@@ -224,7 +224,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 9, "ai-medium": 9, "ai-hard": 9}  # 2: di
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
 # a natural friend, wars on neutral minors; 8: "Accept control of" (6.6), the hard level weighs who would run a minor,
 # no two computers on one minor (6.6.3), Turkish feudal corps (13.2.3), a lost capital counts as losing; 9: the war
-# plan (ai.strategy: declarations, coalitions, alliances, subsidies, peace by what a war is worth)
+# plan (ai.strategy: declarations, coalitions, alliances, subsidies, peace by what a war is worth); an
+# obligation the plans leave open is met from the rules' list of possible actions (``ai.meet_obligations``)
 
 
 def level(kind: PlayerKind | str) -> Level:
