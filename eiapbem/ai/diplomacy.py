@@ -40,7 +40,6 @@ import eiapbem.ai.grand as grand
 import eiapbem.ai.judge as judge
 import eiapbem.ai.strategy as strategy
 from eiapbem.ai.levels import Level
-from eiapbem.rules.diplomacy import peace
 from eiapbem.rules.diplomacy.minor_orders import MAX_ATTEMPTS, LendMoney, Manipulate
 from eiapbem.rules.diplomacy.orders import (AcceptControl, AnswerCalls, AttemptInformalPeace, CallAllies, DeclareWar,
                                             GrantAccess, RequestAlliance, SetSurrenderTerms, SetTrade, SueForPeace)
@@ -68,8 +67,7 @@ def _cessions(b, enemy: str, count: int) -> tuple[str, ...]:
 def _settings(b, lvl: Level, enemy: str, plan: strategy.WarPlan) -> SurrenderSettings:
     st, p = b.state, b.power
     easy = lvl.kind is PlayerKind.AI_EASY
-    mine = peace.settings(st, enemy, p) if st.powers[enemy].controller is not PlayerKind.HUMAN else None
-    takes_land = mine is None or any(t in ("B.6", "C.4") for t in mine.terms[:2])
+    takes_land = any(t in ("B.6", "C.4") for t in strategy.victor_terms(st, enemy))
     claim = "A.2"
     if not easy:
         claim = "A.5" if takes_land else "A.1" if grand.might(st, b.ctx, p) < grand.might(st, b.ctx, enemy) else "A.2"

@@ -38,7 +38,7 @@ from typing import Any
 
 import eiapbem.ai.assess as assess
 import eiapbem.ai.judge as judge
-from eiapbem.ai.levels import Level
+from eiapbem.ai.levels import Level, level
 from eiapbem.rules.control import city_holder
 from eiapbem.rules.diplomacy import peace as peace_rules
 from eiapbem.rules.diplomacy.alliances import alliance_barred
@@ -244,15 +244,23 @@ def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> 
 # ----------------------------------------------------------------- peace
 
 
+#: The conditional terms a computer victor asks first, by its level's ``terms`` (``ai.diplomacy``); a human's are
+#: taken to be a province's (its settings are sealed, issue 16).
+VICTOR_TERMS = {"plain": ("B.2", "B.3"), "harsh": ("B.4", "B.6")}
+HUMAN_TERMS = ("B.6",)
+
+
+def victor_terms(state: GameState, e: str) -> tuple[str, ...]:
+    """The conditional terms ``e`` would take as victor (the Victory Conditions Screen is each power's own, sealed
+    and cleared each month, so a computer's is foreseen by its level, not read)."""
+    kind = state.powers[e].controller
+    return HUMAN_TERMS if kind is PlayerKind.HUMAN else VICTOR_TERMS[level(kind).terms]
+
+
 def surrender_cost(b: judge.Board, p: str, e: str) -> int:
     """Political points (hundredths) ``p`` gives up by surrendering conditionally to ``e``: -5 (6.4.2) and the terms
-    ``e`` would take (a computer's are its standing orders; a human's are taken to cede a province)."""
-    st = b.state
-    cost = judge.SURRENDER
-    if st.powers[e].controller is PlayerKind.HUMAN:
-        return cost + TERM_COST["B.6"]
-    s = peace_rules.settings(st, e, p)
-    return cost + sum(TERM_COST.get(t, 0) for t in s.terms[:2])
+    ``e`` would take (``victor_terms``)."""
+    return judge.SURRENDER + sum(TERM_COST.get(t, 0) for t in victor_terms(b.state, e))
 
 
 def chances(ws: judge.WarState, j: judge.Judgement, lvl: Level) -> tuple[int, int]:
@@ -431,4 +439,4 @@ def _main_enemy(b: judge.Board, p: str, enemies: tuple[str, ...], aims: tuple[Ai
     return max(enemies, key=value)
 
 
-__all__ = ["Aim", "RESERVE", "WarPlan", "going_on", "surrender_cost", "threat", "war_plan"]
+__all__ = ["Aim", "RESERVE", "WarPlan", "going_on", "surrender_cost", "threat", "victor_terms", "war_plan"]
