@@ -140,7 +140,7 @@ def test_no_war_on_an_ally_a_natural_friend_or_under_an_enforced_peace(set_up):
     assert not judge.natural_friends(st, "RU", "PR")
 
 
-def test_the_hard_level_weighs_a_second_front_the_others_do_not(set_up):
+def test_the_levels_see_the_sides_of_a_war_differently(set_up):
     # Austria outnumbers Turkey two to one; the hard level sees France, the strongest power next to it, which would
     # find Vienna open: the war is not worth it.  The medium level, which does not look behind it, declares.  (France
     # and Russia humans here: a computer France busy with a war of its own this month would leave Vienna safe, and a
@@ -150,6 +150,12 @@ def test_the_hard_level_weighs_a_second_front_the_others_do_not(set_up):
     assert judge.second_front(b, "AU", ("AU",), ("TU",)) == "FR"
     hard, medium = judge.judge_war(b, "AU", "TU", HARD), judge.judge_war(b, "AU", "TU", MEDIUM)
     assert hard.worth < 0 < medium.worth and hard.ratio < medium.ratio
+    # the easy level sees the two armies alone: not the ally a defender calls (6.3.2), which the others count
+    allied = set_up.with_alliance("AU", "RU", set_up.date)
+    ab = judge.board(allied, ctx())
+    assert judge.sides(ab, "FR", "AU", EASY) == (("FR",), ("AU",))
+    assert judge.sides(ab, "FR", "AU", MEDIUM) == (("FR",), ("AU", "RU")) == judge.sides(ab, "FR", "AU", HARD)
+    assert judge.judge_war(ab, "FR", "AU", EASY).ratio > judge.judge_war(ab, "FR", "AU", MEDIUM).ratio
     medium_world = _kinds(set_up, "ai-medium").with_power("FR", controller=PlayerKind.HUMAN)
     medium_world = medium_world.with_power("RU", controller=PlayerKind.HUMAN)
     assert strategy.war_plan(medium_world, "AU", MEDIUM, ctx()).declare == "TU"
