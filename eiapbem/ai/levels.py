@@ -233,15 +233,16 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 10, "ai-medium": 10, "ai-hard": 10}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 11, "ai-medium": 11, "ai-hard": 11}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
 # a natural friend, wars on neutral minors; 8: "Accept control of" (6.6), the hard level weighs who would run a minor,
-# no two computers on one minor (6.6.3), Turkish feudal corps (13.2.3), a lost capital counts as losing; 9: the war
-# plan (ai.strategy: declarations, coalitions, alliances, subsidies, peace by what a war is worth); an
-# obligation the plans leave open is met from the rules' list of possible actions (``ai.meet_obligations``); 10:
-# armies, goals, supply-aware marches, garrisons, proportionate answers and judged battles (issue 28 item 2)
+# no two computers on one minor (6.6.3), Turkish feudal corps (13.2.3), a lost capital counts as losing; 9: an
+# obligation the plans leave open is met from the rules' list of possible actions (``ai.meet_obligations``); 10: the
+# war plan (ai.strategy: declarations, coalitions, alliances, subsidies, peace by what a war is worth); 11: armies,
+# goals, supply-aware marches, garrisons, proportionate answers and judged battles (issue 28 item 2), the loser
+# foreseeing the victor's terms
 
 
 def level(kind: PlayerKind | str) -> Level:
