@@ -248,8 +248,9 @@ class Chain:
     def _check_dice(self, h: Header, name: str) -> dict[str, tuple[int, bytes]]:
         if h.reveal is None or h.link is None:
             raise BadDice(f"{name} reveals no dice link")
-        last_i, last = self.dicepos.get(h.author, (None, None))  # type: ignore[assignment]
-        if last is None or h.link != last_i + 1 or crypto.chain_step(h.reveal) != last:
+        found = self.dicepos.get(h.author)
+        last_i = found[0] if found is not None else None
+        if found is None or h.link != found[0] + 1 or crypto.chain_step(h.reveal) != found[1]:
             raise BadDice(
                 f"{name} reveals dice link {h.link} of {h.author}, which does not follow link {last_i} of {h.author}'s committed chain",
                 hint="the file's dice were not fixed in advance; tell the host",

@@ -51,24 +51,9 @@ from typing import Any
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
-from eiapbem.core.dice import Dice
-from eiapbem.rules.mapgraph import Map
+from eiapbem.rules.context import RulesContext
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
 from eiapbem.rules.model.base import FrozenMap
-
-
-@dataclass(frozen=True)
-class RulesContext:
-    """What the rules may consult besides the state: read-only data and this file's dice.
-
-    ``map`` is the ``Map``; ``world`` the parsed world data
-    (``eiapbem.data.world.load_raw()``: minors, leaders, counters, displays,
-    scenarios). Both are loaded by the layers above and never copied into the state.
-    """
-
-    map: Map
-    world: Mapping[str, Any]
-    dice: Dice
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
@@ -26,6 +26,7 @@ from eiapbem.rules.model import Corps, CorpsType, GameState, Phase, Record
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.tables.land import DEFENDER_CHITS
+from eiapbem.rules.engine import RulesContext
 
 #: The answer that takes a corps' chit order back: a random chit, the program's default (000:1648).
 RANDOM = "random"
@@ -61,7 +62,7 @@ class IrregularOrders(Record):
     withdraw: bool = False
 
 
-def verify_battle_orders(state: GameState, power: str, action: BattleOrders, ctx: Any) -> None:
+def verify_battle_orders(state: GameState, power: str, action: BattleOrders, ctx: RulesContext) -> None:
     unit = state.units.get(action.corps)
     if not isinstance(unit, Corps):
         raise IllegalAction(f"there is no corps {action.corps!r}", hint="corps ids look like corps:AU:I; "
@@ -74,7 +75,7 @@ def verify_battle_orders(state: GameState, power: str, action: BattleOrders, ctx
                             f"makes lone Cossacks and Freikorps withdraw (13.2.2)")
 
 
-def apply_battle_orders(state: GameState, power: str, action: BattleOrders, ctx: Any) -> engine.Outcome:
+def apply_battle_orders(state: GameState, power: str, action: BattleOrders, ctx: RulesContext) -> engine.Outcome:
     so = state.powers[power].standing_orders
     chits = so.battle_chits
     if action.chit == RANDOM:
@@ -86,11 +87,11 @@ def apply_battle_orders(state: GameState, power: str, action: BattleOrders, ctx:
                       unit=action.corps)  # the chit stays out of the public log
 
 
-def verify_irregular_orders(state: GameState, power: str, action: IrregularOrders, ctx: Any) -> None:
+def verify_irregular_orders(state: GameState, power: str, action: IrregularOrders, ctx: RulesContext) -> None:
     return None  # any power may hold the order; it matters only for its Cossacks and Freikorps
 
 
-def apply_irregular_orders(state: GameState, power: str, action: IrregularOrders, ctx: Any) -> engine.Outcome:
+def apply_irregular_orders(state: GameState, power: str, action: IrregularOrders, ctx: RulesContext) -> engine.Outcome:
     so = state.powers[power].standing_orders
     state = state.with_power(power, standing_orders=so.replace(irregulars_retreat=action.withdraw))
     return engine.log(state, power, "land.irregular-orders", f"{power} sets standing orders for its Cossacks and Freikorps")
@@ -109,13 +110,13 @@ def summary(state: GameState, power: str) -> str:
     return f"chits of corps defending unasked (11.2.1): {chits}; lone Cossacks and Freikorps (13.2.2): {lone}"
 
 
-def _battle_orders_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BattleOrders]:
+def _battle_orders_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[BattleOrders]:
     for uid, u in sorted(state.units.items()):
         if isinstance(u, Corps) and relations.unit_power(state, u) == power:
             yield from (BattleOrders(uid, chit) for chit in DEFENDER_CHITS + (RANDOM,))
 
 
-def _irregular_orders_candidates(state: GameState, power: str, ctx: Any) -> Iterator[IrregularOrders]:
+def _irregular_orders_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[IrregularOrders]:
     yield from (IrregularOrders(False), IrregularOrders(True))
 
 

@@ -214,8 +214,8 @@ def unstable_control(r) -> None:
                 if any(isinstance(u, Corps) and power_of(r.state, u.nation) == p and u.location.kind is LocationKind.AREA
                        for u in inside):
                     continue
-            enemies = sorted({power_of(r.state, u.nation) for u in inside
-                              if power_of(r.state, u.nation) in r.state.powers[p].wars})
+            enemies = sorted({q for u in inside
+                              if (q := power_of(r.state, u.nation)) is not None and q in r.state.powers[p].wars})
             st = r.state
             for uid, u in st.units.items():  # a free state's forces are removed when it changes hands
                 if getattr(u, "nation", None) == slug and u.location.kind is not LocationKind.POOL:

@@ -49,6 +49,7 @@ from eiapbem.rules.model import (
     Phase,
 )
 from eiapbem.rules.forces import IRREGULAR
+from eiapbem.rules.engine import RulesContext
 
 #: 13.3.1 (000:2530): political points per district conquered.
 CONQUEST_POINTS = 1
@@ -74,7 +75,7 @@ def _enemy_of(state: GameState, slug: str) -> str:
     return state.ceded_provinces.get(slug, slug)
 
 
-def conquer_ceded(state: GameState, ctx: Any, prov: str, power: str) -> engine.Outcome:
+def conquer_ceded(state: GameState, ctx: RulesContext, prov: str, power: str) -> engine.Outcome:
     """13.3.2 (000:2534): a ceded province conquered passes to ``power``; its original owner unceded it again."""
     home = ctx.map.province(prov).nation
     holder = state.ceded_provinces[prov]
@@ -102,7 +103,7 @@ def occupies(state: GameState, m: Any, area: str, power: str) -> bool:
     return not any(is_enemy(state, power, c) for c in control.corps_at(state, area))
 
 
-def update_occupations(state: GameState, ctx: Any, power: str) -> engine.Outcome:
+def update_occupations(state: GameState, ctx: RulesContext, power: str) -> engine.Outcome:
     m = ctx.map
     out = engine.Outcome(state)
     for slug, area in capitals(state, m).items():
@@ -160,7 +161,7 @@ def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
     return engine.log(state, "game", "land.conquest", text + " (10.7, 13.3.1)", minor=slug, power=power, points=gain)
 
 
-def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def end_of_slot(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     out = update_occupations(state, ctx, power)
     if not _last_land_slot(out.state):
         return out
