@@ -40,6 +40,17 @@ def test_rules_context_is_typed():
     assert hints["map"] is Map and hints["dice"] is Dice
 
 
+@pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed (pip install -e '.[test]')")
+def test_the_bottom_layer_and_the_file_layer_pass_mypy_strict(tmp_path_factory):
+    cache = tmp_path_factory.getbasetemp() / "mypy-strict-cache"
+    p = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), "--no-error-summary", "--hide-error-context",
+         "eiapbem/core", "eiapbem/pbem"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
 def test_no_module_switches_an_error_code_off_and_the_rules_hooks_take_a_rules_context():
     """Issue 30 item 5: the known-debt blocks are gone, and the rules' hooks are typed (``ctx: RulesContext``)."""
     import re

@@ -58,7 +58,7 @@ class Step:
                 return a
         return None
 
-    def to_obj(self) -> list:
+    def to_obj(self) -> list[Any]:
         return [[s, sorted(a)] for s, a in self.slots]
 
     @classmethod
@@ -267,7 +267,7 @@ class Chain:
 
     # --- serialisation ------------------------------------------------------------
 
-    def to_obj(self, known: Iterable[bytes] | None = None, slots: Mapping[str, bytes] | None = None) -> dict:
+    def to_obj(self, known: Iterable[bytes] | None = None, slots: Mapping[str, bytes] | None = None) -> dict[str, Any]:
         """The record as a canonical value; ``known`` and ``slots`` replace those parts (a save's tails, issue 18)."""
         return {
             "game": self.game,
@@ -371,7 +371,7 @@ class Battle:
         steps[h.seq] = fh
         return replace(self, head=fh, seq=h.seq, known=self.known | {fh}, steps=steps, commits=commits, nonces=nonces)
 
-    def to_obj(self) -> dict:
+    def to_obj(self) -> dict[str, Any]:
         return {
             "place": self.place,
             "sides": list(self.sides),

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
-from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LeaderStatus, LocationKind
+from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, Leader, LeaderStatus, LocationKind
 from eiapbem.rules.model.base import Range, Record
 from eiapbem.rules.loans import repatriate_attacked_corps, revert_fleets_on_attack, revert_on_entry  # noqa: F401  (re-exported)
 from eiapbem.rules.engine import RulesContext
@@ -59,7 +59,7 @@ def _apply_change_order(state: GameState, power: str, a: ChangeOrder, ctx: Rules
 # ----------------------------------------------------------------- 7.6 loans
 
 
-def _lendable(state: GameState, power: str, uid: str) -> Corps | Fleet | Any:
+def _lendable(state: GameState, power: str, uid: str) -> Corps | Fleet | Leader:
     if uid.startswith("leader:"):
         lead = state.leaders.get(uid)
         if lead is None:
@@ -104,7 +104,7 @@ def _verify_lend(state: GameState, power: str, a: LendUnit, ctx: RulesContext) -
 
 def _apply_lend(state: GameState, power: str, a: LendUnit, ctx: RulesContext) -> engine.Outcome:
     u = _lendable(state, power, a.unit)
-    state = state.with_leader(u.replace(loaned_to=a.ally)) if a.unit.startswith("leader:") else state.with_unit(u.replace(loaned_to=a.ally))
+    state = state.with_leader(u.replace(loaned_to=a.ally)) if isinstance(u, Leader) else state.with_unit(u.replace(loaned_to=a.ally))
     return engine.log(state, power, "reinforcement.lend-unit", f"{power} lends {a.unit} to {a.ally} for the rest of the month",
                       unit=a.unit, ally=a.ally)
 
@@ -128,7 +128,7 @@ def _verify_recall(state: GameState, power: str, a: RecallUnit, ctx: RulesContex
 
 def _apply_recall(state: GameState, power: str, a: RecallUnit, ctx: RulesContext) -> engine.Outcome:
     u = _lendable(state, power, a.unit)
-    state = state.with_leader(u.replace(loaned_to=None)) if a.unit.startswith("leader:") else state.with_unit(u.replace(loaned_to=None))
+    state = state.with_leader(u.replace(loaned_to=None)) if isinstance(u, Leader) else state.with_unit(u.replace(loaned_to=None))
     return engine.log(state, power, "reinforcement.recall-unit", f"{power} takes back {a.unit} from {u.loaned_to}", unit=a.unit)
 
 
