@@ -297,16 +297,21 @@ def action_to_obj(action: Record) -> dict:
     return obj
 
 
-def action_from_obj(obj: Any, path: str = "action") -> Record:
-    """Decode an action from a file; ``BadEncoding`` names what is wrong."""
+def _decoded(specs: Mapping[str, ActionSpec | HostActSpec], obj: Any, path: str, what: str, unknown: str) -> Record:
+    """The record of kind ``obj["kind"]`` among ``specs``; ``BadEncoding`` names what is wrong."""
     _load()
     if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
-        raise BadEncoding(f"{path}: an action is a map with a 'kind'")
-    spec = _ACTIONS.get(obj["kind"])
+        raise BadEncoding(f"{path}: {what} is a map with a 'kind'")
+    spec = specs.get(obj["kind"])
     if spec is None:
-        raise BadEncoding(f"{path}: unknown action kind {obj['kind']!r}")
-    rest = {k: v for k, v in obj.items() if k != "kind"}
-    return spec.cls.from_obj(rest, path)
+        raise BadEncoding(f"{path}: {unknown} {obj['kind']!r}")
+    found: Record = spec.cls.from_obj({k: v for k, v in obj.items() if k != "kind"}, path)
+    return found
+
+
+def action_from_obj(obj: Any, path: str = "action") -> Record:
+    """Decode an action from a file; ``BadEncoding`` names what is wrong."""
+    return _decoded(_ACTIONS, obj, path, "an action", "unknown action kind")
 
 
 # ----------------------------------------------------------------- acting
@@ -465,13 +470,7 @@ def host_acts() -> dict[str, HostActSpec]:
 
 def host_act_from_obj(obj: Any, path: str = "admin act") -> Record:
     """Decode an admin act from a host's file; ``BadEncoding`` names what is wrong (no player's action is one)."""
-    _load()
-    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
-        raise BadEncoding(f"{path}: an admin act is a map with a 'kind'")
-    spec = _HOST_ACTS.get(obj["kind"])
-    if spec is None:
-        raise BadEncoding(f"{path}: unknown admin act {obj['kind']!r}")
-    return spec.cls.from_obj({k: v for k, v in obj.items() if k != "kind"}, path)  # type: ignore[no-any-return]
+    return _decoded(_HOST_ACTS, obj, path, "an admin act", "unknown admin act")
 
 
 def _host_spec(act: Any) -> HostActSpec:

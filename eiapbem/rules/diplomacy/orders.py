@@ -334,22 +334,29 @@ def _trade(state: GameState, power: str, a: SetTrade) -> GameState:
     return state.with_power(power, trade=tuple(sorted(trade)))
 
 
+def _listed(state: GameState, power: str, field: str, key: str, names: tuple[str, ...]) -> GameState:
+    """A standing order that lists ``names`` for ``key`` (none: the entry goes)."""
+    entries = getattr(state.powers[power].standing_orders, field)
+    entries = entries.set(key, tuple(sorted(set(names)))) if names else entries.discard(key)
+    return _standing(state, power, **{field: entries})
+
+
+def _member(state: GameState, power: str, field: str, name: str, out: bool) -> GameState:
+    """A standing order that puts ``name`` in (or takes it out of) a sorted list."""
+    members = set(getattr(state.powers[power].standing_orders, field))
+    return _standing(state, power, **{field: tuple(sorted(members - {name} if out else members | {name}))})
+
+
 def _call_allies(state: GameState, power: str, a: CallAllies) -> GameState:
-    so = state.powers[power].standing_orders
-    m = so.call_allies.set(a.enemy, tuple(sorted(set(a.ally)))) if a.ally else so.call_allies.discard(a.enemy)
-    return _standing(state, power, call_allies=m)
+    return _listed(state, power, "call_allies", a.enemy, a.ally)
 
 
 def _answer_calls(state: GameState, power: str, a: AnswerCalls) -> GameState:
-    so = state.powers[power].standing_orders
-    m = so.answer_calls.set(a.enemy, tuple(sorted(set(a.ally)))) if a.ally else so.answer_calls.discard(a.enemy)
-    return _standing(state, power, answer_calls=m)
+    return _listed(state, power, "answer_calls", a.enemy, a.ally)
 
 
 def _request_alliance(state: GameState, power: str, a: RequestAlliance) -> GameState:
-    so = state.powers[power].standing_orders
-    req = set(so.request_alliance) - {a.partner} if a.withdraw else set(so.request_alliance) | {a.partner}
-    return _standing(state, power, request_alliance=tuple(sorted(req)))
+    return _member(state, power, "request_alliance", a.partner, a.withdraw)
 
 
 def _access(state: GameState, power: str, a: GrantAccess) -> GameState:
@@ -362,21 +369,15 @@ def _access(state: GameState, power: str, a: GrantAccess) -> GameState:
 
 
 def _withdraw_dow(state: GameState, power: str, a: WithdrawAgainstMinor) -> GameState:
-    so = state.powers[power].standing_orders
-    m = so.withdraw_dow.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.withdraw_dow.discard(a.aggressor)
-    return _standing(state, power, withdraw_dow=m)
+    return _listed(state, power, "withdraw_dow", a.aggressor, a.minor)
 
 
 def _support_minor(state: GameState, power: str, a: SupportMinor) -> GameState:
-    so = state.powers[power].standing_orders
-    m = so.support_minor.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.support_minor.discard(a.aggressor)
-    return _standing(state, power, support_minor=m)
+    return _listed(state, power, "support_minor", a.aggressor, a.minor)
 
 
 def _accept_control(state: GameState, power: str, a: AcceptControl) -> GameState:
-    so = state.powers[power].standing_orders
-    acc = set(so.accept_control) - {a.minor} if a.withdraw else set(so.accept_control) | {a.minor}
-    return _standing(state, power, accept_control=tuple(sorted(acc)))
+    return _member(state, power, "accept_control", a.minor, a.withdraw)
 
 
 def _surrender_terms(state: GameState, power: str, a: SetSurrenderTerms) -> GameState:
