@@ -105,7 +105,12 @@ def test_a_human_power_is_not_played_by_the_computer():
 
 
 def _reinforcing(after_setup, kind, power="PR"):
+    """``power``'s reinforcement slot of the first month, at peace (the month's declarations undone: the levels'
+    placement at peace is what is compared), with factors due."""
     s = _play_until(after_setup, lambda s: s.slot.phase is Phase.REINFORCEMENT and s.slot.power == power)
+    for a in POWERS:
+        for b in list(s.powers[a].wars):
+            s = s.without_war(a, b)
     s = s.with_power(power, controller=PlayerKind(kind), returned_factors=Factors(infantry=7, cavalry=1))
     return s
 
@@ -360,8 +365,11 @@ def test_at_war_the_economy_buys_ships_and_keeps_money_for_depot_supply(at_econo
                 if hasattr(o, "item"))
     assert spent <= (money - economy._supply_reserve(ai.Builder(s, "GB", c))) * level("ai-hard").spend_share // 100
     assert not [o for o in ai.orders(s.with_power("GB", controller=PlayerKind.AI_EASY), "GB", c) if isinstance(o, BuyShips)]
-    # at peace no ships
-    assert not [o for o in ai.orders(s.without_war("GB", "FR"), "GB", c) if isinstance(o, BuyShips)]
+    # at peace no ships (every war of Britain's undone: the opening month's declarations made some)
+    calm = s
+    for q in list(s.powers["GB"].wars):
+        calm = calm.without_war("GB", q)
+    assert not [o for o in ai.orders(calm, "GB", c) if isinstance(o, BuyShips)]
 
 
 def test_reinforcements_go_to_the_corps_nearest_the_enemy_at_the_hard_level(after_setup):
