@@ -2,12 +2,18 @@
 
 Every choice is a typed **action**: a frozen ``Record`` with a ``KIND``
 (``"setup.place-corps"``), registered here with the phases it belongs to and
-two functions of the phase's module:
+three functions of the phase's module, one unit ``(ActionClass, verify, apply, candidates)``:
 
 - ``verify(state, power, action, ctx)`` raises ``IllegalAction`` with one
   sentence a player can act on (it never changes anything);
 - ``apply(state, power, action, ctx)`` returns the new state and the events
-  (log entries); it is only called after ``verify`` passed.
+  (log entries); it is only called after ``verify`` passed;
+- ``candidates(state, power, ctx)`` lists concrete actions of the class to
+  offer; ``legal_actions`` keeps those ``verify`` accepts (python-chess's legal
+  moves; ``has_choice``, ``possible_kinds``).
+
+The host's admin acts (4.2.8) are units of the same shape authored by ``HOST``
+in no phase (``PhaseRules.host_acts``, ``apply_host_act``); no turn file carries one.
 
 ``verify_action`` / ``can_act`` / ``apply_action`` wrap them with the checks
 every action shares (the game is not over, the power acts in this slot, the
