@@ -27,7 +27,7 @@ MIN_FILE = len(MAGIC) + 4 + 1 + 4 + SIG_LEN
 TAG_LEN = 16
 
 KINDS = ("gamestart", "turn", "admin", "battle", "save", "backup", "setup", "identity", "bid", "selection")
-from eiapbem.core.powers import POWERS  # noqa: E402
+from eiapbem.core.powers import POWERS as POWERS  # noqa: E402  (re-exported: the roles of a file)
 ROLES = POWERS + ("host", "arbitrator")
 #: Kinds whose ciphertext is the detached ``.sav.dat`` file.
 DETACHED = ("save", "backup")
