@@ -13,7 +13,6 @@ import shutil
 
 import pytest
 
-import auditkit
 from auditkit import GAME, home_of
 from eiapbem.client import setups
 from eiapbem.client.session import Session
@@ -52,14 +51,11 @@ class FailingOs:
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory):
+def base(ru_sent, tmp_path_factory):
     """RU (the host's folder) has set up; its file waits in TU's commin/; a copy of TU has loaded it."""
+    sent, ids, _ = ru_sent  # tests/client/conftest.py
     root = tmp_path_factory.mktemp("base")
-    ids = auditkit.new(root)
-    ru = Session.open_with(home_of(root, "RU"), GAME, ids["RU"])
-    setups.load_setup(ru, "default")
-    path = ru.end_phase()
-    shutil.copy(path, home_of(root, "TU") / "commin" / path.name)
+    shutil.copytree(sent, root, dirs_exist_ok=True)
     loaded = root / "TU-loaded"
     shutil.copytree(home_of(root, "TU"), loaded)
     assert Session.open_with(loaded, GAME, ids["TU"]).load_all().loaded

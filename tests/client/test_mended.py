@@ -27,21 +27,9 @@ def test_economy_summary_outside_a_game_folder_says_so(run_cli, tmp_path):
     assert code == 0 and "there is no game in" in out and "not a game's" in out
 
 
-@pytest.fixture(scope="module")
-def game(tmp_path_factory):
-    """RU (the host's folder) has set up and sent its file; TU has it in commin/ (not loaded)."""
-    root = tmp_path_factory.mktemp("mended")
-    ids = auditkit.new(root)
-    ru = Session.open_with(home_of(root, "RU"), GAME, ids["RU"])
-    setups.load_setup(ru, "default")
-    path = ru.end_phase()
-    shutil.copy(path, home_of(root, "TU") / "commin" / path.name)
-    return root, ids, path
-
-
 @pytest.fixture
-def tu(game, tmp_path):
-    root, ids, path = game
+def tu(ru_sent, tmp_path):
+    root, ids, path = ru_sent  # tests/client/conftest.py
     home = tmp_path / "TU"
     shutil.copytree(home_of(root, "TU"), home)
     return home, ids, path

@@ -3,19 +3,20 @@ reports, properties and suspend/resume."""
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from battlekit import answer_every
 from eiapbem.data.context import rules_context
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, relations
+from eiapbem.rules import relations
 from eiapbem.rules.combat.retreat import retreat_path
 from eiapbem.rules.combat.sieges import report_record, report_text, start_garrison_attack, start_siege_assault
 from eiapbem.core.dice import Dice
-from eiapbem.rules.model import GameState
 from eiapbem.rules.model.common import Phase
 from eiapbem.rules.model.units import Location, LocationKind
 from eiapbem.rulecases.scene import scene_state
@@ -34,16 +35,7 @@ def ctx(forced=None, seed=b"siege-test"):
     return rules_context(Dice(seed, forced=forced or {}))
 
 
-def answer(state, c, choose=lambda d: d.options[0], suspend=False, seed=b"siege-test"):
-    asked = []
-    while state.pending:
-        d = next(iter(state.pending.values()))
-        asked.append(d.id)
-        if suspend:
-            state = GameState.decode(state.encode())
-            c = rules_context(Dice(seed))
-        state = engine.apply_action(state, d.power, engine.AnswerDecision(decision=d.id, choice=choose(d)), c).state
-    return state, asked
+answer = functools.partial(answer_every, seed=b"siege-test")  # battlekit.answer_every: every pending decision
 
 
 AU_CORPS = [{"id": "corps:AU:I", "location": "area:lille", "infantry": 10, "besieging": True}]

@@ -3,17 +3,18 @@ port combat, transports, Nelson, suspend/resume and properties."""
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from battlekit import answer_every
 from eiapbem.data.context import rules_context
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.core.dice import Dice
-from eiapbem.rules.model import GameState
 from eiapbem.rules.model.common import Phase
 from eiapbem.rules.model.units import POOL, Location, LocationKind, LeaderStatus
 from eiapbem.rules.naval.battle import report_record, report_text, start_naval_battle
@@ -43,18 +44,7 @@ def sides(fleets):
     return {s: [f["id"] for f in fleets if f["side"] == s] for s in ("attacker", "defender")}
 
 
-def answer(state, c, choose=lambda d: d.options[0], suspend=False, seed=b"naval-test"):
-    """Answer every pending decision; with ``suspend`` the state goes through its encoding
-    and a fresh context of the same dice before each answer (another machine)."""
-    asked = []
-    while state.pending:
-        d = next(iter(state.pending.values()))
-        asked.append(d.id)
-        if suspend:
-            state = GameState.decode(state.encode())
-            c = rules_context(Dice(seed))
-        state = engine.apply_action(state, d.power, engine.AnswerDecision(decision=d.id, choice=choose(d)), c).state
-    return state, asked
+answer = functools.partial(answer_every, seed=b"naval-test")  # battlekit.answer_every: every pending decision
 
 
 GB3 = [

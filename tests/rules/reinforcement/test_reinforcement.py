@@ -33,7 +33,6 @@ from eiapbem.rules.model import (
 from eiapbem.rules.model.powers import BuildOrder
 from eiapbem.rules.model.slot import TURN
 from eiapbem.rules.reinforcement import army, leaders, minors, naval, orders
-from eiapbem.rules.scenario import initial_state
 from eiapbem.rules.sequence import advance, choices_from_state, phase_order
 
 MARCH = Date(1805, 3)
@@ -42,11 +41,6 @@ MARCH = Date(1805, 3)
 @pytest.fixture(scope="module")
 def ctx():
     return rules_context(Dice(b"reinforcement-tests"))
-
-
-@pytest.fixture(scope="module")
-def base(ctx):
-    return initial_state(ctx.world["scenarios/classic-1805.json"], ctx.world)
 
 
 def slot(state, power, date=MARCH):
@@ -109,9 +103,9 @@ def test_actions_round_trip_through_their_plain_form():
 # ----------------------------------------------------------------- 7.1 naval
 
 
-def test_place_fleet_in_home_port_with_new_ships(base, ctx):
+def test_place_fleet_in_home_port_with_new_ships(start, ctx):
     # 7.1.1 (000:908): a purchased empty fleet counter goes to a friendly home port with at least one ship.
-    s = bought(slot(base, "FR"), "fleet:FR:1")
+    s = bought(slot(start, "FR"), "fleet:FR:1")
     s = build(s, "FR", "heavy", 3, port="brest")
     out = act(s, "FR", naval.PlaceFleet(fleet="fleet:FR:1", port="brest", heavy=2), ctx)
     f = out.units["fleet:FR:1"]
@@ -119,8 +113,8 @@ def test_place_fleet_in_home_port_with_new_ships(base, ctx):
     assert [o.count for o in out.powers["FR"].builds.values()] == [1]
 
 
-def test_place_fleet_refusals(base, ctx):
-    s = slot(base, "FR")
+def test_place_fleet_refusals(start, ctx):
+    s = slot(start, "FR")
     s = build(s, "FR", "heavy", 3, port="brest")
     refused(s, "FR", naval.PlaceFleet(fleet="fleet:FR:1", port="brest", heavy=1), ctx, r"has not been bought.*12\.5\.4")
     s = bought(s, "fleet:FR:1")
@@ -129,9 +123,9 @@ def test_place_fleet_refusals(base, ctx):
     refused(s, "FR", naval.PlaceFleet(fleet="fleet:FR:1", port="toulon", heavy=1), ctx, r"has nothing due in toulon")
 
 
-def test_ships_join_a_fleet_only_in_their_building_port_blockaded_or_not(base, ctx):
+def test_ships_join_a_fleet_only_in_their_building_port_blockaded_or_not(start, ctx):
     # 7.1.2 (000:912) and 12.5.3 (000:2234).
-    s = slot(base, "FR").with_war("FR", "GB", MARCH, ("FR",))
+    s = slot(start, "FR").with_war("FR", "GB", MARCH, ("FR",))
     s = put(s, "fleet:FR:1", at("port", "brest"), ships=Ships(heavy=5))
     s = put(s, "fleet:FR:2", at("port", "toulon"), ships=Ships(heavy=5))
     s = put(s, "fleet:GB:1", at("blockade", "brest"), ships=Ships(heavy=9))
@@ -142,24 +136,24 @@ def test_ships_join_a_fleet_only_in_their_building_port_blockaded_or_not(base, c
     assert not out.powers["FR"].builds
 
 
-def test_ships_beyond_fleet_capacity_are_refused(base, ctx):
-    s = slot(base, "FR")
+def test_ships_beyond_fleet_capacity_are_refused(start, ctx):
+    s = slot(start, "FR")
     s = put(s, "fleet:FR:1", at("port", "brest"), ships=Ships(heavy=19))
     s = build(s, "FR", "heavy", 3, port="brest")
     refused(s, "FR", naval.AddShips(fleet="fleet:FR:1", heavy=2), ctx, r"heavy 21 > 20.*7\.1\.2")
 
 
-def test_ships_may_wait_for_a_later_month(base, ctx):
+def test_ships_may_wait_for_a_later_month(start, ctx):
     # 7.1.2 (000:912): ships due can be postponed; ending the slot keeps them.
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     s = build(s, "FR", "heavy", 3, port="brest")
     out = engine.end_slot(s, "FR", ctx)
     assert sum(o.count for o in out.state.powers["FR"].builds.values()) == 3
 
 
-def test_transfer_ships_between_fleets_in_one_place(base, ctx):
+def test_transfer_ships_between_fleets_in_one_place(start, ctx):
     # 7.1.3 (000:918): same sea area, blockade box or port; same nation; an emptied fleet leaves the map.
-    s = slot(base, "GB")
+    s = slot(start, "GB")
     s = put(s, "fleet:GB:1", at("sea", "english-channel"), ships=Ships(heavy=5))
     s = put(s, "fleet:GB:2", at("sea", "english-channel"), ships=Ships(heavy=3))
     s = put(s, "fleet:GB:3", at("sea", "north-sea"), ships=Ships(heavy=3))
@@ -171,8 +165,8 @@ def test_transfer_ships_between_fleets_in_one_place(base, ctx):
     assert out.events[-1].kind == "reinforcement.removed"
 
 
-def test_fleets_of_different_nations_do_not_transfer(base, ctx):
-    s = slot(base, "FR")
+def test_fleets_of_different_nations_do_not_transfer(start, ctx):
+    s = slot(start, "FR")
     s = put(s, "fleet:FR:1", at("port", "amsterdam"), ships=Ships(heavy=5))
     s = put(s, "fleet:holland:1", at("port", "amsterdam"), ships=Ships(heavy=5))
     refused(s, "FR", naval.TransferShips(source="fleet:holland:1", target="fleet:FR:1", heavy=1), ctx,
@@ -182,9 +176,9 @@ def test_fleets_of_different_nations_do_not_transfer(base, ctx):
 # ----------------------------------------------------------------- 7.2.2 in the home nation
 
 
-def test_factors_join_a_corps_in_the_home_nation(base, ctx):
+def test_factors_join_a_corps_in_the_home_nation(start, ctx):
     # 7.2.2 (000:932): any unbesieged corps of the nation with room, inside its home nation.
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     s = put(s, "corps:FR:I", at("area", "lyon"), factors=Factors(infantry=10))
     s = build(s, "FR", "infantry", 4)
     s = build(s, "FR", "infantry", 2, arrives=Date(1805, 2))
@@ -194,38 +188,38 @@ def test_factors_join_a_corps_in_the_home_nation(base, ctx):
     assert [(str(o.arrives), o.count) for o in out.powers["FR"].builds.values()] == [("1805-03", 1)]
 
 
-def test_more_than_is_due_or_fits_is_refused(base, ctx):
-    s = slot(base, "FR")
+def test_more_than_is_due_or_fits_is_refused(start, ctx):
+    s = slot(start, "FR")
     s = put(s, "corps:FR:I", at("area", "lyon"), factors=Factors(infantry=10, cavalry=4))
     s = build(s, "FR", "cavalry", 4)
     refused(s, "FR", army.AddFactors(corps="corps:FR:I", infantry=1), ctx, r"has 4 cavalry due.*not 1 infantry")
     refused(s, "FR", army.AddFactors(corps="corps:FR:I", cavalry=2), ctx, r"cavalry 6 > 5.*full strength")
 
 
-def test_ceded_home_provinces_do_not_count_as_home(base, ctx):
+def test_ceded_home_provinces_do_not_count_as_home(start, ctx):
     # 7.2.2 (000:932): "this excludes ceded provinces".
-    s = slot(base, "FR").replace(ceded_provinces=base.ceded_provinces.set("lyonnais", "AU"))
+    s = slot(start, "FR").replace(ceded_provinces=start.ceded_provinces.set("lyonnais", "AU"))
     s = put(s, "corps:FR:I", at("area", "lyon"), factors=Factors(infantry=10))
     s = build(s, "FR", "infantry", 1)
     refused(s, "FR", army.AddFactors(corps="corps:FR:I", infantry=1), ctx, r"outside FR's home nation.*supply chain")
 
 
-def test_feudal_and_besieged_corps_get_no_reinforcements(base, ctx):
+def test_feudal_and_besieged_corps_get_no_reinforcements(start, ctx):
     # 7.2.2 (000:932-934).
-    s = slot(base, "TU")
+    s = slot(start, "TU")
     s = put(s, "corps:TU:Feudal-albania", at("area", "constantinople"), factors=Factors(feudal_infantry=3))
     s = build(s, "TU", "infantry", 2)
     refused(s, "TU", army.AddFactors(corps="corps:TU:Feudal-albania", infantry=1), ctx, r"feudal.*000:934")
-    s = slot(base, "FR").with_war("FR", "AU", MARCH, ("AU",))
+    s = slot(start, "FR").with_war("FR", "AU", MARCH, ("AU",))
     s = put(s, "corps:FR:I", at("city", "strasbourg"), factors=Factors(infantry=5))
     s = put(s, "corps:AU:I", at("area", "strasbourg"), factors=Factors(infantry=9), besieging=True)
     s = build(s, "FR", "infantry", 2)
     refused(s, "FR", army.AddFactors(corps="corps:FR:I", infantry=1), ctx, r"besieged in strasbourg")
 
 
-def test_free_state_factors_only_inside_its_borders(base, ctx):
+def test_free_state_factors_only_inside_its_borders(start, ctx):
     # 7.2.2 (000:932): minor free state factors inside that minor's borders.
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     s = put(s, "corps:holland:1", at("area", "amsterdam"), factors=Factors(infantry=2))
     s = build(s, "holland", "infantry", 2, owner="FR")
     out = act(s, "FR", army.AddFactors(corps="corps:holland:1", infantry=2), ctx)
@@ -253,10 +247,10 @@ def _step_path(m, a, b):
 
 
 @pytest.fixture(scope="module")
-def chain(base, ctx):
+def chain(start, ctx):
     """FR depots on every second area from Strasbourg to Smolensk; Switzerland and Lombardy made neutral."""
     path = _step_path(ctx.map, "strasbourg", "moscow")
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     for slug in ("switzerland", "lombardy"):
         s = s.with_minor(slug, s.minors[slug].replace(status=MinorStatus.NEUTRAL, controller=None))
     for i, area in enumerate(path[0:13:2]):
@@ -309,9 +303,9 @@ def test_another_powers_depots_are_no_use(chain, ctx):
 
 
 @pytest.fixture(scope="module")
-def sea(base, ctx):
+def sea(start, ctx):
     """Great Britain holds Lisbon; depots in London and Lisbon; a fleet in London; a corps at Lisbon."""
-    s = slot(base, "GB")
+    s = slot(start, "GB")
     s = s.replace(city_control=s.city_control.set("lisbon", CityControl(nation="GB", since=MARCH)))
     s = depot(depot(s, "GB", 1, "london"), "GB", 2, "lisbon")
     s = put(s, "fleet:GB:1", at("port", "london"), ships=Ships(heavy=3))
@@ -343,11 +337,11 @@ def test_invasion_supply_places_no_reinforcements(sea, ctx):
     refused(s, "GB", army.AddFactors(corps="corps:GB:I", infantry=1), ctx, r"supply chain")
 
 
-def test_no_sea_supply_past_the_ice_line_in_winter(base, ctx):
+def test_no_sea_supply_past_the_ice_line_in_winter(start, ctx):
     # 10.5.3 (000:1550): ports north of the ice line are cut off in winter months (13.1, 000:2358).
     m = ctx.map
     icy = sorted(a for a in m.ports() if any(m.sea(x).ice for x in m.area(a).port.seas) and m.area(a).nation != "GB")[0]
-    s = slot(base, "GB", Date(1805, 1))
+    s = slot(start, "GB", Date(1805, 1))
     s = s.replace(city_control=s.city_control.set(icy, CityControl(nation="GB", since=MARCH)))
     s = depot(depot(s, "GB", 1, "london"), "GB", 2, icy)
     s = put(s, "fleet:GB:1", at("port", "london"), ships=Ships(heavy=3))
@@ -358,9 +352,9 @@ def test_no_sea_supply_past_the_ice_line_in_winter(base, ctx):
 # ----------------------------------------------------------------- garrisons, conversion, new corps
 
 
-def test_garrisons_in_home_cities_up_to_five_times_supply(base, ctx):
+def test_garrisons_in_home_cities_up_to_five_times_supply(start, ctx):
     # 7.2.2 (000:936) and 10.4.3's capacity (5 x supply).
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     s = build(build(s, "FR", "infantry", 30), "FR", "cavalry", 1)
     out = act(s, "FR", army.AddToGarrison(area="paris", infantry=25), ctx)
     assert out.units[garrison_id("FR", at("city", "paris"))].factors.infantry == 25
@@ -380,9 +374,9 @@ def test_depot_garrisons_in_the_chain_for_major_powers_only(chain, ctx):
     refused(s, "FR", army.AddToGarrison(area=path[4], nation="holland", at="depot", infantry=1), ctx, r"may not garrison depots")
 
 
-def test_guard_and_cavalry_convert_to_infantry(base, ctx):
+def test_guard_and_cavalry_convert_to_infantry(start, ctx):
     # 7.2.2 (000:930).
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     s = build(build(s, "FR", "guard", 2), "FR", "cavalry", 3)
     out = act(s, "FR", army.ConvertToInfantry(guard=2, cavalry=1), ctx)
     from eiapbem.rules.reinforcement.common import due_factors
@@ -391,9 +385,9 @@ def test_guard_and_cavalry_convert_to_infantry(base, ctx):
     refused(out, "FR", army.ConvertToInfantry(guard=1), ctx, r"has 3 infantry, 2 cavalry due")
 
 
-def test_place_a_bought_corps_in_a_home_city_or_with_a_corps(base, ctx):
+def test_place_a_bought_corps_in_a_home_city_or_with_a_corps(start, ctx):
     # 7.2.1 (000:924).
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     s = build(s, "FR", "infantry", 6)
     refused(s, "FR", army.PlaceCorps(corps="corps:FR:II", area="paris", infantry=1), ctx, r"not been bought")
     s = bought(bought(s, "corps:FR:II"), "corps:FR:III")
@@ -409,8 +403,8 @@ def test_place_a_bought_corps_in_a_home_city_or_with_a_corps(base, ctx):
 
 
 @pytest.fixture
-def paris(base):
-    s = slot(base, "FR")
+def paris(start):
+    s = slot(start, "FR")
     s = put(s, "corps:FR:I", at("area", "paris"), factors=Factors(infantry=5, cavalry=2))
     s = put(s, "corps:FR:Art", at("area", "paris"), factors=Factors(artillery=2))
     s = put(s, "corps:FR:II", at("city", "paris"), factors=Factors(infantry=14))
@@ -454,12 +448,12 @@ def test_garrison_exchanges_and_demobilising(paris, ctx):
     refused(enemy, "FR", army.TransferFactors(source="corps:FR:II", target=gid, infantry=1), ctx, r"enemy corps stands outside")
 
 
-def test_irregular_insurrection_and_foreign_units_do_not_exchange(base, ctx):
-    s = slot(base, "AU")
+def test_irregular_insurrection_and_foreign_units_do_not_exchange(start, ctx):
+    s = slot(start, "AU")
     s = put(s, "corps:AU:Insurrection-I", at("area", "vienna"))
     s = put(s, "corps:AU:I", at("area", "vienna"), factors=Factors(infantry=5))
     refused(s, "AU", army.TransferFactors(source="corps:AU:Insurrection-I", target="corps:AU:I", militia=1), ctx, r"insurrection")
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     s = put(s, "corps:FR:I", at("area", "amsterdam"), factors=Factors(infantry=5))
     s = put(s, "corps:holland:1", at("area", "amsterdam"), factors=Factors(infantry=5))
     refused(s, "FR", army.TransferFactors(source="corps:FR:I", target="corps:holland:1", infantry=1), ctx, r"different nations")
@@ -476,9 +470,9 @@ def test_corps_move_between_city_and_rural_area(paris, ctx):
 # ----------------------------------------------------------------- hooks: placing is not optional
 
 
-def test_reinforcements_that_fit_must_be_placed_and_the_rest_are_lost(base, ctx):
+def test_reinforcements_that_fit_must_be_placed_and_the_rest_are_lost(start, ctx):
     # 7.2.2 (000:930): no delay; what cannot be placed is lost.
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     s = build(build(s, "FR", "infantry", 2), "FR", "artillery", 1)
     s = put(s, "corps:FR:I", at("area", "lyon"), factors=Factors(infantry=14))
     with pytest.raises(IllegalAction, match=r"cannot end the phase yet: place the 2 infantry due to FR"):
@@ -492,8 +486,8 @@ def test_reinforcements_that_fit_must_be_placed_and_the_rest_are_lost(base, ctx)
     assert out.state.slot.phase is Phase.NAVAL
 
 
-def test_returned_factors_are_placed_like_new_ones(base, ctx):
-    s = slot(base, "PR").with_power("PR", returned_factors=Factors(infantry=2))
+def test_returned_factors_are_placed_like_new_ones(start, ctx):
+    s = slot(start, "PR").with_power("PR", returned_factors=Factors(infantry=2))
     s = put(s, "corps:PR:I", at("area", "berlin"), factors=Factors(infantry=3))
     out = act(s, "PR", army.AddFactors(corps="corps:PR:I", infantry=2), ctx)
     assert out.powers["PR"].returned_factors == Factors()
@@ -502,9 +496,9 @@ def test_returned_factors_are_placed_like_new_ones(base, ctx):
 # ----------------------------------------------------------------- 7.3 minor country forces
 
 
-def test_minor_forces_set_up_within_borders(base, ctx):
+def test_minor_forces_set_up_within_borders(start, ctx):
     # 7.3 (000:970-974): some, all or none; corps and garrisons in the minor, fleets in or next to its ports.
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     assert s.minors["holland"].setup_due
     out = act(s, "FR", minors.SetUpMinorCorps(minor="holland", corps="corps:holland:1", area="groningen", infantry=4, cavalry=1), ctx)
     refused(s, "FR", minors.SetUpMinorCorps(minor="holland", corps="corps:holland:1", area="brussels", infantry=1), ctx, r"not within holland's borders")
@@ -517,10 +511,10 @@ def test_minor_forces_set_up_within_borders(base, ctx):
     assert done.minors["holland"].stored_ships == Ships(heavy=5)  # not set up: kept
 
 
-def test_only_the_running_power_sets_up_a_minor(base, ctx):
-    s = slot(base, "PR")
+def test_only_the_running_power_sets_up_a_minor(start, ctx):
+    s = slot(start, "PR")
     refused(s, "PR", minors.SetUpMinorGarrison(minor="holland", area="amsterdam", infantry=1), ctx, r"not run by PR")
-    s = slot(base, "FR").with_minor("holland", base.minors["holland"].replace(setup_due=False))
+    s = slot(start, "FR").with_minor("holland", start.minors["holland"].replace(setup_due=False))
     refused(s, "FR", minors.SetUpMinorGarrison(minor="holland", area="amsterdam", infantry=1), ctx, r"not waiting to be set up")
 
 
@@ -528,8 +522,8 @@ def test_only_the_running_power_sets_up_a_minor(base, ctx):
 
 
 @pytest.fixture
-def led(base):
-    s = slot(base, "FR")
+def led(start):
+    s = slot(start, "FR")
     s = put(s, "corps:FR:I", at("area", "paris"), factors=Factors(infantry=5))
     s = put(s, "corps:FR:II", at("city", "paris"), factors=Factors(infantry=5))
     return put(s, "corps:FR:III", at("area", "lyon"), factors=Factors(infantry=5))
@@ -564,9 +558,9 @@ def test_a_retired_leader_returns_only_in_a_later_month(led, ctx):
         "leader:FR:davout"].attached_to == "corps:FR:III"
 
 
-def test_no_retirement_from_a_besieged_city_unless_an_open_port(base, ctx):
+def test_no_retirement_from_a_besieged_city_unless_an_open_port(start, ctx):
     # 7.4 (000:984) and 13.8.1 (000:2638).
-    s = slot(base, "FR").with_war("FR", "GB", MARCH, ("GB",))
+    s = slot(start, "FR").with_war("FR", "GB", MARCH, ("GB",))
     s = put(s, "corps:FR:I", at("city", "brest"), factors=Factors(infantry=5))
     s = put(s, "corps:GB:I", at("area", "brest"), factors=Factors(infantry=9), besieging=True)
     s = s.with_leader(s.leaders["leader:FR:davout"].replace(status=LeaderStatus.ON_MAP, attached_to="corps:FR:I"))
@@ -575,9 +569,9 @@ def test_no_retirement_from_a_besieged_city_unless_an_open_port(base, ctx):
     refused(s, "FR", leaders.RetireLeader(leader="leader:FR:davout"), ctx, r"besieged city of brest and its port is blockaded")
 
 
-def test_nelson_goes_with_fleets_only(base, ctx):
+def test_nelson_goes_with_fleets_only(start, ctx):
     # 13.8 (000:2632).
-    s = slot(base, "GB")
+    s = slot(start, "GB")
     s = put(s, "fleet:GB:1", at("port", "london"), ships=Ships(heavy=5))
     s = put(s, "corps:GB:I", at("area", "london"), factors=Factors(infantry=5))
     refused(s, "GB", leaders.AssignLeader(leader="leader:GB:nelson", unit="corps:GB:I"), ctx, r"only with a fleet")
@@ -588,19 +582,19 @@ def test_nelson_goes_with_fleets_only(base, ctx):
 # ----------------------------------------------------------------- 7.5 and 7.6
 
 
-def test_change_order_for_britain_and_france_only(base, ctx):
+def test_change_order_for_britain_and_france_only(start, ctx):
     # 7.5 (000:998).
-    s = act(slot(base, "GB"), "GB", orders.ChangeOrder(position=4), ctx)
+    s = act(slot(start, "GB"), "GB", orders.ChangeOrder(position=4), ctx)
     assert s.move_order.gb_naval_position == 4
     assert phase_order(Phase.NAVAL, choices_from_state(s))[3] == "GB"
     s = act(slot(s, "FR"), "FR", orders.ChangeOrder(position=7), ctx)
     assert s.move_order.fr_land_position == 7
-    refused(slot(base, "PR"), "PR", orders.ChangeOrder(position=2), ctx, r"only Great Britain.*and France")
+    refused(slot(start, "PR"), "PR", orders.ChangeOrder(position=2), ctx, r"only Great Britain.*and France")
 
 
-def test_loans_to_allies_last_the_month(base, ctx):
+def test_loans_to_allies_last_the_month(start, ctx):
     # 7.6 (000:1002).
-    s = slot(base, "FR", Date(1805, 4))
+    s = slot(start, "FR", Date(1805, 4))
     s = put(s, "corps:FR:I", at("area", "paris"), factors=Factors(infantry=5))
     refused(s, "FR", orders.LendUnit(unit="corps:FR:I", ally="SP"), ctx, r"not allied with SP")
     s = s.with_alliance("FR", "SP", MARCH)
@@ -621,18 +615,18 @@ def test_loans_to_allies_last_the_month(base, ctx):
 # ----------------------------------------------------------------- more corners
 
 
-def test_a_new_fleet_may_take_its_ships_from_a_fleet_in_the_port(base, ctx):
+def test_a_new_fleet_may_take_its_ships_from_a_fleet_in_the_port(start, ctx):
     # 7.1.1 (000:908): "placed in or transferred to them".
-    s = bought(slot(base, "GB"), "fleet:GB:2")
+    s = bought(slot(start, "GB"), "fleet:GB:2")
     s = put(s, "fleet:GB:1", at("port", "portsmouth"), ships=Ships(heavy=6))
     out = act(s, "GB", naval.PlaceFleet(fleet="fleet:GB:2", port="portsmouth", source="fleet:GB:1", heavy=2), ctx)
     assert out.units["fleet:GB:1"].ships.heavy == 4 and out.units["fleet:GB:2"].ships.heavy == 2
     refused(s, "GB", naval.PlaceFleet(fleet="fleet:GB:2", port="plymouth", source="fleet:GB:1", heavy=2), ctx, r"same sea area, blockade box or port")
 
 
-def test_a_minor_fleet_starts_only_next_to_its_port(base, ctx):
+def test_a_minor_fleet_starts_only_next_to_its_port(start, ctx):
     # 7.3 (000:972).
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     refused(s, "FR", minors.SetUpMinorFleet(minor="holland", fleet="fleet:holland:1", port="amsterdam", sea="english-channel", heavy=1),
             ctx, r"not a sea area next to the port of amsterdam")
 
@@ -642,9 +636,9 @@ def test_corps_enter_only_friendly_cities(paris, ctx):
     refused(s, "FR", army.MoveCityRural(corps="corps:FR:III", to="city"), ctx, r"not held by FR or an ally")
 
 
-def test_the_borrower_may_move_a_loaned_leader_within_the_area(base, ctx):
+def test_the_borrower_may_move_a_loaned_leader_within_the_area(start, ctx):
     # 7.6 (000:1002): a loaned leader is handled by the borrower; 7.4 (000:984) same-area moves.
-    s = slot(base, "SP").with_alliance("FR", "SP", MARCH)
+    s = slot(start, "SP").with_alliance("FR", "SP", MARCH)
     s = put(s, "corps:FR:I", at("area", "bayonne"), factors=Factors(infantry=5))
     s = put(s, "corps:SP:I", at("area", "bayonne"), factors=Factors(infantry=5))
     s = s.with_leader(s.leaders["leader:FR:ney"].replace(status=LeaderStatus.ON_MAP, attached_to="corps:FR:I", loaned_to="SP"))
@@ -654,19 +648,19 @@ def test_the_borrower_may_move_a_loaned_leader_within_the_area(base, ctx):
             leaders.RetireLeader(leader="leader:FR:ney"), ctx, r"while loaned to SP")
 
 
-def test_a_bought_counter_in_the_pool_makes_placement_possible(base, ctx):
+def test_a_bought_counter_in_the_pool_makes_placement_possible(start, ctx):
     # 7.2.2 (000:930) with 7.2.1 (000:924): no corps on the map, but a bought counter and a home city.
     from eiapbem.rules.reinforcement import hooks
 
-    s = build(slot(base, "FR"), "FR", "cavalry", 2)
+    s = build(slot(start, "FR"), "FR", "cavalry", 2)
     assert hooks.obligations(s, "FR", ctx) == []
     s = bought(s, "corps:FR:Cav-I")
     (sentence,) = hooks.obligations(s, "FR", ctx)
     assert "2 cavalry due to FR" in sentence and "corps:FR:Cav-I placed in" in sentence
 
 
-def test_a_besieging_flag_without_war_besieges_nothing(base, ctx):
-    s = put(slot(base, "FR"), "corps:AU:I", at("area", "strasbourg"), factors=Factors(infantry=5), besieging=True)
+def test_a_besieging_flag_without_war_besieges_nothing(start, ctx):
+    s = put(slot(start, "FR"), "corps:AU:I", at("area", "strasbourg"), factors=Factors(infantry=5), besieging=True)
     assert not control.is_besieged(s, ctx.map, "strasbourg")
     assert control.is_besieged(s.with_war("FR", "AU", MARCH, ("AU",)), ctx.map, "strasbourg")
 
@@ -701,9 +695,9 @@ def test_exchanges_never_create_or_lose_factors(paris, ctx, moves):
         assert all(u.factors.total > 0 for uid, u in s.units.items() if uid in _UNITS[:3] and u.location.kind is not LocationKind.POOL)
 
 
-def test_ships_built_in_a_conquered_minor_port_join_a_fleet_there(base, ctx):
+def test_ships_built_in_a_conquered_minor_port_join_a_fleet_there(start, ctx):
     # 7.1.2 (000:912): "or conquered minor country port in which they were built".
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     s = put(s, "fleet:FR:1", at("port", "antwerp"), ships=Ships(heavy=2))
     s = build(s, "FR", "light", 2, port="antwerp")
     assert act(s, "FR", naval.AddShips(fleet="fleet:FR:1", light=2), ctx).units["fleet:FR:1"].ships == Ships(heavy=2, light=2)
@@ -712,9 +706,9 @@ def test_ships_built_in_a_conquered_minor_port_join_a_fleet_there(base, ctx):
     refused(s, "FR", naval.PlaceFleet(fleet="fleet:FR:2", port="antwerp", light=1), ctx, r"not a port of FR's home nation")
 
 
-def test_free_state_ships_only_in_its_own_ports(base, ctx):
+def test_free_state_ships_only_in_its_own_ports(start, ctx):
     # 7.1.2 (000:912): minor free state ships only in ports of that free state.
-    s = slot(base, "FR")
+    s = slot(start, "FR")
     s = put(s, "fleet:holland:1", at("port", "amsterdam"), ships=Ships(heavy=5))
     s = build(s, "holland", "heavy", 2, port="amsterdam", owner="FR")
     assert act(s, "FR", naval.AddShips(fleet="fleet:holland:1", heavy=2), ctx).units["fleet:holland:1"].ships.heavy == 7
@@ -722,19 +716,19 @@ def test_free_state_ships_only_in_its_own_ports(base, ctx):
     refused(s, "FR", naval.AddShips(fleet="fleet:holland:1", heavy=2), ctx, r"not controlled by FR")
 
 
-def test_no_new_corps_in_a_besieged_city(base, ctx):
+def test_no_new_corps_in_a_besieged_city(start, ctx):
     # 7.2.1 (000:924): an unbesieged home nation city.
-    s = bought(build(slot(base, "FR"), "FR", "infantry", 2), "corps:FR:II").with_war("FR", "AU", MARCH, ("AU",))
+    s = bought(build(slot(start, "FR"), "FR", "infantry", 2), "corps:FR:II").with_war("FR", "AU", MARCH, ("AU",))
     s = put(s, "corps:AU:I", at("area", "lyon"), factors=Factors(infantry=9), besieging=True)
     refused(s, "FR", army.PlaceCorps(corps="corps:FR:II", area="lyon", infantry=1), ctx, r"city of lyon is besieged")
     assert act(s, "FR", army.PlaceCorps(corps="corps:FR:II", area="dijon", infantry=1), ctx).units["corps:FR:II"].location == at("city", "dijon")
 
 
-def test_available_lists_what_may_be_placed(base, ctx):
+def test_available_lists_what_may_be_placed(start, ctx):
     # "View Available Counters" / "Current Reinforcement" (000:910, 000:930).
     from eiapbem.rules.reinforcement.common import available
 
-    s = bought(slot(base, "FR"), "corps:FR:II")
+    s = bought(slot(start, "FR"), "corps:FR:II")
     s = build(build(s, "FR", "infantry", 2), "FR", "heavy", 1, port="brest")
     s = build(s, "FR", "cavalry", 1, arrives=Date(1805, 4))  # not due yet
     got = available(s, "FR")
