@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from paths import PACKAGE
 
-PACKAGE = Path(__file__).resolve().parent.parent / "eiapbem"
 
 RANK = {
     "core": 0, "__init__": 0,
