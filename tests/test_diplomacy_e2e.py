@@ -64,15 +64,15 @@ def _battle_by_files(players):
         if mine:
             fr.act(AnswerDecision(mine[0].id, mine[0].options[0]))
             continue
-        waiting = [f for f in fr.data.battles.get("fights", {}).values() if f["out"] and not f["closed"]]
+        waiting = [f for f in fr.fights().values() if f.out and not f.closed]
         if not waiting:
             break
-        name = waiting[0]["name"]
+        name = waiting[0].name
         au_dir.mkdir(exist_ok=True)
         shutil.copy(fr_dir / name, au_dir / name)
         au.load_path(au_dir / name)
         for _ in range(50):  # Austria answers until its reply is written (then it waits for France's next file)
-            open_ = [e for e in au.data.battles.get("answer", {}).values() if not e["sent"]]
+            open_ = [e for e in au.data.battles.answer.values() if not e.sent]
             asked = [d for d in au.current().pending.values() if d.power == "AU"]
             if not open_ or not asked:
                 break
@@ -84,8 +84,8 @@ def _battle_by_files(players):
         exchanges += 1
     else:
         raise AssertionError("the battle did not end")
-    fights = fr.data.battles.get("fights", {})
-    assert exchanges >= 1 and fights and all(f["closed"] for f in fights.values()), (exchanges, fights)
+    fights = fr.fights()
+    assert exchanges >= 1 and fights and all(f.closed for f in fights.values()), (exchanges, fights)
     return exchanges
 
 

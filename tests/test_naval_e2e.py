@@ -213,7 +213,7 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
     chosen, seen = None, []
     for fleet, path in ROLL_CANDIDATES:
         try:  # what the move would do with Britain's dice of this slot (the same replay as the command's)
-            after = gb._play([MoveFleet(fleet=fleet, path=",".join(path))]).state
+            after = gb.slot.play([MoveFleet(fleet=fleet, path=",".join(path))]).state
         except Exception as err:  # a candidate the rules refuse is skipped (and named if none is chosen)
             seen.append(f"{fleet} {path}: {err}")
             continue

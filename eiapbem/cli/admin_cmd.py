@@ -53,14 +53,14 @@ def open_host(game: str | None, password: str | None) -> Session:
 
 def status_record(s: Session) -> dict:
     """``admin status --json`` (docs/json.md): the same facts as ``host.admin.status_lines``."""
-    meta = s.data.meta
-    head = meta.get("head")
-    return {"game": s.game, "epoch": s.contents.chain.epoch,
+    meta = s.meta
+    head = meta.head
+    return {"game": s.game, "epoch": s.chain.epoch,
             "host_functions": bool(s.state.options.allow_pbem_host_functions),
-            "since": head["made"] if head else None, "head_file": head["file"] if head else None,
-            "waiting": [{"slot": slot, "power": p, "name": meta["players"][p]["name"], "email": meta["players"][p]["email"],
-                         "type": meta["players"][p]["type"]} for p, slot in s.awaited()],
-            "reloads": {p: [{"slot": slot, "count": n} for slot, n in rows] for p, rows in sorted(meta.get("reloads", {}).items())}}
+            "since": head.made if head else None, "head_file": head.file if head else None,
+            "waiting": [{"slot": slot, "power": p, "name": meta.players[p].name, "email": meta.players[p].email,
+                         "type": meta.players[p].type} for p, slot in s.awaited()],
+            "reloads": {p: [{"slot": slot, "count": n} for slot, n in rows] for p, rows in meta.reloads.items()}}
 
 
 def _location(text: str) -> Location:
@@ -74,7 +74,7 @@ def _location(text: str) -> Location:
         raise click.BadParameter(f"{text!r}: {err}") from err
 
 
-def _counts(items: tuple[str, ...], cls: type) -> Any:
+def _counts(items: tuple[str, ...], cls: Any) -> Any:
     vals = {}
     for it in items:
         k, sep, v = it.partition("=")
@@ -381,6 +381,6 @@ def register(cli: click.Group) -> None:
         s = admin.load_backup(_home(), _in_home(file), password, role=power, key_file=_in_home(key_file) if key_file else None,
                               one_time=one_time_password)
         st = s.state
-        click.echo(f"loaded {Path(file).name}: {s.game} is at backup epoch {s.contents.chain.epoch}, "
+        click.echo(f"loaded {Path(file).name}: {s.game} is at backup epoch {s.chain.epoch}, "
                    f"{st.slot.key(st.date) if st.slot else 'game over'} (state {st.state_hash().hex()[:16]})")
         click.echo("files made before this backup are obsolete; 'eiapbem status' says who moves next")

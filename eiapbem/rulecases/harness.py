@@ -49,7 +49,8 @@ from typing import Any, Callable
 from eiapbem.core.errors import BadData
 from eiapbem.core.dice import Dice, DiceError
 
-Procedure = Callable[[dict, Dice], dict]
+#: A procedure takes the case's inputs and its dice (or, registered with ``context=True``, a rules context).
+Procedure = Callable[[dict, Any], dict]
 
 _PROCEDURES: dict[str, Procedure] = {}
 #: Procedures that take ``(input, ctx)`` instead of ``(input, dice)``.

@@ -124,6 +124,22 @@ def powers_changed(before: GameState, after: GameState) -> dict[str, int]:
 
 
 
+def factors_of(state: GameState, uid: str) -> int:
+    """The factors of a corps or garrison of the scene."""
+    u = state.units[uid]
+    if not isinstance(u, (Corps, Garrison)):
+        raise BadData(f"{uid} is a {u.KIND}, not a corps or a garrison")
+    return u.factors.total
+
+
+def ships_of(state: GameState, uid: str) -> int:
+    """The ships of a fleet of the scene."""
+    u = state.units[uid]
+    if not isinstance(u, Fleet):
+        raise BadData(f"{uid} is a {u.KIND}, not a fleet")
+    return u.ships.heavy + u.ships.light
+
+
 def waiting_for(state: GameState, prefix: str) -> str:
     """The first unanswered question of a case, with its options, or "nothing"."""
     for d in state.pending.values():

@@ -51,8 +51,11 @@ RULES_VERSION = 6  # 2: the diplomacy phase (issue 16): sealed commit round, its
 class Computer(Protocol):
     """What the rules need of the computer players (``eiapbem.ai`` is one): passed in, never imported."""
 
-    AiStuck: type[Exception]
-    VERSIONS: Mapping[str, int]
+    @property
+    def AiStuck(self) -> type[Exception]: ...  # noqa: N802 (read-only: a module's exception class)
+
+    @property
+    def VERSIONS(self) -> Mapping[str, int]: ...  # noqa: N802 (read-only: a module's constant)
 
     def settle(self, state: GameState, ctx: RulesContext) -> engine.Outcome: ...
 

@@ -47,7 +47,7 @@ def context(dice: Dice) -> Any:
     return rules_context(dice)
 
 
-def _pool_unit(state: GameState, nation: str, kind: type) -> str:
+def _pool_unit(state: GameState, nation: str, kind: type[Corps] | type[Fleet]) -> str:
     for uid, u in state.units.items():
         if isinstance(u, kind) and u.nation == nation and u.location.kind is LocationKind.POOL \
                 and getattr(u, "corps_type", "regular") == "regular":

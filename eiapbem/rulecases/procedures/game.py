@@ -63,7 +63,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from eiapbem.core.errors import EiaError
+from eiapbem.core.errors import BadData, EiaError
 from eiapbem.rules import engine
 from eiapbem.rulecases.harness import procedure
 from eiapbem.rules.model import (
@@ -202,12 +202,19 @@ def _action(step: dict) -> Any:
     return engine.action_from_obj({"kind": step["action"], **_defaults(step["action"]), **fields})
 
 
+def _slot(state: GameState) -> Slot:
+    if state.slot is None:
+        raise BadData("the scene's game is over: it has no slot in play")
+    return state.slot
+
+
 def _rule(state: GameState, step: dict, ctx: Any, given: dict[str, list]) -> tuple[engine.Outcome, tuple[str, ...]]:
     from eiapbem.rules import loans as orders
 
     name = step["rule"]
     if name == "end-slot":
-        return engine.end_slot(state, step.get("by", state.slot.power), ctx), ()
+        by: Any = step["by"] if "by" in step else _slot(state).power
+        return engine.end_slot(state, by, ctx), ()
     if name == "peace":  # the peace step's return of captured leaders (13.8.2)
         from eiapbem.rules.captured import return_at_peace
 
@@ -225,7 +232,7 @@ def _rule(state: GameState, step: dict, ctx: Any, given: dict[str, list]) -> tup
         given[step["by"]] = actions
         return engine.Outcome(state), ()
     if name == "resolve":  # every actor's orders are in: the phase's resolution, then the next slot
-        missing = [p for p in state.slot.actors if p not in given]
+        missing = [p for p in _slot(state).actors if p not in given]
         return engine.resolve_slot(state, {**given, **{p: [] for p in missing if step.get("others", "") == "none"}}, ctx), ()
     if name == "loans.revert-on-entry":
         s, ids = orders.revert_on_entry(state, step["mover"], step["area"])

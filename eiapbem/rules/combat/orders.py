@@ -72,6 +72,8 @@ class AntiGuerrillaOrders(Record):
 
     KIND = "land.anti-guerrilla-orders"
     COMMAND = "anti-guerrilla-orders"
+    #: A standing order, open in every slot of the power (``engine.is_setting``).
+    SETTING = True
     BUTTON = ""  # the manual names no button: the operation "may" be mounted at the guerrilla check (000:2392)
     #: A standing order, open in every slot of the power (``engine.is_setting``).
     SETTING = True
@@ -86,6 +88,8 @@ class InsurrectionOrders(Record):
 
     KIND = "land.insurrection-orders"
     COMMAND = "insurrection-orders"
+    #: A standing order, open in every slot of the power (``engine.is_setting``).
+    SETTING = True
     BUTTON = ""  # the manual names no button: the corps "need not be placed at the first opportunity" (000:2480)
     #: A standing order, open in every slot of the power (``engine.is_setting``).
     SETTING = True
