@@ -75,8 +75,6 @@ class AntiGuerrillaOrders(Record):
     #: A standing order, open in every slot of the power (``engine.is_setting``).
     SETTING = True
     BUTTON = ""  # the manual names no button: the operation "may" be mounted at the guerrilla check (000:2392)
-    #: A standing order, open in every slot of the power (``engine.is_setting``).
-    SETTING = True
 
     #: Mount no anti-guerrilla operation at the end of your land phases; without it they are mounted (the default).
     decline: bool = False
@@ -91,8 +89,6 @@ class InsurrectionOrders(Record):
     #: A standing order, open in every slot of the power (``engine.is_setting``).
     SETTING = True
     BUTTON = ""  # the manual names no button: the corps "need not be placed at the first opportunity" (000:2480)
-    #: A standing order, open in every slot of the power (``engine.is_setting``).
-    SETTING = True
 
     #: Keep the insurrection corps off the map when an enemy enters Austria; without it they rise at once (the default).
     hold: bool = False
