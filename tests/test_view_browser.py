@@ -1,0 +1,321 @@
+"""``eiapbem view`` in a real browser: Debian's Chromium (``/usr/bin/chromium``, installed by ``.ci/run``) driven by
+Playwright, which never downloads a browser of its own.
+
+A two-month hot-seat game is opened as France: the counters are those of ``show units --json``; a corps clicked
+highlights the areas of ``show reach --json`` (4.1.2 Show Possible Moves); war is declared with the diplomacy form, the phases are ended with
+the page's button, the corps is moved by clicking the map, attacks, and the battle's question is answered with
+its buttons.  The same orders given with the CLI in a copy of the folder make a turn file with the same state
+hash.  A busy month (many stacks in the Low Countries and the Rhineland, placed by the host's logged edits) is
+photographed, and no two counters overlap there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import viewkit
+from clikit import cli as run_cli
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = "/usr/bin/chromium"
+#: Chromium as root in a closed network (the machine has no other).
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """The two-month game: at February 1805's diplomacy phase, with the monthly saves of January and February."""
+    return viewkit.make_game(tmp_path_factory.mktemp("browsergame") / "home", months=2)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_api.sync_playwright() as p:
+        # A fresh profile of its own (--user-data-dir): nothing of another run is read.
+        b = p.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=ARGS,
+                                                 viewport={"width": 1500, "height": 950})
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def homes(made, tmp_path, monkeypatch):
+    """The game twice: ``A`` played through the page, ``B`` through the CLI."""
+    monkeypatch.setenv("EIAPBEM_TEST_SCRYPT", viewkit.WEAK)
+    out = {}
+    for k in ("A", "B"):
+        out[k] = tmp_path / k
+        shutil.copytree(made, out[k])
+    return out
+
+
+def _cli(home, *args, power="FR"):
+    r = run_cli(home, *args, "--power", power, "--password", viewkit.pw(power))
+    assert r.exit_code == 0, (args, r.output, r.exception)
+    return r.output
+
+
+def _open(browser, url):
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(30000)
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']", timeout=60000)
+    return page, errors
+
+
+def _counters(page):
+    return page.evaluate("""() => Array.from(document.querySelectorAll('#counters g.counter')).map((g) => ({
+        place: g.dataset.place, nation: g.dataset.nation, strength: g.dataset.strength, units: g.dataset.units.split(' '),
+        box: (({x, y, width, height}) => ({x, y, width, height}))(g.querySelector('rect.body').getBoundingClientRect())}))""")
+
+
+def _wait_slot(page, slot):
+    page.wait_for_function(f"() => EV.docs.status && EV.docs.status.slot === {json.dumps(slot)}", timeout=60000)
+
+
+def _say(page):
+    return page.inner_text("#message")
+
+
+def _clear(page):
+    """Forget the page's last message, so a wait sees the next one."""
+    page.evaluate("() => EV.say('')")
+
+
+def _end_phase(page):
+    _clear(page)
+    page.click("#tabs button[data-tab='status']")
+    page.click("#end-phase-btn")
+    page.wait_for_selector("#dialog:not([hidden])")
+    shown = page.inner_text("#dialog-body")
+    page.click("#dialog-ok")
+    _wait_message(page, "ended its slot")
+    return shown
+
+
+def _wait_message(page, text):
+    """Wait for the page's message to say ``text``; a refusal shown instead fails with its sentence."""
+    page.wait_for_function(f"() => {{ const t = document.getElementById('message').textContent;"
+                           f" return t.includes({json.dumps(text)}) || t.includes('eiapbem: error'); }}", timeout=60000)
+    said = page.inner_text("#message")
+    assert text in said, said
+
+
+def _place_of(rec, by_id):
+    if rec["where"] == "aboard":
+        return _place_of(by_id[rec["site"]], by_id)
+    return ("box:" + rec["site"]) if rec["where"] == "blockade" else rec["site"]
+
+
+def _taken(home):
+    """France's orders taken so far in the slot, as its save keeps them."""
+    from eiapbem.client.session import Session
+
+    return [type(a).__name__ + repr(a) for a in Session.open(home, viewkit.GAME, "FR", viewkit.pw("FR")).taken()]
+
+
+def _fr_slots(home, page):
+    """Play on to France's land slot: the other powers end their slots, France ends its own with the page."""
+    from eiapbem.client.session import Session
+    from eiapbem.rules.model import Phase
+
+    while True:
+        viewkit.play_until(home, lambda st: st.slot.phase is Phase.LAND and st.slot.power == "FR", skip=("FR",))
+        ru = Session.open(home, viewkit.GAME, "RU", viewkit.pw("RU"))
+        st = ru.state
+        if st.slot.phase is Phase.LAND and st.slot.power == "FR":
+            return st
+        assert "FR" in [p for p, _ in ru.awaited()], st.slot.key(st.date)
+        _wait_slot(page, st.slot.key(st.date))  # the page reloaded by itself
+        _end_phase(page)
+
+
+def _turn_body(path: Path, home: Path):
+    from eiapbem.client import session
+    from eiapbem.pbem import envelope, files
+
+    ident = session.open_identity(home, viewkit.GAME, "RU", viewkit.pw("RU"))
+    return files._open_for(envelope.parse(path.read_bytes(), path.name), [ident], path.name)
+
+
+def test_a_month_played_through_the_page_is_the_month_the_cli_plays(browser, homes):
+    a, b = homes["A"], homes["B"]
+    with viewkit.running(a, "FR") as srv:
+        page, errors = _open(browser, srv.url)
+
+        # The counters are the stacks of 'show units --json': every unit on the map in one counter at its place,
+        # each counter's strength the sum of its units'.
+        counters = _counters(page)
+        where = {u: c for c in counters for u in c["units"]}
+        seen = 0
+        for p in ("AU", "FR", "GB", "PR", "RU", "SP", "TU"):
+            recs = [r for r in json.loads(_cli(a, "show", "units", p, "--json"))["units"] if r["kind"] != "leader"]
+            by_id = {r["id"]: r for r in recs}
+            for r in recs:
+                c = where[r["id"]]
+                assert c["place"] == _place_of(r, by_id) and c["nation"] == r["nation"], (r, c)
+                seen += 1
+            for c in {id(where[r["id"]]): where[r["id"]] for r in recs}.values():
+                assert int(c["strength"]) == sum(by_id[u]["strength"] for u in c["units"]), c
+        assert seen > 60
+
+        # Declare war with the diplomacy form; end the phase (the confirmation lists what is still to do).
+        page.click("#tabs button[data-tab='orders']")
+        page.click("details[data-order='diplomacy.declare-war'] summary")
+        page.fill("#f-diplomacy\\.declare-war-target", "PR")
+        _clear(page)
+        page.click("button[data-submit='diplomacy.declare-war']")
+        _wait_message(page, "accepted")
+        _cli(b, "diplomacy", "declare-war", "--target", "PR")
+        assert _taken(a) == _taken(b)  # the page's order is the CLI's
+        confirm = _end_phase(page)
+        assert "Nothing is left to do" in confirm or "Still to do" in confirm
+
+        # The others play; the page reloads by itself; France ends its slots with the page's button up to its land slot.
+        st = _fr_slots(a, page)
+        _wait_slot(page, st.slot.key(st.date))
+        assert "PR" in st.powers["FR"].wars
+        # The CLI plays the land slot in a copy of the folder as it is now (the dice of a file hang on the hash of
+        # the file before it, so the two folders must part here).
+        shutil.rmtree(b)
+        shutil.copytree(a, b)
+
+        # Click the French counter at Strasbourg: its corps' reach is highlighted, as 'show reach --json' gives it.
+        page.click("#counters g.counter[data-place='strasbourg'][data-nation='FR']")
+        if not page.query_selector("body[data-selected='corps:FR:V']"):
+            page.click("#stackbox li[data-unit='corps:FR:V']")
+        page.wait_for_selector("body[data-selected='corps:FR:V']")
+        page.wait_for_selector("#reach [data-reach]")
+        shown = page.evaluate("() => Array.from(document.querySelectorAll('#reach [data-reach]')).map((e) => [e.dataset.reach, Number(e.dataset.cost)])")
+        reach = json.loads(_cli(a, "show", "reach", "corps:FR:V", "--json"))
+        assert sorted(map(tuple, shown)) == sorted((r["area"], r["cost"]) for r in reach["areas"])
+
+        # Move it by clicking the highlighted Innsbruck, then Move.
+        page.dispatch_event("path[data-area='innsbruck']", "click")
+        page.wait_for_selector("#movebox:not([hidden])")
+        assert "freiburg, swabia, innsbruck" in page.inner_text("#movebox")
+        _clear(page)
+        page.click("#move-go")
+        _wait_message(page, "moves to innsbruck")
+        _cli(b, "land", "move", "--unit", "corps:FR:V", "--path", "freiburg,swabia,innsbruck")
+
+        # Attack: a click on Innsbruck offers the orders that take a place; the attack form has it filled in.
+        page.dispatch_event("path[data-area='innsbruck']", "click")
+        page.wait_for_selector("#orders-here details[data-order='land.attack']")
+        form = page.query_selector("#orders-here details[data-order='land.attack']")
+        if form.get_attribute("open") is None:
+            form.query_selector("summary").click()
+        assert form.query_selector("input").input_value() == "innsbruck"
+        _clear(page)
+        form.query_selector("button[data-submit='land.attack']").click()
+        _wait_message(page, "Field combat in innsbruck")
+        _cli(b, "land", "attack", "--area", "innsbruck")
+
+        # The battle's questions: answered with their buttons, the chits explained as 'answer --help' does.
+        answers = []
+        for _ in range(20):
+            page.click("#tabs button[data-tab='status']")
+            q = page.query_selector(".question")
+            if q is None:
+                break
+            decision = q.get_attribute("data-question")
+            text = q.inner_text()
+            buttons = q.query_selector_all("button[data-choice]")
+            choices = [x.get_attribute("data-choice") for x in buttons]
+            pick = "escalated-assault" if "escalated-assault" in choices else choices[0]
+            if "escalated-assault" in choices:
+                assert "bloodier still" in text and "cautious, good against defend" in text
+            answers.append((decision, pick))
+            q.query_selector(f"button[data-choice='{pick}']").click()
+            page.wait_for_function(f"() => !document.querySelector(\".question[data-question='{decision}']\")", timeout=60000)
+        assert answers, "the battle asked France nothing"
+        for decision, pick in answers:
+            _cli(b, "answer", decision, pick)
+
+        confirm = _end_phase(page)
+        assert "Still to do" in confirm or "Nothing is left" in confirm
+        _cli(b, "end-phase")
+
+        # A request without the token is refused, from the page's own browser too.
+        r = page.request.get(f"http://127.0.0.1:{srv.port}/api/status")
+        assert r.status == 403
+        assert errors == []
+        page.close()
+
+    # The turn files the page and the CLI wrote: the same actions, the same state after.
+    name = f"{viewkit.GAME}_1805-02_land_turn_FR.pbm"
+    fa, fb = _turn_body(a / "commout" / name, a), _turn_body(b / "commout" / name, b)
+    assert fa["after"] == fb["after"] and fa["actions"] == fb["actions"] and fa["dice"] == fb["dice"]
+    sa = json.loads(_cli(a, "status", "--json"))["state_hash"]
+    assert sa == json.loads(_cli(b, "status", "--json"))["state_hash"]
+
+
+#: The busy month: corps from the counter pools placed in the Low Countries and the Rhineland by the host.
+BUSY_AREAS = ("amsterdam", "antwerp", "brussels", "liege", "julich", "berg", "luxembourg", "metz", "nassau",
+              "palatinate", "darmstadt", "karlsruhe", "strasbourg", "lille", "ghent", "groningen", "munster")
+
+
+def _make_busy(home: Path) -> int:
+    from eiapbem.client.session import Session
+    from eiapbem.host import admin
+    from eiapbem.rules import admin as radmin
+    from eiapbem.rules.model import POOL, Corps, Factors, Fleet, Location, LocationKind, Ships
+
+    s = Session.open(home, viewkit.GAME, "host", "pw-host")
+    st = s.state
+    pool = sorted(uid for uid, u in st.units.items() if u.location == POOL and isinstance(u, Corps))
+    fleets = sorted(uid for uid, u in st.units.items() if u.location == POOL and isinstance(u, Fleet))
+    acts: list = []
+    for n, uid in enumerate(pool[:60]):
+        area = BUSY_AREAS[n % len(BUSY_AREAS)]
+        acts.append(radmin.PlaceUnit(uid, Location(LocationKind.AREA, area)))
+        acts.append(radmin.EditUnit(uid, factors=Factors(infantry=2 + n % 9, cavalry=n % 3)))
+    for n, uid in enumerate(fleets[:6]):
+        place = Location(LocationKind.SEA, "north-sea") if n % 2 else Location(LocationKind.BLOCKADE, "amsterdam")
+        acts.append(radmin.PlaceUnit(uid, place))
+        acts.append(radmin.EditUnit(uid, ships=Ships(heavy=3 + n, light=1)))
+    admin.edit(s, acts)
+    return len(acts) // 2
+
+
+def test_a_busy_month_is_readable(browser, homes):
+    a = homes["A"]
+    placed = _make_busy(a)
+    assert placed >= 40
+    shots = Path(os.environ.get("EIAPBEM_VIEW_SHOTS") or (a.parent / "shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    with viewkit.running(a, "FR") as srv:
+        page, errors = _open(browser, srv.url)
+        counters = _counters(page)
+        busy = [c for c in counters if c["place"] in BUSY_AREAS]
+        assert len(busy) >= 40
+        crowded = max(sum(1 for c in busy if c["place"] == area) for area in BUSY_AREAS)
+        assert crowded >= 4
+        for name, (x, y, k) in {"low-countries": (340, 405, 3.0), "rhineland": (385, 440, 3.0),
+                                "region": (360, 420, 1.6)}.items():
+            page.evaluate(f"() => EV.map.focus({x}, {y}, {k})")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(shots / f"busy-{name}.png"))
+            boxes = [c["box"] for c in _counters(page) if c["place"] in BUSY_AREAS]
+            for i, p in enumerate(boxes):  # every counter readable: none covers another
+                for q in boxes[i + 1:]:
+                    assert (p["x"] + p["width"] <= q["x"] + 0.5 or q["x"] + q["width"] <= p["x"] + 0.5
+                            or p["y"] + p["height"] <= q["y"] + 0.5 or q["y"] + q["height"] <= p["y"] + 0.5), (name, p, q)
+        # A stack opens into its units on a click.
+        page.click(f"#counters g.counter[data-place='{BUSY_AREAS[0]}']")
+        page.wait_for_selector("#stackbox:not([hidden]) li[data-unit]")
+        assert errors == []
+        page.close()
