@@ -106,6 +106,8 @@ def test_the_documents_are_the_clis_json_forms(home):
         orders = doc("orders")
         assert orders["phase"] == "diplomacy" and "declare-war" in [o["command"] for o in orders["orders"]]
         assert "withdrawal" in orders["chits"] and "Battle chits (11.2.1)" in orders["answer_help"]
+        help_words = " ".join(orders["answer_help"].split())  # the chits explained in answer --help's own words
+        assert all(words in help_words for words in orders["chits"].values())
         # A refusal is the sentence the CLI prints.
         code, _, body = _get(srv.url + "api/unit?id=corps:XX:I")
         r = run_cli(home, "show", "unit", "corps:XX:I", "--power", "FR", "--password", viewkit.pw("FR"))

@@ -331,16 +331,14 @@ def from_form(kind: str, values: Any) -> Any:
     return engine.action_from_obj(obj, f"the {command} order")
 
 
-#: What each chit of a field battle does (11.2.1), for the attacker and the defender: 'eiapbem answer --help'
-#: and the view's question box.
+#: What a chit of a field battle does (11.2.1), in the words of 'eiapbem answer --help' (``ANSWER_HELP``, where
+#: each stands; tests/test_view.py checks it): the view's question box explains the choices with them.
 CHITS = {
     "outflank": "needs two corps; leans on the commander's strategic rating",
     "assault": "bloody, weak against defend",
-    "escalated-assault": "bloodier still, weak against defend",
+    "escalated-assault": "bloody, weak against defend",
     "echelon": "best with better morale",
     "probe": "cautious, good against defend",
-    "counter-attack": "the defender strikes back",
-    "escalated-counter-attack": "the defender strikes back harder, at a higher cost",
     "defend": "saves casualties",
     "withdrawal": "avoid battle",
 }

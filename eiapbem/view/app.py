@@ -169,9 +169,10 @@ class View:
         with self._lock:
             s = self.acting()
             try:
-                return OPERATIONS[op](self, s, body)
+                out = OPERATIONS[op](self, s, body)
             finally:
                 self._written()
+            return {**out, "version": self.version()}  # the page reloads once, not again on its wait
 
 
 # ---------------------------------------------------------------------- the documents
@@ -189,7 +190,7 @@ def _orders(view: View, s: Any, query: dict) -> dict:
     st = s.current()
     phase = st.slot.phase if st.slot else None
     return {"phase": str(phase) if phase else None, "orders": actionforms.catalogue(phase) if phase else [],
-            "chits": actionforms.CHITS, "answer_help": actionforms.ANSWER_HELP.replace("\\b\n", "")}
+            "chits": actionforms.CHITS, "answer_help": actionforms.ANSWER_HELP.replace("\b\n", "")}
 
 
 def _geometry(view: View, s: Any, query: dict) -> dict:

@@ -93,6 +93,7 @@ EV.run = async function (op, body) {
   if (EV.month) { EV.say("this is a month of the history, shown as it was: go back to now to play", true); return null; }
   try {
     const out = await EV.post(op, body);
+    if (out.version) EV.version = out.version;  // this change is reloaded here: the wait need not
     const lines = [...(out.events || [])];
     if (out.next) lines.push("next: " + out.next);
     else if (out.to_do && out.to_do.length) lines.push("still to do: " + out.to_do[0]);
