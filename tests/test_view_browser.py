@@ -330,6 +330,19 @@ def test_a_busy_month_is_readable(browser, homes):
                 for q in boxes[i + 1:]:
                     assert (p["x"] + p["width"] <= q["x"] + 0.5 or q["x"] + q["width"] <= p["x"] + 0.5
                             or p["y"] + p["height"] <= q["y"] + 0.5 or q["y"] + q["height"] <= p["y"] + 0.5), (name, p, q)
+        # The history slider: January's monthly save, read only, without the host's placements; then now again.
+        page.evaluate("() => EV.map.fit()")
+        page.evaluate("() => { const h = document.getElementById('history'); h.value = '0';"
+                      " h.dispatchEvent(new Event('input')); }")
+        page.wait_for_function("() => EV.docs.status && EV.docs.status.date === '1805-01'", timeout=60000)
+        assert page.inner_text("#live") == "history (read only)"
+        assert "read only" in page.inner_text("#panel-status")
+        assert len([c for c in _counters(page) if c["place"] in BUSY_AREAS]) < len(busy)
+        page.screenshot(path=str(shots / "history-1805-01.png"))
+        page.evaluate("() => { const h = document.getElementById('history'); h.value = h.max;"
+                      " h.dispatchEvent(new Event('input')); }")
+        page.wait_for_function("() => EV.docs.status && EV.docs.status.date === '1805-02'", timeout=60000)
+        assert page.inner_text("#live") == "live"
         # A stack opens into its units on a click.
         page.click(f"#counters g.counter[data-place='{BUSY_AREAS[0]}']")
         page.wait_for_selector("#stackbox:not([hidden]) li[data-unit]")
