@@ -182,3 +182,70 @@ def test_the_view_command_refuses_in_one_sentence(home):
     assert r.exit_code != 0 and "XX is not played from this folder" in _error(r)
     r = run_cli(home, "view", "--power", "FR", "--password", "wrong", "--no-browser")
     assert r.exit_code != 0 and "password" in _error(r)
+
+
+def test_the_shipped_setup_is_loaded_as_the_cli_loads_it(tmp_path, monkeypatch):
+    """The page's "Load the shipped setup" is ``eiapbem setup load default``: the same actions taken (5.2.2)."""
+    import clikit
+
+    monkeypatch.setenv("EIAPBEM_TEST_SCRYPT", viewkit.WEAK)
+    a = clikit.new_game(tmp_path / "a")
+    b = tmp_path / "b"
+    shutil.copytree(a, b)
+    first = _cli_json_as(a, "status", "--json", power="RU", pw="pw-RU")["turn_of"]
+    with viewkit.running(a, first, game=clikit.GAME, password=f"pw-{first}") as srv:
+        code, out = _post(srv.url + "api/do/setup", {"which": "elsewhere.setup"})
+        assert code == 400 and "shipped setup only" in out["error"]
+        code, out = _post(srv.url + "api/do/setup", {"which": "default"})
+        assert code == 200 and "setup actions applied" in out["events"][0], out
+        n = int(out["events"][0].split(": ")[1].split()[0])
+        code, again = _post(srv.url + "api/do/setup", {})
+        assert code == 400 and "already placed forces" in again["error"]
+    r = run_cli(b, "setup", "load", "default", "--power", first, "--password", f"pw-{first}")
+    assert r.exit_code == 0 and f"{first}: {n} setup actions applied" in r.output, r.output
+    from eiapbem.client.session import Session
+
+    taken = [[repr(x) for x in Session.open(h, clikit.GAME, first, f"pw-{first}").taken()] for h in (a, b)]
+    assert taken[0] == taken[1] and len(taken[0]) == n > 10
+
+
+def _cli_json_as(home, *args, power, pw):
+    r = run_cli(home, *args, "--power", power, "--password", pw)
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+def test_what_fog_of_war_and_sealed_orders_hide_stays_hidden(home):
+    """4.1.1 Fog of War: the page's documents give an enemy's counters without their strength (the map's counter
+    shows "?"); another power's orders of the simultaneous diplomacy phase change nothing the page reads."""
+    from eiapbem.client.session import Session
+    from eiapbem.host import admin
+    from eiapbem.rules import admin as radmin
+
+    admin.edit(Session.open(home, viewkit.GAME, "host", "pw-host"), [radmin.ChangeOption("fog_of_war", True)])
+    with viewkit.running(home, "FR") as srv:
+        def raw(name, **q):
+            code, _, body = _get(srv.url + "api/" + name + ("?" + "&".join(f"{k}={v}" for k, v in q.items()) if q else ""))
+            assert code == 200, body
+            return body
+
+        m = json.loads(raw("map"))
+        assert m["fog_of_war"] is True
+        au = [u for u in m["units"] if u["id"].startswith(("corps:AU:", "fleet:AU:"))]
+        fr = [u for u in m["units"] if u["id"].startswith(("corps:FR:", "fleet:FR:"))]
+        assert au and fr
+        assert all(u["strength"] is None and u["hidden"] and "factors" not in u and "ships" not in u for u in au), au[:3]
+        assert all(isinstance(u["strength"], int) and u["strength"] > 0 for u in fr)
+        assert json.loads(raw("units", power="AU"))["units"] and b'"factors"' not in raw("units", power="AU")
+        au_power = next(p for p in json.loads(raw("powers"))["powers"] if p["power"] == "AU")
+        assert au_power["on_map"]["factors"] is None and au_power["hidden"] is True
+        # Austria's sealed order (given at this computer, hot seat): Austria's own status counts it; what France's
+        # page reads is what it was before.
+        names = ("status", "log", "map", "orders", "battles", "powers", "economy")
+        before = {n: raw(n) for n in names}
+        v = srv.view.version()
+        r = run_cli(home, "diplomacy", "declare-war", "--target", "PR", "--power", "AU", "--password", viewkit.pw("AU"))
+        assert r.exit_code == 0, r.output
+        assert srv.view.changes(v, wait=5, step=0.05)["version"] != v  # the page reloads ...
+        assert _cli_json_as(home, "status", "--json", power="AU", pw=viewkit.pw("AU"))["actions_taken"] == 1
+        assert {n: raw(n) for n in names} == before  # ... and sees nothing of it

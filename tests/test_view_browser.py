@@ -1,10 +1,12 @@
 """``eiapbem view`` in a real browser: Debian's Chromium (``/usr/bin/chromium``, installed by ``.ci/run``) driven by
 Playwright, which never downloads a browser of its own.
 
-A two-month hot-seat game is opened as France: the counters are those of ``show units --json``; a corps clicked
+A two-month hot-seat game is opened as France: the counters are those of ``show units --json``, an area's info box
+that of ``show area --json``; a corps clicked
 highlights the areas of ``show reach --json`` (4.1.2 Show Possible Moves); war is declared with the diplomacy form, the phases are ended with
 the page's button, the corps is moved by clicking the map, attacks, and the battle's question is answered with
-its buttons (the host's logged edit puts the enemy next to it first, so the battle is a field battle).  The same orders given with the CLI in a copy of the folder make a turn file with the same state
+its buttons (the host's logged edit puts the enemy next to it first, so the battle is a field battle), and the
+battle's report is the one 'battle report' prints.  The same orders given with the CLI in a copy of the folder make a turn file with the same state
 hash.  A busy month (many stacks in the Low Countries and the Rhineland, placed by the host's logged edits) is
 photographed, and no two counters overlap there.
 """
@@ -185,6 +187,15 @@ def test_a_month_played_through_the_page_is_the_month_the_cli_plays(browser, hom
                 assert int(c["strength"]) == sum(by_id[u]["strength"] for u in c["units"]), c
         assert seen > 60
 
+        # Hovering an area shows its info box: 'show area --json' as the page writes it.
+        page.dispatch_event("path[data-area='strasbourg']", "mouseenter", {"clientX": 400, "clientY": 400})
+        page.wait_for_selector("#infobox:not([hidden])")
+        info = page.inner_text("#infobox")
+        area = json.loads(_cli(a, "show", "area", "strasbourg", "--json"))
+        assert f"{area['name']} (strasbourg)" in info and f"terrain {area['terrain']}, forage {area['forage']}" in info
+        assert area["units"] and all(u["id"] in info for u in area["units"])
+        page.dispatch_event("path[data-area='strasbourg']", "mouseleave")
+
         # Declare war with the diplomacy form; end the phase (the confirmation lists what is still to do).
         page.click("#tabs button[data-tab='orders']")
         page.click("details[data-order='diplomacy.declare-war'] summary")
@@ -260,6 +271,16 @@ def test_a_month_played_through_the_page_is_the_month_the_cli_plays(browser, hom
         assert answers, "the battle asked France nothing"
         for decision, pick in answers:
             _cli(b, "answer", decision, pick)
+
+        # The battle in the Battles panel: its report, round by round, as 'battle report ID' prints it.
+        fought = [x["id"] for x in json.loads(_cli(a, "battle", "report", "--json")) if x["what"] == "land"]
+        assert fought
+        page.click("#tabs button[data-tab='battles']")
+        page.click(f"#panel-battles a[data-battle='{fought[-1]}']")
+        shown = page.locator(f"pre.battle-text[data-battle='{fought[-1]}']")
+        shown.wait_for()
+        assert shown.text_content().strip() == _cli(a, "battle", "report", fought[-1]).strip()
+        assert "Round" in shown.text_content() or "round" in shown.text_content()
 
         confirm = _end_phase(page)
         assert "Still to do" in confirm or "Nothing is left" in confirm
@@ -348,3 +369,112 @@ def test_a_busy_month_is_readable(browser, homes):
         page.wait_for_selector("#stackbox:not([hidden]) li[data-unit]")
         assert errors == []
         page.close()
+
+
+#: The by-email game: France's new player in the page (a client of the game), Austria's by email with the CLI (the
+#: host), the other five powers the computer in both folders.
+PBEM_GAME = "Pressburg"
+
+
+def _pbem_cli(home: Path, *args: str) -> str:
+    from sevenfolders import pw
+
+    r = run_cli(home, *args, "--game", PBEM_GAME, "--power", "AU", "--password", pw("AU"))
+    assert r.exit_code == 0, (args, r.output, r.stderr, r.exception)
+    return r.output
+
+
+def _mail(src: Path, dst: Path, sent: set[str]) -> list[str]:
+    """Every file ``src`` has written to send (its ``commout/*.pbm``) and not sent yet, copied into ``dst/commin``:
+    what email does."""
+    new = []
+    for f in sorted((src / "commout").glob("*.pbm")):
+        if f.name not in sent:
+            sent.add(f.name)
+            (dst / "commin").mkdir(exist_ok=True)
+            shutil.copy(f, dst / "commin" / f.name)
+            new.append(f.name)
+    return new
+
+
+def test_a_new_player_plays_a_month_in_the_page_against_an_email_opponent_at_the_cli(browser, tmp_path, monkeypatch):
+    """France's player knows only the page: the shipped setup, the Load files and End phase buttons, a march by
+    clicks, the battle questions' buttons.  Austria's player (the host) plays with the CLI.  Their files travel
+    between the two folders as email would; at the end of the month both folders hold the same state."""
+    from sevenfolders import SCRYPT, new_by_api, pw
+
+    from eiapbem.client.session import TEST_SCRYPT_ENV, Session
+    from eiapbem.pbem.email import Person
+
+    monkeypatch.setenv(TEST_SCRYPT_ENV, SCRYPT)
+    fr, au = tmp_path / "fr", tmp_path / "au"
+    types = {"AU": "host", "FR": "client", "GB": "ai-medium", "PR": "ai-medium", "RU": "ai-medium", "SP": "ai-medium",
+             "TU": "ai-medium"}
+    new_by_api({"AU": au, "FR": fr}, types, game=PBEM_GAME, host=Person("Host", "au@example.org"))
+    sent_fr: set[str] = set()
+    sent_au: set[str] = set()
+    marched = False
+    with viewkit.running(fr, "FR", game=PBEM_GAME, password=pw("FR")) as srv:
+        page, errors = _open(browser, srv.url)
+        page.click("#tabs button[data-tab='status']")
+        for _ in range(80):
+            au_st = json.loads(_pbem_cli(au, "status", "--json"))
+            if au_st["date"] == "1805-02" and au_st["phase"] == "diplomacy":
+                break
+            page.click("#tabs button[data-tab='status']")
+            st = page.evaluate("() => EV.docs.status")
+            mine = [w["power"] for w in st["waiting"] if w["here"]]
+            questions = page.query_selector_all(".question")
+            if questions:  # a battle asks France: the first choice of each question, by its button
+                q = questions[0]
+                decision = q.get_attribute("data-question")
+                _clear(page)
+                q.query_selector("button[data-choice]").click()
+                page.wait_for_function(f"() => !document.querySelector(\".question[data-question='{decision}']\")",
+                                       timeout=60000)
+            elif "FR" in mine:
+                if st["phase"] == "setup":
+                    _clear(page)
+                    page.click("#setup-default-btn")
+                    _wait_message(page, "setup actions applied")
+                if st["phase"] == "land" and not marched:  # a march by clicks: a French corps to its dearest reach
+                    c = next(c for c in _counters(page) if c["nation"] == "FR" and any(u.startswith("corps:FR:") for u in c["units"]))
+                    corps = next(u for u in c["units"] if u.startswith("corps:FR:"))
+                    page.click(f"#counters g.counter[data-place='{c['place']}'][data-nation='FR']")
+                    page.click(f"#stackbox li[data-unit='{corps}']")
+                    page.wait_for_selector(f"body[data-selected='{corps}']")
+                    page.wait_for_selector("#reach [data-reach]")
+                    far = page.evaluate("() => Array.from(document.querySelectorAll('#reach [data-reach]'))"
+                                        ".map((e) => [e.dataset.reach, Number(e.dataset.cost)]).sort((a, b) => b[1] - a[1])[0][0]")
+                    page.dispatch_event(f"path[data-area='{far}']", "click")
+                    page.wait_for_selector("#movebox:not([hidden])")
+                    _clear(page)
+                    page.click("#move-go")
+                    _wait_message(page, f"moves to {far}")
+                    marched = True
+                _end_phase(page)
+            elif "AU" in [w["power"] for w in au_st["waiting"] if w["here"]] or au_st["pending"]:
+                for d in au_st["pending"]:
+                    if d["power"] == "AU":
+                        _pbem_cli(au, "answer", d["id"], d["options"][0])
+                if "AU" in [w["power"] for w in au_st["waiting"] if w["here"]] and not au_st["pending"]:
+                    if au_st["phase"] == "setup":
+                        _pbem_cli(au, "setup", "load", "default")
+                    _pbem_cli(au, "end-phase")
+            # The mail: each folder's new files to the other, loaded there (France with the page's button).
+            if _mail(au, fr, sent_au):
+                _clear(page)
+                page.click("#load-btn")
+                _wait_message(page, "loaded")
+            if _mail(fr, au, sent_fr):
+                _pbem_cli(au, "load")
+        else:
+            raise AssertionError(f"the month did not end: {au_st['slot']}")
+        assert marched
+        assert errors == []
+        page_hash = page.evaluate("() => EV.docs.status.state_hash")
+        page.close()
+    saved = {p: Session.open(h, PBEM_GAME, p, pw(p)).state for p, h in (("FR", fr), ("AU", au))}
+    assert saved["FR"].state_hash() == saved["AU"].state_hash()
+    assert page_hash == au_st["state_hash"] == saved["AU"].state_hash().hex()
+    assert any(f.endswith("_land_turn_FR.pbm") for f in sent_fr)

@@ -4,10 +4,11 @@
 ``eiapbem shell`` does) and the session opened with it.  Every answer comes from the layer below:
 
 - reading: the ``--json`` documents of ``client/documents.py`` (``status``, ``map``, ``log``, ``area``, ``unit``,
-  ``power``, ``pool``, ``units``, ``reach``, ``battles``, ``battle``, ``economy``, ``history``), the orders'
-  forms of ``client/actionforms.py``, and the map's geometry (``present/svgmap.py``);
+  ``power``, ``pool``, ``units``, ``reach``, ``battles``, ``battle`` and its text, ``economy``, ``history``),
+  the orders' forms of ``client/actionforms.py``, and the map's geometry (``present/svgmap.py``);
 - acting: the session's public operations, as the CLI calls them: ``act`` (an order built from a form by
-  ``actionforms.from_form``, or ``AnswerDecision``), ``restart``, ``end_phase``, ``load_all``.  A refusal is
+  ``actionforms.from_form``, or ``AnswerDecision``), ``restart``, ``end_phase``, ``load_all``, and the shipped
+  setup loaded as ``eiapbem setup load default`` loads it (``client/setups.py``).  A refusal is
   the same ``EiaError`` sentence the CLI prints.
 
 The game folder may change under the view (``eiapbem load``, ``end-phase`` or ``mail sync`` in a terminal):
@@ -200,6 +201,12 @@ def _geometry(view: View, s: Any, query: dict) -> dict:
     return view.static_doc("geometry", lambda: svgmap.geometry(load_map()))
 
 
+def _battle_text(s: Any, battle_id: str) -> dict:
+    """``eiapbem battle report ID``: the report as the CLI prints it, round by round (Fog of War applied)."""
+    found, what, b = documents.find_battle(s, battle_id)
+    return {"id": found, "what": what, "text": documents.battle_text(what, b)}
+
+
 def _months(view: View, s: Any, query: dict) -> dict:
     from eiapbem.client import history
 
@@ -218,6 +225,7 @@ DOCUMENTS: dict[str, Callable[[View, Any, dict], Any]] = {
     "reach": lambda v, s, q: documents.reach(s, _need(q, "unit"), q.get("forced_march") in ("1", "true")),
     "battles": lambda v, s, q: {"battles": documents.battles(s)},
     "battle": lambda v, s, q: documents.battle(s, _need(q, "id")),
+    "battle-text": lambda v, s, q: _battle_text(s, _need(q, "id")),
     "economy": lambda v, s, q: documents.economy(s),
     "history": lambda v, s, q: documents.history(s),
     "orders": _orders,
@@ -277,6 +285,16 @@ def _end_phase(view: View, s: Any, body: dict) -> dict:
             "file": path.name, **_next(s)}
 
 
+def _setup(view: View, s: Any, body: dict) -> dict:
+    """``eiapbem setup load default``: the shipped setup placed (5.2.2, Load A Saved Setup), every action checked."""
+    from eiapbem.client import setups
+
+    if body.get("which", "default") != "default":
+        raise ViewError("the page loads the shipped setup only ('default'); 'eiapbem setup load FILE' loads a saved one")
+    n = setups.load_setup(s, "default")
+    return {"events": [f"{s.power}: {n} setup actions applied"], **_next(s)}
+
+
 def _load(view: View, s: Any, body: dict) -> dict:
     rep = s.load_all()
     texts = [f"loaded {name} ({slot})" for name, slot in rep.loaded]
@@ -287,5 +305,5 @@ def _load(view: View, s: Any, body: dict) -> dict:
 
 
 OPERATIONS: dict[str, Callable[[View, Any, dict], dict]] = {
-    "order": _order, "answer": _answer, "restart": _restart, "end-phase": _end_phase, "load": _load,
+    "order": _order, "answer": _answer, "restart": _restart, "end-phase": _end_phase, "load": _load, "setup": _setup,
 }

@@ -30,6 +30,11 @@ EV.panels = (function () {
     questions(box);
     if (!EV.month && !st.over) {
       box.appendChild(el("h3", { text: "Your slot" }));
+      if (st.phase === "setup" && st.waiting.some((w) => w.here && w.power === st.power)) {
+        box.appendChild(el("button", { class: "act", type: "button", id: "setup-default-btn", text: "Load the shipped setup",
+          title: "place every force as the scenario's shipped setup does (eiapbem setup load default); the Orders tab places them piece by piece",
+          on: { click: () => EV.run("setup", { which: "default" }) } }));
+      }
       box.appendChild(el("button", { class: "act", type: "button", id: "restart-btn", text: "Restart",
         title: "take back every action of your slot (counted and shown to all, 4.2.7)", on: { click: confirmRestart } }));
       box.appendChild(el("button", { class: "act danger", type: "button", id: "end-phase-btn", text: "End phase",
@@ -241,7 +246,11 @@ EV.panels = (function () {
     if (!out) { await battles(); out = document.getElementById("battle-report"); }
     EV.clear(out);
     out.appendChild(el("h3", { text: id }));
-    try { out.appendChild(tree(await EV.get("battle", { id }))); } catch (err) { refused(out, err); }
+    try {
+      const [text, rec] = await Promise.all([EV.get("battle-text", { id }), EV.get("battle", { id })]);
+      out.appendChild(el("pre", { class: "battle-text", "data-battle": text.id, text: text.text }));
+      out.appendChild(el("details", {}, el("summary", { text: "the report's records (eiapbem battle report ID --json)" }), tree(rec)));
+    } catch (err) { refused(out, err); }
   }
 
   // A document shown as it is: maps as lists of names and values, lists of like records as tables.
