@@ -249,3 +249,35 @@ def test_what_fog_of_war_and_sealed_orders_hide_stays_hidden(home):
         assert srv.view.changes(v, wait=5, step=0.05)["version"] != v  # the page reloads ...
         assert _cli_json_as(home, "status", "--json", power="AU", pw=viewkit.pw("AU"))["actions_taken"] == 1
         assert {n: raw(n) for n in names} == before  # ... and sees nothing of it
+
+
+def test_every_form_of_the_page_is_a_cli_command_with_the_same_fields():
+    """One source for the orders (item 4): each phase's forms (``client/actionforms.catalogue``) are the commands
+    'eiapbem GROUP COMMAND' (a setting of every phase, top level) with one option per field (a factors or ships
+    field: one per type) and the same required fields."""
+    import click
+
+    from eiapbem.cli import main
+    from eiapbem.cli.actions_cmd import GROUPS
+    from eiapbem.client import actionforms
+    from eiapbem.rules.model import Phase
+
+    ctx = click.Context(main.cli)
+    seen = 0
+    for phase in Phase:
+        group = main.cli.get_command(ctx, GROUPS[phase])
+        for o in actionforms.catalogue(phase):
+            where = main.cli if o["any_phase"] else group
+            cmd = where.get_command(ctx, o["command"])
+            assert cmd is not None, (phase, o["command"])
+            opts = {p.name.removeprefix("f_"): p for p in cmd.params if p.name not in ("game", "power", "password")}
+            fields: dict[str, bool] = {}
+            for f in o["fields"]:
+                if f["kind"] in ("factors", "ships"):
+                    fields.update({f"{f['name']}_{part}": False for part in f["parts"]})
+                else:
+                    fields[f["name"]] = f["required"]
+            assert set(opts) == set(fields), (phase, o["command"])
+            assert {n for n, r in fields.items() if r} == {n for n, p in opts.items() if p.required}, (phase, o["command"])
+            seen += 1
+    assert seen > 100

@@ -3,7 +3,8 @@ Playwright, which never downloads a browser of its own.
 
 A two-month hot-seat game is opened as France: the counters are those of ``show units --json``, an area's info box
 that of ``show area --json``; a corps clicked
-highlights the areas of ``show reach --json`` (4.1.2 Show Possible Moves); war is declared with the diplomacy form, the phases are ended with
+highlights the areas of ``show reach --json`` (4.1.2 Show Possible Moves); war is declared with the diplomacy form,
+factors are transferred with the reinforcement form, the phases are ended with
 the page's button, the corps is moved by clicking the map, attacks, and the battle's question is answered with
 its buttons (the host's logged edit puts the enemy next to it first, so the battle is a field battle), and the
 battle's report is the one 'battle report' prints.  The same orders given with the CLI in a copy of the folder make a turn file with the same state
@@ -135,8 +136,9 @@ def _taken(home):
     return [type(a).__name__ + repr(a) for a in Session.open(home, viewkit.GAME, "FR", viewkit.pw("FR")).taken()]
 
 
-def _fr_slots(home, page):
-    """Play on to France's land slot: the other powers end their slots, France ends its own with the page."""
+def _fr_slots(home, page, before_end=None):
+    """Play on to France's land slot: the other powers end their slots, France ends its own with the page
+    (``before_end(state)`` first, when given)."""
     from eiapbem.client.session import Session
     from eiapbem.rules.model import Phase
 
@@ -148,6 +150,8 @@ def _fr_slots(home, page):
             return st
         assert "FR" in [p for p, _ in ru.awaited()], st.slot.key(st.date)
         _wait_slot(page, st.slot.key(st.date))  # the page reloaded by itself
+        if before_end is not None:
+            before_end(st)
         _end_phase(page)
 
 
@@ -209,7 +213,33 @@ def test_a_month_played_through_the_page_is_the_month_the_cli_plays(browser, hom
         assert "Nothing is left to do" in confirm or "Still to do" in confirm
 
         # The others play; the page reloads by itself; France ends its slots with the page's button up to its land slot.
-        st = _fr_slots(a, page)
+        # In its reinforcement slot it transfers a factor to Strasbourg's garrison with the order's form, and the
+        # CLI does the same in a copy of the folder: the same order is taken.
+        reinforced = []
+
+        def reinforce(st):
+            from eiapbem.rules.model import Phase
+
+            if st.slot.phase is not Phase.REINFORCEMENT:
+                return
+            c = b.parent / "C"
+            shutil.copytree(a, c)
+            page.click("#tabs button[data-tab='orders']")
+            page.click("details[data-order='reinforcement.transfer-factors'] summary")
+            page.fill("#f-reinforcement\\.transfer-factors-source", "corps:FR:V")
+            page.fill("#f-reinforcement\\.transfer-factors-target", "garrison:FR:city:strasbourg")
+            page.fill("#f-reinforcement\\.transfer-factors-infantry", "1")
+            _clear(page)
+            page.click("button[data-submit='reinforcement.transfer-factors']")
+            page.wait_for_function("() => document.getElementById('message').textContent.trim() !== ''", timeout=60000)
+            assert "error" not in _say(page), _say(page)
+            _cli(c, "reinforce", "transfer-factors", "--source", "corps:FR:V", "--target", "garrison:FR:city:strasbourg",
+                 "--infantry", "1")
+            assert _taken(a) == _taken(c) and len(_taken(a)) == 1
+            reinforced.append(_say(page))
+
+        st = _fr_slots(a, page, reinforce)
+        assert reinforced, "France had no reinforcement slot"
         _wait_slot(page, st.slot.key(st.date))
         assert "PR" in st.powers["FR"].wars
         # The host (a logged edit, 4.2.8) puts an Austrian corps of 10 factors in Freiburg, next to Strasbourg, so
