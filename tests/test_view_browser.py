@@ -381,6 +381,20 @@ def test_a_busy_month_is_readable(browser, homes):
                 for q in boxes[i + 1:]:
                     assert (p["x"] + p["width"] <= q["x"] + 0.5 or q["x"] + q["width"] <= p["x"] + 0.5
                             or p["y"] + p["height"] <= q["y"] + 0.5 or q["y"] + q["height"] <= p["y"] + 0.5), (name, p, q)
+        # The log, filtered by power and phase: the lines of 'log --json' of the host's acts in this diplomacy phase
+        # (the placements), newest first.
+        page.click("#tabs button[data-tab='log']")
+        page.select_option("#log-power", "host")
+        page.select_option("#log-phase", "diplomacy")
+        lines = json.loads(_cli(a, "log", "-n", "100000", "--json"))
+        want = [e["text"] for e in lines if e["author"] == "host" and e["slot"].split("/")[1] == "diplomacy"]
+        shown = page.eval_on_selector_all("#log-lines .logline", "(ls) => ls.map((l) => l.lastChild.textContent)")
+        assert len(want) >= 2 * placed and shown == want[::-1]
+        page.select_option("#log-power", "AU")
+        page.select_option("#log-phase", "")
+        shown = page.eval_on_selector_all("#log-lines .logline", "(ls) => ls.map((l) => l.dataset.author)")
+        assert shown and all(x == "AU" for x in shown)
+        page.click("#tabs button[data-tab='status']")
         # The history slider: January's monthly save, read only, without the host's placements; then now again.
         page.evaluate("() => EV.map.fit()")
         page.evaluate("() => { const h = document.getElementById('history'); h.value = '0';"
