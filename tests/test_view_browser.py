@@ -269,6 +269,7 @@ def test_a_month_played_through_the_page_is_the_month_the_cli_plays(browser, hom
         _clear(page)
         page.click("#move-go")
         _wait_message(page, "moves to freiburg")
+        page.wait_for_selector("body:not([data-selected])")  # the page has read the game again after the move
         _cli(b, "land", "move", "--unit", "corps:FR:V", "--path", "freiburg")
 
         # Attack: a click on Freiburg offers the orders that take a place; the attack form has it filled in.
@@ -495,6 +496,7 @@ def test_a_new_player_plays_a_month_in_the_page_against_an_email_opponent_at_the
                     _clear(page)
                     page.click("#move-go")
                     _wait_message(page, f"moves to {far}")
+                    page.wait_for_selector("body:not([data-selected])")
                     marched = True
                 _end_phase(page)
             elif "AU" in [w["power"] for w in au_st["waiting"] if w["here"]] or au_st["pending"]:
