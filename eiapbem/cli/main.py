@@ -49,6 +49,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.admin_cmd",
     "eiapbem.cli.scenario_cmd",
     "eiapbem.cli.shell_cmd",
+    "eiapbem.cli.view_cmd",
     "eiapbem.cli.audit_cmd",
     "eiapbem.cli.mail_cmd",
     "eiapbem.cli.campaign_cmd",

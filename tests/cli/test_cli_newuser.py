@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from battlekit import corps, ctx, land_state
 from clikit import WEAK, cli, new_game
 from eiapbem.cli import main
-from eiapbem.cli.actions_cmd import _describe, _field_comments
+from eiapbem.cli.actions_cmd import _describe
+from eiapbem.client.actionforms import field_comments as _field_comments
 from eiapbem.client import show
 from eiapbem.client.session import TEST_SCRYPT_ENV
 from eiapbem.client.status import answer_hint, render
@@ -210,7 +211,7 @@ def test_load_says_why_files_left_in_commin_are_not_new(tmp_path):
 
 def test_the_battle_list_marks_naval_combats_and_sieges_finished_and_names_the_siege_city():
     # A naval combat that had ended was listed "in progress", a siege "siege battle in ?".
-    from eiapbem.cli.battle_cmd import _where, finished
+    from eiapbem.client.documents import battle_place as _where, finished
 
     assert finished(SimpleNamespace(step="done")) and not finished(SimpleNamespace(step="pursuit"))
     assert finished(SimpleNamespace(finished=True)) and not finished(SimpleNamespace(finished=False))

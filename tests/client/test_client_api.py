@@ -1,7 +1,7 @@
-"""The CLI and the host's menu use only the session's public operations (issue 30 item 2).
+"""The CLI, the host's menu and the view use only the session's public operations (issue 30 item 2, issue 34).
 
 ``client/session.py`` lists them (``PUBLIC``, and its docstring says what each is for).  Read from the
-source: every attribute the modules of ``cli/`` and ``host/`` take from a session (a parameter annotated
+source: every attribute the modules of ``cli/``, ``host/`` and ``view/`` take from a session (a parameter annotated
 ``Session``, or a name bound to what opens one) is one of them; the session's parts (``store``, ``turns``,
 ``exchange`` ...) and the save's internals (``data``, ``contents``) are never reached from there.
 """
@@ -56,7 +56,7 @@ def test_every_public_operation_exists():
 
 
 def test_the_cli_and_the_host_use_only_the_sessions_public_operations():
-    files = sorted((PACKAGE / "cli").rglob("*.py")) + sorted((PACKAGE / "host").rglob("*.py"))
+    files = sorted((PACKAGE / "cli").rglob("*.py")) + sorted((PACKAGE / "host").rglob("*.py")) + sorted((PACKAGE / "view").rglob("*.py"))
     seen = uses(files)
     assert len(seen) > 100  # the scan sees the sessions it checks (admin, status, the actions, the battles)
     bad = [u for u in seen if u[2] not in session.PUBLIC]

@@ -141,11 +141,11 @@ def test_battle_report_takes_the_id_a_question_names(monkeypatch, asked):
     from types import SimpleNamespace
 
     from eiapbem.cli import battle_cmd, common
-    from eiapbem.client import fog
+    from eiapbem.client import documents, fog
 
     found = {"1805-10.gulf-of-lion.1": ("naval", "N"), "battle:1805-02:innsbruck:0": ("field", "F")}
     monkeypatch.setattr(common, "open_session", lambda *a, **k: SimpleNamespace(current=lambda: None))
-    monkeypatch.setattr(battle_cmd, "battles_of", lambda state: found)
+    monkeypatch.setattr(documents, "battles_of", lambda state: found)
     monkeypatch.setattr(battle_cmd, "render", lambda what, b, as_json: f"report of {what} {b}")
     monkeypatch.setattr(fog, "check_report", lambda *a: None)
     monkeypatch.setattr(fog, "viewers", lambda s: ())
