@@ -332,7 +332,7 @@ def from_form(kind: str, values: Any) -> Any:
 
 
 #: What a chit of a field battle does (11.2.1), in the words of 'eiapbem answer --help' (``ANSWER_HELP``, where
-#: each stands; tests/test_view.py checks it): the view's question box explains the choices with them.
+#: each stands; tests/view/test_view.py checks it): the view's question box explains the choices with them.
 CHITS = {
     "outflank": "needs two corps; leans on the commander's strategic rating",
     "assault": "bloody, weak against defend",
