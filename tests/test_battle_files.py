@@ -233,7 +233,7 @@ def test_each_kind_of_battle_file_has_its_own_name_and_the_older_name_still_load
 
 
 def test_battle_files_carry_the_changes_not_the_state_and_stay_a_few_kilobytes(tmp_path):
-    # docs/file-format.md 7.4, battle format 2: a question carries the changes from the state the defender holds
+    # Battle format 2 (the file format's battle files section): a question carries the changes from the state the defender holds
     # (the slot's start, then the last question's), so a battle file stays near a kilobyte or two whatever the
     # size of the game, and the attacker's turn file, which carries them all, stays small too.
     t = Table(tmp_path)

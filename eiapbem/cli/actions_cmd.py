@@ -296,6 +296,12 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
         action = _make(cls, build, values)
         s = open_session(**common)
         slot = s.state.slot
+        if slot is not None and slot.phase not in spec.phases and getattr(cls, "ANY_PHASE", False):
+            where = ", ".join(str(p) for p in spec.phases[:-1]) + f" or {spec.phases[-1]}"
+            raise IllegalAction(f"'eiapbem {name}' is taken in one of your own slots of the {where} phase; the game is "
+                                f"in the {slot.phase} phase of {s.state.date.name}, whose slot takes only its own orders",
+                                hint=f"run 'eiapbem {name}' again in your next such slot ('eiapbem status' says whose "
+                                     "turn it is); a setting made there counts from the next phase it names")
         if slot is not None and slot.phase not in spec.phases:
             now = GROUPS[slot.phase]
             raise IllegalAction(f"'eiapbem {GROUPS[spec.phases[0]]} {name}' is an order of the {spec.phases[0]} phase; "
@@ -316,7 +322,7 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
             else:
                 click.echo(f"{s.power}: {name} {_describe(action)} accepted ({n} order{'s' if n != 1 else ''} so far in "
                            "this phase; 'eiapbem end-phase' sends them)")
-            for line in peace_terms_words(action, s.power):
+            for line in peace_terms_words(action, s.power) + call_words(s.state, action, s.power):
                 click.echo(line)
         from eiapbem.client.status import answer_hint, to_do
 
@@ -341,6 +347,32 @@ def host_act_command(spec: engine.HostActSpec, run: Callable[..., None]) -> clic
         run(_make(cls, build, values), **common)
 
     return click.Command(name, callback=callback, params=params, help=spec.summary, short_help=spec.summary)
+
+
+def call_words(state: Any, action: Any, power: str) -> list[str]:
+    """What a call to allies or an answer to calls does not do now (6.3, 000:640): it acts on a war declared in
+    a diplomacy phase, so a war that began earlier is not one it answers, and an ally already at war with the enemy
+    is not called. The order is still taken: it stands for a later war."""
+    from eiapbem.core.powers import POWER_NAMES
+    from eiapbem.rules import relations
+
+    kind = getattr(action, "KIND", "")
+    if kind not in ("diplomacy.call-allies", "diplomacy.answer-calls") or not action.ally:
+        return []
+    enemy = action.enemy
+    out = []
+    at_war = [power] if kind == "diplomacy.call-allies" else list(action.ally)
+    for p in at_war:
+        war = relations.war_with(state, p, enemy)
+        if war is not None and war.since < state.date:
+            out.append(f"this does nothing for the war of {POWER_NAMES[p]} with {POWER_NAMES[enemy]}, which began in "
+                       f"{war.since.name}: allies are called only into a war declared in a diplomacy phase (6.3); the "
+                       "order stands for a later war")
+    if kind == "diplomacy.call-allies":
+        for q in action.ally:
+            if relations.war_with(state, q, enemy) is not None:
+                out.append(f"{POWER_NAMES[q]} is already at war with {POWER_NAMES[enemy]}: a call does nothing there (6.3)")
+    return out
 
 
 def peace_terms_words(action: Any, power: str) -> list[str]:
