@@ -4,6 +4,7 @@ effect): driven through the command line as a player types it."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from clikit import cli, files_in, new_game
 
@@ -118,6 +119,15 @@ def test_a_call_to_allies_for_an_older_war_says_it_does_nothing_for_that_war(tmp
     assert "Spain is already at war with Austria" in r.output and "Prussia is" not in r.output
     r = cli(home, "diplomacy", "call-allies", "--enemy", "GB", "--ally", "PR", "--power", "FR", "--password", "pw-FR")
     assert r.exit_code == 0 and "does nothing" not in r.output, r.output  # a standing order for a later war
+    r = cli(home, "diplomacy", "answer-calls", "--enemy", "AU", "--ally", "SP", "--power", "PR", "--password", "pw-PR")
+    assert r.exit_code == 0 and "this does nothing for the war of Spain with Austria" in r.output, r.output
+
+
+def test_naval_attack_says_it_ends_the_fleet_movement():
+    # A naval attack ends the phase's fleet movement (8.10); corps already loaded were stuck, and nothing said so.
+    r = cli(Path("."), "naval", "attack", "--help")
+    assert r.exit_code == 0 and "the first attack ends your fleet movement and loading this phase" in " ".join(
+        r.output.split()), r.output
 
 
 def test_files_put_in_commin_by_mistake_are_named_with_where_they_belong(tmp_path):

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from eiapbem.core.dice import Dice
+from eiapbem.core.errors import RulesBug
 from eiapbem.data.context import rules_context
 from eiapbem.rules.combat.field import start_field_battle
 from eiapbem.rules.engine import AnswerDecision
@@ -130,7 +131,7 @@ def _fight(root: Path) -> list[BattleRow]:
         send("FR", au.last_battle_file, "reply")
         fr = open_("FR")
     else:
-        raise RuntimeError("the benchmark's battle does not end")
+        raise RulesBug("the benchmark's battle by battle files does not end")
     send("AU", homes["FR"] / "battles" / fr.fights()[BID].name, "close")
     t = time.perf_counter()
     turn = open_("FR").end_phase()
@@ -141,7 +142,7 @@ def _fight(root: Path) -> list[BattleRow]:
     rep = open_("PR").load_all()
     t_load = time.perf_counter() - t
     if rep.refused or not rep.loaded:
-        raise RuntimeError(f"the turn file carrying the battle was not loaded: {rep.refused}")
+        raise RulesBug(f"the turn file carrying the benchmark's battle was not loaded: {rep.refused}")
     rows = [BattleRow(f"battle {kind} file (the largest of {len(sizes[kind])})", max(sizes[kind]), None,
                       min(load[kind]) * 1000) for kind in ("question", "reply", "close")]
     n = sum(len(v) for v in sizes.values())
