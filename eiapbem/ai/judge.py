@@ -15,7 +15,8 @@ only (no float), the same at every client (docs/decisions.md "War and peace" giv
   ``own`` (the two powers' whole armies, no distance, no delay), ``allies`` (the above) or ``coalition`` (also a
   second front, ``second_front``, ``WATCH``);
 - **what a war is worth** (``judge_war``, ``worth``): the chances that the enemy sues and that the power must sue
-  (``WIN`` by the ratio of the sides; a war with Britain is won at sea too), and what each outcome does to its
+  (``WIN`` by the ratio of the sides; a war with Britain is won at sea too; a new war's moved by the field
+  battles of the last ``MEMORY`` months between the two, ``recent_battles``), and what each outcome does to its
   political status (6.2.1: -3 to declare; 6.4.2: +3 for a conditional surrender accepted, +2 for a royal marriage
   B.4, ``SPOILS``, -5 for surrendering; ``BATTLES`` and ``NAVAL`` for the battles, 000:3215-3222), held over the
   level's horizon (``Level.plan_months``) in point-quarters (12.1: each economic phase's victory points follow the
@@ -93,6 +94,12 @@ SIEGE_MONTHS = 2
 #: Political points (hundredths, each quarter of the horizon) per point of the natural alliance table's hostility
 #: (15.0): the standing aims of the powers (Great Britain against France is -10).
 HOSTILE = 20
+#: Each net political point of the field battles between two powers moves the chances of their war this many
+#: percent: the battles of the war being fought (``ai.strategy.chances``), and for a new war those of the last
+#: ``MEMORY`` months (the battles the state keeps): a power beaten in the field does not declare the same war again
+#: as if nothing had happened (each declaration is -3, 6.2.1).
+MOMENTUM = 5
+MEMORY = 12
 
 
 def _table(points: tuple[tuple[int, int], ...], x: int) -> int:
@@ -108,6 +115,14 @@ def _table(points: tuple[tuple[int, int], ...], x: int) -> int:
 def chance(r: int) -> int:
     """Percent chance that a side ``r`` percent as strong as the other makes it sue (``WIN``)."""
     return _table(WIN, r)
+
+
+def shifted(win: int, lose: int, shift: int) -> tuple[int, int]:
+    """(win %, lose %) moved by ``shift`` percent toward the winner, within 0-100 and summing to 100 at most."""
+    win, lose = max(0, min(100, win + shift)), max(0, min(100, lose - shift))
+    if win + lose > 100:
+        win, lose = win * 100 // (win + lose), lose * 100 // (win + lose)
+    return win, lose
 
 
 def ratio(mine: int, theirs: int) -> int:
@@ -491,6 +506,8 @@ def judge_war(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = (
     mine, theirs = sides(b, p, q, lvl, joining)
     r, win, lose, share, naval = outlook(b, p, q, lvl, mine, theirs)
     new = q not in b.state.powers[p].wars
+    if new and lvl.judgment != "own":  # the field's recent verdict between the two (``MEMORY``)
+        win, lose = shifted(win, lose, MOMENTUM * recent_battles(b, p, q))
     return Judgement(p, q, mine, theirs, r, win, lose, share, naval,
                      worth(b, p, q, lvl, win, lose, new=new, share=share, naval=naval, allies_in_war=mine))
 
@@ -620,6 +637,16 @@ def battle_points(b: Board, p: str, e: str, since_index: int) -> int:
     return total
 
 
+def recent_battles(b: Board, p: str, e: str) -> int:
+    """Net political points of ``p`` in the field battles against ``e`` of the last ``MEMORY`` months."""
+    key = ("recent", p, e)
+    got = b._memo.get(key)
+    if got is None:
+        got = battle_points(b, p, e, b.state.date.index - MEMORY)
+        b._memo[key] = got
+    return int(got)
+
+
 def war_state(b: Board, p: str, e: str) -> WarState:
     st = b.state
     w = st.powers[p].wars[e]
@@ -634,5 +661,5 @@ def war_state(b: Board, p: str, e: str) -> WarState:
 __all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "WIN", "WarState", "battle_points",
            "before_declarations", "board", "brought", "candidates", "chance", "declarations", "gaps", "hostility",
            "in_order", "in_reach", "judge_war", "looming", "menace", "months_to_decide", "natural_friends",
-           "outlook", "partners", "passage", "prox", "race_leader", "ratio", "rival", "sea_power", "second_front",
-           "sides", "strength", "war_state", "worth"]
+           "outlook", "partners", "passage", "prox", "race_leader", "ratio", "recent_battles", "rival", "sea_power",
+           "second_front", "shifted", "sides", "strength", "war_state", "worth"]

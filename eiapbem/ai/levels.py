@@ -47,7 +47,8 @@ horizon (months), candidate   12, the two most   18, three            24, every 
 wars weighed a month          hostile                                 reach
 declares war (at most one a   when the war is worth victory points over its horizon (the same rule at every level):
 month, ai.strategy)           the chances of the sides, the political points of a surrender and of the battles,
-                              the -3 of the declaration, the natural alliance table's stance
+                              the -3 of the declaration, the natural alliance table's stance; medium and hard
+                              also by the field battles of the last 12 months between the two (``judge.MEMORY``)
 peace (6.4)                   sues when going on costs more than a surrender (capitals and home areas held by the
                               enemy, the battles lost, the chances); informal peace when the war is worth nothing
                               more to it; war-weariness after 12 / 10 / 8 months without a decision
@@ -233,7 +234,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 11, "ai-medium": 11, "ai-hard": 11}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 12, "ai-medium": 12, "ai-hard": 12}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -242,7 +243,7 @@ VERSIONS: dict[str, int] = {"ai-easy": 11, "ai-medium": 11, "ai-hard": 11}  # 2:
 # obligation the plans leave open is met from the rules' list of possible actions (``ai.meet_obligations``); 10: the
 # war plan (ai.strategy: declarations, coalitions, alliances, subsidies, peace by what a war is worth); 11: armies,
 # goals, supply-aware marches, garrisons, proportionate answers and judged battles (issue 28 item 2), the loser
-# foreseeing the victor's terms
+# foreseeing the victor's terms; 12: a new war judged with the field battles of the last year between the two
 
 
 def level(kind: PlayerKind | str) -> Level:

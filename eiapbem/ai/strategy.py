@@ -63,10 +63,9 @@ FIRST_MONTHS = 3
 #: A surrender's political points: unconditional (-8) over conditional (-5) (6.4.2), hundredths.
 UNCONDITIONAL = 300
 #: ``chances``: an enemy capital held makes its owner sue at least this often (percent); each net political point of
-#: the battles moves the chances so many percent, and each home area held so many; war-weariness fades them by
-#: ``WEARINESS`` percent a month past the level's ``weary_months``.
+#: the battles moves the chances ``judge.MOMENTUM`` percent, and each home area held ``AREA_MOMENTUM``; war-weariness
+#: fades them by ``WEARINESS`` percent a month past the level's ``weary_months``.
 HELD_CAPITAL = 60
-MOMENTUM = 5
 AREA_MOMENTUM = 2
 WEARINESS = 15
 #: Terms a surrender costs the loser besides its political points (hundredths of political points, by code).
@@ -272,10 +271,7 @@ def chances(ws: judge.WarState, j: judge.Judgement, lvl: Level) -> tuple[int, in
         win = max(win, HELD_CAPITAL)
     if ws.capitals_lost:
         lose = max(lose, HELD_CAPITAL)
-    shift = MOMENTUM * ws.battles + AREA_MOMENTUM * (ws.areas_held - ws.areas_lost)
-    win, lose = max(0, min(100, win + shift)), max(0, min(100, lose - shift))
-    if win + lose > 100:
-        win, lose = win * 100 // (win + lose), lose * 100 // (win + lose)
+    win, lose = judge.shifted(win, lose, judge.MOMENTUM * ws.battles + AREA_MOMENTUM * (ws.areas_held - ws.areas_lost))
     if not (ws.capitals_lost or ws.capitals_held) and ws.months > lvl.weary_months:
         fade = max(0, 100 - WEARINESS * (ws.months - lvl.weary_months))
         win, lose = win * fade // 100, lose * fade // 100

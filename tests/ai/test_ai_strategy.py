@@ -53,10 +53,12 @@ def _resolve(st, **given):
     return engine.resolve_slot(st, orders, ctx(b"resolve"))
 
 
-def _battle(st, n, area, winner_power, loser_power, points=3):
-    """A finished field battle of this month won by ``winner_power`` (its political points as the rules log them)."""
+def _battle(st, n, area, winner_power, loser_power, points=3, when=None):
+    """A finished field battle of this month (or ``when``) won by ``winner_power`` (its political points as the rules
+    log them)."""
     events = (BattleEvent(1, 1, "battle.political-points", "points", FrozenMap({"gain": points, "loss": points})),)
-    bid = f"battle:{st.date.year:04d}-{st.date.month:02d}:{area}:{n}"
+    when = when or st.date
+    bid = f"battle:{when.year:04d}-{when.month:02d}:{area}:{n}"
     b = FieldBattle(id=bid, kind="field", area=area, terrain="flat", river_crossing=False,
                     attacker=BattleSide(role="attacker", power=winner_power, units=()),
                     defender=BattleSide(role="defender", power=loser_power, units=()),
@@ -251,6 +253,25 @@ def test_a_war_nobody_wins_fades_into_an_informal_peace(set_up):
     out = _resolve(st)
     assert "RU" not in out.state.powers["PR"].wars
     assert any("informal peace" in e.text for e in out.events if e.kind == "diplomacy.peace")
+
+
+def test_a_power_beaten_in_the_field_does_not_declare_the_same_war_again_at_once(set_up):
+    # France's war of choice (Spain, the one it can win); had Spain beaten the French twice in the field within the
+    # last year (after an informal peace, say), France would not pay -3 (6.2.1) to try again as if nothing had
+    # happened; battles older than judge.MEMORY months are forgotten
+    target = strategy.war_plan(set_up, "FR", HARD, ctx()).declare
+    assert target is not None
+
+    def beaten(months_ago):
+        when = set_up.date.plus(-months_ago)
+        return _battle(_battle(set_up, 0, "linz", target, "FR", when=when), 1, "brunn", target, "FR", when=when)
+
+    recent = beaten(2)
+    assert judge.recent_battles(judge.board(recent, ctx()), "FR", target) < 0
+    assert strategy.war_plan(recent, "FR", HARD, ctx()).declare != target
+    old = beaten(judge.MEMORY + 1)
+    assert judge.recent_battles(judge.board(old, ctx()), "FR", target) == 0
+    assert strategy.war_plan(old, "FR", HARD, ctx()).declare == target
 
 
 def test_subsidies_go_to_allies_fighting_its_enemy_and_are_given(set_up):
