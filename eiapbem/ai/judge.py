@@ -15,7 +15,8 @@ only (no float), the same at every client (docs/decisions.md "War and peace" giv
   ``own`` (the two powers' whole armies, no distance, no delay), ``allies`` (the above) or ``coalition`` (also a
   second front, ``second_front``, ``WATCH``);
 - **what a war is worth** (``judge_war``, ``worth``): the chances that the enemy sues and that the power must sue
-  (``WIN`` by the ratio of the sides; a war with Britain is won at sea too), and what each outcome does to its
+  (``WIN`` by the ratio of the sides; a war with Britain is won at sea too; a new war's moved by the field
+  battles of the last ``MEMORY`` months between the two, ``recent_battles``), and what each outcome does to its
   political status (6.2.1: -3 to declare; 6.4.2: +3 for a conditional surrender accepted, +2 for a royal marriage
   B.4, ``SPOILS``, -5 for surrendering; ``BATTLES`` and ``NAVAL`` for the battles, 000:3215-3222), held over the
   level's horizon (``Level.plan_months``) in point-quarters (12.1: each economic phase's victory points follow the
