@@ -14,8 +14,8 @@ Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot
 4. **incursions answered** (``answer_incursions``): each enemy stack in the field within the power's home nation
    or a month's march (half ``REACH``, over the crossing arrows open now) of a capital, nearest the capital first, is answered by the nearest free corps (not an army's head)
    that the level judges enough to beat it and the enemy next to it, a quarter over, and no more (one corps never
-   pulls the whole army); if the free corps within two months' march are not enough, none is sent; the corps sent
-   leave their armies;
+   pulls the whole army), led by one that reaches the stack this slot (not held back by one from afar); if the free
+   corps within two months' march are not enough, none is sent; the corps sent leave their armies;
 5. **armies on the march**: each marches on its goal (``march``);
 6. **the reserve** rests where it is supplied (``rest``).
 
@@ -203,7 +203,10 @@ def answer_incursions(b: Any, lvl: Any, free: list[str], budget: logistics.Budge
                 break
         if not group or odds.estimate(b, lvl, area, group).odds < lvl.attack_odds:
             continue  # not enough near: the capital's garrison and the armies see to it
-        head = max(group, key=lambda i: (assess.tactical(b.state, ctx, [i]), b.state.units[i].factors.total, i))
+        # the head leads the march: a corps that reaches the stack this slot, the best leader's, the largest, the
+        # nearest (one from afar would hold the others back a month while the stack stands in its land)
+        head = max(group, key=lambda i: (area in moves.reachable(b, b.state.units[i]), assess.tactical(b.state, ctx, [i]),
+                                         b.state.units[i].factors.total, -group.index(i)))
         army = Army(head, None, [head] + [i for i in group if i != head], answer=True)
         f = assess.forces_in(b.state, ctx, area, power)
         march(b, lvl, army, Goal(area, 0, 0, f.enemy - f.enemy_city), budget)

@@ -5,6 +5,8 @@ Each test builds a seeded position on the packaged map (``battlekit``), plays th
 
 - a lone enemy corps next to the capital: the answer is proportionate and the capital stays garrisoned;
 - a broken enemy army next to a superior stack: the stack attacks, at every level;
+- an enemy stack in the home nation next to two corps, with help far off: the answer is led by a corps that reaches
+  it this slot (11.2.11: the others of the army may join from next door), not held back by one from afar;
 - winter: no stack marches into an area where foraging would cost more than the battle there, and the same march
   in summer, supplied, is made (so the restraint is judgement, not passivity);
 - a fleet shuttle ferrying enemy corps across a strait: the ferry is intercepted (its port blockaded, 8.8, so a
@@ -89,6 +91,33 @@ def _broken_army_at_linz(kind: str):
 def test_a_superior_stack_strikes_the_broken_army_next_door(kind):
     turn = ai.play_slot(_broken_army_at_linz(kind), "AU", ctx(b"broken"))
     assert "linz" in _battles(turn, "AU"), kind
+
+
+# ----------------------------------------------------------------- an answer led by the corps that can reach
+
+def _stack_at_linz_with_help_far_off(kind: str):
+    """Austria's slot: two French corps (20 factors) stand at Linz, in Austria, next to two Austrian corps at Vienna
+    (28 factors); two more Austrian corps are in Debrecen, beyond a month's march, and the Archduke Charles is at
+    Prague with one corps."""
+    s = _slot(land_state().with_war("AU", "FR", Date(1805, 5), ("AU",)), "AU", kind, treasury=60)
+    for cid in ("corps:FR:I", "corps:FR:II"):
+        s = corps(s, cid, "linz", infantry=10)
+    for cid, area in (("corps:AU:II", "vienna"), ("corps:AU:III", "vienna"), ("corps:AU:IV", "debrecen"),
+                      ("corps:AU:V", "debrecen"), ("corps:AU:I", "prague")):
+        s = corps(s, cid, area, infantry=12, cavalry=2)
+    return leader(s, "leader:AU:charles", "corps:AU:I")
+
+
+@pytest.mark.parametrize("kind", ("ai-easy", "ai-hard"))
+def test_an_incursion_is_answered_by_the_corps_next_door_not_held_back_by_one_from_afar(kind):
+    # the answer's corps are the nearest first (a corps from Debrecen is added when the two at Vienna are judged too
+    # few at the answer's margin); the one leading the march must be one that reaches Linz this slot, else the two
+    # at Vienna wait a month with the enemy in their land.  Easy (factors) and hard (the battle played forward)
+    # judge the battle worth fighting here; medium's strength estimate does not.
+    turn = ai.play_slot(_stack_at_linz_with_help_far_off(kind), "AU", ctx(b"answer"))
+    fought = _battles(turn, "AU")
+    assert "linz" in fought, kind
+    assert {"corps:AU:II", "corps:AU:III"} <= set(fought["linz"]), fought
 
 
 # ----------------------------------------------------------------- winter foraging
