@@ -110,7 +110,8 @@ class AutoPlay(Store):
             self.state, orders, self.computer,
             ai_ctx=lambda key: rules_context(pdice.ai_dice(chain, key)),
             resolve_ctx=lambda: rules_context(resolve_dice(chain.head)),
-            setup_for=self._setup_for)
+            setup_for=self._setup_for,
+            pass_ctx=lambda key: rules_context(pdice.pass_dice(chain, key)))
         if state is not self.state or used:
             self.data = replace(self.data, state=state, orders={} if used else self.data.orders,
                                 meta=sealed_orders.spent(self.data.meta, state))

@@ -46,6 +46,7 @@ def status_record(s: Any) -> dict:
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
     }
     rec["peace_terms"] = peace_terms_in_force(st, s.power)
+    rec["passed"] = passed_this_month(s)
     if slot is None:
         return rec
     impl = engine.phase_implemented(slot.phase)
@@ -120,6 +121,22 @@ def status_record(s: Any) -> dict:
 
     rec["forks"] = fork_lines(s)  # forks this folder set aside (issue 20)
     return rec
+
+
+def passed_this_month(s: Any) -> list[dict]:
+    """The slots of the month in play that no file played: ended by themselves, the rules leaving their power
+    nothing to decide (``engine.pass_slot``), or left out by the power's own skip setting (13.9); from the
+    game's log, oldest first."""
+    from eiapbem.rules.sequence import PASSED
+
+    st = s.state
+    month = f"{st.date}/"
+    out = []
+    for e in s.journal(400):
+        if e.kind == PASSED and e.slot.startswith(month):
+            out.append({"slot": e.slot, "power": str(e.params.get("power", "")), "phase": str(e.params.get("phase", "")),
+                        "reason": str(e.params.get("reason", "")), "text": e.text})
+    return out
 
 
 def to_do(state: Any, power: str, ctx: Any) -> list[str]:
@@ -210,6 +227,9 @@ def render(rec: dict) -> list[str]:
                    + ", ".join(f"{c['power']} ({c['level']})" for c in rec["computer"]))
     if rec["waiting"]:
         out.append("Waiting for: " + ", ".join(f"{w['power']} ({w['from']})" for w in rec["waiting"]))
+    if rec.get("passed"):
+        out.append("Passed this month without a file (every client plays them alike): "
+                   + "; ".join(f"{x['power']} {x['phase']} ({_why(x['reason'])})" for x in rec["passed"]))
     p = rec["power"]
     if rec["orders_sent"] is not None:
         n = rec["orders_sent"]
@@ -238,6 +258,12 @@ def render(rec: dict) -> list[str]:
         out.append("Last log lines:")
         out.extend(f"  [{e['slot']}] {e['text']}" for e in rec["log"])
     return out
+
+
+def _why(reason: str) -> str:
+    if reason == "no-choice":
+        return "nothing to decide"
+    return "skipped by its own setting, 13.9" + (", continuous" if reason == "skip-continuous" else "")
 
 
 def diplomacy_lines(s: Any) -> list[str]:

@@ -180,6 +180,9 @@ class GameData:
         meta.setdefault("based_on", "")
         meta.setdefault("sealed", {})  # client/orders.py: sealed diplomacy orders awaiting their reveal
         meta.setdefault("reactions", {})  # client/orders.py: this folder's diplomatic reactions, sent each month
+        meta.setdefault("ahead", {})  # client/orders.py: next month's diplomacy orders, sealed in the land file
+        if meta.get("sealed"):
+            meta["sealed"] = {p: {"ahead": False, **v} for p, v in meta["sealed"].items()}
         return {"state": self.state.encode(), "meta": meta, "taken": self.taken, "orders": self.orders,
                 "outbox": self.outbox or None, "battles": self.battles, "journal": self._journal_encoded(journal_from)}
 
