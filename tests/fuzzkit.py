@@ -115,7 +115,7 @@ def try_load(corpus: Corpus, item: tuple, data: bytes) -> Outcome:
     rp = corpus.receiver(home, "TU")
     before = (rp.contents, rp.data)
     try:
-        rp._load_bytes(data, name)
+        rp.turns.load_bytes(data, name)
     except EiaError as err:
         msg = str(err)
         if (rp.contents, rp.data) != before:

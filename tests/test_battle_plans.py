@@ -47,8 +47,8 @@ def test_the_defender_answers_the_whole_battle_in_one_reply_and_it_ends_without_
     events = [e.text for e in st.battles[BID].events]
     assert any("defender chose cordon" in e for e in events), events
     assert fight(t) == []  # nothing more travels
-    f = fr.data.battles["fights"][BID]
-    assert f["closed"] and len(f["files"]) == 3  # question, reply, close: one exchange, two rounds of mail
+    f = fr.fights()[BID]
+    assert f.closed and len(f.files) == 3  # question, reply, close: one exchange, two rounds of mail
     assert (t.home("FR") / "battles" / CLOSE).is_file()
     hashes = _carry(t, fr.end_phase())
     assert len(set(hashes.values())) == 1, hashes

@@ -88,14 +88,14 @@ class Game:
 
                 fr.act(AnswerDecision(mine[0].id, mine[0].options[0]))
                 continue
-            out = [f for f in fr.data.battles.get("fights", {}).values() if f["out"]]
+            out = [f for f in fr.fights().values() if f.out]
             if not out:
                 return
-            name = out[0]["name"]
+            name = out[0].name
             (homes["AU"] / "battles").mkdir(exist_ok=True)
             shutil.copy(homes[attacker] / "battles" / name, homes["AU"] / "battles" / name)
             au.load_path(homes["AU"] / "battles" / name)
-            bid = next(iter(au.data.battles["answer"]))
+            bid = next(q.context["battle"] for q in au.battle_questions())
             au.act(BattlePlan(bid, chit=("defend",), withdraw_below=100, no_pursuit=True))
             reply = au.last_battle_file
             shutil.copy(reply, homes[attacker] / "battles" / reply.name)

@@ -2,7 +2,7 @@
 
 An audit starts from the gamestart file, as a new player joining would
 (4.2.2), and loads every turn and admin file the folder holds, in chain order,
-through the same code a player's ``load`` uses (``Session._load_bytes``): each
+through the same code a player's ``load`` uses (``Turns.load_bytes``): each
 file's signature against the roster, its place in the hash chain, its dice
 reveal against the author's committed chain, every recorded roll re-derived
 from the file's seed, the battle files it carries with their commit-reveal
@@ -32,6 +32,7 @@ from typing import Any
 
 from eiapbem.client import inbox, pace
 from eiapbem.client.session import GameData, NoGame, Session, find_game, local_roles
+from eiapbem.client.store import Store
 from eiapbem.core.errors import BadEncoding, EiaError
 from eiapbem.pbem import atomic, crypto, envelope, files, folders, keys, savegame
 from eiapbem.pbem.errors import AlreadyLoaded
@@ -41,14 +42,20 @@ from eiapbem.rules.model import GameState, first_difference
 from eiapbem.rules.sequence import PASSED
 
 
-class Replay(Session):
-    """A session that never writes: the audit's save lives in memory only, and it loads its own files too."""
-
-    replays_own = True
+class MemoryStore(Store):
+    """A save that is never written: ``contents`` and ``data`` in memory only."""
 
     def save(self) -> None:
-        """Nothing to write, nothing to encode: the replay's save is ``contents`` and ``data`` in memory."""
+        """Nothing to write, nothing to encode."""
         self.data = self.data.absorbed()  # as a save does: the log lines leave the state for the journal
+
+
+class Replay(Session):
+    """A session that never writes (its save is a ``MemoryStore``) and loads its own files too."""
+
+    def __init__(self, home: Path, game: str, me: keys.Identity, contents: SaveContents, data: GameData,
+                 local: dict) -> None:
+        super().__init__(MemoryStore(home, game, me, contents, data, local), replays_own=True)
 
 
 @dataclass
@@ -193,7 +200,7 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
     gs = _gamestart(found, home, game)
     chain, body = files.open_gamestart(gs.data, [me], gs.path.name)
     rp = Replay(home, game, me, SaveContents(chain, None, {}), _first_state(body, chain, gs.path.name), {})
-    rp._settle()
+    rp.auto.settle()
     rp.save()
     passed = {rp.state.state_hash()}
     pending = sorted((x for x in found if x.h.kind in ("turn", "admin")), key=lambda x: (x.h.epoch, x.h.seq, x.path.name))
@@ -216,7 +223,7 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
                 continue
             snap = rp.save_snapshot()
             try:
-                rp._load_bytes(x.data, x.path.name)
+                rp.turns.load_bytes(x.data, x.path.name)
             except AlreadyLoaded:
                 pending.remove(x)
                 continue
@@ -321,7 +328,7 @@ def _new_epoch(rp: Replay, path: Path, me: keys.Identity, points: list) -> Point
                      "an earlier point of the same game)")
     rp.contents = SaveContents(chain, data.to_obj(), rp.contents.starts)
     rp.data = data
-    rp._settle()
+    rp.auto.settle()
     rp.save()
     return None
 
@@ -352,7 +359,7 @@ def _first_bad(rp: Replay, saved: SaveContents, saved_data: GameData, pending: l
             x = others[0]
             snap = rp.save_snapshot()
             try:
-                rp._load_bytes(x.data, x.path.name)
+                rp.turns.load_bytes(x.data, x.path.name)
             except EiaError as err:  # why it does not fit says more than "another file"
                 return Point(x.path.name, s, x.h.author, str(err), x.hash.hex())
             finally:

@@ -214,13 +214,29 @@ def exchanges_of(opened: Mapping[str, Sequence[Opened]], plan: Sequence[Any], se
         acts = tuple(engine.action_from_obj(o, f"{name} {bid} reply {j + 1}") for o in answers)
         if not all(isinstance(x, AnswerDecision) or getattr(x, "KIND", "") == turn.PLAN for x in acts):
             raise BadEncoding(f"{name}: a battle reply may only answer questions, or give standing orders for the battle")
-        if any(getattr(x, "KIND", "") == turn.PLAN and x.battle != bid for x in acts):
+        if any(getattr(x, "KIND", "") == turn.PLAN and getattr(x, "battle", None) != bid for x in acts):
             raise BadEncoding(f"{name}: a reply in {bid} gives standing orders for another battle")
         out.append(Exchange(bid, defenders[bid], ask, at, acts, crypto.battle_seed(a, b, q.hash)))
     for bid, files_ in opened.items():
         if complete and len(files_) != 2 * seen.get(bid, 0) + 1:
             raise BadEncoding(f"{name} carries battle files of {bid} that no exchange uses")
     return out
+
+
+def exchanges_so_far(book: bodies.BattleBook) -> list[Exchange]:
+    """The exchanges done so far in the acting power's slot, from its own battle records (the save's battle book)."""
+    if not book.plan:
+        return []
+    secrets = {bid: f.secret for bid, f in book.fights.items() if f.secret}
+    opened = {}
+    for bid, f in book.fights.items():
+        items = []
+        for i, (data, fk) in enumerate(f.files):
+            env = envelope.parse(data, f"battle file {i + 1} of {bid}")
+            items.append(Opened(env, crypto.open_body(env, fk), crypto.file_hash(env)))
+        opened[bid] = items
+    return exchanges_of(opened, [list(x) for x in book.plan], secrets, {bid: f.defender for bid, f in book.fights.items()},
+                        "your battle files", complete=False)
 
 
 def check_hidden(opened: Mapping[str, Sequence[Opened]], exchanges: Sequence[Exchange], secrets: Mapping[str, bytes],
@@ -274,6 +290,6 @@ def fight_result(state: GameState, bid: str) -> str:
 
 
 __all__ = ["BattleDice", "Exchange", "NoRoll", "NoRollDice", "Opened", "Played", "area_of", "auto_answer", "automatic",
-           "check_asked", "check_files", "check_hidden", "check_plan", "exchange_needed", "exchanges_of", "fight_area", "fight_finished",
+           "check_asked", "check_files", "check_hidden", "check_plan", "exchange_needed", "exchanges_of", "exchanges_so_far", "fight_area", "fight_finished",
            "fight_result", "file_name",
            "hidden_commit", "index_of", "place_of", "questions_for", "slot_label"]

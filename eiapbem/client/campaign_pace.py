@@ -48,7 +48,7 @@ def order_next_month(s: Any, power: str, kind: PlayerKind, ctx: Any) -> int:
     if not seals(st) or power in st.order_sheet.commitments or st.date >= st.end or st.options.one_round_diplomacy:
         return 0
     ahead = st.replace(date=st.date.next(), slot=Slot(Phase.DIPLOMACY, ORDERS, None, tuple(POWERS)))
-    kept = sealed_orders.as_kept(s.data.meta, ahead, power)
+    kept = sealed_orders.as_kept(s.meta, ahead, power)
     n = 0
     for o in ai.orders(kept.with_power(power, controller=kind), power, ctx):
         s.order_ahead(o)

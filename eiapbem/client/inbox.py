@@ -95,7 +95,7 @@ def strangers(f: GameFolders, games: list[str], game: str) -> list[tuple[str, st
     if f.commin.exists() and not f.commin.is_dir():
         return [("commin", f"{f.commin} is a file, not a folder: the files others send go into a folder commin/; "
                  "move the file away")]
-    out = []
+    out: list[tuple[str, str]] = []
     if not f.commin.is_dir():
         return out
     for p in sorted(f.commin.iterdir()):

@@ -7,7 +7,7 @@ module is what a player's folder does with them:
   the player gave are checked against the common starting state, a fresh
   random nonce is drawn, and the turn file carries only
   ``CommitOrders(digest)``.  The orders and the nonce stay in this folder's
-  save (``GameData.meta["sealed"]``, sealed to this folder's roles like the
+  save (``SaveMeta.sealed``, sealed to this folder's roles like the
   rest of the save) until the reveal;
 - **reveal round** (``diplomacy/orders``): "End Current Phase" writes
   ``RevealOrders(nonce)`` followed by exactly the sealed orders; orders can
@@ -22,7 +22,7 @@ out in the clear in one file, as in the economic phase.
 settings, ``rules.diplomacy.orders.REACTION_FIELDS``) are not kept in the
 shared state between months: the rules clear them once the month is
 resolved.  This folder keeps its powers' settings in its save
-(``GameData.meta["reactions"]``) and puts them, as the orders that set them,
+(``SaveMeta.reactions``) and puts them, as the orders that set them,
 in front of the player's own orders of every diplomacy phase — inside the
 commitment, so they are revealed with everyone's declarations only after
 every commitment is in, and used at that month's resolution.  The first time
@@ -36,6 +36,8 @@ from typing import Any, Callable
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import IllegalAction
+from eiapbem.core.frozenmap import FrozenMap
+from eiapbem.pbem.bodies import SaveMeta, SealedOrders
 from eiapbem.pbem.errors import BadFile
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy import orders as dip_orders
@@ -43,34 +45,28 @@ from eiapbem.rules.diplomacy import sealing
 from eiapbem.rules.model import GameState, Phase
 from eiapbem.rules.model.slot import COMMIT, ORDERS
 
-META_KEY = "sealed"
-REACTIONS_KEY = "reactions"
-#: Next month's diplomacy orders a player gave with ``--next-month``, sealed in its land file (issue 33 item 2).
-AHEAD_KEY = "ahead"
 
-
-def _with_reactions(meta: dict, state: GameState, power: str, acts: list) -> tuple[list, dict]:
+def _with_reactions(meta: SaveMeta, state: GameState, power: str, acts: list) -> tuple[list, SaveMeta]:
     """``acts`` with ``power``'s kept reactions in front, and the save meta keeping the reactions they leave."""
-    kept = meta.get(REACTIONS_KEY, {}).get(power)
+    kept = meta.reactions.get(power)
     if kept is None:
         front = dip_orders.reaction_actions(state.powers[power].standing_orders)
     else:
         front = [engine.action_from_obj(o, "this folder's diplomatic reactions") for o in kept]
     full = front + list(acts)
     after = dip_orders.reactions_after(state, power, full)
-    keep = dict(meta.get(REACTIONS_KEY, {}))
-    keep[power] = [engine.action_to_obj(a) for a in dip_orders.reaction_actions(after)]
-    return full, {**meta, REACTIONS_KEY: keep}
+    keep = tuple(engine.action_to_obj(a) for a in dip_orders.reaction_actions(after))
+    return full, meta.replace(reactions=meta.reactions.set(power, keep))
 
 
-def as_kept(meta: dict, state: GameState, power: str) -> GameState:
+def as_kept(meta: SaveMeta, state: GameState, power: str) -> GameState:
     """``state`` with ``power``'s diplomatic reactions as this folder keeps them, in a diplomacy phase.
 
     What a player's reactions stand at: the folder sends them again by itself (``file_actions``), and the
     player gives only what changes.  A computer choosing a folder's orders from this state gives only the
     reactions that change, not every one again each month (``eiapbem campaign`` chooses from it).
     """
-    kept = meta.get(REACTIONS_KEY, {}).get(power)
+    kept = meta.reactions.get(power)
     if kept is None or state.slot is None or state.slot.phase is not Phase.DIPLOMACY:
         return state
     acts = [engine.action_from_obj(o, "this folder's diplomatic reactions") for o in kept]
@@ -88,8 +84,8 @@ def _sealed_round(state: GameState) -> str | None:
     return None
 
 
-def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any,
-                 rng: Callable[[int], bytes] = os.urandom) -> tuple[list, dict]:
+def file_actions(meta: SaveMeta, state: GameState, power: str, acts: list, ctx: Any,
+                 rng: Callable[[int], bytes] = os.urandom) -> tuple[list, SaveMeta]:
     """The actions ``power``'s turn file carries for the simultaneous slot in play, and the new save meta.
 
     Commit round: the orders are checked, then replaced by their commitment.
@@ -99,49 +95,45 @@ def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any,
     if which == "commit":
         if any(isinstance(a, sealing.SEALS) for a in acts):
             raise IllegalAction("commitments and reveals are written by the program, not given as orders")
-        acts, meta = _with_reactions(meta, state, power, ahead_orders(meta, power) + list(acts))
-        meta = _without_ahead(meta, power)  # orders given for this month and not sealed ahead go in now
+        # orders given for this month and not sealed ahead (the last file was sent first) go in now
+        acts, meta = _with_reactions(_without_ahead(meta, power), state, power, ahead_orders(meta, power) + list(acts))
         nonce = rng(sealing.NONCE_BYTES)
         commit = sealing.CommitOrders(sealing.digest(power, sealing.phase_key(state), nonce, acts))
         engine.check_orders(state, power, list(acts) + [commit], ctx)  # the real orders, checked now
-        sealed = dict(meta.get(META_KEY, {}))
-        sealed[power] = {"phase": sealing.phase_key(state), "nonce": nonce,
-                         "actions": [engine.action_to_obj(a) for a in acts]}
-        return [commit], {**meta, META_KEY: sealed}
+        kept = SealedOrders(sealing.phase_key(state), nonce, tuple(engine.action_to_obj(a) for a in acts))
+        return [commit], meta.replace(sealed=meta.sealed.set(power, kept))
     if which == "reveal" and power in state.order_sheet.commitments:
-        kept = meta.get(META_KEY, {}).get(power)
-        if kept is None or kept.get("phase") != sealing.phase_key(state):
+        found = meta.sealed.get(power)
+        if found is None or found.phase != sealing.phase_key(state):
             raise IllegalAction(f"{power}'s sealed orders of {state.date} are not in this folder's save: only the folder "
                                 "that sent the commitment can reveal them",
                                 hint="ask the host for a backup, or play on from the folder that sent the commitment")
         if acts:
-            raise IllegalAction(f"{power}'s diplomacy orders were sealed {'ahead' if kept.get('ahead') else 'in the commit round'} "
+            raise IllegalAction(f"{power}'s diplomacy orders were sealed {'ahead' if found.ahead else 'in the commit round'} "
                                 "and cannot change now; 'eiapbem restart' drops the new ones, then 'eiapbem end-phase' "
                                 "reveals the sealed orders")
-        if kept.get("ahead"):  # sealed in last month's land file: the rules drop what no longer holds
-            return [sealing.RevealAhead(kept["nonce"], tuple(canonical.encode(o) for o in kept["actions"]))], meta
-        opened = [engine.action_from_obj(o, "the sealed orders") for o in kept["actions"]]
-        return [sealing.RevealOrders(kept["nonce"])] + opened, meta
+        if found.ahead:  # sealed in last month's last file: the rules drop what no longer holds
+            return [sealing.RevealAhead(found.nonce, tuple(canonical.encode(o) for o in found.actions))], meta
+        opened = [engine.action_from_obj(o, "the sealed orders") for o in found.actions]
+        return [sealing.RevealOrders(found.nonce)] + opened, meta
     if which is None and state.slot is not None and state.slot.phase is Phase.DIPLOMACY and state.slot.step == ORDERS:
         return _with_reactions(meta, state, power, acts)  # one-round diplomacy: the same orders, in the clear
     return list(acts), meta
 
 
-def spent(meta: dict, state: GameState) -> dict:
-    """The save meta once a diplomacy phase is over: sealed orders of past phases dropped (those sealed ahead for
-    a later month's phase kept)."""
-    sealed = meta.get(META_KEY)
-    if not sealed:
+def spent(meta: SaveMeta, state: GameState) -> SaveMeta:
+    """The save meta once a diplomacy phase is over: sealed orders of past phases dropped (those sealed ahead for a
+    later month's phase kept)."""
+    if not meta.sealed:
         return meta
     now = sealing.phase_key(state) if state.slot is not None and state.slot.phase is Phase.DIPLOMACY else None
-    keep = {p: v for p, v in sealed.items()
-            if v.get("phase") == now or (state.slot is not None and str(v.get("phase")) > sealing.phase_key(state))}
-    if keep == sealed:
+
+    def keep(v: SealedOrders) -> bool:
+        return v.phase == now or (state.slot is not None and v.phase > sealing.phase_key(state))
+
+    if all(keep(v) for v in meta.sealed.values()):
         return meta
-    out = {k: v for k, v in meta.items() if k != META_KEY}
-    if keep:
-        out[META_KEY] = keep
-    return out
+    return meta.replace(sealed=FrozenMap((p, v) for p, v in meta.sealed.items() if keep(v)))
 
 
 def check_file(state: GameState, author: str, acts: list, name: str) -> None:
@@ -165,15 +157,15 @@ def check_file(state: GameState, author: str, acts: list, name: str) -> None:
 # ----------------------------------------------------------------- next month's orders sealed ahead (issue 33 item 2)
 
 
-def ahead_orders(meta: dict, power: str) -> list:
+def ahead_orders(meta: SaveMeta, power: str) -> list:
     """The diplomacy orders ``power`` gave for next month so far (``--next-month``), not sealed yet."""
-    return [engine.action_from_obj(o, "this folder's orders for next month") for o in meta.get(AHEAD_KEY, {}).get(power, [])]
+    return [engine.action_from_obj(o, "this folder's orders for next month") for o in meta.ahead.get(power, ())]
 
 
-def stage_ahead(meta: dict, state: GameState, power: str, action: Any) -> dict:
+def stage_ahead(meta: SaveMeta, state: GameState, power: str, action: Any) -> SaveMeta:
     """The save meta with ``action`` added to ``power``'s diplomacy orders for next month.
 
-    They are sealed in the power's land file of this month (``seal_ahead``); the rules check them when they are
+    They are sealed in the power's last file of this month (``seal_ahead``); the rules check them when they are
     revealed, a month later, and drop those that no longer hold then (``sealing.apply_reveal_ahead``).
     """
     spec = engine.action_kinds().get(getattr(action, "KIND", ""))
@@ -192,9 +184,7 @@ def stage_ahead(meta: dict, state: GameState, power: str, action: Any) -> dict:
                             "so give this one in next month's diplomacy phase")
     if power in state.order_sheet.commitments:
         raise IllegalAction(f"{power}'s diplomacy orders for {state.date.next().name} are sealed already")
-    staged = dict(meta.get(AHEAD_KEY, {}))
-    staged[power] = list(staged.get(power, [])) + [engine.action_to_obj(action)]
-    return {**meta, AHEAD_KEY: staged}
+    return meta.replace(ahead=meta.ahead.set(power, tuple(meta.ahead.get(power, ())) + (engine.action_to_obj(action),)))
 
 
 def _last_file_sent(state: GameState, power: str) -> bool:
@@ -210,16 +200,17 @@ def _last_file_sent(state: GameState, power: str) -> bool:
                                    for x in rest[here:])
 
 
-def seal_ahead(meta: dict, state: GameState, power: str, *, want: bool = False,
-               rng: Callable[[int], bytes] = os.urandom) -> tuple[list, dict]:
-    """What ``power``'s land file adds to seal next month's diplomacy orders, and the save meta after.
+def seal_ahead(meta: SaveMeta, state: GameState, power: str, *, want: bool = False,
+               rng: Callable[[int], bytes] = os.urandom) -> tuple[list, SaveMeta]:
+    """What ``power``'s last file of the month adds to seal next month's diplomacy orders, and the save meta after.
 
     Nothing when the power gave no order for next month and ``want`` is False (the two rounds stay the default).
     Otherwise the orders given with ``--next-month`` (none, with ``want``: the power has nothing to order), with
     the diplomatic reactions this folder keeps in front, are sealed: a fresh nonce, the digest in the file
-    (``sealing.SealAhead``), the orders and the nonce in this folder's save until the reveal.
+    (``sealing.SealAhead``), the orders and the nonce in this folder's save until the reveal.  The file is the
+    power's land file, or its economic orders.
     """
-    staged = meta.get(AHEAD_KEY, {}).get(power)
+    staged = meta.ahead.get(power)
     slot = state.slot
     last = slot is not None and ((slot.phase is Phase.LAND and slot.power == power) or slot.phase is Phase.ECONOMIC)
     if (not staged and not want) or not last or state.options.one_round_diplomacy or state.date >= state.end \
@@ -229,11 +220,9 @@ def seal_ahead(meta: dict, state: GameState, power: str, *, want: bool = False,
     nonce = rng(sealing.NONCE_BYTES)
     key = sealing.ahead_key(state)
     seal = sealing.SealAhead(sealing.digest(power, key, nonce, acts))
-    sealed = dict(meta.get(META_KEY, {}))
-    sealed[power] = {"phase": key, "nonce": nonce, "actions": [engine.action_to_obj(a) for a in acts], "ahead": True}
-    return [seal], {**_without_ahead(meta, power), META_KEY: sealed}
+    kept = SealedOrders(key, nonce, tuple(engine.action_to_obj(a) for a in acts), ahead=True)
+    return [seal], _without_ahead(meta, power).replace(sealed=meta.sealed.set(power, kept))
 
 
-def _without_ahead(meta: dict, power: str) -> dict:
-    left = {p: v for p, v in meta.get(AHEAD_KEY, {}).items() if p != power}
-    return {**{k: v for k, v in meta.items() if k != AHEAD_KEY}, AHEAD_KEY: left}
+def _without_ahead(meta: SaveMeta, power: str) -> SaveMeta:
+    return meta.replace(ahead=meta.ahead.remove(power)) if power in meta.ahead else meta
