@@ -157,3 +157,28 @@ def test_a_battle_answered_by_standing_orders_ends_as_the_same_choices_given_one
         one_by_one = engine.apply_action(one_by_one, d.power, AnswerDecision(d.id, choice), d6).state
     assert at_once.battles[bid].finished and one_by_one.battles[bid].finished
     assert at_once.state_hash() == one_by_one.state_hash()
+
+
+def test_a_naval_combat_answered_by_standing_orders_ends_as_the_same_choices_given_one_by_one():
+    from test_naval_battle import GB3, SEA, scene, sides
+
+    from eiapbem.rules.naval.battle import start_naval_battle
+
+    c = lambda: rules_context(Dice(b"pace-naval"))  # noqa: E731 - a fresh stream of the same dice each time
+    s = start_naval_battle(scene(GB3), SEA, sides(GB3), c()).state
+    bid = next(iter(s.naval_battles))
+    evasion = next(d for d in s.pending.values() if d.kind == "naval.evasion")
+    assert evasion.power == "FR" and engine.can_act(s, "FR", BattlePlan(bid, evasion="no-evade"), c())
+    assert not engine.can_act(s, "FR", BattlePlan(bid, chit=("defend",)), c())  # chits are for field battles
+    plan = BattlePlan(bid, evasion="no-evade", no_pursuit=True, stay_out=True)
+    at_once = turn.auto_answer(s, c(), ai, {bid: {"FR": plan}})
+    one_by_one, d6 = s, c()
+    for _ in range(1000):
+        due = sorted(one_by_one.pending.values(), key=lambda d: d.id)
+        if not due:
+            break
+        d = due[0]
+        choice = plans.answer(one_by_one, d, plan, d6) if d.power == "FR" else standing.answer(one_by_one, d, d6)
+        one_by_one = engine.apply_action(one_by_one, d.power, AnswerDecision(d.id, choice), d6).state
+    assert not at_once.pending and at_once.state_hash() == one_by_one.state_hash()
+    assert at_once.naval_battles[bid].step == "done"

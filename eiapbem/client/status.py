@@ -88,6 +88,10 @@ def status_record(s: Any) -> dict:
         if slot.phase is Phase.NAVAL and impl and rec["possible"] == []:
             what = ("nothing to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next "
                     "reinforcement or land slot skips it every month, 13.9); now ")
+        if slot.phase is Phase.REINFORCEMENT and impl and not rec["to_do"] and not _due(st, mine[0]):
+            what = ("nothing is due this month: give what you want (transfers, leaders, the move order) and end the phase "
+                    "('eiapbem skip --phase reinforcement --mode continuous' passes this phase while nothing is due, "
+                    "13.9); now ")
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
@@ -125,6 +129,12 @@ def status_record(s: Any) -> dict:
 
         rec["mail"] = mail_lines(s.home, meta)
     return rec
+
+
+def _due(state: Any, power: str) -> bool:
+    from eiapbem.rules.sequence import reinforcements_ready
+
+    return bool(reinforcements_ready(state, power))
 
 
 def passed_this_month(s: Any) -> list[dict]:

@@ -56,7 +56,7 @@ class BattlePlan(Record):
     withdraw_after: NonNeg = 0
     #: Units to take losses from first, in order (corps or garrison ids); the rest as the program takes them.
     losses: tuple[str, ...] = ()
-    #: Pursue a beaten enemy (land and naval).
+    #: Do not pursue a beaten enemy (land and naval; the default pursues).
     no_pursuit: bool = False
     #: Naval: the evasion when attacked (9.2.1.1); none: your fleet's standing order.
     evasion: Annotated[str, OneOf(("",) + EVASIONS)] = ""
