@@ -27,6 +27,16 @@ def register(cli: click.Group) -> None:
             click.echo(f"{r.what.ljust(width)}  {r.size:>10}  {r.seal_ms:>9.2f}  {r.open_ms:>9.2f}  {r.verify_ms:>9.2f}")
         click.echo(f"password KDF (scrypt logn={logn}, r={crypto.STRONG_R}, p={crypto.STRONG_P}): {kdf_ms:.1f} ms")
         click.echo("open = parse + chain checks + signature + decrypt + decode; the identity row's seal and open include one KDF each")
+        from eiapbem.client import bench_battle
+
+        click.echo("")
+        battle = bench_battle.run()
+        width = max(len(r.what) for r in battle)
+        click.echo(f"{'a battle by battle files between two folders'.ljust(width)}  {'bytes':>10}  {'write ms':>9}  {'load ms':>9}")
+        for b in battle:
+            wrote = f"{b.write_ms:.1f}" if b.write_ms is not None else "-"
+            click.echo(f"{b.what.ljust(width)}  {b.size:>10}  {wrote.rjust(9)}  {f'{b.load_ms:.1f}'.rjust(9)}")
+        click.echo("load = 'eiapbem load' in the receiving folder (its session opening included); key files use weak scrypt")
 
     from .campaign_cmd import register_bench
 
@@ -48,6 +58,20 @@ def register(cli: click.Group) -> None:
             click.echo(f"{f.what.ljust(width)}  {f.value:>10.1f} {f.unit}")
         click.echo("key files use weak scrypt here; 'eiapbem bench files' shows the password hash and file sealing")
 
+    @bench_group.command("view")
+    @click.option("--repeat", type=click.IntRange(1, 50), default=5, show_default=True, help="Runs per figure (best is shown).")
+    def view_(repeat: int) -> None:
+        """How fast 'eiapbem view' starts (against 'eiapbem status') and answers a click that moves a corps."""
+        from eiapbem.view import bench as view_bench
+
+        figures = view_bench.run(repeat)
+        width = max(len(f.what) for f in figures)
+        for f in figures:
+            click.echo(f"{f.what.ljust(width)}  {f.seconds * 1000:>8.1f} ms")
+        status, view, move = figures[0].seconds, figures[1].seconds, figures[2].seconds
+        click.echo(f"the view starts in {view / status:.2f}x the time of status (aim: at most 2x); the click answers "
+                   f"in {move * 1000:.0f} ms (aim: at most 200 ms on 2 cores); best of {repeat} runs each")
+
     @bench_group.command("cli")
     @click.option("--repeat", type=click.IntRange(1, 50), default=10, show_default=True, help="Runs per figure (best is shown).")
     @click.option("--command", "commands", multiple=True, metavar="X",
@@ -62,3 +86,7 @@ def register(cli: click.Group) -> None:
         for f in figures:
             click.echo(f"{f.what.ljust(width)}  {f.seconds * 1000:>8.1f} ms  ({f.seconds / bare:.1f}x the bare start)")
         click.echo(f"best of {repeat} runs each; the machine's load changes every figure alike")
+        if not clibench.bytecode_cached():
+            click.echo("eiapbem's modules have no compiled bytecode here (PYTHONDONTWRITEBYTECODE or a read-only "
+                       "folder): every fresh process above compiled them from source, which an installed package does "
+                       "not ('python -m compileall' on the package removes that cost)")

@@ -235,6 +235,10 @@ def register(cli: click.Group) -> None:
             click.echo(f"ignored {len(rep.obsolete)} obsolete file(s) made before the host's last backup (4.2.8)")
         for name, why in rep.refused:
             click.echo(f"eiapbem: refused {name}: {why}", err=True)
+        from eiapbem.client import inbox
+
+        for line in inbox.ignored(s.folders, s.game, s.local):
+            click.echo(f"left alone: {line}")
         if not rep.loaded and not rep.refused and not rep.obsolete:
             seen = [f for f in s.folders.incoming(s.game) if f.suffix == ".pbm" and (f.parent / "done" / f.name).exists()]
             click.echo("no new files in commin/" + (f" ({len(seen)} file(s) there were loaded before: their copies are in "
@@ -262,14 +266,13 @@ def register(cli: click.Group) -> None:
     def log(count: int, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """The public game log (every player sees the same lines)."""
         s = open_session(game, power, password)
-        last = s.journal(count)
-        from eiapbem.client import fog
+        from eiapbem.client import documents, fog
 
         if as_json:  # 4.1.1 Fog of War hides others' battles here too
-            echo_json([fog.log_record(s.state, e, fog.viewers(s)) for e in last])
+            echo_json(documents.log(s, count))
             return
 
-        for e in last:
+        for e in s.journal(count):
             text = fog.log_text(s.state, e, fog.viewers(s))  # 4.1.1 Fog of War hides others' battles
             click.echo(f"[{e.slot}] {text}" if e.author != "host" else f"[{e.slot}] (host) {text}")
 
@@ -278,10 +281,11 @@ def register(cli: click.Group) -> None:
                   help="in your land slot or the economic phase: seal next month's diplomacy orders in this file "
                        "(those given with --next-month, or none), so that next month's diplomacy phase is one round "
                        "for you (6.0); orders given for next month are sealed without it")
+    @click.option("--yes", is_flag=True, help="End the slot without asking, even when corps left aboard are destroyed (8.6.3).")
     @game_options
-    def end_phase(game: str | None, power: str | None, password: str | None, seal_diplomacy: bool) -> None:
+    def end_phase(yes: bool, game: str | None, power: str | None, password: str | None, seal_diplomacy: bool) -> None:
         """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
-        from eiapbem.client.status import status_lines
+        from eiapbem.client.status import lost_at_end, status_lines
         from eiapbem.core.errors import IllegalAction
 
         s = open_session(game, power, password)
@@ -292,6 +296,16 @@ def register(cli: click.Group) -> None:
                                 f"your land file or your economic orders; the slot in play is "
                                 f"{slot.key(s.state.date) if slot else 'none'}")
         ahead = len(s.meta.ahead.get(s.power, ()))
+        lost = [c.id for c in lost_at_end(s.current(), s.power)]
+        if lost and not yes:
+            what = f"{', '.join(lost)} {'is' if len(lost) == 1 else 'are'} still aboard and would be destroyed (8.6.3)"
+            try:
+                go = click.confirm(f"{what}; end the slot anyway?", default=False)
+            except click.Abort:
+                go = False
+            if not go:
+                raise IllegalAction(f"nothing ended: {what}", hint="disembark with 'eiapbem land disembark --corps ID "
+                                    "--area AREA', or run 'eiapbem end-phase --yes' to end the slot anyway")
         try:
             path = s.end_phase(seal_diplomacy=seal_diplomacy)
         except IllegalAction as err:
@@ -317,28 +331,13 @@ def register(cli: click.Group) -> None:
         n = s.restart()
         click.echo(f"took back {n} action(s); the next action counts as a reload of this slot")
 
-    @cli.command("answer")
+    from eiapbem.client.actionforms import ANSWER_HELP
+
+    @cli.command("answer", help=ANSWER_HELP)
     @click.argument("decision")
     @click.argument("choice")
     @game_options
     def answer(decision: str, choice: str, game: str | None, power: str | None, password: str | None) -> None:
-        """Answer a pending decision ('eiapbem status' lists them with their choices).
-
-        \b
-        Example: eiapbem answer battle:1805-01:cracow:0/0 assault
-        Battle chits (11.2.1): the attacker picks first, then the defender.
-        Attacker: outflank (needs two corps; leans on the commander's
-        strategic rating), assault / escalated-assault (bloody, weak against
-        defend), echelon (best with better morale), probe (cautious, good
-        against defend). Defender: outflank, counter-attack /
-        escalated-counter-attack, defend (saves casualties), withdrawal
-        (avoid battle). 'eiapbem tables show operational-possibilities'
-        prints which chit beats which; 'eiapbem battle report BATTLE-ID'
-        the rounds so far. Losses (11.2.9): one factor, corps:FR:III/infantry,
-        or all of them in one answer, corps:FR:III/infantry=2,corps:FR:IV/cavalry.
-        Chits of a corps defending when you are not asked: 'eiapbem land
-        battle-orders'.
-        """
         s = open_session(game, power, password)
         from eiapbem.core.errors import IllegalAction
         from eiapbem.rules.engine import AnswerDecision

@@ -12,7 +12,7 @@ Such a player, besides what the computer chooses in each slot:
   for the first day, for every day, withdrawing once its morale is down to 1.00.
 
 The naval phase is left to the computer, which moves fleets most months: a player who keeps his fleets in port
-would skip it too (``tests/test_pace_e2e.py``).
+would skip it too (``tests/e2e/test_pace_e2e.py``).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ MIN_FILE = len(MAGIC) + 4 + 1 + 4 + SIG_LEN
 TAG_LEN = 16
 
 KINDS = ("gamestart", "turn", "admin", "battle", "save", "backup", "setup", "identity", "bid", "selection")
-from eiapbem.core.powers import POWERS  # noqa: E402
+from eiapbem.core.powers import POWERS as POWERS  # noqa: E402  (re-exported: the roles of a file)
 ROLES = POWERS + ("host", "arbitrator")
 #: Kinds whose ciphertext is the detached ``.sav.dat`` file.
 DETACHED = ("save", "backup")
@@ -88,10 +88,10 @@ def _is_str(v: Any, pattern: re.Pattern[str], what: str) -> str:
 def _is_role(v: Any, what: str) -> str:
     if v not in ROLES:
         raise _Fail(f"{what} must be one of {' '.join(ROLES)}")
-    return v
+    return str(v)
 
 
-def _is_map(v: Any, keys: set[str], what: str) -> dict:
+def _is_map(v: Any, keys: set[str], what: str) -> dict[str, Any]:
     if not isinstance(v, dict) or set(v) != keys:
         raise _Fail(f"{what} must be a map with exactly the keys {', '.join(sorted(keys))}")
     return v
@@ -106,7 +106,7 @@ class RosterEntry:
     dice: bytes
     n: int
 
-    def to_obj(self) -> dict:
+    def to_obj(self) -> dict[str, Any]:
         return {"sign": self.sign, "enc": self.enc, "dice": self.dice, "n": self.n}
 
     @classmethod
@@ -139,7 +139,7 @@ class Stanza:
     r: int = 0
     p: int = 0
 
-    def to_obj(self) -> dict:
+    def to_obj(self) -> dict[str, Any]:
         if self.type == "x25519":
             return {"role": self.role, "type": "x25519", "epk": self.epk, "key": self.key}
         return {
@@ -203,7 +203,7 @@ class Header:
     bidkey: bytes | None = None
     arbfp: bytes | None = None
 
-    def to_obj(self) -> dict:
+    def to_obj(self) -> dict[str, Any]:
         o: dict[str, Any] = {
             "kind": self.kind,
             "game": self.game,

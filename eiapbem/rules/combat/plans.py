@@ -27,6 +27,7 @@ from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
+from eiapbem.rules.context import RulesContext
 from eiapbem.rules.model import GameState, Phase, Record
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import NonNeg
@@ -70,7 +71,7 @@ def _battle_questions(state: GameState, battle: str) -> list[Any]:
     return [d for d in state.pending.values() if d.context.get("battle") == battle]
 
 
-def verify_plan(state: GameState, power: str, a: BattlePlan, ctx: Any) -> None:
+def verify_plan(state: GameState, power: str, a: BattlePlan, ctx: RulesContext) -> None:
     slot = state.slot
     if slot is None or slot.simultaneous or slot.power is None:
         raise IllegalAction("standing orders for a battle are given in the slot where it is fought")
@@ -102,17 +103,17 @@ def verify_plan(state: GameState, power: str, a: BattlePlan, ctx: Any) -> None:
         raise IllegalAction(f"{stray[0]} is not in {power}'s force in this battle; its units are {', '.join(side.units)}")
 
 
-def apply_plan(state: GameState, power: str, a: BattlePlan, ctx: Any) -> engine.Outcome:
+def apply_plan(state: GameState, power: str, a: BattlePlan, ctx: RulesContext) -> engine.Outcome:
     """Nothing changes in the state: the replay keeps the plan and answers the battle's questions with it."""
     return engine.Outcome(state)
 
 
-def _none(state: GameState, power: str, ctx: Any) -> Iterator[BattlePlan]:
+def _none(state: GameState, power: str, ctx: RulesContext) -> Iterator[BattlePlan]:
     """A plan is made of several choices at once; the rules list its questions' options one by one instead."""
     return iter(())
 
 
-def answer(state: GameState, decision: Any, plan: BattlePlan | None, ctx: Any) -> str:
+def answer(state: GameState, decision: Any, plan: BattlePlan | None, ctx: RulesContext) -> str:
     """The choice ``plan`` gives for ``decision``; the side's standing orders where the plan says nothing."""
     from eiapbem.rules.combat import standing
 

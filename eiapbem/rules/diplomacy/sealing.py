@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import BadEncoding, IllegalAction
@@ -42,6 +41,7 @@ from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.common import record_order
 from eiapbem.rules.model import GameState, Phase, Record
 from eiapbem.rules.model.slot import COMMIT, ORDERS
+from eiapbem.rules.engine import RulesContext
 
 NONCE_BYTES = 32
 
@@ -75,7 +75,7 @@ class RevealOrders(Record):
     nonce: bytes
 
 
-def verify_commit(state: GameState, power: str, a: CommitOrders, ctx: Any) -> None:
+def verify_commit(state: GameState, power: str, a: CommitOrders, ctx: RulesContext) -> None:
     step = state.slot.step if state.slot is not None else None
     if step != COMMIT:
         raise IllegalAction("a commitment belongs to the commit round of a sealed diplomacy phase")
@@ -85,7 +85,7 @@ def verify_commit(state: GameState, power: str, a: CommitOrders, ctx: Any) -> No
         raise IllegalAction(f"{power} has already committed to its orders this month")
 
 
-def verify_reveal(state: GameState, power: str, a: RevealOrders, ctx: Any) -> None:
+def verify_reveal(state: GameState, power: str, a: RevealOrders, ctx: RulesContext) -> None:
     step = state.slot.step if state.slot is not None else None
     if step != ORDERS or power not in state.order_sheet.commitments:
         raise IllegalAction(f"{power} has no sealed commitment to reveal")
@@ -95,7 +95,7 @@ def verify_reveal(state: GameState, power: str, a: RevealOrders, ctx: Any) -> No
         raise IllegalAction(f"a reveal's secret is {NONCE_BYTES} bytes")
 
 
-def none_listed(state: GameState, power: str, ctx: Any) -> tuple[()]:
+def none_listed(state: GameState, power: str, ctx: RulesContext) -> tuple[()]:
     """A commitment and its reveal are written by the client at end-phase from the orders given, never chosen."""
     return ()
 
@@ -168,7 +168,7 @@ class RevealAhead(Record):
     orders: tuple[bytes, ...] = ()
 
 
-def verify_seal_ahead(state: GameState, power: str, a: SealAhead, ctx: Any) -> None:
+def verify_seal_ahead(state: GameState, power: str, a: SealAhead, ctx: RulesContext) -> None:
     slot = state.slot
     if slot is None or not ((slot.phase is Phase.LAND and slot.power == power) or slot.phase is Phase.ECONOMIC):
         raise IllegalAction("next month's diplomacy orders are sealed ahead in the power's last file of the month: its "
@@ -184,7 +184,7 @@ def verify_seal_ahead(state: GameState, power: str, a: SealAhead, ctx: Any) -> N
         raise IllegalAction(f"{power} has already sealed its diplomacy orders for {state.date.next().name}")
 
 
-def apply_seal_ahead(state: GameState, power: str, a: SealAhead, ctx: Any) -> engine.Outcome:
+def apply_seal_ahead(state: GameState, power: str, a: SealAhead, ctx: RulesContext) -> engine.Outcome:
     sheet = state.order_sheet
     state = state.replace(order_sheet=sheet.replace(commitments=sheet.commitments.set(power, a.digest)))
     return engine.log(state, power, "diplomacy.sealed-ahead",
@@ -205,7 +205,7 @@ def _ahead_orders(a: RevealAhead) -> list:
     return out
 
 
-def verify_reveal_ahead(state: GameState, power: str, a: RevealAhead, ctx: Any) -> None:
+def verify_reveal_ahead(state: GameState, power: str, a: RevealAhead, ctx: RulesContext | None) -> None:
     step = state.slot.step if state.slot is not None else None
     want = state.order_sheet.commitments.get(power)
     if step != ORDERS or want is None:
@@ -218,7 +218,7 @@ def verify_reveal_ahead(state: GameState, power: str, a: RevealAhead, ctx: Any) 
         raise IllegalAction(f"the orders revealed by {power} do not match its commitment: they were changed after it was sent")
 
 
-def apply_reveal_ahead(state: GameState, power: str, a: RevealAhead, ctx: Any) -> engine.Outcome:
+def apply_reveal_ahead(state: GameState, power: str, a: RevealAhead, ctx: RulesContext) -> engine.Outcome:
     """The reveal on the sheet, then each order sealed ahead that the rules still accept; the others are dropped and
     said so (they were given a month before, the state has moved since)."""
     out = record_order(state, power, a, ctx)

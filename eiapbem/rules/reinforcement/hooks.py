@@ -20,17 +20,30 @@ from eiapbem.rules.reinforcement.army import check_corps_takes, check_garrison_t
 from eiapbem.rules.reinforcement.common import due_factors, purchased
 from eiapbem.rules.reinforcement.minors import finish_minor_setup
 from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS
+from eiapbem.rules.engine import RulesContext
 
 
 def _one(kind) -> Factors:
     return Factors().with_(kind, 1)
 
 
-def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) -> tuple[str, str] | None:
-    """A place where one factor of ``kind`` due to ``nation`` could go now, and the command that puts
-    factors there (``{n}`` stands for the count), or ``None``."""
+def where_one_fits(state: GameState, ctx: RulesContext, power: str, nation: str, kind, due: int = 1) -> tuple[str, str, int] | None:
+    """A place where one factor of ``kind`` due to ``nation`` could go now, the command that puts factors there
+    (``{n}`` stands for the count) and how many of the ``due`` it takes (a corps holds only so many, 7.2.2), or
+    ``None``."""
     m = ctx.map
     one = _one(kind)
+
+    def most(check: Any) -> int:
+        """The largest count up to ``due`` that ``check`` accepts (one is accepted already)."""
+        for k in range(due, 1, -1):
+            try:
+                check(Factors().with_(kind, k))
+                return k
+            except IllegalAction:
+                pass
+        return 1
+
     flag = f"--{kind.value} {{n}}"
     of = "" if nation == power else f" --nation {nation}"
     corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == nation]
@@ -38,7 +51,8 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
         if c.location.kind in (LocationKind.AREA, LocationKind.CITY) and c.loaned_to is None:
             try:
                 check_corps_takes(state, ctx, power, c, one)
-                return c.id, f"eiapbem reinforce add-factors --corps {c.id} {flag}"
+                return c.id, f"eiapbem reinforce add-factors --corps {c.id} {flag}", \
+                    most(lambda f, c=c: check_corps_takes(state, ctx, power, c, f))
             except IllegalAction:
                 pass
     homes = [a for a in m.areas if m.area(a).city is not None and supply.is_home_area(state, m, a, nation)]
@@ -54,7 +68,8 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
                 check_garrison_takes(state, ctx, power, nation, where, one)
                 at = "city" if where.kind is LocationKind.CITY else "depot"
                 return (f"the garrison at {where}",
-                        f"eiapbem reinforce add-garrison --area {where.site} --at {at}{of} {flag}")
+                        f"eiapbem reinforce add-garrison --area {where.site} --at {at}{of} {flag}",
+                        most(lambda f, where=where: check_garrison_takes(state, ctx, power, nation, where, f)))
             except IllegalAction:
                 pass
     for c in corps:
@@ -63,28 +78,31 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
                 if control.city_power(state, m, a) == power and not control.is_besieged(state, m, a):
                     try:
                         check_corps_takes(state, ctx, power, c, one, at=Location(LocationKind.CITY, a))
-                        return f"{c.id} placed in {a}", f"eiapbem reinforce place-corps --corps {c.id} --area {a} {flag}"
+                        city = Location(LocationKind.CITY, a)
+                        return f"{c.id} placed in {a}", f"eiapbem reinforce place-corps --corps {c.id} --area {a} {flag}", \
+                            most(lambda f, c=c, city=city: check_corps_takes(state, ctx, power, c, f, at=city))
                     except IllegalAction:
                         pass
     return None
 
 
-def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
     out: list[str] = []
     for nation in (power,) + state.free_states(power):
         due = due_factors(state, nation)
         for kind in ARMY_ITEMS:
             n = due.get(kind)
-            if n and (fits := where_one_fits(state, ctx, power, nation, kind)) is not None:
-                spot, command = fits
+            if n and (fits := where_one_fits(state, ctx, power, nation, kind, n)) is not None:
+                spot, command, k = fits
+                room = f"room for all at {spot}" if k == n else f"room for {k} at {spot}, the rest elsewhere"
                 out.append(
-                    f"place the {n} {kind.value} due to {nation} this month (room for one at least at {spot}): "
-                    f"'{command.format(n=n)}'; reinforcements may not be delayed (7.2.2, 000:930)"
+                    f"place the {n} {kind.value} due to {nation} this month ({room}): "
+                    f"'{command.format(n=k)}'; reinforcements may not be delayed (7.2.2, 000:930)"
                 )
     return out
 
 
-def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def finish(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     out = engine.Outcome(state)
     for nation in (power,) + state.free_states(power):
         lost = due_factors(out.state, nation)
