@@ -125,16 +125,34 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
     short = spec.summary + (f" (manual: {button})" if button else "")
     help_text = spec.summary + (f"\n\n(manual: {button})" if button else "")
     params, build = _params(cls, name)
+    ahead_ok = Phase.DIPLOMACY in spec.phases
+    if ahead_ok:
+        params.append(click.Option(["--next-month", "next_month"], is_flag=True, default=False,
+                                   help="an order for next month's diplomacy phase: it is sealed in your land file of "
+                                        "this month, so you play no commit round then (6.0); the rules check it when it "
+                                        "is revealed and drop it if it no longer holds"))
 
     def callback(**values: Any) -> None:
         common = {k: values.pop(k) for k in ("game", "power", "password")}
+        ahead = bool(values.pop("next_month", False))
         for field in _PLACE_FIELDS:  # 'Cracow', 'St Petersburg', 'cracow, warsaw' as typed
             if isinstance(values.get(f"f_{field}"), str):
                 values[f"f_{field}"] = place_name(values[f"f_{field}"])
         action = _make(cls, build, values)
         s = open_session(**common)
+        if ahead:
+            n = s.order_ahead(action)
+            click.echo(f"{s.power}: {name} {_describe(action)} given for {s.state.date.next().name}'s diplomacy phase "
+                       f"({n} order{'s' if n != 1 else ''} for it so far); 'eiapbem end-phase' in your land slot seals "
+                       "them in that file")
+            return
         check_phase(spec, s.state)
         out = s.act(action)
+        if getattr(action, "ANSWER", False) and s.last_battle_file is not None:  # a battle's standing orders (4.2.7)
+            click.echo(f"{s.power}: standing orders for the rest of the battle {getattr(action, 'battle', '')}; your reply "
+                       f"is battles/{s.last_battle_file.name}: send it to your opponent, the battle then needs no more "
+                       "files (4.2.7)")
+            return
         for e in out.events:
             click.echo(e.text)
         if not out.events:

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
 from eiapbem.rules.model import POWERS
 
+_PACE = click.option(
+    "--pace", is_flag=True,
+    help="The powers by files play for pace, as players who want fewer rounds of mail: their reinforcement phase "
+         "skipped while nothing is due (13.9), next month's diplomacy orders sealed in their last file of the month, a "
+         "battle file answered by standing orders for the whole battle.")
 _JOBS = click.option("--jobs", type=click.IntRange(1, 2), default=2, show_default=True,
                      help="Processes: 2 splits the folders between two processes (same files, same hashes).")
 
@@ -45,8 +51,10 @@ def register(cli: click.Group) -> None:
     @click.option("--level", type=click.Choice(["easy", "medium", "hard"]), default="hard", show_default=True,
                   help="The computer's level for all seven powers.")
     @_BY_FILES
+    @_PACE
     @_JOBS
-    def campaign(out: Path, months: int, seed: int, scenario: str, level: str, by_files: str, jobs: int) -> None:
+    def campaign(out: Path, months: int, seed: int, scenario: str, level: str, by_files: str, jobs: int,
+                 pace: bool) -> None:
         """Seven computer players play a scenario in eight game folders (the host's and one per power).
 
         The powers are computer players, as in a real game (with the 4.2.3 start bonus): their slots send no
@@ -68,7 +76,7 @@ def register(cli: click.Group) -> None:
 
         from .data_cmd import unit_labels
 
-        c = Campaign(out, seed, scenario, level, click.echo, jobs=jobs, by_files=_powers(by_files))
+        c = Campaign(out, seed, scenario, level, click.echo, jobs=jobs, by_files=_powers(by_files), pace=pace)
         c.unit_labels = unit_labels
         st = c.run(months)
         click.echo("")
@@ -78,7 +86,23 @@ def register(cli: click.Group) -> None:
         for line in c.measures().lines():
             click.echo(line)
         click.echo(f"Battle files carried between two folders (questions and replies, 4.2.7): {c.figures.battle_files}")
+        for line in pace_lines(c):
+            click.echo(line)
         click.echo(f"Final state hash: {c.check_hashes()} (equal in all {len(POWERS) + 1} folders)")
+
+
+def pace_lines(c: Any) -> list[str]:
+    """The rounds of mail per game month of the files the campaign's folders exchanged (``client/pace.py``): with
+    ``--by-files all``, a game of seven human players."""
+    from eiapbem.client import pace
+    from eiapbem.client.campaign import HOST
+
+    p = pace.of_session(c.session(HOST))
+    if not p.months and not p.setup:
+        return ["Rounds of mail: none (no power played by files; '--by-files all' counts a game of seven humans)"]
+    who = "every power" if len(c.by_files) == len(POWERS) else ", ".join(sorted(c.by_files))
+    return [f"Rounds of mail per game month, the files of {who} (a round: a point where a file must travel before "
+            "anyone can go on):"] + p.lines()
 
 
 def register_bench(bench_group: click.Group) -> None:

@@ -277,14 +277,25 @@ def register(cli: click.Group) -> None:
             click.echo(f"[{e.slot}] {text}" if e.author != "host" else f"[{e.slot}] (host) {text}")
 
     @cli.command("end-phase")
+    @click.option("--seal-diplomacy", is_flag=True,
+                  help="in your land slot or the economic phase: seal next month's diplomacy orders in this file "
+                       "(those given with --next-month, or none), so that next month's diplomacy phase is one round "
+                       "for you (6.0); orders given for next month are sealed without it")
     @click.option("--yes", is_flag=True, help="End the slot without asking, even when corps left aboard are destroyed (8.6.3).")
     @game_options
-    def end_phase(yes: bool, game: str | None, power: str | None, password: str | None) -> None:
+    def end_phase(yes: bool, game: str | None, power: str | None, password: str | None, seal_diplomacy: bool) -> None:
         """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
         from eiapbem.client.status import lost_at_end, status_lines
         from eiapbem.core.errors import IllegalAction
 
         s = open_session(game, power, password)
+        slot = s.state.slot
+        if seal_diplomacy and (slot is None or not ((slot.phase.value == "land" and slot.power == s.power)
+                                                    or slot.phase.value == "economic")):
+            raise IllegalAction("--seal-diplomacy seals next month's diplomacy orders in your last file of the month, "
+                                f"your land file or your economic orders; the slot in play is "
+                                f"{slot.key(s.state.date) if slot else 'none'}")
+        ahead = len(s.meta.ahead.get(s.power, ()))
         lost = [c.id for c in lost_at_end(s.current(), s.power)]
         if lost and not yes:
             what = f"{', '.join(lost)} {'is' if len(lost) == 1 else 'are'} still aboard and would be destroyed (8.6.3)"
@@ -296,7 +307,7 @@ def register(cli: click.Group) -> None:
                 raise IllegalAction(f"nothing ended: {what}", hint="disembark with 'eiapbem land disembark --corps ID "
                                     "--area AREA', or run 'eiapbem end-phase --yes' to end the slot anyway")
         try:
-            path = s.end_phase()
+            path = s.end_phase(seal_diplomacy=seal_diplomacy)
         except IllegalAction as err:
             waited = [p for p, _ in s.awaited()]
             others = [p for p in waited if p not in s.local]
@@ -306,6 +317,9 @@ def register(cli: click.Group) -> None:
             raise
         click.echo(f"{s.power} ended its slot; turn file commout/{path.name}"
                    + (" (+ .eml draft to send)" if path.with_name(path.name + ".eml").exists() else ""))
+        if seal_diplomacy or ahead:
+            click.echo(f"{s.power} sealed its diplomacy orders for next month in this file ({ahead} order(s) given for "
+                       "it, with its diplomatic reactions): it plays no commit round then, only the reveal (6.0)")
         for line in status_lines(s)[1:4]:
             click.echo(line)
 

@@ -165,6 +165,12 @@ def register(cli: click.Group) -> None:
                    + (f"; trusting the CA of {cfg.ca_file}" if cfg.ca_file else ""))
         click.echo(f"The password is not stored here: give it in {mail_config.PASSWORD_ENV}, the keyring (--keyring) or when asked.")
 
+    def _batch_opt(f: Any) -> Any:
+        return click.option("--batch/--no-batch", default=None,
+                            help="The turn and admin files going to the same players in one message, in the order they "
+                                 "follow one another (one round of mail for a run of files; the default in the host's "
+                                 "folder).")(f)
+
     def _send_opts(f: Any) -> Any:
         f = click.option("--retry-wait", type=click.FloatRange(0, 600), default=mail_config.RETRY_WAIT, show_default=True,
                          help="Seconds between tries.")(f)
@@ -175,8 +181,10 @@ def register(cli: click.Group) -> None:
     @mail_group.command("send")
     @click.option("--mark-sent", is_flag=True, help="Mark every current draft as sent without sending (you sent them by hand).")
     @_send_opts
+    @_batch_opt
     @_game_opts
-    def send(mark_sent: bool, tries: int, retry_wait: float, game: str | None, power: str | None, password: str | None) -> int:
+    def send(mark_sent: bool, tries: int, retry_wait: float, batch: bool | None, game: str | None, power: str | None,
+             password: str | None) -> int:
         """Send every unsent draft of commout/ and your battle files of battles/, each once."""
         cfg = mail_config.load_config(_home())
         name, me = _identity(game, power, password)
@@ -184,7 +192,10 @@ def register(cli: click.Group) -> None:
         if mark_sent:
             click.echo(f"marked {mail_send.mark_all_sent(_home(), s)} draft(s) as sent")
             return 0
-        rep = mail_send.send_all(_home(), cfg, _mail_password(cfg), s, tries=tries, wait=retry_wait)
+        from eiapbem.host import mail_round
+
+        rep = mail_send.send_all(_home(), cfg, _mail_password(cfg), s, tries=tries, wait=retry_wait,
+                                 batch=mail_round.batches(s) if batch is None else batch)
         _echo_send(rep)
         if not rep.sent and not rep.failed and not rep.withdrawn:
             click.echo("nothing to send")
@@ -264,10 +275,11 @@ def register(cli: click.Group) -> None:
                   help="The ladder's two reminders go by mail only, not into the game log (the late slot keeps its dice).")
     @click.option("--now", "now_text", metavar="'YYYY-MM-DD HH:MM'", help="The host's clock in UTC (tests; else EIAPBEM_NOW or the wall clock).")
     @_send_opts
+    @_batch_opt
     @_game_opts
     def sync(every: float | None, once: bool, max_rounds: int | None, level: str, reminders_by_mail: bool,
              now_text: str | None, tries: int,
-             retry_wait: float, game: str | None, power: str | None, password: str | None) -> int:
+             retry_wait: float, batch: bool | None, game: str | None, power: str | None, password: str | None) -> int:
         """Fetch, load, apply the host's lateness ladder, send: once, or every N minutes (the host runs it unattended).
 
         A server that cannot be reached stops only its half of the round: the other half goes on.
@@ -288,7 +300,7 @@ def register(cli: click.Group) -> None:
             try:
                 s = Session.open_with(home, name, me)
                 r = mail_round.run(home, cfg, mpw, s, clock=lateness.now(now_text), level=level,
-                                   log_reminders=not reminders_by_mail, tries=tries, wait=retry_wait)
+                                   log_reminders=not reminders_by_mail, tries=tries, wait=retry_wait, batch=batch)
             except mail_config.MailError as err:
                 if rounds == 1:
                     raise

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from eiapbem.client import inbox
+from eiapbem.client import inbox, pace
 from eiapbem.client.session import GameData, NoGame, Session, find_game, local_roles
 from eiapbem.client.store import Store
 from eiapbem.core.errors import BadEncoding, EiaError
@@ -39,6 +39,7 @@ from eiapbem.pbem.errors import AlreadyLoaded
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
 from eiapbem.rules.model import GameState, first_difference
+from eiapbem.rules.sequence import PASSED
 
 
 class MemoryStore(Store):
@@ -83,12 +84,19 @@ class Result:
     notes: list = field(default_factory=list)
     seconds: float = 0.0
     state_hash: str = ""
+    #: Slots every client ended by itself, the rules leaving nothing to decide, played again by the replay.
+    passed: int = 0
+    #: Slots left out by their power's own skip setting (13.9).
+    skipped: int = 0
+    #: Rounds of mail per month of the files replayed (``client/pace.py``).
+    pace: pace.Pace = field(default_factory=pace.Pace)
 
     def to_obj(self) -> dict:
         return {"game": self.game, "role": self.role, "verdict": "verified" if self.verified else "disagrees",
                 "files": self.files, "epochs": self.epochs, "state": self.state_hash,
                 "first": None if self.first is None else self.first.to_obj(), "notes": list(self.notes),
-                "seconds": round(self.seconds, 2)}
+                "seconds": round(self.seconds, 2), "passed": self.passed, "skipped": self.skipped,
+                "pace": self.pace.to_obj()}
 
     def lines(self) -> list[str]:
         out = []
@@ -101,6 +109,13 @@ class Result:
             assert p is not None
             out.append(f"Game {self.game}: NOT verified. {self.files} files replayed before the first disagreement:")
             out.append(f"  at {p.slot} ({p.author}), file {p.file}{' ' + p.hash[:16] if p.hash else ''}: {p.reason}")
+        if self.passed or self.skipped:
+            out.append(f"  {self.passed} slot(s) with nothing to decide ended by themselves and {self.skipped} skipped by "
+                       "their power's own setting (13.9), played again by the replay; each file after them starts from "
+                       "the state they give")
+        if self.pace.months or self.pace.setup:
+            out.append("  Rounds of mail (a round: a point where a file must travel before anyone can go on):")
+            out.extend(f"  {line}" for line in self.pace.lines())
         out.extend(f"  note: {n}" for n in self.notes)
         out.append(f"  ({self.seconds:.1f} s, opened as {self.role})")
         return out
@@ -192,6 +207,7 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
     backups = _backups(home, game, me.role)
     errors: dict[bytes, str] = {}
     points: list[GameState] = [rp.state]  # states a backup may restore: monthly points, the state at a backup
+    steps: list[tuple[tuple[int, int], pace.Step]] = []
 
     def known_to_save(x: _File) -> bool:
         return x.hash in saved.chain.known
@@ -218,6 +234,7 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
             pending.remove(x)
             errors.pop(x.hash, None)
             res.files += 1
+            steps.append(pace.step_of(x.env, me, x.path.name))
             if _monthly_point(rp):  # a state a monthly save or a backup may hold (a hash costs; not after every file)
                 passed.add(rp.state.state_hash())
                 points.append(rp.state)
@@ -254,6 +271,13 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
                 res.notes.append(f"{x.path.name} ({x.h.slot}) is not loaded in this folder yet; left out")
     res.verified = res.first is None
     res.slots = len(rp.contents.chain.slots)
+    res.pace = pace.count(pace.join(steps))
+    for e in rp.journal():
+        if e.kind == PASSED:
+            if e.params.get("reason") == "no-choice":
+                res.passed += 1
+            else:
+                res.skipped += 1
     res.state_hash = rp.state.state_hash().hex()
     res.seconds = clock() - t0
     return res

@@ -113,7 +113,8 @@ class AutoPlay:
             st.state, orders, self.computer,
             ai_ctx=lambda key: rules_context(pdice.ai_dice(chain, key)),
             resolve_ctx=lambda: rules_context(resolve_dice(chain.head)),
-            setup_for=self._setup_for)
+            setup_for=self._setup_for,
+            pass_ctx=lambda key: rules_context(pdice.pass_dice(chain, key)))
         if state is not st.state or used:
             st.data = replace(st.data, state=state, orders={} if used else st.data.orders,
                               meta=sealed_orders.spent(st.data.meta, state))

@@ -248,8 +248,10 @@ def exchanges_of(opened: Mapping[str, Sequence[Opened]], plan: Sequence[Any], se
         if not answers:
             raise BadEncoding(f"{name}: the reply of exchange {j + 1} of {bid} holds no answers")
         acts = tuple(engine.action_from_obj(o, f"{name} {bid} reply {j + 1}") for o in answers)
-        if not all(isinstance(x, AnswerDecision) for x in acts):
-            raise BadEncoding(f"{name}: a battle reply may only answer questions")
+        if not all(isinstance(x, AnswerDecision) or getattr(x, "KIND", "") == turn.PLAN for x in acts):
+            raise BadEncoding(f"{name}: a battle reply may only answer questions, or give standing orders for the battle")
+        if any(getattr(x, "KIND", "") == turn.PLAN and getattr(x, "battle", None) != bid for x in acts):
+            raise BadEncoding(f"{name}: a reply in {bid} gives standing orders for another battle")
         out.append(Exchange(bid, defenders[bid], ask, at, acts, crypto.battle_seed(a, b, q.hash)))
     for bid, files_ in opened.items():
         if complete and len(files_) != 2 * seen.get(bid, 0) + 1:

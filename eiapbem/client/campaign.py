@@ -60,7 +60,7 @@ from eiapbem.data.context import rules_context
 from eiapbem.pbem.email import Person
 from eiapbem.rules.model import POWERS, GameState, Phase, PlayerKind
 
-from . import campaign_battles, duel, campaign_report, newgame, setups
+from . import campaign_battles, campaign_pace, duel, campaign_report, newgame, setups
 from . import orders as sealed_orders
 from .campaign_measures import Chronicle, Figures as Measures
 from .session import Session, open_identity
@@ -162,7 +162,7 @@ class Folders:
 
     def __init__(self, homes: dict[str, Path], pw: dict[str, str], rngs: dict[str, SeededRng],
                  kinds: dict[str, PlayerKind], until: int, chronicle: Chronicle | None = None,
-                 placed: dict[str, dict[str, str]] | None = None) -> None:
+                 placed: dict[str, dict[str, str]] | None = None, pace: bool = False) -> None:
         self.homes = homes
         self.pw = pw
         self.rngs = rngs
@@ -177,6 +177,8 @@ class Folders:
         self.acting: dict[str, campaign_battles.Acting] = {}
         #: Per power by files: corps its setup places elsewhere than the default setup does (corps -> area).
         self.placed = dict(placed or {})
+        #: The powers by files play for pace (``campaign_pace``): skips, diplomacy sealed ahead, battle plans.
+        self.pace = pace
 
     def computer(self, role: str) -> Paced:
         c = self.paced.get(role)
@@ -245,6 +247,8 @@ class Folders:
                     acts = list(chosen[p]) if chosen and p in chosen else list(ai.orders(lent, p, ctx))
                 else:
                     plan = list(chosen[p]) if chosen and p in chosen else list(ai.plan(lent, p, ctx).actions)
+                    if self.pace:
+                        plan += campaign_pace.extra_actions(view, p)
                     acting, out = campaign_battles.start(s, p, self.kinds[p], plan)
                     if out:
                         assert acting is not None
@@ -256,13 +260,20 @@ class Folders:
                 if st.slot.simultaneous:
                     given.append((p, acts))
             thinking += time.process_time() - t0
-            written.append(str(s.end_phase()))
+            written.append(str(self._end(s, p)))
         return written, thinking, [], given
+
+    def _end(self, s: Session, p: str) -> Any:
+        """End the power's slot; a pace player seals next month's diplomacy orders in its last file of the month."""
+        if self.pace and campaign_pace.seals(s.state):
+            campaign_pace.order_next_month(s, p, self.kinds[p], rules_context(s.slot_dice()))
+            return s.end_phase(seal_diplomacy=True)
+        return s.end_phase()
 
     def defend(self, roles: list[str], name: str) -> str | None:
         """The defender's folder loads the battle file ``battles/name`` and answers it: the reply's name, if due."""
         (r,) = roles
-        return campaign_battles.defend(self.session(r), r, self.kinds[r], name)
+        return campaign_battles.defend(self.session(r), r, self.kinds[r], name, pace=self.pace)
 
     def resume(self, roles: list[str], name: str) -> tuple[list[str], float, list[tuple[str, str]]]:
         """The acting folder loads the defender's reply ``battles/name`` and goes on (as ``play``)."""
@@ -275,7 +286,7 @@ class Folders:
             return [], time.process_time() - t0, out
         del self.acting[p]
         thinking = time.process_time() - t0
-        return [str(s.end_phase())], thinking, []
+        return [str(self._end(s, p))], thinking, []
 
     def load(self, roles: list[str], check: bool) -> dict[str, str]:
         """``load_all`` in each folder; then the loaded files are cleared from its ``commin/`` (kept in done/)."""
@@ -365,7 +376,8 @@ class Campaign:
 
     def __init__(self, out: Path, seed: int, scenario: str, level: str, say: Callable[[str], None],
                  *, jobs: int = 2, levels: dict[str, str] | None = None, by_files: tuple[str, ...] = (),
-                 wars: tuple[tuple[str, str], ...] = (), placed: dict[str, dict[str, str]] | None = None) -> None:
+                 wars: tuple[tuple[str, str], ...] = (), placed: dict[str, dict[str, str]] | None = None,
+                 pace: bool = False) -> None:
         """``level`` for every power, unless ``levels`` gives some powers (or all) a level of their own; the
         powers ``by_files`` are email clients whose choices the computer makes at their level, the others are
         computer players.  ``wars``: wars the game starts with (aggressor, defender), as a GAP selection's
@@ -398,8 +410,9 @@ class Campaign:
         self._worker: Worker | None = None
         self.opening_wars = tuple(wars)
         self.placed = dict(placed or {})
+        self.pace = pace
         self.folders = Folders(self.homes, self.pw, self.rngs, self.kinds, self._new(scenario), self.chronicle,
-                               self.placed)
+                               self.placed, pace)
         self.start = self.state().date.index
         self.chronicle.observe(self.state())
 
@@ -575,7 +588,7 @@ class Campaign:
                 self.folders.paced.pop(r, None)
             self._worker = Worker(Folders({r: self.homes[r] for r in other}, self.pw,
                                           {r: self.rngs[r] for r in other}, self.kinds, self.folders.until,
-                                          placed=self.placed))
+                                          placed=self.placed, pace=self.pace))
         try:
             st = self._run(months, check_every_slot, maps, stop)
         finally:

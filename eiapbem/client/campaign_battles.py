@@ -89,8 +89,9 @@ def start(s: Session, power: str, kind: PlayerKind, actions: list[Any]) -> tuple
     return acting, acting.go_on()
 
 
-def defend(s: Session, power: str, kind: PlayerKind, name: str) -> str | None:
-    """Load the battle file ``battles/name`` in the defender's folder and answer it; the reply's name, if one is due."""
+def defend(s: Session, power: str, kind: PlayerKind, name: str, *, pace: bool = False) -> str | None:
+    """Load the battle file ``battles/name`` in the defender's folder and answer it; the reply's name, if one is due.
+    ``pace``: the whole battle at once, by standing orders (``campaign_pace.battle_plan``)."""
     s.last_battle_file = None
     s.load_battle(s.folders.battles / name)
     for _ in range(MAX_STEPS):
@@ -98,6 +99,11 @@ def defend(s: Session, power: str, kind: PlayerKind, name: str) -> str | None:
         asked = [d for _k, d in sorted(view.pending.items()) if d.power == power and s.answer_entry(d.id)]
         if not asked:
             break
+        if pace:
+            from .campaign_pace import battle_plan
+
+            s.act(battle_plan(view, power, asked[0], kind, rules_context(s.slot_dice())))
+            return s.last_battle_file.name if s.last_battle_file is not None else None
         lent = view.with_power(power, controller=kind)
         s.act(ai.answer(lent, asked[0], rules_context(s.slot_dice())))
         if s.last_battle_file is not None:

@@ -26,7 +26,7 @@ from eiapbem.pbem import bodies, crypto, dice as pdice, envelope, files, folders
 from eiapbem.pbem.bodies import Answer, BattleBook, Fight
 from eiapbem.pbem.chain import Battle, Chain
 from eiapbem.pbem.errors import AuthorNotAllowed, BadDice, BadHeader, NotForYou, OutOfOrder, OutOfSync, OwnFile, WrongKind
-from eiapbem.rules import engine
+from eiapbem.rules import engine, turn
 from eiapbem.rules.model import GameState
 
 from . import battles
@@ -338,9 +338,21 @@ class BattleExchange:
                 return self._view(e)
         return None
 
-    def answer_battle(self, action: engine.AnswerDecision) -> engine.Outcome:
-        """The defender answers a question of a battle file; once the rules need dice, the reply file is written."""
-        found = self.answer_entry(action.decision)
+    def plan_entry(self, battle: str) -> tuple[str, Answer] | None:
+        """The open question file of ``battle`` this power answers, if any (a ``BattlePlan`` answers it whole)."""
+        e = self.book.answer.get(battle)
+        if e is not None and e.power == self.store.power and not e.sent and not e.over \
+                and battles.questions_for(self._view(e), self.store.power, battle):
+            return battle, e
+        return None
+
+    def answer_battle(self, action: Any) -> engine.Outcome:
+        """The defender answers a question of a battle file; once the rules need dice, the reply file is written.
+
+        Standing orders for the whole battle (``rules.combat.plans.BattlePlan``, issue 33) end the reply at once: the
+        battle then needs no more files."""
+        plan = getattr(action, "KIND", "") == turn.PLAN
+        found = self.plan_entry(action.battle) if plan else self.answer_entry(action.decision)
         assert found is not None
         bid, e = found
         view = self._view(e)
@@ -352,7 +364,7 @@ class BattleExchange:
             after = battles.auto_answer(after, ctx)
             # Go on answering only while the battle asks this power alone and needs no die: a question
             # for the attacker too (the chits) waits until the attacker has answered it (000:176).
-            done = any(d.power != self.store.power for d in after.pending.values() if d.context.get("battle") == bid) \
+            done = plan or any(d.power != self.store.power for d in after.pending.values() if d.context.get("battle") == bid) \
                 or not battles.questions_for(after, self.store.power, bid)
         except battles.NoRoll:
             after, done = view, True

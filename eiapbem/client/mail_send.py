@@ -285,24 +285,72 @@ def _record(entry: dict, o: Outgoing, s: Sent, rcpts: list, why: str = "") -> No
         entry["bounced"] = bounced
 
 
+def _chain_place(name: str, data: bytes) -> tuple[int, int, str]:
+    """Where a game file stands in the chain (epoch, seq), for the order of a batch's attachments."""
+    try:
+        h = envelope.parse(data, name).header
+    except BadFile:
+        return (1 << 30, 0, name)
+    return (h.epoch, h.seq, name)
+
+
+def batched(todo: list[Outgoing]) -> list[tuple[Outgoing, list[Outgoing]]]:
+    """The drafts of ``todo`` as messages: the game files for the same recipients in one message, in chain order
+    (issue 33 item 4: a run of files the folder wrote one after the other travels as one round of mail); battle files
+    and single drafts as they are.  Each message with the drafts it carries."""
+    groups: dict[tuple[str, ...], list[Outgoing]] = {}
+    out: list[tuple[Outgoing, list[Outgoing]]] = []
+    for o in todo:
+        if not o.error and o.label.startswith("commout/") and o.files and all(n.endswith(".pbm") for n, _ in o.files):
+            groups.setdefault(tuple(sorted(a.lower() for a in o.recipients)), []).append(o)
+        else:
+            out.append((o, [o]))
+    for members in groups.values():
+        if len(members) == 1:
+            out.append((members[0], members))
+            continue
+        files = sorted({n: d for o in members for n, d in o.files}.items(), key=lambda f: _chain_place(*f))
+        first = members[0].message
+        msg = EmailMessage(policy=email.policy.SMTP)
+        for h in ("To", "Cc"):
+            if first[h] is not None:
+                msg[h] = first[h]
+        names = [n for n, _ in files]
+        msg["Subject"] = str(first["Subject"] or "") + f" (+{len(members) - 1} more)"
+        msg.set_content(f"{len(names)} files of our game of Empires in Arms are attached, in the order they follow one "
+                        "another: " + ", ".join(names) + ". Put them all in your commin folder and load them; 'eiapbem "
+                        "mail fetch' does both.\n")
+        for n, data in files:
+            msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=n)
+        label = " + ".join(o.label for o in members)
+        out.append((Outgoing("batch:" + ",".join(o.key for o in members), label, msg, list(members[0].recipients),
+                             files=files), members))
+    return out
+
+
 def send_all(home: Path, cfg: MailConfig, password: str, session: Any | None = None, *, tries: int = TRIES,
-             wait: float = RETRY_WAIT) -> SendReport:
-    """Send every unsent draft and battle file; each is marked sent once the server took it."""
+             wait: float = RETRY_WAIT, batch: bool = False) -> SendReport:
+    """Send every unsent draft and battle file; each is marked sent once the server took it.
+
+    ``batch``: the game files for the same recipients go as one message (``batched``)."""
     rep = SendReport()
     ledger = sent_ledger(home)
     down = ""
+    todo: list[Outgoing] = []
     for o in outgoing(home, session):
         if o.key in ledger.data["sent"]:
             continue
-        if o.error:
-            rep.failed.append((o.label, o.error))
-            continue
-        why = overtaken(o, session) if session is not None else ""
+        why = overtaken(o, session) if session is not None and not o.error else ""
         if why:
             ledger.data["sent"][o.key] = {"to": [], "at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                                           "label": o.label, "withdrawn": why}
             ledger.write()
             rep.withdrawn.append((o.label, why))
+            continue
+        todo.append(o)
+    for o, members in (batched(todo) if batch else [(o, [o]) for o in todo]):
+        if o.error:  # a draft that cannot be read: said in its place among the others
+            rep.failed.append((o.label, o.error))
             continue
         if down:
             rep.failed.append((o.label, f"not sent, left for the next try: {down}"))
@@ -325,7 +373,10 @@ def send_all(home: Path, cfg: MailConfig, password: str, session: Any | None = N
             rep.failed.append((o.label, f"not sent: {err}"))
             continue
         rep.retries += s.tries - 1
-        _record(ledger.data["sent"].setdefault(o.key, {}), o, s, o.recipients)
+        for m in members:  # each draft of the message, with the message's id (a bounce names every file in it)
+            _record(ledger.data["sent"].setdefault(m.key, {}), m, s, o.recipients)
+            if len(members) > 1:
+                ledger.data["sent"][m.key]["batch"] = [x.label for x in members]
         ledger.write()
         rep.sent.append((o.label, [r for r in o.recipients if r not in s.refused], s.tries, s.first_error))
         for r, (code, text) in sorted(s.refused.items()):

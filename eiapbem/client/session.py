@@ -26,7 +26,8 @@ they call; ``tests/client/test_client_api.py`` holds ``cli/`` and ``host/`` to t
   ``slot_dice()``, ``plays_slot()``, ``person(power)``;
 - battles between two humans: ``fights()``, ``battle_questions()``, ``battle_lines()``, ``defends(battle)``,
   ``answer_entry(decision)``, ``reply_to_send()``, ``last_battle_file``;
-- acting: ``act(action)``, ``act_many(actions)``, ``restart()``, ``end_phase()``, ``load_path(path)`` (a
+- acting: ``act(action)``, ``act_many(actions)``, ``restart()``, ``end_phase(seal_diplomacy=)``,
+  ``order_ahead(action)`` (a diplomacy order for next month, sealed in the last file of this one), ``load_path(path)`` (a
   turn, admin or battle file), ``load_all()``, ``load_battle(path)``, ``settle()`` (the computer's slots
   played as far as they go without a file, and saved);
 - the host (4.2.8): ``write_admin(acts, roster=, players=, host=)``, ``game_data_at(state, meta)``,
@@ -80,7 +81,8 @@ __all__ = ["OUT_OF_SYNC", "PLAYER_TYPES", "PUBLIC", "TEST_SCRYPT_ENV", "GameData
 PUBLIC = ("open", "open_with", "create", "home", "folders", "game", "power", "me", "local", "state", "current", "meta",
           "chain", "starts", "journal", "journal_lines", "awaited", "taken", "orders_sent", "reloads", "slot_dice",
           "plays_slot", "person", "fights", "battle_questions", "battle_lines", "defends", "answer_entry",
-          "reply_to_send", "last_battle_file", "act", "act_many", "restart", "end_phase", "load_path", "load_all",
+          "reply_to_send", "last_battle_file", "act", "act_many", "restart", "end_phase", "order_ahead", "load_path",
+          "load_all",
           "load_battle", "settle", "write_admin", "game_data_at", "open_save", "restart_from", "refresh_roles", "save",
           "save_snapshot", "restore_snapshot")
 
@@ -317,8 +319,11 @@ class Session:
     def restart(self) -> int:
         return self.turns.restart()
 
-    def end_phase(self) -> Path:
-        return self.turns.end_phase()
+    def end_phase(self, *, seal_diplomacy: bool = False) -> Path:
+        return self.turns.end_phase(seal_diplomacy=seal_diplomacy)
+
+    def order_ahead(self, action: Any) -> int:
+        return self.turns.order_ahead(action)
 
     def load_path(self, path: Path) -> str:
         return self.turns.load_path(path)

@@ -45,6 +45,7 @@ def status_record(s: Any) -> dict:
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
     }
     rec["peace_terms"] = peace_terms_in_force(st, s.power)
+    rec["passed"] = passed_this_month(s)
     if slot is None:
         return rec
     impl = engine.phase_implemented(slot.phase)
@@ -87,6 +88,10 @@ def status_record(s: Any) -> dict:
         if slot.phase is Phase.NAVAL and impl and rec["possible"] == []:
             what = ("nothing to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next "
                     "reinforcement or land slot skips it every month, 13.9); now ")
+        if slot.phase is Phase.REINFORCEMENT and impl and not rec["to_do"] and not _due(st, mine[0]):
+            what = ("nothing is due this month: give what you want (transfers, leaders, the move order) and end the phase "
+                    "('eiapbem skip --phase reinforcement --mode continuous' passes this phase while nothing is due, "
+                    "13.9); now ")
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
@@ -124,6 +129,28 @@ def status_record(s: Any) -> dict:
 
         rec["mail"] = mail_lines(s.home, meta)
     return rec
+
+
+def _due(state: Any, power: str) -> bool:
+    from eiapbem.rules.sequence import reinforcements_ready
+
+    return bool(reinforcements_ready(state, power))
+
+
+def passed_this_month(s: Any) -> list[dict]:
+    """The slots of the month in play that no file played: ended by themselves, the rules leaving their power
+    nothing to decide (``engine.pass_slot``), or left out by the power's own skip setting (13.9); from the
+    game's log, oldest first."""
+    from eiapbem.rules.sequence import PASSED
+
+    st = s.state
+    month = f"{st.date}/"
+    out = []
+    for e in s.journal(400):
+        if e.kind == PASSED and e.slot.startswith(month):
+            out.append({"slot": e.slot, "power": str(e.params.get("power", "")), "phase": str(e.params.get("phase", "")),
+                        "reason": str(e.params.get("reason", "")), "text": e.text})
+    return out
 
 
 def to_do(state: Any, power: str, ctx: Any) -> list[str]:
@@ -229,6 +256,9 @@ def render(rec: dict) -> list[str]:
                    + ", ".join(f"{c['power']} ({c['level']})" for c in rec["computer"]))
     if rec["waiting"]:
         out.append("Waiting for: " + ", ".join(f"{w['power']} ({w['from']})" for w in rec["waiting"]))
+    if rec.get("passed"):
+        out.append("Passed this month without a file (every client plays them alike): "
+                   + "; ".join(f"{x['power']} {x['phase']} ({_why(x['reason'])})" for x in rec["passed"]))
     p = rec["power"]
     if rec["orders_sent"] is not None:
         n = rec["orders_sent"]
@@ -257,6 +287,12 @@ def render(rec: dict) -> list[str]:
         out.append("Last log lines:")
         out.extend(f"  [{e['slot']}] {e['text']}" for e in rec["log"])
     return out
+
+
+def _why(reason: str) -> str:
+    if reason == "no-choice":
+        return "nothing to decide"
+    return "skipped by its own setting, 13.9" + (", continuous" if reason == "skip-continuous" else "")
 
 
 def diplomacy_lines(s: Any) -> list[str]:

@@ -163,6 +163,16 @@ class Turns:
             raise IllegalAction(f"{self.store.power} has already sent its orders for {slot.key(state.date)}")
         if len(actions) == 1 and isinstance(actions[0], engine.AnswerDecision) and self.exchange.answer_entry(actions[0].decision):
             return self.exchange.answer_battle(actions[0])
+        plans = [a for a in actions if getattr(a, "KIND", "") == turn.PLAN]
+        if len(actions) == 1 and plans and self.exchange.plan_entry(plans[0].battle):
+            return self.exchange.answer_battle(plans[0])  # the defender's standing orders for the whole battle: the reply
+        for a in plans:
+            f = self.store.data.battles.fights.get(a.battle)
+            if f is not None and f.out:
+                raise IllegalAction(
+                    f"the question file of the battle {a.battle} has gone to {f.defender}: your standing orders for "
+                    "the battle are given before your last answer of the round, so that they travel sealed with the "
+                    "question (docs/file-format.md 7.4)")
         if self.slot.plays():
             self.exchange.notice(state)
             done = self.slot.play(self.slot.taken() + list(actions))
@@ -194,8 +204,20 @@ class Turns:
 
     # -------------------------------------------------------------- ending the phase
 
-    def end_phase(self) -> Path:
-        """"End Current Phase": check, write the turn file and its email draft, save."""
+    def order_ahead(self, action: Any) -> int:
+        """Give ``action``, a diplomacy order, for next month: it waits in the save and is sealed in this power's last
+        file of this month (issue 33 item 2); the number of orders given for next month so far."""
+        st = self.store
+        st.data = replace(st.data, meta=sealed_orders.stage_ahead(st.data.meta, st.state, st.power, action))
+        st.save()
+        return len(st.data.meta.ahead[st.power])
+
+    def end_phase(self, *, seal_diplomacy: bool = False) -> Path:
+        """"End Current Phase": check, write the turn file and its email draft, save.
+
+        In the power's land slot or the economic phase, the diplomacy orders given for next month (``order_ahead``)
+        are sealed in the file, or none with ``seal_diplomacy`` (the power has nothing to order then): next month it
+        plays no commit round."""
         state = self.store.state
         slot = state.slot
         if slot is None:
@@ -226,6 +248,9 @@ class Turns:
         meta = self.store.data.meta
         if slot.simultaneous:  # the sealed diplomacy phase: a commitment, then the reveal (client/orders.py)
             acts, meta = sealed_orders.file_actions(meta, state, self.store.power, acts, rules_context(d), rng=self.store.rng)
+        # next month's diplomacy orders sealed in the land or economic file, if the player gave or asked for it
+        extra, meta = sealed_orders.seal_ahead(meta, state, self.store.power, want=seal_diplomacy, rng=self.store.rng)
+        acts = acts + extra
         played = turn.play_turn(state, self.store.power, acts, d, rules_context, ai,
                                 exchanges=() if slot.simultaneous else self.slot.exchanges())
         after = played.state

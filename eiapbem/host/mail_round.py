@@ -44,9 +44,18 @@ class Round:
                     or self.send.failed or self.send.withdrawn or self.fetch_error or self.send_error)
 
 
+def batches(session: Any) -> bool:
+    """Whether a folder's round mails the files it wrote in one message per set of recipients (issue 33 item 4): the
+    host's folder does, so the run of files its unattended round writes (the ladder's admin files, the host's own
+    power's files, with the computer's and passed slots between them) is one round of mail for every player."""
+    return "host" in session.local
+
+
 def run(home: Path, cfg: MailConfig, password: str, session: Any, *, clock: Any = None, level: str = "ai-medium",
-        log_reminders: bool = True, tries: int = 3, wait: float = 5.0, send: bool = True) -> Round:
-    """One round; a server that fails is named in the round's report, never raised past it."""
+        log_reminders: bool = True, tries: int = 3, wait: float = 5.0, send: bool = True,
+        batch: bool | None = None) -> Round:
+    """One round; a server that fails is named in the round's report, never raised past it.  ``batch``: the files
+    for the same players in one message (``batches``: by default in the host's folder)."""
     from . import lateness
 
     r = Round()
@@ -63,7 +72,8 @@ def run(home: Path, cfg: MailConfig, password: str, session: Any, *, clock: Any 
             r.late = lateness.apply(session, clock or lateness.now(), level, log_reminders=log_reminders)
     if send:
         try:
-            r.send = mail_send.send_all(home, cfg, password, session, tries=tries, wait=wait)
+            r.send = mail_send.send_all(home, cfg, password, session, tries=tries, wait=wait,
+                                        batch=batches(session) if batch is None else batch)
         except MailError as err:
             r.send_error = str(err) + (f" ({err.hint})" if err.hint else "")
     return r

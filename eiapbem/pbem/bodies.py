@@ -64,14 +64,17 @@ def decode(cls: type[R], obj: Any, name: str, what: str) -> R:
 def _later_fields(cls: type, obj: Any) -> Any:
     """Fields added to a body after files were written without them, filled in with their empty value:
     the scenario's hash and ``based_on`` of an edited scenario (14.5, 14.6; docs/file-format.md 11), the save's
-    diplomatic reactions (issue 16)."""
+    diplomatic reactions (issue 16), its orders for next month and whether sealed orders were sealed ahead (issue 33)."""
     if not isinstance(obj, dict) or cls not in (GamestartBody, SaveBody):
         return obj
     obj = dict(obj)
     if cls is GamestartBody:
         obj.setdefault("scenario_hash", "")
     if isinstance(obj.get("meta"), dict):
-        obj["meta"] = {"based_on": "", **({"reactions": {}} if cls is SaveBody else {}), **obj["meta"]}
+        obj["meta"] = {"based_on": "", **({"reactions": {}, "ahead": {}} if cls is SaveBody else {}), **obj["meta"]}
+        sealed = obj["meta"].get("sealed")
+        if cls is SaveBody and isinstance(sealed, dict):  # a power's sealed orders before issue 33: not sealed ahead
+            obj["meta"]["sealed"] = {p: {"ahead": False, **v} if isinstance(v, dict) else v for p, v in sealed.items()}
     return obj
 
 
@@ -269,6 +272,8 @@ class SealedOrders(Record):
     phase: str
     nonce: bytes
     actions: tuple[Plain, ...]
+    #: Sealed ahead in the power's land file of the month before (issue 33): revealed with ``diplomacy.reveal-ahead``.
+    ahead: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +294,8 @@ class SaveMeta(Record):
     sealed: FrozenMap[Power, SealedOrders] = FrozenMap()
     #: The local powers' diplomatic reactions, as the orders that set them, sent sealed each month (issue 16).
     reactions: FrozenMap[Power, tuple[Plain, ...]] = FrozenMap()
+    #: The local powers' diplomacy orders for next month given so far, sealed in their land file (issue 33).
+    ahead: FrozenMap[Power, tuple[Plain, ...]] = FrozenMap()
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,14 +48,28 @@ def ai_seed(chain: Chain, slot: str) -> bytes:
     simultaneous step) revealed: committed in advance, so nobody can grind them by re-sealing a file,
     and unknown to everyone but the preceding author until that file arrives.
     """
+    return _links_seed(chain, "ai/" + slot)
+
+
+def _links_seed(chain: Chain, label: str) -> bytes:
     links = hashlib.sha256(b"eiapbem/v1/ai-links\x00" + b"".join(
         role.encode("ascii") + b"\x00" + i.to_bytes(4, "big") + link for role, (i, link) in sorted(chain.dicepos.items())
     )).digest()
-    return crypto.dice_seed(links, chain.gid + chain.epoch.to_bytes(4, "big"), "ai/" + slot)
+    return crypto.dice_seed(links, chain.gid + chain.epoch.to_bytes(4, "big"), label)
 
 
 def ai_dice(chain: Chain, slot: str) -> Dice:
     return Dice(ai_seed(chain, slot))
+
+
+def pass_seed(chain: Chain, slot: str) -> bytes:
+    """The dice seed of a human's slot that every client ends by itself, the rules leaving it nothing to decide
+    (docs/file-format.md 7.3): ``ai_seed``'s links and game, under its own label ``pass/<slot>``."""
+    return _links_seed(chain, "pass/" + slot)
+
+
+def pass_dice(chain: Chain, slot: str) -> Dice:
+    return Dice(pass_seed(chain, slot))
 
 
 def gamestart_seed(gid: bytes, roster_dice: Mapping[str, bytes]) -> bytes:

@@ -57,6 +57,7 @@ from typing import Any
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
+from eiapbem.rules import sequence
 from eiapbem.rules.context import RulesContext
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
 from eiapbem.rules.model.base import FrozenMap
@@ -365,7 +366,8 @@ def verify_action(state: GameState, power: str, action: Any, ctx: RulesContext) 
         allowed = ", ".join(str(p) for p in spec.phases)
         raise IllegalAction(f"{spec.cls.KIND} is an action of the {allowed} phase, not of the {state.slot.phase} phase")
     waiting = [d for d in state.pending.values() if d.power != power]
-    if waiting and not isinstance(action, AnswerDecision):
+    # Answers go on while another's question waits: a decision's answer, a battle's standing orders (``ANSWER``).
+    if waiting and not isinstance(action, AnswerDecision) and not getattr(spec.cls, "ANSWER", False):
         d = waiting[0]
         raise IllegalAction(f"the game waits for {d.power} to answer {d.kind} first")
     spec.verify(state, power, action, ctx)
@@ -463,6 +465,48 @@ def has_choice(state: GameState, power: str, ctx: RulesContext) -> bool:
     A slot without a choice may still hold an obligation the player meets outside the list: a sealed
     diplomacy reveal that end-phase writes, or a battle result signed outside the game (``unmet_obligations``)."""
     return next(iter(_legal(state, power, ctx, False)), None) is not None
+
+
+# ----------------------------------------------------------------- a slot with nothing to decide (issue 33)
+
+#: What "nothing to decide" means in each phase's words (the test is the rules' own list, ``has_choice``).
+_NOTHING = {
+    Phase.REINFORCEMENT: "nothing due to place and nothing to transfer, retire, assign or lend",
+    Phase.NAVAL: "no fleet that can move, load, unload or attack",
+    Phase.LAND: "no corps, depot or leader with anything to do",
+}
+
+
+def nothing_to_decide(state: GameState, power: str, ctx: RulesContext) -> str | None:
+    """Why ``power``'s sequential slot in play ends by itself, or ``None`` when it needs the power's file.
+
+    It does when the rules give the power no choice but ending it: the slot is the power's own, no question waits
+    for anyone, the rules list no action for it (``has_choice``: standing orders and the options of every slot left
+    out, they wait for the power's next slot with a choice), nothing is left it must do (``unmet_obligations``), and
+    ending it is accepted.  A pure function of the state and the map, so every client finds the same slots."""
+    slot = state.slot
+    if slot is None or slot.simultaneous or slot.power != power or state.pending:
+        return None
+    ctx = _with_edits(state, ctx)
+    if has_choice(state, power, ctx) or unmet_obligations(state, power, ctx):
+        return None
+    return _NOTHING.get(slot.phase, f"nothing to decide in the {slot.phase} phase")
+
+
+def pass_slot(state: GameState, power: str, ctx: RulesContext) -> Outcome | None:
+    """End ``power``'s slot without its file when it has nothing to decide (``nothing_to_decide``), with a public log
+    line saying so; ``None`` when the slot needs the power's file.  ``ctx.dice`` are the slot's passing dice
+    (docs/file-format.md 7.3): ending a slot may roll (a phase's end effects)."""
+    why = nothing_to_decide(state, power, ctx)
+    if why is None:
+        return None
+    assert state.slot is not None
+    out = log(state, "game", sequence.PASSED, f"{power}'s {state.slot.phase} slot ends by itself: {why}", power=power,
+              phase=str(state.slot.phase), reason="no-choice")
+    try:
+        return out.then(end_slot(out.state, power, ctx))
+    except IllegalAction:
+        return None  # the end itself refused (a phase's finish): the power's file decides
 
 
 # ----------------------------------------------------------------- the host's admin acts (4.2.8)

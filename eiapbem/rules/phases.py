@@ -10,8 +10,8 @@ like phase skipping) is one line here (``docs/adding-an-action.md``).
 from __future__ import annotations
 
 from eiapbem.rules import admin, captured, engine, land, reinforcement, repatriation, setup, skips
-from eiapbem.rules.combat import external, field, orders as battle_orders, sieges
-from eiapbem.rules.diplomacy import resolve as diplomacy
+from eiapbem.rules.combat import external, field, orders as battle_orders, plans as battle_plans, sieges
+from eiapbem.rules.diplomacy import resolve as diplomacy, sealing
 from eiapbem.rules.economy import phase as economy
 from eiapbem.rules.engine import PhaseRules
 from eiapbem.rules.land import revolts
@@ -22,6 +22,7 @@ RULES: tuple[PhaseRules, ...] = (
     engine.RULES,
     setup.RULES,
     diplomacy.RULES,
+    sealing.AHEAD_RULES,
     reinforcement.RULES,
     revolts.INSURRECTION_RULES,
     revolts.TRIGGER_RULES,
@@ -33,6 +34,7 @@ RULES: tuple[PhaseRules, ...] = (
     economy.RULES,
     field.RULES,
     battle_orders.RULES,
+    battle_plans.RULES,
     naval.RULES,
     sieges.RULES,
     skips.RULES,

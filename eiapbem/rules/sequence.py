@@ -38,6 +38,7 @@ from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, Phase, Pow
 from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode
 from eiapbem.rules.model.sheet import OrderSheet
 from eiapbem.rules.model.slot import COMMIT, ORDERS, SETUP_ORDER, TURN, Slot
+from eiapbem.rules.model.decisions import LogEntry
 from eiapbem.rules.model.state import GameState, MoveOrder
 from eiapbem.rules.model.units import LeaderStatus
 
@@ -81,6 +82,9 @@ class SequenceChoices(Record):
     #: The manual's sequence has one slot; a game's state asks for the commit round
     #: unless its option ``one_round_diplomacy`` is on (``choices_from_state``).
     sealed_diplomacy: bool = False
+    #: Powers whose commitment to the diplomacy orders is in already, sealed ahead in their land file of the month
+    #: before (``sealing.SealAhead``): they play no commit round (issue 33).
+    committed: PowerSet = ()
 
     def _check(self) -> None:
         for p, phases in self.skips.items():
@@ -156,7 +160,8 @@ def month_plan(date: Date, choices: SequenceChoices = SequenceChoices()) -> tupl
         if phase in SIMULTANEOUS_PHASES:
             actors = tuple(p for p in POWERS if not skips_phase(p, phase, choices))
             if phase is Phase.DIPLOMACY and choices.sealed_diplomacy:
-                entries.append(PlanEntry(Slot(phase, COMMIT, None, actors), False))
+                committing = tuple(p for p in actors if p not in choices.committed)
+                entries.append(PlanEntry(Slot(phase, COMMIT, None, committing), False))
             entries.append(PlanEntry(Slot(phase, ORDERS, None, actors), False))
             continue
         for p in phase_order(phase, choices):
@@ -173,8 +178,8 @@ def month_slots(date: Date, choices: SequenceChoices | GameState = SequenceChoic
 
 def _next_month_choices(choices: SequenceChoices) -> SequenceChoices:
     # A new month: 7.5's positions and this month's facts do not carry over;
-    # the skip settings do.
-    return SequenceChoices(skips=choices.skips, sealed_diplomacy=choices.sealed_diplomacy)
+    # the skip settings do, and so do the commitments sealed ahead for its diplomacy phase.
+    return SequenceChoices(skips=choices.skips, sealed_diplomacy=choices.sealed_diplomacy, committed=choices.committed)
 
 
 def next_slot(
@@ -279,6 +284,7 @@ def choices_from_state(state: GameState) -> SequenceChoices:
         reinforcements_ready=_ready_powers(state),
         war_declared_on=tuple(declared_on),
         sealed_diplomacy=not state.options.one_round_diplomacy,
+        committed=tuple(sorted(state.order_sheet.commitments)),
     )
 
 
@@ -308,6 +314,7 @@ def advance(state: GameState) -> GameState:
     slot = state.slot
     if slot is None:
         return state
+    left = slot  # the slot play leaves
     state = state.without_scratch()  # the slot's scratch ends with the slot (model.scratch)
     assert state.slot is not None
     choices = choices_from_state(state)
@@ -315,6 +322,7 @@ def advance(state: GameState) -> GameState:
     powers = state.powers
     for power, phase in used:
         ps = powers[power]
+        state = state.with_log(skipped_line(state, power, phase, ps.skips.get(phase)))
         if ps.skips.get(phase) is SkipMode.ONCE:
             powers = powers.set(power, ps.replace(skips=ps.skips.remove(phase)))
     # 13.9.1: the settings the month's events cancel.
@@ -324,10 +332,11 @@ def advance(state: GameState) -> GameState:
         return state.replace(powers=powers, slot=None, order_sheet=OrderSheet())
     date, slot = nxt
     # The order sheet (model.sheet): orders are spent once play moves on; the
-    # commitments of a sealed phase last into its reveal round only.
+    # commitments of a sealed phase last into its reveal round only, and those
+    # sealed ahead for the next diplomacy phase until it comes.
     sheet = state.order_sheet
-    if slot.phase is not state.slot.phase or date != state.date:
-        sheet = OrderSheet()
+    if slot.phase is not left.phase or date != state.date:
+        sheet = OrderSheet() if left.phase is Phase.DIPLOMACY else OrderSheet(commitments=sheet.commitments)
     elif sheet.orders:
         sheet = sheet.replace(orders=type(sheet.orders)())
     if date == state.date:
@@ -336,6 +345,23 @@ def advance(state: GameState) -> GameState:
         if ps.military_requests:
             powers = powers.set(power, ps.replace(military_requests=type(ps.military_requests)()))
     return end_loans(state).replace(powers=powers, date=date, slot=slot, move_order=MoveOrder(), order_sheet=sheet)
+
+
+#: The log kind of a slot left out by its power's own setting (13.9) or ended by itself for want of a choice
+#: (``engine.pass_slot``): ``eiapbem status`` lists the month's passed slots from these lines.
+PASSED = "slot.passed"
+
+
+def skipped_line(state: GameState, power: str, phase: Phase, mode: SkipMode | None) -> LogEntry:
+    """The public log line of ``power``'s ``phase`` slot left out this month by its skip setting (13.9, 000:2734)."""
+    slot = Slot(phase, ORDERS if phase is Phase.DIPLOMACY else TURN, power if phase is not Phase.DIPLOMACY else None,
+                (power,))
+    how = "this once" if mode is SkipMode.ONCE else "until it switches the setting off"
+    what = "gives no diplomacy orders" if phase is Phase.DIPLOMACY else f"plays no {phase} slot"
+    return LogEntry(slot=slot.key(state.date), author="game", kind=PASSED,
+                    text=f"{power} {what} this month: it chose to skip the {phase} phase {how} (13.9)",
+                    params=FrozenMap(sorted({"power": power, "phase": str(phase),
+                                             "reason": f"skip-{mode.value if mode else 'once'}"}.items())))
 
 
 def nullify_skips(state: GameState, war_declared_on: tuple[str, ...], reinforcements_ready: tuple[str, ...]) -> GameState:

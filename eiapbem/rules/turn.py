@@ -38,7 +38,7 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: The version of what a turn file produces: bump it whenever the same file could give another state
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
-RULES_VERSION = 6  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
+RULES_VERSION = 7  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
 #: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
 #: its major district when that becomes a free state (13.6.3)
 #: 4: a city taken and left behind returns to its area's holder (13.5.1-13.5.2); lone Cossacks and Freikorps
@@ -46,6 +46,9 @@ RULES_VERSION = 6  # 2: the diplomacy phase (issue 16): sealed commit round, its
 #: 5: a beaten force retreats toward a national capital whose *city* its power holds (11.2.10, 000:1842)
 #: 6: the rules' last mile: repatriation after the grace of temporary access (6.4, 13.4.1), ties broken by forced
 #: and mutual declarations charged to each power (6.6.3), and the choices the manual gives to the player or program
+#: 7: a human's slot with nothing to decide ends by itself at every client (``engine.pass_slot``); next month's
+#: diplomacy orders may be sealed ahead in a land or economic file (``sealing.SealAhead``, ``RevealAhead``); a
+#: battle answered by standing orders for the rest of it (``rules.combat.plans``)
 
 
 class Computer(Protocol):
@@ -135,23 +138,39 @@ def automatic(state: GameState, decision: Any) -> bool:
     return battle is not None and not battle.finished and not exchange_needed(state, decision)
 
 
-def auto_answer(state: GameState, ctx: RulesContext, computer: Computer) -> GameState:
-    """Answer every automatic question with its standing order, and every computer's question with its level's."""
-    from eiapbem.rules.combat import standing
+#: A battle's plans as a replay keeps them: battle id -> power -> its ``BattlePlan`` (``rules.combat.plans``).
+Plans = Mapping[str, Mapping[str, Any]]
 
+
+def auto_answer(state: GameState, ctx: RulesContext, computer: Computer, plans: Plans | None = None) -> GameState:
+    """Answer every automatic question with its standing order, and every computer's question with its level's.
+
+    ``plans``: the battles whose defender answered with standing orders for the whole battle (issue 33): every
+    question of theirs is answered by its side's plan, or its standing orders (``rules.combat.plans.answer``)."""
+    from eiapbem.rules.combat import plans as battle_plans, standing
+
+    plans = plans or {}
     for _ in range(100000):
-        due = sorted((d for d in state.pending.values() if automatic(state, d)), key=lambda d: d.id)
+        due = sorted((d for d in state.pending.values()
+                      if d.context.get("battle") in plans or automatic(state, d)), key=lambda d: d.id)
         if not due:
             if not any(is_computer(state, d.power) for d in state.pending.values()):
                 return state
             state = computer.settle(state, ctx).state  # the computer's answers, then look again
             continue
         d = due[0]
-        state = engine.apply_action(state, d.power, AnswerDecision(d.id, standing.answer(state, d, ctx)), ctx).state
+        planned = plans.get(str(d.context.get("battle")))
+        choice = battle_plans.answer(state, d, planned.get(d.power), ctx) if planned is not None \
+            else standing.answer(state, d, ctx)
+        state = engine.apply_action(state, d.power, AnswerDecision(d.id, choice), ctx).state
     raise RulesBug("automatic battle answers do not end")  # pragma: no cover - a rules bug
 
 
 # ----------------------------------------------------------------- dice of a slot with battle files
+
+
+#: The kind of a battle's standing orders for the rest of it (``rules.combat.plans.BattlePlan``).
+PLAN = "battle.plan"
 
 
 def battle_id_of_label(label: str) -> str | None:
@@ -233,10 +252,19 @@ def play(state: GameState, power: str, actions: Sequence[Any], exchanges: Sequen
     state = auto_answer(state, ctx, computer)
     asked: list[bytes] = []
     k = 0
+    # Battle plans (issue 33): each side's, and the battles answered by plans from the defender's planned reply on.
+    given: dict[str, dict[str, Any]] = {}
+    plans: dict[str, dict[str, Any]] = {}
 
     def mark(own: int) -> None:
         if k < len(exchanges) and len(asked) == k and exchanges[k].ask == own:
             asked.append(state.state_hash())
+
+    def keep(by: str, a: Any) -> None:
+        if getattr(a, "KIND", "") == PLAN:
+            given.setdefault(a.battle, {})[by] = a
+            if a.battle in plans:
+                plans[a.battle] = dict(given[a.battle])
 
     for i in range(len(actions) + 1):
         while k < len(exchanges) and exchanges[k].at == i:
@@ -246,12 +274,16 @@ def play(state: GameState, power: str, actions: Sequence[Any], exchanges: Sequen
             dice.use(ex.battle, ex.seed)
             for a in ex.answers:
                 state = engine.apply_action(state, ex.by, a, ctx).state
-                state = auto_answer(state, ctx, computer)
+                keep(ex.by, a)
+                if getattr(a, "KIND", "") == PLAN:
+                    plans[ex.battle] = dict(given[ex.battle])  # from here the battle needs no more files
+                state = auto_answer(state, ctx, computer, plans)
             k += 1
         mark(i)
         if i < len(actions):
             state = engine.apply_action(state, power, actions[i], ctx).state
-            state = auto_answer(state, ctx, computer)
+            keep(power, actions[i])
+            state = auto_answer(state, ctx, computer, plans)
     if k != len(exchanges):
         raise BadEncoding("the battle exchanges of the slot are not in the order of its actions")
     return Played(state, tuple(asked), tuple(state.log[n_log:]))
@@ -283,14 +315,18 @@ def play_turn(state: GameState, power: str, actions: Sequence[Any], dice: Dice, 
 
 def advance(state: GameState, orders: Mapping[str, Sequence[Any]], computer: Computer,
             ai_ctx: Callable[[str], RulesContext], resolve_ctx: Callable[[], RulesContext],
-            setup_for: Callable[[GameState, str], Sequence[Any]]) -> tuple[GameState, bool]:
-    """Move the game on without a file, as far as it goes: computer slots and complete simultaneous slots.
+            setup_for: Callable[[GameState, str], Sequence[Any]],
+            pass_ctx: Callable[[str], RulesContext] | None = None) -> tuple[GameState, bool]:
+    """Move the game on without a file, as far as it goes: computer slots, complete simultaneous slots and the
+    slots of humans with nothing to decide.
 
     ``orders`` are the human actors' orders in for the simultaneous slot in play;
     ``ai_ctx(slot_key)`` gives a computer's dice for a slot (fixed by the chain),
     ``resolve_ctx()`` the dice that resolve a simultaneous slot, ``setup_for(state,
-    power)`` the actions a computer loads in a setup slot.  Returns the
-    state and whether the orders were used (a simultaneous slot resolved).
+    power)`` the actions a computer loads in a setup slot, ``pass_ctx(slot_key)`` the dice
+    of a human's slot that ends by itself (``engine.pass_slot``: the rules leave it
+    nothing to decide; every client passes it alike, so no file is written for it).
+    Returns the state and whether the orders were used (a simultaneous slot resolved).
     A computer that cannot end its slot leaves the game waiting at it (the
     host's ``admin skip`` moves it on).
     """
@@ -314,8 +350,14 @@ def advance(state: GameState, orders: Mapping[str, Sequence[Any]], computer: Com
             state = engine.resolve_slot(state, todo, resolve_ctx()).state
             used, waiting = True, {}
             continue
-        if slot.power is None or not is_computer(state, slot.power):
+        if slot.power is None:
             break
+        if not is_computer(state, slot.power):
+            passed = None if pass_ctx is None else engine.pass_slot(state, slot.power, pass_ctx(slot.key(state.date)))
+            if passed is None:
+                break
+            state = passed.state
+            continue
         try:
             state = computer.play_slot(state, slot.power, ai_ctx(slot.key(state.date)), setup=setup_for(state, slot.power)).state
         except computer.AiStuck:

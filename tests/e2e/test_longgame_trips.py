@@ -158,3 +158,25 @@ def test_battle_report_takes_the_id_a_question_names(monkeypatch, asked):
     assert r.output.strip() == ("report of field F" if asked.startswith("battle:") else "report of naval N")
     r = CliRunner().invoke(cli, ["battle", "report", "naval:1805-11.x.1:retreat:FR"], terminal_width=200)
     assert r.exit_code != 0 and "there is no battle" in str(r.exception)
+
+
+def test_status_offers_the_reinforcement_skip_when_nothing_is_due(tmp_path):
+    # A reinforcement slot with nothing due is not passed by the program (transfers, leaders and the move order
+    # are choices: docs/decisions.md, "Which slots count as 'no choice'"): status names the 13.9 setting instead.
+    from dataclasses import replace
+
+    from eiapbem.rules.model import Phase, Slot
+    from eiapbem.rules.sequence import reinforcements_ready
+    from eiapbem.rules.skips import SetSkip
+
+    t = Table(tmp_path)
+    au = t.open("AU")
+    st = au.state
+    reinf = st.replace(slot=Slot(phase=Phase.REINFORCEMENT, step="turn", power="AU", actors=("AU",)),
+                       pending=type(st.pending)())
+    assert not reinforcements_ready(reinf, "AU")
+    au.data = replace(au.data, state=reinf)
+    rec = status_record(au)
+    assert rec["possible"], "the rules still offer choices in the slot"
+    assert "nothing is due this month" in rec["next"] and "skip --phase reinforcement --mode continuous" in rec["next"]
+    au.act(SetSkip(phase="reinforcement", mode="continuous"))  # and the setting is accepted in that slot

@@ -487,6 +487,9 @@ def with_orders(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Rule
     """Write every power's orders on the order sheet (each order checked), in the fixed order of the powers."""
     for p in POWERS:
         for a in orders.get(p, ()):
+            if getattr(type(a), "IMMEDIATE", False):  # takes effect as given (next month's sealed diplomacy orders)
+                state = engine.apply_action(state, p, a, ctx).state
+                continue
             verify = _CHECKS.get(type(a))
             if verify is not None:  # an order of another kind is checked by its own rules when taken
                 verify(state, p, a, ctx)

@@ -9,11 +9,14 @@ action classes; a phase module decodes its own orders back with
 
 - ``commitments``: in the commit round of a sealed phase, the SHA-256 digest
   each power sent instead of its orders (``eiapbem.rules.diplomacy.sealing``);
-  it survives into the reveal round of the same phase.
+  it survives into the reveal round of the same phase.  Outside the diplomacy
+  phase it holds the commitments to next month's diplomacy orders that powers
+  sealed ahead in their land file (``sealing.SealAhead``): those powers have no
+  commit round to play.
 - ``orders``: each power's orders of the slot in play, in the order given.
 
 The sequence clears the orders whenever play moves on, and the commitments
-when the phase changes (``eiapbem.rules.sequence.advance``).
+when the diplomacy phase ends (``eiapbem.rules.sequence.advance``).
 """
 
 from __future__ import annotations
