@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from eiapbem import ai
-from eiapbem.core.errors import BadEncoding
+from eiapbem.core.errors import BadEncoding, quoted
 from eiapbem.pbem import bodies, crypto, envelope, folders
 from eiapbem.pbem.chain import Battle, Chain
 from eiapbem.pbem.errors import AuthorNotAllowed, BadDice, BadHeader
@@ -254,7 +254,7 @@ def area_of(bid: str) -> str:
         return naval_files.area_of(bid)
     parts = bid.split(":")
     if len(parts) != 4 or parts[0] != "battle":
-        raise BadEncoding(f"{bid!r} is not a battle id")
+        raise BadEncoding(f"{quoted(bid)} is not a battle id")
     return parts[2]
 
 

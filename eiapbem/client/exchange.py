@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from eiapbem.core import canonical
 from eiapbem.core.dice import DiceError
-from eiapbem.core.errors import BadEncoding, IllegalAction
+from eiapbem.core.errors import BadEncoding, IllegalAction, quoted
 from eiapbem.data.context import rules_context
 from eiapbem.pbem import bodies, crypto, dice as pdice, envelope, files, folders
 from eiapbem.pbem.chain import Battle, Chain
@@ -270,7 +270,7 @@ class BattleExchange(Store):
         if h.commit is None or (h.nonce is None) != (e["record"] is None):
             raise BadDice(f"{name} does not carry the commitment and nonce a question needs (docs/file-format.md 7.2)")
         if body["slot"] != st.slot.key(st.date):  # found by the fuzz suite (issue 20): the body's slot was never read
-            raise BadEncoding(f"{name} names the slot {body['slot']!r} in its body, not the slot in play {st.slot.key(st.date)}")
+            raise BadEncoding(f"{name} names the slot {quoted(body['slot'])} in its body, not the slot in play {st.slot.key(st.date)}")
         asked = GameState.decode(body["state"])
         if asked.state_hash() != body["hash"] or asked.slot != st.slot or asked.date != st.date:
             raise BadEncoding(f"{name} shows a battle state of another slot")

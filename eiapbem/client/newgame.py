@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+import eiapbem
 from eiapbem import ai
 from eiapbem.data import scenario_file, world
 from eiapbem.core.errors import BadData, IllegalAction
@@ -151,6 +152,7 @@ def new_game(
     state = first_state(sc, options, types, dict(bids), wars, gid, roster)
     meta = {
         "versions": turn.versions(ai),  # checked at join and whenever a save is opened (rules.turn)
+        "release": eiapbem.__version__,  # the release that plays them: what a player of this game installs (issue 29)
         "scenario": sc["id"],
         "host": {"name": host.name, "email": host.address},
         "players": {p: {"name": by_power[p].name, "email": by_power[p].email, "type": by_power[p].type} for p in POWERS},
@@ -248,7 +250,7 @@ def start_data(body: Any, chain: Any, name: str, scenario: Path | None = None) -
     if isinstance(raw, dict):
         raw.setdefault("wars", [])  # absent when the game has none
     body = bodies.decode(bodies.GamestartBody, raw, name, "a gamestart").to_obj()
-    meta = {k: body["meta"][k] for k in ("versions", "scenario", "host", "players")}
+    meta = {k: body["meta"][k] for k in ("versions", "release", "scenario", "host", "players")}
     if body["meta"]["based_on"]:
         meta["based_on"] = body["meta"]["based_on"]
     options = Options.from_obj(body["options"], "options")

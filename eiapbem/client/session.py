@@ -21,16 +21,15 @@ import os
 from pathlib import Path
 
 from eiapbem import ai
-from eiapbem.core.errors import EiaError
 from eiapbem.pbem import envelope, folders, keys, savegame
 from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.crypto import Rng
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
-from eiapbem.rules import turn
 from eiapbem.rules.model import POWERS
 
-from . import forks
+from . import forks, inbox, upgrade
+from .upgrade import WrongVersion, check_versions
 from eiapbem.pbem.errors import BadFile, NotForYou
 from .exchange import battle_nonce
 from .store import (PLAYER_TYPES, TEST_SCRYPT_ENV, GameData, NoGame, file_time, find_game, game_names, key_path,
@@ -43,18 +42,6 @@ __all__ = ["OUT_OF_SYNC", "PLAYER_TYPES", "TEST_SCRYPT_ENV", "GameData", "NoGame
            "battle_nonce", "file_slot", "file_time", "find_game", "game_names", "key_path", "local_roles",
            "monthly_name", "open_identity", "resolve_dice", "scrypt_params", "state_parts", "step_for", "utc_now",
            "write_identity"]
-
-
-class WrongVersion(EiaError):
-    """The game was started with other rules (or computer) versions than this eiapbem plays."""
-
-
-def check_versions(recorded: object, what: str) -> None:
-    """Refuse, in one sentence, a game whose rules versions are not this eiapbem's (they would fork)."""
-    wrong = turn.version_mismatch(recorded, ai)
-    if wrong:
-        raise WrongVersion(f"{what}: {wrong}, so the same files would give other states here",
-                           hint="use the eiapbem version the game was started with")
 
 
 class Session(Turns):
@@ -104,14 +91,16 @@ class Session(Turns):
         if me.role not in local:
             raise NoGame(f"{me.role}'s key in this folder is no longer the game's key for {me.role}: that role has been handed on (4.2.8)")
         data = GameData.from_obj(contents.game, folders.save_name(game))
-        check_versions(data.meta.get("versions"), f"the game {game}")
+        versions = upgrade.check_open(data.meta, game)  # a game of a newer release: install it (issue 29)
         s = cls(home, game, me, contents, data, local, rng)
+        inbox.clean(s.folders, game)  # the temporary files of a writer killed before its rename (issue 29)
         try:
             s.flush_outbox()
         except BadFile:
             pass  # commout/ cannot take it now (a plain file there): the save keeps it until it can (issue 20)
-        s._sync_battles()  # a battle question due since the last action, or a crash before its file (4.2.7)
-        s._hand_over()
+        if versions.kind == "same":  # a game of an older release waits for its upgrade: nothing is played here
+            s._sync_battles()  # a battle question due since the last action, or a crash before its file (4.2.7)
+            s._hand_over()
         return s
 
     @classmethod

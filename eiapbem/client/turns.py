@@ -28,30 +28,29 @@ unless the game option "Allow PBEM Host Functions" is on.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
 
 from eiapbem import ai
 from eiapbem.core import canonical
 from eiapbem.core.dice import Dice, DiceError
-from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
+from eiapbem.core.errors import BadEncoding, IllegalAction, quoted
 from eiapbem.data.context import rules_context
-from eiapbem.pbem import bodies, crypto, dice as pdice, envelope, files, folders
+from eiapbem.pbem import bodies, dice as pdice, files, folders
 from eiapbem.pbem.chain import Step
-from eiapbem.pbem.errors import AlreadyLoaded, BadFile, OutOfSync, OwnFile, WrongKind
+from eiapbem.pbem.errors import OUT_OF_SYNC, OutOfSync, OwnFile, WrongKind  # OUT_OF_SYNC: the manual's words, 000:212
 from eiapbem.rules import engine, turn
 from eiapbem.rules.model import POWERS, GameState
 
-from . import battles, forks, inbox
+from . import battles, forks, inbox, upgrade
+from .inbox import Report
 from . import orders as sealed_orders
 from .autoplay import AutoPlay
 from .exchange import BattleExchange
 from .outbox import Outbox
 from .store import file_time, game_names, utc_now
 
-#: The manual's words for a file that does not replay to the same state (4.2.8, 000:212).
-OUT_OF_SYNC = "Turn file out of sync \u2013 contact game host"
 #: The parts of the state a turn or admin file names by digest (``state_parts``): every field, and each power.
 _SPLIT = ("powers",)
 
@@ -112,15 +111,6 @@ def _actions(objs: Iterable[Any], where: str) -> list:
     return [engine.action_from_obj(o, f"{where}[{i}]") for i, o in enumerate(objs)]
 
 
-@dataclass
-class Report:
-    """What a load did: files accepted (name, slot) and files refused (name, sentence)."""
-
-    loaded: list = field(default_factory=list)
-    refused: list = field(default_factory=list)
-    #: Files made before the host's last backup, left alone (000:226).
-    obsolete: list = field(default_factory=list)
-
 
 
 class Turns(BattleExchange, AutoPlay, Outbox):
@@ -180,6 +170,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
 
     def act_many(self, actions: list) -> engine.Outcome:
         """Take several actions in order (a loaded setup); all are kept, or none if one is refused."""
+        upgrade.plays_here(self)
         state = self.current()
         slot = state.slot
         if slot is None:
@@ -224,6 +215,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
 
     def end_phase(self) -> Path:
         """"End Current Phase": check, write the turn file and its email draft, save."""
+        upgrade.plays_here(self)
         state = self.state
         slot = state.slot
         if slot is None:
@@ -231,6 +223,9 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         engine.verify_actor(state, self.power)
         for part in (self.folders.commout, self.folders.save):
             folders.check_folder(part)  # before the save says the file is sent (issue 20)
+        behind = inbox.behind_sentence(self)  # a save older than its own file would fork the game (issue 29)
+        if behind:
+            raise IllegalAction(behind[0].upper() + behind[1:])
         point = forks.point_before(self)
         key = file_slot(state, self.power)
         chain = self.contents.chain
@@ -307,26 +302,35 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         """Load one file; return its slot.  Any refusal raises and leaves the save as it was."""
         if path.suffix == ".battle":
             return self.load_battle(path)
-        data = folders.read_limited(path)
+        return self.load_received(files.read_file(path), file_time(path))
+
+    def load_received(self, rec: files.Received, made: str) -> str:
+        """Load one file already read and parsed (``files.Received``, parsed once); return its slot.
+
+        ``made`` is when it was made, for the host's status.  Any refusal raises and leaves the save as it was."""
         point = forks.point_before(self)  # the state at this point, should a fork make this folder come back to it
-        forks.check(self, data, path.name)  # a fork is named; the host's act wins (issue 20, 4.2.8)
-        slot = self._load_bytes(data, path.name, save=False)  # one durable save per file, below (issue 18)
+        forks.check(self, rec)  # a fork is named; the host's act wins (issue 20, 4.2.8)
+        slot = self._load_bytes(rec, rec.name, save=False)  # one durable save per file, below (issue 18)
         forks.keep(self, point)
-        h = envelope.parse(data, path.name).header
-        self._note(path.name, slot, h.author, file_time(path), h.reloads or 0)
+        h = rec.header
+        self._note(rec.name, slot, h.author, made, getattr(h, "reloads", 0))
         self.save()
-        inbox.keep_received(self.folders, path.name, data)  # for 'eiapbem audit' (issue 20)
+        inbox.keep_received(self.folders, rec.name, rec.data)  # for 'eiapbem audit' (issue 20)
         return slot
 
-    def _load_bytes(self, data: bytes, name: str, *, save: bool = True) -> str:
+    def _load_bytes(self, data: bytes | files.Received, name: str, *, save: bool = True) -> str:
         """Check and replay one turn or admin file; saved unless ``save`` is False (the caller saves, once)."""
         state = self.state
         chain = self.contents.chain
-        author = envelope.parse(data, name).header.author
+        rec = files.receive(data, name)
+        author = rec.header.author
         if author in self.local and not self.replays_own:
             raise OwnFile(f"{name} is your own file ({author}); a client never loads the files it made",
                           hint="to go back you need a backup from the host (4.2.8)")
-        loaded = files.load_file(chain, data, [self.me], step_for(state), name, own=self.local,
+        if rec.header.kind == "upgrade":
+            return upgrade.load(self, rec, name, save)  # the game moves to a newer eiapbem (client/upgrade.py)
+        upgrade.plays_here(self)
+        loaded = files.load_file(chain, rec, [self.me], step_for(state), name, own=self.local,
                                  own_ok=self.replays_own)
         h = loaded.header
         if h.kind == "admin":
@@ -334,11 +338,11 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         if h.kind != "turn":
             raise WrongKind(f"{name} is a {h.kind} file, not a turn or admin file")
         tb = bodies.decode(bodies.TurnBody, loaded.body, name, "a turn")
-        tb.agree(h.author, h.reloads, name)
+        tb.agree(h.author, getattr(h, "reloads", 0), name)
         body = tb.to_obj()
         assert state.slot is not None
         if body["slot"] != state.slot.key(state.date):
-            raise BadEncoding(f"{name} names the slot {body['slot']} inside but {h.slot} outside")
+            raise BadEncoding(f"{name} names the slot {quoted(body['slot'])} inside but {h.slot} outside")
         where = f"{name} ({body['slot']})"
         if body["before"] != state.state_hash():
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} starts from another state than yours",
@@ -431,6 +435,7 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         """The host's admin file (4.2.8): acts applied here, the file and its draft to everyone in commout/."""
         from eiapbem.rules import admin
 
+        upgrade.plays_here(self)
         state = self.state
         chain = self.contents.chain
         if chain.step is not None or self.data.orders:
@@ -463,48 +468,6 @@ class Turns(BattleExchange, AutoPlay, Outbox):
         return self.send(name, sealed.data, what)
 
     def load_all(self) -> Report:
-        """Load every waiting file of this game in ``commin/``, in chain order."""
-        rep = Report()
-        rep.refused.extend(inbox.strangers(self.folders, game_names(self.home), self.game))
-        pending = [p for p in self.folders.incoming(self.game) if p.suffix == ".pbm" and not p.name.endswith("_gamestart.pbm")]
-        known = self.contents.chain.known
-        waiting = []
-        for p in pending:
-            try:
-                env = envelope.parse(folders.read_limited(p), p.name)
-            except BadFile as err:
-                rep.refused.append((p.name, str(err)))
-                inbox.refuse(self.folders, p, str(err))
-                continue
-            if crypto.file_hash(env) in known or env.header.author in self.local:
-                continue
-            if env.header.epoch < self.contents.chain.epoch:
-                rep.obsolete.append(p.name)  # made before the host's backup (000:226): never loaded again
-                continue
-            waiting.append(p)
-        progress = True
-        errors: dict[str, EiaError] = {}
-        while waiting and progress:
-            progress = False
-            for p in list(waiting):
-                before = self.save_snapshot()
-                try:
-                    slot = self.load_path(p)
-                except AlreadyLoaded:
-                    waiting.remove(p)
-                    continue
-                except EiaError as err:
-                    self.restore_snapshot(before)
-                    errors[p.name] = err
-                    continue
-                rep.loaded.append((p.name, slot))
-                waiting.remove(p)
-                errors.pop(p.name, None)
-                progress = True
-        for p in waiting:
-            err = errors.get(p.name)
-            rep.refused.append((p.name, str(err) if err else "not loaded"))
-            if err is not None and inbox.for_good(err):
-                inbox.refuse(self.folders, p, str(err))  # moved aside, so it does not block every later load
-        return rep
+        """Load every waiting file of this game in ``commin/``, in chain order (``client/inbox.py``)."""
+        return inbox.load_waiting(self, game_names(self.home))
 

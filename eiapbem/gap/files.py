@@ -31,7 +31,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from eiapbem.core.errors import BadFile
-from eiapbem.pbem import crypto, envelope, keys
+from eiapbem.pbem import crypto, envelope, headers, keys
 from eiapbem.pbem.envelope import Envelope, Header
 from eiapbem.pbem.errors import BadFormat, BadSignature, NotForYou, WrongGame, WrongKind
 from eiapbem.pbem.folders import bid_name, read_limited
@@ -159,7 +159,7 @@ def write_bid(bid: Bid, arbitrator: ArbitratorKey, rng: Rng = os.urandom) -> cry
         signer=signer,
         to=[crypto.ToKey("arbitrator", arbitrator.enc)],
         body=bid.to_obj(),
-        bidder=(bid.name, bid.email),
+        bidder=headers.Bidder(bid.name, bid.email),
         bidkey=signer.public_key().public_bytes_raw(),
         arbfp=arbitrator.fingerprint,
         rng=rng,
@@ -218,7 +218,7 @@ def open_bid(data: bytes, arbitrator: Identity, name: str = "the bid file") -> O
     except BadSignature as err:
         raise BadSignature(
             f"{name} was changed after it was signed (its signature does not match the bidder key in it)",
-            hint=f"ask {h.bidder[1]} to send the bid again",
+            hint=f"ask {h.bidder.email} to send the bid again",
         ) from err
     fk = crypto.unwrap_key(env, "arbitrator", arbitrator.decrypter, name)
     obj = crypto.open_body(env, fk, name)
@@ -226,8 +226,8 @@ def open_bid(data: bytes, arbitrator: Identity, name: str = "the bid file") -> O
         bid = Bid.from_obj(obj)
     except BadBid as err:
         raise BadBid(f"{name} holds a bid the arbitrator must refuse: {err}") from err
-    if (bid.game, bid.name, bid.email) != (h.game, h.bidder[0], h.bidder[1]):
-        raise BadBid(f"{name} names {h.bidder[0]} <{h.bidder[1]}> of game {h.game} in clear but not inside; it was made wrongly")
+    if (bid.game, bid.name, bid.email) != (h.game, h.bidder.name, h.bidder.email):
+        raise BadBid(f"{name} names {h.bidder.name} <{h.bidder.email}> of game {h.game} in clear but not inside; it was made wrongly")
     return OpenedBid(bid, crypto.file_hash(env), name)
 
 

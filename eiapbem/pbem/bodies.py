@@ -14,7 +14,8 @@ here.
 - ``BattleQuestion`` / ``BattleReply`` / ``BattleClose``: the three battle
   file roles (docs/file-format.md 7.4);
 - ``GamestartBody``, ``SetupBody``: the gamestart file, a saved setup;
-- ``SaveBody``: the game part of a player's own save; ``BackupBody`` a host backup's.
+- ``SaveBody``: the game part of a player's own save; ``BackupBody`` a host backup's;
+- ``UpgradeBody``: the host's move of the game to a newer eiapbem (a new epoch, issue 29).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Annotated, Any, TypeVar
 
 from eiapbem.core.errors import BadEncoding
 from eiapbem.core.powers import POWERS
-from eiapbem.core.record import FrozenMap, InvalidValue, OneOf, Plain, Range, Record
+from eiapbem.core.record import FrozenMap, InvalidValue, OneOf, Pattern, Plain, Range, Record
 
 #: The kinds of player a game's roster names (4.2.1).
 PLAYER_TYPES = ("host", "client", "hotseat", "ai-easy", "ai-medium", "ai-hard")
@@ -32,6 +33,7 @@ MAX_COUNT = 1 << 20
 
 Power = Annotated[str, OneOf(POWERS)]
 Count = Annotated[int, Range(0, MAX_COUNT)]
+Release = Annotated[str, Pattern(r"[0-9A-Za-z.+-]{0,40}", "release")]
 
 R = TypeVar("R", bound=Record)
 
@@ -61,14 +63,18 @@ def decode(cls: type[R], obj: Any, name: str, what: str) -> R:
 def _later_fields(cls: type, obj: Any) -> Any:
     """Fields added to a body after files were written without them, filled in with their empty value:
     the scenario's hash and ``based_on`` of an edited scenario (14.5, 14.6; docs/file-format.md 11), the save's
-    diplomatic reactions (issue 16)."""
-    if not isinstance(obj, dict) or cls not in (GamestartBody, SaveBody):
+    diplomatic reactions (issue 16), the release a game plays (issue 29)."""
+    if not isinstance(obj, dict):
+        return obj
+    if cls in (BackupBody, UpgradeBody) and isinstance(obj.get("game"), dict):
+        return dict(obj, game=_later_fields(SaveBody, obj["game"]))
+    if cls not in (GamestartBody, SaveBody):
         return obj
     obj = dict(obj)
     if cls is GamestartBody:
         obj.setdefault("scenario_hash", "")
     if isinstance(obj.get("meta"), dict):
-        obj["meta"] = {"based_on": "", **({"reactions": {}} if cls is SaveBody else {}), **obj["meta"]}
+        obj["meta"] = {"based_on": "", "release": "", **({"reactions": {}} if cls is SaveBody else {}), **obj["meta"]}
     return obj
 
 
@@ -261,6 +267,8 @@ class SaveMeta(Record):
     sealed: FrozenMap[Power, SealedOrders] = FrozenMap()
     #: The local powers' diplomatic reactions, as the orders that set them, sent sealed each month (issue 16).
     reactions: FrozenMap[Power, tuple[Plain, ...]] = FrozenMap()
+    #: The eiapbem release that plays ``versions`` (``eiapbem.__version__``; "" in games begun before it was kept).
+    release: Release = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +303,8 @@ class GamestartMeta(Record):
     players: FrozenMap[Power, PlayerRow]
     #: The shipped scenario an edited scenario was made from (14.5); "" if none; absent in older files.
     based_on: str = ""
+    #: The eiapbem release that plays ``versions`` (issue 29); absent in older files.
+    release: Release = ""
 
     def _check(self) -> None:
         if tuple(self.players) != POWERS:
@@ -338,5 +348,25 @@ class BackupBody(Record):
     game: SaveBody
 
 
-__all__ = ["PLAYER_TYPES", "AdminBody", "BackupBody", "GamestartBody", "GamestartMeta", "SetupBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
+@dataclass(frozen=True, slots=True)
+class UpgradeBody(Record):
+    """The host's upgrade file's body (issue 29): the game moves to the versions its header names.
+
+    ``act`` is the ``admin.upgrade`` act (``rules.admin.Upgrade``, its public log line); ``before`` the
+    state hash the game stands at, ``after`` the hash of the state the new release makes of it (the
+    header's ``state``); ``game`` the game as the host's save holds it after the upgrade, with its
+    whole journal: what an audit or a rebuild by the new release starts from when it does not replay
+    the files before (they were played under other versions)."""
+
+    act: Plain
+    before: bytes
+    after: bytes
+    game: SaveBody
+
+    def _check(self) -> None:
+        _hash(self.before, "before")
+        _hash(self.after, "after")
+
+
+__all__ = ["PLAYER_TYPES", "AdminBody", "BackupBody", "UpgradeBody", "GamestartBody", "GamestartMeta", "SetupBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
            "Person", "PlayerRow", "Roster", "SaveBody", "SaveMeta", "TurnBody", "battle_body", "decode"]

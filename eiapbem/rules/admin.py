@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable
 
-from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
+from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction, quoted
 from eiapbem.rules import engine
 from eiapbem.rules.engine import Outcome
 from eiapbem.rules.forces import the_unit
@@ -214,6 +214,21 @@ class Backups(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class Upgrade(Record):
+    """The game moves to a newer eiapbem: its rules and computer versions (4.2.8 host functions; issue 29).
+
+    Carried by the host's upgrade file, which starts a new epoch; the line tells every player which
+    release the game plays from now on.  The versions are written as ``rules 6, ai-easy 9, ...``."""
+
+    KIND = "admin.upgrade"
+    COMMAND = "upgrade"
+    release: str
+    versions: str
+    before: str
+    when: str
+
+
+@dataclass(frozen=True, slots=True)
 class HouseRules(Record):
     """The playgroup's lateness ladder (a house rule, not the manual's; host functions 4.2.8, 000:178).
 
@@ -248,7 +263,7 @@ ADMIN_ACTS: dict[str, type[Any]] = {
     c.KIND: c
     for c in (AddPoliticalPoints, AddMoney, AddManpower, SetDiplomacy, RemoveUnit, PlaceUnit, EditUnit,
               CreateGarrison, ChangeOption, SkipSlot, AiPlay, ReplaceByAi, ReplacePlayer, ReplaceHost, Backups,
-              HouseRules, LateNotice)
+              HouseRules, LateNotice, Upgrade)
 }
 
 _LATE_TEXT = {
@@ -269,7 +284,7 @@ def admin_from_obj(obj: Any, path: str = "admin act") -> Record:
         raise BadEncoding(f"{path}: an admin act is a map with a 'kind'")
     cls = ADMIN_ACTS.get(obj["kind"])
     if cls is None:
-        raise BadEncoding(f"{path}: unknown admin act {obj['kind']!r}")
+        raise BadEncoding(f"{path}: unknown admin act {quoted(obj['kind'])}")
     return cls.from_obj({k: v for k, v in obj.items() if k != "kind"}, path)
 
 
@@ -490,6 +505,11 @@ def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None =
         if isinstance(act, Backups):
             return _log(state, act, f"made backup set {act.epoch} from {act.source} ({act.when}); files made before it are obsolete",
                         epoch=act.epoch, source=act.source, when=act.when)
+        if isinstance(act, Upgrade):
+            where = state.slot.key(state.date) if state.slot is not None else "its end"
+            return _log(state, act, f"moved the game to eiapbem {act.release} ({act.versions}; it played {act.before}) "
+                        f"at {where} ({act.when}); files made before it are obsolete",
+                        release=act.release, versions=act.versions, before=act.before, when=act.when)
     except IllegalAction:
         raise
     except EiaError as err:
@@ -510,5 +530,6 @@ def apply_all(state: GameState, acts: list, ctx: engine.RulesContext | None = No
 __all__ = [
     "ADMIN_ACTS", "AI_LEVELS", "AddManpower", "AddMoney", "AddPoliticalPoints", "AiPlay", "Backups", "ReplaceByAi", "ChangeOption", "CreateGarrison",
     "EditUnit", "HouseRules", "LateNotice", "PlaceUnit", "RemoveUnit", "ReplaceHost", "ReplacePlayer", "SetDiplomacy", "SkipSlot",
+    "Upgrade",
     "admin_from_obj", "admin_to_obj", "apply_admin", "apply_all",
 ]

@@ -50,7 +50,7 @@ from functools import lru_cache
 from typing import Any
 
 from eiapbem.core import canonical
-from eiapbem.core.errors import BadEncoding, IllegalAction
+from eiapbem.core.errors import BadEncoding, IllegalAction, quoted
 from eiapbem.core.dice import Dice
 from eiapbem.rules.mapgraph import Map
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
@@ -257,7 +257,7 @@ def action_from_obj(obj: Any, path: str = "action") -> Record:
         raise BadEncoding(f"{path}: an action is a map with a 'kind'")
     spec = _ACTIONS.get(obj["kind"])
     if spec is None:
-        raise BadEncoding(f"{path}: unknown action kind {obj['kind']!r}")
+        raise BadEncoding(f"{path}: unknown action kind {quoted(obj['kind'])}")
     rest = {k: v for k, v in obj.items() if k != "kind"}
     return spec.cls.from_obj(rest, path)
 
@@ -498,11 +498,11 @@ class AnswerDecision(Record):
 def _verify_answer(state: GameState, power: str, action: AnswerDecision, ctx: RulesContext) -> None:
     d = state.pending.get(action.decision)
     if d is None:
-        raise IllegalAction(f"there is no pending decision {action.decision!r}", hint="'eiapbem status' lists the questions waiting")
+        raise IllegalAction(f"there is no pending decision {quoted(action.decision)}", hint="'eiapbem status' lists the questions waiting")
     if d.power != power:
         raise IllegalAction(f"decision {action.decision} is for {d.power} to answer, not {power}")
     if action.choice not in d.options and d.kind not in _COMPOSITE:
-        raise IllegalAction(f"{action.choice!r} is not an answer to {d.kind}; choose one of {', '.join(d.options)}")
+        raise IllegalAction(f"{quoted(action.choice)} is not an answer to {d.kind}; choose one of {', '.join(d.options)}")
     handler = _decision_handler(d.kind)
     if handler is None:
         raise IllegalAction(f"no rules answer decisions of kind {d.kind}")
