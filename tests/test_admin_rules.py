@@ -113,3 +113,52 @@ def test_admin_acts_round_trip_and_refuse_unknown_kinds():
     assert A.admin_from_obj(A.admin_to_obj(act)) == act
     with pytest.raises(BadEncoding, match="unknown admin act"):
         A.admin_from_obj({"kind": "setup.place-corps"})
+
+
+def test_admin_acts_are_host_acts_of_the_engine_that_no_player_may_send(state):
+    """The admin menu is a part of the engine's registry (``rules/phases.py``): each act a unit of verify, apply
+    and candidates, authored by the host; a player's turn file can carry none of them."""
+    from eiapbem.rules import engine
+
+    assert set(engine.host_acts()) == set(A.ADMIN_ACTS) and len(A.ADMIN_ACTS) == 18  # with admin.upgrade
+    assert not set(engine.action_kinds()) & set(A.ADMIN_ACTS)
+    with pytest.raises(BadEncoding, match="unknown action kind 'admin.add-money'"):
+        engine.action_from_obj({"kind": "admin.add-money", "power": "FR", "amount": 5})
+    with pytest.raises(IllegalAction, match="not an action of this game"):
+        engine.verify_action(state, "RU", A.AddMoney("RU", 5), None)
+    ctx = engine.HostContext()
+    assert engine.apply_host_act(state, A.AddMoney("RU", 5), ctx).events[0].author == engine.HOST
+    listed = engine.legal_host_acts(state, ctx)
+    assert A.SkipSlot("RU") in listed and A.SkipSlot("FR") not in listed
+    assert not any(isinstance(a, A.AiPlay) for a in listed)  # the computer plays only with the admin file's dice
+    assert not any(isinstance(a, A.ChangeOption) for a in listed)  # 4.1.1: Allow Option Changes During Game is off
+
+
+def test_an_admin_act_without_a_command_of_its_own_gets_one_from_its_fields(monkeypatch):
+    """A new admin act needs no command written by hand: the admin menu makes one from its fields."""
+    from dataclasses import dataclass
+
+    import click
+
+    from eiapbem.cli import admin_cmd
+    from eiapbem.rules import engine
+    from eiapbem.rules.model import Record
+    from eiapbem.rules.model.common import PowerId
+
+    @dataclass(frozen=True, slots=True)
+    class Salute(Record):
+        """Fire a salute for a major power (a test act)."""
+
+        KIND = "admin.salute"
+        power: PowerId
+        guns: int = 21
+
+    engine.host_acts()
+    monkeypatch.setattr(engine, "_HOST_ACTS", dict(engine._HOST_ACTS))
+    engine._register_host_act(Salute, lambda *a: None, lambda s, h, a, c: engine.Outcome(s), lambda s, h, c: ())
+    cli = click.Group("eiapbem")
+    admin_cmd.register(cli)
+    made = cli.commands["admin"].commands["salute"]
+    assert made.help == "Fire a salute for a major power (a test act)."
+    assert {"--power", "--guns", "--game", "--password"} <= {o for p in made.params for o in p.opts}
+    assert "late-notice" not in cli.commands["admin"].commands  # written by the lateness ladder only

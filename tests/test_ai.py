@@ -105,7 +105,12 @@ def test_a_human_power_is_not_played_by_the_computer():
 
 
 def _reinforcing(after_setup, kind, power="PR"):
+    """``power``'s reinforcement slot of the first month, at peace (the month's declarations undone: the levels'
+    placement at peace is what is compared), with factors due."""
     s = _play_until(after_setup, lambda s: s.slot.phase is Phase.REINFORCEMENT and s.slot.power == power)
+    for a in POWERS:
+        for b in list(s.powers[a].wars):
+            s = s.without_war(a, b)
     s = s.with_power(power, controller=PlayerKind(kind), returned_factors=Factors(infantry=7, cavalry=1))
     return s
 
@@ -360,8 +365,11 @@ def test_at_war_the_economy_buys_ships_and_keeps_money_for_depot_supply(at_econo
                 if hasattr(o, "item"))
     assert spent <= (money - economy._supply_reserve(ai.Builder(s, "GB", c))) * level("ai-hard").spend_share // 100
     assert not [o for o in ai.orders(s.with_power("GB", controller=PlayerKind.AI_EASY), "GB", c) if isinstance(o, BuyShips)]
-    # at peace no ships
-    assert not [o for o in ai.orders(s.without_war("GB", "FR"), "GB", c) if isinstance(o, BuyShips)]
+    # at peace no ships (every war of Britain's undone: the opening month's declarations made some)
+    calm = s
+    for q in list(s.powers["GB"].wars):
+        calm = calm.without_war("GB", q)
+    assert not [o for o in ai.orders(calm, "GB", c) if isinstance(o, BuyShips)]
 
 
 def test_reinforcements_go_to_the_corps_nearest_the_enemy_at_the_hard_level(after_setup):
@@ -397,3 +405,25 @@ def test_the_hard_level_buys_political_points_on_the_manipulation_display(at_eco
     # without the optional rule the order is refused by the rules and left out
     assert not any(isinstance(o, SetManipulation) for o in ai.orders(at_economic.with_power("AU", controller=PlayerKind.AI_HARD,
                                                                                              treasury=300), "AU", c))
+
+
+def test_an_obligation_the_plans_leave_open_is_met_from_the_rules_list(monkeypatch):
+    """The computer meets what its plans do not know from ``engine.legal_actions`` (``ai.meet_obligations``):
+    here its land plans are switched off, and the duty to attack (11.1) is met all the same (the first listed
+    action that meets it: the corps steps into Strasbourg's city, out of the field)."""
+    from eiapbem.ai import feudal, march, naval, raids
+    from eiapbem.ai import land as ai_land
+    from eiapbem.rules.land.movement import MoveUnit
+
+    for mod in (ai_land, feudal, march, naval, raids):
+        monkeypatch.setattr(mod, "plan", lambda b, lvl: None)
+    monkeypatch.setattr(naval, "land_invasions", lambda b, lvl: None)
+    s = corps(corps(land_state(), "corps:FR:V", "strasbourg", infantry=12), "corps:AU:I", "strasbourg", infantry=2)
+    s = s.with_power("FR", controller=PlayerKind.AI_HARD).with_power("AU", controller=PlayerKind.AI_HARD)
+    c = _ctx("fallback")
+    assert engine.unmet_obligations(s, "FR", c)  # attack the enemy in strasbourg
+    turn = ai.play_slot(s, "FR", c)
+    assert turn.actions == (MoveUnit("corps:FR:V", "strasbourg", city=True),)
+    monkeypatch.setattr(ai, "meet_obligations", lambda b: None)
+    with pytest.raises(ai.AiStuck, match="attack the enemy in strasbourg"):
+        ai.play_slot(s, "FR", c)

@@ -74,14 +74,11 @@ def test_a_minor_a_computer_attacks_is_run_by_another_computer_not_auto_conquere
     computer that accepts control is chosen, gains +1 per district, and the aggressor pays its -1s (6.2.1)."""
     st = _kinds(set_up, **{p: "ai-easy" for p in POWERS})
     st = _kinds(st, AU="ai-medium")
+    for q in POWERS:  # bound to peace with every major: its war plan declares on none, so a minor is its war
+        if q != "AU":
+            st = st.with_power("AU", enforced_peace=st.powers["AU"].enforced_peace.set(q, st.date.plus(18)))
     orders = {p: list(ai.orders(st, p, ctx(p.encode()))) for p in POWERS}
     t = next((a.target for a in orders["AU"] if isinstance(a, DeclareWar) and a.target not in POWERS), None)
-    if t is None:  # the medium level's 5-in-10 roll: find a seed that declares
-        for i in range(20):
-            orders["AU"] = list(ai.orders(st, "AU", ctx(f"au{i}".encode())))
-            t = next((a.target for a in orders["AU"] if isinstance(a, DeclareWar) and a.target not in POWERS), None)
-            if t is not None:
-                break
     assert t is not None
     before = {p: st.powers[p].political_status for p in POWERS}
     out = engine.resolve_slot(st, orders, ctx(b"resolve"))
@@ -160,14 +157,14 @@ def test_a_computer_leaves_alone_the_minor_a_stronger_computer_picks_the_same_mo
     first, second, third = order
     wants = {first: ["saxony", "bavaria"], second: ["saxony", "baden"], third: ["saxony", "baden", "hesse"]}
     monkeypatch.setattr(grand, "_minor_options", lambda state, c, q, lvl: list(wants.get(q, [])) if lvl.minor_war_ratio else [])
-    monkeypatch.setattr(grand, "_war_choice", lambda state, c, q, lvl: None)
+    monkeypatch.setattr(grand, "_majors", lambda state, c: {})
     got = {q: grand.minor_war_target(st, ctx(q.encode()), q, HARD) for q in order}
     assert got == {first: "saxony", second: "baden", third: "hesse"}
-    # a stronger computer sure to declare on a major (hard: 10 in 10) picks no minor
-    monkeypatch.setattr(grand, "_war_choice", lambda state, c, q, lvl: "FR" if q == first else None)
+    # a stronger computer whose war plan declares on a major this month picks no minor
+    monkeypatch.setattr(grand, "_majors", lambda state, c: {first: "FR"})
     assert grand.minor_war_target(st, ctx(), second, HARD) == "saxony"
     # an easy computer (no wars on minors) and a human take nothing
-    monkeypatch.setattr(grand, "_war_choice", lambda state, c, q, lvl: None)
+    monkeypatch.setattr(grand, "_majors", lambda state, c: {})
     calm = _kinds(st, **{first: "ai-easy"})
     assert grand.minor_war_target(calm, ctx(), second, HARD) == "saxony"
     assert grand.minor_war_target(_kinds(st, **{first: "human"}), ctx(), second, HARD) == "saxony"
@@ -228,7 +225,9 @@ def test_turkey_raises_its_feudal_corps_in_december(set_up):
 
 def test_a_power_without_its_capital_counts_as_losing_and_seeks_peace(set_up):
     """12.2.1 (000:2084): no taxes at all while the national capital is held by the enemy; a peace gives it back
-    (6.4, 000:736, ``rules.peace_capitals``), so the computer counts a lost capital as two home areas lost."""
+    (6.4, 000:736, ``rules.peace_capitals``), so the computer counts a lost capital as two home areas lost and its
+    war plan seeks peace."""
+    from eiapbem.ai import strategy
     from eiapbem.rules.model import CityControl, Location, LocationKind
 
     st = set_up
@@ -239,6 +238,5 @@ def test_a_power_without_its_capital_counts_as_losing_and_seeks_peace(set_up):
     assert grand.home_lost(st, ctx(), "AU") == 0
     taken = st.replace(city_control=st.city_control.set("vienna", CityControl(nation="PR", since=st.date)))
     assert grand.home_lost(taken, ctx(), "AU") == 2
-    sue, informal = grand.suits(taken, ctx(), "AU", HARD)
-    assert "PR" in informal or "PR" in sue  # the hard level offers an informal peace first (6.4.1)
-    assert grand.suits(st, ctx(), "AU", HARD) == ({}, [])
+    assert strategy.war_plan(taken, "AU", HARD, ctx()).peace == ("PR",)
+    assert strategy.war_plan(st, "AU", HARD, ctx()).sue == ()  # no surrender while Vienna is its own

@@ -1,24 +1,30 @@
-"""``eiapbem campaign``: seven computer players by real files, reproducible by its seed (issues 18 and 19).
+"""``eiapbem campaign``: seven computer players in eight game folders, reproducible by its seed (issues 18, 19, 28).
 
 The slow tests share one run (``two_years``, module scope): 24 months of
-classic-1805 by files (two processes, about 570 slots and 920 files), every
-folder's state hash compared after every slot.  On it are checked issue 18's
-year (its first twelve months are a prefix of the run; three months played
-again from the same seed in one process reach the same hash and the same
-files) and issue 19's campaign (a war declared, a land battle, a naval battle,
-a siege and a peace, read from the folders' journals, which are equal in all
-eight folders) and a battle fought by battle files between two folders (4.2.7):
-the defender's question answered by its computer in its own folder.
+classic-1805, the powers computer players except Austria and France, which are
+email clients played by the computer (``BY_FILES``: their turn files go between
+the folders), two processes, every folder's state hash compared after every file
+and every month.  On it are checked issue 18's year (its first twelve months are
+a prefix of the run; three months played again from the same seed in one
+process reach the same hash and the same files) and issue 19's campaign (a war
+declared, a land battle, a naval battle, a siege and a peace, read from the
+folders' journals, which are equal in all eight folders).
+
+A battle by battle files between two folders (4.2.7) does not wait for the
+computer to choose one: ``test_a_battle_goes_by_battle_files_between_two_folders``
+builds its own, France and Austria at war from the start (4.2.10) with two corps
+each on the Milan-Verona border, France's two corps attacking, Austria's
+computer answering in its own folder.
 
 The seven powers play at the three levels mixed (``LEVELS``).
 
 **Picking a new seed** when the computer's play changes (``ai.VERSIONS``,
 ``ai/*``) and a test below says an event is missing: run this file's slow
 tests with ``EIAPBEM_CAMPAIGN_SEED=N`` for a few seeds N, for example
-``EIAPBEM_CAMPAIGN_SEED=N pytest -m slow tests/test_campaign.py`` (each run
-2-10 min), take the first N for which they pass and put it in ``SEED``.  The
-assertions count events over the whole run, never at a fixed month, so only
-the seed needs to change.
+``EIAPBEM_CAMPAIGN_SEED=N pytest -m slow tests/test_campaign.py``, take the
+first N for which they pass and put it in ``SEED``.  The assertions count
+events over the whole run, never at a fixed month, so only the seed needs to
+change.
 """
 
 from __future__ import annotations
@@ -36,12 +42,16 @@ from eiapbem.client.campaign_report import event_line
 from eiapbem.client.session import TEST_SCRYPT_ENV
 from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem import envelope
-from eiapbem.rules.model import POWERS, GameState
+from eiapbem.rules.land.combat import Attack
+from eiapbem.rules.land.movement import MoveUnit
+from eiapbem.rules.model import POWERS, GameState, Phase, PlayerKind
 
 #: The seed of the slow run; ``EIAPBEM_CAMPAIGN_SEED`` tries another (the module's docstring says how to pick one).
 SEED = int(os.environ.get("EIAPBEM_CAMPAIGN_SEED", "10"))
 #: The three levels mixed, as in ``tests/test_ai_campaign.py``: the weaker ones attack at worse odds (more battles).
 LEVELS = {"AU": "medium", "FR": "hard", "GB": "hard", "PR": "easy", "RU": "hard", "SP": "easy", "TU": "medium"}
+#: The powers played by files in the shared run (email clients whose choices the computer makes).
+BY_FILES = ("AU", "FR")
 
 
 @pytest.fixture(autouse=True)
@@ -66,6 +76,8 @@ def test_a_campaign_needs_an_empty_folder_and_a_known_level(tmp_path):
         Campaign(tmp_path / "new", 1, "classic-1805", "hard", lambda _l: None, levels={"FR": "expert"})
     with pytest.raises(IllegalAction, match="major power"):
         Campaign(tmp_path / "new", 1, "classic-1805", "hard", lambda _l: None, levels={"XX": "easy"})
+    with pytest.raises(IllegalAction, match="--by-files"):
+        Campaign(tmp_path / "new", 1, "classic-1805", "hard", lambda _l: None, by_files=("FR", "XX"))
     assert not (tmp_path / "new").exists()  # refused before any folder was made
 
 
@@ -104,13 +116,13 @@ class Run:
 
 @pytest.fixture(scope="module")
 def two_years(tmp_path_factory):
-    """24 seeded months by files in two processes, hashes compared after every slot (``IllegalAction`` if unequal)."""
+    """24 seeded months in two processes, hashes compared after every file and month (``IllegalAction`` if unequal)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(TEST_SCRYPT_ENV, "10,1,1")
         lines: list[str] = []
         t0 = time.perf_counter()
         c = Campaign(tmp_path_factory.mktemp("campaign") / "one", SEED, "classic-1805", "hard", lines.append, jobs=2,
-                     levels=LEVELS)
+                     levels=LEVELS, by_files=BY_FILES)
         c.run(3)
         at_three = c.check_hashes()
         year = c.run(9)
@@ -124,7 +136,8 @@ def two_years(tmp_path_factory):
 
 @pytest.mark.slow
 def test_a_seeded_year_by_files_is_equal_everywhere_and_repeats(two_years, tmp_path):
-    """Issue 18's check: twelve months by files, every folder's hash equal after every slot; the same seed again.
+    """Issue 18's check: twelve months in eight folders, every folder's hash equal after every file; the same seed
+    again.
 
     The year is the first twelve months of the shared 24-month run.  The second
     run is shorter (three months, in one process instead of two): its hash after
@@ -132,15 +145,16 @@ def test_a_seeded_year_by_files_is_equal_everywhere_and_repeats(two_years, tmp_p
     state whatever the split of the folders between processes.
     """
     r = two_years
-    assert str(r.year.date) == "1806-01" and r.slots_of_year >= 240
+    assert str(r.year.date) == "1806-01" and r.slots_of_year >= 12 * 4  # the slots by files: Austria's and France's
     assert [m for m, _s, _n in r.months_of_year] == [f"1805-{m:02d}" for m in range(1, 13)]
-    assert all(n >= 7 for _m, _s, n in r.months_of_year)  # at least each power's own file every month
+    assert all(n >= 2 for _m, _s, n in r.months_of_year)  # at least Austria's and France's own files every month
     assert (r.c.out / "map-1806-01.svg").read_text().startswith("<")
     assert sum(1 for line in r.lines if line.startswith("[")) == 24  # a progress line per month (12 in the year)
     table = power_table(r.year)
     assert len(table) == 1 + len(POWERS) and "provinces" in table[0]
     assert len({r.at_three, r.at_twelve, r.final}) == 3
-    again = Campaign(tmp_path / "two", SEED, "classic-1805", "hard", lambda _l: None, jobs=1, levels=LEVELS)
+    again = Campaign(tmp_path / "two", SEED, "classic-1805", "hard", lambda _l: None, jobs=1, levels=LEVELS,
+                     by_files=BY_FILES)
     again.run(3, check_every_slot=False, maps=False)
     assert again.check_hashes() == r.at_three
     # the second run's files are the first run's, byte for byte (the same seeded bytes in every folder)
@@ -151,13 +165,14 @@ def test_a_seeded_year_by_files_is_equal_everywhere_and_repeats(two_years, tmp_p
 
 @pytest.mark.slow
 def test_two_years_by_files_make_war_land_and_naval_battles_sieges_and_peace(two_years):
-    """Issue 19's check: 24 months of seven computer players by files, no error, equal hashes after every slot,
+    """Issue 19's check: 24 months of seven computer players, no error, equal hashes after every file and month,
     and at least one declaration of war, land battle, naval battle, siege and peace, read from the journals."""
     r = two_years
     assert str(r.state.date) == "1807-01" and r.state.slot is not None
     assert len(r.c.figures.months) == 24
-    # after every slot of the 24 months, all eight folders' hashes were compared (and three times more by the fixture)
-    assert r.checked == r.c.figures.slots + 3 and r.c.figures.slots >= 480
+    # after every slot by files and every month, all eight folders' hashes were compared (and three times more by
+    # the fixture)
+    assert r.checked == r.c.figures.slots + 24 + 3 and r.c.figures.slots >= 24 * 4
     journals = {role: r.c.session(role).journal() for role in ROLES}
     host = journals[HOST]
     assert all(j == host for j in journals.values())  # every folder logged the same game from the files it loaded
@@ -171,24 +186,69 @@ def test_two_years_by_files_make_war_land_and_naval_battles_sieges_and_peace(two
     assert len(r.state.battles) >= 1 and len(r.state.naval_battles) >= 1
 
 
+@pytest.fixture(scope="module")
+def verona(tmp_path_factory):
+    """France and Austria by files, at war from the start (4.2.10), two corps each on the Milan-Verona border;
+    played in one process up to France's first land slot, the others computer players."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(TEST_SCRYPT_ENV, "10,1,1")
+        lines: list[str] = []
+        c = Campaign(tmp_path_factory.mktemp("campaign") / "verona", SEED, "classic-1805", "hard", lines.append,
+                     jobs=1, by_files=("AU", "FR"), wars=(("FR", "AU"),),
+                     placed={"FR": {"corps:FR:I": "milan", "corps:FR:II": "milan"},
+                             "AU": {"corps:AU:I": "verona", "corps:AU:II": "verona"}})
+        c.run(1, maps=False, stop=lambda st: True)  # the computer players' setups, up to the first slot by files
+        for _ in range(60):
+            st = c.state()
+            if st.slot.phase is Phase.LAND and st.slot.power == "FR":
+                break
+            quiet = {"AU": [], "FR": []} if st.slot.phase is Phase.DIPLOMACY else None  # no peace before the battle
+            c.step(True, quiet)
+        else:
+            raise AssertionError("France's land slot never came")
+        attack = [MoveUnit(unit="corps:FR:I", path="verona"), MoveUnit(unit="corps:FR:II", path="verona"),
+                  Attack(area="verona")]
+        c.step(True, {"FR": attack})
+        yield c, lines
+
+
 @pytest.mark.slow
-def test_a_battle_goes_by_battle_files_between_two_folders(two_years):
+def test_a_battle_goes_by_battle_files_between_two_folders(verona):
     """Issue 18: the defender's battle question travels as a file to its own folder, its computer answers there,
-    and the reply, signed by the defender, goes back to the acting folder (4.2.7); no other folder sees the files."""
-    r = two_years
-    assert r.c.figures.battle_files >= 2, f"seed {SEED}: no battle went by battle files; pick a new seed (module docstring)"
+    and the reply, signed by the defender, goes back to the acting folder (4.2.7); no other folder sees the files;
+    France's turn file then carries the battle to every folder, all eight ending with the same hash."""
+    c, lines = verona
+    assert c.figures.battle_files >= 2
     said = [m.groups() for m in (re.search(r"battle file (\S+): (\w+) asked (\w+), \3's reply came back", line)
-                                 for line in r.lines) if m]
-    assert len(said) == r.c.figures.battle_files // 2
-    last = {name: (acting, defender) for name, acting, defender in said}  # a later battle may reuse a name
-    for name, (acting, defender) in last.items():
-        answer = name.replace("-question.battle", "-reply.battle")  # each kind of battle file has its own name
-        sides = {p for n, a, d in said if n == name for p in (a, d)}
-        for each in (name, answer):
-            assert {role for role in ROLES if (r.c.out / role / "battles" / each).exists()} == sides
-        reply = envelope.parse((r.c.out / defender / "battles" / answer).read_bytes(), answer).header
-        assert reply.kind == "battle" and reply.author == defender and f"/{acting}/battle/" in reply.slot
-        assert sorted(s.role for s in reply.to) == sorted((acting, defender))
+                                 for line in lines) if m]
+    assert said and len(said) == c.figures.battle_files // 2
+    assert {(a, d) for _n, a, d in said} == {("FR", "AU")}
+    name = said[-1][0]
+    answer = name.replace("-question.battle", "-reply.battle")  # each kind of battle file has its own name
+    for each in (name, answer):
+        assert {role for role in ROLES if (c.out / role / "battles" / each).exists()} == {"FR", "AU"}
+    reply = envelope.parse((c.out / "AU" / "battles" / answer).read_bytes(), answer).header
+    assert reply.kind == "battle" and reply.author == "AU" and "/FR/battle/" in reply.slot
+    assert sorted(s.role for s in reply.to) == ["AU", "FR"]
+    c.check_hashes()
+    fought = [b for b in c.state().battles.values() if b.area == "verona"]
+    assert fought and all(b.finished for b in fought)
+
+
+def test_a_month_of_computer_players_sends_no_file_and_every_folder_agrees(tmp_path):
+    """The default campaign: seven computer players in the state (ai-*, with the 4.2.3 bonus logged), no turn
+    file, every folder playing every computer slot itself to the same state hash; its figures read."""
+    lines: list[str] = []
+    c = Campaign(tmp_path / "c", 3, "classic-1805", "hard", lines.append, jobs=2)
+    st = c.run(1, maps=False)
+    assert str(st.date) == "1805-02" and c.figures.files == 0 and c.figures.battle_files == 0
+    assert all(st.powers[p].controller is PlayerKind.AI_HARD for p in POWERS)
+    assert any(e.kind == "game.ai-bonus" for e in c.session(HOST).journal())
+    assert c.check_hashes() == c.session("FR").state.state_hash().hex()
+    assert c.figures.hashes_checked >= 2  # the month's end, and the check just made
+    m = c.measures()
+    assert m.months == 1 and sum(m.corps_moved.values()) >= 1 and 0 < m.slowest[0] < 60
+    assert any(line.startswith("wars declared between great powers:") for line in m.lines())
 
 
 def test_the_final_table_counts_provinces_by_the_rules_holder_and_says_the_victory_result():
@@ -229,3 +289,10 @@ def test_the_event_line_counts_the_journal_as_the_computer_campaigns_do():
     assert event_line(st, journal) == ("In the log: declarations of war 1, land battles 0, naval battles 1, "
                                        "siege results 0, peaces 1.")
     assert event_line(st, []).startswith("In the log: declarations of war 0, land battles 0,")
+
+
+def test_campaign_help_says_how_to_open_a_folder_and_what_by_files_does(run_cli):
+    code, out, err = run_cli("campaign", "--help")
+    assert code == 0 and "campaign-ROLE-SEED" in " ".join(out.split()) and "--by-files" in out
+    code, out, err = run_cli("campaign", "--out", "x", "--by-files", "FR,XX")
+    assert code == 2 and "XX is not a major power" in err and "Traceback" not in err

@@ -260,14 +260,15 @@ def test_the_counts_flags_and_land_orders_say_what_they_take():
 
 def test_a_power_without_fleets_is_told_it_may_skip_the_naval_phase():
     # Prussia's naval slot every month had nothing to do, and 'status' only pointed to 'eiapbem naval --help'.
-    from eiapbem.client.status import has_fleet
-    from eiapbem.rules.model import POOL, Fleet, Ships
+    from battlekit import ctx
+    from eiapbem.client.status import possible
+    from eiapbem.rules.model import POOL, Fleet, Phase, Ships, Slot
 
-    s = land_state()
-    assert not has_fleet(s, "FR")
+    s = land_state().replace(slot=Slot(Phase.NAVAL, "turn", "FR", ("FR",)))
+    assert possible(s, "FR", ctx()) == []  # status then says: nothing to move, end the phase
     at_brest = Fleet(id="fleet:FR:1", nation="FR", location=Location(LocationKind.PORT, "brest"), ships=Ships(heavy=3))
-    assert has_fleet(s.with_unit(at_brest), "FR") and not has_fleet(s.with_unit(at_brest), "AU")
-    assert not has_fleet(s.with_unit(at_brest.replace(location=POOL)), "FR")
+    assert {"kind": "naval.move", "command": "eiapbem naval move"} in possible(s.with_unit(at_brest), "FR", ctx())
+    assert possible(s.with_unit(at_brest.replace(location=POOL)), "FR", ctx()) == []
 
 
 def test_answer_confirms_a_silent_answer_and_names_the_next_question(monkeypatch):

@@ -5,9 +5,18 @@ import pytest
 from eiapbem.core.dice import Dice
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rulecases.procedures.diplomacy import context, diplomacy_state
-from eiapbem.rules.diplomacy.minor_orders import RequestAction, RequestLand, verify
+from eiapbem.rules import engine
+from eiapbem.rules.diplomacy import minor_orders
+from eiapbem.rules.diplomacy.minor_orders import RequestAction, RequestLand
 
 C = context(Dice(b"requests"))
+
+
+def verify(state, power, action, ctx, mine):
+    """The order's own check, with ``mine`` already on the power's order sheet."""
+    for o in mine:
+        state = engine.record_order(state, power, o)
+    {unit[0]: unit[1] for unit in minor_orders.ACTIONS}[type(action)](state, power, action, ctx)
 S = diplomacy_state({"alliances": [["FR", "SP"]], "controller": {"FR": "ai-easy"}}, C)
 
 

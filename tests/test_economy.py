@@ -609,10 +609,11 @@ def test_orders_kingdoms_and_victors_survive_encoding():
 
 
 def test_every_economic_order_registers_its_own_check_as_a_unit():
-    # Issue 30 item 3: one (class, verify) pair per order, in ACTIONS' order, no isinstance dispatch.
+    # One (class, verify, apply, candidates) unit per order, no isinstance dispatch.
     import inspect
 
     from eiapbem.rules.economy import phase
 
-    assert tuple(cls for cls, _ in phase.VERIFY) == phase.ACTIONS
-    assert "isinstance(a," not in "".join(inspect.getsource(f) for _, f in phase.VERIFY)
+    assert len({unit[0] for unit in phase.ACTIONS}) == len(phase.ACTIONS) == 13
+    assert "isinstance(a," not in "".join(inspect.getsource(unit[1]) for unit in phase.ACTIONS)
+    assert set(phase._GATHER) == {unit[0] for unit in phase.ACTIONS}

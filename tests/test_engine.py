@@ -25,6 +25,10 @@ def _verify(state, power, action, ctx):
         raise IllegalAction(f"{power} would hold more than $50")
 
 
+def _candidates(state, power, ctx):
+    return (AddMoney(1), AddMoney(10), AddMoney(60), AddMoney(1))
+
+
 def _apply(state, power, action, ctx):
     ps = state.powers[power]
     new = state.with_power(power, treasury=ps.treasury + action.amount)
@@ -128,7 +132,7 @@ def _test_rules(monkeypatch):
     for name in ("_ACTIONS", "_DECISIONS"):
         monkeypatch.setattr(engine, name, dict(getattr(engine, name)))
     engine.register_rules(engine.PhaseRules("test", phases=(Phase.SETUP, Phase.DIPLOMACY),
-                                            actions=((AddMoney, _verify, _apply),),
+                                            actions=((AddMoney, _verify, _apply, _candidates),),
                                             decisions=(("test.ask", _verify_q, _apply_q),)))
 
 
@@ -154,3 +158,47 @@ def test_a_slot_cannot_end_while_another_power_must_answer(state, ctx):
     s = state.replace(pending=FrozenMap({"q2": d}))
     with pytest.raises(IllegalAction, match="wait for FR to answer test.ask.evade"):
         engine.end_slot(s, "RU", ctx)
+
+
+@pytest.fixture
+def only_test_rules(monkeypatch):
+    """The engine's answers and the test action only: the real phases need a map."""
+    keep = {k: v for k, v in engine._ACTIONS.items() if k in ("decision.answer", "test.add-money")}
+    monkeypatch.setattr(engine, "_ACTIONS", keep)
+
+
+def test_legal_actions_are_the_candidates_verify_accepts_once_each(state, ctx, only_test_rules):
+    assert engine.legal_actions(state, "RU", ctx) == (AddMoney(1), AddMoney(10))  # $60 is refused; no repeats
+    assert engine.legal_actions(state, "FR", ctx) == ()  # not FR's slot
+    assert engine.has_choice(state, "RU", ctx) and not engine.has_choice(state, "FR", ctx)
+    rich = state.with_power("RU", treasury=50)
+    assert engine.legal_actions(rich, "RU", ctx) == () and not engine.has_choice(rich, "RU", ctx)
+    for a in engine.legal_actions(state, "RU", ctx):
+        assert engine.can_act(state, "RU", a, ctx)
+
+
+def test_legal_actions_answer_questions_first_and_only_answers_while_another_power_must_answer(state, ctx, only_test_rules):
+    mine = PendingDecision(id="q1", power="RU", kind="test.ask.chit", options=("yes", "maybe"), slot="1805-01/setup/turn/RU")
+    s = state.replace(pending=FrozenMap({"q1": mine}))
+    assert engine.legal_actions(s, "RU", ctx) == (engine.AnswerDecision("q1", "yes"), AddMoney(1), AddMoney(10))
+    theirs = PendingDecision(id="q2", power="FR", kind="test.ask.chit", options=("yes", "no"), slot="1805-01/setup/turn/RU")
+    s = state.replace(pending=FrozenMap({"q2": theirs}))
+    assert engine.legal_actions(s, "RU", ctx) == ()  # the game waits for FR
+    assert engine.legal_actions(s, "FR", ctx) == (engine.AnswerDecision("q2", "yes"), engine.AnswerDecision("q2", "no"))
+    assert engine.has_choice(s, "FR", ctx) and not engine.has_choice(s, "RU", ctx)
+
+
+def test_settings_are_legal_but_no_choice_of_the_slot(state, ctx, monkeypatch, only_test_rules):
+    @dataclass(frozen=True, slots=True)
+    class Standing(Record):
+        """Test setting."""
+
+        KIND = "test.standing"
+        SETTING = True
+
+    engine._register_action(Standing, lambda *a: None, lambda s, p, a, c: engine.Outcome(s), lambda s, p, c: (Standing(),),
+                            phases=(Phase.SETUP,))
+    rich = state.with_power("RU", treasury=50)
+    assert engine.legal_actions(rich, "RU", ctx) == (Standing(),)
+    assert engine.legal_actions(rich, "RU", ctx, settings=False) == ()
+    assert not engine.has_choice(rich, "RU", ctx)

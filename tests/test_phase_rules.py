@@ -31,7 +31,9 @@ def test_hooks_belong_to_exactly_one_phase():
     with pytest.raises(ValueError, match="exactly one phase"):
         engine.register_rules(engine.PhaseRules("two", phases=(Phase.LAND, Phase.NAVAL), finish=lambda s, p, c: engine.Outcome(s)))
     with pytest.raises(ValueError, match="need the phases"):
-        engine.register_rules(engine.PhaseRules("none", actions=((Record, None, None),)))  # type: ignore[arg-type]
+        engine.register_rules(engine.PhaseRules("none", actions=((Record, None, None, None),)))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="verify, apply, candidates"):
+        engine.register_rules(engine.PhaseRules("three", phases=(Phase.LAND,), actions=((Record, None, None),)))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +61,10 @@ def test_a_trivial_action_added_by_the_checklist_is_played_through_the_engine(mo
     def apply(state, power, action, ctx):
         return engine.log(state, power, "test.wave", f"{power} waves {action.times} time(s)")
 
-    engine.register_rules(engine.PhaseRules("wave", phases=(Phase.SETUP,), actions=((_Wave, verify, apply),)))
+    def candidates(state, power, ctx):
+        return (_Wave(1), _Wave(4))
+
+    engine.register_rules(engine.PhaseRules("wave", phases=(Phase.SETUP,), actions=((_Wave, verify, apply, candidates),)))
     ctx = rules_context(Dice(b"wave", {}, strict=False))
     s = initial_state(world.load_scenario("classic-1805"), world.load_raw())
     out = engine.apply_action(s, "RU", engine.action_from_obj({"kind": "test.wave", "times": 2}), ctx)
@@ -68,6 +73,9 @@ def test_a_trivial_action_added_by_the_checklist_is_played_through_the_engine(mo
         engine.apply_action(s, "RU", _Wave(times=4), ctx)
     with pytest.raises(IllegalAction, match="not TU's turn|it is not TU's turn"):
         engine.apply_action(s, "TU", _Wave(), ctx)
+    # The rules list the action where it is legal, and only there (engine.legal_actions).
+    assert _Wave(1) in engine.legal_actions(s, "RU", ctx) and _Wave(4) not in engine.legal_actions(s, "RU", ctx)
+    assert engine.legal_actions(s, "TU", ctx) == ()
 
 
 def test_every_registered_action_and_decision_comes_from_the_registry():

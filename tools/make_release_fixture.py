@@ -5,15 +5,16 @@ the eiapbem that ``PY`` (default: this interpreter) imports, only through the co
 (``new``, ``join``, ``setup load``, ``end-phase``, ``load``), and leaves in ``OUT``:
 
 - ``host/``: the host's folder (the host plays Russia; Austria, Prussia, Great Britain, Spain and Turkey are
-  played by the computer), every option of host functions on;
+  played by the computer; Great Britain and France start at war), host functions on;
 - ``FR/``: France's folder, an email client;
-- ``pending/``: the host's last file, which France has not loaded yet;
-- ``release.json``: the release, its versions, the game's point in each folder and each folder's state hash.
+- ``release.json``: the release, its versions, the game's point and state hash in each folder.
 
-The game has played its setup and its first month's diplomacy phase; France's last file is in the host's
-folder and loaded.  ``tests/test_releases.py`` opens every such set under ``tests/fixtures/releases/`` with
-this release, loads the pending file, plays on, and moves the game to a newer release.  Make one set per
-release (under its release number) and keep them: they are how a later release shows it still opens them.
+The game has played its setup and its first month's diplomacy phase, every file loaded in both folders;
+the host is due next.  ``tests/test_releases.py`` opens every such set under ``tests/fixtures/releases/``
+with this release at the same state, and plays on and moves the game to a newer release: when the set is of
+this release's versions it plays a slot first, and when it is of older versions the game waits for the
+host's upgrade, which it then makes.  Make one set per release (under its release number) and keep them:
+they are how a later release shows it still opens them.
 """
 
 from __future__ import annotations
@@ -112,28 +113,16 @@ def main() -> None:
                     moved = True
             if not moved:
                 raise SystemExit(f"nobody here moves at {st['slot']}")
-        # The host's next file waits unloaded: put it aside as the pending file.
-        sm = status(run, host, *hp)
-        if "RU" in [w["power"] for w in sm["waiting"] if w["here"]]:
-            run(host, "end-phase", *hp)
-            pending = sorted((host / "commout").glob(f"{GAME}_*.pbm"))
-            (root / "pending").mkdir()
-            for p in pending:
-                shutil.copy(p, root / "pending" / p.name)
-            for p in (host / "commout").glob("*"):
-                if p.is_file() and not p.name.endswith(".key"):
-                    p.unlink()
         for home in (host, fr):
             for p in (home / "commin").glob(f"{GAME}_*.pbm"):
                 p.unlink()  # loaded: the copies are in commin/done/
         info = {"release": release, "versions": versions, "game": GAME,
                 "host": status(run, host, *hp), "FR": status(run, fr, *fp),
-                "passwords": {"host": HOST_PW, "RU": HOST_PW, "FR": FR_PW},
-                "pending": sorted(p.name for p in (root / "pending").glob("*.pbm")) if (root / "pending").exists() else []}
+                "passwords": {"host": HOST_PW, "RU": HOST_PW, "FR": FR_PW}}
         info = {k: ({kk: v[kk] for kk in ("slot", "state_hash", "date")} if k in ("host", "FR") else v)
                 for k, v in info.items()}
         a.out.mkdir(parents=True, exist_ok=True)
-        for name in ("host", "FR", "pending"):
+        for name in ("host", "FR"):
             if (root / name).exists():
                 shutil.copytree(root / name, a.out / name, symlinks=False)
         (a.out / "release.json").write_text(json.dumps(info, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -40,6 +40,8 @@ from eiapbem.rules.model import POWERS, GameState, LogEntry, PendingDecision, Ph
 AI_KINDS: tuple[str, ...] = tuple(k.value for k in LEVELS)
 #: Decisions answered in a row before the AI gives up (a bound against a rules loop).
 MAX_ANSWERS = 1000
+#: Actions from the rules' list the AI tries, at most, to meet the obligations its plans left open.
+MAX_FALLBACK = 200
 
 
 class AiStuck(IllegalAction):
@@ -180,7 +182,33 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
 
         naval.plan(b, lvl)
     # Land movement and any phase whose actions the AI does not know: nothing, the slot just ends.
+    meet_obligations(b)
     return b
+
+
+def meet_obligations(b: Builder) -> None:
+    """What the level's plans left undone that the slot requires (``engine.unmet_obligations``), met with actions
+    from the rules' own list of what is possible (``engine.legal_actions``): the first listed action after which
+    the obligations read otherwise and are no more, again, until none is left or no action helps.  A new rule with
+    an obligation reaches the computer this way without code of its own; when the plans meet every obligation it
+    does nothing."""
+    unmet = engine.unmet_obligations(b.state, b.power, b.ctx)
+    tries = 0
+    while unmet and tries < MAX_FALLBACK:
+        for a in engine.legal_actions(b.state, b.power, b.ctx, settings=False):
+            if isinstance(a, AnswerDecision):
+                continue  # questions are the level's to answer (``settle``)
+            tries += 1
+            out = apply_actions(b.state, b.power, [a], b.ctx)
+            left = engine.unmet_obligations(out.state, b.power, b.ctx)
+            if left != unmet and len(left) <= len(unmet):
+                b.state, b.events, unmet = out.state, b.events + out.events, left
+                b.actions.append(a)
+                break
+            if tries >= MAX_FALLBACK:
+                return
+        else:
+            return
 
 
 def play_slot(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = ()) -> Turn:
@@ -204,4 +232,4 @@ def orders(state: GameState, power: str, ctx: RulesContext) -> tuple:
 
 
 __all__ = ["AI_KINDS", "VERSIONS", "AiStuck", "Builder", "Turn", "ai_powers", "answer", "apply_actions", "is_ai", "level_of",
-           "orders", "plan", "play_slot", "settle"]
+           "meet_obligations", "orders", "plan", "play_slot", "settle"]

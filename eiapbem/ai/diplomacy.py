@@ -1,31 +1,30 @@
-"""An AI power's diplomacy orders (6.0-6.16; issues 16 and 19): legal every month, never blocking.
+"""An AI power's diplomacy orders (6.0-6.16; issues 16, 19 and 28): legal every month, never blocking.
 
-The strategy is ``eiapbem.ai.grand`` (when to declare war and on whom, when to
-sue for peace, whom to ask for an alliance); this module turns it into orders,
-each tried through the rules (``Builder.try_``), in this order:
+The orders are made from the power's war plan (``eiapbem.ai.strategy.war_plan``), so that declarations,
+alliances, calls, subsidies and suits agree with what its armies are told; each is tried through the rules
+(``Builder.try_``), in this order:
 
 - trade (6.10): every power not at war with Great Britain requests trade with
   it; Great Britain allows every power it is not at war with (the hard level:
   not a power at war with one of its allies);
-- calls to allies (6.3.1): it answers every ally's call against any enemy,
-  and calls its allies against an aggressor;
+- calls to allies (6.3.1): it answers the calls of its ``friends`` against any enemy but a natural friend of its own
+  (15.0); it calls, against a power it declares war on (as the aggressor, a refused call costs it -2, 6.3.2), the
+  computer allies that may declare war on it and would gain by joining (``judge.judge_war``), and against any other
+  power (as a defender, a refusal costs it nothing) all its allies;
 - the VICTORY CONDITIONS SCREEN (6.4) toward each enemy: the easy level gives
   conditional terms B.2 then B.3 (the longer peace and reparations: no
-  political points) and accepts an informal peace; the others give
-  conditional terms B.4 first (a royal marriage is +2 political points for
-  the victor, 000:3205), then B.3, B.1, B.2 (reparations, three corps
-  removed), or unconditional B.4, C.3, C.1.a, C.2 (C.7 after B.4 against
-  Great Britain) to an enemy whose side is under 40% of its own (the hard
-  level, ``sure_terms``, gives conditional terms even then: an unconditional
-  surrender the loser refuses earns nothing); the hard level
-  (``informal_first``) accepts an informal peace when it is losing, or in a
-  war declared on it by an enemy it is not clearly beating; as loser it claims A.2 (pay no
-  reparations), or A.1 (remove no forces) when its army is the smaller;
-- a declaration of war (6.2) on ``grand.war_target``, with its allies called;
-- suits for peace (6.4.2) and informal peace (6.4.1), ``grand.suits``;
-- alliance requests (6.5), ``grand.alliance_wanted`` (standing: a request no
-  longer wanted is withdrawn), and access (6.11) granted to an ally at war
-  with one of its enemies;
+  political points); the others give conditional terms B.4 first (a royal marriage is +2 political points for
+  the victor, 000:3205), then B.6 (a province, the richest the rules let it take, B.6 000:2930), B.3, B.1, or
+  unconditional B.4, C.4, C.3, C.1.a (C.7 after B.4 against Great Britain) to an enemy whose side is under 40% of
+  its own (the hard level, ``sure_terms``, gives conditional terms even then: an unconditional surrender the loser
+  refuses earns nothing); it accepts an informal peace when the plan says the war is worth nothing more to it
+  (``WarPlan.accept_informal``); as loser it claims A.5 (cede no land) against a victor that would take land, else
+  A.1 (remove no forces) when its army is the smaller, else A.2 (pay no reparations);
+- a declaration of war (6.2) on ``WarPlan.declare``, else on a neutral minor (``grand.minor_war_target``);
+- suits for peace (6.4.2) and informal peace (6.4.1): ``WarPlan.sue`` and ``WarPlan.informal``;
+- alliance requests (6.5), ``WarPlan.alliances`` (standing: a request no longer wanted is withdrawn), and access
+  (6.11) granted to an ally at war with one of its enemies;
+- money to allies (6.12): ``WarPlan.subsidies``;
 - "Accept control of" (6.6, 6.6.4, 6.6.5), at the levels with ``accept_control``: every neutral minor it could
   run (``grand.accepts_control``) but the one it declares war on this month;
 - manipulation of minor countries (6.1.4): up to the level's attempts on the
@@ -38,35 +37,52 @@ Suing for peace in civil disorder is done by the rules (6.4.3).
 from __future__ import annotations
 
 import eiapbem.ai.grand as grand
+import eiapbem.ai.judge as judge
+import eiapbem.ai.strategy as strategy
 from eiapbem.ai.levels import Level
-from eiapbem.rules.diplomacy.minor_orders import MAX_ATTEMPTS, Manipulate
+from eiapbem.rules.diplomacy import peace
+from eiapbem.rules.diplomacy.minor_orders import MAX_ATTEMPTS, LendMoney, Manipulate
 from eiapbem.rules.diplomacy.orders import (AcceptControl, AnswerCalls, AttemptInformalPeace, CallAllies, DeclareWar,
                                             GrantAccess, RequestAlliance, SetSurrenderTerms, SetTrade, SueForPeace)
+from eiapbem.rules.diplomacy.terms import cession_refused
 from eiapbem.rules.model import POWERS, MinorStatus, PlayerKind, SurrenderSettings
 from eiapbem.rules.model.slot import COMMIT
-from eiapbem.rules.tables.diplomacy import minor
+from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE, minor
 
 #: An enemy whose side is under this percentage of the victor's gets unconditional terms (medium, hard).
 CRUSHED = 40
 
 
-def _settings(b, lvl: Level, enemy: str) -> SurrenderSettings:
+def _cessions(b, enemy: str, count: int) -> tuple[str, ...]:
+    """The home provinces and minors of ``enemy`` the rules would let the power take (B.6, C.4: next to its territory
+    or holding its corps, not the capital's), the richest first."""
+    st, ctx, p = b.state, b.ctx, b.power
+    m = ctx.map
+    options = [(-m.province(prov).tax, prov) for prov in m.provinces_of(enemy)
+               if not cession_refused(st, ctx, p, enemy, prov)]
+    options += [(-1, slug) for slug, mn in sorted(st.minors.items())
+                if mn.controller == enemy and not cession_refused(st, ctx, p, enemy, slug)]
+    return tuple(x for _, x in sorted(options)[:count])
+
+
+def _settings(b, lvl: Level, enemy: str, plan: strategy.WarPlan) -> SurrenderSettings:
     st, p = b.state, b.power
     easy = lvl.kind is PlayerKind.AI_EASY
-    claim = "A.1" if grand.might(st, b.ctx, p) < grand.might(st, b.ctx, enemy) and not easy else "A.2"
+    mine = peace.settings(st, enemy, p) if st.powers[enemy].controller is not PlayerKind.HUMAN else None
+    takes_land = mine is None or any(t in ("B.6", "C.4") for t in mine.terms[:2])
+    claim = "A.2"
+    if not easy:
+        claim = "A.5" if takes_land else "A.1" if grand.might(st, b.ctx, p) < grand.might(st, b.ctx, enemy) else "A.2"
+    accept = enemy in plan.accept_informal
     if lvl.terms == "plain":
-        return SurrenderSettings(give_conditional=True, terms=("B.2", "B.3"), accept_informal=easy,
+        return SurrenderSettings(give_conditional=True, terms=("B.2", "B.3"), accept_informal=accept,
                                  if_conditional_offered=claim)
     if grand.balance(st, b.ctx, enemy, p, lvl.judgment) < CRUSHED and not lvl.sure_terms:
-        terms = ("B.4",) + (("C.7",) if enemy == "GB" else ()) + ("C.3", "C.1.a", "C.2")
-        return SurrenderSettings(give_conditional=False, terms=terms, accept_informal=False, if_conditional_offered=claim)
-    # A level that offers an informal peace before it sues also accepts one (6.4.1: no political points change
-    # hands) when it is losing, or in a war declared on it by an enemy it is not clearly beating (``grand.AHEAD``);
-    # never in a war it declared itself and is not losing: its -3 is paid (6.2.1), a peace for nothing would
-    # only lead to a second declaration.
-    informal = bool(lvl.informal_first) and grand.accepts_informal(st, b.ctx, p, enemy, lvl)
-    return SurrenderSettings(give_conditional=True, terms=("B.4", "B.3", "B.1", "B.2"), accept_informal=informal,
-                             if_conditional_offered=claim)
+        terms = ("B.4",) + (("C.7",) if enemy == "GB" else ()) + ("C.4", "C.3", "C.1.a")
+        return SurrenderSettings(give_conditional=False, terms=terms, accept_informal=accept,
+                                 if_conditional_offered=claim, cede=_cessions(b, enemy, 3))
+    return SurrenderSettings(give_conditional=True, terms=("B.4", "B.6", "B.3", "B.1"), accept_informal=accept,
+                             if_conditional_offered=claim, cede=_cessions(b, enemy, 1))
 
 
 def _trade(b, lvl: Level) -> None:
@@ -85,31 +101,45 @@ def _trade(b, lvl: Level) -> None:
         b.try_(SetTrade("GB"))
 
 
-def _calls(b) -> None:
-    ps = b.state.powers[b.power]
-    allies = tuple(sorted(ps.alliances))
+def _calls(b, plan: strategy.WarPlan) -> None:
+    st, p = b.state, b.power
+    ps = st.powers[p]
+    bd = judge.board(st, b.ctx)
     for enemy in POWERS:
-        if enemy == b.power:
+        if enemy == p:
             continue
-        answer = tuple(a for a in allies if a != enemy)
-        if ps.standing_orders.answer_calls.get(enemy, ()) != answer and answer:
+        friendly = NATURAL_ALLIANCE[p][enemy] >= 1 or NATURAL_ALLIANCE[enemy][p] >= 1
+        answer = () if friendly else tuple(a for a in plan.friends if a != enemy)
+        if enemy == plan.declare:  # as the aggressor: only allies that will answer and gain by it (6.3.2)
+            call = tuple(a for a in sorted(ps.alliances) if a != enemy and bd.level(a) is not None
+                         and bd.may_declare(a, enemy) and p in strategy.war_plan(st, a, _level(bd, a), b.ctx).friends
+                         and judge.judge_war(bd, a, enemy, _level(bd, a), (p,)).worth > 0)
+        else:
+            call = tuple(a for a in sorted(ps.alliances) if a != enemy)
+        if ps.standing_orders.answer_calls.get(enemy, ()) != answer and (answer or enemy in ps.standing_orders.answer_calls):
             b.try_(AnswerCalls(enemy, answer))
-        if ps.standing_orders.call_allies.get(enemy, ()) != answer and answer:
-            b.try_(CallAllies(enemy, answer))
+        if ps.standing_orders.call_allies.get(enemy, ()) != call and (call or enemy in ps.standing_orders.call_allies):
+            b.try_(CallAllies(enemy, call))
 
 
-def _surrender_terms(b, lvl: Level) -> None:
-    for enemy in sorted(b.state.powers[b.power].wars):
-        want = _settings(b, lvl, enemy)
+def _level(bd: judge.Board, p: str) -> Level:
+    lvl = bd.level(p)
+    assert lvl is not None
+    return lvl
+
+
+def _surrender_terms(b, lvl: Level, plan: strategy.WarPlan) -> None:
+    for enemy in plan.enemies:
+        want = _settings(b, lvl, enemy, plan)
         if b.state.powers[b.power].standing_orders.surrender.get(enemy) != want:
             b.try_(SetSurrenderTerms(enemy, give_conditional=want.give_conditional, term=want.terms,
                                      accept_informal=want.accept_informal,
-                                     if_conditional_offered=want.if_conditional_offered))
+                                     if_conditional_offered=want.if_conditional_offered, cede=want.cede))
 
 
-def _alliances_and_access(b, lvl: Level) -> None:
+def _alliances_and_access(b, lvl: Level, plan: strategy.WarPlan) -> None:
     st, p = b.state, b.power
-    wanted = grand.alliance_wanted(st, b.ctx, p, lvl)
+    wanted = plan.alliances
     standing = st.powers[p].standing_orders.request_alliance
     for q in standing:
         if q not in wanted:
@@ -168,23 +198,23 @@ def plan(b, lvl: Level) -> None:
     st = b.state
     if st.slot is None or st.slot.step == COMMIT:
         return  # the computer commits nothing: its orders are computed by every client at the reveal
+    wp = strategy.war_plan(st, b.power, lvl, b.ctx)
     _trade(b, lvl)
-    _calls(b)
-    _surrender_terms(b, lvl)
-    target = grand.war_target(b.state, b.ctx, b.power, lvl)
+    _calls(b, wp)
+    _surrender_terms(b, lvl, wp)
     attacked = None
-    if target is not None:
-        b.try_(DeclareWar(target))
+    if wp.declare is not None:
+        b.try_(DeclareWar(wp.declare))
     else:
         attacked = grand.minor_war_target(b.state, b.ctx, b.power, lvl)
         if attacked is not None:
             b.try_(DeclareWar(attacked))
     _accept_control(b, lvl, attacked)
-    sue, informal = grand.suits(b.state, b.ctx, b.power, lvl)
-    for e, accept in sue.items():
+    for e, accept in wp.sue:
         b.try_(SueForPeace(e, accept_unconditional=accept))
-    for e in informal:
+    for e in wp.informal:
         b.try_(AttemptInformalPeace(e))
-    _alliances_and_access(b, lvl)
+    _alliances_and_access(b, lvl, wp)
+    for ally, amount in wp.subsidies:
+        b.try_(LendMoney(to=ally, amount=amount))
     _manipulate(b, lvl)
-

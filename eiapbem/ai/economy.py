@@ -1,4 +1,4 @@
-"""An AI power's economic orders (12.3-12.5): ships, counters, army factors, manipulation, loans.
+"""An AI power's economic orders (12.4-12.5): ships, counters, army factors, manipulation.
 
 The projection is the quarter's economic summary of the power with no orders
 (``rules.economy.phase.summary``, 12.0 "economic summary"), resolved on a copy
@@ -24,10 +24,9 @@ depot supply for its corps, $1 a corps a month, 10.5.2):
 - **manipulation** (12.4.3, optional rule; hard): one square toward political
   points when the projection leaves $30 or the status is in the instability
   or fiasco zone, else 0 (victory points follow the political status; it
-  never sells political points for money);
-- **loans** (12.3; hard): a tenth of the money projected over $100 given to
-  the poorest formal ally at war with one of its own enemies whose treasury is
-  under $20.
+  never sells political points for money).
+
+Money for allies is given in the diplomacy phase (6.12, ``ai.strategy`` subsidies), not here.
 
 Every order is tried through the rules (``Builder.try_``); a refused one is left out.
 """
@@ -40,15 +39,13 @@ from eiapbem.ai.levels import Level
 from eiapbem.core.dice import Dice
 import eiapbem.ai.assess as assess
 from eiapbem.rules.economy.common import status_box
-from eiapbem.rules.economy.phase import BuyArmy, BuyCounter, BuyShips, GiveMoney, SetManipulation, summary
+from eiapbem.rules.economy.phase import BuyArmy, BuyCounter, BuyShips, SetManipulation, summary
 from eiapbem.rules.forces import corps_capacity
 from eiapbem.rules.model import Corps, Fleet, GameState, LocationKind
 from eiapbem.rules.tables.economy import COSTS
 
 #: Corps on the map filled to this percentage of their capacity call for a new corps counter.
 FULL_PERCENT = 75
-#: Loans: the part of the money over ``LOAN_ABOVE`` lent, to an ally whose treasury is below ``LOAN_NEEDY``.
-LOAN_ABOVE, LOAN_NEEDY, LOAN_PERCENT = 100, 20, 10
 #: Projected money from which the hard level buys political points on the manipulation display (12.4.3).
 MANIPULATE_ABOVE = 30
 #: Months of depot supply the medium and hard levels keep money for at war (a quarter).
@@ -100,8 +97,6 @@ def plan(b, lvl: Level) -> None:
     men_budget = men * lvl.spend_share // 100
     if lvl.manipulation:
         _manipulate(b, money)
-    if lvl.loans and money > LOAN_ABOVE and at_war:
-        budget -= _lend(b, (money - LOAN_ABOVE) * LOAN_PERCENT // 100)
     crew = 0
     if lvl.ship_share and at_war:
         spent, crew = _ships(b, budget * min(80, lvl.ship_share * (3 if b.power == "GB" else 1)) // 100, men_budget)
@@ -162,17 +157,6 @@ def _manipulate(b, money: int) -> None:
     want = -1 if zone in ("fiasco", "instability") or money >= MANIPULATE_ABOVE else 0
     if ps.manipulation != want:
         b.try_(SetManipulation(square=want))  # refused (and left out) in a game without the optional rule
-
-
-def _lend(b, amount: int) -> int:
-    """Give ``amount`` to the poorest formal ally at war with one of the power's enemies; what was given."""
-    st = b.state
-    mine = set(assess.enemies(st, b.power))
-    needy = sorted((st.powers[a].treasury, a) for a in st.powers[b.power].alliances
-                   if set(assess.enemies(st, a)) & mine and st.powers[a].treasury < LOAN_NEEDY)
-    if amount > 0 and needy and b.try_(GiveMoney(to=needy[0][1], amount=amount)):
-        return amount
-    return 0
 
 
 __all__ = ["plan", "projection", "purchases"]

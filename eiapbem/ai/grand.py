@@ -1,69 +1,38 @@
-"""The computer's war and peace strategy (issue 19 item 1; 4.2.1, 6.2-6.5, 6.10-6.11).
+"""Measures of the state for the computer's war and peace, and its wars on neutral minors (issues 19, 28; 6.2, 6.6).
 
-A few measures of the state, all whole numbers (no float), read the same at
-every client:
+The war plan itself (whom to fight, whom to ally with, when to make peace) is ``eiapbem.ai.strategy``, judged by
+``eiapbem.ai.judge``.  What is here, all whole numbers (no float), read the same at every client:
 
-- ``might``: the strength of a power's field corps (``ai.assess.power_strength``:
-  army factors times morale, its own, its minors' and loans to it); ``sea_power``:
-  its warships;
-- ``side``: a power's might with its allies' (the ``coalition`` judgment of the
-  medium and hard levels) or alone (the easy level's ``own`` judgment);
-- ``ratio``: one side's might as a percentage of the other's; ``balance``: the
-  ratio of two sides by land, or by warships when the war is fought at sea
-  (one side Great Britain);
-- ``home_lost``: areas of a power's home nation held by an enemy, and enemy corps
-  standing unbesieged in it (6.2.2);
-- ``hostility``: the natural alliance table (15.0, 000:3169-3181) read the other
-  way, the higher the more a power is inclined to fight another.
+- ``might``: the strength of a power's field corps (``ai.assess.power_strength``: army factors times morale, its own,
+  its minors' and loans to it); ``sea_power``: its warships;
+- ``side``: a power's might with its allies' (the ``coalition`` and ``allies`` judgments) or alone (``own``);
+  ``balance``: one side as a percentage of the other, by land, or by warships when the war is fought at sea (one side
+  Great Britain); ``clearly_ahead``: a balance of ``AHEAD`` with enemy home areas held;
+- ``home_lost``: areas of a power's home nation held by an enemy, enemy corps standing unbesieged in it (6.2.2) and
+  two for each national capital an enemy holds (12.2.1);
+- ``minor_war_target``: at medium and hard, when no major is declared on, a war on one neutral minor it can enter
+  this month that its own forces outnumber 300%, while at peace or clearly winning its one war; with
+  ``accepts_control`` and ``runners`` (6.6: who would run an attacked minor).
 
-and the choices ``ai.diplomacy`` turns into orders:
-
-- ``war_target``: at most one declaration a month, on a major power it can reach
-  (a land border between home nations, or either side Great Britain), that the
-  6.2.2 limits allow (``rules.diplomacy.war.check_declaration``), not an ally,
-  with its side at least the level's ``war_ratio`` of the target's (``sea_war_ratio``
-  in warships for a war at sea; at the levels with ``second_front``, for a war
-  on land, of the target's and its strongest other land neighbour's together), fewer wars
-  than the level's ``max_wars``, and a labelled 1-10 roll within its
-  ``war_chance`` (``ai/<power>/war``); the target with the most hostility, then
-  the best ratio, then the powers' fixed order; never on a natural friend (``natural_friends``:
-  table +1 or more either way) unless it is at war with one of its allies;
-- ``minor_war_target``: at medium and hard, when no major is declared on, a war on one neutral minor it can
-  enter this month that its own forces outnumber 300%, while at peace or clearly winning its one war;
-- ``suits``: sue an enemy for peace (6.4.2) once at war ``sue_after`` months if
-  its side is under ``sue_ratio`` percent of the enemy's (with a home area lost
-  as well, at the levels with ``sue_needs_loss``), or two home areas are lost,
-  or its political status is in the fiasco zone -- at the levels with ``informal_first``, a losing power first
-  offers an informal peace (6.4.1, no political points) for that many months and sues (-5 or -8, 6.4.2)
-  only if the war still goes on, unless it is in the fiasco zone; an informal peace (6.4.1)
-  after ``weary_months`` when it is not clearly ahead (``clearly_ahead``) and did not
-  declare the war itself (an aggressor fights on until it is losing); the
-  6.4.2 limit (a suit to an enemy with no forces in the home nation needs a suit
-  to every enemy) is kept by ``rules.diplomacy.peace.suit_obligations``;
-- ``alliance_wanted``: ask an alliance (6.5) of a power with a friendly natural
-  stance (table value 1 or more) that is at war with one of its own enemies, or
-  hostile to the same third power (table -3 or less for both).
-
-Every choice is a function of the state, the power, its level and the slot's
-dice: no clock, float or set order.
+Every choice is a function of the state, the power, its level and the slot's dice: no clock, float or set order.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import eiapbem.ai.judge as judge
 from eiapbem.ai.assess import ON_MAP, factor_strength, power_strength
+from eiapbem.ai.judge import hostility, natural_friends, ratio
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.diplomacy import peace, war
+from eiapbem.rules.diplomacy import war
 from eiapbem.rules.diplomacy.minor_control import runner_pool
-from eiapbem.rules.diplomacy.orders import SueForPeace
 from eiapbem.rules.combat.battle import morale_value
 from eiapbem.rules.model import POWERS, Corps, FactorType, Fleet, GameState, Garrison, LocationKind, MinorStatus, PlayerKind
 from eiapbem.rules.control import area_holder, city_power
 from eiapbem.rules.economy.common import national_capitals_occupied
 from eiapbem.rules.politics import status_box
 from eiapbem.rules.relations import power_of
-from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE
 from eiapbem.rules.tables.diplomacy import minor as minor_chart
 
 AT_SEA = (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE)
@@ -92,7 +61,7 @@ def at_sea(a: str, b: str) -> bool:
 def balance(state: GameState, ctx: Any, power: str, enemy: str, judgment: str) -> int:
     """``power``'s side as a percentage of ``enemy``'s: by land (``side``), or by warships in a war at sea."""
     if at_sea(power, enemy):
-        if judgment != "coalition":
+        if judgment == "own":
             return ratio(sea_power(state, power), sea_power(state, enemy))
         mine = sea_power(state, power) + sum(sea_power(state, a) for a in sorted(state.powers[power].alliances) if a != enemy)
         theirs = sea_power(state, enemy) + sum(sea_power(state, a) for a in sorted(state.powers[enemy].alliances)
@@ -104,31 +73,12 @@ def balance(state: GameState, ctx: Any, power: str, enemy: str, judgment: str) -
 def side(state: GameState, ctx: Any, power: str, judgment: str, *, against: str | None = None) -> int:
     """``power``'s might with its allies' but ``against``'s (``coalition``), or alone (``own``)."""
     total = might(state, ctx, power)
-    if judgment != "coalition":
+    if judgment == "own":
         return total
     for a in sorted(state.powers[power].alliances):
         if a != against:
             total += might(state, ctx, a)
     return total
-
-
-def ratio(mine: int, theirs: int) -> int:
-    """``mine`` as a whole percentage of ``theirs`` (1000 when they have nothing)."""
-    return 1000 if theirs <= 0 else mine * 100 // theirs
-
-
-def hostility(a: str, b: str) -> int:
-    """How inclined ``a`` is to fight ``b``: minus the natural alliance modifier of ``a`` toward ``b``."""
-    return -NATURAL_ALLIANCE[a][b]
-
-
-def reachable(ctx: Any, a: str, b: str) -> bool:
-    """``a`` can fight ``b``: their home nations share a land border, or one of them is Great Britain (by sea)."""
-    if "GB" in (a, b):
-        return True
-    m = ctx.map
-    theirs = set(m.areas_of_nation(b))
-    return any(n in theirs for x in m.areas_of_nation(a) for n in m.land_neighbours(x))
 
 
 def home_lost(state: GameState, ctx: Any, power: str) -> int:
@@ -156,25 +106,6 @@ def may_declare(state: GameState, ctx: Any, power: str, target: str) -> bool:
     except IllegalAction:
         return False
     return True
-
-
-def _covered(state: GameState, ctx: Any, power: str, target: str, lvl: Any) -> bool:
-    """A land war on ``target`` leaves ``power`` strong enough for a second front: its side is at least the
-    level's ``war_ratio`` of the target's and the strongest other land neighbour's (not an ally) together, so that
-    its capital is not left open to a third power while its army is away."""
-    others = [might(state, ctx, q) for q in POWERS
-              if q not in (power, target) and q not in state.powers[power].alliances and not at_sea(power, q)
-              and reachable(ctx, power, q)]
-    against = side(state, ctx, target, lvl.judgment, against=power) + max(others, default=0)
-    return ratio(side(state, ctx, power, lvl.judgment, against=target), against) >= lvl.war_ratio
-
-
-def natural_friends(state: GameState, power: str, q: str) -> bool:
-    """``power`` and ``q`` are natural friends (table value +1 or more in either direction, 15.0) and ``q`` is at
-    war with none of ``power``'s allies: the computer declares no war on such a power."""
-    if NATURAL_ALLIANCE[power][q] < 1 and NATURAL_ALLIANCE[q][power] < 1:
-        return False
-    return not any(a in state.powers[q].wars for a in state.powers[power].alliances)
 
 
 def minor_might(state: GameState, ctx: Any, minor: str) -> int:
@@ -296,9 +227,10 @@ def _picked_by_stronger(state: GameState, ctx: Any, power: str) -> set[str]:
     """The minors the computers stronger than ``power`` (``might``, ties in the powers' order) would declare war on
     this month by the same rule (``_minor_options``), each taking its best minor not taken by a stronger one: two
     powers declaring on one minor are at war with each other (6.6.3, -3 each), so ``power`` leaves them alone.  A
-    computer that would surely declare on a major instead (``war_chance`` 10) picks no minor."""
+    computer that declares war on a major this month (``judge.declarations``) picks no minor."""
     from eiapbem.ai.levels import level
 
+    majors = _majors(state, ctx)
     order = sorted((q for q in POWERS if state.powers[q].controller is not PlayerKind.HUMAN),
                    key=lambda q: (-might(state, ctx, q), POWERS.index(q)))
     taken: set[str] = set()
@@ -306,12 +238,17 @@ def _picked_by_stronger(state: GameState, ctx: Any, power: str) -> set[str]:
         if q == power:
             break
         lq = level(state.powers[q].controller)
-        if not lq.minor_war_ratio or (lq.war_chance >= 10 and _war_choice(state, ctx, q, lq) is not None):
+        if not lq.minor_war_ratio or q in majors:
             continue
         pick = next((x for x in _minor_options(state, ctx, q, lq) if x not in taken), None)
         if pick is not None:
             taken.add(pick)
     return taken
+
+
+def _majors(state: GameState, ctx: Any) -> dict[str, str]:
+    """The month's declarations of war on major powers of every computer (``judge.declarations``)."""
+    return judge.declarations(judge.board(state, ctx))
 
 
 def minor_war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
@@ -321,16 +258,13 @@ def minor_war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | 
     from a fleet) whose forces its own outnumber by ``minor_war_ratio`` percent; at the levels that
     ``weigh_runners``, only on a minor no other power would run against it (``runners``) or that it beats with the
     runner's forces added (``_wins_against_runners``); not one a stronger computer would pick (``_picked_by_stronger``,
-    6.6.3); a labelled 1-10 roll within ``war_chance`` (``ai/<power>/minor-war``).  Preferred: a minor bordering its
+    6.6.3).  Preferred: a minor bordering its
     home nation, then one bordering the fewest other majors, then the weakest, then by id."""
     options = _minor_options(state, ctx, power, lvl)
     if not options:
         return None
     taken = _picked_by_stronger(state, ctx, power)
-    best = next((x for x in options if x not in taken), None)
-    if best is None or ctx.dice.one_to(10, f"ai/{power}/minor-war") > lvl.war_chance:
-        return None
-    return best
+    return next((x for x in options if x not in taken), None)
 
 
 def _bordering(ctx: Any, minor: str) -> set[str]:
@@ -340,112 +274,11 @@ def _bordering(ctx: Any, minor: str) -> set[str]:
     return {q for q in POWERS if any(a in near for a in m.areas_of_nation(q))}
 
 
-def _war_choice(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
-    """The major power ``power`` would declare war on this month before its roll (see the module's notes)."""
-    ps = state.powers[power]
-    if ps.must_sue_for_peace or len(ps.wars) >= lvl.max_wars or zone(state, ctx, power) == "fiasco":
-        return None
-    if any(balance(state, ctx, power, e, lvl.judgment) < 100 for e in sorted(ps.wars)):
-        return None  # losing a war already: no second front
-    best: tuple | None = None
-    for q in POWERS:
-        if q == power or q in ps.alliances or q in ps.wars or not reachable(ctx, power, q):
-            continue
-        if hostility(power, q) < lvl.min_hostility or natural_friends(state, power, q):
-            continue
-        if not may_declare(state, ctx, power, q):
-            continue
-        r = balance(state, ctx, power, q, lvl.judgment)
-        if r < (lvl.sea_war_ratio if at_sea(power, q) else lvl.war_ratio):
-            continue
-        if lvl.second_front and not at_sea(power, q) and not _covered(state, ctx, power, q, lvl):
-            continue
-        key = (-hostility(power, q), -r, POWERS.index(q))
-        if best is None or key < best[0]:
-            best = (key, q)
-    return None if best is None else str(best[1])
-
-
-def war_target(state: GameState, ctx: Any, power: str, lvl: Any) -> str | None:
-    """The major power ``power`` declares war on this month, or None (see the module's notes)."""
-    target = _war_choice(state, ctx, power, lvl)
-    if target is None or ctx.dice.one_to(10, f"ai/{power}/war") > lvl.war_chance:
-        return None
-    return target
-
-
-def _losing(state: GameState, ctx: Any, power: str, enemy: str, lvl: Any) -> tuple[bool, int]:
-    """Whether ``power`` is losing its war with ``enemy``, and the balance.  A war at sea is lost only with
-    home areas lost or the political status in the fiasco or instability zone: warships alone take no land."""
-    r = balance(state, ctx, power, enemy, lvl.judgment)
-    lost = home_lost(state, ctx, power)
-    z = zone(state, ctx, power)
-    if at_sea(power, enemy):
-        return r < lvl.sue_ratio and (lost >= 1 or z in ("fiasco", "instability")), r
-    return (r < lvl.sue_ratio and (lost >= 1 or not lvl.sue_needs_loss)) or lost >= 2 or z == "fiasco", r
-
-
 def clearly_ahead(state: GameState, ctx: Any, power: str, enemy: str, r: int) -> bool:
     """Clearly winning: a balance of ``AHEAD`` percent with home areas of the enemy held (a war wins land)."""
     return r >= AHEAD and home_lost(state, ctx, enemy) > 0
 
 
-def accepts_informal(state: GameState, ctx: Any, power: str, enemy: str, lvl: Any) -> bool:
-    """Whether ``power`` would end its war with ``enemy`` by an informal peace (6.4.1): when losing it, or
-    when the war was declared on it and it is not clearly winning; never in a war it declared and is not losing."""
-    losing, r = _losing(state, ctx, power, enemy, lvl)
-    if losing:
-        return True
-    w = state.powers[power].wars.get(enemy)
-    return w is not None and power not in w.declared_by and not clearly_ahead(state, ctx, power, enemy, r)
-
-
-def suits(state: GameState, ctx: Any, power: str, lvl: Any) -> tuple[dict[str, bool], list[str]]:
-    """``({enemy: accept_unconditional}, [informal peace offers])`` for ``power`` this month."""
-    ps = state.powers[power]
-    sue: dict[str, bool] = {}
-    informal: list[str] = []
-    if ps.must_sue_for_peace:
-        return {}, []  # 6.4.3: the rules make the suit of a power in civil disorder themselves
-    for e in sorted(ps.wars, key=POWERS.index):
-        months = months_at_war(state, power, e)
-        losing, r = _losing(state, ctx, power, e, lvl)
-        if losing and months >= lvl.sue_after:
-            if months < lvl.sue_after + lvl.informal_first and zone(state, ctx, power) != "fiasco":
-                informal.append(e)  # an informal peace costs no political points; a surrender costs 5 or 8 (6.4.1-6.4.2)
-            else:
-                sue[e] = r * 2 < lvl.sue_ratio or zone(state, ctx, power) == "fiasco"
-        elif not clearly_ahead(state, ctx, power, e, r) and months >= lvl.weary_months * (2 if power in ps.wars[e].declared_by else 1):
-            if not (lvl.informal_first and power in ps.wars[e].declared_by):
-                informal.append(e)  # (the hard level ends a war it declared only when losing: see accepts_informal)
-    if sue and peace.suit_obligations(state, ctx, power, [SueForPeace(t) for t in sue]):
-        # 6.4.2: suing an enemy with no forces inside means suing every enemy at once; only when losing to all
-        if all(_losing(state, ctx, power, e, lvl)[0] for e in ps.wars):
-            sue = {e: sue.get(e, False) for e in sorted(ps.wars, key=POWERS.index)}
-            informal = []
-        else:
-            sue = {e: a for e, a in sue.items() if peace.victor_forces_inside(state, ctx, e, power)}
-            if peace.suit_obligations(state, ctx, power, [SueForPeace(t) for t in sue]):
-                sue = {}
-    informal = [e for e in informal if e not in sue]
-    return sue, informal
-
-
-def alliance_wanted(state: GameState, ctx: Any, power: str, lvl: Any) -> list[str]:
-    """Powers ``power`` asks to ally with this month (6.5), in the powers' order."""
-    if not lvl.seek_alliances:
-        return []
-    ps = state.powers[power]
-    out = []
-    for q in POWERS:
-        if q == power or q in ps.alliances or q in ps.wars or NATURAL_ALLIANCE[power][q] < 1:
-            continue
-        common_war = any(e in state.powers[q].wars for e in ps.wars)
-        common_foe = any(hostility(power, x) >= 3 and hostility(q, x) >= 3 for x in POWERS if x not in (power, q))
-        if common_war or (common_foe and not ps.wars):
-            out.append(q)
-    return out[:lvl.seek_alliances]
-
-
-__all__ = ["AHEAD", "accepts_control", "accepts_informal", "alliance_wanted", "clearly_ahead", "home_lost", "hostility", "may_declare", "might", "minor_might", "minor_war_target", "natural_friends", "months_at_war", "ratio",
-           "reachable", "runners", "side", "suits", "war_target", "zone"]
+__all__ = ["AHEAD", "accepts_control", "balance", "clearly_ahead", "home_lost", "hostility", "may_declare", "might",
+           "minor_might", "minor_war_target", "months_at_war", "natural_friends", "ratio", "runners", "sea_power", "side",
+           "zone"]

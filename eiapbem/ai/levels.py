@@ -25,8 +25,7 @@ left (unused is lost, 12.5.6)
 ships, counters at war        no              10% on heavy ships   15% (GB: 45%);
                                               (GB: 30%); a corps   a corps counter
                                               counter when full    when full
-manipulation (toward points), no              no                   yes
-loans
+manipulation (toward points)  no              no                   yes
 land movement at war          greedy: each    objectives (5 a      objectives (8 a
                               corps alone to  slot) by value, odds slot), 8 movement
                               the nearest     and distance; corps  points; idle corps
@@ -41,27 +40,21 @@ depots to follow the corps    no              yes                  yes
 battle chit                   at random       best against the     best worst case
                               (dice)          likeliest enemy chit (maximin)
 other decisions               at random       first option         first option
-forces weighed for war        its own         with allies          with allies
-war declared when its side    80% of target,  150% (130% at sea),  200% (150% at sea),
-is (ai.grand)                 2 in 10, any    5 in 10, hostile,    always, hostile,
-                              stance, 3 wars  2 wars               1 war; on land, of the
-                                                                   target and its
-                                                                   strongest other land
-                                                                   neighbour together
-sues for peace                under 40%,      under 60%, after 3   under 70%, after 2
-                              after 6 months  months, with a home  months, with a home
-                                              area lost            area lost; offers an
-                                                                   informal peace for 4
-                                                                   months before suing
-accepts an informal peace     always          never                losing, or in a war
-                                                                   declared on it that
-                                                                   it is not clearly
-                                                                   winning
-informal peace (stalemate;    after 12 months after 10 months      after 8 months; never
-twice as long as aggressor)                                        in a war it declared
-                                                                   unless losing
-alliances asked, minors       none            1 a month, 1 minor   1, 2 minors with
-manipulated                                   with 5% of money     10% of money
+sides of a war seen           the two armies, the allies called   and a second front;
+(ai.judge)                    whole; no          on both sides,       joint declarations
+                              distance           fronts, distances    of allies
+horizon (months), candidate   12, the two most   18, three            24, every power in
+wars weighed a month          hostile                                 reach
+declares war (at most one a   when the war is worth victory points over its horizon (the same rule at every level):
+month, ai.strategy)           the chances of the sides, the political points of a surrender and of the battles,
+                              the -3 of the declaration, the natural alliance table's stance
+peace (6.4)                   sues when going on costs more than a surrender (capitals and home areas held by the
+                              enemy, the battles lost, the chances); informal peace when the war is worth nothing
+                              more to it; war-weariness after 12 / 10 / 8 months without a decision
+alliances asked a month,      1; 10%             2; 25%               3; 40%
+treasury given to allies
+at war (6.12)
+minors manipulated            none               1 with 5% of money   2 with 10% of money
 victor's terms                B.2, B.3 (no    B.4 (+2 political    B.4 (+2 political
                               points)         points), B.3, B.1... points), B.3, B.1...;
                                               unconditional when   always conditional
@@ -140,27 +133,23 @@ class Level:
     #: Garrison factors put first in each empty home city an enemy corps could reach (0: none).
     city_garrisons: int = 0
     #: Economy at war (eiapbem/ai/economy.py): percentage of the budget spent on heavy ships (x3 for Great Britain),
-    #: corps counters bought when the corps are full, the manipulation display used, loans to needy allies.
+    #: corps counters bought when the corps are full, the manipulation display used.
     ship_share: int = 0
     counters: bool = False
     manipulation: bool = False
-    loans: bool = False
 
-    # --- war and peace (``eiapbem.ai.grand``, issue 19 item 1) ---
-    #: Whose forces count when weighing a war: "own" (the power alone) or "coalition" (with its allies).
+    # --- war and peace (``eiapbem.ai.strategy``, ``eiapbem.ai.judge``; issue 28 item 1) ---
+    #: What it sees of the sides of a war: "own" (the two powers' whole armies), "allies" (co-belligerents, the
+    #: allies called, distances and fronts) or "coalition" (also a second front, and joint declarations of allies).
     judgment: str = "coalition"
-    #: Own side as a percentage of the target's needed to declare war.
-    war_ratio: int = 200
-    #: The same in warships for a war at sea (Great Britain on one side).
-    sea_war_ratio: int = 150
-    #: A land war needs its side to reach ``war_ratio`` of the target and its strongest other neighbour together.
-    second_front: bool = False
-    #: Wars at once beyond which it declares no new one.
-    max_wars: int = 1
-    #: Out of 10: the chance, each diplomacy phase, that a war it may declare is declared.
-    war_chance: int = 10
-    #: Least hostility (minus the natural alliance modifier) toward a power it declares war on.
-    min_hostility: int = 1
+    #: The plan's horizon in months: what a war, a peace or an occupation is worth is reckoned over it.
+    plan_months: int = 24
+    #: Candidate wars weighed each month (the most hostile first).
+    plan_candidates: int = 6
+    #: Months without a decision after which the chances of a war fade (war-weariness; informal peace, 6.4.1).
+    weary_months: int = 8
+    #: Percentage of its treasury above ``ai.strategy.RESERVE`` given each month to allies fighting its enemies (6.12).
+    subsidy_share: int = 40
     #: Declares war on a neutral minor country (6.2, 6.15) whose forces its own outnumber by this percentage,
     #: when at peace with every major or clearly winning its one war (0: never).
     minor_war_ratio: int = 300
@@ -173,16 +162,6 @@ class Level:
     #: percent (0: never on a minor someone would run).
     weigh_runners: bool = False
     runner_ratio: int = 0
-    #: Sues for peace when its side is under this percentage of the enemy's...
-    sue_ratio: int = 70
-    #: ... once at war this many months ...
-    sue_after: int = 2
-    #: ... and (when true) only once it has lost home areas too: a balance alone does not make it give up.
-    sue_needs_loss: bool = True
-    #: Months a losing power first offers an informal peace (no political points, 6.4.1) before it sues (0: sues).
-    informal_first: int = 0
-    #: Offers informal peace after this many months of a war neither side clearly wins.
-    weary_months: int = 8
     #: Alliances asked for per month (0: none).
     seek_alliances: int = 1
     #: Manipulation attempts on minor countries per month (6.1.4; at most 2) and the share of its money invested.
@@ -216,36 +195,37 @@ class Level:
 LEVELS: dict[PlayerKind, Level] = {
     PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random",
                               land="greedy", attack_odds=100, assault_odds=300, horizon=12,
-                              judgment="own", war_ratio=80, sea_war_ratio=80, max_wars=3, war_chance=2, min_hostility=0,
-                              sue_ratio=40, sue_after=6, weary_months=12, sue_needs_loss=False, seek_alliances=0,
-                              manipulations=0, invest_share=0, terms="plain", deny_trade=False, blockade_ratio=0,
-                              attack_ratio=0, invasion_corps=0, invade_minors=False, forced_march=0, raids="depots", minor_war_ratio=0),
+                              judgment="own", plan_months=12, plan_candidates=2, weary_months=12, subsidy_share=10,
+                              seek_alliances=1, manipulations=0, invest_share=0, terms="plain", deny_trade=False,
+                              blockade_ratio=0, attack_ratio=0, invasion_corps=0, invade_minors=False, forced_march=0,
+                              raids="depots", minor_war_ratio=0),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
                                 land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
                                 defend_capital=True, depots=True, objectives=5, horizon=6, crowd=2,
                                 ship_share=10, counters=True,
-                                judgment="coalition", war_ratio=150, sea_war_ratio=130, max_wars=2, war_chance=5,
-                                min_hostility=1, sue_ratio=60, sue_after=3, weary_months=10, seek_alliances=1,
-                                manipulations=1, invest_share=5, terms="harsh", deny_trade=False, blockade_ratio=200,
-                                attack_ratio=200, invasion_corps=2, forced_march=10,
-                                raids="supply"),
+                                judgment="allies", plan_months=18, plan_candidates=3, weary_months=10,
+                                subsidy_share=25, seek_alliances=2, manipulations=1, invest_share=5, terms="harsh",
+                                deny_trade=False, blockade_ratio=200, attack_ratio=200, invasion_corps=2,
+                                forced_march=10, raids="supply"),
     PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
                               land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
                               defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
-                              ship_share=15, counters=True, manipulation=True, loans=True, informal_first=4,
-                              sure_terms=True, second_front=True, weigh_runners=True, runner_ratio=0),
+                              ship_share=15, counters=True, manipulation=True, seek_alliances=3,
+                              sure_terms=True, weigh_runners=True, runner_ratio=0),
 }
 
 
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 8, "ai-medium": 8, "ai-hard": 8}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 9, "ai-medium": 9, "ai-hard": 9}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
 # a natural friend, wars on neutral minors; 8: "Accept control of" (6.6), the hard level weighs who would run a minor,
-# no two computers on one minor (6.6.3), Turkish feudal corps (13.2.3), a lost capital counts as losing
+# no two computers on one minor (6.6.3), Turkish feudal corps (13.2.3), a lost capital counts as losing; 9: the war
+# plan (ai.strategy: declarations, coalitions, alliances, subsidies, peace by what a war is worth); an
+# obligation the plans leave open is met from the rules' list of possible actions (``ai.meet_obligations``)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -17,6 +17,7 @@ import re
 import sys
 import types
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -196,7 +197,7 @@ def _choices(hint: Any) -> tuple[str, ...] | None:
     return None
 
 
-def _params(cls: type, command: str = "") -> tuple[list[click.Parameter], dict[str, Any]]:
+def _params(cls: type, command: str = "", reserved: tuple[str, ...] = _RESERVED) -> tuple[list[click.Parameter], dict[str, Any]]:
     """Click options for an action record's fields, and how to rebuild each field from them.
 
     Each option's parameter is named ``f_<field>[_<part>]`` so no field can clash
@@ -210,7 +211,7 @@ def _params(cls: type, command: str = "") -> tuple[list[click.Parameter], dict[s
     for f in dataclasses.fields(cls):
         hint, optional = _base(hints[f.name])
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and not optional
-        opt = _opt(f.name + "_id" if f.name in _RESERVED else f.name)
+        opt = _opt(f.name + "_id" if f.name in reserved else f.name)
         pname = f"f_{f.name}"
         if hint is Factors or hint is Ships:
             which = "factors" if hint is Factors else "ships"
@@ -326,6 +327,20 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
 
     cmd = click.Command(name, callback=callback, params=params, help=help_text, short_help=short)
     return game_options(cmd)
+
+
+def host_act_command(spec: engine.HostActSpec, run: Callable[..., None]) -> click.Command:
+    """A command of the admin menu made from an admin act's fields, like a player's action's: ``run(act, game=...,
+    password=...)`` makes the act (``cli/admin_cmd.py`` writes the admin file)."""
+    cls = spec.cls
+    name = getattr(cls, "COMMAND", None) or cls.KIND.split(".", 1)[1]
+    params, build = _params(cls, name, reserved=tuple(r for r in _RESERVED if r != "power"))  # no --power here
+
+    def callback(**values: Any) -> None:
+        common = {k: values.pop(k) for k in ("game", "password")}
+        run(_make(cls, build, values), **common)
+
+    return click.Command(name, callback=callback, params=params, help=spec.summary, short_help=spec.summary)
 
 
 def peace_terms_words(action: Any, power: str) -> list[str]:

@@ -367,6 +367,20 @@ def register(cli: click.Group) -> None:
             click.echo(line)
         return 1 if lines and lines[0].startswith("Out of sync") else 0
 
+    # An admin act with no command written above gets one made from its fields (``rules/admin.py``'s ``ACTIONS``).
+    from eiapbem.rules import engine
+
+    from .actions_cmd import host_act_command
+
+    def run_act(act: Any, game: str | None, password: str | None) -> None:
+        s = open_host(game, password)
+        _done(s, admin.edit(s, [act]))
+
+    for spec in engine.host_acts().values():
+        made = host_act_command(spec, run_act)
+        if not getattr(spec.cls, "INTERNAL", False) and made.name not in admin_group.commands:
+            admin_group.add_command(host_options(made))
+
     @cli.command("load-backup")
     @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
     @click.option("--power", type=click.Choice(list(POWERS) + ["host"]), help="Your power (default: the one the backup is for).")

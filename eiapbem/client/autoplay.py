@@ -91,6 +91,10 @@ def ai_setups(scenario: str, power: str, based_on: str | None = None, root: Any 
 class AutoPlay(Store):
     """The computer's slots and the resolution of simultaneous slots, without a file."""
 
+    #: The computer players every client plays the AI powers with (``rules.turn.Computer``): ``eiapbem.ai``;
+    #: ``eiapbem campaign`` gives its folders one that stops at the month it has reached (``campaign.Paced``).
+    computer: Any = ai
+
     def _settle(self) -> None:
         """THE place where the game moves on without a file (``rules.turn.advance``).
 
@@ -103,13 +107,21 @@ class AutoPlay(Store):
         orders = {p: [engine.action_from_obj(o, f"the orders of {p}[{i}]") for i, o in enumerate(a)]
                   for p, a in sorted(self.data.orders.items())}
         state, used = turn.advance(
-            self.state, orders, ai,
+            self.state, orders, self.computer,
             ai_ctx=lambda key: rules_context(pdice.ai_dice(chain, key)),
             resolve_ctx=lambda: rules_context(resolve_dice(chain.head)),
             setup_for=self._setup_for)
         if state is not self.state or used:
             self.data = replace(self.data, state=state, orders={} if used else self.data.orders,
                                 meta=sealed_orders.spent(self.data.meta, state))
+
+    def settle(self) -> None:
+        """Play the computer's slots as far as they go without a file, and save (``eiapbem campaign`` moves its
+        pause on with it; a client does this by itself after every file)."""
+        before = self.state
+        self._settle()
+        if self.state is not before:
+            self.save()
 
     def _setup_for(self, state: GameState, power: str) -> list:
         slot = state.slot

@@ -82,6 +82,15 @@ def rules_figures(repeat: int) -> list[Figure]:
     econ_ai = econ.with_power("FR", controller=PlayerKind.AI_HARD)
     t = _best(lambda: ai.orders(econ_ai, "FR", ctx), repeat)
     out.append(Figure("AI (ai-hard) gives its economic orders", t * 1000, "ms"))
+    land = full.replace(slot=Slot(Phase.LAND, "turn", "FR", ("FR",)))
+    listed = engine.legal_actions(land, "FR", ctx)
+    t = _best(lambda: engine.legal_actions(land, "FR", ctx), repeat)
+    out.append(Figure(f"legal actions of France's land slot after the setup ({len(listed)} listed)", t * 1000, "ms"))
+    t = _best(lambda: engine.has_choice(land, "FR", ctx), repeat)
+    out.append(Figure("has France a choice in that slot (stops at the first legal action)", t * 1000, "ms"))
+    naval = full.replace(slot=Slot(Phase.NAVAL, "turn", "PR", ("PR",)))
+    t = _best(lambda: engine.has_choice(naval, "PR", ctx), repeat)
+    out.append(Figure("has Prussia a choice in its naval slot (none: no fleet)", t * 1000, "ms"))
     from eiapbem.rules.model.state import forget
 
     data = full.encode()

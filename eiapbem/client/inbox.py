@@ -164,6 +164,16 @@ def load_waiting(s: Any, games: list[str]) -> Report:
     return rep
 
 
+def load_one(s: Any, path: Path) -> str:
+    """``eiapbem load FILE``: load one file; one refused for good from ``commin/`` is moved aside, as ``load`` does."""
+    try:
+        return str(s.load_path(path))
+    except EiaError as err:
+        if path.parent == s.folders.commin and for_good(err):
+            refuse(s.folders, path, str(err))
+        raise
+
+
 def _made(p: Path) -> str:
     from eiapbem.client.store import file_time
 
@@ -202,12 +212,16 @@ def ahead_of(f: GameFolders, game: str, ch: Any) -> list[tuple[Path, files.Recei
             if not (p.name.startswith(game + "_") and p.name.endswith(".pbm") and p.is_file()):
                 continue
             try:
+                h = files.read_header(p)  # the first bytes only: most files stand at or before the save
+                upgrade = h.kind == "upgrade" and h.epoch == ch.epoch + 1  # a new release the save has not taken
+                if h.kind not in ("turn", "admin", "upgrade") or h.gid != ch.gid \
+                        or (h.epoch != ch.epoch or h.seq <= ch.seq) and not upgrade:
+                    continue
                 rec = files.read_file(p)
             except EiaError:
                 continue
             h = rec.header
-            if (h.kind not in ("turn", "admin", "upgrade") or h.gid != ch.gid or h.epoch != ch.epoch
-                    or rec.hash in ch.known or rec.hash in out):
+            if rec.hash in ch.known or rec.hash in out:
                 continue
             if h.prev == ch.head or h.prev not in ch.known:
                 try:

@@ -93,8 +93,14 @@ def new_game(
     host: Person | None = None,
     wars: list[tuple[str, str]] | None = None,
     rng: Callable[[int], bytes] = os.urandom,
+    follow: tuple[str, ...] = (),
+    computer: Any = None,
 ) -> Created:
-    """The host's new game: keys, the first state, the gamestart file and the host's save."""
+    """The host's new game: keys, the first state, the gamestart file and the host's save.
+
+    ``follow``: powers played by the computer whose key file is made all the same (with a one-time password,
+    and no email draft), so that a folder can follow the game for them: every client plays a computer power's
+    slots itself (``eiapbem campaign`` follows all of them).  ``computer``: ``Session.create``'s."""
     home = Path(home)
     folders.check_game_name(game)
     if game in game_names(home):
@@ -120,7 +126,7 @@ def new_game(
         if b not in POWERS or not isinstance(v, int) or v < 0:
             raise IllegalAction(f"a victory point bid is a power and a whole number of 0 or more, not {b}={v}")
     local = [p.power for p in by_power.values() if p.type in ("host", "hotseat")]
-    if not any(p.type in ("host", "client", "hotseat") for p in by_power.values()):
+    if not any(p.type in ("host", "client", "hotseat") for p in by_power.values()) and not follow:
         raise IllegalAction("every power is played by the computer; at least one needs a human player")
     if not host_password:
         raise IllegalAction("the host's key needs a password")
@@ -175,14 +181,16 @@ def new_game(
         write_identity(home, game, ids[p], passwords[p], rng)
     one_time = {}
     for p in POWERS:
-        if p in local or by_power[p].type.startswith("ai-"):
+        computer_power = by_power[p].type.startswith("ai-")
+        if p in local or (computer_power and p not in follow):
             continue  # an AI power has no player to send keys to: every client plays it
         otp = one_time_password()
         one_time[p] = otp
         kp = f.put(f.commout, folders.identity_name(game, p), keys.seal_identity(ids[p], otp, game, rng=rng, **scrypt_params()))
         row = by_power[p]
-        _gamestart_draft(f, game, gs_path, kp, host, Person(row.name, row.email), p)
-    Session.create(home, game, ids["host"], chain, GameData(state, meta), rng=rng)
+        if not computer_power:
+            _gamestart_draft(f, game, gs_path, kp, host, Person(row.name, row.email), p)
+    Session.create(home, game, ids["host"], chain, GameData(state, meta), rng=rng, computer=computer)
     return Created(sorted(local), one_time, gs_path)
 
 
@@ -217,7 +225,7 @@ def _gamestart_draft(f: GameFolders, game: str, gs: Path, key: Path, host: Perso
 
 def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, email: str,
          key_file: Path | None = None, scenario: Path | None = None, *,
-         rng: Callable[[int], bytes] = os.urandom) -> Session:
+         rng: Callable[[int], bytes] = os.urandom, computer: Any = None) -> Session:
     """4.2.2 "As Client": take the key file, load the gamestart (the only time it is used, 000:130), save."""
     home = Path(home)
     if power not in POWERS:
@@ -237,7 +245,7 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
     if row["email"].lower() != email.lower():
         raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
     write_identity(home, game, ident, password, rng)
-    s = Session.create(home, game, ident, chain, start, rng=rng)
+    s = Session.create(home, game, ident, chain, start, rng=rng, computer=computer)
     inbox.keep_received(s.folders, gamestart.name, data)  # an audit starts from it (issue 20)
     return s
 

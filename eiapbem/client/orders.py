@@ -94,7 +94,7 @@ def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any,
     """
     which = _sealed_round(state)
     if which == "commit":
-        if any(isinstance(a, sealing.ACTIONS) for a in acts):
+        if any(isinstance(a, sealing.SEALS) for a in acts):
             raise IllegalAction("commitments and reveals are written by the program, not given as orders")
         acts, meta = _with_reactions(meta, state, power, acts)
         nonce = rng(sealing.NONCE_BYTES)

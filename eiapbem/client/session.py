@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from eiapbem import ai
 from eiapbem.pbem import envelope, folders, keys, savegame
@@ -76,7 +77,8 @@ class Session(Turns):
         return cls.open_with(home, game, open_identity(home, game, role, password), rng=rng)
 
     @classmethod
-    def open_with(cls, home: Path, game: str, me: keys.Identity, *, rng: Rng = os.urandom) -> "Session":
+    def open_with(cls, home: Path, game: str, me: keys.Identity, *, rng: Rng = os.urandom,
+                  computer: Any = None) -> "Session":
         """Open the save with an identity already unlocked (the demo keeps them open between slots)."""
         home = Path(home)
         local = local_roles(home, game)
@@ -94,6 +96,8 @@ class Session(Turns):
         versions = upgrade.check_open(data.meta, game)  # a game of a newer release: install it (issue 29)
         s = cls(home, game, me, contents, data, local, rng)
         inbox.clean(s.folders, game)  # the temporary files of a writer killed before its rename (issue 29)
+        if computer is not None:
+            s.computer = computer
         try:
             s.flush_outbox()
         except BadFile:
@@ -105,10 +109,12 @@ class Session(Turns):
 
     @classmethod
     def create(cls, home: Path, game: str, me: keys.Identity, chain: Chain, data: GameData, *,
-               rng: Rng = os.urandom) -> "Session":
+               rng: Rng = os.urandom, computer: Any = None) -> "Session":
         home = Path(home)
         GameFolders(home).ensure()
         s = cls(home, game, me, SaveContents(chain, data.to_obj(), {}), data, local_roles(home, game), rng)
+        if computer is not None:
+            s.computer = computer  # the campaign's paced computer (``AutoPlay.computer``)
         s._settle()  # a game may begin (or a backup resume) at an AI power's slot
         s.save()
         return s

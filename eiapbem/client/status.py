@@ -40,7 +40,7 @@ def status_record(s: Any) -> dict:
         "state_hash": st.state_hash().hex(),
         "phase": None, "phase_implemented": None, "simultaneous": None, "slot": None, "turn_of": None,
         "computer": [{"power": p, "level": st.powers[p].controller} for p in POWERS if st.powers[p].controller != "human"],
-        "waiting": [], "actions_taken": None, "reloads": None, "orders_sent": None, "to_do": [],
+        "waiting": [], "actions_taken": None, "reloads": None, "orders_sent": None, "to_do": [], "possible": None,
         "next": None, "battles": [], "pending": [], "not_implemented": [], "partly_built": [], "standing_orders": None,
         # 4.1.1 Fog of War: others' battles are only named (client.fog).
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
@@ -70,7 +70,9 @@ def status_record(s: Any) -> dict:
         rec["actions_taken"] = len(s.data.taken.get(s.power, []))
         rec["reloads"] = s.reloads()
         try:
-            rec["to_do"] = to_do(s.current(), s.power, rules_context(s.slot_dice()))
+            now, ctx = s.current(), rules_context(s.slot_dice())
+            rec["to_do"] = to_do(now, s.power, ctx)
+            rec["possible"] = possible(now, s.power, ctx)
         except IllegalAction:
             rec["to_do"] = []
         if slot.phase is Phase.LAND and s.power in st.powers:  # 11.2.1, 13.2.2: 'eiapbem land battle-orders'
@@ -83,8 +85,8 @@ def status_record(s: Any) -> dict:
         what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
         if slot.phase is Phase.SETUP and impl:
             what = "'eiapbem setup load default' places the shipped setup ('eiapbem setup --help': piece by piece), then "
-        if slot.phase is Phase.NAVAL and impl and not any(has_fleet(st, p) for p in mine):
-            what = ("no fleet to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next "
+        if slot.phase is Phase.NAVAL and impl and rec["possible"] == []:
+            what = ("nothing to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next "
                     "reinforcement or land slot skips it every month, 13.9); now ")
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
@@ -159,13 +161,19 @@ def peace_terms_in_force(state: Any, power: str | None) -> list[str]:
             for t in ps.peace_terms.values()]
 
 
-def has_fleet(state: Any, power: str) -> bool:
-    """Whether ``power`` (or a minor it runs) has a fleet on the map (8.0: else its naval slot has nothing to do)."""
-    from eiapbem.rules.model import POOL, Fleet
-    from eiapbem.rules.relations import power_of
+def possible(state: Any, power: str, ctx: Any) -> list[dict]:
+    """What the rules offer ``power`` now besides ending its slot (``engine.possible_kinds``: standing orders and
+    other settings left out): each kind with the command that takes it, in the registry's order."""
+    from eiapbem.rules import engine
 
-    return any(isinstance(u, Fleet) and u.location != POOL and power_of(state, u.nation) == power
-               for u in state.units.values())
+    slot = state.slot
+    group = PHASE_COMMANDS[slot.phase.value] if slot is not None else ""
+    out = []
+    for kind in engine.possible_kinds(state, power, ctx):
+        cls = engine.action_kinds()[kind].cls
+        command = "eiapbem answer" if kind == "decision.answer" else f"eiapbem {group} {getattr(cls, 'COMMAND', kind)}"
+        out.append({"kind": kind, "command": command})
+    return out
 
 
 def answer_hint(pending: Any, powers: Any) -> str | None:
@@ -225,6 +233,9 @@ def render(rec: dict) -> list[str]:
                     if rec["simultaneous"] else f"{p}: {n} action{'s' if n != 1 else ''} taken in this slot so far")
                    + (f", {rec['reloads']} reload(s)" if rec["reloads"] else ""))
         out.append("To do before end-phase: " + ("; ".join(rec["to_do"]) if rec["to_do"] else "nothing"))
+        if rec.get("possible") is not None:
+            out.append("Possible now: " + (", ".join(p["command"].split(" ", 1)[1] for p in rec["possible"])
+                                           or "nothing but 'eiapbem end-phase' (the rules offer no other choice)"))
     if rec.get("standing_orders"):
         out.append("Your battle standing orders: " + rec["standing_orders"])
     if rec["next"]:

@@ -28,7 +28,7 @@ from .chain import Battle, Chain, Step
 from .dice import next_reveal
 from .envelope import Envelope, Header, RosterEntry
 from .headers import AdminHeader, BackupHeader, GamestartHeader, TurnHeader
-from .errors import AlreadyLoaded, BadHeader, NotForYou, Obsolete, WrongKind
+from .errors import AlreadyLoaded, BadFormat, BadHeader, NotForYou, Obsolete, WrongKind
 from .keys import Identity
 
 Rng = crypto.Rng
@@ -59,6 +59,27 @@ def receive(data: "bytes | Received", name: str, *, max_size: int = envelope.MAX
 def read_file(path: Path, *, max_size: int = envelope.MAX_FILE) -> Received:
     """Read a file from outside (refused before reading if too big) and parse it once."""
     return receive(folders.read_limited(path, max_size), path.name, max_size=max_size)
+
+
+def read_header(path: Path) -> Header:
+    """The clear header of a file, reading only its first bytes (the file layer's checks of ``parse`` on them).
+
+    For a look over many files (which ones a folder holds past its save) without reading each one whole; a
+    file that matters is then read whole (``read_file``) and checked as any other."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(envelope.MAGIC) + 4)
+            if len(head) < len(envelope.MAGIC) + 4 or not head.startswith(envelope.MAGIC):
+                raise BadFormat(f"{path.name} is not an eiapbem file")
+            hlen = int.from_bytes(head[len(envelope.MAGIC):], "big")
+            if not 1 <= hlen <= envelope.MAX_HEADER:
+                raise BadFormat(f"{path.name} declares a header of {hlen} bytes, outside 1 to {envelope.MAX_HEADER}")
+            data = f.read(hlen)
+    except OSError as err:
+        raise BadFormat(f"{path.name} could not be read ({err.strerror})") from err
+    if len(data) != hlen:
+        raise BadFormat(f"{path.name} is truncated inside its header")
+    return envelope.decode_header(data, path.name)
 
 
 def open_file(rec: Received, chain: Chain, me: Iterable[Identity], *, verified: bool = False,

@@ -1,12 +1,14 @@
 """The host's admin menu as state edits (4.2.8, 000:178-264).
 
-Each edit is a ``Record`` with a ``KIND`` (``"admin.add-money"``), like a
-player's action, but it is **not** registered with the engine: no power can put
-it in a turn file.  Only the host's signed admin files carry them
-(``eiapbem/host/admin.py``), and every client replays them with
-``apply_admin``.  Each returns the new state and its public log line, whose
-author is ``host`` (the manual: "the game log will report what changes are
-made so that all players are made aware", 000:246-250).
+Each edit is a ``Record`` with a ``KIND`` (``"admin.add-money"``) registered
+with the engine like a player's action, ``(ActClass, verify, apply,
+candidates)`` in ``ACTIONS``, but as an act of the host (``engine.HOST``) in no
+phase: no power can put it in a turn file (``engine.action_from_obj`` knows
+none).  Only the host's signed admin files carry them (``eiapbem/host/admin.py``),
+and every client replays them through ``engine.apply_host_act``.  Each returns
+the new state and its public log line, whose author is ``host`` (the manual:
+"the game log will report what changes are made so that all players are made
+aware", 000:246-250).
 
 As the manual says, unit moves and placements are not checked against the
 rules (000:256, 000:258): any unit may be put in any place the state model can
@@ -16,12 +18,13 @@ zero) is refused with a sentence, since such a state could not be saved.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Callable
+from typing import Annotated, Any
 
-from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction, quoted
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.engine import Outcome
+from eiapbem.rules.engine import HostContext, Outcome
 from eiapbem.rules.forces import the_unit
 from eiapbem.rules.model import (
     POOL,
@@ -217,11 +220,12 @@ class Backups(Record):
 class Upgrade(Record):
     """The game moves to a newer eiapbem: its rules and computer versions (4.2.8 host functions; issue 29).
 
-    Carried by the host's upgrade file, which starts a new epoch; the line tells every player which
-    release the game plays from now on.  The versions are written as ``rules 6, ai-easy 9, ...``."""
+    Carried by the host's upgrade file, which starts a new epoch (``client/upgrade.py``); the line tells every
+    player which release the game plays from now on.  The versions are written as ``rules 6, ai-easy 9, ...``."""
 
     KIND = "admin.upgrade"
     COMMAND = "upgrade"
+    INTERNAL = True  # written by 'eiapbem admin upgrade' into its own file, never an edit of an admin file
     release: str
     versions: str
     before: str
@@ -252,19 +256,14 @@ class LateNotice(Record):
 
     KIND = "admin.late-notice"
     COMMAND = "late-notice"
+    #: Written by the host's lateness ladder (``host/lateness.py``), not a command of the admin menu.
+    INTERNAL = True
     power: PowerId
     step: Annotated[str, OneOf(("reminder", "reminder-all", "ai-play", "seat-offered"))]
     slot: str
     hours: int
     missed: int = 0
 
-
-ADMIN_ACTS: dict[str, type[Any]] = {
-    c.KIND: c
-    for c in (AddPoliticalPoints, AddMoney, AddManpower, SetDiplomacy, RemoveUnit, PlaceUnit, EditUnit,
-              CreateGarrison, ChangeOption, SkipSlot, AiPlay, ReplaceByAi, ReplacePlayer, ReplaceHost, Backups,
-              HouseRules, LateNotice, Upgrade)
-}
 
 _LATE_TEXT = {
     "reminder": "reminded {power} that {slot} has waited {hours} h for its file",
@@ -274,41 +273,44 @@ _LATE_TEXT = {
 }
 
 
-def admin_to_obj(act: Record) -> dict:
-    return engine.action_to_obj(act)
-
-
-def admin_from_obj(obj: Any, path: str = "admin act") -> Record:
-    """Decode an admin act from a host's file; ``BadEncoding`` names what is wrong."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
-        raise BadEncoding(f"{path}: an admin act is a map with a 'kind'")
-    cls = ADMIN_ACTS.get(obj["kind"])
-    if cls is None:
-        raise BadEncoding(f"{path}: unknown admin act {quoted(obj['kind'])}")
-    return cls.from_obj({k: v for k, v in obj.items() if k != "kind"}, path)
-
-
-# ----------------------------------------------------------------- applying
+# ----------------------------------------------------------------- verify and apply, one unit per act
 
 
 def _log(state: GameState, act: Record, text: str, **params: Any) -> Outcome:
-    return engine.log(state, "host", act.KIND, f"Host: {text}", **params)
+    return engine.log(state, engine.HOST, act.KIND, f"Host: {text}", **params)
 
 
-def _add(state: GameState, power: str, field: str, amount: int, what: str, act: Record) -> Outcome:
-    old = getattr(state.powers[power], field)
-    new = old + amount
-    if field != "political_status" and new < 0:
-        raise IllegalAction(f"{power} has {old} {what}; taking {-amount} would leave less than nothing",
+#: The power's field, and its name in a sentence, each "add" act changes.
+_ADDED = {"admin.add-pp": ("political_status", "political points"), "admin.add-money": ("treasury", "money"),
+          "admin.add-manpower": ("manpower", "manpower")}
+
+
+def _verify_add(state: GameState, host: str, act: AddPoliticalPoints | AddMoney | AddManpower, ctx: HostContext) -> None:
+    field, what = _ADDED[act.KIND]
+    old = getattr(state.powers[act.power], field)
+    if field != "political_status" and old + act.amount < 0:
+        raise IllegalAction(f"{act.power} has {old} {what}; taking {-act.amount} would leave less than nothing",
                             hint=f"take at most {old}")
-    out = state.with_power(power, **{field: new})
-    return _log(out, act, f"added {amount} {what} to {power} ({old} -> {new})", power=power, amount=amount)
 
 
-def _diplomacy(state: GameState, act: SetDiplomacy) -> Outcome:
+def _apply_add(state: GameState, host: str, act: AddPoliticalPoints | AddMoney | AddManpower, ctx: HostContext) -> Outcome:
+    field, what = _ADDED[act.KIND]
+    old = getattr(state.powers[act.power], field)
+    new = old + act.amount
+    out = state.with_power(act.power, **{field: new})
+    return _log(out, act, f"added {act.amount} {what} to {act.power} ({old} -> {new})", power=act.power, amount=act.amount)
+
+
+def _verify_diplomacy(state: GameState, host: str, act: SetDiplomacy, ctx: HostContext) -> None:
+    if act.nation == act.power:
+        raise IllegalAction(f"{act.power} cannot have diplomacy with itself; choose another nation")
+    if act.nation not in state.powers and act.nation not in state.minors:
+        raise IllegalAction(f"{act.nation!r} is neither a major power nor a minor country of this game",
+                            hint="minor countries are named by slug, e.g. bavaria")
+
+
+def _apply_diplomacy(state: GameState, host: str, act: SetDiplomacy, ctx: HostContext) -> Outcome:
     p, n, setting = act.power, act.nation, act.setting
-    if n == p:
-        raise IllegalAction(f"{p} cannot have diplomacy with itself; choose another nation")
     if n in state.powers:
         s = state
         if n in s.powers[p].wars:
@@ -319,7 +321,7 @@ def _diplomacy(state: GameState, act: SetDiplomacy) -> Outcome:
             s = s.with_war(p, n, s.date, (p,))
         elif setting == "ally":
             s = s.with_alliance(p, n, s.date)
-    elif n in state.minors:
+    else:
         ps = state.powers[p]
         s = state.with_power(p, minor_wars=ps.minor_wars.remove(n) if n in ps.minor_wars else ps.minor_wars)
         m = s.minors[n]
@@ -331,13 +333,14 @@ def _diplomacy(state: GameState, act: SetDiplomacy) -> Outcome:
             s = s.with_minor(n, m.replace(status=MinorStatus.ALLIED, controller=p))
         elif m.controller == p and m.status in (MinorStatus.INFLUENCED, MinorStatus.ALLIED):
             s = s.with_minor(n, m.replace(status=MinorStatus.NEUTRAL, controller=None))
-    else:
-        raise IllegalAction(f"{n!r} is neither a major power nor a minor country of this game",
-                            hint="minor countries are named by slug, e.g. bavaria")
     return _log(s, act, f"set the diplomacy of {p} with {n} to {setting}", power=p, nation=n, setting=setting)
 
 
-def _remove(state: GameState, act: RemoveUnit) -> Outcome:
+def _verify_remove(state: GameState, host: str, act: RemoveUnit, ctx: HostContext) -> None:
+    the_unit(state, act.unit)
+
+
+def _apply_remove(state: GameState, host: str, act: RemoveUnit, ctx: HostContext) -> Outcome:
     u = the_unit(state, act.unit)
     if isinstance(u, Garrison):
         s = state.without_unit(u.id)  # garrison factors are deleted with it (000:254)
@@ -346,85 +349,105 @@ def _remove(state: GameState, act: RemoveUnit) -> Outcome:
     return _log(s, act, f"moved {u.id} off the map (from {u.location}) to the counter pool", unit=u.id)
 
 
-def _place(state: GameState, act: PlaceUnit) -> Outcome:
+def _verify_place(state: GameState, host: str, act: PlaceUnit, ctx: HostContext) -> None:
+    u = the_unit(state, act.unit)
+    loc = act.location
+    if isinstance(u, Garrison) and loc.kind not in (LocationKind.CITY, LocationKind.AREA):
+        raise IllegalAction(f"a garrison stands in a city or an area, not at {loc}")
+    if isinstance(u, Fleet) and loc.kind not in (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE):
+        raise IllegalAction(f"a fleet is placed at sea, in a port or a blockade box, not at {loc}",
+                            hint="use sea:AREA, port:AREA or blockade:AREA")
+
+
+def _apply_place(state: GameState, host: str, act: PlaceUnit, ctx: HostContext) -> Outcome:
     u = the_unit(state, act.unit)
     loc = act.location
     if isinstance(u, Garrison):
-        if loc.kind not in (LocationKind.CITY, LocationKind.AREA):
-            raise IllegalAction(f"a garrison stands in a city or an area, not at {loc}")
         new_id = garrison_id(u.nation, loc)
         s = state.without_unit(u.id)
         there = s.units.get(new_id)
         factors = u.factors + there.factors if isinstance(there, Garrison) else u.factors
         s = s.with_unit(Garrison(new_id, u.nation, loc, factors))
         return _log(s, act, f"moved {u.id} to {loc}", unit=u.id, location=str(loc))
-    if isinstance(u, Fleet) and loc.kind not in (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE):
-        raise IllegalAction(f"a fleet is placed at sea, in a port or a blockade box, not at {loc}",
-                            hint="use sea:AREA, port:AREA or blockade:AREA")
     s = state.with_unit(u.replace(location=loc))
     return _log(s, act, f"placed {u.id} at {loc} (from {u.location})", unit=u.id, location=str(loc))
 
 
-def _edit(state: GameState, act: EditUnit) -> Outcome:
+def _verify_edit(state: GameState, host: str, act: EditUnit, ctx: HostContext) -> None:
     u = the_unit(state, act.unit)
     if isinstance(u, Fleet):
         if act.ships is None or act.factors is not None:
             raise IllegalAction(f"{u.id} is a fleet: edit its ships (heavy, light, transport)")
+    elif isinstance(u, Depot):
+        raise IllegalAction(f"{u.id} is a depot and has no factors to edit")
+    elif act.factors is None or act.ships is not None:
+        raise IllegalAction(f"{u.id} has land factors: edit its factors (infantry, cavalry, ...)")
+
+
+def _apply_edit(state: GameState, host: str, act: EditUnit, ctx: HostContext) -> Outcome:
+    u = the_unit(state, act.unit)
+    if isinstance(u, Fleet):
         s = state.with_unit(u.replace(ships=act.ships))
         return _log(s, act, f"set the ships of {u.id} to {_count(act.ships)}", unit=u.id)
-    if isinstance(u, Depot):
-        raise IllegalAction(f"{u.id} is a depot and has no factors to edit")
-    if act.factors is None or act.ships is not None:
-        raise IllegalAction(f"{u.id} has land factors: edit its factors (infantry, cavalry, ...)")
     s = state.with_unit(u.replace(factors=act.factors))
     return _log(s, act, f"set the factors of {u.id} to {_count(act.factors)}", unit=u.id)
 
 
-def _count(rec: Record) -> str:
-    parts = [f"{v} {k.replace('_', ' ')}" for k, v in rec.to_obj().items() if v]
+def _count(rec: Record | None) -> str:
+    parts = [f"{v} {k.replace('_', ' ')}" for k, v in rec.to_obj().items() if v] if rec is not None else []
     return ", ".join(parts) or "none"
 
 
-def _garrison(state: GameState, act: CreateGarrison) -> Outcome:
+def _verify_garrison(state: GameState, host: str, act: CreateGarrison, ctx: HostContext) -> None:
     if act.nation not in state.powers and act.nation not in state.minors:
         raise IllegalAction(f"{act.nation!r} is neither a major power nor a minor country of this game")
-    loc = Location(LocationKind.CITY, act.area)
-    gid = garrison_id(act.nation, loc)
+    gid = garrison_id(act.nation, Location(LocationKind.CITY, act.area))
     if gid in state.units:
         raise IllegalAction(f"{act.nation} already has a garrison in {act.area}; edit it with edit-unit {gid}")
+
+
+def _apply_garrison(state: GameState, host: str, act: CreateGarrison, ctx: HostContext) -> Outcome:
+    loc = Location(LocationKind.CITY, act.area)
+    gid = garrison_id(act.nation, loc)
     s = state.with_unit(Garrison(gid, act.nation, loc))
     return _log(s, act, f"created a {act.nation} garrison in {act.area} ({gid})", unit=gid)
 
 
-def _option(state: GameState, act: ChangeOption) -> Outcome:
+def _verify_option(state: GameState, host: str, act: ChangeOption, ctx: HostContext) -> None:
     if not state.options.allow_option_changes_during_game:
         raise IllegalAction("options cannot be changed in this game: the option 'Allow Option Changes During Game' is off (4.1.1, 000:34)")
+
+
+def _apply_option(state: GameState, host: str, act: ChangeOption, ctx: HostContext) -> Outcome:
     s = state.replace(options=state.options.replace(**{act.option: act.value}))
     name = act.option.replace("_", "-")
     return _log(s, act, f"turned the option {name} {'on' if act.value else 'off'}", option=name, value=act.value)
 
 
-def _skip(state: GameState, act: SkipSlot) -> Outcome:
-    from eiapbem.rules.sequence import advance
-
+def _verify_skip(state: GameState, host: str, act: SkipSlot, ctx: HostContext) -> None:
     slot = state.slot
-    assert slot is not None
+    assert slot is not None  # the engine refuses every act once the game is over
     if slot.simultaneous:
         raise IllegalAction(f"{slot.key(state.date)} is played by every power at once; only a player's own turn can be skipped",
                             hint="the host can play the missing orders' effects with edits instead")
     if slot.power != act.power:
         raise IllegalAction(f"the current player is {slot.power}, not {act.power}; only the player next to move can be skipped (000:232)")
-    out = _log(state, act, f"skipped {act.power}'s turn {slot.key(state.date)}: it passes with no actions", power=act.power)
+
+
+def _apply_skip(state: GameState, host: str, act: SkipSlot, ctx: HostContext) -> Outcome:
+    from eiapbem.rules.sequence import advance
+
+    assert state.slot is not None
+    out = _log(state, act, f"skipped {act.power}'s turn {state.slot.key(state.date)}: it passes with no actions", power=act.power)
     return Outcome(advance(out.state), out.events)
 
 
-def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, setup: Any,
-             computer: Computer | None) -> Outcome:
+def _verify_ai_play(state: GameState, host: str, act: AiPlay, ctx: HostContext) -> None:
     slot = state.slot
-    assert slot is not None
-    if ctx is None:
+    assert slot is not None  # the engine refuses every act once the game is over
+    if ctx.rules is None:
         raise IllegalAction("the computer plays a turn only with the dice of the host's admin file")
-    if computer is None:
+    if ctx.computer is None:
         raise IllegalAction("the computer plays a turn only where a computer player is given to the rules",
                             hint="the client and the host pass eiapbem.ai.play_slot; pass it as computer=")
     if slot.simultaneous:
@@ -432,104 +455,155 @@ def _ai_play(state: GameState, act: AiPlay, ctx: engine.RulesContext | None, set
                             hint="orders of a simultaneous phase come from each player; the host can skip nothing there either")
     if slot.power != act.power:
         raise IllegalAction(f"the current player is {slot.power}, not {act.power}; the computer plays only the turn of the player next to move (000:202)")
-    kind = PlayerKind(act.level)
-    lent = state.with_power(act.power, controller=kind)
-    turn = computer(lent, act.power, ctx, setup=setup)
+
+
+def _apply_ai_play(state: GameState, host: str, act: AiPlay, ctx: HostContext) -> Outcome:
+    assert state.slot is not None and ctx.computer is not None
+    slot = state.slot
+    lent = state.with_power(act.power, controller=PlayerKind(act.level))
+    setup = ctx.setup_for(act.power) if ctx.setup_for is not None else ()  # the computer's setup as given (ai.setup.choose)
+    turn = ctx.computer(lent, act.power, ctx.rules, setup=setup)
     back = turn.state.with_power(act.power, controller=state.powers[act.power].controller)
     out = _log(back, act, f"the computer ({act.level}) played {act.power}'s turn {slot.key(state.date)} "
                           f"with {len(turn.actions)} action(s)", power=act.power, level=act.level)
     return Outcome(out.state, turn.events + out.events)
 
 
-def _replace_by_ai(state: GameState, act: ReplaceByAi) -> Outcome:
+def _apply_replace_by_ai(state: GameState, host: str, act: ReplaceByAi, ctx: HostContext) -> Outcome:
     s = state.with_power(act.power, controller=PlayerKind(act.level))
     return _log(s, act, f"replaced {act.power}'s player {act.old_name} by the computer ({act.level}, {act.when})",
                 power=act.power, old=act.old_name, level=act.level, when=act.when)
 
 
+def _apply_replace_player(state: GameState, host: str, act: ReplacePlayer, ctx: HostContext) -> Outcome:
+    # A human takes over (also from the computer, 000:206): the power is played by a human.
+    s = state.with_power(act.power, controller=PlayerKind.HUMAN)
+    return _log(s, act, f"replaced {act.power}'s player {act.old_name} by {act.new_name} ({act.when})",
+                power=act.power, old=act.old_name, new=act.new_name, when=act.when)
+
+
+def _apply_replace_host(state: GameState, host: str, act: ReplaceHost, ctx: HostContext) -> Outcome:
+    plays = f", who plays {act.power}" if act.power else ""
+    return _log(state, act, f"handed the host role from {act.old_name} to {act.new_name}{plays} ({act.when})",
+                old=act.old_name, new=act.new_name, when=act.when)
+
+
+def _verify_house_rules(state: GameState, host: str, act: HouseRules, ctx: HostContext) -> None:
+    if min(act.remind_hours, act.remind_all_hours, act.ai_play_hours, act.offer_after) < 0:
+        raise IllegalAction("the lateness ladder takes hours and counts of 0 or more (0 turns a step off)")
+
+
+def _apply_house_rules(state: GameState, host: str, act: HouseRules, ctx: HostContext) -> Outcome:
+    return _log(state, act, f"house rules for late players: reminder after {act.remind_hours} h, to all after "
+                f"{act.remind_all_hours} h, the computer plays the slot after {act.ai_play_hours} h, seat offered "
+                f"after {act.offer_after} missed slot(s) (0 = off)", remind=act.remind_hours,
+                remind_all=act.remind_all_hours, ai_play=act.ai_play_hours, offer_after=act.offer_after)
+
+
+def _apply_late_notice(state: GameState, host: str, act: LateNotice, ctx: HostContext) -> Outcome:
+    text = _LATE_TEXT[act.step].format(power=act.power, slot=act.slot, hours=act.hours, missed=act.missed)
+    return _log(state, act, text, power=act.power, step=act.step, slot=act.slot, hours=act.hours, missed=act.missed)
+
+
+def _apply_backups(state: GameState, host: str, act: Backups, ctx: HostContext) -> Outcome:
+    return _log(state, act, f"made backup set {act.epoch} from {act.source} ({act.when}); files made before it are obsolete",
+                epoch=act.epoch, source=act.source, when=act.when)
+
+
+def _apply_upgrade(state: GameState, host: str, act: Upgrade, ctx: HostContext) -> Outcome:
+    where = state.slot.key(state.date) if state.slot is not None else "its end"
+    return _log(state, act, f"moved the game to eiapbem {act.release} ({act.versions}; it played {act.before}) "
+                f"at {where} ({act.when}); files made before it are obsolete",
+                release=act.release, versions=act.versions, before=act.before, when=act.when)
+
+
+def _no_check(state: GameState, host: str, act: Any, ctx: HostContext) -> None:
+    """An act that records what the host did outside the rules (a replacement, backups): nothing to refuse."""
+
+
+# ----------------------------------------------------------------- candidates (engine.legal_host_acts)
+
+
+def _none(state: GameState, host: str, ctx: HostContext) -> tuple[()]:
+    """Acts of any amount, place or name: not listed."""
+    return ()
+
+
+def _skip_candidates(state: GameState, host: str, ctx: HostContext) -> Iterator[SkipSlot]:
+    if state.slot is not None and state.slot.power is not None:
+        yield SkipSlot(state.slot.power)
+
+
+def _ai_play_candidates(state: GameState, host: str, ctx: HostContext) -> Iterator[AiPlay]:
+    if state.slot is not None and state.slot.power is not None:
+        yield from (AiPlay(state.slot.power, level) for level in AI_LEVELS)
+
+
+def _option_candidates(state: GameState, host: str, ctx: HostContext) -> Iterator[ChangeOption]:
+    for name in OPTION_NAMES:
+        yield ChangeOption(name, not getattr(state.options, name))
+
+
+#: Every admin act with its rules, one unit per act (registered by ``eiapbem/rules/phases.py``).
+ACTIONS: tuple[engine.HostActRules, ...] = (
+    (AddPoliticalPoints, _verify_add, _apply_add, _none),
+    (AddMoney, _verify_add, _apply_add, _none),
+    (AddManpower, _verify_add, _apply_add, _none),
+    (SetDiplomacy, _verify_diplomacy, _apply_diplomacy, _none),
+    (RemoveUnit, _verify_remove, _apply_remove, _none),
+    (PlaceUnit, _verify_place, _apply_place, _none),
+    (EditUnit, _verify_edit, _apply_edit, _none),
+    (CreateGarrison, _verify_garrison, _apply_garrison, _none),
+    (ChangeOption, _verify_option, _apply_option, _option_candidates),
+    (SkipSlot, _verify_skip, _apply_skip, _skip_candidates),
+    (AiPlay, _verify_ai_play, _apply_ai_play, _ai_play_candidates),
+    (ReplaceByAi, _no_check, _apply_replace_by_ai, _none),
+    (ReplacePlayer, _no_check, _apply_replace_player, _none),
+    (ReplaceHost, _no_check, _apply_replace_host, _none),
+    (Backups, _no_check, _apply_backups, _none),
+    (HouseRules, _verify_house_rules, _apply_house_rules, _none),
+    (LateNotice, _no_check, _apply_late_notice, _none),
+    (Upgrade, _no_check, _apply_upgrade, _none),
+)
+#: The admin menu as a part of the engine: its acts, authored by the host in any phase.
+RULES = engine.PhaseRules("admin", host_acts=ACTIONS)
+
+#: Each admin act's class, by kind.
+ADMIN_ACTS: dict[str, type[Any]] = {unit[0].KIND: unit[0] for unit in ACTIONS}
+
+
+def admin_to_obj(act: Record) -> dict[str, Any]:
+    return engine.action_to_obj(act)
+
+
+def admin_from_obj(obj: Any, path: str = "admin act") -> Record:
+    """Decode an admin act from a host's file; ``BadEncoding`` names what is wrong."""
+    return engine.host_act_from_obj(obj, path)
+
+
 def apply_admin(state: GameState, act: Record, ctx: engine.RulesContext | None = None, *, setup: Any = None,
                 computer: Computer | None = None) -> Outcome:
-    """Apply one admin act; ``IllegalAction`` if the state could not hold the result.
+    """Apply one admin act through the engine (``engine.apply_host_act``); ``IllegalAction`` if refused.
 
-    ``ctx`` (the admin file's dice) and ``setup`` (the default setup of the power in play,
-    in the setup phase) are needed only by ``AiPlay``, and so is ``computer``: the computer
-    player (``eiapbem.ai.play_slot``), passed in by the layer above, since the rules core
-    imports no AI.
+    ``ctx`` (the admin file's dice), ``setup`` (the default setup of the power in play, in the setup phase) and
+    ``computer`` (``eiapbem.ai.play_slot``, passed in by the layer above) are needed only by ``AiPlay``.
     """
-    if state.slot is None:
-        raise IllegalAction("the game is over; the admin menu changes nothing any more")
-    try:
-        if isinstance(act, AddPoliticalPoints):
-            return _add(state, act.power, "political_status", act.amount, "political points", act)
-        if isinstance(act, AddMoney):
-            return _add(state, act.power, "treasury", act.amount, "money", act)
-        if isinstance(act, AddManpower):
-            return _add(state, act.power, "manpower", act.amount, "manpower", act)
-        if isinstance(act, SetDiplomacy):
-            return _diplomacy(state, act)
-        if isinstance(act, RemoveUnit):
-            return _remove(state, act)
-        if isinstance(act, PlaceUnit):
-            return _place(state, act)
-        if isinstance(act, EditUnit):
-            return _edit(state, act)
-        if isinstance(act, CreateGarrison):
-            return _garrison(state, act)
-        if isinstance(act, ChangeOption):
-            return _option(state, act)
-        if isinstance(act, SkipSlot):
-            return _skip(state, act)
-        if isinstance(act, AiPlay):
-            return _ai_play(state, act, ctx, setup if setup is not None else (), computer)  # the computer's setup as given (ai.setup.choose)
-        if isinstance(act, ReplaceByAi):
-            return _replace_by_ai(state, act)
-        if isinstance(act, ReplacePlayer):
-            # A human takes over (also from the computer, 000:206): the power is played by a human.
-            state = state.with_power(act.power, controller=PlayerKind.HUMAN)
-            return _log(state, act, f"replaced {act.power}'s player {act.old_name} by {act.new_name} ({act.when})",
-                        power=act.power, old=act.old_name, new=act.new_name, when=act.when)
-        if isinstance(act, ReplaceHost):
-            plays = f", who plays {act.power}" if act.power else ""
-            return _log(state, act, f"handed the host role from {act.old_name} to {act.new_name}{plays} ({act.when})",
-                        old=act.old_name, new=act.new_name, when=act.when)
-        if isinstance(act, HouseRules):
-            if min(act.remind_hours, act.remind_all_hours, act.ai_play_hours, act.offer_after) < 0:
-                raise IllegalAction("the lateness ladder takes hours and counts of 0 or more (0 turns a step off)")
-            return _log(state, act, f"house rules for late players: reminder after {act.remind_hours} h, to all after "
-                        f"{act.remind_all_hours} h, the computer plays the slot after {act.ai_play_hours} h, seat offered "
-                        f"after {act.offer_after} missed slot(s) (0 = off)", remind=act.remind_hours,
-                        remind_all=act.remind_all_hours, ai_play=act.ai_play_hours, offer_after=act.offer_after)
-        if isinstance(act, LateNotice):
-            text = _LATE_TEXT[act.step].format(power=act.power, slot=act.slot, hours=act.hours, missed=act.missed)
-            return _log(state, act, text, power=act.power, step=act.step, slot=act.slot, hours=act.hours, missed=act.missed)
-        if isinstance(act, Backups):
-            return _log(state, act, f"made backup set {act.epoch} from {act.source} ({act.when}); files made before it are obsolete",
-                        epoch=act.epoch, source=act.source, when=act.when)
-        if isinstance(act, Upgrade):
-            where = state.slot.key(state.date) if state.slot is not None else "its end"
-            return _log(state, act, f"moved the game to eiapbem {act.release} ({act.versions}; it played {act.before}) "
-                        f"at {where} ({act.when}); files made before it are obsolete",
-                        release=act.release, versions=act.versions, before=act.before, when=act.when)
-    except IllegalAction:
-        raise
-    except EiaError as err:
-        raise IllegalAction(f"the edit {act.KIND} would leave a state the game cannot hold: {err}") from err
-    raise BadEncoding(f"unknown admin act {type(act).__name__}")
+    given = tuple(setup) if setup is not None else ()
+    return engine.apply_host_act(state, act, HostContext(ctx, computer, lambda power: given))
 
 
-def apply_all(state: GameState, acts: list, ctx: engine.RulesContext | None = None,
-              setup_for: Callable[[str], list] | None = None, computer: Computer | None = None) -> Outcome:
+def apply_all(state: GameState, acts: list[Record], ctx: engine.RulesContext | None = None,
+              setup_for: Callable[[str], Sequence[Any]] | None = None, computer: Computer | None = None) -> Outcome:
     """Apply admin acts in order; ``setup_for(power)`` gives the default setup an ``AiPlay`` loads."""
+    hctx = HostContext(ctx, computer, setup_for)
     out = Outcome(state)
     for a in acts:
-        setup = setup_for(a.power) if isinstance(a, AiPlay) and setup_for is not None else None
-        out = out.then(apply_admin(out.state, a, ctx, setup=setup, computer=computer))
+        out = out.then(engine.apply_host_act(out.state, a, hctx))
     return out
 
 
 __all__ = [
-    "ADMIN_ACTS", "AI_LEVELS", "AddManpower", "AddMoney", "AddPoliticalPoints", "AiPlay", "Backups", "ReplaceByAi", "ChangeOption", "CreateGarrison",
-    "EditUnit", "HouseRules", "LateNotice", "PlaceUnit", "RemoveUnit", "ReplaceHost", "ReplacePlayer", "SetDiplomacy", "SkipSlot",
-    "Upgrade",
-    "admin_from_obj", "admin_to_obj", "apply_admin", "apply_all",
+    "ACTIONS", "ADMIN_ACTS", "AI_LEVELS", "AddManpower", "AddMoney", "AddPoliticalPoints", "AiPlay", "Backups", "ReplaceByAi",
+    "ChangeOption", "CreateGarrison", "EditUnit", "HouseRules", "LateNotice", "PlaceUnit", "RULES", "RemoveUnit", "ReplaceHost",
+    "ReplacePlayer", "SetDiplomacy", "SkipSlot", "Upgrade", "admin_from_obj", "admin_to_obj", "apply_admin", "apply_all",
 ]

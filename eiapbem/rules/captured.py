@@ -10,6 +10,7 @@ month (7.4's way of holding a leader off the map).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from eiapbem.core.errors import IllegalAction
@@ -69,8 +70,13 @@ def _apply(state: GameState, power: str, action: ReleaseLeader, ctx: engine.Rule
                       f"(13.8.2)", leader=action.leader, points=EARLY_RELEASE_POINTS)
 
 
+def _candidates(state: GameState, power: str, ctx: engine.RulesContext) -> Iterator[ReleaseLeader]:
+    yield from (ReleaseLeader(lid) for lid, lead in sorted(state.leaders.items())
+                if lead.status is LeaderStatus.CAPTURED and lead.captured_by == power)
+
+
 #: The early release of a leader, in the captor's own slots (registered by ``eiapbem/rules/phases.py``).
 RULES = engine.PhaseRules("captured leaders", phases=(Phase.SETUP, Phase.REINFORCEMENT, Phase.NAVAL, Phase.LAND),
-                          actions=((ReleaseLeader, _verify, _apply),))
+                          actions=((ReleaseLeader, _verify, _apply, _candidates),))
 
 __all__ = ["EARLY_RELEASE_POINTS", "RULES", "ReleaseLeader", "return_at_peace"]

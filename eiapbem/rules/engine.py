@@ -44,13 +44,13 @@ being played.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from eiapbem.core import canonical
-from eiapbem.core.errors import BadEncoding, IllegalAction, quoted
+from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction, quoted
 from eiapbem.core.dice import Dice
 from eiapbem.rules.mapgraph import Map
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
@@ -84,6 +84,9 @@ class Outcome:
 
 Verify = Callable[[GameState, str, Any, RulesContext], None]
 Apply = Callable[[GameState, str, Any, RulesContext], Outcome]
+#: The candidate actions of one class for a power in a state (``legal_actions``): a bounded iterable of concrete
+#: actions, which the engine checks with the class's ``verify``; it need not check them itself.
+Candidates = Callable[[GameState, str, RulesContext], Iterable[Any]]
 Obligations = Callable[[GameState, str, RulesContext], Sequence[str]]
 Finish = Callable[[GameState, str, RulesContext], Outcome]
 Resolve = Callable[[GameState, Mapping[str, Sequence[Any]], RulesContext], Outcome]
@@ -97,6 +100,42 @@ class ActionSpec:
     phases: tuple[Phase, ...]
     verify: Verify
     apply: Apply
+    summary: str
+    candidates: Candidates
+
+
+#: One action class with its rules, registered as a unit: ``(ActionClass, verify, apply, candidates)``.
+ActionRules = tuple[type[Any], Verify, Apply, Candidates]
+
+
+#: The author of the admin acts (4.2.8): the host, in no phase and in no power's slot.
+HOST = "host"
+
+
+@dataclass(frozen=True)
+class HostContext:
+    """What the host's admin acts may consult: the admin file's rules context (its dice; none where no act needs
+    them), the computer player (``ai.play_slot``, for the host's "quick play turn with AI": passed in by the layer
+    above, since the rules import no AI) and the default setup of a power (``setup_for``)."""
+
+    rules: RulesContext | None = None
+    computer: Callable[..., Any] | None = None
+    setup_for: Callable[[str], Sequence[Any]] | None = None
+
+
+HostVerify = Callable[[GameState, str, Any, HostContext], None]
+HostApply = Callable[[GameState, str, Any, HostContext], Outcome]
+HostCandidates = Callable[[GameState, str, HostContext], Iterable[Any]]
+#: One admin act with its rules, registered as a unit like an action: ``(ActClass, verify, apply, candidates)``.
+HostActRules = tuple[type[Any], HostVerify, HostApply, HostCandidates]
+
+
+@dataclass(frozen=True)
+class HostActSpec:
+    cls: type[Any]
+    verify: HostVerify
+    apply: HostApply
+    candidates: HostCandidates
     summary: str
 
 
@@ -118,7 +157,8 @@ REGISTRY = "eiapbem.rules.phases"
 class PhaseRules:
     """What a phase (or one part of the rules, like field battles) adds to the engine, in one value.
 
-    ``actions`` are ``(ActionClass, verify, apply)`` triples belonging to ``phases``;
+    ``actions`` are ``(ActionClass, verify, apply, candidates)`` units belonging to ``phases``
+    (``candidates`` lists the class's concrete actions for ``legal_actions``);
     ``decisions`` are ``(kind_prefix, verify, apply)`` answers to pending decisions (any
     phase); ``obligations``, ``finish`` and ``resolve`` are the phase hooks (then
     ``phases`` names exactly one phase); ``gaps`` says which rules of the phase are not
@@ -128,7 +168,7 @@ class PhaseRules:
 
     name: str
     phases: tuple[Phase, ...] = ()
-    actions: tuple[tuple[type[Any], Verify, Apply], ...] = ()
+    actions: tuple[ActionRules, ...] = ()
     decisions: tuple[tuple[str, DecisionVerify, DecisionApply], ...] = ()
     obligations: Obligations | None = None
     finish: Finish | None = None
@@ -141,10 +181,13 @@ class PhaseRules:
     #: Decision kinds whose answer may also be composed of several choices (a whole loss allocation,
     #: 11.2.9): the engine leaves the check of such an answer to the decision's ``verify``.
     composite: tuple[str, ...] = ()
+    #: The host's admin acts (4.2.8), ``(ActClass, verify, apply, candidates)`` units like ``actions`` but authored
+    #: by the host (``HOST``) in no phase, carried only by the host's admin files (``apply_host_act``).
+    host_acts: tuple[HostActRules, ...] = ()
 
     @property
     def action_classes(self) -> tuple[type[Any], ...]:
-        return tuple(cls for cls, _, _ in self.actions)
+        return tuple(unit[0] for unit in self.actions)
 
 
 def register_rules(rules: PhaseRules) -> None:
@@ -154,11 +197,17 @@ def register_rules(rules: PhaseRules) -> None:
         raise ValueError(f"{rules.name}: phase hooks and gaps belong to exactly one phase, not {rules.phases}")
     if rules.actions and not rules.phases:
         raise ValueError(f"{rules.name}: actions need the phases they belong to")
-    for cls, verify, apply in rules.actions:
-        _register_action(cls, rules.phases, verify, apply)
+    for unit in rules.actions:
+        if len(unit) != 4:
+            raise ValueError(f"{rules.name}: an action is registered as (ActionClass, verify, apply, candidates), not {unit!r}")
+        _register_action(*unit, phases=rules.phases)
     for prefix, dverify, dapply in rules.decisions:
         _register_decision(prefix, dverify, dapply)
     _COMPOSITE.update(rules.composite)
+    for act in rules.host_acts:
+        if len(act) != 4:
+            raise ValueError(f"{rules.name}: an admin act is registered as (ActClass, verify, apply, candidates), not {act!r}")
+        _register_host_act(*act)
     for point, rank, fn in rules.hooks:
         if point not in HOOK_POINTS:
             raise ValueError(f"{rules.name}: no hook point {point!r}; the points are {', '.join(HOOK_POINTS)}")
@@ -170,7 +219,8 @@ def register_rules(rules: PhaseRules) -> None:
         _GAPS[rules.phases[0]] = rules.gaps
 
 
-def _register_action(cls: type[Any], phases: Iterable[Phase], verify: Verify, apply: Apply) -> None:
+def _register_action(cls: type[Any], verify: Verify, apply: Apply, candidates: Candidates, *,
+                     phases: Iterable[Phase]) -> None:
     """Register the action class ``cls`` (a ``Record`` with a ``KIND``)."""
     kind = getattr(cls, "KIND", "")
     if not kind:
@@ -178,13 +228,25 @@ def _register_action(cls: type[Any], phases: Iterable[Phase], verify: Verify, ap
     if kind in _ACTIONS:
         raise ValueError(f"action kind {kind!r} registered twice")
     summary = (cls.__doc__ or kind).strip().splitlines()[0]
-    _ACTIONS[kind] = ActionSpec(cls, tuple(phases), verify, apply, summary)
+    _ACTIONS[kind] = ActionSpec(cls, tuple(phases), verify, apply, summary, candidates)
 
 
 def _register_phase(phase: Phase, hooks: PhaseHooks) -> None:
     if phase in _PHASES:
         raise ValueError(f"hooks for the {phase} phase registered twice")
     _PHASES[phase] = hooks
+
+
+_HOST_ACTS: dict[str, HostActSpec] = {}
+
+
+def _register_host_act(cls: type[Any], verify: HostVerify, apply: HostApply, candidates: HostCandidates) -> None:
+    kind = getattr(cls, "KIND", "")
+    if not kind.startswith("admin."):
+        raise ValueError(f"{cls.__name__}: an admin act's KIND begins with 'admin.', not {kind!r}")
+    if kind in _HOST_ACTS or kind in _ACTIONS:
+        raise ValueError(f"action kind {kind!r} registered twice")
+    _HOST_ACTS[kind] = HostActSpec(cls, verify, apply, candidates, (cls.__doc__ or kind).strip().splitlines()[0])
 
 
 #: The named points where one part of the rules runs effects another part adds (``PhaseRules.hooks``), and the
@@ -334,6 +396,141 @@ def apply_actions(state: GameState, power: str, actions: Iterable[Any], ctx: Rul
     for action in actions:
         out = out.then(apply_action(out.state, power, action, ctx))
     return out
+
+
+# ----------------------------------------------------------------- what a power may do now
+
+
+def is_setting(cls: type[Any]) -> bool:
+    """An option of every slot of the power rather than a choice of the slot's own rules.
+
+    Standing orders (``SETTING``: battle chits, naval orders, phase skipping) and the options of any phase
+    (``ANY_PHASE``: releasing a prisoner) are open in every slot the power plays; ``has_choice`` leaves them out.
+    """
+    return bool(getattr(cls, "SETTING", False) or getattr(cls, "ANY_PHASE", False))
+
+
+def _legal(state: GameState, power: str, ctx: RulesContext, settings: bool,
+           kinds: Collection[str] | None = None, one_each: bool = False) -> Iterable[Any]:
+    _load()
+    slot = state.slot
+    if slot is None or power not in POWERS:
+        return
+    ctx = _with_edits(state, ctx)
+    seen: set[Any] = set()
+
+    def fresh(action: Any) -> bool:
+        if action in seen:
+            return False
+        seen.add(action)
+        return can_act(state, power, action, ctx)
+
+    # Only answers while a question waits for another power, or in a slot the power does not play (``verify_action``).
+    only_answers = power not in slot.actors or any(d.power != power for d in state.pending.values())
+    for spec in _ACTIONS.values():
+        if (slot.phase not in spec.phases or (not settings and is_setting(spec.cls))
+                or (only_answers and spec.cls is not AnswerDecision) or (kinds is not None and spec.cls.KIND not in kinds)):
+            continue
+        for action in spec.candidates(state, power, ctx):
+            if fresh(action):
+                yield action
+                if one_each:
+                    break
+
+
+def legal_actions(state: GameState, power: str, ctx: RulesContext, *, settings: bool = True,
+                  kinds: Collection[str] | None = None) -> tuple[Any, ...]:
+    """Every concrete action ``power`` may take now, each accepted by ``verify_action`` (python-chess's legal moves).
+
+    The answers to the power's pending decisions come first (each offered option); then, unless a question
+    waits for another power, the actions of the slot's phase that each class's ``candidates`` lists, in the
+    registry's order and without repeats.  Each class lists a bounded set: a unit's moves to every place it can
+    reach (by the cheapest path), every target of a declaration or an attack, and amounts (factors, ships, money)
+    at their least and at their most; so the list is empty exactly when no action of the phase is legal.
+    ``settings=False`` leaves out the options of every slot (``is_setting``); ``kinds`` keeps only actions of those
+    kinds (``"land.move"``: the moves the map offers to click, 4.1.2).  Protocol records that end-phase
+    writes itself (a sealed diplomacy commitment and its reveal) and results signed outside the game are never
+    listed.  For a simultaneous phase pass the power's own orders so far on the sheet (the client's state).
+    """
+    return tuple(_legal(state, power, ctx, settings, kinds))
+
+
+def possible_kinds(state: GameState, power: str, ctx: RulesContext) -> tuple[str, ...]:
+    """The kinds of action ``power`` may take now (settings left out), each found by its first legal action."""
+    return tuple(a.KIND for a in _legal(state, power, ctx, False, one_each=True))
+
+
+def has_choice(state: GameState, power: str, ctx: RulesContext) -> bool:
+    """``power`` has something to decide now besides ending its slot: a question to answer or a legal action of
+    the slot's rules (settings left out, ``is_setting``).  Stops at the first one found.
+
+    A slot without a choice may still hold an obligation the player meets outside the list: a sealed
+    diplomacy reveal that end-phase writes, or a battle result signed outside the game (``unmet_obligations``)."""
+    return next(iter(_legal(state, power, ctx, False)), None) is not None
+
+
+# ----------------------------------------------------------------- the host's admin acts (4.2.8)
+
+
+def host_acts() -> dict[str, HostActSpec]:
+    """The registered admin acts, by kind."""
+    _load()
+    return dict(sorted(_HOST_ACTS.items()))
+
+
+def host_act_from_obj(obj: Any, path: str = "admin act") -> Record:
+    """Decode an admin act from a host's file; ``BadEncoding`` names what is wrong (no player's action is one)."""
+    _load()
+    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
+        raise BadEncoding(f"{path}: an admin act is a map with a 'kind'")
+    spec = _HOST_ACTS.get(obj["kind"])
+    if spec is None:
+        raise BadEncoding(f"{path}: unknown admin act {quoted(obj['kind'])}")
+    return spec.cls.from_obj({k: v for k, v in obj.items() if k != "kind"}, path)  # type: ignore[no-any-return]
+
+
+def _host_spec(act: Any) -> HostActSpec:
+    _load()
+    spec = _HOST_ACTS.get(getattr(act, "KIND", ""))
+    if spec is None or not isinstance(act, spec.cls):
+        raise IllegalAction(f"{type(act).__name__} is not an admin act of this game")
+    return spec
+
+
+def verify_host_act(state: GameState, act: Any, ctx: HostContext) -> None:
+    """Raise ``IllegalAction`` if the host may not make ``act`` now (it changes nothing)."""
+    spec = _host_spec(act)
+    if state.slot is None:
+        raise IllegalAction("the game is over; the admin menu changes nothing any more")
+    spec.verify(state, HOST, act, ctx)
+
+
+def apply_host_act(state: GameState, act: Any, ctx: HostContext) -> Outcome:
+    """Verify, then apply one admin act; the host is its author and its log line says so (000:246-250).
+
+    A state the model cannot hold (money below zero, a fleet in a land area) is refused in one sentence."""
+    try:
+        verify_host_act(state, act, ctx)
+        return _host_spec(act).apply(state, HOST, act, ctx)
+    except IllegalAction:
+        raise
+    except EiaError as err:
+        raise IllegalAction(f"the edit {act.KIND} would leave a state the game cannot hold: {err}") from err
+
+
+def legal_host_acts(state: GameState, ctx: HostContext) -> tuple[Any, ...]:
+    """The admin acts the host may make now that each act's ``candidates`` lists (acts of any amount, place or
+    name are not listed), each accepted by ``verify_host_act``."""
+    out: list[Any] = []
+    for spec in host_acts().values():
+        for act in spec.candidates(state, HOST, ctx):
+            try:
+                verify_host_act(state, act, ctx)
+            except IllegalAction:
+                continue
+            if act not in out:
+                out.append(act)
+    return tuple(out)
 
 
 # ----------------------------------------------------------------- the order sheet
@@ -516,6 +713,13 @@ def _apply_answer(state: GameState, power: str, action: AnswerDecision, ctx: Rul
     return handler[1](state, power, d, action.choice, ctx)
 
 
+def _answers(state: GameState, power: str, ctx: RulesContext) -> Iterable[AnswerDecision]:
+    """Each option offered by each of ``power``'s pending questions (a composed answer, 11.2.9, is not listed)."""
+    for d in sorted(state.pending.values(), key=lambda d: d.id):
+        if d.power == power:
+            yield from (AnswerDecision(d.id, option) for option in d.options)
+
+
 # ----------------------------------------------------------------- helpers for rule modules
 
 
@@ -529,4 +733,4 @@ def log(state: GameState, author: str, kind: str, text: str, **params: Any) -> O
 
 
 #: The engine's own action, answering a pending decision in any phase (listed first in ``eiapbem/rules/phases.py``).
-RULES = PhaseRules("decisions", phases=tuple(Phase), actions=((AnswerDecision, _verify_answer, _apply_answer),))
+RULES = PhaseRules("decisions", phases=tuple(Phase), actions=((AnswerDecision, _verify_answer, _apply_answer, _answers),))

@@ -14,18 +14,18 @@ What setup, reinforcement, land and economy share about forces, written once
 - the battle, naval combat or siege a pending decision belongs to (``decision_subject``);
 - ownership (``check_nation``, ``own_unit``, ``own_on_map``, ``on_map``);
 - factor transfers between corps and garrisons in one area (7.2.3, 10.4.3:
-  ``check_transfer``, ``move_factors``, ``removed_log``).
+  ``check_transfer``, ``move_factors``, ``removed_log``, and the candidates ``transfer_candidates``).
 
 Pure functions of the state, the map and the world data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, relations, supply
+from eiapbem.rules import candidates, control, engine, relations, supply
 from eiapbem.rules.model import (
     POOL,
     Corps,
@@ -41,6 +41,7 @@ from eiapbem.rules.model import (
     LocationKind,
     ShipType,
     Ships,
+    garrison_id,
 )
 
 
@@ -406,6 +407,31 @@ def move_factors(state: GameState, source_id: str, target_id: str, f: Factors) -
         state = state.with_unit(source.replace(factors=left))
     state = state.with_unit(target.replace(factors=target.factors + f))
     return state, removed
+
+
+def transfer_candidates(state: GameState, power: str, ctx: Any) -> Iterator[tuple[str, str, dict[str, int]]]:
+    """Candidate exchanges of factors in one area (7.2.3, 10.4.3) as ``(source, target, amounts)``: between the
+    power's corps and garrisons of one nation there, and into a new garrison of the area's city or of its depot.
+    The phase's ``verify`` keeps the legal ones (``check_transfer`` and the phase's own limits)."""
+    groups: dict[tuple[str, str], list[Corps | Garrison]] = {}
+    for _, u in sorted(state.units.items()):
+        if isinstance(u, (Corps, Garrison)) and own_nation(state, power, u.nation) \
+                and u.location.kind in (LocationKind.AREA, LocationKind.CITY):
+            groups.setdefault((u.nation, u.location.site), []).append(u)
+    fields = tuple(f for f in candidates.ARMY_FIELDS if f != "artillery")  # artillery is never exchanged (7.2.3)
+    for (nation, area), units in sorted(groups.items()):
+        targets: list[Corps | Garrison] = list(units)
+        for kind in (LocationKind.CITY, LocationKind.AREA):
+            gid = garrison_id(nation, Location(kind, area))
+            if gid not in state.units:
+                targets.append(Garrison(id=gid, nation=nation, location=Location(kind, area)))
+        for source in units:
+            for target in targets:
+                if target.id == source.id:
+                    continue
+                fit = candidates.room(corps_capacity(ctx, target), target.factors) if isinstance(target, Corps) else None
+                for chosen in candidates.counts(source.factors.to_obj(), fields, fit):
+                    yield source.id, target.id, chosen
 
 
 def removed_log(state: GameState, power: str, removed: str | None) -> engine.Outcome:

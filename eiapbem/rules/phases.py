@@ -9,7 +9,7 @@ like phase skipping) is one line here (``docs/adding-an-action.md``).
 
 from __future__ import annotations
 
-from eiapbem.rules import captured, engine, land, reinforcement, setup, skips
+from eiapbem.rules import admin, captured, engine, land, reinforcement, setup, skips
 from eiapbem.rules.combat import external, field, orders as battle_orders, sieges
 from eiapbem.rules.diplomacy import resolve as diplomacy
 from eiapbem.rules.economy import phase as economy
@@ -37,4 +37,5 @@ RULES: tuple[PhaseRules, ...] = (
     sieges.RULES,
     skips.RULES,
     captured.RULES,
+    admin.RULES,
 )

@@ -23,11 +23,12 @@ own rules, never at setup.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, relations
+from eiapbem.rules import candidates, control, engine, relations
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import (
     POOL,
@@ -47,7 +48,16 @@ from eiapbem.rules.model import (
     Ships,
     ShipType,
 )
-from eiapbem.rules.forces import check_garrison_room, check_holds, own_nation, the_area, the_corps, the_fleet
+from eiapbem.rules.forces import (
+    check_garrison_room,
+    check_holds,
+    corps_capacity,
+    fleet_capacity,
+    own_nation,
+    the_area,
+    the_corps,
+    the_fleet,
+)
 from eiapbem.rules.placement import add_to_garrison, attach_leader, check_leader, check_placement, place
 
 #: Corps types that may be set up (5.3.1; 13.2.1, 13.2.2, 13.2.4, 13.2.5 keep the others off the map).
@@ -383,6 +393,83 @@ def _apply_remove(state: GameState, power: str, a: RemoveCounter, ctx: RulesCont
     return engine.log(new, power, "setup.remove", f"{power} takes {a.unit} back off the map", unit=a.unit)
 
 
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _pool(state: GameState, power: str, cls: type[Any]) -> list[Any]:
+    return [u for _, u in sorted(state.units.items()) if isinstance(u, cls) and u.location == POOL
+            and own_nation(state, power, getattr(u, "nation", None) or getattr(u, "power"))]
+
+
+def _placed(state: GameState, power: str, cls: type[Any]) -> list[Any]:
+    return [u for _, u in sorted(state.units.items()) if isinstance(u, cls) and u.location != POOL
+            and own_nation(state, power, getattr(u, "nation", None) or getattr(u, "power"))]
+
+
+def _setup_areas(state: GameState, power: str, ctx: RulesContext) -> list[str]:
+    return [a for a in sorted(ctx.map.areas) if may_set_up_in(state, ctx, power, a)]
+
+
+def _place_corps_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetupPlaceCorps]:
+    areas = _setup_areas(state, power, ctx)
+    for corps in _pool(state, power, Corps):
+        if corps.corps_type in SETUP_CORPS_TYPES:
+            yield from (SetupPlaceCorps(corps.id, a) for a in areas)
+
+
+def _place_depot_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[PlaceDepot]:
+    depots = _pool(state, power, Depot)
+    if depots:  # depot counters are alike: the first one stands for them all
+        yield from (PlaceDepot(depots[0].id, a) for a in _setup_areas(state, power, ctx))
+
+
+def _place_fleet_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetupPlaceFleet]:
+    ports = _home_ports(state, power, ctx)
+    seas = sorted({sea for p in ports for sea in p.port.seas})
+    blockades = [a for a in sorted(ctx.map.areas) if ctx.map.areas[a].port is not None
+                 and relations.at_war(state, power, control.port_holder(state, ctx, a))]
+    for fleet in _pool(state, power, Fleet):
+        yield from (SetupPlaceFleet(fleet.id, port=p.id) for p in ports)
+        yield from (SetupPlaceFleet(fleet.id, sea=sea) for sea in seas)
+        yield from (SetupPlaceFleet(fleet.id, blockade=a) for a in blockades)
+
+
+def _add_factors_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetupAddFactors]:
+    for corps in _placed(state, power, Corps):
+        have, _ = _unplaced(state, corps.nation)
+        fields = tuple(Factors.__dataclass_fields__)
+        for chosen in candidates.counts(have.to_obj(), fields, candidates.room(corps_capacity(ctx, corps), corps.factors)):
+            yield SetupAddFactors(corps.id, Factors(**chosen))
+
+
+def _add_garrison_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[AddGarrison]:
+    cities = [a for a in _setup_areas(state, power, ctx) if ctx.map.areas[a].city is not None]
+    for nation in (power,) + state.free_states(power):
+        have, _ = _unplaced(state, nation)
+        for chosen in candidates.counts(have.to_obj(), tuple(Factors.__dataclass_fields__)):
+            yield from (AddGarrison(a, Factors(**chosen), None if nation == power else nation) for a in cities)
+
+
+def _add_ships_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetupAddShips]:
+    for fleet in _placed(state, power, Fleet):
+        _, have = _unplaced(state, fleet.nation)
+        for chosen in candidates.counts(have.to_obj(), candidates.SHIP_FIELDS,
+                                        candidates.room(fleet_capacity(ctx, fleet), fleet.ships)):
+            yield SetupAddShips(fleet.id, Ships(**chosen))
+
+
+def _assign_leader_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetupAssignLeader]:
+    units = _placed(state, power, Corps) + _placed(state, power, Fleet)
+    for lid, lead in sorted(state.leaders.items()):
+        if lead.power == power and lead.status is LeaderStatus.AVAILABLE:
+            yield from (SetupAssignLeader(lid, u.id) for u in units)
+
+
+def _remove_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[RemoveCounter]:
+    for cls in (Corps, Depot, Fleet, Garrison):
+        yield from (RemoveCounter(u.id) for u in _placed(state, power, cls))
+
+
 # ----------------------------------------------------------------- phase hooks
 
 
@@ -420,14 +507,14 @@ RULES = engine.PhaseRules(
     "setup",
     phases=(Phase.SETUP,),
     actions=(
-        (SetupPlaceCorps, _verify_place_corps, _apply_place_corps),
-        (PlaceDepot, _verify_place_depot, _apply_place_depot),
-        (SetupPlaceFleet, _verify_place_fleet, _apply_place_fleet),
-        (SetupAddFactors, _verify_add_factors, _apply_add_factors),
-        (AddGarrison, _verify_add_garrison, _apply_add_garrison),
-        (SetupAddShips, _verify_add_ships, _apply_add_ships),
-        (SetupAssignLeader, _verify_assign_leader, _apply_assign_leader),
-        (RemoveCounter, _verify_remove, _apply_remove),
+        (SetupPlaceCorps, _verify_place_corps, _apply_place_corps, _place_corps_candidates),
+        (PlaceDepot, _verify_place_depot, _apply_place_depot, _place_depot_candidates),
+        (SetupPlaceFleet, _verify_place_fleet, _apply_place_fleet, _place_fleet_candidates),
+        (SetupAddFactors, _verify_add_factors, _apply_add_factors, _add_factors_candidates),
+        (AddGarrison, _verify_add_garrison, _apply_add_garrison, _add_garrison_candidates),
+        (SetupAddShips, _verify_add_ships, _apply_add_ships, _add_ships_candidates),
+        (SetupAssignLeader, _verify_assign_leader, _apply_assign_leader, _assign_leader_candidates),
+        (RemoveCounter, _verify_remove, _apply_remove, _remove_candidates),
     ),
     obligations=obligations,
     finish=finish,

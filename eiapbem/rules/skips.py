@@ -13,6 +13,7 @@ reinforcements ready to be placed cancel the reinforcement setting.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -66,7 +67,12 @@ def _apply(state: GameState, power: str, action: SetSkip, ctx: engine.RulesConte
     return engine.log(state, power, "skip.set", text, phase=str(phase), mode=action.mode)
 
 
+def _candidates(state: GameState, power: str, ctx: engine.RulesContext) -> Iterator[SetSkip]:
+    for phase in SKIPPABLE_PHASES:
+        yield from (SetSkip(str(phase), mode) for mode in ("once", "continuous", "off"))
+
+
 #: Phase skipping's one action (registered by ``eiapbem/rules/phases.py``).
-RULES = engine.PhaseRules("phase skipping", phases=SKIP_SETTING_PHASES, actions=((SetSkip, _verify, _apply),))
+RULES = engine.PhaseRules("phase skipping", phases=SKIP_SETTING_PHASES, actions=((SetSkip, _verify, _apply, _candidates),))
 
 __all__ = ["RULES", "SKIP_SETTING_PHASES", "SetSkip"]

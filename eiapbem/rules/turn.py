@@ -300,9 +300,12 @@ def advance(state: GameState, orders: Mapping[str, Sequence[Any]], computer: Com
             if any(p not in waiting for p in humans):
                 break
             todo = {p: list(a) for p, a in sorted(waiting.items())}
-            for p in slot.actors:
-                if is_computer(state, p):
-                    todo[p] = list(computer.orders(state, p, ai_ctx(f"{state.date}/{slot.phase}/{slot.step}/{p}")))
+            try:
+                for p in slot.actors:
+                    if is_computer(state, p):
+                        todo[p] = list(computer.orders(state, p, ai_ctx(f"{state.date}/{slot.phase}/{slot.step}/{p}")))
+            except computer.AiStuck:
+                break  # as for a sequential slot: the game waits here
             state = engine.resolve_slot(state, todo, resolve_ctx()).state
             used, waiting = True, {}
             continue

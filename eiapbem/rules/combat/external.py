@@ -142,7 +142,13 @@ def _apply(state: GameState, power: str, a: ExternalResult, ctx: Any) -> engine.
     return field_machine.run(state, b.id, ctx)
 
 
+def _candidates(state: GameState, power: str, ctx: Any) -> tuple[ExternalResult, ...]:
+    """None: the result and both sides' signatures come from outside the game (``pending`` names the battles)."""
+    return ()
+
+
 #: The imported result, an action of the attacker's land slot (registered by ``eiapbem/rules/phases.py``).
-RULES = engine.PhaseRules("third party combat system", phases=(Phase.LAND,), actions=((ExternalResult, _verify, _apply),))
+RULES = engine.PhaseRules("third party combat system", phases=(Phase.LAND,),
+                          actions=((ExternalResult, _verify, _apply, _candidates),))
 
 __all__ = ["ExternalResult", "RULES", "STAGE", "applies", "parse_losses", "parse_signatures", "pending", "signers"]

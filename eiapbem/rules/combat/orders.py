@@ -16,6 +16,7 @@ only that orders were set, not which (the state itself is every player's: docs/S
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -36,6 +37,8 @@ class BattleOrders(Record):
 
     KIND = "land.battle-orders"
     COMMAND = "battle-orders"
+    #: A standing order, open in every slot of the power (``engine.is_setting``).
+    SETTING = True
     BUTTON = "Selected Unit Info: the corps designation (Standing Orders)"
 
     #: Your corps, e.g. corps:AU:I ('eiapbem show units --kind corps').
@@ -50,6 +53,8 @@ class IrregularOrders(Record):
 
     KIND = "land.irregular-orders"
     COMMAND = "irregular-orders"
+    #: A standing order, open in every slot of the power (``engine.is_setting``).
+    SETTING = True
     BUTTON = ""  # the manual names no button, only "if standing orders were given" (000:2430)
 
     #: Try to withdraw before any combat (1-4 on a die, 13.2.2); without it the order is taken back.
@@ -104,8 +109,18 @@ def summary(state: GameState, power: str) -> str:
     return f"chits of corps defending unasked (11.2.1): {chits}; lone Cossacks and Freikorps (13.2.2): {lone}"
 
 
-ACTIONS = ((BattleOrders, verify_battle_orders, apply_battle_orders),
-           (IrregularOrders, verify_irregular_orders, apply_irregular_orders))
+def _battle_orders_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BattleOrders]:
+    for uid, u in sorted(state.units.items()):
+        if isinstance(u, Corps) and relations.unit_power(state, u) == power:
+            yield from (BattleOrders(uid, chit) for chit in DEFENDER_CHITS + (RANDOM,))
+
+
+def _irregular_orders_candidates(state: GameState, power: str, ctx: Any) -> Iterator[IrregularOrders]:
+    yield from (IrregularOrders(False), IrregularOrders(True))
+
+
+ACTIONS = ((BattleOrders, verify_battle_orders, apply_battle_orders, _battle_orders_candidates),
+           (IrregularOrders, verify_irregular_orders, apply_irregular_orders, _irregular_orders_candidates))
 
 #: Standing orders for land combat may be given in the power's reinforcement, naval and land slots.
 RULES = engine.PhaseRules("battle-orders", phases=(Phase.REINFORCEMENT, Phase.NAVAL, Phase.LAND), actions=ACTIONS)

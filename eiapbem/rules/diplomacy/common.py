@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eiapbem.core.powers import POWER_NAMES
+from eiapbem.rules import engine
 from eiapbem.rules.politics import adjust_status
 from eiapbem.rules.tables.diplomacy import minor
 from eiapbem.rules.model import GameState, LogEntry, MinorStatus
@@ -14,6 +15,11 @@ from eiapbem.rules.model.base import FrozenMap
 
 #: 13.4.1 "Temporary Access": the grace after access is cancelled or peace is made, in months.
 GRACE_MONTHS = 3
+
+
+def record_order(state: GameState, power: str, order: Any, ctx: Any) -> engine.Outcome:
+    """The ``apply`` of an order carried out only when the phase resolves: it is written on the order sheet."""
+    return engine.Outcome(engine.record_order(state, power, order))
 
 
 def name(nation: str) -> str:

@@ -25,19 +25,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.cession import check_cession
 from eiapbem.rules.diplomacy import minors
-from eiapbem.rules.diplomacy.common import Result, points, territory
+from eiapbem.rules.diplomacy.common import Result, points, record_order, territory
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.politics import status_box
 from eiapbem.rules.relations import allied, at_war, power_of
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, Garrison, LeaderStatus, LocationKind, MinorStatus, Record
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import NationId, NonNeg, Positive, PowerId, Slug
+from eiapbem.rules import engine, relations
+from eiapbem.rules.candidates import amounts
+from eiapbem.rules.diplomacy.sealing import orders_open
 
 #: 6.1.4: attempts a power may make in one diplomacy phase.
 MAX_ATTEMPTS = 2
@@ -148,9 +152,6 @@ AI_GIVES = {"ai-easy": 50, "ai-medium": 25, "ai-hard": 10}
 #: 6.16 (the project's own numbers): a computer ally lends a unit asked for on a 1-10 at or under this, by level.
 AI_LENDS = {"ai-easy": 5, "ai-medium": 3, "ai-hard": 1}
 
-ACTIONS = (Manipulate, Downgrade, CreateFreeState, LendMoney, PeaceWithAmerica, RequestMoney, RequestUnit, RequestAction, RequestLand)
-
-
 def _minor(state: GameState, slug: str):
     m = state.minors.get(slug)
     if m is None:
@@ -180,94 +181,114 @@ def can_have_corps(ctx: Any, slug: str) -> bool:
     return bool(row.get("corps"))
 
 
-def verify(state: GameState, power: str, a: Any, ctx: Any, mine: list) -> None:
-    ps = state.powers[power]
-    if isinstance(a, Manipulate):
-        m = _minor(state, a.minor)
-        tries = [o for o in mine if isinstance(o, Manipulate)]
-        if len(tries) >= MAX_ATTEMPTS:
-            raise IllegalAction(f"{name(power)} may attempt at most {MAX_ATTEMPTS} manipulations per diplomacy phase (6.1.4)")
-        if any(o.minor == a.minor for o in tries):
-            raise IllegalAction(f"{name(power)} already attempts a manipulation of {name(a.minor)} (one per minor, 6.1.4)")
-        if m.status.value not in minors.MANIPULABLE:
-            raise IllegalAction(f"{name(a.minor)} is {minors.describe_status(m.status.value)}; only neutral, influenced or allied minor countries "
-                                f"can be manipulated (6.1.4)")
-        if m.controller is not None and m.controller != power and allied(state, power, m.controller):
-            raise IllegalAction(f"{name(a.minor)} has relations with {name(m.controller)}, an ally of {name(power)} (6.1.4)")
-        if a.investment and m.controller not in (None, power):
-            raise IllegalAction(f"money spent counts only on neutral minors or one's own influenced minors (6.1.4); "
-                                f"spend nothing on {name(a.minor)}")
-        spent = sum(o.investment for o in tries) + sum(o.amount for o in mine if isinstance(o, LendMoney))
-        if a.investment + spent > ps.treasury:
-            raise IllegalAction(f"{name(power)} has ${ps.treasury - spent} left, not ${a.investment} to invest (6.1.4)")
-    elif isinstance(a, Downgrade):
-        m = _minor(state, a.minor)
-        if m.controller != power or m.status is MinorStatus.NEUTRAL:
-            raise IllegalAction(f"{name(a.minor)} has no relations with {name(power)} to downgrade (6.1.5)")
-        if m.status is MinorStatus.CONQUERED and _enemy_forces_inside(state, ctx, power, a.minor):
-            raise IllegalAction(f"enemy forces are inside {name(a.minor)}: no downgrade to neutral (6.1.5)")
-        if m.status is MinorStatus.FREE_STATE and _has_corps(state, a.minor) and _enemy_forces_inside(state, ctx, power, a.minor):
-            raise IllegalAction(f"enemy forces are inside {name(a.minor)}: a free state with corps goes neutral only "
-                                f"without them (6.1.5)")
-    elif isinstance(a, CreateFreeState):
-        m = _minor(state, a.minor)
-        if m.status is not MinorStatus.CONQUERED or m.controller != power:
-            raise IllegalAction(f"{name(a.minor)} is not a conquered minor country of {name(power)} (6.8)")
-        if not can_have_corps(ctx, a.minor):
-            raise IllegalAction(f"{name(a.minor)} can have no corps, so it cannot be a free state (6.8)")
-    elif isinstance(a, LendMoney):
-        if a.to == power:
-            raise IllegalAction(f"{name(power)} cannot lend money to itself (6.12)")
-        if a.to in POWERS:
-            if a.to not in ps.alliances:
-                raise IllegalAction(f"{name(power)} may give money only to an ally, and {name(a.to)} is not one (6.12)")
-        else:
-            m = state.minors.get(a.to)
-            if m is None or m.status is not MinorStatus.FREE_STATE or m.controller != power:
-                raise IllegalAction(f"{a.to!r} is neither an ally nor a minor free state of {name(power)} (6.12)")
-        spent = sum(o.amount for o in mine if isinstance(o, LendMoney)) + sum(
-            o.investment for o in mine if isinstance(o, Manipulate))
-        if a.amount + spent > ps.treasury:
-            raise IllegalAction(f"{name(power)} has ${ps.treasury - spent} left, not ${a.amount} (6.12)")
-    elif isinstance(a, RequestMoney):
-        _check_ai_ally(state, power, a.ally, human="who may lend money (6.12)")
-        if any(isinstance(o, RequestMoney) and o.ally == a.ally for o in mine):
-            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for money in these orders (6.16)")
-    elif isinstance(a, RequestUnit):
-        _check_ai_ally(state, power, a.ally)
-        u = _requested_unit(state, a.ally, a.counter)
-        if u is None:
-            raise IllegalAction(f"{a.counter!r} is not a corps, fleet or leader of {name(a.ally)} on the map: ask for one "
-                                f"'eiapbem show units' lists (6.16)")
-        if u.loaned_to is not None:
-            raise IllegalAction(f"{a.counter} is already loaned to {name(u.loaned_to)} this month (7.6)")
-        if any(isinstance(o, RequestUnit) and o.counter == a.counter for o in mine):
-            raise IllegalAction(f"{name(power)} already asks for {a.counter} in these orders (6.16)")
-    elif isinstance(a, RequestAction):
-        _check_ai_ally(state, power, a.ally, human="who gives its own land orders")
-        if a.area not in ctx.map.areas:
-            raise IllegalAction(f"{a.area!r} is not a land area of the map: ask for an attack or defence of an area "
-                                f"'eiapbem show map' lists (6.16)")
-        if any(isinstance(o, RequestAction) and o.ally == a.ally for o in mine):
-            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for a military action in these orders "
-                                f"(one per ally, 6.16)")
-    elif isinstance(a, RequestLand):
-        _check_ai_ally(state, power, a.ally, human="who may cede it in the economic phase (12.7)")
-        try:
-            check_cession(state, ctx, a.ally, a.territory, power)
-        except IllegalAction as err:
-            raise IllegalAction(f"{name(a.ally)} cannot give {a.territory}: {err} (6.16)") from None
-        if a.territory in state.powers[a.ally].land_grants:
-            raise IllegalAction(f"{name(a.ally)} already gives {a.territory} at the next economic phase (6.16)")
-        if any(isinstance(o, RequestLand) and o.ally == a.ally for o in mine):
-            raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for land in these orders (one per ally, 6.16)")
-    elif isinstance(a, PeaceWithAmerica):
-        if power != "GB":
-            raise IllegalAction("only Great Britain makes peace with America (6.13)")
-        if not ps.war_with_america:
-            raise IllegalAction("Great Britain is not at war with America (6.13)")
-        if any(isinstance(o, PeaceWithAmerica) for o in mine):
-            raise IllegalAction("Great Britain already settles peace with America in these orders (6.13)")
+def _given(state: GameState, power: str) -> tuple[Any, ...]:
+    return engine.given_orders(state, power)
+
+
+def verify_manipulate(state: GameState, power: str, a: Manipulate, ctx: Any) -> None:
+    ps, mine = state.powers[power], _given(state, power)
+    m = _minor(state, a.minor)
+    tries = [o for o in mine if isinstance(o, Manipulate)]
+    if len(tries) >= MAX_ATTEMPTS:
+        raise IllegalAction(f"{name(power)} may attempt at most {MAX_ATTEMPTS} manipulations per diplomacy phase (6.1.4)")
+    if any(o.minor == a.minor for o in tries):
+        raise IllegalAction(f"{name(power)} already attempts a manipulation of {name(a.minor)} (one per minor, 6.1.4)")
+    if m.status.value not in minors.MANIPULABLE:
+        raise IllegalAction(f"{name(a.minor)} is {minors.describe_status(m.status.value)}; only neutral, influenced or allied minor countries "
+                            f"can be manipulated (6.1.4)")
+    if m.controller is not None and m.controller != power and allied(state, power, m.controller):
+        raise IllegalAction(f"{name(a.minor)} has relations with {name(m.controller)}, an ally of {name(power)} (6.1.4)")
+    if a.investment and m.controller not in (None, power):
+        raise IllegalAction(f"money spent counts only on neutral minors or one's own influenced minors (6.1.4); "
+                            f"spend nothing on {name(a.minor)}")
+    spent = sum(o.investment for o in tries) + sum(o.amount for o in mine if isinstance(o, LendMoney))
+    if a.investment + spent > ps.treasury:
+        raise IllegalAction(f"{name(power)} has ${ps.treasury - spent} left, not ${a.investment} to invest (6.1.4)")
+
+
+def verify_downgrade(state: GameState, power: str, a: Downgrade, ctx: Any) -> None:
+    m = _minor(state, a.minor)
+    if m.controller != power or m.status is MinorStatus.NEUTRAL:
+        raise IllegalAction(f"{name(a.minor)} has no relations with {name(power)} to downgrade (6.1.5)")
+    if m.status is MinorStatus.CONQUERED and _enemy_forces_inside(state, ctx, power, a.minor):
+        raise IllegalAction(f"enemy forces are inside {name(a.minor)}: no downgrade to neutral (6.1.5)")
+    if m.status is MinorStatus.FREE_STATE and _has_corps(state, a.minor) and _enemy_forces_inside(state, ctx, power, a.minor):
+        raise IllegalAction(f"enemy forces are inside {name(a.minor)}: a free state with corps goes neutral only "
+                            f"without them (6.1.5)")
+
+
+def verify_free_state(state: GameState, power: str, a: CreateFreeState, ctx: Any) -> None:
+    m = _minor(state, a.minor)
+    if m.status is not MinorStatus.CONQUERED or m.controller != power:
+        raise IllegalAction(f"{name(a.minor)} is not a conquered minor country of {name(power)} (6.8)")
+    if not can_have_corps(ctx, a.minor):
+        raise IllegalAction(f"{name(a.minor)} can have no corps, so it cannot be a free state (6.8)")
+
+
+def verify_lend_money(state: GameState, power: str, a: LendMoney, ctx: Any) -> None:
+    ps, mine = state.powers[power], _given(state, power)
+    if a.to == power:
+        raise IllegalAction(f"{name(power)} cannot lend money to itself (6.12)")
+    if a.to in POWERS:
+        if a.to not in ps.alliances:
+            raise IllegalAction(f"{name(power)} may give money only to an ally, and {name(a.to)} is not one (6.12)")
+    else:
+        m = state.minors.get(a.to)
+        if m is None or m.status is not MinorStatus.FREE_STATE or m.controller != power:
+            raise IllegalAction(f"{a.to!r} is neither an ally nor a minor free state of {name(power)} (6.12)")
+    spent = sum(o.amount for o in mine if isinstance(o, LendMoney)) + sum(
+        o.investment for o in mine if isinstance(o, Manipulate))
+    if a.amount + spent > ps.treasury:
+        raise IllegalAction(f"{name(power)} has ${ps.treasury - spent} left, not ${a.amount} (6.12)")
+
+
+def verify_request_money(state: GameState, power: str, a: RequestMoney, ctx: Any) -> None:
+    _check_ai_ally(state, power, a.ally, human="who may lend money (6.12)")
+    if any(isinstance(o, RequestMoney) and o.ally == a.ally for o in _given(state, power)):
+        raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for money in these orders (6.16)")
+
+
+def verify_request_unit(state: GameState, power: str, a: RequestUnit, ctx: Any) -> None:
+    _check_ai_ally(state, power, a.ally)
+    u = _requested_unit(state, a.ally, a.counter)
+    if u is None:
+        raise IllegalAction(f"{a.counter!r} is not a corps, fleet or leader of {name(a.ally)} on the map: ask for one "
+                            f"'eiapbem show units' lists (6.16)")
+    if u.loaned_to is not None:
+        raise IllegalAction(f"{a.counter} is already loaned to {name(u.loaned_to)} this month (7.6)")
+    if any(isinstance(o, RequestUnit) and o.counter == a.counter for o in _given(state, power)):
+        raise IllegalAction(f"{name(power)} already asks for {a.counter} in these orders (6.16)")
+
+
+def verify_request_action(state: GameState, power: str, a: RequestAction, ctx: Any) -> None:
+    _check_ai_ally(state, power, a.ally, human="who gives its own land orders")
+    if a.area not in ctx.map.areas:
+        raise IllegalAction(f"{a.area!r} is not a land area of the map: ask for an attack or defence of an area "
+                            f"'eiapbem show map' lists (6.16)")
+    if any(isinstance(o, RequestAction) and o.ally == a.ally for o in _given(state, power)):
+        raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for a military action in these orders "
+                            f"(one per ally, 6.16)")
+
+
+def verify_request_land(state: GameState, power: str, a: RequestLand, ctx: Any) -> None:
+    _check_ai_ally(state, power, a.ally, human="who may cede it in the economic phase (12.7)")
+    try:
+        check_cession(state, ctx, a.ally, a.territory, power)
+    except IllegalAction as err:
+        raise IllegalAction(f"{name(a.ally)} cannot give {a.territory}: {err} (6.16)") from None
+    if a.territory in state.powers[a.ally].land_grants:
+        raise IllegalAction(f"{name(a.ally)} already gives {a.territory} at the next economic phase (6.16)")
+    if any(isinstance(o, RequestLand) and o.ally == a.ally for o in _given(state, power)):
+        raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for land in these orders (one per ally, 6.16)")
+
+
+def verify_peace_with_america(state: GameState, power: str, a: PeaceWithAmerica, ctx: Any) -> None:
+    if power != "GB":
+        raise IllegalAction("only Great Britain makes peace with America (6.13)")
+    if not state.powers[power].war_with_america:
+        raise IllegalAction("Great Britain is not at war with America (6.13)")
+    if any(isinstance(o, PeaceWithAmerica) for o in _given(state, power)):
+        raise IllegalAction("Great Britain already settles peace with America in these orders (6.13)")
 
 
 def _check_ai_ally(state: GameState, power: str, ally: str, *, human: str = "who may lend units (7.6)") -> None:
@@ -291,6 +312,89 @@ def _requested_unit(state: GameState, ally: str, uid: str) -> Any:
 def _has_corps(state: GameState, slug: str) -> bool:
     return any(isinstance(u, Corps) and u.nation == slug and u.location.kind is not LocationKind.POOL
                for u in state.units.values())
+
+
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _left(state: GameState, power: str) -> int:
+    """The treasury less the money this power's orders already spend."""
+    mine = _given(state, power)
+    spent = sum(o.amount for o in mine if isinstance(o, LendMoney)) + sum(o.investment for o in mine if isinstance(o, Manipulate))
+    return state.powers[power].treasury - spent
+
+
+def _ai_allies(state: GameState, power: str) -> list[str]:
+    return [p for p in relations.allies(state, power) if state.powers[p].controller.value in AI_GIVES]
+
+
+def _manipulate_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Manipulate]:
+    if orders_open(state, power):
+        for slug in state.minors:
+            yield from (Manipulate(slug, n) for n in (0,) + amounts(_left(state, power)))
+
+
+def _downgrade_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Downgrade]:
+    if orders_open(state, power):
+        yield from (Downgrade(slug) for slug, m in state.minors.items() if m.controller == power)
+
+
+def _free_state_candidates(state: GameState, power: str, ctx: Any) -> Iterator[CreateFreeState]:
+    if orders_open(state, power):
+        yield from (CreateFreeState(slug) for slug, m in state.minors.items()
+                    if m.controller == power and m.status is MinorStatus.CONQUERED)
+
+
+def _lend_money_candidates(state: GameState, power: str, ctx: Any) -> Iterator[LendMoney]:
+    if orders_open(state, power):
+        for to in list(relations.allies(state, power)) + list(state.free_states(power)):
+            yield from (LendMoney(to, n) for n in amounts(_left(state, power)))
+
+
+def _peace_with_america_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PeaceWithAmerica]:
+    if orders_open(state, power) and power == "GB":
+        yield PeaceWithAmerica()
+
+
+def _request_money_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RequestMoney]:
+    if orders_open(state, power):
+        for ally in _ai_allies(state, power):
+            yield from (RequestMoney(ally, n) for n in amounts(max(1, state.powers[ally].treasury)))
+
+
+def _request_unit_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RequestUnit]:
+    if orders_open(state, power):
+        for ally in _ai_allies(state, power):
+            units = [uid for uid, u in sorted(state.units.items()) if isinstance(u, (Corps, Fleet)) and u.nation == ally]
+            leaders = [lid for lid, lead in sorted(state.leaders.items()) if lead.power == ally]
+            yield from (RequestUnit(ally, uid) for uid in units + leaders)
+
+
+def _request_action_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RequestAction]:
+    if orders_open(state, power):
+        for ally in _ai_allies(state, power):
+            for area in sorted(ctx.map.areas):
+                yield from (RequestAction(ally, area, "attack"), RequestAction(ally, area, "defend"))
+
+
+def _request_land_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RequestLand]:
+    if orders_open(state, power):
+        for ally in _ai_allies(state, power):
+            yield from (RequestLand(ally, t) for t in list(state.minors) + sorted(ctx.map.provinces))
+
+
+#: The minor countries' and money orders with their rules, one unit per class.
+ACTIONS = (
+    (Manipulate, verify_manipulate, record_order, _manipulate_candidates),
+    (Downgrade, verify_downgrade, record_order, _downgrade_candidates),
+    (CreateFreeState, verify_free_state, record_order, _free_state_candidates),
+    (LendMoney, verify_lend_money, record_order, _lend_money_candidates),
+    (PeaceWithAmerica, verify_peace_with_america, record_order, _peace_with_america_candidates),
+    (RequestMoney, verify_request_money, record_order, _request_money_candidates),
+    (RequestUnit, verify_request_unit, record_order, _request_unit_candidates),
+    (RequestAction, verify_request_action, record_order, _request_action_candidates),
+    (RequestLand, verify_request_land, record_order, _request_land_candidates),
+)
 
 
 # ----------------------------------------------------------------- resolution
@@ -514,4 +618,4 @@ def manipulations(r: Result, sheet: dict[str, list]) -> None:
 
 
 __all__ = ["ACTIONS", "CreateFreeState", "Downgrade", "LendMoney", "Manipulate", "PeaceWithAmerica", "RequestAction", "RequestLand", "RequestMoney", "RequestUnit",
-           "downgrades", "lapse", "manipulations", "money", "verify"]
+           "downgrades", "lapse", "manipulations", "money"]

@@ -25,18 +25,20 @@ naming the rule; nothing changes on a refusal.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
-from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
+from eiapbem.rules import engine, relations
+from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name, record_order
 from eiapbem.rules.model import POWERS, Access, AccessKind, GameState, Record, SurrenderSettings
 from eiapbem.rules.model.powers import StandingOrders
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import NationId, PowerId, Slug
 from eiapbem.rules.model.powers import PEACE_CONDITIONS
 from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, minor, peace_condition
+from eiapbem.rules.diplomacy.sealing import orders_open
 
 
 
@@ -221,122 +223,259 @@ def _others(power: str) -> tuple[str, ...]:
     return tuple(p for p in POWERS if p != power)
 
 
-def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
-    """The checks of the orders of this module (declarations and suits are checked by ``war`` and ``peace``,
-    called from ``resolve``)."""
-    mine = given(state, power)
-    if isinstance(a, BreakAlliance):
-        if a.partner not in state.powers[power].alliances:
-            raise IllegalAction(f"{name(power)} is not allied with {name(a.partner)}: no alliance to break (6.7)")
-        if any(isinstance(o, BreakAlliance) and o.partner == a.partner for o in mine):
-            raise IllegalAction(f"{name(power)} already breaks its alliance with {name(a.partner)} in these orders (6.7)")
-    elif isinstance(a, AttemptInformalPeace):
-        if a.enemy not in state.powers[power].wars:
-            raise IllegalAction(f"{name(power)} is not at war with {name(a.enemy)}: no peace to offer (6.4.1)")
-        if any(isinstance(o, (AttemptInformalPeace, SueForPeace)) and getattr(o, "enemy", getattr(o, "to", None)) == a.enemy
-               for o in mine):
-            raise IllegalAction(f"{name(power)} already offers peace to {name(a.enemy)} in these orders (6.4.1)")
-    elif isinstance(a, SetTrade):
-        if a.partner == power:
-            raise IllegalAction(f"{name(power)} cannot trade with itself (6.10)")
-        if power != "GB" and a.partner != "GB":
-            raise IllegalAction(f"trade is requested with Great Britain only, not with {name(a.partner)} (6.10)")
-    elif isinstance(a, (CallAllies, AnswerCalls)):
-        if a.enemy == power:
-            raise IllegalAction(f"{name(power)} cannot be its own enemy (6.3.1)")
-        for q in a.ally:
-            if q in (power, a.enemy):
-                raise IllegalAction(f"{name(q)} cannot be an ally to call against {name(a.enemy)} (6.3.1)")
-    elif isinstance(a, RequestAlliance):
-        if a.partner == power:
-            raise IllegalAction(f"{name(power)} cannot ally with itself (6.5)")
-    elif isinstance(a, GrantAccess):
-        if a.to == power:
-            raise IllegalAction(f"{name(power)} always has access to its own territory (6.11)")
-        have = state.powers[power].access.get(a.to)
-        if a.cancel:
-            if have is None or have.kind is not AccessKind.VOLUNTARY:
-                raise IllegalAction(f"{name(power)} has granted {name(a.to)} no access to cancel (6.11)")
-        elif a.to not in state.powers[power].alliances:
-            raise IllegalAction(f"{name(power)} may grant access only to an ally, and {name(a.to)} is not one (6.11)")
-    elif isinstance(a, WithdrawAgainstMinor):
-        if a.aggressor == power:
-            raise IllegalAction(f"{name(power)} cannot back down because of itself (6.6.2)")
-        for slug in a.minor:
-            if slug not in state.minors:
-                raise IllegalAction(f"{slug!r} is not a minor country of this game (6.6.2)")
-    elif isinstance(a, SupportMinor):
-        if a.aggressor == power:
-            raise IllegalAction(f"{name(power)} cannot support a minor against itself (6.6.6)")
-        for slug in a.minor:
-            if slug not in state.minors:
-                raise IllegalAction(f"{slug!r} is not a minor country of this game (6.6.6)")
-    elif isinstance(a, AcceptControl):
-        if a.minor not in state.minors:
-            raise IllegalAction(f"{a.minor!r} is not a minor country of this game (6.6)")
-        if not a.withdraw and minor(a.minor).modifier(power) is None:
-            raise IllegalAction(f"{name(power)} has no national modifier for {name(a.minor)} (NA): it cannot run it (6.6.4)")
-    elif isinstance(a, SetSurrenderTerms):
-        if a.enemy == power:
-            raise IllegalAction(f"{name(power)} cannot set surrender terms toward itself (6.4)")
-        # The terms are a preference list: the first ones still open are taken at a surrender, up to
-        # two (conditional) or three (unconditional); later ones stand in for terms another victor took.
-        kind = "conditional" if a.give_conditional else "unconditional"
-        _, lists = PEACE_CHOICES[kind]
-        for i, cid in enumerate(a.term):
-            if peace_condition(cid).list not in lists:
-                raise IllegalAction(f"{cid} is not on list {' or '.join(lists)}, which a {kind} peace uses (6.4)")
-            if cid in a.term[:i]:
-                raise IllegalAction(f"{cid} is listed twice in {name(power)}'s terms for {name(a.enemy)} (6.4)")
-            only = peace_condition(cid).only_against
-            if only is not None and a.enemy != only:
-                raise IllegalAction(f"{cid} may only be applied against {name(only)} (Victory Conditions Chart)")
-        if a.if_conditional_offered is not None and not a.if_conditional_offered.startswith("A."):
-            raise IllegalAction(f"the claim 'If Conditional Offered' is one condition of list A, not {a.if_conditional_offered} (6.4.2)")
+# ----------------------------------------------------------------- verify, one check per order
+# (declarations and suits are checked by ``war`` and ``peace``, which register them)
 
 
-def apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
+def verify_break_alliance(state: GameState, power: str, a: BreakAlliance, ctx: Any) -> None:
+    if a.partner not in state.powers[power].alliances:
+        raise IllegalAction(f"{name(power)} is not allied with {name(a.partner)}: no alliance to break (6.7)")
+    if any(isinstance(o, BreakAlliance) and o.partner == a.partner for o in given(state, power)):
+        raise IllegalAction(f"{name(power)} already breaks its alliance with {name(a.partner)} in these orders (6.7)")
+
+
+def verify_informal_peace(state: GameState, power: str, a: AttemptInformalPeace, ctx: Any) -> None:
+    if a.enemy not in state.powers[power].wars:
+        raise IllegalAction(f"{name(power)} is not at war with {name(a.enemy)}: no peace to offer (6.4.1)")
+    if any(isinstance(o, (AttemptInformalPeace, SueForPeace)) and getattr(o, "enemy", getattr(o, "to", None)) == a.enemy
+           for o in given(state, power)):
+        raise IllegalAction(f"{name(power)} already offers peace to {name(a.enemy)} in these orders (6.4.1)")
+
+
+def verify_trade(state: GameState, power: str, a: SetTrade, ctx: Any) -> None:
+    if a.partner == power:
+        raise IllegalAction(f"{name(power)} cannot trade with itself (6.10)")
+    if power != "GB" and a.partner != "GB":
+        raise IllegalAction(f"trade is requested with Great Britain only, not with {name(a.partner)} (6.10)")
+
+
+def verify_calls(state: GameState, power: str, a: CallAllies | AnswerCalls, ctx: Any) -> None:
+    if a.enemy == power:
+        raise IllegalAction(f"{name(power)} cannot be its own enemy (6.3.1)")
+    for q in a.ally:
+        if q in (power, a.enemy):
+            raise IllegalAction(f"{name(q)} cannot be an ally to call against {name(a.enemy)} (6.3.1)")
+
+
+def verify_request_alliance(state: GameState, power: str, a: RequestAlliance, ctx: Any) -> None:
+    if a.partner == power:
+        raise IllegalAction(f"{name(power)} cannot ally with itself (6.5)")
+
+
+def verify_access(state: GameState, power: str, a: GrantAccess, ctx: Any) -> None:
+    if a.to == power:
+        raise IllegalAction(f"{name(power)} always has access to its own territory (6.11)")
+    have = state.powers[power].access.get(a.to)
+    if a.cancel:
+        if have is None or have.kind is not AccessKind.VOLUNTARY:
+            raise IllegalAction(f"{name(power)} has granted {name(a.to)} no access to cancel (6.11)")
+    elif a.to not in state.powers[power].alliances:
+        raise IllegalAction(f"{name(power)} may grant access only to an ally, and {name(a.to)} is not one (6.11)")
+
+
+def verify_withdraw_dow(state: GameState, power: str, a: WithdrawAgainstMinor, ctx: Any) -> None:
+    if a.aggressor == power:
+        raise IllegalAction(f"{name(power)} cannot back down because of itself (6.6.2)")
+    for slug in a.minor:
+        if slug not in state.minors:
+            raise IllegalAction(f"{slug!r} is not a minor country of this game (6.6.2)")
+
+
+def verify_support_minor(state: GameState, power: str, a: SupportMinor, ctx: Any) -> None:
+    if a.aggressor == power:
+        raise IllegalAction(f"{name(power)} cannot support a minor against itself (6.6.6)")
+    for slug in a.minor:
+        if slug not in state.minors:
+            raise IllegalAction(f"{slug!r} is not a minor country of this game (6.6.6)")
+
+
+def verify_accept_control(state: GameState, power: str, a: AcceptControl, ctx: Any) -> None:
+    if a.minor not in state.minors:
+        raise IllegalAction(f"{a.minor!r} is not a minor country of this game (6.6)")
+    if not a.withdraw and minor(a.minor).modifier(power) is None:
+        raise IllegalAction(f"{name(power)} has no national modifier for {name(a.minor)} (NA): it cannot run it (6.6.4)")
+
+
+def verify_surrender_terms(state: GameState, power: str, a: SetSurrenderTerms, ctx: Any) -> None:
+    if a.enemy == power:
+        raise IllegalAction(f"{name(power)} cannot set surrender terms toward itself (6.4)")
+    # The terms are a preference list: the first ones still open are taken at a surrender, up to
+    # two (conditional) or three (unconditional); later ones stand in for terms another victor took.
+    kind = "conditional" if a.give_conditional else "unconditional"
+    _, lists = PEACE_CHOICES[kind]
+    for i, cid in enumerate(a.term):
+        if peace_condition(cid).list not in lists:
+            raise IllegalAction(f"{cid} is not on list {' or '.join(lists)}, which a {kind} peace uses (6.4)")
+        if cid in a.term[:i]:
+            raise IllegalAction(f"{cid} is listed twice in {name(power)}'s terms for {name(a.enemy)} (6.4)")
+        only = peace_condition(cid).only_against
+        if only is not None and a.enemy != only:
+            raise IllegalAction(f"{cid} may only be applied against {name(only)} (Victory Conditions Chart)")
+    if a.if_conditional_offered is not None and not a.if_conditional_offered.startswith("A."):
+        raise IllegalAction(f"the claim 'If Conditional Offered' is one condition of list A, not {a.if_conditional_offered} (6.4.2)")
+
+
+# ----------------------------------------------------------------- apply: every order goes on the sheet; a standing
+# order also changes the power's standing orders (or its trade and access) now
+
+
+def _standing(state: GameState, power: str, **changes: Any) -> engine.Outcome:
+    so = state.powers[power].standing_orders
+    return engine.Outcome(state.with_power(power, standing_orders=so.replace(**changes)))
+
+
+def apply_trade(state: GameState, power: str, a: SetTrade, ctx: Any) -> engine.Outcome:
     state = record(state, power, a)
     ps = state.powers[power]
-    so = ps.standing_orders
-    if isinstance(a, SetTrade):
-        trade = set(ps.trade) - {a.partner} if a.stop else set(ps.trade) | {a.partner}
-        state = state.with_power(power, trade=tuple(sorted(trade)))
-    elif isinstance(a, CallAllies):
-        m = so.call_allies.set(a.enemy, tuple(sorted(set(a.ally)))) if a.ally else so.call_allies.discard(a.enemy)
-        state = state.with_power(power, standing_orders=so.replace(call_allies=m))
-    elif isinstance(a, AnswerCalls):
-        m = so.answer_calls.set(a.enemy, tuple(sorted(set(a.ally)))) if a.ally else so.answer_calls.discard(a.enemy)
-        state = state.with_power(power, standing_orders=so.replace(answer_calls=m))
-    elif isinstance(a, RequestAlliance):
-        req = set(so.request_alliance) - {a.partner} if a.withdraw else set(so.request_alliance) | {a.partner}
-        state = state.with_power(power, standing_orders=so.replace(request_alliance=tuple(sorted(req))))
-    elif isinstance(a, GrantAccess):
-        if a.cancel:
-            acc = ps.access.set(a.to, Access(AccessKind.TEMPORARY, until=state.date.plus(GRACE_MONTHS - 1)))
-        else:
-            acc = ps.access.set(a.to, Access(AccessKind.VOLUNTARY))
-        state = state.with_power(power, access=acc)
-    elif isinstance(a, WithdrawAgainstMinor):
-        m = so.withdraw_dow.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.withdraw_dow.discard(a.aggressor)
-        state = state.with_power(power, standing_orders=so.replace(withdraw_dow=m))
-    elif isinstance(a, SupportMinor):
-        m = so.support_minor.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.support_minor.discard(a.aggressor)
-        state = state.with_power(power, standing_orders=so.replace(support_minor=m))
-    elif isinstance(a, AcceptControl):
-        acc = set(so.accept_control) - {a.minor} if a.withdraw else set(so.accept_control) | {a.minor}
-        state = state.with_power(power, standing_orders=so.replace(accept_control=tuple(sorted(acc))))
-    elif isinstance(a, SetSurrenderTerms):
-        s = SurrenderSettings(give_conditional=a.give_conditional, terms=tuple(a.term), accept_informal=a.accept_informal,
-                              allow_separate_peace=a.allow_separate_peace, if_conditional_offered=a.if_conditional_offered,
-                              remove=tuple(a.remove), cede=tuple(a.cede))
-        demand = tuple(sorted(set(so.demand_break) | set(a.demand_break)))
-        state = state.with_power(power, standing_orders=so.replace(surrender=so.surrender.set(a.enemy, s),
-                                                                   demand_break=demand))
-    return engine.Outcome(state)
+    trade = set(ps.trade) - {a.partner} if a.stop else set(ps.trade) | {a.partner}
+    return engine.Outcome(state.with_power(power, trade=tuple(sorted(trade))))
 
 
-ACTIONS = ONE_OFF + STANDING
+def apply_call_allies(state: GameState, power: str, a: CallAllies, ctx: Any) -> engine.Outcome:
+    state = record(state, power, a)
+    so = state.powers[power].standing_orders
+    m = so.call_allies.set(a.enemy, tuple(sorted(set(a.ally)))) if a.ally else so.call_allies.discard(a.enemy)
+    return _standing(state, power, call_allies=m)
+
+
+def apply_answer_calls(state: GameState, power: str, a: AnswerCalls, ctx: Any) -> engine.Outcome:
+    state = record(state, power, a)
+    so = state.powers[power].standing_orders
+    m = so.answer_calls.set(a.enemy, tuple(sorted(set(a.ally)))) if a.ally else so.answer_calls.discard(a.enemy)
+    return _standing(state, power, answer_calls=m)
+
+
+def apply_request_alliance(state: GameState, power: str, a: RequestAlliance, ctx: Any) -> engine.Outcome:
+    state = record(state, power, a)
+    so = state.powers[power].standing_orders
+    req = set(so.request_alliance) - {a.partner} if a.withdraw else set(so.request_alliance) | {a.partner}
+    return _standing(state, power, request_alliance=tuple(sorted(req)))
+
+
+def apply_access(state: GameState, power: str, a: GrantAccess, ctx: Any) -> engine.Outcome:
+    state = record(state, power, a)
+    ps = state.powers[power]
+    if a.cancel:
+        acc = ps.access.set(a.to, Access(AccessKind.TEMPORARY, until=state.date.plus(GRACE_MONTHS - 1)))
+    else:
+        acc = ps.access.set(a.to, Access(AccessKind.VOLUNTARY))
+    return engine.Outcome(state.with_power(power, access=acc))
+
+
+def apply_withdraw_dow(state: GameState, power: str, a: WithdrawAgainstMinor, ctx: Any) -> engine.Outcome:
+    state = record(state, power, a)
+    so = state.powers[power].standing_orders
+    m = so.withdraw_dow.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.withdraw_dow.discard(a.aggressor)
+    return _standing(state, power, withdraw_dow=m)
+
+
+def apply_support_minor(state: GameState, power: str, a: SupportMinor, ctx: Any) -> engine.Outcome:
+    state = record(state, power, a)
+    so = state.powers[power].standing_orders
+    m = so.support_minor.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.support_minor.discard(a.aggressor)
+    return _standing(state, power, support_minor=m)
+
+
+def apply_accept_control(state: GameState, power: str, a: AcceptControl, ctx: Any) -> engine.Outcome:
+    state = record(state, power, a)
+    so = state.powers[power].standing_orders
+    acc = set(so.accept_control) - {a.minor} if a.withdraw else set(so.accept_control) | {a.minor}
+    return _standing(state, power, accept_control=tuple(sorted(acc)))
+
+
+def apply_surrender_terms(state: GameState, power: str, a: SetSurrenderTerms, ctx: Any) -> engine.Outcome:
+    state = record(state, power, a)
+    so = state.powers[power].standing_orders
+    s = SurrenderSettings(give_conditional=a.give_conditional, terms=tuple(a.term), accept_informal=a.accept_informal,
+                          allow_separate_peace=a.allow_separate_peace, if_conditional_offered=a.if_conditional_offered,
+                          remove=tuple(a.remove), cede=tuple(a.cede))
+    demand = tuple(sorted(set(so.demand_break) | set(a.demand_break)))
+    return _standing(state, power, surrender=so.surrender.set(a.enemy, s), demand_break=demand)
+
+
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+# In the reveal round of a sealed phase the orders are the committed ones (``sealing.orders_open``): none is listed.
+
+
+def _break_alliance_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BreakAlliance]:
+    if orders_open(state, power):
+        yield from (BreakAlliance(p) for p in relations.allies(state, power))
+
+
+def _informal_peace_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AttemptInformalPeace]:
+    if orders_open(state, power):
+        yield from (AttemptInformalPeace(p) for p in relations.enemies(state, power))
+
+
+def _trade_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetTrade]:
+    if orders_open(state, power):
+        for p in _others(power) if power == "GB" else ("GB",):
+            yield from (SetTrade(p), SetTrade(p, stop=True))
+
+
+def _call_candidates(cls: type[CallAllies] | type[AnswerCalls]) -> Any:
+    def candidates(state: GameState, power: str, ctx: Any) -> Iterator[CallAllies | AnswerCalls]:
+        """For each enemy: no ally (clears the order), or one ally (a list of several is legal too, and not listed)."""
+        if orders_open(state, power):
+            for enemy in _others(power):
+                yield cls(enemy)
+                yield from (cls(enemy, (q,)) for q in _others(power) if q != enemy)
+
+    return candidates
+
+
+def _request_alliance_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RequestAlliance]:
+    if orders_open(state, power):
+        for p in _others(power):
+            yield from (RequestAlliance(p), RequestAlliance(p, withdraw=True))
+
+
+def _access_candidates(state: GameState, power: str, ctx: Any) -> Iterator[GrantAccess]:
+    if orders_open(state, power):
+        for p in _others(power):
+            yield from (GrantAccess(p), GrantAccess(p, cancel=True))
+
+
+def _minor_list_candidates(cls: type[SupportMinor] | type[WithdrawAgainstMinor]) -> Any:
+    def candidates(state: GameState, power: str, ctx: Any) -> Iterator[SupportMinor | WithdrawAgainstMinor]:
+        """For each other power: no minor (clears the order), or one minor (several are legal too, and not listed)."""
+        if orders_open(state, power):
+            for aggressor in _others(power):
+                yield cls(aggressor)
+                yield from (cls(aggressor, (slug,)) for slug in state.minors)
+
+    return candidates
+
+
+def _accept_control_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AcceptControl]:
+    if orders_open(state, power):
+        for slug in state.minors:
+            yield from (AcceptControl(slug), AcceptControl(slug, withdraw=True))
+
+
+def _surrender_terms_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetSurrenderTerms]:
+    """Toward each other power, unconditional or conditional with no terms named (terms are legal too, not listed)."""
+    if orders_open(state, power):
+        for enemy in _others(power):
+            yield from (SetSurrenderTerms(enemy), SetSurrenderTerms(enemy, give_conditional=True))
+
+
+#: The orders of this module with their rules, one unit per class (``DeclareWar`` and ``SueForPeace`` are
+#: registered by ``war`` and ``peace``, which check them).
+ACTIONS = (
+    (BreakAlliance, verify_break_alliance, record_order, _break_alliance_candidates),
+    (AttemptInformalPeace, verify_informal_peace, record_order, _informal_peace_candidates),
+    (SetTrade, verify_trade, apply_trade, _trade_candidates),
+    (CallAllies, verify_calls, apply_call_allies, _call_candidates(CallAllies)),
+    (AnswerCalls, verify_calls, apply_answer_calls, _call_candidates(AnswerCalls)),
+    (RequestAlliance, verify_request_alliance, apply_request_alliance, _request_alliance_candidates),
+    (GrantAccess, verify_access, apply_access, _access_candidates),
+    (SetSurrenderTerms, verify_surrender_terms, apply_surrender_terms, _surrender_terms_candidates),
+    (AcceptControl, verify_accept_control, apply_accept_control, _accept_control_candidates),
+    (SupportMinor, verify_support_minor, apply_support_minor, _minor_list_candidates(SupportMinor)),
+    (WithdrawAgainstMinor, verify_withdraw_dow, apply_withdraw_dow, _minor_list_candidates(WithdrawAgainstMinor)),
+)
+_APPLY = {unit[0]: unit[2] for unit in ACTIONS}
 
 
 #: The fields of ``StandingOrders`` set on the DIPLOMATIC REACTIONS SCREEN and the VICTORY CONDITIONS
@@ -375,5 +514,5 @@ def reactions_after(state: GameState, power: str, acts: list) -> StandingOrders:
     """``power``'s standing orders once ``acts`` (verified already) are recorded on ``state``."""
     for a in acts:
         if isinstance(a, REACTIONS):
-            state = apply(state, power, a, None).state
+            state = _APPLY[type(a)](state, power, a, None).state
     return state.powers[power].standing_orders

@@ -8,18 +8,19 @@ and of the chosen terms, and civil disorder's forced suit (6.4.3).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import captured, irregulars, peace_capitals
+from eiapbem.rules import captured, engine, irregulars, peace_capitals, relations
 from eiapbem.rules.diplomacy import terms
-from eiapbem.rules.diplomacy.common import Result, points, set_mutual
+from eiapbem.rules.diplomacy.common import Result, points, record_order, set_mutual
 from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name
 from eiapbem.rules.diplomacy.orders import AttemptInformalPeace, SueForPeace
 from eiapbem.rules.relations import power_of
 from eiapbem.rules.model import POWERS, Access, AccessKind, Corps, GameState, LocationKind, PeaceTerm, SurrenderSettings
 from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, blocked_by, peace_term_effect, peace_term_title
+from eiapbem.rules.diplomacy.sealing import orders_open
 
 #: 6.4 "Mandatory Enforced Peace Length" and the terms that lengthen it for the loser (B.2, C.2).
 ENFORCED_MONTHS = 18
@@ -42,6 +43,21 @@ def check_suit(state: GameState, ctx: Any, power: str, to: str, mine: Iterable[A
         if isinstance(o, SueForPeace) and o.to == to or isinstance(o, AttemptInformalPeace) and o.enemy == to:
             raise IllegalAction(f"{name(power)} already offers peace to {name(to)} in these orders (6.4.2)")
 
+
+
+
+def verify_suit(state: GameState, power: str, a: SueForPeace, ctx: Any) -> None:
+    check_suit(state, ctx, power, a.to, engine.given_orders(state, power))
+
+
+def _suit_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SueForPeace]:
+    if orders_open(state, power):
+        for enemy in relations.enemies(state, power):
+            yield from (SueForPeace(enemy), SueForPeace(enemy, accept_unconditional=True))
+
+
+#: The suit for peace, registered with its check (the suit itself acts in the peace step of the resolution).
+ACTIONS = ((SueForPeace, verify_suit, record_order, _suit_candidates),)
 
 def suit_obligations(state: GameState, ctx: Any, power: str, mine: Iterable[Any]) -> list[str]:
     """6.4.2: a suit to an enemy without forces in the home nation needs a suit to every enemy at once."""

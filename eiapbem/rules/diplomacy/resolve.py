@@ -37,48 +37,15 @@ from eiapbem.rules.model import POWERS, GameState, Phase
 from eiapbem.rules.model.slot import COMMIT
 
 
-def _verify_sealing(state: GameState, power: str, a: Any, ctx: Any) -> None:
-    sealing.verify(state, power, a, ctx)
-
-
-def _verify_minor(state: GameState, power: str, a: Any, ctx: Any) -> None:
-    minor_orders.verify(state, power, a, ctx, orders.given(state, power))
-
-
-def _verify_declaration(state: GameState, power: str, a: Any, ctx: Any) -> None:
-    war.check_declaration(state, ctx, power, a.target, orders.given(state, power))
-
-
-def _verify_suit(state: GameState, power: str, a: Any, ctx: Any) -> None:
-    peace.check_suit(state, ctx, power, a.to, orders.given(state, power))
-
-
-def _record(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
-    return engine.Outcome(orders.record(state, power, a))
-
-
-def _checks(cls: type) -> tuple[Any, Any]:
-    """The verify and apply registered with a diplomacy order class (issue 30 item 3: one unit per class)."""
-    if cls in sealing.ACTIONS:
-        return _verify_sealing, _record
-    if cls in minor_orders.ACTIONS:
-        return _verify_minor, orders.apply
-    if cls is orders.DeclareWar:
-        return _verify_declaration, orders.apply
-    if cls is orders.SueForPeace:
-        return _verify_suit, orders.apply
-    return orders.verify, orders.apply
-
-
-#: Every order of the phase with its own verify and apply, in the order of registration.
-ACTIONS = tuple((cls, *_checks(cls)) for cls in orders.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS)
-_BY_CLASS = {cls: (verify, apply) for cls, verify, apply in ACTIONS}
+#: Every order of the phase with its own verify, apply and candidates, one unit per class, in the order of registration.
+ACTIONS = orders.ACTIONS + war.ACTIONS + peace.ACTIONS + minor_orders.ACTIONS + sealing.ACTIONS
+_BY_CLASS = {unit[0]: unit for unit in ACTIONS}
 
 
 def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
     mine = orders.given(state, power)
     found = sealing.obligations(state, power, mine)
-    plain = [o for o in mine if not isinstance(o, sealing.ACTIONS)]
+    plain = [o for o in mine if not isinstance(o, sealing.SEALS)]
     found.extend(peace.suit_obligations(state, ctx, power, plain))
     return found
 
@@ -87,12 +54,12 @@ def with_orders(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) 
     """Every power's orders recorded (each verified), in the fixed order of the powers."""
     for p in POWERS:
         for a in given.get(p, ()):
-            checks = _BY_CLASS.get(type(a))
-            if checks is None:  # another module's order of this phase (13.2.4's triggers)
+            unit = _BY_CLASS.get(type(a))
+            if unit is None:  # another module's order of this phase (13.2.4's triggers)
                 state = engine.apply_action(state, p, a, ctx).state
                 continue
-            checks[0](state, p, a, ctx)
-            state = checks[1](state, p, a, ctx).state
+            unit[1](state, p, a, ctx)
+            state = unit[2](state, p, a, ctx).state
     return state
 
 
@@ -100,7 +67,7 @@ def run(state: GameState, ctx: Any) -> Result:
     """Steps 2-6 over a state whose order sheet holds every power's orders."""
     key = state.slot.key(state.date) if state.slot is not None else f"{state.date}/diplomacy/orders/all"
     r = Result(state, ctx, key)
-    sheet = {p: [o for o in orders.given(state, p) if not isinstance(o, sealing.ACTIONS)] for p in POWERS}
+    sheet = {p: [o for o in orders.given(state, p) if not isinstance(o, sealing.SEALS)] for p in POWERS}
     minor_orders.lapse(r)
     minor_control.unstable_control(r)
     minor_orders.manipulations(r, sheet)

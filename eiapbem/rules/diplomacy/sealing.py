@@ -27,6 +27,7 @@ from typing import Any
 from eiapbem.core import canonical
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
+from eiapbem.rules.diplomacy.common import record_order
 from eiapbem.rules.model import GameState, Record
 from eiapbem.rules.model.slot import COMMIT, ORDERS
 
@@ -62,24 +63,36 @@ class RevealOrders(Record):
     nonce: bytes
 
 
-def verify(state: GameState, power: str, a: Any, ctx: Any) -> None:
-    from eiapbem.rules.diplomacy.orders import given
-
+def verify_commit(state: GameState, power: str, a: CommitOrders, ctx: Any) -> None:
     step = state.slot.step if state.slot is not None else None
-    if isinstance(a, CommitOrders):
-        if step != COMMIT:
-            raise IllegalAction("a commitment belongs to the commit round of a sealed diplomacy phase")
-        if len(a.digest) != 32:
-            raise IllegalAction("a commitment is a 32-byte SHA-256 digest")
-        if any(isinstance(o, CommitOrders) for o in given(state, power)):
-            raise IllegalAction(f"{power} has already committed to its orders this month")
-    elif isinstance(a, RevealOrders):
-        if step != ORDERS or power not in state.order_sheet.commitments:
-            raise IllegalAction(f"{power} has no sealed commitment to reveal")
-        if given(state, power):
-            raise IllegalAction("the reveal comes first in a power's orders")
-        if len(a.nonce) != NONCE_BYTES:
-            raise IllegalAction(f"a reveal's secret is {NONCE_BYTES} bytes")
+    if step != COMMIT:
+        raise IllegalAction("a commitment belongs to the commit round of a sealed diplomacy phase")
+    if len(a.digest) != 32:
+        raise IllegalAction("a commitment is a 32-byte SHA-256 digest")
+    if any(isinstance(o, CommitOrders) for o in engine.given_orders(state, power)):
+        raise IllegalAction(f"{power} has already committed to its orders this month")
+
+
+def verify_reveal(state: GameState, power: str, a: RevealOrders, ctx: Any) -> None:
+    step = state.slot.step if state.slot is not None else None
+    if step != ORDERS or power not in state.order_sheet.commitments:
+        raise IllegalAction(f"{power} has no sealed commitment to reveal")
+    if engine.given_orders(state, power):
+        raise IllegalAction("the reveal comes first in a power's orders")
+    if len(a.nonce) != NONCE_BYTES:
+        raise IllegalAction(f"a reveal's secret is {NONCE_BYTES} bytes")
+
+
+def none_listed(state: GameState, power: str, ctx: Any) -> tuple[()]:
+    """A commitment and its reveal are written by the client at end-phase from the orders given, never chosen."""
+    return ()
+
+
+def orders_open(state: GameState, power: str) -> bool:
+    """``power`` may still choose its diplomacy orders: not in the reveal round after committing to them (the
+    revealed orders must be the committed ones, so the rules list none there: ``engine.legal_actions``)."""
+    slot = state.slot
+    return not (slot is not None and slot.step == ORDERS and power in state.order_sheet.commitments)
 
 
 def obligations(state: GameState, power: str, mine: list) -> list[str]:
@@ -110,4 +123,6 @@ def commitments(state: GameState, orders: dict) -> GameState:
     return state.replace(order_sheet=sheet)
 
 
-ACTIONS = (CommitOrders, RevealOrders)
+#: The two records of the sealing, for ``isinstance``.
+SEALS = (CommitOrders, RevealOrders)
+ACTIONS = ((CommitOrders, verify_commit, record_order, none_listed), (RevealOrders, verify_reveal, record_order, none_listed))

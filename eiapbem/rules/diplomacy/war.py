@@ -8,17 +8,18 @@ points of 6.2.1; ``call_allies`` then runs 6.3.2's calling order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.diplomacy.common import Result, enforced_until, points, set_mutual, territory
+from eiapbem.rules.diplomacy.common import Result, enforced_until, points, record_order, set_mutual, territory
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.diplomacy.orders import DeclareWar
-from eiapbem.rules import mapgraph
+from eiapbem.rules import engine, mapgraph
 from eiapbem.rules.relations import minor_record as minor_status, power_of
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
 from eiapbem.rules.tables import forces as force_tables
+from eiapbem.rules.diplomacy.sealing import orders_open
 
 #: Minor statuses on which war may be declared: neutral, with or without relations (6.2; 6.1.1-6.1.3).
 DECLARABLE = (MinorStatus.NEUTRAL, MinorStatus.INFLUENCED, MinorStatus.ALLIED)
@@ -155,6 +156,20 @@ def check_declaration(state: GameState, ctx: Any, power: str, target: str, mine:
                             f"within {MOST_MOVEMENT} movement points or from a fleet: no declaration of war on "
                             f"{name(target)} (6.2.2)")
 
+
+
+
+def verify_declaration(state: GameState, power: str, a: DeclareWar, ctx: Any) -> None:
+    check_declaration(state, ctx, power, a.target, engine.given_orders(state, power))
+
+
+def _declaration_candidates(state: GameState, power: str, ctx: Any) -> Iterator[DeclareWar]:
+    if orders_open(state, power):
+        yield from (DeclareWar(t) for t in [p for p in POWERS if p != power] + list(state.minors))
+
+
+#: The declaration of war, registered with its check (the order itself acts when the phase resolves).
+ACTIONS = ((DeclareWar, verify_declaration, record_order, _declaration_candidates),)
 
 def _break_ties(r: Result, a: str, b: str, why: str) -> None:
     """A declaration between allies or royal in-laws breaks the alliance and the marriage (6.2.1, B.4)."""

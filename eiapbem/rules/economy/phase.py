@@ -21,16 +21,19 @@ unaffordable purchase is not made and the ledger says so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
+from eiapbem.rules import engine, relations
 from eiapbem.rules.economy import ceding, collection, expenditure, kingdoms, lending, levy, manipulation, status, victory
 from eiapbem.rules.economy.common import EconomicOrders, Work
 from eiapbem.rules.relations import at_war
-from eiapbem.rules.model import POWERS, FactorType, Fleet, GameState, LeaderStatus, LogEntry, Phase, Purchase, Record, ShipType
+from eiapbem.rules.candidates import amounts
+from eiapbem.rules.forces import feudal_province
+from eiapbem.rules.model import (POWERS, Corps, CorpsType, FactorType, Fleet, GameState, LeaderStatus, LocationKind, LogEntry,
+                                 Phase, Purchase, Record, ShipType)
 from eiapbem.rules.model.base import FrozenMap, OneOf
 from eiapbem.rules.model.common import NationId, Positive, PowerId, Slug
 from eiapbem.rules.model.units import CorpsId, LeaderId, UnitId
@@ -183,12 +186,65 @@ class RemoveLevy(Record):
     corps: CorpsId
 
 
-ACTIONS = (BuyArmy, BuyShips, BuyCounter, GiveMoney, PayDebt, DeductVictoryPoints, StopUsaTrade,
-           SetManipulation, ReturnLeader, Cede, CreateKingdom, PlaceLevy, RemoveLevy)
-
-
 def _purchase(power: str, a: BuyArmy | BuyShips) -> Purchase:
     return Purchase(nation=a.nation or power, item=a.item, count=a.count, port=getattr(a, "port", None))
+
+
+def _gather_purchase(o: EconomicOrders, power: str, a: BuyArmy | BuyShips) -> EconomicOrders:
+    return replace(o, purchases=o.purchases + (_purchase(power, a),))
+
+
+def _gather_counter(o: EconomicOrders, power: str, a: BuyCounter) -> EconomicOrders:
+    return replace(o, counters=o.counters + (a.unit,))
+
+
+def _gather_gift(o: EconomicOrders, power: str, a: GiveMoney) -> EconomicOrders:
+    return replace(o, gifts=o.gifts.set(a.to, o.gifts.get(a.to, 0) + a.amount))
+
+
+def _gather_debt(o: EconomicOrders, power: str, a: PayDebt) -> EconomicOrders:
+    return replace(o, debts_paid=o.debts_paid.set(a.to, o.debts_paid.get(a.to, 0) + a.amount))
+
+
+def _gather_deduction(o: EconomicOrders, power: str, a: DeductVictoryPoints) -> EconomicOrders:
+    return replace(o, vp_deduction_target=a.target, vp_deduction=a.points)
+
+
+def _gather_stop_trade(o: EconomicOrders, power: str, a: StopUsaTrade) -> EconomicOrders:
+    return replace(o, stop_usa_trade=tuple(sorted(set(o.stop_usa_trade) | {a.target})))
+
+
+def _gather_manipulation(o: EconomicOrders, power: str, a: SetManipulation) -> EconomicOrders:
+    return replace(o, next_manipulation=a.square)
+
+
+def _gather_return_leader(o: EconomicOrders, power: str, a: ReturnLeader) -> EconomicOrders:
+    return replace(o, return_leaders=tuple(sorted(set(o.return_leaders) | {a.leader})))
+
+
+def _gather_cede(o: EconomicOrders, power: str, a: Cede) -> EconomicOrders:
+    return replace(o, cede_territory=a.territory, cede_to=a.to)
+
+
+def _gather_kingdom(o: EconomicOrders, power: str, a: CreateKingdom) -> EconomicOrders:
+    return replace(o, kingdoms=tuple(sorted(set(o.kingdoms) | {a.kingdom})))
+
+
+def _gather_place_levy(o: EconomicOrders, power: str, a: PlaceLevy) -> EconomicOrders:
+    return replace(o, levy_place=o.levy_place.set(a.corps, a.area))
+
+
+def _gather_remove_levy(o: EconomicOrders, power: str, a: RemoveLevy) -> EconomicOrders:
+    return replace(o, levy_remove=tuple(sorted(set(o.levy_remove) | {a.corps})))
+
+
+#: How each order adds to a power's ``EconomicOrders`` (one entry per order class).
+_GATHER: dict[type, Any] = {
+    BuyArmy: _gather_purchase, BuyShips: _gather_purchase, BuyCounter: _gather_counter, GiveMoney: _gather_gift,
+    PayDebt: _gather_debt, DeductVictoryPoints: _gather_deduction, StopUsaTrade: _gather_stop_trade,
+    SetManipulation: _gather_manipulation, ReturnLeader: _gather_return_leader, Cede: _gather_cede,
+    CreateKingdom: _gather_kingdom, PlaceLevy: _gather_place_levy, RemoveLevy: _gather_remove_levy,
+}
 
 
 def orders_of(state: GameState, power: str) -> EconomicOrders:
@@ -199,30 +255,9 @@ def orders_of(state: GameState, power: str) -> EconomicOrders:
     """
     o = EconomicOrders()
     for a in engine.given_orders(state, power):
-        if isinstance(a, (BuyArmy, BuyShips)):
-            o = replace(o, purchases=o.purchases + (_purchase(power, a),))
-        elif isinstance(a, BuyCounter):
-            o = replace(o, counters=o.counters + (a.unit,))
-        elif isinstance(a, GiveMoney):
-            o = replace(o, gifts=o.gifts.set(a.to, o.gifts.get(a.to, 0) + a.amount))
-        elif isinstance(a, PayDebt):
-            o = replace(o, debts_paid=o.debts_paid.set(a.to, o.debts_paid.get(a.to, 0) + a.amount))
-        elif isinstance(a, DeductVictoryPoints):
-            o = replace(o, vp_deduction_target=a.target, vp_deduction=a.points)
-        elif isinstance(a, StopUsaTrade):
-            o = replace(o, stop_usa_trade=tuple(sorted(set(o.stop_usa_trade) | {a.target})))
-        elif isinstance(a, SetManipulation):
-            o = replace(o, next_manipulation=a.square)
-        elif isinstance(a, ReturnLeader):
-            o = replace(o, return_leaders=tuple(sorted(set(o.return_leaders) | {a.leader})))
-        elif isinstance(a, Cede):
-            o = replace(o, cede_territory=a.territory, cede_to=a.to)
-        elif isinstance(a, CreateKingdom):
-            o = replace(o, kingdoms=tuple(sorted(set(o.kingdoms) | {a.kingdom})))
-        elif isinstance(a, PlaceLevy):
-            o = replace(o, levy_place=o.levy_place.set(a.corps, a.area))
-        elif isinstance(a, RemoveLevy):
-            o = replace(o, levy_remove=tuple(sorted(set(o.levy_remove) | {a.corps})))
+        gather = _GATHER.get(type(a))
+        if gather is not None:
+            o = gather(o, power, a)
     return o
 
 
@@ -301,17 +336,120 @@ def _apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
     return engine.Outcome(engine.record_order(state, power, a))
 
 
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+# A purchase is listed with a count of one: any count is a legal order, and what cannot be paid is not made
+# when the phase is resolved (12.5.3).
+
+
+def _buyers(state: GameState, power: str) -> tuple[str | None, ...]:
+    return (None,) + state.free_states(power)
+
+
+def _money_amounts(state: GameState, power: str) -> tuple[int, ...]:
+    return amounts(state.powers[power].treasury)
+
+
+def _buy_army_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BuyArmy]:
+    for nation in _buyers(state, power):
+        yield from (BuyArmy(item, 1, nation) for item in ARMY_ITEMS)
+
+
+def _buy_ships_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BuyShips]:
+    m = ctx.map
+    ports = [a for a in sorted(m.areas) if m.areas[a].port is not None and m.areas[a].port.shipbuilding]
+    for nation in _buyers(state, power):
+        for item in SHIP_ITEMS:
+            yield from (BuyShips(item, 1, port, nation) for port in ports)
+
+
+def _buy_counter_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BuyCounter]:
+    yield from (BuyCounter(uid) for uid, u in sorted(state.units.items()) if isinstance(u, (Corps, Fleet))
+                and u.location.kind is LocationKind.POOL and u.nation in (power,) + state.free_states(power))
+
+
+def _gift_candidates(state: GameState, power: str, ctx: Any) -> Iterator[GiveMoney]:
+    for to in list(relations.allies(state, power)) + list(state.free_states(power)):
+        yield from (GiveMoney(to, n) for n in _money_amounts(state, power))
+
+
+def _debt_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PayDebt]:
+    for to in (p for p in POWERS if p != power):
+        yield from (PayDebt(to, n) for n in _money_amounts(state, power))
+
+
+def _deduction_candidates(state: GameState, power: str, ctx: Any) -> Iterator[DeductVictoryPoints]:
+    if power == "GB":
+        most = victory.max_deduction(victory.tally_points(ctx, state.powers["GB"].political_status))
+        for target in (p for p in POWERS if p != power):
+            yield from (DeductVictoryPoints(target, n) for n in amounts(most))
+
+
+def _stop_trade_candidates(state: GameState, power: str, ctx: Any) -> Iterator[StopUsaTrade]:
+    if power == "GB":
+        yield from (StopUsaTrade(p) for p in POWERS if p != power)
+
+
+def _manipulation_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetManipulation]:
+    if state.options.economic_manipulation:
+        yield from (SetManipulation(n) for n in manipulation.squares(ctx))
+
+
+def _return_leader_candidates(state: GameState, power: str, ctx: Any) -> Iterator[ReturnLeader]:
+    yield from (ReturnLeader(lid) for lid, lead in sorted(state.leaders.items())
+                if lead.power == power and lead.status is LeaderStatus.REMOVED)
+
+
+def _cede_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Cede]:
+    for to in relations.allies(state, power):
+        yield from (Cede(t, to) for t in list(state.minors) + sorted(ctx.map.provinces))
+
+
+def _kingdom_candidates(state: GameState, power: str, ctx: Any) -> Iterator[CreateKingdom]:
+    yield from (CreateKingdom(k) for k in kingdoms.KINGDOMS)
+
+
+def _place_levy_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PlaceLevy]:
+    m = ctx.map
+    cossack_areas = [a for p in levy.cossack_provinces(ctx) for a in m.areas_of_province(p)]
+    for uid, u in sorted(state.units.items()):
+        if not isinstance(u, Corps) or u.nation != power:
+            continue
+        if u.corps_type is CorpsType.COSSACK:
+            yield from (PlaceLevy(uid, a) for a in cossack_areas)
+        elif u.corps_type is CorpsType.FREIKORPS and power in levy.FREIKORPS:
+            yield PlaceLevy(uid, levy.FREIKORPS[power][1])
+        elif u.corps_type is CorpsType.FEUDAL:
+            origin = feudal_province(ctx, uid)
+            if origin is not None:
+                yield from (PlaceLevy(uid, a) for a in m.areas_of_province(origin))
+
+
+def _remove_levy_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RemoveLevy]:
+    yield from (RemoveLevy(uid) for uid, u in sorted(state.units.items()) if isinstance(u, Corps) and u.nation == power
+                and u.corps_type in (CorpsType.COSSACK, CorpsType.FREIKORPS) and u.location.kind is not LocationKind.POOL)
+
+
 # ----------------------------------------------------------------- resolution
 
 
-#: Each economic order with its own check, registered as a unit (issue 30 item 3); every order is applied
-#: alike, written on the sheet.
-VERIFY = ((BuyArmy, _verify_purchase), (BuyShips, _verify_purchase), (BuyCounter, _verify_counter),
-          (GiveMoney, _verify_gift), (PayDebt, _verify_debt), (DeductVictoryPoints, _verify_deduction),
-          (StopUsaTrade, _verify_stop_trade), (SetManipulation, _verify_manipulation),
-          (ReturnLeader, _verify_return_leader), (Cede, _verify_cede), (CreateKingdom, _verify_kingdom),
-          (PlaceLevy, _verify_place_levy), (RemoveLevy, _verify_remove_levy))
-_CHECKS: dict[type, Any] = dict(VERIFY)
+#: Each economic order with its own check and candidates, registered as a unit; every order is applied alike,
+#: written on the sheet.
+ACTIONS = (
+    (BuyArmy, _verify_purchase, _apply, _buy_army_candidates),
+    (BuyShips, _verify_purchase, _apply, _buy_ships_candidates),
+    (BuyCounter, _verify_counter, _apply, _buy_counter_candidates),
+    (GiveMoney, _verify_gift, _apply, _gift_candidates),
+    (PayDebt, _verify_debt, _apply, _debt_candidates),
+    (DeductVictoryPoints, _verify_deduction, _apply, _deduction_candidates),
+    (StopUsaTrade, _verify_stop_trade, _apply, _stop_trade_candidates),
+    (SetManipulation, _verify_manipulation, _apply, _manipulation_candidates),
+    (ReturnLeader, _verify_return_leader, _apply, _return_leader_candidates),
+    (Cede, _verify_cede, _apply, _cede_candidates),
+    (CreateKingdom, _verify_kingdom, _apply, _kingdom_candidates),
+    (PlaceLevy, _verify_place_levy, _apply, _place_levy_candidates),
+    (RemoveLevy, _verify_remove_levy, _apply, _remove_levy_candidates),
+)
+_CHECKS: dict[type, Any] = {unit[0]: unit[1] for unit in ACTIONS}
 
 
 #: Steps A-J of 12.0 in the manual's order (003:54-66).
@@ -417,8 +555,6 @@ def summary(state: GameState, ctx: Any, orders: Mapping[str, Sequence[Any]] | No
 
 
 #: The economic phase's rules (registered by ``eiapbem/rules/phases.py``).
-RULES = engine.PhaseRules(
-    "economy", phases=(Phase.ECONOMIC,), actions=tuple((cls, verify, _apply) for cls, verify in VERIFY), resolve=resolve,
-)
+RULES = engine.PhaseRules("economy", phases=(Phase.ECONOMIC,), actions=ACTIONS, resolve=resolve)
 
 __all__ = ["ACTIONS", "STEPS", "orders_of", "resolve", "run_steps", "summary", "with_orders"]

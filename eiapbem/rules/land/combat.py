@@ -16,6 +16,7 @@ must be finished before another begins (11.2, 000:1616).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +27,7 @@ from eiapbem.rules.combat.withdraw import withdraw_before_combat
 from eiapbem.rules.forces import the_area
 from eiapbem.rules.land.common import field_units, is_enemy
 from eiapbem.rules.land.supplyphase import end_movement
-from eiapbem.rules.model import Corps, CorpsType, GameState, Garrison, Record
+from eiapbem.rules.model import Corps, CorpsType, GameState, Garrison, LocationKind, Record
 from eiapbem.rules.model.common import Slug
 
 
@@ -116,4 +117,10 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
     return [f"attack the enemy in {a} (11.1, 000:1610): 'eiapbem land attack --area {a}'" for a in areas_to_attack(state, power)]
 
 
-ACTIONS = ((Attack, verify_attack, apply_attack),)
+def _attack_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Attack]:
+    yield from (Attack(a) for a in sorted({u.location.site for u in state.units.values()
+                                           if isinstance(u, (Corps, Garrison)) and u.location.kind is LocationKind.AREA
+                                           and relations.unit_power(state, u) == power}))
+
+
+ACTIONS = ((Attack, verify_attack, apply_attack, _attack_candidates),)

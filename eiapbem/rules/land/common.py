@@ -47,9 +47,8 @@ def enemy_depot_garrisons(state: GameState, area: str, power: str) -> list[Garri
 def ungarrisoned_enemy_depots(state: GameState, area: str, power: str) -> list[str]:
     """Enemy depots in ``area`` (not in its city) with no garrison of their power there (10.4.6, 000:1456), by id."""
     out = []
-    for u in state.units.values():
-        if isinstance(u, Depot) and u.location.kind is LocationKind.AREA and u.location.site == area \
-                and relations.at_war(state, power, u.power):
+    for u in control.units_at(state, area):
+        if isinstance(u, Depot) and u.location.kind is LocationKind.AREA and relations.at_war(state, power, u.power):
             g = state.units.get(garrison_id(u.power, u.location))
             if not (isinstance(g, Garrison) and g.factors.total > 0):
                 out.append(u.id)

@@ -27,6 +27,7 @@ A depot inside a besieged port city (10.3.2's exception, 10.5.3) is ``land.seasu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -231,4 +232,18 @@ def apply_remove(state: GameState, power: str, action: RemoveDepot, ctx: Any) ->
                       area=d.location.site)
 
 
-ACTIONS = ((CreateDepot, verify_create, apply_create), (RemoveDepot, verify_remove, apply_remove))
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _create_candidates(state: GameState, power: str, ctx: Any) -> Iterator[CreateDepot]:
+    if free_counter(state, power) is not None and state.powers[power].treasury >= DEPOT_COST:
+        yield from (CreateDepot(a) for a in sorted(ctx.map.areas))
+
+
+def _remove_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RemoveDepot]:
+    yield from (RemoveDepot(uid) for uid, u in sorted(state.units.items())
+                if isinstance(u, Depot) and u.power == power and u.location.kind is LocationKind.AREA)
+
+
+ACTIONS = ((CreateDepot, verify_create, apply_create, _create_candidates),
+           (RemoveDepot, verify_remove, apply_remove, _remove_candidates))

@@ -12,6 +12,7 @@ Raising feudal factors in December is the economic phase's levy (``economy.levy`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,4 +101,25 @@ def apply_return(state: GameState, power: str, a: ReturnFeudal, ctx: Any) -> eng
                       unit=a.unit, area=a.area)
 
 
-ACTIONS = ((StandDown, verify_stand_down, apply_stand_down), (ReturnFeudal, verify_return, apply_return))
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _feudal_corps(state: GameState, power: str) -> list[Corps]:
+    return [u for _, u in sorted(state.units.items()) if isinstance(u, Corps) and u.corps_type is CorpsType.FEUDAL
+            and relations.power_of(state, u.nation) == power]
+
+
+def _stand_down_candidates(state: GameState, power: str, ctx: Any) -> Iterator[StandDown]:
+    yield from (StandDown(u.id) for u in _feudal_corps(state, power) if u.location != POOL)
+
+
+def _return_candidates(state: GameState, power: str, ctx: Any) -> Iterator[ReturnFeudal]:
+    m = ctx.map
+    for u in _feudal_corps(state, power):
+        origin = feudal_province(ctx, u.id)
+        if u.location == POOL and origin is not None:
+            yield from (ReturnFeudal(u.id, a) for a in m.areas_of_province(origin) if m.area(a).city is not None)
+
+
+ACTIONS = ((StandDown, verify_stand_down, apply_stand_down, _stand_down_candidates),
+           (ReturnFeudal, verify_return, apply_return, _return_candidates))

@@ -19,6 +19,7 @@ It costs no movement points and may be done at any time of the slot.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,7 @@ from eiapbem.rules.forces import (
     factors_from,
     move_factors,
     removed_log,
+    transfer_candidates,
 )
 
 #: 10.4.3 (000:1438).
@@ -92,4 +94,9 @@ def apply_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any) 
     return out.then(removed_log(out.state, power, removed))
 
 
-ACTIONS = ((TransferGarrison, verify_transfer, apply_transfer),)
+def _transfer_candidates(state: GameState, power: str, ctx: Any) -> Iterator[TransferGarrison]:
+    for source, target, chosen in transfer_candidates(state, power, ctx):
+        yield TransferGarrison(source, target, **chosen)
+
+
+ACTIONS = ((TransferGarrison, verify_transfer, apply_transfer, _transfer_candidates),)

@@ -34,11 +34,12 @@ Leaders are attached to their corps and go where it goes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, mapgraph, relations, supply
+from eiapbem.rules import candidates, control, engine, mapgraph, relations, supply
 from eiapbem.rules.land.revolts import fire_trigger, trigger_fires
 import eiapbem.rules.land.occupation as occupation
 from eiapbem.rules.land.common import (
@@ -289,7 +290,7 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         if control.is_besieged(state, m, at):
             raise IllegalAction(f"the city of {at} is besieged; {unit.id} cannot enter it, only fight the besiegers")
         end = Location(LocationKind.CITY, at)
-        in_city = sum(1 for u in state.units.values() if u.location == end and u.id != unit.id)
+        in_city = sum(1 for u in control.units_at(state, at) if u.location == end and u.id != unit.id)
         if in_city + 1 > STACK_LIMIT:
             raise IllegalAction(f"the city of {at} already holds {in_city} counters; 30 is the limit (10.4.3, 000:1410); stay in the area")
     else:
@@ -373,4 +374,124 @@ def apply_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> engi
     return out
 
 
-ACTIONS = ((MoveUnit, verify_move, apply_move),)
+# ----------------------------------------------------------------- show possible moves (4.1.2)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """One place a unit can end its move in now."""
+
+    area: str
+    #: Movement points this move spends (on top of those spent earlier in the phase).
+    cost: int
+    #: The places entered, in order (``move --path`` takes them as a comma-separated list).
+    path: tuple[str, ...]
+    #: The unit must stop there (why, 10.4.2), or None.
+    halts: str | None
+
+    def to_obj(self) -> dict[str, Any]:
+        return {"area": self.area, "cost": self.cost, "path": list(self.path), "halts": self.halts}
+
+
+@dataclass(frozen=True)
+class UnitReach:
+    """Where a corps or a fleet can end a move now, cheapest first (the manual's "Show Possible Moves")."""
+
+    unit: str
+    at: str
+    allowance: int
+    spent: int
+    forced_march: bool
+    areas: tuple[Reach, ...]
+
+    def to_obj(self) -> dict[str, Any]:
+        return {"unit": self.unit, "kind": "corps", "at": self.at, "allowance": self.allowance, "spent": self.spent,
+                "forced_march": self.forced_march, "built": True, "areas": [r.to_obj() for r in self.areas]}
+
+
+def _neighbours(m: Any, here: str) -> list[str]:
+    out = set(m.land_neighbours(here))
+    out.update(c.other_end(here) for c in m.crossings_at(here))
+    return sorted(out)
+
+
+def reach(state: GameState, ctx: Any, power: str, unit_id: str, *, forced_march: bool = False) -> UnitReach:
+    """Every area ``unit_id`` can end a move in now; raise ``IllegalAction`` when it cannot move at all.
+
+    The search asks ``plan_move`` about every path it tries, so it never shows a move the rules would refuse:
+    from the unit's area it extends the cheapest known path to each area by one neighbouring area (a border or
+    a crossing arrow) and keeps the paths the rules accept, cheapest first (ties broken by area id, so the
+    answer is the same on every computer).  A path the rules stop (an area among enemy forces, 10.4.2) is kept
+    but not extended.
+    """
+    unit = state.units.get(unit_id)
+    if not isinstance(unit, Corps):
+        raise IllegalAction(f"{unit_id!r} is not a corps on the map; 'eiapbem show units --kind corps' lists yours")
+    here = unit.location.site
+    m = ctx.map
+    ma = 0
+    prior = state.land_moves.get(unit_id)
+    spent_before = prior.spent if prior is not None else 0
+    best: dict[str, Reach] = {}
+    frontier: list[tuple[int, str, tuple[str, ...]]] = [(0, here, ())]
+    first_refusal: str | None = None
+    while frontier:
+        frontier.sort()
+        cost, at, path = frontier.pop(0)
+        if at in best and best[at].cost <= cost and best[at].path != path:
+            continue
+        for to in _neighbours(m, at):
+            if to == here or to in path:
+                continue
+            new = path + (to,)
+            try:
+                plan = plan_move(state, power, MoveUnit(unit=unit_id, path=",".join(new), forced_march=forced_march), ctx)
+            except IllegalAction as err:
+                if not path and first_refusal is None:
+                    first_refusal = str(err)
+                continue
+            ma = plan.allowance
+            c = plan.record.spent - spent_before
+            old = best.get(to)
+            if old is not None and (old.cost, old.path) <= (c, new):
+                continue
+            best[to] = Reach(to, c, new, plan.halt_reason)
+            if plan.halt_reason is None:
+                frontier.append((c, to, new))
+    if not best and first_refusal is not None:
+        # Every neighbour refused for the same kind of reason: say the rules' first sentence.
+        raise IllegalAction(f"{unit_id} cannot move now: {first_refusal}")
+    areas = tuple(sorted(best.values(), key=lambda r: (r.cost, r.area)))
+    return UnitReach(unit_id, here, ma, spent_before, forced_march, areas)
+
+
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _move_candidates(state: GameState, power: str, ctx: Any) -> Iterator[MoveUnit]:
+    """Each unit's move to each area it can reach, by the cheapest path (into the city too, and living off a
+    depot destroyed there), with a forced march where only a forced march reaches; into or out of the city of
+    its own area.  One search per unit: with the forced march's point when the unit may still take it."""
+    m = ctx.map
+    for unit in candidates.own_corps(state, power):
+        here = unit.location.site
+        if m.area(here).city is not None:
+            yield MoveUnit(unit.id, here, city=unit.location.kind is LocationKind.AREA)
+        prior = state.land_moves.get(unit.id)
+        spent = prior.spent if prior is not None else 0
+        may_force = forces.may_force_march(counter_kind(ctx, unit)) and not (prior is not None and prior.forced_march)
+        try:
+            found = reach(state, ctx, power, unit.id, forced_march=may_force)
+        except IllegalAction:
+            continue
+        plain = allowance(state, ctx, unit)
+        for r in found.areas:
+            path, forced = ",".join(r.path), may_force and spent + r.cost > plain
+            yield MoveUnit(unit.id, path, forced_march=forced)
+            if r.halts is None and m.area(r.area).city is not None:
+                yield MoveUnit(unit.id, path, forced_march=forced, city=True)
+            if ungarrisoned_enemy_depots(state, r.area, power):
+                yield MoveUnit(unit.id, path, forced_march=forced, use_depot=True)
+
+
+ACTIONS = ((MoveUnit, verify_move, apply_move, _move_candidates),)

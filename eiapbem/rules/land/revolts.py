@@ -34,6 +34,7 @@ here) takes it off the map when Austria and the holder make peace.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -255,16 +256,52 @@ def apply_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) -> 
                       f"Tyrol rises: AU places {TYROL_CORPS} with {TYROL_INFANTRY} infantry in {a.area} (13.2.5)", area=a.area)
 
 
-ACTIONS = ((StandDownInsurrection, verify_stand_down, apply_stand_down), (PlaceTyrol, verify_place_tyrol, apply_place_tyrol))
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _austrian_areas(state: GameState, m: Any) -> list[str]:
+    return [a for a in sorted(m.areas) if _austrian_area(state, m, a)]
+
+
+def _set_triggers_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetInsurrectionTriggers]:
+    """No triggers, or one province (a list of two or three is legal too, and not listed)."""
+    if power == AUSTRIA:
+        yield SetInsurrectionTriggers("")
+        yield from (SetInsurrectionTriggers(p) for p in sorted({ctx.map.area(a).province for a in _austrian_areas(state, ctx.map)}))
+
+
+def _place_insurrection_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PlaceInsurrection]:
+    if power == AUSTRIA:
+        areas = _austrian_areas(state, ctx.map)
+        for uid, u in sorted(state.units.items()):
+            if isinstance(u, Corps) and u.corps_type is CorpsType.INSURRECTION and u.location == POOL:
+                yield from (PlaceInsurrection(uid, a) for a in areas)
+
+
+def _stand_down_candidates(state: GameState, power: str, ctx: Any) -> Iterator[StandDownInsurrection]:
+    if power == AUSTRIA:
+        yield from (StandDownInsurrection(uid) for uid, u in sorted(state.units.items())
+                    if isinstance(u, Corps) and u.corps_type is CorpsType.INSURRECTION and u.location != POOL)
+
+
+def _place_tyrol_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PlaceTyrol]:
+    if power == AUSTRIA and TYROL_PROVINCE in ctx.map.provinces:
+        yield from (PlaceTyrol(a) for a in ctx.map.areas_of_province(TYROL_PROVINCE))
+
+
+ACTIONS = ((StandDownInsurrection, verify_stand_down, apply_stand_down, _stand_down_candidates),
+           (PlaceTyrol, verify_place_tyrol, apply_place_tyrol, _place_tyrol_candidates))
 #: 13.2.4's placement is an action of Austria's reinforcement slot, not of the land phase's (registered by
 #: ``eiapbem/rules/phases.py``).
 INSURRECTION_RULES = engine.PhaseRules("insurrection placement", phases=(Phase.REINFORCEMENT,),
-                                       actions=((PlaceInsurrection, verify_place_insurrection, apply_place_insurrection),))
+                                       actions=((PlaceInsurrection, verify_place_insurrection, apply_place_insurrection,
+                                                 _place_insurrection_candidates),))
 #: 13.2.4 (000:2484): the trigger provinces are set in the diplomacy phase, so they are one of Austria's sealed
 #: diplomacy orders (``eiapbem diplomacy set-insurrection-triggers``).  The diplomacy resolution carries out an
 #: order of another module's through the engine (verify, then this apply), before its own steps 2-6.
 TRIGGER_RULES = engine.PhaseRules("insurrection triggers", phases=(Phase.DIPLOMACY,),
-                                  actions=((SetInsurrectionTriggers, verify_set_triggers, apply_set_triggers),))
+                                  actions=((SetInsurrectionTriggers, verify_set_triggers, apply_set_triggers,
+                                            _set_triggers_candidates),))
 
 __all__ = ["INSURRECTION_RULES", "PlaceInsurrection", "PlaceTyrol", "SetInsurrectionTriggers", "StandDownInsurrection", "TRIGGER_RULES",
            "fire_trigger", "insurrection_active", "remove_tyrol_at_peace", "trigger_fires", "triggers"]

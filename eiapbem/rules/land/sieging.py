@@ -19,11 +19,12 @@ Either ends the power's movement and settles its supply first (11.0).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, relations
+from eiapbem.rules import candidates, control, engine, relations
 from eiapbem.rules.combat.sieges import start_garrison_attack, start_siege_assault
 from eiapbem.rules.land.combat import areas_to_attack, battles_of
 from eiapbem.rules.land.common import counters_in_section, is_enemy, must_stop_in
@@ -180,8 +181,26 @@ def apply_garrison_attack(state: GameState, power: str, a: GarrisonAttack, ctx: 
         return out.then(engine.log(out.state, power, "land.garrison-attack", f"{power}: no garrison attack at {a.area}: {err}"))
 
 
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _besiege_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Besiege]:
+    yield from (Besiege(c.id) for c in candidates.own_corps(state, power)
+                if c.location.kind is LocationKind.AREA and not c.besieging)
+
+
+def _assault_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Assault]:
+    yield from (Assault(a) for a in sorted({c.location.site for c in candidates.own_corps(state, power) if c.besieging}))
+
+
+def _garrison_attack_candidates(state: GameState, power: str, ctx: Any) -> Iterator[GarrisonAttack]:
+    yield from (GarrisonAttack(a) for a in sorted({u.location.site for u in state.units.values()
+                                                   if isinstance(u, (Corps, Garrison)) and u.location.kind is LocationKind.CITY
+                                                   and relations.unit_power(state, u) == power}))
+
+
 ACTIONS = (
-    (Besiege, verify_besiege, apply_besiege),
-    (Assault, verify_assault, apply_assault),
-    (GarrisonAttack, verify_garrison_attack, apply_garrison_attack),
+    (Besiege, verify_besiege, apply_besiege, _besiege_candidates),
+    (Assault, verify_assault, apply_assault, _assault_candidates),
+    (GarrisonAttack, verify_garrison_attack, apply_garrison_attack, _garrison_attack_candidates),
 )

@@ -32,6 +32,7 @@ later reinforcement phase (000:1514-1520).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -369,4 +370,20 @@ def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     return out
 
 
-ACTIONS = ((Forage, verify_forage, apply_forage), (SupplyChoice, verify_supply_choice, apply_supply_choice))
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _forage_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Forage]:
+    yield from (Forage(uid) for uid, u in sorted(state.units.items()) if needs_supply(state, power, u))
+
+
+def _supply_choice_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SupplyChoice]:
+    """Depot supply, or one factor type lost first (a longer order of losses is legal too, and not listed)."""
+    for uid, u in sorted(state.units.items()):
+        if isinstance(u, Corps) and needs_supply(state, power, u):
+            yield SupplyChoice(uid, depot=True)
+            yield from (SupplyChoice(uid, loss_order=(t,)) for t in FactorType if u.factors.get(t))
+
+
+ACTIONS = ((Forage, verify_forage, apply_forage, _forage_candidates),
+           (SupplyChoice, verify_supply_choice, apply_supply_choice, _supply_choice_candidates))

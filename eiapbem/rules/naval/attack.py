@@ -22,11 +22,12 @@ not, and its evasion order (9.2.1.1).  ``naval.piracy`` / ``naval.anti-piracy`` 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, relations
+from eiapbem.rules import candidates, engine, relations
 from eiapbem.rules.loans import release_attacked_fleets, revert_fleets_on_attack
 from eiapbem.rules.model import Corps, Fleet, FleetMission, GameState, Location, LocationKind, Record
 from eiapbem.rules.forces import the_fleet
@@ -162,6 +163,8 @@ class SetOrders(Record):
     KIND = "naval.orders"
     COMMAND = "orders"
     BUTTON = "Review/Set Orders"
+    #: A standing order, open in every slot of the power (``engine.is_setting``).
+    SETTING = True
 
     fleet: UnitId
     #: Attempt to intercept enemy stacks passing by (8.5.3).
@@ -296,10 +299,40 @@ def apply_end(state: GameState, power: str, action: EndMission, ctx: Any) -> eng
                       fleet=f.id)
 
 
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _attack_candidates(state: GameState, power: str, ctx: Any) -> Iterator[NavalAttack]:
+    places = {graph.place_name(f.location) for f in candidates.own_fleets(state, power)
+              if f.location.kind is not LocationKind.ABOARD}
+    yield from (NavalAttack(p) for p in sorted(places))
+
+
+def _orders_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetOrders]:
+    for fid, f in sorted(state.units.items()):
+        if isinstance(f, Fleet) and f.location.kind is not LocationKind.POOL and relations.power_of(state, f.nation) == power:
+            yield from (SetOrders(fid, intercept, evasion) for intercept in (False, True) for evasion in EVASION_ORDERS)
+
+
+def _piracy_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Piracy]:
+    if state.options.privateers:
+        for f in candidates.own_fleets(state, power):
+            yield from (Piracy(f.id, target) for target in candidates.other_powers(state, power))
+
+
+def _anti_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AntiPiracy]:
+    if state.options.privateers:
+        yield from (AntiPiracy(f.id) for f in candidates.own_fleets(state, power))
+
+
+def _end_candidates(state: GameState, power: str, ctx: Any) -> Iterator[EndMission]:
+    yield from (EndMission(f.id) for f in candidates.own_fleets(state, power) if f.mission is not FleetMission.NONE)
+
+
 ACTIONS = (
-    (NavalAttack, verify_attack, apply_attack),
-    (Piracy, verify_piracy, apply_piracy),
-    (AntiPiracy, verify_anti, apply_anti),
-    (EndMission, verify_end, apply_end),
+    (NavalAttack, verify_attack, apply_attack, _attack_candidates),
+    (Piracy, verify_piracy, apply_piracy, _piracy_candidates),
+    (AntiPiracy, verify_anti, apply_anti, _anti_candidates),
+    (EndMission, verify_end, apply_end, _end_candidates),
 )
-ORDER_ACTIONS = ((SetOrders, verify_orders, apply_orders),)
+ORDER_ACTIONS = ((SetOrders, verify_orders, apply_orders, _orders_candidates),)

@@ -37,11 +37,13 @@ orders first try again in that sea area (8.5.3, last point; the label's step is 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, relations
+from eiapbem.rules import candidates, control, engine, relations
+from eiapbem.rules.land.movement import Reach, UnitReach
 from eiapbem.rules.model import Fleet, GameState, Location, LocationKind, NavalMove, Record
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.naval import graph
@@ -353,4 +355,64 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
     return out.then(engine.log(state, power, "naval.move", text, fleets=" ".join(f.id for f in fleets), to=str(at), spent=spent))
 
 
-ACTIONS = ((MoveFleet, verify_move, apply_move),)
+# ----------------------------------------------------------------- show possible moves (4.1.2)
+
+
+def reach(state: GameState, ctx: Any, power: str, unit_id: str, *, stack: bool = False) -> UnitReach:
+    """Every place at sea (sea area, port, blockade box) ``unit_id`` can end a move in now (8.4), asked of
+    ``plan_move`` path by path, as ``land.movement.reach`` does for a corps; ``allowance`` is the naval allowance.
+    Raise ``IllegalAction`` when it cannot move at all."""
+    fleet = state.units.get(unit_id)
+    if not isinstance(fleet, Fleet):
+        raise IllegalAction(f"{unit_id!r} is not a fleet on the map; 'eiapbem show units' lists yours")
+    m = ctx.map
+    here = fleet.location
+    spent_before = record_of(state, fleet).spent
+    best: dict[str, Reach] = {}
+    frontier: list[tuple[int, str, tuple[Location, ...]]] = [(0, graph.place_name(here), (here,))]
+    first_refusal: str | None = None
+    while frontier:
+        frontier.sort(key=lambda f: (f[0], f[1]))
+        cost, name, places = frontier.pop(0)
+        if name in best and best[name].cost < cost:
+            continue
+        for to, step in graph.neighbours(m, places[-1]):
+            if to in places:
+                continue
+            new = places + (to,)
+            path = tuple(graph.place_name(p) for p in new[1:])
+            try:
+                plan = plan_move(state, power, MoveFleet(fleet=unit_id, path=",".join(path), stack=stack), ctx)
+            except IllegalAction as err:
+                if "may not stay in" in str(err) and cost + step <= graph.NAVAL_ALLOWANCE - spent_before:
+                    frontier.append((cost + step, graph.place_name(to), new))  # passed through, not a place to end in
+                elif len(new) == 2 and first_refusal is None:
+                    first_refusal = str(err)
+                continue
+            c = sum(k for _, k in plan.steps)
+            key = graph.place_name(to)
+            old = best.get(key)
+            if old is not None and (old.cost, len(old.path)) <= (c, len(path)):
+                continue
+            best[key] = Reach(key, c, path, None)
+            frontier.append((c, key, new))
+    if not best and first_refusal is not None:
+        raise IllegalAction(f"{unit_id} cannot move now: {first_refusal}")
+    areas = tuple(sorted(best.values(), key=lambda r: (r.cost, r.area)))
+    return UnitReach(unit_id, graph.place_name(here), graph.NAVAL_ALLOWANCE, spent_before, False, areas)
+
+
+def _move_candidates(state: GameState, power: str, ctx: Any) -> Iterator[MoveFleet]:
+    """Each fleet's move to each place it can reach, by the cheapest path; and its stack's, when other fleets of
+    the power wait in its place."""
+    for fleet in candidates.own_fleets(state, power):
+        mates = [f for f in fleets_at(state, fleet.location) if f.id != fleet.id and controller(state, f) == power]
+        for stack in (False, True) if mates else (False,):
+            try:
+                found = reach(state, ctx, power, fleet.id, stack=stack)
+            except IllegalAction:
+                continue
+            yield from (MoveFleet(fleet.id, ",".join(r.path), stack) for r in found.areas)
+
+
+ACTIONS = ((MoveFleet, verify_move, apply_move, _move_candidates),)

@@ -29,11 +29,12 @@ Not built: loaned corps carried by the borrower (8.6), and invasion supply of be
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, supply
+from eiapbem.rules import candidates, control, engine, supply
 from eiapbem.rules.forces import STACK_LIMIT, the_corps, the_fleet
 from eiapbem.rules.land.common import counters_in_section, may_enter_territory
 from eiapbem.rules.land.depots import DEPOT_COST, free_counter
@@ -262,5 +263,28 @@ def apply_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: Any
                       f"supply (10.5.4)", depot=did, fleet=action.fleet)
 
 
-NAVAL_ACTIONS = ((Load, verify_load, apply_load),)
-LAND_ACTIONS = ((Disembark, verify_disembark, apply_disembark), (FleetDepot, verify_fleet_depot, apply_fleet_depot))
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _load_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Load]:
+    for fleet in candidates.own_fleets(state, power):
+        if fleet.location.kind is LocationKind.PORT:
+            port = fleet.location.site
+            yield from (Load(fleet.id, c.id) for c in control.corps_at(state, port) if controller(state, c) == power)
+
+
+def _disembark_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Disembark]:
+    for _, corps in sorted(state.units.items()):
+        if isinstance(corps, Corps) and corps.location.kind is LocationKind.ABOARD and controller(state, corps) == power:
+            fleet = state.units.get(corps.location.site)
+            if isinstance(fleet, Fleet):
+                yield from (Disembark(corps.id, a) for a in landing_areas(state, ctx, fleet))
+
+
+def _fleet_depot_candidates(state: GameState, power: str, ctx: Any) -> Iterator[FleetDepot]:
+    yield from (FleetDepot(f.id) for f in candidates.own_fleets(state, power) if f.location.kind is LocationKind.SEA)
+
+
+NAVAL_ACTIONS = ((Load, verify_load, apply_load, _load_candidates),)
+LAND_ACTIONS = ((Disembark, verify_disembark, apply_disembark, _disembark_candidates),
+                (FleetDepot, verify_fleet_depot, apply_fleet_depot, _fleet_depot_candidates))

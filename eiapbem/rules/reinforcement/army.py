@@ -15,11 +15,12 @@ Factors that cannot be placed are lost when the power ends its slot
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, relations, supply
+from eiapbem.rules import candidates, control, engine, relations, supply
 from eiapbem.rules.model import (
     Depot,
     Corps,
@@ -33,7 +34,7 @@ from eiapbem.rules.model import (
 from eiapbem.rules.model.common import NonNeg
 from eiapbem.rules.model.base import OneOf, Record
 from eiapbem.rules.model.powers import BuildOrder, build_key
-from eiapbem.rules.reinforcement.common import check_due, take_factors
+from eiapbem.rules.reinforcement.common import check_due, due_factors, purchased, take_factors
 from eiapbem.rules.forces import (
     NO_REINFORCEMENT,
     STACK_LIMIT,
@@ -43,12 +44,14 @@ from eiapbem.rules.forces import (
     check_holds,
     check_nation,
     check_transfer,
+    corps_capacity,
     factors_from,
     move_factors,
     own_unit,
     removed_log,
     the_area,
     the_corps,
+    transfer_candidates,
 )
 from eiapbem.rules.placement import add_to_garrison, check_placement, place, pool_counter
 
@@ -445,14 +448,91 @@ def _apply_demobilise(state: GameState, power: str, a: Demobilise, ctx: Any) -> 
     return engine.log(state, power, "reinforcement.demobilise", f"{power} demobilises {f.describe()} of {g.id}", garrison=g.id)
 
 
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _nations(state: GameState, power: str) -> tuple[str, ...]:
+    return (power,) + state.free_states(power)
+
+
+def _home_cities(state: GameState, ctx: Any, nation: str) -> list[str]:
+    m = ctx.map
+    return [a for a in sorted(m.areas) if m.areas[a].city is not None and supply.is_home_area(state, m, a, nation)]
+
+
+def _own_army(state: GameState, power: str, cls: type[Any]) -> list[Any]:
+    return [u for _, u in sorted(state.units.items()) if isinstance(u, cls) and u.nation in _nations(state, power)
+            and u.location.kind in (LocationKind.AREA, LocationKind.CITY)]
+
+
+def _place_corps_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PlaceCorps]:
+    bought = [u for _, u in sorted(state.units.items()) if isinstance(u, Corps) and u.nation in _nations(state, power)
+              and purchased(state, u)]
+    corps_on_map = _own_army(state, power, Corps)
+    for corps in bought:
+        due = due_factors(state, corps.nation).to_obj()
+        fit = candidates.room(corps_capacity(ctx, corps), corps.factors)
+        places = [(PlaceCorps(corps.id, area=a), a) for a in _home_cities(state, ctx, corps.nation)]
+        places += [(PlaceCorps(corps.id, with_corps=c.id), c.location.site) for c in corps_on_map]
+        for where, area in places:
+            for chosen in candidates.counts(due, candidates.ARMY_FIELDS, fit):
+                yield where.replace(**chosen)
+            for source in control.units_at(state, area):  # 7.2.1: factors of a corps or garrison there
+                if isinstance(source, (Corps, Garrison)) and source.nation == corps.nation:
+                    for chosen in candidates.counts(source.factors.to_obj(), candidates.ARMY_FIELDS, fit):
+                        yield where.replace(source=source.id, **chosen)
+
+
+def _add_factors_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AddFactors]:
+    for corps in _own_army(state, power, Corps):
+        due = due_factors(state, corps.nation).to_obj()
+        fit = candidates.room(corps_capacity(ctx, corps), corps.factors)
+        for chosen in candidates.counts(due, candidates.ARMY_FIELDS, fit):
+            yield AddFactors(corps.id, **chosen)
+
+
+def _add_garrison_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AddToGarrison]:
+    depots = sorted({u.location.site for u in state.units.values() if isinstance(u, Depot) and u.power == power
+                     and u.location.kind is LocationKind.AREA})
+    for nation in _nations(state, power):
+        due = due_factors(state, nation).to_obj()
+        for chosen in candidates.counts(due, candidates.GARRISON_FIELDS):
+            name = "" if nation == power else nation
+            yield from (AddToGarrison(a, name, "city", **chosen) for a in _home_cities(state, ctx, nation))
+            if nation == power:
+                yield from (AddToGarrison(a, name, "depot", **chosen) for a in depots)
+
+
+def _convert_candidates(state: GameState, power: str, ctx: Any) -> Iterator[ConvertToInfantry]:
+    for nation in _nations(state, power):
+        for chosen in candidates.counts(due_factors(state, nation).to_obj(), ("guard", "cavalry")):
+            yield ConvertToInfantry("" if nation == power else nation, **chosen)
+
+
+def _transfer_candidates(state: GameState, power: str, ctx: Any) -> Iterator[TransferFactors]:
+    for source, target, chosen in transfer_candidates(state, power, ctx):
+        yield TransferFactors(source, target, **chosen)
+
+
+def _move_city_candidates(state: GameState, power: str, ctx: Any) -> Iterator[MoveCityRural]:
+    for corps in _own_army(state, power, Corps):
+        yield MoveCityRural(corps.id, "rural" if corps.location.kind is LocationKind.CITY else "city")
+
+
+def _demobilise_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Demobilise]:
+    for g in _own_army(state, power, Garrison):
+        for chosen in candidates.counts(g.factors.to_obj(), candidates.GARRISON_FIELDS):
+            yield Demobilise(g.id, **chosen)
+
+
 ACTIONS = (
-    (PlaceCorps, _verify_place_corps, _apply_place_corps),
-    (AddFactors, _verify_add_factors, _apply_add_factors),
-    (AddToGarrison, _verify_add_garrison, _apply_add_garrison),
-    (ConvertToInfantry, _verify_convert, _apply_convert),
-    (TransferFactors, _verify_transfer, _apply_transfer),
-    (MoveCityRural, _verify_move_city, _apply_move_city),
-    (Demobilise, _verify_demobilise, _apply_demobilise),
+    (PlaceCorps, _verify_place_corps, _apply_place_corps, _place_corps_candidates),
+    (AddFactors, _verify_add_factors, _apply_add_factors, _add_factors_candidates),
+    (AddToGarrison, _verify_add_garrison, _apply_add_garrison, _add_garrison_candidates),
+    (ConvertToInfantry, _verify_convert, _apply_convert, _convert_candidates),
+    (TransferFactors, _verify_transfer, _apply_transfer, _transfer_candidates),
+    (MoveCityRural, _verify_move_city, _apply_move_city, _move_city_candidates),
+    (Demobilise, _verify_demobilise, _apply_demobilise, _demobilise_candidates),
 )
 
-__all__ = [c.__name__ for c, _, _ in ACTIONS] + ["check_corps_takes", "check_garrison_takes"]
+__all__ = [unit[0].__name__ for unit in ACTIONS] + ["check_corps_takes", "check_garrison_takes"]

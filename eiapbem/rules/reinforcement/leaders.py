@@ -12,11 +12,12 @@ economic rules' business: here they cannot be placed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, supply
+from eiapbem.rules import candidates, control, engine, supply
 from eiapbem.rules.model import Corps, GameState, Leader, LeaderStatus, LocationKind
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.forces import the_leader
@@ -117,7 +118,23 @@ def _apply_retire(state: GameState, power: str, a: RetireLeader, ctx: Any) -> en
                       leader=lead.id, returns=str(back))
 
 
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _assign_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AssignLeader]:
+    units = [u.id for u in candidates.own_corps(state, power) + candidates.own_fleets(state, power)]
+    for lid, lead in sorted(state.leaders.items()):
+        if lead.power == power or lead.loaned_to == power:
+            yield from (AssignLeader(lid, u) for u in units)
+
+
+def _retire_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RetireLeader]:
+    for lid, lead in sorted(state.leaders.items()):
+        if lead.power == power and lead.status is LeaderStatus.ON_MAP:
+            yield RetireLeader(lid)
+
+
 ACTIONS = (
-    (AssignLeader, _verify_assign, _apply_assign),
-    (RetireLeader, _verify_retire, _apply_retire),
+    (AssignLeader, _verify_assign, _apply_assign, _assign_candidates),
+    (RetireLeader, _verify_retire, _apply_retire, _retire_candidates),
 )

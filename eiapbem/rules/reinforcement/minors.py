@@ -11,18 +11,21 @@ controller's slot (``hooks.finish``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, supply
-from eiapbem.rules.model import Corps, Factors, Fleet, GameState, Location, LocationKind, MinorCountry, Ships
+from eiapbem.rules import candidates, engine, supply
+from eiapbem.rules.model import Corps, Factors, Fleet, GameState, Location, LocationKind, MinorCountry, POOL, Ships
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.model.common import NonNeg
 from eiapbem.rules.forces import (
     check_garrison_room,
+    corps_capacity,
     covers,
     factors_from,
+    fleet_capacity,
     ships_from,
     the_area,
 )
@@ -194,8 +197,55 @@ def finish_minor_setup(state: GameState, power: str) -> GameState:
     return state
 
 
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _setting_up(state: GameState, power: str) -> list[str]:
+    return [slug for slug, m in state.minors.items() if m.controller == power and m.setup_due]
+
+
+def _borders(state: GameState, ctx: Any, slug: str) -> list[str]:
+    m = ctx.map
+    return [a for a in sorted(m.areas) if supply.is_home_area(state, m, a, slug)]
+
+
+def _pool_of(state: GameState, slug: str, cls: type[Any]) -> list[Any]:
+    return [u for _, u in sorted(state.units.items()) if isinstance(u, cls) and u.nation == slug and u.location == POOL]
+
+
+def _minor_corps_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetUpMinorCorps]:
+    for slug in _setting_up(state, power):
+        stored = state.minors[slug].stored_factors.to_obj()
+        areas = _borders(state, ctx, slug)
+        for corps in _pool_of(state, slug, Corps):
+            fit = candidates.room(corps_capacity(ctx, corps), corps.factors)
+            for chosen in candidates.counts(stored, candidates.ARMY_FIELDS, fit):
+                for a in areas:
+                    yield SetUpMinorCorps(slug, corps.id, a, False, **chosen)
+                    if ctx.map.areas[a].city is not None:
+                        yield SetUpMinorCorps(slug, corps.id, a, True, **chosen)
+
+
+def _minor_garrison_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetUpMinorGarrison]:
+    for slug in _setting_up(state, power):
+        cities = [a for a in _borders(state, ctx, slug) if ctx.map.areas[a].city is not None]
+        for chosen in candidates.counts(state.minors[slug].stored_factors.to_obj(), candidates.GARRISON_FIELDS):
+            yield from (SetUpMinorGarrison(slug, a, **chosen) for a in cities)
+
+
+def _minor_fleet_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetUpMinorFleet]:
+    for slug in _setting_up(state, power):
+        ports = [a for a in _borders(state, ctx, slug) if ctx.map.areas[a].port is not None]
+        for fleet in _pool_of(state, slug, Fleet):
+            fit = candidates.room(fleet_capacity(ctx, fleet), fleet.ships)
+            for chosen in candidates.counts(state.minors[slug].stored_ships.to_obj(), candidates.SHIP_FIELDS, fit):
+                for p in ports:
+                    yield SetUpMinorFleet(slug, fleet.id, p, "", **chosen)
+                    yield from (SetUpMinorFleet(slug, fleet.id, p, sea, **chosen) for sea in ctx.map.areas[p].port.seas)
+
+
 ACTIONS = (
-    (SetUpMinorCorps, _verify_minor_corps, _apply_minor_corps),
-    (SetUpMinorGarrison, _verify_minor_garrison, _apply_minor_garrison),
-    (SetUpMinorFleet, _verify_minor_fleet, _apply_minor_fleet),
+    (SetUpMinorCorps, _verify_minor_corps, _apply_minor_corps, _minor_corps_candidates),
+    (SetUpMinorGarrison, _verify_minor_garrison, _apply_minor_garrison, _minor_garrison_candidates),
+    (SetUpMinorFleet, _verify_minor_fleet, _apply_minor_fleet, _minor_fleet_candidates),
 )

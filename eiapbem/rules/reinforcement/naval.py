@@ -11,18 +11,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import control, engine, supply
+from eiapbem.rules import candidates, control, engine, supply
 from eiapbem.rules.model import POOL, Fleet, GameState, Location, LocationKind, MinorStatus, Ships
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.model.common import NonNeg
-from eiapbem.rules.reinforcement.common import due_ships, take_ships
+from eiapbem.rules.reinforcement.common import due_ships, purchased, take_ships
 from eiapbem.rules.forces import (
     check_holds,
     covers,
+    fleet_capacity,
     own_unit,
     ships_from,
     the_area,
@@ -222,10 +224,51 @@ def _apply_transfer_ships(state: GameState, power: str, a: TransferShips, ctx: A
     return out.then(_removed(out.state, power, removed))
 
 
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _own_fleets(state: GameState, power: str) -> list[Fleet]:
+    return [u for _, u in sorted(state.units.items()) if isinstance(u, Fleet) and u.location.kind is not LocationKind.POOL
+            and u.nation in (power,) + state.free_states(power)]
+
+
+def _place_fleet_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PlaceFleet]:
+    m = ctx.map
+    fleets = _own_fleets(state, power)
+    for fleet in [u for _, u in sorted(state.units.items()) if isinstance(u, Fleet) and purchased(state, u)
+                  and u.nation in (power,) + state.free_states(power)]:
+        fit = candidates.room(fleet_capacity(ctx, fleet), fleet.ships)
+        for port in sorted(a for a in m.areas if m.areas[a].port is not None and supply.is_home_area(state, m, a, fleet.nation)):
+            for chosen in candidates.counts(due_ships(state, fleet.nation, port).to_obj(), candidates.SHIP_FIELDS, fit):
+                yield PlaceFleet(fleet.id, port, "reinforcements", **chosen)
+            here = Location(LocationKind.PORT, port)
+            for source in (f for f in fleets if f.location == here and f.nation == fleet.nation):
+                for chosen in candidates.counts(source.ships.to_obj(), candidates.SHIP_FIELDS, fit):
+                    yield PlaceFleet(fleet.id, port, source.id, **chosen)
+
+
+def _add_ships_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AddShips]:
+    for fleet in _own_fleets(state, power):
+        if fleet.location.kind is LocationKind.PORT:
+            due = due_ships(state, fleet.nation, fleet.location.site).to_obj()
+            for chosen in candidates.counts(due, candidates.SHIP_FIELDS, candidates.room(fleet_capacity(ctx, fleet), fleet.ships)):
+                yield AddShips(fleet.id, **chosen)
+
+
+def _transfer_ships_candidates(state: GameState, power: str, ctx: Any) -> Iterator[TransferShips]:
+    fleets = _own_fleets(state, power)
+    for source in fleets:
+        for target in fleets:
+            if target.id != source.id and target.location == source.location and target.nation == source.nation:
+                fit = candidates.room(fleet_capacity(ctx, target), target.ships)
+                for chosen in candidates.counts(source.ships.to_obj(), candidates.SHIP_FIELDS, fit):
+                    yield TransferShips(source.id, target.id, **chosen)
+
+
 ACTIONS = (
-    (PlaceFleet, _verify_place_fleet, _apply_place_fleet),
-    (AddShips, _verify_add_ships, _apply_add_ships),
-    (TransferShips, _verify_transfer_ships, _apply_transfer_ships),
+    (PlaceFleet, _verify_place_fleet, _apply_place_fleet, _place_fleet_candidates),
+    (AddShips, _verify_add_ships, _apply_add_ships, _add_ships_candidates),
+    (TransferShips, _verify_transfer_ships, _apply_transfer_ships, _transfer_ships_candidates),
 )
 
 __all__ = ["AddShips", "PlaceFleet", "TransferShips"]

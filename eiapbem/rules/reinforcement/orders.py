@@ -12,6 +12,7 @@ enemy goes home).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -136,8 +137,36 @@ def _apply_recall(state: GameState, power: str, a: RecallUnit, ctx: Any) -> engi
 # The loaned-unit rules of play live in the phase-neutral ``eiapbem.rules.loans`` (land and naval use them too).
 
 
+# ----------------------------------------------------------------- candidates (engine.legal_actions)
+
+
+def _change_order_candidates(state: GameState, power: str, ctx: Any) -> Iterator[ChangeOrder]:
+    if power in MOVABLE:
+        yield from (ChangeOrder(n) for n in range(1, len(POWERS) + 1))
+
+
+def _loanable(state: GameState, power: str) -> list[str]:
+    units = [uid for uid, u in sorted(state.units.items()) if isinstance(u, (Corps, Fleet))
+             and u.nation in (power,) + state.free_states(power) and u.location.kind is not LocationKind.POOL]
+    return units + [lid for lid, lead in sorted(state.leaders.items()) if lead.power == power
+                    and lead.status is LeaderStatus.ON_MAP]
+
+
+def _lend_candidates(state: GameState, power: str, ctx: Any) -> Iterator[LendUnit]:
+    allies = relations.allies(state, power)
+    if allies:
+        for uid in _loanable(state, power):
+            yield from (LendUnit(uid, ally) for ally in allies)
+
+
+def _recall_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RecallUnit]:
+    for uid in _loanable(state, power):
+        if _lendable(state, power, uid).loaned_to is not None:
+            yield RecallUnit(uid)
+
+
 ACTIONS = (
-    (ChangeOrder, _verify_change_order, _apply_change_order),
-    (LendUnit, _verify_lend, _apply_lend),
-    (RecallUnit, _verify_recall, _apply_recall),
+    (ChangeOrder, _verify_change_order, _apply_change_order, _change_order_candidates),
+    (LendUnit, _verify_lend, _apply_lend, _lend_candidates),
+    (RecallUnit, _verify_recall, _apply_recall, _recall_candidates),
 )

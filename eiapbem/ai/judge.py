@@ -1,0 +1,571 @@
+"""How the computer judges a war: the board of forces, the sides of a war and what a war is worth (issue 28 item 1).
+
+The strategic layer (``eiapbem.ai.strategy``) asks three questions of the state, answered here with whole
+numbers only (no float), the same at every client:
+
+- **the board** (``board``): each power's land might (``assess.power_strength``: army factors times morale, its own
+  and its minors'), its warships, its wars and alliances and its level, read once per state;
+- **the sides of a war** (``sides``, ``strength``): what each side brings against the other.  A power's army is
+  shared among its fronts in proportion to each enemy's might at its distance (``prox``: movement points between
+  the home nations, 10.4.1 costs over the map, neutral minors let armies pass, 6.1.1); Great Britain's army is an
+  island's and counts for ``ISLAND`` percent on land.  What a level sees of the sides is its ``judgment``: ``own``
+  (the two powers' whole armies, no distance), ``allies`` (co-belligerents, the allies the defender calls and those
+  the aggressor may then call, 6.3.2, and distances) or ``coalition`` (also a second front: the strongest hostile
+  power left out of the war keeps part of its army home, ``WATCH``);
+- **what a war is worth** (``judge_war``): the chance that the enemy sues and that it sues itself (``WIN`` by the
+  ratio of the sides; at sea for a war with Great Britain, whose island is taken only by a fleet) and what each
+  outcome does to its political status (6.2.1: -3 to declare, 6.4.2: +3 for a conditional surrender accepted, +2
+  for a royal marriage B.4 at the levels whose terms ask it, -5 for surrendering, and ``BATTLES`` for the battles
+  that go the way of the chances, 000:3219-3222), held over the level's horizon (``Level.plan_months``): a point
+  held for a quarter is what victory points are made of (12.1: each economic phase's victory points follow the
+  political status), so ``worth`` counts point-quarters; the outcome arrives once the armies have marched and
+  besieged (``months_to_decide``); plus the natural alliance table's stance (15.0) as a standing aim.
+
+``declarations`` is the month's declarations of every computer power, computed alike by each of them (the
+orders are simultaneous, 6.0): coalitions first (powers allied with each other that each gain by declaring on the
+same enemy together, at the levels that weigh coalitions), then each power's best single war given those; a human's
+declaration cannot be foreseen and is not assumed.  ``war_state`` reads how a war stands for the peace decision:
+capitals and home areas held by the enemy (12.4.1 political points lost each economic phase, 12.2.1 taxes), the
+political points of the battles fought in it (the field battles the state keeps) and the balance.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import eiapbem.ai.assess as assess
+from eiapbem.ai.levels import Level, level
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import mapgraph
+from eiapbem.rules.control import area_holder, city_holder, is_besieged
+from eiapbem.rules.diplomacy import war
+from eiapbem.rules.economy.manipulation import CAPITAL_LOSS
+from eiapbem.rules.model import POWERS, Fleet, GameState, LocationKind, Phase, PlayerKind
+from eiapbem.rules.politics import status_box
+from eiapbem.rules.relations import power_of
+from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE, POLITICAL_POINTS
+
+AT_SEA = (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE)
+
+# ----------------------------------------------------------------- the project's numbers (docs/decisions.md)
+
+#: Share (percent) of its land army a power brings against an enemy whose home nation is this many movement points
+#: from its capitals (a 3-point corps covers about 3 a month); beyond the last, ``FAR``.
+PROXIMITY = ((9, 100), (13, 75), (17, 50))
+FAR = 30
+#: A land war farther than this (movement points between the home nations) is out of reach (Great Britain: by sea).
+REACH = 17
+#: Great Britain's army, an island's, counts for this percentage on land (and an enemy's front against it as much).
+ISLAND = 50
+#: The hard level's second front: the strongest hostile power left out of a war weighs this percentage of a front.
+WATCH = 35
+#: Percent chance that the enemy side gives in (sues) within a war, by the ratio of the sides (percent).
+WIN = ((40, 1), (60, 4), (80, 10), (100, 20), (125, 35), (150, 50), (200, 68), (300, 82), (500, 92))
+#: Political points (hundredths) of a war's events, from the POLITICAL POINT CHART (000:3198-3235).
+_PP = POLITICAL_POINTS
+DECLARE = -100 * int(_PP["declare-war-major"].points or 0)
+ROYAL = -100 * int(_PP["royal-marriage-war"].points or 0)
+ACCEPT = 100 * int(_PP["accept-conditional"].points or 0)
+MARRIAGE = 100 * int(_PP["royal-marriage"].points or 0)
+SURRENDER = -100 * int(_PP["surrender-conditional"].points or 0)
+#: What else a victor takes (hundredths of political points, held over a horizon): a province ceded (B.6) or half a
+#: year's taxes in reparations (B.3), which buy factors, and the loser's minors conquered on the way (+1 a district,
+#: 000:3224).
+SPOILS = 300
+#: Political points (hundredths) the battles of a war bring to the side that wins them all (a field battle is 1/2
+#: per corps of the loser, at most 3, 000:3219-3220; two or three battles of armies a war), by the chances.
+BATTLES = 600
+#: Political points (hundredths) of the naval battles of a war at sea to the side whose fleets are the stronger
+#: (+1 per enemy fleet beaten, at most 3, and Nelson's +1, 000:3215-3217; two or three battles a war).
+NAVAL = 600
+#: Warships of a navy whose defeat brings ``NAVAL`` in full (the fewer, the fewer fleets to beat).
+NAVY = 60
+#: Months of siege before a capital falls (11.4), after the march.
+SIEGE_MONTHS = 2
+#: Political points (hundredths, each quarter of the horizon) per point of the natural alliance table's hostility
+#: (15.0): the standing aims of the powers (Great Britain against France is -10).
+HOSTILE = 12
+
+
+def _table(points: tuple[tuple[int, int], ...], x: int) -> int:
+    """Linear interpolation in a table of (x, y) whole numbers, flat beyond its ends."""
+    if x <= points[0][0]:
+        return points[0][1]
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if x <= x1:
+            return y0 + (y1 - y0) * (x - x0) // (x1 - x0)
+    return points[-1][1]
+
+
+def chance(r: int) -> int:
+    """Percent chance that a side ``r`` percent as strong as the other makes it sue (``WIN``)."""
+    return _table(WIN, r)
+
+
+def ratio(mine: int, theirs: int) -> int:
+    """``mine`` as a whole percentage of ``theirs`` (1000 when they have nothing)."""
+    return 1000 if theirs <= 0 else min(1000, mine * 100 // theirs)
+
+
+def hostility(a: str, b: str) -> int:
+    """How inclined ``a`` is to fight ``b``: minus the natural alliance table's value of ``a`` toward ``b`` (15.0)."""
+    return -NATURAL_ALLIANCE[a][b]
+
+
+# ----------------------------------------------------------------- distances (static, per map)
+
+
+_GAPS: "weakref.WeakKeyDictionary[Any, dict[tuple[str, str], tuple[int, int]]]" = weakref.WeakKeyDictionary()
+NO_PATH = 99
+
+
+def gaps(ctx: Any, a: str, b: str, through: tuple[str, ...] | None = ()) -> tuple[int, int]:
+    """(to the nation, to a capital): the least movement points from ``a``'s national capitals to ``b``'s home
+    nation and to ``b``'s nearest national capital (10.4.1 costs, crossing arrows included; ``NO_PATH`` if none),
+    through the two home nations, the minor countries and the majors ``through`` (an ally's access, an enemy's land,
+    13.4); ``through=None``: through any land (where a threat could come from in time)."""
+    m = ctx.map
+    per = _GAPS.setdefault(m, {})
+    key = (a, b, through)
+    got = per.get(key)
+    if got is None:
+        nation = set(m.areas_of_nation(b))
+        caps = set(m.national_capitals(b))
+        to_nation = to_capital = NO_PATH
+        open_ = None if through is None else {a, b, *through}
+
+        def passable(area: str) -> bool:
+            owner = m.area(area).nation
+            return open_ is None or owner in open_ or owner not in POWERS
+
+        for c in m.national_capitals(a):
+            costs = mapgraph.movement_costs(m, c, can_enter=passable)
+            to_nation = min([to_nation] + [v for k, v in costs.items() if k in nation])
+            to_capital = min([to_capital] + [v for k, v in costs.items() if k in caps])
+        got = (to_nation, to_capital)
+        per[key] = got
+    return got
+
+
+def passage(b: "Board", a: str) -> tuple[str, ...]:
+    """The majors whose home nations ``a``'s armies may cross: allies granting it access and enemies (13.4)."""
+    st = b.state
+    return tuple(x for x in POWERS if x != a and (x in st.powers[a].wars or a in st.powers[x].access))
+
+
+def _proximity(d: int) -> int:
+    return next((p for most, p in PROXIMITY if d <= most), FAR)
+
+
+def prox(b: "Board", a: str, q: str) -> int:
+    """Percent of ``a``'s army it can bring against ``q`` at their distance (``PROXIMITY``) by the ways open to it."""
+    return _proximity(gaps(b.ctx, a, q, passage(b, a))[0])
+
+
+def looming(b: "Board", a: str, q: str) -> int:
+    """``prox`` of a threat: the way ``a`` could come at ``q`` through any land, in time (``gaps`` through all)."""
+    return _proximity(gaps(b.ctx, a, q, None)[0])
+
+
+def in_reach(b: "Board", a: str, q: str) -> bool:
+    """``a`` can wage war on ``q``: by sea (one of them Great Britain) or by land within ``REACH``."""
+    return "GB" in (a, q) or gaps(b.ctx, a, q, passage(b, a))[0] <= REACH
+
+
+def months_to_decide(b: "Board", a: str, q: str) -> int:
+    """Months before a war of ``a`` on ``q`` can be decided: a month to gather, the march to the capital (a corps
+    covers about 3 movement points a month), then the siege (``SIEGE_MONTHS``); Great Britain's by sea."""
+    d = 6 if "GB" in (a, q) else gaps(b.ctx, a, q, passage(b, a))[1]
+    return 1 + -(-min(d, 30) // 3) + SIEGE_MONTHS
+
+
+# ----------------------------------------------------------------- the board
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the plan reads of one state: every power's land might, warships, wars, allies and level."""
+
+    state: GameState
+    ctx: Any
+    land: dict[str, int]
+    sea: dict[str, int]
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def wars(self, p: str) -> tuple[str, ...]:
+        return tuple(q for q in POWERS if q in self.state.powers[p].wars)
+
+    def allies(self, p: str) -> tuple[str, ...]:
+        return tuple(q for q in POWERS if q in self.state.powers[p].alliances)
+
+    def level(self, p: str) -> Level | None:
+        kind = self.state.powers[p].controller
+        return None if kind is PlayerKind.HUMAN else level(kind)
+
+    def status(self, p: str) -> int:
+        return self.state.powers[p].political_status
+
+    def may_declare(self, p: str, q: str) -> bool:
+        """6.2.2 allows ``p`` to declare war on ``q`` now (the rules' own ``war.check_declaration``)."""
+        key = ("declare", p, q)
+        got = self._memo.get(key)
+        if got is None:
+            try:
+                war.check_declaration(self.state, self.ctx, p, q, ())
+                got = True
+            except IllegalAction:
+                got = False
+            self._memo[key] = got
+        return bool(got)
+
+
+_BOARDS: dict[tuple[int, int], tuple[GameState, Board]] = {}
+_KEEP = 8
+
+
+def board(state: GameState, ctx: Any) -> Board:
+    """The ``Board`` of ``state`` (kept for the last few states: every slot of a power may ask again)."""
+    key = (id(state), id(ctx.map))
+    hit = _BOARDS.get(key)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    land = {p: assess.power_strength(state, ctx, p) for p in POWERS}
+    sea = {p: 0 for p in POWERS}
+    for _, u in sorted(state.units.items()):
+        if isinstance(u, Fleet) and u.location.kind in AT_SEA:
+            owner = power_of(state, u.nation)
+            if owner in sea:
+                sea[owner] += u.ships.heavy + u.ships.light
+    b = Board(state, ctx, land, sea)
+    while len(_BOARDS) >= _KEEP:
+        del _BOARDS[next(iter(_BOARDS))]
+    _BOARDS[key] = (state, b)
+    return b
+
+
+def natural_friends(state: GameState, p: str, q: str) -> bool:
+    """``p`` and ``q`` are natural friends (table value +1 or more either way, 15.0) and ``q`` is at war with none of
+    ``p``'s allies: the computer declares no war on such a power."""
+    if NATURAL_ALLIANCE[p][q] < 1 and NATURAL_ALLIANCE[q][p] < 1:
+        return False
+    return not any(a in state.powers[q].wars for a in state.powers[p].alliances)
+
+
+# ----------------------------------------------------------------- the sides of a war
+
+
+def _weight(b: Board, x: str, e: str, watch: bool = False) -> int:
+    """How much of ``x``'s army its front against ``e`` calls for: ``e``'s might at their distance; for a power
+    only watched (``WATCH``), what it could bring against ``x`` besides its own wars."""
+    if watch:
+        return max(1, brought(b, e, (e,), (x,)) * WATCH // 100)
+    w = b.land[e] * prox(b, x, e) // 100
+    if "GB" in (x, e):
+        w = w * ISLAND // 100
+    return max(1, w)
+
+
+def fronts(b: Board, x: str) -> tuple[str, ...]:
+    """The powers ``x`` fights or will fight this month: its wars and the month's declarations of the computers
+    between it and another (``declarations``; while they are being made, those made so far)."""
+    pending = b._memo.get("pending")
+    if pending is None:
+        pending = declarations(b)
+    return tuple(e for e in POWERS if e in b.state.powers[x].wars or pending.get(x) == e or pending.get(e) == x)
+
+
+def brought(b: Board, x: str, side: tuple[str, ...], other: tuple[str, ...], watch: str | None = None) -> int:
+    """``x``'s land might brought against ``other``: its army shared among its fronts (its wars, this month's, and
+    ``other``, and the watched power) by each enemy's weight, then reduced by the distance to the nearest of
+    ``other``."""
+    fr = fronts(b, x)
+    fronts_ = [e for e in POWERS if e != x and e not in side and (e in fr or e in other)]
+    total = sum(_weight(b, x, e) for e in fronts_) + (_weight(b, x, watch, True) if watch else 0)
+    part = sum(_weight(b, x, e) for e in other)
+    got = b.land[x] * part // total if total else b.land[x]
+    near = max((prox(b, x, y) for y in other), default=FAR)
+    if x == "GB":
+        near = near * ISLAND // 100
+    return got * near // 100
+
+
+def strength(b: Board, side: tuple[str, ...], other: tuple[str, ...], *, home: str | None = None,
+             watch: dict[str, str] | None = None) -> int:
+    """What ``side`` brings against ``other``; ``home`` fights at home, at full strength whatever the distance."""
+    total = 0
+    for x in side:
+        w = (watch or {}).get(x)
+        if x == home:
+            fr = fronts(b, x)
+            fronts_ = [e for e in POWERS if e != x and e not in side and (e in fr or e in other)]
+            t = sum(_weight(b, x, e) for e in fronts_) + (_weight(b, x, w, True) if w else 0)
+            part = sum(_weight(b, x, e) for e in other)
+            total += b.land[x] * part // t if t else b.land[x]
+        else:
+            total += brought(b, x, side, other, w)
+    return total
+
+
+def _order(ps: set[str] | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(p for p in POWERS if p in ps)
+
+
+def sides(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = ()) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The two sides of a war of ``p`` (with ``joining``, declaring on ``q`` the same month) on ``q``, as the level
+    sees them (``Level.judgment``): each power with its allies at war with the other; for a new war the defender's
+    allies too, whom it calls (6.3.2: the defender calls first; an aggressor's allies join only if the defender
+    calls, and only those that gain by it are called: ``ai.diplomacy``).  The other enemies of each side are its
+    fronts (``brought``)."""
+    if lvl.judgment == "own":
+        return (p,), (q,)
+    st = b.state
+    mine = {p, *joining} | {a for a in b.allies(p) if q in st.powers[a].wars}
+    theirs = {q} | {a for a in b.allies(q) if p in st.powers[a].wars}
+    if q not in st.powers[p].wars:
+        theirs |= {a for a in b.allies(q) if a not in mine and a not in st.powers[p].alliances}
+    return _order(mine), _order(theirs)
+
+
+def second_front(b: Board, p: str, mine: tuple[str, ...], theirs: tuple[str, ...]) -> str | None:
+    """The strongest power left out of a war that could attack ``p`` while its army is away: within reach, not
+    allied with it, not a natural friend, not bound by an enforced peace toward it, and not at war with it."""
+    best: tuple[int, str] | None = None
+    for t in POWERS:
+        if t in mine or t in theirs or t in b.state.powers[p].alliances or not in_reach(b, t, p):
+            continue
+        if natural_friends(b.state, p, t) or t in b.state.powers[p].enforced_peace:
+            continue
+        w = _weight(b, p, t)
+        if best is None or w > best[0]:
+            best = (w, t)
+    return None if best is None else best[1]
+
+
+def sea_ratio(b: Board, mine: tuple[str, ...], theirs: tuple[str, ...]) -> int:
+    return ratio(sum(b.sea[x] for x in mine), sum(b.sea[x] for x in theirs))
+
+
+# ----------------------------------------------------------------- what a war is worth
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A war of ``power`` on ``enemy`` as its level judges it."""
+
+    power: str
+    enemy: str
+    mine: tuple[str, ...]
+    theirs: tuple[str, ...]
+    #: ``mine``'s strength as a percentage of ``theirs``' (land; the chances also weigh the sea with Britain).
+    ratio: int
+    #: Percent chances that the enemy sues and that ``power`` must sue.
+    win: int
+    lose: int
+    #: ``power``'s part (percent) of what its side brings: the battles' points are shared by it, and a surrender's
+    #: go to those whose forces fight (6.4.2: a loser sues a victor with forces inside it, or every enemy at once).
+    share: int
+    #: Political points (hundredths) ``power`` may expect from the naval battles of a war with Great Britain on one
+    #: side (000:3215-3218), by the warships of the two sides.
+    naval: int
+    #: Political points held over the level's horizon (point-quarters, hundredths) the war brings, its declaration
+    #: included when new (``worth``).
+    worth: int
+
+
+def outlook(b: Board, p: str, q: str, lvl: Level, mine: tuple[str, ...], theirs: tuple[str, ...]
+            ) -> tuple[int, int, int, int, int]:
+    """(ratio, win %, lose %, share %, naval points) of ``p``'s side ``mine`` against ``q``'s side ``theirs``."""
+    watch = {}
+    if lvl.judgment == "coalition":
+        t = second_front(b, p, mine, theirs)
+        if t is not None:
+            watch[p] = t
+    own = lvl.judgment == "own"
+    a = sum(b.land[x] for x in mine) if own else strength(b, mine, theirs, watch=watch)
+    d = sum(b.land[x] for x in theirs) if own else strength(b, theirs, mine, home=q)
+    r = ratio(a, d)
+    win, lose = chance(r), chance(ratio(d, a))
+    naval = 0
+    if "GB" in mine or "GB" in theirs:
+        sr = sea_ratio(b, mine, theirs)
+        ships = min(sum(b.sea[x] for x in mine), sum(b.sea[x] for x in theirs))  # only so many fleets to beat
+        naval = (chance(sr) - chance(ratio(sum(b.sea[x] for x in theirs), sum(b.sea[x] for x in mine)))) * NAVAL \
+            * min(NAVY, ships) // NAVY // 100
+        if q == "GB":
+            win = win * chance(sr) // 100  # 8.6: Britain is reached by sea
+        if p == "GB":
+            lose = lose * chance(ratio(sum(b.sea[x] for x in theirs), sum(b.sea[x] for x in mine))) // 100
+        if b.sea[p] == 0:
+            naval = 0
+    mine_alone = b.land[p] if own else strength(b, (p,), theirs, watch=watch) if len(mine) > 1 else a
+    share = 100 if len(mine) == 1 else ratio(mine_alone, a)
+    return r, win, lose, share, naval
+
+
+def worth(b: Board, p: str, q: str, lvl: Level, win: int, lose: int, *, new: bool, share: int = 100,
+          naval: int = 0) -> int:
+    """Political points held over ``lvl.plan_months`` (point-quarters, hundredths) that a war of ``p`` on ``q`` with
+    these chances brings: the declaration from now (when ``new``, 6.2.1), from the month the war can be decided
+    (``months_to_decide``) the surrender the enemy makes or ``p`` makes (6.4.2), the battles going the way of the
+    chances (000:3219-3222) and the naval battles (000:3215-3218); plus the natural alliance table's stance."""
+    h = lvl.plan_months
+    t = 0 if lvl.judgment == "own" else min(h, months_to_decide(b, p, q))  # the easy level expects it at once
+    cost = DECLARE + (ROYAL if q in b.state.powers[p].royal_marriages else 0) if new else 0
+    # 6.4.2: each victor the loser sues gains its own points (one with forces in its home nation, or all at once):
+    # a member bringing under a tenth of its side counts for nothing, from a third or so in full
+    part = max(0, min(100, 3 * share - 30))
+    surrender = (ACCEPT + (MARRIAGE if lvl.terms == "harsh" else 0) + SPOILS) * part // 100
+    outcome = (win * surrender - lose * SURRENDER + (win - lose) * BATTLES * share // 100) // 100 + naval
+    return (-cost * h + outcome * (h - t)) // 3 + HOSTILE * max(0, hostility(p, q)) * h // 3
+
+
+def judge_war(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = ()) -> Judgement:
+    """How ``p`` at level ``lvl`` judges a war on ``q`` (declared with ``joining``, or the one it fights)."""
+    mine, theirs = sides(b, p, q, lvl, joining)
+    r, win, lose, share, naval = outlook(b, p, q, lvl, mine, theirs)
+    new = q not in b.state.powers[p].wars
+    return Judgement(p, q, mine, theirs, r, win, lose, share, naval,
+                     worth(b, p, q, lvl, win, lose, new=new, share=share, naval=naval))
+
+
+def candidates(b: Board, p: str, lvl: Level) -> tuple[str, ...]:
+    """The major powers ``p`` weighs a declaration on this month: within reach, not allies, not at war with it, not
+    natural friends, allowed by 6.2.2; the ``lvl.plan_candidates`` most hostile (then strongest, then by order)."""
+    ps = b.state.powers[p]
+    if ps.must_sue_for_peace or status_box(b.ctx, ps.political_status)["zone"] == "fiasco":
+        return ()
+    out = [q for q in POWERS if q != p and q not in ps.alliances and q not in ps.wars and in_reach(b, p, q)
+           and not natural_friends(b.state, p, q) and b.may_declare(p, q)]
+    out.sort(key=lambda q: (-hostility(p, q), -b.land[q], POWERS.index(q)))
+    return tuple(out[:lvl.plan_candidates])
+
+
+def declarations(b: Board) -> dict[str, str]:
+    """The month's declarations of war between majors of every computer power, as each of them computes them (in
+    the diplomacy phase; none in the other phases of the month)."""
+    slot = b.state.slot
+    if slot is None or slot.phase is not Phase.DIPLOMACY:
+        return {}
+    got = b._memo.get("declarations")
+    if got is None:
+        b._memo.pop("pending", None)
+        got = _declarations(b)
+        b._memo["declarations"] = got
+    return dict(got)
+
+
+def _declarations(b: Board) -> dict[str, str]:
+    computers = [p for p in POWERS if b.level(p) is not None]
+    computers.sort(key=lambda p: (-b.land[p], POWERS.index(p)))
+    decided: dict[str, str] = {}
+    b._memo["pending"] = decided  # the fronts of the declarations made so far (``fronts``)
+    # 1. coalitions: powers allied with each other, each better off declaring on the same enemy together
+    for q in sorted(POWERS, key=lambda x: (-b.land[x], POWERS.index(x))):
+        group = [p for p in computers if p not in decided and q in candidates(b, p, _lvl(b, p))
+                 and _lvl(b, p).judgment == "coalition"]
+        group = [p for p in group if any(a in group for a in b.allies(p))]
+        while len(group) > 1:
+            js = {p: judge_war(b, p, q, _lvl(b, p), tuple(x for x in group if x != p)) for p in group}
+            worst = min(group, key=lambda p: (js[p].worth, -POWERS.index(p)))
+            if js[worst].worth > 0:
+                for p in group:
+                    decided[p] = q
+                break
+            group.remove(worst)
+    # 2. single wars, the strongest power first, each joining its allies' declarations on the same enemy
+    for _ in range(2):
+        for p in computers:
+            if p in decided:
+                continue
+            lvl = _lvl(b, p)
+            best: Judgement | None = None
+            for q in candidates(b, p, lvl):
+                j = judge_war(b, p, q, lvl, tuple(x for x, t in decided.items() if t == q and x in b.allies(p)))
+                if j.worth > 0 and (best is None or j.worth > best.worth):
+                    best = j
+            if best is not None:
+                decided[p] = best.enemy
+    out = {p: decided[p] for p in POWERS if p in decided}
+    b._memo["pending"] = out
+    return out
+
+
+def _lvl(b: Board, p: str) -> Level:
+    got = b.level(p)
+    if got is None:
+        raise IllegalAction(f"{p} is played by a human; the computer plans no war for it")
+    return got
+
+
+# ----------------------------------------------------------------- how a war stands
+
+
+@dataclass(frozen=True)
+class WarState:
+    """How ``power``'s war with ``enemy`` stands, read from the state."""
+
+    power: str
+    enemy: str
+    months: int
+    #: Political points lost each economic phase for ``power``'s national capitals the enemy side holds, unbesieged
+    #: (12.4.1), and the same for the enemy's capitals ``power``'s side holds.
+    capitals_lost: int
+    capitals_held: int
+    #: Home areas held by the enemy side (and enemy corps unbesieged at home, 6.2.2); the same the other way.
+    areas_lost: int
+    areas_held: int
+    #: Net political points of the field battles between the two sides since the war began (000:3219-3222).
+    battles: int
+
+
+def _held_by(b: Board, nation: str, side: set[str]) -> tuple[int, int]:
+    """(capital points, home areas) of ``nation`` held by ``side``."""
+    st, ctx = b.state, b.ctx
+    caps = 0
+    for c in ctx.map.national_capitals(nation):
+        if power_of(st, city_holder(st, ctx, c)) in side and not is_besieged(st, ctx, c):
+            caps += -int(CAPITAL_LOSS.get(c) or -1)
+    areas = sum(1 for a in ctx.map.areas_of_nation(nation) if power_of(st, area_holder(st, ctx, a)) in side)
+    areas += sum(1 for uid in war.enemy_corps_at_home(st, ctx, nation)
+                 if power_of(st, getattr(st.units[uid], "nation", None)) in side)
+    return caps, areas
+
+
+def battle_points(b: Board, p: str, e: str, since_index: int) -> int:
+    """Net political points of ``p`` in the finished field battles against ``e`` since the month ``since_index``."""
+    total = 0
+    for _, bt in sorted(b.state.battles.items()):
+        if not bt.winner or bt.winner == "none":
+            continue
+        month = bt.id.split(":")[1]
+        y, m = month.split("-")
+        if int(y) * 12 + int(m) - 1 < since_index:
+            continue
+        powers = {bt.attacker.power, bt.defender.power}
+        if powers != {p, e}:
+            continue
+        ev = next((x for x in bt.events if x.kind == "battle.political-points"), None)
+        if ev is None:
+            continue
+        won = bt.side(bt.winner).power == p
+        total += int(ev.params.get("gain", 0)) if won else -int(ev.params.get("loss", 0))
+    return total
+
+
+def war_state(b: Board, p: str, e: str) -> WarState:
+    st = b.state
+    w = st.powers[p].wars[e]
+    mine = {p} | {a for a in b.allies(p) if e in st.powers[a].wars}
+    theirs = {e} | {a for a in b.allies(e) if p in st.powers[a].wars}
+    caps_lost, areas_lost = _held_by(b, p, theirs)
+    caps_held, areas_held = _held_by(b, e, mine)
+    return WarState(p, e, st.date.index - w.since.index, caps_lost, caps_held, areas_lost, areas_held,
+                    battle_points(b, p, e, w.since.index))
+
+
+__all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "WIN", "WarState", "battle_points", "board", "brought",
+           "candidates", "chance", "declarations", "gaps", "hostility", "in_reach", "judge_war", "looming", "months_to_decide",
+           "natural_friends", "outlook", "passage", "prox", "ratio", "second_front", "sides", "strength", "war_state",
+           "worth"]

@@ -1,0 +1,446 @@
+"""A power's war plan, re-judged each month from the state (issue 28 item 1; DESIGN.md 8).
+
+``war_plan(state, power, lvl, ctx)`` is a pure function of the state, the power, its level and the rules context
+(its dice are not used: every slot of the power, diplomacy, naval and land alike, gets the same plan from the same
+state).  The diplomacy orders (``ai.diplomacy``) are made from it, and the land and naval play read its aims, so
+that declarations, alliances, calls, subsidies, suits and the armies agree.  It answers:
+
+- **whom to fight**: ``declare``, at most one major power a month, from ``judge.declarations`` (the month's
+  declarations of every computer, coalitions of allies first): a war is declared when it is worth victory points
+  over the level's horizon (``judge.judge_war``); ``enemies`` are the powers at war with it and the one it declares
+  on; ``main_enemy`` is the enemy that holds its land, else the one whose aims are worth most to it;
+- **whom to ally with**: ``threat`` is the strongest power that could attack it (its most dangerous enemy when at
+  war); ``alliances`` are the powers it asks to ally with (6.5): those that face the same threat and are its natural
+  friends by the natural alliance table (15.0, +1 both ways; -1 will do for two powers already at war with the
+  threat), not friends of the threat, the friendliest first, up to ``Level.seek_alliances``; a power that cannot
+  stand against the threat with all the help it could find asks the threat itself (``overawed``); ``friends`` are the allies whose wars it supports (it answers their calls, 6.3);
+  ``subsidies`` are money given to allies fighting its enemies (6.12, 12.3), a share of its treasury above
+  ``RESERVE`` (Great Britain's coalitions are paid for this way: its money outruns its manpower);
+- **what to take**: ``aims``, best first: the enemies' national capitals (an occupied capital costs its owner
+  political points each economic phase, 12.4.1, and no taxes, 12.2.1, and makes it sue), their home provinces'
+  cities (taxes, and what a peace may cede, B.6), the minors they control (+1 per district conquered, 000:3224,
+  -1 to them), its own cities they hold, and the neutral minors it is at war with;
+- **when to make peace**: for each enemy, what going on is worth over the horizon (``judge.judge_war`` on the
+  war as it stands, faded by war-weariness when nothing is decided, plus what the occupation of its capitals and
+  the battles lost cost it each quarter) against what a peace costs (a conditional surrender's -5 and the victor's
+  terms, 6.4.2; an informal peace costs nothing, 6.4.1): ``sue`` when a surrender costs less than going on,
+  ``informal`` when the war is worth nothing more and the enemy would accept, ``accept_informal`` when the war is
+  worth nothing more to it; ``peace`` is both.
+
+Victory points are the measure throughout (12.1, via the political status display), so that a war is weighed by
+what it may win against the -3 of its declaration (6.2.1), over a horizon of months and not this month alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import eiapbem.ai.assess as assess
+import eiapbem.ai.judge as judge
+from eiapbem.ai.levels import Level
+from eiapbem.rules.control import city_holder
+from eiapbem.rules.diplomacy import peace as peace_rules
+from eiapbem.rules.diplomacy.alliances import alliance_barred
+from eiapbem.rules.diplomacy.orders import SueForPeace
+from eiapbem.rules.diplomacy.terms import cession_refused
+from eiapbem.rules.economy.manipulation import CAPITAL_LOSS
+from eiapbem.rules.model import POWERS, GameState, MinorStatus, Phase, PlayerKind
+from eiapbem.rules.relations import power_of
+from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE
+
+#: Dollars a power keeps before it gives money to its allies (about a quarter of depot supply and a counter).
+RESERVE = 60
+#: A power facing a threat this many percent of its own might with its possible helpers' joins it instead (if the
+#: natural alliance table lets it: 0 or better both ways).
+BANDWAGON = 300
+#: The least gift worth making (dollars).
+LEAST_GIFT = 5
+#: Aims kept in a plan (best first).
+AIMS = 16
+#: Months at war before an informal peace is offered for a war worth nothing more (the armies need time to meet).
+FIRST_MONTHS = 3
+#: A surrender's political points: unconditional (-8) over conditional (-5) (6.4.2), hundredths.
+UNCONDITIONAL = 300
+#: ``chances``: an enemy capital held makes its owner sue at least this often (percent); each net political point of
+#: the battles moves the chances so many percent, and each home area held so many; war-weariness fades them by
+#: ``WEARINESS`` percent a month past the level's ``weary_months``.
+HELD_CAPITAL = 60
+MOMENTUM = 5
+AREA_MOMENTUM = 2
+WEARINESS = 15
+#: Terms a surrender costs the loser besides its political points (hundredths of political points, by code).
+TERM_COST = {"B.6": 150, "C.4": 400, "B.1": 150, "C.1.a": 150, "C.1.b": 100, "B.3": 50, "C.3": 100, "B.7": 50,
+             "C.1.c": 100, "C.6": 100}
+
+
+@dataclass(frozen=True)
+class Aim:
+    """An area to take from ``enemy`` (or to take back): a capital, a province's city, a minor's capital."""
+
+    enemy: str
+    area: str
+    #: Political points it is worth over the plan's horizon (whole points).
+    worth: int
+
+
+@dataclass(frozen=True)
+class WarPlan:
+    power: str
+    #: Major powers at war with it, and the one it declares war on this month.
+    enemies: tuple[str, ...]
+    main_enemy: str | None
+    aims: tuple[Aim, ...]
+    #: Allies whose wars it supports (it answers their calls, 6.3).
+    friends: tuple[str, ...]
+    #: Enemies it seeks peace with now (a suit or an informal peace).
+    peace: tuple[str, ...]
+    #: The major power it declares war on this month (in the diplomacy phase), or None.
+    declare: str | None = None
+    #: The strongest power that could attack it (its most dangerous enemy when at war).
+    threat: str | None = None
+    #: Suits for peace (enemy, whether it accepts unconditional terms) and informal peace offers (6.4.1-6.4.2).
+    sue: tuple[tuple[str, bool], ...] = ()
+    informal: tuple[str, ...] = ()
+    #: Enemies whose informal peace it accepts (Victory Conditions Screen, 6.4).
+    accept_informal: tuple[str, ...] = ()
+    #: Powers it asks to ally with (6.5) and money it gives allies (6.12), dollars.
+    alliances: tuple[str, ...] = ()
+    subsidies: tuple[tuple[str, int], ...] = ()
+    #: Its judgement of each war it fights or declares, in the powers' order.
+    wars: tuple[judge.Judgement, ...] = ()
+
+
+# ----------------------------------------------------------------- the plan
+
+
+_PLANS: dict[tuple[int, int, str, str], tuple[GameState, WarPlan]] = {}
+_KEEP = 16
+
+
+def war_plan(state: GameState, power: str, lvl: Level, ctx: Any) -> WarPlan:
+    """The war plan of ``power`` at level ``lvl`` in ``state`` (see the module's notes)."""
+    key = (id(state), id(ctx.map), power, lvl.kind.value)
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    plan = _plan(judge.board(state, ctx), power, lvl)
+    while len(_PLANS) >= _KEEP:
+        del _PLANS[next(iter(_PLANS))]
+    _PLANS[key] = (state, plan)
+    return plan
+
+
+def _plan(b: judge.Board, p: str, lvl: Level) -> WarPlan:
+    wars = b.wars(p)
+    slot = b.state.slot
+    if slot is None or slot.phase is not Phase.DIPLOMACY:
+        declare = None  # declarations are made in the diplomacy phase (6.2)
+    elif b.level(p) is not None and b.level(p) == lvl:
+        declare = judge.declarations(b).get(p)
+    else:
+        declare = _own_choice(b, p, lvl)
+    enemies = judge._order(set(wars) | ({declare} if declare else set()))
+    judged = tuple(judge.judge_war(b, p, e, lvl) for e in enemies)
+    sue, informal, accept = _peace(b, p, lvl, judged)
+    aims = _aims(b, p, enemies, lvl)
+    return WarPlan(
+        power=p, enemies=enemies, main_enemy=_main_enemy(b, p, enemies, aims, judged), aims=aims,
+        friends=_friends(b, p), peace=judge._order({e for e, _ in sue} | set(informal)), declare=declare,
+        threat=threat(b, p), sue=sue, informal=informal, accept_informal=accept,
+        alliances=_alliances(b, p, lvl), subsidies=_subsidies(b, p, lvl, enemies), wars=judged)
+
+
+def _own_choice(b: judge.Board, p: str, lvl: Level) -> str | None:
+    """The best war of ``p`` at a level other than its own (a human's power lent to the computer, a test): its own
+    single war, without the other computers' coalitions."""
+    best: judge.Judgement | None = None
+    for q in judge.candidates(b, p, lvl):
+        j = judge.judge_war(b, p, q, lvl)
+        if j.worth > 0 and (best is None or j.worth > best.worth):
+            best = j
+    return None if best is None else best.enemy
+
+
+# ----------------------------------------------------------------- threats, alliances, friends, money
+
+
+def threat(b: judge.Board, p: str) -> str | None:
+    """The strongest power that could attack ``p``: its most dangerous enemy when at war, else the strongest power that
+    is not an ally nor a natural friend, weighed by the distance it would come from (through any land, in time:
+    ``judge.looming``) and by hostility (15.0)."""
+    best: tuple[int, int, str] | None = None
+    wars = b.wars(p)
+    for q in POWERS:
+        if q == p or q in b.state.powers[p].alliances:
+            continue
+        if wars and q not in wars:
+            continue
+        if not wars and judge.natural_friends(b.state, p, q):
+            continue
+        w = b.land[q] * judge.looming(b, q, p) // 100 * (100 + 10 * max(0, judge.hostility(q, p), judge.hostility(p, q))) // 100
+        if "GB" in (p, q):
+            w = w * judge.ISLAND // 100
+        key = (w, -POWERS.index(q), q)
+        if best is None or key > best:
+            best = key
+    return None if best is None else best[2]
+
+
+def overawed(b: judge.Board, p: str, t: str) -> bool:
+    """``p`` cannot hope to stand against ``t`` even with the allies it could find: what ``t`` brings against it is
+    ``BANDWAGON`` percent of its own might with the might its allies and the powers at war with ``t`` can bring.
+    Never Great Britain, nor a power facing it: an island is reached by sea, not by an army's weight."""
+    if "GB" in (p, t):
+        return False
+    helpers = sum(b.land[a] * judge.prox(b, a, p) // 100 for a in POWERS
+                  if a not in (p, t) and (a in b.state.powers[p].alliances or a in b.state.powers[t].wars))
+    return judge.ratio(judge.brought(b, t, (t,), (p,)), b.land[p] + helpers) >= BANDWAGON
+
+
+def _alliances(b: judge.Board, p: str, lvl: Level) -> tuple[str, ...]:
+    """Powers ``p`` asks to ally with (6.5, see the module's notes): those facing the same threat whose natural stance
+    toward it and its own toward them are +1 or better (15.0: an alliance drags each into the other's wars, 6.3),
+    -1 or better when both are already at war with the threat, not friends of the threat; or, overawed by a threat
+    it is not hostile to (``overawed``), the threat."""
+    t = threat(b, p)
+    if t is None or not lvl.seek_alliances:
+        return ()
+    ps = b.state.powers[p]
+    if (t not in ps.wars and overawed(b, p, t) and NATURAL_ALLIANCE[p][t] >= 0 and NATURAL_ALLIANCE[t][p] >= 0
+            and not alliance_barred(b.state, p, t)):
+        return (t,)
+    out = []
+    for r in POWERS:
+        if r in (p, t) or r in ps.alliances or r in ps.wars or alliance_barred(b.state, p, r):
+            continue
+        fighting = t in b.state.powers[r].wars and t in ps.wars
+        least = -1 if fighting else 1
+        if NATURAL_ALLIANCE[p][r] < least or NATURAL_ALLIANCE[r][p] < least or NATURAL_ALLIANCE[r][t] >= 1:
+            continue
+        if t in b.state.powers[r].alliances or (threat(b, r) != t and not fighting) or (not fighting and overawed(b, r, t)):
+            continue
+        out.append((-NATURAL_ALLIANCE[p][r], -b.land[r] * judge.prox(b, r, t) // 100, POWERS.index(r), r))
+    return tuple(x[-1] for x in sorted(out)[:lvl.seek_alliances])
+
+
+def _friends(b: judge.Board, p: str) -> tuple[str, ...]:
+    """Allies whose wars ``p`` supports: every ally but one at war with a natural friend of ``p`` (15.0)."""
+    return tuple(a for a in b.allies(p)
+                 if not any(NATURAL_ALLIANCE[p][e] >= 1 or NATURAL_ALLIANCE[e][p] >= 1
+                            for e in b.wars(a) if e != p))
+
+
+def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """Money to the allies at war with one of ``p``'s enemies (or declaring on it this month), else to those facing
+    the same threat: the level's share of the treasury above ``RESERVE``, shared by their might (6.12)."""
+    pool = (b.state.powers[p].treasury - RESERVE) * lvl.subsidy_share // 100
+    if pool < LEAST_GIFT:
+        return ()
+    joint = judge.declarations(b)
+    fighting = [a for a in b.allies(p)
+                if any(e in b.state.powers[a].wars or joint.get(a) == e for e in enemies)]
+    if not fighting:  # at peace with them: the allies that face the same threat, to stand against it
+        t = threat(b, p)
+        fighting = [a for a in b.allies(p) if t is not None and threat(b, a) == t]
+    weights = {a: max(1, b.land[a]) for a in fighting}
+    total = sum(weights.values())
+    out = []
+    for a in fighting:
+        gift = pool * weights[a] // total
+        if gift >= LEAST_GIFT:
+            out.append((a, gift))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------- peace
+
+
+def surrender_cost(b: judge.Board, p: str, e: str) -> int:
+    """Political points (hundredths) ``p`` gives up by surrendering conditionally to ``e``: -5 (6.4.2) and the terms
+    ``e`` would take (a computer's are its standing orders; a human's are taken to cede a province)."""
+    st = b.state
+    cost = judge.SURRENDER
+    if st.powers[e].controller is PlayerKind.HUMAN:
+        return cost + TERM_COST["B.6"]
+    s = peace_rules.settings(st, e, p)
+    return cost + sum(TERM_COST.get(t, 0) for t in s.terms[:2])
+
+
+def chances(ws: judge.WarState, j: judge.Judgement, lvl: Level) -> tuple[int, int]:
+    """(win %, lose %) of a war as it stands: the balance's chances (``j``) moved by what the war has decided so far
+    -- an enemy capital held (its owner sues to get it back, 6.4 000:736) and battles won, or the reverse -- and faded
+    by war-weariness when it has gone on ``lvl.weary_months`` with no capital taken."""
+    win, lose = j.win, j.lose
+    if ws.capitals_held:
+        win = max(win, HELD_CAPITAL)
+    if ws.capitals_lost:
+        lose = max(lose, HELD_CAPITAL)
+    shift = MOMENTUM * ws.battles + AREA_MOMENTUM * (ws.areas_held - ws.areas_lost)
+    win, lose = max(0, min(100, win + shift)), max(0, min(100, lose - shift))
+    if win + lose > 100:
+        win, lose = win * 100 // (win + lose), lose * 100 // (win + lose)
+    if not (ws.capitals_lost or ws.capitals_held) and ws.months > lvl.weary_months:
+        fade = max(0, 100 - WEARINESS * (ws.months - lvl.weary_months))
+        win, lose = win * fade // 100, lose * fade // 100
+    return win, lose
+
+
+def going_on(b: judge.Board, p: str, e: str, lvl: Level, j: judge.Judgement) -> int:
+    """Political points held over the horizon (point-quarters, hundredths) of going on with the war against ``e``:
+    its chances as it stands (``chances``), and what it costs each quarter until it ends -- the political points of
+    ``p``'s occupied capitals (12.4.1), the taxes of the lost land (a point for an occupied capital and one for every
+    three home areas held by the enemy, 12.2.1), the battles lost at the rate they have been lost."""
+    ws = judge.war_state(b, p, e)
+    win, lose = chances(ws, j, lvl)
+    value = judge.worth(b, p, e, lvl, win, lose, new=False, share=j.share, naval=j.naval)
+    drift = -100 * ws.capitals_lost - 100 * (1 if ws.capitals_lost else 0) - 100 * (ws.areas_lost // 3)
+    drift += 300 * ws.battles // max(3, ws.months) if ws.battles < 0 else 0
+    quarters = max(1, lvl.plan_months // 3)
+    return value + drift * quarters * (quarters + 1) // 2
+
+
+def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ...]
+           ) -> tuple[tuple[tuple[str, bool], ...], tuple[str, ...], tuple[str, ...]]:
+    """(suits, informal offers, informal peace accepted) of ``p`` this month (see the module's notes)."""
+    st = b.state
+    ps = st.powers[p]
+    if ps.must_sue_for_peace:
+        return (), (), ()  # 6.4.3: the rules make the suit of a power in civil disorder themselves
+    quarters = max(1, lvl.plan_months // 3)
+    sue: dict[str, bool] = {}
+    informal: list[str] = []
+    accept: list[str] = []
+    for j in judged:
+        e = j.enemy
+        if e not in ps.wars:
+            continue  # declared this month
+        value = going_on(b, p, e, lvl, j)
+        if value <= 0:
+            accept.append(e)
+        cost = surrender_cost(b, p, e)
+        conditional = -cost * quarters
+        unconditional = -(cost + UNCONDITIONAL) * quarters
+        months = st.date.index - ps.wars[e].since.index
+        ws = judge.war_state(b, p, e)
+        beaten = ws.capitals_lost > 0 or ws.areas_lost > 0 or ws.battles < 0  # the balance alone makes no surrender
+        if value < conditional and (beaten or months >= FIRST_MONTHS):
+            if _would_accept_informal(b, e, p) or not beaten:
+                informal.append(e)
+            else:
+                sue[e] = value < unconditional
+        elif value <= 0 and (beaten and months >= FIRST_MONTHS or months >= lvl.weary_months) and (
+                _would_accept_informal(b, e, p) or st.powers[e].controller is PlayerKind.HUMAN):
+            # a war that hurts nobody costs nothing to keep (a new declaration would cost -3): offered when it has
+            # gone against it, or after ``weary_months`` (a human's acceptance cannot be foreseen)
+            informal.append(e)
+    if sue and peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
+        # 6.4.2: suing an enemy with no forces inside means suing every enemy at once: only when every war is lost
+        if all(e in sue or e in informal for e in ps.wars):
+            sue = {e: sue.get(e, False) for e in judge._order(tuple(ps.wars))}
+            informal = []
+        else:
+            sue = {e: a for e, a in sue.items() if peace_rules.victor_forces_inside(st, b.ctx, e, p)}
+            if peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
+                sue = {}
+    informal = [e for e in informal if e not in sue]
+    return tuple((e, sue[e]) for e in judge._order(tuple(sue))), tuple(informal), tuple(accept)
+
+
+def _would_accept_informal(b: judge.Board, e: str, p: str) -> bool:
+    """``e``, a computer, would accept ``p``'s informal peace this month (its own ``accept_informal``, 6.4.1)."""
+    lvl = b.level(e)
+    if lvl is None or p not in b.state.powers[e].wars:
+        return False
+    return going_on(b, e, p, lvl, judge.judge_war(b, e, p, lvl)) <= 0
+
+
+# ----------------------------------------------------------------- aims
+
+
+def _aims(b: judge.Board, p: str, enemies: tuple[str, ...], lvl: Level) -> tuple[Aim, ...]:
+    """Areas worth taking from ``enemies`` and the neutral minors ``p`` is at war with, best first."""
+    st, ctx = b.state, b.ctx
+    m = ctx.map
+    quarters = max(1, lvl.plan_months // 3)
+    home = assess.capitals(ctx, p)
+    found: dict[str, tuple[int, str]] = {}
+
+    def add(area: str, enemy: str, value: int) -> None:
+        if value > found.get(area, (0, ""))[0]:
+            found[area] = (value, enemy)
+
+    sides = {e: {e} | {a for a in b.allies(e) if p in st.powers[a].wars} for e in enemies}
+    for e in enemies:
+        side = sides[e]
+        surrender = (judge.ACCEPT + judge.MARRIAGE) // 100
+        for c in m.national_capitals(e):
+            if power_of(st, city_holder(st, ctx, c)) in side:
+                add(c, e, surrender + -int(CAPITAL_LOSS.get(c) or -1) * quarters)
+        for prov in m.provinces_of(e):
+            cap = m.capital_of(prov)
+            if cap in m.national_capitals(e) or power_of(st, city_holder(st, ctx, cap)) not in side:
+                continue
+            tax = m.province(prov).tax
+            add(cap, e, 1 + tax // 3 + (2 if not cession_refused(st, ctx, p, e, prov) else 0))
+        for slug, mn in sorted(st.minors.items()):
+            if mn.part_of is not None or mn.controller not in side or mn.status is MinorStatus.NEUTRAL:
+                continue
+            districts = 1 + len(mn.districts)
+            for a in _minor_capitals(ctx, slug, mn):
+                if power_of(st, city_holder(st, ctx, a)) in side:
+                    add(a, e, 2 * districts)
+        for c in assess.capitals(ctx, p):  # its own capitals and cities in the enemy's hands
+            if power_of(st, city_holder(st, ctx, c)) in side:
+                add(c, e, surrender + -int(CAPITAL_LOSS.get(c) or -1) * quarters)
+        for prov in m.provinces_of(p):
+            cap = m.capital_of(prov)
+            if power_of(st, city_holder(st, ctx, cap)) in side:
+                add(cap, e, 2 + m.province(prov).tax // 3)
+    for slug in sorted(st.powers[p].minor_wars):
+        mn = st.minors.get(slug)
+        if mn is None:
+            continue
+        for a in _minor_capitals(ctx, slug, mn):
+            if city_holder(st, ctx, a) in (slug,) + tuple(mn.districts):
+                add(a, slug, 1 + len(mn.districts))
+    far = 10 ** 6
+
+    def dist(a: str) -> int:
+        return min((assess.distance(ctx, h, a) or far for h in home), default=far)
+
+    ranked = sorted(found, key=lambda a: (-found[a][0], dist(a), a))
+    return tuple(Aim(found[a][1], a, found[a][0]) for a in ranked[:AIMS])
+
+
+def _minor_capitals(ctx: Any, slug: str, mn: Any) -> tuple[str, ...]:
+    m = ctx.map
+    out = []
+    for nation in (slug,) + tuple(mn.districts):
+        for prov in m.provinces_of(nation):
+            out.append(m.capital_of(prov))
+    return tuple(sorted(set(out)))
+
+
+def _main_enemy(b: judge.Board, p: str, enemies: tuple[str, ...], aims: tuple[Aim, ...],
+                judged: tuple[judge.Judgement, ...]) -> str | None:
+    """The enemy that holds the most of ``p``'s land, else the one whose aims are worth most to it (a war on land
+    before a war at sea)."""
+    if not enemies:
+        return None
+    held = {e: judge.war_state(b, p, e) for e in enemies if e in b.state.powers[p].wars}
+    worst = max(enemies, key=lambda e: ((held[e].capitals_lost, held[e].areas_lost) if e in held else (0, 0),
+                                        -POWERS.index(e)))
+    if worst in held and (held[worst].capitals_lost or held[worst].areas_lost):
+        return worst
+    chances = {j.enemy: j.win for j in judged}
+
+    def value(e: str) -> tuple[int, int, int]:
+        top = sorted((a.worth for a in aims if a.enemy == e), reverse=True)[:3]
+        on_land = 0 if "GB" in (p, e) else 1
+        return (on_land, sum(top) * (chances.get(e, 0) + 1), -POWERS.index(e))
+
+    return max(enemies, key=value)
+
+
+__all__ = ["Aim", "RESERVE", "WarPlan", "going_on", "surrender_cost", "threat", "war_plan"]

@@ -1,0 +1,239 @@
+"""The computer's war plan (issue 28 item 1, item 3's diplomacy, item 5's situations): whom to fight, whom to ally
+with, what to take, when to make peace; each test asserts the behaviour, not the exact orders.
+
+The state after the classic-1805 default setups (every power the computer, hard) is made once, in memory
+(``client.duel.play`` with no month to play); the situations are built from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from eiapbem import ai
+from eiapbem.ai import judge, strategy
+from eiapbem.ai.levels import level
+from eiapbem.client import duel
+from eiapbem.core.dice import Dice
+from eiapbem.data.context import rules_context
+from eiapbem.rules import engine
+from eiapbem.rules.diplomacy.minor_orders import LendMoney
+from eiapbem.rules.diplomacy.orders import DeclareWar
+from eiapbem.rules.model import (POWERS, CityControl, Corps, Date, FrozenMap, LeaderStatus, Location, LocationKind, Phase,
+                                 PlayerKind, Slot)
+from eiapbem.rules.model.battles import BattleEvent, BattleSide, FieldBattle
+from eiapbem.rules.model.slot import ORDERS
+
+HARD, MEDIUM, EASY = (level(k) for k in ("ai-hard", "ai-medium", "ai-easy"))
+
+
+def ctx(seed: bytes = b"ai-strategy"):
+    return rules_context(Dice(seed))
+
+
+@pytest.fixture(scope="module")
+def set_up():
+    """1805-01, the diplomacy phase, every power set up by the computer (ai-hard), nobody at war."""
+    st = duel.start_state("classic-1805", {p: PlayerKind.AI_HARD for p in POWERS}, b"ai-strategy")
+    st = duel.play(st, "classic-1805", b"ai-strategy", 0).state
+    assert st.slot.phase is Phase.DIPLOMACY and not any(st.powers[p].wars for p in POWERS)
+    return st.replace(slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+
+
+def _kinds(st, kind):
+    for p in POWERS:
+        st = st.with_power(p, controller=PlayerKind(kind))
+    return st
+
+
+def _resolve(st, **given):
+    """The month's orders: the computers' own, and ``given`` for the others (a human's), resolved."""
+    orders = {p: list(given[p]) if p in given else list(ai.orders(st, p, ctx(p.encode()))) for p in POWERS}
+    return engine.resolve_slot(st, orders, ctx(b"resolve"))
+
+
+def _battle(st, n, area, winner_power, loser_power, points=3):
+    """A finished field battle of this month won by ``winner_power`` (its political points as the rules log them)."""
+    events = (BattleEvent(1, 1, "battle.political-points", "points", FrozenMap({"gain": points, "loss": points})),)
+    bid = f"battle:{st.date.year:04d}-{st.date.month:02d}:{area}:{n}"
+    b = FieldBattle(id=bid, kind="field", area=area, terrain="flat", river_crossing=False,
+                    attacker=BattleSide(role="attacker", power=winner_power, units=()),
+                    defender=BattleSide(role="defender", power=loser_power, units=()),
+                    stage="done", winner="attacker", events=events)
+    return st.replace(battles=st.battles.set(bid, b))
+
+
+def _take(st, city, by):
+    """``by`` holds ``city`` (its city and area), a corps of its standing there; the defenders are gone."""
+    for uid, u in sorted(st.units.items()):
+        if getattr(u, "location", None) is not None and u.location.site == city and u.location.kind in (
+                LocationKind.CITY, LocationKind.AREA):
+            for lead in sorted(st.leaders.values(), key=lambda x: x.id):
+                if lead.attached_to == uid:
+                    st = st.with_leader(lead.replace(status=LeaderStatus.AVAILABLE, attached_to=None))
+            st = st.without_unit(uid)
+    corps = next(u for _, u in sorted(st.units.items()) if isinstance(u, Corps) and u.nation == by
+                 and u.location.kind is LocationKind.AREA)
+    st = st.with_unit(corps.replace(location=Location(LocationKind.CITY, city)))
+    return st.replace(city_control=st.city_control.set(city, CityControl(nation=by, since=st.date)))
+
+
+# ----------------------------------------------------------------- the plan as a record
+
+
+def test_the_plan_is_a_pure_function_of_the_state_in_whole_numbers(set_up):
+    a = strategy.war_plan(set_up, "FR", HARD, ctx(b"one"))
+    b = strategy.war_plan(set_up, "FR", HARD, ctx(b"two"))  # another slot's dice: the same plan
+    assert a == b and strategy.war_plan(set_up, "FR", HARD, ctx(b"one")) is a
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.declare = None  # type: ignore[misc]
+    assert a.declare is None or a.declare in a.enemies
+    for p in POWERS:
+        plan = strategy.war_plan(set_up, p, HARD, ctx())
+        assert all(isinstance(x.worth, int) and isinstance(x.area, str) for x in plan.aims)
+        assert list(plan.aims) == sorted(plan.aims, key=lambda x: -x.worth)
+        assert set(plan.peace) <= set(plan.enemies) and set(plan.friends) <= set(set_up.powers[p].alliances)
+
+
+# ----------------------------------------------------------------- whom to fight, whom to ally with
+
+
+def test_britain_fights_france_and_the_continent_allies_against_the_strongest_threat(set_up):
+    gb = strategy.war_plan(set_up, "GB", HARD, ctx())
+    # 15.0: Britain's worst stance is toward France (-10); its fleets outweigh France's at sea
+    assert gb.declare == "FR" and gb.threat == "FR" and gb.main_enemy == "FR"
+    assert gb.aims[0].area == "paris" and gb.aims[0].enemy == "FR"
+    for p in ("AU", "PR", "RU"):
+        assert strategy.war_plan(set_up, p, HARD, ctx()).threat == "FR"
+    wants = {p: set(strategy.war_plan(set_up, p, HARD, ctx()).alliances) for p in POWERS}
+    assert "AU" in wants["GB"] and "GB" in wants["AU"]  # asked both ways: the alliance is made (6.5)
+    assert "RU" in wants["PR"] and "PR" in wants["RU"]
+    # Spain, next to France and far from any help, asks France instead (the table lets it: 0 both ways)
+    assert wants["SP"] == {"FR"}
+    out = _resolve(set_up)
+    st = out.state
+    assert "FR" in st.powers["GB"].wars
+    assert "AU" in st.powers["GB"].alliances and "RU" in st.powers["PR"].alliances
+    # the next month Britain pays its allies: those fighting France, else those facing the same threat (6.12)
+    nxt = st.replace(date=st.date.next(), slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+    nxt = nxt.with_power("GB", treasury=400)
+    plan = strategy.war_plan(nxt, "GB", HARD, ctx())
+    b = judge.board(nxt, ctx())
+    assert plan.subsidies and all(a in nxt.powers["GB"].alliances for a, _ in plan.subsidies)
+    assert sum(x for _, x in plan.subsidies) <= (400 - strategy.RESERVE) * HARD.subsidy_share // 100
+    for a, _ in plan.subsidies:
+        assert "FR" in nxt.powers[a].wars or judge.declarations(b).get(a) == "FR" or strategy.threat(b, a) == "FR"
+
+
+def test_no_war_on_an_ally_a_natural_friend_or_under_an_enforced_peace(set_up):
+    bound = set_up.with_power("GB", enforced_peace=set_up.powers["GB"].enforced_peace.set("FR", set_up.date.plus(18)))
+    assert strategy.war_plan(bound, "GB", HARD, ctx()).declare != "FR"
+    allied = set_up.with_alliance("GB", "FR", set_up.date)
+    assert strategy.war_plan(allied, "GB", HARD, ctx()).declare != "FR"
+    # 15.0: Prussia and Russia +3 both ways: neither is ever a candidate of the other at any level
+    for lvl in (EASY, MEDIUM, HARD):
+        b = judge.board(set_up, ctx())
+        assert "PR" not in judge.candidates(b, "RU", dataclasses.replace(lvl, plan_candidates=6))
+    # ... unless the friend is at war with one of its allies
+    st = set_up.with_alliance("RU", "TU", set_up.date).with_war("PR", "TU", set_up.date, ("PR",))
+    assert not judge.natural_friends(st, "RU", "PR")
+
+
+def test_the_hard_level_weighs_a_second_front_the_others_do_not(set_up):
+    # Austria outnumbers Turkey two to one; the hard level sees France, the strongest power next to it, which would
+    # find Vienna open: the war is not worth it.  The medium level, which does not look behind it, declares.  (France
+    # and Russia humans here: a computer France busy with a war of its own this month would leave Vienna safe, and a
+    # computer Russia declaring on Turkey too would leave it half an army.)
+    set_up = set_up.with_power("FR", controller=PlayerKind.HUMAN).with_power("RU", controller=PlayerKind.HUMAN)
+    b = judge.board(set_up, ctx())
+    assert judge.second_front(b, "AU", ("AU",), ("TU",)) == "FR"
+    hard, medium = judge.judge_war(b, "AU", "TU", HARD), judge.judge_war(b, "AU", "TU", MEDIUM)
+    assert hard.worth < 0 < medium.worth and hard.ratio < medium.ratio
+    medium_world = _kinds(set_up, "ai-medium").with_power("FR", controller=PlayerKind.HUMAN)
+    medium_world = medium_world.with_power("RU", controller=PlayerKind.HUMAN)
+    assert strategy.war_plan(medium_world, "AU", MEDIUM, ctx()).declare == "TU"
+
+
+def test_france_looks_for_the_war_it_can_win_and_no_level_sits_still(set_up):
+    for kind in ("ai-easy", "ai-medium", "ai-hard"):
+        st = _kinds(set_up, kind)
+        lvl = level(kind)
+        b = judge.board(st, ctx())
+        plan = strategy.war_plan(st, "FR", lvl, ctx())
+        worths = {q: judge.judge_war(b, "FR", q, lvl).worth for q in judge.candidates(b, "FR", lvl)}
+        assert plan.declare is not None, kind  # no level is passive
+        assert worths[plan.declare] == max(worths.values()) > 0
+        enemy_capital = ctx().map.national_capitals(plan.declare)[0]
+        assert plan.aims[0] == strategy.Aim(plan.declare, enemy_capital, plan.aims[0].worth)
+    # the levels weigh more candidates, farther ahead, the higher they are
+    assert (EASY.plan_candidates, EASY.plan_months) < (MEDIUM.plan_candidates, MEDIUM.plan_months) < \
+        (HARD.plan_candidates, HARD.plan_months)
+
+
+# ----------------------------------------------------------------- item 5: situations
+
+
+def test_an_ally_calls_and_the_call_is_answered(set_up):
+    """6.3: France (a human) declares war on Austria; Austria, allied with Russia, calls it; Russia answers."""
+    st = set_up.with_alliance("AU", "RU", set_up.date).with_power("FR", controller=PlayerKind.HUMAN)
+    out = _resolve(st, FR=[DeclareWar("AU")])
+    assert "AU" in out.state.powers["FR"].wars
+    assert "FR" in out.state.powers["RU"].wars and "AU" in out.state.powers["RU"].alliances
+    assert any(e.kind == "diplomacy.call" and "answers" in e.text for e in out.events)
+
+
+def _losing_austria(set_up, months=4):
+    """Austria at war with France for ``months``: Vienna taken, two battles lost to the French."""
+    st = set_up.with_war("FR", "AU", set_up.date.plus(-months), ("FR",))
+    st = _take(st, "vienna", "FR")
+    st = _battle(_battle(st, 0, "linz", "FR", "AU"), 1, "brunn", "FR", "AU")
+    return st
+
+
+def test_a_war_being_lost_ends_in_peace_and_a_war_being_won_does_not(set_up):
+    st = _losing_austria(set_up)
+    b = judge.board(st, ctx())
+    ws = judge.war_state(b, "AU", "FR")
+    assert ws.capitals_lost >= 2 and ws.battles < 0 and ws.months == 4
+    au = strategy.war_plan(st, "AU", HARD, ctx())
+    assert au.peace == ("FR",)
+    fr = strategy.war_plan(st, "FR", HARD, ctx())
+    assert fr.peace == () and "AU" not in fr.accept_informal  # the winner goes on until the loser sues
+    out = _resolve(st)
+    assert "FR" not in out.state.powers["AU"].wars  # a surrender: France's terms (B.4 and a province, 6.4.2)
+    assert any(e.kind == "diplomacy.peace" and "Austria surrenders" in e.text for e in out.events)
+    # the same war the other way round: Austria holds Paris and won the battles; it seeks no peace
+    won = set_up.with_war("FR", "AU", set_up.date.plus(-4), ("FR",))
+    won = _take(won, "paris", "AU")
+    won = _battle(_battle(won, 0, "strasbourg", "AU", "FR"), 1, "nancy", "AU", "FR")
+    assert strategy.war_plan(won, "AU", HARD, ctx()).peace == ()
+    assert strategy.war_plan(won, "FR", HARD, ctx()).peace == ("AU",)
+
+
+def test_a_war_nobody_wins_fades_into_an_informal_peace(set_up):
+    # Prussia and Russia at war a year and a half, nothing taken, no battle: war-weariness (6.4.1)
+    st = set_up.with_war("PR", "RU", set_up.date.plus(-18), ("PR",))
+    pr, ru = strategy.war_plan(st, "PR", HARD, ctx()), strategy.war_plan(st, "RU", HARD, ctx())
+    assert "RU" in pr.accept_informal and "PR" in ru.accept_informal
+    out = _resolve(st)
+    assert "RU" not in out.state.powers["PR"].wars
+    assert any("informal peace" in e.text for e in out.events if e.kind == "diplomacy.peace")
+
+
+def test_subsidies_go_to_allies_fighting_its_enemy_and_are_given(set_up):
+    st = set_up.with_alliance("GB", "AU", set_up.date).with_war("GB", "FR", set_up.date.plus(-2), ("GB",))
+    st = st.with_war("FR", "AU", st.date.plus(-2), ("FR",)).with_power("GB", treasury=400)
+    plan = strategy.war_plan(st, "GB", HARD, ctx())
+    assert plan.subsidies == (("AU", (400 - strategy.RESERVE) * HARD.subsidy_share // 100),)
+    gb = ai.orders(st, "GB", ctx(b"GB"))
+    assert LendMoney(to="AU", amount=plan.subsidies[0][1]) in gb
+    out = _resolve(st)
+    assert out.state.powers["GB"].loans.get("AU") == plan.subsidies[0][1]
+
+
+def test_a_month_of_the_plan_in_every_slot_costs_little(set_up):
+    # every slot of a power may ask: a new state is judged once, then the plan is kept for it
+    st = set_up.replace(date=Date(1805, 2))
+    first = strategy.war_plan(st, "RU", HARD, ctx())
+    assert strategy.war_plan(st, "RU", HARD, ctx(b"land")) is first
