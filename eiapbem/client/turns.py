@@ -111,8 +111,6 @@ def _actions(objs: Iterable[Any], where: str) -> list:
     return [engine.action_from_obj(o, f"{where}[{i}]") for i, o in enumerate(objs)]
 
 
-
-
 class Turns(BattleExchange, AutoPlay, Outbox):
     """The slot in play, ending it (the turn file) and loading the others' files, on ``rules.turn.play_turn``."""
 
