@@ -115,7 +115,7 @@ def try_load(corpus: Corpus, item: tuple, data: bytes) -> Outcome:
     rp = corpus.receiver(home, "TU")
     before = (rp.contents, rp.data)
     try:
-        rp._load_bytes(data, name)
+        rp.turns.load_bytes(data, name)
     except EiaError as err:
         msg = str(err)
         if (rp.contents, rp.data) != before:
@@ -456,6 +456,7 @@ def body_samples() -> dict[str, dict]:
     """A real body of every kind a game member signs, as plain values (a state of the classic-1805 scenario)."""
     from eiapbem.client.store import GameData
     from eiapbem.core.dice import derive
+    from eiapbem.pbem import bodies
     from eiapbem.data import world
     from eiapbem.rules import admin
     from eiapbem.rules.model import Options
@@ -470,7 +471,9 @@ def body_samples() -> dict[str, dict]:
     line = {"slot": "1805-01/setup/turn/FR", "author": "FR", "kind": "setup.place", "text": "FR places", "params": {}}
     meta = {"scenario": "classic-1805", "players": players, "host": host,
             "versions": {"rules": 5, "ai-easy": 8, "ai-medium": 8, "ai-hard": 8}}
-    game = GameData(st, dict(meta), journal=(line,)).to_obj()
+    meta.update(based_on="", release="0.1.0")
+    game = GameData(st, bodies.SaveMeta.from_obj(dict(meta, head=None, reloads={}, sealed={}, reactions={})),
+                    journal=(line,)).to_obj()
     game["journal"] = [line]
     return {
         "turn": {"slot": "1805-01/setup/turn/FR", "power": "FR", "actions": [move],

@@ -338,6 +338,17 @@ def game_states(draw):
     )
 
 
+def sample_meta(**parts):
+    """A save's record of who plays what (``pbem.bodies.SaveMeta``), with ``parts`` (sealed orders, reactions ...)."""
+    from eiapbem.pbem import bodies
+
+    players = {p: {"name": p, "email": f"{p.lower()}@example.org", "type": "hotseat"} for p in POWERS}
+    return bodies.SaveMeta.from_obj({"scenario": "classic-1805", "players": players,
+                                     "host": {"name": "Host", "email": "host@example.org"}, "versions": {},
+                                     "head": None, "reloads": {}, "based_on": "", "sealed": {},
+                                     "reactions": {}, "release": ""}).replace(**parts)
+
+
 def sample_state() -> GameState:
     """A fixed state touching most parts of the model (also built in subprocesses)."""
     s = GameState.new("classic-1805", Date(1805, 1), Date(1815, 12), options=Options(economic_manipulation=True))

@@ -23,11 +23,11 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from eiapbem.client import newgame, setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
-from eiapbem.rules.model import POWERS
+from eiapbem.rules.model import POWERS, Phase
 
 GAME = "Austerlitz"
 HOST_PW = "host-secret"
@@ -192,3 +192,33 @@ class Folders:
             self.deliver(p, path)
         self.load_everyone(sessions)
         return paths
+
+    def play_until(self, sessions: Mapping[str, Session], stop: Callable[[Any], bool], orders: dict,
+                   moves: Mapping[str, Mapping[str, str]] | None = None,
+                   after: Callable[[Any], None] | None = None) -> Any:
+        """Play slots until ``stop(state)``: in the setup each power loads the default setup (its corps of ``moves``
+        placed where given), in a later slot it takes the actions ``orders[(month, phase, step, power)]`` (removed
+        once given; ``after(action)`` is called after each) and ends the slot; every file travels and is loaded
+        everywhere, and every folder must then hold the same state.  Returns the state where it stopped."""
+        moves = moves or {}
+        for _ in range(400):
+            st = next(iter(sessions.values())).state
+            if stop(st):
+                return st
+            slot = st.slot
+            paths = {}
+            for p in (slot.actors if slot.simultaneous else (slot.power,)):
+                s = sessions[p]
+                if slot.phase is Phase.SETUP:
+                    setup_moved(s, moves[p]) if p in moves else setups.load_setup(s, "default")
+                for a in orders.pop((str(st.date), slot.phase, slot.step, p), ()):
+                    s.act(a)
+                    if after is not None:
+                        after(a)
+                paths[p] = s.end_phase()
+            for author, path in paths.items():
+                self.deliver(author, path)
+            self.load_everyone(sessions)
+            hashes = {p: s.state.state_hash() for p, s in sessions.items()}
+            assert len(set(hashes.values())) == 1, hashes
+        raise AssertionError("the game did not get there")

@@ -182,7 +182,7 @@ def test_backups_skip_edits_and_replacement(seven_folders, run_cli):
     _backups_to_everyone(run_cli, game.homes, skip=("AU",))
     players = game.sessions()
     assert len({s.state.state_hash() for s in players.values()}) == 1
-    assert players["GB"].data.meta["players"]["AU"]["name"] == "Newcomer"
+    assert players["GB"].meta.players["AU"].name == "Newcomer"
     assert any("replaced AU's player Player AU by Newcomer" in e.text and e.author == "host" for e in players["GB"].journal())
     st = players["RU"].state
     game.play_slot(players)

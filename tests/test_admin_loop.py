@@ -88,7 +88,7 @@ def test_the_host_role_moves_to_a_client(tmp_path, run_cli):
     code, out, err = run_cli("admin", "status", "--password", "pw-host", home=host)
     assert code == 1 and "handed on" in err
     new = Session.open(client, GAME, "host", "pw-newhost")
-    assert new.data.meta["host"]["email"] == "fr@example.org" and new.data.meta["players"]["FR"]["type"] == "host"
+    assert new.meta.host.email == "fr@example.org" and new.meta.players["FR"].type == "host"
     assert any("handed the host role from" in e.text for e in new.journal())
     ru = Session.open(host, GAME, "RU", "pw-RU")
     # The new host's admin file reaches the old host's folder, which loads it as a client.
@@ -136,7 +136,7 @@ def test_status_lists_the_reloads_reported(tmp_path, run_cli):
     path = ru.end_phase()
     _send(path, client)
     fr = Session.open(client, GAME, "FR", "pw-FR")
-    assert fr.load_all().loaded and fr.data.meta["reloads"] == {"RU": [["1805-01/setup/turn/RU", 1]]}
+    assert fr.load_all().loaded and fr.meta.to_obj()["reloads"] == {"RU": [["1805-01/setup/turn/RU", 1]]}
     code, out, err = run_cli("admin", "status", "--password", "pw-host", home=host)
     assert code == 0, err
     assert "Reloads reported by RU: 1 (1805-01/setup/turn/RU x1)" in out
@@ -213,9 +213,9 @@ def test_the_host_role_moves_to_someone_outside_the_playgroup(tmp_path, run_cli)
     assert not ru.load_all().refused
     new = Session.open(outsider, GAME, "host", "pw-ney")
     assert fr.state.state_hash() == ru.state.state_hash() == new.state.state_hash()
-    assert fr.data.meta["host"]["email"] == "ney@example.org"
+    assert fr.meta.host.email == "ney@example.org"
     # The old host's powers now play by email; its admin menu is closed.
-    assert {fr.data.meta["players"][p]["type"] for p in POWERS} == {"client"}
+    assert {fr.meta.players[p].type for p in POWERS} == {"client"}
     code, out, err = run_cli("admin", "status", "--password", "pw-host", home=host)
     assert code == 1 and "handed on" in err
 
@@ -231,7 +231,7 @@ def test_a_hot_seat_player_is_replaced_at_the_hosts_computer(tmp_path, run_cli):
     code, out, err = run_cli("status", "--power", "AU", "--password", "pw-AU", home=host)
     assert code == 1 and "Traceback" not in err
     au = Session.open(host, GAME, "AU", "pw-newAU")
-    assert au.data.meta["players"]["AU"] == {"name": "New AU", "email": "newau@example.org", "type": "hotseat"}
+    assert au.meta.players["AU"].to_obj() == {"name": "New AU", "email": "newau@example.org", "type": "hotseat"}
     _send(host / "commout" / name, client)
     fr = Session.open(client, GAME, "FR", "pw-FR")
     assert not fr.load_all().refused and fr.state.state_hash() == au.state.state_hash()
@@ -239,3 +239,18 @@ def test_a_hot_seat_player_is_replaced_at_the_hosts_computer(tmp_path, run_cli):
     # The host's own power is not "replaced": it moves with the host role.
     code, out, err = run_cli("admin", "replace", "RU", "--name", "X", "--email", "x@example.org", "--password", "pw-host", home=host)
     assert code == 1 and "replace-host" in err
+
+
+def test_a_negative_amount_takes_points_money_and_manpower_away(tmp_path, run_cli):
+    # The help says a negative number takes them away (000:240-244); "-17" is an amount, not an option.
+    host, _ = _new(tmp_path)
+    before = Session.open(host, GAME, "host", "pw-host").state.powers["FR"]
+    for cmd, amount in (("add-pp", "-17"), ("add-money", "-5")):
+        code, out, err = run_cli("admin", cmd, "FR", amount, "--password", "pw-host", home=host)
+        assert code == 0 and "No such option" not in err, (cmd, err)
+    after = Session.open(host, GAME, "host", "pw-host").state.powers["FR"]
+    assert after.political_status == before.political_status - 17 and after.treasury == before.treasury - 5
+    code, out, err = run_cli("admin", "add-manpower", "FR", "-1", "--password", "pw-host", home=host)
+    assert code == 1 and "taking 1 would leave less than nothing" in err  # read as an amount, refused by the rule
+    code, out, err = run_cli("admin", "add-pp", "FR", "-x", "--password", "pw-host", home=host)
+    assert code != 0 and "is not a valid integer" in err and "Traceback" not in err

@@ -28,5 +28,8 @@ def test_an_assault_that_leaves_an_enemy_in_the_field_is_followed_by_the_attack(
     assert key == "1806-01/land/turn/TU" and areas_to_attack(st, "TU") == []
     ctx = rules_context(Dice(hashlib.sha256(b"ai-strength/7/11/" + key.encode()).digest()))
     turn = ai.play_slot(st, "TU", ctx)  # raised ai.AiStuck before the land plan fought after its assaults
-    assert Attack("temesvar") in turn.actions
+    # When the state was kept, a garrison attack's beaten besiegers retreated into Temesvar, which Turkey then had to
+    # attack; they now retreat by the retreat rules (11.4.2) and Austria's insurrection rises where the Turks enter
+    # (13.2.4), so the slot goes otherwise.  What must hold: the slot ends, and every combat it owes is fought.
+    assert any(isinstance(a, Attack) for a in turn.actions)
     assert areas_to_attack(turn.state, "TU") == []

@@ -19,6 +19,7 @@ from eiapbem.client import newgame, setups
 from eiapbem.core.errors import IllegalAction
 from eiapbem.host import admin
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session, step_for
+from eiapbem.client.autoplay import AutoPlay
 from eiapbem.rules.model import POWERS, Phase, PlayerKind
 from eiapbem.rules.economy.victory import victory_level
 
@@ -187,7 +188,7 @@ def test_hot_seat_game_with_ai_powers(tmp_path):
 def test_a_stuck_computer_holds_the_game_until_the_host_skips_it(tmp_path, monkeypatch):
     # Without its setup the computer cannot end Russia's setup slot (5.1: every factor placed); the game
     # waits there in every folder alike and the host skips the slot (4.2.8, 000:232).
-    monkeypatch.setattr(Session, "ai_setup", lambda self, power: [])
+    monkeypatch.setattr(AutoPlay, "ai_setup", lambda self, power: [])
     types = {p: "ai-easy" for p in POWERS}
     types["TU"] = "host"
     players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in types.items()]
@@ -217,7 +218,7 @@ def test_the_host_hands_a_computer_power_to_a_human_and_back(tmp_path):
     host = Session.open(tmp_path, None, "host", "pw-host")
     r = admin.replace_player(host, "TU", "Tina", "tina@example.org")
     assert r.key.is_file() and r.backups is not None
-    assert host.state.powers["TU"].controller is PlayerKind.HUMAN and host.data.meta["players"]["TU"]["type"] == "client"
+    assert host.state.powers["TU"].controller is PlayerKind.HUMAN and host.meta.players["TU"].type == "client"
     ru = Session.open(tmp_path, None, "RU", "pw-RU")
     setups.load_setup(ru, "default")
     ru.end_phase()
@@ -226,6 +227,6 @@ def test_the_host_hands_a_computer_power_to_a_human_and_back(tmp_path):
     admin.replace_by_ai(host, "TU", "ai-hard")
     # the computer plays TU at once, then AU PR SP FR GB: the game waits for diplomacy orders
     assert host.state.slot.phase is Phase.DIPLOMACY and host.awaited() == [("RU", "1805-01/diplomacy/commit/RU")]
-    assert host.data.meta["players"]["TU"] == {"name": "Computer (ai-hard)", "email": "", "type": "ai-hard"}
+    assert host.meta.players["TU"].to_obj() == {"name": "Computer (ai-hard)", "email": "", "type": "ai-hard"}
     with pytest.raises(IllegalAction, match="the host's own power"):
         admin.replace_by_ai(host, "RU", "ai-easy")

@@ -223,6 +223,7 @@ def test_medium_ends_its_raid_where_it_cuts_the_enemy_supply_chain():
 
 
 def test_russia_places_its_cossacks_at_the_levy_check():
+    # 12.9 (000:2348), 13.2.2: Cossacks made available at the levy check are placed.
     from eiapbem.rules.economy.phase import PlaceLevy
     from eiapbem.rules.model.slot import ORDERS
 

@@ -73,3 +73,26 @@ def test_a_plain_setup_is_loaded_as_it_is_and_one_file_needs_no_die():
     c = _ctx("plain")
     assert choose(acts, c) is acts and choose(Alternatives((tuple(acts),)), c) == tuple(acts)
     assert LABEL not in c.dice.to_obj()
+
+
+def test_the_computer_sets_up_from_what_it_has_in_an_edited_scenario():
+    # 14.5 (000:2820-2828): Madrid given to France in the editor refuses the corps Spain's default setup puts there;
+    # the computer places the factors left over in its other corps, new corps or garrisons, and its slot ends
+    # (it used to stall until the host skipped it).
+    from eiapbem.data import scenario_edit as ed
+
+    raw = world.load_raw()
+    sc = ed.set_province(ed.new_from("classic-1805", "madrid-french", "Madrid French"), "madrid", "FR")
+    state = initial_state(sc, raw, options=Options(), players={p: PlayerKind.AI_MEDIUM for p in POWERS})
+    while state.slot.power != "SP":
+        state = ai.play_slot(state, state.slot.power, _ctx(state.slot.power),
+                             setup=default_actions("classic-1805", state.slot.power)).state
+    ctx = _ctx("SP")
+    setup = default_actions("classic-1805", "SP")
+    plain = ai.Builder(state, "SP", ctx)
+    for a in setup:
+        plain.try_(a)
+    assert engine.unmet_obligations(plain.state, "SP", ctx)  # the shipped setup alone leaves factors unplaced
+    turn = ai.play_slot(state, "SP", ctx, setup=setup)
+    assert turn.state.powers["SP"].unplaced_factors.total == 0 and turn.state.powers["SP"].unplaced_ships.total == 0
+    assert turn.state.slot.power != "SP"

@@ -349,6 +349,7 @@ def test_a_boxed_in_loser_surrenders_and_its_leader_is_captured_000_1852():
 
 
 def test_an_enemy_depot_in_a_won_area_is_destroyed_000_1930():
+    # 11.2.14 (000:1930): an enemy depot in an area left to the victor's forces is destroyed.
     s = _two_on_one()
     s = s.with_unit(Depot(id="depot:AU:1", power="AU", location=Location(LocationKind.AREA, "ulm")))
     c = ctx()
@@ -361,6 +362,7 @@ def test_an_enemy_depot_in_a_won_area_is_destroyed_000_1930():
 
 
 def test_leader_casualties_optional_rule_13_8_4():
+    # 13.8.4 (000:2654): the optional leader casualties after a combat.
     s = _two_on_one(leader_casualties=True)
     s = leader(s, "leader:AU:mack", "corps:AU:I")
     c = ctx(forced={f"battle/{BID}/leader-casualty/defender": 6, f"battle/{BID}/leader-casualty/defender/severity": 3})

@@ -138,8 +138,8 @@ def fight(t, choose=_first, stop_after=None):
                 assert not fr.current().battles[BID].defender.chit
             fr.act(AnswerDecision(mine[0].id, choose(mine[0])))
             continue
-        fights = fr.data.battles.get("fights", {})
-        if not fights or not fights[BID]["out"]:
+        fights = fr.fights()
+        if not fights or not fights[BID].out:
             return seen
         seen.append(("FR", (t.home("FR") / "battles" / NAME).read_bytes()))
         if stop_after is not None and len(seen) >= stop_after:
@@ -199,7 +199,7 @@ def test_a_two_corps_defender_answers_through_battle_files_and_every_folder_repl
     fr = t.open("FR")
     st = fr.current()
     assert st.battles[BID].finished and not st.pending
-    assert fr.data.battles["fights"][BID]["closed"]
+    assert fr.fights()[BID].closed
     path = fr.end_phase()
     for p in CLIENTS:
         (t.home(p) / "commin").mkdir(exist_ok=True)
@@ -208,7 +208,7 @@ def test_a_two_corps_defender_answers_through_battle_files_and_every_folder_repl
         assert rep.refused == [] and [n for n, _ in rep.loaded] == [path.name]
     hashes = {p: t.open(p).state.state_hash() for p in ("FR",) + CLIENTS}
     assert len(set(hashes.values())) == 1, hashes
-    assert t.open("AU").data.battles == {} and t.open("FR").data.battles == {}
+    assert t.open("AU").data.battles.to_obj() == {} and t.open("FR").data.battles.to_obj() == {}
     assert "battle.end" in [e.kind for e in t.open("PR").journal()]
 
 
@@ -302,9 +302,9 @@ def test_a_reply_signed_by_a_third_power_is_refused(tmp_path):
     t = Table(tmp_path)
     fight(t, stop_after=1)
     fr = t.open("FR")
-    f = fr.data.battles["fights"][BID]
+    f = fr.fights()[BID]
     pr = keys.open_identity((t.home("PR") / folders.identity_name(GAME, "PR")).read_bytes(), "pw-PR")
-    record = replace(Battle.from_obj(f["record"]), sides=("FR", "PR"))  # sealed so that France can open it
+    record = replace(Battle.from_obj(f.record), sides=("FR", "PR"))  # sealed so that France can open it
     sealed, _ = files.write_battle(fr.contents.chain, record, pr, battles.slot_label("1805-09/land/turn/FR", "ulm", BID),
                                    {"battle": BID, "answers": []}, nonce=bytes(32))
     bad = t.home("FR") / "battles" / "forged.battle"
@@ -408,8 +408,8 @@ def test_a_hot_seat_defender_answers_at_the_attackers_computer(tmp_path):
         if mine:
             fr.act(AnswerDecision(mine[0].id, mine[0].options[0]))
             continue
-        f = fr.data.battles.get("fights", {}).get(BID)
-        if not f or not f["out"]:
+        f = fr.fights().get(BID)
+        if not f or not f.out:
             break
         assert any("Austria plays at this computer and must answer" in line for line in fr.battle_lines())
         au = t.open("AU")
@@ -418,7 +418,7 @@ def test_a_hot_seat_defender_answers_at_the_attackers_computer(tmp_path):
             au.act(AnswerDecision(q.id, q.options[0]))
         assert any("France plays at this computer and goes on" in line for line in au.battle_lines())
     fr = t.open("FR")
-    assert fr.current().battles[BID].finished and len(fr.data.battles["plan"]) >= 2
+    assert fr.current().battles[BID].finished and len(fr.data.battles.plan) >= 2
     path = fr.end_phase()
     (t.home("PR") / "commin").mkdir(exist_ok=True)
     shutil.copy(path, t.home("PR") / "commin" / path.name)

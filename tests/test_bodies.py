@@ -192,7 +192,7 @@ def test_the_real_admin_file_still_loads(admin_table):
     path.write_bytes(admin_table["real"].read_bytes())
     fr = Session.open(admin_table["client"], None, "FR", "pw-FR")
     fr.load_path(path)
-    assert fr.data.meta["host"] == {"name": "Player RU", "email": "ru@example.org"}
+    assert fr.meta.host.to_obj() == {"name": "Player RU", "email": "ru@example.org"}
     assert any("skipped RU's turn" in e.text for e in fr.journal())
 
 
@@ -305,7 +305,7 @@ def test_the_versions_are_in_the_gamestart(tmp_path):
 
     _new(tmp_path, client=())
     s = Session.open(tmp_path, None, "RU", "pw-RU")
-    assert s.data.meta["versions"] == turn.versions(ai) == {"rules": turn.RULES_VERSION, **ai.VERSIONS}
+    assert dict(s.meta.versions) == turn.versions(ai) == {"rules": turn.RULES_VERSION, **ai.VERSIONS}
 
 
 def test_a_save_of_an_old_state_format_is_refused_naming_it(tmp_path):

@@ -59,9 +59,12 @@ def test_save_bytes_with_a_long_journal_are_the_plain_encoding():
     st0 = sample_state().replace(log=())
     from eiapbem.core.powers import POWERS
 
-    meta = {"scenario": "classic-1805", "host": {"name": "H", "email": "h@x"}, "versions": {},
+    from eiapbem.client.newgame import starting_meta
+    from eiapbem.pbem import bodies
+
+    meta = {"scenario": "classic-1805", "host": {"name": "H", "email": "h@x"}, "versions": {}, "based_on": "", "release": "",
             "players": {p: {"name": p, "email": f"{p}@x", "type": "hotseat"} for p in POWERS}}
-    data = GameData(st0, meta)
+    data = GameData(st0, starting_meta(bodies.GamestartMeta.from_obj(meta)))
     for month in range(40):
         lines = tuple(LogEntry(slot="1805-01/naval/turn/GB", author="game", kind="test.line",
                                text=f"month {month} line {i} é") for i in range(30))

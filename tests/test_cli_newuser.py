@@ -277,7 +277,7 @@ def test_answer_confirms_a_silent_answer_and_names_the_next_question(monkeypatch
 
     nxt = SimpleNamespace(id="battle:1805-01:cracow:0/2", power="PR", kind="battle.casualties",
                           options=("corps:PR:I/infantry", "corps:PR:I/cavalry"))
-    fake = SimpleNamespace(power="PR", local=["PR"], last_battle_file=None, data=SimpleNamespace(battles={}),
+    fake = SimpleNamespace(power="PR", local=["PR"], defends=lambda battle: False, reply_to_send=lambda: None,
                            act=lambda action: SimpleNamespace(events=[]), battle_lines=lambda: [],
                            current=lambda: SimpleNamespace(pending={nxt.id: nxt}))
     monkeypatch.setattr(game_cmd, "open_session", lambda *a, **k: fake)

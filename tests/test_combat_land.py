@@ -141,3 +141,24 @@ def test_cli_reports_a_bad_case_input_without_traceback(run_cli, tmp_path):
     assert "FAIL  bad" in out and "the case could not run: the case input lacks 'days'" in out
     assert "rules cases: 0 passed, 1 failed" in out
     assert "Traceback" not in err
+
+
+def test_ottoman_empire_corps_have_the_chart_note_c_morale_better_under_turkey():
+    # 12.8.3 (000:2336), minor country chart note (c) (000:428): a part of the Ottoman Empire has infantry 1.0 and
+    # cavalry 2.0; with Turkey controlling the Empire, 2.0 and 3.0.  Egypt alone keeps its own chart values.
+    from eiapbem.core.dice import Dice
+    from eiapbem.data.context import rules_context
+    from eiapbem.rules.combat.battle import morale_value
+    from eiapbem.rules.model import FactorType, MinorStatus
+    from eiapbem.rules.scenario import initial_state
+
+    c = rules_context(Dice(b"ottoman"))
+    st = initial_state(c.world["scenarios/classic-1805.json"], c.world)
+    own = (morale_value(st, c.world, "corps:egypt:1", FactorType.INFANTRY),
+           morale_value(st, c.world, "corps:egypt:1", FactorType.CAVALRY))
+    for holder, expected in (("FR", (100, 200)), ("TU", (200, 300))):
+        egypt = st.minors["egypt"].replace(status=MinorStatus.FREE_STATE, controller=holder, kingdom="ottoman-empire")
+        part = st.with_minor("egypt", egypt)
+        assert (morale_value(part, c.world, "corps:egypt:1", FactorType.INFANTRY),
+                morale_value(part, c.world, "corps:egypt:1", FactorType.CAVALRY)) == expected
+    assert own != (200, 300)

@@ -25,7 +25,6 @@ import shutil
 
 import pytest
 
-from eiapbem.client import setups
 from eiapbem.core.dice import Dice
 from eiapbem.data.context import rules_context
 from eiapbem.rules.diplomacy.orders import AnswerCalls, CallAllies, DeclareWar, RequestAlliance, SetSurrenderTerms, \
@@ -34,7 +33,6 @@ from eiapbem.rules.engine import AnswerDecision
 from eiapbem.rules.land.combat import Attack
 from eiapbem.rules.land.movement import MoveUnit
 from eiapbem.rules.model import Phase
-from sevenfolders import setup_moved
 
 pytestmark = pytest.mark.slow
 
@@ -52,14 +50,6 @@ class Players(dict):
         self.exchanges = 0
 
 
-def _exchange(players, paths):
-    for author, path in paths.items():
-        players.folders.deliver(author, path)
-    players.folders.load_everyone(players)
-    hashes = {p: s.state.state_hash() for p, s in players.items()}
-    assert len(set(hashes.values())) == 1, hashes
-
-
 def _battle_by_files(players):
     """France's attack is fought by battle files between the French and Austrian folders (4.2.7, 000:168-176).
 
@@ -74,15 +64,15 @@ def _battle_by_files(players):
         if mine:
             fr.act(AnswerDecision(mine[0].id, mine[0].options[0]))
             continue
-        waiting = [f for f in fr.data.battles.get("fights", {}).values() if f["out"] and not f["closed"]]
+        waiting = [f for f in fr.fights().values() if f.out and not f.closed]
         if not waiting:
             break
-        name = waiting[0]["name"]
+        name = waiting[0].name
         au_dir.mkdir(exist_ok=True)
         shutil.copy(fr_dir / name, au_dir / name)
         au.load_path(au_dir / name)
         for _ in range(50):  # Austria answers until its reply is written (then it waits for France's next file)
-            open_ = [e for e in au.data.battles.get("answer", {}).values() if not e["sent"]]
+            open_ = [e for e in au.data.battles.answer.values() if not e.sent]
             asked = [d for d in au.current().pending.values() if d.power == "AU"]
             if not open_ or not asked:
                 break
@@ -94,30 +84,19 @@ def _battle_by_files(players):
         exchanges += 1
     else:
         raise AssertionError("the battle did not end")
-    fights = fr.data.battles.get("fights", {})
-    assert exchanges >= 1 and fights and all(f["closed"] for f in fights.values()), (exchanges, fights)
+    fights = fr.fights()
+    assert exchanges >= 1 and fights and all(f.closed for f in fights.values()), (exchanges, fights)
     return exchanges
 
 
 def _play_until(players, stop, orders):
-    """Play slots until ``stop(state)``; ``orders[(month, phase, step, power)]`` are the actions given in a slot."""
-    for _ in range(200):
-        st = players["RU"].state
-        slot = st.slot
-        if stop(st):
-            return st
-        paths = {}
-        for p in (slot.actors if slot.simultaneous else (slot.power,)):
-            s = players[p]
-            if slot.phase is Phase.SETUP:
-                setup_moved(s, CUSTOM[p]) if p in CUSTOM else setups.load_setup(s, "default")
-            for a in orders.pop((str(st.date), slot.phase, slot.step, p), ()):
-                s.act(a)
-                if isinstance(a, Attack):
-                    players.exchanges += _battle_by_files(players)
-            paths[p] = s.end_phase()
-        _exchange(players, paths)
-    raise AssertionError("the game did not get there")
+    """Play slots until ``stop(state)``; ``orders[(month, phase, step, power)]`` are the actions given in a slot, a
+    French attack fought by battle files at once."""
+    def after(a):
+        if isinstance(a, Attack):
+            players.exchanges += _battle_by_files(players)
+
+    return players.folders.play_until(players, stop, orders, CUSTOM, after)
 
 
 def test_war_and_peace_by_email_between_seven_folders(seven_folders):

@@ -23,6 +23,7 @@ from eiapbem.rules.diplomacy.orders import (AcceptControl, AnswerCalls, CallAlli
 from eiapbem.rules.model import POWERS, Phase, Slot
 from eiapbem.rules.model.slot import COMMIT, ORDERS
 from eiapbem.rules.scenario import initial_state
+from model_strategies import sample_meta
 
 
 @pytest.fixture(scope="module")
@@ -65,22 +66,22 @@ def test_reactions_sent_this_month_answer_the_call_and_are_not_left_in_the_state
 def test_the_folder_seals_its_kept_reactions_with_the_months_orders(start):
     ctx = _ctx()
     commit = start.replace(slot=Slot(Phase.DIPLOMACY, COMMIT, None, POWERS))
-    meta = {"reactions": {"RU": [engine.action_to_obj(AnswerCalls("FR", ("AU",)))]}}
+    meta = sample_meta(reactions={"RU": [engine.action_to_obj(AnswerCalls("FR", ("AU",)))]})
     acts, meta2 = sealed_orders.file_actions(meta, commit, "RU", [RequestAlliance("PR")], ctx)
     assert len(acts) == 1 and isinstance(acts[0], sealing.CommitOrders)
     assert b"answer-calls" not in canonical.encode(engine.action_to_obj(acts[0]))
-    sealed = [engine.action_from_obj(o, "t") for o in meta2["sealed"]["RU"]["actions"]]
+    sealed = [engine.action_from_obj(o, "t") for o in meta2.sealed["RU"].actions]
     assert sealed == [AnswerCalls("FR", ("AU",)), RequestAlliance("PR")]
-    kept = [engine.action_from_obj(o, "t") for o in meta2["reactions"]["RU"]]
+    kept = [engine.action_from_obj(o, "t") for o in meta2.reactions["RU"]]
     assert kept == [AnswerCalls("FR", ("AU",)), RequestAlliance("PR")]
     # A setting cleared by the player leaves the kept copy; one-round diplomacy sends them in the clear.
     acts, meta3 = sealed_orders.file_actions(meta2, start, "RU", [AnswerCalls("FR", ()), SetTrade("GB")], ctx)
     assert acts == [AnswerCalls("FR", ("AU",)), RequestAlliance("PR"), AnswerCalls("FR", ()), SetTrade("GB")]
-    assert [engine.action_from_obj(o, "t") for o in meta3["reactions"]["RU"]] == [RequestAlliance("PR")]
+    assert [engine.action_from_obj(o, "t") for o in meta3.reactions["RU"]] == [RequestAlliance("PR")]
     # No copy kept yet (a game from before): the state's settings are the first copy.
     st = start.with_power("TU", standing_orders=reactions_after(start, "TU", [CallAllies("RU", ("GB",))]))
-    acts, meta4 = sealed_orders.file_actions({}, st, "TU", [], ctx)
-    assert acts == [CallAllies("RU", ("GB",))] and meta4["reactions"]["TU"] == [engine.action_to_obj(acts[0])]
+    acts, meta4 = sealed_orders.file_actions(sample_meta(), st, "TU", [], ctx)
+    assert acts == [CallAllies("RU", ("GB",))] and meta4.reactions["TU"] == (engine.action_to_obj(acts[0]),)
     # The economic phase's orders are left alone.
     eco = start.replace(date=start.date.next().next(), slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
     assert sealed_orders.file_actions(meta, eco, "RU", [], ctx) == ([], meta)

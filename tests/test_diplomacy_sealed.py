@@ -21,7 +21,6 @@ from dataclasses import replace
 import pytest
 
 from eiapbem.client import newgame, setups
-from eiapbem.client.orders import META_KEY, REACTIONS_KEY
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session, file_slot, step_for
 from eiapbem.client.turns import state_parts, where_is
 from eiapbem.core import canonical
@@ -94,13 +93,13 @@ def test_a_patched_client_learns_nothing_before_its_commitment_and_reveals_must_
     host, client = game
     ru = _ru(host)
     # Russia's reactions as its folder keeps them from an earlier month (set with 'eiapbem diplomacy answer-calls').
-    ru.data = replace(ru.data, meta={**ru.data.meta, REACTIONS_KEY: {"RU": [engine.action_to_obj(AnswerCalls("FR", ("PR",)))]}})
+    ru.data = replace(ru.data, meta=ru.meta.replace(reactions={"RU": [engine.action_to_obj(AnswerCalls("FR", ("PR",)))]}))
     ru.save()
     ru = _ru(host)
     ru.act(DeclareWar("TU"))
     ru_commit = ru.end_phase()
     assert ru_commit.name == f"{GAME}_1805-01_diplomacy_commit_RU.pbm"
-    assert [o["kind"] for o in _ru(host).data.meta[META_KEY]["RU"]["actions"]][:1] == ["diplomacy.answer-calls"]
+    assert [o["kind"] for o in _ru(host).meta.sealed["RU"].actions][:1] == ["diplomacy.answer-calls"]
     tu = _tu(client)
     tu.load_path(_send(host, client, ru_commit))
     # The patched client: Russia's declaration and reactions are in no byte it can read, only a 32-byte digest.
@@ -127,16 +126,15 @@ def test_a_patched_client_learns_nothing_before_its_commitment_and_reveals_must_
     backup = host.parent / "host-backup"
     shutil.copytree(host, backup)
     ru = _ru(host)
-    sealed = dict(ru.data.meta[META_KEY])
-    sealed["RU"] = dict(sealed["RU"], actions=[engine.action_to_obj(SetTrade("GB"))])
-    ru.data = replace(ru.data, meta={**ru.data.meta, META_KEY: sealed})
+    sealed = ru.meta.sealed.set("RU", ru.meta.sealed["RU"].replace(actions=[engine.action_to_obj(SetTrade("GB"))]))
+    ru.data = replace(ru.data, meta=ru.meta.replace(sealed=sealed))
     ru.save()
     with pytest.raises(IllegalAction, match="do not match its commitment"):
         _ru(host).end_phase()  # its own folder checks the reveal against the state's commitment too
     forged_ru = Session.open(host, GAME, "RU", "pw-RU")
 
     # Write the forged reveal by hand as a patched client would (same file machinery, the wrong orders).
-    acts = [sealing.RevealOrders(sealed["RU"]["nonce"]), SetTrade("GB")]
+    acts = [sealing.RevealOrders(sealed["RU"].nonce), SetTrade("GB")]
     st = forged_ru.state
     d = forged_ru.slot_dice()
     body = bodies.TurnBody(slot=st.slot.key(st.date), power="RU", actions=tuple(engine.action_to_obj(a) for a in acts),
@@ -162,8 +160,8 @@ def test_a_patched_client_learns_nothing_before_its_commitment_and_reveals_must_
     assert ru.state.slot.phase is Phase.REINFORCEMENT
     # The reactions acted at this month's resolution and are in the shared state no more; Russia's folder keeps them.
     assert ru.state.powers["RU"].standing_orders.answer_calls.get("FR") is None
-    assert ru.data.meta[REACTIONS_KEY]["RU"] == [engine.action_to_obj(AnswerCalls("FR", ("PR",)))]
-    assert "RU" not in tu.data.meta.get(REACTIONS_KEY, {})
+    assert ru.meta.reactions["RU"] == (engine.action_to_obj(AnswerCalls("FR", ("PR",))),)
+    assert "RU" not in tu.meta.reactions
     assert "TU" in ru.state.powers["RU"].wars and ru.state.powers["TU"].trade == ("GB",)
-    assert ru.state.order_sheet.commitments == {} and not ru.data.meta.get(META_KEY)  # spent
+    assert ru.state.order_sheet.commitments == {} and not ru.meta.sealed  # spent
     assert any("Russia declares war on Turkey" in e.text for e in ru.journal())

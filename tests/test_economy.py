@@ -333,6 +333,7 @@ def test_cossacks_limited_by_provinces():
 
 
 def test_december_raises_insurrection_and_feudal_corps():
+    # 12.9 (000:2348): the levy check of December raises the feudal and insurrection corps.
     # 13.2.3 (000:2444), 13.2.4 (000:2494).
     ctx = ctx_with()
     st0 = state_for(month="1805-12")
@@ -525,6 +526,7 @@ def test_free_state_collects_printed_values_under_economic_loss():
 
 
 def test_returned_leader_costs_its_ratings():
+    # 12.4.2 (000:2186): a leader removed by C.6 comes back for political points.
     # 13.8.3 (000:2648): strategic + tactical political points; back from the next month.
     ctx = ctx_with()
     lid = next(k for k, v in state_for().leaders.items() if v.power == "FR")

@@ -57,6 +57,7 @@ def resolve_args(paths, key="arb"):
 
 
 def test_the_whole_gap_through_the_command(run_cli, tmp_path):
+    # 4.2.9 (000:268): the game starts from the GAP's bids and selection, imported through the commands.
     code, out, err = run_cli("gap", "arbitrator-key", "--out", "arb.key", "--password-file", "apw", "--logn", "10")
     assert code != 0 and "apw" in err  # no password file yet: refused, nothing written
     assert not (tmp_path / "arb.key").exists()

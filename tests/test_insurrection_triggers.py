@@ -27,7 +27,11 @@ def _base():
     s = land_state()
     s = corps(s, "corps:FR:I", "munich", infantry=10)
     s = corps(s, INS, "vienna", militia=15, cavalry=3, corps_type="insurrection")
-    return s.with_unit(s.units[INS].replace(location=POOL))  # off the map at full strength (13.2.4)
+    s = s.with_unit(s.units[INS].replace(location=POOL))  # off the map at full strength (13.2.4)
+    # Austria holds its insurrection corps (000:2480, "need not be placed at the first opportunity"): without the
+    # order they would rise at once where the enemy enters (case 13.2.4-insurrection-rises-on-entry).
+    au = s.powers["AU"]
+    return s.with_power("AU", standing_orders=au.standing_orders.replace(hold_insurrection=True))
 
 
 def _set(s, provinces, power="AU"):

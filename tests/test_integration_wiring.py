@@ -56,9 +56,9 @@ def test_new_game_imports_a_gap_selection(tmp_path, run_cli):
     assert {p: st.powers[p].vp_bid for p in POWERS} == sel.vp_bids and sel.vp_bids["GB"] == 18
     assert st.powers["SP"].wars["GB"].declared_by == ("GB",)
     assert "GB" in st.powers["FR"].wars  # the selection's GB-FR option (4.1.1)
-    meta = s.data.meta["players"]
-    assert meta["GB"] == {"name": gb.name, "email": gb.email, "type": "client"}
-    assert meta["RU"]["type"] == "host" and meta["AU"]["type"] == "hotseat"
+    meta = s.meta.players
+    assert meta["GB"].to_obj() == {"name": gb.name, "email": gb.email, "type": "client"}
+    assert meta["RU"].type == "host" and meta["AU"].type == "hotseat"
     # A client joining makes the same first state from the gamestart (its wars travel in it).
     otp = dict(re.findall(r"  (\w\w): send .* one-time password separately: (\S+)", out))
     fr = tmp_path / "fr"

@@ -86,7 +86,7 @@ def _snap(home: Path, role: str, newer: bool, monkeypatch) -> tuple:
             m.setattr(eiapbem, "__version__", eiapbem.__version__ + "+next")
         s = Session.open_with(home, GAME, _ident(home, role))
         ch = s.contents.chain
-        return s.state.state_hash(), canonical.encode(s.data.taken), ch.seq, ch.epoch, s.data.meta["versions"]["rules"]
+        return s.state.state_hash(), canonical.encode(s.data.taken), ch.seq, ch.epoch, s.meta.versions["rules"]
 
 
 def _ident(home: Path, role: str):

@@ -190,6 +190,7 @@ def test_depot_supply_costs_half_a_dollar_on_the_depot_and_a_dollar_per_area_rou
 
 
 def test_depot_supply_doubles_in_winter_and_money_short_means_foraging():
+    # 13.1.2 (000:2366): supply costs double in winter within the winter zone.
     s = _depot(_state(money=10), "depot:FR:9", "strasbourg").replace(date=Date(1806, 1))
     s = corps(s, "corps:FR:C", "palatinate", infantry=5)
     assert supplyphase.depot_cost_halves(s, C, "FR", s.units["corps:FR:C"]) == 4  # $1 doubled (000:1534)

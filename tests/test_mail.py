@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from eiapbem.cli.main import main
-from eiapbem.client import mail
+from eiapbem.client import mail_config, mail_send
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.pbem.email import Person, make_draft
 from eiapbem.rules.model import POWERS
@@ -88,7 +88,7 @@ def game(template, tmp_path, servers, monkeypatch):
 
 
 def env_of(p: str) -> dict:
-    e = {mail.PASSWORD_ENV: password(HUMANS[p]), "EIAPBEM_PASSWORD": pw(p)}
+    e = {mail_config.PASSWORD_ENV: password(HUMANS[p]), "EIAPBEM_PASSWORD": pw(p)}
     if p == "RU":
         e["EIAPBEM_HOST_PASSWORD"] = HOST_PW
     return e
@@ -102,9 +102,9 @@ def test_setup_keeps_no_password_and_refuses_clear_text_to_another_computer(tmp_
                     "--smtp-tls", "none", "--imap-host", "mail.example.org")
     assert code == 1 and "only to this computer" in out and not (tmp_path / "mail").exists()
     code, out = run(tmp_path, "mail", "setup", "--address", "me@example.org", "--name", "Me", "--smtp-host", "smtp.example.org",
-                    "--imap-host", "imap.example.org", env={mail.PASSWORD_ENV: "hunter2-secret"})
+                    "--imap-host", "imap.example.org", env={mail_config.PASSWORD_ENV: "hunter2-secret"})
     assert code == 0, out
-    cfg = mail.load_config(tmp_path)
+    cfg = mail_config.load_config(tmp_path)
     assert (cfg.smtp_port, cfg.smtp_tls, cfg.imap_port, cfg.imap_tls) == (587, "starttls", 993, "ssl")
     assert b"hunter2" not in (tmp_path / "mail" / "config.json").read_bytes()
     code, out = run(tmp_path, "mail", "setup", "--address", "me@example.org\nBcc: x@y.org", "--name", "Me",
@@ -125,14 +125,14 @@ def test_the_mail_password_from_the_system_keyring_when_there_is_one(tmp_path, m
     fake = types.SimpleNamespace(get_password=lambda svc, user: store.get((svc, user)),
                                  set_password=lambda svc, user, pw: store.__setitem__((svc, user), pw))
     monkeypatch.setitem(sys.modules, "keyring", fake)
-    monkeypatch.delenv(mail.PASSWORD_ENV, raising=False)
+    monkeypatch.delenv(mail_config.PASSWORD_ENV, raising=False)
     code, out = run(tmp_path, *args, input="s3cret-mail\ns3cret-mail\n")
     assert code == 0, out
-    assert store == {(mail.KEYRING_SERVICE, "me@example.org@imap.example.org"): "s3cret-mail"}
+    assert store == {(mail_config.KEYRING_SERVICE, "me@example.org@imap.example.org"): "s3cret-mail"}
     assert b"s3cret" not in (tmp_path / "mail" / "config.json").read_bytes()
-    assert mail.find_password(mail.load_config(tmp_path)) == "s3cret-mail"
-    monkeypatch.setenv(mail.PASSWORD_ENV, "from-env")  # the environment comes first
-    assert mail.find_password(mail.load_config(tmp_path)) == "from-env"
+    assert mail_config.find_password(mail_config.load_config(tmp_path)) == "s3cret-mail"
+    monkeypatch.setenv(mail_config.PASSWORD_ENV, "from-env")  # the environment comes first
+    assert mail_config.find_password(mail_config.load_config(tmp_path)) == "from-env"
 
 
 # ----------------------------------------------------------------- sending (no game needed)
@@ -152,8 +152,8 @@ def _drafts(home: Path, n: int) -> list[Path]:
     return paths
 
 
-def _cfg(smtp: Smtp) -> mail.MailConfig:
-    return mail.MailConfig("fr@example.org", "Player FR", "fr@example.org", "127.0.0.1", smtp.port, "none",
+def _cfg(smtp: Smtp) -> mail_config.MailConfig:
+    return mail_config.MailConfig("fr@example.org", "Player FR", "fr@example.org", "127.0.0.1", smtp.port, "none",
                            "127.0.0.1", 1, "none")
 
 
@@ -161,20 +161,20 @@ def test_send_each_draft_once_from_the_players_own_address(tmp_path):
     smtp = Smtp(None)
     try:
         _drafts(tmp_path, 2)
-        rep = mail.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), wait=0)
-        assert [lbl for lbl, _ in rep.sent] == ["commout/Game_1805-01_naval_FR.pbm.eml", "commout/Game_1805-02_naval_FR.pbm.eml"]
+        rep = mail_send.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), wait=0)
+        assert [x[0] for x in rep.sent] == ["commout/Game_1805-01_naval_FR.pbm.eml", "commout/Game_1805-02_naval_FR.pbm.eml"]
         assert not rep.failed and len(smtp.received) == 2
         for frm, rcpts, content in smtp.received:
             msg = email.message_from_bytes(content, policy=email.policy.default)
             assert frm == "fr@example.org" and "fr@example.org" in msg["From"] and "old@example.org" not in msg["From"]
             assert sorted(rcpts) == ["gb@example.org", "ru@example.org"]
-        again = mail.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), wait=0)
+        again = mail_send.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), wait=0)
         assert not again.sent and len(smtp.received) == 2  # never twice
-        bad = mail.send_all(tmp_path, _cfg(smtp), "wrong", wait=0)  # nothing unsent: no login tried
+        bad = mail_send.send_all(tmp_path, _cfg(smtp), "wrong", wait=0)  # nothing unsent: no login tried
         assert not bad.failed
         _drafts(tmp_path, 3)
         (tmp_path / "commout" / "broken.eml").write_bytes(b"Subject: no recipient\r\n\r\nhello\r\n")
-        bad = mail.send_all(tmp_path, _cfg(smtp), "wrong", wait=0)
+        bad = mail_send.send_all(tmp_path, _cfg(smtp), "wrong", wait=0)
         assert [(lbl, "535" in why or "names no recipient" in why) for lbl, why in bad.failed] == [
             ("commout/Game_1805-03_naval_FR.pbm.eml", True), ("commout/broken.eml", True)], bad.failed
         assert len(smtp.received) == 2
@@ -187,17 +187,18 @@ def test_a_dropped_connection_loses_no_file(tmp_path):
     try:
         _drafts(tmp_path, 1)
         smtp.drop = 1  # dropped once mid-send: the second try goes through
-        rep = mail.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=3, wait=0)
+        rep = mail_send.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=3, wait=0)
         assert len(rep.sent) == 1 and len(smtp.received) == 1
+        assert rep.retries == 1 and rep.sent[0][2] == 2 and "SMTPServerDisconnected" in rep.sent[0][3], rep.sent
         _drafts(tmp_path, 2)  # a second file
         smtp.drop = 5  # dropped on every try: left unsent, one sentence
-        rep = mail.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=3, wait=0)
+        rep = mail_send.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=3, wait=0)
         assert not rep.sent and len(rep.failed) == 1 and smtp.drop == 2
         label, why = rep.failed[0]
         assert label.endswith("1805-02_naval_FR.pbm.eml") and "left for the next try" in why and "\n" not in why
         smtp.drop = 0
-        rep = mail.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=3, wait=0)
-        assert [lbl for lbl, _ in rep.sent] == ["commout/Game_1805-02_naval_FR.pbm.eml"] and len(smtp.received) == 2
+        rep = mail_send.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=3, wait=0)
+        assert [x[0] for x in rep.sent] == ["commout/Game_1805-02_naval_FR.pbm.eml"] and len(smtp.received) == 2
     finally:
         smtp.stop()
 
@@ -207,11 +208,11 @@ def test_temporary_and_permanent_refusals(tmp_path):
     try:
         _drafts(tmp_path, 1)
         smtp.refuse = 2  # 451 for both recipients of the first try, then accepted
-        rep = mail.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=2, wait=0)
+        rep = mail_send.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=2, wait=0)
         assert len(rep.sent) == 1 and not rep.failed
         _drafts(tmp_path, 2)
         smtp.refuse, smtp.refuse_text = 10, "550-5.1.1 mailbox unavailable\r\n550 5.1.1 see https://example.org/a/very/long/explanation"
-        rep = mail.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=3, wait=0)
+        rep = mail_send.send_all(tmp_path, _cfg(smtp), password("fr@example.org"), tries=3, wait=0)
         assert not rep.sent and smtp.refuse == 8  # permanent: not tried again
         why = rep.failed[0][1]
         assert "550" in why and "mailbox unavailable" in why and "long/explanation" not in why
@@ -228,15 +229,15 @@ def test_fetch_before_joining_takes_only_the_games_gamestart_and_key(tmp_path, s
     dove, smtp = servers
     code, out = run(tmp_path, *setup_args("fr@example.org", "Player FR", smtp, dove))
     assert code == 0, out
-    code, out = run(tmp_path, "mail", "fetch", env={mail.PASSWORD_ENV: password("fr@example.org")})
+    code, out = run(tmp_path, "mail", "fetch", env={mail_config.PASSWORD_ENV: password("fr@example.org")})
     assert code == 1 and "--join GAME" in out  # no game here yet
     _mail_with(dove, "fr@example.org", {f"{GAME}_gamestart.pbm": b"not a gamestart at all", "holiday.jpg": b"\xff\xd8"})
     _mail_with(dove, "fr@example.org", {"Other_gamestart.pbm": b"x", "../../evil.pbm": b"x"})
-    code, out = run(tmp_path, "mail", "fetch", "--join", GAME, env={mail.PASSWORD_ENV: password("fr@example.org")})
+    code, out = run(tmp_path, "mail", "fetch", "--join", GAME, env={mail_config.PASSWORD_ENV: password("fr@example.org")})
     assert code == 0 and "fetched" not in out and "no gamestart of Jena has arrived yet" in out, out
     assert out.count("ignored") == 4 and not (tmp_path / "commin").exists()
     assert all("\\Seen" not in f for f in dove.flags("fr@example.org"))  # left unread
-    code, out = run(tmp_path, "mail", "fetch", "--join", GAME, env={mail.PASSWORD_ENV: "wrong"})
+    code, out = run(tmp_path, "mail", "fetch", "--join", GAME, env={mail_config.PASSWORD_ENV: "wrong"})
     assert code == 1 and "refused the login" in out and "Traceback" not in out
 
 
@@ -270,6 +271,7 @@ def test_fetch_saves_only_good_files_of_this_game_and_leaves_the_rest_unread(gam
     code, out = run(homes["FR"], "mail", "fetch", env=env_of("FR"))
     assert code == 0, out
     assert f"fetched commin/{path.name}" in out and "forged or damaged" in out and "another game" in out
+    assert f"ignored {path.name} (in 'forged' from someone@example.org): forged or damaged" in out, out  # the sender shown
     assert re.search(r"loaded \S+_setup_turn_RU\.pbm", out) or f"loaded {path.name}" in out
     flags = dove.flags("fr@example.org")
     assert len(flags) == 3 and "\\Seen" not in flags[0] and "\\Seen" not in flags[1] and "\\Seen" in flags[2]
@@ -279,6 +281,7 @@ def test_fetch_saves_only_good_files_of_this_game_and_leaves_the_rest_unread(gam
     before = files_in(homes["FR"] / "save")
     code, out = run(homes["FR"], "mail", "fetch", env=env_of("FR"))
     assert code == 0 and "fetched" not in out and "loaded" not in out
+    assert "forged" not in out, out  # a forged mail is said once (and looked at again in silence)
     assert files_in(homes["FR"] / "save") == before  # idempotent
 
 
@@ -434,3 +437,9 @@ def test_fetch_and_sync_of_damaged_crafted_and_member_signed_files_never_crash_o
     assert code == 0 and f"loaded {path.name}" in out, out[-3000:]
     after = Session.open(homes["FR"], GAME, "FR", pw("FR")).state.state_hash()
     assert after != before and after == s.state.state_hash()
+
+
+def test_the_reminder_says_one_hour_in_the_singular():
+    from eiapbem.host import lateness
+
+    assert [lateness._hours(n) for n in (1, 2, 25)] == ["1 hour", "2 hours", "25 hours"]

@@ -1,4 +1,5 @@
-"""End to end: a battle between two humans whose battle files travel by mail (issue 22 item 2, 4.2.7 000:168-176).
+"""End to end: a battle between two humans whose battle files travel by mail (issue 22 item 2, 4.2.7 000:168-176),
+through Postfix (STARTTLS, AUTH) and Dovecot (IMAP over TLS).
 
 The game of ``test_battle_files_e2e`` (France, the host's power, attacks two
 Austrian corps at Verona); this time no battle file is copied by hand: each side
@@ -12,8 +13,8 @@ import re
 
 import pytest
 
-from eiapbem.client import mail
-from mailkit import Dovecot, Smtp, password, setup_args
+from eiapbem.client import mail_config
+from mailkit import MailServers, password
 from sevenfolders import pw
 from test_battle_files_e2e import CLIENTS, FAST, GAME, _first, _hashes, _home, game  # noqa: F401 (fixture)
 from test_mail import run
@@ -25,18 +26,19 @@ ADDRESS = {"FR": "fr@example.org", "AU": "au@example.org", "PR": "pr@example.org
 
 def test_battle_files_go_back_and_forth_by_mail(game, tmp_path):  # noqa: F811
     homes = game
-    dove = Dovecot(list(ADDRESS.values()))
-    smtp = Smtp(dove)
+    servers = MailServers(list(ADDRESS.values()))
     try:
         def cli(p, *args):
-            env = {mail.PASSWORD_ENV: password(ADDRESS[p]), **FAST}
+            env = {mail_config.PASSWORD_ENV: password(ADDRESS[p]), **FAST}
             code, out = run(_home(homes, p), *args, "--password", pw(p), *(("--power", p) if p not in CLIENTS else ()),
                             env=env)
             assert code == 0, (args, out)
+            if args[:2] == ("mail", "sync"):
+                servers.delivered()
             return out
 
         for p in ("FR", "AU", "PR"):
-            code, out = run(_home(homes, p), *setup_args(ADDRESS[p], f"Player {p}", smtp, dove))
+            code, out = run(_home(homes, p), *servers.setup_args(ADDRESS[p], f"Player {p}"))
             assert code == 0, out
             assert "marked" in cli(p, "mail", "send", "--mark-sent")  # the drafts so far went by hand
         for c in ("corps:FR:I", "corps:FR:II"):
@@ -80,5 +82,4 @@ def test_battle_files_go_back_and_forth_by_mail(game, tmp_path):  # noqa: F811
         hashes = _hashes(homes)
         assert len(set(hashes.values())) == 1, hashes
     finally:
-        smtp.stop()
-        dove.stop()
+        servers.stop()

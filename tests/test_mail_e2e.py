@@ -3,8 +3,8 @@
 Russia hosts; France and Great Britain play by email; the other powers are the
 computer's.  The host mails the gamestarts ('mail send'), the players fetch
 them ('mail fetch --join') and join; from then on every file goes out by SMTP
-(aiosmtpd) and comes in by IMAP (Dovecot) through 'eiapbem mail sync' in each
-folder.  The slots themselves are played through the session API, as in the
+(Postfix, STARTTLS and AUTH) and comes in by IMAP over TLS (Dovecot) through
+'eiapbem mail sync' in each folder.  The slots themselves are played through the session API, as in the
 other end-to-end tests.
 """
 
@@ -17,7 +17,7 @@ import pytest
 from eiapbem.client import setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.rules.model import POWERS, Phase
-from mailkit import Dovecot, Smtp, setup_args
+from mailkit import MailServers
 from sevenfolders import Folders, one_time_passwords, player_args
 from test_mail import FAST, GAME, HOST_PW, HUMANS, env_of, pw, run
 
@@ -31,8 +31,8 @@ def _hand_files(home):
 
 def test_three_folders_play_a_month_by_mail(tmp_path, monkeypatch):
     monkeypatch.setenv(TEST_SCRYPT_ENV, FAST[TEST_SCRYPT_ENV])
-    dove = Dovecot(list(HUMANS.values()))
-    smtp = Smtp(dove)
+    servers = MailServers(list(HUMANS.values()))
+    dove = servers.dovecot
     try:
         homes = {p: tmp_path / p for p in HUMANS}
         types = {p: ("host" if p == "RU" else "client") if p in HUMANS else "ai-medium" for p in POWERS}
@@ -42,12 +42,13 @@ def test_three_folders_play_a_month_by_mail(tmp_path, monkeypatch):
         assert code == 0, out
         otp = one_time_passwords(out)
         for p, h in homes.items():
-            code, out = run(h, *setup_args(HUMANS[p], f"Player {p}", smtp, dove, move_to="Handled"))
+            code, out = run(h, *servers.setup_args(HUMANS[p], f"Player {p}", move_to="Handled"))
             assert code == 0, out
 
         # The gamestarts go out by mail; the players fetch them and join.
         code, out = run(homes["RU"], "mail", "send", "--retry-wait", "0", env=env_of("RU"))
         assert code == 0 and out.count("sent commout/") == 3, out  # two gamestarts and the house rules' admin file
+        servers.delivered()
         for p in ("FR", "GB"):
             code, out = run(homes[p], "mail", "fetch", "--join", GAME, env=env_of(p))
             assert code == 0 and f"fetched commin/{GAME}_gamestart.pbm" in out and f"fetched commin/{GAME}_{p}.key" in out, out
@@ -64,6 +65,7 @@ def test_three_folders_play_a_month_by_mail(tmp_path, monkeypatch):
                 assert code == 0, (p, out)
                 assert "refused" not in out, (p, out)
                 outs[p] = out
+                servers.delivered()
             return outs
 
         def hashes():
@@ -106,5 +108,4 @@ def test_three_folders_play_a_month_by_mail(tmp_path, monkeypatch):
         outs = sync_all()
         assert all("nothing new" in o for o in outs.values()), outs
     finally:
-        smtp.stop()
-        dove.stop()
+        servers.stop()

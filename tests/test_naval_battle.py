@@ -104,10 +104,14 @@ def test_light_ships_only_must_retreat_without_political_points():
     # 9.2.1.2 (000:1224): light only against heavy retreats as if beaten, no PP.
     fleets = [{"id": "fleet:GB:1", "side": "attacker", "heavy": 5}, {"id": "fleet:FR:1", "side": "defender", "light": 8}]
     s = scene(fleets)
-    st_, asked = answer(start_naval_battle(s, SEA, sides(fleets), ctx()).state, ctx(), lambda d: "port:brest" if "port:brest" in d.options else d.options[0])
+    st_, asked = answer(start_naval_battle(s, SEA, sides(fleets), ctx()).state, ctx(), lambda d: d.options[0])
     b = st_.naval_battles["1805-10.bay-of-biscay.1"]
     assert (b.outcome, b.retreating, dict(b.political_points)) == ("forced-retreat", ("defender",), {})
+    # 9.4.1 (000:1274): the program retreats the loser to the nearest port; of the equally near French ports it
+    # takes a garrisoned one with the strongest harbour defences (Brest), and no one is asked.
     assert st_.units["fleet:FR:1"].location == Location(LocationKind.PORT, "brest")
+    assert not any(":retreat:" in a for a in asked)
+    assert any("the program takes port:brest (9.4.1)" in line for line in b.report)
     assert st_.powers["GB"].political_status == 0
 
 
@@ -120,14 +124,15 @@ def test_pursuers_follow_the_beaten_defender_to_its_port():
     s = scene(GB3, nelson="fleet:GB:1")
 
     def choose(d):
-        return {"naval.evasion": "no-evade", "naval.retreat": "port:nantes"}.get(
-            d.kind, "pursue" if d.id.endswith("fleet:GB:2") else "stay"
-        )
+        if d.kind == "naval.heavy-losses":
+            return d.options[0]  # the program's proportional split (9.2.2.1)
+        return {"naval.evasion": "no-evade"}.get(d.kind, "pursue" if d.id.endswith("fleet:GB:2") else "stay")
 
     st_, _ = answer(start_naval_battle(s, SEA, sides(GB3), c).state, c, choose)
-    assert st_.units["fleet:GB:2"].location == Location(LocationKind.BLOCKADE, "nantes")
+    # the French retreat to the program's choice of the equally near French ports (9.4.1), the pursuer to its box
+    assert st_.units["fleet:GB:2"].location == Location(LocationKind.BLOCKADE, "brest")
     assert st_.units["fleet:GB:1"].location == SEA
-    assert st_.units["fleet:FR:1"].location == Location(LocationKind.PORT, "nantes")
+    assert st_.units["fleet:FR:1"].location == Location(LocationKind.PORT, "brest")
 
 
 def test_port_combat_harbour_defences_fire_first_and_attackers_go_to_the_box():
@@ -217,8 +222,9 @@ def test_blockade_box_victor_may_enter_a_friendly_port():
     c = ctx({f"naval/{bid}/fire/attacker": 6, f"naval/{bid}/fire/defender": 1})
     out = start_naval_battle(s, box, sides(fleets), c, wind_gauge_to="defender", interception=True)
     st_, asked = answer(out.state, c, lambda d: {"naval.enter-port": "enter"}.get(d.kind, d.options[0]))
-    # the beaten blockaders did not come out of Brest: sea retreat rules, several ports equally near
-    assert asked == [f"naval:{bid}:retreat:GB", f"naval:{bid}:enter-port"]
+    # the beaten blockaders did not come out of Brest: sea retreat rules; of several ports equally near the
+    # program takes one (9.4.1), so the victor alone is asked
+    assert asked == [f"naval:{bid}:enter-port"]
     assert st_.units["fleet:FR:1"].location == Location(LocationKind.PORT, "brest")
     assert st_.units["fleet:GB:1"].location == Location(LocationKind.PORT, "london")
 
@@ -488,3 +494,25 @@ def test_evacuation_needs_an_enemy_held_port():
               {"id": "fleet:GB:1", "side": "defender", "heavy": 5, "location": "blockade:brest"}]
     with pytest.raises(IllegalAction, match="not held by an enemy"):
         start_naval_battle(scene(fleets, where=box, phasing="FR"), box, sides(fleets), ctx(), evacuation=True)
+
+
+def test_the_player_allocates_the_heavy_ship_losses_between_its_fleets():
+    # 9.2.2.1 (000:1238): light losses are the program's (proportional, rounded down); "the program will prompt the
+    # player for heavy ship loss(es)": the side's power says which fleets lose them, the proportional split first.
+    bid = "1805-10.bay-of-biscay.1"
+    forced = {f"naval/{bid}/wind/attacker": 2, f"naval/{bid}/wind/defender": 5,
+              f"naval/{bid}/fire/defender": 5, f"naval/{bid}/fire/attacker": 2}
+    c = ctx(forced)
+    st = start_naval_battle(scene(GB3, nelson="fleet:GB:1"), SEA, sides(GB3), c).state
+    while (d := next(iter(st.pending.values()))).kind != "naval.heavy-losses":  # evasion and pursuit first
+        st = engine.apply_action(st, d.power, engine.AnswerDecision(d.id, "no-evade" if d.kind == "naval.evasion"
+                                                                     else "stay"), c).state
+    assert d.power == "GB" and d.options[0] == "fleet:GB:1=2,fleet:GB:2=2,fleet:GB:3=2"
+    for bad, words in (("fleet:GB:1=7", "name each of fleet:GB:1, fleet:GB:2, fleet:GB:3 once"),
+                       ("fleet:GB:1=21,fleet:GB:2=0,fleet:GB:3=0", "cannot lose 21"),
+                       ("fleet:GB:1=1,fleet:GB:2=1,fleet:GB:3=1", "adding up to 6"), ("all", "not an allocation")):
+        with pytest.raises(IllegalAction, match=words):
+            engine.verify_action(st, "GB", engine.AnswerDecision(d.id, bad), c)
+    st = engine.apply_action(st, "GB", engine.AnswerDecision(d.id, "fleet:GB:1=0,fleet:GB:2=1,fleet:GB:3=5"), c).state
+    assert [st.units[f].ships.heavy for f in ("fleet:GB:1", "fleet:GB:2", "fleet:GB:3")] == [20, 19, 15]
+    assert st.naval_battles[bid].fleet_losses["fleet:GB:3"].heavy == 5

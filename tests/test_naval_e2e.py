@@ -213,7 +213,7 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
     chosen, seen = None, []
     for fleet, path in ROLL_CANDIDATES:
         try:  # what the move would do with Britain's dice of this slot (the same replay as the command's)
-            after = gb._play([MoveFleet(fleet=fleet, path=",".join(path))]).state
+            after = gb.slot.play([MoveFleet(fleet=fleet, path=",".join(path))]).state
         except Exception as err:  # a candidate the rules refuse is skipped (and named if none is chosen)
             seen.append(f"{fleet} {path}: {err}")
             continue
@@ -233,7 +233,7 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
     limit = 3 if relation == "same" else 1
     assert any(r <= limit for r in rolls), rolls  # 8.5.4: the roll that let the Dutch intercept
     out = cli("GB", "naval", "move", "--fleet", fleet, "--path", ",".join(path))
-    assert f"intercept in {where} ({relation} sea area, 8.5.4)" in out, out
+    assert f"intercept in {where} ({relation} sea area: d6 " in out and f"needs {limit} or less, 8.5.4)" in out, out
     fight_by_files("GB", "FR")  # France's part in the battle, if it has one, goes by battle files
     st = _open(homes, "GB").current()
     (rolled,) = [b for k, b in st.naval_battles.items() if k.startswith("1805-02.")]

@@ -39,6 +39,7 @@ def move(state, fleet, path, power="GB", c=C, **kw):
 
 
 def test_costs_port_box_free_sea_one():
+    # 8.4.1-8.4.2 (000:1064-1068): a sea area costs one point, a port one from the box's seas, box and port nothing.
     m = C.map
     s = scene([])
     d = graph.distances(s, m, Location(LocationKind.PORT, "plymouth"))
@@ -58,6 +59,7 @@ def test_frozen_baltic_in_winter_only():
 
 
 def test_stack_moves_together_but_a_fleet_alone_leaves_the_rest():
+    # 8.4.3 (000:1074): a stack moves as one, or a fleet alone.
     s = scene([{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5},
                {"id": "fleet:GB:2", "location": "port:plymouth", "heavy": 5},
                {"id": "fleet:GB:3", "location": "port:plymouth", "heavy": 5}])
@@ -119,6 +121,34 @@ def test_interception_roll_needs_one_from_adjacent():
     after = move(s, "fleet:GB:1", "english-channel", c=ctx(forced={label: 2}))
     assert not after.naval_battles and str(after.units["fleet:FR:1"].location) == "port:brest"
     assert any("fail to intercept" in e.text for e in after.log)
+    # The die and what it needed are in the line every player reads (8.5.4: adjacent needs 1 or less).
+    assert any("fail to intercept" in e.text and "(adjacent sea area: d6 2, needs 1 or less, 8.5.4)" in e.text
+               for e in after.log), [e.text for e in after.log]
+    won = move(s, "fleet:GB:1", "english-channel", c=ctx(forced={label: 1}))
+    assert any("intercept in english-channel (adjacent sea area: d6 1, needs 1 or less, 8.5.4)" in e.text
+               for e in won.log), [e.text for e in won.log]
+
+
+def test_once_one_power_intercepts_no_other_tries_in_that_area():
+    # 8.5.2 (000:1098): once one major power has intercepted the moving stack, no other may try in that sea area.
+    fleets = [{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5},
+              {"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 5},
+              {"id": "fleet:SP:1", "location": "sea:english-channel", "heavy": 5}]
+    s = scene(fleets, wars=(("GB", "FR"), ("GB", "SP")), intercept=None)
+    for p, fid in (("FR", "fleet:FR:1"), ("SP", "fleet:SP:1")):
+        ps = s.powers[p]
+        s = s.replace(powers=s.powers.set(p, ps.replace(standing_orders=ps.standing_orders.replace(intercept=(fid,)))))
+    fr = "naval/1805-10/GB/intercept/fleet:GB:1.0/1/FR/sea:english-channel"
+    sp = "naval/1805-10/GB/intercept/fleet:GB:1.0/1/SP/sea:english-channel"
+    first = ctx(forced={fr: 1})
+    started = engine.apply_action(s, "GB", MoveFleet(fleet="fleet:GB:1", path="english-channel"), first).state
+    (battle,) = started.naval_battles.values()
+    assert battle.defenders == ("fleet:FR:1",) and sp not in first.dice.record  # Spain's die is never rolled
+    # Had France failed, Spain would have tried in the same area (the attempts go in the powers' order).
+    failed = ctx(forced={fr: 6, sp: 1})
+    after = engine.apply_action(s, "GB", MoveFleet(fleet="fleet:GB:1", path="english-channel"), failed).state
+    (battle,) = after.naval_battles.values()
+    assert battle.defenders == ("fleet:SP:1",)
 
 
 def test_attack_ends_movement_and_needs_enemies():
@@ -219,6 +249,7 @@ def test_ships_building_in_a_port_the_enemy_holds_are_lost_at_the_end_of_a_land_
 
 
 def test_a_fleet_that_moves_loses_its_depot():
+    # 10.3.4 (000:1352), 10.5.4 (000:1566-1572): a depot on a fleet, lost when the fleet moves.
     from eiapbem.rules.model import Depot
 
     s = scene([{"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 8}], phasing="FR")
@@ -229,6 +260,7 @@ def test_a_fleet_that_moves_loses_its_depot():
 
 
 def test_a_stack_picks_up_unmoved_fleets_on_its_way():
+    # 8.4.3 (000:1076-1080): fleets are added to a stack where it passes; no fleet moves twice.
     s = scene([{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5},
                {"id": "fleet:GB:2", "location": "sea:english-channel", "heavy": 5}])
     s = move(s, "fleet:GB:1", "english-channel")
@@ -265,6 +297,7 @@ def test_attacking_the_transport_of_an_enemys_loaned_corps_declares_war_on_the_c
 
 
 def test_a_depot_inside_a_port_city_is_lost_when_blockaded_and_leaves_when_the_siege_ends():
+    # 10.3.2 (000:1316-1320), 10.5.3 "Port City Supply" (000:1556-1562): a depot inside a besieged port city.
     from eiapbem.rules.land import seasupply
     from eiapbem.rules.model import Depot
 

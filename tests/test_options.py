@@ -67,6 +67,7 @@ def _why(s, action):
 
 
 def test_winter_land_movement_applies_only_with_its_option_and_in_winter():
+    # 13.1.3 (000:2370), 4.1.1: the optional winter land movement.
     assert winter_movement(land_state(winter_land_movement=True).replace(date=Date(1806, 1)))
     assert not winter_movement(land_state(winter_land_movement=False).replace(date=Date(1806, 1)))
     assert not winter_movement(land_state(winter_land_movement=True))  # September

@@ -50,6 +50,8 @@ class Client:
 
 
 def test_a_month_of_files_between_eight_folders(tmp_path):
+    # 4.2.4 (000:158): each folder keeps its save and plays on from it (begin_slot opens it again); 4.2.6 (000:166):
+    # the turn files come from commin and are loaded in chain order.
     rng = crypto.KeystreamRng(b"e2e")
     ids = {r: keys.Identity.generate(r, rng, dice_n=16) for r in ROLES}
     clients = {r: Client(tmp_path / r, r, None) for r in ROLES}

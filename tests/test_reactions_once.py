@@ -24,6 +24,7 @@ from eiapbem.rules.diplomacy.orders import REACTIONS, CallAllies, reactions_afte
 from eiapbem.rules.model import POWERS, Phase, PlayerKind, Slot
 from eiapbem.rules.model.slot import COMMIT
 from eiapbem.rules.scenario import initial_state
+from model_strategies import sample_meta as _meta
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def commit():
 def _sealed(meta, state, power, acts):
     """What the folder seals this month: the actions inside its commitment, and the meta it keeps."""
     _, meta = sealed_orders.file_actions(meta, state, power, acts, rules_context(Dice(b"reactions")))
-    return [engine.action_from_obj(o, "t") for o in meta["sealed"][power]["actions"]], meta
+    return [engine.action_from_obj(o, "t") for o in meta.sealed[power].actions], meta
 
 
 def _key(a):
@@ -48,9 +49,9 @@ def _key(a):
 def test_the_second_month_seals_each_reaction_once_with_the_same_result(commit, power):
     ctx = rules_context(Dice(b"computer"))
     lent = commit.with_power(power, controller=PlayerKind.AI_HARD)
-    first, meta = _sealed({}, commit, power, list(duel.to_commit(lent, power, ctx)))
+    first, meta = _sealed(_meta(), commit, power, list(duel.to_commit(lent, power, ctx)))
     assert any(isinstance(a, CallAllies) for a in first)  # allied powers do set reactions
-    kept = {"reactions": meta["reactions"]}
+    kept = _meta(reactions=meta.reactions)
     # Month two (the shared state cleared of reactions again): the computer as it chose before ...
     old, _ = _sealed(kept, commit, power, list(duel.to_commit(lent, power, ctx)))
     assert max(Counter(_key(a) for a in old if isinstance(a, REACTIONS)).values()) == 2  # every reaction twice
@@ -68,8 +69,8 @@ def test_the_second_month_seals_each_reaction_once_with_the_same_result(commit, 
 
 
 def test_outside_diplomacy_or_without_a_kept_copy_the_state_is_left_alone(commit):
-    kept = {"reactions": {"RU": [engine.action_to_obj(CallAllies("FR", ("AU",)))]}}
-    assert sealed_orders.as_kept({}, commit, "RU") is commit
+    kept = _meta(reactions={"RU": [engine.action_to_obj(CallAllies("FR", ("AU",)))]})
+    assert sealed_orders.as_kept(_meta(), commit, "RU") is commit
     assert sealed_orders.as_kept(kept, commit, "AU") is commit
     land = commit.replace(slot=Slot(Phase.LAND, "turn", "RU", ("RU",)))
     assert sealed_orders.as_kept(kept, land, "RU") is land

@@ -73,7 +73,7 @@ def test_folders_of_a_release_open_play_on_and_upgrade(fixture, tmp_path, monkey
     h, f = _open(root, game, pw, "RU"), _open(root, game, pw, "FR")
     assert h.state.state_hash().hex() == info["host"]["state_hash"]  # the saves open at the same state
     assert f.state.state_hash().hex() == info["FR"]["state_hash"]
-    assert len(h.journal()) > 10 and h.data.meta["versions"] == info["versions"]
+    assert len(h.journal()) > 10 and dict(h.meta.versions) == info["versions"]
     if upgrade.standing(h.data.meta).kind == "same":
         # Folders of this release's versions: re-verified (this code replays their files), then played on.
         assert audit.run(root / "FR", game, f.me).verified

@@ -33,6 +33,7 @@ def _problems(sc, game_map):
 
 
 def test_a_new_scenario_is_valid_and_keeps_its_origin(base, game_map):
+    # 14.2 (000:2750): a new scenario made from a shipped one keeps its origin.
     assert _problems(base, game_map) == []
     assert base["based_on"] == "classic-1805" and "manual" not in base
     # Equal data, equal hash; any change changes it (14.6).
@@ -85,6 +86,7 @@ def test_minor_items_are_played(base, raw):
 
 
 def test_units_garrisons_and_provinces_placed_for_the_start(base, raw, game_map):
+    # 14.4 (000:2804), 14.4.1 (000:2808-2813), 14.4.2 (000:2816): units, garrisons and provinces for the start.
     sc = ed.create_unit(base, "corps:FR:young-guard", "FR", "infantry")
     sc = ed.edit_unit(sc, "corps:FR:young-guard", factors={"infantry": 4}, max={"infantry": 10}, place="map", area="paris")
     sc = ed.edit_unit(sc, "napoleon", owner="FR", kind="leader", place="map", **{"with": "corps:FR:young-guard"})

@@ -16,6 +16,7 @@ GAME = "Borodino"
 
 
 def test_scenario_by_commands_played_a_month_and_a_different_copy_refused(tmp_path, run_cli, monkeypatch):
+    # 14.1 (000:2746): the editor is the 'eiapbem scenario' commands; 14.2 (000:2750): a new scenario, named, saved.
     monkeypatch.setenv(TEST_SCRYPT_ENV, SCRYPT)
     # 1812: France allied to Austria and Prussia, Russia at war with Turkey (14.3 items 8-11, start month).
     steps = [

@@ -61,6 +61,7 @@ def test_naval_order_is_8_2():
 
 
 def test_land_order_is_10_1():
+    # 10.1 (000:1296): France, Russia, Turkey, Austria, Prussia, Great Britain, Spain.
     # 000:1296: France, Russia, Turkey, Austria, Prussia, Great Britain, Spain.
     assert powers_of(seq.month_slots(Date(1805, 4)), Phase.LAND) == ["FR", "RU", "TU", "AU", "PR", "GB", "SP"]
 
@@ -95,6 +96,7 @@ def test_great_britain_chooses_its_naval_position(pos):
 
 @pytest.mark.parametrize("pos", range(1, 8))
 def test_france_chooses_its_land_position(pos):
+    # 10.1 (000:1296), 7.5: France may choose its place in the land phase.
     # 7.5: France may change the order it moves in the next land phase (000:998).
     order = powers_of(seq.month_slots(Date(1805, 4), SequenceChoices(fr_land_position=pos)), Phase.LAND)
     assert order.index("FR") == pos - 1

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from eiapbem.data.context import rules_context
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine
+from eiapbem.rules import engine, relations
+from eiapbem.rules.combat.retreat import retreat_path
 from eiapbem.rules.combat.sieges import report_record, report_text, start_garrison_attack, start_siege_assault
 from eiapbem.core.dice import Dice
 from eiapbem.rules.model import GameState
@@ -94,20 +95,28 @@ def test_failed_assault_gives_the_fortress_defender_a_point():
 
 
 def test_garrison_attack_breaks_the_besiegers_who_retreat():
-    # 11.4.2 (000:2008, 000:2016): garrison on 5-1, besiegers on 5-2; the besiegers broken retreat; no PP.
-    s = scene([{"id": "corps:AU:I", "location": "area:lille", "militia": 4, "besieging": True}],
+    # 11.4.2 (000:2008, 000:2016): garrison on 5-1, besiegers on 5-2; the besiegers broken retreat "in accordance
+    # with the retreat after combat rules" (11.2.10: the program's, toward their depot or capital), no pursuit, no PP;
+    # then the besieged corps may move out of the city, the holder's choice.
+    s = scene([{"id": "corps:AU:I", "location": "area:lille", "militia": 4, "besieging": True},
+               {"id": "corps:FR:I", "location": "city:lille", "infantry": 2}],
               [{"nation": "FR", "city": "lille", "infantry": 12}], phasing="FR")
     forced = {f"siege/{SID}/round1/besieger": 1, f"siege/{SID}/round1/defender": 6}
     c = ctx(forced)
     out = start_garrison_attack(s, "lille", c)
     sg = out.state.sieges[SID]
-    # garrison 6 on 5-1: 15% of 12 = 1.8 -> 2, morale loss 2.2 >= militia's 2.0: broken after round 1
+    # garrison 6 on 5-1: 15% of 14 = 2.1 -> 2, morale loss 2.2 >= militia's 2.0: broken after round 1
     assert (sg.rounds[0].losses["besieger"], sg.rounds[0].morale_loss["besieger"]) == (2, 220)
-    st_, asked = answer(out.state, c, lambda d: "amiens")
-    assert asked == [f"siege:{SID}:retreat"]
-    corps = st_.units["corps:AU:I"]
-    assert corps.location == Location(LocationKind.AREA, "amiens") and not corps.besieging
+    path = retreat_path(out.state, c.map, "lille", ("AU",), ("FR",), lambda u: relations.unit_power(out.state, u))
+    corps = out.state.units["corps:AU:I"]
+    assert path and corps.location == Location(LocationKind.AREA, path[-1]) and not corps.besieging
     assert corps.factors.militia == 2
+    (d,) = out.state.pending.values()
+    assert (d.id, d.power, d.options) == (f"siege:{SID}:move-out", "FR", ("stay", "move-out"))
+    st_, asked = answer(out.state, c, lambda d: "move-out")
+    assert asked == [f"siege:{SID}:move-out"]
+    assert st_.units["corps:FR:I"].location == Location(LocationKind.AREA, "lille")
+    assert st_.sieges[SID].step == "done" and st_.sieges[SID].outcome == "besieger-retreats"
     assert all(p.political_status == 0 for p in st_.powers.values())
 
 

@@ -29,6 +29,7 @@ def test_modifiers_are_capped_at_one():
 
 
 def test_heavy_ratio():
+    # 8.1.1 (000:1024): 1.5 times more heavy ships than the other side gives +1.
     # 000:1024 "1.5 times more heavy ships"
     assert n.has_heavy_ratio(15, 10) and not n.has_heavy_ratio(14, 10)
     assert n.has_heavy_ratio(1, 0) and not n.has_heavy_ratio(0, 0)
@@ -53,6 +54,7 @@ def test_interception_numbers():
 
 
 def test_transport_capacity():
+    # 8.1.1 (000:1026), 8.1.2, 8.1.3, 8.6.2: what each ship type carries.
     # 000:1154 heavy 1 inf or 1/2 cav; 000:1156 light 1/2 inf; 000:1158 transport 2 inf or 1 cav
     assert n.TRANSPORT_CAPACITY["heavy"].infantry_halves == 2 and n.TRANSPORT_CAPACITY["heavy"].cavalry_halves == 1
     assert n.TRANSPORT_CAPACITY["light"].infantry_halves == 1 and n.TRANSPORT_CAPACITY["light"].cavalry_halves == 0

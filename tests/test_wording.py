@@ -284,3 +284,21 @@ def test_the_conditional_claim_offers_list_a_only():
     # '--if-conditional-offered [A.1|...|C.7]' offered codes the rules refuse (the claim is one of list A).
     r = CliRunner().invoke(main.cli, ["diplomacy", "surrender-terms", "--help"], terminal_width=200)
     assert r.exit_code == 0 and "[A.1|A.2|A.3|A.4|A.5]" in r.output and "B.3|" not in r.output, r.output
+
+
+def test_show_power_says_until_when_an_enforced_peace_binds_and_whether_trade_with_britain_runs():
+    # "enforced peace (6.4): AU until 1806-08" named the first month allowed and read as still bound then; and
+    # trade with Britain was listed during a war with it.
+    from eiapbem.client import show
+
+    st = _surrendered().state  # the peace of January 1805: 24 months for Austria (B.2)
+    au = "\n".join(show.power(st, "AU"))
+    assert "enforced peace (6.4): no war on FR before January 1807 (bound through December 1806)" in au
+    later = st.replace(date=Date(1807, 1), slot=None)
+    assert "enforced peace (6.4): none" in "\n".join(show.power(later, "AU"))
+    traded = st.with_power("FR", trade=("GB",)).with_power("GB", trade=("FR",))
+    assert "trade (6.10): with Great Britain;" in "\n".join(show.power(traded, "FR"))
+    assert "trade (6.10): with FR;" in "\n".join(show.power(traded, "GB"))
+    at_war = traded.with_war("FR", "GB", traded.date, ("FR",))
+    assert "trade (6.10): none: at war with Great Britain;" in "\n".join(show.power(at_war, "FR"))
+    assert "trade (6.10): with nobody (allowed, not trading: FR);" in "\n".join(show.power(at_war, "GB"))

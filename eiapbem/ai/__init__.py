@@ -159,6 +159,9 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
 
         for a in choose(setup, ctx):  # 14.5: one of the scenario's AI…_#.set, or the default setup
             b.try_(a)
+        from eiapbem.ai.setup import complete
+
+        complete(b)  # 14.5: what that setup could not place (an edited scenario) is placed from what it has
     elif slot.phase is Phase.REINFORCEMENT:
         reinforce.place_due(b, lvl)
     elif slot.phase is Phase.ECONOMIC:

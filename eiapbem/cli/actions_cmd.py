@@ -234,8 +234,8 @@ def _params(cls: type, command: str = "", reserved: tuple[str, ...] = _RESERVED)
             params.append(click.Option([opt, pname], multiple=True,
                                        help=f"{noted.rstrip('.')}; may be given several times" if noted else "may be given several times"))
             build[f.name] = ("tuple", pname)
-        elif _choices(hints[f.name]):
-            listed = _COMMAND_FIELD_CHOICES.get((command, f.name)) or _choices(hints[f.name])
+        elif choices := _choices(hints[f.name]):
+            listed = _COMMAND_FIELD_CHOICES.get((command, f.name)) or choices
             params.append(click.Option([opt, pname], type=click.Choice(listed), required=required,
                                        help=_field_help(command, f.name, cls=cls)))
             build[f.name] = ("plain", pname)
@@ -306,7 +306,7 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
             click.echo(e.text)
         if not out.events:
             # Orders of a simultaneous phase log nothing until the phase resolves: confirm them here.
-            n = len(s.data.taken.get(s.power, []))
+            n = len(s.taken())
             from .economy_cmd import unaffordable
 
             why = unaffordable(s, action)  # issue 20: never "accepted" for a purchase that cannot be paid

@@ -53,14 +53,14 @@ def open_host(game: str | None, password: str | None) -> Session:
 
 def status_record(s: Session) -> dict:
     """``admin status --json`` (docs/json.md): the same facts as ``host.admin.status_lines``."""
-    meta = s.data.meta
-    head = meta.get("head")
-    return {"game": s.game, "epoch": s.contents.chain.epoch,
+    meta = s.meta
+    head = meta.head
+    return {"game": s.game, "epoch": s.chain.epoch,
             "host_functions": bool(s.state.options.allow_pbem_host_functions),
-            "since": head["made"] if head else None, "head_file": head["file"] if head else None,
-            "waiting": [{"slot": slot, "power": p, "name": meta["players"][p]["name"], "email": meta["players"][p]["email"],
-                         "type": meta["players"][p]["type"]} for p, slot in s.awaited()],
-            "reloads": {p: [{"slot": slot, "count": n} for slot, n in rows] for p, rows in sorted(meta.get("reloads", {}).items())}}
+            "since": head.made if head else None, "head_file": head.file if head else None,
+            "waiting": [{"slot": slot, "power": p, "name": meta.players[p].name, "email": meta.players[p].email,
+                         "type": meta.players[p].type} for p, slot in s.awaited()],
+            "reloads": {p: [{"slot": slot, "count": n} for slot, n in rows] for p, rows in meta.reloads.items()}}
 
 
 def _location(text: str) -> Location:
@@ -74,7 +74,7 @@ def _location(text: str) -> Location:
         raise click.BadParameter(f"{text!r}: {err}") from err
 
 
-def _counts(items: tuple[str, ...], cls: type) -> Any:
+def _counts(items: tuple[str, ...], cls: Any) -> Any:
     vals = {}
     for it in items:
         k, sep, v = it.partition("=")
@@ -94,9 +94,13 @@ def register(cli: click.Group) -> None:
     def admin_group() -> None:
         """The host's admin menu (4.2.8): backups, replacing and skipping players, logged edits, sync checks."""
 
-    def edit_cmd(name: str, help_: str):
+    def edit_cmd(name: str, help_: str, *, negative: bool = False):
+        # negative: the amount may be written -17; click would read it as an unknown option, so unknown options are
+        # handed to the arguments (where a stray one fails its type with click's own message).
+        settings = {"ignore_unknown_options": True} if negative else {}
+
         def deco(build):
-            @admin_group.command(name, help=help_)
+            @admin_group.command(name, help=help_, context_settings=settings)
             @host_options
             @click.pass_context
             def cmd(ctx: click.Context, game: str | None, password: str | None, **kw: Any) -> None:
@@ -110,19 +114,19 @@ def register(cli: click.Group) -> None:
 
         return deco
 
-    @edit_cmd("add-pp", "Add political points to a major power (Add pp to selected nation); a negative number takes them away.")
+    @edit_cmd("add-pp", "Add political points to a major power (Add pp to selected nation); a negative number takes them away.", negative=True)
     @click.argument("power", type=click.Choice(POWERS))
     @click.argument("amount", type=int)
     def _pp(power: str, amount: int) -> list:
         return [radmin.AddPoliticalPoints(power, amount)]
 
-    @edit_cmd("add-money", "Add money to a major power (Add money to selected player).")
+    @edit_cmd("add-money", "Add money to a major power (Add money to selected player); a negative number takes it away.", negative=True)
     @click.argument("power", type=click.Choice(POWERS))
     @click.argument("amount", type=int)
     def _money(power: str, amount: int) -> list:
         return [radmin.AddMoney(power, amount)]
 
-    @edit_cmd("add-manpower", "Add manpower to a major power (Add manpower to selected player).")
+    @edit_cmd("add-manpower", "Add manpower to a major power (Add manpower to selected player); a negative number takes it away.", negative=True)
     @click.argument("power", type=click.Choice(POWERS))
     @click.argument("amount", type=int)
     def _manpower(power: str, amount: int) -> list:
@@ -249,7 +253,7 @@ def register(cli: click.Group) -> None:
         s = open_host(game, password)
         path = admin.upgrade(s)
         st = s.state
-        click.echo(f"{s.game} moves to eiapbem {s.data.meta['release']} ({client_upgrade.describe(s.data.meta['versions'])}) "
+        click.echo(f"{s.game} moves to eiapbem {s.meta.release} ({client_upgrade.describe(s.meta.versions)}) "
                    f"at {st.slot.key(st.date) if st.slot else 'its end'}: upgrade file commout/{path.name} "
                    "(+ .eml draft to every player)")
         click.echo("Each player installs the same release and runs 'eiapbem load'; files made before it are obsolete.")
@@ -396,6 +400,6 @@ def register(cli: click.Group) -> None:
         s = admin.load_backup(_home(), _in_home(file), password, role=power, key_file=_in_home(key_file) if key_file else None,
                               one_time=one_time_password)
         st = s.state
-        click.echo(f"loaded {Path(file).name}: {s.game} is at backup epoch {s.contents.chain.epoch}, "
+        click.echo(f"loaded {Path(file).name}: {s.game} is at backup epoch {s.chain.epoch}, "
                    f"{st.slot.key(st.date) if st.slot else 'game over'} (state {st.state_hash().hex()[:16]})")
         click.echo("files made before this backup are obsolete; 'eiapbem status' says who moves next")

@@ -109,7 +109,7 @@ def register(cli: click.Group) -> None:
         from eiapbem.client import external
 
         s = open_session(game, power, password)
-        external.write(out, s.current(), s.me, s.contents.chain.gid, battle_id, winner, list(losses))
+        external.write(out, s.current(), s.me, s.chain.gid, battle_id, winner, list(losses))
         click.echo(f"wrote {out} signed by {s.me.role}; the other side signs it with 'eiapbem battle sign {out.name}'")
 
     @battle_group.command("sign")
@@ -120,7 +120,7 @@ def register(cli: click.Group) -> None:
         from eiapbem.client import external
 
         s = open_session(game, power, password)
-        doc = external.countersign(file, s.current(), s.me, s.contents.chain.gid, s.contents.chain.roster)
+        doc = external.countersign(file, s.current(), s.me, s.chain.gid, s.chain.roster)
         click.echo(f"{file}: {doc['battle']}, {doc['winner']} wins, losses {', '.join(doc['losses']) or 'none'}; "
                    f"signed by {', '.join(sorted(doc['signatures']))}")
 
@@ -132,7 +132,7 @@ def register(cli: click.Group) -> None:
         from eiapbem.client import external
 
         s = open_session(game, power, password)
-        action = external.import_action(file, s.current(), s.contents.chain.gid, s.contents.chain.roster)
+        action = external.import_action(file, s.current(), s.chain.gid, s.chain.roster)
         for e in s.act(action).events:
             click.echo(e.text)
 

@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from functools import partial
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +43,7 @@ def run(repeat: int = 10, commands: tuple[str, ...] | None = None) -> list[Figur
     out.append(Figure("eiapbem --help", best_of(lambda: _proc([py, "-m", "eiapbem", "--help"]), repeat)))
     idx = index()
     names = commands if commands is not None else tuple(sorted(idx["commands"])) if idx else ("status",)
-    slowest = max(((best_of(lambda n=n: _proc([py, "-m", "eiapbem", n, "--help"]), repeat), n) for n in names))
+    slowest = max((best_of(partial(_proc, [py, "-m", "eiapbem", n, "--help"]), repeat), n) for n in names)
     out.append(Figure(f"eiapbem X --help, the slowest X ({slowest[1]})", slowest[0]))
     out.extend(_status(repeat))
     from eiapbem.pbem import crypto

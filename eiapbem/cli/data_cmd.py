@@ -32,7 +32,7 @@ def check_world(game_map: Any | None) -> dict[str, Any]:
     corps and fleet counters of each power.
     """
     try:
-        counts = world.check_world()
+        counts: dict[str, Any] = world.check_world()
         raw = world.load_raw()
     except EiaError as err:
         return {"present": True, "valid": False, "problems": [str(err)], "counts": {}}

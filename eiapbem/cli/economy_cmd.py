@@ -78,7 +78,6 @@ def game_state(s: Any) -> tuple[GameState, dict[str, list], str]:
     (a projection with the forces as they stand).  Other powers' orders are
     secret until the phase resolves, so only the acting power's are counted.
     """
-    from eiapbem.client.session import file_slot
 
     state = s.current()
     note = ""
@@ -94,10 +93,9 @@ def game_state(s: Any) -> tuple[GameState, dict[str, list], str]:
     # The orders are replayed by the summary itself, from the slot's start: the ones
     # taken so far, or once sent (end-phase), the ones in the turn file.
     mine = s.taken()
-    if file_slot(s.state, s.power) in s.contents.chain.collected:
-        from eiapbem.rules import engine
-
-        mine = [engine.action_from_obj(o, "the orders sent") for o in s.data.orders.get(s.power, [])]
+    sent = s.orders_sent()
+    if sent is not None:
+        mine = sent
         note = f"{s.power}'s orders are sent; the phase resolves when every power's are in"
     return s.state, ({s.power: mine} if mine else {}), note
 

@@ -220,7 +220,7 @@ def register(cli: click.Group) -> None:
             if password is None:
                 password = click.prompt("Your password", hide_input=True)
             b = admin.load_backup(_home(), _in_home(file), password, role=power)
-            click.echo(f"loaded the backup {file.name}: backup epoch {b.contents.chain.epoch}; files made before it are obsolete")
+            click.echo(f"loaded the backup {file.name}: backup epoch {b.chain.epoch}; files made before it are obsolete")
             return 0
         s = open_session(game, power, password)
         if file is not None:
@@ -341,14 +341,15 @@ def register(cli: click.Group) -> None:
         try:
             # In another folder's battle the next question comes in its next battle file, not from this
             # folder's own view of the slot (which still holds the question just answered).
-            defending = decision.split("/")[0] in s.data.battles.get("answer", {})
+            defending = s.defends(decision.split("/")[0])
             ask = answer_hint(s.battle_questions() if defending else s.current().pending.values(), list(s.local))
         except IllegalAction:  # the slot moved on (the answer ended it)
             ask = None
         if ask:
             click.echo(f"next: {ask}")
-        if s.last_battle_file is not None and not any(e["attacker"] in s.local for e in s.data.battles.get("answer", {}).values()):
-            click.echo(f"your reply is battles/{s.last_battle_file.name}: send it to your opponent (4.2.7)")
+        reply = s.reply_to_send()
+        if reply is not None:
+            click.echo(f"your reply is battles/{reply.name}: send it to your opponent (4.2.7)")
         for line in s.battle_lines():
             click.echo(line)
 

@@ -118,7 +118,6 @@ def register(cli: click.Group) -> None:
                 if p == target:
                     raise BadOption(f"{p} exists and is not a readable bid file; move it away first") from None
                 continue
-            assert h.bidder is not None
             if h.game == game and h.bidder.email.lower() == email.lower():
                 earlier.append(p)
             elif p == target:

@@ -20,13 +20,13 @@ class NoPassword(EiaError):
     """A password is needed and there is neither an option nor a terminal to ask on."""
 
 
-def hidden_prompt(text: str) -> str:
+def hidden_prompt(prompt: str) -> str:
     stdin = sys.stdin
     if stdin is not None and stdin.isatty():
         import getpass
 
-        return getpass.getpass(text)
-    sys.stderr.write(text)
+        return getpass.getpass(prompt)
+    sys.stderr.write(prompt)
     sys.stderr.flush()
     line = stdin.readline() if stdin is not None else ""
     if not line:

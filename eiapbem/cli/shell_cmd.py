@@ -45,7 +45,7 @@ class Sitting(cmd.Cmd):
     def emptyline(self) -> bool:
         return False
 
-    def default(self, line: str) -> bool:
+    def default(self, line: str) -> bool:  # type: ignore[override]  # cmd.Cmd.onecmd returns it: True ends the loop
         from .main import run
 
         try:

@@ -52,7 +52,7 @@ def register(cli: click.Group) -> None:
         """Print the chart NAME (see 'eiapbem tables list'), or every chart with --all."""
         if show_all == (name is not None):
             raise click.UsageError("give one chart name, or --all")
-        chosen = [fn() for fn in all_tables().values()] if show_all else [get_table(name)]
+        chosen = [fn() for fn in all_tables().values()] if show_all or name is None else [get_table(name)]
         if as_json:
             objs = [t.to_obj() for t in chosen]
             click.echo(json.dumps(objs if show_all else objs[0], indent=2))

@@ -2,7 +2,7 @@
 
 An audit starts from the gamestart file, as a new player joining would
 (4.2.2), and loads every turn and admin file the folder holds, in chain order,
-through the same code a player's ``load`` uses (``Session._load_bytes``): each
+through the same code a player's ``load`` uses (``Turns.load_bytes``): each
 file's signature against the roster, its place in the hash chain, its dice
 reveal against the author's committed chain, every recorded roll re-derived
 from the file's seed, the battle files it carries with their commit-reveal
@@ -32,8 +32,9 @@ from typing import Any
 
 from eiapbem.client import inbox
 from eiapbem.client.session import GameData, NoGame, Session, find_game, local_roles
+from eiapbem.client.store import Store
 from eiapbem.core.errors import BadEncoding, EiaError
-from eiapbem.pbem import atomic, bodies, envelope, files, folders, keys, savegame
+from eiapbem.pbem import atomic, bodies, envelope, files, folders, headers, keys, savegame
 from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.errors import AlreadyLoaded
 from eiapbem.pbem.files import SaveContents
@@ -41,14 +42,20 @@ from eiapbem.pbem.folders import GameFolders
 from eiapbem.rules.model import GameState, first_difference
 
 
-class Replay(Session):
-    """A session that never writes: the audit's save lives in memory only, and it loads its own files too."""
-
-    replays_own = True
+class MemoryStore(Store):
+    """A save that is never written: ``contents`` and ``data`` in memory only."""
 
     def save(self) -> None:
-        """Nothing to write, nothing to encode: the replay's save is ``contents`` and ``data`` in memory."""
+        """Nothing to write, nothing to encode."""
         self.data = self.data.absorbed()  # as a save does: the log lines leave the state for the journal
+
+
+class Replay(Session):
+    """A session that never writes (its save is a ``MemoryStore``) and loads its own files too."""
+
+    def __init__(self, home: Path, game: str, me: keys.Identity, contents: SaveContents, data: GameData,
+                 local: dict) -> None:
+        super().__init__(MemoryStore(home, game, me, contents, data, local), replays_own=True)
 
 
 @dataclass
@@ -167,9 +174,10 @@ def start(found: list[_File], home: Path, game: str, me: keys.Identity, local: d
     gs = _gamestart(found, home, game)
     chain, body = files.open_gamestart(gs.data, [me], gs.path.name)
     meta = body.get("meta") if isinstance(body, dict) else None
-    if upgrade.standing({"versions": meta.get("versions") if isinstance(meta, dict) else None}).kind == "same":
+    versions = meta.get("versions") if isinstance(meta, dict) else None
+    if upgrade.standing({"versions": versions}).kind == "same":
         rp = Replay(home, game, me, SaveContents(chain, None, {}), _first_state(body, chain, gs.path.name), local)
-        rp._settle()
+        rp.auto.settle()
         rp.save()
         return rp, None
     now = upgrade.mine()
@@ -179,6 +187,7 @@ def start(found: list[_File], home: Path, game: str, me: keys.Identity, local: d
         _first_state(body, chain, gs.path.name)  # refused as the gamestart's versions are: one sentence
     up = ups[0]
     h = up.h
+    assert isinstance(h, headers.UpgradeHeader)
     at = Chain.from_upgrade(h, up.hash)
     ub = bodies.decode(bodies.UpgradeBody, files.open_file(up.rec, at, [me]), up.path.name, "an upgrade")
     data = GameData.from_obj(ub.game.to_obj(), up.path.name)
@@ -196,11 +205,11 @@ def start(found: list[_File], home: Path, game: str, me: keys.Identity, local: d
         except EiaError as err:
             link = f"the file before it, {x.path.name}, does not open: {err}"
     rp = Replay(home, game, me, SaveContents(at, None, {}), data, local)
-    rp._settle()
+    rp.auto.settle()
     rp.save()
     skipped = sum(1 for x in found if x.h.epoch < h.epoch and x.h.kind in ("turn", "admin", "upgrade"))
     return rp, (f"the game moved to this eiapbem's versions at {up.path.name} (epoch {h.epoch}; {link}); the "
-                f"{skipped} file(s) before it were played under {upgrade.describe(meta.get('versions') or {})} and "
+                f"{skipped} file(s) before it were played under {upgrade.describe(versions if isinstance(versions, dict) else {})} and "
                 "are not replayed here (the eiapbem release of those versions replays them)")
 
 
@@ -353,6 +362,8 @@ def _restores(backup: GameState, points: list[GameState]) -> bool:
 def _new_epoch(rp: Replay, path: Path, me: keys.Identity, points: list) -> Point | None:
     sav, dat = atomic.read_save_pair(path)
     h = envelope.parse(sav, path.name, max_size=envelope.MAX_SAV).header
+    if not isinstance(h, headers.BackupHeader):
+        return Point(path.name, h.slot, h.author, f"{path.name} is a {h.kind} file, not a backup")
     try:
         chain, body = files.open_backup(sav, dat, me, rp.contents.chain, path.name)
         if not isinstance(body, dict) or set(body) != {"game"}:
@@ -368,7 +379,7 @@ def _new_epoch(rp: Replay, path: Path, me: keys.Identity, points: list) -> Point
                      "an earlier point of the same game)")
     rp.contents = SaveContents(chain, data.to_obj(), rp.contents.starts)
     rp.data = data
-    rp._settle()
+    rp.auto.settle()
     rp.save()
     return None
 
@@ -399,7 +410,7 @@ def _first_bad(rp: Replay, saved: SaveContents, saved_data: GameData, pending: l
             x = others[0]
             snap = rp.save_snapshot()
             try:
-                rp._load_bytes(x.rec, x.path.name)
+                rp.turns.load_bytes(x.rec, x.path.name)
             except EiaError as err:  # why it does not fit says more than "another file"
                 return Point(x.path.name, s, x.h.author, str(err), x.hash.hex())
             finally:
@@ -453,7 +464,7 @@ def try_load(rp: Replay, x: _File, errors: dict[bytes, str]) -> str | None:
     ``AlreadyLoaded`` is raised: the caller drops the file."""
     snap = rp.save_snapshot()
     try:
-        return rp._load_bytes(x.rec, x.path.name)
+        return rp.turns.load_bytes(x.rec, x.path.name)
     except AlreadyLoaded:
         raise
     except EiaError as err:

@@ -88,40 +88,35 @@ def ai_setups(scenario: str, power: str, based_on: str | None = None, root: Any 
     return None
 
 
-class AutoPlay(Store):
-    """The computer's slots and the resolution of simultaneous slots, without a file."""
+class AutoPlay:
+    """The computer's slots and the resolution of simultaneous slots, without a file, for the save it is given."""
 
-    #: The computer players every client plays the AI powers with (``rules.turn.Computer``): ``eiapbem.ai``;
-    #: ``eiapbem campaign`` gives its folders one that stops at the month it has reached (``campaign.Paced``).
-    computer: Any = ai
+    def __init__(self, store: Store, computer: Any = ai) -> None:
+        self.store = store
+        #: The computer players every client plays the AI powers with (``rules.turn.Computer``): ``eiapbem.ai``;
+        #: ``eiapbem campaign`` gives its folders one that stops at the month it has reached (``campaign.Paced``).
+        self.computer = computer
 
-    def _settle(self) -> None:
+    def settle(self) -> None:
         """THE place where the game moves on without a file (``rules.turn.advance``).
 
         If the computer cannot end a slot (``ai.AiStuck``), the game waits at it
         and the host's admin menu must move it on (skip).
         """
-        chain = self.contents.chain
-        if self.state.slot is None or chain.step is not None:
+        st = self.store
+        chain = st.contents.chain
+        if st.state.slot is None or chain.step is not None:
             return
         orders = {p: [engine.action_from_obj(o, f"the orders of {p}[{i}]") for i, o in enumerate(a)]
-                  for p, a in sorted(self.data.orders.items())}
+                  for p, a in sorted(st.data.orders.items())}
         state, used = turn.advance(
-            self.state, orders, self.computer,
+            st.state, orders, self.computer,
             ai_ctx=lambda key: rules_context(pdice.ai_dice(chain, key)),
             resolve_ctx=lambda: rules_context(resolve_dice(chain.head)),
             setup_for=self._setup_for)
-        if state is not self.state or used:
-            self.data = replace(self.data, state=state, orders={} if used else self.data.orders,
-                                meta=sealed_orders.spent(self.data.meta, state))
-
-    def settle(self) -> None:
-        """Play the computer's slots as far as they go without a file, and save (``eiapbem campaign`` moves its
-        pause on with it; a client does this by itself after every file)."""
-        before = self.state
-        self._settle()
-        if self.state is not before:
-            self.save()
+        if state is not st.state or used:
+            st.data = replace(st.data, state=state, orders={} if used else st.data.orders,
+                              meta=sealed_orders.spent(st.data.meta, state))
 
     def _setup_for(self, state: GameState, power: str) -> list:
         slot = state.slot
@@ -132,5 +127,6 @@ class AutoPlay(Store):
     def ai_setup(self, power: str) -> Any:
         """What an AI power loads in the setup phase: one of the scenario's AI setups (14.5, chosen by the
         computer's die, ``ai.setup``), else the shipped default setup (5.2.2; the computer uses it there only)."""
-        scenario, based_on = self.data.meta["scenario"], self.data.meta.get("based_on")
+        meta = self.store.data.meta
+        scenario, based_on = meta.scenario, meta.based_on or None
         return ai_setups(scenario, power, based_on) or default_actions(scenario, power, based_on)

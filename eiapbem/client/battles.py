@@ -33,7 +33,7 @@ from typing import Any, Mapping, Sequence
 
 from eiapbem import ai
 from eiapbem.core.errors import BadEncoding, quoted
-from eiapbem.pbem import bodies, crypto, envelope, folders
+from eiapbem.pbem import bodies, crypto, envelope, folders, headers
 from eiapbem.pbem.chain import Battle, Chain
 from eiapbem.pbem.errors import AuthorNotAllowed, BadDice, BadHeader
 from eiapbem.core import canonical
@@ -138,6 +138,13 @@ class Opened:
     hash: bytes
 
 
+def _battle_header(o: "Opened") -> headers.BattleHeader:
+    """The header of a battle file ``check_files`` opened (its kind checked there)."""
+    h = o.env.header
+    assert isinstance(h, headers.BattleHeader)
+    return h
+
+
 def check_files(chain: Chain, bid: str, area: str, attacker: str, defender: str, slot_key: str,
                 files_: Sequence[Any], name: str) -> tuple[list[Opened], Battle]:
     """Check the files of one battle as a third party: signatures, order, roles, nonces, bodies.
@@ -157,7 +164,7 @@ def check_files(chain: Chain, bid: str, area: str, attacker: str, defender: str,
             raise BadEncoding(f"{name} carries the battle files of {bid} in an unknown form")
         env = envelope.parse(item[0], what)
         h = env.header
-        if h.kind != "battle":
+        if not isinstance(h, headers.BattleHeader):
             raise BadHeader(f"{what} is a {h.kind} file, not a battle file")
         want = attacker if i % 2 == 0 else defender
         if h.author != want:
@@ -199,11 +206,11 @@ def exchanges_of(opened: Mapping[str, Sequence[Opened]], plan: Sequence[Any], se
             raise BadEncoding(f"{name} lists an exchange of {bid} without its battle files")
         q, r = files_[2 * j], files_[2 * j + 1]
         if 2 * j + 2 < len(files_):
-            a = files_[2 * j + 2].env.header.nonce
+            a = _battle_header(files_[2 * j + 2]).nonce
         else:
             a = secrets.get(bid)
-        b = r.env.header.nonce
-        commit = q.env.header.commit
+        b = _battle_header(r).nonce
+        commit = _battle_header(q).commit
         if a is None or b is None or commit is None or crypto.nonce_commit(a) != commit:
             raise BadDice(f"{name}: the nonces of exchange {j + 1} of {bid} do not match their commitment (7.2)")
         if q.body["ask"] != ask:
@@ -221,6 +228,22 @@ def exchanges_of(opened: Mapping[str, Sequence[Opened]], plan: Sequence[Any], se
     return out
 
 
+def exchanges_so_far(book: bodies.BattleBook) -> list[Exchange]:
+    """The exchanges done so far in the acting power's slot, from its own battle records (the save's battle book)."""
+    if not book.plan:
+        return []
+    secrets = {bid: f.secret for bid, f in book.fights.items() if f.secret}
+    opened = {}
+    for bid, f in book.fights.items():
+        items = []
+        for i, (data, fk) in enumerate(f.files):
+            env = envelope.parse(data, f"battle file {i + 1} of {bid}")
+            items.append(Opened(env, crypto.open_body(env, fk), crypto.file_hash(env)))
+        opened[bid] = items
+    return exchanges_of(opened, [list(x) for x in book.plan], secrets, {bid: f.defender for bid, f in book.fights.items()},
+                        "your battle files", complete=False)
+
+
 def check_hidden(opened: Mapping[str, Sequence[Opened]], exchanges: Sequence[Exchange], secrets: Mapping[str, bytes],
                  actions: Sequence[dict], name: str) -> None:
     """The attacker's answers between each question and its reply are those it committed to (7.3)."""
@@ -229,7 +252,7 @@ def check_hidden(opened: Mapping[str, Sequence[Opened]], exchanges: Sequence[Exc
         j = seen.get(ex.battle, 0)
         seen[ex.battle] = j + 1
         files_ = opened[ex.battle]
-        a = files_[2 * j + 2].env.header.nonce if 2 * j + 2 < len(files_) else secrets.get(ex.battle)
+        a = _battle_header(files_[2 * j + 2]).nonce if 2 * j + 2 < len(files_) else secrets.get(ex.battle)
         assert a is not None
         if hidden_commit(a, list(actions[ex.ask:ex.at])) != files_[2 * j].body["hidden"]:
             raise BadDice(f"{name}: the attacker's choices in exchange {j + 1} of {ex.battle} are not the ones it "
@@ -272,6 +295,6 @@ def fight_result(state: GameState, bid: str) -> str:
 
 
 __all__ = ["BattleDice", "Exchange", "NoRoll", "NoRollDice", "Opened", "Played", "area_of", "auto_answer", "automatic",
-           "check_asked", "check_files", "check_hidden", "check_plan", "exchange_needed", "exchanges_of", "fight_area", "fight_finished",
+           "check_asked", "check_files", "check_hidden", "check_plan", "exchange_needed", "exchanges_of", "exchanges_so_far", "fight_area", "fight_finished",
            "fight_result", "file_name",
            "hidden_commit", "index_of", "place_of", "questions_for", "slot_label"]

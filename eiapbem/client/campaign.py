@@ -4,7 +4,7 @@
 (``PlayerKind`` ai-easy/medium/hard, with its 4.2.3 start bonus, seen as a
 computer by the others), except the powers named ``by_files``.  A computer
 player's slots send no file: every client plays them itself from the state and
-the slot's dice (``Session._settle``, docs/decisions.md "Computer players").
+the slot's dice (``AutoPlay.settle``, docs/decisions.md "Computer players").
 The game lives in eight folders: the host's (who plays no power) and one per
 power.  A computer power's folder is that of a player who let the computer play
 his power from the start and follows the game (its key file is made all the
@@ -231,14 +231,14 @@ class Folders:
                 moves = self.placed.get(p, {})
                 s.act_many([type(a)(**{**{k: getattr(a, k) for k in a.__dataclass_fields__}, "area": moves[a.corps]})
                             if a.KIND == "setup.place-corps" and a.corps in moves else a
-                            for a in setups.default_actions(s.data.meta["scenario"], p, s.data.meta.get("based_on"))])
+                            for a in setups.default_actions(s.meta.scenario, p, s.meta.based_on or None)])
             else:
                 view = s.current()
                 lent = view.with_power(p, controller=self.kinds[p])
                 ctx = rules_context(s.slot_dice())
                 if sealed_orders._sealed_round(st) == "commit":  # the orders the computer chooses, sealed now:
                     # from the reactions this folder keeps and sends again itself, so only changes are given
-                    kept = sealed_orders.as_kept(s.data.meta, view, p)
+                    kept = sealed_orders.as_kept(s.meta, view, p)
                     acts = list(chosen[p]) if chosen and p in chosen else \
                         list(duel.to_commit(kept.with_power(p, controller=self.kinds[p]), p, ctx))
                 elif st.slot.simultaneous:
@@ -414,7 +414,7 @@ class Campaign:
         created = newgame.new_game(host, GAME, scenario, players, bids={}, options=newgame.options_from_flags([]),
                                    passwords={}, host_password=self.pw[HOST],
                                    host=Person("Campaign host", "host@campaign.invalid"), rng=self.rngs[HOST],
-                                   wars=[tuple(w) for w in self.opening_wars],
+                                   wars=[(a, t) for a, t in self.opening_wars],
                                    follow=tuple(p for p in POWERS if p not in self.by_files),
                                    computer=Paced(start))
         gs = created.gamestart

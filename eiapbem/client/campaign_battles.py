@@ -30,7 +30,7 @@ MAX_STEPS = 400
 
 def out_files(s: Session) -> list[tuple[str, str]]:
     """(file name in ``battles/``, defender) of every battle file the acting folder must send now."""
-    return [(f["name"], f["defender"]) for _bid, f in sorted(s.fights().items()) if f["out"]]
+    return [(f.name, f.defender) for f in s.fights().values() if f.out]
 
 
 def answer_own(s: Session, power: str, kind: PlayerKind) -> int:

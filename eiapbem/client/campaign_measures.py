@@ -44,7 +44,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from eiapbem.rules.model import POWERS, GameState, LogEntry
 
@@ -319,7 +319,7 @@ class Chronicle:
         surrenders: dict[tuple[str, str, str], tuple[str, str]] = {}
         terms: dict[tuple[str, str, str], list[str]] = {}
         for e in journal:
-            prm = e.params or {}
+            prm: Mapping[str, Any] = e.params or {}
             if e.kind == "diplomacy.peace" and "terms_kind" in prm and prm.get("other") in POWERS:
                 loser, victor = str(prm.get("power")), str(prm["other"])
                 surrenders[(_month(e.slot), *_pair(loser, victor))] = (loser, str(prm["terms_kind"]))
@@ -330,19 +330,19 @@ class Chronicle:
             loser, kind = surrenders.get((month, a, b), ("", "informal"))
             out.peaces.append(Peace(month, a, b, kind, loser, tuple(terms.get((month, a, b), ()))))
         # battles of the state
-        for bid, b in sorted(last.battles.items()):
-            lost_a, lost_d = b.attacker.factors_lost, b.defender.factors_lost
-            for side, lost in ((b.attacker, lost_a), (b.defender, lost_d)):
+        for bid, fb in sorted(last.battles.items()):
+            lost_a, lost_d = fb.attacker.factors_lost, fb.defender.factors_lost
+            for side, lost in ((fb.attacker, lost_a), (fb.defender, lost_d)):
                 if side.power in POWERS:
                     out.battle_lost[side.power] = out.battle_lost.get(side.power, 0) + lost
-            if b.kind != "field":
+            if fb.kind != "field":
                 continue
             basis = {"attacker": 0, "defender": 0}
-            for ev in b.events:
+            for ev in fb.events:
                 if ev.kind == "battle.round" and ev.params.get("role") in basis:
                     basis[str(ev.params["role"])] = max(basis[str(ev.params["role"])], int(ev.params.get("basis", 0)))
-            win = b.side(b.winner).power if b.winner in ("attacker", "defender") else None
-            out.battles.append(Battle(bid, b.area, b.attacker.power or "-", b.defender.power or "-",
+            win = fb.side(fb.winner).power if fb.winner in ("attacker", "defender") else None
+            out.battles.append(Battle(bid, fb.area, fb.attacker.power or "-", fb.defender.power or "-",
                                       basis["attacker"], basis["defender"], win or ""))
         # the journal: corps moved, foraging
         moved: dict[str, set[tuple[str, str]]] = {p: set() for p in POWERS}
@@ -350,10 +350,11 @@ class Chronicle:
             if e.author not in POWERS:
                 continue
             prm = e.params or {}
+            forage: Any = prm.get("lost")  # a count of factors (``land.forage``)
             if e.kind in ("land.move", "land.disembark") and prm.get("unit"):
                 moved[e.author].add((_month(e.slot), str(prm["unit"])))
-            elif e.kind == "land.forage" and prm.get("lost"):
-                out.forage_lost[e.author] = out.forage_lost.get(e.author, 0) + int(prm["lost"])
+            elif e.kind == "land.forage" and forage:
+                out.forage_lost[e.author] = out.forage_lost.get(e.author, 0) + int(forage)
         out.corps_moved = {p: len(moved[p]) for p in POWERS}
         out.months_moving = {p: len({m for m, _u in moved[p]}) for p in POWERS}
         # the political map

@@ -30,10 +30,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
 from eiapbem.client import inbox
 from eiapbem.core.errors import EiaError
 from eiapbem.pbem import atomic, envelope, files, folders, savegame
+from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.errors import Fork
+from eiapbem.pbem.folders import GameFolders
+
+if TYPE_CHECKING:
+    from eiapbem.client.store import Store
 
 #: How many points of the chain a folder can rewind to, at most.
 KEEP = 40
@@ -44,6 +51,22 @@ MIN_KEEP = 6
 REWIND = inbox.REWIND
 
 
+class Folder(Protocol):
+    """What the forks need of a game folder: its save (``Store``) or an open session."""
+
+    @property
+    def home(self) -> Path: ...
+
+    @property
+    def folders(self) -> GameFolders: ...
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def chain(self) -> Chain: ...
+
+
 @dataclass(frozen=True)
 class Kept:
     path: Path
@@ -51,7 +74,7 @@ class Kept:
     hash: bytes
 
 
-def _rewind_dir(s: "Session") -> Path:
+def _rewind_dir(s: Folder) -> Path:
     return s.home / REWIND
 
 
@@ -65,7 +88,7 @@ class Point(tuple):
     files: atomic.SaveFiles | None = None
 
 
-def point_before(s: "Session") -> tuple[bytes, bytes, bytes] | None:
+def point_before(s: Folder) -> tuple[bytes, bytes, bytes] | None:
     """The save as it is on disk now and the chain head it stands at (kept by ``keep`` once the load succeeded)."""
     src = s.folders.save / folders.save_name(s.game)
     try:
@@ -80,7 +103,7 @@ def point_before(s: "Session") -> tuple[bytes, bytes, bytes] | None:
     return point
 
 
-def keep(s: "Session", point: tuple[bytes, bytes, bytes] | None) -> Path | None:
+def keep(s: Folder, point: tuple[bytes, bytes, bytes] | None) -> Path | None:
     """Keep the save taken by ``point_before`` under its chain head (``rewind/``), the newest ``KEEP`` only."""
     if point is None:
         return None
@@ -116,7 +139,7 @@ def prune(d: Path, game: str) -> None:
                 q.unlink(missing_ok=True)
 
 
-def kept_files(s: "Session") -> list[Kept]:
+def kept_files(s: Folder) -> list[Kept]:
     out = []
     for place in inbox.places(s.folders):
         if not place.is_dir():
@@ -128,14 +151,14 @@ def kept_files(s: "Session") -> list[Kept]:
                 rec = files.read_file(p)
             except EiaError:
                 continue
-            if rec.header.gid == s.contents.chain.gid:
+            if rec.header.gid == s.chain.gid:
                 out.append(Kept(p, rec.header, rec.hash))
     return out
 
 
-def accepted_after(s: "Session", point: bytes, epoch: int) -> Kept | None:
+def accepted_after(s: Folder, point: bytes, epoch: int) -> Kept | None:
     """The file this folder accepted (loaded or wrote) right after ``point``."""
-    known = s.contents.chain.known
+    known = s.chain.known
     for k in kept_files(s):
         if k.header.prev == point and k.header.epoch == epoch and k.hash in known and k.header.kind in ("turn", "admin"):
             return k
@@ -147,7 +170,7 @@ def _describe(name: str, h: envelope.Header, fh: bytes) -> str:
     return f"{who} {name} ({h.slot}, {fh.hex()[:16]})"
 
 
-def check(s: "Session", rec: files.Received) -> None:
+def check(s: Store, rec: files.Received) -> None:
     """Before a file is loaded: if it forks the chain, name the fork and apply the rule (the host's act wins).
 
     Raises ``Fork`` when the file loses; rewinds the session (in memory) to the
@@ -155,7 +178,7 @@ def check(s: "Session", rec: files.Received) -> None:
     """
     env, name = rec.env, rec.name
     h = env.header
-    ch = s.contents.chain
+    ch = s.chain
     fh = rec.hash
     if (h.kind not in ("turn", "admin") or h.gid != ch.gid or h.epoch != ch.epoch or fh in ch.known
             or h.prev == ch.head or h.prev not in ch.known or ch.step is not None):
@@ -183,7 +206,7 @@ def check(s: "Session", rec: files.Received) -> None:
                hint="the host runs 'eiapbem admin sync-check' with both files, then 'eiapbem admin backup'")
 
 
-def rewind(s: "Session", point: bytes) -> bool:
+def rewind(s: Store, point: bytes) -> bool:
     """Put the session (in memory) back to its save at ``point``; the caller's next save makes it last."""
     from eiapbem.client.store import GameData
 
@@ -203,13 +226,13 @@ def rewind(s: "Session", point: bytes) -> bool:
     for k, v in s.contents.starts.items():
         starts[k] = max(v, starts.get(k, 0))
     s.contents = replace(contents, starts=starts)
-    s.data = replace(data, outbox={})
+    s.data = replace(data, outbox=None)
     return True
 
 
-def status_lines(s: "Session") -> list[str]:
+def status_lines(s: Folder) -> list[str]:
     """Forks this folder set aside (for ``eiapbem status``)."""
-    out = []
+    out: list[str] = []
     d = s.folders.commin / inbox.REFUSED
     if not d.is_dir():
         return out
@@ -269,8 +292,8 @@ def damaged_save(home: Path, game: str, me, local, err: EiaError) -> EiaError:
     from eiapbem.client.store import NoGame
 
     save = f"save/{folders.save_name(game)}"
-    err = str(err).split(";")[0]  # what is wrong, without a file-from-outside's "ask its sender" advice
-    return NoGame(f"your save {save} does not open ({err})",
+    wrong = str(err).split(";")[0]  # what is wrong, without a file-from-outside's "ask its sender" advice
+    return NoGame(f"your save {save} does not open ({wrong})",
                   hint="run 'eiapbem rebuild': it makes the save again from the files this folder holds "
                        "(commin/done/, commout/sent/), your own files included; if the folder holds too few, "
                        "ask the host for a backup ('eiapbem load-backup')")

@@ -98,13 +98,14 @@ def internal(name: str, err: BaseException) -> InternalError:
                          hint="the file was set aside in commin/refused/; please report this with the file")
 
 
-def load_waiting(s: Any, games: list[str]) -> Report:
+def load_waiting(s: Any, games: list[str], load: Any) -> Report:
     """``eiapbem load``: every waiting file of the session's game in ``commin/``, in chain order.
 
     Each file is read and parsed once (``files.read_file``) and handed on as it is.  A file that loads
     is kept in ``done/``; one refused for good goes to ``refused/`` with its reason; one only early (its
     predecessors have not come) stays.  Whatever a file holds, this returns a report: it never stops on
-    one file, and a refused file changes nothing (the session is put back as it was)."""
+    one file, and a refused file changes nothing (the save is put back as it was).  ``s`` is the save
+    (``client/store.py``), ``load(rec, made)`` loads one ``Received`` file (``Turns.load_received``)."""
     rep = Report()
     rep.refused.extend(strangers(s.folders, games, s.game))
     pending = [p for p in s.folders.incoming(s.game) if p.suffix == ".pbm" and not p.name.endswith("_gamestart.pbm")]
@@ -137,7 +138,7 @@ def load_waiting(s: Any, games: list[str]) -> Report:
             p, rec = item
             before = s.save_snapshot()
             try:
-                slot = s.load_received(rec, _made(p))
+                slot = load(rec, _made(p))
             except AlreadyLoaded:
                 waiting.remove(item)
                 continue
@@ -272,7 +273,7 @@ def strangers(f: GameFolders, games: list[str], game: str) -> list[tuple[str, st
     if f.commin.exists() and not f.commin.is_dir():
         return [("commin", f"{f.commin} is a file, not a folder: the files others send go into a folder commin/; "
                  "move the file away")]
-    out = []
+    out: list[tuple[str, str]] = []
     if not f.commin.is_dir():
         return out
     for p in sorted(f.commin.iterdir()):

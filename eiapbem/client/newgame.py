@@ -105,12 +105,12 @@ def new_game(
     folders.check_game_name(game)
     if game in game_names(home):
         raise IllegalAction(f"{home} already holds a game called {game}; choose another name")
-    by_power = {}
-    for p in players:
-        p.check()
-        if p.power in by_power:
-            raise IllegalAction(f"{p.power} is given two players")
-        by_power[p.power] = p
+    by_power: dict[str, Player] = {}
+    for player in players:
+        player.check()
+        if player.power in by_power:
+            raise IllegalAction(f"{player.power} is given two players")
+        by_power[player.power] = player
     missing = [p for p in POWERS if p not in by_power]
     if missing:
         raise IllegalAction(f"every power needs a player; missing: {' '.join(missing)}")
@@ -190,8 +190,14 @@ def new_game(
         row = by_power[p]
         if not computer_power:
             _gamestart_draft(f, game, gs_path, kp, host, Person(row.name, row.email), p)
-    Session.create(home, game, ids["host"], chain, GameData(state, meta), rng=rng, computer=computer)
+    Session.create(home, game, ids["host"], chain, GameData(state, starting_meta(bodies.decode(
+        bodies.GamestartMeta, {"based_on": "", **meta}, game, "who plays the game"))), rng=rng, computer=computer)
     return Created(sorted(local), one_time, gs_path)
+
+
+def starting_meta(gm: bodies.GamestartMeta) -> bodies.SaveMeta:
+    """The save's record of who plays what, from the gamestart's: nothing of the host's notes or sealed orders yet."""
+    return bodies.SaveMeta(gm.scenario, gm.players, gm.host, gm.versions, based_on=gm.based_on, release=gm.release)
 
 
 def first_state(scenario: str | dict, options: Options, types: Mapping[str, str], bids: Mapping[str, int],
@@ -241,9 +247,9 @@ def join(home: Path, gamestart: Path, power: str, one_time: str, password: str, 
         raise NotForYou(f"{kp.name} holds the keys of {ident.role}, not of {power}")
     chain, body = files.open_gamestart(data, [ident], gamestart.name)
     start = start_data(body, chain, gamestart.name, scenario)
-    row = start.meta["players"][power]
-    if row["email"].lower() != email.lower():
-        raise IllegalAction(f"the host registered {row['email']} for {power}, not {email}; check the address or ask the host")
+    row = start.meta.players[power]
+    if row.email.lower() != email.lower():
+        raise IllegalAction(f"the host registered {row.email} for {power}, not {email}; check the address or ask the host")
     write_identity(home, game, ident, password, rng)
     s = Session.create(home, game, ident, chain, start, rng=rng, computer=computer)
     inbox.keep_received(s.folders, gamestart.name, data)  # an audit starts from it (issue 20)
@@ -257,19 +263,18 @@ def start_data(body: Any, chain: Any, name: str, scenario: Path | None = None) -
     raw = dict(body) if isinstance(body, dict) else body
     if isinstance(raw, dict):
         raw.setdefault("wars", [])  # absent when the game has none
-    body = bodies.decode(bodies.GamestartBody, raw, name, "a gamestart").to_obj()
-    meta = {k: body["meta"][k] for k in ("versions", "release", "scenario", "host", "players")}
-    if body["meta"]["based_on"]:
-        meta["based_on"] = body["meta"]["based_on"]
+    gs = bodies.decode(bodies.GamestartBody, raw, name, "a gamestart")
+    body = gs.to_obj()
+    meta = starting_meta(gs.meta)
     options = Options.from_obj(body["options"], "options")
     wars = body["wars"]
-    types = {p: meta["players"][p]["type"] for p in POWERS}
-    sc = joining_scenario(meta["scenario"], body["scenario_hash"] or None, scenario, name)
+    types = {p: meta.players[p].type for p in POWERS}
+    sc = joining_scenario(meta.scenario, body["scenario_hash"] or None, scenario, name)
     state = first_state(sc, options, types, body["bids"], [(a, t) for a, t in wars], chain.gid,
                         chain.roster)
     if state.state_hash() != body["state_hash"]:
         raise IllegalAction(
-            f"{name} starts from another state than this eiapbem makes from scenario {meta['scenario']}",
+            f"{name} starts from another state than this eiapbem makes from scenario {meta.scenario}",
             hint="the host and every player need the same eiapbem version",
         )
     return GameData(state, meta)

@@ -7,7 +7,7 @@ module is what a player's folder does with them:
   the player gave are checked against the common starting state, a fresh
   random nonce is drawn, and the turn file carries only
   ``CommitOrders(digest)``.  The orders and the nonce stay in this folder's
-  save (``GameData.meta["sealed"]``, sealed to this folder's roles like the
+  save (``SaveMeta.sealed``, sealed to this folder's roles like the
   rest of the save) until the reveal;
 - **reveal round** (``diplomacy/orders``): "End Current Phase" writes
   ``RevealOrders(nonce)`` followed by exactly the sealed orders; orders can
@@ -22,7 +22,7 @@ out in the clear in one file, as in the economic phase.
 settings, ``rules.diplomacy.orders.REACTION_FIELDS``) are not kept in the
 shared state between months: the rules clear them once the month is
 resolved.  This folder keeps its powers' settings in its save
-(``GameData.meta["reactions"]``) and puts them, as the orders that set them,
+(``SaveMeta.reactions``) and puts them, as the orders that set them,
 in front of the player's own orders of every diplomacy phase — inside the
 commitment, so they are revealed with everyone's declarations only after
 every commitment is in, and used at that month's resolution.  The first time
@@ -35,6 +35,8 @@ import os
 from typing import Any, Callable
 
 from eiapbem.core.errors import IllegalAction
+from eiapbem.core.frozenmap import FrozenMap
+from eiapbem.pbem.bodies import SaveMeta, SealedOrders
 from eiapbem.pbem.errors import BadFile
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy import orders as dip_orders
@@ -42,32 +44,28 @@ from eiapbem.rules.diplomacy import sealing
 from eiapbem.rules.model import GameState, Phase
 from eiapbem.rules.model.slot import COMMIT, ORDERS
 
-META_KEY = "sealed"
-REACTIONS_KEY = "reactions"
 
-
-def _with_reactions(meta: dict, state: GameState, power: str, acts: list) -> tuple[list, dict]:
+def _with_reactions(meta: SaveMeta, state: GameState, power: str, acts: list) -> tuple[list, SaveMeta]:
     """``acts`` with ``power``'s kept reactions in front, and the save meta keeping the reactions they leave."""
-    kept = meta.get(REACTIONS_KEY, {}).get(power)
+    kept = meta.reactions.get(power)
     if kept is None:
         front = dip_orders.reaction_actions(state.powers[power].standing_orders)
     else:
         front = [engine.action_from_obj(o, "this folder's diplomatic reactions") for o in kept]
     full = front + list(acts)
     after = dip_orders.reactions_after(state, power, full)
-    keep = dict(meta.get(REACTIONS_KEY, {}))
-    keep[power] = [engine.action_to_obj(a) for a in dip_orders.reaction_actions(after)]
-    return full, {**meta, REACTIONS_KEY: keep}
+    keep = tuple(engine.action_to_obj(a) for a in dip_orders.reaction_actions(after))
+    return full, meta.replace(reactions=meta.reactions.set(power, keep))
 
 
-def as_kept(meta: dict, state: GameState, power: str) -> GameState:
+def as_kept(meta: SaveMeta, state: GameState, power: str) -> GameState:
     """``state`` with ``power``'s diplomatic reactions as this folder keeps them, in a diplomacy phase.
 
     What a player's reactions stand at: the folder sends them again by itself (``file_actions``), and the
     player gives only what changes.  A computer choosing a folder's orders from this state gives only the
     reactions that change, not every one again each month (``eiapbem campaign`` chooses from it).
     """
-    kept = meta.get(REACTIONS_KEY, {}).get(power)
+    kept = meta.reactions.get(power)
     if kept is None or state.slot is None or state.slot.phase is not Phase.DIPLOMACY:
         return state
     acts = [engine.action_from_obj(o, "this folder's diplomatic reactions") for o in kept]
@@ -85,8 +83,8 @@ def _sealed_round(state: GameState) -> str | None:
     return None
 
 
-def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any,
-                 rng: Callable[[int], bytes] = os.urandom) -> tuple[list, dict]:
+def file_actions(meta: SaveMeta, state: GameState, power: str, acts: list, ctx: Any,
+                 rng: Callable[[int], bytes] = os.urandom) -> tuple[list, SaveMeta]:
     """The actions ``power``'s turn file carries for the simultaneous slot in play, and the new save meta.
 
     Commit round: the orders are checked, then replaced by their commitment.
@@ -100,39 +98,33 @@ def file_actions(meta: dict, state: GameState, power: str, acts: list, ctx: Any,
         nonce = rng(sealing.NONCE_BYTES)
         commit = sealing.CommitOrders(sealing.digest(power, sealing.phase_key(state), nonce, acts))
         engine.check_orders(state, power, list(acts) + [commit], ctx)  # the real orders, checked now
-        sealed = dict(meta.get(META_KEY, {}))
-        sealed[power] = {"phase": sealing.phase_key(state), "nonce": nonce,
-                         "actions": [engine.action_to_obj(a) for a in acts]}
-        return [commit], {**meta, META_KEY: sealed}
+        kept = SealedOrders(sealing.phase_key(state), nonce, tuple(engine.action_to_obj(a) for a in acts))
+        return [commit], meta.replace(sealed=meta.sealed.set(power, kept))
     if which == "reveal" and power in state.order_sheet.commitments:
-        kept = meta.get(META_KEY, {}).get(power)
-        if kept is None or kept.get("phase") != sealing.phase_key(state):
+        found = meta.sealed.get(power)
+        if found is None or found.phase != sealing.phase_key(state):
             raise IllegalAction(f"{power}'s sealed orders of {state.date} are not in this folder's save: only the folder "
                                 "that sent the commitment can reveal them",
                                 hint="ask the host for a backup, or play on from the folder that sent the commitment")
         if acts:
             raise IllegalAction(f"{power}'s diplomacy orders were sealed in the commit round and cannot change now; "
                                 "'eiapbem restart' drops the new ones, then 'eiapbem end-phase' reveals the sealed orders")
-        opened = [engine.action_from_obj(o, "the sealed orders") for o in kept["actions"]]
-        return [sealing.RevealOrders(kept["nonce"])] + opened, meta
+        opened = [engine.action_from_obj(o, "the sealed orders") for o in found.actions]
+        return [sealing.RevealOrders(found.nonce)] + opened, meta
     if which is None and state.slot is not None and state.slot.phase is Phase.DIPLOMACY and state.slot.step == ORDERS:
         return _with_reactions(meta, state, power, acts)  # one-round diplomacy: the same orders, in the clear
     return list(acts), meta
 
 
-def spent(meta: dict, state: GameState) -> dict:
+def spent(meta: SaveMeta, state: GameState) -> SaveMeta:
     """The save meta once a diplomacy phase is over: sealed orders of past phases dropped."""
-    sealed = meta.get(META_KEY)
-    if not sealed:
+    if not meta.sealed:
         return meta
     now = sealing.phase_key(state) if state.slot is not None and state.slot.phase is Phase.DIPLOMACY else None
-    keep = {p: v for p, v in sealed.items() if v.get("phase") == now}
-    if keep == sealed:
+    past = [p for p, v in meta.sealed.items() if v.phase != now]
+    if not past:
         return meta
-    out = {k: v for k, v in meta.items() if k != META_KEY}
-    if keep:
-        out[META_KEY] = keep
-    return out
+    return meta.replace(sealed=FrozenMap((p, v) for p, v in meta.sealed.items() if v.phase == now))
 
 
 def check_file(state: GameState, author: str, acts: list, name: str) -> None:

@@ -37,9 +37,11 @@ from typing import Any
 from eiapbem.client import audit, inbox
 from eiapbem.client.forks import REWIND
 from eiapbem.client.session import GameData, NoGame, Session, local_roles, open_identity
-from eiapbem.client.store import file_time, game_names
+from eiapbem.client.store import Store, file_time, game_names
 from eiapbem.core.errors import EiaError
+from eiapbem.core.frozenmap import FrozenMap
 from eiapbem.pbem import atomic, files, folders, keys, savegame
+from eiapbem.pbem.bodies import BattleBook
 from eiapbem.pbem.errors import AlreadyLoaded
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
@@ -145,13 +147,13 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock: Any = time.mo
     held = {x.hash for x in found}
     for name, c, data in saved:  # a file the save was writing when it was last saved (its outbox) is the folder's own
         box = data.outbox
-        if box and box.get("data"):
+        if box is not None and box.data:
             try:
-                rec = files.receive(box["data"], box["name"])
+                rec = files.receive(box.data, box.name)
             except EiaError:
                 continue
             if rec.hash not in held and rec.header.gid == gid:
-                found.append(audit._File(f.commout / box["name"], rec))
+                found.append(audit._File(f.commout / box.name, rec))
                 held.add(rec.hash)
     rp, start_note = audit.start(found, home, game, me, {})
     rp.refresh_roles()  # the roles played here that the chain's roster names
@@ -176,7 +178,7 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock: Any = time.mo
                 continue
             if x.h.kind in ("admin", "upgrade"):
                 rp.refresh_roles()  # a replaced player or host: the roles played here follow the roster
-            rp._note(x.path.name, slot, x.h.author, file_time(x.path), getattr(x.h, "reloads", 0))
+            rp.turns._note(x.path.name, slot, x.h.author, file_time(x.path), getattr(x.h, "reloads", 0))
             loaded = x
             break
         if loaded is not None:
@@ -201,7 +203,7 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock: Any = time.mo
             res.notes.append(f"{x.path.name} ({x.h.slot}) follows the rebuilt save but does not load: {errors[x.hash]}")
     contents, data = _carry(rp, saved, res)
     res.kept = _keep_old(f, game)
-    s = Session(home, game, me, contents, data, rp.local)
+    s = Session(Store(home, game, me, contents, data, rp.local))
     s.save()
     s = Session.open_with(home, game, me)  # as the player's next command opens it (and writes a file it still held)
     st = s.state
@@ -219,32 +221,30 @@ def _carry(rp: audit.Replay, saved: list, res: Rebuilt) -> tuple[SaveContents, G
     for _, c, _ in saved:
         for k, v in c.starts.items():
             starts[k] = max(v, starts.get(k, 0))  # slot start counts only grow (4.2.7)
-    meta = dict(data.meta)
+    meta = data.meta
     if saved:
         newest = saved[0][2].meta
-        if newest.get("reactions"):
-            meta["reactions"] = newest["reactions"]
+        if newest.reactions:
+            meta = meta.replace(reactions=newest.reactions)
             res.carried.append("the kept diplomatic reactions")
         sealed: dict = {}
         for _, _, d in reversed(saved):
-            sealed.update(d.meta.get("sealed", {}))
+            sealed.update(d.meta.sealed.items())
         if sealed:
-            meta["sealed"] = sealed
+            meta = meta.replace(sealed=FrozenMap(sorted(sealed.items())))
     same = next(((n, c, d) for n, c, d in saved
                  if (c.chain.epoch, c.chain.head, dict(c.chain.collected)) == (ch.epoch, ch.head, dict(ch.collected))
                  and d.state.state_hash() == data.state.state_hash()), None)
     if same is not None:
         name, c, d = same
         data = replace(data, taken=d.taken, battles=d.battles, outbox=d.outbox)
-        for k in ("sealed", "reactions"):
-            if k in d.meta:
-                meta[k] = d.meta[k]
+        meta = meta.replace(sealed=d.meta.sealed, reactions=d.meta.reactions)
         if d.taken:
             res.carried.append(f"the actions of the slot in play ({name})")
-        if d.battles:
+        if d.battles != BattleBook():
             res.carried.append(f"the battle in progress ({name})")
-        if d.outbox:
-            res.carried.append(f"the file not yet written to commout/, {d.outbox.get('name')} ({name})")
+        if d.outbox is not None:
+            res.carried.append(f"the file not yet written to commout/, {d.outbox.name} ({name})")
     from eiapbem.client import orders as sealed_orders
 
     meta = sealed_orders.spent(meta, data.state)

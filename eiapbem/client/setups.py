@@ -37,7 +37,7 @@ def save_setup(s: Session, name: str) -> Path:
     acts = s.data.taken.get(s.power, [])
     if not acts:
         raise IllegalAction(f"{s.power} has placed nothing yet; there is no setup to save")
-    scenario = s.data.meta["scenario"]
+    scenario = s.data.meta.scenario
     body = {"scenario": scenario, "power": s.power, "actions": acts}
     sealed = files.write_setup(s.contents.chain, s.me, body)
     folder = s.home / "setups"
@@ -50,9 +50,9 @@ def load_setup(s: Session, which: str) -> int:
     if s.data.taken.get(s.power):
         raise IllegalAction(f"{s.power} has already placed forces in this slot; a setup is loaded onto an empty map",
                             hint="'eiapbem restart' takes back what was placed")
-    scenario = s.data.meta["scenario"]
+    scenario = s.data.meta.scenario
     if which == "default":
-        acts = default_actions(scenario, s.power, s.data.meta.get("based_on"))
+        acts = default_actions(scenario, s.power, s.data.meta.based_on or None)
     else:
         path = Path(which)
         if not path.is_file() and (s.home / "setups" / which).is_file():

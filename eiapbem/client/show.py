@@ -134,6 +134,36 @@ def peace_term_line(t: Any) -> str:
     return f"{peace_term_title(t.code)} ({', '.join(bits)})"
 
 
+def trade_text(state: GameState, p: str) -> str:
+    """Trade with Great Britain as it stands (6.10, 12.2.1): who trades now, and why a request or a grant does not
+    (a war with Britain, no grant, peace term B.5); the standing requests alone are not trade."""
+    from eiapbem.rules.economy.collection import trade_allowed
+
+    ps = state.powers[p]
+    if p == "GB":
+        trading = [q for q in ps.trade if q != "GB" and not trade_allowed(state, q)]
+        idle = [q for q in ps.trade if q != "GB" and q not in trading]
+        text = f"with {', '.join(trading)}" if trading else "with nobody"
+        return text + (f" (allowed, not trading: {', '.join(idle)})" if idle else "")
+    why = trade_allowed(state, p)
+    if not why:
+        return "with Great Britain"
+    if "GB" not in ps.trade and p not in state.powers["GB"].trade:
+        return "none"
+    return f"none: {why}"
+
+
+def enforced_peace_text(state: GameState, p: str) -> str:
+    """The enforced peaces still binding ``p`` (6.4): with whom, and the first month it may declare war again.
+
+    The state keeps the first month allowed (``PowerState.enforced_peace``); a peace whose month has come binds no
+    longer and is not listed."""
+    bound = [(q, d) for q, d in sorted(state.powers[p].enforced_peace.items()) if state.date < d]
+    if not bound:
+        return "none"
+    return "; ".join(f"no war on {q} before {d.name} (bound through {d.plus(-1).name})" for q, d in bound)
+
+
 def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
     if p not in state.powers:
         raise IllegalAction(f"{p!r} is not a major power; use one of {' '.join(state.powers)}")
@@ -145,8 +175,8 @@ def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
         f"  at war with: {', '.join(relations.enemies(state, p)) or 'nobody'}"
         + (f"; minor countries: {', '.join(relations.minor_enemies(state, p))}" if relations.minor_enemies(state, p) else ""),
         f"  allied with: {', '.join(relations.allies(state, p)) or 'nobody'}",
-        f"  trade (6.10): {', '.join(ps.trade) or 'none'}; royal marriages: {', '.join(ps.royal_marriages) or 'none'}",
-        f"  enforced peace (6.4): {', '.join(f'{q} until {d}' for q, d in ps.enforced_peace.items()) or 'none'}; "
+        f"  trade (6.10): {trade_text(state, p)}; royal marriages: {', '.join(ps.royal_marriages) or 'none'}",
+        f"  enforced peace (6.4): {enforced_peace_text(state, p)}; "
         f"peace terms on it: {'; '.join(peace_term_line(t) for t in ps.peace_terms.values()) or 'none'}",
         f"  controls: {', '.join(m for m, row in state.minors.items() if row.controller == p and row.status in ('conquered', 'free-state')) or 'no minor country'}",
     ]

@@ -23,14 +23,13 @@ def status_record(s: Any) -> dict:
     from eiapbem.rules import engine
     from eiapbem.rules.model import Phase
 
-    from .session import file_slot
 
     st = s.state
-    meta = s.data.meta
+    meta = s.meta
     slot = st.slot
     rec: dict = {
         "game": s.game,
-        "scenario": meta["scenario"],
+        "scenario": meta.scenario,
         "power": s.power,
         "plays": [r for r in s.local if r != "host"],
         "hosts": "host" in s.local,
@@ -53,21 +52,21 @@ def status_record(s: Any) -> dict:
                turn_of=None if slot.simultaneous else slot.power)
     waiting = s.awaited()
     for p, _ in waiting:
-        row = meta["players"][p]
+        row = meta.players[p]
         if p in s.local:
             where = "at this computer"
-        elif row["type"].startswith("ai-"):
+        elif row.type.startswith("ai-"):
             where = "the computer cannot end this turn; the host can skip it: 'eiapbem admin skip'"
-        elif row["type"] == "hotseat":
-            where = f"file from the host's computer, {meta['host']['name']} <{meta['host']['email']}>"
+        elif row.type == "hotseat":
+            where = f"file from the host's computer, {meta.host.name} <{meta.host.email}>"
         else:
-            where = f"file from {row['name']} <{row['email']}>"
+            where = f"file from {row.name} <{row.email}>"
         rec["waiting"].append({"power": p, "here": p in s.local, "from": where})
-    sent = slot.simultaneous and file_slot(st, s.power) in s.contents.chain.collected
-    if s.power in slot.actors and sent:
-        rec["orders_sent"] = len(s.data.orders.get(s.power, []))
+    sent = s.orders_sent()
+    if s.power in slot.actors and sent is not None:
+        rec["orders_sent"] = len(sent)
     elif s.power in slot.actors:
-        rec["actions_taken"] = len(s.data.taken.get(s.power, []))
+        rec["actions_taken"] = len(s.taken())
         rec["reloads"] = s.reloads()
         try:
             now, ctx = s.current(), rules_context(s.slot_dice())
@@ -97,7 +96,7 @@ def status_record(s: Any) -> dict:
     rec["battles"] = s.battle_lines()
     # A battle of another folder asking this player, or one of this player's waiting for the other's reply,
     # comes before end-phase (4.2.7): end-phase is refused until the reply is in.
-    waits = [(f["name"], f["defender"]) for _, f in sorted(s.fights().items()) if f["out"] and f["defender"] not in s.local]
+    waits = [(f.name, f.defender) for f in s.fights().values() if f.out and f.defender not in s.local]
     if waits:
         rec["next"] = (f"send battles/{waits[0][0]} to {POWER_NAMES[waits[0][1]]} and wait for the reply; then "
                        f"'eiapbem load battles/{waits[0][0]}' (the phase cannot end before, 4.2.7)")
@@ -120,6 +119,11 @@ def status_record(s: Any) -> dict:
     from .inbox import behind_sentence
 
     rec["forks"] = fork_lines(s)  # forks this folder set aside (issue 20)
+    rec["mail"] = []
+    if (s.home / "mail" / "sent.json").is_file():  # files that bounced, until sent again (issue 32)
+        from .mail_bounces import status_lines as mail_lines
+
+        rec["mail"] = mail_lines(s.home, meta)
     rec["behind"] = behind_sentence(s)  # a save older than the folder's own files (issue 29)
     from .upgrade import status_line as release_line
 
@@ -150,7 +154,9 @@ def to_do(state: Any, power: str, ctx: Any) -> list[str]:
 
 def peace_terms_in_force(state: Any, power: str | None) -> list[str]:
     """The peace terms still in force on ``power`` (6.4, 15.0): each one's name, for whom, and what it does."""
-    ps = state.powers.get(power) if power else None
+    if not power:
+        return []
+    ps = state.powers.get(power)
     if ps is None or not ps.peace_terms:
         return []
     from eiapbem.rules.tables.diplomacy import peace_term_effect
@@ -212,6 +218,7 @@ def render(rec: dict) -> list[str]:
     else:
         out.append(f"Turn: {POWER_NAMES[rec['turn_of']]} ({rec['slot']})")
     out.extend(rec.get("forks", []))
+    out.extend(rec.get("mail", []))
     if rec.get("behind"):
         out.append("Save: " + rec["behind"][0].upper() + rec["behind"][1:])
     if rec.get("release"):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import EiaError, IllegalAction
@@ -43,7 +43,15 @@ class NoGame(EiaError):
     """The folder holds no game, or not the one named, or the role is not played here."""
 
 
-def scrypt_params() -> dict[str, int]:
+class ScryptParams(TypedDict, total=False):
+    """``keys.seal_identity``'s password hashing parameters."""
+
+    logn: int
+    r: int
+    p: int
+
+
+def scrypt_params() -> ScryptParams:
     """Strong scrypt parameters, unless the test suite asked for weak ones through ``TEST_SCRYPT_ENV``."""
     raw = os.environ.get(TEST_SCRYPT_ENV)
     if not raw:
@@ -136,22 +144,20 @@ def write_identity(home: Path, game: str, ident: keys.Identity, password: str, r
 
 @dataclass(frozen=True)
 class GameData:
-    """The game part of a save (``SaveContents.game``)."""
+    """The game part of a save (``SaveContents.game``; its form is ``pbem.bodies.SaveBody``)."""
 
     state: GameState
-    #: Who plays what: {"players": {power: {name, email, type}}, "host": {name, email}, "scenario": id}.
-    meta: dict
+    #: Who plays what, the scenario, the rules versions, the host's notes, this folder's sealed orders.
+    meta: bodies.SaveMeta
     #: Actions taken so far in the slot in play, by local power (action objects).
     taken: dict = field(default_factory=dict)
     #: Orders already in for the simultaneous slot in play, by power (action objects).
     orders: dict = field(default_factory=dict)
-    #: A turn file being written: {"name", "data", "what"}; saved before the file goes to
-    #: commout/ and cleared after, so a crash in between cannot lose it (it is written again on opening).
-    outbox: dict = field(default_factory=dict)
-    #: Battles between two humans in the slot in play (4.2.7, ``client/battles.py``):
-    #: ``plan`` [[battle, ask, at], ...] the exchanges done; ``fights`` {battle: ...} the acting
-    #: power's battle files; ``answer`` {battle: ...} the questions this folder's power answers.
-    battles: dict = field(default_factory=dict)
+    #: A turn file being written; saved before the file goes to commout/ and cleared after, so a crash in
+    #: between cannot lose it (it is written again on opening).
+    outbox: bodies.Outbox | None = None
+    #: Battles between two humans in the slot in play (4.2.7, ``client/exchange.py``).
+    battles: bodies.BattleBook = bodies.BattleBook()
     #: The game's public log so far (``LogEntry.to_obj`` each), kept beside the hashed state.
     journal: tuple = ()
     #: (lines, start, the canonical bytes of each of ``lines[start:]``) for a prefix of ``journal``:
@@ -174,27 +180,17 @@ class GameData:
 
     def to_obj(self, journal_from: int = 0) -> dict:
         """The game part of a save; ``journal_from`` leaves out the journal's first lines (in segments, issue 18)."""
-        meta = dict(self.meta)
-        meta.setdefault("head", None)
-        meta.setdefault("reloads", {})
-        meta.setdefault("based_on", "")
-        meta.setdefault("sealed", {})  # client/orders.py: sealed diplomacy orders awaiting their reveal
-        meta.setdefault("reactions", {})  # client/orders.py: this folder's diplomatic reactions, sent each month
-        return {"state": self.state.encode(), "meta": meta, "taken": self.taken, "orders": self.orders,
-                "outbox": self.outbox or None, "battles": self.battles, "journal": self._journal_encoded(journal_from)}
+        return {"state": self.state.encode(), "meta": self.meta.to_obj(), "taken": self.taken, "orders": self.orders,
+                "outbox": None if self.outbox is None else self.outbox.to_obj(), "battles": self.battles.to_obj(),
+                "journal": self._journal_encoded(journal_from)}
 
     @classmethod
     def from_obj(cls, o: Any, name: str) -> "GameData":
         if isinstance(o, dict) and type(o.get("journal")) is canonical.Raw:  # a ``to_obj`` still in memory
             o = dict(o, journal=canonical.decode(o["journal"].data))
-        b = bodies.decode(bodies.SaveBody, o, name, "a game").to_obj()
-        meta = b["meta"]
-        if meta["head"] is None:
-            del meta["head"]
-        if not meta["based_on"]:
-            del meta["based_on"]
-        return cls(GameState.decode(b["state"]), meta, b["taken"], b["orders"], b["outbox"] or {}, b["battles"],
-                   tuple(b["journal"]))
+        b = bodies.decode(bodies.SaveBody, o, name, "a game")
+        return cls(GameState.decode(b.state), b.meta, {p: list(a) for p, a in b.taken.items()},
+                   {p: list(a) for p, a in b.orders.items()}, b.outbox, b.battles, tuple(b.journal))
 
     def absorbed(self) -> "GameData":
         """The state's new log lines moved into the journal (the state keeps none: they are not hashed)."""
@@ -210,16 +206,26 @@ class GameData:
 
 
 class Store:
-    """The save of a game folder: the state, the chain, what is in play; saved atomically after every change."""
+    """The save of a game folder: the state, the chain, what is in play; saved atomically after every change.
 
-    home: Path
-    folders: GameFolders
-    game: str
-    me: keys.Identity
-    contents: SaveContents
-    data: GameData
-    local: dict[str, envelope.RosterEntry]
-    rng: Rng  # os.urandom, except in ``eiapbem campaign`` (a seeded source, client/campaign.py)
+    One ``Store`` is held by a session (``client/session.py``) and given to each of its parts; it is the
+    only holder of the save's two mutable parts, ``contents`` (the chain, the slot start counts) and
+    ``data`` (``GameData``), which its parts replace (never mutate) and write with ``save``.
+    """
+
+    def __init__(self, home: Path, game: str, me: keys.Identity, contents: SaveContents, data: GameData,
+                 local: dict[str, envelope.RosterEntry], rng: Rng = os.urandom) -> None:
+        self.home = Path(home)
+        self.folders = GameFolders(self.home)
+        self.game = game
+        #: The role's unlocked keys (signing, decrypting, the dice chain).
+        self.me = me
+        self.contents = contents
+        self.data = data
+        #: The roles played from this folder whose keys are the game's, with their public keys.
+        self.local = local
+        #: Where every random byte this folder writes comes from: ``os.urandom``, except in ``eiapbem campaign``.
+        self.rng = rng
 
     def save(self) -> None:
         """Write the save (atomically, durably); its parts that only grow go to segment files (issue 18)."""
@@ -267,6 +273,11 @@ class Store:
     def power(self) -> str:
         return self.me.role
 
+    @property
+    def chain(self) -> Any:
+        """The game's chain as this folder has it (``pbem.chain.Chain``, a value: replaced, never changed)."""
+        return self.contents.chain
+
     def restart_from(self, chain: Any, data: GameData, starts: dict | None = None) -> None:
         """Go on from another chain and game (a backup's new epoch, 4.2.8), and save."""
         self.contents = SaveContents(chain, data.to_obj(), dict(self.contents.starts if starts is None else starts))
@@ -280,6 +291,11 @@ class Store:
     def journal(self, last: int | None = None) -> list[LogEntry]:
         """The game's public log so far (or its ``last`` lines), with the lines of the state in memory not yet saved."""
         return self.data.absorbed().log(last)
+
+    def open_save(self, sav: bytes, dat: bytes, name: str) -> GameData:
+        """The game part of another save of this game sealed to a role played here (a monthly save, a rewind point)."""
+        contents = files.open_save(sav, dat, self.me, name, self.local, savegame.parts(self.folders, self.game))
+        return GameData.from_obj(contents.game, name)
 
     def save_snapshot(self) -> tuple[SaveContents, GameData]:
         return self.contents, self.data

@@ -30,7 +30,9 @@ from typing import Any, Mapping
 import eiapbem
 from eiapbem import ai
 from eiapbem.core.errors import EiaError, IllegalAction
+from eiapbem.core.frozenmap import FrozenMap
 from eiapbem.pbem import bodies, files, folders
+from eiapbem.pbem.bodies import BattleBook
 from eiapbem.pbem.errors import OUT_OF_SYNC, NeedsRelease, OutOfSync
 from eiapbem.pbem.headers import UpgradeHeader
 from eiapbem.rules import admin as radmin, turn
@@ -75,10 +77,12 @@ class Standing:
                 f"{eiapbem.__version__} ({describe(mine())}) does not play")
 
 
-def standing(meta: Mapping[str, Any]) -> Standing:
-    """Where this eiapbem stands against the versions a game's save records."""
-    recorded = meta.get("versions")
-    release = str(meta.get("release") or "")
+def standing(meta: Any) -> Standing:
+    """Where this eiapbem stands against the versions a game's save records (a ``SaveMeta``, or a plain map)."""
+    if isinstance(meta, Mapping):
+        recorded, release = meta.get("versions"), str(meta.get("release") or "")
+    else:
+        recorded, release = getattr(meta, "versions", None), str(getattr(meta, "release", "") or "")
     now = mine()
     if not isinstance(recorded, Mapping):
         return Standing("older", {}, release)
@@ -90,7 +94,7 @@ def standing(meta: Mapping[str, Any]) -> Standing:
     return Standing("older", game, release)
 
 
-def check_open(meta: Mapping[str, Any], game: str) -> Standing:
+def check_open(meta: Any, game: str) -> Standing:
     """Refuse, in one sentence, a game of a release newer than this one; else where this release stands."""
     st = standing(meta)
     if st.kind == "older":
@@ -134,14 +138,15 @@ def upgrade_name(game: str, epoch: int) -> str:
     return f"{folders.check_game_name(game)}_upgrade_{epoch:04d}.pbm"
 
 
-def _shared_meta(meta: Mapping[str, Any], versions: dict, release: str) -> dict:
+def _shared_meta(meta: bodies.SaveMeta, versions: dict, release: str) -> bodies.SaveMeta:
     """The meta every member may read: who plays what, the scenario, the versions; nothing of the host's own."""
-    out = {k: v for k, v in meta.items() if k in ("scenario", "host", "players", "based_on", "reloads")}
-    return {**out, "versions": versions, "release": release}
+    return meta.replace(versions=FrozenMap(sorted(versions.items())), release=release, head=None, sealed=FrozenMap(),
+                        reactions=FrozenMap())
 
 
 def write(s: Any, when: str) -> Path:
-    """The host's upgrade file (``eiapbem admin upgrade``): the game moves to this eiapbem's versions."""
+    """The host's upgrade file (``eiapbem admin upgrade``, a ``Session`` of the host): the game moves to this
+    eiapbem's versions."""
     from eiapbem.client.store import GameData
 
     st = standing(s.data.meta)
@@ -168,7 +173,7 @@ def write(s: Any, when: str) -> Path:
                                 hint=f"load it with {_release(st.release)} ('eiapbem load'), then run "
                                      "'eiapbem admin upgrade' again")
     busy = sorted(p for p, a in s.data.taken.items() if a)
-    if busy or s.data.battles:
+    if busy or s.data.battles != BattleBook():
         raise IllegalAction(f"{', '.join(busy) or 'a battle of this folder'} is in the middle of "
                             f"{state.slot.key(state.date)} here; the game moves to a new release at a slot boundary",
                             hint="end that slot ('eiapbem end-phase') or take its actions back ('eiapbem restart') first")
@@ -181,20 +186,24 @@ def write(s: Any, when: str) -> Path:
     body = {"act": radmin.admin_to_obj(act), "before": state.state_hash(), "after": out.state.state_hash(),
             "game": game.to_obj()}  # the journal as its encoded lines (``GameData.to_obj``)
     sealed, new_chain = files.write_upgrade(chain, s.me, body, versions=versions, release=release,
-                                            state_hash=out.state.state_hash(), rng=s.rng)
+                                            state_hash=out.state.state_hash(), rng=s.store.rng)
     name = upgrade_name(s.game, new_chain.epoch)
     what = f"upgrade to eiapbem {release}"
-    s.data = replace(s.data, state=out.state, meta={**s.data.meta, "versions": versions, "release": release},
-                     taken={}, orders={}, battles={}, outbox={"name": name, "data": sealed.data, "what": what})
+    s.data = replace(s.data, state=out.state,
+                     meta=s.data.meta.replace(versions=FrozenMap(sorted(versions.items())), release=release),
+                     taken={}, orders={}, battles=BattleBook(), outbox=bodies.Outbox(name, sealed.data, what))
     s.contents = replace(s.contents, chain=new_chain)
-    s._note(name, sealed.header.slot, "host", when, 0)
-    s._settle()
+    s.turns._note(name, sealed.header.slot, "host", when, 0)
+    s.auto.settle()
     s.save()
-    return s.send(name, sealed.data, what)
+    path: Path = s.outbox.send(name, sealed.data, what)
+    return path
 
 
-def load(s: Any, rec: files.Received, name: str, save: bool = True) -> str:
-    """Load the host's upgrade file: check it, take the new versions, start its epoch (every refusal changes nothing)."""
+def load(turns: Any, rec: files.Received, name: str, save: bool = True) -> str:
+    """Load the host's upgrade file (for ``Turns.load_bytes``): check it, take the new versions, start its epoch
+    (every refusal changes nothing)."""
+    s = turns.store
     h = rec.header
     assert isinstance(h, UpgradeHeader)
     now = mine()
@@ -213,7 +222,7 @@ def load(s: Any, rec: files.Received, name: str, save: bool = True) -> str:
     from eiapbem.client.store import GameData
 
     theirs = GameData.from_obj(body.game.to_obj(), name)
-    if dict(theirs.meta["versions"]) != now or body.after != h.state or theirs.state.state_hash() != h.state:
+    if dict(theirs.meta.versions) != now or body.after != h.state or theirs.state.state_hash() != h.state:
         raise OutOfSync(f"{name} names other versions or another state inside than in its signed header")
     if body.before != state.state_hash():
         where = first_difference(state.to_obj(), theirs.state.to_obj())
@@ -223,16 +232,16 @@ def load(s: Any, rec: files.Received, name: str, save: bool = True) -> str:
     out = radmin.apply_admin(state, act)
     if out.state.state_hash() != body.after:
         raise OutOfSync(f"{OUT_OF_SYNC}: {name} gives another state here than the host's")
-    meta = {**s.data.meta, "versions": now, "release": h.release, "players": theirs.meta["players"],
-            "host": theirs.meta["host"]}
+    meta = s.data.meta.replace(versions=FrozenMap(sorted(now.items())), release=h.release,
+                               players=theirs.meta.players, host=theirs.meta.host)
     slot_key = state.slot.key(state.date) if state.slot else ""
     starts = {k: v for k, v in s.contents.starts.items() if not (k.startswith(slot_key) and s.data.taken)}
-    s.data = replace(s.data, state=out.state, meta=meta, taken={}, orders={}, battles={})
+    s.data = replace(s.data, state=out.state, meta=meta, taken={}, orders={}, battles=BattleBook())
     s.contents = replace(s.contents, chain=chain, starts=starts)
-    s._settle()
+    turns.auto.settle()
     if save:
         s.save()
-    return h.slot
+    return str(h.slot)
 
 
 __all__ = ["Standing", "WrongVersion", "check_open", "check_versions", "describe", "load", "mine", "plays_here",

@@ -398,10 +398,17 @@ class KindUnionSpec(Spec):
         return self.by_kind[kind]._from_obj(rest, path)
 
 
-class Plain:
+class _Plain:
     """Marker type of a field holding a plain canonical value (see the module docstring)."""
 
     DEPTH = 32
+
+
+if typing.TYPE_CHECKING:
+    #: To the type checker a plain value is any value: its form is checked when the record is made or decoded.
+    Plain: typing.TypeAlias = Any
+else:
+    Plain = _Plain
 
 
 _SCALARS = frozenset({type(None), bool, int, str, bytes})
@@ -412,12 +419,12 @@ def _plain_ok(value: Any, depth: int) -> bool:
 
     A scalar inside a list or map is taken where it stands, without a call (most of a log line's or an
     action's values are scalars)."""
-    if depth > Plain.DEPTH:
+    if depth > _Plain.DEPTH:
         return False
     t = type(value)
     if t in _SCALARS:
         return True
-    leaf = _SCALARS if depth < Plain.DEPTH else frozenset()  # one level deeper is still within the limit
+    leaf = _SCALARS if depth < _Plain.DEPTH else frozenset()  # one level deeper is still within the limit
     if t is list or t is tuple:
         for v in value:
             if type(v) not in leaf and not _plain_ok(v, depth + 1):
@@ -435,8 +442,8 @@ class PlainSpec(Spec):
     def check(self, value: Any, path: str, depth: int = 0) -> Any:
         if _plain_ok(value, depth):
             return value  # the same answer as below; the walk with paths only runs to name what is wrong
-        if depth > Plain.DEPTH:
-            raise InvalidValue(f"nested deeper than {Plain.DEPTH} levels", path=path)
+        if depth > _Plain.DEPTH:
+            raise InvalidValue(f"nested deeper than {_Plain.DEPTH} levels", path=path)
         if value is None or type(value) in (bool, int, str, bytes):
             return value
         if type(value) in (list, tuple):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from eiapbem.core.errors import EiaError, IllegalAction
-from eiapbem.pbem import atomic, bodies as pbodies, crypto, envelope, files, folders, keys, savegame
+from eiapbem.pbem import atomic, bodies as pbodies, crypto, envelope, files, folders, headers, keys, savegame
 from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import BadFile, NotForYou
@@ -45,7 +45,7 @@ class NotHost(EiaError):
 
 def require_host(s: Session, *, edit: bool = True) -> None:
     """The admin menu is the host's, in the host's own save, with host functions allowed."""
-    if s.me.role != "host" or s.contents.chain.roster.get("host") != s.me.public():
+    if s.power != "host" or s.chain.roster.get("host") != s.me.public():
         raise NotHost("the admin menu is only available in the host's own save (4.2.2 step 6, 000:114)",
                       hint="run it in the host's folder; it opens with the host's password")
     if edit and not s.state.options.allow_pbem_host_functions:
@@ -73,7 +73,7 @@ def load_first(s: Session) -> None:
             f"first loaded the file(s) waiting in commin/ ({names}): the game has moved on from {where} to "
             f"{now.slot.key(now.date) if now.slot else 'its end'}, so nothing else was done",
             hint="look at 'eiapbem admin status' and run the command again if it is still needed")
-    ch = s.contents.chain
+    ch = s.chain
     for k in forks.kept_files(s):
         h = k.header
         if k.path.parent == s.folders.commin and h.kind == "turn" and h.epoch == ch.epoch and h.prev == ch.head \
@@ -106,7 +106,7 @@ def skip(s: Session) -> Path:
     st = s.state
     if st.slot is None:
         raise IllegalAction("the game is over; there is no player to skip")
-    if st.slot.simultaneous:
+    if st.slot.power is None:  # a simultaneous slot
         return edit(s, [radmin.SkipSlot(st.slot.actors[0])])  # refused with the rules' sentence
     return edit(s, [radmin.SkipSlot(st.slot.power)])
 
@@ -120,7 +120,7 @@ def ai_play(s: Session, level: str = "ai-medium") -> Path:
     st = s.state
     if st.slot is None:
         raise IllegalAction("the game is over; there is no turn for the computer to play")
-    if st.slot.simultaneous:
+    if st.slot.power is None:  # a simultaneous slot
         return edit(s, [radmin.AiPlay(st.slot.actors[0], level)])  # refused with the rules' sentence
     return edit(s, [radmin.AiPlay(st.slot.power, level)])
 
@@ -145,8 +145,7 @@ def _monthly_state(s: Session, month: str) -> GameData:
         have = ", ".join(m for m, _ in monthly_saves(s)) or "none yet"
         raise IllegalAction(f"there is no monthly save for {month!r}; the saves kept are: {have}")
     sav, dat = atomic.read_save_pair(path)
-    contents = files.open_save(sav, dat, s.me, path.name, s.local, savegame.parts(s.folders, s.game))
-    return GameData.from_obj(contents.game, path.name)
+    return s.open_save(sav, dat, path.name)
 
 
 @dataclass
@@ -163,7 +162,7 @@ def make_backups(s: Session, month: str | None = None, *, require: bool = True) 
     from eiapbem.client import upgrade as client_upgrade
 
     client_upgrade.plays_here(s)  # a backup of a game of an older release would carry its versions on
-    chain = s.contents.chain
+    chain = s.chain
     if month is not None:
         src = _monthly_state(s, month)
         state, source = src.state, f"the monthly save of {month} (start of its diplomacy phase)"
@@ -172,12 +171,14 @@ def make_backups(s: Session, month: str | None = None, *, require: bool = True) 
         source = f"the current state ({state.slot.key(state.date) if state.slot else 'game over'})"
     when = utc_now()
     state = radmin.apply_admin(state, radmin.Backups(chain.epoch + 1, source, when)).state
-    meta = {k: v for k, v in s.data.meta.items() if k in ("scenario", "host", "players", "versions", "release")}
+    held = s.meta
+    meta = pbodies.SaveMeta(held.scenario, held.players, held.host, held.versions,
+                            release=held.release)  # who plays what, no host's notes
     members = list(POWERS)
-    if not any(meta["players"][p]["type"] == "host" for p in POWERS):
+    if not any(meta.players[p].type == "host" for p in POWERS):
         members.append("host")  # the host's own copy when it plays no power
     # The backup carries the game's journal (public lines, outside the hashed state) with the backup's own line.
-    game = GameData(state, meta, journal=s.data.journal).absorbed().to_obj()
+    game = s.game_data_at(state, meta).absorbed().to_obj()
     bodies = {m: {"game": game} for m in members}
     sealed = files.write_backups(chain, s.me, state.state_hash(), bodies)
     paths = {}
@@ -190,20 +191,20 @@ def make_backups(s: Session, month: str | None = None, *, require: bool = True) 
     # The host's own folder takes its backup at once (000:220: the host loads it too).
     mine = next(m for m in members if m in s.local)
     new_chain = Chain.from_backup(sealed[mine].header, sealed[mine].hash, chain.known)
-    s.restart_from(new_chain, GameData(state, {**s.data.meta, **meta}, journal=s.data.journal))
+    s.restart_from(new_chain, s.game_data_at(state))
     return BackupSet(new_chain.epoch, source, paths)
 
 
-def _backup_draft(s: Session, member: str, path: Path, meta: dict) -> Path | None:
+def _backup_draft(s: Session, member: str, path: Path, meta: pbodies.SaveMeta) -> Path | None:
     """One email per member, never a group list (000:220)."""
     if member in s.local:
         return None
-    row = meta["host"] if member == "host" else meta["players"][member]
-    if member != "host" and row["type"] not in ("client", "host"):
+    row = meta.host if member == "host" else meta.players[member]
+    if isinstance(row, pbodies.PlayerRow) and row.type not in ("client", "host"):
         return None
-    host = Person(meta["host"]["name"], meta["host"]["email"])
+    host = Person(meta.host.name, meta.host.email)
     dat = path.with_name(path.name + ".dat")
-    draft = make_draft(host, [Person(row["name"], row["email"])], subject_for(s.game, f"backup for {member}"), [path, dat],
+    draft = make_draft(host, [Person(row.name, row.email)], subject_for(s.game, f"backup for {member}"), [path, dat],
                        body=(f"Your backup of {s.game}. Put both files in your save folder and run:\n"
                              f"  eiapbem load-backup save/{path.name}\n"
                              "Files made before this backup are obsolete.\n"))
@@ -218,7 +219,7 @@ def load_backup(home: Path, path: Path, password: str, *, role: str | None = Non
     home = Path(home)
     sav, dat = atomic.read_save_pair(path)
     h = envelope.parse(sav, path.name).header
-    if h.kind != "backup":
+    if not isinstance(h, headers.BackupHeader):
         raise NotForYou(f"{path.name} is a {h.kind} file, not a host backup")
     game = h.game
     role = role or h.power
@@ -236,7 +237,7 @@ def load_backup(home: Path, path: Path, password: str, *, role: str | None = Non
     starts: dict = {}
     try:
         old = Session.open_with(home, game, ident)
-        chain, starts = old.contents.chain, dict(old.contents.starts)
+        chain, starts = old.chain, dict(old.starts)
     except (EiaError, KeyError):
         chain = None  # no save yet (a new player, 000:206) or a damaged one: trust the backup's host key
     new_chain, body = files.open_backup(sav, dat, ident, chain, path.name)
@@ -246,9 +247,7 @@ def load_backup(home: Path, path: Path, password: str, *, role: str | None = Non
         raise BadFile(f"{path.name} holds another state than its header names; ask the host for a new backup")
     if key_file is not None:
         write_identity(home, game, ident, password)
-    s = Session.create(home, game, ident, new_chain, data)
-    s.restart_from(s.contents.chain, s.data, starts)
-    return s
+    return Session.create(home, game, ident, new_chain, data, starts=starts)
 
 
 # ----------------------------------------------------------------- replacing players
@@ -283,19 +282,18 @@ def replace_player(s: Session, power: str, name: str, email: str, kind: str = "c
     require_host(s)
     if kind not in REPLACEMENT_TYPES:
         raise IllegalAction(f"{kind!r} is not a player type a replacement can have; choose one of {', '.join(REPLACEMENT_TYPES)}")
-    row = s.data.meta["players"][power]
-    if row["type"] not in REPLACEMENT_TYPES and not row["type"].startswith("ai-"):
-        raise IllegalAction(f"{power} is played by the host itself ({row['type']}); the host's own power is handed on with the host role",
+    row = s.meta.players[power]
+    if row.type not in REPLACEMENT_TYPES and not row.type.startswith("ai-"):
+        raise IllegalAction(f"{power} is played by the host itself ({row.type}); the host's own power is handed on with the host role",
                             hint="use 'eiapbem admin replace-host --power ...' to hand on the host role")
     if kind == "hotseat" and not new_password:
         raise IllegalAction(f"a hot-seat player for {power} needs a password of their own (--new-password)")
     person = Person(name, email)
     person.checked()
     ident = keys.Identity.generate(power)
-    players = dict(s.data.meta["players"])
-    players[power] = {"name": person.name, "email": person.address, "type": kind}
-    act = radmin.ReplacePlayer(power, row["name"], person.name, utc_now())
-    path = s.write_admin([act], roster={power: ident.public()}, meta={"players": players})
+    players = s.meta.players.set(power, pbodies.PlayerRow(person.name, person.address, kind))
+    act = radmin.ReplacePlayer(power, row.name, person.name, utc_now())
+    path = s.write_admin([act], roster={power: ident.public()}, players=players)
     if kind == "hotseat":
         assert new_password is not None
         write_identity(s.home, s.game, ident, new_password)
@@ -316,15 +314,14 @@ def replace_by_ai(s: Session, power: str, level: str) -> Path:
     file is needed for the power any more.
     """
     require_host(s)
-    row = s.data.meta["players"][power]
-    if row["type"] == "host":
+    row = s.meta.players[power]
+    if row.type == "host":
         raise IllegalAction(f"{power} is the host's own power; hand the host role on first ('eiapbem admin replace-host')")
-    if row["type"] == level:
+    if row.type == level:
         raise IllegalAction(f"{power} is already played by the computer at {level}")
-    players = dict(s.data.meta["players"])
-    players[power] = {"name": f"Computer ({level})", "email": "", "type": level}
-    act = radmin.ReplaceByAi(power, row["name"], level, utc_now())
-    return s.write_admin([act], meta={"players": players})
+    players = s.meta.players.set(power, pbodies.PlayerRow(f"Computer ({level})", "", level))
+    act = radmin.ReplaceByAi(power, row.name, level, utc_now())
+    return s.write_admin([act], players=players)
 
 
 def replace_host(s: Session, name: str, email: str, power: str | None) -> Replaced:
@@ -340,28 +337,26 @@ def replace_host(s: Session, name: str, email: str, power: str | None) -> Replac
     from eiapbem.client.newgame import one_time_password
 
     require_host(s)
-    meta = s.data.meta
+    meta = s.meta
     person = Person(name, email)
     person.checked()
-    players = {p: dict(r) for p, r in meta["players"].items()}
-    if power is not None and players[power]["type"] not in ("client", "host"):
+    if power is not None and meta.players[power].type not in ("client", "host"):
         raise IllegalAction(f"{power} is a hot-seat power at the host's computer; the new host must be an email player or someone new")
-    for p, r in players.items():
-        if r["type"] in ("host", "hotseat"):
-            r["type"] = "client"  # no longer at the host's computer
+    players = {p: r.replace(type="client") if r.type in ("host", "hotseat") else r  # no longer at the host's computer
+               for p, r in meta.players.items()}
     if power is not None:
-        players[power] = {"name": person.name, "email": person.address, "type": "host"}
+        players[power] = pbodies.PlayerRow(person.name, person.address, "host")
     ident = keys.Identity.generate("host")
-    act = radmin.ReplaceHost(meta["host"]["name"], person.name, utc_now(), power)
-    path = s.write_admin([act], roster={"host": ident.public()},
-                         meta={"players": players, "host": {"name": person.name, "email": person.address}})
+    act = radmin.ReplaceHost(meta.host.name, person.name, utc_now(), power)
+    path = s.write_admin([act], roster={"host": ident.public()}, players=players,
+                         host=pbodies.Person(person.name, person.address))
     otp = one_time_password()
     kp = s.folders.put(s.folders.commout, folders.identity_name(s.game, "host"),
                        keys.seal_identity(ident, otp, s.game, **scrypt_params()))
     handover = None
     if power is None:
-        data = GameData(s.data.state, s.data.meta, journal=s.data.journal)  # nothing of the old host's own powers' slot in progress
-        sealed = files.write_save(SaveContents(s.contents.chain, data.to_obj(), {}), ident)
+        data = s.game_data_at(s.state)  # nothing of the old host's own powers' slot in progress
+        sealed = files.write_save(SaveContents(s.chain, data.to_obj(), {}), ident)
         assert sealed.dat is not None
         handover = s.folders.commout / folders.handover_name(s.game)
         atomic.write_save_pair(handover, sealed.data, sealed.dat)
@@ -389,6 +384,7 @@ def take_host(home: Path, game: str | None, power: str | None, password: str | N
     if ident.role != "host":
         raise NotForYou(f"{key_file.name} holds the keys of {ident.role}, not the host's")
     if power is None:
+        assert handover is not None  # (refused above)
         contents = files.open_save(sav, dat, ident, handover.name)
         game = contents.chain.game
         if contents.chain.roster.get("host") != ident.public():
@@ -398,7 +394,7 @@ def take_host(home: Path, game: str | None, power: str | None, password: str | N
         savegame.store(gf, game, contents, ident)
         return Session.open_with(home, game, ident)
     s = Session.open(home, game, power, password or "")
-    if s.contents.chain.roster.get("host") != ident.public():
+    if s.chain.roster.get("host") != ident.public():
         raise NotForYou(f"{key_file.name} is not the host key your game knows; load the host's admin file that names the new host first")
     write_identity(home, s.game, ident, host_password)
     s.refresh_roles()
@@ -413,18 +409,18 @@ def status_lines(s: Session) -> list[str]:
     """Who holds the game up (4.2.8): the slot awaited, its player and address, and since when."""
     require_host(s, edit=False)
     st = s.state
-    meta = s.data.meta
-    out = [f"Game {s.game}, backup epoch {s.contents.chain.epoch}; host functions "
+    meta = s.meta
+    out = [f"Game {s.game}, backup epoch {s.chain.epoch}; host functions "
            + ("on" if st.options.allow_pbem_host_functions else "off (4.1.1: the admin edits are refused)")]
-    head = meta.get("head")
-    since = f"since {head['made']} (when {head['file']} was made)" if head else "since the game began"
+    head = meta.head
+    since = f"since {head.made} (when {head.file} was made)" if head else "since the game began"
     waiting = s.awaited()
     if not waiting:
         out.append("The game is over; nobody is awaited.")
     for p, slot in waiting:
-        row = meta["players"][p]
-        out.append(f"Waiting for {slot}: {p} played by {row['name']} <{row['email']}> ({row['type']}), {since}")
-    rl = meta.get("reloads", {})
+        row = meta.players[p]
+        out.append(f"Waiting for {slot}: {p} played by {row.name} <{row.email}> ({row.type}), {since}")
+    rl = meta.reloads
     if rl:
         for p in sorted(rl):
             total = sum(n for _, n in rl[p])
@@ -468,20 +464,19 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, Seen]":
     if path.name.endswith(".sav"):
         sav, dat = atomic.read_save_pair(path)
         h = envelope.parse(sav, path.name).header
-        if h.kind != "save" or h.stanza_for(s.me.role) is None:
+        if h.kind != "save" or h.stanza_for(s.power) is None:
             raise NotForYou(f"{path.name} is {h.author}'s {h.kind} file, sealed to {h.author} only; "
                             "ask for that player's last turn file instead")
-        contents = files.open_save(sav, dat, s.me, path.name, s.local, savegame.parts(s.folders, s.game))
-        st = GameData.from_obj(contents.game, path.name).state
+        st = s.open_save(sav, dat, path.name).state
         return _seen(h.author, _where(st), st, path.name)
     rec = files.read_file(path)  # read and parsed once; the one opening sequence of a game file below
     h = rec.header
-    if h.gid != s.contents.chain.gid:
+    if h.gid != s.chain.gid:
         raise BadFile(f"{path.name} belongs to another game ({h.game})")
     if h.kind not in ("turn", "admin"):
-        crypto.verify_with_roster(rec.env, dict(s.contents.chain.roster), path.name)
+        crypto.verify_with_roster(rec.env, dict(s.chain.roster), path.name)
         raise BadFile(f"{path.name} is a {h.kind} file; give turn files or saves")
-    raw = files.open_file(rec, s.contents.chain, [s.me], any_epoch=True)  # a player's older file is compared too
+    raw = files.open_file(rec, s.chain, [s.me], any_epoch=True)  # a player's older file is compared too
     if h.kind == "admin":
         body = pbodies.decode(pbodies.AdminBody, raw, path.name, "admin acts").to_obj()
     else:
@@ -504,7 +499,7 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, Seen]":
         from eiapbem.data.context import rules_context
         from eiapbem.rules import engine, turn
 
-        assert h.reveal is not None
+        assert isinstance(h, headers.TurnHeader)  # a turn file's header names its dice (pbem/headers.py)
         d = Dice(crypto.dice_seed(h.reveal, h.prev, h.kind), {k: v[1] for k, v in body["dice"].items()}, strict=True)
         try:
             acts = [engine.action_from_obj(o) for o in body["actions"]]
@@ -532,7 +527,7 @@ def _forks_of(s: Session, paths: Iterable[Path]) -> list[str]:
             rec = files.read_file(p)
         except EiaError:
             continue
-        if rec.header.gid == s.contents.chain.gid:
+        if rec.header.gid == s.chain.gid:
             items.append((p.name, rec.header, rec.hash))
     for name, h, fh in list(items):
         other = forks.accepted_after(s, h.prev, h.epoch)

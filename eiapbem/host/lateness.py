@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eiapbem.client.mail import Ledger, mail_dir, notice_draft, set_draft_body
+from eiapbem.client.mail import notice_draft, set_draft_body
+from eiapbem.client.mail_config import Ledger, mail_dir
 from eiapbem.client.session import Session
 from eiapbem.core.errors import EiaError, IllegalAction
 from eiapbem.pbem.email import Person, subject_for
@@ -156,7 +157,7 @@ _memo: list[tuple[int, Any, _Reading]] = []
 def _read(s: Session) -> _Reading:
     """The ladder's reading of the game log (``s.journal()``): only lines of ``_KINDS`` are decoded, and only those
     added since this process last read the same journal."""
-    lines = s.data.journal
+    lines = s.journal_lines
     n, last, reading = _memo[0] if _memo else (0, None, _Reading())
     if n > len(lines) or (n and lines[n - 1] is not last):
         n, reading = 0, _Reading()
@@ -173,8 +174,8 @@ def _read(s: Session) -> _Reading:
 
 def _late(s: Session) -> list[tuple[str, str]]:
     """The awaited slots the ladder applies to: those of human email clients (not the host's own powers)."""
-    players = s.data.meta["players"]
-    return [(p, slot) for p, slot in s.awaited() if players[p]["type"] == "client" and p not in s.local]
+    players = s.meta.players
+    return [(p, slot) for p, slot in s.awaited() if players[p].type == "client" and p not in s.local]
 
 
 def _ledger(s: Session) -> Ledger:
@@ -182,13 +183,13 @@ def _ledger(s: Session) -> Ledger:
 
 
 def _host_person(s: Session) -> Person:
-    h = s.data.meta["host"]
-    return Person(h["name"], h["email"])
+    h = s.meta.host
+    return Person(h.name, h.email)
 
 
 def _everyone(s: Session) -> list[Person]:
-    players = s.data.meta["players"]
-    return [s.person(p) for p in sorted(players) if players[p]["type"] in ("client", "host") and p not in s.local]
+    players = s.meta.players
+    return [s.person(p) for p in sorted(players) if players[p].type in ("client", "host") and p not in s.local]
 
 
 def _announce(s: Session, acts: list, text: str, fallback_name: str, in_log: bool = True) -> str:
@@ -242,13 +243,46 @@ def apply(s: Session, clock: datetime.datetime, level: str = "ai-medium", *, log
     return lines
 
 
+def _hours(n: int) -> str:
+    return "1 hour" if n == 1 else f"{n} hours"
+
+
+def tell_late(s: Session, late: list) -> list[str]:
+    """Tell each player whose file came after the host's act took its slot, once per file: a mail to that player.
+
+    ``late`` holds (file name, author, slot, sentence) from ``client.mail.load_fetched``.  The file itself is not
+    mailed on: the player's own folder withdraws its draft when it loads the host's act (``client.mail_send``).
+    """
+    if not late:
+        return []
+    ledger = _ledger(s)
+    g = ledger.data.setdefault(s.game, {"waits": {}})
+    told = g.setdefault("told_late", [])
+    lines = []
+    for name, author, slot, _ in late:
+        if name in told or author not in s.meta.players:
+            continue
+        who = s.person(author)
+        tag = slot.replace("/", "_")
+        notice_draft(s.home, s.game, f"{s.game}_toolate_{tag}_{author}.eml", _host_person(s), [who],
+                     subject_for(s.game, f"too late for {slot}"),
+                     f"{who.name}, your file {name} for {slot} reached the host after the host's act had taken that "
+                     "slot (the house rules for late players, or the host's skip). It is not used: the game went on from "
+                     "the host's admin file, which your 'eiapbem mail sync' loads; your folder then follows it by "
+                     "itself. Nothing is lost but that slot's orders.\n")
+        told.append(name)
+        ledger.write()
+        lines.append(f"{author} ({slot}): {name} came after the host's act took the slot; {author} is told by mail")
+    return lines
+
+
 def _step(s: Session, p: str, slot: str, step: str, hours: int, rules: HouseRules, level: str, in_log: bool) -> str:
     name = s.person(p)
     tag = slot.replace("/", "_")
     if step == "reminder":
         notice_draft(s.home, s.game, f"{s.game}_reminder_{tag}_{p}.eml", _host_person(s), [name],
                      subject_for(s.game, f"reminder {slot}"),
-                     f"{name.name}, our game {s.game} has waited {hours} hours for your file for {slot}.\n"
+                     f"{name.name}, our game {s.game} has waited {_hours(hours)} for your file for {slot}.\n"
                      f"The house rules: everyone is reminded after {rules.remind_all} h, the computer plays the slot "
                      f"after {rules.ai_play} h (0 = never).\n")
         text = f"{s.game}: {name.name} ({p}) was reminded that {slot} has waited {hours} h for their file."

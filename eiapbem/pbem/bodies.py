@@ -280,6 +280,95 @@ class Outbox(Record):
     what: str
 
 
+# ----------------------------------------------------------------- the battle book (4.2.7, docs/file-format.md 7)
+
+Index = Annotated[int, Range(-1, MAX_COUNT)]
+
+
+@dataclass(frozen=True, slots=True)
+class Fight(Record):
+    """A battle of the acting power's slot whose defender plays in another folder or seat: its files so far."""
+
+    #: Where it is fought (the files' place, 000:172).
+    area: str
+    defender: Power
+    #: The battle's side chain (``pbem.chain.Battle.to_obj``); None before its first file.
+    record: Plain | None
+    #: [[battle file, its file key], ...]: the questions written and the replies loaded, in order.
+    files: tuple[tuple[bytes, ...], ...]
+    #: The attacker's nonce committed in its last question, revealed in its next file (b"" once revealed, 7.2).
+    secret: bytes
+    #: A question is out: the slot waits for the defender's reply.
+    out: bool
+    #: The number of actions taken when a question for the defender arose (-1: none waiting to be written).
+    ask: Index
+    #: The same for the question out (where its reply comes in the plan).
+    qask: Index
+    #: The close is written: the battle is over.
+    closed: bool
+    #: The last battle file written for it.
+    name: str
+
+    def _check(self) -> None:
+        if any(len(item) != 2 for item in self.files):
+            raise InvalidValue("a battle file is [file, key]", path="files")
+
+
+@dataclass(frozen=True, slots=True)
+class Answer(Record):
+    """A battle of another power's slot that this folder's power answers: the question shown, the answers so far."""
+
+    power: Power
+    attacker: Power
+    area: str
+    #: The battle's side chain (``pbem.chain.Battle.to_obj``); None before the first question is accepted.
+    record: Plain | None
+    #: The battle as the last question shows it (``GameState.encode``; b"" once the battle is over).
+    state: bytes
+    #: The decisions the question asks of this power.
+    questions: tuple[str, ...]
+    #: The answers given so far (``engine.action_to_obj``).
+    answers: tuple[Plain, ...]
+    #: The reply is written.
+    sent: bool
+    #: The result the attacker's close gave ("" while the battle goes on).
+    over: str
+    #: The last battle file loaded or written.
+    name: str
+    #: The reply written, for an attacker at this computer (b"" before).
+    reply: bytes
+
+
+@dataclass(frozen=True)
+class BattleBook(Record):
+    """The battle-file exchange of the slot in play, this folder's own (``client/exchange.py``, 4.2.7).
+
+    Written without its empty parts (the form the save has always had); a part absent is empty.
+    """
+
+    #: [[battle, ask, at], ...] in reply order: each exchange done, the actions taken when its question was
+    #: asked and when its reply came (``client.battles.exchanges_of``; a turn file's ``exchanges``).
+    plan: tuple[tuple[Plain, ...], ...] = ()
+    #: The acting power's battles with a defender elsewhere, by battle id.
+    fights: FrozenMap[str, Fight] = FrozenMap()
+    #: The battles this folder's power answers as defender, by battle id.
+    answer: FrozenMap[str, Answer] = FrozenMap()
+
+    def _check(self) -> None:
+        for i, item in enumerate(self.plan):
+            if len(item) != 3 or type(item[0]) is not str or any(type(v) is not int or v < 0 for v in item[1:]):
+                raise InvalidValue("an exchange is [battle, ask, at]", path=f"plan[{i}]")
+
+    def to_obj(self) -> dict[str, Any]:
+        return {k: v for k, v in super().to_obj().items() if v}
+
+    @classmethod
+    def _from_obj(cls, obj: Any, path: str) -> "BattleBook":
+        if isinstance(obj, dict):
+            obj = {"plan": [], "fights": {}, "answer": {}, **obj}
+        return super()._from_obj(obj, path)
+
+
 @dataclass(frozen=True, slots=True)
 class SaveBody(Record):
     """The game part of a save (``pbem.files.SaveContents.game``)."""
@@ -290,7 +379,7 @@ class SaveBody(Record):
     orders: FrozenMap[Power, tuple[Plain, ...]]
     outbox: Outbox | None
     #: The battle-file bookkeeping of the slot in play (``client/exchange.py``), the player's own.
-    battles: FrozenMap[str, Plain]
+    battles: BattleBook
     #: The game's journal: the public log lines so far (``LogEntry.to_obj``), outside the hashed state.
     journal: tuple[Plain, ...]
 
@@ -368,5 +457,5 @@ class UpgradeBody(Record):
         _hash(self.after, "after")
 
 
-__all__ = ["PLAYER_TYPES", "AdminBody", "BackupBody", "UpgradeBody", "GamestartBody", "GamestartMeta", "SetupBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
+__all__ = ["PLAYER_TYPES", "AdminBody", "UpgradeBody", "Answer", "BackupBody", "BattleBook", "Fight", "GamestartBody", "GamestartMeta", "SetupBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
            "Person", "PlayerRow", "Roster", "SaveBody", "SaveMeta", "TurnBody", "battle_body", "decode"]

@@ -1,7 +1,9 @@
 """Email drafts for files going out (4.2.2 ``000:106``, 4.2.5 ``000:162``).
 
 When a file lands in ``commout/`` the client writes an ``.eml`` draft beside
-it: addressed to the other players, subject filled in, file attached.  The
+it: addressed to the other players, subject filled in, file attached, with the
+``Date:`` and ``Message-ID:`` every message must have (RFC 5322 3.6; ``eiapbem
+mail send`` sets both again when it sends).  The
 player opens it in any mail program (or sends the file another way).  Names
 and addresses come from other people, so each is validated: no line breaks,
 no control characters, one plain address each (no header injection).
@@ -9,11 +11,13 @@ no control characters, one plain address each (no header injection).
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP
+from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import Sequence
 
@@ -64,6 +68,8 @@ def make_draft(sender: Person, recipients: Sequence[Person], subject: str, attac
     msg["From"] = sender.checked()
     msg["To"] = [p.checked() for p in recipients]
     msg["Subject"] = subject
+    msg["Date"] = format_datetime(datetime.datetime.now(datetime.timezone.utc))
+    msg["Message-ID"] = make_msgid(domain=sender.address.split("@")[-1])
     msg.set_content(body or "Files for our game of Empires in Arms are attached. Put them in your commin folder.\n")
     for path in attachments:
         data = path.read_bytes()

@@ -27,7 +27,7 @@ from . import crypto, envelope, folders, segments
 from .chain import Battle, Chain, Step
 from .dice import next_reveal
 from .envelope import Envelope, Header, RosterEntry
-from .headers import AdminHeader, BackupHeader, GamestartHeader, TurnHeader
+from .headers import AdminHeader, BackupHeader, BattleHeader, GamestartHeader, TurnHeader
 from .errors import AlreadyLoaded, BadFormat, BadHeader, NotForYou, Obsolete, WrongKind
 from .keys import Identity
 
@@ -331,11 +331,13 @@ def write_battle(
 
 
 def load_battle(chain: Chain, battle: Battle, data: "bytes | Received", me: Iterable[Identity],
-                name: str) -> tuple[Battle, Header, Any]:
+                name: str) -> tuple[Battle, BattleHeader, Any]:
     ids = list(me)
     env = _parse(data, name, "battle")
     new_battle = battle.accept(chain, env, name, me=[i.role for i in ids])
-    return new_battle, env.header, _open_for(env, ids, name)
+    h = env.header
+    assert isinstance(h, BattleHeader)  # its kind, checked above
+    return new_battle, h, _open_for(env, ids, name)
 
 
 # --- saves and backups -------------------------------------------------------------

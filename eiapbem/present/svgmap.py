@@ -249,7 +249,7 @@ def render_svg(
         n = len(poly)
         for k in range(n):
             t = tags[k]
-            if t in m.areas and i < t:
+            if t is not None and t in m.areas and i < t:
                 seg = (poly[k], poly[(k + 1) % n])
                 b = m.areas[t]
                 if b.nation != a.nation:
@@ -298,11 +298,12 @@ def render_svg(
 
     # Borders as lines between neighbour centres: rivers blue, crossings dashed.
     o.append('<g id="borders" fill="none" stroke-linecap="round">')
-    plain, river = [], []
+    plain: list[tuple[Point, Point]] = []
+    river: list[tuple[Point, Point]] = []
     for i, a in m.areas.items():
-        for b in a.neighbours:
-            if i < b.to:
-                (river if b.river else plain).append((pos[i], pos[b.to]))
+        for border in a.neighbours:
+            if i < border.to:
+                (river if border.river else plain).append((pos[i], pos[border.to]))
     for segs, style in ((plain, 'stroke="#6b6457" stroke-width="0.5" stroke-opacity="0.55"'),
                         (river, f'stroke="{RIVER}" stroke-width="1.4" stroke-opacity="0.85"')):
         if segs:

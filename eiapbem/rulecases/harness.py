@@ -10,7 +10,8 @@ TOML file naming a situation, the dice to force, what to do and what must
 come out.  A case names a *procedure*: a pure rules function registered here
 with ``@procedure("name")`` that takes the case's ``input`` table and the
 forced ``Dice`` and returns a dict of results.  The case passes when every
-key of its ``expect`` table equals the same key of the result.
+key of its ``expect`` table equals the same key of the result; a key ending in ``~`` (``"log~" = ["..."]``) asks
+only that each expected text be part of that result (of one of its lines, for a list).
 
 Case file format (``tests/cases/**/*.toml``)::
 
@@ -48,7 +49,8 @@ from typing import Any, Callable
 from eiapbem.core.errors import BadData
 from eiapbem.core.dice import Dice, DiceError
 
-Procedure = Callable[[dict, Dice], dict]
+#: A procedure takes the case's inputs and its dice (or, registered with ``context=True``, a rules context).
+Procedure = Callable[[dict, Any], dict]
 
 _PROCEDURES: dict[str, Procedure] = {}
 #: Procedures that take ``(input, ctx)`` instead of ``(input, dice)``.
@@ -135,11 +137,20 @@ def parse_case(text: str, where: str) -> Case:
     )
 
 
+def _contains(expect: Any, got: Any, where: str) -> list[str]:
+    """A ``key~`` expectation: each expected text is part of the result's text, or of one of its texts (a log)."""
+    texts = [str(x) for x in got] if isinstance(got, (list, tuple)) else [str(got)]
+    wanted = expect if isinstance(expect, list) else [expect]
+    return [f"{where}~: no line contains {w!r}" for w in wanted if not any(str(w) in t for t in texts)]
+
+
 def _diff(expect: Any, got: Any, where: str) -> list[str]:
     if isinstance(expect, dict) and isinstance(got, dict):
         out: list[str] = []
         for k in expect:
-            if k not in got:
+            if k.endswith("~") and k[:-1] in got:
+                out.extend(_contains(expect[k], got[k[:-1]], f"{where}.{k[:-1]}"))
+            elif k not in got:
                 out.append(f"{where}.{k}: expected {expect[k]!r}, the result has no such key")
             else:
                 out.extend(_diff(expect[k], got[k], f"{where}.{k}"))

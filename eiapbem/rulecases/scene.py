@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.core.errors import BadData
+from eiapbem.core.errors import BadData, IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rulecases.inputs import need
 from eiapbem.rules.model import GameState, Slot
@@ -95,9 +95,10 @@ def scene_state(inp: dict, *, phase: Phase) -> GameState:
 def answer_all(state: GameState, prefix: str, answers: dict, ctx: Any, asked: list[str]) -> GameState:
     """Answer every pending decision whose id starts with ``prefix``, from ``answers``; list the keys in ``asked``.
 
-    A question the case does not answer stops the play there: the result then
-    shows ``step`` short of "done" and ``waiting_for`` names the question and
-    its options, so a case expecting the end fails and says why.
+    A question the case does not answer, or answers in a way the rules refuse,
+    stops the play there: the result then shows ``step`` short of "done" and
+    ``waiting_for`` names the question and its options, so a case expecting
+    the end fails and says why.
     """
     while True:
         mine = [d for d in state.pending.values() if d.id.startswith(prefix)]
@@ -108,7 +109,10 @@ def answer_all(state: GameState, prefix: str, answers: dict, ctx: Any, asked: li
         if key not in answers:
             return state
         asked.append(key)
-        state = engine.apply_action(state, d.power, engine.AnswerDecision(decision=d.id, choice=answers[key]), ctx).state
+        try:
+            state = engine.apply_action(state, d.power, engine.AnswerDecision(decision=d.id, choice=answers[key]), ctx).state
+        except IllegalAction:  # an answer the rules refuse (a loss allocation that no longer adds up): play stops
+            return state
 
 
 def powers_changed(before: GameState, after: GameState) -> dict[str, int]:
@@ -118,6 +122,22 @@ def powers_changed(before: GameState, after: GameState) -> dict[str, int]:
         if after.powers[p].political_status != before.powers[p].political_status
     }
 
+
+
+def factors_of(state: GameState, uid: str) -> int:
+    """The factors of a corps or garrison of the scene."""
+    u = state.units[uid]
+    if not isinstance(u, (Corps, Garrison)):
+        raise BadData(f"{uid} is a {u.KIND}, not a corps or a garrison")
+    return u.factors.total
+
+
+def ships_of(state: GameState, uid: str) -> int:
+    """The ships of a fleet of the scene."""
+    u = state.units[uid]
+    if not isinstance(u, Fleet):
+        raise BadData(f"{uid} is a {u.KIND}, not a fleet")
+    return u.ships.heavy + u.ships.light
 
 
 def waiting_for(state: GameState, prefix: str) -> str:

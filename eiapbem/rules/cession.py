@@ -55,6 +55,11 @@ def check_cession(state: GameState, ctx: Any, power: str, territory: str, to: st
             raise IllegalAction(f"{territory} holds forces of {owner}, at war with {power}; it cannot be ceded now (12.7)")
 
 
+#: 12.8.2 (000:2298, 000:2314): Poland, a kingdom whose capital is Masovia's, conquered only by holding it.
+POLAND = "poland"
+POLAND_CAPITAL = "masovia"
+
+
 def transfer(state: GameState, ctx: Any, territory: str, giver: str, to: str) -> GameState:
     """Change control of a territory (12.7): a free state becomes a conquered minor of its new
     controller; a ceded province ceded back home becomes unceded; Poland passes as a unit."""

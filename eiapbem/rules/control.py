@@ -106,6 +106,12 @@ def city_holder(state: GameState, ctx: Any, area: str) -> str:
     return area_holder(state, ctx, area)
 
 
+def newly_taken(state: GameState, area: str) -> bool:
+    """The city of ``area`` was taken this month (its ``city_control`` record began this month; 10.5.3, 13.3.1)."""
+    cc = state.city_control.get(area)
+    return cc is not None and cc.since == state.date
+
+
 def port_holder(state: GameState, ctx: Any, port: str) -> str:
     """The nation holding a port city: the holder of the city (13.5.3)."""
     return city_holder(state, ctx, port)

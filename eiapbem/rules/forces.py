@@ -14,7 +14,8 @@ What setup, reinforcement, land and economy share about forces, written once
 - the battle, naval combat or siege a pending decision belongs to (``decision_subject``);
 - ownership (``check_nation``, ``own_unit``, ``own_on_map``, ``on_map``);
 - factor transfers between corps and garrisons in one area (7.2.3, 10.4.3:
-  ``check_transfer``, ``move_factors``, ``removed_log``, and the candidates ``transfer_candidates``).
+  ``check_transfer``, ``move_factors``, ``removed_log``, and the candidates ``transfer_candidates``);
+- a minor's forces leaving the map, its fleets stored (6.6.1, 13.3.1: ``remove_minor_forces``).
 
 Pure functions of the state, the map and the world data.
 """
@@ -37,6 +38,7 @@ from eiapbem.rules.model import (
     GameState,
     Garrison,
     Leader,
+    LeaderStatus,
     Location,
     LocationKind,
     ShipType,
@@ -439,3 +441,35 @@ def removed_log(state: GameState, power: str, removed: str | None) -> engine.Out
         return engine.Outcome(state)
     what = "returns to the counter pool (7.2.4)" if removed.startswith("corps:") else "is removed (7.2.4)"
     return engine.log(state, power, "reinforcement.removed", f"{removed} is empty and {what}", unit=removed)
+
+
+# ----------------------------------------------------------------- a minor's forces leave the map
+
+
+def remove_minor_forces(state: GameState, nations: tuple[str, ...] | list[str]) -> GameState:
+    """The forces of the minors ``nations`` leave the map when the minor is conquered, changes hands or becomes
+    neutral (6.6.1, 000:794; 13.3.1, 000:2528; 6.4 "Status of Ceded Minor Free States", 000:744): land forces are
+    eliminated (corps to the pool empty, their leaders available again; garrisons gone); each fleet goes to the pool
+    and its ships are stored on its minor (``MinorCountry.stored_ships``), set up again at their strength when the
+    minor is next a free state (6.8, 000:848; 7.3).  Depots belong to powers and are not touched."""
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        if isinstance(u, Depot) or u.nation not in nations:
+            continue
+        if isinstance(u, Garrison):
+            state = state.without_unit(uid)
+        elif u.location != POOL and isinstance(u, Corps):
+            state = state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False, loaned_to=None))
+            for lid, lead in sorted(state.leaders.items()):
+                if lead.attached_to == uid:
+                    state = state.with_leader(lead.replace(status=LeaderStatus.AVAILABLE, attached_to=None, loaned_to=None))
+        elif isinstance(u, Fleet) and (u.location != POOL or u.ships.total):
+            minor = state.minors.get(u.nation)
+            if minor is not None:
+                state = state.with_minor(u.nation, minor.replace(stored_ships=minor.stored_ships + u.ships))
+            for uid2, v in sorted(state.units.items()):  # what it carries leaves with it
+                if v.location == Location(LocationKind.ABOARD, uid):
+                    state = state.with_unit(v.replace(location=POOL, factors=Factors(), besieging=False)
+                                            if isinstance(v, Corps) else v.replace(location=POOL))
+            state = state.with_unit(u.replace(location=POOL, ships=Ships(), loaned_to=None))
+    return state

@@ -5,9 +5,10 @@ make peace, for each capital city (the capital of a province, a national capital
 them -- a home province not ceded away, a province ceded to it, or the major district of a minor it controls --
 the other's forces inside the city leave it:
 
-- its own garrison factors go to the nearest unbesieged city of its own home nation it controls (by movement cost,
-  then id: ``loans.home_city``), joining its garrison there; with no such city they come back as reinforcements
-  (``PowerState.returned_factors``, as exchanged prisoners, 000:688);
+- its own garrison factors go to its nearest supply-source city: an unbesieged city it controls in its home nation,
+  a province ceded to it or a minor it controls (by movement cost, then id: ``repatriation.send_garrison_home``,
+  the same rule as at the end of temporary access, 000:738), joining its garrison there; with no such city they
+  come back as reinforcements (``PowerState.returned_factors``, as exchanged prisoners, 000:688);
 - its corps (Cossacks and Freikorps too) move out into the city's rural area;
 - a garrison of one of its minors stays (the rule names the major powers' forces);
 - its hold on the city (``GameState.city_control``, a city it took by siege or by entering it) ends: with no
@@ -22,8 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import control, relations
-from eiapbem.rules.loans import home_city
-from eiapbem.rules.model import Corps, GameState, Garrison, Location, LocationKind, garrison_id
+from eiapbem.rules.model import Corps, GameState, Garrison, Location, LocationKind
+from eiapbem.rules.repatriation import send_garrison_home
 
 
 def withdraw_from_capitals(state: GameState, ctx: Any, a: str, b: str) -> tuple[GameState, list[tuple[str, str]]]:
@@ -48,20 +49,8 @@ def withdraw_from_capitals(state: GameState, ctx: Any, a: str, b: str) -> tuple[
                 continue
             if u.nation != other:
                 continue  # a garrison of one of its minors stays (and the city with it)
-            state = state.without_unit(uid)
-            home = home_city(state, m, u.nation, city)
-            if home is None:
-                ps = state.powers[other]
-                state = state.with_power(other, returned_factors=ps.returned_factors + u.factors)
-                said.append((other, f"{u.factors.total} garrison factors leave {city} at the peace and come back as "
-                                    f"reinforcements (6.4)"))
-                continue
-            to = Location(LocationKind.CITY, home)
-            gid = garrison_id(u.nation, to)
-            there = state.units.get(gid)
-            factors = u.factors + there.factors if isinstance(there, Garrison) else u.factors
-            state = state.with_unit(Garrison(id=gid, nation=u.nation, location=to, factors=factors))
-            said.append((other, f"{u.factors.total} garrison factors leave {city} for {home} at the peace (6.4)"))
+            state, text = send_garrison_home(state, m, u, other, avoid=owner)
+            said.append((other, f"{text} at the peace (6.4)"))
         cc = state.city_control.get(city)
         left = any(isinstance(u, Garrison) and u.location == inside and relations.unit_power(state, u) == other
                    for u in state.units.values())

@@ -9,7 +9,7 @@ like phase skipping) is one line here (``docs/adding-an-action.md``).
 
 from __future__ import annotations
 
-from eiapbem.rules import admin, captured, engine, land, reinforcement, setup, skips
+from eiapbem.rules import admin, captured, engine, land, reinforcement, repatriation, setup, skips
 from eiapbem.rules.combat import external, field, orders as battle_orders, sieges
 from eiapbem.rules.diplomacy import resolve as diplomacy
 from eiapbem.rules.economy import phase as economy
@@ -37,5 +37,6 @@ RULES: tuple[PhaseRules, ...] = (
     sieges.RULES,
     skips.RULES,
     captured.RULES,
+    repatriation.RULES,
     admin.RULES,
 )

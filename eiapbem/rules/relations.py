@@ -17,7 +17,8 @@ and is never at war, allied or acting.
   a neutral minor (or with the minor a joined district belongs to, 13.6.2).
 - ``allied``: the same nation, or two powers in a formal alliance (6.5).
 - ``has_access``: a power may operate in another power's territory: its own,
-  or by an access grant that has not ended (13.4.1, 6.11).
+  or by an access grant that has not ended (13.4.1, 6.11); ``graces_ending`` and
+  ``without_access``: the temporary grants whose grace ends now, and ending one.
 
 Pure functions of the state, no I/O.
 """
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules.model import POWERS, Depot, GameState, MinorCountry, MinorStatus
+from eiapbem.rules.model import POWERS, AccessKind, Depot, GameState, MinorCountry, MinorStatus
 
 #: Minor statuses whose forces a major power acts for (6.1.3, 13.3.1, 6.8).
 ACTING_STATUSES = (MinorStatus.ALLIED, MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
@@ -131,3 +132,15 @@ def has_access(state: GameState, power: str, owner: str | None) -> bool:
         return False
     acc = state.powers[owner].access.get(power)
     return acc is not None and (acc.until is None or state.date <= acc.until)
+
+
+def graces_ending(state: GameState) -> list[tuple[str, str]]:
+    """(host, guest) pairs whose temporary access (a grace after a peace or a cancelled grant) has its last month
+    now or before, by host then guest (6.4 000:738, 13.4.1 000:2554)."""
+    return [(host, guest) for host in POWERS for guest, acc in sorted(state.powers[host].access.items())
+            if acc.kind is AccessKind.TEMPORARY and acc.until is not None and acc.until <= state.date]
+
+
+def without_access(state: GameState, host: str, guest: str) -> GameState:
+    """``state`` with ``host``'s access grant to ``guest`` gone (the end of a grace, 13.4.1)."""
+    return state.with_power(host, access=state.powers[host].access.discard(guest))

@@ -289,6 +289,13 @@ def next_slot_of(state: GameState) -> tuple[Date, Slot] | None:
     return next_slot(state.date, state.slot, choices_from_state(state), end=state.end)
 
 
+def is_last_land_slot(state: GameState) -> bool:
+    """The state's slot is the month's last land slot (or the game's last slot): the end of the land phase, when
+    conquests (10.7, 000:1600) and the end of a grace of temporary access (6.4, 13.4.1) are settled."""
+    nxt = next_slot_of(state)
+    return nxt is None or nxt[0] != state.date or nxt[1].phase is not Phase.LAND
+
+
 def advance(state: GameState) -> GameState:
     """The state moved on to its next slot (a bookkeeping step, no rules applied).
 

@@ -17,7 +17,7 @@ ordered by id.
 from __future__ import annotations
 
 
-from eiapbem.rules.control import ceded_to, city_power, corps_at, is_besieged, is_blockaded, units_at
+from eiapbem.rules.control import ceded_to, city_power, corps_at, is_besieged, is_blockaded, newly_taken, units_at
 from eiapbem.rules.model import (
     POWERS,
     Corps,
@@ -26,6 +26,7 @@ from eiapbem.rules.model import (
     GameState,
     Garrison,
     LocationKind,
+    Phase,
 )
 from eiapbem.rules.relations import allied, at_war, power_of, unit_power
 
@@ -140,6 +141,8 @@ def _sea_link_port(state: GameState, m, area: str, power: str) -> bool:
     a = m.area(area)
     if a.port is None or city_power(state, m, area) != power or is_blockaded(state, m, area, power):
         return False
+    if state.slot is not None and state.slot.phase is Phase.LAND and newly_taken(state, area):
+        return False  # 000:1544 (13.3.1, 000:2524): not a sea link until after the phase its city was taken in
     winter = state.date.month in WINTER_MONTHS
     if winter and (a.port.ice or all(m.sea(s).ice for s in a.port.seas)):
         return False  # 000:1550: no sea supply into or out of an area north of the ice line in winter

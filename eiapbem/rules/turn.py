@@ -38,19 +38,24 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: The version of what a turn file produces: bump it whenever the same file could give another state
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
-RULES_VERSION = 5  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
+RULES_VERSION = 6  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
 #: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
 #: its major district when that becomes a free state (13.6.3)
 #: 4: a city taken and left behind returns to its area's holder (13.5.1-13.5.2); lone Cossacks and Freikorps
 #: withdraw by standing order (13.2.2); battle standing orders and whole loss allocations (11.2.1, 11.2.9)
 #: 5: a beaten force retreats toward a national capital whose *city* its power holds (11.2.10, 000:1842)
+#: 6: the rules' last mile: repatriation after the grace of temporary access (6.4, 13.4.1), ties broken by forced
+#: and mutual declarations charged to each power (6.6.3), and the choices the manual gives to the player or program
 
 
 class Computer(Protocol):
     """What the rules need of the computer players (``eiapbem.ai`` is one): passed in, never imported."""
 
-    AiStuck: type[Exception]
-    VERSIONS: Mapping[str, int]
+    @property
+    def AiStuck(self) -> type[Exception]: ...  # noqa: N802 (read-only: a module's exception class)
+
+    @property
+    def VERSIONS(self) -> Mapping[str, int]: ...  # noqa: N802 (read-only: a module's constant)
 
     def settle(self, state: GameState, ctx: RulesContext) -> engine.Outcome: ...
 

@@ -28,6 +28,7 @@ from eiapbem.core.errors import BadData
 from eiapbem.rules import engine
 from eiapbem.rulecases.harness import procedure
 from eiapbem.rulecases.inputs import need
+from eiapbem.rulecases.scene import factors_of
 from eiapbem.core.dice import Dice
 from eiapbem.rules.model import (
     Corps,
@@ -128,10 +129,10 @@ def _battle_case(inp: dict, dice: Dice) -> dict:
         p = dict(ev.params.items())
         res["events"].append(ev.kind)
         if ev.kind == "battle.round" and "table" in p:
-            role = p["role"]
-            res[f"{role}_tables"].append(p["table"])
+            side = p["role"]
+            res[f"{side}_tables"].append(p["table"])
             for key in ("basis", "modifier", "die", "random_number", "losses", "morale_loss", "percent", "tactical"):
-                res[f"{role}_{key}"].append(p[key])
+                res[f"{side}_{key}"].append(p[key])
         elif ev.kind == "battle.morale":
             res["morale"].append({"day": ev.day, "role": p["role"], "base": p["base"], "final": p["final"]})
         elif ev.kind == "battle.arrival":
@@ -145,6 +146,6 @@ def _battle_case(inp: dict, dice: Dice) -> dict:
             res["political_points"] = {"gain": p["gain"], "loss": p["loss"]}
     res["winner"] = battle.winner
     res["days"] = battle.day
-    res["factors"] = {u: state.units[u].factors.total for u in attacker + defender}
+    res["factors"] = {u: factors_of(state, u) for u in attacker + defender}
     res["locations"] = {u: str(state.units[u].location) for u in attacker + defender if u in state.units}
     return res

@@ -60,7 +60,7 @@ def _case_manipulate(inp: dict, dice: Dice) -> dict:
 # ``status.<P>``, ``pp.<P>`` (the marker's move), ``wars.<P>``,
 # ``alliances.<P>``, ``trade.<P>``, ``enforced.<P>.<Q>``, ``terms.<P>``,
 # ``marriages.<P>``, ``access.<P>.<Q>``, ``returned.<P>``, ``minor_wars.<P>``, ``ceded.<province>``, ``minor.<slug>``, ``leader.<id>``, ``unit.<id>``,
-# ``grants.<P>`` and ``requests.<P>`` (6.16 land granted, attacks/defences granted: ``territory:asker``, ``area:action``)
+# ``stored_ships.<minor>`` (a changed minor's stored ships), ``grants.<P>`` and ``requests.<P>`` (6.16 land granted, attacks/defences granted: ``territory:asker``, ``area:action``)
 # (what changed), ``log`` (every line, in order).
 
 
@@ -130,12 +130,16 @@ def flatten(before: GameState, after: GameState) -> dict[str, Any]:
     for slug, m in after.minors.items():
         if m != before.minors.get(slug):
             res[f"minor.{slug}"] = f"{m.status}:{m.controller}"
+            res[f"stored_ships.{slug}"] = m.stored_ships.total
     for lid, lead in after.leaders.items():
         if lead != before.leaders.get(lid):
             res[f"leader.{lid}"] = str(lead.status)
     for uid, u in after.units.items():
         if u != before.units.get(uid):
             res[f"unit.{uid}"] = f"{u.location.kind}:{u.location.site}" if u.location.site else f"{u.location.kind}"
+    for uid in before.units:
+        if uid not in after.units:
+            res[f"unit.{uid}"] = "gone"
     res["log"] = [e.text for e in after.log[len(before.log):]]
     return res
 

@@ -24,6 +24,7 @@ from eiapbem.rules.model import (
     CityControl,
     Corps,
     Date,
+    Factors,
     Fleet,
     FleetMission,
     GameState,
@@ -46,7 +47,7 @@ def context(dice: Dice) -> Any:
     return rules_context(dice)
 
 
-def _pool_unit(state: GameState, nation: str, kind: type) -> str:
+def _pool_unit(state: GameState, nation: str, kind: type[Corps] | type[Fleet]) -> str:
     for uid, u in state.units.items():
         if isinstance(u, kind) and u.nation == nation and u.location.kind is LocationKind.POOL \
                 and getattr(u, "corps_type", "regular") == "regular":
@@ -125,13 +126,19 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         if "at" in row:
             kind, _, site = row["at"].partition(":")
             changes["location"] = Location(LocationKind(kind), site)
-        if "light" in row:
-            changes["ships"] = Ships(light=row["light"])
+        if "light" in row or "heavy" in row:
+            changes["ships"] = Ships(heavy=row.get("heavy", 0), light=row.get("light", 0))
         if "mission" in row:
             changes["mission"] = FleetMission(row["mission"])
             changes["piracy_target"] = row.get("target")
             changes["piracy_months"] = row.get("months", 0)
         state = state.with_unit(u.replace(**changes))
+    for row in inp.get("garrisons", []):  # garrisons in cities: {nation, city, infantry}
+        from eiapbem.rules.model import Garrison, garrison_id
+
+        where = Location(LocationKind.CITY, row["city"])
+        state = state.with_unit(Garrison(id=garrison_id(row["nation"], where), nation=row["nation"], location=where,
+                                         factors=Factors(infantry=row["infantry"])))
     for lid, row in inp.get("leaders", {}).items():
         from eiapbem.rules.model import LeaderStatus
 

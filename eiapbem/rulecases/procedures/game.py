@@ -11,11 +11,14 @@ A case of this procedure (``tests/cases/reinforcement/*.toml``) has an
     minor_wars = { RU = ["denmark"] }  # optional: wars on neutral minors, declared earlier (6.2.1)
     skips = { PR = { naval = "continuous" } }   # optional: phase skip settings (13.9)
     ceded = { silesia = "AU" }        # optional: ceded provinces (13.3.2)
+    kingdoms = { poland = { controller = "PR", provinces = ["masovia"] } }   # optional: kingdoms made (12.8)
     guerrillas = { madrid = 3 }       # optional: Spanish guerrilla factors on the map (13.2.1)
     city_control = { breslau = { nation = "FR", since = "1805-08" } }   # optional: occupations
     garrisons = [{ nation = "FR", city = "vienna", infantry = 3 }]       # optional: garrisons to place
     irregulars_retreat = ["RU"]       # optional: powers whose lone Cossacks/Freikorps withdraw (13.2.2)
+    hold_insurrection = true          # optional: Austria holds its insurrection corps off the map (13.2.4)
     alliances = [["RU", "SP"]]        # optional: alliances to add
+    access = { AU = { FR = "temporary:1805-09" } }   # optional: access granted (host = { guest = kind[:until] })
     report = ["fleet:SP:1"]           # units and leaders to report
     report_minors = ["norway"]        # minor countries to report (status, controller, districts, part_of)
 
@@ -49,7 +52,7 @@ powers that sent none empty orders).
 The result holds ``steps`` (``"ok"`` or ``"refused"`` per step), ``errors``
 (the refusal sentences), ``returned`` (ids a rule step gave back), ``units``
 and ``leaders`` (for the ids in ``report``: location, forces, loan), ``prisoners``
-(captor:nation = factors), ``city_control`` (area = nation), ``naval_battles`` (place =
+(captor:nation = factors), ``city_control`` (area = nation), ``access`` (host = {guest = kind[:until]}), ``returned_factors`` (power = factors to place as reinforcements), ``naval_battles`` (place =
 attackers, defenders), ``wars`` (power = enemies), ``builds`` (power = build order keys), ``log``
 (the kinds of the log lines added) and ``move_order``.  TOML has no null, so
 an absent value is ``""``.
@@ -60,7 +63,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from eiapbem.core.errors import EiaError
+from eiapbem.core.errors import BadData, EiaError
 from eiapbem.rules import engine
 from eiapbem.rulecases.harness import procedure
 from eiapbem.rules.model import (
@@ -132,7 +135,20 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         for slug in slugs:
             wars_of = wars_of.set(slug, state.date)
         state = state.with_power(p, minor_wars=wars_of)
+    for host, row in sorted(inp.get("access", {}).items()):  # access granted earlier (13.4.1): kind or "temporary:YYYY-MM"
+        from eiapbem.rules.model import Access, AccessKind
+
+        acc = state.powers[host].access
+        for guest, text in sorted(row.items()):
+            kind, _, until = text.partition(":")
+            acc = acc.set(guest, Access(AccessKind(kind), until=Date.parse(until) if until else None))
+        state = state.with_power(host, access=acc)
     state = _edit_units(state, inp.get("units", []))
+    for slug, row in sorted(inp.get("kingdoms", {}).items()):  # 12.8: a kingdom made earlier, with its provinces
+        from eiapbem.rules.model import MinorCountry, MinorStatus
+
+        state = state.replace(minors=FrozenMap(sorted(state.minors.set(slug, MinorCountry(
+            status=MinorStatus.FREE_STATE, controller=row["controller"], provinces=tuple(sorted(row["provinces"])))).items())))
     if inp.get("ceded"):  # 13.3.2: home provinces ceded at the start of the case
         state = state.replace(ceded_provinces=FrozenMap(sorted({**state.ceded_provinces, **inp["ceded"]}.items())))
     for area, row in sorted(inp.get("city_control", {}).items()):  # occupations begun earlier (10.7)
@@ -148,6 +164,9 @@ def build_state(inp: dict, ctx: Any) -> GameState:
         state = state.with_unit(Garrison(id=garrison_id(row["nation"], where), nation=row["nation"], location=where, factors=fs))
     for p in inp.get("irregulars_retreat", []):  # 13.2.2: the standing order for lone Cossacks and Freikorps
         state = state.with_power(p, standing_orders=state.powers[p].standing_orders.replace(irregulars_retreat=True))
+    if inp.get("hold_insurrection"):  # 13.2.4: Austria's standing order keeping its insurrection corps off the map
+        au = state.powers["AU"]
+        state = state.with_power("AU", standing_orders=au.standing_orders.replace(hold_insurrection=True))
     if inp.get("insurrection_triggers"):  # 13.2.4: Austria's secret trigger provinces, set earlier
         au = state.powers["AU"]
         state = state.with_power("AU", standing_orders=au.standing_orders.replace(
@@ -183,12 +202,19 @@ def _action(step: dict) -> Any:
     return engine.action_from_obj({"kind": step["action"], **_defaults(step["action"]), **fields})
 
 
+def _slot(state: GameState) -> Slot:
+    if state.slot is None:
+        raise BadData("the scene's game is over: it has no slot in play")
+    return state.slot
+
+
 def _rule(state: GameState, step: dict, ctx: Any, given: dict[str, list]) -> tuple[engine.Outcome, tuple[str, ...]]:
     from eiapbem.rules import loans as orders
 
     name = step["rule"]
     if name == "end-slot":
-        return engine.end_slot(state, step.get("by", state.slot.power), ctx), ()
+        by: Any = step["by"] if "by" in step else _slot(state).power
+        return engine.end_slot(state, by, ctx), ()
     if name == "peace":  # the peace step's return of captured leaders (13.8.2)
         from eiapbem.rules.captured import return_at_peace
 
@@ -206,7 +232,7 @@ def _rule(state: GameState, step: dict, ctx: Any, given: dict[str, list]) -> tup
         given[step["by"]] = actions
         return engine.Outcome(state), ()
     if name == "resolve":  # every actor's orders are in: the phase's resolution, then the next slot
-        missing = [p for p in state.slot.actors if p not in given]
+        missing = [p for p in _slot(state).actors if p not in given]
         return engine.resolve_slot(state, {**given, **{p: [] for p in missing if step.get("others", "") == "none"}}, ctx), ()
     if name == "loans.revert-on-entry":
         s, ids = orders.revert_on_entry(state, step["mover"], step["area"])
@@ -237,6 +263,8 @@ def _report_unit(u: Any) -> dict:
         out["ships"] = {t.value: u.ships.get(t) for t in ShipType if u.ships.get(t)}
     elif hasattr(u, "factors"):
         out["factors"] = {t.value: u.factors.get(t) for t in FactorType if u.factors.get(t)}
+    if getattr(u, "besieging", False):
+        out["besieging"] = True
     return out
 
 
@@ -291,11 +319,14 @@ def game_actions(inp: dict, ctx: Any) -> dict:
         "ceded": dict(state.ceded_provinces),
         "political_status": {p: ps.political_status for p, ps in state.powers.items()},
         "treasury": {p: state.powers[p].treasury for p in POWERS},
+        "returned_factors": {p: state.powers[p].returned_factors.total for p in POWERS},
         "prisoners": {k: pr.factors.total for k, pr in state.prisoners.items()},
         "city_control": {a: cc.nation for a, cc in state.city_control.items()},
         "naval_battles": {str(b.location): {"attackers": list(b.attackers), "defenders": list(b.defenders)}
                           for b in state.naval_battles.values()},
         "wars": {p: sorted(state.powers[p].wars) for p in POWERS},
+        "access": {p: {q: str(a.kind) + (f":{a.until}" if a.until else "") for q, a in state.powers[p].access.items()}
+                   for p in POWERS},
         "builds": {p: sorted(state.powers[p].builds) for p in POWERS},
         "minors": {slug: {"status": str(state.minors[slug].status), "controller": state.minors[slug].controller or "",
                           "districts": list(state.minors[slug].districts), "part_of": state.minors[slug].part_of or ""}

@@ -14,7 +14,7 @@ from eiapbem.rulecases.harness import procedure
 from eiapbem.rulecases.inputs import need
 from eiapbem.rules.model.common import Phase
 from eiapbem.rules.naval.battle import start_naval_battle
-from eiapbem.rulecases.scene import answer_all, location, powers_changed, scene_state, waiting_for
+from eiapbem.rulecases.scene import answer_all, location, powers_changed, scene_state, ships_of, waiting_for
 
 
 @procedure("naval.battle", context=True)
@@ -56,7 +56,7 @@ def _battle_case(inp: dict, ctx) -> dict:
         "political_status": powers_changed(before, state),
         "moves": {f: str(loc) for f, loc in b.moves.items()},
         "fleets_at": {f: str(state.units[f].location) for f in b.attackers + b.defenders},
-        "ships_left": {f: state.units[f].ships.heavy + state.units[f].ships.light for f in b.attackers + b.defenders},
+        "ships_left": {f: ships_of(state, f) for f in b.attackers + b.defenders},
         "removed": list(b.removed),
         "captured": list(b.captured),
         "nelson_captured_by": b.nelson_captured_by or "none",

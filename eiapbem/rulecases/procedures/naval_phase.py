@@ -11,7 +11,7 @@ import re
 from eiapbem.rulecases.harness import procedure
 from eiapbem.rulecases.inputs import need
 from eiapbem.rulecases.scene import answer_all, location, powers_changed, scene_state, waiting_for
-from eiapbem.rules.model.common import Phase
+from eiapbem.rules.model.common import Date, Phase
 
 
 @procedure("naval.phase", context=True)
@@ -19,7 +19,8 @@ def _phase_case(inp: dict, ctx) -> dict:
     """A naval slot played from movement: the scene, standing orders, then ``actions`` in order.
 
     Extra input: ``intercept`` (fleets with standing orders to intercept), ``evasion``
-    ({fleet: order}), ``access`` ([[owner, grantee], ...]), ``city_control`` ({area: nation}),
+    ({fleet: order}), ``access`` ([[owner, grantee], ...]), ``city_control`` ({area: nation taken this month, or
+    {nation, since}}),
     ``actions`` (tables with ``kind`` and the action's fields, and ``power`` if not the
     phasing power's), ``answers`` ({decision id without "naval:": choice}), ``end_slot``.
     A refused action is reported under ``refused`` by its index and play goes on.
@@ -51,8 +52,9 @@ def _phase_case(inp: dict, ctx) -> dict:
     opts = need(inp, "options", dict, {})
     if opts:
         state = state.replace(options=state.options.replace(**opts))
-    for area, nation in need(inp, "city_control", dict, {}).items():
-        state = state.replace(city_control=state.city_control.set(area, CityControl(nation, state.date)))
+    for area, held in need(inp, "city_control", dict, {}).items():  # "FR" (taken this month) or {nation, since}
+        nation, since = (held, state.date) if isinstance(held, str) else (held["nation"], Date.parse(held["since"]))
+        state = state.replace(city_control=state.city_control.set(area, CityControl(nation, since)))
     before = state
     refused: dict[str, str] = {}
     messages: dict[str, str] = {}
@@ -89,6 +91,7 @@ def _phase_case(inp: dict, ctx) -> dict:
         "refused": refused,
         "messages": messages,
         "battles": {bid: {"victor": b.victor or "none", "outcome": b.outcome, "interception": b.interception,
+                          "attackers": list(b.attackers), "defenders": list(b.defenders),
                           "losses": dict(b.losses), "step": b.step, "retreating": list(b.retreating),
                           "harbour_losses": b.harbour_losses, "wind_gauge": b.wind_gauge or "none"}
                     for bid, b in state.naval_battles.items()},

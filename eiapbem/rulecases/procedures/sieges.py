@@ -14,7 +14,7 @@ from eiapbem.rules.model.common import Phase
 @procedure("siege.assault", context=True)
 def _assault_case(inp: dict, ctx: RulesContext) -> dict:
     """A whole assault attempt (or, with ``garrison_attack = true``, a garrison attack) through the engine."""
-    from eiapbem.rulecases.scene import answer_all, powers_changed, scene_state, waiting_for
+    from eiapbem.rulecases.scene import answer_all, factors_of, powers_changed, scene_state, waiting_for
 
     state = scene_state(inp, phase=Phase.LAND)
     before = state
@@ -27,7 +27,7 @@ def _assault_case(inp: dict, ctx: RulesContext) -> dict:
     asked: list[str] = []
     state = answer_all(out.state, f"siege:{sid}:", need(inp, "answers", dict, {}), ctx, asked)
     s = state.sieges[sid]
-    units = {u: state.units[u].factors.total if u in state.units else 0 for u in s.besiegers + s.defenders}
+    units = {u: factors_of(state, u) if u in state.units else 0 for u in s.besiegers + s.defenders}
     return {
         "siege": sid,
         "step": s.step,

@@ -31,7 +31,7 @@ from eiapbem.rules.model.battles import (  # noqa: F401  (re-exported: the share
 )
 from eiapbem.rules.model.common import POWERS, FactorType
 from eiapbem.rules.model.units import Corps, CorpsType, Factors, Garrison, LeaderStatus
-from eiapbem.rules.tables import land
+from eiapbem.rules.tables import forces, land
 
 #: Cavalry for every purpose of combat: superiority, the breaking round's loss, pursuit (11.2.9, 000:1780, 000:1792).
 CAVALRY_TYPES = (FactorType.CAVALRY, FactorType.FEUDAL_CAVALRY, FactorType.COSSACK, FactorType.FREIKORPS)
@@ -128,7 +128,8 @@ def intrinsic_ratings(state: Any, unit_ids: tuple[str, ...]) -> tuple[int, int]:
 
 
 def morale_value(state: Any, world: Any, unit_id: str, kind: FactorType) -> int:
-    """A factor's morale value in hundredths (NATIONAL MORALE VALUES CHART, 000:3183-3196)."""
+    """A factor's morale value in hundredths (NATIONAL MORALE VALUES CHART, 000:3183-3196; a minor's own from the
+    minor country chart, the Ottoman Empire's parts 12.8.3), in field combat and sieges alike."""
     unit = state.units[unit_id]
     if isinstance(unit, Corps) and kind in unit.morale:
         return unit.morale[kind]
@@ -142,6 +143,10 @@ def morale_value(state: Any, world: Any, unit_id: str, kind: FactorType) -> int:
     if kind is FactorType.GUARD:
         return 500
     if nation not in POWERS:
+        kingdom = state.minors[nation].kingdom if nation in state.minors else None
+        if kingdom == forces.OTTOMAN_EMPIRE and kind in (FactorType.INFANTRY, FactorType.CAVALRY):
+            # 12.8.3 (000:2336), minor chart note (c) (000:428): a part of the Empire, better under Turkey.
+            return forces.ottoman_morale(kind.value, turkish_controlled=relations.power_of(state, nation) == "TU")
         minor = _minor_morale(world, nation)
         if kind is FactorType.CAVALRY:
             return minor.get("cavalry", 300)

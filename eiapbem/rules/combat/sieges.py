@@ -17,8 +17,9 @@ the garrison is more than 5 factors under capacity (``combat.siege``).  Then:
 
 ``start_garrison_attack`` is the garrison's attack on the besiegers (11.4.2):
 the garrison on 5-1, the besiegers on 5-2, three rounds; the besiegers broken
-or eliminated retreat (``siege.retreat``); the garrison eliminated loses the
-city; no political points.
+or eliminated retreat by the retreat after combat rules (11.2.10), unpursued, and
+the besieged corps may then move out of the city (``siege.move-out``); the
+garrison eliminated loses the city; no political points.
 
 Each factor lost in a round is chosen by its owner (``siege.casualty``:
 "any type ... at the controlling player's option", 000:1986, 000:2012) unless
@@ -41,11 +42,14 @@ from eiapbem.rules.control import city_holder
 from eiapbem.rules.forces import army_unit, the_army_unit
 from eiapbem.rules.mapgraph import City
 from eiapbem.rules.engine import Outcome, RulesContext
-from eiapbem.rules.model import POWERS, FrozenMap, GameState, PendingDecision
+from eiapbem.rules.model import FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import Siege, SiegeRound
 from eiapbem.rules.model.common import FactorType
 from eiapbem.rules.model.state import CityControl
-from eiapbem.rules.relations import at_war, power_of
+from eiapbem.rules.combat.battle import morale_value
+from eiapbem.rules.combat.retreat import retreat_path
+from eiapbem.rules.control import corps_at
+from eiapbem.rules.relations import at_war, enemies as enemies_of, power_of, unit_power
 from eiapbem.rules.model.units import (
     POOL,
     Corps,
@@ -57,7 +61,7 @@ from eiapbem.rules.model.units import (
     Prisoners,
     prisoners_key,
 )
-from eiapbem.rules.tables import forces, land
+from eiapbem.rules.tables import land
 
 BESIEGER, DEFENDER = "besieger", "defender"
 #: The tables of each side: (besieger's, defender's) (11.4.1, 11.4.2).
@@ -66,8 +70,6 @@ TABLES = {
     "garrison-attack": {BESIEGER: land.GARRISON_ATTACK_BESIEGER_TABLE, DEFENDER: land.GARRISON_ATTACK_GARRISON_TABLE},
 }
 MAX_ROUNDS = 3
-#: Morale chart spelling of factor types (000:3187-3195).
-_CHART_NAME = {"guerrilla": "guerilla"}
 
 
 def _units(state: GameState, s: Siege, side: str) -> list[Corps | Garrison]:
@@ -79,17 +81,6 @@ def factors_of(state: GameState, s: Siege, side: str) -> int:
     return sum(u.factors.total for u in _units(state, s, side) if u.location != POOL)
 
 
-def _morale_value(ctx: RulesContext, nation: str, kind: FactorType) -> int:
-    name = _CHART_NAME.get(kind.value, kind.value)
-    if nation in POWERS:
-        return forces.morale_value(nation, name)
-    for m in ctx.world.get("minors", {}).get("minors", []):
-        if m.get("id") == nation and isinstance(m.get("morale"), dict) and kind.value in m["morale"]:
-            return m["morale"][kind.value]
-    # A minor without its own value for this type: the chart's "all other" line (docs/decisions.md).
-    return forces.morale_value("AU", name if name not in ("feudal-infantry", "feudal-cavalry") else "infantry")
-
-
 def final_morale(state: GameState, ctx: RulesContext, s: Siege, side: str) -> int:
     """11.2.5: the factor-weighted morale of the side, first day, no chart modifiers."""
     groups = []
@@ -97,7 +88,7 @@ def final_morale(state: GameState, ctx: RulesContext, s: Siege, side: str) -> in
         for kind in FactorType:
             n = u.factors.get(kind)
             if n:
-                groups.append((n, _morale_value(ctx, u.nation, kind)))
+                groups.append((n, morale_value(state, ctx.world, u.id, kind)))
     return morale_rules.final_morale(morale_rules.base_morale(groups), 1)
 
 
@@ -247,7 +238,7 @@ def _put(state: GameState, s: Siege) -> GameState:
 
 
 #: What a neutral minor, which no player commands, answers (docs/decisions.md).
-NEUTRAL_ANSWERS = {"siege.sortie": "stay", "siege.surrender": "fight"}
+NEUTRAL_ANSWERS = {"siege.sortie": "stay", "siege.surrender": "fight", "siege.move-out": "stay"}
 
 
 def standing_answer(decision: PendingDecision) -> str:
@@ -381,13 +372,46 @@ def _after_round(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
         if factors_of(state, s, DEFENDER) == 0:  # 11.4.2: the garrison wiped out: the city falls
             return _capture(state, s, "captured")
         if b_out:
-            s = _note(s.replace(step="retreat"), "The besiegers break and must retreat (11.4.2).")
-            opts = tuple(sorted(ctx.map.land_neighbours(s.city)))
-            return _ask(_put(state, s), s, ctx, "retreat", s.besieger, "siege.retreat", opts)
+            return _besiegers_beaten(state, _note(s, "The besiegers break and must retreat (11.4.2)."), ctx)
         if d_out or len(s.rounds) == MAX_ROUNDS:
             s = _note(s, "The garrison attack ends; the siege goes on (11.4.2).")
             return _finish(_put(state, s.replace(outcome="resumed")), s.id)
     return _next_round(_put(state, s), s, ctx)
+
+
+def _besiegers_beaten(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
+    """11.4.2 (000:2016): the beaten besiegers retreat "in accordance with the retreat after combat rules" (11.2.10,
+    ``combat.retreat``: toward their nearest depot or capital, through no unbesieged enemy), unpursued; with no route
+    they surrender to the city's holder (000:1852).  Then the besieged corps may move out of the city into its area:
+    ``siege.move-out``, asked of the holder (the phasing power of a garrison attack); its standing answer is to stay."""
+    corps = [u.id for uid in s.besiegers if isinstance(u := state.units.get(uid), Corps) and u.factors.total > 0]
+    powers = tuple(sorted({p for u in corps if (p := unit_power(state, state.units[u])) is not None}))
+    enemies = tuple(sorted({q for p in powers for q in enemies_of(state, p)}))
+    path = retreat_path(state, ctx.map, s.city, powers, enemies, lambda u: unit_power(state, u))
+    holder = power_of(state, s.defender)
+    if path is None:
+        for uid in corps:
+            u = the_army_unit(state, uid)
+            if holder is not None:
+                key = prisoners_key(holder, u.nation)
+                held = state.prisoners.get(key) or Prisoners(captor=holder, nation=u.nation)
+                state = state.replace(prisoners=state.prisoners.set(key, held.replace(factors=held.factors + u.factors)))
+            state = state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False))
+            for lid in sorted(state.leaders):
+                if state.leaders[lid].attached_to == uid and holder is not None:
+                    state = state.with_leader(state.leaders[lid].replace(status=LeaderStatus.CAPTURED, captured_by=holder,
+                                                                         attached_to=None, returns=None))
+        s = _note(s, f"{s.besieger}'s besiegers have no retreat route and surrender (11.4.2, 11.2.10).")
+    else:
+        for uid in corps:
+            state = state.with_unit(state.units[uid].replace(location=Location(LocationKind.AREA, path[-1]), besieging=False))
+        s = _note(s, f"{s.besieger}'s besiegers retreat {' -> '.join((s.city,) + path)} (11.4.2, 11.2.10); no pursuit.")
+    s = s.replace(outcome="besieger-retreats", step="retreat")
+    inside = [c.id for c in corps_at(state, s.city) if c.location.kind is LocationKind.CITY and c.factors.total > 0
+              and unit_power(state, c) == holder]
+    if holder is None or not inside:
+        return _finish(_put(state, s), s.id)
+    return _ask(_put(state, s), s, ctx, "move-out", holder, "siege.move-out", ("stay", "move-out"), corps=" ".join(inside))
 
 
 def _pp_applies(state: GameState, s: Siege) -> bool:
@@ -479,12 +503,13 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
         state = _remove_factor(state, choice)
         s = _note(s.replace(owed=s.owed.set(side, s.owed[side] - 1)), f"The {side} loses one factor: {choice} ({power}'s choice).")
         return _casualties(_put(state, s), s.id, ctx)
-    if decision.kind == "siege.retreat":
-        for uid in s.besiegers:
-            u = state.units.get(uid)
-            if isinstance(u, Corps) and u.location != POOL:
-                state = state.with_unit(u.replace(location=Location(LocationKind.AREA, choice), besieging=False))
-        s = _note(s.replace(outcome="besieger-retreats"), f"{s.besieger}'s besiegers retreat to {choice}.")
+    if decision.kind == "siege.move-out":  # 11.4.2 (000:2016): the besieged corps may leave the city
+        moved = [uid for uid in str(decision.context["corps"]).split() if isinstance(state.units.get(uid), Corps)]
+        if choice == "move-out":
+            for uid in moved:
+                state = state.with_unit(state.units[uid].replace(location=Location(LocationKind.AREA, s.city)))
+        s = _note(s, f"{', '.join(moved)} {'move out of the city into' if choice == 'move-out' else 'stay in the city of'} "
+                     f"{s.city} (11.4.2).")
         return _finish(_put(state, s), s.id)
     raise IllegalAction(f"no siege rule answers decisions of kind {decision.kind}")
 

@@ -4,9 +4,9 @@ Used where nobody is at the table for that power: a defender under PBEM quick co
 corps engaged (4.1.1, 4.2.7, 000:48, 000:170), a human's questions in the computer's own slot, and
 the besieged's siege questions in the besieger's slot (battle files are for field and trivial
 combat only, 000:170), and a non-phasing power's naval combat questions where no battle file
-travels (``rules/naval/files.py``: its evasion order is a standing order, 9.2.1.1; where 9.4 leaves
-the retreat to the loser the program takes the first port in the order of the map's ids; a victor
-does not leave its blockade, 9.4.3).
+travels (``rules/naval/files.py``: its evasion order is a standing order, 9.2.1.1; its heavy ship
+losses fall as the program splits them, 9.2.2.1; where 9.4.1 leaves the sea area to the loser, the
+first by id; a victor does not leave its blockade, 9.4.3).
 """
 
 from __future__ import annotations

@@ -74,7 +74,13 @@ def form_alliances(r) -> None:
             st = r.state
             wa = b in st.powers[a].standing_orders.request_alliance
             wb = a in st.powers[b].standing_orders.request_alliance
-            if not (wa or wb) or alliance_barred(st, a, b):
+            if not (wa or wb):
+                continue
+            if alliance_barred(st, a, b):
+                if b not in st.powers[a].alliances:  # a request that cannot be met is answered with its reason
+                    for asking, asked in ((a, b), (b, a)) if wa and wb else ((a, b),) if wa else ((b, a),):
+                        r.say(asking, "diplomacy.alliance", f"{name(asking)}'s request to ally with {name(asked)} "
+                              f"is not met: {alliance_barred(st, asking, asked)}", other=asked)
                 continue
             ai_a = st.powers[a].controller is not PlayerKind.HUMAN
             ai_b = st.powers[b].controller is not PlayerKind.HUMAN

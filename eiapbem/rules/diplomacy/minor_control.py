@@ -149,15 +149,14 @@ def auto_conquest(r, slug: str, aggressors: list[str]) -> None:
     as any conquest (13.3.1, 000:2530); every aggressor's war on it ends (docs/decisions.md)."""
     from eiapbem.rules.diplomacy.common import districts, points
     from eiapbem.rules.diplomacy.common import name
-    from eiapbem.rules.model import POOL, Corps, Fleet, Garrison, MinorStatus
+    from eiapbem.rules.forces import remove_minor_forces
+    from eiapbem.rules.model import MinorStatus
 
     winner = auto_conqueror(r, slug, aggressors)
     m = r.state.minors[slug]
     nations = (slug,) + tuple(m.districts)
-    st = r.state
-    for uid, u in sorted(st.units.items()):  # nothing is set up (6.6); a stray counter leaves the map
-        if isinstance(u, (Corps, Fleet, Garrison)) and u.nation in nations and u.location != POOL:
-            st = st.without_unit(uid) if isinstance(u, Garrison) else st.with_unit(u.replace(location=POOL))
+    st = remove_minor_forces(r.state, nations)  # nothing is set up (6.6); a stray counter leaves the map
+    m = st.minors[slug]
     st = st.with_minor(slug, m.replace(status=MinorStatus.CONQUERED, controller=winner, setup_due=False))
     for a in aggressors:
         st = st.with_power(a, minor_wars=st.powers[a].minor_wars.discard(slug))
@@ -195,8 +194,10 @@ def unstable_control(r) -> None:
     from eiapbem.rules.diplomacy.common import points, territory
     from eiapbem.rules.diplomacy.common import name
     from eiapbem.rules.politics import status_box
+    from eiapbem.rules.forces import remove_minor_forces
     from eiapbem.rules.relations import power_of
-    from eiapbem.rules.model import POOL, POWERS, Corps, Garrison, LocationKind, MinorStatus
+    from eiapbem.rules.repatriation import send_garrison_home
+    from eiapbem.rules.model import POWERS, Corps, Garrison, LocationKind, MinorStatus
 
     for p in POWERS:
         zone = status_box(r.ctx, r.state.powers[p].political_status)["zone"]
@@ -216,10 +217,9 @@ def unstable_control(r) -> None:
                     continue
             enemies = sorted({power_of(r.state, u.nation) for u in inside
                               if power_of(r.state, u.nation) in r.state.powers[p].wars})
-            st = r.state
-            for uid, u in st.units.items():  # a free state's forces are removed when it changes hands
-                if getattr(u, "nation", None) == slug and u.location.kind is not LocationKind.POOL:
-                    st = st.without_unit(uid) if isinstance(u, Garrison) else st.with_unit(u.replace(location=POOL))
+            # A free state's forces are removed when it changes hands, its fleet's strength stored (6.6.1, 000:794).
+            st = remove_minor_forces(r.state, (slug,) + tuple(m.districts))
+            m = st.minors[slug]  # with its fleet's ships stored
             if enemies:
                 to = enemies[0]
                 r.state = st.with_minor(slug, m.replace(status=MinorStatus.CONQUERED, controller=to, setup_due=False))
@@ -229,6 +229,12 @@ def unstable_control(r) -> None:
             else:
                 r.state = st.with_minor(slug, m.replace(status=MinorStatus.NEUTRAL, controller=None, setup_due=False))
                 r.say(p, "diplomacy.control", f"{name(p)} is in the {zone} zone: {name(slug)} becomes neutral (6.6.1)")
+            # 6.6.1 (000:794): the former controller's own garrison factors leave at once, by the repatriation rules.
+            for uid, u in sorted(r.state.units.items()):
+                if isinstance(u, Garrison) and u.nation == p and u.location.kind in (LocationKind.AREA, LocationKind.CITY) \
+                        and u.location.site in areas:
+                    r.state, text = send_garrison_home(r.state, r.ctx.map, u, p, avoid=None)
+                    r.say(p, "diplomacy.repatriation", f"{text}: {name(slug)} is no longer {name(p)}'s (6.6.1)")
 
 
 def several_aggressors(r, declared: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -275,8 +281,7 @@ def several_aggressors(r, declared: dict[str, list[str]]) -> dict[str, list[str]
             new = False
             for b in remain:
                 if a < b and b not in r.state.powers[a].wars:
-                    _break_ties(r, a, b, f"the forced declarations over {name(slug)}")
-                    _break_ties(r, b, a, f"the forced declarations over {name(slug)}")
+                    _break_ties(r, a, b, f"the forced declarations over {name(slug)}", both=True)
                     _open_war(r, a, b, (a, b))
                     r.say(a, "diplomacy.war", f"{name(a)} and {name(b)} both attack {name(slug)}: they are at war with "
                           f"each other (6.6.3)")

@@ -2,11 +2,14 @@
 
 The victor names its choices on the VICTORY CONDITIONS SCREEN
 (``surrender-terms --remove ID --cede SLUG``, in order of preference); the
-first that qualify are taken, and where the victor named too few:
+first that qualify are taken:
 
 - B.1 / C.1.a "Remove 3 corps", B.7 "Remove 1 fleet", C.1.c "Remove 2
-  fleets": the loser's largest corps or fleets on the map (most factors or
-  ships, then id).  A removed counter goes back to the pool with its
+  fleets": the corps or fleets the victor names; naming fewer than the term's
+  number removes only that many (6.4, 000:680: "select less corps to give an
+  opponent a light loss"); naming none leaves the choice to the program: the
+  loser's largest on the map (most factors or ships, then id), as does a named
+  unit no longer on the map.  A removed counter goes back to the pool with its
   factors or ships lost; leaders with it become available for placement;
 - C.1.b "Remove Garrisons": every garrison of the loser in its home nation;
 - C.6 "Remove One Leader": the named leader, else the loser's first leader
@@ -25,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules.diplomacy.common import Result, territory
+from eiapbem.rules.forces import remove_minor_forces
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.relations import power_of
 from eiapbem.rules.model import POOL, Corps, Fleet, Garrison, GameState, LeaderStatus, LocationKind, MinorStatus
@@ -58,7 +62,11 @@ def _remove_units(r: Result, victor: str, loser: str, kind: str, count: int, pre
     st = r.state
     mine = [u for u in st.units.values() if isinstance(u, cls) and u.nation == loser and _on_map(u)]
     by_id = {u.id: u for u in mine}
-    chosen = [by_id[i] for i in prefs if i in by_id][:count]
+    named = [i for i in prefs if i.startswith(f"{kind}:")]
+    # 6.4 (000:680): the victor selects them, and "can select less corps to give an opponent a light loss": naming
+    # fewer than the term's number takes only that many; naming none leaves the choice to the program (its largest).
+    count = min(count, len(named)) if named else count
+    chosen = [by_id[i] for i in named if i in by_id][:count]
     rest = sorted((u for u in mine if u not in chosen), key=lambda u: (-_size(u), u.id))
     chosen += rest[:count - len(chosen)]
     for u in chosen:
@@ -116,10 +124,8 @@ def _cede(r: Result, victor: str, loser: str, count: int, prefs: tuple[str, ...]
         st = r.state
         if slug in st.minors:
             mn = st.minors[slug]
-            for uid, u in st.units.items():
-                if getattr(u, "nation", None) == slug and _on_map(u):
-                    st = _free_leaders(st, uid).without_unit(uid) if isinstance(u, Garrison) else \
-                        st.with_unit(u.replace(location=POOL))
+            st = remove_minor_forces(st, (slug,) + tuple(mn.districts))  # 6.4: a ceded free state's forces removed
+            mn = st.minors[slug]
             st = st.with_minor(slug, mn.replace(status=MinorStatus.CONQUERED, controller=victor, setup_due=False))
         else:
             st = st.replace(ceded_provinces=st.ceded_provinces.set(slug, victor))

@@ -171,15 +171,23 @@ def _declaration_candidates(state: GameState, power: str, ctx: Any) -> Iterator[
 #: The declaration of war, registered with its check (the order itself acts when the phase resolves).
 ACTIONS = ((DeclareWar, verify_declaration, record_order, _declaration_candidates),)
 
-def _break_ties(r: Result, a: str, b: str, why: str) -> None:
-    """A declaration between allies or royal in-laws breaks the alliance and the marriage (6.2.1, B.4)."""
+
+def _break_ties(r: Result, a: str, b: str, why: str, *, both: bool = False) -> None:
+    """A declaration between allies or royal in-laws breaks the alliance and the marriage (6.2.1, B.4).
+
+    ``both``: each of the two declares on the other (a mutual declaration, 6.3.2; the forced declarations over one
+    minor, 6.6.3 000:814 "the requisite points lost for each"), so each pays for the ties broken.  The points are
+    read before either tie is removed: removing them first would leave nothing for the second power to pay."""
     ps = r.state.powers[a]
+    payers = (a, b) if both else (a,)
     if b in ps.alliances:
         r.state = set_mutual(r.state.without_alliance(a, b), "alliances_broken", a, b, r.state.date)
-        points(r, a, -2, f"{name(a)} breaks its alliance with {name(b)} by {why} (6.2.1)")
+        for x, y in ((a, b), (b, a))[:len(payers)]:
+            points(r, x, -2, f"{name(x)} breaks its alliance with {name(y)} by {why} (6.2.1)")
     if b in ps.royal_marriages:
         r.state = set_mutual(r.state, "royal_marriages", a, b, None)
-        points(r, a, -1, f"{name(a)} declares war on {name(b)}, its partner in a royal marriage (B.4)")
+        for x, y in ((a, b), (b, a))[:len(payers)]:
+            points(r, x, -1, f"{name(x)} declares war on {name(y)}, its partner in a royal marriage (B.4)")
 
 
 def _open_war(r: Result, a: str, b: str, declared_by: tuple[str, ...]) -> None:
@@ -210,9 +218,8 @@ def declare_major(r: Result, power: str, target: str, *, mutual: bool = False, w
     _allied_minors_join(r, target, power)
     if mutual:
         _allied_minors_join(r, power, target)
-    _break_ties(r, power, target, why)
+    _break_ties(r, power, target, why, both=mutual)
     if mutual:
-        _break_ties(r, target, power, why)
         _open_war(r, power, target, (power, target))
         points(r, power, -3, f"{name(power)} and {name(target)} declare war on each other (6.2.1)")
         points(r, target, -3, f"{name(target)} and {name(power)} declare war on each other (6.2.1)")

@@ -13,17 +13,18 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
+from eiapbem.rules.cession import POLAND, POLAND_CAPITAL
 from eiapbem.rules.control import minor_holder, province_holder
 from eiapbem.rules.economy.common import Work, kingdom_of_province
 from eiapbem.rules.model import POWERS, GameState, MinorCountry, MinorStatus
 from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS
+from eiapbem.rules.tables.forces import OTTOMAN_EMPIRE
 
 STEP = "12.8 kingdoms"
 
 RHINE = "confederation-of-the-rhine"
-POLAND = "poland"
-OTTOMAN = "ottoman-empire"
+OTTOMAN = OTTOMAN_EMPIRE
 KINGDOMS = (RHINE, POLAND, OTTOMAN)
 
 #: 12.8.1 (000:2282): the 22 possible components (Magdeburg and Tyrol are provinces).
@@ -38,7 +39,6 @@ RHINE_CREATORS = ("AU", "FR", "PR")
 OTTOMAN_COMPONENTS = ("algeria", "cyrenaica", "egypt", "morocco", "palestine", "syria", "tripolitania", "tunisia")
 OTTOMAN_NEEDED = 6
 OTTOMAN_CREATORS = ("FR", "GB", "SP", "TU")
-POLAND_CAPITAL = "masovia"  # 12.8.2 (000:2298)
 POINTS = {  # 000:3232-3233
     RHINE: POLITICAL_POINTS["create-confederation-or-ottoman"].points,
     POLAND: POLITICAL_POINTS["create-poland"].points,

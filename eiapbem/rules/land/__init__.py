@@ -52,6 +52,7 @@ def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     out = out.then(guerrillas.end_of_slot(out.state, power, ctx))  # 10.6: after the slot's combats
     out = out.then(conquest.end_of_slot(out.state, power, ctx))
     out = out.then(occupation.release_unheld(out.state, ctx))  # 13.5.1-13.5.2: a city left behind is the area's
+    out = out.then(sieging.lift_ended_sieges(out.state, ctx))  # 11.4: no enemy holds the city any more
     for hook in engine.hooks("land.slot-end"):
         out = out.then(hook(out.state, power, ctx))
     return out

@@ -33,22 +33,18 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules import control, engine, relations, supply
+from eiapbem.rules.cession import POLAND, POLAND_CAPITAL, transfer
 from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import (
-    Depot,
-    POOL,
     POWERS,
     CityControl,
-    Corps,
-    Factors,
-    Fleet,
     GameState,
     Garrison,
     LocationKind,
     MinorStatus,
-    Phase,
 )
-from eiapbem.rules.forces import IRREGULAR
+from eiapbem.rules.forces import IRREGULAR, remove_minor_forces
+from eiapbem.rules.sequence import is_last_land_slot
 
 #: 13.3.1 (000:2530): political points per district conquered.
 CONQUEST_POINTS = 1
@@ -63,9 +59,12 @@ def capitals(state: GameState, m: Any) -> dict[str, str]:
         if slug not in m.provinces:
             continue
         out[slug] = m.province(slug).capital
+    poland = state.minors[POLAND].provinces if POLAND in state.minors else ()
     for prov in sorted(state.ceded_provinces):  # 13.3.2: conquered as if a minor country
-        if prov in m.provinces:
+        if prov in m.provinces and prov not in poland:  # 12.8.2: Polish provinces are not conquered one by one
             out[prov] = m.province(prov).capital
+    if poland:  # 12.8.2 (000:2314): Poland is conquered by a month's unbesieged occupation of Warsaw
+        out[POLAND] = m.province(POLAND_CAPITAL).capital
     return out
 
 
@@ -86,6 +85,20 @@ def conquer_ceded(state: GameState, ctx: Any, prov: str, power: str) -> engine.O
     text = (f"{power} retakes its ceded province {prov} from {holder}: it is no longer ceded" if power == home
             else f"{power} conquers the ceded province {prov} from {holder}") + " (13.3.2; no political points)"
     return engine.log(state, "game", "land.conquest", text, minor=prov, power=power, points=0)
+
+
+def conquer_poland(state: GameState, ctx: Any, power: str) -> engine.Outcome:
+    """12.8.2 (000:2314-2322): Poland conquered: its provinces pass to ``power`` (unceded where they are its own
+    home provinces, ceded to it otherwise, ``cession.transfer``), Poland is no more; +1 political point to the
+    conqueror, -1 to the power that held it."""
+    loser = state.minors[POLAND].controller
+    state = transfer(state, ctx, POLAND, loser or power, power)
+    state = state.with_power(power, political_status=state.powers[power].political_status + CONQUEST_POINTS)
+    text = f"{power} takes Warsaw and conquers Poland: its provinces are {power}'s, +{CONQUEST_POINTS} political point"
+    if loser is not None and loser != power:
+        state = state.with_power(loser, political_status=state.powers[loser].political_status - CONQUEST_POINTS)
+        text += f"; {loser} -{CONQUEST_POINTS}"
+    return engine.log(state, "game", "land.conquest", text + " (12.8.2)", minor=POLAND, power=power, points=CONQUEST_POINTS)
 
 
 def occupies(state: GameState, m: Any, area: str, power: str) -> bool:
@@ -123,13 +136,6 @@ def update_occupations(state: GameState, ctx: Any, power: str) -> engine.Outcome
     return out
 
 
-def _last_land_slot(state: GameState) -> bool:
-    from eiapbem.rules.sequence import next_slot_of
-
-    nxt = next_slot_of(state)
-    return nxt is None or nxt[0] != state.date or nxt[1].phase is not Phase.LAND
-
-
 def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
     minor = state.minors[slug]
     districts = (slug,) + tuple(minor.districts)
@@ -140,15 +146,8 @@ def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
         minor, districts = minor.replace(status=MinorStatus.CONQUERED, controller=power, part_of=None), (slug,)
         state = state.replace(minors=state.minors.set(slug, minor).set(
             major_slug, major.replace(districts=tuple(d for d in major.districts if d != slug))))
-    for uid, u in list(state.units.items()):
-        if isinstance(u, Depot) or u.nation not in districts:  # depots belong to powers, never to a minor
-            continue
-        if isinstance(u, Corps) and u.location != POOL:
-            state = state.with_unit(u.replace(location=POOL, factors=Factors(), besieging=False))
-        elif isinstance(u, Garrison):
-            state = state.without_unit(uid)
-        elif isinstance(u, Fleet) and u.location != POOL:
-            state = state.with_unit(u.replace(location=POOL))
+    state = remove_minor_forces(state, districts)  # land forces gone, fleets stored at their strength (13.3.1)
+    minor = state.minors[slug]
     state = state.with_minor(slug, minor.replace(status=MinorStatus.CONQUERED, controller=power, setup_due=False))
     gain = CONQUEST_POINTS * len(districts)
     state = state.with_power(power, political_status=state.powers[power].political_status + gain,
@@ -162,7 +161,7 @@ def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
 
 def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     out = update_occupations(state, ctx, power)
-    if not _last_land_slot(out.state):
+    if not is_last_land_slot(out.state):
         return out
     m = ctx.map
     for slug, area in capitals(out.state, m).items():
@@ -170,7 +169,9 @@ def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
         if held is None or held.nation not in POWERS or not held.since < out.state.date:
             continue
         if relations.at_war(out.state, held.nation, _enemy_of(out.state, slug)) and occupies(out.state, m, area, held.nation):
-            if slug in out.state.ceded_provinces:
+            if slug == POLAND:
+                out = out.then(conquer_poland(out.state, ctx, held.nation))
+            elif slug in out.state.ceded_provinces:
                 out = out.then(conquer_ceded(out.state, ctx, slug, held.nation))
             else:
                 out = out.then(conquer(out.state, slug, held.nation))

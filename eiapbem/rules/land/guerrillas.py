@@ -176,8 +176,9 @@ def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     if power != SPAIN and relations.at_war(state, power, SPAIN):
         for prov in spanish_provinces(state, m):
             out = out.then(guerrilla_check(out.state, ctx, power, prov))
-        for prov in spanish_provinces(state, m):
-            out = out.then(anti_guerrilla(out.state, ctx, power, prov))
+        if not out.state.powers[power].standing_orders.decline_anti_guerrilla:  # 13.2.1 "may mount" (000:2392)
+            for prov in spanish_provinces(state, m):
+                out = out.then(anti_guerrilla(out.state, ctx, power, prov))
     if guerrillas(out.state) and not _any_enemy_in_spain(out.state, m):
         st, n = remove_all(out.state)
         out = out.then(engine.log(st, "game", "land.guerrillas-removed",

@@ -40,7 +40,7 @@ from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import candidates, control, engine, mapgraph, relations, supply
-from eiapbem.rules.land.revolts import fire_trigger, trigger_fires
+from eiapbem.rules.land.revolts import fire_trigger, rise, rises_at, trigger_fires
 import eiapbem.rules.land.occupation as occupation
 from eiapbem.rules.land.common import (
     NEED_NOT_STOP,
@@ -193,6 +193,8 @@ class Plan:
     takes: bool = False
     #: The Austrian insurrection trigger area that halted it (13.2.4), if any.
     trigger: str | None = None
+    #: The Austrian area where its entry raises the insurrection corps at once (13.2.4, 000:2476), if any.
+    rising: str | None = None
 
 
 def _path(action: MoveUnit) -> list[str]:
@@ -241,6 +243,7 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
     at = here
     halt: str | None = None
     trigger: str | None = None
+    rising: str | None = None
     destroyed: list[str] = []
     last_destroyed = False
     for to in path:
@@ -261,12 +264,18 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         last_destroyed = bool(found)
         if unit.corps_type not in NEED_NOT_STOP:
             halt = must_stop_in(state, at, power)
+        if rising is None and rises_at(state, m, power, unit, at):
+            rising = at  # 13.2.4 (000:2476-2478): the insurrection corps come on here; a corps ceases its movement
+            if unit.corps_type not in NEED_NOT_STOP:
+                halt = "Austria's insurrection corps rise in it (13.2.4)"
+                break
+            continue
         if trigger_fires(state, m, power, unit, at):
             # 13.2.4 (000:2484): entering a secret trigger province halts the move there; the rest of the path is dropped.
             trigger, halt = at, "it enters an Austrian insurrection trigger province (13.2.4)"
             break
-    if trigger is not None and action.city:
-        action = action.replace(city=False)  # it stays in the area: the trigger halted it
+    if (trigger is not None or (rising is not None and halt is not None)) and action.city:
+        action = action.replace(city=False)  # it stays in the area: the trigger or the rising halted it
     if action.use_depot:
         if not last_destroyed:
             raise IllegalAction(f"there is no ungarrisoned enemy depot in {at} for {unit.id} to live off (10.4.6, 000:1458)")
@@ -310,7 +319,7 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
         across_river=across,
         foraged=action.use_depot,
     )
-    return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed), takes, trigger)
+    return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed), takes, trigger, rising)
 
 
 def _fought_here(state: GameState, power: str, unit: Corps) -> bool:
@@ -358,6 +367,9 @@ def apply_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> engi
     if plan.trigger is not None:
         state = fire_trigger(state)
         text += "; Austria's insurrection is activated: its corps may be placed in a reinforcement phase (13.2.4)"
+    if plan.rising is not None:
+        state, placed = rise(state, plan.rising)
+        text += f"; Austria's insurrection rises: {', '.join(placed)} come on in {plan.rising} (13.2.4)"
     # 7.6.1 (000:1006): corps loaned by an enemy to a power at peace with the mover go home as it enters.
     from eiapbem.rules.loans import revert_on_entry
 

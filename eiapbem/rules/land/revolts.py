@@ -2,6 +2,13 @@
 
 Insurrection (the December raising is the economic levy's, ``economy.levy``):
 
+- rising at once (000:2476-2480): when an enemy corps, Cossack or Freikorps
+  enters an area of an unceded Austrian home province during its move, the
+  program places every insurrection corps off the map with factors in that
+  area at their current strength, and an enemy corps (not a Cossack or
+  Freikorps) ceases its movement there (``rises_at``, ``rise``; the land
+  move); Austria's standing order ``land.insurrection-orders --hold`` keeps
+  them off the map instead ("need not be placed at the first opportunity");
 - activation: an enemy corps, Cossack or Freikorps standing in an area of an
   unceded Austrian home province makes the insurrection corps placeable;
 - ``irregulars.place-insurrection --unit C --area X``: in Austria's
@@ -99,6 +106,33 @@ def trigger_fires(state: GameState, m: Any, power: str, unit: Corps, area: str) 
 def fire_trigger(state: GameState) -> GameState:
     """The insurrection is activated and the triggers are spent (000:2484)."""
     return _with_triggers(state.replace(insurrection_activated=True), ())
+
+
+def _off_map_insurrection(state: GameState) -> list[Corps]:
+    """Insurrection corps that can come on: off the map with factors (13.2.4, 000:2476 "at their current strength")."""
+    return [u for _, u in sorted(state.units.items()) if isinstance(u, Corps) and u.corps_type is CorpsType.INSURRECTION
+            and u.location == POOL and u.factors.total > 0]
+
+
+def rises_at(state: GameState, m: Any, power: str, unit: Corps, area: str) -> bool:
+    """13.2.4 (000:2476): ``unit`` of ``power`` entering ``area`` makes the program place Austria's insurrection corps
+    there at once: an enemy corps, Cossack or Freikorps in an area of an unceded Austrian home province, while
+    insurrection corps are off the map with factors and Austria does not hold them (``hold_insurrection``)."""
+    if power == AUSTRIA or unit.corps_type is CorpsType.GUERRILLA or state.powers[AUSTRIA].standing_orders.hold_insurrection:
+        return False
+    if area not in m.areas or not _austrian_area(state, m, area) or not is_enemy(state, AUSTRIA, unit):
+        return False
+    return bool(_off_map_insurrection(state))
+
+
+def rise(state: GameState, area: str) -> tuple[GameState, list[str]]:
+    """Every insurrection corps off the map with factors comes on in ``area`` (13.2.4, 000:2476-2478); the triggers
+    are spent and the activation with them (the corps are placed)."""
+    placed = []
+    for u in _off_map_insurrection(state):
+        state = state.with_unit(u.replace(location=Location(LocationKind.AREA, area)))
+        placed.append(f"{u.id} ({u.factors.total} factors)")
+    return _with_triggers(state.replace(insurrection_activated=False), ()), placed
 
 
 def insurrection_active(state: GameState, m: Any) -> bool:
@@ -304,4 +338,4 @@ TRIGGER_RULES = engine.PhaseRules("insurrection triggers", phases=(Phase.DIPLOMA
                                             _set_triggers_candidates),))
 
 __all__ = ["INSURRECTION_RULES", "PlaceInsurrection", "PlaceTyrol", "SetInsurrectionTriggers", "StandDownInsurrection", "TRIGGER_RULES",
-           "fire_trigger", "insurrection_active", "remove_tyrol_at_peace", "trigger_fires", "triggers"]
+           "fire_trigger", "insurrection_active", "remove_tyrol_at_peace", "rise", "rises_at", "trigger_fires", "triggers"]

@@ -144,7 +144,33 @@ def verify_assault(state: GameState, power: str, a: Assault, ctx: Any) -> None:
         raise IllegalAction(f"{power} has no corps besieging the city of {a.area}; besiege it first with 'eiapbem land besiege'")
     if _sieges_of(state, power, a.area, "assault"):
         raise IllegalAction(f"{power} has already made its assault attempt on {a.area} this phase (11.4.1)")
+    if not _enemy_inside(state, power, a.area):
+        raise IllegalAction(f"no enemy of {power} holds the city of {a.area}: there is nothing to assault (11.4.1)")
     _combats_done(state, power)
+
+
+def _enemy_inside(state: GameState, power: str, area: str) -> bool:
+    """Forces of an enemy of ``power`` stand inside the city of ``area`` (what an assault fights, 11.4.1)."""
+    return any(isinstance(u, (Corps, Garrison)) and u.location.kind is LocationKind.CITY and u.location.site == area
+               and u.factors.total > 0 and is_enemy(state, power, u) for u in control.units_at(state, area))
+
+
+def lift_ended_sieges(state: GameState, ctx: Any) -> engine.Outcome:
+    """A siege ends when no enemy holds the city any more (taken, starved, or its holder at peace with the
+    besiegers): the corps still marked as besieging it stand in the rural area again (10.4.1 "Besieging Rural",
+    11.4), so they forage as corps that are not besieging (10.5.1) and are no longer offered an assault."""
+    out = engine.Outcome(state)
+    for uid, u in sorted(state.units.items()):
+        if not isinstance(u, Corps) or not u.besieging or u.location.kind is not LocationKind.AREA:
+            continue
+        side, area = relations.unit_side(out.state, u), u.location.site
+        if relations.at_war(out.state, side, control.city_holder(out.state, ctx, area)) \
+                or _enemy_inside(out.state, side, area):
+            continue
+        st = out.state.with_unit(u.replace(besieging=False))
+        out = out.then(engine.log(st, side, "land.siege-ends", f"{uid} no longer besieges the city of {area}: no enemy of "
+                                  f"{side} holds it (11.4)", unit=uid, area=area))
+    return out
 
 
 def _close_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:

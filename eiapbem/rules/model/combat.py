@@ -22,7 +22,7 @@ BattleId = Annotated[str, Pattern(r"[a-z0-9]+(?:[-.][a-z0-9]+)*", "battle id lik
 Side = Annotated[str, OneOf(("attacker", "defender"))]
 FleetSet = Annotated[tuple[FleetId, ...], SortedSet()]
 
-NAVAL_STEPS = ("evasion", "evade", "pursuit", "resolve", "retreat", "enter-port", "done")
+NAVAL_STEPS = ("evasion", "evade", "pursuit", "resolve", "losses-attacker", "losses-defender", "retreat", "enter-port", "done")
 EVASION_ORDERS = ("no-evade", "evade-stronger", "evade-all")
 
 

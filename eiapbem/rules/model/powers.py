@@ -198,6 +198,10 @@ class StandingOrders(Record):
     demand_break: PowerSet = ()
     #: 13.2.2: lone cossacks and freikorps try to retreat when attacked.
     irregulars_retreat: bool = False
+    #: 13.2.1 (000:2392): the power "may mount" anti-guerrilla operations; mounted unless it declines them here.
+    decline_anti_guerrilla: bool = False
+    #: 13.2.4 (000:2476-2480): Austria's insurrection corps rise when an enemy enters Austria unless it holds them.
+    hold_insurrection: bool = False
     #: 11.2.1 "Standing Orders Option" (000:1648): the defensive chit a corps uses
     #: when its chit is chosen automatically (a minor's corps alone, PBEM quick combat).
     battle_chits: FrozenMap[UnitId, DefenderChit] = FrozenMap()

@@ -3,7 +3,8 @@
 ``naval.attack --place P`` starts the naval combat against the enemy fleets in a sea area,
 port or blockade box where the phasing power's fleets are (8.10, 000:1184-1190; only
 fleets of powers at war with it are attacked; a port's fleets only at war with the port's
-holder).  The first attack ends the power's movement: the combats are the naval combat
+holder): one defending power's stack (9.1, 000:1210: ``--defender``, by default the one
+with most warships).  The first attack ends the power's movement: the combats are the naval combat
 step (8.10 "All combat takes place during the Naval Combat Phase"); one combat at a time.
 Fleets an enemy of the attacker has loaned to a power it is not at war with go back to their owner
 when attacked and fight (7.6.1, 000:1006-1008); fleets a power at peace with the attacker has loaned to
@@ -29,7 +30,7 @@ from typing import Annotated, Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import candidates, engine, relations
 from eiapbem.rules.loans import release_attacked_fleets, revert_fleets_on_attack
-from eiapbem.rules.model import Corps, Fleet, FleetMission, GameState, Location, LocationKind, Record
+from eiapbem.rules.model import POWERS, Corps, Fleet, FleetMission, GameState, Location, LocationKind, Record
 from eiapbem.rules.forces import the_fleet
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.common import PowerId
@@ -60,6 +61,9 @@ class NavalAttack(Record):
 
     #: Where: a sea area (north-sea), a port (brest) or a blockade box (box:brest).
     place: str
+    #: Whose stack to attack where several enemy powers' stacks are (9.1: "any one defender's stack"); by default
+    #: the one with most warships.
+    defender: PowerId | None = None
 
 
 def attackers(state: GameState, power: str, loc: Location) -> list[str]:
@@ -84,6 +88,18 @@ def defenders(state: GameState, power: str, loc: Location) -> list[str]:
                        or (f.loaned_to is not None and relations.at_war(state, power, f.nation))))  # 7.6.1
 
 
+def defender_stacks(state: GameState, power: str, loc: Location) -> dict[str, list[str]]:
+    """The enemy stacks at ``loc``, by the power moving them (9.1: each power's fleets there are one stack), largest in
+    warships first (ties in the powers' order)."""
+    stacks: dict[str, list[str]] = {}
+    for fid in defenders(state, power, loc):
+        f = the_fleet(state, fid)
+        stacks.setdefault(controller(state, f) or f.nation, []).append(fid)
+    size = {q: sum(warships(the_fleet(state, f)) for f in fleets) for q, fleets in stacks.items()}
+    order = sorted(stacks, key=lambda q: (-size[q], POWERS.index(q) if q in POWERS else len(POWERS), q))
+    return {q: stacks[q] for q in order}
+
+
 def attacks_of(state: GameState, power: str) -> list[Any]:
     """The naval combats ``power`` began by attack this month (not interceptions)."""
     return [b for k, b in state.naval_battles.items() if k.startswith(f"{state.date}.") and b.power == power
@@ -101,6 +117,10 @@ def verify_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) -
         raise IllegalAction(f"{power} has no fleet with warships at {action.place} to attack with; move there first (8.4.4)")
     if not defenders(state, power, loc):
         raise IllegalAction(f"there is no fleet of a power at war with {power} at {action.place} to attack (8.10, 000:1186)")
+    stacks = defender_stacks(state, power, loc)
+    if action.defender is not None and action.defender not in stacks:
+        raise IllegalAction(f"{action.defender} has no stack {power} may attack at {action.place}; the enemy stacks there "
+                            f"are {', '.join(stacks)} (9.1, 000:1210)")
     if loc.kind is LocationKind.PORT and not relations.at_war(state, power, port_nation(state, ctx, loc.site)):
         raise IllegalAction(f"{power} is not at war with the holder of {loc.site}, so it may not attack fleets in that port "
                             f"(8.10, 000:1188)")
@@ -114,7 +134,8 @@ def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) ->
         if owner is None or relations.has_access(state, power, owner):
             kw["wind_gauge_to"] = "defender"  # 9.2.1: blockaders against a stack entering their port
     state = state.with_scratch(movement_over=True)
-    atk, dfn = attackers(state, power, loc), defenders(state, power, loc)
+    stacks = defender_stacks(state, power, loc)  # 9.1 (000:1210): "any one defender's stack", the attacker's choice
+    atk, dfn = attackers(state, power, loc), stacks[action.defender or next(iter(stacks))]
     state, back = revert_fleets_on_attack(state, power, tuple(dfn))  # 7.6.1 (000:1006-1008)
     out = engine.Outcome(state)
     if back:

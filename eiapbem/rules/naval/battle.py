@@ -12,12 +12,12 @@ question or to the end.  The steps, in order:
    interceptions and port combats (9.2.1.1); then the evasion roll;
 3. ``naval.pursuit``: one question per attacking fleet, at sea and not in an
    interception (9.2.2.1);
-4. the combat itself through ``eiapbem.rules.naval.combat.resolve``: wind
-   gauge, harbour defences, fire, victory and political points (9.2-9.3);
-   losses split between the fleets of a side, transports captured when no
-   warship is left beside them (8.1.3);
-5. ``naval.retreat``: where a losing power's fleets go when several ports are
-   equally near, or no port is and several sea areas are next (9.4);
+4. the combat itself (``naval.combat.resolve``): wind gauge, harbour defences,
+   fire, victory and political points (9.2-9.3); losses split between a side's
+   fleets, ``naval.heavy-losses`` letting its power place the heavy ones
+   (9.2.2.1, ``naval.losses``); transports with no warship left captured (8.1.3);
+5. ``naval.retreat``: the sea area of a loser with no port open (9.4.1: the
+   nearest port is the program's, ``retreat_options``' first);
 6. ``naval.enter-port``: the victor of a blockade box combat may enter the
    port when it may use it (9.4.3);
 7. the end: moves made, empty fleets removed, Nelson captured if his stack
@@ -58,8 +58,9 @@ from eiapbem.rules.model.units import (
     Ships,
     prisoners_key,
 )
-from eiapbem.rules.naval import combat
+from eiapbem.rules.naval import combat, losses
 from eiapbem.rules.naval.combat import NavalStack
+from eiapbem.rules.naval.losses import split_losses
 from eiapbem.rules.relations import allied, at_war, has_access, power_of
 from eiapbem.rules.tables import naval as chart
 
@@ -187,8 +188,11 @@ def retreat_options(
 
     The nearest unblockaded friendly ports, counted in movement points over
     open sea areas (8.4); with ``garrisoned`` (evasion, 9.2.1.1) the nearest
-    such ports with a garrison first.  With no such port, the open sea areas
-    next to the battle.  Several answers mean the power chooses.
+    such ports with a garrison first.  Equally near ports come in the order the
+    program takes them (9.4.1: its choice): a port with a garrison of its holder
+    first (its harbour defences shelter the fleet, 9.2.3), then the higher
+    harbour defence value, then id.  With no such port, the open sea areas
+    next to the battle, by id: of several, the power chooses (9.4.1).
     """
     m = ctx.map
     if where.kind is LocationKind.SEA:
@@ -220,7 +224,9 @@ def retreat_options(
             ports = with_garrison
     if ports:
         best = min(ports.values())
-        return tuple(f"port:{p}" for p in sorted(ports) if ports[p] == best)
+        near = sorted((p for p in ports if ports[p] == best),
+                      key=lambda p: (not has_garrison(state, ctx, p), -_port(m, p).harbour, p))
+        return tuple(f"port:{p}" for p in near)
     if where.kind is LocationKind.SEA:
         seas = m.sea_neighbours(where.site)
     else:
@@ -455,28 +461,6 @@ def _step_pursuit(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     return Outcome(_put(state, b.replace(step="resolve")))
 
 
-def split_losses(counts: Sequence[tuple[str, int]], lost: int) -> dict[str, int]:
-    """Share ``lost`` ships of one type between fleets in proportion to what each has.
-
-    Each fleet loses its share rounded down; the ships left over go one each
-    to the largest remainders, ties by fleet id (docs/decisions.md).
-    """
-    total = sum(n for _, n in counts)
-    lost = min(lost, total)
-    if total == 0:
-        return {f: 0 for f, _ in counts}
-    share = {f: lost * n // total for f, n in counts}
-    rest = lost - sum(share.values())
-    order = sorted(counts, key=lambda fn: (-(lost * fn[1] % total), fn[0]))
-    for f, n in order:
-        if rest == 0:
-            break
-        if share[f] < n:
-            share[f] += 1
-            rest -= 1
-    return share
-
-
 def _step_resolve(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
     stacks = {s: stack_of(state, b, s) for s in SIDES}
     port = b.location.kind is LocationKind.PORT
@@ -505,9 +489,8 @@ def _step_resolve(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     lines = []
     if r.wind:
         lines.append(f"Wind gauge: attacker {r.wind['attacker']}, defender {r.wind['defender']} (d6, +1 British, +1 Nelson, at most 6).")
-    lines.append(
-        "Wind gauge to the " + (r.wind_gauge + " (fires first)." if r.wind_gauge else "neither side: fire is simultaneous.")
-    )
+    lines.append(f"Wind gauge to the {r.wind_gauge} (fires first)." if r.wind_gauge
+                 else "No wind gauge: the rolls are equal and fire is simultaneous (9.2.1).")
     if r.harbour_losses or hd:
         lines.append(f"Harbour defences of {hd} fire first: the attacker loses {r.harbour_losses} ships.")
     # Ships each side fires with (9.2.1: the wind gauge fires first, the other replies with its survivors).
@@ -560,7 +543,18 @@ def _step_resolve(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
         s = stack_of(state, b, side)
         if s.ships == 0 and not (b.evacuation and side == "attacker"):
             state, b = _capture_transports(state, b, side)
-    return Outcome(_put(state, b.replace(step="retreat")))
+    return Outcome(_put(state, b.replace(step="losses-attacker")))
+
+
+def _step_heavy_losses(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcome:
+    """9.2.2.1 (000:1238): the side's answering power allocates its heavy ship losses between its fleets, the
+    program's proportional split the first option (``naval.losses``)."""
+    side = "attacker" if b.step == "losses-attacker" else "defender"
+    b = b.replace(step="losses-defender" if side == "attacker" else "retreat")
+    options = losses.choices(b, _fleets(b, side))
+    if not options:
+        return Outcome(_put(state, b))
+    return _ask(_put(state, b), b, ctx, f"heavy-losses:{side}", lead_power(state, b, side), losses.KIND, options, side=side)
 
 
 def _scuttle(state: GameState, b: NavalBattle, ctx: RulesContext) -> tuple[GameState, NavalBattle]:
@@ -648,6 +642,12 @@ def _step_retreat(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
                 options: tuple[str, ...] = (f"port:{here.site}",)  # 9.4.3: back into the port it came from
             else:
                 options = retreat_options(state, ctx, p, here, garrisoned=b.outcome == "evaded")
+            if len(options) > 1 and options[0].startswith("port:"):
+                # 9.4.1 (000:1274): "the program will retreat the naval combat loser to the nearest" port: of
+                # several as near it takes the first of ``retreat_options``; only a sea area is the loser's choice.
+                b = _note(b, f"{p} retreats to the nearest friendly port; of {', '.join(options)}, equally near, "
+                             f"the program takes {options[0]} (9.4.1).")
+                options = options[:1]
             if len(options) > 1:
                 b = b.replace(moves=FrozenMap(moves))
                 return _ask(_put(state, b), b, ctx, f"retreat:{p}", p, "naval.retreat", options, power=p)
@@ -724,6 +724,8 @@ _STEPS = {
     "evade": _step_evade,
     "pursuit": _step_pursuit,
     "resolve": _step_resolve,
+    "losses-attacker": _step_heavy_losses,
+    "losses-defender": _step_heavy_losses,
     "retreat": _step_retreat,
     "enter-port": _step_enter_port,
 }
@@ -737,7 +739,9 @@ def _decision_battle(state: GameState, decision: PendingDecision) -> NavalBattle
 
 
 def _verify(state: GameState, power: str, decision: PendingDecision, choice: str, ctx: RulesContext) -> None:
-    _decision_battle(state, decision)
+    b = _decision_battle(state, decision)
+    if decision.kind == losses.KIND:  # a composed answer: each fleet's heavy ships lost (9.2.2.1)
+        losses.parse(b, _fleets(b, str(decision.context["side"])), choice)
 
 
 def _apply(state: GameState, power: str, decision: PendingDecision, choice: str, ctx: RulesContext) -> Outcome:
@@ -753,6 +757,11 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
             pursuers=tuple(sorted(set(b.pursuers) | ({fid} if choice == "pursue" else set()))),
         )
         b = _note(b, f"{fid} will {'pursue' if choice == 'pursue' else 'not pursue'}.")
+    elif kind == losses.KIND:
+        side = str(decision.context["side"])
+        alloc = losses.parse(b, _fleets(b, side), choice)
+        state, b = losses.reallocate(state, b, _fleets(b, side), alloc)
+        b = _note(b, f"{power} allocates the {side}'s heavy ship losses: {losses.text(alloc)} (9.2.2.1).")
     elif kind == "naval.retreat":
         p = str(decision.context["power"])
         moves = dict(b.moves)
@@ -778,10 +787,7 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
 
 
 #: Naval combats' questions, answered in any phase (registered by ``eiapbem/rules/phases.py``).
-RULES = engine.PhaseRules("naval combats", decisions=(("naval", _verify, _apply),))
-
-
-# ------------------------------------------------------------------ reports
+RULES = engine.PhaseRules("naval combats", decisions=(("naval", _verify, _apply),), composite=(losses.KIND,))
 
 
 def report_text(battle: NavalBattle) -> str:

@@ -52,10 +52,19 @@ def port_power(state: GameState, ctx: Any, port: str) -> str | None:
     return relations.power_of(state, port_nation(state, ctx, port))
 
 
-def may_enter_port(state: GameState, ctx: Any, power: str, port: str) -> str | None:
-    """Why ``power``'s fleets may not enter ``port`` (8.4.2, 000:1070), or None."""
+def may_enter_port(state: GameState, ctx: Any, power: str, port: str, *, carrying: bool = False) -> str | None:
+    """Why ``power``'s fleets may not enter ``port`` (8.4.2, 000:1070), or None.
+
+    A neutral minor's port (no major power acts for it, 6.1.1-6.1.2) is closed to the major powers' fleets
+    (6.1.1, 000:538) except to fleets carrying corps, which 8.6.1 (000:1150) lets enter "neutral minor controlled"
+    ports: ``carrying`` says the stack has a corps aboard (docs/decisions.md, 6.1 "Fleets and neutral ports")."""
     owner = port_power(state, ctx, port)
-    if owner is None or relations.has_access(state, power, owner):  # its own port, or access (8.4.2, 6.11)
+    if owner is None:
+        if carrying or relations.at_war(state, power, port_nation(state, ctx, port)):
+            return None  # a transport (8.6.1), or a minor at war with it (6.2)
+        return (f"{port} is a port of the neutral {port_nation(state, ctx, port)}: the major powers may not enter a "
+                f"neutral minor's ports (6.1.1, 000:538) except with corps aboard (8.6.1, 000:1150)")
+    if relations.has_access(state, power, owner):  # its own port, or access (8.4.2, 6.11)
         return None
     if relations.at_war(state, power, owner):
         if enemy_fleets_at(state, Location(LocationKind.PORT, port), power):

@@ -3,8 +3,8 @@ docs/decisions.md "Naval phase").
 
 The manual exchanges battle files for land combat (4.2.7, 000:170); the project sends naval
 combats the same way so that a human non-phasing side answers its own questions (evasion,
-9.2.1.1; a retreat among equally near ports, 9.4.1; entering a port after winning in its
-blockade box, 9.4.3) instead of having them answered by its standing orders.  The exchange is
+9.2.1.1; where its heavy ship losses fall, 9.2.2.1; the sea area it retreats to when no port
+is open, 9.4.1; entering a port after winning in its blockade box, 9.4.3) instead of having them answered by its standing orders.  The exchange is
 the land battles' (question file, reply file, close file, the two nonces seeding every
 ``naval/<battle id>/...`` roll after the exchange); this module only says which naval questions
 travel and reads the naval battle ids (``1805-10.english-channel.1``).

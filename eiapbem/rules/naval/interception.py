@@ -19,3 +19,13 @@ def attempt_interception(dice: Dice, label: str, where: str, *, nelson: bool = F
     if where not in chart.INTERCEPT_MAX:
         raise BadData(f"interception from {where!r} is unknown; use 'blockade-box', 'same' or 'adjacent'")
     return chart.intercepts(dice.d6(label), where, nelson=nelson)
+
+
+def interception_attempt(dice: Dice, label: str, where: str, *, nelson: bool = False) -> tuple[bool, str]:
+    """``attempt_interception`` and the die as the players read it: "d6 4, needs 3 or less" (8.5.4, 000:1116-1120)."""
+    if where == "blockade-box":
+        return True, "automatic in a blockade box"
+    ok = attempt_interception(dice, label, where, nelson=nelson)
+    roll = dice.d6(label)  # the same labelled die: a label is rolled once and read again
+    need = chart.INTERCEPT_MAX[where] - (chart.INTERCEPT_MOD_NELSON if nelson else 0)
+    return ok, f"d6 {roll}, needs {need} or less" + (" with Nelson" if nelson else "")

@@ -44,7 +44,7 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import candidates, control, engine, relations
 from eiapbem.rules.land.movement import Reach, UnitReach
-from eiapbem.rules.model import Fleet, GameState, Location, LocationKind, NavalMove, Record
+from eiapbem.rules.model import Corps, Fleet, GameState, Location, LocationKind, NavalMove, Record
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.naval import graph
 from eiapbem.rules.naval.battle import start_naval_battle
@@ -64,7 +64,7 @@ from eiapbem.rules.naval.common import (
     record_of,
     warships,
 )
-from eiapbem.rules.naval.interception import attempt_interception
+from eiapbem.rules.naval.interception import interception_attempt
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
 
@@ -114,6 +114,12 @@ def may_continue(state: GameState, fleet: Fleet) -> str | None:
     return None  # it ended where unmoved fleets of its power wait: it may go on with them (8.4.3)
 
 
+def _carries_corps(state: GameState, fleets: list[Fleet]) -> bool:
+    """A corps is aboard one of ``fleets`` (a transport, 8.6)."""
+    aboard = {Location(LocationKind.ABOARD, f.id) for f in fleets}
+    return any(isinstance(u, Corps) and u.location in aboard for u in state.units.values())
+
+
 def plan_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> Plan:
     m = ctx.map
     lead = own_fleet(state, power, action.fleet, "move")
@@ -154,7 +160,7 @@ def plan_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> Plan
             raise IllegalAction(f"box:{at.site} is passed only into or out of {at.site}; a fleet cannot cut across it from sea "
                                 f"to sea (8.4.2)")
         if to.kind is PORT:
-            why = may_enter_port(state, ctx, power, to.site)
+            why = may_enter_port(state, ctx, power, to.site, carrying=_carries_corps(state, fleets))
             if why:
                 raise IllegalAction(why)
             if at.kind is BOX and enemy_fleets_at(state, at, power) and here != at:
@@ -305,7 +311,8 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
                 if i < 0 and q != again:
                     continue
                 label = f"naval/{state.date}/{power}/intercept/{lead}.{leg}/{i if i >= 0 else 'again'}/{q}/{loc}"
-                if attempt_interception(ctx.dice, label, where, nelson=_nelson_in(state, stack)):
+                ok, die = interception_attempt(ctx.dice, label, where, nelson=_nelson_in(state, stack))
+                if ok:
                     if power not in state.powers[q].wars:  # 8.5.1, 8.6: the forced declaration, no restrictions
                         state = state.with_war(q, power, state.date, (q,))
                         out = engine.Outcome(state, out.events).then(engine.log(
@@ -314,12 +321,12 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
                         state = out.state
                     state = _place(state, stack, to)
                     out = engine.Outcome(state, out.events)
-                    battle = (to, stack, {})
+                    battle = (to, stack, {})  # 8.5.2 (000:1098): the first success ends the attempts here
                     note = (f"{q}'s {', '.join(f.id for f in stack)} from {graph.place_name(loc)} intercept in {to.site} "
-                            f"({where} sea area, 8.5.4)")
+                            f"({where} sea area: {die}, 8.5.4)")
                     break
                 out = out.then(engine.log(state, q, "naval.intercept", f"{q}: {', '.join(f.id for f in stack)} from "
-                                          f"{graph.place_name(loc)} fail to intercept {ids} in {to.site} (8.5.4)"))
+                                          f"{graph.place_name(loc)} fail to intercept {ids} in {to.site} ({where} sea area: {die}, 8.5.4)"))
                 state = out.state
         if battle is not None:
             place, stack, kw = battle

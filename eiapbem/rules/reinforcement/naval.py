@@ -6,7 +6,8 @@
   (12.5.3, 000:2234), blockaded or not, within the fleet's capacity; ships may
   wait for a later month;
 - 7.1.3 transferring ships between fleets of one nation in the same sea area,
-  blockade box or port; an emptied fleet returns to the counter pool.
+  blockade box or port; an emptied fleet returns to the counter pool (8.3, 000:1056: ships are transferred
+  only in the power's own reinforcement phase, the action's only phase).
 """
 
 from __future__ import annotations

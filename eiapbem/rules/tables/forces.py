@@ -55,6 +55,8 @@ MORALE_CHART: tuple[MoraleRow, ...] = (
 )
 _MORALE = {r.id: r.value for r in MORALE_CHART}
 
+#: The Ottoman Empire's slug as a kingdom (12.8.3; ``economy.kingdoms``).
+OTTOMAN_EMPIRE = "ottoman-empire"
 #: Ottoman Empire component minors (12.8.3): (infantry, cavalry) morale.
 OTTOMAN_MORALE = (100, 200)  # 000:428 footnote (c)
 OTTOMAN_MORALE_TURKISH = (200, 300)  # Turkey controls the Ottoman Empire, 000:428, 000:2336
