@@ -13,6 +13,7 @@ import pytest
 
 from eiapbem.client import newgame, setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
+from eiapbem.rules.combat.orders import InsurrectionOrders
 from eiapbem.rules.model import POWERS, Location, LocationKind, Phase
 
 pytestmark = pytest.mark.slow
@@ -47,6 +48,8 @@ def test_a_french_corps_marches_attacks_and_the_battle_is_answered(tmp_path, run
             s = Session.open(home, GAME, p, _pw(p))
             if st.slot.phase is Phase.SETUP:
                 setups.load_setup(s, "default")
+            if st.slot.phase is Phase.REINFORCEMENT and p == "AU":  # 13.2.4: Austria holds its insurrection corps,
+                s.act(InsurrectionOrders(hold=True))  # so the battle is the one with the Austrian corps alone
             s.end_phase()
     assert st.slot.power == "FR" and "AU" in st.powers["FR"].wars
     assert st.units["corps:FR:V"].location == Location(LocationKind.AREA, "strasbourg")

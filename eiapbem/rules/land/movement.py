@@ -266,9 +266,9 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
             halt = must_stop_in(state, at, power)
         if rising is None and rises_at(state, m, power, unit, at):
             rising = at  # 13.2.4 (000:2476-2478): the insurrection corps come on here; a corps ceases its movement
-            if unit.corps_type not in NEED_NOT_STOP:
+            if halt is None and unit.corps_type not in NEED_NOT_STOP:
                 halt = "Austria's insurrection corps rise in it (13.2.4)"
-                break
+                break  # the rest of the path is dropped: the mover could not know (a path past a corps it saw is refused)
             continue
         if trigger_fires(state, m, power, unit, at):
             # 13.2.4 (000:2484): entering a secret trigger province halts the move there; the rest of the path is dropped.
