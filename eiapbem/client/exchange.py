@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 
 from eiapbem.core import canonical
 from eiapbem.core.dice import DiceError
-from eiapbem.core.errors import BadEncoding, IllegalAction, quoted
+from eiapbem.core.errors import BadEncoding, IllegalAction, brief, quoted
 from eiapbem.data.context import rules_context
 from eiapbem.pbem import bodies, crypto, dice as pdice, envelope, files, folders, headers
 from eiapbem.pbem.bodies import Answer, BattleBook, Fight
@@ -217,7 +217,7 @@ class BattleExchange:
         try:
             self.slot.play(self.slot.taken())
         except (IllegalAction, DiceError) as err:
-            raise OutOfSync(f"{name} answers the battle in {f.area} in a way the rules refuse here: {err}") from err
+            raise OutOfSync(f"{name} answers the battle in {f.area} in a way the rules refuse here: {brief(err)}") from err
         self.sync()
         return f"battle in {f.area}: {f.defender}'s reply"
 

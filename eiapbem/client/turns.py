@@ -34,7 +34,7 @@ from typing import Any, Mapping
 
 from eiapbem import ai
 from eiapbem.core.dice import Dice, DiceError
-from eiapbem.core.errors import BadEncoding, IllegalAction, quoted
+from eiapbem.core.errors import BadEncoding, IllegalAction, brief, quoted
 from eiapbem.data.context import rules_context
 from eiapbem.core.frozenmap import FrozenMap
 from eiapbem.pbem import bodies, dice as pdice, files, folders
@@ -332,7 +332,7 @@ class Turns:
         try:
             played = turn.play_turn(state, h.author, acts, d, rules_context, ai, exchanges=exs)
         except (IllegalAction, DiceError) as err:
-            raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {err}") from err
+            raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {brief(err)}") from err
         after = played.state
         if not state.slot.simultaneous:
             battles.check_asked(opened, exs, played.asked, name)
@@ -379,7 +379,7 @@ class Turns:
             after = admin.apply_all(state, acts, rules_context(Dice(loaded.seed)), setup_for=self.auto.ai_setup,
                                     computer=ai.play_slot).state
         except IllegalAction as err:
-            raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {err}") from err
+            raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {brief(err)}") from err
         if after.state_hash() != body["after"]:
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} gives another state here; the first difference is in "
                             f"{first_part(after, body['parts'])}")

@@ -34,6 +34,20 @@ def quoted(value: Any, limit: int = QUOTE_MAX) -> str:
     return text if len(text) <= limit + 3 else text[:limit] + "..."
 
 
+#: A refusal from the rules quoted inside a file's refusal is cut to this many characters: the rules name what
+#: an action says (an area, a leader), and a member's patched client can make that long.
+REASON_MAX = 300
+
+
+def brief(err: BaseException, limit: int = REASON_MAX) -> str:
+    """``str(err)`` cut to ``limit`` characters, for a refusal that quotes another one.  Never raises."""
+    try:
+        text = str(err)
+    except Exception:  # noqa: BLE001 - an error whose text fails is still named
+        return type(err).__name__
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 class EiaError(Exception):
     """Base of every error eiapbem raises on purpose.
 
