@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import auditkit
+import fuzzkit
 from auditkit import GAME, home_of
 from eiapbem.client.session import Session
 from eiapbem.core import canonical
@@ -144,4 +145,16 @@ def test_kills_at_every_write_of_an_upgrade_and_of_loading_it(played, tmp_path, 
     assert code == 0, out
     path = next((home_of(src, "host") / "commout").glob(f"{GAME}_upgrade_*.pbm"))
     shutil.copy(path, home_of(src, "TU") / "commin" / path.name)
+    # Beside it, a file anyone can make (a header nested 1,000 deep): load moves it aside, a write of its own.
+    hostile = f"{GAME}_1805-01_setup_turn_GB.pbm"
+    (home_of(src, "TU") / "commin" / hostile).write_bytes(fuzzkit.with_header(b"\x91" * 1000 + b"\x01"))
     assert every_kill(home_of(src, "TU"), "TU", "load", tmp_path, monkeypatch, newer=True) >= 3
+    set_aside = 0
+    for home in tmp_path.glob("load*"):  # never lost, never loaded: in commin/ or set aside with its reason
+        commin = home / "commin"
+        aside = commin / "refused" / hostile
+        assert (commin / hostile).is_file() != aside.is_file(), home.name
+        if aside.is_file():
+            assert "nested deeper than" in aside.with_name(hostile + ".reason.txt").read_text()
+            set_aside += 1
+    assert set_aside >= 3
