@@ -56,7 +56,7 @@ def test_the_host_moves_the_game_on_and_every_folder_follows_with_one_file(base,
     h = Session.open_with(home_of(root, "host"), GAME, ids["host"])
     path = hadmin.upgrade(h)
     assert path.name == f"{GAME}_upgrade_0001.pbm" and h.contents.chain.epoch == 1
-    assert h.data.meta["versions"]["rules"] == old_rules + 1 and h.data.meta["release"] == eiapbem.__version__
+    assert h.meta.versions["rules"] == old_rules + 1 and h.meta.release == eiapbem.__version__
     assert "moved the game to eiapbem" in h.journal(1)[-1].text
     auditkit.deliver(root, "host", path)
     auditkit.load_everyone(root, ids)
@@ -64,7 +64,7 @@ def test_the_host_moves_the_game_on_and_every_folder_follows_with_one_file(base,
     assert len(set(after.values())) == 1 and after == before  # the state carries over
     for p in POWERS:
         s = Session.open_with(home_of(root, p), GAME, ids[p])
-        assert s.data.meta["versions"]["rules"] == old_rules + 1 and s.contents.chain.epoch == 1
+        assert s.meta.versions["rules"] == old_rules + 1 and s.contents.chain.epoch == 1
         assert len(s.journal()) == len(h.journal())  # and the whole history
     auditkit.play_slot(root, ids)  # the game plays on under the new release
     auditkit.play_slot(root, ids)

@@ -27,6 +27,9 @@ fields are declared with ordinary type hints, and those hints are the schema:
   maps with string keys, no deeper than ``Plain.DEPTH``; for what a higher
   layer decodes strictly itself, such as an action object).
 
+Reading what an older release wrote (``reading_older``, issue 29 item 4): a key the record has gained since
+is taken at the field's declared default; everything else is as strict.
+
 A field declared with ``absent()`` is ``None`` when its key is left out of the
 plain form, and its key is left out when it is ``None`` (a ``null`` written out
 is refused: one value, one form).  A field declared with ``transient()`` is not
@@ -47,6 +50,8 @@ its ``WHAT`` when it has one (``a turn file's header``), else by its class.
 from __future__ import annotations
 
 import abc
+import contextlib
+import contextvars
 import dataclasses
 import enum
 import re
@@ -466,6 +471,34 @@ class PlainSpec(Spec):
 
 
 TRANSIENT = "eiapbem.transient"
+#: Set while reading a value an older release wrote (``reading_older``).
+_OLDER: contextvars.ContextVar[bool] = contextvars.ContextVar("eiapbem_reading_older", default=False)
+
+
+@contextlib.contextmanager
+def reading_older() -> typing.Iterator[None]:
+    """Within: a key a record gained after the release that wrote the value is taken at its default.
+
+    For the game an older release saved, which the newer release reads once when the game moves to it
+    (``client/upgrade.py``): a field added since has a default that says what the older rules did."""
+    token = _OLDER.set(True)
+    try:
+        yield
+    finally:
+        _OLDER.reset(token)
+
+
+def _default_of(cls: type, name: str) -> Any:
+    """The declared default of the field ``name`` of ``cls``, or ``dataclasses.MISSING``."""
+    for f in dataclasses.fields(cls):
+        if f.name == name:
+            if f.default is not dataclasses.MISSING:
+                return f.default
+            if f.default_factory is not dataclasses.MISSING:
+                return f.default_factory()
+    return dataclasses.MISSING
+
+
 ABSENT = "eiapbem.absent"
 
 
@@ -752,12 +785,16 @@ class Record:
             raise InvalidValue(f"unknown key {key!r} in {_what(cls)}", path=_join(path, key))
         gaps = absent_fields(cls)
         missing = [k for k in specs if k not in obj and k not in gaps]
+        filled: dict[str, Any] = {}
+        if missing and _OLDER.get():  # a field gained since the release that wrote it: its default
+            filled = {k: _default_of(cls, k) for k in missing}
+            missing = [k for k in missing if filled[k] is dataclasses.MISSING]
         if missing:
             raise InvalidValue(f"missing key {missing[0]!r} of {_what(cls)}", path=_join(path, missing[0]))
         for k in gaps:
             if k in obj and obj[k] is None:
                 raise InvalidValue(f"the key {k!r} is null: it is left out instead", path=_join(path, k))
-        values = {name: spec.from_obj(obj[name], _join(path, name)) if name in obj else None
+        values = {name: spec.from_obj(obj[name], _join(path, name)) if name in obj else filled.get(name)
                   for name, spec in specs.items()}
         try:
             return cls(**values)
