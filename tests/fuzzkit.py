@@ -838,5 +838,17 @@ def member_mutant(arena: Arena, rng: Any, source: Path, author: str, reader: str
     fields = {k: getattr(h, k) for k in ("game", "gid", "slot", "seq", "epoch", "prev", "reveal", "link", "reloads",
                                          "roster", "commit", "nonce") if getattr(h, k, None) is not None}
     data = seal_raw(raw_pack(new), kind=h.kind, author=arena.ids[author], to=roster, header_fields=fields)
-    harmless = path[:1] in HARMLESS.get(h.kind, ()) or new == body
+    harmless = path[:1] in HARMLESS.get(h.kind, ()) or new == body or _renames(h.kind, path, new)
     return data, harmless
+
+
+def _renames(kind: str, path: tuple, body: Any) -> bool:
+    """The host's admin file giving a player or the host another name or address: the host's to do (4.2.8)."""
+    if kind != "admin" or path[:1] != ("meta",) or path[-1:] not in (("name",), ("email",)):
+        return False
+    value: Any = body
+    for k in path:
+        if not isinstance(value, dict) or k not in value:
+            return False
+        value = value[k]
+    return isinstance(value, str)
