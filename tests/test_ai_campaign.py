@@ -20,7 +20,7 @@ from eiapbem.rules.model import PlayerKind
 
 pytestmark = pytest.mark.slow
 
-SEED = b"issue-19"
+SEED = b"issue-19-d"
 KINDS = {"AU": "ai-medium", "FR": "ai-hard", "GB": "ai-hard", "PR": "ai-easy", "RU": "ai-hard", "SP": "ai-easy",
          "TU": "ai-medium"}
 

@@ -140,7 +140,7 @@ def test_no_war_on_an_ally_a_natural_friend_or_under_an_enforced_peace(set_up):
     assert not judge.natural_friends(st, "RU", "PR")
 
 
-def test_the_hard_level_weighs_a_second_front_the_others_do_not(set_up):
+def test_the_levels_see_the_sides_of_a_war_differently(set_up):
     # Austria outnumbers Turkey two to one; the hard level sees France, the strongest power next to it, which would
     # find Vienna open: the war is not worth it.  The medium level, which does not look behind it, declares.  (France
     # and Russia humans here: a computer France busy with a war of its own this month would leave Vienna safe, and a
@@ -150,6 +150,12 @@ def test_the_hard_level_weighs_a_second_front_the_others_do_not(set_up):
     assert judge.second_front(b, "AU", ("AU",), ("TU",)) == "FR"
     hard, medium = judge.judge_war(b, "AU", "TU", HARD), judge.judge_war(b, "AU", "TU", MEDIUM)
     assert hard.worth < 0 < medium.worth and hard.ratio < medium.ratio
+    # the easy level sees the two armies alone: not the ally a defender calls (6.3.2), which the others count
+    allied = set_up.with_alliance("AU", "RU", set_up.date)
+    ab = judge.board(allied, ctx())
+    assert judge.sides(ab, "FR", "AU", EASY) == (("FR",), ("AU",))
+    assert judge.sides(ab, "FR", "AU", MEDIUM) == (("FR",), ("AU", "RU")) == judge.sides(ab, "FR", "AU", HARD)
+    assert judge.judge_war(ab, "FR", "AU", EASY).ratio > judge.judge_war(ab, "FR", "AU", MEDIUM).ratio
     medium_world = _kinds(set_up, "ai-medium").with_power("FR", controller=PlayerKind.HUMAN)
     medium_world = medium_world.with_power("RU", controller=PlayerKind.HUMAN)
     assert strategy.war_plan(medium_world, "AU", MEDIUM, ctx()).declare == "TU"
@@ -169,6 +175,32 @@ def test_france_looks_for_the_war_it_can_win_and_no_level_sits_still(set_up):
     # the levels weigh more candidates, farther ahead, the higher they are
     assert (EASY.plan_candidates, EASY.plan_months) < (MEDIUM.plan_candidates, MEDIUM.plan_months) < \
         (HARD.plan_candidates, HARD.plan_months)
+
+
+def test_allies_declare_together_on_an_enemy_none_would_fight_alone(set_up):
+    # Austria, Prussia and Russia allied; France already fighting Britain and Spain.  Alone, each would lose; Austria
+    # and Prussia together, next to France, are worth the war; Russia, far away, would bring too little and stays out.
+    st = set_up.with_alliance("AU", "PR", set_up.date).with_alliance("AU", "RU", set_up.date)
+    st = st.with_alliance("PR", "RU", st.date).with_war("GB", "FR", st.date.plus(-3), ("GB",))
+    st = st.with_war("FR", "SP", st.date.plus(-3), ("FR",))
+    got = judge.declarations(judge.board(st, ctx()))
+    assert got.get("AU") == got.get("PR") == "FR" and got.get("RU") != "FR"
+    alone = judge.before_declarations(judge.board(st, ctx()))
+    for p, other in (("AU", "PR"), ("PR", "AU")):
+        assert judge.judge_war(alone, p, "FR", HARD).worth < 0 < judge.judge_war(alone, p, "FR", HARD, (other,)).worth
+    out = _resolve(st)
+    assert "FR" in out.state.powers["AU"].wars and "FR" in out.state.powers["PR"].wars
+
+
+def test_no_war_on_a_partner_against_the_same_rival(set_up):
+    # Prussia and Austria both face France (their rival, 15.0 and the balance of forces): Austria busy with Turkey is
+    # no opening for Prussia; a war of Austria on Prussia's ally would be.
+    st = set_up.with_war("AU", "TU", set_up.date.plus(-1), ("AU",))
+    b = judge.board(st, ctx())
+    assert judge.rival(b, "PR") == judge.rival(b, "AU") == "FR" and judge.partners(b, "PR", "AU")
+    assert "AU" not in judge.candidates(b, "PR", HARD)
+    st = st.with_alliance("PR", "TU", st.date)
+    assert not judge.partners(judge.board(st, ctx()), "PR", "AU")
 
 
 # ----------------------------------------------------------------- item 5: situations

@@ -46,8 +46,9 @@ def scene(fleets, *, phasing="GB", wars=(("GB", "FR"),)):
     return scene_state(inp, phase=Phase.NAVAL)
 
 
-@pytest.mark.parametrize("kind,blockades", [("ai-hard", True), ("ai-medium", True), ("ai-easy", False)])
+@pytest.mark.parametrize("kind,blockades", [("ai-hard", True), ("ai-medium", True), ("ai-easy", True)])
 def test_a_strong_fleet_blockades_an_enemy_port(kind, blockades):
+    # every level blockades (issue 28: the levels differ in judgement, not in passivity)
     s = scene([{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 12},
                {"id": "fleet:FR:1", "location": "port:brest", "heavy": 3}])
     s = s.with_power("GB", controller=PlayerKind(kind))
@@ -74,8 +75,9 @@ def test_it_attacks_where_it_outnumbers_the_enemy_and_not_where_it_does_not():
     attacks = [a for a in hard.actions if isinstance(a, NavalAttack)]
     assert attacks == [NavalAttack(place="bay-of-biscay")]  # 12 against 3 (hard: 150%); 3 against 3: no
     assert any(e.kind == "naval.combat" for e in hard.events)
+    # easy attacks at 120% (issue 28: worse judgement, not passivity): the same two attacks as hard, none at 3 to 3
     easy = ai.plan(s.with_power("GB", controller=PlayerKind.AI_EASY), "GB", ctx())
-    assert not any(isinstance(a, NavalAttack) for a in easy.actions)
+    assert [a for a in easy.actions if isinstance(a, NavalAttack)] == [NavalAttack(place="bay-of-biscay")]
 
 
 def _invasion_scene(kind, corps=({"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 4},)):
@@ -120,10 +122,13 @@ def test_great_britain_carries_a_corps_across_the_channel_and_lands_it_in_france
     assert not any(e.kind == "naval.lost-aboard" for e in land.events)
 
 
-def test_the_easy_level_makes_no_invasion():
-    s = _invasion_scene("ai-easy")
+def test_the_easy_level_invades_with_one_corps_at_a_time():
+    # issue 28: the levels differ in how well they plan (easy carries one corps), not in passivity
+    s = _invasion_scene("ai-easy", corps=({"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 4},
+                                          {"id": "corps:GB:2", "location": "area:portsmouth", "infantry": 2}))
     naval = ai.play_slot(s, "GB", ctx())
-    assert naval.state.units["corps:GB:1"].location.kind is LocationKind.AREA
+    aboard = [c for c in ("corps:GB:1", "corps:GB:2") if naval.state.units[c].location.kind is LocationKind.ABOARD]
+    assert aboard == ["corps:GB:1"]
 
 
 def test_a_corps_left_aboard_in_port_is_landed_rather_than_lost():

@@ -20,8 +20,8 @@ What it plays, by phase: setup, the shipped default setup (given by the
 caller, ``setup=``; the data layer reads it); reinforcement, every factor due
 is placed (``eiapbem/ai/reinforce.py``); economic, factors bought within a
 share of the projected money (``eiapbem/ai/economy.py``); land, movement,
-supply, battles and sieges (``eiapbem/ai/land.py``); its naval slot is ``ai.naval``; every other phase (diplomacy, and
-any phase whose actions it does not know) just ends.  The levels' differences are listed in ``eiapbem/ai/levels.py``.
+supply, battles and sieges (``eiapbem/ai/land.py``); its naval slot is ``ai.naval``; diplomacy, the orders of its
+war plan (``eiapbem/ai/diplomacy.py``, ``eiapbem/ai/strategy.py``); any phase whose actions it does not know just ends.  The levels' differences are listed in ``eiapbem/ai/levels.py``.
 """
 
 from __future__ import annotations
@@ -123,6 +123,8 @@ class Builder:
         self.ctx = ctx
         self.actions: list = []
         self.events: tuple[LogEntry, ...] = ()
+        #: The seed of the slot's search dice (``ai.odds``), drawn once from the slot's dice when first needed.
+        self.search_seed: bytes | None = None
 
     def try_(self, action) -> bool:
         """Take ``action`` if the rules accept it (and answer the AI decisions it raises)."""

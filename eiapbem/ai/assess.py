@@ -9,8 +9,9 @@ only the computer's judgement on top:
 - **strength** of a force: its army factors times their morale values
   (hundredths, the NATIONAL MORALE VALUES CHART, 000:3183-3196) -- a factor of
   morale 4.0 counts 400 -- raised by a tenth for each tactical point of the
-  best leader with it (13.8.5-13.8.7: the commander's rating shifts the combat
-  random number, 11.2.6);
+  leader who would command it (13.8.6: seniority first), less a point for each
+  whole multiple of his tactical maximum its corps exceed (13.8.7: the
+  commander's rating shifts the combat random number, 11.2.6);
 - **odds**: attacker strength per hundred of defender strength;
 - **distance**: the least movement cost between two land areas over the map
   graph (10.4.1 terrain costs and crossing arrows; no state: rivers, enemy
@@ -29,7 +30,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from eiapbem.rules import control, mapgraph, relations
-from eiapbem.rules.combat.battle import leader_data, morale_value
+from eiapbem.rules.combat.battle import SENIORITY, leader_data, morale_value
+from eiapbem.rules.combat.commander import effective_tactical_rating
 from eiapbem.rules.model import POWERS, Corps, CorpsType, FactorType, GameState, Garrison, LeaderStatus, LocationKind
 
 #: A strength of 1 army factor of morale 1.0 (morale values are hundredths).
@@ -83,10 +85,53 @@ def factor_strength(state: GameState, ctx: Any, unit: Corps | Garrison) -> int:
     return total
 
 
+_LEADERS: "weakref.WeakKeyDictionary[Any, tuple[Any, dict[str, tuple[int, int, int, int]]]]" = weakref.WeakKeyDictionary()
+
+
+def leader_info(ctx: Any, leader_id: str) -> tuple[int, int, int, int]:
+    """(tactical, strategic, tactical maximum, seniority index: 0 for "A") of a leader (13.8.5-13.8.7), read once
+    per world from the leaders' data (remembered per map for the world object it came from)."""
+    held = _LEADERS.get(ctx.map)
+    if held is None or held[0] is not ctx.world:
+        held = _LEADERS[ctx.map] = (ctx.world, {})
+    per = held[1]
+    got = per.get(leader_id)
+    if got is None:
+        d = leader_data(ctx.world, leader_id)
+        s = d.get("seniority", "D")
+        got = per[leader_id] = (int(d.get("tactical") or 0), int(d.get("strategic") or 0), max(1, int(d.get("tactical_max") or 1)),
+                                SENIORITY.index(s) if s in SENIORITY else len(SENIORITY))
+    return got
+
+
 def leader_rating(ctx: Any, leader_id: str) -> tuple[int, int]:
     """(tactical, strategic) of a leader from the world data (13.8.5)."""
-    d = leader_data(ctx.world, leader_id)
-    return int(d.get("tactical", 0)), int(d.get("strategic", 0))
+    return leader_info(ctx, leader_id)[:2]
+
+
+def commander(state: GameState, ctx: Any, unit_ids: Iterable[str]) -> str | None:
+    """The leader who would command these units in a battle (13.8.6, 000:2684-2696): the best seniority, then the
+    best combined rating, then the first id; None without a leader."""
+    leaders = leaders_of(state, unit_ids)
+    if not leaders:
+        return None
+
+    def key(lid: str) -> tuple[int, int]:
+        tac, strat, _, sen = leader_info(ctx, lid)
+        return sen, -(tac + strat)
+    return min(leaders, key=lambda lid: (key(lid), lid))
+
+
+def tactical(state: GameState, ctx: Any, unit_ids: Iterable[str]) -> int:
+    """The commander's tactical rating over these units, reduced for each whole multiple of his tactical maximum
+    their corps exceed (13.8.7, 000:2702-2722, ``combat.commander.effective_tactical_rating``); 0 without a leader."""
+    ids = sorted(set(unit_ids))
+    lead = commander(state, ctx, ids)
+    if lead is None:
+        return 0
+    tac, _, tmax, _ = leader_info(ctx, lead)
+    n = sum(1 for i in ids if isinstance(state.units.get(i), Corps))
+    return effective_tactical_rating(tac, tmax, n)
 
 
 def leaders_of(state: GameState, unit_ids: Iterable[str]) -> tuple[str, ...]:
@@ -110,13 +155,11 @@ def _neg_id(s: str) -> tuple[int, ...]:
 
 
 def force_strength(state: GameState, ctx: Any, unit_ids: Iterable[str]) -> int:
-    """The strength of the corps and garrisons ``unit_ids`` fighting together, with their best leader."""
+    """The strength of the corps and garrisons ``unit_ids`` fighting together under their commander (13.8.6-13.8.7)."""
     ids = sorted(set(unit_ids))
     base = sum(factor_strength(state, ctx, u) for u in (state.units.get(i) for i in ids)
                if isinstance(u, (Corps, Garrison)))
-    lead = best_leader(state, ctx, ids)
-    tac = leader_rating(ctx, lead)[0] if lead else 0
-    return base * (100 + LEADER_PERCENT * tac) // 100
+    return base * (100 + LEADER_PERCENT * tactical(state, ctx, ids)) // 100
 
 
 def army_units(state: GameState, power: str) -> list[Corps]:
@@ -292,7 +335,7 @@ def name_last_first(s: str) -> tuple[int, ...]:
 
 
 __all__ = [
-    "AreaForces", "NEAR", "Threat", "UNIT", "army_units", "at_war_anywhere", "best_leader", "capital_threats", "capitals",
+    "AreaForces", "NEAR", "Threat", "UNIT", "army_units", "at_war_anywhere", "best_leader", "capital_threats", "capitals", "commander", "leader_info", "tactical",
     "distance", "distances_from", "enemies", "enemy_capitals", "enemy_cities", "enemy_field_corps", "enemy_forces_near",
     "factor_strength", "force_strength", "forces_by_area", "forces_in", "friendly", "hostile", "leader_rating", "leaders_of",
     "name_last_first", "odds", "own_forces_near", "power_strength", "war_pairs",

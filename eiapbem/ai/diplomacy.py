@@ -40,7 +40,6 @@ import eiapbem.ai.grand as grand
 import eiapbem.ai.judge as judge
 import eiapbem.ai.strategy as strategy
 from eiapbem.ai.levels import Level
-from eiapbem.rules.diplomacy import peace
 from eiapbem.rules.diplomacy.minor_orders import MAX_ATTEMPTS, LendMoney, Manipulate
 from eiapbem.rules.diplomacy.orders import (AcceptControl, AnswerCalls, AttemptInformalPeace, CallAllies, DeclareWar,
                                             GrantAccess, RequestAlliance, SetSurrenderTerms, SetTrade, SueForPeace)
@@ -68,8 +67,7 @@ def _cessions(b, enemy: str, count: int) -> tuple[str, ...]:
 def _settings(b, lvl: Level, enemy: str, plan: strategy.WarPlan) -> SurrenderSettings:
     st, p = b.state, b.power
     easy = lvl.kind is PlayerKind.AI_EASY
-    mine = peace.settings(st, enemy, p) if st.powers[enemy].controller is not PlayerKind.HUMAN else None
-    takes_land = mine is None or any(t in ("B.6", "C.4") for t in mine.terms[:2])
+    takes_land = any(t in ("B.6", "C.4") for t in strategy.victor_terms(st, enemy))
     claim = "A.2"
     if not easy:
         claim = "A.5" if takes_land else "A.1" if grand.might(st, b.ctx, p) < grand.might(st, b.ctx, enemy) else "A.2"
@@ -101,9 +99,11 @@ def _trade(b, lvl: Level) -> None:
         b.try_(SetTrade("GB"))
 
 
-def _calls(b, plan: strategy.WarPlan) -> None:
-    st, p = b.state, b.power
-    ps = st.powers[p]
+def _calls(b, plan: strategy.WarPlan, start) -> None:
+    """``start``: the slot's starting state, which the plans are judged on (the builder's state has the orders given
+    so far, which change no judgement)."""
+    st, p = start, b.power
+    ps = b.state.powers[p]
     bd = judge.board(st, b.ctx)
     for enemy in POWERS:
         if enemy == p:
@@ -200,13 +200,13 @@ def plan(b, lvl: Level) -> None:
         return  # the computer commits nothing: its orders are computed by every client at the reveal
     wp = strategy.war_plan(st, b.power, lvl, b.ctx)
     _trade(b, lvl)
-    _calls(b, wp)
+    _calls(b, wp, st)
     _surrender_terms(b, lvl, wp)
     attacked = None
     if wp.declare is not None:
         b.try_(DeclareWar(wp.declare))
     else:
-        attacked = grand.minor_war_target(b.state, b.ctx, b.power, lvl)
+        attacked = grand.minor_war_target(st, b.ctx, b.power, lvl)  # judged on the starting state, as the plan
         if attacked is not None:
             b.try_(DeclareWar(attacked))
     _accept_control(b, lvl, attacked)

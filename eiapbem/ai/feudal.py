@@ -7,13 +7,18 @@ in the pool at full strength (5.3.1, 000:442), never reached the map.  Every lev
 - **back on the map** (``plan``, Turkey's land slot, before the land plan): while Turkey is at war (a major or a
   neutral minor, ``assess.at_war_anywhere``), each feudal corps in the pool that still has factors comes back in a
   city area of its home province (``land.return-feudal``; it may not move that month, 000:2456), the area nearest
-  an enemy corps first, ties by id; the rules refuse a province an enemy holds or stands in;
+  an enemy corps first, ties by id; the rules refuse a province an enemy holds or stands in.  In winter it comes
+  back only when enemy field forces are within ``operations.REACH`` of its province (+2 to every forage roll there,
+  10.5.1, 13.1);
+- **stood down when idle** (``stand_down``, after the land plan's moves, before its battles): a feudal corps on the
+  map that did not move this slot, with no enemy in its area, that would lose factors foraging where it stands
+  (the power's depot supply does not cover it, ``logistics.supply_of``), or pay for depot supply with no enemy
+  within ``THREAT`` movement points, leaves the map keeping its factors
+  (``land.stand-down``, 000:2448) -- a strong Turkish player's answer to winter and to an empty treasury, and no
+  maintenance is due for it (12.5.1, 000:2468);
 - **raised in December** (``levy``, the economic orders): every feudal corps below its full strength
   (``economy.levy.feudal_full``) is raised (``economic.place-levy``, 000:2442) -- on the map, in its own area when
-  that is in its home province, else where it would come back; from the pool only while Turkey is at war;
-- **not stood down**: a feudal corps on the map costs $1 of maintenance at each economic phase (12.5.1, 000:2468),
-  but stands as a deterrent (the computers weigh Turkey's field forces before declaring war on it, ``ai.grand``);
-  a stood-down corps comes back only in Turkey's next land phase and may not move that month.
+  that is in its home province, else where it would come back; from the pool only while Turkey is at war.
 
 Every order is tried through the rules (``Builder.try_``); nothing here edits the state.
 """
@@ -23,10 +28,14 @@ from __future__ import annotations
 from typing import Any
 
 import eiapbem.ai.assess as assess
+from eiapbem.rules import control, supply
 from eiapbem.rules.forces import feudal_province
 from eiapbem.rules.model import POOL, Corps, CorpsType, LocationKind
 
 TURKEY = "TU"
+#: In winter a feudal corps comes back only with enemy field forces within this many movement points of its province
+#: (``operations.REACH``: two months' march).
+THREAT = 8
 
 
 def feudal_corps(state: Any, power: str) -> list[Corps]:
@@ -57,12 +66,39 @@ def plan(b: Any, lvl: Any) -> None:
 
     if b.power != TURKEY or not assess.at_war_anywhere(b.state, b.power):
         return
+    winter = b.state.date.month in supply.WINTER_MONTHS
     for u in feudal_corps(b.state, b.power):
         if u.location != POOL or u.factors.total == 0:
             continue
-        for a in _areas(b, u.id, cities=True):
+        areas = _areas(b, u.id, cities=True)
+        if winter and not any(assess.enemy_forces_near(b.state, b.ctx, a, b.power, THREAT) for a in areas):
+            continue
+        for a in areas:
             if b.try_(ReturnFeudal(unit=u.id, area=a)):
                 break
+
+
+def stand_down(b: Any, lvl: Any, budget: Any) -> None:
+    """Land slot, after the moves: idle feudal corps that would lose factors foraging where they stand leave the map
+    keeping their factors (000:2448)."""
+    import eiapbem.ai.logistics as logistics
+    from eiapbem.rules.land.feudal import StandDown
+
+    if b.power != TURKEY or b.state.movement_over:
+        return
+    for u in feudal_corps(b.state, b.power):
+        u = b.state.units[u.id]
+        rec = b.state.land_moves.get(u.id)
+        if u.location.kind is not LocationKind.AREA or u.besieging or u.factors.total == 0 \
+                or (rec is not None and (rec.spent or rec.placed_back or rec.foraged)):
+            continue
+        if assess.forces_in(b.state, b.ctx, u.location.site, b.power).enemy:
+            continue
+        others = sum(1 for c in control.corps_at(b.state, u.location.site) if c.id != u.id and c.factors.total)
+        _, cost, lost = logistics.supply_of(b, lvl, budget.trial(), u, u.location.site, (0, ()), others)
+        idle = not assess.enemy_forces_near(b.state, b.ctx, u.location.site, b.power, THREAT)
+        if lost or cost and idle:
+            b.try_(StandDown(unit=u.id))
 
 
 def levy(b: Any, lvl: Any) -> None:
@@ -88,4 +124,4 @@ def levy(b: Any, lvl: Any) -> None:
                 break
 
 
-__all__ = ["TURKEY", "feudal_corps", "levy", "plan"]
+__all__ = ["TURKEY", "feudal_corps", "levy", "plan", "stand_down"]

@@ -23,19 +23,18 @@ from typing import Any
 
 import eiapbem.ai.judge as judge
 from eiapbem.ai.assess import ON_MAP, factor_strength, power_strength
-from eiapbem.ai.judge import hostility, natural_friends, ratio
+from eiapbem.ai.judge import hostility, natural_friends, ratio, sea_power
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.diplomacy import war
 from eiapbem.rules.diplomacy.minor_control import runner_pool
 from eiapbem.rules.combat.battle import morale_value
-from eiapbem.rules.model import POWERS, Corps, FactorType, Fleet, GameState, Garrison, LocationKind, MinorStatus, PlayerKind
+from eiapbem.rules.model import POWERS, Corps, FactorType, GameState, Garrison, MinorStatus, PlayerKind
 from eiapbem.rules.control import area_holder, city_power
 from eiapbem.rules.economy.common import national_capitals_occupied
 from eiapbem.rules.politics import status_box
 from eiapbem.rules.relations import power_of
 from eiapbem.rules.tables.diplomacy import minor as minor_chart
 
-AT_SEA = (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE)
 #: A side this far ahead (percent) is "clearly winning": it offers no informal peace.
 AHEAD = 150
 #: Morale (hundredths) assumed for a minor's factors with no counter to read it from: the best minor morale.
@@ -45,12 +44,6 @@ UNKNOWN_MORALE = 400
 def might(state: GameState, ctx: Any, power: str) -> int:
     """The strength of ``power``'s field corps by ``ai.assess`` (army factors x morale, hundredths)."""
     return power_strength(state, ctx, power)
-
-
-def sea_power(state: GameState, power: str) -> int:
-    """Warships (heavy and light) of ``power``'s fleets at sea or in port."""
-    return sum(u.ships.heavy + u.ships.light for u in state.units.values()
-               if isinstance(u, Fleet) and u.location.kind in AT_SEA and power_of(state, u.nation) == power)
 
 
 def at_sea(a: str, b: str) -> bool:

@@ -1,32 +1,32 @@
 """How the computer judges a war: the board of forces, the sides of a war and what a war is worth (issue 28 item 1).
 
-The strategic layer (``eiapbem.ai.strategy``) asks three questions of the state, answered here with whole
-numbers only (no float), the same at every client:
+The strategic layer (``eiapbem.ai.strategy``) asks these questions of the state, answered here with whole numbers
+only (no float), the same at every client (docs/decisions.md "War and peace" gives every number's reason):
 
 - **the board** (``board``): each power's land might (``assess.power_strength``: army factors times morale, its own
-  and its minors'), its warships, its wars and alliances and its level, read once per state;
-- **the sides of a war** (``sides``, ``strength``): what each side brings against the other.  A power's army is
-  shared among its fronts in proportion to each enemy's might at its distance (``prox``: movement points between
-  the home nations, 10.4.1 costs over the map, neutral minors let armies pass, 6.1.1); Great Britain's army is an
-  island's and counts for ``ISLAND`` percent on land.  What a level sees of the sides is its ``judgment``: ``own``
-  (the two powers' whole armies, no distance), ``allies`` (co-belligerents, the allies the defender calls and those
-  the aggressor may then call, 6.3.2, and distances) or ``coalition`` (also a second front: the strongest hostile
-  power left out of the war keeps part of its army home, ``WATCH``);
-- **what a war is worth** (``judge_war``): the chance that the enemy sues and that it sues itself (``WIN`` by the
-  ratio of the sides; at sea for a war with Great Britain, whose island is taken only by a fleet) and what each
-  outcome does to its political status (6.2.1: -3 to declare, 6.4.2: +3 for a conditional surrender accepted, +2
-  for a royal marriage B.4 at the levels whose terms ask it, -5 for surrendering, and ``BATTLES`` for the battles
-  that go the way of the chances, 000:3219-3222), held over the level's horizon (``Level.plan_months``): a point
-  held for a quarter is what victory points are made of (12.1: each economic phase's victory points follow the
-  political status), so ``worth`` counts point-quarters; the outcome arrives once the armies have marched and
-  besieged (``months_to_decide``); plus the natural alliance table's stance (15.0) as a standing aim.
-
-``declarations`` is the month's declarations of every computer power, computed alike by each of them (the
-orders are simultaneous, 6.0): coalitions first (powers allied with each other that each gain by declaring on the
-same enemy together, at the levels that weigh coalitions), then each power's best single war given those; a human's
-declaration cannot be foreseen and is not assumed.  ``war_state`` reads how a war stands for the peace decision:
-capitals and home areas held by the enemy (12.4.1 political points lost each economic phase, 12.2.1 taxes), the
-political points of the battles fought in it (the field battles the state keeps) and the balance.
+  and its minors'), its warships (``sea_power``), wars, alliances and level, read once per state;
+- **distances** (``gaps``, static per map): movement points between home nations over the ways an army may take
+  (neutral minors, 6.1.1; an ally's access or an enemy's land, 13.4); ``prox`` turns them into the share of an army
+  brought to a front, ``in_reach`` into the wars it may wage; ``menace`` and ``rival``: who threatens a power most;
+  ``partners``: two powers facing the same rival (no war between them: the balance of power);
+- **the sides of a war** (``sides``, ``strength``): each power with its allies at war with the other, and for a new
+  war the defender's allies (6.3.2); a power's army shared among its fronts (``brought``), a defender keeping
+  ``HOME`` percent at home, Britain's counting as an island's (``ISLAND``).  What a level sees is its ``judgment``:
+  ``own`` (the two powers' whole armies, no distance, no delay), ``allies`` (the above) or ``coalition`` (also a
+  second front, ``second_front``, ``WATCH``);
+- **what a war is worth** (``judge_war``, ``worth``): the chances that the enemy sues and that the power must sue
+  (``WIN`` by the ratio of the sides; a war with Britain is won at sea too), and what each outcome does to its
+  political status (6.2.1: -3 to declare; 6.4.2: +3 for a conditional surrender accepted, +2 for a royal marriage
+  B.4, ``SPOILS``, -5 for surrendering; ``BATTLES`` and ``NAVAL`` for the battles, 000:3215-3222), held over the
+  level's horizon (``Level.plan_months``) in point-quarters (12.1: each economic phase's victory points follow the
+  political status), the outcome arriving once the armies have marched and besieged (``months_to_decide``); what
+  the leader of the race loses (or wins with one's help), for its rivals (``race_leader``, ``CONTAIN``, 12.1.3); and
+  the natural alliance table's stance (15.0, ``HOSTILE``) as a standing aim;
+- **the month's declarations** (``declarations``) of every computer, computed alike by each of them (the orders are
+  simultaneous, 6.0): coalitions of allies first, then each power's best single war, joining its allies'; a human's
+  declaration cannot be foreseen and is not assumed;
+- **how a war stands** (``war_state``): capitals and home areas held by each side (12.4.1, 12.2.1) and the political
+  points of the field battles fought in it (the battles the state keeps), for the peace decision.
 """
 
 from __future__ import annotations
@@ -59,6 +59,8 @@ FAR = 30
 REACH = 17
 #: Great Britain's army, an island's, counts for this percentage on land (and an enemy's front against it as much).
 ISLAND = 50
+#: Percent of its army a power defends its home nation with at least, whatever its other fronts.
+HOME = 50
 #: The hard level's second front: the strongest hostile power left out of a war weighs this percentage of a front.
 WATCH = 35
 #: Percent chance that the enemy side gives in (sues) within a war, by the ratio of the sides (percent).
@@ -79,14 +81,18 @@ SPOILS = 300
 BATTLES = 600
 #: Political points (hundredths) of the naval battles of a war at sea to the side whose fleets are the stronger
 #: (+1 per enemy fleet beaten, at most 3, and Nelson's +1, 000:3215-3217; two or three battles a war).
-NAVAL = 600
+NAVAL = 400
 #: Warships of a navy whose defeat brings ``NAVAL`` in full (the fewer, the fewer fleets to beat).
 NAVY = 60
+#: Percent of the leader's expected loss its enemies count as their own gain (12.1.3: victory is a race; Great
+#: Britain wins when nobody reaches its level, so it counts it whole).
+CONTAIN = 50
+CONTAIN_GB = 100
 #: Months of siege before a capital falls (11.4), after the march.
 SIEGE_MONTHS = 2
 #: Political points (hundredths, each quarter of the horizon) per point of the natural alliance table's hostility
 #: (15.0): the standing aims of the powers (Great Britain against France is -10).
-HOSTILE = 12
+HOSTILE = 20
 
 
 def _table(points: tuple[tuple[int, int], ...], x: int) -> int:
@@ -221,6 +227,12 @@ class Board:
         return bool(got)
 
 
+def sea_power(state: GameState, power: str) -> int:
+    """Warships (heavy and light) of ``power``'s fleets (its own and its minors') at sea or in port."""
+    return sum(u.ships.heavy + u.ships.light for u in state.units.values()
+               if isinstance(u, Fleet) and u.location.kind in AT_SEA and power_of(state, u.nation) == power)
+
+
 _BOARDS: dict[tuple[int, int], tuple[GameState, Board]] = {}
 _KEEP = 8
 
@@ -232,17 +244,19 @@ def board(state: GameState, ctx: Any) -> Board:
     if hit is not None and hit[0] is state:
         return hit[1]
     land = {p: assess.power_strength(state, ctx, p) for p in POWERS}
-    sea = {p: 0 for p in POWERS}
-    for _, u in sorted(state.units.items()):
-        if isinstance(u, Fleet) and u.location.kind in AT_SEA:
-            owner = power_of(state, u.nation)
-            if owner in sea:
-                sea[owner] += u.ships.heavy + u.ships.light
-    b = Board(state, ctx, land, sea)
+    b = Board(state, ctx, land, {p: sea_power(state, p) for p in POWERS})
     while len(_BOARDS) >= _KEEP:
         del _BOARDS[next(iter(_BOARDS))]
     _BOARDS[key] = (state, b)
     return b
+
+
+def before_declarations(b: Board) -> Board:
+    """The board of ``b``'s state judged as before the month's declarations (no one's are among the fronts)."""
+    out = Board(b.state, b.ctx, b.land, b.sea)
+    out._memo["pending"] = {}
+    out._memo["declarations"] = {}
+    return out
 
 
 def natural_friends(state: GameState, p: str, q: str) -> bool:
@@ -251,6 +265,33 @@ def natural_friends(state: GameState, p: str, q: str) -> bool:
     if NATURAL_ALLIANCE[p][q] < 1 and NATURAL_ALLIANCE[q][p] < 1:
         return False
     return not any(a in state.powers[q].wars for a in state.powers[p].alliances)
+
+
+def menace(b: Board, q: str, p: str) -> int:
+    """How much ``q`` threatens ``p``: its might at the distance it could come from (through any land, in time:
+    ``looming``), weighed by the hostility of either toward the other (15.0); Britain's by its island's share."""
+    w = b.land[q] * looming(b, q, p) // 100 * (100 + 10 * max(0, hostility(q, p), hostility(p, q))) // 100
+    return w * ISLAND // 100 if "GB" in (p, q) else w
+
+
+def rival(b: Board, p: str) -> str | None:
+    """``p``'s rival, the strongest threat to it whatever its wars: the power that menaces it most (``menace``) among
+    those that are not its allies nor its natural friends."""
+    key = ("rival", p)
+    if key not in b._memo:
+        cands = [q for q in POWERS if q != p and q not in b.state.powers[p].alliances
+                 and not natural_friends(b.state, p, q)]
+        b._memo[key] = max(cands, key=lambda q: (menace(b, q, p), -POWERS.index(q))) if cands else None
+    got = b._memo[key]
+    return None if got is None else str(got)
+
+
+def partners(b: Board, p: str, q: str) -> bool:
+    """``p`` and ``q`` stand against the same rival (the balance of power): ``p`` declares no war on ``q``, whose
+    defeat would only serve the rival, unless ``q`` is at war with one of ``p``'s allies."""
+    r = rival(b, p)
+    return (r is not None and r != q and rival(b, q) == r
+            and not any(a in b.state.powers[q].wars for a in b.allies(p)))
 
 
 # ----------------------------------------------------------------- the sides of a war
@@ -293,7 +334,8 @@ def brought(b: Board, x: str, side: tuple[str, ...], other: tuple[str, ...], wat
 
 def strength(b: Board, side: tuple[str, ...], other: tuple[str, ...], *, home: str | None = None,
              watch: dict[str, str] | None = None) -> int:
-    """What ``side`` brings against ``other``; ``home`` fights at home, at full strength whatever the distance."""
+    """What ``side`` brings against ``other``; ``home`` fights at home, at full strength whatever the distance, and
+    with ``HOME`` percent of its army at least, whatever its other fronts (its armies come back to defend it)."""
     total = 0
     for x in side:
         w = (watch or {}).get(x)
@@ -302,13 +344,14 @@ def strength(b: Board, side: tuple[str, ...], other: tuple[str, ...], *, home: s
             fronts_ = [e for e in POWERS if e != x and e not in side and (e in fr or e in other)]
             t = sum(_weight(b, x, e) for e in fronts_) + (_weight(b, x, w, True) if w else 0)
             part = sum(_weight(b, x, e) for e in other)
-            total += b.land[x] * part // t if t else b.land[x]
+            total += max(b.land[x] * HOME // 100, b.land[x] * part // t if t else b.land[x])
         else:
             total += brought(b, x, side, other, w)
     return total
 
 
-def _order(ps: set[str] | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+def in_order(ps: set[str] | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The powers ``ps`` in the powers' fixed order (never a set's order)."""
     return tuple(p for p in POWERS if p in ps)
 
 
@@ -325,7 +368,7 @@ def sides(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = ()) -
     theirs = {q} | {a for a in b.allies(q) if p in st.powers[a].wars}
     if q not in st.powers[p].wars:
         theirs |= {a for a in b.allies(q) if a not in mine and a not in st.powers[p].alliances}
-    return _order(mine), _order(theirs)
+    return in_order(mine), in_order(theirs)
 
 
 def second_front(b: Board, p: str, mine: tuple[str, ...], theirs: tuple[str, ...]) -> str | None:
@@ -405,7 +448,7 @@ def outlook(b: Board, p: str, q: str, lvl: Level, mine: tuple[str, ...], theirs:
 
 
 def worth(b: Board, p: str, q: str, lvl: Level, win: int, lose: int, *, new: bool, share: int = 100,
-          naval: int = 0) -> int:
+          naval: int = 0, allies_in_war: tuple[str, ...] = ()) -> int:
     """Political points held over ``lvl.plan_months`` (point-quarters, hundredths) that a war of ``p`` on ``q`` with
     these chances brings: the declaration from now (when ``new``, 6.2.1), from the month the war can be decided
     (``months_to_decide``) the surrender the enemy makes or ``p`` makes (6.4.2), the battles going the way of the
@@ -418,7 +461,28 @@ def worth(b: Board, p: str, q: str, lvl: Level, win: int, lose: int, *, new: boo
     part = max(0, min(100, 3 * share - 30))
     surrender = (ACCEPT + (MARRIAGE if lvl.terms == "harsh" else 0) + SPOILS) * part // 100
     outcome = (win * surrender - lose * SURRENDER + (win - lose) * BATTLES * share // 100) // 100 + naval
+    leader = race_leader(b, p)
+    contain = CONTAIN_GB if p == "GB" else CONTAIN
+    if leader == q:
+        # 12.1.3: the first to reach its level wins, else Great Britain: what the leader loses, its rivals gain
+        theirs = (lose * (ACCEPT + MARRIAGE) - win * SURRENDER - (win - lose) * BATTLES) // 100 - naval
+        outcome -= theirs * contain // 100 * min(100, 2 * share) // 100
+    elif leader is not None and leader in allies_in_war:
+        # ... and what it wins with p's help, they lose
+        ours = (win * (ACCEPT + MARRIAGE + SPOILS) - lose * SURRENDER + (win - lose) * BATTLES) // 100
+        outcome -= ours * contain // 100 * share // 100
     return (-cost * h + outcome * (h - t)) // 3 + HOSTILE * max(0, hostility(p, q)) * h // 3
+
+
+def race_leader(b: Board, p: str) -> str | None:
+    """The power that leads the race for victory ahead of ``p``: the highest political status of the powers but
+    ``p`` (the status earns each quarter's victory points, 12.1; ties by the percentage of the level, 12.1.3), if
+    above ``p``'s; None if ``p`` leads."""
+    from eiapbem.rules.economy.victory import percentages
+
+    pct = percentages(b.state)
+    first = max((x for x in POWERS if x != p), key=lambda x: (b.status(x), pct[x], -POWERS.index(x)))
+    return first if b.status(first) > b.status(p) else None
 
 
 def judge_war(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = ()) -> Judgement:
@@ -427,17 +491,18 @@ def judge_war(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = (
     r, win, lose, share, naval = outlook(b, p, q, lvl, mine, theirs)
     new = q not in b.state.powers[p].wars
     return Judgement(p, q, mine, theirs, r, win, lose, share, naval,
-                     worth(b, p, q, lvl, win, lose, new=new, share=share, naval=naval))
+                     worth(b, p, q, lvl, win, lose, new=new, share=share, naval=naval, allies_in_war=mine))
 
 
 def candidates(b: Board, p: str, lvl: Level) -> tuple[str, ...]:
     """The major powers ``p`` weighs a declaration on this month: within reach, not allies, not at war with it, not
-    natural friends, allowed by 6.2.2; the ``lvl.plan_candidates`` most hostile (then strongest, then by order)."""
+    natural friends nor partners against its rival (``partners``), allowed by 6.2.2; the ``lvl.plan_candidates`` most
+    hostile (then strongest, then by order)."""
     ps = b.state.powers[p]
     if ps.must_sue_for_peace or status_box(b.ctx, ps.political_status)["zone"] == "fiasco":
         return ()
     out = [q for q in POWERS if q != p and q not in ps.alliances and q not in ps.wars and in_reach(b, p, q)
-           and not natural_friends(b.state, p, q) and b.may_declare(p, q)]
+           and not natural_friends(b.state, p, q) and not partners(b, p, q) and b.may_declare(p, q)]
     out.sort(key=lambda q: (-hostility(p, q), -b.land[q], POWERS.index(q)))
     return tuple(out[:lvl.plan_candidates])
 
@@ -565,7 +630,8 @@ def war_state(b: Board, p: str, e: str) -> WarState:
                     battle_points(b, p, e, w.since.index))
 
 
-__all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "WIN", "WarState", "battle_points", "board", "brought",
-           "candidates", "chance", "declarations", "gaps", "hostility", "in_reach", "judge_war", "looming", "months_to_decide",
-           "natural_friends", "outlook", "passage", "prox", "ratio", "second_front", "sides", "strength", "war_state",
-           "worth"]
+__all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "WIN", "WarState", "battle_points",
+           "before_declarations", "board", "brought", "candidates", "chance", "declarations", "gaps", "hostility",
+           "in_order", "in_reach", "judge_war", "looming", "menace", "months_to_decide", "natural_friends",
+           "outlook", "partners", "passage", "prox", "race_leader", "ratio", "rival", "sea_power", "second_front",
+           "sides", "strength", "war_state", "worth"]

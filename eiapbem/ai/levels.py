@@ -189,27 +189,42 @@ class Level:
     #: Cossack and Freikorps raids (``eiapbem.ai.raids``): "depots" (destroy depots, take empty cities), "supply"
     #: (also cut the enemy's supply chains) or "safe" (also end out of the enemy corps' reach); "" for none.
     raids: str = "safe"
+    # --- operations (``eiapbem.ai.armies``, ``eiapbem.ai.operations``, ``eiapbem.ai.odds``, issue 28 item 2) ---
+    #: How it judges a battle (``eiapbem.ai.odds``): "factors", "strength" (with the corps next to it) or "search"
+    #: (and plays an uncertain battle forward ``samples`` times, fighting it when it wins ``win_share`` percent).
+    judge: str = "search"
+    samples: int = 6
+    win_share: int = 60
+    #: Armies formed under its best leaders, and the goals each weighs (nearest first).
+    armies: int = 3
+    plans: int = 8
+    #: Factors kept inside a national capital's city while enemy field forces are within reach.
+    garrison: int = 4
+    #: The expected forage loss per corps (hundredths of a factor) it accepts where a march ends.
+    forage_risk: int = 15
 
 
 
 LEVELS: dict[PlayerKind, Level] = {
     PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random",
-                              land="greedy", attack_odds=100, assault_odds=300, horizon=12,
+                              land="greedy", attack_odds=120, assault_odds=300, horizon=6,
                               judgment="own", plan_months=12, plan_candidates=2, weary_months=12, subsidy_share=10,
                               seek_alliances=1, manipulations=0, invest_share=0, terms="plain", deny_trade=False,
-                              blockade_ratio=0, attack_ratio=0, invasion_corps=0, invade_minors=False, forced_march=0,
-                              raids="depots", minor_war_ratio=0),
+                              blockade_ratio=120, attack_ratio=120, invasion_corps=1, invade_minors=False, forced_march=0,
+                              raids="depots", minor_war_ratio=0, judge="factors", samples=0, armies=1, plans=3,
+                              garrison=2, forage_risk=150),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
                                 land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
-                                defend_capital=True, depots=True, objectives=5, horizon=6, crowd=2,
+                                defend_capital=True, depots=True, objectives=5, horizon=9, crowd=2,
                                 ship_share=10, counters=True,
                                 judgment="allies", plan_months=18, plan_candidates=3, weary_months=10,
                                 subsidy_share=25, seek_alliances=2, manipulations=1, invest_share=5, terms="harsh",
                                 deny_trade=False, blockade_ratio=200, attack_ratio=200, invasion_corps=2,
-                                forced_march=10, raids="supply"),
+                                forced_march=10, raids="supply", judge="strength", samples=0, armies=2, plans=5,
+                                garrison=3, forage_risk=60),
     PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
-                              land="concentrate", attack_odds=150, assault_odds=200, retreat_odds=150,
-                              defend_capital=True, depots=True, objectives=8, horizon=8, gather=True, sortie=True, crowd=2, city_garrisons=1,
+                              land="concentrate", attack_odds=130, assault_odds=200, retreat_odds=150,
+                              defend_capital=True, depots=True, objectives=8, horizon=12, gather=True, sortie=True, crowd=2, city_garrisons=1,
                               ship_share=15, counters=True, manipulation=True, seek_alliances=3,
                               sure_terms=True, weigh_runners=True, runner_ratio=0),
 }
@@ -218,14 +233,16 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 9, "ai-medium": 9, "ai-hard": 9}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 11, "ai-medium": 11, "ai-hard": 11}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
 # a natural friend, wars on neutral minors; 8: "Accept control of" (6.6), the hard level weighs who would run a minor,
-# no two computers on one minor (6.6.3), Turkish feudal corps (13.2.3), a lost capital counts as losing; 9: the war
-# plan (ai.strategy: declarations, coalitions, alliances, subsidies, peace by what a war is worth); an
-# obligation the plans leave open is met from the rules' list of possible actions (``ai.meet_obligations``)
+# no two computers on one minor (6.6.3), Turkish feudal corps (13.2.3), a lost capital counts as losing; 9: an
+# obligation the plans leave open is met from the rules' list of possible actions (``ai.meet_obligations``); 10: the
+# war plan (ai.strategy: declarations, coalitions, alliances, subsidies, peace by what a war is worth); 11: armies,
+# goals, supply-aware marches, garrisons, proportionate answers and judged battles (issue 28 item 2), the loser
+# foreseeing the victor's terms
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -6,7 +6,7 @@ corps landing from ships), and it must then forage with +1 to the die, whatever 
 slot, before its land plan (``eiapbem.ai.land``) moves the rest:
 
 1. **its capital in time**: a national capital the enemy can reach in its next land slot (enemy field strength
-   within ``land.LOCAL`` movement points more than the power's and its allies' forces standing there): corps
+   within ``moves.LOCAL`` movement points more than the power's and its allies' forces standing there): corps
    that cannot reach it this slot at their normal allowance but can with the extra point march into it (into
    the city if no one holds it), nearest first, until the forces there balance the threat;
 2. **a battle at the odds**: an enemy stack outside a city (in winter only in the power's own territory, as
@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 import eiapbem.ai.assess as assess
-import eiapbem.ai.land as land
+import eiapbem.ai.moves as moves
 from eiapbem.rules import supply
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.movement import MoveUnit, allowance, counter_kind
@@ -93,24 +93,24 @@ def capitals(b: Any, lvl: Any) -> None:
     for cap in assess.capitals(ctx, power):
         if not lvl.defend_capital or b.state.movement_over:
             return
-        threat = assess.enemy_forces_near(b.state, ctx, cap, power, land.LOCAL)
+        threat = assess.enemy_forces_near(b.state, ctx, cap, power, moves.LOCAL)
         here = assess.forces_in(b.state, ctx, cap, power)
         if threat <= here.own + here.friends:
             continue
         need = threat - here.own - here.friends
-        near = sorted((d, c.id) for c in land.movers(b) if c.location.site != cap and may_force(b, c)
-                      and (d := assess.distance(ctx, c.location.site, cap)) is not None and d <= land.LOCAL + 1)
+        near = sorted((d, c.id) for c in moves.movers(b) if c.location.site != cap and may_force(b, c)
+                      and (d := assess.distance(ctx, c.location.site, cap)) is not None and d <= moves.LOCAL + 1)
         for _, cid in near:
             if need <= 0:
                 break
             c = b.state.units[cid]
-            path = land.route(b, c, cap)
-            if not path or land.reach(b, c, path)[-1:] == [cap]:
+            path = moves.route(b, c, cap)
+            if not path or moves.reach(b, c, path)[-1:] == [cap]:
                 continue  # it arrives anyway (the land plan sends it) or cannot get there
-            legs = land.reach(b, c, path, forced=True)
+            legs = moves.reach(b, c, path, forced=True)
             if legs[-1:] != [cap]:
                 continue
-            empty = not land._own_inside(b, cap) and cap not in land.stops(b.state, power)
+            empty = not moves.own_inside(b, cap) and cap not in moves.stops(b.state, power)
             if _go(b, lvl, [(c, legs, True, empty)]):
                 need -= assess.factor_strength(b.state, ctx, c)
 
@@ -120,11 +120,11 @@ def strike(b: Any, lvl: Any) -> None:
     st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
     winter = st.date.month in supply.WINTER_MONTHS
     best: tuple[int, str, list] | None = None
-    movers = land.movers(b)
+    movers = moves.movers(b)
     for area in sorted({c.location.site for c in assess.enemy_field_corps(st, power)}):
         if winter and not own_territory(st, m, area, power):
             continue
-        field = land.field_enemy(b, area)
+        field = moves.field_enemy(b, area)
         if not field:
             continue
         plain: list[tuple[Corps, list[str], bool, bool]] = []
@@ -135,12 +135,12 @@ def strike(b: Any, lvl: Any) -> None:
             d = assess.distance(ctx, c.location.site, area)
             if d is None or d > allowance(st, ctx, c) + forces.FORCED_MARCH_BONUS + 2:
                 continue  # a cheap bound before the route (river and crossing costs come on top)
-            path = land.route(b, c, area)
+            path = moves.route(b, c, area)
             if not path:
                 continue
-            if land.reach(b, c, path)[-1:] == [area]:
+            if moves.reach(b, c, path)[-1:] == [area]:
                 plain.append((c, list(path), False, False))
-            elif may_force(b, c) and (legs := land.reach(b, c, path, forced=True))[-1:] == [area]:
+            elif may_force(b, c) and (legs := moves.reach(b, c, path, forced=True))[-1:] == [area]:
                 extra.append((c, legs, True, False))
         if not extra:
             continue

@@ -19,7 +19,8 @@
 7. invasions (levels with ``invasion_corps``, one at a time): before 2-6, up to ``invasion_corps`` corps of a
    port with a fleet of warships (their escort), the port not blockaded, board its fleets, largest first, each
    where room is left (8.6), and the stack sails to a sea area next to a coastal area held by a nation at war
-   with the power (an enemy major or a minor it acts for; a neutral minor at war with it, 6.15, with
+   with the power (or, for corps no land route takes to the war, an island's, next to a coastal area the power
+   or an ally fighting its enemies holds, nearest a war aim by land, where they land to join the war) (an enemy major or a minor it acts for; a neutral minor at war with it, 6.15, with
    ``invade_minors``), by sea areas where any enemy fleet that could intercept it (8.5.3, ``threat``) is
    outnumbered by the escort's warships by ``blockade_ratio``; the area has no enemy outside its city and fewer
    enemy field factors within 3 movement points, plus the forces inside its city, than the corps bring, at war
@@ -29,6 +30,12 @@
    to the nearest port with its fleet, and a stack in a port where such corps stand stays there (``_waits``)
    instead of blockading when it could carry them to a target (a war of this month included).
 
+8. ferries struck (``strike_ferries``; levels with a ``blockade_ratio``): an enemy stack at sea carrying corps (they
+   land in its land phase) is attacked by the nearest stack that outnumbers it by ``attack_ratio``;
+9. ferries stopped at their port (``interdict``): the port an enemy ferries corps from toward the power's coast is
+   blockaded by the nearest stack that can hold it, so the ferry is intercepted as it leaves (8.5.4, 8.8);
+   both come before the blockades of 4.
+
 Each move is tried through the rules (``Builder.try_``); a refused one is shortened to
 the sea areas the fleet can reach this slot, or dropped.
 """
@@ -37,6 +44,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from eiapbem.rules import relations, supply
 from eiapbem.rules.model import Corps, Fleet, Location, LocationKind
 from eiapbem.rules.naval import graph
 from eiapbem.rules.naval.attack import NavalAttack, SetOrders, attackers, defenders
@@ -140,8 +148,11 @@ def plan(b: Any, lvl: Any) -> None:
         if f.location.kind in (PORT, BOX) and warships(f) and f.id not in orders:
             b.try_(SetOrders(fleet=f.id, intercept=True))
     invade(b, lvl)  # 7.
-    done: set[Location] = set()
     taken = {f.location.site for f in _own_fleets(b) if f.location.kind is BOX and warships(f)}
+    if lvl.blockade_ratio and b.state.powers[b.power].wars:
+        strike_ferries(b, lvl)  # 8.
+        interdict(b, lvl, taken)  # 9.
+    done: set[Location] = set()
     for f in _own_fleets(b):
         f = b.state.units[f.id]
         if f.location in done or may_continue(b.state, f) is not None or f.id in b.state.naval_moves:
@@ -169,6 +180,113 @@ def plan(b: Any, lvl: Any) -> None:
                     break
     if lvl.attack_ratio:
         _attack(b, lvl)
+
+
+# ----------------------------------------------------------------- enemy ferries (8.5, 8.6, 8.10)
+
+
+def _stack_at(b: Any, loc: Location) -> tuple[list[Fleet], int]:
+    """The power's fleets at ``loc`` that may still move, and their warships."""
+    mine = [g for g in fleets_at(b.state, loc) if controller(b.state, g) == b.power and g.id not in b.state.naval_moves
+            and may_continue(b.state, g) is None]
+    return mine, sum(warships(g) for g in mine)
+
+
+def _carrying(b: Any, f: Fleet) -> bool:
+    """``f`` carries a corps (8.6)."""
+    here = Location(LocationKind.ABOARD, f.id)
+    return any(isinstance(u, Corps) and u.location == here for u in b.state.units.values())
+
+
+def _sail_to(b: Any, f: Fleet, goal: Location) -> bool:
+    path = graph.path_to(b.state, b.ctx.map, f.location, goal)
+    if not path or sum(1 for p in path if p.kind is SEA) > graph.NAVAL_ALLOWANCE:
+        return False
+    names = [graph.place_name(p) for p in path if p.kind is not BOX or p == path[-1]]
+    return b.try_(MoveFleet(fleet=f.id, path=",".join(names), stack=True))
+
+
+def strike_ferries(b: Any, lvl: Any) -> None:
+    """8.10: an enemy stack at sea with corps aboard (they land in its land phase, 10.4.5) is attacked by the power's
+    nearest stack within this slot's reach that outnumbers its warships by the level's ``attack_ratio``, one
+    combat at a time."""
+    st, m = b.state, b.ctx.map
+    ferries = sorted({f.location for f in st.units.values() if isinstance(f, Fleet) and f.location.kind is SEA
+                      and controller(st, f) != b.power and relations.at_war(st, b.power, controller(st, f))
+                      and _carrying(b, f)}, key=str)
+    for loc in ferries:
+        if b.state.pending:
+            return
+        enemy = sum(warships(g) for g in enemy_fleets_at(b.state, loc, b.power))
+        options = []
+        for f in _own_fleets(b):
+            mine, own = _stack_at(b, f.location)
+            if not mine or own * 100 < max(1, enemy) * lvl.attack_ratio:
+                continue
+            d = graph.distances(b.state, m, f.location).get(loc)
+            if d is not None and d <= graph.NAVAL_ALLOWANCE:
+                options.append((d, f.id))
+        for _, fid in sorted(options):
+            f = b.state.units[fid]
+            if f.location == loc or _sail_to(b, f, loc):
+                b.try_(NavalAttack(place=graph.place_name(loc)))
+                break
+
+
+def ferry_ports(b: Any) -> list[str]:
+    """Ports from which an enemy ferries corps: held by a power at war with this one (or holding its fleets), an enemy
+    fleet there with room for a corps (8.6.2) and an enemy corps in the port's area or aboard; nearest the power's
+    coast first (the sea distance from the port to a sea area of a coastal area of its territory)."""
+    from eiapbem.rules.land.depots import own_territory
+    from eiapbem.rules.naval.transport import room
+
+    st, m = b.state, b.ctx.map
+    coast = {s for a in m.cities() if m.area(a).port is not None and own_territory(st, m, a, b.power)
+             for s in m.area(a).port.seas}
+    out = []
+    for loc in sorted({f.location for f in st.units.values() if isinstance(f, Fleet) and f.location.kind is PORT}, key=str):
+        enemy = [f for f in fleets_at(st, loc) if controller(st, f) != b.power
+                 and relations.at_war(st, b.power, controller(st, f))]
+        if not enemy or not any(room(f)[0] for f in enemy):
+            continue
+        corps_here = any(isinstance(u, Corps) and u.factors.total and u.location.site == loc.site
+                         and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
+                         and relations.at_war(st, b.power, controller(st, u)) for u in st.units.values())
+        if not corps_here and not any(_carrying(b, f) for f in enemy):
+            continue
+        seas = m.area(loc.site).port.seas
+        near = min((0 if s in coast else 1 if any(n in coast for n in m.sea_neighbours(s)) else 9 for s in seas),
+                   default=9)
+        if near <= 1:
+            out.append((near, loc.site))
+    return [p for _, p in sorted(out)]
+
+
+def interdict(b: Any, lvl: Any, taken: set[str]) -> None:
+    """8.5.4, 8.8: the port an enemy ferries corps from toward the power's coast (``ferry_ports``) is blockaded by the
+    power's nearest stack that can reach its box this slot and hold it (its warships ``blockade_ratio`` percent of the
+    enemy's in the port, its box and the seas around, ``threat``): a fleet leaving a blockaded port is intercepted
+    there at once, so the ferry is stopped or fought."""
+    st, m = b.state, b.ctx.map
+    for port in ferry_ports(b):
+        if port in taken:
+            continue
+        box = Location(BOX, port)
+        enemy = threat(st, m, b.power, box) + sum(warships(f) for f in enemy_fleets_at(st, Location(PORT, port), b.power))
+        options = []
+        for f in _own_fleets(b):
+            if f.location.kind is BOX and f.location.site in taken:
+                continue
+            mine, own = _stack_at(b, f.location)
+            if not mine or own * 100 < max(1, enemy) * lvl.blockade_ratio:
+                continue
+            d = graph.distances(b.state, m, f.location).get(box)
+            if d is not None and d <= graph.NAVAL_ALLOWANCE:
+                options.append((d, f.id))
+        for _, fid in sorted(options):
+            if _sail_to(b, b.state.units[fid], box):
+                taken.add(port)
+                break
 
 
 # ----------------------------------------------------------------- invasions (8.6, 10.4.5)
@@ -203,13 +321,17 @@ def _escorted(b: Any, lvl: Any, loc: Location, escort: int) -> bool:
 
 
 def invasion_targets(b: Any, lvl: Any, corps_ids: list[str], start: Location, escort: int = 0, *,
-                     fresh: bool = False) -> list[tuple[str, str]]:
+                     fresh: bool = False, friendly: bool = False) -> list[tuple[str, str]]:
     """(sea area, coastal area) within this slot's movement from ``start`` where the corps ``corps_ids`` may land
     together: the area held by a nation at war with the power (an enemy major, a minor it acts for, or, with the
     level's ``invade_minors``, a neutral minor the power is at war with, 6.15), the war older than this month, no
     enemy outside its city, fewer enemy field factors within 3 movement points plus the forces inside its city than
     the corps bring, no enemy fleet in or next to its sea that the ``escort`` warships do not outnumber by the level's
     ``blockade_ratio`` (``threat``); weakest defence first, then nearest.  With ``fresh`` a war of this month counts.
+    With ``friendly`` (corps no land route takes to the war, an island's) come after them the coastal areas held by
+    the power or an ally at war with its enemies that it may enter (13.4.1), with fewer enemy field factors within 3
+    movement points than the corps bring, nearest by land to one of its war aims (``ai.strategy``) first: the corps
+    land there to join the war on land.
     """
     import eiapbem.ai.assess as assess
     from eiapbem.rules.control import area_holder
@@ -235,8 +357,43 @@ def invasion_targets(b: Any, lvl: Any, corps_ids: list[str], start: Location, es
                 continue
             near = assess.enemy_forces_near(state, b.ctx, area, b.power, within=3) + f.enemy_city
             if near < strength:
-                out.append((near, d, area, loc.site))
-    return [(sea, area) for _, _, area, sea in sorted(out)]
+                out.append((0, near, d, area, loc.site))
+    if friendly:
+        out += _friendly_landings(b, lvl, start, escort, strength)
+    return [(sea, area) for *_, area, sea in sorted(out)]
+
+
+def _friendly_landings(b: Any, lvl: Any, start: Location, escort: int, strength: int) -> list[tuple]:
+    """(1, land distance to the nearest war aim, sea distance, area, sea) for ``invasion_targets(friendly=True)``."""
+    import eiapbem.ai.assess as assess
+    import eiapbem.ai.strategy as strategy
+    from eiapbem.rules.control import area_holder
+    from eiapbem.rules.land.common import may_enter_territory
+    from eiapbem.rules.relations import allied, at_war, power_of
+
+    state, m = b.state, b.ctx.map
+    aims = [a.area for a in strategy.war_plan(state, b.power, lvl, b.ctx).aims]
+    enemies = set(state.powers[b.power].wars)
+    war = _war_lands(b)
+    out = []
+    for loc, d in graph.distances(state, m, start).items():
+        if loc.kind is not SEA or d > graph.NAVAL_ALLOWANCE or not _escorted(b, lvl, loc, escort):
+            continue
+        for area in m.coastal_areas(loc.site):
+            holder = power_of(state, area_holder(state, b.ctx, area))
+            if holder != b.power and not (holder is not None and allied(state, b.power, holder)
+                                          and any(at_war(state, holder, e) for e in enemies)):
+                continue
+            if area not in war or may_enter_territory(state, m, area, b.power) \
+                    or assess.forces_in(state, b.ctx, area, b.power).enemy:
+                continue
+            if assess.enemy_forces_near(state, b.ctx, area, b.power, within=3) >= strength:
+                continue
+            far = assess.distances_from(b.ctx, area)
+            to_aim = min((far[a] for a in aims if a in far), default=None)
+            if to_aim is not None:
+                out.append((1, to_aim, d, area, loc.site))
+    return out
 
 
 def _boarding(b: Any, lvl: Any, port: str) -> list[tuple[str, str]]:
@@ -285,6 +442,7 @@ def stage(b: Any, lvl: Any) -> None:
     naval slot (8.6.1 needs corps and fleet in the same port)."""
     import eiapbem.ai.assess as assess
     import eiapbem.ai.land as land
+    import eiapbem.ai.moves as moves
 
     if not lvl.invasion_corps or not (b.state.powers[b.power].wars or b.state.powers[b.power].minor_wars) \
             or b.state.movement_over:
@@ -295,18 +453,45 @@ def stage(b: Any, lvl: Any) -> None:
     if not ports or not found:
         return
     seen: list[dict[str, int]] = []  # the land reachable from one corps is that of every corps inside it
-    for c in land.movers(b):
+    for c in moves.movers(b):
         if c.location.site in ports:
             continue
         far = next((r for r in seen if c.location.site in r), None)
         if far is None:  # over land and the crossing arrows open now (options, enemy fleets), territory allowing
-            far = land.costs_from(b, c, land.MAX_ROUTE * 2)
+            far = moves.costs_from(b, c, moves.MAX_ROUTE * 2)
             seen.append(far)
         if any(a in far for a in found):
             continue
         near = sorted((assess.distance(b.ctx, c.location.site, p) or 0, p) for p in ports if p in far)
         if near:
-            land.advance(b, b.state.units[c.id], near[0][1])
+            moves.advance(b, b.state.units[c.id], near[0][1])
+
+
+def _war_lands(b: Any) -> frozenset[str]:
+    """The land areas from which some enemy target (``land.targets``) can be reached by land, over the crossing
+    arrows open now to the power (the land of the war, as against an island's)."""
+    import eiapbem.ai.land as land
+    st, m = b.state, b.ctx.map
+    seen = {t.area for t in land.targets(b)}
+    frontier = sorted(seen)
+    while frontier:
+        nxt = []
+        for a in frontier:
+            nbs = set(m.land_neighbours(a))
+            for x in m.crossings_at(a):
+                if (x.optional is None or getattr(st.options, f"use_{x.optional}_sea_crossing", False)) \
+                        and not supply.enemy_fleet_in_sea(st, x.sea, b.power):
+                    nbs.add(x.other_end(a))
+            for n in sorted(nbs - seen):
+                seen.add(n)
+                nxt.append(n)
+        frontier = nxt
+    return frozenset(seen)
+
+
+def _land_route_to_war(b: Any, area: str) -> bool:
+    """Some enemy target can be reached from ``area`` by land (``_war_lands``)."""
+    return area in _war_lands(b)
 
 
 def invade(b: Any, lvl: Any) -> None:
@@ -335,7 +520,8 @@ def _sail(b: Any, lvl: Any, f: Fleet, group: list[tuple[str, str]]) -> bool:
 
     escort = sum(warships(g) for g in fleets_at(b.state, f.location) if controller(b.state, g) == b.power
                  and g.id not in b.state.naval_moves and may_continue(b.state, g) is None)
-    for sea, _area in invasion_targets(b, lvl, [cid for _, cid in group], f.location, escort)[:3]:
+    island = not _land_route_to_war(b, f.location.site)
+    for sea, _area in invasion_targets(b, lvl, [cid for _, cid in group], f.location, escort, friendly=island)[:3]:
         path = graph.path_to(b.state, b.ctx.map, f.location, Location(SEA, sea))
         # no enemy fleet the escort does not clearly outnumber can intercept it on the way (8.5.3): a lost battle
         # could sink the corps with its ships

@@ -48,10 +48,10 @@ DANGER = 4
 
 def raiders(b: Any) -> list[Corps]:
     """The power's Cossacks and Freikorps that may still move: on the map, not in a besieged city, not halted
-    (``land.movers``; among enemy forces too: they need not stop there, 10.4.2)."""
-    import eiapbem.ai.land as land
+    (``moves.movers``; among enemy forces too: they need not stop there, 10.4.2)."""
+    import eiapbem.ai.moves as moves
 
-    return land.movers(b, engaged=True, raiders=True)
+    return moves.movers(b, engaged=True, raiders=True)
 
 
 def _enemy_field(b: Any, area: str) -> bool:

@@ -38,7 +38,7 @@ from typing import Any
 
 import eiapbem.ai.assess as assess
 import eiapbem.ai.judge as judge
-from eiapbem.ai.levels import Level
+from eiapbem.ai.levels import Level, level
 from eiapbem.rules.control import city_holder
 from eiapbem.rules.diplomacy import peace as peace_rules
 from eiapbem.rules.diplomacy.alliances import alliance_barred
@@ -140,13 +140,13 @@ def _plan(b: judge.Board, p: str, lvl: Level) -> WarPlan:
         declare = judge.declarations(b).get(p)
     else:
         declare = _own_choice(b, p, lvl)
-    enemies = judge._order(set(wars) | ({declare} if declare else set()))
+    enemies = judge.in_order(set(wars) | ({declare} if declare else set()))
     judged = tuple(judge.judge_war(b, p, e, lvl) for e in enemies)
     sue, informal, accept = _peace(b, p, lvl, judged)
     aims = _aims(b, p, enemies, lvl)
     return WarPlan(
         power=p, enemies=enemies, main_enemy=_main_enemy(b, p, enemies, aims, judged), aims=aims,
-        friends=_friends(b, p), peace=judge._order({e for e, _ in sue} | set(informal)), declare=declare,
+        friends=_friends(b, p), peace=judge.in_order({e for e, _ in sue} | set(informal)), declare=declare,
         threat=threat(b, p), sue=sue, informal=informal, accept_informal=accept,
         alliances=_alliances(b, p, lvl), subsidies=_subsidies(b, p, lvl, enemies), wars=judged)
 
@@ -166,25 +166,13 @@ def _own_choice(b: judge.Board, p: str, lvl: Level) -> str | None:
 
 
 def threat(b: judge.Board, p: str) -> str | None:
-    """The strongest power that could attack ``p``: its most dangerous enemy when at war, else the strongest power that
-    is not an ally nor a natural friend, weighed by the distance it would come from (through any land, in time:
-    ``judge.looming``) and by hostility (15.0)."""
-    best: tuple[int, int, str] | None = None
+    """The strongest power that could attack ``p``: its most dangerous enemy when at war, else its rival
+    (``judge.rival``: the strongest power not an ally nor a natural friend, by the distance it would come from and
+    by hostility)."""
     wars = b.wars(p)
-    for q in POWERS:
-        if q == p or q in b.state.powers[p].alliances:
-            continue
-        if wars and q not in wars:
-            continue
-        if not wars and judge.natural_friends(b.state, p, q):
-            continue
-        w = b.land[q] * judge.looming(b, q, p) // 100 * (100 + 10 * max(0, judge.hostility(q, p), judge.hostility(p, q))) // 100
-        if "GB" in (p, q):
-            w = w * judge.ISLAND // 100
-        key = (w, -POWERS.index(q), q)
-        if best is None or key > best:
-            best = key
-    return None if best is None else best[2]
+    if not wars:
+        return judge.rival(b, p)
+    return max(wars, key=lambda q: (judge.menace(b, q, p), -POWERS.index(q)))
 
 
 def overawed(b: judge.Board, p: str, t: str) -> bool:
@@ -232,17 +220,17 @@ def _friends(b: judge.Board, p: str) -> tuple[str, ...]:
 
 
 def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
-    """Money to the allies at war with one of ``p``'s enemies (or declaring on it this month), else to those facing
-    the same threat: the level's share of the treasury above ``RESERVE``, shared by their might (6.12)."""
+    """Money to the allies poorer than ``p`` at war with one of its enemies (or declaring on it this month), else to
+    those facing the same threat: the level's share of the treasury above ``RESERVE``, shared by their might (6.12)."""
     pool = (b.state.powers[p].treasury - RESERVE) * lvl.subsidy_share // 100
     if pool < LEAST_GIFT:
         return ()
     joint = judge.declarations(b)
-    fighting = [a for a in b.allies(p)
-                if any(e in b.state.powers[a].wars or joint.get(a) == e for e in enemies)]
+    poorer = [a for a in b.allies(p) if b.state.powers[a].treasury < b.state.powers[p].treasury]
+    fighting = [a for a in poorer if any(e in b.state.powers[a].wars or joint.get(a) == e for e in enemies)]
     if not fighting:  # at peace with them: the allies that face the same threat, to stand against it
         t = threat(b, p)
-        fighting = [a for a in b.allies(p) if t is not None and threat(b, a) == t]
+        fighting = [a for a in poorer if t is not None and threat(b, a) == t]
     weights = {a: max(1, b.land[a]) for a in fighting}
     total = sum(weights.values())
     out = []
@@ -256,15 +244,23 @@ def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> 
 # ----------------------------------------------------------------- peace
 
 
+#: The conditional terms a computer victor asks first, by its level's ``terms`` (``ai.diplomacy``); a human's are
+#: taken to be a province's (its settings are sealed, issue 16).
+VICTOR_TERMS = {"plain": ("B.2", "B.3"), "harsh": ("B.4", "B.6")}
+HUMAN_TERMS = ("B.6",)
+
+
+def victor_terms(state: GameState, e: str) -> tuple[str, ...]:
+    """The conditional terms ``e`` would take as victor (the Victory Conditions Screen is each power's own, sealed
+    and cleared each month, so a computer's is foreseen by its level, not read)."""
+    kind = state.powers[e].controller
+    return HUMAN_TERMS if kind is PlayerKind.HUMAN else VICTOR_TERMS[level(kind).terms]
+
+
 def surrender_cost(b: judge.Board, p: str, e: str) -> int:
     """Political points (hundredths) ``p`` gives up by surrendering conditionally to ``e``: -5 (6.4.2) and the terms
-    ``e`` would take (a computer's are its standing orders; a human's are taken to cede a province)."""
-    st = b.state
-    cost = judge.SURRENDER
-    if st.powers[e].controller is PlayerKind.HUMAN:
-        return cost + TERM_COST["B.6"]
-    s = peace_rules.settings(st, e, p)
-    return cost + sum(TERM_COST.get(t, 0) for t in s.terms[:2])
+    ``e`` would take (``victor_terms``)."""
+    return judge.SURRENDER + sum(TERM_COST.get(t, 0) for t in victor_terms(b.state, e))
 
 
 def chances(ws: judge.WarState, j: judge.Judgement, lvl: Level) -> tuple[int, int]:
@@ -293,7 +289,7 @@ def going_on(b: judge.Board, p: str, e: str, lvl: Level, j: judge.Judgement) -> 
     three home areas held by the enemy, 12.2.1), the battles lost at the rate they have been lost."""
     ws = judge.war_state(b, p, e)
     win, lose = chances(ws, j, lvl)
-    value = judge.worth(b, p, e, lvl, win, lose, new=False, share=j.share, naval=j.naval)
+    value = judge.worth(b, p, e, lvl, win, lose, new=False, share=j.share, naval=j.naval, allies_in_war=j.mine)
     drift = -100 * ws.capitals_lost - 100 * (1 if ws.capitals_lost else 0) - 100 * (ws.areas_lost // 3)
     drift += 300 * ws.battles // max(3, ws.months) if ws.battles < 0 else 0
     quarters = max(1, lvl.plan_months // 3)
@@ -337,14 +333,14 @@ def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ..
     if sue and peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
         # 6.4.2: suing an enemy with no forces inside means suing every enemy at once: only when every war is lost
         if all(e in sue or e in informal for e in ps.wars):
-            sue = {e: sue.get(e, False) for e in judge._order(tuple(ps.wars))}
+            sue = {e: sue.get(e, False) for e in judge.in_order(tuple(ps.wars))}
             informal = []
         else:
             sue = {e: a for e, a in sue.items() if peace_rules.victor_forces_inside(st, b.ctx, e, p)}
             if peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
                 sue = {}
     informal = [e for e in informal if e not in sue]
-    return tuple((e, sue[e]) for e in judge._order(tuple(sue))), tuple(informal), tuple(accept)
+    return tuple((e, sue[e]) for e in judge.in_order(tuple(sue))), tuple(informal), tuple(accept)
 
 
 def _would_accept_informal(b: judge.Board, e: str, p: str) -> bool:
@@ -443,4 +439,4 @@ def _main_enemy(b: judge.Board, p: str, enemies: tuple[str, ...], aims: tuple[Ai
     return max(enemies, key=value)
 
 
-__all__ = ["Aim", "RESERVE", "WarPlan", "going_on", "surrender_cost", "threat", "war_plan"]
+__all__ = ["Aim", "RESERVE", "WarPlan", "going_on", "surrender_cost", "threat", "victor_terms", "war_plan"]

@@ -1,0 +1,184 @@
+"""The computer's armies: corps gathered under its best leaders, and the goal each marches on (issue 28 item 2).
+
+A power's corps free for the field (after its capitals' garrisons and its answers to incursions,
+``eiapbem.ai.operations``) are gathered into at most ``Level.armies`` armies:
+
+- **heads**: the corps its best leaders ride with, best first by tactical plus strategic rating, then seniority
+  (13.8.6: the most senior leader commands, so a lesser leader of higher seniority is not made a head while a
+  better one is near: heads within ``JOIN`` movement points of a better head join it);
+- **members**: every other free corps joins the nearest head within the level's ``horizon`` movement points; the
+  rest are the reserve, which rests where it is supplied (``operations.rest``).
+
+Each army then takes the goal it does best (``goal``), weighing at most ``Level.plans`` candidates nearest first:
+
+- an enemy stack in the field: worth 1, and 1 more per ``STACK_FACTORS`` of its factors (each corps of a beaten enemy
+  costs it political points, 11.2.10, and its factors are what makes the war), ``INVADER`` more in the power's own
+  territory (twice that in its home nation);
+- a war aim of the power's war plan (``ai.strategy.war_plan``): worth the political points it weighs there;
+
+scored as worth x (the army's strength against what the goal needs, capped at 1, at least ``COVER`` percent)
+squared / (1 + the months to get there) squared (goals within the level's ``horizon`` movement points, and those
+worth ``BIG`` within twice that),
+where what it needs is the enemy field strength within ``assess.NEAR`` of it at the level's ``attack_odds`` plus
+what stands inside its city at the level's ``assault_odds``.  A goal another army took already counts half.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import eiapbem.ai.assess as assess
+import eiapbem.ai.moves as moves
+import eiapbem.ai.odds as odds
+from eiapbem.ai.strategy import Aim
+from eiapbem.rules.land.depots import own_territory
+from eiapbem.rules.land.movement import allowance
+from eiapbem.rules.model import Corps, LeaderStatus, LocationKind
+
+#: Movement points within which a lesser head joins a better one.
+JOIN = 2
+#: An enemy stack is worth one, and one more for each this many of its factors.
+STACK_FACTORS = 5
+#: An enemy stack in the power's own territory (its ceded provinces, its minors) is worth this much more, twice this
+#: in its home nation.
+INVADER = 6
+#: The least share (percent) of what a goal needs that an army must bring to weigh it.
+COVER = 50
+#: Goals worth this much (capitals, minors of several districts) are weighed however far they are.
+BIG = 6
+#: A capped score's unit (a goal fully within the army's strength, reached this month, scores worth x UNIT).
+UNIT = 100
+
+
+@dataclass
+class Army:
+    """A head corps (with the army's leader) and the corps that march with it, head first."""
+
+    head: str
+    leader: str | None
+    members: list[str] = field(default_factory=list)
+    #: An answer to an incursion: it brings to a battle only what the level's odds need (``operations._battle``).
+    answer: bool = False
+
+    def area(self, state: Any) -> str:
+        return str(state.units[self.head].location.site)
+
+
+def _quality(ctx: Any, lid: str) -> tuple[int, int]:
+    tac, strat, _, sen = assess.leader_info(ctx, lid)
+    return tac + strat, -sen
+
+
+def form(b: Any, lvl: Any, free: list[str]) -> tuple[list[Army], list[str]]:
+    """The armies of the corps ``free`` (ids), best head first, and the reserve (ids)."""
+    st, ctx = b.state, b.ctx
+    corps = [st.units[i] for i in sorted(free) if isinstance(st.units.get(i), Corps)]
+    if not corps:
+        return [], []
+    ranked = sorted(((_quality(ctx, lid), lid, ld.attached_to) for lid, ld in st.leaders.items()
+                     if ld.attached_to in free and ld.status is LeaderStatus.ON_MAP),
+                    key=lambda x: (-x[0][0], -x[0][1], x[1]))
+    heads: list[Army] = []
+    for _, lid, cid in ranked:
+        if len(heads) >= lvl.armies:
+            break
+        here = st.units[cid].location.site
+        if any(h.head == cid or (assess.distance(ctx, here, h.area(st)) or 1 << 20) <= JOIN for h in heads):
+            continue
+        heads.append(Army(cid, lid, [cid]))
+    if not heads:  # no leader: the largest corps leads
+        big = max(corps, key=lambda c: (c.factors.total, assess.name_last_first(c.id)))
+        heads.append(Army(big.id, None, [big.id]))
+    reserve: list[str] = []
+    for c in corps:
+        if any(c.id == h.head for h in heads):
+            continue
+        far = assess.distances_from(ctx, c.location.site)
+        near = sorted((far.get(h.area(st), 1 << 20), i) for i, h in enumerate(heads))
+        d, i = near[0]
+        if d <= lvl.horizon:
+            heads[i].members.append(c.id)
+        else:
+            reserve.append(c.id)
+    return heads, reserve
+
+
+@dataclass(frozen=True)
+class Goal:
+    area: str
+    worth: int
+    #: Strength the goal needs (the level's odds over its enemy field forces near it and those inside its city).
+    need: int
+    #: Enemy field strength in the area itself (a battle on arrival).
+    field: int
+
+
+def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
+    """Every goal an army of the power may take: the enemy's stacks in the field and the war aims."""
+    st, ctx, power = b.state, b.ctx, b.power
+    forces = assess.forces_by_area(st, ctx, power)
+    out: dict[str, Goal] = {}
+    stacks = sorted({c.location.site for c in assess.enemy_field_corps(st, power)})
+    for a in stacks:
+        f = forces[a]
+        field_enemy = f.enemy - f.enemy_city
+        factors = sum(st.units[i].factors.total for i in f.enemy_ids if st.units[i].location.kind is LocationKind.AREA)
+        near = assess.enemy_forces_near(st, ctx, a, power, assess.NEAR // 2)
+        home = ctx.map.area(a).nation == power
+        worth = 1 + factors // STACK_FACTORS + (2 * INVADER if home else INVADER if own_territory(st, ctx.map, a, power) else 0)
+        out[a] = Goal(a, worth, max(near, field_enemy) * lvl.attack_odds // 100
+                      + f.enemy_city * lvl.assault_odds // 100, field_enemy)
+    for aim in aims:
+        f = forces.get(aim.area, assess.AreaForces())
+        near = assess.enemy_forces_near(st, ctx, aim.area, power, assess.NEAR)
+        need = near * lvl.attack_odds // 100 + f.enemy_city * max(100, lvl.assault_odds) // 100
+        g = out.get(aim.area)
+        if g is None or g.worth < aim.worth:
+            out[aim.area] = Goal(aim.area, aim.worth + (g.worth if g else 0), max(need, g.need if g else 0),
+                                 f.enemy - f.enemy_city)
+    return [out[a] for a in sorted(out)]
+
+
+def army_strength(b: Any, army: Army) -> int:
+    return assess.force_strength(b.state, b.ctx, army.members)
+
+
+def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int]) -> Goal | None:
+    """The best goal for ``army`` among the ``lvl.plans`` nearest of ``found`` (``taken``: goals other armies chose,
+    with the strength they send)."""
+    st, ctx = b.state, b.ctx
+    here = army.area(st)
+    far = assess.distances_from(ctx, here)
+    head = st.units[army.head]
+    pace = max(1, allowance(st, ctx, head))
+    # the nearest goals within the level's horizon, and those worth ``BIG`` or more within twice that
+    near = [x for x in sorted((far[g.area], g.area, g) for g in found if g.area in far)
+            if x[0] <= lvl.horizon or x[0] <= 2 * lvl.horizon and x[2].worth >= BIG]
+    strength = army_strength(b, army)
+    best: tuple[int, str, Goal] | None = None
+    weighed = 0
+    for d, a, g in near:
+        if weighed >= lvl.plans and g.worth < BIG:
+            continue
+        if a != here and moves.route(b, head, a) is None:
+            continue  # no way there by land now (crossing arrows closed, territory)
+        weighed += 1
+        if g.field and taken.get(a, 0) >= g.need:
+            continue  # a stack others are answering already
+        need = max(1, g.need - taken.get(a, 0))
+        if g.field and d <= pace and odds.estimate(b, lvl, a, army.members).odds < lvl.attack_odds:
+            continue  # a battle next door it judges it would not win
+        months = (d + pace - 1) // pace
+        cover = min(UNIT, strength * UNIT // need)
+        if cover < COVER:
+            continue
+        score = g.worth * cover * cover // UNIT // (1 + months) // (1 + months)
+        if a in taken:
+            score //= 2
+        if best is None or (score, assess.name_last_first(a)) > (best[0], assess.name_last_first(best[1])):
+            best = (score, a, g)
+    return best[2] if best is not None and best[0] > 0 else None
+
+
+__all__ = ["Army", "Goal", "army_strength", "form", "goal", "goals"]

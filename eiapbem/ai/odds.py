@@ -1,0 +1,181 @@
+"""How the computer judges a field battle before it marches into it (11.2; the levels' judgement, ``Level.judge``).
+
+A battle in an area is fought by the corps that end their movement there (11.1) and by those of either side in the
+areas next to it that join it after a round (11.2.11, 000:1862-1890: a die against the strategic rating of the
+leader there, or each corps' intrinsic rating, less one for a forest, mountain or marsh area or a river, after
+the first and the second round of the day).  The levels judge it differently, which is what makes one better than
+another; none of them is more timid (issue 28 item 3):
+
+- ``"factors"`` (easy): army factors against army factors, the corps in the area only;
+- ``"strength"`` (medium): strength (``assess.force_strength``: factors x morale under the commander, 13.8.6-13.8.7)
+  and the corps next to the area of both sides, each counted by its chance to join (``join_percent``);
+- ``"search"`` (hard): as medium, and a battle whose estimate is neither clearly won nor clearly lost is played
+  forward with the rules' own engine ``samples`` times (``simulate``), on dice drawn from a labelled roll of the
+  slot's own dice (``ai/<power>/search``), from the state after its moves: the share won and the factors lost on
+  each side decide.
+
+Everything is an integer; the state and the slot's dice decide every verdict, so every client reaches the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from typing import Any, Iterable
+
+import eiapbem.ai.assess as assess
+from eiapbem.core.dice import Dice
+from eiapbem.core.errors import IllegalAction
+from eiapbem.rules import relations
+from eiapbem.rules.combat.battle import INTRINSIC_RATINGS, OTHER_MINOR_INTRINSIC
+from eiapbem.rules.land.combat import Attack
+from eiapbem.rules.model import Corps, CorpsType, LocationKind
+
+#: 11.2.11 (000:1880): forest, mountain and marsh areas lower the strategic rating by one (as a river does).
+ROUGH = ("forest", "mountain", "marsh")
+#: Reinforcement checks in the first day of a battle (after rounds 1 and 2).
+CHECKS = 2
+#: A battle won this rarely (percent) is still fought when it costs the enemy ``WEAR_RATIO`` percent of the share of
+#: its army that it costs the power.
+WEAR_WINS = 10
+WEAR_RATIO = 250
+#: A hard estimate at or above this (per hundred) is won without playing it forward; below ``CLEARLY_LOST``, lost.
+CLEARLY_WON = 300
+CLEARLY_LOST = 70
+
+
+def join_percent(b: Any, unit_ids: Iterable[str], from_area: str, to_area: str) -> int:
+    """The chance (percent) that these units, standing next to a battle, join it in its first day (11.2.11)."""
+    ids = sorted(unit_ids)
+    m = b.ctx.map
+    penalty = 1 if m.area(from_area).terrain in ROUGH or m.is_river(from_area, to_area) else 0
+    leaders = assess.leaders_of(b.state, ids)
+    if leaders:
+        # the rules roll for the leader of the best seniority, then the best strategic rating (field_end)
+        rating = max(assess.leader_info(b.ctx, lid)[1] for lid in leaders
+                     if assess.leader_info(b.ctx, lid)[3] == min(assess.leader_info(b.ctx, x)[3] for x in leaders))
+    else:
+        rating = max((INTRINSIC_RATINGS.get(u.nation, OTHER_MINOR_INTRINSIC)[0] for u in (b.state.units[i] for i in ids)
+                      if isinstance(u, Corps)), default=0)
+    q = max(0, min(6, rating - penalty))
+    return 100 - (6 - q) ** CHECKS * 100 // 6 ** CHECKS
+
+
+def field_units(b: Any, area: str, *, enemy: bool) -> list[str]:
+    """Corps and depot garrisons with factors in the rural part of ``area``: the enemy's or the power's own."""
+    out = []
+    for u in b.state.units.values():
+        if u.location.kind is not LocationKind.AREA or u.location.site != area or not getattr(u, "factors", None) \
+                or not u.factors.total or (isinstance(u, Corps) and u.corps_type is CorpsType.GUERRILLA):
+            continue
+        if enemy and assess.hostile(b.state, b.power, u) or not enemy and relations.unit_power(b.state, u) == b.power:
+            out.append(u.id)
+    return sorted(out)
+
+
+def neighbours_joining(b: Any, area: str, *, enemy: bool, exclude: Iterable[str] = ()) -> int:
+    """Strength expected to join a battle in ``area`` from the areas next to it, of the enemy or the power."""
+    skip = set(exclude)
+    total = 0
+    for nb in sorted(b.ctx.map.land_neighbours(area)):
+        ids = [i for i in field_units(b, nb, enemy=enemy) if i not in skip and isinstance(b.state.units[i], Corps)]
+        if ids:
+            total += assess.force_strength(b.state, b.ctx, ids) * join_percent(b, ids, nb, area) // 100
+    return total
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Attacker strength per hundred of the defender's, as the level judges it."""
+
+    odds: int
+    own: int
+    enemy: int
+
+
+def estimate(b: Any, lvl: Any, area: str, attackers: Iterable[str],
+             supporters: dict[str, list[str]] | None = None) -> Estimate:
+    """The level's estimate of a battle in ``area`` fought by ``attackers`` (with ``supporters``: the corps that will
+    stand in each area next to it, which may join) against the enemy there and, from medium up, the enemy next to
+    it."""
+    att = sorted(set(attackers))
+    defenders = field_units(b, area, enemy=True)
+    st, ctx = b.state, b.ctx
+    if lvl.judge == "factors":
+        own = sum(st.units[i].factors.total for i in att)
+        enemy = sum(st.units[i].factors.total for i in defenders)
+        return Estimate(assess.odds(own, enemy), own, enemy)
+    own = assess.force_strength(st, ctx, att)
+    for a, ids in sorted((supporters or {}).items()):
+        if ids:
+            own += assess.force_strength(st, ctx, ids) * join_percent(b, ids, a, area) // 100
+    enemy = assess.force_strength(st, ctx, defenders) + neighbours_joining(b, area, enemy=True)
+    return Estimate(assess.odds(own, enemy), own, enemy)
+
+
+@dataclass(frozen=True)
+class Played:
+    """What ``samples`` battles played forward gave: wins, and factors lost by each side (all samples together)."""
+
+    samples: int
+    wins: int
+    own_lost: int
+    enemy_lost: int
+
+
+def _seed(b: Any) -> bytes:
+    """The seed of the slot's search dice: one labelled roll of the slot's own dice (so no one grinds it)."""
+    got = getattr(b, "search_seed", None)
+    if got is None:
+        n = b.ctx.dice.roll(f"ai/{b.power}/search", 1 << 30)
+        got = hashlib.sha256(f"eiapbem/ai-search/{b.power}/{n}".encode()).digest()
+        b.search_seed = got
+    return got
+
+
+def simulate(b: Any, area: str, samples: int) -> Played | None:
+    """The battle in ``area`` played forward from the builder's state ``samples`` times with the rules' engine
+    (every question answered as it would be: the computer's own answers, a human's standing orders), each on dice
+    of its own drawn from the search seed; None when it cannot be played (the rules refuse it or it waits)."""
+    seed = _seed(b)
+    wins = own_lost = enemy_lost = 0
+    for k in range(samples):
+        dice = Dice(hashlib.sha256(seed + f"/{b.state.date}/{area}/{k}".encode()).digest())
+        trial = type(b)(b.state, b.power, replace(b.ctx, dice=dice))
+        try:
+            if not trial.try_(Attack(area)):
+                return None
+        except IllegalAction:
+            return None
+        fought = [x for x in trial.state.battles.values() if x.area == area and x.id not in b.state.battles]
+        if len(fought) != 1 or not fought[0].finished:
+            return None
+        x = fought[0]
+        mine, theirs = (x.attacker, x.defender) if x.attacker.power == b.power else (x.defender, x.attacker)
+        wins += 1 if x.winner and x.side(x.winner) is mine else 0
+        own_lost += mine.factors_lost
+        enemy_lost += theirs.factors_lost
+    return Played(samples, wins, own_lost, enemy_lost)
+
+
+def worth_fighting(b: Any, lvl: Any, est: Estimate, area: str | None = None) -> bool | None:
+    """The level's verdict from its estimate: True, False, or None when a hard level should play it forward (its
+    estimate is neither clearly won nor clearly lost and it has the moves made to simulate from)."""
+    if lvl.judge == "search" and CLEARLY_LOST <= est.odds < CLEARLY_WON and area is not None:
+        return None
+    return est.odds >= lvl.attack_odds
+
+
+def won_enough(lvl: Any, played: Played, own: int, enemy: int) -> bool:
+    """A battle played forward is worth fighting when it is won at least ``win_share`` percent of the time, or when
+    it wears the enemy down: won at least ``WEAR_WINS`` percent of the time and costing the enemy at least
+    ``WEAR_RATIO`` percent of the share of its army (``enemy`` factors) that it costs the power's (``own``) -- the
+    morale charts let a smaller army of better morale break a larger one (11.2.10), which is still bled white."""
+    if played.wins * 100 >= lvl.win_share * played.samples:
+        return played.enemy_lost * 2 >= played.own_lost
+    return (played.wins * 100 >= WEAR_WINS * played.samples
+            and played.enemy_lost * max(1, own) * 100 >= WEAR_RATIO * played.own_lost * max(1, enemy))
+
+
+__all__ = ["Estimate", "Played", "estimate", "field_units", "join_percent", "neighbours_joining", "simulate", "won_enough",
+           "worth_fighting"]

@@ -1,0 +1,456 @@
+"""The computer's land operations: garrisons, answers to incursions, armies on the march, the reserve, sieges.
+
+Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot):
+
+1. **sieges reviewed** (``review_sieges``): a siege of a city worth keeping (a war aim of its plan, ``ai.strategy``,
+   a city with enemy corps inside, a city of its own territory) keeps the fewest besiegers whose strength
+   reaches the level's ``assault_odds`` over the forces inside; the others, and all those of a siege worth nothing,
+   are free again;
+2. **capitals kept garrisoned** (``guard_capitals``): while enemy field forces stand within ``REACH`` movement
+   points of one of its national capitals, the power keeps ``Level.garrison`` factors inside its city (10.4.3: a
+   corps in the area detaches infantry or militia, else the nearest corps with no leader marches there and does,
+   or stays inside the city itself), so that a lone enemy corps never walks into an empty capital (13.5.2);
+3. **armies formed** (``eiapbem.ai.armies``) under its best leaders;
+4. **incursions answered** (``answer_incursions``): each enemy stack in the field within the power's home nation
+   or a month's march (half ``REACH``, over the crossing arrows open now) of a capital, nearest the capital first, is answered by the nearest free corps (not an army's head)
+   that the level judges enough to beat it and the enemy next to it, a quarter over, and no more (one corps never
+   pulls the whole army); if the free corps within two months' march are not enough, none is sent; the corps sent
+   leave their armies;
+5. **armies on the march**: each marches on its goal (``march``);
+6. **the reserve** rests where it is supplied (``rest``).
+
+**A march** (``march``) goes along the route of the army's head corps toward its goal, to the farthest area of the
+route the head reaches this slot that passes three tests, else one area less, down to staying put:
+
+- a battle there (enemy corps outside the city) is worth fighting by the level's judgement (``eiapbem.ai.odds``) with
+  the army's corps that arrive this slot, and those that reach an area next to it count as supporters
+  (11.2.11) and go there;
+- without a battle, the corps that arrive are supplied there (``logistics.group_supply``: depot supply within the
+  month's budget, or a forage whose expected loss the level accepts), which in winter (13.1: +2 to the forage
+  roll) keeps armies on their depots;
+- beyond its own territory, at least ``CONCENTRATED`` percent of the army's strength ends there or next to it (the
+  army advances together).
+
+A depot goes ahead of it (``logistics.follow``) and the corps that do not arrive close up behind.  A hard level
+whose judgement of a battle is neither clear way plays it forward (``odds.simulate``) after the moves and takes
+them back when it is not worth fighting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import eiapbem.ai.assess as assess
+import eiapbem.ai.logistics as logistics
+import eiapbem.ai.moves as moves
+import eiapbem.ai.odds as odds
+from eiapbem.ai.armies import Army, Goal, army_strength
+from eiapbem.ai.strategy import Aim
+from eiapbem.rules import control, relations
+from eiapbem.rules.land.depots import own_territory
+from eiapbem.rules.land.garrisons import TransferGarrison
+from eiapbem.rules.model import Corps, FactorType, Garrison, LocationKind
+
+AREA = LocationKind.AREA
+
+#: Movement points within which enemy field forces make the power keep its capitals garrisoned (three months of a
+#: French corps' march).
+REACH = 12
+#: Percentage of an army's strength that must end in or next to its end area beyond its own territory.
+CONCENTRATED = 60
+#: An answer to an incursion, or the attackers of a battle, bring this percentage of what the level's odds need.
+ANSWER_MARGIN = 125
+#: Percentage of the enemy's factors a battle is taken to cost it, weighed against what foraging there would cost.
+BATTLE_TOLL = 30
+
+
+# ----------------------------------------------------------------- 1. sieges
+
+
+def review_sieges(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[str]:
+    """Besieging corps freed from sieges not worth them or with more besiegers than the siege needs (ids)."""
+    st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
+    worth = {a.area: a.worth for a in aims}
+    out: list[str] = []
+    for area in sorted({c.location.site for c in assess.army_units(st, power) if c.besieging}):
+        ids = sorted((c for c in control.corps_at(st, area) if c.besieging and relations.unit_power(st, c) == power
+                      and c.factors.total), key=lambda c: (-assess.factor_strength(st, ctx, c), c.id))
+        f = assess.forces_in(st, ctx, area, power)
+        inside_corps = any(isinstance(st.units.get(i), Corps) and st.units[i].location.kind is LocationKind.CITY
+                           for i in f.enemy_ids)
+        keep = area in worth or inside_corps or own_territory(st, m, area, power)
+        need = f.enemy_city * max(200, lvl.assault_odds) // 100
+        held: list[str] = []
+        for c in ids:
+            if keep and (not held or assess.force_strength(st, ctx, held) <= need):
+                held.append(c.id)
+            else:
+                out.append(c.id)
+    return out
+
+
+# ----------------------------------------------------------------- 2. capitals
+
+
+def inside(b: Any, area: str) -> int:
+    """The power's and its allies' army factors inside the city of ``area``."""
+    return sum(u.factors.total for u in control.units_at(b.state, area)
+               if isinstance(u, (Corps, Garrison)) and u.location.kind is LocationKind.CITY and u.factors.total
+               and assess.friendly(b.state, b.power, u))
+
+
+def _detach(b: Any, c: Corps, area: str, want: int) -> bool:
+    """10.4.3: ``c`` leaves up to ``want`` infantry or militia factors in the city of ``area`` (never its last)."""
+    inf = min(want, c.factors.get(FactorType.INFANTRY), c.factors.total - 1)
+    mil = min(want - max(inf, 0), c.factors.get(FactorType.MILITIA), c.factors.total - 1 - max(inf, 0))
+    return (inf > 0 or mil > 0) and b.try_(TransferGarrison(source=c.id, target=f"garrison:{c.nation}:city:{area}",
+                                                            infantry=max(inf, 0), militia=max(mil, 0)))
+
+
+def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:
+    """Its national capitals' garrisons while enemy field forces are within ``REACH``; the corps that stay (ids)."""
+    ctx, power, m = b.ctx, b.power, b.ctx.map
+    sent: set[str] = set()
+    for cap in assess.capitals(ctx, power):
+        city = m.area(cap).city
+        if city is None or control.city_power(b.state, m, cap) != power or control.is_besieged(b.state, m, cap):
+            continue
+        if not assess.enemy_forces_near(b.state, ctx, cap, power, REACH):
+            continue
+        want = min(city.garrison_capacity, lvl.garrison)
+        for c in sorted(control.corps_at(b.state, cap), key=lambda c: (-c.factors.total, c.id)):
+            short = want - inside(b, cap)
+            if short <= 0:
+                break
+            if c.location.kind is AREA and relations.unit_power(b.state, c) == power:
+                _detach(b, c, cap, short)
+        if inside(b, cap) >= min(want, 1):
+            continue
+        # the nearest corps with no leader, the smallest first (a leader's corps leads an army), marches to the
+        # capital and leaves a garrison there; one that cannot, stays inside the city itself
+        led = {ld.attached_to for ld in b.state.leaders.values()}
+        near = sorted((c.id in led, d, c.factors.total, c.id) for c in moves.movers(b) if c.id in free
+                      and c.id not in sent and (d := assess.distance(ctx, c.location.site, cap)) is not None
+                      and d <= REACH)
+        for *_, cid in near:
+            c = b.state.units[cid]
+            path = moves.reachable(b, c).get(cap)
+            if path is None or path[1] and not moves.go(b, c, path[1]):
+                continue
+            c = b.state.units[cid]
+            if _detach(b, c, cap, want - inside(b, cap)) or moves.go(b, c, (), city=True):
+                sent.add(cid)
+                break
+    return sent
+
+
+def hold_cities(b: Any, lvl: Any) -> set[str]:
+    """13.5.2: a city taken from an enemy is held only while occupied.  Where the power holds a city outside its home
+    nation with no garrison in it, a corps of the power in the area or the city leaves a garrison of infantry or
+    militia (10.4.3: up to the level's ``garrison`` factors in a national capital, one elsewhere) and is free again;
+    where none can, a corps inside stays (its id is returned)."""
+    st, power, m = b.state, b.power, b.ctx.map
+    kept: set[str] = set()
+    for area in sorted({c.location.site for c in assess.army_units(st, power)}):
+        if m.area(area).city is None or control.city_power(b.state, m, area) != power or m.area(area).nation == power \
+                or control.is_besieged(b.state, m, area):
+            continue
+        if any(isinstance(u, Garrison) and u.location.kind is LocationKind.CITY and u.factors.total
+               for u in control.units_at(b.state, area)):
+            continue
+        city = m.area(area).city
+        want = min(lvl.garrison, city.garrison_capacity) if city.capital == "national" else 1
+        there = sorted((c for c in control.corps_at(b.state, area) if relations.unit_power(b.state, c) == power
+                        and c.factors.total and not c.besieging), key=lambda c: (c.factors.total, c.id))
+        done = False
+        for c in sorted(there, key=lambda c: (-c.factors.total, c.id)):
+            if _detach(b, c, area, want):
+                done = True
+                break
+        inside_corps = [c for c in there if c.location.kind is LocationKind.CITY]
+        if not done and inside_corps:
+            kept.add(inside_corps[0].id)
+    return kept
+
+
+# ----------------------------------------------------------------- 3. incursions
+
+
+def answer_incursions(b: Any, lvl: Any, free: list[str], budget: logistics.Budget,
+                      taken: dict[str, int] | None = None) -> set[str]:
+    """Proportionate answers to enemy stacks in its territory or near its capitals; the corps sent (ids).  Each
+    stack answered is noted in ``taken`` with the strength sent (the armies leave it to them)."""
+    st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
+    caps = assess.capitals(ctx, power)
+    stacks = []
+    near_caps = [moves.open_costs(b, cap, REACH) for cap in caps]
+    for a in sorted({c.location.site for c in assess.enemy_field_corps(st, power)}):
+        to_cap = min((d.get(a, 1 << 20) for d in near_caps), default=1 << 20)
+        if m.area(a).nation == power or to_cap <= REACH // 2:
+            stacks.append((to_cap, a))
+    sent: set[str] = set()
+    for _, area in sorted(stacks):
+        around = moves.open_costs(b, area, 2 * moves.LOCAL)
+        pool = sorted((d, cid) for cid in free if cid not in sent and isinstance(b.state.units.get(cid), Corps)
+                      and (d := around.get(b.state.units[cid].location.site)) is not None)
+        group: list[str] = []
+        for _, cid in pool:
+            if moves.route(b, b.state.units[cid], area) is None:
+                continue  # it cannot get there (a crossing closed to it, territory)
+            group.append(cid)
+            if odds.estimate(b, lvl, area, group).odds * 100 >= lvl.attack_odds * ANSWER_MARGIN:
+                break
+        if not group or odds.estimate(b, lvl, area, group).odds < lvl.attack_odds:
+            continue  # not enough near: the capital's garrison and the armies see to it
+        head = max(group, key=lambda i: (assess.tactical(b.state, ctx, [i]), b.state.units[i].factors.total, i))
+        army = Army(head, None, [head] + [i for i in group if i != head], answer=True)
+        f = assess.forces_in(b.state, ctx, area, power)
+        march(b, lvl, army, Goal(area, 0, 0, f.enemy - f.enemy_city), budget)
+        sent.update(group)
+        if taken is not None:
+            taken[area] = taken.get(area, 0) + assess.force_strength(b.state, ctx, group)
+    return sent
+
+
+# ----------------------------------------------------------------- 4. armies
+
+
+def _snapshot(b: Any) -> tuple:
+    return b.state, list(b.actions), b.events
+
+
+def _restore(b: Any, snap: tuple) -> None:
+    b.state, b.actions, b.events = snap[0], list(snap[1]), snap[2]
+
+
+@dataclass
+class Plan:
+    """Where an army's corps end this slot: ``places`` (corps -> area), around ``end``."""
+
+    end: str
+    places: dict[str, str]
+    #: The level's verdict on a battle in ``end`` (True: none, or worth it; None: to be played forward first).
+    verdict: bool | None
+    #: The budget's use with these moves, and the expected forage loss (sixths of a factor) of the corps placed.
+    used: int
+    lost: int
+    #: Every corps placed is supplied as the level accepts.
+    supplied: bool
+
+
+def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Budget) -> None:
+    """The army marches on ``goal`` (or closes up on its head without one); see the module's text."""
+    st = b.state
+    members = [st.units[i] for i in army.members if isinstance(st.units.get(i), Corps)]
+    if not members or army.head not in st.units:
+        return
+    head = st.units[army.head]
+    here = head.location.site
+    reach = {c.id: moves.reachable(b, c) for c in members}
+    route = moves.route(b, head, goal.area) if goal is not None else None
+    steps: list[str] = []
+    if route:
+        for a in route:
+            if a not in reach[head.id] or reach[head.id][a][1] != tuple(route[:len(steps) + 1]):
+                break
+            steps.append(a)
+    total = army_strength(b, army)
+    stay = _plan_end(b, lvl, army, members, reach, here, total, budget, concentrate=False)
+    for end in reversed(steps):
+        plan = _plan_end(b, lvl, army, members, reach, end, total, budget)
+        # an end is taken when its corps are supplied, or lose no more there than where they stand (an army without
+        # money goes on rather than starving in place)
+        if plan is not None and (plan.supplied or stay is None or plan.lost <= stay.lost) \
+                and _commit(b, lvl, army, members, here, plan, goal, budget):
+            return
+    if stay is not None and (stay.supplied or not stay.lost):
+        _commit(b, lvl, army, members, here, stay, goal, budget)
+        return
+    # supplied nowhere on the way: where the head can go, the end where its corps lose least, nearest the goal first
+    far = assess.distances_from(b.ctx, goal.area) if goal is not None else {}
+    best: tuple[tuple[int, int, str], Plan] | None = None
+    for a in sorted(reach[head.id]):
+        if moves.field_enemy(b, a):
+            continue
+        plan = _plan_end(b, lvl, army, members, reach, a, total, budget, concentrate=False)
+        if plan is not None:
+            key = (plan.lost, far.get(a, 0), a)
+            if best is None or key < best[0]:
+                best = (key, plan)
+    if best is not None:
+        _commit(b, lvl, army, members, here, best[1], goal, budget)
+
+
+def _plan_end(b: Any, lvl: Any, army: Army, members: list[Corps], reach: dict[str, moves.Reach], end: str, total: int,
+              budget: logistics.Budget, *, concentrate: bool = True) -> Plan | None:
+    """The army's corps placed around ``end``, or None if it cannot end there (the head cannot reach it, a battle
+    there is not worth it, or beyond its territory too little of the army would stand there or next to it)."""
+    st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
+    arriving = [c for c in members if end in reach[c.id]]
+    if army.head not in {c.id for c in arriving}:
+        return None
+    trial = budget.trial()
+    if moves.field_enemy(b, end):
+        got = _battle(b, lvl, army, members, arriving, reach, end, trial)
+        if got is None:
+            return None
+        places, verdict = got
+        return Plan(end, places, verdict, trial.used, 0, True)
+    places, lost, supplied = _spread(b, lvl, trial, arriving, reach, end, head=army.head)
+    if concentrate and not own_territory(st, m, end, power):
+        there = list(places) + [c.id for c in members if c.id not in places
+                                and any(a in reach[c.id] for a in (end, *m.land_neighbours(end)))]
+        if assess.force_strength(st, ctx, there) * 100 < CONCENTRATED * total:
+            return None
+    return Plan(end, places, True, trial.used, lost, supplied)
+
+
+def _commit(b: Any, lvl: Any, army: Army, members: list[Corps], here: str, plan: Plan, goal: Goal | None,
+            budget: logistics.Budget) -> bool:
+    """Make the moves of ``plan`` (a depot ahead first, ``logistics.follow``); a battle a hard level must play
+    forward first is played after them, and every move is taken back when it is not worth fighting."""
+    snap, used = _snapshot(b), budget.used
+    budget.used = plan.used
+    end = plan.end
+    logistics.follow(b, here, moves.reachable(b, b.state.units[army.head]).get(end, (0, ()))[1], end)
+    # an empty enemy city is taken by walking in (13.5.2): by the smallest corps, which a siege would starve least
+    take = goal is not None and end == goal.area and moves.empty_enemy_city(b, end)
+    taker = min((b.state.units[i].factors.total, i) for i, a in plan.places.items() if a == end)[1] if take else None
+    for cid, area in sorted(plan.places.items(), key=lambda x: (x[0] != army.head, x[0])):
+        c = b.state.units[cid]
+        path = moves.reachable(b, c).get(area)
+        if path is not None and (path[1] or cid == taker):
+            moves.go(b, c, path[1], city=cid == taker)
+    for c in members:
+        if c.id not in plan.places:
+            _close_up(b, lvl, budget, b.state.units[c.id], end)
+    if plan.verdict is None:
+        played = odds.simulate(b, end, lvl.samples)
+        own = sum(b.state.units[i].factors.total for i in plan.places if plan.places[i] == end)
+        enemy = sum(b.state.units[i].factors.total for i in odds.field_units(b, end, enemy=True))
+        if played is None or not odds.won_enough(lvl, played, own, enemy):
+            _restore(b, snap)
+            budget.used = used
+            return False
+    return True
+
+
+def _battle(b: Any, lvl: Any, army: Army, members: list[Corps], arriving: list[Corps], reach: dict[str, moves.Reach],
+            end: str, trial: logistics.Budget) -> tuple[dict[str, str], bool | None] | None:
+    """Where the army's corps go for a battle in ``end``: the attackers (every corps that arrives: losses are a share of
+    the factors that fight, 11.2.9; an answer to an incursion brings the head and then the strongest until the level's
+    odds are reached a quarter over) and the supporters next to it (11.2.11); with the level's verdict, or
+    None when the battle is not worth fighting (the judgement, or foraging there costing more than the battle
+    would cost the enemy)."""
+    st, m, power = b.state, b.ctx.map, b.power
+    order = [c for c in arriving if c.id == army.head] + sorted(
+        (c for c in arriving if c.id != army.head), key=lambda c: (-assess.factor_strength(st, b.ctx, c), c.id))
+    attackers: list[str] = []
+    for c in order:
+        attackers.append(c.id)
+        if army.answer and odds.estimate(b, lvl, end, attackers).odds * 100 >= lvl.attack_odds * ANSWER_MARGIN:
+            break
+    blocked = moves.stops(st, power)
+    supporters: dict[str, list[str]] = {}
+    for c in members:
+        if c.id in attackers:
+            continue
+        spots = sorted((reach[c.id][a][0], a) for a in m.land_neighbours(end) if a in reach[c.id] and a not in blocked)
+        for _, a in spots:
+            ok, cost, _ = logistics.supply_of(b, lvl, trial, c, a, reach[c.id][a], moves.own_corps_in(b, a)
+                                              + sum(len(v) for k, v in supporters.items() if k == a))
+            if ok:
+                supporters.setdefault(a, []).append(c.id)
+                trial.take(cost)
+                break
+    est = odds.estimate(b, lvl, end, attackers, supporters)
+    verdict = odds.worth_fighting(b, lvl, est, end)
+    if verdict is False:
+        return None
+    corps = [st.units[i] for i in attackers]
+    _, _, lost = logistics.group_supply(b, lvl, trial, end, [(c, reach[c.id][end]) for c in corps])
+    enemy = sum(st.units[i].factors.total for i in odds.field_units(b, end, enemy=True))
+    if lost * 100 > enemy * BATTLE_TOLL * 6:
+        return None  # foraging there would cost more than the battle costs the enemy (13.1, 10.5.1)
+    places = {i: end for i in attackers}
+    places.update({i: a for a, ids in supporters.items() for i in ids})
+    return places, verdict
+
+
+def _close_up(b: Any, lvl: Any, budget: logistics.Budget, c: Corps, end: str) -> None:
+    """A corps of an army that cannot reach its end this slot marches toward it: to the farthest area of its route
+    it reaches where it is supplied as the level accepts, else to the one of them where it loses least."""
+    path = moves.route(b, c, end)
+    if not path:
+        return
+    legs = moves.reach(b, c, path)
+    if legs and legs[-1] == end and moves.field_enemy(b, end):
+        legs.pop()
+    reach = moves.reachable(b, c)
+    best: tuple[tuple[bool, int, int], str, int] | None = None
+    for k, a in enumerate([c.location.site, *legs]):
+        move = reach.get(a)
+        if move is None:
+            continue
+        ok, cost, lost = logistics.group_supply(b, lvl, budget.trial(), a, [(c, move)])
+        key = (not ok, lost if not ok else 0, -k)
+        if best is None or key < best[0]:
+            best = (key, a, cost)
+    if best is not None and best[1] != c.location.site and moves.go(b, c, reach[best[1]][1]):
+        budget.take(best[2])
+
+
+def _spread(b: Any, lvl: Any, trial: logistics.Budget, corps: list[Corps], reach: dict[str, moves.Reach],
+            end: str, *, head: str | None = None) -> tuple[dict[str, str], int, bool]:
+    """Where each of ``corps`` ends around ``end`` (the ``head`` in ``end`` itself): ``end`` while the corps there are
+    supplied, else the area next to it where they are (march divided: a corps next door can still join a battle,
+    11.2.11), else where they lose least; with the expected forage loss (sixths) and whether all are supplied.  An
+    area is judged with every corps placed there (each one more raises the others' forage roll, 10.5.1)."""
+    m = b.ctx.map
+    blocked = moves.stops(b.state, b.power)
+    spots = [end] + sorted(a for a in m.land_neighbours(end) if a not in blocked)
+    groups: dict[str, list[tuple[Corps, tuple[int, tuple[str, ...]]]]] = {a: [] for a in spots}
+    judged: dict[str, tuple[bool, int, int]] = {a: (True, 0, 0) for a in spots}
+    spent = 0
+
+    def judge(a: str, group: list) -> tuple[bool, int, int]:
+        money = logistics.Budget(trial.halves, trial.used + spent - judged[a][1])
+        return logistics.group_supply(b, lvl, money, a, group)
+
+    for c in sorted(corps, key=lambda c: (c.id != head, c.id)):
+        best: tuple[tuple[bool, int, int, int], str, tuple[bool, int, int]] | None = None
+        for i, a in enumerate(spots):
+            if a not in reach[c.id] or (c.id == head and a != end):
+                continue
+            got = judge(a, groups[a] + [(c, reach[c.id][a])])
+            # supplied, losing least, cheapest, ``end`` first
+            key = (not got[0], got[2] - judged[a][2], got[1] - judged[a][1] + (1 if i else 0), i)
+            if best is None or key < best[0]:
+                best = (key, a, got)
+        if best is not None:
+            a = best[1]
+            groups[a].append((c, reach[c.id][a]))
+            spent += best[2][1] - judged[a][1]
+            judged[a] = best[2]
+    trial.take(spent)
+    places = {c.id: a for a, group in groups.items() for c, _ in group}
+    return places, sum(j[2] for j in judged.values()), all(j[0] for j in judged.values())
+
+
+# ----------------------------------------------------------------- 5. the reserve
+
+
+def rest(b: Any, lvl: Any, reserve: list[str], budget: logistics.Budget) -> None:
+    """Reserve corps stay where they are supplied, else go to the area next to them where they lose least."""
+    for cid in reserve:
+        c = b.state.units.get(cid)
+        if not isinstance(c, Corps):
+            continue
+        reach = {cid: moves.reachable(b, c)}
+        to = _spread(b, lvl, budget, [c], reach, c.location.site)[0].get(cid)
+        if to is not None and to != c.location.site:
+            moves.go(b, c, reach[cid][to][1])
+
+
+__all__ = ["REACH", "answer_incursions", "guard_capitals", "hold_cities", "inside", "march", "rest", "review_sieges"]
