@@ -57,6 +57,22 @@ def answer(state: GameState, decision, choice: str, c: engine.RulesContext) -> G
     return engine.apply_action(state, decision.power, engine.AnswerDecision(decision=decision.id, choice=choice), c).state
 
 
+def answer_every(state: GameState, c: engine.RulesContext, choose=lambda d: d.options[0], suspend: bool = False,
+                 seed: bytes = b"battle-tests") -> tuple[GameState, list[str]]:
+    """Answer every pending decision, the first pending first (``choose(decision) -> choice``); return the state
+    and the decisions asked.  With ``suspend`` the state goes through its encoding and a fresh context of the
+    same dice (``seed``) before each answer, as on another machine."""
+    asked = []
+    while state.pending:
+        d = next(iter(state.pending.values()))
+        asked.append(d.id)
+        if suspend:
+            state = GameState.decode(state.encode())
+            c = rules_context(Dice(seed))
+        state = engine.apply_action(state, d.power, engine.AnswerDecision(decision=d.id, choice=choose(d)), c).state
+    return state, asked
+
+
 def play(state: GameState, bid: str, c: engine.RulesContext, chooser=None, *, roundtrip: bool = False, limit: int = 2000):
     """Answer every question of battle ``bid`` (``chooser(decision) -> choice``, default the first option)."""
     n = 0

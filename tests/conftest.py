@@ -1,10 +1,38 @@
+"""The fixtures every level of ``tests/`` shares; a folder's own ``conftest.py`` holds what only its tests share."""
+
 import shutil
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SEEDS = ROOT.parent / "shared" / "seeds"
+import paths
+
+paths.importable()
+
+
+@pytest.fixture
+def fast_keys(monkeypatch):
+    """Key files made with small scrypt parameters (``sevenfolders.SCRYPT``), for tests that make many."""
+    import sevenfolders
+    from eiapbem.client.session import TEST_SCRYPT_ENV
+
+    monkeypatch.setenv(TEST_SCRYPT_ENV, sevenfolders.SCRYPT)
+
+
+@pytest.fixture(scope="session")
+def raw():
+    """The packaged world data (``data.world.load_raw``), read once."""
+    from eiapbem.data import world
+
+    return world.load_raw()
+
+
+@pytest.fixture(scope="session")
+def start(raw):
+    """The classic 1805 scenario's opening state (a value: no test can change it for another)."""
+    from eiapbem.data import world
+    from eiapbem.rules.scenario import initial_state
+
+    return initial_state(world.load_scenario("classic-1805"), raw)
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Structure-aware mutations of real files' bodies, validly re-signed by a member (issue 20 item 3).
 
-Shared by the bounded fuzz run in the test suite (``tests/test_fuzz.py``,
+Shared by the bounded fuzz run in the test suite (``tests/pbem/test_fuzz.py``,
 hypothesis) and the long run (``tools/fuzz.py --minutes N``, seeded ``random``).
 A *corpus* is a folder of a real game at one point and the files that may be
 loaded there, with the keys of their authors (a member with a patched client).
@@ -168,7 +168,7 @@ class BattleCorpus:
 
 
 def build_battle(root: Path) -> BattleCorpus:
-    """France attacks two Austrian corps at Ulm (``tests/test_battle_files.py``'s table): the files exchanged."""
+    """France attacks two Austrian corps at Ulm (``tests/client/test_battle_files.py``'s table): the files exchanged."""
     from eiapbem.rules.engine import AnswerDecision
     from test_battle_files import NAME, Table
 

@@ -1,6 +1,6 @@
 """A seeded game played by the computer for every power, printing a hash per slot (issue 20 item 7).
 
-Run as ``python tests/seeded_game.py --months N``; ``tests/test_cross_version.py``
+Run as ``python tests/seeded_game.py --months N``; ``tests/e2e/test_cross_version.py``
 runs it under every Python 3.11-3.13 the machine has and several
 ``PYTHONHASHSEED`` values and compares the lines.  The rules part is the
 classic-1805 campaign with every power at the computer (ai-hard), dice from

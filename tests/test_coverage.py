@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SEEDS
+from paths import ROOT, SEEDS
 
-ROOT = Path(__file__).resolve().parent.parent
 MANUAL_NAME = "000_0db1f2615c737f0c.txt"
 
 

@@ -7,7 +7,7 @@ import ast
 
 import pytest
 
-from conftest import ROOT
+from paths import ROOT
 from eiapbem.core import errors
 from eiapbem.core.dice import DiceError, derive
 

@@ -3,7 +3,8 @@
 Layers, lowest first: ``core``; ``rules``; ``ai``, ``pbem``, ``gap``,
 ``present`` and ``data`` (peers: they may read each other, except that the
 computer players call only the rules); ``client`` and ``rulecases`` (the
-rules-case harness, used by ``eiapbem rules test``); ``host``; ``cli``.
+rules-case harness, used by ``eiapbem rules test``); ``host``; ``cli`` and ``view`` (peers at the top, DESIGN.md
+8: the view is a client of the client; only the ``view`` command's and the benchmark's modules of the CLI start it).
 Every import counts, also one inside a function.
 """
 
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from paths import PACKAGE
 
-PACKAGE = Path(__file__).resolve().parent.parent / "eiapbem"
 
 RANK = {
     "core": 0, "__init__": 0,
@@ -20,7 +21,7 @@ RANK = {
     "ai": 2, "pbem": 2, "gap": 2, "present": 2, "data": 2,
     "client": 3, "rulecases": 3,
     "host": 4,
-    "cli": 5, "__main__": 6,
+    "cli": 5, "view": 5, "__main__": 6,
 }
 #: What the computer players may import (they are called by client and host, and call only the rules).
 AI_MAY_IMPORT = {"ai", "rules", "core", "__init__"}
@@ -133,6 +134,15 @@ def test_nothing_imports_upward():
         if RANK[_layer(t)] > RANK[_layer(m)] and (m, t) not in KNOWN_UPWARD
     )
     assert upward == [], "a lower layer imports a higher one (cli > host > client > pbem|gap|present|ai|data > rules > core)"
+
+
+def test_the_view_and_the_cli_are_peers():
+    """``cli | view -> host -> client``: the view imports nothing of the CLI; the CLI reaches the view only from
+    the modules of the ``eiapbem view`` command and of its benchmark (``eiapbem bench view``)."""
+    view_to_cli = sorted((m, t) for m, ts in EDGES.items() if _layer(m) == "view" for t in ts if _layer(t) == "cli")
+    cli_to_view = sorted({m for m, ts in EDGES.items() if _layer(m) == "cli" for t in ts if _layer(t) == "view"})
+    assert view_to_cli == []
+    assert cli_to_view == ["eiapbem.cli.bench_cmd", "eiapbem.cli.view_cmd"]
 
 
 def test_the_rules_core_imports_only_itself_and_core():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from paths import ROOT
 
 
 def _ruff() -> list[str]:

@@ -1,6 +1,6 @@
 """The README's test command is exactly what CI runs."""
 
-from conftest import ROOT
+from paths import ROOT
 
 
 def test_ci_runs_the_readme_test_command():

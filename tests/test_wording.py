@@ -28,11 +28,6 @@ def ctx():
     return rules_context(Dice(b"wording-tests"))
 
 
-@pytest.fixture(scope="module")
-def base(ctx):
-    return initial_state(ctx.world["scenarios/classic-1805.json"], ctx.world)
-
-
 def _due(state, power, item, count):
     o = BuildOrder(nation=power, item=item, count=count, arrives=MARCH, port=None)
     return state.with_power(power, builds=state.powers[power].builds.set(o.key, o))
@@ -51,10 +46,10 @@ def _runs(command: str) -> None:
     assert r.exit_code == 0, (command, r.output)
 
 
-def test_the_reinforcement_to_do_line_names_the_command_that_places_the_factors(base, ctx):
+def test_the_reinforcement_to_do_line_names_the_command_that_places_the_factors(start, ctx):
     # It read "place the 2 infantry due to FR this month (room for one at least at corps:FR:I); reinforcements
     # may not be delayed (7.2.2, 000:930)": which command places them was left to the reader.
-    s = _reinforcing(base, "FR")
+    s = _reinforcing(start, "FR")
     s = s.with_unit(s.units["corps:FR:I"].replace(location=Location(LocationKind.AREA, "lyon"),
                                                    factors=Factors(infantry=14)))
     s = _due(s, "FR", "infantry", 2)
@@ -68,8 +63,8 @@ def test_the_reinforcement_to_do_line_names_the_command_that_places_the_factors(
         _runs(command)
 
 
-def test_a_bought_corps_counter_is_named_with_place_corps(base, ctx):
-    s = _due(_reinforcing(base, "FR"), "FR", "cavalry", 2)
+def test_a_bought_corps_counter_is_named_with_place_corps(start, ctx):
+    s = _due(_reinforcing(start, "FR"), "FR", "cavalry", 2)
     s = s.with_unit(s.units["corps:FR:Cav-I"].replace(placeable_until=Date(1805, 6)))
     (line,) = hooks.obligations(s, "FR", ctx)
     (command,) = _COMMAND.findall(line)
@@ -77,12 +72,12 @@ def test_a_bought_corps_counter_is_named_with_place_corps(base, ctx):
     _runs(command)
 
 
-def test_every_phases_to_do_lines_name_a_command(base, ctx):
+def test_every_phases_to_do_lines_name_a_command(start, ctx):
     # The setup, a pending question, the naval and land phases' duties: each sentence names what to type.
-    setup = base.replace(slot=Slot(Phase.SETUP, TURN, "FR", ("FR",)))
+    setup = start.replace(slot=Slot(Phase.SETUP, TURN, "FR", ("FR",)))
     lines = list(engine.unmet_obligations(setup, "FR", ctx))
     assert lines, "the setup has factors to place"
-    asked = _reinforcing(base, "FR")
+    asked = _reinforcing(start, "FR")
     from eiapbem.rules.model import PendingDecision
 
     d = PendingDecision(id="battle:1805-03:lyon:0/0", power="FR", kind="battle.chit", options=("assault", "probe"),
@@ -191,26 +186,26 @@ def test_every_victory_condition_has_words_for_what_it_does():
 # ----------------------------------------------------------------- 8. a new user's session
 
 
-def test_the_sealed_diplomacys_commitment_and_reveal_are_not_listed_as_things_to_do(base, ctx):
+def test_the_sealed_diplomacys_commitment_and_reveal_are_not_listed_as_things_to_do(start, ctx):
     # In the commit round status said "To do before end-phase: SP's file of the commit round must carry its
     # commitment: 'eiapbem end-phase' seals the orders...", and every accepted order added it as "still to do":
     # end-phase writes the commitment (and the reveal) itself, so nothing is left to do.
     from eiapbem.client.status import to_do
 
-    commit = base.replace(slot=Slot(Phase.DIPLOMACY, "commit", None, POWERS))
+    commit = start.replace(slot=Slot(Phase.DIPLOMACY, "commit", None, POWERS))
     assert engine.unmet_obligations(commit, "SP", ctx), "the rules still require the commitment in the file"
     assert to_do(commit, "SP", ctx) == []
-    sheet = base.order_sheet.replace(commitments=base.order_sheet.commitments.set("SP", b"\x00" * 32))
-    reveal = base.replace(slot=Slot(Phase.DIPLOMACY, "orders", None, POWERS), order_sheet=sheet)
+    sheet = start.order_sheet.replace(commitments=start.order_sheet.commitments.set("SP", b"\x00" * 32))
+    reveal = start.replace(slot=Slot(Phase.DIPLOMACY, "orders", None, POWERS), order_sheet=sheet)
     assert engine.unmet_obligations(reveal, "SP", ctx) and to_do(reveal, "SP", ctx) == []
 
 
-def test_the_pool_names_the_month_an_order_arrives_and_the_summary_says_it_is_a_projection(base):
+def test_the_pool_names_the_month_an_order_arrives_and_the_summary_says_it_is_a_projection(start):
     # "on order: 3 infantry arriving 1805-06" and "random numbers from the seed 'preview'" read as codes.
     from eiapbem.cli.economy_cmd import render
     from eiapbem.client import show
 
-    s = _reinforcing(base, "SP")
+    s = _reinforcing(start, "SP")
     o = BuildOrder(nation="SP", item="infantry", count=3, arrives=Date(1805, 6), port=None)
     s = s.with_power("SP", builds=s.powers["SP"].builds.set(o.key, o))
     text = "\n".join(show.pool(s, "SP"))
@@ -258,13 +253,13 @@ def test_a_siege_question_names_the_report_of_its_siege():
     assert hint.endswith("('eiapbem battle report 1806-05.lille.1' shows the siege, 11.4)"), hint
 
 
-def test_show_power_lists_the_wars_on_minor_countries(base):
+def test_show_power_lists_the_wars_on_minor_countries(start):
     # During Spain's war on Portugal 'show power' said "at war with: nobody".
     from eiapbem.client import show
 
-    s = base.with_power("SP", minor_wars=base.powers["SP"].minor_wars.set("portugal", Date(1805, 2)))
+    s = start.with_power("SP", minor_wars=start.powers["SP"].minor_wars.set("portugal", Date(1805, 2)))
     assert "  at war with: nobody; minor countries: portugal" in show.power(s, "SP")
-    assert "  at war with: nobody" in show.power(base, "SP")
+    assert "  at war with: nobody" in show.power(start, "SP")
 
 
 def test_status_counts_orders_in_a_simultaneous_phase():

@@ -85,7 +85,7 @@ _TEST_DEF = re.compile(r"^def (test_\w+)\(", re.M)
 def _tests() -> list[tuple[str, str]]:
     """(file::test, its text) of every pytest test function."""
     out = []
-    for p in sorted((ROOT / "tests").glob("test_*.py")):
+    for p in sorted((ROOT / "tests").rglob("test_*.py"), key=lambda p: p.name):
         text = p.read_text(encoding="utf-8")
         starts = [(m.start(), m.group(1)) for m in _TEST_DEF.finditer(text)]
         for i, (at, name) in enumerate(starts):

@@ -38,6 +38,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+import paths  # noqa: E402
+
+paths.importable()  # the kits and the test modules they borrow from, wherever they live in tests/
 
 import fuzzkit  # noqa: E402
 

@@ -3,7 +3,7 @@
 Each file is the list of setup actions one power takes in its setup slot (5.2.2,
 000:328).  They are made here *through the rules engine*: every action is
 verified and applied in the setup order (5.3), so a file is legal by
-construction; ``tests/test_setup.py`` loads each one again and ends the phase.
+construction; ``tests/rules/setup/test_setup.py`` loads each one again and ends the phase.
 
 Run: .venv/bin/python tools/make_default_setups.py
 """

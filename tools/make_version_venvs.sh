@@ -1,6 +1,6 @@
 #!/bin/sh
 # Make one virtualenv per Python 3.11-3.13 interpreter the machine has (pyenv or PATH), with eiapbem's
-# runtime dependencies, for the cross-version determinism test (tests/test_cross_version.py, issue 20 item 7).
+# runtime dependencies, for the cross-version determinism test (tests/e2e/test_cross_version.py, issue 20 item 7).
 # The venvs go to .venv-versions/<version>/ in the worktree; the test finds them there.
 set -e
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,7 +1,7 @@
 """How long the computer thinks per slot (issue 19 item 5: one computer slot at most 2 s on 2 cores).
 
 Plays classic-1805 in memory with all seven powers at the computer (the levels mixed as in
-``tests/test_ai_never_blocks.py``) and the wars of that test set at the first month, for MONTHS
+``tests/ai/test_ai_never_blocks.py``) and the wars of that test set at the first month, for MONTHS
 months.  Every sequential slot (``ai.play_slot``: the computer's actions and the end of the slot)
 and every power's orders of a simultaneous slot (``ai.orders``) are timed best of REPEAT runs from
 the same state (the play is deterministic, so each run does the same work).  Prints the slowest

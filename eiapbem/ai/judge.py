@@ -123,7 +123,8 @@ def hostility(a: str, b: str) -> int:
 # ----------------------------------------------------------------- distances (static, per map)
 
 
-_GAPS: "weakref.WeakKeyDictionary[Any, dict[tuple[str, str], tuple[int, int]]]" = weakref.WeakKeyDictionary()
+_GAPS: "weakref.WeakKeyDictionary[Any, dict[tuple[str, str, tuple[str, ...] | None], tuple[int, int]]]" = \
+    weakref.WeakKeyDictionary()
 NO_PATH = 99
 
 

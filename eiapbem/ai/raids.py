@@ -143,8 +143,11 @@ def plan(b: Any, lvl: Any) -> None:
         if best[0] <= stay:
             if stay > 0:
                 continue  # it already cuts a chain where it stands
-            best = _toward_depots(b, c, options)
-        if best is None or not best[2] and not best[3]:
+            toward = _toward_depots(b, c, options)
+            if toward is None:
+                continue
+            best = toward
+        if not best[2] and not best[3]:
             continue
         _, end, path, city = best
         before = b.state, list(b.actions), b.events
@@ -154,7 +157,7 @@ def plan(b: Any, lvl: Any) -> None:
                 b.state, b.actions, b.events = before  # halted elsewhere (13.2.4): not the raid it planned
 
 
-def _toward_depots(b: Any, c: Corps, options: list) -> tuple | None:
+def _toward_depots(b: Any, c: Corps, options: list[tuple[int, str, list[str], bool]]) -> tuple[int, str, list[str], bool] | None:
     """With nothing to gain here: the reachable end nearest an enemy depot (closer than it stands now), if any."""
     enemies = assess.enemies(b.state, b.power)
     depots = sorted({u.location.site for u in b.state.units.values() if isinstance(u, Depot) and u.power in enemies

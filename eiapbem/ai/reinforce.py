@@ -25,7 +25,7 @@ from typing import Callable
 import eiapbem.ai.assess as assess
 from eiapbem.ai.levels import Level
 from eiapbem.rules import supply
-from eiapbem.rules.model import Corps, FactorType, GameState, LocationKind
+from eiapbem.rules.model import Corps, Depot, FactorType, GameState, LocationKind
 from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCorps
 from eiapbem.rules.reinforcement.common import due_factors, purchased
 from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS
@@ -100,7 +100,7 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
         on_map.sort(key=lambda c: (c.factors.total, c.id))
     else:
         on_map.sort(key=lambda c: c.id)
-    out: list[Callable[[int], object]] = []
+    out: list[Callable[..., object]] = []  # (each maker is called with the count alone)
     cap = _capital(ctx, nation) if nation == power else None
     if kind in GARRISON_ITEMS and cap is not None and lvl.placement != "first" \
             and any(t.danger for t in assess.capital_threats(state, ctx, power)):
@@ -120,7 +120,7 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: n}) for a in homes]
         if nation == power:
             depots = sorted({u.location.site for u in state.units.values()
-                             if u.KIND == "depot" and u.power == power and u.location.kind is LocationKind.AREA})
+                             if isinstance(u, Depot) and u.power == power and u.location.kind is LocationKind.AREA})
             out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="depot", **{f: n}) for a in depots]
     pool = sorted((c for c in corps if c.location.kind is LocationKind.POOL and purchased(state, c)), key=lambda c: c.id)
     out += [lambda n, c=c.id, a=a: PlaceCorps(corps=c, area=a, **{f: n}) for c in pool for a in homes]

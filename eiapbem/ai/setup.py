@@ -90,13 +90,13 @@ def complete(b: Any) -> None:
                         n -= 1
     ports = [a for a in sorted(m.areas) if m.area(a).port is not None and control.city_power(b.state, m, a) == p]
     fleets = [u for _, u in sorted(b.state.units.items()) if isinstance(u, Fleet) and u.nation == p]
-    for f in sorted(fleets, key=lambda u: u.location == POOL):
-        take = _take(f.ships, forces.fleet_capacity(ctx, f), b.state.powers[p].unplaced_ships, _SHIPS, Ships)
+    for fleet in sorted(fleets, key=lambda u: u.location == POOL):
+        take = _take(fleet.ships, forces.fleet_capacity(ctx, fleet), b.state.powers[p].unplaced_ships, _SHIPS, Ships)
         if not take.total:
             continue
-        if f.location == POOL and not any(b.try_(SetupPlaceFleet(fleet=f.id, port=a)) for a in ports):
+        if fleet.location == POOL and not any(b.try_(SetupPlaceFleet(fleet=fleet.id, port=a)) for a in ports):
             continue
-        b.try_(SetupAddShips(fleet=f.id, ships=take))
+        b.try_(SetupAddShips(fleet=fleet.id, ships=take))
 
 
 __all__ = ["Alternatives", "LABEL", "choose", "complete"]

@@ -12,189 +12,27 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
-import re
-import sys
-import types
 import typing
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
 
-from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
-from eiapbem.rules.model.base import OneOf
 
+from eiapbem.client.actionforms import check_phase
+from eiapbem.client.actionforms import (COMMAND_FIELD_CHOICES as _COMMAND_FIELD_CHOICES, PLACE_FIELDS as _PLACE_FIELDS,
+                                       RESERVED as _RESERVED, base_type as _base, choices as _choices,
+                                       field_help as _field_help)
 from .common import PHASE_GROUPS, game_options, open_session, phase_group as _phase_group, place_name, rules_ctx as _ctx
 
 #: Phase -> click group name.
 GROUPS = {p: PHASE_GROUPS[p.value][0] for p in Phase}
 
 
-_FIELD_HELP = {
-    "area": "a land area, e.g. moscow ('eiapbem show area NAME')",
-    "corps": "a corps counter, e.g. corps:RU:I ('eiapbem show pool')",
-    "fleet": "a fleet counter, e.g. fleet:GB:1",
-    "depot": "a depot counter, e.g. depot:FR:1",
-    "leader": "a leader, e.g. leader:FR:napoleon",
-    "unit": "a corps, fleet, depot or garrison id",
-    "counter": "a corps, fleet or leader id, e.g. corps:AU:I ('eiapbem show units')",
-    "port": "a port's land area, e.g. brest",
-    "sea": "a sea area, e.g. north-sea",
-    "blockade": "an enemy port whose blockade box the fleet takes",
-    "nation": "a free state you control whose factors these are (default: your own)",
-    "at": "city: the area's city garrison; depot: the garrison of your depot in the area",
-    "square": "a square of the economic manipulation display (12.4.3): -3 to 3 on the shipped display, 0 for none",
-    "path": "the places entered, in order, separated by commas: land areas (freiburg,swabia,innsbruck) or, for "
-            "a fleet, sea areas, ports and blockade boxes (english-channel,box:brest)",
-    "place": "a sea area (north-sea), a port (brest) or a blockade box (box:brest)",
-    "stack": "move every fleet of the stack in the fleet's place that may still move (8.4.3)",
-    "intercept": "attempt to intercept enemy stacks passing by (8.5.3); without it, no attempts",
-    "evasion": "when attacked outside an interception or port combat (9.2.1.1)",
-    "target": "the power or minor country the order is aimed at, e.g. FR or bavaria",
-    "item": "what to buy; prices: 'eiapbem tables show purchase-cost'",
-    "count": "how many; 'eiapbem economy summary' shows the money and manpower left",
-    "infantry": "how many infantry factors", "militia": "how many militia factors",
-    "cavalry": "how many cavalry factors", "guard": "how many guard factors",
-    "artillery": "how many artillery factors", "heavy": "how many heavy ships", "light": "how many light ships",
-    "transport": "how many transports",
-    "forced_march": "forced march: one movement point more (10.4.1)",
-    "city": "end the move inside the city of the last area (10.4.3-10.4.4, 13.5.2)",
-    "use_depot": "live off the ungarrisoned enemy depot destroyed in the last area: the move ends, foraged with no loss (10.4.6)",
-}
-
-
-#: Help for one command's field where the shared text above would mislead (the same field name means
-#: different things in different actions: ``--target`` of ``declare-war`` is not a piracy target). Keyed by the
-#: command's name, which two phases may share ("move", "attack"): their fields differ (unit/fleet, area/place).
-_COMMAND_FIELD_HELP = {
-    ("declare-war", "target"): "the major power (FR) or neutral minor country (bavaria) to declare war on",
-    ("piracy", "target"): "the power whose trade the privateers prey on (8.9)",
-    ("deduct-vp", "target"): "the enemy power whose victory points are reduced (12.1.2)",
-    ("stop-usa-trade", "target"): "the enemy power whose American trade is stopped (12.2.1)",
-    ("sue-for-peace", "to"): "the enemy power you sue for peace",
-    ("sue-for-peace", "accept_unconditional"): "accept unconditional terms if they are offered (conditional terms "
-                                               "are always accepted, 6.4.2)",
-    ("informal-peace", "enemy"): "the enemy power offered an informal peace",
-    ("surrender-terms", "enemy"): "the enemy these settings are toward",
-    ("surrender-terms", "give_conditional"): "offer conditional terms if this enemy sues (else unconditional)",
-    ("surrender-terms", "term"): "a term you take as victor, from lists B and C, in order of preference, e.g. B.2 "
-                                 "('eiapbem tables show victory-conditions' lists them)",
-    ("surrender-terms", "accept_informal"): "accept an informal peace offered by this enemy (6.4.1)",
-    ("surrender-terms", "allow_separate_peace"): "let your allies make a separate peace with this enemy",
-    ("surrender-terms", "if_conditional_offered"): "the list-A condition you claim when you surrender conditionally",
-    ("attack", "place"): "where: a sea area (north-sea), a blockade box (box:brest) or an enemy port (brest); your "
-                         "fleet must be there already: to attack in a port, end its 'naval move' path in the port "
-                         "itself (...,box:brest,brest; 'eiapbem show reach FLEET')",
-    ("add-factors", "corps"): "your corps on the map that takes them, e.g. corps:PR:II ('eiapbem show units --kind corps')",
-    ("move", "unit"): "the corps to move, e.g. corps:PR:II ('eiapbem show units --kind corps')",
-    ("besiege", "unit"): "your corps in the area of the enemy-held city, e.g. corps:PR:II",
-    ("forage", "unit"): "your corps whose movement is over, e.g. corps:PR:II",
-    ("request-action", "area"): "the land area the ally is to attack in or defend, e.g. munich ('eiapbem show area NAME')",
-    ("supply-choice", "loss_order"): "a factor type foraging takes first (cavalry, infantry...); give it again for the next",
-    ("accept-control", "withdraw"): "take the standing order back",
-    ("request-alliance", "withdraw"): "take the request back",
-    ("grant-access", "cancel"): "rescind the access (three months' grace, 13.4.1)",
-    ("trade", "stop"): "end the trade",
-    ("manipulate", "investment"): "money spent on the attempt (6.1.4); 0 by default",
-    ("buy-counter", "unit"): "a corps or fleet counter of your counter pool, e.g. corps:PR:VII ('eiapbem show pool')",
-    ("transfer-factors", "source"): "the corps or garrison the factors leave, e.g. corps:PR:I or garrison:PR:city:berlin",
-    ("transfer-factors", "target"): "the corps or garrison they join, in the same area ('eiapbem show units')",
-    ("transfer-ships", "source"): "the fleet the ships leave, e.g. fleet:GB:1",
-    ("transfer-ships", "target"): "the fleet they join, in the same place ('eiapbem show units --kind fleet')",
-}
-
-
-def _field_help(command: str, field: str, default: str | None = None, cls: type | None = None) -> str | None:
-    """The help of one option: the command's own text, else the field's ``#:`` comment in the action record,
-    else the shared text, else ``default``."""
-    if (command, field) in _COMMAND_FIELD_HELP:
-        return _COMMAND_FIELD_HELP[(command, field)]
-    noted = _field_comments(cls.__module__, cls.__name__).get(field) if cls is not None else None
-    return noted or _FIELD_HELP.get(field, default)
-
-
-@functools.lru_cache(maxsize=None)
-def _module_lines(module: str) -> tuple[str, ...]:
-    """The source lines of a loaded module (empty when it has no file, e.g. a frozen build)."""
-    path = getattr(sys.modules.get(module), "__file__", None)
-    try:
-        return tuple(Path(path).read_text(encoding="utf-8").splitlines()) if path else ()
-    except OSError:
-        return ()
-
-
-@functools.lru_cache(maxsize=None)
-def _field_comments(module: str, name: str) -> dict[str, str]:
-    """The ``#:`` comment written above each field of the record class ``name`` (its documentation)."""
-    lines = _module_lines(module)
-    out: dict[str, str] = {}
-    start = next((i for i, line in enumerate(lines) if line.startswith(f"class {name}(")), None)
-    if start is None:
-        return out
-    note: list[str] = []
-    for line in lines[start + 1:]:
-        if line.startswith(("class ", "@", "def ")):
-            break
-        text = line.strip()
-        if text.startswith("#:"):
-            note.append(text[2:].strip())
-            continue
-        field = re.match(r"([a-z_][a-z0-9_]*)\s*:", text)
-        if field and note and not text.startswith(("def ", "return")):
-            out[field.group(1)] = re.sub(r"``([^`]*)``", r"'\1'", " ".join(note))  # reST literals as the CLI quotes
-        note = []
-    return out
-
-
-#: Fields naming places on the map (lower case, hyphens): typed names are put in that spelling.
-_PLACE_FIELDS = ("path", "area", "port", "sea", "place", "blockade")
-
-
 def _opt(name: str) -> str:
     return "--" + name.replace("_", "-")
-
-
-def _base(hint: Any) -> tuple[Any, bool]:
-    """The plain type of a hint (Annotated stripped) and whether ``None`` is allowed."""
-    optional = False
-    if typing.get_origin(hint) is typing.Annotated:
-        hint = typing.get_args(hint)[0]
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        optional = len(args) < len(typing.get_args(hint))
-        hint = args[0] if len(args) == 1 else str
-        if typing.get_origin(hint) is typing.Annotated:
-            hint = typing.get_args(hint)[0]
-    return hint, optional
-
-
-#: Option names the game commands use themselves; a field of that name gets ``--<name>-id``.
-_RESERVED = ("game", "power", "password", "help", "home")
-
-
-#: A command's field that takes fewer of its type's values than the type lists (the rules refuse the others).
-_COMMAND_FIELD_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("surrender-terms", "if_conditional_offered"): ("A.1", "A.2", "A.3", "A.4", "A.5"),  # list A only (6.4.2)
-}
-
-
-def _choices(hint: Any) -> tuple[str, ...] | None:
-    """The fixed list of a ``str`` field annotated ``OneOf`` (also inside ``X | None``), else None."""
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        for a in typing.get_args(hint):
-            c = _choices(a)
-            if c:
-                return c
-        return None
-    if typing.get_origin(hint) is typing.Annotated:
-        for m in typing.get_args(hint)[1:]:
-            if isinstance(m, OneOf):
-                return tuple(m.choices)
-    return None
 
 
 def _params(cls: type, command: str = "", reserved: tuple[str, ...] = _RESERVED) -> tuple[list[click.Parameter], dict[str, Any]]:
@@ -295,12 +133,7 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
                 values[f"f_{field}"] = place_name(values[f"f_{field}"])
         action = _make(cls, build, values)
         s = open_session(**common)
-        slot = s.state.slot
-        if slot is not None and slot.phase not in spec.phases:
-            now = GROUPS[slot.phase]
-            raise IllegalAction(f"'eiapbem {GROUPS[spec.phases[0]]} {name}' is an order of the {spec.phases[0]} phase; "
-                                f"the game is in the {slot.phase} phase of {s.state.date.name}",
-                                hint=f"'eiapbem {now} --help' lists what you can do now; 'eiapbem status' says whose turn it is")
+        check_phase(spec, s.state)
         out = s.act(action)
         for e in out.events:
             click.echo(e.text)

@@ -14,49 +14,20 @@ from typing import Any
 
 import click
 
-from eiapbem.core.errors import IllegalAction
-
-
-def battles_of(state: Any) -> dict[str, tuple[str, Any]]:
-    """Every battle of a state by id: (what, record); what is land, naval or siege."""
-    out: dict[str, tuple[str, Any]] = {}
-    for bid, b in state.battles.items():
-        out[bid] = ("land", b)
-    for bid, b in state.naval_battles.items():
-        out[bid] = ("naval", b)
-    for bid, b in state.sieges.items():
-        out[bid] = ("siege", b)
-    return {k: out[k] for k in sorted(out)}
-
-
-def finished(b: Any) -> bool:
-    """Whether a battle is over: land battles say so, naval combats and sieges reach the step "done"."""
-    return bool(getattr(b, "finished", False)) or getattr(b, "step", "") == "done"
 
 
 def render(what: str, b: Any, as_json: bool) -> str:
-    from eiapbem.rules.combat import report as land_report
-    from eiapbem.rules.combat import sieges
-    from eiapbem.rules.naval import battle as naval
+    from eiapbem.client import documents
 
-    if what == "land":
-        return json.dumps(land_report.report_records(b), indent=2, default=_plain) if as_json else land_report.report_text(b)
-    mod = naval if what == "naval" else sieges
-    return json.dumps(mod.report_record(b), indent=2, default=_plain) if as_json else mod.report_text(b)
+    if as_json:
+        return json.dumps(documents.battle_record(what, b), indent=2, default=_plain)
+    return documents.battle_text(what, b)
 
 
 def _plain(v: Any) -> Any:
     if isinstance(v, bytes):
         return v.hex()
     raise TypeError(f"{type(v).__name__} is not JSON")
-
-
-def _where(what: str, b: Any) -> str:
-    for name in ("area", "city", "site", "sea", "location"):
-        v = getattr(b, name, None)
-        if v:
-            return str(v)
-    return "?"
 
 
 def register(cli: click.Group) -> None:
@@ -72,29 +43,20 @@ def register(cli: click.Group) -> None:
     @game_options
     def report(battle_id: str | None, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """The report of one battle, round by round; without BATTLE-ID, the list of the game's battles."""
+        from eiapbem.client import documents
+
         s = open_session(game, power, password)
-        found = battles_of(s.current())
         if battle_id is None:
+            found = documents.battles(s)
             if as_json:
-                click.echo(json.dumps([{"id": k, "what": w, "finished": finished(b)}
-                                       for k, (w, b) in found.items()], indent=2))
+                click.echo(json.dumps([{k: b[k] for k in ("id", "what", "finished")} for b in found], indent=2))
             elif not found:
                 click.echo("no battles in this game now (battles start in the naval and land phases)")
-            for k, (w, b) in ({} if as_json else found).items():
-                state = "finished" if finished(b) else "in progress"
-                click.echo(f"{k}  {w} battle in {_where(w, b)}, {state}")
+            for b in [] if as_json else found:
+                state = "finished" if b["finished"] else "in progress"
+                click.echo(f"{b['id']}  {b['what']} battle in {b['place']}, {state}")
             return
-        if battle_id not in found:  # the id of one of its questions, as 'status' prints it (naval:ID:retreat:FR, battle:…/3)
-            battle_id = next((k for k in found if battle_id.split("/")[0] == k
-                              or battle_id.startswith(("naval:" + k + ":", "siege:" + k + ":"))), battle_id)
-        if battle_id not in found:
-            known = ", ".join(found) or "none"
-            raise IllegalAction(f"there is no battle {battle_id!r} in this game (battles now: {known})",
-                                hint="'eiapbem battle report' lists them")
-        from eiapbem.client import fog
-
-        fog.check_report(s.current(), battle_id, fog.viewers(s))  # 4.1.1 Fog of War
-        what, b = found[battle_id]
+        _, what, b = documents.find_battle(s, battle_id)  # 4.1.1 Fog of War
         click.echo(render(what, b, as_json))
 
     @battle_group.command("result")

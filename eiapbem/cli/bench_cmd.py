@@ -48,6 +48,20 @@ def register(cli: click.Group) -> None:
             click.echo(f"{f.what.ljust(width)}  {f.value:>10.1f} {f.unit}")
         click.echo("key files use weak scrypt here; 'eiapbem bench files' shows the password hash and file sealing")
 
+    @bench_group.command("view")
+    @click.option("--repeat", type=click.IntRange(1, 50), default=5, show_default=True, help="Runs per figure (best is shown).")
+    def view_(repeat: int) -> None:
+        """How fast 'eiapbem view' starts (against 'eiapbem status') and answers a click that moves a corps."""
+        from eiapbem.view import bench as view_bench
+
+        figures = view_bench.run(repeat)
+        width = max(len(f.what) for f in figures)
+        for f in figures:
+            click.echo(f"{f.what.ljust(width)}  {f.seconds * 1000:>8.1f} ms")
+        status, view, move = figures[0].seconds, figures[1].seconds, figures[2].seconds
+        click.echo(f"the view starts in {view / status:.2f}x the time of status (aim: at most 2x); the click answers "
+                   f"in {move * 1000:.0f} ms (aim: at most 200 ms on 2 cores); best of {repeat} runs each")
+
     @bench_group.command("cli")
     @click.option("--repeat", type=click.IntRange(1, 50), default=10, show_default=True, help="Runs per figure (best is shown).")
     @click.option("--command", "commands", multiple=True, metavar="X",

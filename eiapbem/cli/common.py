@@ -151,8 +151,11 @@ def viewer(game: str | None, power: str | None, which: str | None) -> str | None
 
 
 def open_save(save_file: Path, power: str | None, password: str | None) -> Any:
-    """Open the game of a save file ``…/save/GameName.sav`` (its folder is the game folder)."""
+    """Open the game of a save file ``…/save/GameName.sav`` (its folder is the game folder), or a monthly save
+    ``…/save/GameName_monthly_1805-03.sav`` read only (``client.history``)."""
     from eiapbem.core.errors import BadData
+
+    from eiapbem.client import history
 
     save_file = in_home(save_file)
     if save_file.suffix != ".sav" or save_file.parent.name != "save" or not save_file.is_file():
@@ -161,6 +164,9 @@ def open_save(save_file: Path, power: str | None, password: str | None) -> Any:
     if root().identity is not None and folder.resolve() != home().resolve():
         raise BadOption(f"{save_file} is another folder's game; a sitting ('eiapbem shell') opens only its own folder's")
     root().home = folder
+    monthly = history.split_name(save_file)
+    if monthly is not None:  # a monthly save (000:216): the game as it was, read only
+        return history.open_month(open_session(monthly[0], power, password), monthly[1])
     return open_session(save_file.stem, power, password)
 
 
@@ -171,13 +177,14 @@ def rules_ctx(s: Any) -> Any:
     return rules_context(s.slot_dice())
 
 
-#: Phase (its value) -> the click group of its commands, and the group's help.
 def place_name(text: str) -> str:
-    """A place as typed by a person (``Cracow``, ``St Petersburg``, ``cracow, warsaw``) in the map's spelling
-    (``cracow``, ``st-petersburg``, ``cracow,warsaw``): the map's ids are lower case with hyphens."""
-    return ",".join("-".join(part.strip().lower().split()) for part in text.split(","))
+    """A place as typed by a person in the map's spelling (``client.actionforms.place_name``)."""
+    from eiapbem.client.actionforms import place_name as spelled
+
+    return spelled(text)
 
 
+#: Phase (its value) -> the click group of its commands, and the group's help.
 PHASE_GROUPS = {
     "setup": ("setup", "The setup phase (5.1-5.3): place your forces (manual: Setup Phase)."),
     "diplomacy": ("diplomacy", "The diplomacy phase (6.0): war, peace, alliances, trade, access (manual: "

@@ -178,9 +178,11 @@ def register(cli: click.Group) -> None:
         "--svg",
         "svg",
         type=click.Path(dir_okay=False, path_type=Path),
-        required=True,
+        default=None,
         help="Write the map as an SVG picture to this file.",
     )
+    @click.option("--json", "as_json", is_flag=True,
+                  help="Print a game's map as JSON instead (docs/json.md): control, units, sieges, blockades, battles.")
     @click.option("--scenario", default=None, metavar="NAME|FILE",
                   help="Shade the areas as the scenario starts: a shipped NAME (e.g. classic-1805) or a scenario file.")
     @click.option(
@@ -190,14 +192,28 @@ def register(cli: click.Group) -> None:
         help="Draw the map files of this folder instead of the packaged map.",
     )
     @click.option("--save", "save_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
-                  help="Draw a game's units and control from its save (save/GameName.sav); opened with --power/--password.")
+                  help="Draw a game's units and control from its save (save/GameName.sav) or one of its monthly saves "
+                       "(save/GameName_monthly_1805-03.sav); opened with --power/--password.")
     @click.option("--power", type=click.Choice(list(POWERS) + ["host"]), help="With --save: who opens it, in a hot-seat folder.")
     @click.option("--password", envvar="EIAPBEM_PASSWORD", help="With --save: that power's password (asked for when missing).")
-    def map_(svg: Path, scenario: str | None, path: Path | None, save_file: Path | None, power: str | None,
-             password: str | None) -> None:
+    def map_(svg: Path | None, as_json: bool, scenario: str | None, path: Path | None, save_file: Path | None,
+             power: str | None, password: str | None) -> None:
         """Draw the map as an SVG picture: political shading, borders, cities, ports and seas (and a game's units)."""
         from eiapbem.present import svgmap
 
+        if (svg is None) == (not as_json):
+            raise BadData("give --svg FILE to draw the map, or --json to print a game's map")
+        if as_json:
+            from eiapbem.client import documents
+
+            from .common import echo_json, open_save, open_session
+
+            if scenario is not None or path is not None:
+                raise BadData("--json prints a game's map: give --save save/GameName.sav, or none for this folder's game")
+            s = open_save(save_file, power, password) if save_file is not None else open_session(None, power, password)
+            echo_json(documents.map_record(s))
+            return
+        assert svg is not None
         m = mapdata.load_map(path)
         controllers = None
         units = None
@@ -205,11 +221,14 @@ def register(cli: click.Group) -> None:
         if save_file is not None:
             if scenario is not None:
                 raise BadData("give either --save or --scenario, not both")
+            from eiapbem.client import documents
+
             from .common import open_save
 
             s = open_save(save_file, power, password)
             state = s.current()
-            controllers = svgmap.scenario_controllers(m, {k: v.controller for k, v in state.minors.items()})
+            # Who holds each area, as the rules say (rules/control.py, through 'map --json').
+            controllers = {a: row["power"] for a, row in documents.map_record(s)["areas"].items()}
             units = svgmap.units_by_area(unit_labels(state))
             title = f"{s.game}, {state.date.name}"
         elif scenario is not None:

@@ -13,7 +13,7 @@ from eiapbem.rules.model import POWERS, Date, GameState, Phase, Slot
 from eiapbem.rules.model.common import ECONOMIC_MONTHS
 from eiapbem.rules.model.slot import ORDERS
 
-PREVIEW_SEED = "preview"
+from eiapbem.client.documents import PREVIEW_SEED
 
 
 def scenario_state(scenario_id: str, month: str | None) -> tuple[GameState, Any]:
@@ -39,12 +39,10 @@ def scenario_state(scenario_id: str, month: str | None) -> tuple[GameState, Any]
 
 
 def records(state: GameState, seed: str, power: str | None, orders: Any = None) -> list[dict[str, Any]]:
-    """``economy.phase.summary`` with the packaged data and the preview dice."""
-    from eiapbem.data.context import rules_context
-    from eiapbem.core.dice import Dice
-    from eiapbem.rules.economy.phase import summary
+    """``economy.phase.summary`` with the packaged data and the preview dice (``client.documents``)."""
+    from eiapbem.client import documents
 
-    return summary(state, rules_context(Dice(seed.encode("utf-8"))), orders=orders, power=power)
+    return documents.economy_records(state, seed, power, orders)
 
 
 def render(recs: list[dict[str, Any]], state: GameState, seed: str) -> str:
@@ -72,53 +70,17 @@ def render(recs: list[dict[str, Any]], state: GameState, seed: str) -> str:
 
 
 def game_state(s: Any) -> tuple[GameState, dict[str, list], str]:
-    """A game's state for the summary: the acting power's view, with its own orders so far.
+    """A game's state for the summary (``client.documents.economy_state``)."""
+    from eiapbem.client import documents
 
-    Outside an economic phase, the state is moved to the next economic month
-    (a projection with the forces as they stand).  Other powers' orders are
-    secret until the phase resolves, so only the acting power's are counted.
-    """
-
-    state = s.current()
-    note = ""
-    slot = state.slot
-    if slot is None:
-        raise BadData("the game is over; there is no economic phase to summarise")
-    if slot.phase is not Phase.ECONOMIC:
-        date = state.date
-        while date.month not in ECONOMIC_MONTHS:
-            date = date.next()
-        note = f"projection: the economic phase of {date.name} with the forces as they stand now"
-        return state.replace(date=date, slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS)), {}, note
-    # The orders are replayed by the summary itself, from the slot's start: the ones
-    # taken so far, or once sent (end-phase), the ones in the turn file.
-    mine = s.taken()
-    sent = s.orders_sent()
-    if sent is not None:
-        mine = sent
-        note = f"{s.power}'s orders are sent; the phase resolves when every power's are in"
-    return s.state, ({s.power: mine} if mine else {}), note
+    return documents.economy_state(s)
 
 
 def unaffordable(s: Any, action: Any) -> str | None:
-    """Issue 20: why a purchase just taken will not be carried out as things stand, or None.
+    """Why a purchase just taken will not be carried out as things stand (``client.documents.unaffordable``)."""
+    from eiapbem.client import documents
 
-    The phase is resolved in preview (``economy summary``'s projection, with the
-    acting power's orders so far and the preview dice); the last ``not bought``
-    ledger line of this order's item (its ``not_bought`` field, not its text) is its reason.  Only the money of the
-    resolving file's dice, an ally's gift or a cancelled order can change it.
-    """
-    kind = getattr(action, "KIND", "")
-    if kind not in ("economic.buy-army", "economic.buy-ships", "economic.buy-counter"):
-        return None
-    state, orders, _ = game_state(s)
-    item = f"counter {action.unit}" if kind == "economic.buy-counter" else f"buy {action.count} {action.item}"
-    why = None
-    for rec in records(state, PREVIEW_SEED, s.power, orders):
-        for ln in rec["lines"]:
-            if ln["item"] == item and ln["not_bought"]:
-                why = str(ln["not_bought"])
-    return why
+    return documents.unaffordable(s, action)
 
 
 def register(cli: click.Group) -> None:

@@ -264,14 +264,13 @@ def register(cli: click.Group) -> None:
     def log(count: int, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """The public game log (every player sees the same lines)."""
         s = open_session(game, power, password)
-        last = s.journal(count)
-        from eiapbem.client import fog
+        from eiapbem.client import documents, fog
 
         if as_json:  # 4.1.1 Fog of War hides others' battles here too
-            echo_json([fog.log_record(s.state, e, fog.viewers(s)) for e in last])
+            echo_json(documents.log(s, count))
             return
 
-        for e in last:
+        for e in s.journal(count):
             text = fog.log_text(s.state, e, fog.viewers(s))  # 4.1.1 Fog of War hides others' battles
             click.echo(f"[{e.slot}] {text}" if e.author != "host" else f"[{e.slot}] (host) {text}")
 
@@ -305,28 +304,13 @@ def register(cli: click.Group) -> None:
         n = s.restart()
         click.echo(f"took back {n} action(s); the next action counts as a reload of this slot")
 
-    @cli.command("answer")
+    from eiapbem.client.actionforms import ANSWER_HELP
+
+    @cli.command("answer", help=ANSWER_HELP)
     @click.argument("decision")
     @click.argument("choice")
     @game_options
     def answer(decision: str, choice: str, game: str | None, power: str | None, password: str | None) -> None:
-        """Answer a pending decision ('eiapbem status' lists them with their choices).
-
-        \b
-        Example: eiapbem answer battle:1805-01:cracow:0/0 assault
-        Battle chits (11.2.1): the attacker picks first, then the defender.
-        Attacker: outflank (needs two corps; leans on the commander's
-        strategic rating), assault / escalated-assault (bloody, weak against
-        defend), echelon (best with better morale), probe (cautious, good
-        against defend). Defender: outflank, counter-attack /
-        escalated-counter-attack, defend (saves casualties), withdrawal
-        (avoid battle). 'eiapbem tables show operational-possibilities'
-        prints which chit beats which; 'eiapbem battle report BATTLE-ID'
-        the rounds so far. Losses (11.2.9): one factor, corps:FR:III/infantry,
-        or all of them in one answer, corps:FR:III/infantry=2,corps:FR:IV/cavalry.
-        Chits of a corps defending when you are not asked: 'eiapbem land
-        battle-orders'.
-        """
         s = open_session(game, power, password)
         from eiapbem.core.errors import IllegalAction
         from eiapbem.rules.engine import AnswerDecision

@@ -1,7 +1,7 @@
 """Write ``cli/index.json``: which modules make each command, and every command's ``--help`` text.
 
 Run ``python -m eiapbem.cli.index`` after changing a command, an option, a help text or
-``main.COMMAND_MODULES``; ``tests/test_cli_fast.py`` fails while the file on disk differs from what
+``main.COMMAND_MODULES``; ``tests/cli/test_cli_fast.py`` fails while the file on disk differs from what
 this makes.  The file is keyed on what it describes (``main.index_key``): a comment or any other
 change to the code leaves it as it is.
 The help is rendered 80 columns wide, as click renders it on a terminal of 80 columns or more.

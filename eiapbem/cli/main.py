@@ -7,7 +7,7 @@ stderr with a non-zero exit status; never a traceback.
 
 Speed (issue 15 item 4): ``COMMAND_MODULES`` below is the one list of command
 modules.  ``cli/index.json`` (written by ``python -m eiapbem.cli.index``, checked
-current by ``tests/test_cli_fast.py``) says which modules make each top-level
+current by ``tests/cli/test_cli_fast.py``) says which modules make each top-level
 command and holds the rendered ``--help`` of every command; so ``eiapbem``
 imports only the module(s) of the command being run, and ``eiapbem [X [Y]] --help``
 prints from the index without importing any of them.  The index is keyed on
@@ -49,6 +49,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.admin_cmd",
     "eiapbem.cli.scenario_cmd",
     "eiapbem.cli.shell_cmd",
+    "eiapbem.cli.view_cmd",
     "eiapbem.cli.audit_cmd",
     "eiapbem.cli.mail_cmd",
     "eiapbem.cli.campaign_cmd",

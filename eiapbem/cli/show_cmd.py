@@ -22,7 +22,7 @@ def _out(as_json: bool, record: Any, lines: Any) -> None:
 
 
 def register(cli: click.Group) -> None:
-    from eiapbem.client import show
+    from eiapbem.client import documents, show
 
     @cli.group("show")
     def show_group() -> None:
@@ -37,7 +37,7 @@ def register(cli: click.Group) -> None:
         area = place_name(area)  # 'Cracow', 'St Petersburg' as typed
         s = open_session(game, power, password)
         st, m = s.current(), rules_ctx(s).map
-        _out(as_json, lambda: _fog_area(st, show.area_record(st, m, area), s), lambda: show.area(st, m, area, _fog_viewers(s)))
+        _out(as_json, lambda: documents.area(s, area), lambda: show.area(st, m, area, _fog_viewers(s)))
 
     @show_group.command("unit")
     @click.argument("unit")
@@ -47,7 +47,7 @@ def register(cli: click.Group) -> None:
         """A corps, fleet, depot, garrison or leader."""
         s = open_session(game, power, password)
         st = s.current()
-        _out(as_json, lambda: _fog(s).filter_record(st, show.unit_or_leader_record(st, unit), _fog_viewers(s)), lambda: show.unit(st, unit, _fog_viewers(s)))
+        _out(as_json, lambda: documents.unit(s, unit), lambda: show.unit(st, unit, _fog_viewers(s)))
 
     @show_group.command("power")
     @click.argument("which", required=False)
@@ -57,8 +57,7 @@ def register(cli: click.Group) -> None:
         """A major power: money, manpower, status, wars, alliances, forces on the map, factors still to place."""
         s = open_session(game, viewer(game, power, which), password)
         p, st = (which or s.power).upper(), s.current()
-        _out(as_json, lambda: _fog(s).power_record(st, show.power_record(st, p), _fog_viewers(s)),
-             lambda: show.power(st, p, _fog_viewers(s)))
+        _out(as_json, lambda: documents.power(s, p), lambda: show.power(st, p, _fog_viewers(s)))
 
     @show_group.command("pool")
     @click.argument("which", required=False)
@@ -68,7 +67,7 @@ def register(cli: click.Group) -> None:
         """The counter pool: counters, leaders, factors and ships not yet placed, purchases on order (manual: View Available Counters)."""
         s = open_session(game, viewer(game, power, which), password)
         p, st = (which or s.power).upper(), s.current()
-        _out(as_json, lambda: show.pool_record(st, p), lambda: show.pool(st, p))
+        _out(as_json, lambda: documents.pool(s, p), lambda: show.pool(st, p))
 
     @show_group.command("units")
     @click.argument("which", required=False, metavar="[POWER]")
@@ -85,13 +84,22 @@ def register(cli: click.Group) -> None:
         """
         area_id = place_name(area_id) if area_id else area_id
         s = open_session(game, viewer(game, power, which), password)
-        p, st = (which or s.power).upper(), s.current()
-        recs = _fog(s).filter_records(st, show.units(st, p, kind, area_id), _fog_viewers(s))  # 4.1.1 Fog of War
+        p = (which or s.power).upper()
+        doc = documents.units(s, p, kind, area_id)  # 4.1.1 Fog of War
         if as_json:
-            echo_json({"power": p, "kind": kind, "area": area_id, "units": recs})
+            echo_json(doc)
             return
-        for line in show.units_lines(recs, p, area_id):
+        for line in show.units_lines(doc["units"], p, area_id):
             click.echo(line)
+
+    @show_group.command("history")
+    @json_option
+    @game_options
+    def show_history(as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
+        """Each power's political status and victory points at the start of every month kept, and now (from the monthly saves)."""
+        s = open_session(game, power, password)
+        doc = documents.history(s)
+        _out(as_json, lambda: doc, lambda: _history_lines(doc))
 
     @show_group.command("reach")
     @click.argument("unit")
@@ -101,47 +109,40 @@ def register(cli: click.Group) -> None:
     def show_reach(unit: str, forced_march: bool, as_json: bool, game: str | None, power: str | None,
                    password: str | None) -> None:
         """Where a corps or fleet can still go this phase and at what cost (manual: show possible moves, 4.1.2)."""
-        from eiapbem.client import reach
-        from eiapbem.core.errors import IllegalAction
-        from eiapbem.rules.model import Fleet
-
         s = open_session(game, power, password)
-        st, ctx = s.current(), rules_ctx(s)
-        u = st.units.get(unit)
-        if u is None:
-            raise IllegalAction(f"there is no unit {unit!r}", hint="'eiapbem show units' lists your forces on the map")
-        if isinstance(u, Fleet):
-            r = reach.fleet_reach(st, ctx, s.power, unit)
-            kind, group = "fleet", "naval"
-        else:
-            r = reach.corps_reach(st, ctx, s.power, unit, forced_march=forced_march)
-            kind, group = "corps", "land"
-        phase = str(st.slot.phase) if st.slot else None
+        doc = documents.reach(s, unit, forced_march)
         if as_json:
-            echo_json({**r.to_obj(), "kind": kind, "phase": phase})
+            echo_json(doc)
             return
+        kind, phase = doc["kind"], doc["phase"]
+        group = "naval" if kind == "fleet" else "land"
         if phase != group:
             click.echo(f"(it is the {phase} phase: this is where {unit} could go in a {group} phase from here)")
-        click.echo(f"{unit} at {r.at}: {r.allowance - r.spent} of {r.allowance} movement points left"
+        click.echo(f"{unit} at {doc['at']}: {doc['allowance'] - doc['spent']} of {doc['allowance']} movement points left"
                    + (" (forced march)" if forced_march else ""))
-        if not r.areas:
+        areas = doc["areas"]
+        if not areas:
             click.echo("  it can enter no area from here")
-        for a in r.areas:
-            click.echo(f"  {a.area:<24} cost {a.cost}  path {','.join(a.path)}" + (f"  (must stop: {a.halts})" if a.halts else ""))
-        if r.areas and phase == group:
+        for a in areas:
+            click.echo(f"  {a['area']:<24} cost {a['cost']}  path {','.join(a['path'])}"
+                       + (f"  (must stop: {a['halts']})" if a["halts"] else ""))
+        if areas and phase == group:
             opt = "--unit" if kind == "corps" else "--fleet"
-            click.echo(f"move with: eiapbem {group} move {opt} {unit} --path {','.join(r.areas[0].path)}")
+            click.echo(f"move with: eiapbem {group} move {opt} {unit} --path {','.join(areas[0]['path'])}")
 
 
-def _fog(s: Any) -> Any:
-    from eiapbem.client import fog
+def _history_lines(doc: dict) -> list[str]:
+    from eiapbem.core.powers import POWERS
 
-    return fog
-
-
-def _fog_area(st: Any, rec: dict, s: Any) -> dict:
-    """``show area --json`` with the units' sizes Fog of War hides blanked (``client.fog``)."""
-    return {**rec, "units": _fog(s).filter_records(st, rec["units"], _fog_viewers(s))}
+    rows = doc["months"] + [doc["now"]]
+    out = [f"Political status / victory points of {doc['game']} at the start of each month kept (monthly saves) and now",
+           f"  {'month':<9}" + "".join(f"{p:>9}" for p in POWERS)]
+    for n, r in enumerate(rows):
+        label = r["month"] + ("*" if n == len(rows) - 1 else "")
+        out.append(f"  {label:<9}" + "".join(f"{r['powers'][p]['political_status']:>5}/{r['powers'][p]['victory_points']:<3}"
+                                            for p in POWERS))
+    out.append("  (* now; the other rows are the folder's monthly saves, save/GAME_monthly_YYYY-MM.sav)")
+    return out
 
 
 def _fog_viewers(s: Any) -> set[str]:
@@ -149,4 +150,5 @@ def _fog_viewers(s: Any) -> set[str]:
     from eiapbem.client import fog
 
     return fog.viewers(s)
+
 

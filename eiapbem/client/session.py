@@ -13,7 +13,7 @@ The parts, each given what it calls (none inherits another):
 - ``turns`` (``Turns``, ``client/turns.py``): acting, "End Current Phase", loading the others' files.
 
 **The public operations** (``PUBLIC``): what the CLI, the host's menu (``host/``) and a view call, and all
-they call; ``tests/test_client_api.py`` holds ``cli/`` and ``host/`` to them.  Everything else (the parts,
+they call; ``tests/client/test_client_api.py`` holds ``cli/`` and ``host/`` to them.  Everything else (the parts,
 ``data``, ``contents``) belongs to the client's own modules and tests.
 
 - opening: ``Session.open`` (home, game, role, password), ``Session.open_with`` (an unlocked identity),

@@ -15,9 +15,10 @@ game's **journal**: the public log of the whole game, which is not part of the
 hashed state (``GameState.log`` holds only the lines made since the journal
 last took them; ``Store.save`` moves them here).
 
-A host's folder also keeps a monthly save, ``save/GameName_monthly_1805-03.sav``,
-at the start of every month's diplomacy phase (000:216); ``eiapbem/host/admin.py``
-makes backups from them.
+Every game folder also keeps a monthly save, ``save/GameName_monthly_1805-03.sav``,
+at the start of every month's diplomacy phase (000:216): the host's backups are made
+from the host's (``eiapbem/host/admin.py``), and a player's own are the game's history
+(``client/history.py``: ``eiapbem view``'s history and chart, ``eiapbem map --save``).
 """
 
 from __future__ import annotations
@@ -253,9 +254,9 @@ class Store:
                              self.data.to_obj(journal_from=len(archive.journal)), tails, archive)
 
     def _monthly(self, body: dict) -> Path | None:
-        """The host keeps a save at the start of each month's diplomacy phase (000:216)."""
+        """Every folder keeps a save at the start of each month's diplomacy phase (000:216 for the host's)."""
         st = self.state
-        if "host" not in self.local or st.slot is None or st.slot.phase is not Phase.DIPLOMACY:
+        if st.slot is None or st.slot.phase is not Phase.DIPLOMACY:
             return None
         if self.data.orders or self.data.taken or self.contents.chain.step is not None:
             return None

@@ -62,7 +62,7 @@ def _normalise(value: Any, path: str) -> Any:
     raise BadEncoding(f"value of type {type(value).__name__} at {path or 'top level'} cannot be encoded")
 
 
-class _SortedMap(dict):
+class _SortedMap(dict[str, Any]):
     """A dict whose insertion order is the canonical key order (msgpack keeps it)."""
 
 
@@ -142,7 +142,8 @@ def _fast(value: Any) -> Any:
 
 
 def _pack(plain: Any) -> bytes:
-    return msgpack.packb(plain, use_bin_type=True, strict_types=False)
+    packed: bytes = msgpack.packb(plain, use_bin_type=True, strict_types=False)
+    return packed
 
 
 def encode(value: Any) -> bytes:
@@ -188,8 +189,8 @@ def _assemble(value: Any, path: str) -> bytes:
     return b"".join(parts)
 
 
-def _pairs_hook(pairs: list[tuple[Any, Any]]) -> dict:
-    out: dict = {}
+def _pairs_hook(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for k, v in pairs:
         if not isinstance(k, str):
             raise BadEncoding("a map key is not a string")
@@ -203,7 +204,7 @@ def _ext_hook(code: int, data: bytes) -> Any:
     raise BadEncoding(f"msgpack extension type {code} is not allowed")
 
 
-def decode_map(data: bytes) -> tuple[dict, dict[str, bytes], dict[str, dict[str, bytes]]]:
+def decode_map(data: bytes) -> tuple[dict[str, Any], dict[str, bytes], dict[str, dict[str, bytes]]]:
     """``decode`` of a map, with the canonical bytes of each value and of each entry of a map value (issue 18).
 
     The canonical check is the same: the pieces are encoded one by one and put together as ``encode``

@@ -48,7 +48,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     def __init__(self, items: Mapping[K, V] | typing.Iterable[tuple[K, V]] = ()) -> None:
         pairs = list(items.items()) if isinstance(items, Mapping) else list(items)
-        d: dict = {}
+        d: dict[Any, V] = {}
         for k, v in pairs:
             if not isinstance(k, str):
                 raise InvalidValue(f"map key {k!r} is not a string")
@@ -58,13 +58,13 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         self._d = {k: d[k] for k in sorted(d, key=_key_bytes)}
         self._h: int | None = None
         self._ok: Any = None
-        self._dirty: tuple = ()
-        self._base: FrozenMap | None = None
-        self._changed: tuple = ()
+        self._dirty: tuple[K, ...] = ()
+        self._base: FrozenMap[K, V] | None = None
+        self._changed: tuple[K, ...] = ()
         self._passed = False
 
     @classmethod
-    def _derived(cls, parent: "FrozenMap", d: dict, dirty: tuple, changed: tuple) -> "FrozenMap":
+    def _derived(cls, parent: FrozenMap[K, V], d: dict[K, V], dirty: tuple[K, ...], changed: tuple[K, ...]) -> FrozenMap[K, V]:
         """A map of the already ordered dict ``d`` made from ``parent`` by setting the keys ``dirty``
         (entries to check again) and setting or removing the keys ``changed``."""
         m = cls.__new__(cls)
@@ -139,7 +139,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         key.encode("utf-8")  # as the canonical order would (a key that cannot be UTF-8 is refused alike)
         # Insert in place: str order is code point order, which is the UTF-8 byte order of the keys.
         items = list(self._d.items())
-        items.insert(bisect.bisect_left(list(self._d), key), (key, value))
+        items.insert(bisect.bisect_left(list(self._d), str(key)), (key, value))
         return FrozenMap._derived(self, dict(items), (key,), (key,))
 
     def remove(self, key: K) -> FrozenMap[K, V]:

@@ -25,4 +25,4 @@ def check_power(power: object, what: str = "power") -> str:
         raise BadData(
             f"{what} {power!r} is not a major power; use one of {' '.join(POWERS)}",
         )
-    return power  # type: ignore[return-value]
+    return str(power)

@@ -58,10 +58,11 @@ import re
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from eiapbem.core.errors import BadEncoding, InvalidValue, quoted  # InvalidValue: defined there, the model imports it here
-from eiapbem.core.frozenmap import FrozenMap  # the same: defined there, imported from here
+from eiapbem.core.errors import BadEncoding, quoted
+from eiapbem.core.errors import InvalidValue as InvalidValue  # defined there, re-exported: the model imports it here
+from eiapbem.core.frozenmap import FrozenMap as FrozenMap  # the same: defined there, imported from here
 
 _HINT = "the file is damaged or was written by another version of eiapbem; ask the host for a backup"
 
@@ -146,10 +147,10 @@ def _tname(v: Any) -> str:
     return type(v).__name__
 
 
-_REGEXES: dict[str, re.Pattern] = {}
+_REGEXES: dict[str, re.Pattern[str]] = {}
 
 
-def _compiled(regex: str) -> re.Pattern:
+def _compiled(regex: str) -> re.Pattern[str]:
     """``re.compile`` remembered by the pattern's text (``re``'s own cache is looked up with flags each call)."""
     c = _REGEXES.get(regex)
     if c is None:
@@ -158,7 +159,7 @@ def _compiled(regex: str) -> re.Pattern:
 
 
 class ScalarSpec(Spec):
-    def __init__(self, typ: type, constraints: tuple = ()) -> None:
+    def __init__(self, typ: type, constraints: tuple[Any, ...] = ()) -> None:
         self.typ = typ
         if typ is str and not any(type(c) in (OneOf, Pattern, Size) for c in constraints):
             constraints = constraints + (_LONG,)  # a string from outside is never unbounded
@@ -329,11 +330,11 @@ class MapSpec(Spec):
         ):
             value._ok, value._dirty = self, ()
             return value  # already normal: keep the object (and its cached hash)
-        m: FrozenMap = FrozenMap(out)
+        m: FrozenMap[str, Any] = FrozenMap(out)
         m._ok = self
         return m
 
-    def _entry_unchanged(self, m: FrozenMap, k: Any, path: str) -> bool:
+    def _entry_unchanged(self, m: FrozenMap[str, Any], k: Any, path: str) -> bool:
         """Check one entry; True if it is already in normal form (so the map can be kept as is)."""
         if type(k) is not str:
             return False
@@ -525,7 +526,7 @@ def absent_fields(cls: type) -> frozenset[str]:
 
 def spec_for(hint: Any) -> Spec:
     """Compile one type hint of a record field into a ``Spec``."""
-    constraints: tuple = ()
+    constraints: tuple[Any, ...] = ()
     if typing.get_origin(hint) is typing.Annotated:
         hint, *extra = typing.get_args(hint)
         constraints = tuple(extra)
@@ -534,7 +535,7 @@ def spec_for(hint: Any) -> Spec:
         args = typing.get_args(hint)
         rest = tuple(a for a in args if a is not type(None))
         if len(rest) < len(args):
-            inner = spec_for(rest[0]) if len(rest) == 1 else spec_for(typing.Union[rest])  # type: ignore[index]
+            inner = spec_for(rest[0]) if len(rest) == 1 else spec_for(typing.Union[rest])
             return OptionalSpec(inner)
         if all(isinstance(a, type) and issubclass(a, Record) for a in rest):
             return KindUnionSpec(rest)
@@ -758,7 +759,7 @@ class Record:
         return out
 
     @classmethod
-    def from_obj(cls, obj: Any, path: str = ""):
+    def from_obj(cls, obj: Any, path: str = "") -> Self:
         """Build the value from its plain form; raise ``BadEncoding`` naming the bad field."""
         try:
             return cls._from_obj(obj, path)
@@ -766,16 +767,17 @@ class Record:
             raise BadEncoding(f"bad value at {err.path or 'top level'}: {err.reason}", hint=_HINT) from err
 
     @classmethod
-    def _from_obj(cls, obj: Any, path: str):
+    def _from_obj(cls, obj: Any, path: str) -> Self:
         if type(obj) is dict and obj.keys() == field_specs(cls).keys() and not absent_fields(cls):
             build = _BUILDERS.get(cls)
             if build is None:
                 build = _BUILDERS[cls] = _builder(cls)
-            return build(obj, path)  # the fields in order, each as its spec reads it (``_builder``)
+            built: Self = build(obj, path)  # the fields in order, each as its spec reads it (``_builder``)
+            return built
         return cls._from_obj_plain(obj, path)
 
     @classmethod
-    def _from_obj_plain(cls, obj: Any, path: str):
+    def _from_obj_plain(cls, obj: Any, path: str) -> Self:
         if not isinstance(obj, dict):
             raise InvalidValue(f"expected a map for {_what(cls)}, got {_tname(obj)}", path=path)
         specs = field_specs(cls)
@@ -801,7 +803,7 @@ class Record:
         except InvalidValue as err:
             raise InvalidValue(err.reason, path=_join(path, err.path)) from err
 
-    def replace(self, **changes: Any):
+    def replace(self, **changes: Any) -> Self:
         """A copy with some fields changed: the changed fields are checked, then the invariants.
 
         The unchanged fields were checked when this record was made and are

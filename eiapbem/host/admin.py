@@ -130,13 +130,9 @@ def ai_play(s: Session, level: str = "ai-medium") -> Path:
 
 def monthly_saves(s: Session) -> list[tuple[str, Path]]:
     """The host's automatic saves (000:216), by month."""
-    out = []
-    prefix = f"{s.game}_monthly_"
-    if s.folders.save.is_dir():
-        for p in sorted(s.folders.save.iterdir()):
-            if p.name.startswith(prefix) and p.name.endswith(".sav"):
-                out.append((p.name[len(prefix):-len(".sav")], p))
-    return out
+    from eiapbem.client import history
+
+    return history.monthly_saves(s)
 
 
 def _monthly_state(s: Session, month: str) -> GameData:

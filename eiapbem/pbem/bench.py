@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from eiapbem.core.powers import POWERS
+
 from . import crypto, envelope, files, keys
 from .chain import Battle, Step
 
@@ -20,14 +22,14 @@ class Row:
     verify_ms: float
 
 
-def synthetic_state(kib: int) -> dict:
+def synthetic_state(kib: int) -> dict[str, Any]:
     """A state-like canonical value of about ``kib`` KiB: units with factors, powers with numbers."""
     units: list[Any] = []
     i = 0
     while len(units) * 64 < kib * 1024:
         units.append({"id": f"corps:FR:{i}", "area": f"area-{i % 300}", "factors": [i % 7, i % 11, i % 5], "morale": 400})
         i += 1
-    return {"powers": {p: {"money": 30, "manpower": 12} for p in envelope.POWERS}, "units": units}
+    return {"powers": {p: {"money": 30, "manpower": 12} for p in POWERS}, "units": units}
 
 
 def best_of(fn: Callable[[], object], repeat: int) -> float:
@@ -46,12 +48,12 @@ def _best(fn: Callable[[], object], repeat: int) -> float:
 
 def run(state_kib: int = 256, logn: int = crypto.STRONG_LOGN, repeat: int = 3) -> tuple[list[Row], float]:
     """Seal, open and verify each kind once per repeat (best time), and time one password KDF."""
-    ids = {r: keys.Identity.generate(r, dice_n=64) for r in envelope.POWERS + ("host",)}
+    ids = {r: keys.Identity.generate(r, dice_n=64) for r in POWERS + ("host",)}
     roster = {r: i.public() for r, i in ids.items()}
     state = synthetic_state(state_kib)
     rows: list[Row] = []
 
-    gs_holder: list = []
+    gs_holder: list[Any] = []
     seal_ms = _best(lambda: gs_holder.append(files.create_gamestart(ids["host"], roster, "Bench", os.urandom(16), state)), repeat)
     gs, host_chain = gs_holder[-1]
     envelope.parse(gs.data)
@@ -62,7 +64,7 @@ def run(state_kib: int = 256, logn: int = crypto.STRONG_LOGN, repeat: int = 3) -
 
     step = Step.one("1805-05/naval/GB", "GB")
     turn_body = {"actions": [["move", f"fleet:GB:{i}", "north-sea"] for i in range(40)], "state_after": bytes(32)}
-    t_holder: list = []
+    t_holder: list[Any] = []
     seal_ms = _best(lambda: t_holder.append(files.write_turn(host_chain, ids["GB"], step, "1805-05/naval/GB", turn_body)), repeat)
     t, _ = t_holder[-1]
     rows.append(Row("turn (40 actions)", len(t.data), seal_ms,
@@ -70,14 +72,14 @@ def run(state_kib: int = 256, logn: int = crypto.STRONG_LOGN, repeat: int = 3) -
                     _best(lambda: crypto.verify(envelope.parse(t.data), roster["GB"].sign), repeat)))
 
     contents = files.SaveContents(fr_chain, state, {})
-    s_holder: list = []
+    s_holder: list[Any] = []
     seal_ms = _best(lambda: s_holder.append(files.write_save(contents, ids["FR"])), repeat)
     s = s_holder[-1]
     rows.append(Row("save .sav + .sav.dat", len(s.data) + len(s.dat), seal_ms,
                     _best(lambda: files.open_save(s.data, s.dat, ids["FR"]), repeat),
                     _best(lambda: crypto.verify(envelope.parse(s.data, max_size=envelope.MAX_SAV), roster["FR"].sign), repeat)))
 
-    b_holder: list = []
+    b_holder: list[Any] = []
     seal_ms = _best(lambda: b_holder.append(files.write_backups(host_chain, ids["host"], bytes(32), {"FR": state})), repeat)
     b = b_holder[-1]["FR"]
     rows.append(Row("backup for one power", len(b.data) + len(b.dat), seal_ms,
@@ -85,7 +87,7 @@ def run(state_kib: int = 256, logn: int = crypto.STRONG_LOGN, repeat: int = 3) -
                     _best(lambda: crypto.verify(envelope.parse(b.data, max_size=envelope.MAX_SAV), roster["host"].sign), repeat)))
 
     battle = Battle.begin(host_chain, "lille0", "FR", "AU")
-    bt_holder: list = []
+    bt_holder: list[Any] = []
     seal_ms = _best(lambda: bt_holder.append(files.write_battle(host_chain, battle, ids["FR"], "b", {"chit": 3}, commit=bytes(32))), repeat)
     bt, _ = bt_holder[-1]
     au_battle = Battle.begin(fr_chain, "lille0", "FR", "AU")
@@ -93,7 +95,7 @@ def run(state_kib: int = 256, logn: int = crypto.STRONG_LOGN, repeat: int = 3) -
                     _best(lambda: files.load_battle(fr_chain, au_battle, bt.data, [ids["AU"]], "b"), repeat),
                     _best(lambda: crypto.verify(envelope.parse(bt.data), roster["FR"].sign), repeat)))
 
-    k_holder: list = []
+    k_holder: list[Any] = []
     kdf_ms = _best(lambda: k_holder.append(keys.seal_identity(ids["FR"], "benchmark password", "Bench", logn=logn)), 1)
     k = k_holder[-1]
     rows.append(Row(f"identity (scrypt logn={logn})", len(k), kdf_ms,

@@ -25,7 +25,9 @@ from typing import Annotated, Any, TypeVar
 
 from eiapbem.core.errors import BadEncoding
 from eiapbem.core.powers import POWERS
-from eiapbem.core.record import FrozenMap, InvalidValue, OneOf, Pattern, Plain, Range, Record
+from eiapbem.core.errors import InvalidValue
+from eiapbem.core.frozenmap import FrozenMap
+from eiapbem.core.record import OneOf, Pattern, Plain, Range, Record
 
 #: The kinds of player a game's roster names (4.2.1).
 PLAYER_TYPES = ("host", "client", "hotseat", "ai-easy", "ai-medium", "ai-hard")
@@ -214,7 +216,7 @@ class BattleClose(Record):
     result: str
 
 
-BATTLE_ROLES: dict[frozenset, type[Record]] = {
+BATTLE_ROLES: dict[frozenset[str], type[Record]] = {
     frozenset({"battle", "slot", "ask", "hidden", "state", "hash", "questions"}): BattleQuestion,
     frozenset({"battle", "answers"}): BattleReply,
     frozenset({"battle", "result"}): BattleClose,

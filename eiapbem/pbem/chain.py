@@ -61,7 +61,7 @@ class Step:
                 return a
         return None
 
-    def to_obj(self) -> list:
+    def to_obj(self) -> list[Any]:
         return [[s, sorted(a)] for s, a in self.slots]
 
     @classmethod
@@ -300,8 +300,9 @@ class Chain:
     def _check_dice(self, h: Header, name: str) -> dict[str, tuple[int, bytes]]:
         if not isinstance(h, (TurnHeader, AdminHeader)):
             raise BadDice(f"{name} reveals no dice link")
-        last_i, last = self.dicepos.get(h.author, (None, None))  # type: ignore[assignment]
-        if last is None or h.link != last_i + 1 or crypto.chain_step(h.reveal) != last:
+        found = self.dicepos.get(h.author)
+        last_i = found[0] if found is not None else None
+        if found is None or h.link != found[0] + 1 or crypto.chain_step(h.reveal) != found[1]:
             raise BadDice(
                 f"{name} reveals dice link {h.link} of {h.author}, which does not follow link {last_i} of {h.author}'s committed chain",
                 hint="the file's dice were not fixed in advance; tell the host",
@@ -318,7 +319,7 @@ class Chain:
 
     # --- serialisation ------------------------------------------------------------
 
-    def to_obj(self, known: Iterable[bytes] | None = None, slots: Mapping[str, bytes] | None = None) -> dict:
+    def to_obj(self, known: Iterable[bytes] | None = None, slots: Mapping[str, bytes] | None = None) -> dict[str, Any]:
         """The record as a canonical value; ``known`` and ``slots`` replace those parts (a save's tails, issue 18)."""
         return {
             "game": self.game,
@@ -424,7 +425,7 @@ class Battle:
         steps[h.seq] = fh
         return replace(self, head=fh, seq=h.seq, known=self.known | {fh}, steps=steps, commits=commits, nonces=nonces)
 
-    def to_obj(self) -> dict:
+    def to_obj(self) -> dict[str, Any]:
         return {
             "place": self.place,
             "sides": list(self.sides),

@@ -6,7 +6,7 @@ one sentence naming the file; a refusal never changes anything.
 
 from __future__ import annotations
 
-from eiapbem.core.errors import BadFile
+from eiapbem.core.errors import BadFile as BadFile  # the family's root, imported from here by the layers above
 
 
 class BadFormat(BadFile):

@@ -354,7 +354,7 @@ class SaveContents:
     #: save this was read from or last written as, checked before use, never part of the value.
     archive: segments.Archive | None = field(default=None, compare=False, repr=False)
 
-    def to_obj(self) -> dict:
+    def to_obj(self) -> dict[str, Any]:
         return {"chain": self.chain.to_obj(), "game": self.game, "starts": dict(self.starts)}
 
     @classmethod

@@ -21,7 +21,7 @@ from typing import Annotated, Any, ClassVar
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import BadEncoding, InvalidValue
-from eiapbem.core.powers import POWERS
+from eiapbem.core.powers import POWERS as POWERS  # re-exported: the roles of a file
 from eiapbem.core.record import FrozenMap, OneOf, Pattern, Range, Record, Size, absent, spec_for
 
 KINDS = ("gamestart", "turn", "admin", "battle", "save", "backup", "setup", "identity", "bid", "selection",
@@ -199,7 +199,7 @@ _ORDER = ("game", "gid", "slot", "author", "seq", "epoch", "prev", "to", "reveal
           "commit", "nonce", "bidkey", "arbfp", "roster", "dicepos", "dat", "bidder", "versions", "release")
 
 
-def _roster(roster: FrozenMap, path: str = "roster") -> None:
+def _roster(roster: FrozenMap[str, Any], path: str = "roster") -> None:
     if not roster:
         raise InvalidValue("the roster names no role", path=path)
 
@@ -276,7 +276,7 @@ class BackupHeader(Header):
         return _positions(self.dicepos)
 
 
-def _positions(dicepos: FrozenMap) -> dict[str, tuple[int, bytes]]:
+def _positions(dicepos: FrozenMap[str, Any]) -> dict[str, tuple[int, bytes]]:
     """``dicepos`` as (index, link) by role (its form is checked at construction)."""
     out = {}
     for r, (i, link) in dicepos.items():
@@ -285,7 +285,7 @@ def _positions(dicepos: FrozenMap) -> dict[str, tuple[int, bytes]]:
     return out
 
 
-def _dicepos(dicepos: FrozenMap) -> None:
+def _dicepos(dicepos: FrozenMap[str, Any]) -> None:
     if not dicepos:
         raise InvalidValue("dicepos names no role", path="dicepos")
     for r, v in dicepos.items():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
@@ -33,7 +34,7 @@ MAX_KEY_FILE = 64 * 1024
 #: in memory, beside the secret it comes from.
 _EVERY = 64
 _MARKS: dict[tuple[bytes, int], list[bytes]] = {}
-_PUBLIC: dict[tuple, RosterEntry] = {}
+_PUBLIC: dict[tuple[Any, ...], RosterEntry] = {}
 
 
 def _checkpoints(secret: bytes, n: int) -> list[bytes]:
@@ -117,7 +118,7 @@ class Identity:
             _PUBLIC[key] = entry
         return entry
 
-    def to_obj(self) -> dict:
+    def to_obj(self) -> dict[str, Any]:
         return {"role": self.role, "sign": self.sign_secret, "enc": self.enc_secret, "dice": self.dice_secret, "n": self.dice_n}
 
 

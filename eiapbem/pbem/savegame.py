@@ -10,11 +10,15 @@ reload of the same slot is counted and the count goes into the slot's file
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from . import atomic, files, segments
+from .crypto import Rng
 from .files import SaveContents
 from .folders import GameFolders, save_name
+from .envelope import RosterEntry
 from .keys import Identity
 
 
@@ -27,8 +31,8 @@ def parts(folders: GameFolders, game: str) -> segments.Segments:
     return segments.Segments(folders.save, game)
 
 
-def store(folders: GameFolders, game: str, contents: SaveContents, me: Identity, rng=os.urandom, also=None,
-          body=None) -> Path:
+def store(folders: GameFolders, game: str, contents: SaveContents, me: Identity, rng: Rng = os.urandom,
+          also: Mapping[str, RosterEntry] | None = None, body: Any = None) -> Path:
     sealed = files.write_save(contents, me, rng, also, body)
     assert sealed.dat is not None
     folders.save.mkdir(parents=True, exist_ok=True)
@@ -37,13 +41,13 @@ def store(folders: GameFolders, game: str, contents: SaveContents, me: Identity,
     return path
 
 
-def load(folders: GameFolders, game: str, me: Identity, authors=None) -> SaveContents:
+def load(folders: GameFolders, game: str, me: Identity, authors: Mapping[str, RosterEntry] | None = None) -> SaveContents:
     path = save_path(folders, game)
     sav, dat = atomic.read_save_pair(path)
     return files.open_save(sav, dat, me, path.name, authors, parts(folders, game))
 
 
-def begin_slot(folders: GameFolders, game: str, me: Identity, slot: str, rng=os.urandom) -> tuple[SaveContents, int]:
+def begin_slot(folders: GameFolders, game: str, me: Identity, slot: str, rng: Rng = os.urandom) -> tuple[SaveContents, int]:
     """Count a start of ``slot`` on disk first; return the save and the reloads so far."""
     contents, reloads = load(folders, game, me).start(slot)
     store(folders, game, contents, me, rng)

@@ -69,7 +69,7 @@ class Ref:
     key: bytes
     n: int
 
-    def to_obj(self) -> list:
+    def to_obj(self) -> list[Any]:
         return [self.part, self.sha, self.key, self.n]
 
     @classmethod
@@ -164,12 +164,12 @@ class Archive:
     """
 
     refs: tuple[Ref, ...] = ()
-    journal: tuple = ()
-    known: frozenset = frozenset()
+    journal: tuple[Any, ...] = ()
+    known: frozenset[bytes] = frozenset()
     slots: Mapping[str, Any] = field(default_factory=dict)
     starts: Mapping[str, Any] = field(default_factory=dict)
 
-    def refs_obj(self) -> list:
+    def refs_obj(self) -> list[Any]:
         return [r.to_obj() for r in self.refs]
 
     def _drop(self, part: str) -> "Archive":
@@ -177,7 +177,8 @@ class Archive:
         return Archive(tuple(r for r in self.refs if r.part != part), **{
             p: (empty[p] if p == part else getattr(self, p)) for p in PARTS})
 
-    def tails(self, journal: tuple, known: frozenset, slots: Mapping, starts: Mapping) -> tuple["Archive", dict]:
+    def tails(self, journal: tuple[Any, ...], known: frozenset[bytes], slots: Mapping[str, Any],
+              starts: Mapping[str, Any]) -> tuple[Archive, dict[str, Any]]:
         """The archive still valid for these values, and each part's tail (what the save must hold itself)."""
         a = self
         n = len(a.journal)
@@ -211,7 +212,7 @@ class Archive:
                 out[part] = {k: v for k, v in cur.items() if old.get(k, _NO) != v}  # a count that grew: the tail wins
         return a, out
 
-    def cut(self, tails: dict, store: Segments, gid: bytes, secret: bytes) -> tuple["Archive", dict]:
+    def cut(self, tails: dict[str, Any], store: Segments, gid: bytes, secret: bytes) -> tuple[Archive, dict[str, Any]]:
         """Write each tail of ``CUT`` items or more into a segment; the archive and tails after."""
         a = self
         tails = dict(tails)
@@ -242,7 +243,7 @@ def _with(a: Archive, ref: Ref, **parts: Any) -> Archive:
     return Archive(a.refs + (ref,), **kw)
 
 
-def join(body: dict, store: Segments | None, name: str) -> tuple[dict, Archive | None]:
+def join(body: dict[str, Any], store: Segments | None, name: str) -> tuple[dict[str, Any], Archive | None]:
     """A save's body with its segments read back into it (the plain form), and the archive they make.
 
     A body naming no segments (an older save, a handed-over one) is returned as it is.
@@ -267,10 +268,10 @@ def join(body: dict, store: Segments | None, name: str) -> tuple[dict, Archive |
                  "starts": dict(rest["starts"])}
     except (KeyError, TypeError) as err:
         raise BadEncoding(f"{name} does not hold a save in the expected form") from err
-    journal: list = []
-    known: set = set()
-    slots: dict = {}
-    starts: dict = {}
+    journal: list[Any] = []
+    known: set[bytes] = set()
+    slots: dict[str, Any] = {}
+    starts: dict[str, Any] = {}
     for ref in refs:
         items = store.read(ref, gid, name)
         if ref.part == "journal":
@@ -290,7 +291,7 @@ def join(body: dict, store: Segments | None, name: str) -> tuple[dict, Archive |
     return out, archive
 
 
-def body(chain_obj: dict, game_obj: dict, tails: dict, archive: Archive) -> dict:
+def body(chain_obj: dict[str, Any], game_obj: dict[str, Any], tails: dict[str, Any], archive: Archive) -> dict[str, Any]:
     """The body of a save naming ``archive``'s segments: each growing part holds only its tail."""
     return {"chain": chain_obj, "game": game_obj, "starts": dict(tails["starts"]), "segments": archive.refs_obj()}
 

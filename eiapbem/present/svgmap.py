@@ -237,7 +237,7 @@ def render_svg(
         a = m.areas[i]
         fill, _ink = _colours(a, ctl.get(i))
         o.append(
-            f'<path d="{_path(poly)}" fill="{fill}" stroke="#fbfaf5" stroke-width="0.6">'
+            f'<path d="{_path(poly)}" fill="{fill}" stroke="#fbfaf5" stroke-width="0.6" data-area="{escape(i)}">'
             f"<title>{escape(a.name)} ({escape(a.nation)}, {escape(a.province)}; {a.terrain}, forage {a.forage})</title></path>"
         )
     o.append("</g>")
@@ -416,3 +416,41 @@ def units_by_area(entries: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
     for area_id, label in entries:
         out.setdefault(area_id, []).append(label)
     return {k: out[k] for k in sorted(out)}
+
+
+def sea_position(m: Map, fr: "_Frame", sea_id: str) -> tuple[float, float]:
+    """Where a sea area's name (and the fleets at sea there) is drawn."""
+    s = m.seas[sea_id]
+    lon, lat = LABEL_AT.get(s.id, (s.lon / 100, s.lat / 100))
+    return fr.xy(round(lon * 100), round(lat * 100))
+
+
+def geometry(m: Map) -> dict:
+    """Where ``render_svg`` draws each place, for a page that draws counters over the picture (``eiapbem view``).
+
+    ``areas``: land area id -> ``{"x", "y", "name", "minor", "city", "capital", "port", "neighbours"}``;
+    ``seas``: sea area id -> ``{"x", "y", "name", "neighbours", "ports"}``; ``boxes``: port id -> the point of its
+    blockade box, between the port and its first sea; ``colours``: power -> [fill, ink], and the neutral pair.
+    """
+    fr = _frame(m)
+    areas: dict[str, dict] = {}
+    for i, a in m.areas.items():
+        x, y = fr.xy(a.lon, a.lat)
+        areas[i] = {"x": round(x, 1), "y": round(y, 1), "name": a.name, "minor": a.is_minor,
+                    "city": a.city is not None, "capital": a.city.capital if a.city is not None else None,
+                    "port": a.port is not None, "neighbours": sorted(m.land_neighbours(i))}
+    seas: dict[str, dict] = {}
+    for i, sea in m.seas.items():
+        x, y = sea_position(m, fr, i)
+        seas[i] = {"x": round(x, 1), "y": round(y, 1), "name": sea.name, "neighbours": sorted(m.sea_neighbours(i)),
+                   "ports": sorted(m.ports_on(i))}
+    boxes = {}
+    for i, a in m.areas.items():
+        if a.port is not None and a.port.seas:
+            ax, ay = float(areas[i]["x"]), float(areas[i]["y"])
+            sx, sy = float(seas[a.port.seas[0]]["x"]), float(seas[a.port.seas[0]]["y"])
+            d = math.hypot(sx - ax, sy - ay) or 1.0
+            k = min(18.0, d / 2) / d
+            boxes[i] = {"x": round(ax + (sx - ax) * k, 1), "y": round(ay + (sy - ay) * k, 1)}
+    return {"width": round(fr.width, 1), "height": round(fr.height, 1), "areas": areas, "seas": seas, "boxes": boxes,
+            "colours": {p: list(c) for p, c in POWER_COLOURS.items()}, "neutral": list(NEUTRAL)}

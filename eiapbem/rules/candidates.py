@@ -47,14 +47,6 @@ def room(cap: Factors | Ships, have: Factors | Ships) -> dict[str, int]:
     return {k: max(0, int(c.get(k, 0)) - int(h.get(k, 0))) for k in c}
 
 
-def as_factors(chosen: Mapping[str, int]) -> Factors:
-    return Factors(**chosen)
-
-
-def as_ships(chosen: Mapping[str, int]) -> Ships:
-    return Ships(**chosen)
-
-
 def own_corps(state: GameState, power: str) -> list[Corps]:
     """The corps ``power`` moves this month (its own, its free states', those loaned to it) on a land area or in
     a city, by id."""
@@ -73,5 +65,5 @@ def other_powers(state: GameState, power: str) -> list[str]:
     return [p for p in state.powers if p != power]
 
 
-__all__ = ["ARMY_FIELDS", "GARRISON_FIELDS", "SHIP_FIELDS", "amounts", "as_factors", "as_ships", "counts",
-           "other_powers", "own_corps", "own_fleets", "room"]
+__all__ = ["ARMY_FIELDS", "GARRISON_FIELDS", "SHIP_FIELDS", "amounts", "counts", "other_powers", "own_corps",
+           "own_fleets", "room"]

@@ -4,15 +4,15 @@ Land", ``diplomacy/minor_orders.py`` checks a request with ``check_cession``).""
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.control import HOLDING_STATUSES as CONTROLLED
 from eiapbem.rules.relations import allied, at_war, power_of
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
+from eiapbem.rules.engine import RulesContext
 
 
-def territory_areas(state: GameState, ctx: Any, territory: str) -> tuple[str, ...]:
+def territory_areas(state: GameState, ctx: RulesContext, territory: str) -> tuple[str, ...]:
     """The land areas of a minor country (with its joined districts and kingdom parts) or a province."""
     if territory in state.minors:
         m = state.minors[territory]
@@ -24,7 +24,7 @@ def territory_areas(state: GameState, ctx: Any, territory: str) -> tuple[str, ..
     return ctx.map.areas_of_province(territory)
 
 
-def check_cession(state: GameState, ctx: Any, power: str, territory: str, to: str) -> None:
+def check_cession(state: GameState, ctx: RulesContext, power: str, territory: str, to: str) -> None:
     """12.7's conditions on one cession; the one-per-phase limit is checked by the action."""
     if to == power or to not in POWERS:
         raise IllegalAction(f"{to!r} is not another major power to cede to")
@@ -60,7 +60,7 @@ POLAND = "poland"
 POLAND_CAPITAL = "masovia"
 
 
-def transfer(state: GameState, ctx: Any, territory: str, giver: str, to: str) -> GameState:
+def transfer(state: GameState, ctx: RulesContext, territory: str, giver: str, to: str) -> GameState:
     """Change control of a territory (12.7): a free state becomes a conquered minor of its new
     controller; a ceded province ceded back home becomes unceded; Poland passes as a unit."""
     if territory in state.minors:
@@ -83,7 +83,7 @@ def transfer(state: GameState, ctx: Any, territory: str, giver: str, to: str) ->
     return _cede_province(state, ctx, territory, to)
 
 
-def _cede_province(state: GameState, ctx: Any, prov: str, to: str) -> GameState:
+def _cede_province(state: GameState, ctx: RulesContext, prov: str, to: str) -> GameState:
     home = ctx.map.province(prov).nation
     ceded = state.ceded_provinces.remove(prov) if to == home else state.ceded_provinces.set(prov, to)
     ac = state.area_control

@@ -35,14 +35,20 @@ from typing import Any
 
 from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
 from eiapbem.rules.relations import at_war, minor_record, power_of, unit_side
+from eiapbem.rules.engine import RulesContext
+from eiapbem.rules.mapgraph import Map
 
 #: Minor statuses whose territory a major power holds (13.3.1, 6.8).
 HOLDING_STATUSES = (MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
 
 
-def _map(ctx: Any) -> Any:
+#: Where the answers read the map: a ``RulesContext``, or the ``Map`` itself.
+Where = RulesContext | Map
+
+
+def _map(ctx: Where) -> Map:
     """The map of a ``RulesContext``, or ``ctx`` itself when the caller passed the map."""
-    return getattr(ctx, "map", ctx)
+    return ctx if isinstance(ctx, Map) else ctx.map
 
 
 def minor_holder(state: GameState, nation: str) -> str | None:
@@ -53,7 +59,7 @@ def minor_holder(state: GameState, nation: str) -> str | None:
     return m.controller
 
 
-def province_holder(state: GameState, ctx: Any, province: str) -> str | None:
+def province_holder(state: GameState, ctx: Where, province: str) -> str | None:
     """The power holding a home province (unless ceded, its home power) or a minor district, or None."""
     prov = _map(ctx).province(province)
     if prov.nation in POWERS:
@@ -66,7 +72,7 @@ def ceded_to(state: GameState, province: str) -> str | None:
     return state.ceded_provinces.get(province)
 
 
-def capital_owner(state: GameState, ctx: Any, province: str) -> str | None:
+def capital_owner(state: GameState, ctx: Where, province: str) -> str | None:
     """The power a province's capital city belongs to for the effects of peace (6.4, 000:736).
 
     A home province: ``province_holder``.  A minor's district differs from ``province_holder`` on purpose: it
@@ -79,7 +85,7 @@ def capital_owner(state: GameState, ctx: Any, province: str) -> str | None:
     return power_of(state, _map(ctx).province(province).nation)
 
 
-def territory_power(state: GameState, ctx: Any, area: str) -> str | None:
+def territory_power(state: GameState, ctx: Where, area: str) -> str | None:
     """The major power whose territory ``area`` is (its home nation, or a province ceded to another), or
     None for a minor's area (13.4.1: access is asked of major powers only)."""
     a = _map(ctx).area(area)
@@ -88,7 +94,7 @@ def territory_power(state: GameState, ctx: Any, area: str) -> str | None:
     return state.ceded_provinces.get(a.province, a.nation)
 
 
-def area_holder(state: GameState, ctx: Any, area: str) -> str:
+def area_holder(state: GameState, ctx: Where, area: str) -> str:
     """The nation holding the land area ``area`` (see the module text)."""
     if area in state.area_control:
         return state.area_control[area]
@@ -98,7 +104,7 @@ def area_holder(state: GameState, ctx: Any, area: str) -> str:
     return minor_holder(state, a.nation) or a.nation
 
 
-def city_holder(state: GameState, ctx: Any, area: str) -> str:
+def city_holder(state: GameState, ctx: Where, area: str) -> str:
     """The nation holding the city of ``area``: ``city_control``, else the area's holder (13.5.1, 13.5.2)."""
     cc = state.city_control.get(area)
     if cc is not None:
@@ -112,12 +118,12 @@ def newly_taken(state: GameState, area: str) -> bool:
     return cc is not None and cc.since == state.date
 
 
-def port_holder(state: GameState, ctx: Any, port: str) -> str:
+def port_holder(state: GameState, ctx: Where, port: str) -> str:
     """The nation holding a port city: the holder of the city (13.5.3)."""
     return city_holder(state, ctx, port)
 
 
-def city_power(state: GameState, ctx: Any, area: str) -> str | None:
+def city_power(state: GameState, ctx: Where, area: str) -> str | None:
     """The power acting for the holder of the city of ``area``, or None (a neutral minor's city)."""
     return power_of(state, city_holder(state, ctx, area))
 
@@ -206,7 +212,7 @@ def corps_at(state: GameState, area: str) -> list[Corps]:
     ]
 
 
-def is_besieged(state: GameState, ctx: Any, area: str) -> bool:
+def is_besieged(state: GameState, ctx: Where, area: str) -> bool:
     """The city of ``area`` is besieged: a corps at war with the city's holder besieges it (10.4.3)."""
     holder = city_holder(state, ctx, area)
     return any(
@@ -215,7 +221,7 @@ def is_besieged(state: GameState, ctx: Any, area: str) -> bool:
     )
 
 
-def is_blockaded(state: GameState, ctx: Any, port: str, power: str | None = None) -> bool:
+def is_blockaded(state: GameState, ctx: Where, port: str, power: str | None = None) -> bool:
     """A fleet with ships at war with ``power`` (by default the port's holder) is in ``port``'s blockade box (8.8)."""
     subject = power if power is not None else port_holder(state, ctx, port)
     return any(

@@ -2,12 +2,18 @@
 
 Every choice is a typed **action**: a frozen ``Record`` with a ``KIND``
 (``"setup.place-corps"``), registered here with the phases it belongs to and
-two functions of the phase's module:
+three functions of the phase's module, one unit ``(ActionClass, verify, apply, candidates)``:
 
 - ``verify(state, power, action, ctx)`` raises ``IllegalAction`` with one
   sentence a player can act on (it never changes anything);
 - ``apply(state, power, action, ctx)`` returns the new state and the events
-  (log entries); it is only called after ``verify`` passed.
+  (log entries); it is only called after ``verify`` passed;
+- ``candidates(state, power, ctx)`` lists concrete actions of the class to
+  offer; ``legal_actions`` keeps those ``verify`` accepts (python-chess's legal
+  moves; ``has_choice``, ``possible_kinds``).
+
+The host's admin acts (4.2.8) are units of the same shape authored by ``HOST``
+in no phase (``PhaseRules.host_acts``, ``apply_host_act``); no turn file carries one.
 
 ``verify_action`` / ``can_act`` / ``apply_action`` wrap them with the checks
 every action shares (the game is not over, the power acts in this slot, the
@@ -51,24 +57,9 @@ from typing import Any
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction, quoted
-from eiapbem.core.dice import Dice
-from eiapbem.rules.mapgraph import Map
+from eiapbem.rules.context import RulesContext
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
 from eiapbem.rules.model.base import FrozenMap
-
-
-@dataclass(frozen=True)
-class RulesContext:
-    """What the rules may consult besides the state: read-only data and this file's dice.
-
-    ``map`` is the ``Map``; ``world`` the parsed world data
-    (``eiapbem.data.world.load_raw()``: minors, leaders, counters, displays,
-    scenarios). Both are loaded by the layers above and never copied into the state.
-    """
-
-    map: Map
-    world: Mapping[str, Any]
-    dice: Dice
 
 
 @dataclass(frozen=True)
@@ -312,16 +303,21 @@ def action_to_obj(action: Record) -> dict:
     return obj
 
 
-def action_from_obj(obj: Any, path: str = "action") -> Record:
-    """Decode an action from a file; ``BadEncoding`` names what is wrong."""
+def _decoded(specs: Mapping[str, ActionSpec | HostActSpec], obj: Any, path: str, what: str, unknown: str) -> Record:
+    """The record of kind ``obj["kind"]`` among ``specs``; ``BadEncoding`` names what is wrong."""
     _load()
     if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
-        raise BadEncoding(f"{path}: an action is a map with a 'kind'")
-    spec = _ACTIONS.get(obj["kind"])
+        raise BadEncoding(f"{path}: {what} is a map with a 'kind'")
+    spec = specs.get(obj["kind"])
     if spec is None:
-        raise BadEncoding(f"{path}: unknown action kind {quoted(obj['kind'])}")
-    rest = {k: v for k, v in obj.items() if k != "kind"}
-    return spec.cls.from_obj(rest, path)
+        raise BadEncoding(f"{path}: {unknown} {quoted(obj['kind'])}")
+    found: Record = spec.cls.from_obj({k: v for k, v in obj.items() if k != "kind"}, path)
+    return found
+
+
+def action_from_obj(obj: Any, path: str = "action") -> Record:
+    """Decode an action from a file; ``BadEncoding`` names what is wrong."""
+    return _decoded(_ACTIONS, obj, path, "an action", "unknown action kind")
 
 
 # ----------------------------------------------------------------- acting
@@ -480,13 +476,7 @@ def host_acts() -> dict[str, HostActSpec]:
 
 def host_act_from_obj(obj: Any, path: str = "admin act") -> Record:
     """Decode an admin act from a host's file; ``BadEncoding`` names what is wrong (no player's action is one)."""
-    _load()
-    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
-        raise BadEncoding(f"{path}: an admin act is a map with a 'kind'")
-    spec = _HOST_ACTS.get(obj["kind"])
-    if spec is None:
-        raise BadEncoding(f"{path}: unknown admin act {quoted(obj['kind'])}")
-    return spec.cls.from_obj({k: v for k, v in obj.items() if k != "kind"}, path)  # type: ignore[no-any-return]
+    return _decoded(_HOST_ACTS, obj, path, "an admin act", "unknown admin act")
 
 
 def _host_spec(act: Any) -> HostActSpec:

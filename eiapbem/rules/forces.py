@@ -45,6 +45,7 @@ from eiapbem.rules.model import (
     Ships,
     garrison_id,
 )
+from eiapbem.rules.engine import RulesContext
 
 
 #: Army factor types a build order delivers (12.5.3; 7.2.2, 000:930).
@@ -192,24 +193,24 @@ def counter_max(world: Mapping[str, Any], unit_id: str) -> Mapping[str, int]:
     return {}
 
 
-def corps_capacity(ctx: Any, corps: Corps) -> Factors:
+def corps_capacity(ctx: RulesContext, corps: Corps) -> Factors:
     """The most factors of each type the counter holds (counter mix data; 7.2.2 "full strength")."""
     return Factors(**{k.replace("-", "_"): v for k, v in counter_max(ctx.world, corps.id).items()})
 
 
-def fleet_capacity(ctx: Any, fleet: Fleet) -> Ships:
+def fleet_capacity(ctx: RulesContext, fleet: Fleet) -> Ships:
     """The most ships of each type the fleet counter holds (7.1.2 "ship capacity")."""
     return Ships(**counter_max(ctx.world, fleet.id))
 
 
-def feudal_province(ctx: Any, corps_id: str) -> str | None:
+def feudal_province(ctx: RulesContext, corps_id: str) -> str | None:
     for c in ctx.world["counters.json"]["powers"]["TU"]["corps"]:
         if c["id"] == corps_id:
             return c.get("province")
     return None
 
 
-def check_holds(ctx: Any, unit: Corps | Fleet, more: Factors | Ships) -> None:
+def check_holds(ctx: RulesContext, unit: Corps | Fleet, more: Factors | Ships) -> None:
     """Raise unless ``unit`` holds ``more`` within its counter's capacity (the counter mix; 7.1.2, 7.2.2, 7.2.3)."""
     if isinstance(unit, Fleet):
         assert isinstance(more, Ships)
@@ -323,7 +324,7 @@ def _area_of(unit: Corps | Garrison) -> str:
     return unit.location.site
 
 
-def _check_side(state: GameState, ctx: Any, power: str, u: Corps | Garrison) -> None:
+def _check_side(state: GameState, ctx: RulesContext, power: str, u: Corps | Garrison) -> None:
     m = ctx.map
     if isinstance(u, Corps):
         if u.location.kind not in (LocationKind.AREA, LocationKind.CITY):
@@ -339,7 +340,7 @@ def _check_side(state: GameState, ctx: Any, power: str, u: Corps | Garrison) -> 
         raise IllegalAction(f"{u.id} is besieged in {u.location.site}; only unbesieged units exchange factors (7.2.3, 000:956)")
 
 
-def check_transfer(state: GameState, ctx: Any, power: str, source_id: str, target: Corps | Garrison, f: Factors) -> None:
+def check_transfer(state: GameState, ctx: RulesContext, power: str, source_id: str, target: Corps | Garrison, f: Factors) -> None:
     """Raise unless ``f`` may move from ``source_id`` to ``target`` (7.2.3, 000:956; 10.4.3)."""
     m = ctx.map
     source = army_unit(state, source_id)
@@ -411,7 +412,7 @@ def move_factors(state: GameState, source_id: str, target_id: str, f: Factors) -
     return state, removed
 
 
-def transfer_candidates(state: GameState, power: str, ctx: Any) -> Iterator[tuple[str, str, dict[str, int]]]:
+def transfer_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[tuple[str, str, dict[str, int]]]:
     """Candidate exchanges of factors in one area (7.2.3, 10.4.3) as ``(source, target, amounts)``: between the
     power's corps and garrisons of one nation there, and into a new garrison of the area's city or of its depot.
     The phase's ``verify`` keeps the legal ones (``check_transfer`` and the phase's own limits)."""

@@ -20,13 +20,13 @@ Corps standing inside the city are not garrisons and are left alone (docs/decisi
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.rules import control, relations
 from eiapbem.rules.model import POWERS, GameState, Garrison, LocationKind, LogEntry
 from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.model.state import CityControl
 from eiapbem.rules.model.units import Prisoners, prisoners_key
+from eiapbem.rules.engine import RulesContext
 
 #: Equal totals with neither side holding the city: draws at most this many rounds.
 MAX_ROUNDS = 10
@@ -56,7 +56,7 @@ def _hostile_pair(state: GameState, sides: list[str]) -> tuple[str, str] | None:
     return None
 
 
-def _contest(state: GameState, ctx: Any, city: str, a: str, b: str, strength: dict[str, int],
+def _contest(state: GameState, ctx: RulesContext, city: str, a: str, b: str, strength: dict[str, int],
              holder: str | None) -> tuple[str, str]:
     """The winner of ``a`` against ``b`` in ``city`` and the sentence saying how (000:2574)."""
     for rnd in range(1, MAX_ROUNDS + 1):
@@ -73,7 +73,7 @@ def _contest(state: GameState, ctx: Any, city: str, a: str, b: str, strength: di
     return winner, f"{MAX_ROUNDS} ties; the larger garrison (then the power order) wins"
 
 
-def resolve(state: GameState, ctx: Any, slot_key: str) -> tuple[GameState, list[LogEntry]]:
+def resolve(state: GameState, ctx: RulesContext, slot_key: str) -> tuple[GameState, list[LogEntry]]:
     """13.5.4 for every city: hostile garrisons fight it out; returns the state and its log lines."""
     lines: list[LogEntry] = []
     by_city = _garrisons_by_city(state)

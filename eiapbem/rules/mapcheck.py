@@ -105,6 +105,12 @@ def _shape(obj: Any, keys: Mapping[str, Any], where: str, out: list[str]) -> boo
     return ok
 
 
+def _listed(doc: dict[str, Any], key: str) -> list[Any]:
+    """``doc[key]`` when it is a list (its absence or another type is reported elsewhere), else nothing."""
+    found = doc.get(key)
+    return found if isinstance(found, list) else []
+
+
 def _entry(kind: str, obj: Any, index: int) -> str:
     if isinstance(obj, dict) and isinstance(obj.get("id"), str):
         return f"{kind} {obj['id']!r}"
@@ -148,7 +154,7 @@ def problems(
         for key in ("areas", "crossings", "provinces", "seas"):
             if key in doc and not isinstance(doc[key], list):
                 out.append(f"{fname}: {key!r} is not a list; write it as [...]")
-        for i, e in enumerate(doc.get("areas") if isinstance(doc.get("areas"), list) else ()):
+        for i, e in enumerate(_listed(doc, "areas")):
             n_land += 1
             where = f"{fname}: {_entry('area', e, i)}"
             if _check_area_shape(e, where, out) and _claim(
@@ -157,7 +163,7 @@ def problems(
                 areas[e["id"]] = (fname, e)
             elif isinstance(e, dict):
                 _note_broken(e, broken, broken_provinces)
-        for i, e in enumerate(doc.get("seas") if isinstance(doc.get("seas"), list) else ()):
+        for i, e in enumerate(_listed(doc, "seas")):
             n_sea += 1
             where = f"{fname}: {_entry('sea area', e, i)}"
             if _check_sea_shape(e, where, out) and _claim(
@@ -166,7 +172,7 @@ def problems(
                 seas[e["id"]] = (fname, e)
             elif isinstance(e, dict):
                 _note_broken(e, broken, broken_provinces)
-        for i, e in enumerate(doc.get("crossings") if isinstance(doc.get("crossings"), list) else ()):
+        for i, e in enumerate(_listed(doc, "crossings")):
             where = f"{fname}: {_entry('crossing', e, i)}"
             if isinstance(e, dict) and "optional" not in e:
                 e = {**e, "optional": None}  # 'optional' may be left out when null
@@ -175,7 +181,7 @@ def problems(
                     out.append(f"{where}: 'optional' is {e['optional']!r}; use null or one of {', '.join(CROSSING_OPTIONS)} (4.1.1)")
                 elif _claim(e["id"], f"{fname}: crossing {e['id']!r}", seen_crossing, "crossing", out):
                     crossings[e["id"]] = (fname, e)
-        for i, e in enumerate(doc.get("provinces") if isinstance(doc.get("provinces"), list) else ()):
+        for i, e in enumerate(_listed(doc, "provinces")):
             where = f"{fname}: {_entry('province', e, i)}"
             if _shape(e, _PROVINCE_KEYS, where, out) and _id_ok(e["id"], where, out):
                 if e["tax"] < 0 or e["manpower"] < 0:
@@ -498,8 +504,8 @@ def _check_provinces_and_capitals(areas, provinces, broken_provinces, out: list[
     # 12.2.1: every power with areas on the map has its national capital(s).
     present = sorted({e["nation"] for f, e in areas.values() if e["nation"] in POWERS})
     for power in present:
-        for caps in (NATIONAL_CAPITALS[power],):
-            for c in caps:
+        for listed in (NATIONAL_CAPITALS[power],):
+            for c in listed:
                 if c not in areas:
                     out.append(f"the national capital {c!r} of {power} is missing from the map (12.2.1); add the area")
                 elif areas[c][1]["nation"] != power:
@@ -603,8 +609,8 @@ def _check_reachability(areas, seas, crossings, provinces, out: list[str]) -> No
                 comp_of[x] = c
     for aid in sorted(areas):
         f, e = areas[aid]
-        caps = [c for c in capitals.get(e["nation"], []) if c in areas]
-        if not caps or any(aid in comp_of[c] for c in caps):
+        reached = [c for c in capitals.get(e["nation"], []) if c in areas]
+        if not reached or any(aid in comp_of[c] for c in reached):
             continue
         comp = comp_of[aid]
         island = (
@@ -615,7 +621,7 @@ def _check_reachability(areas, seas, crossings, provinces, out: list[str]) -> No
         if not island:
             out.append(
                 f"{f}: area {aid!r} cannot be reached by land or crossing arrow from "
-                f"{' or '.join(repr(c) for c in caps)}, the capital of {e['nation']}, and is not an island with a port "
+                f"{' or '.join(repr(c) for c in reached)}, the capital of {e['nation']}, and is not an island with a port "
                 f"and no capital; "
                 f"add the missing border or crossing"
             )

@@ -20,14 +20,14 @@ its own capital is not sent away (docs/decisions.md): the rule undoes the other 
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.rules import control, relations
 from eiapbem.rules.model import Corps, GameState, Garrison, Location, LocationKind
 from eiapbem.rules.repatriation import send_garrison_home
+from eiapbem.rules.engine import RulesContext
 
 
-def withdraw_from_capitals(state: GameState, ctx: Any, a: str, b: str) -> tuple[GameState, list[tuple[str, str]]]:
+def withdraw_from_capitals(state: GameState, ctx: RulesContext, a: str, b: str) -> tuple[GameState, list[tuple[str, str]]]:
     """``state`` after ``a`` and ``b``'s forces leave each other's capital cities, and (power, sentence) lines."""
     m = ctx.map
     said: list[tuple[str, str]] = []

@@ -41,6 +41,7 @@ from eiapbem.rules.model import (
     Ships,
     garrison_id,
 )
+from eiapbem.rules.engine import RulesContext
 
 _NOUN = {Corps: "corps counter", Fleet: "fleet counter", Depot: "depot counter"}
 
@@ -75,7 +76,7 @@ def pool_counter(state: GameState, power: str, unit_id: str, kind: type[Any], *,
     return unit
 
 
-def check_placement(state: GameState, ctx: Any, power: str, unit_id: str, kind: type[Any], where: Location, *,
+def check_placement(state: GameState, ctx: RulesContext, power: str, unit_id: str, kind: type[Any], where: Location, *,
                     more: Factors | Ships | None = None, bought: bool = False, nation: str | None = None) -> Any:
     """Raise unless ``power`` may put the pool counter ``unit_id`` at ``where`` holding ``more``; return it.
 
@@ -113,14 +114,14 @@ def add_to_garrison(state: GameState, nation: str, where: Location, factors: Fac
 # ----------------------------------------------------------------- leaders
 
 
-def is_naval_leader(ctx: Any, leader: Leader) -> bool:
+def is_naval_leader(ctx: RulesContext, leader: Leader) -> bool:
     """The leaders data marks Nelson, the one naval leader, who goes with fleets (13.8, 000:2632)."""
     short = leader.id.split(":")[-1]
     return any(row["id"] == short and row.get("power", leader.power) == leader.power and row.get("naval")
                for row in ctx.world.get("leaders.json", {}).get("leaders", []))
 
 
-def check_leader(state: GameState, ctx: Any, power: str, leader_id: str, unit_id: str) -> tuple[Leader, Corps | Fleet]:
+def check_leader(state: GameState, ctx: RulesContext, power: str, leader_id: str, unit_id: str) -> tuple[Leader, Corps | Fleet]:
     """Raise unless ``power`` may put its leader ``leader_id`` with ``unit_id``: a corps on the map (Nelson: a
     British fleet) that ``power`` controls (7.4, 000:984; 13.8, 000:2632).  When he may come on is the phase's rule."""
     lead = the_leader(state, leader_id)

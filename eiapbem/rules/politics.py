@@ -7,26 +7,26 @@ points) is world data (``displays.json``).
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.rules.model import GameState
+from eiapbem.rules.engine import RulesContext
 
 
-def _display(ctx: Any) -> dict:
+def _display(ctx: RulesContext) -> dict:
     return ctx.world["displays.json"]["political_status"]
 
 
-def status_box(ctx: Any, position: int) -> dict:
+def status_box(ctx: RulesContext, position: int) -> dict:
     boxes = _display(ctx)["boxes"]
     return boxes[max(0, min(position, len(boxes) - 1))]
 
 
-def status_range(ctx: Any) -> tuple[int, int]:
+def status_range(ctx: RulesContext) -> tuple[int, int]:
     boxes = _display(ctx)["boxes"]
     return boxes[0]["position"], boxes[-1]["position"]
 
 
-def adjust_status(state: GameState, ctx: Any, power: str, points: int) -> GameState:
+def adjust_status(state: GameState, ctx: RulesContext, power: str, points: int) -> GameState:
     """Move ``power``'s marker by ``points`` (13.7.1): never off either end; forced off
     the lower end, the power must sue for peace at the next diplomacy phase."""
     if points == 0:

@@ -48,6 +48,7 @@ from eiapbem.rules.model import (
     LocationKind,
     garrison_id,
 )
+from eiapbem.rules.engine import RulesContext
 
 #: The hook's rank among the land slot's end effects: after the naval ones (corps left aboard, evacuation, 8.6.3,
 #: 8.7), so a fleet evacuated or a corps lost aboard is not sent home as well.
@@ -127,7 +128,7 @@ def _send_fleet(state: GameState, m: Any, f: Fleet) -> tuple[GameState, str]:
     return state.with_unit(f.replace(location=Location(LocationKind.SEA, sea))), f"{f.id} leaves {f.location.site} for {sea}"
 
 
-def repatriate(state: GameState, ctx: Any, host: str, guest: str) -> engine.Outcome:
+def repatriate(state: GameState, ctx: RulesContext, host: str, guest: str) -> engine.Outcome:
     """Send home ``guest``'s forces still in ``host``'s territory, and end the temporary access (see the module)."""
     m = ctx.map
     said: list[str] = []
@@ -168,7 +169,7 @@ def repatriate(state: GameState, ctx: Any, host: str, guest: str) -> engine.Outc
     return out
 
 
-def at_land_slot_end(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def at_land_slot_end(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     """After the month's last land slot, every grace of temporary access ending this month ends in repatriation."""
     out = engine.Outcome(state)
     if not is_last_land_slot(state):

@@ -167,7 +167,7 @@ class RemoveCounter(Record):
 # ----------------------------------------------------------------- where things may go
 
 
-def may_set_up_in(state: GameState, ctx: Any, power: str, area_id: str) -> bool:
+def may_set_up_in(state: GameState, ctx: RulesContext, power: str, area_id: str) -> bool:
     """5.2: the area is in ``power``'s home nation or in a minor country it controls: ``power`` holds it."""
     return control.area_holder(state, ctx, area_id) == power
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from eiapbem.core import canonical
+from eiapbem.rules.context import RulesContext
 
 
 def edits_of(scenario: Mapping[str, Any]) -> bytes:
@@ -133,7 +134,7 @@ def _overlay(base: Mapping[str, Any], edits: bytes) -> dict:
     return world
 
 
-def for_state(state: Any, ctx: Any) -> Any:
+def for_state(state: Any, ctx: RulesContext) -> Any:
     """``ctx`` with the state's unit edits in its world data (``ctx`` itself when there are none)."""
     edits = getattr(state, "world_edits", b"")
     if not edits or ctx.world.get(MARK) == edits:

@@ -6,7 +6,7 @@ and a line in ``vectors.json``: how it is opened, what must load first, and the
 expected outcome (``ok`` or the name of the ``BadFile`` subclass).
 
 Run ``python tests/vectors/generate.py`` from the project root to rewrite them;
-``tests/test_pbem_vectors.py`` checks the committed files equal a fresh build.
+``tests/pbem/test_pbem_vectors.py`` checks the committed files equal a fresh build.
 """
 
 from __future__ import annotations

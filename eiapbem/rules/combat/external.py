@@ -25,6 +25,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
 from eiapbem.rules.model import Corps, Factors, FactorType, GameState, Garrison, Phase, PlayerKind, Record
 from eiapbem.rules.model.base import OneOf
+from eiapbem.rules.engine import RulesContext
 
 STAGE = "external"
 _LOSS = re.compile(r"(?P<unit>[A-Za-z0-9:_-]+)=(?P<kind>[a-z-]+):(?P<n>[0-9]{1,3})\Z")
@@ -88,7 +89,7 @@ def pending(state: GameState, power: str) -> list[str]:
     return sorted(bid for bid, b in state.battles.items() if b.stage == STAGE and b.attacker.power == power)
 
 
-def _verify(state: GameState, power: str, a: ExternalResult, ctx: Any) -> None:
+def _verify(state: GameState, power: str, a: ExternalResult, ctx: RulesContext) -> None:
     if not state.options.third_party_combat_system:
         raise IllegalAction("this game does not use the Third Party Combat System option (4.1.1)")
     b = state.battles.get(a.battle)
@@ -115,7 +116,7 @@ def _verify(state: GameState, power: str, a: ExternalResult, ctx: Any) -> None:
                             f"not {' and '.join(sorted(signed)) or 'nobody'}")
 
 
-def _apply(state: GameState, power: str, a: ExternalResult, ctx: Any) -> engine.Outcome:
+def _apply(state: GameState, power: str, a: ExternalResult, ctx: RulesContext) -> engine.Outcome:
     from eiapbem.rules.combat import field_machine
     from eiapbem.rules.combat.battle import event
 
@@ -142,7 +143,7 @@ def _apply(state: GameState, power: str, a: ExternalResult, ctx: Any) -> engine.
     return field_machine.run(state, b.id, ctx)
 
 
-def _candidates(state: GameState, power: str, ctx: Any) -> tuple[ExternalResult, ...]:
+def _candidates(state: GameState, power: str, ctx: RulesContext) -> tuple[ExternalResult, ...]:
     """None: the result and both sides' signatures come from outside the game (``pending`` names the battles)."""
     return ()
 

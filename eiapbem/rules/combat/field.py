@@ -41,6 +41,7 @@ from typing import Any, Callable
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
+from eiapbem.rules.engine import RulesContext
 from eiapbem.rules.forces import decision_subject
 from eiapbem.rules.combat import casualties, trivial
 from eiapbem.rules.combat.battle import (
@@ -211,7 +212,7 @@ def _step_commander(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -
     return _stage(state, battle, "chits" if battle.kind == FIELD else "day-start")
 
 
-def _answer_commander(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
+def _answer_commander(state: Any, battle: FieldBattle, role: str, choice: str, ctx: RulesContext) -> Any:
     side = battle.side(role).replace(commander=choice or None, commander_chosen=True)
     battle = battle.with_side(side)
     who = choice or "intrinsic ratings (no leader)"
@@ -250,7 +251,7 @@ def _step_chits(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> An
     return state
 
 
-def _auto_chit(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: Any) -> str:
+def _auto_chit(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: RulesContext) -> str:
     if side.power is not None:
         orders = state.powers[side.power].standing_orders.battle_chits
         for u in side.units:
@@ -259,7 +260,7 @@ def _auto_chit(state: Any, battle: FieldBattle, side: BattleSide, options: tuple
     return options[ctx.dice.roll(_label(battle, f"chit/{side.role}"), len(options)) - 1]
 
 
-def _answer_chit(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
+def _answer_chit(state: Any, battle: FieldBattle, role: str, choice: str, ctx: RulesContext) -> Any:
     return _put(state, battle.with_side(battle.side(role).replace(chit=choice)))
 
 
@@ -269,7 +270,7 @@ def _answer_chit(state: Any, battle: FieldBattle, role: str, choice: str, ctx: A
 def _split_options(state: Any, side: BattleSide) -> tuple[str, ...]:
     pinning_regular = [u for u in _regular_corps(state, side.units) if u not in side.outflanking]
     garrison = any(isinstance(state.units[u], Garrison) and unit_factors(state, u).total > 0 for u in side.units)
-    out = []
+    out: list[str] = []
     if len(pinning_regular) >= 2 or (garrison and pinning_regular):
         out.extend(f"add:{u}" for u in pinning_regular)
     if any(u in side.outflanking and not is_irregular(state, u) for u in side.units) or not out:
@@ -279,6 +280,7 @@ def _split_options(state: Any, side: BattleSide) -> tuple[str, ...]:
 
 def _step_outflank_split(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> Any:
     pairing = land.operational_possibility(battle.attacker.chit, battle.defender.chit)
+    assert pairing.outflanker is not None  # the step of a pairing with an outflanking side
     side = battle.side(pairing.outflanker)
     irregular = tuple(u for u in side.units
                       if is_corps(state, u) and state.units[u].corps_type in (CorpsType.COSSACK, CorpsType.FREIKORPS))
@@ -289,13 +291,13 @@ def _step_outflank_split(state: Any, battle: FieldBattle, ctx: engine.RulesConte
     return _ask(state, battle, side.role, "outflank", _split_options(state, side), ctx)
 
 
-def _auto_split(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: Any) -> str:
+def _auto_split(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: RulesContext) -> str:
     if any(u in side.outflanking and not is_irregular(state, u) for u in side.units) or options == ("done",):
         return "done"
     return [o for o in options if o.startswith("add:")][-1]
 
 
-def _answer_split(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
+def _answer_split(state: Any, battle: FieldBattle, role: str, choice: str, ctx: RulesContext) -> Any:
     side = battle.side(role)
     if choice == "done":
         names = ", ".join(side.outflanking) or "none"
@@ -411,7 +413,7 @@ def _step_guard(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> An
     return state
 
 
-def _answer_guard(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
+def _answer_guard(state: Any, battle: FieldBattle, role: str, choice: str, ctx: RulesContext) -> Any:
     if choice == "none":
         return state
     side = battle.side(role)
@@ -554,7 +556,7 @@ def _losses_step(next_stage: str) -> Callable[[Any, FieldBattle, engine.RulesCon
     return step
 
 
-def _auto_loss(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: Any) -> str:
+def _auto_loss(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: RulesContext) -> str:
     return casualties.default_loss(state, battle, side)
 
 
@@ -564,7 +566,7 @@ def _lossevent(battle: FieldBattle, side: BattleSide, choice: str) -> FieldBattl
                   role=side.role, unit=unit, type=kind, mode=side.loss_mode)
 
 
-def _answer_loss(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
+def _answer_loss(state: Any, battle: FieldBattle, role: str, choice: str, ctx: RulesContext) -> Any:
     side = battle.side(role)
     picks = [choice] if choice in casualties.loss_options(state, battle, side) else casualties.allocation(state, battle, side, choice)
     for pick in picks:  # a whole allocation is taken as its factors one by one (casualties.allocation)

@@ -37,6 +37,7 @@ from eiapbem.rules.combat.tables_use import outflank_arrival_rating, percent_of
 from eiapbem.rules.combat.field_machine import _ask, _label, _put, _stage
 from eiapbem.rules.model.units import Corps, Garrison, Location, LocationKind
 from eiapbem.rules.tables import land
+from eiapbem.rules.engine import RulesContext
 
 A, D = land.ATTACKER, land.DEFENDER
 #: 11.2.10 (000:1818): at most 3 political points; a corps of more than 20 factors counts twice.
@@ -185,7 +186,7 @@ def _step_reinforce(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -
     return _stage(state, battle, "round-start")
 
 
-def _answer_reinforce(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
+def _answer_reinforce(state: Any, battle: FieldBattle, role: str, choice: str, ctx: RulesContext) -> Any:
     side = battle.side(role)
     areas = _adjacent_friends(state, battle, side, ctx)
     if choice == "none":
@@ -230,7 +231,7 @@ def _answer_reinforce(state: Any, battle: FieldBattle, role: str, choice: str, c
     return _put(state, battle.with_side(side))
 
 
-def _auto_reinforce(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: Any) -> str:
+def _auto_reinforce(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: RulesContext) -> str:
     return "none"
 
 
@@ -262,11 +263,11 @@ def _step_day_end(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
     return _stage(state, battle, "chits" if battle.kind == FIELD else "day-start")
 
 
-def _answer_day_end(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
+def _answer_day_end(state: Any, battle: FieldBattle, role: str, choice: str, ctx: RulesContext) -> Any:
     return _put(state, battle.with_side(battle.side(role).replace(end_choice=choice)))
 
 
-def _auto_day_end(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: Any) -> str:
+def _auto_day_end(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: RulesContext) -> str:
     return "fight"
 
 
@@ -286,7 +287,7 @@ def _step_pursuit(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
     return _ask(state, state.battles[battle.id], victor.role, "pursue", ("pursue", "no-pursuit"), ctx)
 
 
-def _answer_pursue(state: Any, battle: FieldBattle, role: str, choice: str, ctx: Any) -> Any:
+def _answer_pursue(state: Any, battle: FieldBattle, role: str, choice: str, ctx: RulesContext) -> Any:
     if choice != "pursue":
         return _put(state, event(battle, "battle.pursuit", f"the {role} does not pursue", role=role))
     victor, loser = battle.side(role), battle.side(other(role))
@@ -331,7 +332,7 @@ def _step_after_pursuit(state: Any, battle: FieldBattle, ctx: engine.RulesContex
     return _stage(state, battle, "retreat")
 
 
-def _auto_pursue(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: Any) -> str:
+def _auto_pursue(state: Any, battle: FieldBattle, side: BattleSide, options: tuple[str, ...], ctx: RulesContext) -> str:
     return "pursue"
 
 

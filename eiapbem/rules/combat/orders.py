@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
@@ -31,6 +31,7 @@ from eiapbem.rules.model import Corps, CorpsType, GameState, Phase, Record
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.tables.land import DEFENDER_CHITS
+from eiapbem.rules.engine import RulesContext
 
 #: The answer that takes a corps' chit order back: a random chit, the program's default (000:1648).
 RANDOM = "random"
@@ -94,7 +95,7 @@ class InsurrectionOrders(Record):
     hold: bool = False
 
 
-def verify_battle_orders(state: GameState, power: str, action: BattleOrders, ctx: Any) -> None:
+def verify_battle_orders(state: GameState, power: str, action: BattleOrders, ctx: RulesContext) -> None:
     unit = state.units.get(action.corps)
     if not isinstance(unit, Corps):
         raise IllegalAction(f"there is no corps {action.corps!r}", hint="corps ids look like corps:AU:I; "
@@ -107,7 +108,7 @@ def verify_battle_orders(state: GameState, power: str, action: BattleOrders, ctx
                             f"makes lone Cossacks and Freikorps withdraw (13.2.2)")
 
 
-def apply_battle_orders(state: GameState, power: str, action: BattleOrders, ctx: Any) -> engine.Outcome:
+def apply_battle_orders(state: GameState, power: str, action: BattleOrders, ctx: RulesContext) -> engine.Outcome:
     so = state.powers[power].standing_orders
     chits = so.battle_chits
     if action.chit == RANDOM:
@@ -119,34 +120,34 @@ def apply_battle_orders(state: GameState, power: str, action: BattleOrders, ctx:
                       unit=action.corps)  # the chit stays out of the public log
 
 
-def verify_irregular_orders(state: GameState, power: str, action: IrregularOrders, ctx: Any) -> None:
+def verify_irregular_orders(state: GameState, power: str, action: IrregularOrders, ctx: RulesContext) -> None:
     return None  # any power may hold the order; it matters only for its Cossacks and Freikorps
 
 
-def apply_irregular_orders(state: GameState, power: str, action: IrregularOrders, ctx: Any) -> engine.Outcome:
+def apply_irregular_orders(state: GameState, power: str, action: IrregularOrders, ctx: RulesContext) -> engine.Outcome:
     so = state.powers[power].standing_orders
     state = state.with_power(power, standing_orders=so.replace(irregulars_retreat=action.withdraw))
     return engine.log(state, power, "land.irregular-orders", f"{power} sets standing orders for its Cossacks and Freikorps")
 
 
-def verify_anti_guerrilla_orders(state: GameState, power: str, action: AntiGuerrillaOrders, ctx: Any) -> None:
+def verify_anti_guerrilla_orders(state: GameState, power: str, action: AntiGuerrillaOrders, ctx: RulesContext) -> None:
     if power == "SP":
         raise IllegalAction("Spain mounts no anti-guerrilla operations: they are for the powers at war with it (13.2.1)")
 
 
-def apply_anti_guerrilla_orders(state: GameState, power: str, action: AntiGuerrillaOrders, ctx: Any) -> engine.Outcome:
+def apply_anti_guerrilla_orders(state: GameState, power: str, action: AntiGuerrillaOrders, ctx: RulesContext) -> engine.Outcome:
     so = state.powers[power].standing_orders
     state = state.with_power(power, standing_orders=so.replace(decline_anti_guerrilla=action.decline))
     return engine.log(state, power, "land.anti-guerrilla-orders", f"{power} sets standing orders for anti-guerrilla "
                       f"operations")
 
 
-def verify_insurrection_orders(state: GameState, power: str, action: InsurrectionOrders, ctx: Any) -> None:
+def verify_insurrection_orders(state: GameState, power: str, action: InsurrectionOrders, ctx: RulesContext) -> None:
     if power != "AU":
         raise IllegalAction("only Austria has insurrection corps (13.2.4)")
 
 
-def apply_insurrection_orders(state: GameState, power: str, action: InsurrectionOrders, ctx: Any) -> engine.Outcome:
+def apply_insurrection_orders(state: GameState, power: str, action: InsurrectionOrders, ctx: RulesContext) -> engine.Outcome:
     so = state.powers[power].standing_orders
     state = state.with_power(power, standing_orders=so.replace(hold_insurrection=action.hold))
     return engine.log(state, power, "land.insurrection-orders", f"{power} sets standing orders for its insurrection corps")
@@ -167,22 +168,22 @@ def summary(state: GameState, power: str) -> str:
             f"anti-guerrilla operations (13.2.1): {anti}")
 
 
-def _battle_orders_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BattleOrders]:
+def _battle_orders_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[BattleOrders]:
     for uid, u in sorted(state.units.items()):
         if isinstance(u, Corps) and relations.unit_power(state, u) == power:
             yield from (BattleOrders(uid, chit) for chit in DEFENDER_CHITS + (RANDOM,))
 
 
-def _irregular_orders_candidates(state: GameState, power: str, ctx: Any) -> Iterator[IrregularOrders]:
+def _irregular_orders_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[IrregularOrders]:
     yield from (IrregularOrders(False), IrregularOrders(True))
 
 
-def _anti_guerrilla_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AntiGuerrillaOrders]:
+def _anti_guerrilla_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[AntiGuerrillaOrders]:
     if power != "SP":
         yield from (AntiGuerrillaOrders(False), AntiGuerrillaOrders(True))
 
 
-def _insurrection_candidates(state: GameState, power: str, ctx: Any) -> Iterator[InsurrectionOrders]:
+def _insurrection_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[InsurrectionOrders]:
     if power == "AU":
         yield from (InsurrectionOrders(False), InsurrectionOrders(True))
 

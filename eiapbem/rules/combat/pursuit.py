@@ -19,6 +19,7 @@ def pursuit_column(
     withdrawing unbroken after a day's combat (000:1826); terrain shifts it
     to the right (000:1832-1836).
     """
+    base: int | None
     if loser_withdrew_unbroken:
         base = land.PURSUIT_CLASS_VS_WITHDRAWAL
     else:

@@ -11,13 +11,13 @@ first by id; a victor does not leave its blockade, 9.4.3).
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.rules import engine
 from eiapbem.rules.model import GameState, PendingDecision
+from eiapbem.rules.engine import RulesContext
 
 
-def answer(state: GameState, decision: PendingDecision, ctx: Any) -> str:
+def answer(state: GameState, decision: PendingDecision, ctx: RulesContext) -> str:
     """The standing-order choice for ``decision`` (a ``battle.*`` or ``siege.*`` question)."""
     from eiapbem.rules.combat import field, sieges
 

@@ -22,6 +22,7 @@ from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.combat.retreat import _distances, retreat_targets
 from eiapbem.rules.forces import STACK_LIMIT, counters_in_section
 from eiapbem.rules.model import Corps, CorpsType, GameState, Location, LocationKind
+from eiapbem.rules.engine import RulesContext
 
 #: 13.2.2 (000:2430): the counter withdraws on this number or less of one die.
 WITHDRAW_ON = 4
@@ -57,7 +58,7 @@ def destination(state: GameState, m: Any, unit: Corps, power: str) -> str | None
     return min(options)[1] if options else None
 
 
-def withdraw_before_combat(state: GameState, ctx: Any, attacker: str, area: str,
+def withdraw_before_combat(state: GameState, ctx: RulesContext, attacker: str, area: str,
                            defenders: tuple[str, ...] | list[str]) -> engine.Outcome:
     """13.2.2: lone Cossacks and Freikorps under the standing order try to slip away before ``attacker`` fights."""
     out = engine.Outcome(state)

@@ -11,13 +11,14 @@ from eiapbem.rules.politics import adjust_status
 from eiapbem.rules.tables.diplomacy import minor
 from eiapbem.rules.model import GameState, LogEntry, MinorStatus
 from eiapbem.rules.model.base import FrozenMap
+from eiapbem.rules.engine import RulesContext
 
 
 #: 13.4.1 "Temporary Access": the grace after access is cancelled or peace is made, in months.
 GRACE_MONTHS = 3
 
 
-def record_order(state: GameState, power: str, order: Any, ctx: Any) -> engine.Outcome:
+def record_order(state: GameState, power: str, order: Any, ctx: RulesContext) -> engine.Outcome:
     """The ``apply`` of an order carried out only when the phase resolves: it is written on the order sheet."""
     return engine.Outcome(engine.record_order(state, power, order))
 
@@ -37,11 +38,15 @@ class Result:
     """The diplomacy phase being resolved: the state so far and the log lines, in order."""
 
     state: GameState
-    ctx: Any
+    ctx: RulesContext
     slot: str
     events: list[LogEntry] = field(default_factory=list)
     #: Pairs of powers that made peace in this phase (6.4 "Separate Peace and Allies").
     peaces: list[tuple[str, str]] = field(default_factory=list)
+    #: Every power's orders being carried out, the sealing's commitment and reveal left out.
+    sheet: dict[str, list[Any]] = field(default_factory=dict)
+    #: The wars declared in this phase, for the calls to allies (6.3.2).
+    new_wars: list[tuple[str, str]] = field(default_factory=list)
 
     def say(self, power: str, kind: str, text: str, **params: Any) -> None:
         entry = LogEntry(slot=self.slot, author="game", kind=kind, text=text,
@@ -70,7 +75,7 @@ def districts(state: GameState, slug: str) -> int:
     return 1 + (len(m.districts) if m is not None else 0)
 
 
-def territory(state: GameState, ctx: Any, nation: str) -> tuple[str, ...]:
+def territory(state: GameState, ctx: RulesContext, nation: str) -> tuple[str, ...]:
     """Land areas of a nation: a power's home nation and the minors it controls, or a minor and its joined districts."""
     areas = list(ctx.map.areas_of_nation(nation))
     for slug, m in state.minors.items():

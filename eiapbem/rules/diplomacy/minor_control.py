@@ -215,8 +215,8 @@ def unstable_control(r) -> None:
                 if any(isinstance(u, Corps) and power_of(r.state, u.nation) == p and u.location.kind is LocationKind.AREA
                        for u in inside):
                     continue
-            enemies = sorted({power_of(r.state, u.nation) for u in inside
-                              if power_of(r.state, u.nation) in r.state.powers[p].wars})
+            enemies = sorted({q for u in inside
+                              if (q := power_of(r.state, u.nation)) is not None and q in r.state.powers[p].wars})
             # A free state's forces are removed when it changes hands, its fleet's strength stored (6.6.1, 000:794).
             st = remove_minor_forces(r.state, (slug,) + tuple(m.districts))
             m = st.minors[slug]  # with its fleet's ships stored

@@ -25,7 +25,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -42,6 +42,7 @@ from eiapbem.rules.model.common import NationId, NonNeg, Positive, PowerId, Slug
 from eiapbem.rules import engine, relations
 from eiapbem.rules.candidates import amounts
 from eiapbem.rules.diplomacy.sealing import orders_open
+from eiapbem.rules.engine import RulesContext
 
 #: 6.1.4: attempts a power may make in one diplomacy phase.
 MAX_ATTEMPTS = 2
@@ -161,7 +162,7 @@ def _minor(state: GameState, slug: str):
     return m
 
 
-def _enemy_forces_inside(state: GameState, ctx: Any, power: str, slug: str) -> bool:
+def _enemy_forces_inside(state: GameState, ctx: RulesContext, power: str, slug: str) -> bool:
     areas = set(territory(state, ctx, slug))
     for u in state.units.values():
         if not isinstance(u, (Corps, Garrison)):  # forces are corps and garrisons; a depot has no nation
@@ -175,7 +176,7 @@ def _enemy_forces_inside(state: GameState, ctx: Any, power: str, slug: str) -> b
     return False
 
 
-def can_have_corps(ctx: Any, slug: str) -> bool:
+def can_have_corps(ctx: RulesContext, slug: str) -> bool:
     """A minor whose counter mix has corps (6.8: only those become free states)."""
     row = ctx.world.get("counters.json", {}).get("minors", {}).get(slug, {})
     return bool(row.get("corps"))
@@ -185,7 +186,7 @@ def _given(state: GameState, power: str) -> tuple[Any, ...]:
     return engine.given_orders(state, power)
 
 
-def verify_manipulate(state: GameState, power: str, a: Manipulate, ctx: Any) -> None:
+def verify_manipulate(state: GameState, power: str, a: Manipulate, ctx: RulesContext) -> None:
     ps, mine = state.powers[power], _given(state, power)
     m = _minor(state, a.minor)
     tries = [o for o in mine if isinstance(o, Manipulate)]
@@ -206,7 +207,7 @@ def verify_manipulate(state: GameState, power: str, a: Manipulate, ctx: Any) -> 
         raise IllegalAction(f"{name(power)} has ${ps.treasury - spent} left, not ${a.investment} to invest (6.1.4)")
 
 
-def verify_downgrade(state: GameState, power: str, a: Downgrade, ctx: Any) -> None:
+def verify_downgrade(state: GameState, power: str, a: Downgrade, ctx: RulesContext) -> None:
     m = _minor(state, a.minor)
     if m.controller != power or m.status is MinorStatus.NEUTRAL:
         raise IllegalAction(f"{name(a.minor)} has no relations with {name(power)} to downgrade (6.1.5)")
@@ -217,7 +218,7 @@ def verify_downgrade(state: GameState, power: str, a: Downgrade, ctx: Any) -> No
                             f"without them (6.1.5)")
 
 
-def verify_free_state(state: GameState, power: str, a: CreateFreeState, ctx: Any) -> None:
+def verify_free_state(state: GameState, power: str, a: CreateFreeState, ctx: RulesContext) -> None:
     m = _minor(state, a.minor)
     if m.status is not MinorStatus.CONQUERED or m.controller != power:
         raise IllegalAction(f"{name(a.minor)} is not a conquered minor country of {name(power)} (6.8)")
@@ -225,7 +226,7 @@ def verify_free_state(state: GameState, power: str, a: CreateFreeState, ctx: Any
         raise IllegalAction(f"{name(a.minor)} can have no corps, so it cannot be a free state (6.8)")
 
 
-def verify_lend_money(state: GameState, power: str, a: LendMoney, ctx: Any) -> None:
+def verify_lend_money(state: GameState, power: str, a: LendMoney, ctx: RulesContext) -> None:
     ps, mine = state.powers[power], _given(state, power)
     if a.to == power:
         raise IllegalAction(f"{name(power)} cannot lend money to itself (6.12)")
@@ -242,13 +243,13 @@ def verify_lend_money(state: GameState, power: str, a: LendMoney, ctx: Any) -> N
         raise IllegalAction(f"{name(power)} has ${ps.treasury - spent} left, not ${a.amount} (6.12)")
 
 
-def verify_request_money(state: GameState, power: str, a: RequestMoney, ctx: Any) -> None:
+def verify_request_money(state: GameState, power: str, a: RequestMoney, ctx: RulesContext) -> None:
     _check_ai_ally(state, power, a.ally, human="who may lend money (6.12)")
     if any(isinstance(o, RequestMoney) and o.ally == a.ally for o in _given(state, power)):
         raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for money in these orders (6.16)")
 
 
-def verify_request_unit(state: GameState, power: str, a: RequestUnit, ctx: Any) -> None:
+def verify_request_unit(state: GameState, power: str, a: RequestUnit, ctx: RulesContext) -> None:
     _check_ai_ally(state, power, a.ally)
     u = _requested_unit(state, a.ally, a.counter)
     if u is None:
@@ -260,7 +261,7 @@ def verify_request_unit(state: GameState, power: str, a: RequestUnit, ctx: Any) 
         raise IllegalAction(f"{name(power)} already asks for {a.counter} in these orders (6.16)")
 
 
-def verify_request_action(state: GameState, power: str, a: RequestAction, ctx: Any) -> None:
+def verify_request_action(state: GameState, power: str, a: RequestAction, ctx: RulesContext) -> None:
     _check_ai_ally(state, power, a.ally, human="who gives its own land orders")
     if a.area not in ctx.map.areas:
         raise IllegalAction(f"{a.area!r} is not a land area of the map: ask for an attack or defence of an area "
@@ -270,7 +271,7 @@ def verify_request_action(state: GameState, power: str, a: RequestAction, ctx: A
                             f"(one per ally, 6.16)")
 
 
-def verify_request_land(state: GameState, power: str, a: RequestLand, ctx: Any) -> None:
+def verify_request_land(state: GameState, power: str, a: RequestLand, ctx: RulesContext) -> None:
     _check_ai_ally(state, power, a.ally, human="who may cede it in the economic phase (12.7)")
     try:
         check_cession(state, ctx, a.ally, a.territory, power)
@@ -282,7 +283,7 @@ def verify_request_land(state: GameState, power: str, a: RequestLand, ctx: Any) 
         raise IllegalAction(f"{name(power)} already asks {name(a.ally)} for land in these orders (one per ally, 6.16)")
 
 
-def verify_peace_with_america(state: GameState, power: str, a: PeaceWithAmerica, ctx: Any) -> None:
+def verify_peace_with_america(state: GameState, power: str, a: PeaceWithAmerica, ctx: RulesContext) -> None:
     if power != "GB":
         raise IllegalAction("only Great Britain makes peace with America (6.13)")
     if not state.powers[power].war_with_america:
@@ -328,41 +329,41 @@ def _ai_allies(state: GameState, power: str) -> list[str]:
     return [p for p in relations.allies(state, power) if state.powers[p].controller.value in AI_GIVES]
 
 
-def _manipulate_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Manipulate]:
+def _manipulate_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Manipulate]:
     if orders_open(state, power):
         for slug in state.minors:
             yield from (Manipulate(slug, n) for n in (0,) + amounts(_left(state, power)))
 
 
-def _downgrade_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Downgrade]:
+def _downgrade_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Downgrade]:
     if orders_open(state, power):
         yield from (Downgrade(slug) for slug, m in state.minors.items() if m.controller == power)
 
 
-def _free_state_candidates(state: GameState, power: str, ctx: Any) -> Iterator[CreateFreeState]:
+def _free_state_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[CreateFreeState]:
     if orders_open(state, power):
         yield from (CreateFreeState(slug) for slug, m in state.minors.items()
                     if m.controller == power and m.status is MinorStatus.CONQUERED)
 
 
-def _lend_money_candidates(state: GameState, power: str, ctx: Any) -> Iterator[LendMoney]:
+def _lend_money_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[LendMoney]:
     if orders_open(state, power):
         for to in list(relations.allies(state, power)) + list(state.free_states(power)):
             yield from (LendMoney(to, n) for n in amounts(_left(state, power)))
 
 
-def _peace_with_america_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PeaceWithAmerica]:
+def _peace_with_america_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[PeaceWithAmerica]:
     if orders_open(state, power) and power == "GB":
         yield PeaceWithAmerica()
 
 
-def _request_money_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RequestMoney]:
+def _request_money_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[RequestMoney]:
     if orders_open(state, power):
         for ally in _ai_allies(state, power):
             yield from (RequestMoney(ally, n) for n in amounts(max(1, state.powers[ally].treasury)))
 
 
-def _request_unit_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RequestUnit]:
+def _request_unit_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[RequestUnit]:
     if orders_open(state, power):
         for ally in _ai_allies(state, power):
             units = [uid for uid, u in sorted(state.units.items()) if isinstance(u, (Corps, Fleet)) and u.nation == ally]
@@ -370,14 +371,14 @@ def _request_unit_candidates(state: GameState, power: str, ctx: Any) -> Iterator
             yield from (RequestUnit(ally, uid) for uid in units + leaders)
 
 
-def _request_action_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RequestAction]:
+def _request_action_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[RequestAction]:
     if orders_open(state, power):
         for ally in _ai_allies(state, power):
             for area in sorted(ctx.map.areas):
                 yield from (RequestAction(ally, area, "attack"), RequestAction(ally, area, "defend"))
 
 
-def _request_land_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RequestLand]:
+def _request_land_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[RequestLand]:
     if orders_open(state, power):
         for ally in _ai_allies(state, power):
             yield from (RequestLand(ally, t) for t in list(state.minors) + sorted(ctx.map.provinces))
@@ -422,29 +423,29 @@ def lapse(r: Result) -> None:
             r.say(p, "diplomacy.lapse", f"{name(p)} has no corps in {name(slug)}: its war on {name(slug)} lapses (6.15)")
 
 
-def money(r: Result, sheet: dict[str, list]) -> None:
-    """6.12 and 6.13, in the powers' fixed order."""
+def _lend_money(r: Result, p: str, o: LendMoney) -> None:
+    ps = r.state.powers[p]
+    amount = min(o.amount, ps.treasury)
+    r.state = r.state.with_power(p, treasury=ps.treasury - amount,
+                                 loans=ps.loans.set(o.to, ps.loans.get(o.to, 0) + amount))
+    r.say(p, "diplomacy.money", f"{name(p)} sends ${amount} to {name(o.to)}, to arrive at the next economic "
+          f"phase (6.12)", amount=amount)
+
+
+def _peace_with_america(r: Result, p: str, o: PeaceWithAmerica) -> None:
+    if r.state.powers["GB"].war_with_america:
+        r.state = r.state.with_power("GB", war_with_america=False)
+        r.say("GB", "diplomacy.america", "Great Britain settles peace with America (6.13)")
+        points(r, "GB", -5, "Great Britain settles peace with America (6.13)")
+
+
+def money(r: Result, sheet: dict[str, list[Any]]) -> None:
+    """6.12, 6.13 and 6.16, in the powers' fixed order: each order by its class's step (``_MONEY``)."""
     for p in POWERS:
         for o in sheet[p]:
-            if isinstance(o, LendMoney):
-                ps = r.state.powers[p]
-                amount = min(o.amount, ps.treasury)
-                r.state = r.state.with_power(p, treasury=ps.treasury - amount,
-                                             loans=ps.loans.set(o.to, ps.loans.get(o.to, 0) + amount))
-                r.say(p, "diplomacy.money", f"{name(p)} sends ${amount} to {name(o.to)}, to arrive at the next economic "
-                      f"phase (6.12)", amount=amount)
-            elif isinstance(o, RequestMoney):
-                _request_money(r, p, o)
-            elif isinstance(o, RequestUnit):
-                _request_unit(r, p, o)
-            elif isinstance(o, RequestAction):
-                _request_action(r, p, o)
-            elif isinstance(o, RequestLand):
-                _request_land(r, p, o)
-            elif isinstance(o, PeaceWithAmerica) and r.state.powers["GB"].war_with_america:
-                r.state = r.state.with_power("GB", war_with_america=False)
-                r.say("GB", "diplomacy.america", "Great Britain settles peace with America (6.13)")
-                points(r, "GB", -5, "Great Britain settles peace with America (6.13)")
+            step = _MONEY.get(type(o))
+            if step is not None:
+                step(r, p, o)
 
 
 def _request_money(r: Result, p: str, o: RequestMoney) -> None:
@@ -550,38 +551,45 @@ def _nuisance(r: Result, p: str) -> None:
             points(r, p, -1, f"{name(p)}'s requests to its computer allies are a nuisance ({roll} against a toll of {toll}) (6.16)")
 
 
-def downgrades(r: Result, sheet: dict[str, list]) -> None:
-    """6.1.5 and 6.8 in the powers' fixed order."""
+def _downgrade(r: Result, p: str, o: Downgrade) -> None:
+    m = r.state.minors[o.minor]
+    if m.controller != p:
+        return
+    if m.status is MinorStatus.INFLUENCED or m.status is MinorStatus.ALLIED:
+        r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.NEUTRAL, controller=None))
+        r.say(p, "diplomacy.downgrade", f"{name(p)} gives up its relations with {name(o.minor)}: neutral (6.1.5)")
+    elif m.status is MinorStatus.FREE_STATE and not _has_corps(r.state, o.minor):
+        r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.CONQUERED))
+        r.say(p, "diplomacy.downgrade", f"{name(p)} makes the free state {name(o.minor)} conquered (6.1.5)")
+    else:
+        r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.NEUTRAL, controller=None))
+        r.say(p, "diplomacy.downgrade", f"{name(p)} returns {name(o.minor)} to neutral (6.1.5)")
+        if m.status is MinorStatus.CONQUERED:
+            points(r, p, -2, f"{name(p)} downgrades the conquered {name(o.minor)} to neutral (6.1.5)")
+
+
+def _free_state(r: Result, p: str, o: CreateFreeState) -> None:
+    m = r.state.minors[o.minor]
+    if m.status is MinorStatus.CONQUERED and m.controller == p:
+        # 13.6.3 (000:2602): its secondary districts become conquered minors of their own, for good.
+        minors = r.state.minors.set(o.minor, m.replace(status=MinorStatus.FREE_STATE, setup_due=True, districts=()))
+        for d in m.districts:
+            minors = minors.set(d, minors[d].replace(status=MinorStatus.CONQUERED, controller=p, part_of=None))
+        r.state = r.state.replace(minors=minors)
+        r.say(p, "diplomacy.free-state", f"{name(p)} makes {name(o.minor)} a minor free state; its forces "
+              f"are set up in the reinforcement phase (6.8)")
+        for d in m.districts:
+            r.say(p, "diplomacy.free-state", f"{name(d)} leaves {name(o.minor)}: a conquered minor country of "
+                  f"{name(p)} on its own (13.6.3)")
+
+
+def downgrades(r: Result, sheet: dict[str, list[Any]]) -> None:
+    """6.1.5 and 6.8 in the powers' fixed order: each order by its class's step (``_DOWNGRADES``)."""
     for p in POWERS:
         for o in sheet[p]:
-            if isinstance(o, Downgrade):
-                m = r.state.minors[o.minor]
-                if m.controller != p:
-                    continue
-                if m.status is MinorStatus.INFLUENCED or m.status is MinorStatus.ALLIED:
-                    r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.NEUTRAL, controller=None))
-                    r.say(p, "diplomacy.downgrade", f"{name(p)} gives up its relations with {name(o.minor)}: neutral (6.1.5)")
-                elif m.status is MinorStatus.FREE_STATE and not _has_corps(r.state, o.minor):
-                    r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.CONQUERED))
-                    r.say(p, "diplomacy.downgrade", f"{name(p)} makes the free state {name(o.minor)} conquered (6.1.5)")
-                else:
-                    r.state = r.state.with_minor(o.minor, m.replace(status=MinorStatus.NEUTRAL, controller=None))
-                    r.say(p, "diplomacy.downgrade", f"{name(p)} returns {name(o.minor)} to neutral (6.1.5)")
-                    if m.status is MinorStatus.CONQUERED:
-                        points(r, p, -2, f"{name(p)} downgrades the conquered {name(o.minor)} to neutral (6.1.5)")
-            elif isinstance(o, CreateFreeState):
-                m = r.state.minors[o.minor]
-                if m.status is MinorStatus.CONQUERED and m.controller == p:
-                    # 13.6.3 (000:2602): its secondary districts become conquered minors of their own, for good.
-                    minors = r.state.minors.set(o.minor, m.replace(status=MinorStatus.FREE_STATE, setup_due=True, districts=()))
-                    for d in m.districts:
-                        minors = minors.set(d, minors[d].replace(status=MinorStatus.CONQUERED, controller=p, part_of=None))
-                    r.state = r.state.replace(minors=minors)
-                    r.say(p, "diplomacy.free-state", f"{name(p)} makes {name(o.minor)} a minor free state; its forces "
-                          f"are set up in the reinforcement phase (6.8)")
-                    for d in m.districts:
-                        r.say(p, "diplomacy.free-state", f"{name(d)} leaves {name(o.minor)}: a conquered minor country of "
-                              f"{name(p)} on its own (13.6.3)")
+            step = _DOWNGRADES.get(type(o))
+            if step is not None:
+                step(r, p, o)
 
 
 def manipulations(r: Result, sheet: dict[str, list]) -> None:
@@ -615,6 +623,14 @@ def manipulations(r: Result, sheet: dict[str, list]) -> None:
             if res.success:
                 status = MinorStatus(res.status)
                 r.state = r.state.with_minor(o.minor, m.replace(status=status, controller=res.holder))
+
+
+#: The resolution's step for each order of 6.12, 6.13 and 6.16 (``money``), and of 6.1.5 and 6.8 (``downgrades``).
+_MONEY: dict[type[Any], Callable[[Result, str, Any], None]] = {
+    LendMoney: _lend_money, RequestMoney: _request_money, RequestUnit: _request_unit, RequestAction: _request_action,
+    RequestLand: _request_land, PeaceWithAmerica: _peace_with_america,
+}
+_DOWNGRADES: dict[type[Any], Callable[[Result, str, Any], None]] = {Downgrade: _downgrade, CreateFreeState: _free_state}
 
 
 __all__ = ["ACTIONS", "CreateFreeState", "Downgrade", "LendMoney", "Manipulate", "PeaceWithAmerica", "RequestAction", "RequestLand", "RequestMoney", "RequestUnit",

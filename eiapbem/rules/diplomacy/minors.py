@@ -106,6 +106,7 @@ def manipulate(
     label = label or f"diplomacy/manipulate/{minor_id}/{power}"
     attempt_mod = 2 * _modifier(m, power) + 2 * _zone(zones, power)
 
+    required: int | None
     if holder is None or holder == power:
         # Neutral, or already influenced by the attempting power (000:570-583).
         kind = "own"
@@ -135,6 +136,9 @@ def manipulate(
         resist_total = dice.d10(f"{label}/resist") + resist_mod
     attempt_total = dice.d10(f"{label}/attempt") + attempt_mod
     diff = attempt_total - resist_total
+    if required is None:
+        raise ManipulationRefused(f"{m.name} has no ally number for {POWER_NAMES[power]} (NA on the minor country chart, "
+                                  f"000:{m.line})")
     success = diff >= required
     return ManipulationResult(
         minor=minor_id,

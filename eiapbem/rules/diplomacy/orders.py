@@ -25,7 +25,7 @@ naming the rule; nothing changes on a refusal.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -39,6 +39,7 @@ from eiapbem.rules.model.common import NationId, PowerId, Slug
 from eiapbem.rules.model.powers import PEACE_CONDITIONS
 from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, minor, peace_condition
 from eiapbem.rules.diplomacy.sealing import orders_open
+from eiapbem.rules.engine import RulesContext
 
 
 
@@ -227,14 +228,14 @@ def _others(power: str) -> tuple[str, ...]:
 # (declarations and suits are checked by ``war`` and ``peace``, which register them)
 
 
-def verify_break_alliance(state: GameState, power: str, a: BreakAlliance, ctx: Any) -> None:
+def verify_break_alliance(state: GameState, power: str, a: BreakAlliance, ctx: RulesContext) -> None:
     if a.partner not in state.powers[power].alliances:
         raise IllegalAction(f"{name(power)} is not allied with {name(a.partner)}: no alliance to break (6.7)")
     if any(isinstance(o, BreakAlliance) and o.partner == a.partner for o in given(state, power)):
         raise IllegalAction(f"{name(power)} already breaks its alliance with {name(a.partner)} in these orders (6.7)")
 
 
-def verify_informal_peace(state: GameState, power: str, a: AttemptInformalPeace, ctx: Any) -> None:
+def verify_informal_peace(state: GameState, power: str, a: AttemptInformalPeace, ctx: RulesContext) -> None:
     if a.enemy not in state.powers[power].wars:
         raise IllegalAction(f"{name(power)} is not at war with {name(a.enemy)}: no peace to offer (6.4.1)")
     if any(isinstance(o, (AttemptInformalPeace, SueForPeace)) and getattr(o, "enemy", getattr(o, "to", None)) == a.enemy
@@ -242,14 +243,14 @@ def verify_informal_peace(state: GameState, power: str, a: AttemptInformalPeace,
         raise IllegalAction(f"{name(power)} already offers peace to {name(a.enemy)} in these orders (6.4.1)")
 
 
-def verify_trade(state: GameState, power: str, a: SetTrade, ctx: Any) -> None:
+def verify_trade(state: GameState, power: str, a: SetTrade, ctx: RulesContext) -> None:
     if a.partner == power:
         raise IllegalAction(f"{name(power)} cannot trade with itself (6.10)")
     if power != "GB" and a.partner != "GB":
         raise IllegalAction(f"trade is requested with Great Britain only, not with {name(a.partner)} (6.10)")
 
 
-def verify_calls(state: GameState, power: str, a: CallAllies | AnswerCalls, ctx: Any) -> None:
+def verify_calls(state: GameState, power: str, a: CallAllies | AnswerCalls, ctx: RulesContext) -> None:
     if a.enemy == power:
         raise IllegalAction(f"{name(power)} cannot be its own enemy (6.3.1)")
     for q in a.ally:
@@ -257,12 +258,12 @@ def verify_calls(state: GameState, power: str, a: CallAllies | AnswerCalls, ctx:
             raise IllegalAction(f"{name(q)} cannot be an ally to call against {name(a.enemy)} (6.3.1)")
 
 
-def verify_request_alliance(state: GameState, power: str, a: RequestAlliance, ctx: Any) -> None:
+def verify_request_alliance(state: GameState, power: str, a: RequestAlliance, ctx: RulesContext) -> None:
     if a.partner == power:
         raise IllegalAction(f"{name(power)} cannot ally with itself (6.5)")
 
 
-def verify_access(state: GameState, power: str, a: GrantAccess, ctx: Any) -> None:
+def verify_access(state: GameState, power: str, a: GrantAccess, ctx: RulesContext) -> None:
     if a.to == power:
         raise IllegalAction(f"{name(power)} always has access to its own territory (6.11)")
     have = state.powers[power].access.get(a.to)
@@ -273,7 +274,7 @@ def verify_access(state: GameState, power: str, a: GrantAccess, ctx: Any) -> Non
         raise IllegalAction(f"{name(power)} may grant access only to an ally, and {name(a.to)} is not one (6.11)")
 
 
-def verify_withdraw_dow(state: GameState, power: str, a: WithdrawAgainstMinor, ctx: Any) -> None:
+def verify_withdraw_dow(state: GameState, power: str, a: WithdrawAgainstMinor, ctx: RulesContext) -> None:
     if a.aggressor == power:
         raise IllegalAction(f"{name(power)} cannot back down because of itself (6.6.2)")
     for slug in a.minor:
@@ -281,7 +282,7 @@ def verify_withdraw_dow(state: GameState, power: str, a: WithdrawAgainstMinor, c
             raise IllegalAction(f"{slug!r} is not a minor country of this game (6.6.2)")
 
 
-def verify_support_minor(state: GameState, power: str, a: SupportMinor, ctx: Any) -> None:
+def verify_support_minor(state: GameState, power: str, a: SupportMinor, ctx: RulesContext) -> None:
     if a.aggressor == power:
         raise IllegalAction(f"{name(power)} cannot support a minor against itself (6.6.6)")
     for slug in a.minor:
@@ -289,14 +290,14 @@ def verify_support_minor(state: GameState, power: str, a: SupportMinor, ctx: Any
             raise IllegalAction(f"{slug!r} is not a minor country of this game (6.6.6)")
 
 
-def verify_accept_control(state: GameState, power: str, a: AcceptControl, ctx: Any) -> None:
+def verify_accept_control(state: GameState, power: str, a: AcceptControl, ctx: RulesContext) -> None:
     if a.minor not in state.minors:
         raise IllegalAction(f"{a.minor!r} is not a minor country of this game (6.6)")
     if not a.withdraw and minor(a.minor).modifier(power) is None:
         raise IllegalAction(f"{name(power)} has no national modifier for {name(a.minor)} (NA): it cannot run it (6.6.4)")
 
 
-def verify_surrender_terms(state: GameState, power: str, a: SetSurrenderTerms, ctx: Any) -> None:
+def verify_surrender_terms(state: GameState, power: str, a: SetSurrenderTerms, ctx: RulesContext) -> None:
     if a.enemy == power:
         raise IllegalAction(f"{name(power)} cannot set surrender terms toward itself (6.4)")
     # The terms are a preference list: the first ones still open are taken at a surrender, up to
@@ -318,73 +319,68 @@ def verify_surrender_terms(state: GameState, power: str, a: SetSurrenderTerms, c
 # ----------------------------------------------------------------- apply: every order goes on the sheet; a standing
 # order also changes the power's standing orders (or its trade and access) now
 
+#: What a standing order changes at once, in the power's own records: ``(state, power, order) -> state``.
+Effect = Callable[[GameState, str, Any], GameState]
 
-def _standing(state: GameState, power: str, **changes: Any) -> engine.Outcome:
+
+def _standing(state: GameState, power: str, **changes: Any) -> GameState:
     so = state.powers[power].standing_orders
-    return engine.Outcome(state.with_power(power, standing_orders=so.replace(**changes)))
+    return state.with_power(power, standing_orders=so.replace(**changes))
 
 
-def apply_trade(state: GameState, power: str, a: SetTrade, ctx: Any) -> engine.Outcome:
-    state = record(state, power, a)
+def _trade(state: GameState, power: str, a: SetTrade) -> GameState:
     ps = state.powers[power]
     trade = set(ps.trade) - {a.partner} if a.stop else set(ps.trade) | {a.partner}
-    return engine.Outcome(state.with_power(power, trade=tuple(sorted(trade))))
+    return state.with_power(power, trade=tuple(sorted(trade)))
 
 
-def apply_call_allies(state: GameState, power: str, a: CallAllies, ctx: Any) -> engine.Outcome:
-    state = record(state, power, a)
-    so = state.powers[power].standing_orders
-    m = so.call_allies.set(a.enemy, tuple(sorted(set(a.ally)))) if a.ally else so.call_allies.discard(a.enemy)
-    return _standing(state, power, call_allies=m)
+def _listed(state: GameState, power: str, field: str, key: str, names: tuple[str, ...]) -> GameState:
+    """A standing order that lists ``names`` for ``key`` (none: the entry goes)."""
+    entries = getattr(state.powers[power].standing_orders, field)
+    entries = entries.set(key, tuple(sorted(set(names)))) if names else entries.discard(key)
+    return _standing(state, power, **{field: entries})
 
 
-def apply_answer_calls(state: GameState, power: str, a: AnswerCalls, ctx: Any) -> engine.Outcome:
-    state = record(state, power, a)
-    so = state.powers[power].standing_orders
-    m = so.answer_calls.set(a.enemy, tuple(sorted(set(a.ally)))) if a.ally else so.answer_calls.discard(a.enemy)
-    return _standing(state, power, answer_calls=m)
+def _member(state: GameState, power: str, field: str, name: str, out: bool) -> GameState:
+    """A standing order that puts ``name`` in (or takes it out of) a sorted list."""
+    members = set(getattr(state.powers[power].standing_orders, field))
+    return _standing(state, power, **{field: tuple(sorted(members - {name} if out else members | {name}))})
 
 
-def apply_request_alliance(state: GameState, power: str, a: RequestAlliance, ctx: Any) -> engine.Outcome:
-    state = record(state, power, a)
-    so = state.powers[power].standing_orders
-    req = set(so.request_alliance) - {a.partner} if a.withdraw else set(so.request_alliance) | {a.partner}
-    return _standing(state, power, request_alliance=tuple(sorted(req)))
+def _call_allies(state: GameState, power: str, a: CallAllies) -> GameState:
+    return _listed(state, power, "call_allies", a.enemy, a.ally)
 
 
-def apply_access(state: GameState, power: str, a: GrantAccess, ctx: Any) -> engine.Outcome:
-    state = record(state, power, a)
+def _answer_calls(state: GameState, power: str, a: AnswerCalls) -> GameState:
+    return _listed(state, power, "answer_calls", a.enemy, a.ally)
+
+
+def _request_alliance(state: GameState, power: str, a: RequestAlliance) -> GameState:
+    return _member(state, power, "request_alliance", a.partner, a.withdraw)
+
+
+def _access(state: GameState, power: str, a: GrantAccess) -> GameState:
     ps = state.powers[power]
     if a.cancel:
         acc = ps.access.set(a.to, Access(AccessKind.TEMPORARY, until=state.date.plus(GRACE_MONTHS - 1)))
     else:
         acc = ps.access.set(a.to, Access(AccessKind.VOLUNTARY))
-    return engine.Outcome(state.with_power(power, access=acc))
+    return state.with_power(power, access=acc)
 
 
-def apply_withdraw_dow(state: GameState, power: str, a: WithdrawAgainstMinor, ctx: Any) -> engine.Outcome:
-    state = record(state, power, a)
-    so = state.powers[power].standing_orders
-    m = so.withdraw_dow.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.withdraw_dow.discard(a.aggressor)
-    return _standing(state, power, withdraw_dow=m)
+def _withdraw_dow(state: GameState, power: str, a: WithdrawAgainstMinor) -> GameState:
+    return _listed(state, power, "withdraw_dow", a.aggressor, a.minor)
 
 
-def apply_support_minor(state: GameState, power: str, a: SupportMinor, ctx: Any) -> engine.Outcome:
-    state = record(state, power, a)
-    so = state.powers[power].standing_orders
-    m = so.support_minor.set(a.aggressor, tuple(sorted(set(a.minor)))) if a.minor else so.support_minor.discard(a.aggressor)
-    return _standing(state, power, support_minor=m)
+def _support_minor(state: GameState, power: str, a: SupportMinor) -> GameState:
+    return _listed(state, power, "support_minor", a.aggressor, a.minor)
 
 
-def apply_accept_control(state: GameState, power: str, a: AcceptControl, ctx: Any) -> engine.Outcome:
-    state = record(state, power, a)
-    so = state.powers[power].standing_orders
-    acc = set(so.accept_control) - {a.minor} if a.withdraw else set(so.accept_control) | {a.minor}
-    return _standing(state, power, accept_control=tuple(sorted(acc)))
+def _accept_control(state: GameState, power: str, a: AcceptControl) -> GameState:
+    return _member(state, power, "accept_control", a.minor, a.withdraw)
 
 
-def apply_surrender_terms(state: GameState, power: str, a: SetSurrenderTerms, ctx: Any) -> engine.Outcome:
-    state = record(state, power, a)
+def _surrender_terms(state: GameState, power: str, a: SetSurrenderTerms) -> GameState:
     so = state.powers[power].standing_orders
     s = SurrenderSettings(give_conditional=a.give_conditional, terms=tuple(a.term), accept_informal=a.accept_informal,
                           allow_separate_peace=a.allow_separate_peace, if_conditional_offered=a.if_conditional_offered,
@@ -393,28 +389,36 @@ def apply_surrender_terms(state: GameState, power: str, a: SetSurrenderTerms, ct
     return _standing(state, power, surrender=so.surrender.set(a.enemy, s), demand_break=demand)
 
 
+def _standing_order(effect: Effect) -> engine.Apply:
+    """The ``apply`` of a standing order: written on the sheet, and ``effect`` on the power's records now."""
+    def apply(state: GameState, power: str, a: Any, ctx: RulesContext) -> engine.Outcome:
+        return engine.Outcome(effect(record(state, power, a), power, a))
+
+    return apply
+
+
 # ----------------------------------------------------------------- candidates (engine.legal_actions)
 # In the reveal round of a sealed phase the orders are the committed ones (``sealing.orders_open``): none is listed.
 
 
-def _break_alliance_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BreakAlliance]:
+def _break_alliance_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[BreakAlliance]:
     if orders_open(state, power):
         yield from (BreakAlliance(p) for p in relations.allies(state, power))
 
 
-def _informal_peace_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AttemptInformalPeace]:
+def _informal_peace_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[AttemptInformalPeace]:
     if orders_open(state, power):
         yield from (AttemptInformalPeace(p) for p in relations.enemies(state, power))
 
 
-def _trade_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetTrade]:
+def _trade_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetTrade]:
     if orders_open(state, power):
         for p in _others(power) if power == "GB" else ("GB",):
             yield from (SetTrade(p), SetTrade(p, stop=True))
 
 
 def _call_candidates(cls: type[CallAllies] | type[AnswerCalls]) -> Any:
-    def candidates(state: GameState, power: str, ctx: Any) -> Iterator[CallAllies | AnswerCalls]:
+    def candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[CallAllies | AnswerCalls]:
         """For each enemy: no ally (clears the order), or one ally (a list of several is legal too, and not listed)."""
         if orders_open(state, power):
             for enemy in _others(power):
@@ -424,20 +428,20 @@ def _call_candidates(cls: type[CallAllies] | type[AnswerCalls]) -> Any:
     return candidates
 
 
-def _request_alliance_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RequestAlliance]:
+def _request_alliance_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[RequestAlliance]:
     if orders_open(state, power):
         for p in _others(power):
             yield from (RequestAlliance(p), RequestAlliance(p, withdraw=True))
 
 
-def _access_candidates(state: GameState, power: str, ctx: Any) -> Iterator[GrantAccess]:
+def _access_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[GrantAccess]:
     if orders_open(state, power):
         for p in _others(power):
             yield from (GrantAccess(p), GrantAccess(p, cancel=True))
 
 
 def _minor_list_candidates(cls: type[SupportMinor] | type[WithdrawAgainstMinor]) -> Any:
-    def candidates(state: GameState, power: str, ctx: Any) -> Iterator[SupportMinor | WithdrawAgainstMinor]:
+    def candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SupportMinor | WithdrawAgainstMinor]:
         """For each other power: no minor (clears the order), or one minor (several are legal too, and not listed)."""
         if orders_open(state, power):
             for aggressor in _others(power):
@@ -447,13 +451,13 @@ def _minor_list_candidates(cls: type[SupportMinor] | type[WithdrawAgainstMinor])
     return candidates
 
 
-def _accept_control_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AcceptControl]:
+def _accept_control_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[AcceptControl]:
     if orders_open(state, power):
         for slug in state.minors:
             yield from (AcceptControl(slug), AcceptControl(slug, withdraw=True))
 
 
-def _surrender_terms_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetSurrenderTerms]:
+def _surrender_terms_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetSurrenderTerms]:
     """Toward each other power, unconditional or conditional with no terms named (terms are legal too, not listed)."""
     if orders_open(state, power):
         for enemy in _others(power):
@@ -465,17 +469,23 @@ def _surrender_terms_candidates(state: GameState, power: str, ctx: Any) -> Itera
 ACTIONS = (
     (BreakAlliance, verify_break_alliance, record_order, _break_alliance_candidates),
     (AttemptInformalPeace, verify_informal_peace, record_order, _informal_peace_candidates),
-    (SetTrade, verify_trade, apply_trade, _trade_candidates),
-    (CallAllies, verify_calls, apply_call_allies, _call_candidates(CallAllies)),
-    (AnswerCalls, verify_calls, apply_answer_calls, _call_candidates(AnswerCalls)),
-    (RequestAlliance, verify_request_alliance, apply_request_alliance, _request_alliance_candidates),
-    (GrantAccess, verify_access, apply_access, _access_candidates),
-    (SetSurrenderTerms, verify_surrender_terms, apply_surrender_terms, _surrender_terms_candidates),
-    (AcceptControl, verify_accept_control, apply_accept_control, _accept_control_candidates),
-    (SupportMinor, verify_support_minor, apply_support_minor, _minor_list_candidates(SupportMinor)),
-    (WithdrawAgainstMinor, verify_withdraw_dow, apply_withdraw_dow, _minor_list_candidates(WithdrawAgainstMinor)),
+    (SetTrade, verify_trade, _standing_order(_trade), _trade_candidates),
+    (CallAllies, verify_calls, _standing_order(_call_allies), _call_candidates(CallAllies)),
+    (AnswerCalls, verify_calls, _standing_order(_answer_calls), _call_candidates(AnswerCalls)),
+    (RequestAlliance, verify_request_alliance, _standing_order(_request_alliance), _request_alliance_candidates),
+    (GrantAccess, verify_access, _standing_order(_access), _access_candidates),
+    (SetSurrenderTerms, verify_surrender_terms, _standing_order(_surrender_terms), _surrender_terms_candidates),
+    (AcceptControl, verify_accept_control, _standing_order(_accept_control), _accept_control_candidates),
+    (SupportMinor, verify_support_minor, _standing_order(_support_minor), _minor_list_candidates(SupportMinor)),
+    (WithdrawAgainstMinor, verify_withdraw_dow, _standing_order(_withdraw_dow),
+     _minor_list_candidates(WithdrawAgainstMinor)),
 )
-_APPLY = {unit[0]: unit[2] for unit in ACTIONS}
+#: The diplomatic reactions' effects on the power's standing orders (``reactions_after``).
+_REACTION_EFFECTS: dict[type[Any], Effect] = {
+    CallAllies: _call_allies, AnswerCalls: _answer_calls, RequestAlliance: _request_alliance,
+    AcceptControl: _accept_control, SupportMinor: _support_minor, WithdrawAgainstMinor: _withdraw_dow,
+    SetSurrenderTerms: _surrender_terms,
+}
 
 
 #: The fields of ``StandingOrders`` set on the DIPLOMATIC REACTIONS SCREEN and the VICTORY CONDITIONS
@@ -513,6 +523,7 @@ def reaction_actions(so: StandingOrders) -> list:
 def reactions_after(state: GameState, power: str, acts: list) -> StandingOrders:
     """``power``'s standing orders once ``acts`` (verified already) are recorded on ``state``."""
     for a in acts:
-        if isinstance(a, REACTIONS):
-            state = _APPLY[type(a)](state, power, a, None).state
+        effect = _REACTION_EFFECTS.get(type(a))
+        if effect is not None:
+            state = effect(state, power, a)
     return state.powers[power].standing_orders

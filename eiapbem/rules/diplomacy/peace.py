@@ -21,6 +21,7 @@ from eiapbem.rules.relations import power_of
 from eiapbem.rules.model import POWERS, Access, AccessKind, Corps, GameState, LocationKind, PeaceTerm, SurrenderSettings
 from eiapbem.rules.tables.diplomacy import PEACE_CHOICES, blocked_by, peace_term_effect, peace_term_title
 from eiapbem.rules.diplomacy.sealing import orders_open
+from eiapbem.rules.engine import RulesContext
 
 #: 6.4 "Mandatory Enforced Peace Length" and the terms that lengthen it for the loser (B.2, C.2).
 ENFORCED_MONTHS = 18
@@ -29,13 +30,13 @@ LONGER_PEACE = {"B.2": 24, "C.2": 36}
 LASTING = {"B.3": 1, "C.3": 1, "C.7": 4}
 
 
-def victor_forces_inside(state: GameState, ctx: Any, victor: str, loser: str) -> bool:
+def victor_forces_inside(state: GameState, ctx: RulesContext, victor: str, loser: str) -> bool:
     home = set(ctx.map.areas_of_nation(loser))
     return any(isinstance(u, Corps) and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
                and u.location.site in home and power_of(state, u.nation) == victor for u in state.units.values())
 
 
-def check_suit(state: GameState, ctx: Any, power: str, to: str, mine: Iterable[Any] = ()) -> None:
+def check_suit(state: GameState, ctx: RulesContext, power: str, to: str, mine: Iterable[Any] = ()) -> None:
     """A suit for peace by ``power`` to ``to`` (6.4.2); the all-enemies limit is checked at the end of the orders."""
     if to not in state.powers[power].wars:
         raise IllegalAction(f"{name(power)} is not at war with {name(to)}: no peace to sue for (6.4.2)")
@@ -46,11 +47,11 @@ def check_suit(state: GameState, ctx: Any, power: str, to: str, mine: Iterable[A
 
 
 
-def verify_suit(state: GameState, power: str, a: SueForPeace, ctx: Any) -> None:
+def verify_suit(state: GameState, power: str, a: SueForPeace, ctx: RulesContext) -> None:
     check_suit(state, ctx, power, a.to, engine.given_orders(state, power))
 
 
-def _suit_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SueForPeace]:
+def _suit_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SueForPeace]:
     if orders_open(state, power):
         for enemy in relations.enemies(state, power):
             yield from (SueForPeace(enemy), SueForPeace(enemy, accept_unconditional=True))
@@ -59,7 +60,7 @@ def _suit_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SueForP
 #: The suit for peace, registered with its check (the suit itself acts in the peace step of the resolution).
 ACTIONS = ((SueForPeace, verify_suit, record_order, _suit_candidates),)
 
-def suit_obligations(state: GameState, ctx: Any, power: str, mine: Iterable[Any]) -> list[str]:
+def suit_obligations(state: GameState, ctx: RulesContext, power: str, mine: Iterable[Any]) -> list[str]:
     """6.4.2: a suit to an enemy without forces in the home nation needs a suit to every enemy at once."""
     suits = [o.to for o in mine if isinstance(o, SueForPeace)]
     enemies = set(state.powers[power].wars)

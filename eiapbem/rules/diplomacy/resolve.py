@@ -26,7 +26,7 @@ commit round comes first (``eiapbem.rules.diplomacy.sealing``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
@@ -35,6 +35,7 @@ from eiapbem.rules.diplomacy import alliances, minor_control, minor_orders, orde
 from eiapbem.rules.diplomacy.common import Result
 from eiapbem.rules.model import POWERS, GameState, Phase
 from eiapbem.rules.model.slot import COMMIT
+from eiapbem.rules.engine import RulesContext
 
 
 #: Every order of the phase with its own verify, apply and candidates, one unit per class, in the order of registration.
@@ -42,7 +43,7 @@ ACTIONS = orders.ACTIONS + war.ACTIONS + peace.ACTIONS + minor_orders.ACTIONS + 
 _BY_CLASS = {unit[0]: unit for unit in ACTIONS}
 
 
-def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
     mine = orders.given(state, power)
     found = sealing.obligations(state, power, mine)
     plain = [o for o in mine if not isinstance(o, sealing.SEALS)]
@@ -50,7 +51,7 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
     return found
 
 
-def with_orders(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> GameState:
+def with_orders(state: GameState, given: Mapping[str, Sequence[Any]], ctx: RulesContext) -> GameState:
     """Every power's orders recorded (each verified), in the fixed order of the powers."""
     for p in POWERS:
         for a in given.get(p, ()):
@@ -63,44 +64,76 @@ def with_orders(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) 
     return state
 
 
-def run(state: GameState, ctx: Any) -> Result:
-    """Steps 2-6 over a state whose order sheet holds every power's orders."""
-    key = state.slot.key(state.date) if state.slot is not None else f"{state.date}/diplomacy/orders/all"
-    r = Result(state, ctx, key)
-    sheet = {p: [o for o in orders.given(state, p) if not isinstance(o, sealing.SEALS)] for p in POWERS}
-    minor_orders.lapse(r)
-    minor_control.unstable_control(r)
-    minor_orders.manipulations(r, sheet)
-    minor_orders.downgrades(r, sheet)
+def _manipulations(r: Result) -> None:
+    minor_orders.manipulations(r, r.sheet)
+
+
+def _downgrades(r: Result) -> None:
+    minor_orders.downgrades(r, r.sheet)
+
+
+def _broken_alliances(r: Result) -> None:
     for p in POWERS:
-        for o in sheet[p]:
+        for o in r.sheet[p]:
             if isinstance(o, orders.BreakAlliance):
                 alliances.break_alliance(r, p, o.partner)
+
+
+def _declarations(r: Result) -> None:
     declarations: dict[str, list[str]] = {}
     for p in POWERS:
-        for o in sheet[p]:
+        for o in r.sheet[p]:
             if not isinstance(o, orders.DeclareWar):
                 continue
             try:  # checked against the state as the earlier steps left it (an alliance broken above stays broken)
-                war.check_declaration(r.state, ctx, p, o.target)
+                war.check_declaration(r.state, r.ctx, p, o.target)
             except IllegalAction as err:
                 r.say(p, "diplomacy.refused", f"{err} — the declaration is not made")
                 continue
             declarations.setdefault(p, []).append(o.target)
     new_wars, on_minors = war.declare_all(r, declarations)
+    r.new_wars = list(new_wars)
     minor_control.control_attacked_minors(r, minor_control.several_aggressors(r, on_minors))
-    war.call_allies(r, new_wars)
-    informal = {p: [o.enemy for o in sheet[p] if isinstance(o, orders.AttemptInformalPeace)] for p in POWERS}
-    suits = {p: {o.to: o.accept_unconditional for o in sheet[p] if isinstance(o, orders.SueForPeace)} for p in POWERS}
+
+
+def _calls(r: Result) -> None:
+    war.call_allies(r, r.new_wars)
+
+
+def _peace(r: Result) -> None:
+    informal = {p: [o.enemy for o in r.sheet[p] if isinstance(o, orders.AttemptInformalPeace)] for p in POWERS}
+    suits = {p: {o.to: o.accept_unconditional for o in r.sheet[p] if isinstance(o, orders.SueForPeace)} for p in POWERS}
     peace.peace_step(r, informal, suits)
-    alliances.form_alliances(r)
-    minor_orders.money(r, sheet)
-    r.state, clashes = hostile_garrisons.resolve(r.state, ctx, key)  # 13.5.4: at the end of the phase
+
+
+def _money(r: Result) -> None:
+    minor_orders.money(r, r.sheet)
+
+
+def _hostile_garrisons(r: Result) -> None:
+    r.state, clashes = hostile_garrisons.resolve(r.state, r.ctx, r.slot)  # 13.5.4: at the end of the phase
     r.events.extend(clashes)
+
+
+#: Steps 2-11 of the module text in their fixed order: each carries out, for every power at once, one kind of order
+#: on the result so far.
+STEPS: tuple[Callable[[Result], None], ...] = (
+    minor_orders.lapse, minor_control.unstable_control, _manipulations, _downgrades, _broken_alliances,
+    _declarations, _calls, _peace, alliances.form_alliances, _money, _hostile_garrisons,
+)
+
+
+def run(state: GameState, ctx: RulesContext) -> Result:
+    """The steps over a state whose order sheet holds every power's orders."""
+    key = state.slot.key(state.date) if state.slot is not None else f"{state.date}/diplomacy/orders/all"
+    r = Result(state, ctx, key)
+    r.sheet = {p: [o for o in orders.given(state, p) if not isinstance(o, sealing.SEALS)] for p in POWERS}
+    for step in STEPS:
+        step(r)
     return r
 
 
-def resolve(state: GameState, given: Mapping[str, Sequence[Any]], ctx: Any) -> engine.Outcome:
+def resolve(state: GameState, given: Mapping[str, Sequence[Any]], ctx: RulesContext) -> engine.Outcome:
     """The ``resolve`` hook of the diplomacy slots (commit round, or orders)."""
     if state.slot is not None and state.slot.step == COMMIT:
         return engine.Outcome(sealing.commitments(state, dict(given)))

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
 
 from eiapbem.core import canonical
 from eiapbem.core.errors import IllegalAction
@@ -30,6 +29,7 @@ from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.common import record_order
 from eiapbem.rules.model import GameState, Record
 from eiapbem.rules.model.slot import COMMIT, ORDERS
+from eiapbem.rules.engine import RulesContext
 
 NONCE_BYTES = 32
 
@@ -63,7 +63,7 @@ class RevealOrders(Record):
     nonce: bytes
 
 
-def verify_commit(state: GameState, power: str, a: CommitOrders, ctx: Any) -> None:
+def verify_commit(state: GameState, power: str, a: CommitOrders, ctx: RulesContext) -> None:
     step = state.slot.step if state.slot is not None else None
     if step != COMMIT:
         raise IllegalAction("a commitment belongs to the commit round of a sealed diplomacy phase")
@@ -73,7 +73,7 @@ def verify_commit(state: GameState, power: str, a: CommitOrders, ctx: Any) -> No
         raise IllegalAction(f"{power} has already committed to its orders this month")
 
 
-def verify_reveal(state: GameState, power: str, a: RevealOrders, ctx: Any) -> None:
+def verify_reveal(state: GameState, power: str, a: RevealOrders, ctx: RulesContext) -> None:
     step = state.slot.step if state.slot is not None else None
     if step != ORDERS or power not in state.order_sheet.commitments:
         raise IllegalAction(f"{power} has no sealed commitment to reveal")
@@ -83,7 +83,7 @@ def verify_reveal(state: GameState, power: str, a: RevealOrders, ctx: Any) -> No
         raise IllegalAction(f"a reveal's secret is {NONCE_BYTES} bytes")
 
 
-def none_listed(state: GameState, power: str, ctx: Any) -> tuple[()]:
+def none_listed(state: GameState, power: str, ctx: RulesContext) -> tuple[()]:
     """A commitment and its reveal are written by the client at end-phase from the orders given, never chosen."""
     return ()
 

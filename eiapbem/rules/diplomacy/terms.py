@@ -33,6 +33,7 @@ from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.relations import power_of
 from eiapbem.rules.model import POOL, Corps, Fleet, Garrison, GameState, LeaderStatus, LocationKind, MinorStatus
 from eiapbem.rules.model.units import Factors, Ships
+from eiapbem.rules.engine import RulesContext
 
 #: How many units each removal term takes.
 REMOVALS = {"B.1": ("corps", 3), "C.1.a": ("corps", 3), "B.7": ("fleet", 1), "C.1.c": ("fleet", 2)}
@@ -77,12 +78,12 @@ def _remove_units(r: Result, victor: str, loser: str, kind: str, count: int, pre
     return [u.id for u in chosen]
 
 
-def _victor_areas(st: GameState, ctx: Any, victor: str) -> set[str]:
+def _victor_areas(st: GameState, ctx: RulesContext, victor: str) -> set[str]:
     return set(territory(st, ctx, victor)) | {a for p, holder in st.ceded_provinces.items() if holder == victor
                                              for a in ctx.map.areas_of_province(p)}
 
 
-def cession_refused(st: GameState, ctx: Any, victor: str, loser: str, slug: str) -> str:
+def cession_refused(st: GameState, ctx: RulesContext, victor: str, loser: str, slug: str) -> str:
     """Why ``slug`` may not be ceded by ``loser`` to ``victor`` ("" if it may) (B.6, C.4, 6.4.3)."""
     m = ctx.map
     if slug in st.minors:

@@ -17,15 +17,16 @@ from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.diplomacy.orders import DeclareWar
 from eiapbem.rules import engine, mapgraph
 from eiapbem.rules.relations import minor_record as minor_status, power_of
-from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LocationKind, MinorStatus
+from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, Garrison, LocationKind, MinorStatus
 from eiapbem.rules.tables import forces as force_tables
 from eiapbem.rules.diplomacy.sealing import orders_open
+from eiapbem.rules.engine import RulesContext
 
 #: Minor statuses on which war may be declared: neutral, with or without relations (6.2; 6.1.1-6.1.3).
 DECLARABLE = (MinorStatus.NEUTRAL, MinorStatus.INFLUENCED, MinorStatus.ALLIED)
 
 
-def forces_inside(state: GameState, ctx: Any, power: str, target: str) -> tuple[str, ...]:
+def forces_inside(state: GameState, ctx: RulesContext, power: str, target: str) -> tuple[str, ...]:
     """Ids of ``power``'s corps and garrisons (its own or its controlled minors') inside ``target``'s territory."""
     areas = set(territory(state, ctx, target))
     out = []
@@ -33,14 +34,14 @@ def forces_inside(state: GameState, ctx: Any, power: str, target: str) -> tuple[
         loc = getattr(u, "location", None)
         if loc is None or loc.kind not in (LocationKind.AREA, LocationKind.CITY) or loc.site not in areas:
             continue
-        if type(u).__name__ not in ("Corps", "Garrison"):
+        if not isinstance(u, (Corps, Garrison)):
             continue
         if power_of(state, u.nation) == power:
             out.append(uid)
     return tuple(sorted(out))
 
 
-def enemy_corps_at_home(state: GameState, ctx: Any, power: str) -> tuple[str, ...]:
+def enemy_corps_at_home(state: GameState, ctx: RulesContext, power: str) -> tuple[str, ...]:
     """Unbesieged enemy corps inside ``power``'s home nation (6.2.2): in the open areas, not shut in a city."""
     home = set(ctx.map.areas_of_nation(power))
     out = []
@@ -62,7 +63,7 @@ ON_LAND = (LocationKind.AREA, LocationKind.CITY)
 AFLOAT = (LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE)
 
 
-def can_enter_this_month(state: GameState, ctx: Any, power: str, minor: str) -> bool:
+def can_enter_this_month(state: GameState, ctx: RulesContext, power: str, minor: str) -> bool:
     """6.2.2 (000:632): whether ``power`` could possibly enter the minor's territory in this month's land phase.
 
     Yes when one of its corps on the map (its own or its controlled minors') stands within ``MOST_MOVEMENT``
@@ -105,7 +106,7 @@ def defied_no_trade(state: GameState, power: str, target: str) -> bool:
     return "GB" in state.powers[target].trade and target in state.powers["GB"].trade
 
 
-def check_major(state: GameState, ctx: Any, power: str, target: str, *, enforced: bool = True) -> None:
+def check_major(state: GameState, ctx: RulesContext, power: str, target: str, *, enforced: bool = True) -> None:
     """6.2.2's limits on a declaration of war by ``power`` on the major power ``target``."""
     ps = state.powers[power]
     if target in ps.wars:
@@ -126,7 +127,7 @@ def check_major(state: GameState, ctx: Any, power: str, target: str, *, enforced
                                 f"no declaration of war on another major power (6.2.2)")
 
 
-def check_declaration(state: GameState, ctx: Any, power: str, target: str, mine: Iterable[Any] = ()) -> None:
+def check_declaration(state: GameState, ctx: RulesContext, power: str, target: str, mine: Iterable[Any] = ()) -> None:
     """Raise ``IllegalAction`` unless ``power`` may declare war on ``target`` this phase (6.2, 6.2.2)."""
     if target == power:
         raise IllegalAction(f"{name(power)} cannot declare war on itself (6.2)")
@@ -159,11 +160,11 @@ def check_declaration(state: GameState, ctx: Any, power: str, target: str, mine:
 
 
 
-def verify_declaration(state: GameState, power: str, a: DeclareWar, ctx: Any) -> None:
+def verify_declaration(state: GameState, power: str, a: DeclareWar, ctx: RulesContext) -> None:
     check_declaration(state, ctx, power, a.target, engine.given_orders(state, power))
 
 
-def _declaration_candidates(state: GameState, power: str, ctx: Any) -> Iterator[DeclareWar]:
+def _declaration_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[DeclareWar]:
     if orders_open(state, power):
         yield from (DeclareWar(t) for t in [p for p in POWERS if p != power] + list(state.minors))
 
@@ -235,7 +236,7 @@ def declare_minor(r: Result, power: str, target: str) -> None:
     if m.status is MinorStatus.ALLIED and m.controller == power:
         r.state = r.state.with_minor(target, m.replace(status=MinorStatus.NEUTRAL, controller=None))
         points(r, power, -1, f"{name(power)} breaks its alliance with {name(target)} by declaring war on it (6.1.3)")
-    elif m.status is MinorStatus.ALLIED and m.controller in r.state.powers[power].alliances:
+    elif m.status is MinorStatus.ALLIED and m.controller is not None and m.controller in r.state.powers[power].alliances:
         # 6.1.3 (000:552): war on an ally's allied minor breaks the alliance of the two powers.
         _break_ties(r, power, m.controller, f"declaring war on {name(target)}, allied to {name(m.controller)}")
     ps = r.state.powers[power]

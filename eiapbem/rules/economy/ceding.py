@@ -13,7 +13,7 @@ from eiapbem.rules.model import POWERS
 from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS
 
 STEP = "12.7 ceding"
-CEDE_COST = POLITICAL_POINTS["cede"].points  # -1: 000:2268, 000:3231
+CEDE_COST = POLITICAL_POINTS["cede"].fixed  # -1: 000:2268, 000:3231
 
 
 def cede(w: Work) -> None:
@@ -26,7 +26,7 @@ def cede(w: Work) -> None:
         if not _cede(w, p, territory, to, f"cede {territory}", "not ceded: {}", f"{territory} ceded to {to}"):
             continue
         if territory == "poland":
-            w.political(p, -POLITICAL_POINTS["create-poland"].points, STEP, "loss of Poland", detail="12.8.2")
+            w.political(p, -POLITICAL_POINTS["create-poland"].fixed, STEP, "loss of Poland", detail="12.8.2")
     for p in POWERS:
         granted = w.state.powers[p].land_grants
         if granted:

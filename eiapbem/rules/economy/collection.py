@@ -7,7 +7,6 @@ American and colonial trade (000:2108-2122) and the economic loss number
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from eiapbem.rules.control import city_holder, is_besieged, is_blockaded, province_holder
 from eiapbem.rules.economy.common import (
@@ -25,6 +24,7 @@ from eiapbem.rules.economy.common import (
 from eiapbem.rules.relations import at_war, minor_record, power_of
 from eiapbem.rules.model import POWERS, Fleet, FleetMission, GameState, MinorStatus, PlayerKind, Ships
 from eiapbem.rules.tables.economy import spanish_gold
+from eiapbem.rules.engine import RulesContext
 
 STEP = "12.2 collection"
 COLONIAL_TRADE = 30  # 000:2108
@@ -37,7 +37,7 @@ DECEMBER = 12
 # ----------------------------------------------------------------- territory
 
 
-def power_provinces(state: GameState, ctx: Any, power: str) -> list[tuple[str, str]]:
+def power_provinces(state: GameState, ctx: RulesContext, power: str) -> list[tuple[str, str]]:
     """(province, kind) a power taxes: ``home``, ``ceded`` (ceded to it) or ``conquered``
     (a conquered minor's district), in map order; kingdoms' provinces excluded."""
     out = []
@@ -58,7 +58,7 @@ def power_provinces(state: GameState, ctx: Any, power: str) -> list[tuple[str, s
     return out
 
 
-def fund_provinces(state: GameState, ctx: Any, fund: str) -> list[str]:
+def fund_provinces(state: GameState, ctx: RulesContext, fund: str) -> list[str]:
     """The provinces and districts whose values a minor free state or kingdom collects (12.2.3, 12.8)."""
     members = {fund}
     for slug, m in state.minors.items():
@@ -86,13 +86,14 @@ class PortInfo:
     why_not: str
 
 
-def port_infos(state: GameState, ctx: Any) -> list[PortInfo]:
+def port_infos(state: GameState, ctx: RulesContext) -> list[PortInfo]:
     """Every port with who trades through it and whether it may trade (12.2.1, 000:2090-2098)."""
     out = []
     december = state.date.month == DECEMBER
     for area_id in ctx.map.ports():
         a = ctx.map.area(area_id)
         port = a.port
+        assert port is not None  # ``Map.ports`` lists the areas with a port
         holder = province_holder(state, ctx, a.province)
         kingdom = kingdom_of_province(state, a.province)
         fund: str | None
@@ -199,7 +200,7 @@ def _manipulation(w: Work, p: str) -> None:
         w.collected_manpower[p] += moved
 
 
-def manipulation_square(ctx: Any, square: int) -> dict:
+def manipulation_square(ctx: RulesContext, square: int) -> dict:
     for sq in ctx.world["displays.json"]["economic_manipulation"]["squares"]:
         if sq["square"] == square:
             return sq
@@ -312,12 +313,12 @@ def _trade(w: Work) -> None:
         w.collected[p] += w.trade[p]
 
 
-def _trade_capitals_occupied(state: GameState, ctx: Any, p: str) -> tuple[str, ...]:
+def _trade_capitals_occupied(state: GameState, ctx: RulesContext, p: str) -> tuple[str, ...]:
     occupied = national_capitals_occupied(state, ctx, p)
     return occupied if len(occupied) == len(ctx.map.national_capitals(p)) else ()
 
 
-def american_value(state: GameState, ctx: Any, power: str, ports: list[PortInfo] | None = None) -> tuple[int, str | None]:
+def american_value(state: GameState, ctx: RulesContext, power: str, ports: list[PortInfo] | None = None) -> tuple[int, str | None]:
     """Twice the second value of the power's best eligible port, not in a free state (000:2112)."""
     best, where = 0, None
     for pi in ports if ports is not None else port_infos(state, ctx):
@@ -342,7 +343,7 @@ def _american_trade(w: Work, ports: list[PortInfo], no_trade: dict) -> None:
             w.note(p, STEP, "American trade", "none: national capital occupied")
             continue
         value, where = american_value(w.state, w.ctx, p, ports)
-        if value == 0:
+        if value == 0 or where is None:
             w.note(p, STEP, "American trade", "none: no eligible port")
             continue
         port = w.ctx.map.area(where).name
@@ -390,7 +391,7 @@ def _half_trade(w: Work) -> None:
         gb = w.state.powers["GB"]
 
 
-def spanish_ports_free(state: GameState, ctx: Any) -> bool:
+def spanish_ports_free(state: GameState, ctx: RulesContext) -> bool:
     """A Spanish-controlled port neither blockaded nor held by the enemy (000:2128)."""
     for area_id in ctx.map.ports():
         a = ctx.map.area(area_id)
@@ -495,7 +496,7 @@ def _ai_bonus(w: Work, p: str) -> None:
         w.manpower(p, men, STEP, "AI bonus on manpower", detail=f"{why} of {w.collected_manpower[p]}")
 
 
-def _half_bonus(state: GameState, ctx: Any, p: str) -> bool:
+def _half_bonus(state: GameState, ctx: RulesContext, p: str) -> bool:
     humans = {q for q in POWERS if state.powers[q].controller is PlayerKind.HUMAN}
     for cap in ctx.map.national_capitals(p):
         holder = power_of(state, city_holder(state, ctx, cap))

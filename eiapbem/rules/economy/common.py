@@ -19,6 +19,7 @@ from eiapbem.rules.relations import allied, power_of
 from eiapbem.rules.model import POWERS, GameState, Purchase
 from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.politics import adjust_status, status_box, status_range  # noqa: F401  (re-exported)
+from eiapbem.rules.engine import RulesContext
 
 #: Statuses in which a power holds a minor's territory (13.3.1, 6.8): ``control.HOLDING_STATUSES``.
 CONTROLLED = HOLDING_STATUSES
@@ -76,7 +77,7 @@ def kingdom_of_province(state: GameState, province: str) -> str | None:
     return None
 
 
-def occupied_by_enemy(state: GameState, ctx: Any, area: str, owner: str | None) -> bool:
+def occupied_by_enemy(state: GameState, ctx: RulesContext, area: str, owner: str | None) -> bool:
     """The city of ``area`` is held, unbesieged, by a nation that is not ``owner`` nor its ally
     (12.2.1 "occupied by unbesieged enemy factors")."""
     if owner is None:
@@ -87,7 +88,7 @@ def occupied_by_enemy(state: GameState, ctx: Any, area: str, owner: str | None) 
     return not is_besieged(state, ctx, area)
 
 
-def capital_occupied(state: GameState, ctx: Any, province: str, owner: str | None = None) -> bool:
+def capital_occupied(state: GameState, ctx: RulesContext, province: str, owner: str | None = None) -> bool:
     """The capital city of a province or minor district is occupied by unbesieged enemy factors."""
     holder = owner if owner is not None else province_holder(state, ctx, province)
     if holder is None:
@@ -96,7 +97,7 @@ def capital_occupied(state: GameState, ctx: Any, province: str, owner: str | Non
     return occupied_by_enemy(state, ctx, ctx.map.capital_of(province), holder)
 
 
-def national_capitals_occupied(state: GameState, ctx: Any, power: str) -> tuple[str, ...]:
+def national_capitals_occupied(state: GameState, ctx: RulesContext, power: str) -> tuple[str, ...]:
     """The national capitals of ``power`` occupied by unbesieged enemy factors (12.2.1, 12.4.1)."""
     return tuple(c for c in ctx.map.national_capitals(power) if occupied_by_enemy(state, ctx, c, power))
 
@@ -175,7 +176,7 @@ class Work:
     """
 
     state: GameState
-    ctx: Any
+    ctx: RulesContext
     ledger: Ledger = field(default_factory=Ledger)
     fund_money: dict[str, int] = field(default_factory=dict)
     fund_manpower: dict[str, int] = field(default_factory=dict)

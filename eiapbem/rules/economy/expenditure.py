@@ -8,7 +8,6 @@ own money; what they cannot pay their controlling power pays (000:2200).
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.control import province_holder
@@ -31,9 +30,10 @@ from eiapbem.rules.model import (
 from eiapbem.rules.model.powers import SHIP_ITEMS
 from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS
 from eiapbem.rules.tables.economy import COSTS, check_purchase
+from eiapbem.rules.engine import RulesContext
 
 STEP = "12.5 expenditure"
-BANKRUPTCY = POLITICAL_POINTS["bankrupt"].points  # -3: 000:2200, 000:3229
+BANKRUPTCY = POLITICAL_POINTS["bankrupt"].fixed  # -3: 000:2200, 000:3229
 #: 12.5.4 (000:2238): counters that are never bought.
 FREE_COUNTERS = (CorpsType.FEUDAL, CorpsType.INSURRECTION, CorpsType.TYROL, CorpsType.COSSACK,
                  CorpsType.FREIKORPS, CorpsType.GUERRILLA)
@@ -44,12 +44,12 @@ def arrival(date: Date, item: str) -> Date:
     return date.plus(COSTS[item].months or 0)
 
 
-def original_tax(ctx: Any, power: str) -> int:
+def original_tax(ctx: RulesContext, power: str) -> int:
     """The home nation's printed tax value, fixed at the start (B.3/C.3, 000:2927, 2944)."""
     return sum(ctx.map.province(p).tax for p in ctx.map.provinces_of(power))
 
 
-def reparations_due(ctx: Any, power: str, code: str) -> int:
+def reparations_due(ctx: RulesContext, power: str, code: str) -> int:
     full = original_tax(ctx, power)
     return ceil_half(full) if code == "B.3" else full
 
@@ -72,7 +72,7 @@ def maintenance_items(state: GameState, nation: str) -> list[tuple[str, int]]:
     return out
 
 
-def check_purchase_order(state: GameState, ctx: Any, power: str, order: Purchase) -> None:
+def check_purchase_order(state: GameState, ctx: RulesContext, power: str, order: Purchase) -> None:
     """What can be checked before the phase is resolved: the buyer, the item, the port."""
     buyer = order.nation
     if buyer != power:
@@ -90,9 +90,10 @@ def check_purchase_order(state: GameState, ctx: Any, power: str, order: Purchase
         if not ctx.map.is_area(order.port) or ctx.map.area(order.port).port is None:
             raise IllegalAction(f"{order.port!r} is not a port on the map")
         a = ctx.map.area(order.port)
+        assert a.port is not None  # checked just above
         if not a.port.shipbuilding:
             own = sorted(x for x in ctx.map.areas_of_nation(buyer)
-                         if ctx.map.area(x).port is not None and ctx.map.area(x).port.shipbuilding)
+                         if (port := ctx.map.area(x).port) is not None and port.shipbuilding)
             raise IllegalAction(f"{a.name} is not a ship building port (12.5.3)",
                                 hint=f"{buyer}'s own ship building ports: {', '.join(own)}" if own else None)
         home = a.nation == buyer or (buyer in state.minors and a.nation in (buyer, *state.minors[buyer].districts))
@@ -214,6 +215,7 @@ def _counters(w: Work, p: str) -> None:
             w.not_bought(p, STEP, f"counter {uid}", str(err))
             continue
         u = w.state.units[uid]
+        assert isinstance(u, (Corps, Fleet))  # ``check_counter`` found it one
         fund = fund_of(w.state, u.nation)
         cost = COSTS["counter"].money
         if w.treasury(fund) < cost:

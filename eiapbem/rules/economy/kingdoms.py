@@ -10,7 +10,6 @@ all its parts, pooled (``common.fund_of``).
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.cession import POLAND, POLAND_CAPITAL
@@ -19,6 +18,7 @@ from eiapbem.rules.economy.common import Work, kingdom_of_province
 from eiapbem.rules.model import POWERS, GameState, MinorCountry, MinorStatus
 from eiapbem.rules.model.base import FrozenMap
 from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS
+from eiapbem.rules.engine import RulesContext
 from eiapbem.rules.tables.forces import OTTOMAN_EMPIRE
 
 STEP = "12.8 kingdoms"
@@ -40,13 +40,13 @@ OTTOMAN_COMPONENTS = ("algeria", "cyrenaica", "egypt", "morocco", "palestine", "
 OTTOMAN_NEEDED = 6
 OTTOMAN_CREATORS = ("FR", "GB", "SP", "TU")
 POINTS = {  # 000:3232-3233
-    RHINE: POLITICAL_POINTS["create-confederation-or-ottoman"].points,
-    POLAND: POLITICAL_POINTS["create-poland"].points,
-    OTTOMAN: POLITICAL_POINTS["create-confederation-or-ottoman"].points,
+    RHINE: POLITICAL_POINTS["create-confederation-or-ottoman"].fixed,
+    POLAND: POLITICAL_POINTS["create-poland"].fixed,
+    OTTOMAN: POLITICAL_POINTS["create-confederation-or-ottoman"].fixed,
 }
 
 
-def controls(state: GameState, ctx: Any, power: str, part: str) -> bool:
+def controls(state: GameState, ctx: RulesContext, power: str, part: str) -> bool:
     """``power`` controls a component: a minor it conquered or runs as a free state (``control.minor_holder``),
     or a province it holds (home or ceded, ``control.province_holder``) outside any kingdom."""
     if part in state.minors:
@@ -56,8 +56,9 @@ def controls(state: GameState, ctx: Any, power: str, part: str) -> bool:
     return False
 
 
-def components(state: GameState, ctx: Any, power: str, kingdom: str) -> tuple[str, ...]:
+def components(state: GameState, ctx: RulesContext, power: str, kingdom: str) -> tuple[str, ...]:
     """The components ``power`` controls now (all of them join when the kingdom is created)."""
+    pool: tuple[str, ...]
     if kingdom == RHINE:
         pool = RHINE_COMPONENTS
     elif kingdom == OTTOMAN:
@@ -67,7 +68,7 @@ def components(state: GameState, ctx: Any, power: str, kingdom: str) -> tuple[st
     return tuple(c for c in pool if controls(state, ctx, power, c))
 
 
-def check_creation(state: GameState, ctx: Any, power: str, kingdom: str) -> tuple[str, ...]:
+def check_creation(state: GameState, ctx: RulesContext, power: str, kingdom: str) -> tuple[str, ...]:
     """The components of the kingdom ``power`` may create now; ``IllegalAction`` says why not."""
     if kingdom not in KINGDOMS:
         raise IllegalAction(f"{kingdom!r} is not a kingdom; use one of {', '.join(KINGDOMS)} (12.8)")
@@ -91,7 +92,7 @@ def check_creation(state: GameState, ctx: Any, power: str, kingdom: str) -> tupl
     return parts
 
 
-def create(state: GameState, ctx: Any, power: str, kingdom: str) -> GameState:
+def create(state: GameState, ctx: RulesContext, power: str, kingdom: str) -> GameState:
     parts = check_creation(state, ctx, power, kingdom)
     provinces = tuple(sorted(p for p in parts if p not in state.minors))
     for slug in parts:
@@ -114,7 +115,7 @@ def dissolve(state: GameState, kingdom: str) -> GameState:
     return state.replace(minors=state.minors.remove(kingdom))
 
 
-def lasts(state: GameState, ctx: Any, kingdom: str) -> bool:
+def lasts(state: GameState, ctx: RulesContext, kingdom: str) -> bool:
     """The Confederation and the Empire last while their controller holds a component minor
     with corps (000:2290, 000:2330); Poland while its capital province is its own."""
     k = state.minors[kingdom]

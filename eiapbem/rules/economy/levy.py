@@ -7,7 +7,6 @@ their province of origin) and Austrian insurrection corps (automatically).
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.control import is_besieged, province_holder
@@ -15,11 +14,12 @@ from eiapbem.rules.economy.common import Work
 from eiapbem.rules.relations import at_war, power_of
 from eiapbem.rules.model import POOL, Corps, CorpsType, Date, Factors, GameState, Location, LocationKind
 from eiapbem.rules.forces import feudal_province, the_corps
+from eiapbem.rules.engine import RulesContext
 
 STEP = "12.9 levy"
 
 
-def cossack_provinces(ctx: Any) -> tuple[str, ...]:
+def cossack_provinces(ctx: RulesContext) -> tuple[str, ...]:
     """Russia's "(C)" Cossack provinces (13.2.2, 000:2416), as the map marks them."""
     return tuple(sorted(p.id for p in ctx.map.provinces.values() if p.cossack))
 
@@ -33,7 +33,7 @@ def _on_map(u: Corps) -> bool:
     return u.location.kind is not LocationKind.POOL
 
 
-def enemy_corps_in(state: GameState, ctx: Any, power: str, areas: set[str]) -> bool:
+def enemy_corps_in(state: GameState, ctx: RulesContext, power: str, areas: set[str]) -> bool:
     for u in state.units.values():
         if isinstance(u, Corps) and _on_map(u) and u.location.site in areas \
                 and at_war(state, power, power_of(state, u.nation)):
@@ -41,7 +41,7 @@ def enemy_corps_in(state: GameState, ctx: Any, power: str, areas: set[str]) -> b
     return False
 
 
-def cossack_limit(state: GameState, ctx: Any) -> int:
+def cossack_limit(state: GameState, ctx: RulesContext) -> int:
     """Cossacks allowed on the map: one per Russian-held Cossack province, two while an
     enemy corps is inside Russia (13.2.2)."""
     held = sum(1 for p in cossack_provinces(ctx) if province_holder(state, ctx, p) == "RU")
@@ -49,14 +49,14 @@ def cossack_limit(state: GameState, ctx: Any) -> int:
     return held * (2 if enemy_corps_in(state, ctx, "RU", russia) else 1)
 
 
-def feudal_full(ctx: Any, corps_id: str) -> Factors:
+def feudal_full(ctx: RulesContext, corps_id: str) -> Factors:
     for c in ctx.world["counters.json"]["powers"]["TU"]["corps"]:
         if c["id"] == corps_id:
             return Factors(**{k: v for k, v in c.get("full", c["max"]).items()})
     return Factors()
 
 
-def check_place(state: GameState, ctx: Any, power: str, corps_id: str, area: str) -> None:
+def check_place(state: GameState, ctx: RulesContext, power: str, corps_id: str, area: str) -> None:
     """One levy placement (13.2.2, 13.2.3)."""
     u = state.units.get(corps_id)
     if not isinstance(u, Corps) or u.nation != power:

@@ -5,40 +5,40 @@ economic manipulation display (12.4.3, 000:2188-2196).  Step D.
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.economy.common import Work, national_capitals_occupied, status_box
 from eiapbem.rules.model import POWERS, GameState, LeaderStatus
 from eiapbem.rules.tables.diplomacy import POLITICAL_POINTS, return_leader_cost
+from eiapbem.rules.engine import RulesContext
 
 STEP = "12.4 manipulation"
 
 #: 12.4.1 (000:2182): political points lost per occupied national capital.
 _PP = POLITICAL_POINTS
 CAPITAL_LOSS = {
-    "london": _PP["paris-london-occupied"].points, "paris": _PP["paris-london-occupied"].points,
-    "berlin": _PP["berlin-vienna-constantinople-occupied"].points,
-    "constantinople": _PP["berlin-vienna-constantinople-occupied"].points,
-    "vienna": _PP["berlin-vienna-constantinople-occupied"].points,
-    "madrid": _PP["madrid-moscow-stpetersburg-occupied"].points,
-    "moscow": _PP["madrid-moscow-stpetersburg-occupied"].points,
-    "st-petersburg": _PP["madrid-moscow-stpetersburg-occupied"].points,
+    "london": _PP["paris-london-occupied"].fixed, "paris": _PP["paris-london-occupied"].fixed,
+    "berlin": _PP["berlin-vienna-constantinople-occupied"].fixed,
+    "constantinople": _PP["berlin-vienna-constantinople-occupied"].fixed,
+    "vienna": _PP["berlin-vienna-constantinople-occupied"].fixed,
+    "madrid": _PP["madrid-moscow-stpetersburg-occupied"].fixed,
+    "moscow": _PP["madrid-moscow-stpetersburg-occupied"].fixed,
+    "st-petersburg": _PP["madrid-moscow-stpetersburg-occupied"].fixed,
 }
 
 
-def squares(ctx: Any) -> tuple[int, ...]:
+def squares(ctx: RulesContext) -> tuple[int, ...]:
     return tuple(sq["square"] for sq in ctx.world["displays.json"]["economic_manipulation"]["squares"])
 
 
-def check_setting(state: GameState, ctx: Any, square: int) -> None:
+def check_setting(state: GameState, ctx: RulesContext, square: int) -> None:
     if not state.options.economic_manipulation:
         raise IllegalAction("economic manipulation is an optional rule this game does not use (12.4.3)")
     if square not in squares(ctx):
         raise IllegalAction(f"square {square} is not on the economic manipulation display; use one of {', '.join(map(str, squares(ctx)))}")
 
 
-def leader_ratings(ctx: Any, leader_id: str) -> tuple[int, int, bool]:
+def leader_ratings(ctx: RulesContext, leader_id: str) -> tuple[int, int, bool]:
     """(strategic, tactical, is Nelson) of a leader from the world data."""
     short = leader_id.split(":")[2]
     for lead in ctx.world["leaders.json"]["leaders"]:

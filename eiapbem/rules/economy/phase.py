@@ -37,6 +37,7 @@ from eiapbem.rules.model import (POWERS, Corps, CorpsType, FactorType, Fleet, Ga
 from eiapbem.rules.model.base import FrozenMap, OneOf
 from eiapbem.rules.model.common import NationId, Positive, PowerId, Slug
 from eiapbem.rules.model.units import CorpsId, LeaderId, UnitId
+from eiapbem.rules.engine import RulesContext
 
 ARMY_ITEMS = (FactorType.INFANTRY.value, FactorType.MILITIA.value, FactorType.CAVALRY.value,
               FactorType.GUARD.value, FactorType.ARTILLERY.value)
@@ -261,26 +262,26 @@ def orders_of(state: GameState, power: str) -> EconomicOrders:
     return o
 
 
-def _verify_purchase(state: GameState, power: str, a: BuyArmy | BuyShips, ctx: Any) -> None:
+def _verify_purchase(state: GameState, power: str, a: BuyArmy | BuyShips, ctx: RulesContext) -> None:
     expenditure.check_purchase_order(state, ctx, power, _purchase(power, a))
 
 
-def _verify_counter(state: GameState, power: str, a: BuyCounter, ctx: Any) -> None:
+def _verify_counter(state: GameState, power: str, a: BuyCounter, ctx: RulesContext) -> None:
     if a.unit in orders_of(state, power).counters:
         raise IllegalAction(f"counter {a.unit} is already bought in these orders")
     expenditure.check_counter(state, power, a.unit)
 
 
-def _verify_gift(state: GameState, power: str, a: GiveMoney, ctx: Any) -> None:
+def _verify_gift(state: GameState, power: str, a: GiveMoney, ctx: RulesContext) -> None:
     lending.check_recipient(state, power, a.to)
 
 
-def _verify_debt(state: GameState, power: str, a: PayDebt, ctx: Any) -> None:
+def _verify_debt(state: GameState, power: str, a: PayDebt, ctx: RulesContext) -> None:
     if a.to == power:
         raise IllegalAction(f"{power} cannot pay a debt to itself")
 
 
-def _verify_deduction(state: GameState, power: str, a: DeductVictoryPoints, ctx: Any) -> None:
+def _verify_deduction(state: GameState, power: str, a: DeductVictoryPoints, ctx: RulesContext) -> None:
     if power != "GB":
         raise IllegalAction("only Great Britain may deduct victory points (12.1.2)")
     if orders_of(state, power).vp_deduction_target is not None:
@@ -288,7 +289,7 @@ def _verify_deduction(state: GameState, power: str, a: DeductVictoryPoints, ctx:
     victory.check_deduction(state, ctx, a.target, a.points)
 
 
-def _verify_stop_trade(state: GameState, power: str, a: StopUsaTrade, ctx: Any) -> None:
+def _verify_stop_trade(state: GameState, power: str, a: StopUsaTrade, ctx: RulesContext) -> None:
     if power != "GB":
         raise IllegalAction("only Great Britain may stop American trade (12.2.1)")
     if not at_war(state, "GB", a.target):
@@ -297,28 +298,28 @@ def _verify_stop_trade(state: GameState, power: str, a: StopUsaTrade, ctx: Any) 
         raise IllegalAction("Great Britain is at war with the USA: nobody trades with America")
 
 
-def _verify_manipulation(state: GameState, power: str, a: SetManipulation, ctx: Any) -> None:
+def _verify_manipulation(state: GameState, power: str, a: SetManipulation, ctx: RulesContext) -> None:
     manipulation.check_setting(state, ctx, a.square)
 
 
-def _verify_return_leader(state: GameState, power: str, a: ReturnLeader, ctx: Any) -> None:
+def _verify_return_leader(state: GameState, power: str, a: ReturnLeader, ctx: RulesContext) -> None:
     leader = state.leaders.get(a.leader)
     if leader is None or leader.power != power or leader.status is not LeaderStatus.REMOVED:
         raise IllegalAction(f"{a.leader!r} is not a removed leader of {power} (13.8.3)")
 
 
-def _verify_cede(state: GameState, power: str, a: Cede, ctx: Any) -> None:
+def _verify_cede(state: GameState, power: str, a: Cede, ctx: RulesContext) -> None:
     econ = orders_of(state, power)
     if econ.cede_territory is not None:
         raise IllegalAction(f"{power} already cedes {econ.cede_territory}; one territory per economic phase (12.7)")
     ceding.check_cession(state, ctx, power, a.territory, a.to)
 
 
-def _verify_kingdom(state: GameState, power: str, a: CreateKingdom, ctx: Any) -> None:
+def _verify_kingdom(state: GameState, power: str, a: CreateKingdom, ctx: RulesContext) -> None:
     kingdoms.check_creation(state, ctx, power, a.kingdom)
 
 
-def _verify_place_levy(state: GameState, power: str, a: PlaceLevy, ctx: Any) -> None:
+def _verify_place_levy(state: GameState, power: str, a: PlaceLevy, ctx: RulesContext) -> None:
     econ = orders_of(state, power)
     if a.corps in econ.levy_place:
         raise IllegalAction(f"{a.corps} is already placed in these orders")
@@ -327,11 +328,11 @@ def _verify_place_levy(state: GameState, power: str, a: PlaceLevy, ctx: Any) -> 
     levy.check_place(state, ctx, power, a.corps, a.area)
 
 
-def _verify_remove_levy(state: GameState, power: str, a: RemoveLevy, ctx: Any) -> None:
+def _verify_remove_levy(state: GameState, power: str, a: RemoveLevy, ctx: RulesContext) -> None:
     levy.check_remove(state, power, a.corps)
 
 
-def _apply(state: GameState, power: str, a: Any, ctx: Any) -> engine.Outcome:
+def _apply(state: GameState, power: str, a: Any, ctx: RulesContext) -> engine.Outcome:
     """An order is written on the sheet; it takes effect when the phase is resolved (``resolve``)."""
     return engine.Outcome(engine.record_order(state, power, a))
 
@@ -349,66 +350,66 @@ def _money_amounts(state: GameState, power: str) -> tuple[int, ...]:
     return amounts(state.powers[power].treasury)
 
 
-def _buy_army_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BuyArmy]:
+def _buy_army_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[BuyArmy]:
     for nation in _buyers(state, power):
         yield from (BuyArmy(item, 1, nation) for item in ARMY_ITEMS)
 
 
-def _buy_ships_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BuyShips]:
+def _buy_ships_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[BuyShips]:
     m = ctx.map
-    ports = [a for a in sorted(m.areas) if m.areas[a].port is not None and m.areas[a].port.shipbuilding]
+    ports = [a for a, ar in sorted(m.areas.items()) if ar.port is not None and ar.port.shipbuilding]
     for nation in _buyers(state, power):
         for item in SHIP_ITEMS:
             yield from (BuyShips(item, 1, port, nation) for port in ports)
 
 
-def _buy_counter_candidates(state: GameState, power: str, ctx: Any) -> Iterator[BuyCounter]:
+def _buy_counter_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[BuyCounter]:
     yield from (BuyCounter(uid) for uid, u in sorted(state.units.items()) if isinstance(u, (Corps, Fleet))
                 and u.location.kind is LocationKind.POOL and u.nation in (power,) + state.free_states(power))
 
 
-def _gift_candidates(state: GameState, power: str, ctx: Any) -> Iterator[GiveMoney]:
+def _gift_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[GiveMoney]:
     for to in list(relations.allies(state, power)) + list(state.free_states(power)):
         yield from (GiveMoney(to, n) for n in _money_amounts(state, power))
 
 
-def _debt_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PayDebt]:
+def _debt_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[PayDebt]:
     for to in (p for p in POWERS if p != power):
         yield from (PayDebt(to, n) for n in _money_amounts(state, power))
 
 
-def _deduction_candidates(state: GameState, power: str, ctx: Any) -> Iterator[DeductVictoryPoints]:
+def _deduction_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[DeductVictoryPoints]:
     if power == "GB":
         most = victory.max_deduction(victory.tally_points(ctx, state.powers["GB"].political_status))
         for target in (p for p in POWERS if p != power):
             yield from (DeductVictoryPoints(target, n) for n in amounts(most))
 
 
-def _stop_trade_candidates(state: GameState, power: str, ctx: Any) -> Iterator[StopUsaTrade]:
+def _stop_trade_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[StopUsaTrade]:
     if power == "GB":
         yield from (StopUsaTrade(p) for p in POWERS if p != power)
 
 
-def _manipulation_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetManipulation]:
+def _manipulation_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetManipulation]:
     if state.options.economic_manipulation:
         yield from (SetManipulation(n) for n in manipulation.squares(ctx))
 
 
-def _return_leader_candidates(state: GameState, power: str, ctx: Any) -> Iterator[ReturnLeader]:
+def _return_leader_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[ReturnLeader]:
     yield from (ReturnLeader(lid) for lid, lead in sorted(state.leaders.items())
                 if lead.power == power and lead.status is LeaderStatus.REMOVED)
 
 
-def _cede_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Cede]:
+def _cede_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Cede]:
     for to in relations.allies(state, power):
         yield from (Cede(t, to) for t in list(state.minors) + sorted(ctx.map.provinces))
 
 
-def _kingdom_candidates(state: GameState, power: str, ctx: Any) -> Iterator[CreateKingdom]:
+def _kingdom_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[CreateKingdom]:
     yield from (CreateKingdom(k) for k in kingdoms.KINGDOMS)
 
 
-def _place_levy_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PlaceLevy]:
+def _place_levy_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[PlaceLevy]:
     m = ctx.map
     cossack_areas = [a for p in levy.cossack_provinces(ctx) for a in m.areas_of_province(p)]
     for uid, u in sorted(state.units.items()):
@@ -424,7 +425,7 @@ def _place_levy_candidates(state: GameState, power: str, ctx: Any) -> Iterator[P
                 yield from (PlaceLevy(uid, a) for a in m.areas_of_province(origin))
 
 
-def _remove_levy_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RemoveLevy]:
+def _remove_levy_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[RemoveLevy]:
     yield from (RemoveLevy(uid) for uid, u in sorted(state.units.items()) if isinstance(u, Corps) and u.nation == power
                 and u.corps_type in (CorpsType.COSSACK, CorpsType.FREIKORPS) and u.location.kind is not LocationKind.POOL)
 
@@ -457,7 +458,7 @@ STEPS = (victory.tally, collection.collect, lending.lend, manipulation.manipulat
          status.adjust, status.civil_disorder, ceding.cede, kingdoms.combine, levy.levy)
 
 
-def run_steps(state: GameState, ctx: Any) -> Work:
+def run_steps(state: GameState, ctx: RulesContext) -> Work:
     """Steps A-J of 12.0 over a state whose order sheet holds the orders; returns the work
     (final state, its sheet still holding the orders the sequence clears, and the ledger)."""
     w = Work(state, ctx, sheet={p: orders_of(state, p) for p in POWERS})
@@ -482,7 +483,7 @@ def run_steps(state: GameState, ctx: Any) -> Work:
     return w
 
 
-def with_orders(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any) -> GameState:
+def with_orders(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: RulesContext) -> GameState:
     """Write every power's orders on the order sheet (each order checked), in the fixed order of the powers."""
     for p in POWERS:
         for a in orders.get(p, ()):
@@ -493,7 +494,12 @@ def with_orders(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any)
     return state
 
 
-def resolve(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any) -> engine.Outcome:
+def _summary_params(p: str, income: int, spent: int, ps: Any) -> dict[str, int | str]:
+    return {"power": p, "income": income, "spent": spent, "treasury": ps.treasury, "manpower": ps.manpower,
+            "status": ps.political_status, "vp": ps.victory_points}
+
+
+def resolve(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: RulesContext) -> engine.Outcome:
     """The ``resolve`` hook of the economic slot."""
     w = run_steps(with_orders(state, orders, ctx), ctx)
     new = w.state  # the orders on the sheet are spent: the sequence clears it as play moves on
@@ -509,9 +515,7 @@ def resolve(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any) -> 
             slot=key, author="game", kind="economy.summary",
             text=(f"{p}: +${income} -${spent}, treasury ${ps.treasury}, manpower {ps.manpower}, "
                   f"political status {ps.political_status}, victory points {ps.victory_points} ({vp:+d})"),
-            params=FrozenMap(sorted({"power": p, "income": income, "spent": spent, "treasury": ps.treasury,
-                                     "manpower": ps.manpower, "status": ps.political_status,
-                                     "vp": ps.victory_points}.items())),
+            params=FrozenMap(sorted(_summary_params(p, income, spent, ps).items())),
         )
         new = new.with_log(entry)
         events.append(entry)
@@ -524,7 +528,7 @@ def resolve(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: Any) -> 
     return engine.Outcome(new, tuple(events))
 
 
-def summary(state: GameState, ctx: Any, orders: Mapping[str, Sequence[Any]] | None = None,
+def summary(state: GameState, ctx: RulesContext, orders: Mapping[str, Sequence[Any]] | None = None,
             power: str | None = None) -> list[dict[str, Any]]:
     """The quarter's economic summary (12.0 "economic summary", 000:2030), a pure function.
 

@@ -4,7 +4,6 @@ starting victory point bonus of 4.2.3 (000:148-154).  Step A.
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
@@ -13,6 +12,7 @@ from eiapbem.rules.economy.common import Work, status_box
 from eiapbem.rules.relations import at_war
 from eiapbem.rules.model import POWERS, Date, GameState, PlayerKind
 from eiapbem.rules.tables.economy import VICTORY_LEVELS
+from eiapbem.rules.engine import RulesContext
 
 STEP = "12.1 victory points"
 #: 4.2.3: the AI's starting bonus, a random percentage (1-3 medium, 2-6 hard) of its level.
@@ -33,7 +33,7 @@ def victory_level(state: GameState, power: str) -> int:
     return VICTORY_LEVELS[campaign_of(state)][power] + state.powers[power].vp_bid
 
 
-def tally_points(ctx: Any, status: int) -> int:
+def tally_points(ctx: RulesContext, status: int) -> int:
     """Victory points of a box on the political status display (12.1: box 23 gives 6, 000:2044)."""
     return status_box(ctx, status)["victory_points"]
 
@@ -43,7 +43,7 @@ def max_deduction(gain: int) -> int:
     return gain // 3
 
 
-def check_deduction(state: GameState, ctx: Any, target: str | None, amount: int) -> None:
+def check_deduction(state: GameState, ctx: RulesContext, target: str | None, amount: int) -> None:
     if target is None and amount == 0:
         return
     if target is None or amount <= 0:

@@ -25,24 +25,23 @@ Not built yet (the README's status table lists them): see ``docs/decisions.md``
 
 from __future__ import annotations
 
-from typing import Any
-
 from eiapbem.rules import engine
 from eiapbem.rules.combat import external
 from eiapbem.rules.land import (combat, conquest, depots, feudal, garrisons, guerrillas, movement, occupation, revolts,
                                 sieging, supplyphase)
 from eiapbem.rules.model import GameState, Phase
+from eiapbem.rules.engine import RulesContext
 
 _MODULES = (movement, garrisons, depots, supplyphase, combat, sieging, feudal, revolts)
 
 
-def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
     waiting = [f"enter the third party combat system's result of {bid} (4.1.1): 'eiapbem battle import FILE'"
                for bid in external.pending(state, power)]
     return waiting + combat.obligations(state, power, ctx)
 
 
-def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def finish(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     """End of the slot: supply if no combat closed the movement, occupation of minor capitals and, after
     the last land slot, conquest (10.7); then the effects other parts add at ``land.slot-end`` (the naval
     ones: corps left aboard, evacuation, lost shipyards).  The slot's movement is scratch the sequence forgets."""

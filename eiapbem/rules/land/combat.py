@@ -29,6 +29,7 @@ from eiapbem.rules.land.common import field_units, is_enemy
 from eiapbem.rules.land.supplyphase import end_movement
 from eiapbem.rules.model import Corps, CorpsType, GameState, Garrison, LocationKind, Record
 from eiapbem.rules.model.common import Slug
+from eiapbem.rules.engine import RulesContext
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,7 @@ def areas_to_attack(state: GameState, power: str) -> list[str]:
     return [a for a in areas if defenders(state, a, power) and not battles_of(state, power, a)]
 
 
-def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> None:
+def verify_attack(state: GameState, power: str, action: Attack, ctx: RulesContext) -> None:
     the_area(ctx.map, action.area)
     running = [b for b in battles_of(state, power) if not b.finished]
     if running:
@@ -86,7 +87,7 @@ def verify_attack(state: GameState, power: str, action: Attack, ctx: Any) -> Non
                             f"(11.1, 000:1610; guerrillas and forces in cities are not attacked in the field)")
 
 
-def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engine.Outcome:
+def apply_attack(state: GameState, power: str, action: Attack, ctx: RulesContext) -> engine.Outcome:
     from eiapbem.rules.loans import repatriate_attacked_corps
 
     out = engine.Outcome(state)
@@ -113,11 +114,11 @@ def apply_attack(state: GameState, power: str, action: Attack, ctx: Any) -> engi
     return out.then(start_field_battle(state, action.area, atk, dfn, ctx, river_crossing=river, attacker_power=power))
 
 
-def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
     return [f"attack the enemy in {a} (11.1, 000:1610): 'eiapbem land attack --area {a}'" for a in areas_to_attack(state, power)]
 
 
-def _attack_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Attack]:
+def _attack_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Attack]:
     yield from (Attack(a) for a in sorted({u.location.site for u in state.units.values()
                                            if isinstance(u, (Corps, Garrison)) and u.location.kind is LocationKind.AREA
                                            and relations.unit_power(state, u) == power}))

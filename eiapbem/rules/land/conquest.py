@@ -45,6 +45,7 @@ from eiapbem.rules.model import (
 )
 from eiapbem.rules.forces import IRREGULAR, remove_minor_forces
 from eiapbem.rules.sequence import is_last_land_slot
+from eiapbem.rules.engine import RulesContext
 
 #: 13.3.1 (000:2530): political points per district conquered.
 CONQUEST_POINTS = 1
@@ -73,7 +74,7 @@ def _enemy_of(state: GameState, slug: str) -> str:
     return state.ceded_provinces.get(slug, slug)
 
 
-def conquer_ceded(state: GameState, ctx: Any, prov: str, power: str) -> engine.Outcome:
+def conquer_ceded(state: GameState, ctx: RulesContext, prov: str, power: str) -> engine.Outcome:
     """13.3.2 (000:2534): a ceded province conquered passes to ``power``; its original owner unceded it again."""
     home = ctx.map.province(prov).nation
     holder = state.ceded_provinces[prov]
@@ -87,7 +88,7 @@ def conquer_ceded(state: GameState, ctx: Any, prov: str, power: str) -> engine.O
     return engine.log(state, "game", "land.conquest", text, minor=prov, power=power, points=0)
 
 
-def conquer_poland(state: GameState, ctx: Any, power: str) -> engine.Outcome:
+def conquer_poland(state: GameState, ctx: RulesContext, power: str) -> engine.Outcome:
     """12.8.2 (000:2314-2322): Poland conquered: its provinces pass to ``power`` (unceded where they are its own
     home provinces, ceded to it otherwise, ``cession.transfer``), Poland is no more; +1 political point to the
     conqueror, -1 to the power that held it."""
@@ -115,7 +116,7 @@ def occupies(state: GameState, m: Any, area: str, power: str) -> bool:
     return not any(is_enemy(state, power, c) for c in control.corps_at(state, area))
 
 
-def update_occupations(state: GameState, ctx: Any, power: str) -> engine.Outcome:
+def update_occupations(state: GameState, ctx: RulesContext, power: str) -> engine.Outcome:
     m = ctx.map
     out = engine.Outcome(state)
     for slug, area in capitals(state, m).items():
@@ -159,7 +160,7 @@ def conquer(state: GameState, slug: str, power: str) -> engine.Outcome:
     return engine.log(state, "game", "land.conquest", text + " (10.7, 13.3.1)", minor=slug, power=power, points=gain)
 
 
-def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def end_of_slot(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     out = update_occupations(state, ctx, power)
     if not is_last_land_slot(out.state):
         return out

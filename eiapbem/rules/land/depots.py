@@ -50,6 +50,7 @@ from eiapbem.rules.model import (
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.forces import IRREGULAR, the_area, the_unit
+from eiapbem.rules.engine import RulesContext
 
 #: 10.3 (000:1304): a depot costs $1 each time it is placed.
 DEPOT_COST = 1
@@ -138,7 +139,7 @@ def _chain_depot_near(state: GameState, m: Any, area: str, power: str) -> str | 
     return None
 
 
-def check_place(state: GameState, ctx: Any, power: str, area: str) -> str:
+def check_place(state: GameState, ctx: RulesContext, power: str, area: str) -> str:
     """Raise unless ``power`` may place a depot in ``area`` now; return the rule that allows it."""
     m = ctx.map
     the_area(m, area)
@@ -189,7 +190,7 @@ def is_enemy_city(state: GameState, m: Any, area: str, power: str) -> bool:
     return relations.at_war(state, power, control.city_holder(state, m, area))
 
 
-def verify_create(state: GameState, power: str, action: CreateDepot, ctx: Any) -> None:
+def verify_create(state: GameState, power: str, action: CreateDepot, ctx: RulesContext) -> None:
     check_place(state, ctx, power, action.area)
     if free_counter(state, power) is None:
         raise IllegalAction(f"every depot counter of {power} is on the map (the counter mix, 10.3 000:1304); remove one first")
@@ -197,7 +198,7 @@ def verify_create(state: GameState, power: str, action: CreateDepot, ctx: Any) -
         raise IllegalAction(f"{power} has ${state.powers[power].treasury}; a depot costs ${DEPOT_COST} (10.3, 000:1304)")
 
 
-def apply_create(state: GameState, power: str, action: CreateDepot, ctx: Any) -> engine.Outcome:
+def apply_create(state: GameState, power: str, action: CreateDepot, ctx: RulesContext) -> engine.Outcome:
     why = check_place(state, ctx, power, action.area)
     did = free_counter(state, power)
     assert did is not None
@@ -209,7 +210,7 @@ def apply_create(state: GameState, power: str, action: CreateDepot, ctx: Any) ->
                       depot=did, area=action.area, rule=why)
 
 
-def verify_remove(state: GameState, power: str, action: RemoveDepot, ctx: Any) -> None:
+def verify_remove(state: GameState, power: str, action: RemoveDepot, ctx: RulesContext) -> None:
     d = the_unit(state, action.depot)
     if not isinstance(d, Depot) or d.power != power:
         raise IllegalAction(f"{action.depot} is not one of {power}'s depots", hint="depot ids look like depot:FR:1")
@@ -222,7 +223,7 @@ def verify_remove(state: GameState, power: str, action: RemoveDepot, ctx: Any) -
         raise IllegalAction(f"{action.depot} has a garrison of {g.factors.total} factors; take them into a corps first (10.4.3)")
 
 
-def apply_remove(state: GameState, power: str, action: RemoveDepot, ctx: Any) -> engine.Outcome:
+def apply_remove(state: GameState, power: str, action: RemoveDepot, ctx: RulesContext) -> engine.Outcome:
     d = state.units[action.depot]
     g = state.units.get(garrison_id(power, d.location))
     if isinstance(g, Garrison):
@@ -235,12 +236,12 @@ def apply_remove(state: GameState, power: str, action: RemoveDepot, ctx: Any) ->
 # ----------------------------------------------------------------- candidates (engine.legal_actions)
 
 
-def _create_candidates(state: GameState, power: str, ctx: Any) -> Iterator[CreateDepot]:
+def _create_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[CreateDepot]:
     if free_counter(state, power) is not None and state.powers[power].treasury >= DEPOT_COST:
         yield from (CreateDepot(a) for a in sorted(ctx.map.areas))
 
 
-def _remove_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RemoveDepot]:
+def _remove_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[RemoveDepot]:
     yield from (RemoveDepot(uid) for uid, u in sorted(state.units.items())
                 if isinstance(u, Depot) and u.power == power and u.location.kind is LocationKind.AREA)
 

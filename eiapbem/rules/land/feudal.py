@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations, supply
@@ -24,6 +23,7 @@ from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Loc
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.forces import feudal_province, own_on_map, the_corps, the_unit
+from eiapbem.rules.engine import RulesContext
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +58,7 @@ def _feudal(state: GameState, power: str, unit_id: str) -> Corps:
     return u
 
 
-def verify_stand_down(state: GameState, power: str, a: StandDown, ctx: Any) -> None:
+def verify_stand_down(state: GameState, power: str, a: StandDown, ctx: RulesContext) -> None:
     u = _feudal(state, power, a.unit)
     own_on_map(state, power, u, "stand down")
     if u.location.kind is LocationKind.CITY and control.is_besieged(state, ctx.map, u.location.site):
@@ -67,14 +67,14 @@ def verify_stand_down(state: GameState, power: str, a: StandDown, ctx: Any) -> N
         raise IllegalAction(f"a leader is with {a.unit}; assign him to another corps first")
 
 
-def apply_stand_down(state: GameState, power: str, a: StandDown, ctx: Any) -> engine.Outcome:
+def apply_stand_down(state: GameState, power: str, a: StandDown, ctx: RulesContext) -> engine.Outcome:
     u = the_corps(state, a.unit)
     state = state.with_unit(u.replace(location=POOL, besieging=False))
     return engine.log(state, power, "land.stand-down", f"{power}: {a.unit} stands down from {u.location.site} with "
                       f"{u.factors.total} factors (13.2.3)", unit=a.unit)
 
 
-def verify_return(state: GameState, power: str, a: ReturnFeudal, ctx: Any) -> None:
+def verify_return(state: GameState, power: str, a: ReturnFeudal, ctx: RulesContext) -> None:
     m = ctx.map
     u = _feudal(state, power, a.unit)
     if u.location != POOL:
@@ -92,7 +92,7 @@ def verify_return(state: GameState, power: str, a: ReturnFeudal, ctx: Any) -> No
                 raise IllegalAction(f"the enemy {c.id} is in {origin}; {a.unit} cannot come back there (13.2.3, 000:2454)")
 
 
-def apply_return(state: GameState, power: str, a: ReturnFeudal, ctx: Any) -> engine.Outcome:
+def apply_return(state: GameState, power: str, a: ReturnFeudal, ctx: RulesContext) -> engine.Outcome:
     u = state.units[a.unit]
     state = state.with_unit(u.replace(location=Location(LocationKind.AREA, a.area)))
     rec = LandMove(start=a.area, halted=True, placed_back=True)  # 000:2456: no move, no supply this month
@@ -109,11 +109,11 @@ def _feudal_corps(state: GameState, power: str) -> list[Corps]:
             and relations.power_of(state, u.nation) == power]
 
 
-def _stand_down_candidates(state: GameState, power: str, ctx: Any) -> Iterator[StandDown]:
+def _stand_down_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[StandDown]:
     yield from (StandDown(u.id) for u in _feudal_corps(state, power) if u.location != POOL)
 
 
-def _return_candidates(state: GameState, power: str, ctx: Any) -> Iterator[ReturnFeudal]:
+def _return_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[ReturnFeudal]:
     m = ctx.map
     for u in _feudal_corps(state, power):
         origin = feudal_province(ctx, u.id)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine
@@ -37,6 +36,7 @@ from eiapbem.rules.forces import (
     removed_log,
     transfer_candidates,
 )
+from eiapbem.rules.engine import RulesContext
 
 #: 10.4.3 (000:1438).
 DEPOT_GARRISON_CAPACITY = 10
@@ -60,7 +60,7 @@ class TransferGarrison(Record):
     artillery: NonNeg = 0
 
 
-def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any) -> None:
+def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: RulesContext) -> None:
     source = the_army_unit(state, a.source)
     target = the_transfer_target(state, a.target)
     corps = [u for u in (source, target) if isinstance(u, Corps)]
@@ -86,7 +86,7 @@ def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any)
                                 f"command (13.5)")
 
 
-def apply_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any) -> engine.Outcome:
+def apply_transfer(state: GameState, power: str, a: TransferGarrison, ctx: RulesContext) -> engine.Outcome:
     f = factors_from(a)
     state, removed = move_factors(state, a.source, a.target, f)
     out = engine.log(state, power, "land.transfer-factors", f"{power} moves {f.describe()} from {a.source} to {a.target} (10.4.3)",
@@ -94,7 +94,7 @@ def apply_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Any) 
     return out.then(removed_log(out.state, power, removed))
 
 
-def _transfer_candidates(state: GameState, power: str, ctx: Any) -> Iterator[TransferGarrison]:
+def _transfer_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[TransferGarrison]:
     for source, target, chosen in transfer_candidates(state, power, ctx):
         yield TransferGarrison(source, target, **chosen)
 

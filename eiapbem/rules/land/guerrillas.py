@@ -34,6 +34,7 @@ from typing import Any
 from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.combat.battle import event
 from eiapbem.rules.model import POOL, Corps, CorpsType, Factors, FactorType, GameState, Garrison, Location, LocationKind
+from eiapbem.rules.engine import RulesContext
 
 SPAIN = "SP"
 #: 13.2.1 (000:2394): +1 to the anti-guerrilla number with two or more corps in the province.
@@ -41,7 +42,7 @@ TWO_CORPS_BONUS = 1
 _G = FactorType.GUERRILLA
 
 
-def limit(ctx: Any) -> int:
+def limit(ctx: RulesContext) -> int:
     """Guerrilla factors Spain may have on the map (its counter mix)."""
     return int(ctx.world["counters.json"]["powers"][SPAIN].get("guerrilla", 0))
 
@@ -61,7 +62,7 @@ def spanish_provinces(state: GameState, m: Any) -> list[str]:
                   if p.nation == SPAIN and not p.is_minor and control.ceded_to(state, p.id) is None)
 
 
-def place(state: GameState, ctx: Any, area: str, n: int) -> tuple[GameState, int]:
+def place(state: GameState, ctx: RulesContext, area: str, n: int) -> tuple[GameState, int]:
     """Up to ``n`` guerrilla factors placed in ``area`` (within Spain's counter mix); returns how many."""
     n = min(n, limit(ctx) - on_map(state))
     if n <= 0:
@@ -129,7 +130,7 @@ def _fought(state: GameState) -> set[str]:
     return out
 
 
-def anti_guerrilla(state: GameState, ctx: Any, power: str, prov: str) -> engine.Outcome:
+def anti_guerrilla(state: GameState, ctx: RulesContext, power: str, prov: str) -> engine.Outcome:
     m = ctx.map
     fought = _fought(state)
     areas = set(m.areas_of_province(prov))
@@ -154,7 +155,7 @@ def anti_guerrilla(state: GameState, ctx: Any, power: str, prov: str) -> engine.
     return engine.log(state, power, "land.anti-guerrilla", text, province=prov, die=die, lost=lost)
 
 
-def guerrilla_check(state: GameState, ctx: Any, power: str, prov: str) -> engine.Outcome:
+def guerrilla_check(state: GameState, ctx: RulesContext, power: str, prov: str) -> engine.Outcome:
     m = ctx.map
     areas = _enemy_forces(state, m, power, prov)
     if not areas:
@@ -169,7 +170,7 @@ def guerrilla_check(state: GameState, ctx: Any, power: str, prov: str) -> engine
     return engine.log(state, "game", "land.guerrillas", text, province=prov, die=die, placed=n)
 
 
-def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def end_of_slot(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     """The guerrilla operations check at the end of ``power``'s land slot (10.6, 13.2.1)."""
     m = ctx.map
     out = engine.Outcome(state)
@@ -186,7 +187,7 @@ def end_of_slot(state: GameState, power: str, ctx: Any) -> engine.Outcome:
     return out
 
 
-def after_battle(state: GameState, battle: Any, ctx: Any) -> tuple[GameState, Any]:
+def after_battle(state: GameState, battle: Any, ctx: RulesContext) -> tuple[GameState, Any]:
     """13.2.1 (000:2382): Spain lost a field combat with a Spanish corps in an unceded Spanish province:
     one guerrilla factor in that area.  Returns the state and the battle (with an event when placed)."""
     if battle.winner not in ("attacker", "defender"):

@@ -54,6 +54,7 @@ from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Loc
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.tables import forces
 from eiapbem.rules.forces import IRREGULAR, STACK_LIMIT, own_on_map, the_unit
+from eiapbem.rules.engine import RulesContext
 
 _PATH_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:,[a-z0-9]+(?:-[a-z0-9]+)*)*")
 #: Counter kinds of ``counters.json`` with no movement rule of their own move as infantry corps.
@@ -86,7 +87,7 @@ class MoveUnit(Record):
 # ----------------------------------------------------------------- allowances
 
 
-def counter_kind(ctx: Any, corps: Corps) -> str:
+def counter_kind(ctx: RulesContext, corps: Corps) -> str:
     """The counter's kind for the movement chart (``tables.forces.CORPS_KINDS``)."""
     if corps.corps_type in _TYPE_KIND:
         return _TYPE_KIND[corps.corps_type]
@@ -100,7 +101,7 @@ def counter_kind(ctx: Any, corps: Corps) -> str:
     return "infantry"
 
 
-def _edited_movement(ctx: Any, corps: Corps) -> int | None:
+def _edited_movement(ctx: RulesContext, corps: Corps) -> int | None:
     data = ctx.world.get("counters.json", {})
     for group in ("powers", "minors"):
         for c in data.get(group, {}).get(corps.nation, {}).get("corps", []):
@@ -117,7 +118,7 @@ def _french_minor(state: GameState, nation: str) -> tuple[bool, bool]:
     return minor.status is MinorStatus.FREE_STATE, minor.kingdom == CONFEDERATION
 
 
-def allowance(state: GameState, ctx: Any, corps: Corps, *, forced_march: bool = False) -> int:
+def allowance(state: GameState, ctx: RulesContext, corps: Corps, *, forced_march: bool = False) -> int:
     """Movement points (areas, for a guerrilla) of ``corps`` this slot (10.4.1, 000:1362-1374)."""
     kind = counter_kind(ctx, corps)
     free, conf = _french_minor(state, corps.nation)
@@ -144,7 +145,7 @@ class Step:
     river: bool
 
 
-def step(state: GameState, ctx: Any, power: str, corps: Corps, here: str, to: str) -> Step:
+def step(state: GameState, ctx: RulesContext, power: str, corps: Corps, here: str, to: str) -> Step:
     """The cost of moving ``corps`` from ``here`` into the adjacent ``to``; raise if it cannot go there."""
     m = ctx.map
     if not m.is_area(to):
@@ -203,7 +204,7 @@ def _path(action: MoveUnit) -> list[str]:
     return action.path.split(",")
 
 
-def plan_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> Plan:
+def plan_move(state: GameState, power: str, action: MoveUnit, ctx: RulesContext) -> Plan:
     """Check the move and work out where it ends; raise ``IllegalAction`` with the first reason it is illegal."""
     m = ctx.map
     unit = the_unit(state, action.unit)
@@ -328,7 +329,7 @@ def _fought_here(state: GameState, power: str, unit: Corps) -> bool:
                for k, b in state.battles.items())
 
 
-def _after_combat_into_city(state: GameState, ctx: Any, power: str, unit: Corps) -> Plan:
+def _after_combat_into_city(state: GameState, ctx: RulesContext, power: str, unit: Corps) -> Plan:
     m = ctx.map
     at = unit.location.site
     if m.area(at).city is None:
@@ -343,11 +344,11 @@ def _after_combat_into_city(state: GameState, ctx: Any, power: str, unit: Corps)
     return Plan(unit, (), rec, end, None, allowance(state, ctx, unit, forced_march=rec.forced_march), takes=takes)
 
 
-def verify_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> None:
+def verify_move(state: GameState, power: str, action: MoveUnit, ctx: RulesContext) -> None:
     plan_move(state, power, action, ctx)
 
 
-def apply_move(state: GameState, power: str, action: MoveUnit, ctx: Any) -> engine.Outcome:
+def apply_move(state: GameState, power: str, action: MoveUnit, ctx: RulesContext) -> engine.Outcome:
     plan = plan_move(state, power, action, ctx)
     unit = plan.corps
     state = state.with_unit(unit.replace(location=plan.end, besieging=False))  # leaving lifts its part in a siege
@@ -427,7 +428,7 @@ def _neighbours(m: Any, here: str) -> list[str]:
     return sorted(out)
 
 
-def reach(state: GameState, ctx: Any, power: str, unit_id: str, *, forced_march: bool = False) -> UnitReach:
+def reach(state: GameState, ctx: RulesContext, power: str, unit_id: str, *, forced_march: bool = False) -> UnitReach:
     """Every area ``unit_id`` can end a move in now; raise ``IllegalAction`` when it cannot move at all.
 
     The search asks ``plan_move`` about every path it tries, so it never shows a move the rules would refuse:
@@ -480,7 +481,7 @@ def reach(state: GameState, ctx: Any, power: str, unit_id: str, *, forced_march:
 # ----------------------------------------------------------------- candidates (engine.legal_actions)
 
 
-def _move_candidates(state: GameState, power: str, ctx: Any) -> Iterator[MoveUnit]:
+def _move_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[MoveUnit]:
     """Each unit's move to each area it can reach, by the cheapest path (into the city too, and living off a
     depot destroyed there), with a forced march where only a forced march reaches; into or out of the city of
     its own area.  One search per unit: with the forced march's point when the unit may still take it."""

@@ -31,6 +31,7 @@ from typing import Any
 from eiapbem.rules import control, engine, mapgraph, relations, supply
 from eiapbem.rules.forces import IRREGULAR
 from eiapbem.rules.model import CityControl, Corps, GameState, Garrison, Location, LocationKind, garrison_id
+from eiapbem.rules.engine import RulesContext
 
 
 def enemies_inside(state: GameState, area: str, power: str) -> list[str]:
@@ -66,7 +67,7 @@ def _home_city(state: GameState, m: Any, area: str, q: str) -> str | None:
     return found[0][1] if found else None
 
 
-def vacate_neutrals(state: GameState, ctx: Any, power: str, area: str) -> engine.Outcome:
+def vacate_neutrals(state: GameState, ctx: RulesContext, power: str, area: str) -> engine.Outcome:
     """13.5.5: neutral forces leave a city ``power`` now besieges."""
     m = ctx.map
     holder = control.city_holder(state, m, area)
@@ -113,7 +114,7 @@ def holds_city(state: GameState, m: Any, area: str, power: str | None) -> bool:
     return False
 
 
-def release_unheld(state: GameState, ctx: Any) -> engine.Outcome:
+def release_unheld(state: GameState, ctx: RulesContext) -> engine.Outcome:
     """13.5.1-13.5.2: every city record whose taker no longer holds the city is dropped; the city is its area's again."""
     m = ctx.map
     out = engine.Outcome(state)

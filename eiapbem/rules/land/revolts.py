@@ -63,6 +63,7 @@ from eiapbem.rules.model import (
 )
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
+from eiapbem.rules.engine import RulesContext
 
 #: 13.2.5 (000:2508): the Tyrol corps comes on with eight regular infantry factors.
 TYROL_INFANTRY = 8
@@ -202,7 +203,7 @@ def _trigger_list(text: str) -> tuple[str, ...]:
     return tuple(sorted({p.strip() for p in text.split(",") if p.strip()}))
 
 
-def verify_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers, ctx: Any) -> None:
+def verify_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers, ctx: RulesContext) -> None:
     if power != AUSTRIA:
         raise IllegalAction("only Austria sets insurrection trigger provinces (13.2.4)")
     provinces = _trigger_list(a.provinces)
@@ -217,7 +218,7 @@ def verify_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers
             raise IllegalAction(f"{prov!r} is not an unceded Austrian home province; a trigger is one of Austria's own (13.2.4)")
 
 
-def apply_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers, ctx: Any) -> engine.Outcome:
+def apply_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers, ctx: RulesContext) -> engine.Outcome:
     # A sealed diplomacy order: written on the order sheet too, so the reveal's digest covers it (6.0 sealing).
     state = _with_triggers(engine.record_order(state, power, a), _trigger_list(a.provinces))
     # The public line names no province: the triggers are shown to Austria only (000:2484).
@@ -225,7 +226,7 @@ def apply_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers,
                       "AU sets its secret insurrection trigger provinces (13.2.4)")
 
 
-def verify_place_insurrection(state: GameState, power: str, a: PlaceInsurrection, ctx: Any) -> None:
+def verify_place_insurrection(state: GameState, power: str, a: PlaceInsurrection, ctx: RulesContext) -> None:
     u = _insurrection(state, power, a.unit)
     if u.location != POOL:
         raise IllegalAction(f"{a.unit} is already on the map")
@@ -238,7 +239,7 @@ def verify_place_insurrection(state: GameState, power: str, a: PlaceInsurrection
         raise IllegalAction(f"{a.area} is not an area of an unceded Austrian home province (13.2.4)")
 
 
-def apply_place_insurrection(state: GameState, power: str, a: PlaceInsurrection, ctx: Any) -> engine.Outcome:
+def apply_place_insurrection(state: GameState, power: str, a: PlaceInsurrection, ctx: RulesContext) -> engine.Outcome:
     u = _insurrection(state, power, a.unit)
     state = state.with_unit(u.replace(location=Location(LocationKind.AREA, a.area)))
     if not any(isinstance(c, Corps) and c.corps_type is CorpsType.INSURRECTION and c.location == POOL and c.factors.total
@@ -249,21 +250,21 @@ def apply_place_insurrection(state: GameState, power: str, a: PlaceInsurrection,
                       unit=a.unit, area=a.area)
 
 
-def verify_stand_down(state: GameState, power: str, a: StandDownInsurrection, ctx: Any) -> None:
+def verify_stand_down(state: GameState, power: str, a: StandDownInsurrection, ctx: RulesContext) -> None:
     u = _insurrection(state, power, a.unit)
     if u.location.kind is not LocationKind.AREA:
         raise IllegalAction(f"{a.unit} is not on a land area of the map" + (" (a besieged corps cannot stand down)"
                                                                            if u.location.kind is LocationKind.CITY else ""))
 
 
-def apply_stand_down(state: GameState, power: str, a: StandDownInsurrection, ctx: Any) -> engine.Outcome:
+def apply_stand_down(state: GameState, power: str, a: StandDownInsurrection, ctx: RulesContext) -> engine.Outcome:
     u = _insurrection(state, power, a.unit)
     state = state.with_unit(u.replace(location=POOL, besieging=False))
     return engine.log(state, power, "land.stand-down-insurrection",
                       f"AU stands down {a.unit}, keeping its {u.factors.total} factors (13.2.4)", unit=a.unit)
 
 
-def verify_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) -> None:
+def verify_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: RulesContext) -> None:
     if power != AUSTRIA:
         raise IllegalAction("only Austria places the Tyrol corps (13.2.5)")
     holder = tyrol_holder(state)
@@ -283,7 +284,7 @@ def verify_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) ->
         raise IllegalAction(f"an enemy corps stands in {a.area}; the Tyrol corps goes to a Tyrol area without one (13.2.5)")
 
 
-def apply_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: Any) -> engine.Outcome:
+def apply_place_tyrol(state: GameState, power: str, a: PlaceTyrol, ctx: RulesContext) -> engine.Outcome:
     u = state.units[TYROL_CORPS]
     state = state.with_unit(u.replace(location=Location(LocationKind.AREA, a.area), factors=Factors(infantry=TYROL_INFANTRY)))
     return engine.log(state, power, "land.place-tyrol",
@@ -297,14 +298,14 @@ def _austrian_areas(state: GameState, m: Any) -> list[str]:
     return [a for a in sorted(m.areas) if _austrian_area(state, m, a)]
 
 
-def _set_triggers_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetInsurrectionTriggers]:
+def _set_triggers_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetInsurrectionTriggers]:
     """No triggers, or one province (a list of two or three is legal too, and not listed)."""
     if power == AUSTRIA:
         yield SetInsurrectionTriggers("")
         yield from (SetInsurrectionTriggers(p) for p in sorted({ctx.map.area(a).province for a in _austrian_areas(state, ctx.map)}))
 
 
-def _place_insurrection_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PlaceInsurrection]:
+def _place_insurrection_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[PlaceInsurrection]:
     if power == AUSTRIA:
         areas = _austrian_areas(state, ctx.map)
         for uid, u in sorted(state.units.items()):
@@ -312,13 +313,13 @@ def _place_insurrection_candidates(state: GameState, power: str, ctx: Any) -> It
                 yield from (PlaceInsurrection(uid, a) for a in areas)
 
 
-def _stand_down_candidates(state: GameState, power: str, ctx: Any) -> Iterator[StandDownInsurrection]:
+def _stand_down_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[StandDownInsurrection]:
     if power == AUSTRIA:
         yield from (StandDownInsurrection(uid) for uid, u in sorted(state.units.items())
                     if isinstance(u, Corps) and u.corps_type is CorpsType.INSURRECTION and u.location != POOL)
 
 
-def _place_tyrol_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PlaceTyrol]:
+def _place_tyrol_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[PlaceTyrol]:
     if power == AUSTRIA and TYROL_PROVINCE in ctx.map.provinces:
         yield from (PlaceTyrol(a) for a in ctx.map.areas_of_province(TYROL_PROVINCE))
 

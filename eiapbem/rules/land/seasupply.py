@@ -19,6 +19,7 @@ from typing import Any
 
 from eiapbem.rules import control, engine, relations, supply
 from eiapbem.rules.model import POOL, Depot, GameState, Location, LocationKind
+from eiapbem.rules.engine import RulesContext
 
 
 def besieged_port_depot(state: GameState, m: Any, area: str, power: str) -> bool:
@@ -49,7 +50,7 @@ def sea_cost_halves(state: GameState, m: Any, area: str, power: str) -> int | No
     return None
 
 
-def tidy_city_depots(state: GameState, ctx: Any, power: str) -> engine.Outcome:
+def tidy_city_depots(state: GameState, ctx: RulesContext, power: str) -> engine.Outcome:
     """000:1560-1562: city depots with no sea supply source are removed; freed ones move out to the area."""
     m = ctx.map
     out = engine.Outcome(state)

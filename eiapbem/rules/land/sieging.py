@@ -34,6 +34,7 @@ from eiapbem.rules.model import Corps, GameState, Garrison, LandMove, LocationKi
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.forces import IRREGULAR, STACK_LIMIT, own_on_map, the_unit
+from eiapbem.rules.engine import RulesContext
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,7 @@ def enemy_inside(state: GameState, area: str, power: str) -> list[str]:
                   and u.factors.total > 0 and is_enemy(state, power, u))
 
 
-def verify_besiege(state: GameState, power: str, a: Besiege, ctx: Any) -> None:
+def verify_besiege(state: GameState, power: str, a: Besiege, ctx: RulesContext) -> None:
     unit = the_unit(state, a.unit)
     if not isinstance(unit, Corps) or unit.corps_type in IRREGULAR:
         raise IllegalAction(f"{a.unit} is not a corps; only corps besiege cities (11.4, 000:1946)")
@@ -102,7 +103,7 @@ def verify_besiege(state: GameState, power: str, a: Besiege, ctx: Any) -> None:
         raise IllegalAction(f"{area} already holds {n} besieging counters; 30 is the limit (10.4.2, 000:1404)")
 
 
-def apply_besiege(state: GameState, power: str, a: Besiege, ctx: Any) -> engine.Outcome:
+def apply_besiege(state: GameState, power: str, a: Besiege, ctx: RulesContext) -> engine.Outcome:
     unit = state.units[a.unit]
     area = unit.location.site
     rec = state.land_moves.get(unit.id) or LandMove(start=area)
@@ -136,7 +137,7 @@ def _combats_done(state: GameState, power: str) -> None:
         raise IllegalAction("a siege combat is still waiting for an answer; finish it with 'eiapbem answer' first")
 
 
-def verify_assault(state: GameState, power: str, a: Assault, ctx: Any) -> None:
+def verify_assault(state: GameState, power: str, a: Assault, ctx: RulesContext) -> None:
     if not ctx.map.is_area(a.area) or ctx.map.area(a.area).city is None:
         raise IllegalAction(f"there is no city in {a.area!r} to assault")
     besiegers = [c for c in control.corps_at(state, a.area) if c.besieging and relations.unit_power(state, c) == power]
@@ -155,7 +156,7 @@ def _enemy_inside(state: GameState, power: str, area: str) -> bool:
                and u.factors.total > 0 and is_enemy(state, power, u) for u in control.units_at(state, area))
 
 
-def lift_ended_sieges(state: GameState, ctx: Any) -> engine.Outcome:
+def lift_ended_sieges(state: GameState, ctx: RulesContext) -> engine.Outcome:
     """A siege ends when no enemy holds the city any more (taken, starved, or its holder at peace with the
     besiegers): the corps still marked as besieging it stand in the rural area again (10.4.1 "Besieging Rural",
     11.4), so they forage as corps that are not besieging (10.5.1) and are no longer offered an assault."""
@@ -173,13 +174,13 @@ def lift_ended_sieges(state: GameState, ctx: Any) -> engine.Outcome:
     return out
 
 
-def _close_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def _close_movement(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     if state.movement_over:
         return engine.Outcome(state)
     return end_movement(state, power, ctx)
 
 
-def apply_assault(state: GameState, power: str, a: Assault, ctx: Any) -> engine.Outcome:
+def apply_assault(state: GameState, power: str, a: Assault, ctx: RulesContext) -> engine.Outcome:
     out = _close_movement(state, power, ctx)
     try:
         return out.then(start_siege_assault(out.state, a.area, power, ctx))
@@ -187,7 +188,7 @@ def apply_assault(state: GameState, power: str, a: Assault, ctx: Any) -> engine.
         return out.then(engine.log(out.state, power, "land.assault", f"{power}: no assault on {a.area}: {err}"))
 
 
-def verify_garrison_attack(state: GameState, power: str, a: GarrisonAttack, ctx: Any) -> None:
+def verify_garrison_attack(state: GameState, power: str, a: GarrisonAttack, ctx: RulesContext) -> None:
     if not ctx.map.is_area(a.area) or ctx.map.area(a.area).city is None:
         raise IllegalAction(f"there is no city in {a.area!r}")
     if control.city_power(state, ctx.map, a.area) != power:
@@ -199,7 +200,7 @@ def verify_garrison_attack(state: GameState, power: str, a: GarrisonAttack, ctx:
     _combats_done(state, power)
 
 
-def apply_garrison_attack(state: GameState, power: str, a: GarrisonAttack, ctx: Any) -> engine.Outcome:
+def apply_garrison_attack(state: GameState, power: str, a: GarrisonAttack, ctx: RulesContext) -> engine.Outcome:
     out = _close_movement(state, power, ctx)
     try:
         return out.then(start_garrison_attack(out.state, a.area, ctx))
@@ -210,16 +211,16 @@ def apply_garrison_attack(state: GameState, power: str, a: GarrisonAttack, ctx: 
 # ----------------------------------------------------------------- candidates (engine.legal_actions)
 
 
-def _besiege_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Besiege]:
+def _besiege_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Besiege]:
     yield from (Besiege(c.id) for c in candidates.own_corps(state, power)
                 if c.location.kind is LocationKind.AREA and not c.besieging)
 
 
-def _assault_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Assault]:
+def _assault_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Assault]:
     yield from (Assault(a) for a in sorted({c.location.site for c in candidates.own_corps(state, power) if c.besieging}))
 
 
-def _garrison_attack_candidates(state: GameState, power: str, ctx: Any) -> Iterator[GarrisonAttack]:
+def _garrison_attack_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[GarrisonAttack]:
     yield from (GarrisonAttack(a) for a in sorted({u.location.site for u in state.units.values()
                                                    if isinstance(u, (Corps, Garrison)) and u.location.kind is LocationKind.CITY
                                                    and relations.unit_power(state, u) == power}))

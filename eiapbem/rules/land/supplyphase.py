@@ -54,6 +54,7 @@ from eiapbem.rules.model import (
 )
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.forces import IRREGULAR, the_army_unit, the_corps, the_unit
+from eiapbem.rules.engine import RulesContext
 
 #: 10.5.1 (000:1502): at most +2 for other corps in the area.
 MAX_OTHER_CORPS = 2
@@ -131,7 +132,7 @@ class ForageRoll:
         return max(0, self.total - self.forage_value)
 
 
-def forage_modifiers(state: GameState, ctx: Any, power: str, corps: Corps) -> tuple[tuple[str, int], ...]:
+def forage_modifiers(state: GameState, ctx: RulesContext, power: str, corps: Corps) -> tuple[tuple[str, int], ...]:
     """The modifiers of 000:1500-1510 for ``corps`` now, as (why, value), zeros left out."""
     m = ctx.map
     here = corps.location.site
@@ -150,7 +151,7 @@ def forage_modifiers(state: GameState, ctx: Any, power: str, corps: Corps) -> tu
     return tuple((k, v) for k, v in mods if v)
 
 
-def forage_roll(state: GameState, ctx: Any, power: str, corps: Corps) -> ForageRoll:
+def forage_roll(state: GameState, ctx: RulesContext, power: str, corps: Corps) -> ForageRoll:
     m = ctx.map
     here = corps.location.site
     rec = state.land_moves.get(corps.id) or LandMove(start=here)
@@ -160,7 +161,7 @@ def forage_roll(state: GameState, ctx: Any, power: str, corps: Corps) -> ForageR
     return ForageRoll(die, forage_modifiers(state, ctx, power, corps), m.area(lowest).forage, lowest)
 
 
-def worst_case_loss(state: GameState, ctx: Any, power: str, corps: Corps) -> int:
+def worst_case_loss(state: GameState, ctx: RulesContext, power: str, corps: Corps) -> int:
     """The loss a 6 would bring (no die drawn)."""
     m = ctx.map
     rec = state.land_moves.get(corps.id) or LandMove(start=corps.location.site)
@@ -195,7 +196,7 @@ def take_losses(state: GameState, power: str, unit: Corps | Garrison, n: int,
     return state, lost, True
 
 
-def forage(state: GameState, ctx: Any, power: str, corps_id: str) -> engine.Outcome:
+def forage(state: GameState, ctx: RulesContext, power: str, corps_id: str) -> engine.Outcome:
     corps = the_corps(state, corps_id)
     roll = forage_roll(state, ctx, power, corps)
     rec = state.land_moves.get(corps_id) or LandMove(start=corps.location.site)
@@ -210,7 +211,7 @@ def forage(state: GameState, ctx: Any, power: str, corps_id: str) -> engine.Outc
                       forage_value=roll.forage_value, lost=lost, removed=gone)
 
 
-def verify_forage(state: GameState, power: str, action: Forage, ctx: Any) -> None:
+def verify_forage(state: GameState, power: str, action: Forage, ctx: RulesContext) -> None:
     unit = the_unit(state, action.unit)
     if not needs_supply(state, power, unit):
         raise IllegalAction(f"{action.unit} is not a corps of {power} on the map that needs supply (Cossacks, Freikorps and "
@@ -224,11 +225,11 @@ def verify_forage(state: GameState, power: str, action: Forage, ctx: Any) -> Non
         raise IllegalAction(f"{action.unit} has already foraged this phase (10.5.1)")
 
 
-def apply_forage(state: GameState, power: str, action: Forage, ctx: Any) -> engine.Outcome:
+def apply_forage(state: GameState, power: str, action: Forage, ctx: RulesContext) -> engine.Outcome:
     return forage(state, ctx, power, action.unit)
 
 
-def verify_supply_choice(state: GameState, power: str, action: SupplyChoice, ctx: Any) -> None:
+def verify_supply_choice(state: GameState, power: str, action: SupplyChoice, ctx: RulesContext) -> None:
     verify_forage(state, power, Forage(unit=action.unit), ctx)
     if len(set(action.loss_order)) != len(action.loss_order):
         raise IllegalAction("name each factor type once in the order of forage losses")
@@ -236,7 +237,7 @@ def verify_supply_choice(state: GameState, power: str, action: SupplyChoice, ctx
         raise IllegalAction("say what to choose: --depot for depot supply, --loss-order TYPE for the factors lost first")
 
 
-def apply_supply_choice(state: GameState, power: str, action: SupplyChoice, ctx: Any) -> engine.Outcome:
+def apply_supply_choice(state: GameState, power: str, action: SupplyChoice, ctx: RulesContext) -> engine.Outcome:
     unit = state.units[action.unit]
     rec = state.land_moves.get(action.unit) or LandMove(start=unit.location.site)
     rec = rec.replace(depot_supply=action.depot or rec.depot_supply, loss_order=action.loss_order or rec.loss_order)
@@ -253,7 +254,7 @@ def apply_supply_choice(state: GameState, power: str, action: SupplyChoice, ctx:
 # ----------------------------------------------------------------- depot supply (10.5.2)
 
 
-def depot_cost_halves(state: GameState, ctx: Any, power: str, corps: Corps) -> int | None:
+def depot_cost_halves(state: GameState, ctx: RulesContext, power: str, corps: Corps) -> int | None:
     """Depot supply of ``corps`` in half-dollars, or None when no depot is within reach (000:1530-1534)."""
     m = ctx.map
     here = corps.location.site
@@ -277,7 +278,7 @@ def _besieged_units(state: GameState, m: Any, area: str) -> list[Any]:
             and u.factors.total > 0]
 
 
-def besieged_supply(state: GameState, ctx: Any, power: str, area: str) -> engine.Outcome:
+def besieged_supply(state: GameState, ctx: RulesContext, power: str, area: str) -> engine.Outcome:
     """Every besieged unit of ``power`` in the city of ``area`` checks supply against the city's supply value."""
     m = ctx.map
     city = m.area(area).city
@@ -308,7 +309,7 @@ def besieged_supply(state: GameState, ctx: Any, power: str, area: str) -> engine
     return out
 
 
-def _fall(state: GameState, ctx: Any, power: str, area: str, leaders: list[str]) -> engine.Outcome:
+def _fall(state: GameState, ctx: RulesContext, power: str, area: str, leaders: list[str]) -> engine.Outcome:
     """000:1588: every besieged factor lost: the leaders inside are captured and the besiegers take the city."""
     from eiapbem.rules.model import CityControl
 
@@ -329,7 +330,7 @@ def _fall(state: GameState, ctx: Any, power: str, area: str, leaders: list[str])
 # ----------------------------------------------------------------- the end of movement
 
 
-def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def end_movement(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     """Close ``power``'s movement for the slot and supply its forces (10.5; 11.0, 000:1606)."""
     m = ctx.map
     out = seasupply.tidy_city_depots(state.with_scratch(movement_over=True), ctx, power)  # 10.5.3 (000:1560-1562)
@@ -373,11 +374,11 @@ def end_movement(state: GameState, power: str, ctx: Any) -> engine.Outcome:
 # ----------------------------------------------------------------- candidates (engine.legal_actions)
 
 
-def _forage_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Forage]:
+def _forage_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Forage]:
     yield from (Forage(uid) for uid, u in sorted(state.units.items()) if needs_supply(state, power, u))
 
 
-def _supply_choice_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SupplyChoice]:
+def _supply_choice_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SupplyChoice]:
     """Depot supply, or one factor type lost first (a longer order of losses is legal too, and not listed)."""
     for uid, u in sorted(state.units.items()):
         if isinstance(u, Corps) and needs_supply(state, power, u):

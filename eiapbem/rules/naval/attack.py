@@ -47,6 +47,7 @@ from eiapbem.rules.naval.common import (
     port_power,
     warships,
 )
+from eiapbem.rules.engine import RulesContext
 
 EVASION_ORDERS = ("no-evade", "evade-stronger", "evade-all")
 
@@ -106,7 +107,7 @@ def attacks_of(state: GameState, power: str) -> list[Any]:
             and not b.interception and not b.evacuation]
 
 
-def verify_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) -> None:
+def verify_attack(state: GameState, power: str, action: NavalAttack, ctx: RulesContext) -> None:
     loc = graph.parse_place(ctx.map, action.place)
     running = [b for b in state.naval_battles.values() if b.step != "done" and b.power == power]
     if running:
@@ -126,7 +127,7 @@ def verify_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) -
                             f"(8.10, 000:1188)")
 
 
-def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: Any) -> engine.Outcome:
+def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: RulesContext) -> engine.Outcome:
     loc = graph.parse_place(ctx.map, action.place)
     kw: dict[str, Any] = {}
     if loc.kind is LocationKind.BLOCKADE:
@@ -203,11 +204,11 @@ def _own_any(state: GameState, power: str, fid: str) -> Fleet:
     return f
 
 
-def verify_orders(state: GameState, power: str, action: SetOrders, ctx: Any) -> None:
+def verify_orders(state: GameState, power: str, action: SetOrders, ctx: RulesContext) -> None:
     _own_any(state, power, action.fleet)
 
 
-def apply_orders(state: GameState, power: str, action: SetOrders, ctx: Any) -> engine.Outcome:
+def apply_orders(state: GameState, power: str, action: SetOrders, ctx: RulesContext) -> engine.Outcome:
     ps = state.powers[power]
     so = ps.standing_orders
     intercept = set(so.intercept) - {action.fleet} | ({action.fleet} if action.intercept else set())
@@ -271,7 +272,7 @@ class EndMission(Record):
     fleet: UnitId
 
 
-def _mission_fleet(state: GameState, power: str, fid: str, ctx: Any) -> Fleet:
+def _mission_fleet(state: GameState, power: str, fid: str, ctx: RulesContext) -> Fleet:
     if not state.options.privateers:
         raise IllegalAction("this game does not use the Privateers option (4.1.1), so there are no piracy missions (8.9)")
     f = own_fleet(state, power, fid, "send on a mission")
@@ -280,7 +281,7 @@ def _mission_fleet(state: GameState, power: str, fid: str, ctx: Any) -> Fleet:
     return f
 
 
-def verify_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> None:
+def verify_piracy(state: GameState, power: str, action: Piracy, ctx: RulesContext) -> None:
     f = _mission_fleet(state, power, action.fleet, ctx)
     if action.target == power:
         raise IllegalAction(f"{power} cannot prey on its own trade; choose another power as the target (8.9)")
@@ -288,32 +289,32 @@ def verify_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> Non
         raise IllegalAction(f"{f.id} has moved this phase; send it on a mission in a later naval phase (8.9)")
 
 
-def apply_piracy(state: GameState, power: str, action: Piracy, ctx: Any) -> engine.Outcome:
+def apply_piracy(state: GameState, power: str, action: Piracy, ctx: RulesContext) -> engine.Outcome:
     f = the_fleet(state, action.fleet)
     state = state.with_unit(f.replace(mission=FleetMission.PIRACY, piracy_target=action.target, piracy_months=0))
     return engine.log(state, power, "naval.piracy", f"{power}: {f.id} goes on piracy against {action.target} (8.9)",
                       fleet=f.id, target=action.target)
 
 
-def verify_anti(state: GameState, power: str, action: AntiPiracy, ctx: Any) -> None:
+def verify_anti(state: GameState, power: str, action: AntiPiracy, ctx: RulesContext) -> None:
     f = _mission_fleet(state, power, action.fleet, ctx)
     if f.id in state.naval_moves and state.naval_moves[f.id].legs:
         raise IllegalAction(f"{f.id} has moved this phase; send it on a mission in a later naval phase (8.9)")
 
 
-def apply_anti(state: GameState, power: str, action: AntiPiracy, ctx: Any) -> engine.Outcome:
+def apply_anti(state: GameState, power: str, action: AntiPiracy, ctx: RulesContext) -> engine.Outcome:
     f = the_fleet(state, action.fleet)
     state = state.with_unit(f.replace(mission=FleetMission.ANTI_PIRACY, piracy_target=None, piracy_months=0))
     return engine.log(state, power, "naval.anti-piracy", f"{power}: {f.id} goes on anti-piracy duty (8.9)", fleet=f.id)
 
 
-def verify_end(state: GameState, power: str, action: EndMission, ctx: Any) -> None:
+def verify_end(state: GameState, power: str, action: EndMission, ctx: RulesContext) -> None:
     f = own_fleet(state, power, action.fleet, "call back")
     if f.mission is FleetMission.NONE:
         raise IllegalAction(f"{f.id} is on no piracy or anti-piracy mission; nothing to end (8.9)")
 
 
-def apply_end(state: GameState, power: str, action: EndMission, ctx: Any) -> engine.Outcome:
+def apply_end(state: GameState, power: str, action: EndMission, ctx: RulesContext) -> engine.Outcome:
     f = the_fleet(state, action.fleet)
     state = state.with_unit(f.replace(mission=FleetMission.NONE, piracy_target=None, piracy_months=0))
     return engine.log(state, power, "naval.end-mission", f"{power}: {f.id} comes back from its {f.mission} mission (8.9)",
@@ -323,30 +324,30 @@ def apply_end(state: GameState, power: str, action: EndMission, ctx: Any) -> eng
 # ----------------------------------------------------------------- candidates (engine.legal_actions)
 
 
-def _attack_candidates(state: GameState, power: str, ctx: Any) -> Iterator[NavalAttack]:
+def _attack_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[NavalAttack]:
     places = {graph.place_name(f.location) for f in candidates.own_fleets(state, power)
               if f.location.kind is not LocationKind.ABOARD}
     yield from (NavalAttack(p) for p in sorted(places))
 
 
-def _orders_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetOrders]:
+def _orders_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetOrders]:
     for fid, f in sorted(state.units.items()):
         if isinstance(f, Fleet) and f.location.kind is not LocationKind.POOL and relations.power_of(state, f.nation) == power:
             yield from (SetOrders(fid, intercept, evasion) for intercept in (False, True) for evasion in EVASION_ORDERS)
 
 
-def _piracy_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Piracy]:
+def _piracy_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Piracy]:
     if state.options.privateers:
         for f in candidates.own_fleets(state, power):
             yield from (Piracy(f.id, target) for target in candidates.other_powers(state, power))
 
 
-def _anti_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AntiPiracy]:
+def _anti_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[AntiPiracy]:
     if state.options.privateers:
         yield from (AntiPiracy(f.id) for f in candidates.own_fleets(state, power))
 
 
-def _end_candidates(state: GameState, power: str, ctx: Any) -> Iterator[EndMission]:
+def _end_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[EndMission]:
     yield from (EndMission(f.id) for f in candidates.own_fleets(state, power) if f.mission is not FleetMission.NONE)
 
 

@@ -457,6 +457,7 @@ def _step_pursuit(state: GameState, b: NavalBattle, ctx: RulesContext) -> Outcom
     for fid in _pursuit_eligible(state, b):
         if fid not in b.pursuit_asked:
             who = power_of(state, the_fleet(state, fid).nation)
+            assert who is not None  # a fleet of the victor's side: a power's
             return _ask(state, b, ctx, f"pursuit:{fid}", who, "naval.pursuit", ("pursue", "stay"), fleet=fid)
     return Outcome(_put(state, b.replace(step="resolve")))
 
@@ -774,6 +775,7 @@ def _apply(state: GameState, power: str, decision: PendingDecision, choice: str,
     elif kind == "naval.enter-port":
         if choice == "enter":
             moves = dict(b.moves)
+            assert b.victor is not None  # only a victor is asked to enter the port
             for f in _fleets(b, b.victor):
                 if the_fleet(state, f).ships.total > 0:
                     moves.setdefault(f, Location(LocationKind.PORT, b.location.site))

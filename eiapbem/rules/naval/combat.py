@@ -98,9 +98,9 @@ def political_points(victor: str, stacks: dict[str, NavalStack]) -> dict[str, in
     gain = POLITICAL_POINTS["naval-victor"].award(stacks[loser].fleets)
     loss = POLITICAL_POINTS["naval-loser"].award(stacks[loser].fleets)
     if stacks[victor].nelson:
-        gain += POLITICAL_POINTS["naval-victor-nelson"].points
+        gain += POLITICAL_POINTS["naval-victor-nelson"].fixed
     if stacks[loser].nelson:
-        loss += POLITICAL_POINTS["naval-loser-nelson"].points
+        loss += POLITICAL_POINTS["naval-loser-nelson"].fixed
     return {victor: gain, loser: loss}
 
 

@@ -12,6 +12,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations
 from eiapbem.rules.model import POOL, POWERS, Depot, Fleet, FleetMission, GameState, Location, LocationKind, NavalMove
 from eiapbem.rules.naval import battle as nb
+from eiapbem.rules.engine import RulesContext
 
 NELSON = nb.NELSON
 
@@ -43,16 +44,16 @@ def in_battle(state: GameState, fid: str) -> bool:
     return any(b.step != "done" and fid in b.attackers + b.defenders for b in state.naval_battles.values())
 
 
-def port_nation(state: GameState, ctx: Any, port: str) -> str:
+def port_nation(state: GameState, ctx: RulesContext, port: str) -> str:
     return control.port_holder(state, ctx, port)
 
 
-def port_power(state: GameState, ctx: Any, port: str) -> str | None:
+def port_power(state: GameState, ctx: RulesContext, port: str) -> str | None:
     """The major power holding ``port`` (13.5), or None for a neutral minor's port."""
     return relations.power_of(state, port_nation(state, ctx, port))
 
 
-def may_enter_port(state: GameState, ctx: Any, power: str, port: str, *, carrying: bool = False) -> str | None:
+def may_enter_port(state: GameState, ctx: RulesContext, power: str, port: str, *, carrying: bool = False) -> str | None:
     """Why ``power``'s fleets may not enter ``port`` (8.4.2, 000:1070), or None.
 
     A neutral minor's port (no major power acts for it, 6.1.1-6.1.2) is closed to the major powers' fleets
@@ -75,7 +76,7 @@ def may_enter_port(state: GameState, ctx: Any, power: str, port: str, *, carryin
             f"ask for access in the diplomacy phase")
 
 
-def may_stay_in_box(state: GameState, ctx: Any, power: str, port: str) -> str | None:
+def may_stay_in_box(state: GameState, ctx: RulesContext, power: str, port: str) -> str | None:
     """Why ``power``'s stack may not end its movement in ``port``'s blockade box (8.8, 000:1168; 8.4.2), or None."""
     nation = port_nation(state, ctx, port)
     if relations.at_war(state, power, nation):
@@ -87,7 +88,7 @@ def may_stay_in_box(state: GameState, ctx: Any, power: str, port: str) -> str | 
             f"so the stack may not stay in box:{port} (8.8, 000:1168); end the path elsewhere")
 
 
-def must_leave_box(state: GameState, ctx: Any, power: str, fleet: Fleet) -> bool:
+def must_leave_box(state: GameState, ctx: RulesContext, power: str, fleet: Fleet) -> bool:
     """8.8 (000:1170): a stack that began the naval phase in a box of a port whose holder it is not at war with leaves it
     (unless enemy fleets are in the box or port, which 8.4.2 lets it blockade)."""
     loc = fleet.location

@@ -15,15 +15,15 @@ lying in it:
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.rules import engine, relations
 from eiapbem.rules.model import Fleet, GameState, Location, LocationKind
 from eiapbem.rules.naval.battle import retreat_options, start_naval_battle
 from eiapbem.rules.naval.common import controller, hostile, in_battle, port_nation, powers_in_order
+from eiapbem.rules.engine import RulesContext
 
 
-def _stranded(state: GameState, ctx: Any) -> dict[tuple[str, str], list[str]]:
+def _stranded(state: GameState, ctx: RulesContext) -> dict[tuple[str, str], list[str]]:
     out: dict[tuple[str, str], list[str]] = {}
     for u in sorted(state.units.values(), key=lambda u: u.id):
         if not isinstance(u, Fleet) or u.location.kind is not LocationKind.PORT or in_battle(state, u.id):
@@ -34,7 +34,7 @@ def _stranded(state: GameState, ctx: Any) -> dict[tuple[str, str], list[str]]:
     return out
 
 
-def evacuate(state: GameState, ctx: Any) -> engine.Outcome:
+def evacuate(state: GameState, ctx: RulesContext) -> engine.Outcome:
     out = engine.Outcome(state)
     stranded = _stranded(state, ctx)
     for port, q in sorted(stranded, key=lambda k: (k[0], powers_in_order({k[1]}))):
@@ -63,7 +63,7 @@ def evacuate(state: GameState, ctx: Any) -> engine.Outcome:
     return out
 
 
-def lost_shipyards(state: GameState, ctx: Any) -> engine.Outcome:
+def lost_shipyards(state: GameState, ctx: RulesContext) -> engine.Outcome:
     """13.5.6 (000:2580-2582): ships being built in a port city an enemy now holds are destroyed.
 
     Checked with the evacuation, at the end of every land slot.  Ships are build orders until

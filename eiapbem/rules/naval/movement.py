@@ -65,6 +65,7 @@ from eiapbem.rules.naval.common import (
     warships,
 )
 from eiapbem.rules.naval.interception import interception_attempt
+from eiapbem.rules.engine import RulesContext
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
 
@@ -120,7 +121,7 @@ def _carries_corps(state: GameState, fleets: list[Fleet]) -> bool:
     return any(isinstance(u, Corps) and u.location in aboard for u in state.units.values())
 
 
-def plan_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> Plan:
+def plan_move(state: GameState, power: str, action: MoveFleet, ctx: RulesContext) -> Plan:
     m = ctx.map
     lead = own_fleet(state, power, action.fleet, "move")
     if state.movement_over:
@@ -187,7 +188,7 @@ def plan_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> Plan
     return Plan(tuple(fleets), here, tuple(steps), records)
 
 
-def verify_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> None:
+def verify_move(state: GameState, power: str, action: MoveFleet, ctx: RulesContext) -> None:
     plan_move(state, power, action, ctx)
 
 
@@ -212,7 +213,7 @@ def _beaten(state: GameState, fid: str) -> bool:
     return any(state.naval_battles[b].victor == "attacker" for b in rec.intercepted if b in state.naval_battles)
 
 
-def interceptors(state: GameState, ctx: Any, power: str, moving: tuple[Fleet, ...], sea: str) -> list[tuple[str, Location, list[Fleet], str]]:  # noqa: E501
+def interceptors(state: GameState, ctx: RulesContext, power: str, moving: tuple[Fleet, ...], sea: str) -> list[tuple[str, Location, list[Fleet], str]]:  # noqa: E501
     """The stacks that try to intercept ``moving`` entering ``sea``: (power, place, fleets, "same"/"adjacent"), in order."""
 
     m = ctx.map
@@ -278,7 +279,7 @@ def _place(state: GameState, fleets: tuple[Fleet, ...] | list[Fleet], loc: Locat
     return state
 
 
-def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> engine.Outcome:
+def apply_move(state: GameState, power: str, action: MoveFleet, ctx: RulesContext) -> engine.Outcome:
     plan = plan_move(state, power, action, ctx)
     fleets = plan.fleets
     ids = ", ".join(f.id for f in fleets)
@@ -365,7 +366,7 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: Any) -> eng
 # ----------------------------------------------------------------- show possible moves (4.1.2)
 
 
-def reach(state: GameState, ctx: Any, power: str, unit_id: str, *, stack: bool = False) -> UnitReach:
+def reach(state: GameState, ctx: RulesContext, power: str, unit_id: str, *, stack: bool = False) -> UnitReach:
     """Every place at sea (sea area, port, blockade box) ``unit_id`` can end a move in now (8.4), asked of
     ``plan_move`` path by path, as ``land.movement.reach`` does for a corps; ``allowance`` is the naval allowance.
     Raise ``IllegalAction`` when it cannot move at all."""
@@ -409,7 +410,7 @@ def reach(state: GameState, ctx: Any, power: str, unit_id: str, *, stack: bool =
     return UnitReach(unit_id, graph.place_name(here), graph.NAVAL_ALLOWANCE, spent_before, False, areas)
 
 
-def _move_candidates(state: GameState, power: str, ctx: Any) -> Iterator[MoveFleet]:
+def _move_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[MoveFleet]:
     """Each fleet's move to each place it can reach, by the cheapest path; and its stack's, when other fleets of
     the power wait in its place."""
     for fleet in candidates.own_fleets(state, power):

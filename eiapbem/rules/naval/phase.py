@@ -11,24 +11,26 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from eiapbem.rules import engine
 from eiapbem.rules.model import Fleet, GameState, Location, LocationKind, PendingDecision, Phase
 from eiapbem.rules.naval import attack, evacuation, graph, movement, transport
 from eiapbem.rules.naval.common import must_leave_box, record_of
+from eiapbem.rules.engine import RulesContext
 
-def _can_leave(state: GameState, ctx: Any, f: Fleet) -> bool:
+def _can_leave(state: GameState, ctx: RulesContext, f: Fleet) -> bool:
     """The fleet can sail out of its box this month (not held by the ice, 8.4.1, nor on a mission or in a combat)."""
     from eiapbem.rules.naval.movement import may_continue
 
     m = ctx.map
     if may_continue(state, f) is not None or graph.frozen(state, m, f.location):
         return False
-    return any(not graph.frozen(state, m, Location(LocationKind.SEA, s)) for s in m.area(f.location.site).port.seas)
+    port = m.area(f.location.site).port
+    assert port is not None  # a fleet in a blockade box stands at a port
+    return any(not graph.frozen(state, m, Location(LocationKind.SEA, s)) for s in port.seas)
 
 
-def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
     out = [f"attack the enemy fleets in {p} (8.4.4, 000:1086): 'eiapbem naval attack --place {p}'"
            for p in attack.ports_to_attack(state, power)]
     for f in sorted((u for u in state.units.values() if isinstance(u, Fleet)), key=lambda u: u.id):
@@ -38,18 +40,18 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
     return out
 
 
-def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def finish(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     """End of the slot: depots on fleets that a combat moved this month are lost (10.5.4).  The slot's
     movement is scratch the sequence forgets (``GameState.scratch``)."""
     moved = sorted({f for k, b in state.naval_battles.items() if k.startswith(f"{state.date}.") for f in b.moves})
     return transport.lose_fleet_depots(state, moved, "retreated or moved after a combat")
 
 
-def _evacuate(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def _evacuate(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     return evacuation.evacuate(state, ctx)  # 8.7: fleets in ports the enemy now holds
 
 
-def _lost_shipyards(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def _lost_shipyards(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     return evacuation.lost_shipyards(state, ctx)  # 13.5.6: ships building there
 
 

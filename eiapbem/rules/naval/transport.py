@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import candidates, control, engine, supply
@@ -55,6 +54,7 @@ from eiapbem.rules.model import (
 from eiapbem.rules.model.common import Slug
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.naval.common import controller, lose_fleet_depots, own_fleet  # noqa: F401 - lose_fleet_depots re-exported
+from eiapbem.rules.engine import RulesContext
 
 #: 8.6 (000:1128): counters that never go by sea.
 NOT_CARRIED = (CorpsType.GUERRILLA, CorpsType.COSSACK, CorpsType.FREIKORPS, CorpsType.INSURRECTION)
@@ -102,7 +102,7 @@ def need(corps: list[Corps]) -> tuple[int, int]:
     return 4 * cav + 2 * other, 4 * cav
 
 
-def verify_load(state: GameState, power: str, action: Load, ctx: Any) -> None:
+def verify_load(state: GameState, power: str, action: Load, ctx: RulesContext) -> None:
     from eiapbem.rules.naval.movement import may_continue
 
     fleet = own_fleet(state, power, action.fleet, "load")
@@ -131,14 +131,14 @@ def verify_load(state: GameState, power: str, action: Load, ctx: Any) -> None:
                             f"it holds {fleet.ships.describe()}; load fewer factors or use a bigger fleet")
 
 
-def apply_load(state: GameState, power: str, action: Load, ctx: Any) -> engine.Outcome:
+def apply_load(state: GameState, power: str, action: Load, ctx: RulesContext) -> engine.Outcome:
     corps = state.units[action.corps]
     state = state.with_unit(corps.replace(location=Location(LocationKind.ABOARD, action.fleet), besieging=False))
     return engine.log(state, power, "naval.load", f"{power}: {corps.id} boards {action.fleet} in {corps.location.site} (8.6)",
                       corps=corps.id, fleet=action.fleet)
 
 
-def landing_areas(state: GameState, ctx: Any, fleet: Fleet) -> tuple[str, ...]:
+def landing_areas(state: GameState, ctx: RulesContext, fleet: Fleet) -> tuple[str, ...]:
     """Where a corps aboard ``fleet`` may land (10.4.5, 000:1450)."""
     m = ctx.map
     loc = fleet.location
@@ -149,7 +149,7 @@ def landing_areas(state: GameState, ctx: Any, fleet: Fleet) -> tuple[str, ...]:
     return ()
 
 
-def verify_disembark(state: GameState, power: str, action: Disembark, ctx: Any) -> None:
+def verify_disembark(state: GameState, power: str, action: Disembark, ctx: RulesContext) -> None:
     corps = state.units.get(action.corps)
     if not isinstance(corps, Corps) or corps.location.kind is not LocationKind.ABOARD:
         raise IllegalAction(f"{action.corps} is not a corps carried by a fleet; only those disembark (10.4.5)")
@@ -181,7 +181,7 @@ def verify_disembark(state: GameState, power: str, action: Disembark, ctx: Any) 
         raise IllegalAction(f"{action.area} already holds {n} counters outside its city; 30 is the limit (10.4.2)")
 
 
-def apply_disembark(state: GameState, power: str, action: Disembark, ctx: Any) -> engine.Outcome:
+def apply_disembark(state: GameState, power: str, action: Disembark, ctx: RulesContext) -> engine.Outcome:
     corps = the_corps(state, action.corps)
     fleet = corps.location.site
     state = state.with_unit(corps.replace(location=Location(LocationKind.AREA, action.area)))
@@ -194,7 +194,7 @@ def apply_disembark(state: GameState, power: str, action: Disembark, ctx: Any) -
                       corps=corps.id, area=action.area)
 
 
-def destroy_aboard(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def destroy_aboard(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     """8.6.3 (000:1150): ``power``'s corps still aboard at the end of its land slot are destroyed; their leaders
     leave the map and may come back at a later reinforcement phase."""
     out = engine.Outcome(state)
@@ -231,7 +231,7 @@ def _fleet_depots_in(state: GameState, sea: str) -> list[str]:
     return sorted(out)
 
 
-def verify_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: Any) -> None:
+def verify_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: RulesContext) -> None:
     f = state.units.get(action.fleet)
     if not isinstance(f, Fleet) or f.nation != power:
         raise IllegalAction(f"{action.fleet} is not a fleet of {power}; a depot goes only on the power's own fleet (10.5.4, 000:1568)")
@@ -253,7 +253,7 @@ def verify_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: An
         raise IllegalAction(f"{power} has ${state.powers[power].treasury}; a depot costs ${DEPOT_COST} (10.3, 000:1304)")
 
 
-def apply_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: Any) -> engine.Outcome:
+def apply_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: RulesContext) -> engine.Outcome:
     did = free_counter(state, power)
     assert did is not None  # verified
     state = state.with_unit(state.units[did].replace(location=Location(LocationKind.ABOARD, action.fleet)))
@@ -266,14 +266,14 @@ def apply_fleet_depot(state: GameState, power: str, action: FleetDepot, ctx: Any
 # ----------------------------------------------------------------- candidates (engine.legal_actions)
 
 
-def _load_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Load]:
+def _load_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Load]:
     for fleet in candidates.own_fleets(state, power):
         if fleet.location.kind is LocationKind.PORT:
             port = fleet.location.site
             yield from (Load(fleet.id, c.id) for c in control.corps_at(state, port) if controller(state, c) == power)
 
 
-def _disembark_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Disembark]:
+def _disembark_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Disembark]:
     for _, corps in sorted(state.units.items()):
         if isinstance(corps, Corps) and corps.location.kind is LocationKind.ABOARD and controller(state, corps) == power:
             fleet = state.units.get(corps.location.site)
@@ -281,7 +281,7 @@ def _disembark_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Di
                 yield from (Disembark(corps.id, a) for a in landing_areas(state, ctx, fleet))
 
 
-def _fleet_depot_candidates(state: GameState, power: str, ctx: Any) -> Iterator[FleetDepot]:
+def _fleet_depot_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[FleetDepot]:
     yield from (FleetDepot(f.id) for f in candidates.own_fleets(state, power) if f.location.kind is LocationKind.SEA)
 
 

@@ -54,11 +54,12 @@ from eiapbem.rules.forces import (
     transfer_candidates,
 )
 from eiapbem.rules.placement import add_to_garrison, check_placement, place, pool_counter
+from eiapbem.rules.engine import RulesContext
 
 # ----------------------------------------------------------------- where factors may go
 
 
-def check_corps_takes(state: GameState, ctx: Any, power: str, corps: Corps, factors: Factors, *, at: Location | None = None) -> None:
+def check_corps_takes(state: GameState, ctx: RulesContext, power: str, corps: Corps, factors: Factors, *, at: Location | None = None) -> None:
     """Raise unless the reinforcement ``factors`` may be added to ``corps`` (7.2.2, 000:932-948).
 
     ``at`` is where a corps being placed will stand (it is still in the pool).
@@ -86,7 +87,7 @@ def check_corps_takes(state: GameState, ctx: Any, power: str, corps: Corps, fact
         )
 
 
-def check_garrison_takes(state: GameState, ctx: Any, power: str, nation: str, where: Location, factors: Factors) -> None:
+def check_garrison_takes(state: GameState, ctx: RulesContext, power: str, nation: str, where: Location, factors: Factors) -> None:
     """Raise unless reinforcement ``factors`` may form or join ``nation``'s garrison at ``where`` (7.2.2, 000:936-948)."""
     m = ctx.map
     area = where.site
@@ -152,7 +153,7 @@ class PlaceCorps(Record):
     artillery: NonNeg = 0
 
 
-def _place_corps_where(state: GameState, ctx: Any, power: str, a: PlaceCorps, corps: Corps) -> Location:
+def _place_corps_where(state: GameState, ctx: RulesContext, power: str, a: PlaceCorps, corps: Corps) -> Location:
     m = ctx.map
     if bool(a.area) == bool(a.with_corps):
         raise IllegalAction("name either a home city (--area) or a corps to stack with (--with-corps), not both or neither (7.2.1)")
@@ -179,7 +180,7 @@ def _place_corps_where(state: GameState, ctx: Any, power: str, a: PlaceCorps, co
     return Location(LocationKind.CITY, area)
 
 
-def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) -> None:
+def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: RulesContext) -> None:
     corps = pool_counter(state, power, a.corps, Corps, bought=True)
     where = _place_corps_where(state, ctx, power, a, corps)
     check_placement(state, ctx, power, a.corps, Corps, where, bought=True)  # room where it goes (10.4.2-10.4.3)
@@ -194,7 +195,7 @@ def _verify_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) -
     check_transfer(state, ctx, power, a.source, placed, f)
 
 
-def _apply_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: Any) -> engine.Outcome:
+def _apply_place_corps(state: GameState, power: str, a: PlaceCorps, ctx: RulesContext) -> engine.Outcome:
     corps = the_corps(state, a.corps)
     where = _place_corps_where(state, ctx, power, a, corps)
     f = factors_from(a)
@@ -232,7 +233,7 @@ class AddFactors(Record):
     artillery: NonNeg = 0
 
 
-def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: Any) -> None:
+def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesContext) -> None:
     corps = the_corps(state, a.corps)
     if corps.location.kind is LocationKind.POOL:
         raise IllegalAction(f"{corps.id} is in the counter pool; place it with place-corps first (7.2.1)")
@@ -244,7 +245,7 @@ def _verify_add_factors(state: GameState, power: str, a: AddFactors, ctx: Any) -
     check_corps_takes(state, ctx, power, corps, f)
 
 
-def _apply_add_factors(state: GameState, power: str, a: AddFactors, ctx: Any) -> engine.Outcome:
+def _apply_add_factors(state: GameState, power: str, a: AddFactors, ctx: RulesContext) -> engine.Outcome:
     corps = the_corps(state, a.corps)
     f = factors_from(a)
     state = take_factors(state, corps.nation, f)
@@ -270,7 +271,7 @@ class AddToGarrison(Record):
     militia: NonNeg = 0
 
 
-def _verify_add_garrison(state: GameState, power: str, a: AddToGarrison, ctx: Any) -> None:
+def _verify_add_garrison(state: GameState, power: str, a: AddToGarrison, ctx: RulesContext) -> None:
     nation = a.nation or power
     check_nation(state, power, nation)
     where = _place_location(a.at, a.area)
@@ -281,7 +282,7 @@ def _verify_add_garrison(state: GameState, power: str, a: AddToGarrison, ctx: An
     check_garrison_takes(state, ctx, power, nation, where, f)
 
 
-def _apply_add_garrison(state: GameState, power: str, a: AddToGarrison, ctx: Any) -> engine.Outcome:
+def _apply_add_garrison(state: GameState, power: str, a: AddToGarrison, ctx: RulesContext) -> engine.Outcome:
     nation = a.nation or power
     where = _place_location(a.at, a.area)
     f = Factors(infantry=a.infantry, militia=a.militia)
@@ -303,7 +304,7 @@ class ConvertToInfantry(Record):
     cavalry: NonNeg = 0
 
 
-def _verify_convert(state: GameState, power: str, a: ConvertToInfantry, ctx: Any) -> None:
+def _verify_convert(state: GameState, power: str, a: ConvertToInfantry, ctx: RulesContext) -> None:
     nation = a.nation or power
     check_nation(state, power, nation)
     f = Factors(guard=a.guard, cavalry=a.cavalry)
@@ -312,7 +313,7 @@ def _verify_convert(state: GameState, power: str, a: ConvertToInfantry, ctx: Any
     check_due(state, nation, f)
 
 
-def _apply_convert(state: GameState, power: str, a: ConvertToInfantry, ctx: Any) -> engine.Outcome:
+def _apply_convert(state: GameState, power: str, a: ConvertToInfantry, ctx: RulesContext) -> engine.Outcome:
     nation = a.nation or power
     f = Factors(guard=a.guard, cavalry=a.cavalry)
     state = take_factors(state, nation, f)
@@ -348,14 +349,14 @@ class TransferFactors(Record):
     artillery: NonNeg = 0
 
 
-def _verify_transfer(state: GameState, power: str, a: TransferFactors, ctx: Any) -> None:
+def _verify_transfer(state: GameState, power: str, a: TransferFactors, ctx: RulesContext) -> None:
     target = the_transfer_target(state, a.target)
     if isinstance(target, Corps) and target.location.kind is LocationKind.POOL:
         raise IllegalAction(f"{target.id} is in the counter pool; place it with place-corps (7.2.1)")
     check_transfer(state, ctx, power, a.source, target, factors_from(a))
 
 
-def _apply_transfer(state: GameState, power: str, a: TransferFactors, ctx: Any) -> engine.Outcome:
+def _apply_transfer(state: GameState, power: str, a: TransferFactors, ctx: RulesContext) -> engine.Outcome:
     f = factors_from(a)
     state, removed = move_factors(state, a.source, a.target, f)
     out = engine.log(state, power, "reinforcement.transfer-factors", f"{power} moves {f.describe()} from {a.source} to {a.target}",
@@ -376,7 +377,7 @@ class MoveCityRural(Record):
     to: str
 
 
-def _verify_move_city(state: GameState, power: str, a: MoveCityRural, ctx: Any) -> None:
+def _verify_move_city(state: GameState, power: str, a: MoveCityRural, ctx: RulesContext) -> None:
     m = ctx.map
     corps = the_corps(state, a.corps)
     own_unit(state, power, corps, "move")
@@ -403,7 +404,7 @@ def _verify_move_city(state: GameState, power: str, a: MoveCityRural, ctx: Any) 
         raise IllegalAction(f"the city of {area} already holds {inside} counters, the most it may (10.4.3, 000:1410)")
 
 
-def _apply_move_city(state: GameState, power: str, a: MoveCityRural, ctx: Any) -> engine.Outcome:
+def _apply_move_city(state: GameState, power: str, a: MoveCityRural, ctx: RulesContext) -> engine.Outcome:
     corps = the_corps(state, a.corps)
     kind = LocationKind.CITY if a.to == "city" else LocationKind.AREA
     state = state.with_unit(corps.replace(location=Location(kind, corps.location.site)))
@@ -427,7 +428,7 @@ class Demobilise(Record):
     militia: NonNeg = 0
 
 
-def _verify_demobilise(state: GameState, power: str, a: Demobilise, ctx: Any) -> None:
+def _verify_demobilise(state: GameState, power: str, a: Demobilise, ctx: RulesContext) -> None:
     g = state.units.get(a.garrison)
     if not isinstance(g, Garrison):
         raise IllegalAction(f"there is no garrison {a.garrison!r}", hint="garrison ids look like garrison:FR:city:paris")
@@ -439,7 +440,7 @@ def _verify_demobilise(state: GameState, power: str, a: Demobilise, ctx: Any) ->
         raise IllegalAction(f"{g.id} has {g.factors.describe()}, not {f.describe()}")
 
 
-def _apply_demobilise(state: GameState, power: str, a: Demobilise, ctx: Any) -> engine.Outcome:
+def _apply_demobilise(state: GameState, power: str, a: Demobilise, ctx: RulesContext) -> engine.Outcome:
     g = state.units[a.garrison]
     assert isinstance(g, Garrison)
     f = Factors(infantry=a.infantry, militia=a.militia)
@@ -455,7 +456,7 @@ def _nations(state: GameState, power: str) -> tuple[str, ...]:
     return (power,) + state.free_states(power)
 
 
-def _home_cities(state: GameState, ctx: Any, nation: str) -> list[str]:
+def _home_cities(state: GameState, ctx: RulesContext, nation: str) -> list[str]:
     m = ctx.map
     return [a for a in sorted(m.areas) if m.areas[a].city is not None and supply.is_home_area(state, m, a, nation)]
 
@@ -465,7 +466,7 @@ def _own_army(state: GameState, power: str, cls: type[Any]) -> list[Any]:
             and u.location.kind in (LocationKind.AREA, LocationKind.CITY)]
 
 
-def _place_corps_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PlaceCorps]:
+def _place_corps_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[PlaceCorps]:
     bought = [u for _, u in sorted(state.units.items()) if isinstance(u, Corps) and u.nation in _nations(state, power)
               and purchased(state, u)]
     corps_on_map = _own_army(state, power, Corps)
@@ -483,7 +484,7 @@ def _place_corps_candidates(state: GameState, power: str, ctx: Any) -> Iterator[
                         yield where.replace(source=source.id, **chosen)
 
 
-def _add_factors_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AddFactors]:
+def _add_factors_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[AddFactors]:
     for corps in _own_army(state, power, Corps):
         due = due_factors(state, corps.nation).to_obj()
         fit = candidates.room(corps_capacity(ctx, corps), corps.factors)
@@ -491,7 +492,7 @@ def _add_factors_candidates(state: GameState, power: str, ctx: Any) -> Iterator[
             yield AddFactors(corps.id, **chosen)
 
 
-def _add_garrison_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AddToGarrison]:
+def _add_garrison_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[AddToGarrison]:
     depots = sorted({u.location.site for u in state.units.values() if isinstance(u, Depot) and u.power == power
                      and u.location.kind is LocationKind.AREA})
     for nation in _nations(state, power):
@@ -503,23 +504,23 @@ def _add_garrison_candidates(state: GameState, power: str, ctx: Any) -> Iterator
                 yield from (AddToGarrison(a, name, "depot", **chosen) for a in depots)
 
 
-def _convert_candidates(state: GameState, power: str, ctx: Any) -> Iterator[ConvertToInfantry]:
+def _convert_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[ConvertToInfantry]:
     for nation in _nations(state, power):
         for chosen in candidates.counts(due_factors(state, nation).to_obj(), ("guard", "cavalry")):
             yield ConvertToInfantry("" if nation == power else nation, **chosen)
 
 
-def _transfer_candidates(state: GameState, power: str, ctx: Any) -> Iterator[TransferFactors]:
+def _transfer_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[TransferFactors]:
     for source, target, chosen in transfer_candidates(state, power, ctx):
         yield TransferFactors(source, target, **chosen)
 
 
-def _move_city_candidates(state: GameState, power: str, ctx: Any) -> Iterator[MoveCityRural]:
+def _move_city_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[MoveCityRural]:
     for corps in _own_army(state, power, Corps):
         yield MoveCityRural(corps.id, "rural" if corps.location.kind is LocationKind.CITY else "city")
 
 
-def _demobilise_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Demobilise]:
+def _demobilise_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[Demobilise]:
     for g in _own_army(state, power, Garrison):
         for chosen in candidates.counts(g.factors.to_obj(), candidates.GARRISON_FIELDS):
             yield Demobilise(g.id, **chosen)

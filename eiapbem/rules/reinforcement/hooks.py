@@ -20,13 +20,14 @@ from eiapbem.rules.reinforcement.army import check_corps_takes, check_garrison_t
 from eiapbem.rules.reinforcement.common import due_factors, purchased
 from eiapbem.rules.reinforcement.minors import finish_minor_setup
 from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS
+from eiapbem.rules.engine import RulesContext
 
 
 def _one(kind) -> Factors:
     return Factors().with_(kind, 1)
 
 
-def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) -> tuple[str, str] | None:
+def where_one_fits(state: GameState, ctx: RulesContext, power: str, nation: str, kind) -> tuple[str, str] | None:
     """A place where one factor of ``kind`` due to ``nation`` could go now, and the command that puts
     factors there (``{n}`` stands for the count), or ``None``."""
     m = ctx.map
@@ -69,7 +70,7 @@ def where_one_fits(state: GameState, ctx: Any, power: str, nation: str, kind) ->
     return None
 
 
-def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
+def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
     out: list[str] = []
     for nation in (power,) + state.free_states(power):
         due = due_factors(state, nation)
@@ -84,7 +85,7 @@ def obligations(state: GameState, power: str, ctx: Any) -> list[str]:
     return out
 
 
-def finish(state: GameState, power: str, ctx: Any) -> engine.Outcome:
+def finish(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     out = engine.Outcome(state)
     for nation in (power,) + state.free_states(power):
         lost = due_factors(out.state, nation)

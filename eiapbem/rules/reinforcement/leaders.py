@@ -22,6 +22,7 @@ from eiapbem.rules.model import Corps, GameState, Leader, LeaderStatus, Location
 from eiapbem.rules.model.base import Record
 from eiapbem.rules.forces import the_leader
 from eiapbem.rules.placement import attach_leader, check_leader
+from eiapbem.rules.engine import RulesContext
 
 
 def ready(state: GameState, leader: Leader) -> bool:
@@ -47,7 +48,7 @@ class AssignLeader(Record):
     unit: str
 
 
-def _verify_assign(state: GameState, power: str, a: AssignLeader, ctx: Any) -> None:
+def _verify_assign(state: GameState, power: str, a: AssignLeader, ctx: RulesContext) -> None:
     m = ctx.map
     lead, unit = check_leader(state, ctx, power, a.leader, a.unit)
     area = _unit_area(unit)
@@ -74,7 +75,7 @@ def _verify_assign(state: GameState, power: str, a: AssignLeader, ctx: Any) -> N
             raise IllegalAction(f"an enemy corps is in {area}; leaders are placed only where no enemy corps is (7.4, 000:986)")
 
 
-def _apply_assign(state: GameState, power: str, a: AssignLeader, ctx: Any) -> engine.Outcome:
+def _apply_assign(state: GameState, power: str, a: AssignLeader, ctx: RulesContext) -> engine.Outcome:
     lead = the_leader(state, a.leader)
     verb = "moves" if lead.status is LeaderStatus.ON_MAP else "places"
     state = attach_leader(state, lead, a.unit)
@@ -92,7 +93,7 @@ class RetireLeader(Record):
     leader: str
 
 
-def _verify_retire(state: GameState, power: str, a: RetireLeader, ctx: Any) -> None:
+def _verify_retire(state: GameState, power: str, a: RetireLeader, ctx: RulesContext) -> None:
     m = ctx.map
     lead = the_leader(state, a.leader)
     if lead.power != power or lead.loaned_to is not None:
@@ -110,7 +111,7 @@ def _verify_retire(state: GameState, power: str, a: RetireLeader, ctx: Any) -> N
                 )
 
 
-def _apply_retire(state: GameState, power: str, a: RetireLeader, ctx: Any) -> engine.Outcome:
+def _apply_retire(state: GameState, power: str, a: RetireLeader, ctx: RulesContext) -> engine.Outcome:
     lead = the_leader(state, a.leader)
     back = state.date.next()
     state = state.with_leader(lead.replace(status=LeaderStatus.INACTIVE, attached_to=None, returns=back))
@@ -121,14 +122,14 @@ def _apply_retire(state: GameState, power: str, a: RetireLeader, ctx: Any) -> en
 # ----------------------------------------------------------------- candidates (engine.legal_actions)
 
 
-def _assign_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AssignLeader]:
+def _assign_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[AssignLeader]:
     units = [u.id for u in candidates.own_corps(state, power) + candidates.own_fleets(state, power)]
     for lid, lead in sorted(state.leaders.items()):
         if lead.power == power or lead.loaned_to == power:
             yield from (AssignLeader(lid, u) for u in units)
 
 
-def _retire_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RetireLeader]:
+def _retire_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[RetireLeader]:
     for lid, lead in sorted(state.leaders.items()):
         if lead.power == power and lead.status is LeaderStatus.ON_MAP:
             yield RetireLeader(lid)

@@ -30,6 +30,7 @@ from eiapbem.rules.forces import (
     the_area,
 )
 from eiapbem.rules.placement import add_to_garrison, check_placement, place, pool_counter
+from eiapbem.rules.engine import RulesContext
 
 
 def the_minor(state: GameState, power: str, slug: str) -> MinorCountry:
@@ -43,7 +44,7 @@ def the_minor(state: GameState, power: str, slug: str) -> MinorCountry:
     return minor
 
 
-def _in_borders(state: GameState, ctx: Any, slug: str, area: str) -> None:
+def _in_borders(state: GameState, ctx: RulesContext, slug: str, area: str) -> None:
     the_area(ctx.map, area)
     if not supply.is_home_area(state, ctx.map, area, slug):
         raise IllegalAction(f"{area} is not within {slug}'s borders; its forces set up only there (7.3, 000:972)")
@@ -75,7 +76,7 @@ class SetUpMinorCorps(Record):
     artillery: NonNeg = 0
 
 
-def _verify_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: Any) -> None:
+def _verify_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: RulesContext) -> None:
     minor = the_minor(state, power, a.minor)
     corps = pool_counter(state, power, a.corps, Corps, nation=a.minor)
     _in_borders(state, ctx, a.minor, a.area)
@@ -92,7 +93,7 @@ def _corps_place(a: SetUpMinorCorps) -> Location:
     return Location(LocationKind.CITY if a.in_city else LocationKind.AREA, a.area)
 
 
-def _apply_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: Any) -> engine.Outcome:
+def _apply_minor_corps(state: GameState, power: str, a: SetUpMinorCorps, ctx: RulesContext) -> engine.Outcome:
     minor = state.minors[a.minor]
     corps = state.units[a.corps]
     f = factors_from(a)
@@ -117,7 +118,7 @@ class SetUpMinorGarrison(Record):
     militia: NonNeg = 0
 
 
-def _verify_minor_garrison(state: GameState, power: str, a: SetUpMinorGarrison, ctx: Any) -> None:
+def _verify_minor_garrison(state: GameState, power: str, a: SetUpMinorGarrison, ctx: RulesContext) -> None:
     minor = the_minor(state, power, a.minor)
     _in_borders(state, ctx, a.minor, a.area)
     if ctx.map.area(a.area).city is None:
@@ -129,7 +130,7 @@ def _verify_minor_garrison(state: GameState, power: str, a: SetUpMinorGarrison, 
     check_garrison_room(state, ctx.map, a.area, f)
 
 
-def _apply_minor_garrison(state: GameState, power: str, a: SetUpMinorGarrison, ctx: Any) -> engine.Outcome:
+def _apply_minor_garrison(state: GameState, power: str, a: SetUpMinorGarrison, ctx: RulesContext) -> engine.Outcome:
     minor = state.minors[a.minor]
     f = Factors(infantry=a.infantry, militia=a.militia)
     state = state.with_minor(a.minor, minor.replace(stored_factors=(minor.stored_factors - f)))
@@ -156,7 +157,7 @@ class SetUpMinorFleet(Record):
     transport: NonNeg = 0
 
 
-def _verify_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: Any) -> None:
+def _verify_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: RulesContext) -> None:
     minor = the_minor(state, power, a.minor)
     fleet = pool_counter(state, power, a.fleet, Fleet, nation=a.minor)
     _in_borders(state, ctx, a.minor, a.port)
@@ -176,7 +177,7 @@ def _fleet_place(a: SetUpMinorFleet) -> Location:
     return Location(LocationKind.SEA, a.sea) if a.sea else Location(LocationKind.PORT, a.port)
 
 
-def _apply_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: Any) -> engine.Outcome:
+def _apply_minor_fleet(state: GameState, power: str, a: SetUpMinorFleet, ctx: RulesContext) -> engine.Outcome:
     minor = state.minors[a.minor]
     fleet = state.units[a.fleet]
     ships = ships_from(a)
@@ -204,7 +205,7 @@ def _setting_up(state: GameState, power: str) -> list[str]:
     return [slug for slug, m in state.minors.items() if m.controller == power and m.setup_due]
 
 
-def _borders(state: GameState, ctx: Any, slug: str) -> list[str]:
+def _borders(state: GameState, ctx: RulesContext, slug: str) -> list[str]:
     m = ctx.map
     return [a for a in sorted(m.areas) if supply.is_home_area(state, m, a, slug)]
 
@@ -213,7 +214,7 @@ def _pool_of(state: GameState, slug: str, cls: type[Any]) -> list[Any]:
     return [u for _, u in sorted(state.units.items()) if isinstance(u, cls) and u.nation == slug and u.location == POOL]
 
 
-def _minor_corps_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetUpMinorCorps]:
+def _minor_corps_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetUpMinorCorps]:
     for slug in _setting_up(state, power):
         stored = state.minors[slug].stored_factors.to_obj()
         areas = _borders(state, ctx, slug)
@@ -226,22 +227,22 @@ def _minor_corps_candidates(state: GameState, power: str, ctx: Any) -> Iterator[
                         yield SetUpMinorCorps(slug, corps.id, a, True, **chosen)
 
 
-def _minor_garrison_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetUpMinorGarrison]:
+def _minor_garrison_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetUpMinorGarrison]:
     for slug in _setting_up(state, power):
         cities = [a for a in _borders(state, ctx, slug) if ctx.map.areas[a].city is not None]
         for chosen in candidates.counts(state.minors[slug].stored_factors.to_obj(), candidates.GARRISON_FIELDS):
             yield from (SetUpMinorGarrison(slug, a, **chosen) for a in cities)
 
 
-def _minor_fleet_candidates(state: GameState, power: str, ctx: Any) -> Iterator[SetUpMinorFleet]:
+def _minor_fleet_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetUpMinorFleet]:
     for slug in _setting_up(state, power):
-        ports = [a for a in _borders(state, ctx, slug) if ctx.map.areas[a].port is not None]
+        ports = [(a, port) for a in _borders(state, ctx, slug) if (port := ctx.map.areas[a].port) is not None]
         for fleet in _pool_of(state, slug, Fleet):
             fit = candidates.room(fleet_capacity(ctx, fleet), fleet.ships)
             for chosen in candidates.counts(state.minors[slug].stored_ships.to_obj(), candidates.SHIP_FIELDS, fit):
-                for p in ports:
+                for p, port in ports:
                     yield SetUpMinorFleet(slug, fleet.id, p, "", **chosen)
-                    yield from (SetUpMinorFleet(slug, fleet.id, p, sea, **chosen) for sea in ctx.map.areas[p].port.seas)
+                    yield from (SetUpMinorFleet(slug, fleet.id, p, sea, **chosen) for sea in port.seas)
 
 
 ACTIONS = (

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import candidates, control, engine, supply
@@ -32,9 +31,10 @@ from eiapbem.rules.forces import (
     the_fleet,
 )
 from eiapbem.rules.placement import place, pool_counter
+from eiapbem.rules.engine import RulesContext
 
 
-def _home_port(state: GameState, ctx: Any, power: str, nation: str, port: str, *, conquered_ok: bool) -> None:
+def _home_port(state: GameState, ctx: RulesContext, power: str, nation: str, port: str, *, conquered_ok: bool) -> None:
     """Raise unless ``port`` is a port held by ``power`` in ``nation``'s home (or a conquered minor, if allowed)."""
     m = ctx.map
     a = the_area(m, port)
@@ -73,7 +73,7 @@ class PlaceFleet(Record):
     transport: NonNeg = 0
 
 
-def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: Any) -> None:
+def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesContext) -> None:
     fleet = pool_counter(state, power, a.fleet, Fleet, bought=True)
     _home_port(state, ctx, power, fleet.nation, a.port, conquered_ok=False)
     ships = ships_from(a)
@@ -89,7 +89,7 @@ def _verify_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: Any) -
     check_holds(ctx, fleet, ships)
 
 
-def _apply_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: Any) -> engine.Outcome:
+def _apply_place_fleet(state: GameState, power: str, a: PlaceFleet, ctx: RulesContext) -> engine.Outcome:
     fleet = the_fleet(state, a.fleet)
     ships = ships_from(a)
     here = Location(LocationKind.PORT, a.port)
@@ -122,7 +122,7 @@ class AddShips(Record):
     transport: NonNeg = 0
 
 
-def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: Any) -> None:
+def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContext) -> None:
     fleet = the_fleet(state, a.fleet)
     own_unit(state, power, fleet, "reinforce")
     if fleet.location.kind is not LocationKind.PORT:
@@ -138,7 +138,7 @@ def _verify_add_ships(state: GameState, power: str, a: AddShips, ctx: Any) -> No
     check_holds(ctx, fleet, ships)
 
 
-def _apply_add_ships(state: GameState, power: str, a: AddShips, ctx: Any) -> engine.Outcome:
+def _apply_add_ships(state: GameState, power: str, a: AddShips, ctx: RulesContext) -> engine.Outcome:
     fleet = the_fleet(state, a.fleet)
     ships = ships_from(a)
     state = take_ships(state, fleet.nation, fleet.location.site, ships)
@@ -210,14 +210,14 @@ class TransferShips(Record):
     transport: NonNeg = 0
 
 
-def _verify_transfer_ships(state: GameState, power: str, a: TransferShips, ctx: Any) -> None:
+def _verify_transfer_ships(state: GameState, power: str, a: TransferShips, ctx: RulesContext) -> None:
     target = the_fleet(state, a.target)
     ships = ships_from(a)
     _check_ship_transfer(state, power, a.source, target, ships)
     check_holds(ctx, target, ships)
 
 
-def _apply_transfer_ships(state: GameState, power: str, a: TransferShips, ctx: Any) -> engine.Outcome:
+def _apply_transfer_ships(state: GameState, power: str, a: TransferShips, ctx: RulesContext) -> engine.Outcome:
     ships = ships_from(a)
     state, removed = _move_ships(state, a.source, a.target, ships)
     out = engine.log(state, power, "reinforcement.transfer-ships", f"{power} moves {ships.describe()} from {a.source} to {a.target}",
@@ -233,7 +233,7 @@ def _own_fleets(state: GameState, power: str) -> list[Fleet]:
             and u.nation in (power,) + state.free_states(power)]
 
 
-def _place_fleet_candidates(state: GameState, power: str, ctx: Any) -> Iterator[PlaceFleet]:
+def _place_fleet_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[PlaceFleet]:
     m = ctx.map
     fleets = _own_fleets(state, power)
     for fleet in [u for _, u in sorted(state.units.items()) if isinstance(u, Fleet) and purchased(state, u)
@@ -248,7 +248,7 @@ def _place_fleet_candidates(state: GameState, power: str, ctx: Any) -> Iterator[
                     yield PlaceFleet(fleet.id, port, source.id, **chosen)
 
 
-def _add_ships_candidates(state: GameState, power: str, ctx: Any) -> Iterator[AddShips]:
+def _add_ships_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[AddShips]:
     for fleet in _own_fleets(state, power):
         if fleet.location.kind is LocationKind.PORT:
             due = due_ships(state, fleet.nation, fleet.location.site).to_obj()
@@ -256,7 +256,7 @@ def _add_ships_candidates(state: GameState, power: str, ctx: Any) -> Iterator[Ad
                 yield AddShips(fleet.id, **chosen)
 
 
-def _transfer_ships_candidates(state: GameState, power: str, ctx: Any) -> Iterator[TransferShips]:
+def _transfer_ships_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[TransferShips]:
     fleets = _own_fleets(state, power)
     for source in fleets:
         for target in fleets:

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
-from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, LeaderStatus, LocationKind
+from eiapbem.rules.model import POWERS, Corps, Fleet, GameState, Leader, LeaderStatus, LocationKind
 from eiapbem.rules.model.base import Range, Record
 from eiapbem.rules.loans import repatriate_attacked_corps, revert_fleets_on_attack, revert_on_entry  # noqa: F401  (re-exported)
+from eiapbem.rules.engine import RulesContext
 
 Position = Annotated[int, Range(1, 7)]
 
@@ -40,14 +41,14 @@ class ChangeOrder(Record):
     position: Position
 
 
-def _verify_change_order(state: GameState, power: str, a: ChangeOrder, ctx: Any) -> None:
+def _verify_change_order(state: GameState, power: str, a: ChangeOrder, ctx: RulesContext) -> None:
     if power not in MOVABLE:
         raise IllegalAction(
             f"only Great Britain (naval phase) and France (land phase) may change their move order, not {power} (7.5, 000:998)"
         )
 
 
-def _apply_change_order(state: GameState, power: str, a: ChangeOrder, ctx: Any) -> engine.Outcome:
+def _apply_change_order(state: GameState, power: str, a: ChangeOrder, ctx: RulesContext) -> engine.Outcome:
     field = "gb_naval_position" if power == "GB" else "fr_land_position"
     state = state.replace(move_order=state.move_order.replace(**{field: a.position}))
     return engine.log(state, power, "reinforcement.change-order",
@@ -58,7 +59,7 @@ def _apply_change_order(state: GameState, power: str, a: ChangeOrder, ctx: Any) 
 # ----------------------------------------------------------------- 7.6 loans
 
 
-def _lendable(state: GameState, power: str, uid: str) -> Corps | Fleet | Any:
+def _lendable(state: GameState, power: str, uid: str) -> Corps | Fleet | Leader:
     if uid.startswith("leader:"):
         lead = state.leaders.get(uid)
         if lead is None:
@@ -91,7 +92,7 @@ class LendUnit(Record):
     ally: str
 
 
-def _verify_lend(state: GameState, power: str, a: LendUnit, ctx: Any) -> None:
+def _verify_lend(state: GameState, power: str, a: LendUnit, ctx: RulesContext) -> None:
     if a.ally not in POWERS or a.ally == power:
         raise IllegalAction(f"{a.ally!r} is not another major power")
     if a.ally not in relations.allies(state, power):
@@ -101,9 +102,9 @@ def _verify_lend(state: GameState, power: str, a: LendUnit, ctx: Any) -> None:
         raise IllegalAction(f"{a.unit} is already loaned to {u.loaned_to}")
 
 
-def _apply_lend(state: GameState, power: str, a: LendUnit, ctx: Any) -> engine.Outcome:
+def _apply_lend(state: GameState, power: str, a: LendUnit, ctx: RulesContext) -> engine.Outcome:
     u = _lendable(state, power, a.unit)
-    state = state.with_leader(u.replace(loaned_to=a.ally)) if a.unit.startswith("leader:") else state.with_unit(u.replace(loaned_to=a.ally))
+    state = state.with_leader(u.replace(loaned_to=a.ally)) if isinstance(u, Leader) else state.with_unit(u.replace(loaned_to=a.ally))
     return engine.log(state, power, "reinforcement.lend-unit", f"{power} lends {a.unit} to {a.ally} for the rest of the month",
                       unit=a.unit, ally=a.ally)
 
@@ -119,15 +120,15 @@ class RecallUnit(Record):
     unit: str
 
 
-def _verify_recall(state: GameState, power: str, a: RecallUnit, ctx: Any) -> None:
+def _verify_recall(state: GameState, power: str, a: RecallUnit, ctx: RulesContext) -> None:
     u = _lendable(state, power, a.unit)
     if u.loaned_to is None:
         raise IllegalAction(f"{a.unit} is not on loan")
 
 
-def _apply_recall(state: GameState, power: str, a: RecallUnit, ctx: Any) -> engine.Outcome:
+def _apply_recall(state: GameState, power: str, a: RecallUnit, ctx: RulesContext) -> engine.Outcome:
     u = _lendable(state, power, a.unit)
-    state = state.with_leader(u.replace(loaned_to=None)) if a.unit.startswith("leader:") else state.with_unit(u.replace(loaned_to=None))
+    state = state.with_leader(u.replace(loaned_to=None)) if isinstance(u, Leader) else state.with_unit(u.replace(loaned_to=None))
     return engine.log(state, power, "reinforcement.recall-unit", f"{power} takes back {a.unit} from {u.loaned_to}", unit=a.unit)
 
 
@@ -140,7 +141,7 @@ def _apply_recall(state: GameState, power: str, a: RecallUnit, ctx: Any) -> engi
 # ----------------------------------------------------------------- candidates (engine.legal_actions)
 
 
-def _change_order_candidates(state: GameState, power: str, ctx: Any) -> Iterator[ChangeOrder]:
+def _change_order_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[ChangeOrder]:
     if power in MOVABLE:
         yield from (ChangeOrder(n) for n in range(1, len(POWERS) + 1))
 
@@ -152,14 +153,14 @@ def _loanable(state: GameState, power: str) -> list[str]:
                     and lead.status is LeaderStatus.ON_MAP]
 
 
-def _lend_candidates(state: GameState, power: str, ctx: Any) -> Iterator[LendUnit]:
+def _lend_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[LendUnit]:
     allies = relations.allies(state, power)
     if allies:
         for uid in _loanable(state, power):
             yield from (LendUnit(uid, ally) for ally in allies)
 
 
-def _recall_candidates(state: GameState, power: str, ctx: Any) -> Iterator[RecallUnit]:
+def _recall_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[RecallUnit]:
     for uid in _loanable(state, power):
         if _lendable(state, power, uid).loaned_to is not None:
             yield RecallUnit(uid)

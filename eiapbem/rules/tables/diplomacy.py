@@ -487,6 +487,13 @@ class PoliticalPoints:
     cap: int | None = None
     variable: str | None = None
 
+    @property
+    def fixed(self) -> int:
+        """The points of a line whose award is a fixed number (``BadData`` for one computed by another rule)."""
+        if self.points is None:
+            raise BadData(f"political points for {self.id!r} are computed by {self.variable}, not fixed")
+        return self.points
+
     def award(self, count: int = 1) -> int:
         """The points for ``count`` items: ceil(count * points / divisor), within the cap."""
         if self.points is None:
