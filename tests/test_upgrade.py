@@ -69,7 +69,8 @@ def test_the_host_moves_the_game_on_and_every_folder_follows_with_one_file(base,
     auditkit.play_slot(root, ids)  # the game plays on under the new release
     auditkit.play_slot(root, ids)
     assert len(set(auditkit.hashes(root, ids).values())) == 1
-    assert audit.run(home_of(root, "TU"), GAME, ids["TU"]).verified
+    res = audit.run(home_of(root, "TU"), GAME, ids["TU"])
+    assert res.verified, (res.first, res.notes)
 
 
 def test_an_older_release_is_told_what_to_install_and_the_file_waits(base, tmp_path, monkeypatch):

@@ -334,15 +334,19 @@ def _older_save(home: Path, game: str, saved: SaveContents, local: dict) -> Poin
 
 def _monthly(home: Path, game: str, me: keys.Identity, local: dict, passed: set) -> Point | None:
     """The host's monthly saves (000:216) must hold states the replay passed through."""
+    from eiapbem.client import upgrade
     f = GameFolders(home)
     prefix = f"{game}_monthly_"
     for p in sorted(f.save.glob(prefix + "*.sav")) if f.save.is_dir() else []:
         try:
             sav, dat = atomic.read_save_pair(p)
             c = files.open_save(sav, dat, me, p.name, local, savegame.parts(f, game))
-            st = GameData.from_obj(c.game, p.name).state
+            data = GameData.from_obj(c.game, p.name)
+            st = data.state
         except EiaError as err:
             return Point(p.name, p.name[len(prefix):-len(".sav")], "host", f"the monthly save does not open: {err}")
+        if dict(data.meta.versions) != upgrade.mine():
+            continue  # kept before the game moved to this release: its files are not replayed here either
         if st.state_hash() not in passed:
             return Point(p.name, _slot_of(st), "host", "the monthly save holds a state the game's files never reach")
     return None
