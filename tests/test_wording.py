@@ -54,7 +54,14 @@ def test_the_reinforcement_to_do_line_names_the_command_that_places_the_factors(
                                                    factors=Factors(infantry=14)))
     s = _due(s, "FR", "infantry", 2)
     (line,) = engine.unmet_obligations(s, "FR", ctx)
-    assert "'eiapbem reinforce add-factors --corps corps:FR:I --infantry 2'" in line, line
+    # The corps holds one more only: the hint names the count it takes, so the command is accepted as written
+    # (it named all that was due, "--infantry 2", which add-factors then refused: 7.2.2, 000:932).
+    assert ("(room for 1 at corps:FR:I, the rest elsewhere): 'eiapbem reinforce add-factors --corps corps:FR:I "
+            "--infantry 1'") in line, line
+    roomy = s.with_unit(s.units["corps:FR:I"].replace(factors=Factors(infantry=10)))
+    (line2,) = engine.unmet_obligations(roomy, "FR", ctx)
+    assert "(room for all at corps:FR:I): 'eiapbem reinforce add-factors --corps corps:FR:I --infantry 2'" in line2
+    engine.verify_action(roomy, "FR", army.AddFactors(corps="corps:FR:I", infantry=2), ctx)
     # The corps full, the garrison of a home city is named with its own command.
     s = engine.apply_action(s, "FR", army.AddFactors(corps="corps:FR:I", infantry=1), ctx).state
     (line,) = engine.unmet_obligations(s, "FR", ctx)

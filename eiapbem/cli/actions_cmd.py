@@ -149,7 +149,7 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
             else:
                 click.echo(f"{s.power}: {name} {_describe(action)} accepted ({n} order{'s' if n != 1 else ''} so far in "
                            "this phase; 'eiapbem end-phase' sends them)")
-            for line in peace_terms_words(action, s.power):
+            for line in peace_terms_words(action, s.power) + call_words(s.state, action, s.power):
                 click.echo(line)
         from eiapbem.client.status import answer_hint, to_do
 
@@ -174,6 +174,32 @@ def host_act_command(spec: engine.HostActSpec, run: Callable[..., None]) -> clic
         run(_make(cls, build, values), **common)
 
     return click.Command(name, callback=callback, params=params, help=spec.summary, short_help=spec.summary)
+
+
+def call_words(state: Any, action: Any, power: str) -> list[str]:
+    """What a call to allies or an answer to calls does not do now (6.3, 000:640): it acts on a war declared in
+    a diplomacy phase, so a war that began earlier is not one it answers, and an ally already at war with the enemy
+    is not called. The order is still taken: it stands for a later war."""
+    from eiapbem.core.powers import POWER_NAMES
+    from eiapbem.rules import relations
+
+    kind = getattr(action, "KIND", "")
+    if kind not in ("diplomacy.call-allies", "diplomacy.answer-calls") or not action.ally:
+        return []
+    enemy = action.enemy
+    out = []
+    at_war = [power] if kind == "diplomacy.call-allies" else list(action.ally)
+    for p in at_war:
+        war = relations.war_with(state, p, enemy)
+        if war is not None and war.since < state.date:
+            out.append(f"this does nothing for the war of {POWER_NAMES[p]} with {POWER_NAMES[enemy]}, which began in "
+                       f"{war.since.name}: allies are called only into a war declared in a diplomacy phase (6.3); the "
+                       "order stands for a later war")
+    if kind == "diplomacy.call-allies":
+        for q in action.ally:
+            if relations.war_with(state, q, enemy) is not None:
+                out.append(f"{POWER_NAMES[q]} is already at war with {POWER_NAMES[enemy]}: a call does nothing there (6.3)")
+    return out
 
 
 def peace_terms_words(action: Any, power: str) -> list[str]:

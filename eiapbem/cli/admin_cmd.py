@@ -85,8 +85,13 @@ def _counts(items: tuple[str, ...], cls: Any) -> Any:
     return cls(**vals)
 
 
-def _done(s: Session, path: Path) -> None:
-    click.echo(f"admin file commout/{path.name} (+ .eml draft to every player); log: {s.journal(1)[-1].text}")
+def _done(s: Session, path: Path, slot: str | None = None) -> None:
+    """The admin file written and the act's own log line: the host's last one, not a line of a computer slot
+    played after it (an ai-play's next computer power logs its own turn); ``slot`` is the slot the act was
+    given in (the log tags an ai-play's line with the slot that follows the turn it played)."""
+    own = next((e for e in reversed(s.journal()) if e.author == "host"), None)
+    log = f"[{slot or own.slot}] (host) {own.text}" if own is not None else "nothing"
+    click.echo(f"admin file commout/{path.name} (+ .eml draft to every player); log: {log}")
 
 
 def register(cli: click.Group) -> None:
@@ -201,7 +206,8 @@ def register(cli: click.Group) -> None:
     def ai_play(level: str, game: str | None, password: str | None) -> None:
         """The computer plays the current player's turn (manual: Quick play turn with AI, 000:202)."""
         s = open_host(game, password)
-        _done(s, admin.ai_play(s, level))
+        slot = s.state.slot.key(s.state.date) if s.state.slot is not None else None
+        _done(s, admin.ai_play(s, level), slot)
 
     @admin_group.command("house-rules")
     @click.argument("ladder")

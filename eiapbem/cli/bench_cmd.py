@@ -27,6 +27,16 @@ def register(cli: click.Group) -> None:
             click.echo(f"{r.what.ljust(width)}  {r.size:>10}  {r.seal_ms:>9.2f}  {r.open_ms:>9.2f}  {r.verify_ms:>9.2f}")
         click.echo(f"password KDF (scrypt logn={logn}, r={crypto.STRONG_R}, p={crypto.STRONG_P}): {kdf_ms:.1f} ms")
         click.echo("open = parse + chain checks + signature + decrypt + decode; the identity row's seal and open include one KDF each")
+        from eiapbem.client import bench_battle
+
+        click.echo("")
+        battle = bench_battle.run()
+        width = max(len(r.what) for r in battle)
+        click.echo(f"{'a battle by battle files between two folders'.ljust(width)}  {'bytes':>10}  {'write ms':>9}  {'load ms':>9}")
+        for b in battle:
+            wrote = f"{b.write_ms:.1f}" if b.write_ms is not None else "-"
+            click.echo(f"{b.what.ljust(width)}  {b.size:>10}  {wrote.rjust(9)}  {f'{b.load_ms:.1f}'.rjust(9)}")
+        click.echo("load = 'eiapbem load' in the receiving folder (its session opening included); key files use weak scrypt")
 
     from .campaign_cmd import register_bench
 
@@ -76,3 +86,7 @@ def register(cli: click.Group) -> None:
         for f in figures:
             click.echo(f"{f.what.ljust(width)}  {f.seconds * 1000:>8.1f} ms  ({f.seconds / bare:.1f}x the bare start)")
         click.echo(f"best of {repeat} runs each; the machine's load changes every figure alike")
+        if not clibench.bytecode_cached():
+            click.echo("eiapbem's modules have no compiled bytecode here (PYTHONDONTWRITEBYTECODE or a read-only "
+                       "folder): every fresh process above compiled them from source, which an installed package does "
+                       "not ('python -m compileall' on the package removes that cost)")

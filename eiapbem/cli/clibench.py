@@ -30,6 +30,18 @@ class Figure:
     seconds: float
 
 
+def bytecode_cached() -> bool:
+    """Whether a fresh process finds eiapbem's compiled bytecode (else each one compiles every module it imports)."""
+    import importlib.util
+
+    import eiapbem.rules.engine as probe
+
+    try:
+        return Path(importlib.util.cache_from_source(probe.__file__)).is_file()
+    except (NotImplementedError, ValueError):
+        return False
+
+
 def _proc(args: list[str], env: dict | None = None, cwd: Path | None = None) -> None:
     subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env, cwd=cwd)
 

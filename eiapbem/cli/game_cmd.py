@@ -237,6 +237,10 @@ def register(cli: click.Group) -> None:
             click.echo(f"ignored {len(rep.obsolete)} obsolete file(s) made before the host's last backup (4.2.8)")
         for name, why in rep.refused:
             click.echo(f"eiapbem: refused {name}: {why}", err=True)
+        from eiapbem.client import inbox
+
+        for line in inbox.ignored(s.folders, s.game, s.local):
+            click.echo(f"left alone: {line}")
         if not rep.loaded and not rep.refused and not rep.obsolete:
             seen = [f for f in s.folders.incoming(s.game) if f.suffix == ".pbm" and (f.parent / "done" / f.name).exists()]
             click.echo("no new files in commin/" + (f" ({len(seen)} file(s) there were loaded before: their copies are in "
@@ -275,13 +279,24 @@ def register(cli: click.Group) -> None:
             click.echo(f"[{e.slot}] {text}" if e.author != "host" else f"[{e.slot}] (host) {text}")
 
     @cli.command("end-phase")
+    @click.option("--yes", is_flag=True, help="End the slot without asking, even when corps left aboard are destroyed (8.6.3).")
     @game_options
-    def end_phase(game: str | None, power: str | None, password: str | None) -> None:
+    def end_phase(yes: bool, game: str | None, power: str | None, password: str | None) -> None:
         """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
-        from eiapbem.client.status import status_lines
+        from eiapbem.client.status import lost_at_end, status_lines
         from eiapbem.core.errors import IllegalAction
 
         s = open_session(game, power, password)
+        lost = [c.id for c in lost_at_end(s.current(), s.power)]
+        if lost and not yes:
+            what = f"{', '.join(lost)} {'is' if len(lost) == 1 else 'are'} still aboard and would be destroyed (8.6.3)"
+            try:
+                go = click.confirm(f"{what}; end the slot anyway?", default=False)
+            except click.Abort:
+                go = False
+            if not go:
+                raise IllegalAction(f"nothing ended: {what}", hint="disembark with 'eiapbem land disembark --corps ID "
+                                    "--area AREA', or run 'eiapbem end-phase --yes' to end the slot anyway")
         try:
             path = s.end_phase()
         except IllegalAction as err:

@@ -272,8 +272,15 @@ def check_phase(spec: Any, state: Any) -> None:
     slot = state.slot
     if slot is None or slot.phase in spec.phases:
         return
+    name = command_name(spec.cls)
+    if getattr(spec.cls, "ANY_PHASE", False):
+        where = ", ".join(str(p) for p in spec.phases[:-1]) + f" or {spec.phases[-1]}"
+        raise IllegalAction(f"'eiapbem {name}' is taken in one of your own slots of the {where} phase; the game is "
+                            f"in the {slot.phase} phase of {state.date.name}, whose slot takes only its own orders",
+                            hint=f"run 'eiapbem {name}' again in your next such slot ('eiapbem status' says whose "
+                                 "turn it is); a setting made there counts from the next phase it names")
     group, now = PHASE_COMMANDS[spec.phases[0].value], PHASE_COMMANDS[slot.phase.value]
-    raise IllegalAction(f"'eiapbem {group} {command_name(spec.cls)}' is an order of the {spec.phases[0]} phase; "
+    raise IllegalAction(f"'eiapbem {group} {name}' is an order of the {spec.phases[0]} phase; "
                         f"the game is in the {slot.phase} phase of {state.date.name}",
                         hint=f"'eiapbem {now} --help' lists what you can do now; 'eiapbem status' says whose turn it is")
 

@@ -28,6 +28,7 @@ replay of a slot are rules (``eiapbem.rules.turn``: ``exchange_needed``,
 from __future__ import annotations
 
 import hashlib
+import zlib
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -36,7 +37,7 @@ from eiapbem.core.errors import BadEncoding, quoted
 from eiapbem.pbem import bodies, crypto, envelope, folders, headers
 from eiapbem.pbem.chain import Battle, Chain
 from eiapbem.pbem.errors import AuthorNotAllowed, BadDice, BadHeader
-from eiapbem.core import canonical
+from eiapbem.core import canonical, delta
 from eiapbem.rules import engine
 from eiapbem.core.dice import Dice
 from eiapbem.rules import turn
@@ -126,6 +127,40 @@ def file_name(game: str, area: str, bid: str, kind: str) -> str:
     return f"{base.removesuffix('.battle')}-{kind}.battle"
 
 
+# ----------------------------------------------------------------- the question's state
+
+
+#: The most a question's changes may inflate to (a state is far smaller; docs/file-format.md 8).
+MAX_DELTA = 32 * 1024 * 1024
+
+
+def state_delta(base: GameState, asked: GameState) -> bytes:
+    """What a question carries of the state it shows (docs/file-format.md 7.4): its changes from ``base``, the
+    state the defender holds, as canonical msgpack compressed with zlib (a battle's log lines are most of it)."""
+    ops = delta.diff(canonical.decode(base.encode()), canonical.decode(asked.encode()))
+    return zlib.compress(canonical.encode(ops), 9)
+
+
+def rebuild(base: GameState, changes: bytes, want: bytes, name: str) -> GameState:
+    """The state a question shows, from ``base`` and the question's changes; its hash checked."""
+    data = base.encode()
+    try:
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(changes, MAX_DELTA)
+        if inflate.unconsumed_tail or not inflate.eof or inflate.unused_data:
+            raise BadEncoding(f"{name} holds battle changes that are cut short, too large or followed by other bytes")
+        ops = canonical.decode(raw)
+        value = delta.patch(canonical.decode(data), ops, f"the battle changes in {name}")
+        rebuilt = canonical.encode(value)
+    except zlib.error as err:
+        raise BadEncoding(f"{name} holds battle changes that cannot be read (zlib: {err})") from err
+    except (TypeError, ValueError, RecursionError) as err:
+        raise BadEncoding(f"{name} holds battle changes that do not make a game state") from err
+    if hashlib.sha256(rebuilt).digest() != want:
+        raise BadEncoding(f"{name} holds battle changes that do not make the state it names (its hash differs)")
+    return GameState.decode(rebuilt)
+
+
 # ----------------------------------------------------------------- checking a battle's files
 
 
@@ -175,8 +210,9 @@ def check_files(chain: Chain, bid: str, area: str, attacker: str, defender: str,
         if (h.commit is None) != (i % 2 == 1 or last) or (h.nonce is None) != (i == 0):
             raise BadDice(f"{what} does not carry the nonce and commitment its place in the exchange needs (7.2)")
         record = record.accept(chain, env, what, me=())
-        role = bodies.BattleClose if last else (bodies.BattleQuestion if i % 2 == 0 else bodies.BattleReply)
-        body = bodies.battle_body(crypto.open_body(env, item[1], what), what, role)
+        roles = (bodies.BattleClose,) if last else (bodies.BattleAsk, bodies.BattleQuestion) if i % 2 == 0 \
+            else (bodies.BattleReply,)
+        body = bodies.battle_body(crypto.open_body(env, item[1], what), what, *roles)
         if body.battle != bid:
             raise BadEncoding(f"{what} is a step of {body.battle}, not of {bid}")
         out.append(Opened(env, body.to_obj(), crypto.file_hash(env)))

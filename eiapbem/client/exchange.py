@@ -39,6 +39,12 @@ def battle_nonce(rng: Callable[[int], bytes] = os.urandom) -> bytes:
     return rng(32)
 
 
+def question_state(base: GameState, asked: GameState) -> dict[str, Any]:
+    """What a question carries of the state it shows (battle format 2, docs/file-format.md 7.4): the hash of the
+    state the defender already holds and the changes from it, not the whole state."""
+    return {"base": base.state_hash(), "delta": battles.state_delta(base, asked)}
+
+
 class BattleExchange:
     """Battles between two humans (4.2.7): the question and reply files and their bookkeeping in the save.
 
@@ -130,8 +136,9 @@ class BattleExchange:
         nonce = battle_nonce(self.store.rng)
         st = self.store.state
         assert st.slot is not None
+        base = self._last_asked(f)
         body = {"battle": bid, "slot": st.slot.key(st.date), "ask": ask, "hidden": battles.hidden_commit(nonce, taken[ask:]),
-                "state": asked.encode(), "hash": asked.state_hash(), "questions": questions}
+                "hash": asked.state_hash(), "questions": questions, **question_state(base, asked)}
         f, path = self._battle_file(bid, f, body, commit=pdice.commitment(nonce), nonce=f.secret or None,
                                    kind="question")
         f = f.replace(secret=nonce, out=True, qask=ask, ask=-1)
@@ -139,6 +146,18 @@ class BattleExchange:
         self.store.save()  # the nonce is kept before the file leaves
         self.store.folders.put(self.store.folders.battles, path.name, f.files[-1][0])
         return path
+
+    def _last_asked(self, f: Fight) -> GameState:
+        """The state the battle's last question showed the defender (the slot's start before the first): a
+        question's changes start from it, as the defender holds it (docs/file-format.md 7.4)."""
+        state = self.store.state
+        for i, (data, fk) in enumerate(f.files):
+            if i % 2 == 0:
+                env = envelope.parse(data, f"your battle file {i + 1}")
+                step = bodies.battle_body(crypto.open_body(env, fk), f.name, bodies.BattleAsk, bodies.BattleQuestion)
+                state = battles.rebuild(state, step.delta, step.hash, f.name) if isinstance(step, bodies.BattleAsk) \
+                    else GameState.decode(step.state)
+        return state
 
     def _write_close(self, bid: str, f: Fight, result: str) -> Path:
         """The attacker's last battle file: the result, and its last nonce revealed."""
@@ -228,7 +247,8 @@ class BattleExchange:
             raise WrongKind(f"{name} is a {h.kind} file, not a battle file")
         chain.verify(env, name)
         fk = crypto.unwrap_key(env, self.store.power, self.store.me.decrypter, name)
-        step = bodies.battle_body(crypto.open_body(env, fk, name), name, bodies.BattleQuestion, bodies.BattleClose)
+        step = bodies.battle_body(crypto.open_body(env, fk, name), name, bodies.BattleAsk, bodies.BattleQuestion,
+                                  bodies.BattleClose)
         bid = step.battle
         e = self.book.answer.get(bid)
         st = self.store.state
@@ -259,7 +279,14 @@ class BattleExchange:
             raise BadDice(f"{name} does not carry the commitment and nonce a question needs (docs/file-format.md 7.2)")
         if step.slot != st.slot.key(st.date):  # found by the fuzz suite (issue 20): the body's slot was never read
             raise BadEncoding(f"{name} names the slot {quoted(step.slot)} in its body, not the slot in play {st.slot.key(st.date)}")
-        asked = GameState.decode(step.state)
+        if isinstance(step, bodies.BattleAsk):
+            base = GameState.decode(e.state) if e.state else st
+            if step.base != base.state_hash():
+                raise OutOfOrder(f"{name} shows the battle as a change of a game state you do not hold",
+                                 hint="load the files in commin/ first, then load it again")
+            asked = battles.rebuild(base, step.delta, step.hash, name)
+        else:
+            asked = GameState.decode(step.state)
         if asked.state_hash() != step.hash or asked.slot != st.slot or asked.date != st.date:
             raise BadEncoding(f"{name} shows a battle state of another slot")
         qs = step.questions
@@ -267,7 +294,7 @@ class BattleExchange:
                 q not in asked.pending or asked.pending[q].power != self.store.power or asked.pending[q].context.get("battle") != bid
                 for q in qs):
             raise NotForYou(f"{name} asks no question of {self.store.power}")
-        e = e.replace(record=record.to_obj(), state=step.state, questions=qs, answers=(), sent=False, name=name, reply=b"")
+        e = e.replace(record=record.to_obj(), state=asked.encode(), questions=qs, answers=(), sent=False, name=name, reply=b"")
         self._set_answer(bid, e)
         return f"battle in {e.area}: {h.author} asks {self.store.power} {len(qs)} question(s)"
 

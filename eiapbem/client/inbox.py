@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -284,6 +285,8 @@ def strangers(f: GameFolders, games: list[str], game: str) -> list[tuple[str, st
         except EiaError as err:
             why = f"{err}; moved to commin/{REFUSED}/"
         else:
+            if h.game in games and p.suffix == ".battle":
+                continue  # a battle file of a game played here: 'ignored' says it goes in battles/
             if h.game in games:  # a renamed file of a game played here: left where it is, said so
                 out.append((p.name, f"{p.name} is a file of {h.game} under another name than the game's files "
                                     f"have; not loaded (it stays in commin/: 'eiapbem load commin/{p.name}' loads it)"))
@@ -292,4 +295,33 @@ def strangers(f: GameFolders, games: list[str], game: str) -> list[tuple[str, st
                    f"{', '.join(games)}); moved to commin/{REFUSED}/")
         out.append((p.name, why))
         refuse(f, p, why)
+    return out
+
+
+def ignored(f: GameFolders, game: str, local: Container[str]) -> list[str]:
+    """What ``load`` leaves in ``commin/`` on purpose, each with why and where it belongs: a battle file of this
+    game (battles/), a key file (read by 'eiapbem join'), a file this folder wrote itself (it goes to the others). A new player put such files there and saw only "no new files"."""
+    from eiapbem.core.errors import EiaError
+    from eiapbem.pbem import envelope, folders
+
+    out: list[str] = []
+    if not f.commin.is_dir():
+        return out
+    for p in sorted(f.commin.iterdir()):
+        if not p.is_file():
+            continue
+        if p.name.endswith(".battle") and p.name.startswith(f"pbembattle_{game}_"):
+            out.append(f"commin/{p.name} is a battle file: battle files go in battles/; move it there and run "
+                       f"'eiapbem load battles/{p.name}' (4.2.7)")
+        elif p.name.endswith(".key") and p.name.startswith(game + "_"):
+            out.append(f"commin/{p.name} is a key file: 'eiapbem join' reads it once; 'eiapbem load' has nothing to "
+                       "do with it")
+        elif p.name.endswith(".pbm") and p.name.startswith(game + "_") and not p.name.endswith("_gamestart.pbm"):
+            try:
+                env = envelope.parse(folders.read_limited(p), p.name)
+            except EiaError:
+                continue  # load names it among the refused files
+            if env.header.author in local and not (f.commin / DONE / p.name).exists():
+                out.append(f"commin/{p.name} is a file of {env.header.author}, played in this folder: it goes to the "
+                           "other players; there is nothing to load")
     return out

@@ -149,7 +149,19 @@ def to_do(state: Any, power: str, ctx: Any) -> list[str]:
 
         done_by_end_phase = set(sealing.obligations(state, power, []))
         found = [f for f in found if f not in done_by_end_phase]
-    return found
+    return found + [f"disembark {c.id} (aboard {c.location.site}): 'eiapbem land disembark --corps {c.id} --area AREA', "
+                    "or end-phase destroys it (8.6.3)" for c in lost_at_end(state, power)]
+
+
+def lost_at_end(state: Any, power: str) -> list[Any]:
+    """``power``'s corps that end-phase would destroy: still aboard a fleet at the end of its land slot (8.6.3)."""
+    from eiapbem.rules.model import Phase
+    from eiapbem.rules.naval.transport import left_aboard
+
+    slot = state.slot
+    if slot is None or slot.phase is not Phase.LAND or slot.power != power:
+        return []
+    return left_aboard(state, power)
 
 
 def peace_terms_in_force(state: Any, power: str | None) -> list[str]:

@@ -11,8 +11,9 @@ here.
 - ``TurnBody``: a turn file, and a power's orders in a simultaneous slot
   (the same form);
 - ``AdminBody``: a host admin file (4.2.8);
-- ``BattleQuestion`` / ``BattleReply`` / ``BattleClose``: the three battle
-  file roles (docs/file-format.md 7.4);
+- ``BattleAsk`` / ``BattleReply`` / ``BattleClose``: the three battle
+  file roles (docs/file-format.md 7.4; ``BattleQuestion``, the question of
+  battle format 1, is still read);
 - ``GamestartBody``, ``SetupBody``: the gamestart file, a saved setup;
 - ``SaveBody``: the game part of a player's own save; ``BackupBody`` a host backup's;
 - ``UpgradeBody``: the host's move of the game to a newer eiapbem (a new epoch, issue 29).
@@ -185,7 +186,7 @@ class AdminBody(Record):
 
 @dataclass(frozen=True, slots=True)
 class BattleQuestion(Record):
-    """The attacker's question: the battle as it stands, the defender's questions, the hidden answers' commitment."""
+    """The attacker's question of battle format 1 (the whole state): still read, no longer written (``BattleAsk``)."""
 
     battle: str
     slot: str
@@ -197,6 +198,30 @@ class BattleQuestion(Record):
 
     def _check(self) -> None:
         _hash(self.hash, "hash")
+        _hash(self.hidden, "hidden")
+
+
+@dataclass(frozen=True, slots=True)
+class BattleAsk(Record):
+    """The attacker's question of battle format 2: what changed since the slot's start, not the whole state.
+
+    ``base`` is the hash of the state at the start of the slot (which the
+    defender holds), ``delta`` the changes from it to the state the question
+    shows (``core.delta``), ``hash`` that state's hash (docs/file-format.md 7.4).
+    """
+
+    battle: str
+    slot: str
+    ask: Count
+    hidden: bytes
+    base: bytes
+    delta: bytes
+    hash: bytes
+    questions: tuple[str, ...]
+
+    def _check(self) -> None:
+        _hash(self.hash, "hash")
+        _hash(self.base, "base")
         _hash(self.hidden, "hidden")
 
 
@@ -218,6 +243,7 @@ class BattleClose(Record):
 
 BATTLE_ROLES: dict[frozenset[str], type[Record]] = {
     frozenset({"battle", "slot", "ask", "hidden", "state", "hash", "questions"}): BattleQuestion,
+    frozenset({"battle", "slot", "ask", "hidden", "base", "delta", "hash", "questions"}): BattleAsk,
     frozenset({"battle", "answers"}): BattleReply,
     frozenset({"battle", "result"}): BattleClose,
 }

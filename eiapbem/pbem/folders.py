@@ -164,6 +164,10 @@ def read_limited(path: Path, limit: int = envelope.MAX_FILE) -> bytes:
         with path.open("rb") as f:
             data = f.read(limit + 1)
     except FileNotFoundError as err:
+        if not path.parent.is_dir():
+            raise BadFormat(f"there is no folder {path.parent.name}/ in {path.parent.parent}, so no file {path.name} in it",
+                            hint=f"make the folder {path.parent.name}/ and put {path.name} in it (with your key file "
+                                 "for a gamestart), or give the file's own path") from err
         raise BadFormat(f"there is no file {path.name} in {path.parent}") from err
     except IsADirectoryError as err:
         raise BadFormat(f"{path.name} is a folder, not a file") from err

@@ -232,6 +232,60 @@ def test_each_kind_of_battle_file_has_its_own_name_and_the_older_name_still_load
     assert {NAME, REPLY, old.name} <= {p.name for p in (t.home("AU") / "battles").iterdir()}
 
 
+def test_battle_files_carry_the_changes_not_the_state_and_stay_a_few_kilobytes(tmp_path):
+    # Battle format 2 (the file format's battle files section): a question carries the changes from the state the defender holds
+    # (the slot's start, then the last question's), so a battle file stays near a kilobyte or two whatever the
+    # size of the game, and the attacker's turn file, which carries them all, stays small too.
+    t = Table(tmp_path)
+    seen = fight(t)
+    assert len(seen) >= 6 and seen[0][0] == "FR"
+    close = t.home("FR") / "battles" / CLOSE
+    sizes = [len(data) for _, data in seen] + [close.stat().st_size]
+    assert max(sizes) <= 8 * 1024, sizes
+    fr = t.open("FR")
+    for i, (data, fk) in enumerate(fr.fights()[BID].files[:-1:2]):
+        body = crypto.open_body(files.envelope.parse(data), fk)
+        assert "state" not in body and {"base", "delta", "hash"} <= set(body), i
+    path = fr.end_phase()
+    assert path.stat().st_size <= 16 * 1024, path.stat().st_size
+    shutil.copy(path, t.home("PR") / "commin" / path.name)
+    assert t.open("PR").load_all().refused == []
+    assert t.open("PR").state.state_hash() == t.open("FR").state.state_hash()
+
+
+def test_a_question_of_battle_format_1_with_the_whole_state_still_loads(tmp_path, monkeypatch):
+    from eiapbem.client import exchange
+
+    monkeypatch.setattr(exchange, "question_state", lambda base, asked: {"state": asked.encode()})
+    t = Table(tmp_path)
+    t.open("FR")
+    t.open("AU").load_path(t.send("FR", "AU"))
+    monkeypatch.undo()
+    au = t.open("AU")
+    assert [d.kind for d in _own(au, "AU")] == ["battle.commander"]
+    au.act(AnswerDecision(_own(au, "AU")[0].id, "leader:AU:charles"))
+    t.open("FR").load_path(t.send("AU", "FR"))
+    fight(t)  # the next questions are of format 2, built on the state the first one showed
+    fr = t.open("FR")
+    assert fr.current().battles[BID].finished
+    path = fr.end_phase()
+    shutil.copy(path, t.home("PR") / "commin" / path.name)
+    assert t.open("PR").load_all().refused == []
+
+
+def test_a_question_built_on_a_state_the_defender_does_not_hold_is_refused(tmp_path):
+    t = Table(tmp_path)
+    t.open("FR")
+    au = t.open("AU")
+    au.data = replace(au.data, state=au.state.with_power("AU", treasury=au.state.powers["AU"].treasury + 1))
+    au.save()
+    before = t.saves("AU")
+    with pytest.raises(OutOfOrder, match="change of a game state you do not hold") as err:
+        t.open("AU").load_path(t.send("FR", "AU"))
+    _one_sentence(err.value)
+    assert t.saves("AU") == before
+
+
 def test_without_an_exchange_the_defender_answers_by_standing_orders(tmp_path):
     # 4.2.7 (000:170): one corps of the defender: no battle files; the rules' standing orders answer (11.2.1).
     t = Table(tmp_path, defenders=1)

@@ -49,7 +49,8 @@ ORDERS = {
     "RU": [("buy-army", "--item", "infantry", "--count", "2")],
     "AU": [("buy-army", "--item", "cavalry", "--count", "1")],
 }
-_DUE = re.compile(r"place the (\d+) (\w+) due to (\w+) this month \(room for one at least at (\S+?)( placed in \S+)?\)")
+_DUE = re.compile(r"place the (\d+) (\w+) due to (\w+) this month \(room for (?:all|\d+) at (\S+?)( placed in \S+)?"
+                  r"(?:, the rest elsewhere)?\)")
 _GARRISON = re.compile(r"the garrison at city:(\S+)")
 
 

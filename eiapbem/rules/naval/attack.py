@@ -54,7 +54,7 @@ EVASION_ORDERS = ("no-evade", "evade-stronger", "evade-all")
 
 @dataclass(frozen=True, slots=True)
 class NavalAttack(Record):
-    """Attack the enemy fleets in a sea area, port or blockade box where your fleets are (8.10)."""
+    """Attack the enemy fleets in a sea area, port or blockade box where your fleets are; the first attack ends your fleet movement and loading this phase, so move and load first (8.10)."""
 
     KIND = "naval.attack"
     COMMAND = "attack"

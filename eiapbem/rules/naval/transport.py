@@ -194,12 +194,17 @@ def apply_disembark(state: GameState, power: str, action: Disembark, ctx: RulesC
                       corps=corps.id, area=action.area)
 
 
+def left_aboard(state: GameState, power: str) -> list[Corps]:
+    """``power``'s corps still aboard a fleet: destroyed if still there when its land slot ends (8.6.3, 000:1150)."""
+    return sorted((u for u in state.units.values() if isinstance(u, Corps) and u.location.kind is LocationKind.ABOARD
+                   and controller(state, u) == power), key=lambda u: u.id)
+
+
 def destroy_aboard(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     """8.6.3 (000:1150): ``power``'s corps still aboard at the end of its land slot are destroyed; their leaders
     leave the map and may come back at a later reinforcement phase."""
     out = engine.Outcome(state)
-    lost = sorted((u for u in state.units.values() if isinstance(u, Corps) and u.location.kind is LocationKind.ABOARD
-                   and controller(state, u) == power), key=lambda u: u.id)
+    lost = left_aboard(state, power)
     for c in lost:
         state = out.state.with_unit(c.replace(location=POOL))
         for lead in state.leaders.values():

@@ -27,11 +27,23 @@ def _one(kind) -> Factors:
     return Factors().with_(kind, 1)
 
 
-def where_one_fits(state: GameState, ctx: RulesContext, power: str, nation: str, kind) -> tuple[str, str] | None:
-    """A place where one factor of ``kind`` due to ``nation`` could go now, and the command that puts
-    factors there (``{n}`` stands for the count), or ``None``."""
+def where_one_fits(state: GameState, ctx: RulesContext, power: str, nation: str, kind, due: int = 1) -> tuple[str, str, int] | None:
+    """A place where one factor of ``kind`` due to ``nation`` could go now, the command that puts factors there
+    (``{n}`` stands for the count) and how many of the ``due`` it takes (a corps holds only so many, 7.2.2), or
+    ``None``."""
     m = ctx.map
     one = _one(kind)
+
+    def most(check: Any) -> int:
+        """The largest count up to ``due`` that ``check`` accepts (one is accepted already)."""
+        for k in range(due, 1, -1):
+            try:
+                check(Factors().with_(kind, k))
+                return k
+            except IllegalAction:
+                pass
+        return 1
+
     flag = f"--{kind.value} {{n}}"
     of = "" if nation == power else f" --nation {nation}"
     corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == nation]
@@ -39,7 +51,8 @@ def where_one_fits(state: GameState, ctx: RulesContext, power: str, nation: str,
         if c.location.kind in (LocationKind.AREA, LocationKind.CITY) and c.loaned_to is None:
             try:
                 check_corps_takes(state, ctx, power, c, one)
-                return c.id, f"eiapbem reinforce add-factors --corps {c.id} {flag}"
+                return c.id, f"eiapbem reinforce add-factors --corps {c.id} {flag}", \
+                    most(lambda f, c=c: check_corps_takes(state, ctx, power, c, f))
             except IllegalAction:
                 pass
     homes = [a for a in m.areas if m.area(a).city is not None and supply.is_home_area(state, m, a, nation)]
@@ -55,7 +68,8 @@ def where_one_fits(state: GameState, ctx: RulesContext, power: str, nation: str,
                 check_garrison_takes(state, ctx, power, nation, where, one)
                 at = "city" if where.kind is LocationKind.CITY else "depot"
                 return (f"the garrison at {where}",
-                        f"eiapbem reinforce add-garrison --area {where.site} --at {at}{of} {flag}")
+                        f"eiapbem reinforce add-garrison --area {where.site} --at {at}{of} {flag}",
+                        most(lambda f, where=where: check_garrison_takes(state, ctx, power, nation, where, f)))
             except IllegalAction:
                 pass
     for c in corps:
@@ -64,7 +78,9 @@ def where_one_fits(state: GameState, ctx: RulesContext, power: str, nation: str,
                 if control.city_power(state, m, a) == power and not control.is_besieged(state, m, a):
                     try:
                         check_corps_takes(state, ctx, power, c, one, at=Location(LocationKind.CITY, a))
-                        return f"{c.id} placed in {a}", f"eiapbem reinforce place-corps --corps {c.id} --area {a} {flag}"
+                        city = Location(LocationKind.CITY, a)
+                        return f"{c.id} placed in {a}", f"eiapbem reinforce place-corps --corps {c.id} --area {a} {flag}", \
+                            most(lambda f, c=c, city=city: check_corps_takes(state, ctx, power, c, f, at=city))
                     except IllegalAction:
                         pass
     return None
@@ -76,11 +92,12 @@ def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
         due = due_factors(state, nation)
         for kind in ARMY_ITEMS:
             n = due.get(kind)
-            if n and (fits := where_one_fits(state, ctx, power, nation, kind)) is not None:
-                spot, command = fits
+            if n and (fits := where_one_fits(state, ctx, power, nation, kind, n)) is not None:
+                spot, command, k = fits
+                room = f"room for all at {spot}" if k == n else f"room for {k} at {spot}, the rest elsewhere"
                 out.append(
-                    f"place the {n} {kind.value} due to {nation} this month (room for one at least at {spot}): "
-                    f"'{command.format(n=n)}'; reinforcements may not be delayed (7.2.2, 000:930)"
+                    f"place the {n} {kind.value} due to {nation} this month ({room}): "
+                    f"'{command.format(n=k)}'; reinforcements may not be delayed (7.2.2, 000:930)"
                 )
     return out
 

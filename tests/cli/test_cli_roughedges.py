@@ -1,0 +1,152 @@
+"""What new players met in a seven-folder game, each mended (the status and Next lines, the hints, orders with no
+effect): driven through the command line as a player types it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from clikit import cli, files_in, new_game
+
+from eiapbem.client.session import Session
+from eiapbem.rules.model import Corps, Date, Factors, Fleet, Location, LocationKind, Phase, Ships, Slot
+from eiapbem.rules.model.units import CorpsType
+
+
+def _set_state(home, change):
+    s = Session.open(home, "Cli", "FR", "pw-FR")
+    s.data = replace(s.data, state=change(s.state))
+    s.save()
+
+
+def _aboard(state):
+    s = state.replace(date=Date(1805, 10), slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+    s = s.with_unit(Fleet(id="fleet:FR:1", nation="FR", location=Location(LocationKind.SEA, "english-channel"),
+                          ships=Ships(heavy=4, transport=2)))
+    return s.with_unit(Corps(id="corps:FR:IV", nation="FR", corps_type=CorpsType.REGULAR,
+                             location=Location(LocationKind.ABOARD, "fleet:FR:1"), factors=Factors(infantry=3)))
+
+
+def test_a_corps_left_at_sea_is_a_to_do_and_end_phase_asks_before_destroying_it(tmp_path):
+    # 8.6.3 (000:1150): a corps still aboard when its power's land slot ends is destroyed. Status said "To do
+    # before end-phase: nothing" and end-phase destroyed it without a word.
+    home = new_game(tmp_path)
+    _set_state(home, _aboard)
+    r = cli(home, "status", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 0, r.output
+    todo = [line for line in r.output.splitlines() if line.startswith("To do before end-phase")]
+    assert todo and "disembark corps:FR:IV (aboard fleet:FR:1): 'eiapbem land disembark --corps corps:FR:IV " \
+        "--area AREA', or end-phase destroys it (8.6.3)" in todo[0], r.output
+    before = files_in(home)
+    r = cli(home, "end-phase", "--power", "FR", "--password", "pw-FR", input="n\n")
+    assert r.exit_code == 1 and "corps:FR:IV is still aboard and would be destroyed (8.6.3)" in str(r.exception)
+    assert "end-phase --yes" in r.exception.hint and files_in(home) == before
+    r = cli(home, "end-phase", "--power", "FR", "--password", "pw-FR")  # no terminal to answer: refused alike
+    assert r.exit_code == 1 and files_in(home) == before
+    r = cli(home, "end-phase", "--power", "FR", "--password", "pw-FR", input="y\n")
+    assert r.exit_code == 0, r.output + r.stderr
+    assert Session.open(home, "Cli", "FR", "pw-FR").state.units["corps:FR:IV"].location.kind is LocationKind.POOL
+
+
+def test_skip_outside_its_slots_names_where_it_is_taken_not_another_command(tmp_path):
+    # 13.9: 'eiapbem skip' in the economic phase was refused as "'eiapbem setup skip' is an order of the setup
+    # phase", a command that does not exist.
+    from eiapbem.rules.model import POWERS
+    from eiapbem.rules.model.slot import ORDERS
+
+    home = new_game(tmp_path)
+    _set_state(home, lambda s: s.replace(date=Date(1805, 12), slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS)))
+    before = files_in(home)
+    r = cli(home, "skip", "--phase", "naval", "--mode", "once", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 1 and files_in(home) == before
+    text = str(r.exception)
+    assert "'eiapbem skip' is taken in one of your own slots of the setup, reinforcement, naval or land phase" in text
+    assert "economic phase" in text and "setup skip" not in text and "'eiapbem skip' again" in r.exception.hint
+
+
+def test_join_in_a_new_folder_says_the_commin_folder_is_missing(tmp_path):
+    # A new player ran 'eiapbem join commin/GameName_gamestart.pbm ...' as the README says, in a new folder:
+    # "there is no file ... in commin" sent him looking for the file, not for the folder.
+    home = tmp_path / "new"
+    home.mkdir()
+    r = cli(home, "join", "commin/Cli_gamestart.pbm", "--power", "FR", "--email", "fr@example.org",
+            "--one-time-password", "x", "--password", "y")
+    assert r.exit_code == 1 and list(home.iterdir()) == []
+    assert "there is no folder commin/ in" in str(r.exception) and "make the folder commin/" in r.exception.hint
+
+
+def test_admin_ai_play_prints_its_own_log_line_not_the_next_computer_slots(tmp_path):
+    # 'admin ai-play' printed the last line of the log: with a computer power next, that power's own turn, tagged
+    # with its slot, as if the host's act had played it.
+    import os
+
+    from clikit import WEAK
+    from eiapbem.client import newgame
+    from eiapbem.client.session import TEST_SCRYPT_ENV
+    from eiapbem.rules.model import POWERS
+
+    os.environ[TEST_SCRYPT_ENV] = WEAK
+    try:
+        kinds = {"RU": "host", "TU": "ai-easy"}
+        players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", kinds.get(p, "hotseat")) for p in POWERS]
+        newgame.new_game(tmp_path, "Cli", "classic-1805", players, bids={},
+                         options=newgame.options_from_flags(["allow-pbem-host-functions"]),
+                         passwords={p: f"pw-{p}" for p in POWERS if p != "TU"}, host_password="pw-host")
+    finally:
+        os.environ.pop(TEST_SCRYPT_ENV, None)
+    r = cli(tmp_path, "admin", "ai-play", "--password", "pw-host")
+    assert r.exit_code == 0, (r.output, r.exception)
+    s = Session.open(tmp_path, "Cli", "RU", "pw-RU")
+    assert s.state.slot.power == "AU"  # Turkey, a computer power, played its setup after Russia's
+    host = [e for e in s.journal() if e.author == "host"][-1]
+    assert f"log: [1805-01/setup/turn/RU] (host) {host.text}" in r.output, r.output
+    assert "played RU's turn" in host.text and "TU" not in r.output.split("log: ")[1], r.output
+
+
+def test_a_call_to_allies_for_an_older_war_says_it_does_nothing_for_that_war(tmp_path):
+    # 6.3 (000:640): allies are called into a war declared in this diplomacy phase. A call for France's war with
+    # Austria of an earlier month was "accepted" and then did nothing.
+    from eiapbem.rules.model import POWERS
+    from eiapbem.rules.model.slot import ORDERS
+
+    home = new_game(tmp_path)
+    _set_state(home, lambda s: s.replace(date=Date(1805, 10), slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+               .with_war("FR", "AU", Date(1805, 9), ("FR",)).with_war("SP", "AU", Date(1805, 9), ("SP",)))
+    r = cli(home, "diplomacy", "call-allies", "--enemy", "AU", "--ally", "SP", "--ally", "PR", "--power", "FR",
+            "--password", "pw-FR")
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "this does nothing for the war of France with Austria, which began in September 1805" in r.output, r.output
+    assert "Spain is already at war with Austria" in r.output and "Prussia is" not in r.output
+    r = cli(home, "diplomacy", "call-allies", "--enemy", "GB", "--ally", "PR", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 0 and "does nothing" not in r.output, r.output  # a standing order for a later war
+    r = cli(home, "diplomacy", "answer-calls", "--enemy", "AU", "--ally", "SP", "--power", "PR", "--password", "pw-PR")
+    assert r.exit_code == 0 and "this does nothing for the war of Spain with Austria" in r.output, r.output
+
+
+def test_naval_attack_says_it_ends_the_fleet_movement():
+    # A naval attack ends the phase's fleet movement (8.10); corps already loaded were stuck, and nothing said so.
+    r = cli(Path("."), "naval", "attack", "--help")
+    assert r.exit_code == 0 and "the first attack ends your fleet movement and loading this phase" in " ".join(
+        r.output.split()), r.output
+
+
+def test_files_put_in_commin_by_mistake_are_named_with_where_they_belong(tmp_path):
+    # "no new files in commin/" was all a new player saw for a battle file, a key file or his own turn file there.
+    home = new_game(tmp_path)
+    r = cli(home, "setup", "load", "default", "--power", "RU", "--password", "pw-RU")
+    assert r.exit_code == 0, (r.output, r.exception)
+    r = cli(home, "end-phase", "--power", "RU", "--password", "pw-RU")
+    assert r.exit_code == 0, (r.output, r.exception)
+    own = next(p for p in (home / "commout").iterdir() if p.suffix == ".pbm" and "_RU" in p.name)
+    (home / "commin").mkdir(exist_ok=True)
+    (home / "commin" / own.name).write_bytes(own.read_bytes())
+    (home / "commin" / "Cli_FR.key").write_bytes(b"key")
+    (home / "commin" / "pbembattle_Cli_Ulm0-question.battle").write_bytes(own.read_bytes())  # a file of this game
+    r = cli(home, "load", "--power", "TU", "--password", "pw-TU")
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert ("left alone: commin/pbembattle_Cli_Ulm0-question.battle is a battle file: battle files go in battles/; "
+            "move it there and run 'eiapbem load battles/pbembattle_Cli_Ulm0-question.battle' (4.2.7)") in r.output
+    assert "left alone: commin/Cli_FR.key is a key file" in r.output
+    assert f"left alone: commin/{own.name} is a file of RU, played in this folder: it goes to the other players" \
+        in r.output
+    assert "no new files in commin/" in r.output
