@@ -112,7 +112,40 @@ def reseal(data: bytes, author: keys.Identity, reader: keys.Identity, roster: di
     fk = crypto.unwrap_key(env, reader.role, reader.decrypter)
     body = body_fn(crypto.open_body(env, fk))
     fields = {n: getattr(h, n) for n in ("reveal", "link", "reloads", "roster", "commit", "nonce")
-              if getattr(h, n) is not None}
+              if getattr(h, n, None) is not None}
     to = [crypto.ToKey(s.role, roster[s.role].enc) for s in h.to]
     return crypto.seal(kind=h.kind, game=h.game, gid=h.gid, slot=h.slot, author=h.author, signer=author.signer,
                        to=to, body=body, seq=h.seq, epoch=h.epoch, prev=h.prev, **fields).data
+
+
+def play_to_own_file(root: Path, ids: dict, power: str = "FR") -> None:
+    """Play the setup slot by slot until ``power`` has set up and its file is loaded everywhere."""
+    while True:
+        st = Session.open_with(home_of(root, "RU"), GAME, ids["RU"]).state
+        play_slot(root, ids)
+        if st.slot.power == power:
+            return
+
+
+def rewind_points(home: Path) -> list[Path]:
+    """A folder's rewind copies of its save (``rewind/``), oldest first."""
+    return sorted((home / "rewind").glob(f"{GAME}_at_*.sav"), key=lambda p: (p.stat().st_mtime_ns, p.name))
+
+
+def put_back(home: Path, point: Path) -> None:
+    """What a player does by hand: a copy of the save from ``rewind/`` put over the save."""
+    save = home / "save" / f"{GAME}.sav"
+    shutil.copy(point, save)
+    shutil.copy(point.with_name(point.name + ".dat"), save.with_name(save.name + ".dat"))
+    save.with_name(save.name + ".dat.old").unlink(missing_ok=True)
+
+
+def game_behind(root: Path) -> dict:
+    """The setup played to France's own file in ``root``; ``root/FR-behind`` a copy of France's folder with its
+    save put back to the copy from before that file (a player's mistake ``eiapbem rebuild`` repairs)."""
+    ids = new(root)
+    play_to_own_file(root, ids, "FR")
+    behind = root / "FR-behind"
+    shutil.copytree(home_of(root, "FR"), behind)
+    put_back(behind, rewind_points(behind)[-1])
+    return ids

@@ -346,7 +346,7 @@ def sample_meta(**parts):
     return bodies.SaveMeta.from_obj({"scenario": "classic-1805", "players": players,
                                      "host": {"name": "Host", "email": "host@example.org"}, "versions": {},
                                      "head": None, "reloads": {}, "based_on": "", "sealed": {},
-                                     "reactions": {}, "ahead": {}}).replace(**parts)
+                                     "reactions": {}, "ahead": {}, "release": ""}).replace(**parts)
 
 
 def sample_state() -> GameState:

@@ -1,4 +1,16 @@
-"""The long fuzz run (issue 20 item 3): ``python tools/fuzz.py --minutes N [--seed S]``.
+"""The long fuzz runs: ``python tools/fuzz.py --minutes N`` and ``python tools/fuzz.py attack ...``.
+
+``--minutes N [--seed S]`` (issue 20 item 3) is the structure-aware run below.
+
+``attack --damaged N --member N --no-key N [--seed S] [--batch B]`` (issue 29) attacks a real game through
+the real commands (``eiapbem load``, ``files inspect``, ``join``, ``load-backup``, ``audit``, run in-process as
+the console script runs them, ``tests/fuzzkit.py`` ``cli``): N randomly damaged copies of the game's files
+(every kind: gamestart, turn, admin, battle, save, backup, key); N bodies of a turn and an admin file changed
+at random paths (hostile values: nesting thousands deep, 64-bit edges, huge strings and lists, other types)
+and sealed again with their author's real key; N files anyone can make with no key (hostile clear headers
+of every kind).  Every file must be refused in one sentence or wait, never crash, never load, never block
+the folder (the genuine next file loads after every batch).  Prints the figures and every finding; exit
+status 1 if there is one.  Run it under ``nice -n 10``.
 
 Builds a corpus from a real game (``tests/fuzzkit.py``): a turn file, a host
 admin file, and a battle's question and reply files (France against two
@@ -17,6 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -66,7 +79,113 @@ def one(rng: random.Random, corpus: fuzzkit.Corpus, bodies: dict, battle: fuzzki
     return item[0], path, what, out
 
 
+def attack(a: argparse.Namespace) -> int:
+    rng = random.Random(a.seed)
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        arena = fuzzkit.build_arena(Path(tmp) / "arena")
+        sources = [(p, p.read_bytes()) for p in arena.sources]
+        print(f"arena: a real game, {len(sources)} sealed files of every kind, built in {time.monotonic() - t0:.1f} s",
+              flush=True)
+        tally = fuzzkit.Tally()
+        work = Path(tmp) / "work"
+        from eiapbem.pbem import envelope
+
+        gid = envelope.parse(arena.genuine.read_bytes()).header.gid
+        admin_home = Path(tmp) / "victim-admin"
+        shutil.copytree(arena.backup_home, admin_home)
+
+        def damaged(n: int) -> list[bytes]:
+            out = []
+            for _ in range(n):
+                (_, d), (_, other) = rng.choice(sources), rng.choice(sources)
+                out.append(fuzzkit.damage(rng, d, other))
+            return out
+
+        def progress(what: str, done: int, total: int) -> None:
+            if done % max(a.batch * 10, 1) < a.batch or done >= total:
+                print(f"  {what}: {done}/{total} ({time.monotonic() - t0:.0f} s, findings {tally.findings()})", flush=True)
+
+        plan = [("damaged", a.damaged, damaged), ("no-key", a.no_key, lambda n: [fuzzkit.crafted(rng, gid)[1] for _ in range(n)])]
+        for what, n, make in plan:
+            if not n:
+                continue
+            shares = {"load": 0.7, "inspect": 0.15, "join": 0.05, "load-backup": 0.05, "audit": 0.05} if what == "damaged" \
+                else {"load": 0.6, "inspect": 0.25, "join": 0.1, "load-backup": 0.0, "audit": 0.05}
+            todo = {k: int(n * v) for k, v in shares.items()}
+            todo["load"] += n - sum(todo.values())
+            done = 0
+            while done < todo["load"]:
+                k = min(a.batch, todo["load"] - done)
+                fuzzkit.attack_load(arena, make(k), tally, what.replace("-", ""))
+                done += k
+                progress(f"{what} files through 'eiapbem load'", done, todo["load"])
+            fuzzkit.attack_inspect(arena, make(todo["inspect"]), tally, work / "inspect")
+            print(f"  {what} files through 'eiapbem files inspect': {todo['inspect']}", flush=True)
+            gs = arena.gamestart.read_bytes()
+            joins = [fuzzkit.damage(rng, gs, rng.choice(sources)[1]) if what == "damaged" else d
+                     for d in make(todo["join"])]
+            fuzzkit.attack_join(arena, joins, tally, work / "join")
+            print(f"  {what} gamestarts through 'eiapbem join': {todo['join']}", flush=True)
+            sav, dat = arena.backup.read_bytes(), arena.backup.with_name(arena.backup.name + ".dat").read_bytes()
+            pairs = []
+            for _ in range(todo["load-backup"]):
+                if rng.random() < 0.5:
+                    pairs.append((fuzzkit.damage(rng, sav, rng.choice(sources)[1]), dat))
+                else:
+                    pairs.append((sav, fuzzkit.damage(rng, dat, rng.choice(sources)[1])))
+            fuzzkit.attack_backup(arena, pairs, tally, work / "backup")
+            print(f"  {what} backups through 'eiapbem load-backup': {todo['load-backup']}", flush=True)
+            done = 0
+            while done < todo["audit"]:
+                k = min(a.batch * 5, todo["audit"] - done)
+                fuzzkit.attack_audit(arena, make(k), tally, work / "audit")
+                done += k
+            print(f"  {what} files among a folder's kept files through 'eiapbem audit': {todo['audit']}", flush=True)
+        if a.member:
+            done = skipped = 0
+            while done < a.member:
+                k = min(a.batch, a.member - done)
+                admin_turn = rng.random() < 0.3
+                src, author = (arena.admin, "host") if admin_turn else (arena.genuine, "RU")
+                batch = []
+                while len(batch) < k:
+                    data, harmless = fuzzkit.member_mutant(arena, rng, src, author)
+                    if harmless:
+                        skipped += 1  # a change read only to name a difference: may load (tests/test_fuzz.py)
+                        continue
+                    batch.append(data)
+                if admin_turn:
+                    fuzzkit.attack_load(arena, batch, tally, "memberadmin", home=admin_home, pristine=arena.backup_home,
+                                        genuine=arena.admin, after=arena.admin_after)
+                else:
+                    fuzzkit.attack_load(arena, batch, tally, "member")
+                done += k
+                progress("member-signed bodies through 'eiapbem load'", done, a.member)
+            print(f"  ({skipped} member mutants changed only a diagnostic field and were left out)", flush=True)
+    print(f"{sum(tally.tried.values())} files in {time.monotonic() - t0:.0f} s (seed {a.seed}): "
+          + ", ".join(f"{k} {v}" for k, v in sorted(tally.tried.items())))
+    print(f"refused {tally.refused}, waiting (not refused for good, not loaded) {tally.waiting}, read as a header "
+          f"{tally.harmless}; tracebacks {len(tally.crashes)}, wrong acceptances {len(tally.wrong)}, blocked folders "
+          f"{len(tally.blocked)}, over-long messages {len(tally.long)}")
+    for why in tally.waits:
+        print(f"  a file that waits: {why}")
+    for kind, items in (("crash", tally.crashes), ("wrong", tally.wrong), ("blocked", tally.blocked), ("long", tally.long)):
+        for item in items[:20]:
+            print(f"  {kind}: {item}")
+    return 1 if tally.findings() else 0
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "attack":
+        ap = argparse.ArgumentParser(prog="tools/fuzz.py attack")
+        ap.add_argument("--damaged", type=int, default=0)
+        ap.add_argument("--member", type=int, default=0)
+        ap.add_argument("--no-key", type=int, default=0)
+        ap.add_argument("--seed", type=int, default=29)
+        ap.add_argument("--batch", type=int, default=200)
+        os.environ.setdefault("EIAPBEM_TEST_SCRYPT", "10,1,1")
+        sys.exit(attack(ap.parse_args(sys.argv[2:])))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=20)

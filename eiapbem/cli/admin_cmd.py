@@ -245,6 +245,25 @@ def register(cli: click.Group) -> None:
         click.echo("Each player puts their two files in save/ and runs 'eiapbem load-backup save/FILE'; "
                    "files made before this set are obsolete.")
 
+    @admin_group.command("upgrade")
+    @host_options
+    def upgrade(game: str | None, password: str | None) -> None:
+        """Move the game to this eiapbem's rules and computer versions: one upgrade file every player loads.
+
+        Run it with the new release installed, once every player has installed it too, at a slot boundary
+        (no orders of a simultaneous phase half in). It starts a new epoch: the state and the game's log carry
+        over; files made before it are obsolete. Each player runs 'eiapbem load' with the new release.
+        """
+        from eiapbem.client import upgrade as client_upgrade
+
+        s = open_host(game, password)
+        path = admin.upgrade(s)
+        st = s.state
+        click.echo(f"{s.game} moves to eiapbem {s.meta.release} ({client_upgrade.describe(s.meta.versions)}) "
+                   f"at {st.slot.key(st.date) if st.slot else 'its end'}: upgrade file commout/{path.name} "
+                   "(+ .eml draft to every player)")
+        click.echo("Each player installs the same release and runs 'eiapbem load'; files made before it are obsolete.")
+
     @admin_group.command("replace")
     @click.argument("power", type=click.Choice(POWERS))
     @click.option("--name", help="The new player's name (a human player).")

@@ -1,4 +1,4 @@
-"""``eiapbem audit``: re-verify and replay a whole game from a folder's files (issue 20 item 2)."""
+"""``eiapbem audit`` and ``eiapbem rebuild``: a whole game replayed from the files a folder holds (issues 20, 29)."""
 
 from __future__ import annotations
 
@@ -24,11 +24,7 @@ def register(cli: click.Group) -> None:
 
         home = _home()
         name = session.find_game(home, game)
-        role = power
-        if role is None:
-            local = session.local_roles(home, name)
-            powers = [r for r in local if r != "host"]
-            role = powers[0] if len(powers) == 1 else "host"
+        role = audit.role_for(home, name, power, "the audit")
         if password is None:
             password = ask_password(f"Password for {role}")
         res = audit.open_and_run(home, name, role, password)
@@ -38,3 +34,23 @@ def register(cli: click.Group) -> None:
             for line in res.lines():
                 click.echo(line)
         return 0 if res.verified else 1
+
+    @cli.command("rebuild")
+    @game_options
+    def rebuild_cmd(game: str | None, power: str | None, password: str | None) -> None:
+        """Make the save again from the files this folder holds: for a save lost, damaged or older than the folder.
+
+        Replays the gamestart and every file kept in commin/done/ and commout/sent/ (the folder's own files
+        too, so no slot is played twice) through the checks of 'eiapbem load'; keeps the save it replaces
+        as save/GAME.sav.before-rebuild.
+        """
+        from eiapbem.client import audit, rebuild
+
+        home = _home()
+        name = rebuild.game_of(home, game)
+        role = audit.role_for(home, name, power, "the rebuild")
+        if password is None:
+            password = ask_password(f"Password for {role}")
+        res = rebuild.open_and_run(home, name, role, password)
+        for line in res.lines():
+            click.echo(line)

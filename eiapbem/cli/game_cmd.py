@@ -224,8 +224,10 @@ def register(cli: click.Group) -> None:
             return 0
         s = open_session(game, power, password)
         if file is not None:
+            from eiapbem.client import inbox
+
             file = _in_home(file)
-            slot = s.load_path(file)
+            slot = inbox.load_one(s, file)
             click.echo(f"loaded {file.name} ({slot})")
             return 0
         rep = s.load_all()

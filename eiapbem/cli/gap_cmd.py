@@ -118,12 +118,11 @@ def register(cli: click.Group) -> None:
                 if p == target:
                     raise BadOption(f"{p} exists and is not a readable bid file; move it away first") from None
                 continue
-            assert h.bidder is not None
-            if h.game == game and h.bidder[1].lower() == email.lower():
+            if h.game == game and h.bidder.email.lower() == email.lower():
                 earlier.append(p)
             elif p == target:
                 raise BadOption(
-                    f"{p} already holds the bid of {h.bidder[1]} for game {h.game}; use another --name or --out-dir"
+                    f"{p} already holds the bid of {h.bidder.email} for game {h.game}; use another --name or --out-dir"
                 )
         password = read_password(password_file, "Your game password (it will protect your game files)", confirm=True)
         bid = Bid.make(game, pname, email, values, war_map, password)

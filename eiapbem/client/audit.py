@@ -34,7 +34,8 @@ from eiapbem.client import inbox, pace
 from eiapbem.client.session import GameData, NoGame, Session, find_game, local_roles
 from eiapbem.client.store import Store
 from eiapbem.core.errors import BadEncoding, EiaError
-from eiapbem.pbem import atomic, crypto, envelope, files, folders, keys, savegame
+from eiapbem.pbem import atomic, bodies, envelope, files, folders, headers, keys, savegame
+from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.errors import AlreadyLoaded
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
@@ -124,13 +125,19 @@ class Result:
 @dataclass
 class _File:
     path: Path
-    data: bytes
-    env: envelope.Envelope
-    hash: bytes
+    rec: files.Received
+
+    @property
+    def data(self) -> bytes:
+        return self.rec.data
+
+    @property
+    def hash(self) -> bytes:
+        return self.rec.hash
 
     @property
     def h(self) -> envelope.Header:
-        return self.env.header
+        return self.rec.header
 
 
 def _gather(home: Path, game: str, gid: bytes | None) -> tuple[list[_File], list[str]]:
@@ -145,16 +152,14 @@ def _gather(home: Path, game: str, gid: bytes | None) -> tuple[list[_File], list
             if not p.is_file() or not p.name.endswith(".pbm"):
                 continue
             try:
-                data = folders.read_limited(p)
-                env = envelope.parse(data, p.name)
+                rec = files.read_file(p)
             except EiaError:
                 if p.name.startswith(game + "_"):
                     notes.append(f"{p.relative_to(home)} is not a readable eiapbem file; left out")
                 continue
-            if env.header.game != game or (gid is not None and env.header.gid != gid):
+            if rec.header.game != game or (gid is not None and rec.header.gid != gid):
                 continue
-            fh = crypto.file_hash(env)
-            seen.setdefault(fh, _File(p, data, env, fh))
+            seen.setdefault(rec.hash, _File(p, rec))
     return list(seen.values()), notes
 
 
@@ -170,6 +175,57 @@ def _first_state(body: Any, chain, name: str) -> GameData:
     from eiapbem.client.newgame import start_data
 
     return start_data(body, chain, name)
+
+
+def start(found: list[_File], home: Path, game: str, me: keys.Identity, local: dict) -> tuple[Replay, str | None]:
+    """Where a replay of the folder's files starts (the audit, ``eiapbem rebuild``), and a note when not at the start.
+
+    At the gamestart, when this eiapbem plays the versions it records.  A game that moved to this eiapbem
+    later (issue 29) was played before under other versions, which this release does not replay: the
+    replay starts at the newest upgrade file the folder holds that moved the game to this release's
+    versions, from the game it carries, once its signature and its link to the file before it are checked."""
+    from eiapbem.client import upgrade
+
+    gs = _gamestart(found, home, game)
+    chain, body = files.open_gamestart(gs.data, [me], gs.path.name)
+    meta = body.get("meta") if isinstance(body, dict) else None
+    versions = meta.get("versions") if isinstance(meta, dict) else None
+    if upgrade.standing({"versions": versions}).kind == "same":
+        rp = Replay(home, game, me, SaveContents(chain, None, {}), _first_state(body, chain, gs.path.name), local)
+        rp.auto.settle()
+        rp.save()
+        return rp, None
+    now = upgrade.mine()
+    ups = sorted((x for x in found if x.h.kind == "upgrade" and x.h.gid == chain.gid
+                  and dict(getattr(x.h, "versions", {})) == now), key=lambda x: -x.h.epoch)
+    if not ups:
+        _first_state(body, chain, gs.path.name)  # refused as the gamestart's versions are: one sentence
+    up = ups[0]
+    h = up.h
+    assert isinstance(h, headers.UpgradeHeader)
+    at = Chain.from_upgrade(h, up.hash)
+    ub = bodies.decode(bodies.UpgradeBody, files.open_file(up.rec, at, [me]), up.path.name, "an upgrade")
+    data = GameData.from_obj(ub.game.to_obj(), up.path.name)
+    if data.state.state_hash() != h.state or ub.after != h.state:
+        raise BadEncoding(f"{up.path.name} holds another state than its header names")
+    before = [x for x in found if x.hash == h.prev and x.h.kind in ("turn", "admin")]
+    link = "the file before it is not in the folder"
+    if before:
+        x = before[0]
+        try:
+            raw = files.open_file(x.rec, at, [me], any_epoch=True)  # signed by a key of the roster the upgrade names
+            ends = raw.get("after") if isinstance(raw, dict) else None
+            link = f"it follows {x.path.name}, " + ("from the state that file ends in" if ends == ub.before
+                                                     else "but NOT from the state that file ends in")
+        except EiaError as err:
+            link = f"the file before it, {x.path.name}, does not open: {err}"
+    rp = Replay(home, game, me, SaveContents(at, None, {}), data, local)
+    rp.auto.settle()
+    rp.save()
+    skipped = sum(1 for x in found if x.h.epoch < h.epoch and x.h.kind in ("turn", "admin", "upgrade"))
+    return rp, (f"the game moved to this eiapbem's versions at {up.path.name} (epoch {h.epoch}; {link}); the "
+                f"{skipped} file(s) before it were played under {upgrade.describe(versions if isinstance(versions, dict) else {})} and "
+                "are not replayed here (the eiapbem release of those versions replays them)")
 
 
 def _backups(home: Path, game: str, role: str) -> list[tuple[int, Path]]:
@@ -195,15 +251,17 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
     local = local_roles(home, game)
     saved = savegame.load(GameFolders(home), game, me, local)
     saved_data = GameData.from_obj(saved.game, folders.save_name(game))
+    from eiapbem.client import upgrade
+
+    upgrade.check_open(saved_data.meta, game)  # a game of a newer release: install it first (issue 29)
     res = Result(game, me.role)
     found, res.notes = _gather(home, game, saved.chain.gid)
-    gs = _gamestart(found, home, game)
-    chain, body = files.open_gamestart(gs.data, [me], gs.path.name)
-    rp = Replay(home, game, me, SaveContents(chain, None, {}), _first_state(body, chain, gs.path.name), {})
-    rp.auto.settle()
-    rp.save()
+    rp, start_note = start(found, home, game, me, {})
+    if start_note:
+        res.notes.append(start_note)
     passed = {rp.state.state_hash()}
-    pending = sorted((x for x in found if x.h.kind in ("turn", "admin")), key=lambda x: (x.h.epoch, x.h.seq, x.path.name))
+    pending = sorted((x for x in found if x.h.kind in ("turn", "admin", "upgrade")),
+                     key=lambda x: (x.h.epoch, x.h.seq, x.path.name))
     backups = _backups(home, game, me.role)
     errors: dict[bytes, str] = {}
     points: list[GameState] = [rp.state]  # states a backup may restore: monthly points, the state at a backup
@@ -215,21 +273,18 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
     while True:
         progress = False
         for x in list(pending):
-            if x.h.epoch != rp.contents.chain.epoch:
+            if x.h.epoch != rp.contents.chain.epoch and not (x.h.kind == "upgrade"
+                                                             and x.h.epoch == rp.contents.chain.epoch + 1):
                 continue
             # Only the files the save accepted make its history: a swapped file, the losing side of a fork
             # or a file still waiting to be loaded is not one of them (named below).
             if x.hash not in saved.chain.known:
                 continue
-            snap = rp.save_snapshot()
             try:
-                rp.turns.load_bytes(x.data, x.path.name)
+                if try_load(rp, x, errors) is None:
+                    continue
             except AlreadyLoaded:
                 pending.remove(x)
-                continue
-            except EiaError as err:
-                rp.restore_snapshot(snap)
-                errors[x.hash] = str(err)
                 continue
             pending.remove(x)
             errors.pop(x.hash, None)
@@ -256,7 +311,11 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
         res.first = _first_bad(rp, saved, saved_data, pending, errors)
     if res.first is None:
         res.first = _monthly(home, game, me, local, passed)
+    if res.first is None:
+        res.first = _older_save(home, game, saved, local)
     for x in pending:
+        if x.h.epoch < rp.contents.chain.epoch and start_note:
+            continue  # before the upgrade the replay started at: said once, above
         if x.h.epoch < rp.contents.chain.epoch:
             res.notes.append(f"{x.path.name} was made before the backup of epoch {rp.contents.chain.epoch} (obsolete)")
         elif not known_to_save(x) and res.first is None:
@@ -283,17 +342,35 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
     return res
 
 
+def _older_save(home: Path, game: str, saved: SaveContents, local: dict) -> Point | None:
+    """A save older than a file the folder sent or loaded (issue 29): the save was replaced or rolled back."""
+    later = inbox.ahead_of(GameFolders(home), game, saved.chain)
+    if not later:
+        return None
+    own = [(p, r) for p, r in later if r.header.author in local]
+    p, rec = (own or later)[0]
+    what = "sent" if own else "loaded"
+    return Point(str(p.relative_to(home)), rec.header.slot, rec.header.author,
+                 f"this folder {what} this file but its save stands before it: the save is older than the folder "
+                 "(replaced by an earlier copy, or rolled back); 'eiapbem rebuild' brings it up to date",
+                 rec.hash.hex())
+
+
 def _monthly(home: Path, game: str, me: keys.Identity, local: dict, passed: set) -> Point | None:
     """The host's monthly saves (000:216) must hold states the replay passed through."""
+    from eiapbem.client import upgrade
     f = GameFolders(home)
     prefix = f"{game}_monthly_"
     for p in sorted(f.save.glob(prefix + "*.sav")) if f.save.is_dir() else []:
         try:
             sav, dat = atomic.read_save_pair(p)
             c = files.open_save(sav, dat, me, p.name, local, savegame.parts(f, game))
-            st = GameData.from_obj(c.game, p.name).state
+            data = GameData.from_obj(c.game, p.name)
+            st = data.state
         except EiaError as err:
             return Point(p.name, p.name[len(prefix):-len(".sav")], "host", f"the monthly save does not open: {err}")
+        if dict(data.meta.versions) != upgrade.mine():
+            continue  # kept before the game moved to this release: its files are not replayed here either
         if st.state_hash() not in passed:
             return Point(p.name, _slot_of(st), "host", "the monthly save holds a state the game's files never reach")
     return None
@@ -313,6 +390,8 @@ def _restores(backup: GameState, points: list[GameState]) -> bool:
 def _new_epoch(rp: Replay, path: Path, me: keys.Identity, points: list) -> Point | None:
     sav, dat = atomic.read_save_pair(path)
     h = envelope.parse(sav, path.name, max_size=envelope.MAX_SAV).header
+    if not isinstance(h, headers.BackupHeader):
+        return Point(path.name, h.slot, h.author, f"{path.name} is a {h.kind} file, not a backup")
     try:
         chain, body = files.open_backup(sav, dat, me, rp.contents.chain, path.name)
         if not isinstance(body, dict) or set(body) != {"game"}:
@@ -359,7 +438,7 @@ def _first_bad(rp: Replay, saved: SaveContents, saved_data: GameData, pending: l
             x = others[0]
             snap = rp.save_snapshot()
             try:
-                rp.turns.load_bytes(x.data, x.path.name)
+                rp.turns.load_bytes(x.rec, x.path.name)
             except EiaError as err:  # why it does not fit says more than "another file"
                 return Point(x.path.name, s, x.h.author, str(err), x.hash.hex())
             finally:
@@ -407,15 +486,36 @@ def _slot_of(st: GameState) -> str:
     return st.slot.key(st.date) if st.slot is not None else "game over"
 
 
+def try_load(rp: Replay, x: _File, errors: dict[bytes, str]) -> str | None:
+    """Load ``x`` into the replay: its slot, or None when refused (the replay as it was, the reason in ``errors``).
+
+    ``AlreadyLoaded`` is raised: the caller drops the file."""
+    snap = rp.save_snapshot()
+    try:
+        return rp.turns.load_bytes(x.rec, x.path.name)
+    except AlreadyLoaded:
+        raise
+    except EiaError as err:
+        rp.restore_snapshot(snap)
+        errors[x.hash] = str(err)
+        return None
+
+
+def role_for(home: Path, game: str, role: str | None, what: str) -> str:
+    """Whose key opens ``what`` (the audit, the rebuild): the role given, the one power played here, or the host."""
+    if role is not None:
+        return role
+    local = local_roles(home, game)
+    powers = [r for r in local if r != "host"]
+    chosen = powers[0] if len(powers) == 1 else ("host" if "host" in local else None)
+    if chosen is None:
+        raise NoGame(f"this folder plays {', '.join(local)}; say which key opens {what} with --power")
+    return chosen
+
+
 def open_and_run(home: Path, game: str | None, role: str | None, password: str) -> Result:
-    home = Path(home)
-    name = find_game(home, game)
-    local = local_roles(home, name)
-    if role is None:
-        powers = [r for r in local if r != "host"]
-        role = powers[0] if len(powers) == 1 else ("host" if "host" in local else None)
-        if role is None:
-            raise NoGame(f"this folder plays {', '.join(local)}; say which key opens the audit with --power")
     from eiapbem.client.session import open_identity
 
-    return run(home, name, open_identity(home, name, role, password))
+    home = Path(home)
+    name = find_game(home, game)
+    return run(home, name, open_identity(home, name, role_for(home, name, role, "the audit"), password))

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from eiapbem import ai
-from eiapbem.core.errors import BadEncoding
-from eiapbem.pbem import bodies, crypto, envelope, folders
+from eiapbem.core.errors import BadEncoding, quoted
+from eiapbem.pbem import bodies, crypto, envelope, folders, headers
 from eiapbem.pbem.chain import Battle, Chain
 from eiapbem.pbem.errors import AuthorNotAllowed, BadDice, BadHeader
 from eiapbem.core import canonical, delta
@@ -173,6 +173,13 @@ class Opened:
     hash: bytes
 
 
+def _battle_header(o: "Opened") -> headers.BattleHeader:
+    """The header of a battle file ``check_files`` opened (its kind checked there)."""
+    h = o.env.header
+    assert isinstance(h, headers.BattleHeader)
+    return h
+
+
 def check_files(chain: Chain, bid: str, area: str, attacker: str, defender: str, slot_key: str,
                 files_: Sequence[Any], name: str) -> tuple[list[Opened], Battle]:
     """Check the files of one battle as a third party: signatures, order, roles, nonces, bodies.
@@ -192,7 +199,7 @@ def check_files(chain: Chain, bid: str, area: str, attacker: str, defender: str,
             raise BadEncoding(f"{name} carries the battle files of {bid} in an unknown form")
         env = envelope.parse(item[0], what)
         h = env.header
-        if h.kind != "battle":
+        if not isinstance(h, headers.BattleHeader):
             raise BadHeader(f"{what} is a {h.kind} file, not a battle file")
         want = attacker if i % 2 == 0 else defender
         if h.author != want:
@@ -235,11 +242,11 @@ def exchanges_of(opened: Mapping[str, Sequence[Opened]], plan: Sequence[Any], se
             raise BadEncoding(f"{name} lists an exchange of {bid} without its battle files")
         q, r = files_[2 * j], files_[2 * j + 1]
         if 2 * j + 2 < len(files_):
-            a = files_[2 * j + 2].env.header.nonce
+            a = _battle_header(files_[2 * j + 2]).nonce
         else:
             a = secrets.get(bid)
-        b = r.env.header.nonce
-        commit = q.env.header.commit
+        b = _battle_header(r).nonce
+        commit = _battle_header(q).commit
         if a is None or b is None or commit is None or crypto.nonce_commit(a) != commit:
             raise BadDice(f"{name}: the nonces of exchange {j + 1} of {bid} do not match their commitment (7.2)")
         if q.body["ask"] != ask:
@@ -283,7 +290,7 @@ def check_hidden(opened: Mapping[str, Sequence[Opened]], exchanges: Sequence[Exc
         j = seen.get(ex.battle, 0)
         seen[ex.battle] = j + 1
         files_ = opened[ex.battle]
-        a = files_[2 * j + 2].env.header.nonce if 2 * j + 2 < len(files_) else secrets.get(ex.battle)
+        a = _battle_header(files_[2 * j + 2]).nonce if 2 * j + 2 < len(files_) else secrets.get(ex.battle)
         assert a is not None
         if hidden_commit(a, list(actions[ex.ask:ex.at])) != files_[2 * j].body["hidden"]:
             raise BadDice(f"{name}: the attacker's choices in exchange {j + 1} of {ex.battle} are not the ones it "
@@ -308,7 +315,7 @@ def area_of(bid: str) -> str:
         return naval_files.area_of(bid)
     parts = bid.split(":")
     if len(parts) != 4 or parts[0] != "battle":
-        raise BadEncoding(f"{bid!r} is not a battle id")
+        raise BadEncoding(f"{quoted(bid)} is not a battle id")
     return parts[2]
 
 

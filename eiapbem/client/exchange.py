@@ -20,9 +20,9 @@ from typing import Any, Callable, Mapping
 
 from eiapbem.core import canonical
 from eiapbem.core.dice import DiceError
-from eiapbem.core.errors import BadEncoding, IllegalAction
+from eiapbem.core.errors import BadEncoding, IllegalAction, brief, quoted
 from eiapbem.data.context import rules_context
-from eiapbem.pbem import bodies, crypto, dice as pdice, envelope, files, folders
+from eiapbem.pbem import bodies, crypto, dice as pdice, envelope, files, folders, headers
 from eiapbem.pbem.bodies import Answer, BattleBook, Fight
 from eiapbem.pbem.chain import Battle, Chain
 from eiapbem.pbem.errors import AuthorNotAllowed, BadDice, BadHeader, NotForYou, OutOfOrder, OutOfSync, OwnFile, WrongKind
@@ -236,13 +236,15 @@ class BattleExchange:
         try:
             self.slot.play(self.slot.taken())
         except (IllegalAction, DiceError) as err:
-            raise OutOfSync(f"{name} answers the battle in {f.area} in a way the rules refuse here: {err}") from err
+            raise OutOfSync(f"{name} answers the battle in {f.area} in a way the rules refuse here: {brief(err)}") from err
         self.sync()
         return f"battle in {f.area}: {f.defender}'s reply"
 
     def _load_question(self, env: envelope.Envelope, data: bytes, name: str) -> str:
         chain = self.store.contents.chain
         h = env.header
+        if not isinstance(h, headers.BattleHeader):
+            raise WrongKind(f"{name} is a {h.kind} file, not a battle file")
         chain.verify(env, name)
         fk = crypto.unwrap_key(env, self.store.power, self.store.me.decrypter, name)
         step = bodies.battle_body(crypto.open_body(env, fk, name), name, bodies.BattleAsk, bodies.BattleQuestion,
@@ -276,7 +278,7 @@ class BattleExchange:
         if h.commit is None or (h.nonce is None) != (e.record is None):
             raise BadDice(f"{name} does not carry the commitment and nonce a question needs (docs/file-format.md 7.2)")
         if step.slot != st.slot.key(st.date):  # found by the fuzz suite (issue 20): the body's slot was never read
-            raise BadEncoding(f"{name} names the slot {step.slot!r} in its body, not the slot in play {st.slot.key(st.date)}")
+            raise BadEncoding(f"{name} names the slot {quoted(step.slot)} in its body, not the slot in play {st.slot.key(st.date)}")
         if isinstance(step, bodies.BattleAsk):
             base = GameState.decode(e.state) if e.state else st
             if step.base != base.state_hash():

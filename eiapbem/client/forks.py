@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from eiapbem.client import inbox
 from eiapbem.core.errors import EiaError
-from eiapbem.pbem import atomic, crypto, envelope, files, folders, savegame
+from eiapbem.pbem import atomic, envelope, files, folders, savegame
 from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.errors import Fork
 from eiapbem.pbem.folders import GameFolders
@@ -48,7 +48,7 @@ KEEP = 40
 MAX_BYTES = 3 * 1024 * 1024
 #: ... but never fewer than the newest MIN_KEEP points (a fork is a few slots back at most).
 MIN_KEEP = 6
-REWIND = "rewind"
+REWIND = inbox.REWIND
 
 
 class Folder(Protocol):
@@ -148,11 +148,11 @@ def kept_files(s: Folder) -> list[Kept]:
             if not (p.is_file() and p.name.startswith(s.game + "_") and p.name.endswith(".pbm")):
                 continue
             try:
-                env = envelope.parse(folders.read_limited(p), p.name)
+                rec = files.read_file(p)
             except EiaError:
                 continue
-            if env.header.gid == s.chain.gid:
-                out.append(Kept(p, env.header, crypto.file_hash(env)))
+            if rec.header.gid == s.chain.gid:
+                out.append(Kept(p, rec.header, rec.hash))
     return out
 
 
@@ -170,16 +170,16 @@ def _describe(name: str, h: envelope.Header, fh: bytes) -> str:
     return f"{who} {name} ({h.slot}, {fh.hex()[:16]})"
 
 
-def check(s: Store, data: bytes, name: str) -> None:
+def check(s: Store, rec: files.Received) -> None:
     """Before a file is loaded: if it forks the chain, name the fork and apply the rule (the host's act wins).
 
     Raises ``Fork`` when the file loses; rewinds the session (in memory) to the
     fork point when the file is the host's act and this folder took the other side.
     """
-    env = envelope.parse(data, name)
+    env, name = rec.env, rec.name
     h = env.header
     ch = s.chain
-    fh = crypto.file_hash(env)
+    fh = rec.hash
     if (h.kind not in ("turn", "admin") or h.gid != ch.gid or h.epoch != ch.epoch or fh in ch.known
             or h.prev == ch.head or h.prev not in ch.known or ch.step is not None):
         return
@@ -246,6 +246,18 @@ def status_lines(s: Folder) -> list[str]:
     return out
 
 
+def one_step(slots: list[str]) -> bool:
+    """Are these the slots of the powers' files of one simultaneous step (``1805-03/diplomacy/commit/FR``, ...)?
+
+    A simultaneous step's file slot is the step's key and the power (``client.turns.file_slot``); a sequential
+    slot's step is ``turn``, and two files of one point there are a fork."""
+    steps = {x.rsplit("/", 1)[0] for x in slots}
+    if len(steps) != 1:
+        return False
+    step = steps.pop()
+    return step.count("/") == 2 and step.rsplit("/", 1)[1] != "turn"
+
+
 def forks_among(headers: list[tuple[str, envelope.Header, bytes]]) -> list[str]:
     """Pairs of turn or admin files that follow the same point but are not one simultaneous step."""
     by_point: dict[tuple[int, bytes], list[tuple[str, envelope.Header, bytes]]] = {}
@@ -260,8 +272,7 @@ def forks_among(headers: list[tuple[str, envelope.Header, bytes]]) -> list[str]:
             continue
         kinds = {h.kind for _, h in uniq.values()}
         slots = [h.slot for _, h in uniq.values()]
-        together = kinds == {"turn"} and len(set(slots)) == len(slots) and all("/orders/" in x for x in slots)
-        if together:
+        if kinds == {"turn"} and len(set(slots)) == len(slots) and one_step(slots):
             continue  # the files of one simultaneous step all follow the same point
         desc = "; ".join(_describe(n, h, fh) for fh, (n, h) in sorted(uniq.items(), key=lambda kv: kv[1][0]))
         out.append(f"Fork at {prev.hex()[:16]}: {desc} follow the same point of the chain"
@@ -273,27 +284,16 @@ __all__ = ["KEEP", "MAX_BYTES", "MIN_KEEP", "Point", "prune", "accepted_after", 
 
 
 def damaged_save(home: Path, game: str, me, local, err: EiaError) -> EiaError:
-    """The sentence for a save that does not open: what is wrong and which kept copy brings the folder back."""
+    """The sentence for a save that does not open: what is wrong, and the one command that makes it again.
+
+    Never a rewind copy to put back by hand: the newest one is the save from before the folder's own last
+    file, and playing on from it would send a second file for that slot (issue 29).  ``eiapbem rebuild``
+    replays the files the folder holds, its own included (``client/rebuild.py``)."""
     from eiapbem.client.store import NoGame
 
-    d = Path(home) / REWIND
-    best = None
-    for p in sorted(d.glob(f"{game}_at_*.sav"), key=lambda p: p.stat().st_mtime, reverse=True) if d.is_dir() else []:
-        try:
-            sav, dat = atomic.read_save_pair(p)
-            c = files.open_save(sav, dat, me, p.name, local, savegame.parts(folders.GameFolders(home), game))
-        except EiaError:
-            continue
-        best = (p, c)
-        break
     save = f"save/{folders.save_name(game)}"
     wrong = str(err).split(";")[0]  # what is wrong, without a file-from-outside's "ask its sender" advice
-    if best is None:
-        return NoGame(f"your save {save} does not open ({wrong}) and this folder keeps no earlier copy of it",
-                      hint="ask the host for a backup (eiapbem admin backup) and load it with 'eiapbem load-backup'")
-    p, c = best
-    rel = f"{REWIND}/{p.name}"
-    return NoGame(f"your save {save} does not open ({wrong}); the folder keeps a copy of it from file {c.chain.seq} "
-                  f"of the game, {rel}",
-                  hint=f"copy {rel} over {save} and {rel}.dat over {save}.dat, then run 'eiapbem load': the files "
-                       "kept in commin/done/ bring it up to date")
+    return NoGame(f"your save {save} does not open ({wrong})",
+                  hint="run 'eiapbem rebuild': it makes the save again from the files this folder holds "
+                       "(commin/done/, commout/sent/), your own files included; if the folder holds too few, "
+                       "ask the host for a backup ('eiapbem load-backup')")

@@ -34,7 +34,7 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Iterator
 
-from eiapbem.pbem import atomic, crypto, envelope, folders
+from eiapbem.pbem import atomic, crypto, envelope, folders, headers
 from eiapbem.pbem.errors import BadFile
 
 from . import mail_bounces
@@ -141,7 +141,7 @@ def classify_backup(name: str, sav: bytes, dat: bytes | None, session: Any) -> t
     chain = session.contents.chain
     if h.gid != chain.gid:
         return "", f"it belongs to another game ({h.game})"
-    if h.kind != "backup" or h.author != "host" or h.power is None or h.power not in session.local or h.dat is None:
+    if not isinstance(h, headers.BackupHeader) or h.author != "host" or h.power not in session.local:
         return "", "it is not the host's backup for a power played here"
     if name != folders.backup_name(session.game, h.power):
         return "", f"a backup for {h.power} is named {folders.backup_name(session.game, h.power)}"
@@ -149,7 +149,7 @@ def classify_backup(name: str, sav: bytes, dat: bytes | None, session: Any) -> t
         crypto.verify_with_roster(env, dict(chain.roster), name)
     except BadFile as err:
         return "", f"forged or damaged: {err}"
-    length, sha = h.dat
+    length, sha = h.dat.len, h.dat.sha256
     if dat is None or len(dat) != length or hashlib.sha256(dat).digest() != sha:
         return "", f"its {name}.dat is missing from the message or is not the one it names"
     return "save", ""

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+import eiapbem
 from eiapbem import ai
 from eiapbem.data import scenario_file, world
 from eiapbem.core.errors import BadData, IllegalAction
@@ -157,6 +158,7 @@ def new_game(
     state = first_state(sc, options, types, dict(bids), wars, gid, roster)
     meta = {
         "versions": turn.versions(ai),  # checked at join and whenever a save is opened (rules.turn)
+        "release": eiapbem.__version__,  # the release that plays them: what a player of this game installs (issue 29)
         "scenario": sc["id"],
         "host": {"name": host.name, "email": host.address},
         "players": {p: {"name": by_power[p].name, "email": by_power[p].email, "type": by_power[p].type} for p in POWERS},
@@ -195,7 +197,7 @@ def new_game(
 
 def starting_meta(gm: bodies.GamestartMeta) -> bodies.SaveMeta:
     """The save's record of who plays what, from the gamestart's: nothing of the host's notes or sealed orders yet."""
-    return bodies.SaveMeta(gm.scenario, gm.players, gm.host, gm.versions, based_on=gm.based_on)
+    return bodies.SaveMeta(gm.scenario, gm.players, gm.host, gm.versions, based_on=gm.based_on, release=gm.release)
 
 
 def first_state(scenario: str | dict, options: Options, types: Mapping[str, str], bids: Mapping[str, int],

@@ -45,17 +45,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from eiapbem import ai
-from eiapbem.core.errors import EiaError
 from eiapbem.pbem import bodies, envelope, folders, keys, savegame
 from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.crypto import Rng
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
 from eiapbem.core.dice import Dice
-from eiapbem.rules import engine, turn
+from eiapbem.rules import engine
 from eiapbem.rules.model import POWERS, GameState, LogEntry
 
-from . import forks
+from . import forks, inbox, upgrade
+from .upgrade import WrongVersion, check_versions
 from eiapbem.pbem.errors import BadFile, NotForYou
 from .exchange import battle_nonce
 from .store import (PLAYER_TYPES, TEST_SCRYPT_ENV, GameData, NoGame, file_time, find_game, game_names, key_path,
@@ -85,18 +85,6 @@ PUBLIC = ("open", "open_with", "create", "home", "folders", "game", "power", "me
           "load_all",
           "load_battle", "settle", "write_admin", "game_data_at", "open_save", "restart_from", "refresh_roles", "save",
           "save_snapshot", "restore_snapshot")
-
-
-class WrongVersion(EiaError):
-    """The game was started with other rules (or computer) versions than this eiapbem plays."""
-
-
-def check_versions(recorded: object, what: str) -> None:
-    """Refuse, in one sentence, a game whose rules versions are not this eiapbem's (they would fork)."""
-    wrong = turn.version_mismatch(recorded, ai)
-    if wrong:
-        raise WrongVersion(f"{what}: {wrong}, so the same files would give other states here",
-                           hint="use the eiapbem version the game was started with")
 
 
 class Session:
@@ -141,14 +129,16 @@ class Session:
         if me.role not in local:
             raise NoGame(f"{me.role}'s key in this folder is no longer the game's key for {me.role}: that role has been handed on (4.2.8)")
         data = GameData.from_obj(contents.game, folders.save_name(game))
-        check_versions(dict(data.meta.versions), f"the game {game}")
+        versions = upgrade.check_open(data.meta, game)  # a game of a newer release: install it (issue 29)
         s = cls(Store(home, game, me, contents, data, local, rng), computer=computer)
+        inbox.clean(s.folders, game)  # the temporary files of a writer killed before its rename (issue 29)
         try:
             s.outbox.flush()
         except BadFile:
             pass  # commout/ cannot take it now (a plain file there): the save keeps it until it can (issue 20)
-        s.exchange.sync()  # a battle question due since the last action, or a crash before its file (4.2.7)
-        s.exchange.hand_over()
+        if versions.kind == "same":  # a game of an older release waits for its upgrade: nothing is played here
+            s.exchange.sync()  # a battle question due since the last action, or a crash before its file (4.2.7)
+            s.exchange.hand_over()
         return s
 
     @classmethod

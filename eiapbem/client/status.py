@@ -121,6 +121,7 @@ def status_record(s: Any) -> dict:
     rec["partly_built"] = [{"phase": str(p), "missing": engine.phase_gaps(p)} for p in Phase
                            if engine.phase_implemented(p) and engine.phase_gaps(p)]
     from .forks import status_lines as fork_lines
+    from .inbox import behind_sentence
 
     rec["forks"] = fork_lines(s)  # forks this folder set aside (issue 20)
     rec["mail"] = []
@@ -128,6 +129,14 @@ def status_record(s: Any) -> dict:
         from .mail_bounces import status_lines as mail_lines
 
         rec["mail"] = mail_lines(s.home, meta)
+    rec["behind"] = behind_sentence(s)  # a save older than the folder's own files (issue 29)
+    from .upgrade import status_line as release_line
+
+    rec["release"] = release_line(s)  # a game of an older release than this eiapbem (issue 29)
+    if rec["release"]:
+        rec["next"] = rec["release"]
+    if rec["behind"]:
+        rec["next"] = "run 'eiapbem rebuild' before anything else (your save is older than this folder's files)"
     return rec
 
 
@@ -249,6 +258,10 @@ def render(rec: dict) -> list[str]:
         out.append(f"Turn: {POWER_NAMES[rec['turn_of']]} ({rec['slot']})")
     out.extend(rec.get("forks", []))
     out.extend(rec.get("mail", []))
+    if rec.get("behind"):
+        out.append("Save: " + rec["behind"][0].upper() + rec["behind"][1:])
+    if rec.get("release"):
+        out.append("Release: " + rec["release"][0].upper() + rec["release"][1:])
     if rec.get("peace_terms"):
         out.append(f"Peace terms in force on {POWER_NAMES[rec['power']]} (6.4): " + "; ".join(rec["peace_terms"]))
     if rec["computer"]:

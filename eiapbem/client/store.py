@@ -28,12 +28,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypedDict
 
+from eiapbem import ai
 from eiapbem.core import canonical
 from eiapbem.core.errors import EiaError, IllegalAction
 from eiapbem.pbem import bodies, envelope, files, folders, keys, savegame, segments
 from eiapbem.pbem.crypto import Rng
 from eiapbem.pbem.files import SaveContents
 from eiapbem.pbem.folders import GameFolders
+from eiapbem.rules import turn
 from eiapbem.rules.model import GameState, LogEntry, Phase
 
 #: Tests (and only tests) may set this to "logn,r,p" for fast key files; real games never do.
@@ -190,7 +192,9 @@ class GameData:
         if isinstance(o, dict) and type(o.get("journal")) is canonical.Raw:  # a ``to_obj`` still in memory
             o = dict(o, journal=canonical.decode(o["journal"].data))
         b = bodies.decode(bodies.SaveBody, o, name, "a game")
-        return cls(GameState.decode(b.state), b.meta, {p: list(a) for p, a in b.taken.items()},
+        # A game of older versions (it waits for the host's upgrade file) is read as this release reads it.
+        older = dict(b.meta.versions) != turn.versions(ai)
+        return cls(GameState.decode_older(b.state) if older else GameState.decode(b.state), b.meta, {p: list(a) for p, a in b.taken.items()},
                    {p: list(a) for p, a in b.orders.items()}, b.outbox, b.battles, tuple(b.journal))
 
     def absorbed(self) -> "GameData":

@@ -28,23 +28,24 @@ unless the game option "Allow PBEM Host Functions" is on.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
 from eiapbem import ai
 from eiapbem.core.dice import Dice, DiceError
-from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
+from eiapbem.core.errors import BadEncoding, IllegalAction, brief, quoted
 from eiapbem.data.context import rules_context
 from eiapbem.core.frozenmap import FrozenMap
-from eiapbem.pbem import bodies, crypto, dice as pdice, envelope, files, folders
+from eiapbem.pbem import bodies, dice as pdice, files, folders
 from eiapbem.pbem.bodies import BattleBook
 from eiapbem.pbem.chain import Step
-from eiapbem.pbem.errors import AlreadyLoaded, BadFile, OutOfSync, OwnFile, WrongKind
+from eiapbem.pbem.errors import OUT_OF_SYNC, OutOfSync, OwnFile, WrongKind  # OUT_OF_SYNC: the manual's words, 000:212
 from eiapbem.rules import engine, turn
 from eiapbem.rules.model import POWERS, GameState
 
-from . import battles, forks, inbox
+from . import battles, forks, inbox, upgrade
+from .inbox import Report
 from . import orders as sealed_orders
 from .autoplay import AutoPlay
 from .exchange import BattleExchange
@@ -52,8 +53,6 @@ from .outbox import Outbox
 from .slot import SlotPlay, actions_of, file_slot
 from .store import Store, file_time, game_names, utc_now
 
-#: The manual's words for a file that does not replay to the same state (4.2.8, 000:212).
-OUT_OF_SYNC = "Turn file out of sync \u2013 contact game host"
 #: The parts of the state a turn or admin file names by digest (``state_parts``): every field, and each power.
 _SPLIT = ("powers",)
 
@@ -101,17 +100,6 @@ def step_for(state: GameState) -> Step | None:
     return Step.one(slot.key(state.date), slot.power)
 
 
-@dataclass
-class Report:
-    """What a load did: files accepted (name, slot) and files refused (name, sentence)."""
-
-    loaded: list = field(default_factory=list)
-    refused: list = field(default_factory=list)
-    #: Files made before the host's last backup, left alone (000:226).
-    obsolete: list = field(default_factory=list)
-
-
-
 class Turns:
     """The slot in play, ending it (the turn file) and loading the others' files, on ``rules.turn.play_turn``.
 
@@ -155,6 +143,7 @@ class Turns:
 
     def act_many(self, actions: list) -> engine.Outcome:
         """Take several actions in order (a loaded setup); all are kept, or none if one is refused."""
+        upgrade.plays_here(self.store)
         state = self.current()
         slot = state.slot
         if slot is None:
@@ -218,6 +207,7 @@ class Turns:
         In the power's land slot or the economic phase, the diplomacy orders given for next month (``order_ahead``)
         are sealed in the file, or none with ``seal_diplomacy`` (the power has nothing to order then): next month it
         plays no commit round."""
+        upgrade.plays_here(self.store)
         state = self.store.state
         slot = state.slot
         if slot is None:
@@ -225,6 +215,9 @@ class Turns:
         engine.verify_actor(state, self.store.power)
         for part in (self.store.folders.commout, self.store.folders.save):
             folders.check_folder(part)  # before the save says the file is sent (issue 20)
+        behind = inbox.behind_sentence(self.store)  # a save older than its own file would fork the game (issue 29)
+        if behind:
+            raise IllegalAction(behind[0].upper() + behind[1:])
         point = forks.point_before(self.store)
         key = file_slot(state, self.store.power)
         chain = self.store.contents.chain
@@ -303,26 +296,35 @@ class Turns:
         """Load one file; return its slot.  Any refusal raises and leaves the save as it was."""
         if path.suffix == ".battle":
             return self.exchange.load_battle(path)
-        data = folders.read_limited(path)
+        return self.load_received(files.read_file(path), file_time(path))
+
+    def load_received(self, rec: files.Received, made: str) -> str:
+        """Load one file already read and parsed (``files.Received``, parsed once); return its slot.
+
+        ``made`` is when it was made, for the host's status.  Any refusal raises and leaves the save as it was."""
         point = forks.point_before(self.store)  # the state at this point, should a fork make this folder come back to it
-        forks.check(self.store, data, path.name)  # a fork is named; the host's act wins (issue 20, 4.2.8)
-        slot = self.load_bytes(data, path.name, save=False)  # one durable save per file, below (issue 18)
+        forks.check(self.store, rec)  # a fork is named; the host's act wins (issue 20, 4.2.8)
+        slot = self.load_bytes(rec, rec.name, save=False)  # one durable save per file, below (issue 18)
         forks.keep(self.store, point)
-        h = envelope.parse(data, path.name).header
-        self._note(path.name, slot, h.author, file_time(path), h.reloads or 0)
+        h = rec.header
+        self._note(rec.name, slot, h.author, made, getattr(h, "reloads", 0))
         self.store.save()
-        inbox.keep_received(self.store.folders, path.name, data)  # for 'eiapbem audit' (issue 20)
+        inbox.keep_received(self.store.folders, rec.name, rec.data)  # for 'eiapbem audit' (issue 20)
         return slot
 
-    def load_bytes(self, data: bytes, name: str, *, save: bool = True) -> str:
-        """Check and replay one turn or admin file; saved unless ``save`` is False (the caller saves, once)."""
+    def load_bytes(self, data: bytes | files.Received, name: str, *, save: bool = True) -> str:
+        """Check and replay one turn, admin or upgrade file; saved unless ``save`` is False (the caller saves, once)."""
         state = self.store.state
         chain = self.store.contents.chain
-        author = envelope.parse(data, name).header.author
+        rec = files.receive(data, name)
+        author = rec.header.author
         if author in self.store.local and not self.replays_own:
             raise OwnFile(f"{name} is your own file ({author}); a client never loads the files it made",
                           hint="to go back you need a backup from the host (4.2.8)")
-        loaded = files.load_file(chain, data, [self.store.me], step_for(state), name, own=self.store.local,
+        if rec.header.kind == "upgrade":
+            return upgrade.load(self, rec, name, save)  # the game moves to a newer eiapbem (client/upgrade.py)
+        upgrade.plays_here(self.store)
+        loaded = files.load_file(chain, rec, [self.store.me], step_for(state), name, own=self.store.local,
                                  own_ok=self.replays_own)
         h = loaded.header
         if h.kind == "admin":
@@ -330,11 +332,11 @@ class Turns:
         if h.kind != "turn":
             raise WrongKind(f"{name} is a {h.kind} file, not a turn or admin file")
         tb = bodies.decode(bodies.TurnBody, loaded.body, name, "a turn")
-        tb.agree(h.author, h.reloads, name)
+        tb.agree(h.author, getattr(h, "reloads", 0), name)
         body = tb.to_obj()
         assert state.slot is not None
         if body["slot"] != state.slot.key(state.date):
-            raise BadEncoding(f"{name} names the slot {body['slot']} inside but {h.slot} outside")
+            raise BadEncoding(f"{name} names the slot {quoted(body['slot'])} inside but {h.slot} outside")
         where = f"{name} ({body['slot']})"
         if body["before"] != state.state_hash():
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} starts from another state than yours",
@@ -355,7 +357,7 @@ class Turns:
         try:
             played = turn.play_turn(state, h.author, acts, d, rules_context, ai, exchanges=exs)
         except (IllegalAction, DiceError) as err:
-            raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {err}") from err
+            raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {brief(err)}") from err
         after = played.state
         if not state.slot.simultaneous:
             battles.check_asked(opened, exs, played.asked, name)
@@ -402,7 +404,7 @@ class Turns:
             after = admin.apply_all(state, acts, rules_context(Dice(loaded.seed)), setup_for=self.auto.ai_setup,
                                     computer=ai.play_slot).state
         except IllegalAction as err:
-            raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {err}") from err
+            raise OutOfSync(f"{OUT_OF_SYNC}: {where} does not replay here: {brief(err)}") from err
         if after.state_hash() != body["after"]:
             raise OutOfSync(f"{OUT_OF_SYNC}: {where} gives another state here; the first difference is in "
                             f"{first_part(after, body['parts'])}")
@@ -428,6 +430,7 @@ class Turns:
         ``roster``: new public keys by role; ``players``, ``host``: who plays what after the acts."""
         from eiapbem.rules import admin
 
+        upgrade.plays_here(self.store)
         state = self.store.state
         chain = self.store.contents.chain
         if chain.step is not None or self.store.data.orders:
@@ -463,48 +466,5 @@ class Turns:
 
     def load_all(self) -> Report:
         """Load every waiting file of this game in ``commin/``, in chain order (4.2.6, 000:166: the files that come
-        before this folder's turn)."""
-        rep = Report()
-        rep.refused.extend(inbox.strangers(self.store.folders, game_names(self.store.home), self.store.game))
-        pending = [p for p in self.store.folders.incoming(self.store.game) if p.suffix == ".pbm" and not p.name.endswith("_gamestart.pbm")]
-        known = self.store.contents.chain.known
-        waiting = []
-        for p in pending:
-            try:
-                env = envelope.parse(folders.read_limited(p), p.name)
-            except BadFile as err:
-                rep.refused.append((p.name, str(err)))
-                inbox.refuse(self.store.folders, p, str(err))
-                continue
-            if crypto.file_hash(env) in known or env.header.author in self.store.local:
-                continue
-            if env.header.epoch < self.store.contents.chain.epoch:
-                rep.obsolete.append(p.name)  # made before the host's backup (000:226): never loaded again
-                continue
-            waiting.append(p)
-        progress = True
-        errors: dict[str, EiaError] = {}
-        while waiting and progress:
-            progress = False
-            for p in list(waiting):
-                before = self.store.save_snapshot()
-                try:
-                    slot = self.load_path(p)
-                except AlreadyLoaded:
-                    waiting.remove(p)
-                    continue
-                except EiaError as err:
-                    self.store.restore_snapshot(before)
-                    errors[p.name] = err
-                    continue
-                rep.loaded.append((p.name, slot))
-                waiting.remove(p)
-                errors.pop(p.name, None)
-                progress = True
-        for p in waiting:
-            why = errors.get(p.name)
-            rep.refused.append((p.name, str(why) if why else "not loaded"))
-            if why is not None and inbox.for_good(why):
-                inbox.refuse(self.store.folders, p, str(why))  # moved aside, so it does not block every later load
-        return rep
-
+        before this folder's turn; ``client/inbox.py``)."""
+        return inbox.load_waiting(self.store, game_names(self.store.home), self.load_received)

@@ -7,6 +7,14 @@ refused outright (the rules core has no floats), so a serialised state can
 never hold one.  ``decode`` accepts only bytes that ``encode`` would produce
 for the value they hold: anything else (a float, unsorted or duplicate keys, a
 non-minimal integer, trailing bytes, an extension type) is a ``BadEncoding``.
+
+Decoding is bounded (docs/file-format.md section 8): before msgpack builds
+anything, ``check_bounds`` walks the bytes once without recursion and refuses
+a value nested deeper than ``max_depth``, a container of more than
+``max_container`` entries, a float, an extension type, a length running past
+the end, trailing bytes, or more than ``max_bytes`` in all.  Only then is the
+value built, and every recursive walk over it (the canonical check, the typed
+records, the rules) sees a value of known depth.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from typing import Any
 
 import msgpack
 
-from eiapbem.core.errors import BadEncoding
+from eiapbem.core.errors import BadEncoding, quoted
 
 INT_MIN = -(2**63)
 INT_MAX = 2**64 - 1
@@ -24,6 +32,9 @@ INT_MAX = 2**64 - 1
 #: Limits a reader enforces on untrusted input (the file layer may pass tighter ones).
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 DEFAULT_MAX_CONTAINER = 1_000_000
+#: How deeply containers may nest in a value read from outside (a state nests about a dozen levels; an
+#: action or a log line is a ``Plain`` value of at most 32 levels inside a body).
+DEFAULT_MAX_DEPTH = 64
 
 
 def _normalise(value: Any, path: str) -> Any:
@@ -35,7 +46,7 @@ def _normalise(value: Any, path: str) -> Any:
             raise BadEncoding(f"integer out of the 64-bit range at {path or 'top level'}")
         return value
     if isinstance(value, float):
-        raise BadEncoding(f"float {value!r} at {path or 'top level'}: eiapbem values hold integers only")
+        raise BadEncoding(f"float {quoted(value)} at {path or 'top level'}: eiapbem values hold integers only")
     if isinstance(value, (list, tuple)):
         return [_normalise(v, f"{path}[{i}]") for i, v in enumerate(value)]
     if type(value) is Raw:
@@ -44,7 +55,7 @@ def _normalise(value: Any, path: str) -> Any:
         items = []
         for k, v in value.items():
             if not isinstance(k, str):
-                raise BadEncoding(f"map key {k!r} at {path or 'top level'} is not a string")
+                raise BadEncoding(f"map key {quoted(k)} at {path or 'top level'} is not a string")
             items.append((k.encode("utf-8"), k, _normalise(v, f"{path}.{k}")))
         items.sort(key=lambda t: t[0])
         return _SortedMap((k, v) for _, k, v in items)
@@ -165,7 +176,7 @@ def _assemble(value: Any, path: str) -> bytes:
     if isinstance(value, dict):
         for k in value:
             if not isinstance(k, str):
-                raise BadEncoding(f"map key {k!r} at {path or 'top level'} is not a string")
+                raise BadEncoding(f"map key {quoted(k)} at {path or 'top level'} is not a string")
         keys = sorted(value, key=lambda k: k.encode("utf-8"))
         parts = [_header(len(keys), 0x80, 0xDE)]
         for k in keys:
@@ -184,7 +195,7 @@ def _pairs_hook(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
         if not isinstance(k, str):
             raise BadEncoding("a map key is not a string")
         if k in out:
-            raise BadEncoding(f"duplicate map key {k!r}")
+            raise BadEncoding(f"duplicate map key {quoted(k)}")
         out[k] = v
     return out
 
@@ -222,12 +233,92 @@ def decode_map(data: bytes) -> tuple[dict[str, Any], dict[str, bytes], dict[str,
     return out, {}, {}
 
 
-def _unpack(data: bytes, max_bytes: int, max_container: int) -> Any:
-    """msgpack's value of ``data`` (string keys, no duplicate key, no extension), not yet checked as canonical."""
+def _first_bytes() -> list[tuple[int, int] | None]:
+    """For each first byte of a msgpack value: (what, n), ``check_bounds``'s table.
+
+    what 0: a scalar with ``n`` more bytes; 1: a str or bin whose length is in the next ``n`` bytes;
+    2 / 3: an array / a map whose count is in the next ``n`` bytes; 4 / 5: a fix array / fix map of ``n``
+    entries; None: refused (a float, an extension type, the unused byte 0xc1)."""
+    t: list[tuple[int, int] | None] = [None] * 256
+    for b in list(range(0x00, 0x80)) + list(range(0xE0, 0x100)) + [0xC0, 0xC2, 0xC3]:
+        t[b] = (0, 0)  # fixint, nil, false, true
+    for b in range(0x80, 0x90):
+        t[b] = (5, b & 0x0F)
+    for b in range(0x90, 0xA0):
+        t[b] = (4, b & 0x0F)
+    for b in range(0xA0, 0xC0):
+        t[b] = (0, b & 0x1F)  # fixstr: its bytes follow
+    for b, n in ((0xC4, 1), (0xC5, 2), (0xC6, 4), (0xD9, 1), (0xDA, 2), (0xDB, 4)):
+        t[b] = (1, n)
+    for b, n in ((0xCC, 1), (0xCD, 2), (0xCE, 4), (0xCF, 8), (0xD0, 1), (0xD1, 2), (0xD2, 4), (0xD3, 8)):
+        t[b] = (0, n)
+    t[0xDC], t[0xDD], t[0xDE], t[0xDF] = (2, 2), (2, 4), (3, 2), (3, 4)
+    return t
+
+
+_FIRST = _first_bytes()
+_REFUSED = {0xCA: "a float (eiapbem values hold integers only)", 0xCB: "a float (eiapbem values hold integers only)",
+            0xC1: "the byte 0xc1, which msgpack never uses"}
+
+
+def check_bounds(data: bytes, max_depth: int = DEFAULT_MAX_DEPTH, max_container: int = DEFAULT_MAX_CONTAINER) -> None:
+    """Walk the msgpack bytes of one value without building it or recursing; ``BadEncoding`` if it breaks a limit.
+
+    Refused: nesting deeper than ``max_depth`` containers, a container of more than ``max_container``
+    entries, a float or an extension type, a length that runs past the end of ``data``, bytes after the
+    value.  One pass over the type bytes (the bytes of strings are skipped, not read)."""
+    n = len(data)
+    pos = 0
+    stack: list[int] = []
+    left = 1
+    first = _FIRST
+    while True:
+        while left == 0:
+            if not stack:
+                if pos != n:
+                    raise BadEncoding("trailing bytes after the encoded value")
+                return
+            left = stack.pop()
+        left -= 1
+        if pos >= n:
+            raise BadEncoding("the encoded value is cut short")
+        b = data[pos]
+        entry = first[b]
+        pos += 1
+        if entry is None:
+            raise BadEncoding(f"the value holds {_REFUSED.get(b, 'a msgpack extension type, which is not allowed')}")
+        what, k = entry
+        if what == 0:
+            pos += k
+            continue
+        if what == 1:
+            pos += k + int.from_bytes(data[pos:pos + k], "big")
+            continue
+        if what >= 4:
+            count = k if what == 4 else 2 * k
+        else:
+            c = int.from_bytes(data[pos:pos + k], "big")
+            pos += k
+            if c > max_container:
+                kind = "list" if what == 2 else "map"
+                raise BadEncoding(f"a {kind} of {c} entries, over the limit of {max_container}")
+            count = c if what == 2 else 2 * c
+        if count:
+            if len(stack) >= max_depth:
+                raise BadEncoding(f"the value is nested deeper than {max_depth} levels")
+            stack.append(left)
+            left = count
+
+
+def _unpack(data: bytes, max_bytes: int, max_container: int, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
+    """msgpack's value of ``data`` (string keys, no duplicate key, no extension), not yet checked as canonical.
+
+    Its bounds are checked first (``check_bounds``): msgpack builds only a value of known depth and size."""
     if not isinstance(data, (bytes, bytearray)):
         raise BadEncoding("expected bytes to decode")
     if len(data) > max_bytes:
         raise BadEncoding(f"encoded value is {len(data)} bytes, over the limit of {max_bytes}")
+    check_bounds(data, max_depth, max_container)
     try:
         return msgpack.unpackb(
             bytes(data),
@@ -254,9 +345,10 @@ def decode(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_container: int = DEFAULT_MAX_CONTAINER,
+    max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> Any:
-    """Decode canonical msgpack bytes strictly; raise ``BadEncoding`` on anything else."""
-    value = _unpack(data, max_bytes, max_container)
+    """Decode canonical msgpack bytes strictly, within the limits given; raise ``BadEncoding`` on anything else."""
+    value = _unpack(data, max_bytes, max_container, max_depth)
     # Canonical check: re-encoding must give the same bytes (catches floats,
     # unsorted keys, non-minimal integer or length forms).
     again = encode(value)

@@ -21,10 +21,14 @@ import hashlib
 import hmac
 from typing import Mapping
 
-from eiapbem.core.errors import EiaError
+from eiapbem.core.errors import EiaError, quoted
 
 _DOMAIN = b"eiapbem/dice/v1\x00"
 _SPAN = 2**64
+#: The most sides a die may have: the derivation writes ``sides`` in four bytes (docs/file-format.md 7.1).
+MAX_SIDES = 2**32 - 1
+#: The longest label a roll may have (a label names a purpose, ``battle/<id>/day1/round2/attacker``).
+MAX_LABEL = 256
 
 
 class DiceError(EiaError):
@@ -32,9 +36,14 @@ class DiceError(EiaError):
 
 
 def derive(seed: bytes, label: str, sides: int) -> int:
-    """The value 1..sides that ``seed`` gives ``label``; uniform, deterministic."""
-    if sides < 1:
-        raise DiceError(f"a die needs at least one side, not {sides}")
+    """The value 1..sides that ``seed`` gives ``label``; uniform, deterministic.
+
+    ``DiceError`` for sides outside 1..``MAX_SIDES`` or a label of more than ``MAX_LABEL`` characters: such a
+    roll can come only from a file, never from the rules, and is refused before anything is computed."""
+    if type(sides) is not int or not 1 <= sides <= MAX_SIDES:
+        raise DiceError(f"a die has 1 to {MAX_SIDES} sides, not {quoted(sides)}")
+    if not isinstance(label, str) or len(label) > MAX_LABEL:
+        raise DiceError(f"a dice label is a string of at most {MAX_LABEL} characters, not {quoted(label)}")
     limit = _SPAN - (_SPAN % sides)
     lab = label.encode("utf-8")
     counter = 0
@@ -79,14 +88,14 @@ class Dice:
         if label in self._record:
             s, v = self._record[label]
             if s != sides:
-                raise DiceError(f"label {label!r} was rolled as a d{s}, now asked as a d{sides}")
+                raise DiceError(f"label {quoted(label)} was rolled as a d{s}, now asked as a d{sides}")
             return v
         if label in self._forced:
             value = self._forced[label]
             if not (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= sides):
-                raise DiceError(f"forced value {value!r} for {label!r} is not between 1 and {sides}")
+                raise DiceError(f"forced value {quoted(value)} for {quoted(label)} is not between 1 and {sides}")
         elif self._strict:
-            raise DiceError(f"no forced value for dice label {label!r}")
+            raise DiceError(f"no forced value for dice label {quoted(label)}")
         else:
             value = derive(self._seed, label, sides)
         self._record[label] = (sides, value)
@@ -114,9 +123,14 @@ class Dice:
 
 
 def verify_record(seed: bytes, record: Mapping[str, tuple[int, int] | list[int]]) -> str | None:
-    """Re-derive every recorded roll; return the first label that does not match, or None."""
+    """Re-derive every recorded roll; return the first label that does not match, or None.
+
+    A record of another form (a roll that is not ``[sides, value]``, sides out of range) is a ``DiceError``."""
     for label in sorted(record):
-        sides, value = record[label]
+        roll = record[label]
+        if not isinstance(roll, (list, tuple)) or len(roll) != 2:
+            raise DiceError(f"the roll {quoted(label)} is not [sides, value]")
+        sides, value = roll
         if derive(seed, label, sides) != value:
             return label
     return None

@@ -6,6 +6,47 @@ to do.  Callers tell errors apart by type, never by message text.
 
 from __future__ import annotations
 
+from typing import Any
+
+#: A message quotes at most this many characters of a value from outside (issue 29: a refusal once quoted a
+#: 100,000-item list back in 300,105 characters).
+QUOTE_MAX = 40
+
+
+def quoted(value: Any, limit: int = QUOTE_MAX) -> str:
+    """A short, printable form of a value for a message: its ``repr`` cut to ``limit`` characters.
+
+    A list or map is named with its size (``a list of 100000 items``) rather than written out; a long
+    string or bytes value is cut, saying how long it was.  Never raises."""
+    try:
+        if isinstance(value, (list, tuple)):
+            return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
+        if isinstance(value, dict):
+            return f"a map of {len(value)} entr{'ies' if len(value) != 1 else 'y'}"
+        if isinstance(value, (str, bytes, bytearray)) and len(value) > limit:
+            unit = "characters" if isinstance(value, str) else "bytes"
+            return f"{value[:limit]!r}... ({len(value)} {unit})"
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+            return f"an integer of {value.bit_length()} bits"
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a value from outside whose repr fails is still named
+        return f"a value of type {type(value).__name__}"
+    return text if len(text) <= limit + 3 else text[:limit] + "..."
+
+
+#: A refusal from the rules quoted inside a file's refusal is cut to this many characters: the rules name what
+#: an action says (an area, a leader), and a member's patched client can make that long.
+REASON_MAX = 300
+
+
+def brief(err: BaseException, limit: int = REASON_MAX) -> str:
+    """``str(err)`` cut to ``limit`` characters, for a refusal that quotes another one.  Never raises."""
+    try:
+        text = str(err)
+    except Exception:  # noqa: BLE001 - an error whose text fails is still named
+        return type(err).__name__
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
 
 class EiaError(Exception):
     """Base of every error eiapbem raises on purpose.

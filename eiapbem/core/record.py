@@ -9,21 +9,31 @@ fields are declared with ordinary type hints, and those hints are the schema:
 
 - ``int``, ``str``, ``bool``, ``bytes`` (strict: a ``bool`` is not an ``int``,
   a float is never anything), optionally narrowed with ``Annotated[...]`` and a
-  constraint from this module (``Range``, ``OneOf``, ``Pattern``);
+  constraint from this module (``Range``, ``OneOf``, ``Pattern``, ``Size``); a
+  ``str`` with none of ``OneOf``, ``Pattern`` or ``Size`` holds at most
+  ``MAX_STR`` characters;
 - a ``StrEnum`` (stored as its string value; a plain string is converted);
 - another ``Record``;
 - ``X | None``;
-- ``tuple[X, ...]`` (an ordered sequence: order is meaning, never identity);
+- ``tuple[X, ...]`` (an ordered sequence: order is meaning, never identity),
+  optionally with a ``Size`` on its number of items;
 - ``Annotated[tuple[X, ...], SortedSet()]`` (a set of ids: kept sorted and
   without repeats, so one set has one form);
 - ``FrozenMap[K, V]`` (a mapping with string keys, iterated in canonical key
   order; the keys are stable ids such as ``FR`` or ``corps:FR:III``);
-- a union of records that each name a ``KIND`` (stored with a ``kind`` key);
+- a union of records that each name a ``KIND`` (stored with a ``kind`` key, or
+  the key the classes name as ``TAG``);
 - ``Plain`` (a plain canonical value: None, bool, int, str, bytes, lists and
   maps with string keys, no deeper than ``Plain.DEPTH``; for what a higher
   layer decodes strictly itself, such as an action object).
 
-A field declared with ``transient()`` is not part of the record's value: it is
+Reading what an older release wrote (``reading_older``, issue 29 item 4): a key the record has gained since
+is taken at the field's declared default; everything else is as strict.
+
+A field declared with ``absent()`` is ``None`` when its key is left out of the
+plain form, and its key is left out when it is ``None`` (a ``null`` written out
+is refused: one value, one form).  A field declared with ``transient()`` is not
+part of the record's value: it is
 neither encoded, decoded, compared nor hashed (the state's game log, kept
 beside the state by the client layer, docs/decisions.md "Turn pipeline").
 
@@ -32,12 +42,16 @@ value that exists is valid, and ``==``/``hash`` of the dataclass agree with the
 canonical encoding), ``to_obj`` (plain ints/str/bytes/bool/None/lists/maps),
 and a strict ``from_obj`` that names the path of the first bad field
 (``powers.FR.treasury``) in a ``BadEncoding``.  A record may add invariants
-across its fields in ``_check``; they raise ``InvalidValue``.
+across its fields in ``_check``; they raise ``InvalidValue``.  A message quotes
+at most a short prefix of a bad value (``errors.quoted``), and names a record by
+its ``WHAT`` when it has one (``a turn file's header``), else by its class.
 """
 
 from __future__ import annotations
 
 import abc
+import contextlib
+import contextvars
 import dataclasses
 import enum
 import re
@@ -46,7 +60,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from eiapbem.core.errors import BadEncoding
+from eiapbem.core.errors import BadEncoding, quoted
 from eiapbem.core.errors import InvalidValue as InvalidValue  # defined there, re-exported: the model imports it here
 from eiapbem.core.frozenmap import FrozenMap as FrozenMap  # the same: defined there, imported from here
 
@@ -88,6 +102,28 @@ class SortedSet:
     """A ``tuple`` used as a set: stored sorted, without repeats."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Size:
+    """A ``str``, ``bytes`` or ``tuple`` of ``lo`` to ``hi`` characters, bytes or items."""
+
+    lo: int = 0
+    hi: int | None = None
+
+
+#: The longest ``str`` a record holds where its field names no ``OneOf``, ``Pattern`` or ``Size``.
+MAX_STR = 1 << 16
+_LONG = Size(0, MAX_STR)
+
+
+def _what(cls: type) -> str:
+    return getattr(cls, "WHAT", "") or cls.__name__
+
+
+def _size_error(n: int, c: Size, unit: str) -> str:
+    hi = "" if c.hi is None else str(c.hi)
+    return f"holds {n} {unit}, outside {c.lo}..{hi}"
+
+
 # ----------------------------------------------------------------------- specs
 
 
@@ -125,6 +161,8 @@ def _compiled(regex: str) -> re.Pattern[str]:
 class ScalarSpec(Spec):
     def __init__(self, typ: type, constraints: tuple[Any, ...] = ()) -> None:
         self.typ = typ
+        if typ is str and not any(type(c) in (OneOf, Pattern, Size) for c in constraints):
+            constraints = constraints + (_LONG,)  # a string from outside is never unbounded
         self.constraints = constraints
 
     def _base_ok(self, value: Any) -> bool:
@@ -137,19 +175,23 @@ class ScalarSpec(Spec):
             if self.typ is str and isinstance(value, enum.Enum) and isinstance(value, str):
                 value = value.value  # a StrEnum member where a plain id is declared
             if not self._base_ok(value):
-                raise InvalidValue(f"expected {self.typ.__name__}, got {_tname(value)} {value!r}", path=path)
+                raise InvalidValue(f"expected {self.typ.__name__}, got {_tname(value)} {quoted(value)}", path=path)
         for c in self.constraints:
             if type(c) is Range:
                 if (c.lo is not None and value < c.lo) or (c.hi is not None and value > c.hi):
                     lo = "" if c.lo is None else str(c.lo)
                     hi = "" if c.hi is None else str(c.hi)
-                    raise InvalidValue(f"{value} is outside the allowed range {lo}..{hi}", path=path)
+                    raise InvalidValue(f"{quoted(value)} is outside the allowed range {lo}..{hi}", path=path)
+            elif type(c) is Size:
+                if len(value) < c.lo or (c.hi is not None and len(value) > c.hi):
+                    unit = "characters" if self.typ is str else "bytes"
+                    raise InvalidValue(f"{quoted(value)} {_size_error(len(value), c, unit)}", path=path)
             elif type(c) is OneOf:
                 if value not in c.choices:
-                    raise InvalidValue(f"{value!r} is not one of {', '.join(c.choices)}", path=path)
+                    raise InvalidValue(f"{quoted(value)} is not one of {', '.join(c.choices)}", path=path)
             elif type(c) is Pattern:
                 if not _compiled(c.regex).fullmatch(value):
-                    raise InvalidValue(f"{value!r} is not a valid {c.what}", path=path)
+                    raise InvalidValue(f"{quoted(value)} is not a valid {c.what}", path=path)
         return value
 
     def to_obj(self, value: Any) -> Any:
@@ -172,14 +214,14 @@ class EnumSpec(Spec):
             except ValueError:
                 pass
         choices = ", ".join(m.value for m in self.typ)
-        raise InvalidValue(f"{value!r} is not one of {choices}", path=path)
+        raise InvalidValue(f"{quoted(value)} is not one of {choices}", path=path)
 
     def to_obj(self, value: Any) -> Any:
         return str(value.value)
 
     def from_obj(self, obj: Any, path: str) -> Any:
         if not isinstance(obj, str):
-            raise InvalidValue(f"expected str, got {_tname(obj)} {obj!r}", path=path)
+            raise InvalidValue(f"expected str, got {_tname(obj)} {quoted(obj)}", path=path)
         return self.check(obj, path)
 
 
@@ -208,7 +250,7 @@ class ScalarUnionSpec(Spec):
             if isinstance(s, ScalarSpec) and s._base_ok(value):
                 return s
         names = " or ".join(s.typ.__name__ for s in self.specs if isinstance(s, ScalarSpec))
-        raise InvalidValue(f"expected {names}, got {_tname(value)} {value!r}", path=path)
+        raise InvalidValue(f"expected {names}, got {_tname(value)} {quoted(value)}", path=path)
 
     def check(self, value: Any, path: str) -> Any:
         return self._pick(value, path).check(value, path)
@@ -221,13 +263,20 @@ class ScalarUnionSpec(Spec):
 
 
 class TupleSpec(Spec):
-    def __init__(self, inner: Spec, as_set: bool) -> None:
+    def __init__(self, inner: Spec, as_set: bool, size: Size | None = None) -> None:
         self.inner = inner
         self.as_set = as_set
+        self.size = size
+
+    def _count(self, value: Any, path: str) -> None:
+        c = self.size
+        if c is not None and (len(value) < c.lo or (c.hi is not None and len(value) > c.hi)):
+            raise InvalidValue(f"the list {_size_error(len(value), c, 'items')}", path=path)
 
     def check(self, value: Any, path: str) -> Any:
         if not isinstance(value, (tuple, list)) or (self.as_set and isinstance(value, (str, bytes))):
             raise InvalidValue(f"expected a sequence, got {_tname(value)}", path=path)
+        self._count(value, path)
         items = tuple(self.inner.check(v, f"{path}[{i}]") for i, v in enumerate(value))
         if self.as_set:
             items = tuple(sorted(set(items), key=_set_key))
@@ -239,10 +288,16 @@ class TupleSpec(Spec):
     def from_obj(self, obj: Any, path: str) -> Any:
         if not isinstance(obj, list):
             raise InvalidValue(f"expected a list, got {_tname(obj)}", path=path)
+        self._count(obj, path)
         items = tuple(self.inner.from_obj(v, f"{path}[{i}]") for i, v in enumerate(obj))
         if self.as_set and list(items) != sorted(set(items), key=_set_key):
             raise InvalidValue("the set is not sorted or holds a repeat", path=path)
         return items
+
+
+def _key_text(k: Any) -> str:
+    """A map key as a part of a path: the key itself, or a short quote of a long or odd one."""
+    return k if type(k) is str and len(k) <= 40 and k.isprintable() else quoted(k)
 
 
 def _set_key(v: Any) -> Any:
@@ -295,7 +350,7 @@ class MapSpec(Spec):
             raise InvalidValue(f"expected a map, got {_tname(obj)}", path=path)
         out = []
         for k, v in obj.items():
-            p = _join(path, str(k))
+            p = _join(path, _key_text(k))
             self.key.from_obj(k, p)
             out.append((k, self.value.from_obj(v, p)))
         return FrozenMap(out)
@@ -307,7 +362,7 @@ class RecordSpec(Spec):
 
     def check(self, value: Any, path: str) -> Any:
         if type(value) is not self.cls:
-            raise InvalidValue(f"expected {self.cls.__name__}, got {_tname(value)}", path=path)
+            raise InvalidValue(f"expected {_what(self.cls)}, got {_tname(value)}", path=path)
         return value
 
     def to_obj(self, value: Any) -> Any:
@@ -318,10 +373,14 @@ class RecordSpec(Spec):
 
 
 class KindUnionSpec(Spec):
-    """A union of records told apart by each one's ``KIND`` (stored under ``kind``)."""
+    """A union of records told apart by each one's ``KIND`` (stored under ``kind``, or under their ``TAG``)."""
 
     def __init__(self, classes: tuple[type[Record], ...]) -> None:
         self.by_kind = {c.KIND: c for c in classes}
+        tags = {c.TAG for c in classes}
+        if len(tags) != 1:
+            raise TypeError(f"the records of one union store their kind under one key, not {sorted(tags)}")
+        self.tag = tags.pop()
 
     def check(self, value: Any, path: str) -> Any:
         if type(value) not in self.by_kind.values():
@@ -331,16 +390,17 @@ class KindUnionSpec(Spec):
 
     def to_obj(self, value: Any) -> Any:
         obj = value.to_obj()
-        obj["kind"] = value.KIND
+        obj[self.tag] = value.KIND
         return obj
 
     def from_obj(self, obj: Any, path: str) -> Any:
         if not isinstance(obj, dict):
             raise InvalidValue(f"expected a map, got {_tname(obj)}", path=path)
-        kind = obj.get("kind")
-        if kind not in self.by_kind:
-            raise InvalidValue(f"unknown kind {kind!r} (expected {', '.join(sorted(self.by_kind))})", path=_join(path, "kind"))
-        rest = {k: v for k, v in obj.items() if k != "kind"}
+        kind = obj.get(self.tag)
+        if type(kind) is not str or kind not in self.by_kind:
+            raise InvalidValue(f"unknown {self.tag} {quoted(kind)} (expected {', '.join(sorted(self.by_kind))})",
+                               path=_join(path, self.tag))
+        rest = {k: v for k, v in obj.items() if k != self.tag}
         return self.by_kind[kind]._from_obj(rest, path)
 
 
@@ -400,7 +460,7 @@ class PlainSpec(Spec):
             for k, v in value.items():
                 if type(k) is not str:
                     raise InvalidValue(f"a map key must be a string, got {_tname(k)}", path=path)
-                self.check(v, _join(path, k), depth + 1)
+                self.check(v, _join(path, _key_text(k)), depth + 1)
             return value
         raise InvalidValue(f"expected a plain value, got {_tname(value)}", path=path)
 
@@ -412,11 +472,56 @@ class PlainSpec(Spec):
 
 
 TRANSIENT = "eiapbem.transient"
+#: Set while reading a value an older release wrote (``reading_older``).
+_OLDER: contextvars.ContextVar[bool] = contextvars.ContextVar("eiapbem_reading_older", default=False)
+
+
+@contextlib.contextmanager
+def reading_older() -> typing.Iterator[None]:
+    """Within: a key a record gained after the release that wrote the value is taken at its default.
+
+    For the game an older release saved, which the newer release reads once when the game moves to it
+    (``client/upgrade.py``): a field added since has a default that says what the older rules did."""
+    token = _OLDER.set(True)
+    try:
+        yield
+    finally:
+        _OLDER.reset(token)
+
+
+def _default_of(cls: type, name: str) -> Any:
+    """The declared default of the field ``name`` of ``cls``, or ``dataclasses.MISSING``."""
+    for f in dataclasses.fields(cls):
+        if f.name == name:
+            if f.default is not dataclasses.MISSING:
+                return f.default
+            if f.default_factory is not dataclasses.MISSING:
+                return f.default_factory()
+    return dataclasses.MISSING
+
+
+ABSENT = "eiapbem.absent"
 
 
 def transient(default: Any = ()) -> Any:
     """A dataclass field outside the record's value: not encoded, decoded, compared or hashed."""
     return dataclasses.field(default=default, compare=False, metadata={TRANSIENT: True})
+
+
+def absent() -> Any:
+    """A field that is ``None`` when its key is left out of the plain form, and left out when ``None``."""
+    return dataclasses.field(default=None, metadata={ABSENT: True})
+
+
+_ABSENTS: dict[type, frozenset[str]] = {}
+
+
+def absent_fields(cls: type) -> frozenset[str]:
+    """The fields of ``cls`` declared with ``absent()``."""
+    out = _ABSENTS.get(cls)
+    if out is None:
+        out = _ABSENTS[cls] = frozenset(f.name for f in dataclasses.fields(cls) if f.metadata.get(ABSENT))
+    return out
 
 
 def spec_for(hint: Any) -> Spec:
@@ -439,7 +544,8 @@ def spec_for(hint: Any) -> Spec:
         args = typing.get_args(hint)
         if len(args) != 2 or args[1] is not Ellipsis:
             raise TypeError(f"only tuple[X, ...] is supported, not {hint}")
-        return TupleSpec(spec_for(args[0]), any(isinstance(c, SortedSet) for c in constraints))
+        size = next((c for c in constraints if isinstance(c, Size)), None)
+        return TupleSpec(spec_for(args[0]), any(isinstance(c, SortedSet) for c in constraints), size)
     if origin is FrozenMap:
         k, v = typing.get_args(hint)
         return MapSpec(spec_for(k), spec_for(v))
@@ -499,6 +605,12 @@ def _fast_ok(spec: Spec, v: str, consts: dict[str, Any]) -> str | None:
             elif type(c) is Pattern:
                 consts[cname] = _compiled(c.regex).fullmatch
                 parts.append(f"{cname}({v}) is not None")
+            elif type(c) is Size:
+                consts[cname + "lo"] = c.lo
+                parts.append(f"{cname}lo <= len({v})")
+                if c.hi is not None:
+                    consts[cname + "hi"] = c.hi
+                    parts.append(f"len({v}) <= {cname}hi")
             else:
                 return None  # a constraint the scalar check does not test either: leave it to the spec
         return "(" + " and ".join(parts) + ")"
@@ -612,6 +724,10 @@ class Record:
 
     __slots__ = ()
     KIND: ClassVar[str] = ""
+    #: The key a union of records stores ``KIND`` under (``KindUnionSpec``).
+    TAG: ClassVar[str] = "kind"
+    #: How messages name the record (``a turn file's header``); the class name when empty.
+    WHAT: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
         check = _VALIDATORS.get(type(self))
@@ -635,7 +751,12 @@ class Record:
         self._check()
 
     def to_obj(self) -> dict[str, Any]:
-        return {name: spec.to_obj(getattr(self, name)) for name, spec in field_specs(type(self)).items()}
+        cls = type(self)
+        out = {name: spec.to_obj(getattr(self, name)) for name, spec in field_specs(cls).items()}
+        for name in absent_fields(cls):
+            if out[name] is None:
+                del out[name]  # left out, never written as null (``absent``)
+        return out
 
     @classmethod
     def from_obj(cls, obj: Any, path: str = "") -> Self:
@@ -647,7 +768,7 @@ class Record:
 
     @classmethod
     def _from_obj(cls, obj: Any, path: str) -> Self:
-        if type(obj) is dict and obj.keys() == field_specs(cls).keys():
+        if type(obj) is dict and obj.keys() == field_specs(cls).keys() and not absent_fields(cls):
             build = _BUILDERS.get(cls)
             if build is None:
                 build = _BUILDERS[cls] = _builder(cls)
@@ -658,15 +779,25 @@ class Record:
     @classmethod
     def _from_obj_plain(cls, obj: Any, path: str) -> Self:
         if not isinstance(obj, dict):
-            raise InvalidValue(f"expected a map for {cls.__name__}, got {_tname(obj)}", path=path)
+            raise InvalidValue(f"expected a map for {_what(cls)}, got {_tname(obj)}", path=path)
         specs = field_specs(cls)
-        unknown = sorted(k for k in obj if k not in specs)
+        unknown = sorted((k for k in obj if k not in specs), key=str)
         if unknown:
-            raise InvalidValue(f"unknown key {unknown[0]!r} in {cls.__name__}", path=_join(path, str(unknown[0])))
-        missing = [k for k in specs if k not in obj]
+            key = _key_text(unknown[0])
+            raise InvalidValue(f"unknown key {key!r} in {_what(cls)}", path=_join(path, key))
+        gaps = absent_fields(cls)
+        missing = [k for k in specs if k not in obj and k not in gaps]
+        filled: dict[str, Any] = {}
+        if missing and _OLDER.get():  # a field gained since the release that wrote it: its default
+            filled = {k: _default_of(cls, k) for k in missing}
+            missing = [k for k in missing if filled[k] is dataclasses.MISSING]
         if missing:
-            raise InvalidValue(f"missing key {missing[0]!r} of {cls.__name__}", path=_join(path, missing[0]))
-        values = {name: spec.from_obj(obj[name], _join(path, name)) for name, spec in specs.items()}
+            raise InvalidValue(f"missing key {missing[0]!r} of {_what(cls)}", path=_join(path, missing[0]))
+        for k in gaps:
+            if k in obj and obj[k] is None:
+                raise InvalidValue(f"the key {k!r} is null: it is left out instead", path=_join(path, k))
+        values = {name: spec.from_obj(obj[name], _join(path, name)) if name in obj else filled.get(name)
+                  for name, spec in specs.items()}
         try:
             return cls(**values)
         except InvalidValue as err:

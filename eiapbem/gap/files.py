@@ -31,8 +31,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from eiapbem.core.errors import BadFile
-from eiapbem.pbem import crypto, envelope, keys
-from eiapbem.pbem.envelope import Envelope, Header
+from eiapbem.pbem import crypto, envelope, headers, keys
+from eiapbem.pbem.envelope import Envelope
 from eiapbem.pbem.errors import BadFormat, BadSignature, NotForYou, WrongGame, WrongKind
 from eiapbem.pbem.folders import bid_name, read_limited
 from eiapbem.pbem.keys import Identity
@@ -159,7 +159,7 @@ def write_bid(bid: Bid, arbitrator: ArbitratorKey, rng: Rng = os.urandom) -> cry
         signer=signer,
         to=[crypto.ToKey("arbitrator", arbitrator.enc)],
         body=bid.to_obj(),
-        bidder=(bid.name, bid.email),
+        bidder=headers.Bidder(bid.name, bid.email),
         bidkey=signer.public_key().public_bytes_raw(),
         arbfp=arbitrator.fingerprint,
         rng=rng,
@@ -173,15 +173,16 @@ def _parse_kind(data: bytes, name: str, kind: str) -> Envelope:
     return env
 
 
-def peek_bid(data: bytes, name: str = "the bid file") -> Header:
+def peek_bid(data: bytes, name: str = "the bid file") -> headers.BidHeader:
     """The clear header of a bid file (game, name, address), checked but not opened."""
     env = _parse_kind(data, name, "bid")
+    h = env.header
+    assert isinstance(h, headers.BidHeader)  # its kind, checked above
     try:
-        assert env.header.bidkey is not None
-        crypto.verify(env, env.header.bidkey, name)
+        crypto.verify(env, h.bidkey, name)
     except BadSignature as err:
         raise BadSignature(f"{name} was changed after it was signed; it is not a bid file anyone can use") from err
-    return env.header
+    return h
 
 
 @dataclass(frozen=True)
@@ -197,10 +198,9 @@ class OpenedBid:
         return crypto.fingerprint(self.hash)
 
 
-def _check_arbitrator(h: Header, me: Identity, name: str) -> None:
+def _check_arbitrator(h: headers.BidHeader | headers.SelectionHeader, me: Identity, name: str) -> None:
     mine = ArbitratorKey.of(me)
     if h.arbfp != mine.fingerprint:
-        assert h.arbfp is not None
         raise WrongArbitrator(
             f"{name} is sealed for the arbitrator key {h.arbfp[:8].hex()}, not for this one ({mine.short})",
             hint="use the arbitrator key the file was made for, or ask its maker to use the key you published",
@@ -211,14 +211,14 @@ def open_bid(data: bytes, arbitrator: Identity, name: str = "the bid file") -> O
     """Open one bid file (docs/file-format.md 10.2, in the order the spec gives)."""
     env = _parse_kind(data, name, "bid")
     h = env.header
+    assert isinstance(h, headers.BidHeader)  # its kind, checked above
     _check_arbitrator(h, arbitrator, name)
-    assert h.bidkey is not None and h.bidder is not None
     try:
         crypto.verify(env, h.bidkey, name)
     except BadSignature as err:
         raise BadSignature(
             f"{name} was changed after it was signed (its signature does not match the bidder key in it)",
-            hint=f"ask {h.bidder[1]} to send the bid again",
+            hint=f"ask {h.bidder.email} to send the bid again",
         ) from err
     fk = crypto.unwrap_key(env, "arbitrator", arbitrator.decrypter, name)
     obj = crypto.open_body(env, fk, name)
@@ -226,8 +226,8 @@ def open_bid(data: bytes, arbitrator: Identity, name: str = "the bid file") -> O
         bid = Bid.from_obj(obj)
     except BadBid as err:
         raise BadBid(f"{name} holds a bid the arbitrator must refuse: {err}") from err
-    if (bid.game, bid.name, bid.email) != (h.game, h.bidder[0], h.bidder[1]):
-        raise BadBid(f"{name} names {h.bidder[0]} <{h.bidder[1]}> of game {h.game} in clear but not inside; it was made wrongly")
+    if (bid.game, bid.name, bid.email) != (h.game, h.bidder.name, h.bidder.email):
+        raise BadBid(f"{name} names {h.bidder.name} <{h.bidder.email}> of game {h.game} in clear but not inside; it was made wrongly")
     return OpenedBid(bid, crypto.file_hash(env), name)
 
 
@@ -397,6 +397,7 @@ def open_selection(data: bytes, arbitrator: Identity, name: str = "the selection
     """Open and check a selection file: signature, game, and a re-run of the draw it records."""
     env = _parse_kind(data, name, "selection")
     h = env.header
+    assert isinstance(h, headers.SelectionHeader)  # its kind, checked above
     if game is not None and h.game != game:
         raise WrongGame(f"{name} is the selection of game {h.game}, not of game {game}", hint="give the game's own .sel file")
     _check_arbitrator(h, arbitrator, name)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from eiapbem.core.errors import EiaError, IllegalAction
-from eiapbem.pbem import atomic, bodies as pbodies, crypto, envelope, files, folders, keys, savegame
+from eiapbem.pbem import atomic, bodies as pbodies, crypto, envelope, files, folders, headers, keys, savegame
 from eiapbem.pbem.chain import Chain
 from eiapbem.pbem.email import Person, make_draft, subject_for
 from eiapbem.pbem.errors import BadFile, NotForYou
@@ -90,6 +90,18 @@ def edit(s: Session, acts: list) -> Path:
     return s.write_admin(acts)
 
 
+def upgrade(s: Session) -> Path:
+    """Move the game to this eiapbem's versions (issue 29): the host's upgrade file, a new epoch, at a slot boundary.
+
+    Any host may do it, host functions on or off (4.1.1 "Allow PBEM Host Functions" is about edits to the
+    game; a game that could never move to a new release could not outlive one).  A file of the game
+    waiting in commin/ refuses it (``client.upgrade.write``): the release the game plays loads it first."""
+    from eiapbem.client import upgrade as client_upgrade
+
+    require_host(s, edit=False)
+    return client_upgrade.write(s, utc_now())
+
+
 def skip(s: Session) -> Path:
     st = s.state
     if st.slot is None:
@@ -143,6 +155,9 @@ def make_backups(s: Session, month: str | None = None, *, require: bool = True) 
     """"Create Backups!" (000:216-218): two files per member in save/, a new epoch; the host's save moves to it."""
     if require:
         require_host(s)
+    from eiapbem.client import upgrade as client_upgrade
+
+    client_upgrade.plays_here(s)  # a backup of a game of an older release would carry its versions on
     chain = s.chain
     if month is not None:
         src = _monthly_state(s, month)
@@ -153,7 +168,8 @@ def make_backups(s: Session, month: str | None = None, *, require: bool = True) 
     when = utc_now()
     state = radmin.apply_admin(state, radmin.Backups(chain.epoch + 1, source, when)).state
     held = s.meta
-    meta = pbodies.SaveMeta(held.scenario, held.players, held.host, held.versions)  # who plays what, no host's notes
+    meta = pbodies.SaveMeta(held.scenario, held.players, held.host, held.versions,
+                            release=held.release)  # who plays what, no host's notes
     members = list(POWERS)
     if not any(meta.players[p].type == "host" for p in POWERS):
         members.append("host")  # the host's own copy when it plays no power
@@ -199,10 +215,9 @@ def load_backup(home: Path, path: Path, password: str, *, role: str | None = Non
     home = Path(home)
     sav, dat = atomic.read_save_pair(path)
     h = envelope.parse(sav, path.name).header
-    if h.kind != "backup":
+    if not isinstance(h, headers.BackupHeader):
         raise NotForYou(f"{path.name} is a {h.kind} file, not a host backup")
     game = h.game
-    assert h.power is not None  # a backup's header names its power (pbem/envelope.py)
     role = role or h.power
     if role != h.power:
         raise NotForYou(f"{path.name} is the backup for {h.power}, not for {role}; the host must send you your own")
@@ -432,6 +447,8 @@ def _difference(ref: Seen, x: Seen) -> str:
     """Where two states at one point differ: the first field when both are whole, else the first part."""
     if ref.state is not None and x.state is not None:
         return str(first_difference(ref.state.to_obj(), x.state.to_obj()))
+    if not ref.parts or not x.parts:
+        return "(not named: an orders file names only the hash of the state its orders start from)"
     for k in sorted(set(ref.parts) | set(x.parts)):
         if ref.parts.get(k) != x.parts.get(k):
             return k
@@ -448,20 +465,24 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, Seen]":
                             "ask for that player's last turn file instead")
         st = s.open_save(sav, dat, path.name).state
         return _seen(h.author, _where(st), st, path.name)
-    data = folders.read_limited(path)
-    env = envelope.parse(data, path.name)
-    h = env.header
+    rec = files.read_file(path)  # read and parsed once; the one opening sequence of a game file below
+    h = rec.header
     if h.gid != s.chain.gid:
         raise BadFile(f"{path.name} belongs to another game ({h.game})")
-    crypto.verify_with_roster(env, dict(s.chain.roster), path.name)
     if h.kind not in ("turn", "admin"):
+        crypto.verify_with_roster(rec.env, dict(s.chain.roster), path.name)
         raise BadFile(f"{path.name} is a {h.kind} file; give turn files or saves")
-    fk = crypto.unwrap_key(env, s.power, s.me.decrypter, path.name)
-    raw = crypto.open_body(env, fk, path.name)
+    raw = files.open_file(rec, s.chain, [s.me], any_epoch=True)  # a player's older file is compared too
     if h.kind == "admin":
         body = pbodies.decode(pbodies.AdminBody, raw, path.name, "admin acts").to_obj()
     else:
         body = pbodies.decode(pbodies.TurnBody, raw, path.name, "a turn").to_obj()
+        from eiapbem.client import forks
+
+        if forks.one_step([h.slot]):
+            # Orders of a simultaneous step: the state after them holds this power's orders only, so the
+            # files of one step differ by design; the state they all start from is what must agree.
+            return Seen(h.author, body["slot"], body["before"], {}, path.name)
     where = body["at"]
     seen = Seen(h.author, where, body["after"], body["parts"], path.name)
     host = s.state
@@ -474,7 +495,7 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, Seen]":
         from eiapbem.data.context import rules_context
         from eiapbem.rules import engine, turn
 
-        assert h.reveal is not None
+        assert isinstance(h, headers.TurnHeader)  # a turn file's header names its dice (pbem/headers.py)
         d = Dice(crypto.dice_seed(h.reveal, h.prev, h.kind), {k: v[1] for k, v in body["dice"].items()}, strict=True)
         try:
             acts = [engine.action_from_obj(o) for o in body["actions"]]
@@ -499,11 +520,11 @@ def _forks_of(s: Session, paths: Iterable[Path]) -> list[str]:
         if p.name.endswith(".sav"):
             continue
         try:
-            env = envelope.parse(folders.read_limited(p), p.name)
+            rec = files.read_file(p)
         except EiaError:
             continue
-        if env.header.gid == s.chain.gid:
-            items.append((p.name, env.header, crypto.file_hash(env)))
+        if rec.header.gid == s.chain.gid:
+            items.append((p.name, rec.header, rec.hash))
     for name, h, fh in list(items):
         other = forks.accepted_after(s, h.prev, h.epoch)
         if other is not None and other.hash != fh:
@@ -553,9 +574,9 @@ def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
                      if fork_lines else f"Out of sync: {', '.join(sorted(set(bad)))}")
         lines.append(REPAIR)
     else:
-        lines.insert(0, "In sync: every state given agrees with the others at the same point")
+        lines.insert(0, "In sync: every state given agrees with the others at the same point; nothing is to be done")
     return lines
 
 
-__all__ = ["BackupSet", "NotHost", "Replaced", "ai_play", "edit", "replace_by_ai", "load_backup", "make_backups", "monthly_saves", "replace_host",
+__all__ = ["BackupSet", "NotHost", "Replaced", "ai_play", "edit", "upgrade", "replace_by_ai", "load_backup", "make_backups", "monthly_saves", "replace_host",
            "replace_player", "require_host", "skip", "status_lines", "sync_check", "take_host"]

@@ -14,13 +14,20 @@ but without the fsyncs: a process killed at any moment still leaves the old
 file or the whole new one; only a crash of the machine itself may leave such a
 copy missing or cut short, which every reader of those copies checks anyway
 (issue 18: each fsync costs 1-10 ms on a busy disk).
+
+A temporary file is named ``.<target>.<pid>.<random>.tmp`` (a hard link being
+made ``.<target>.<pid>.link.tmp``): a writer killed before its rename leaves
+one behind, and ``clean_stale`` removes those whose process is gone when the
+folder is next opened (issue 29).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tempfile
+import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -44,7 +51,7 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def _write_temp(path: Path, data: bytes, durable: bool = True) -> Path:
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -134,9 +141,10 @@ def read_save_files(sav_path: Path | str, max_dat: int = envelope.MAX_FILE) -> S
     except OSError as err:
         raise BadFormat(f"{name} could not be read ({err.strerror})") from err
     env = envelope.parse(sav, name, max_size=envelope.MAX_SAV)
-    if env.header.dat is None:
+    ref = getattr(env.header, "dat", None)
+    if ref is None:
         raise WrongKind(f"{name} is a {env.header.kind} file, not a save")
-    length, sha = env.header.dat
+    length, sha = ref.len, ref.sha256
     candidates = [sav_path.with_name(name + ".dat"), sav_path.with_name(name + ".dat.old")]
     for p in candidates:
         try:
@@ -151,6 +159,52 @@ def read_save_files(sav_path: Path | str, max_dat: int = envelope.MAX_FILE) -> S
         f"the .sav.dat beside {name} is missing or is not the one it was saved with",
         hint="put the .sav and its .sav.dat from the same save together in save/",
     )
+
+
+_TMP = re.compile(r"\..+\.(\d+)\.[^.]+\.tmp\Z")
+#: A temporary file whose writer cannot be told (a name without a process id) is stale after this long.
+STALE_SECONDS = 600
+
+
+def _alive(pid: int) -> bool:
+    if os.name != "posix":
+        return True  # no safe way to ask elsewhere: the age rule decides
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process, or no right to ask: assume it is writing
+    return True
+
+
+def clean_stale(folder: Path, *, now: float | None = None) -> list[Path]:
+    """Remove the temporary files a killed writer left in ``folder``; return them.
+
+    A temporary file of a process still running is left alone (it is being written); one whose name
+    carries no process id only once it is older than ``STALE_SECONDS``.  Never raises."""
+    out: list[Path] = []
+    try:
+        entries = list(Path(folder).iterdir())
+    except OSError:
+        return out
+    now = time.time() if now is None else now
+    for p in entries:
+        name = p.name
+        if not (name.startswith(".") and name.endswith(".tmp")):
+            continue
+        m = _TMP.match(name)
+        try:
+            if m is not None and int(m.group(1)) != os.getpid():
+                stale = not _alive(int(m.group(1)))
+            else:
+                stale = m is None and now - p.stat().st_mtime > STALE_SECONDS
+            if stale and p.is_file():
+                p.unlink()
+                out.append(p)
+        except (OSError, ValueError):
+            continue
+    return out
 
 
 def _read(path: Path) -> tuple[bytes, tuple[int, int]]:

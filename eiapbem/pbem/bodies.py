@@ -15,7 +15,8 @@ here.
   file roles (docs/file-format.md 7.4; ``BattleQuestion``, the question of
   battle format 1, is still read);
 - ``GamestartBody``, ``SetupBody``: the gamestart file, a saved setup;
-- ``SaveBody``: the game part of a player's own save; ``BackupBody`` a host backup's.
+- ``SaveBody``: the game part of a player's own save; ``BackupBody`` a host backup's;
+- ``UpgradeBody``: the host's move of the game to a newer eiapbem (a new epoch, issue 29).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from eiapbem.core.errors import BadEncoding
 from eiapbem.core.powers import POWERS
 from eiapbem.core.errors import InvalidValue
 from eiapbem.core.frozenmap import FrozenMap
-from eiapbem.core.record import OneOf, Plain, Range, Record
+from eiapbem.core.record import OneOf, Pattern, Plain, Range, Record
 
 #: The kinds of player a game's roster names (4.2.1).
 PLAYER_TYPES = ("host", "client", "hotseat", "ai-easy", "ai-medium", "ai-hard")
@@ -35,6 +36,7 @@ MAX_COUNT = 1 << 20
 
 Power = Annotated[str, OneOf(POWERS)]
 Count = Annotated[int, Range(0, MAX_COUNT)]
+Release = Annotated[str, Pattern(r"[0-9A-Za-z.+-]{0,40}", "release")]
 
 R = TypeVar("R", bound=Record)
 
@@ -64,14 +66,20 @@ def decode(cls: type[R], obj: Any, name: str, what: str) -> R:
 def _later_fields(cls: type, obj: Any) -> Any:
     """Fields added to a body after files were written without them, filled in with their empty value:
     the scenario's hash and ``based_on`` of an edited scenario (14.5, 14.6; docs/file-format.md 11), the save's
-    diplomatic reactions (issue 16), its orders for next month and whether sealed orders were sealed ahead (issue 33)."""
-    if not isinstance(obj, dict) or cls not in (GamestartBody, SaveBody):
+    diplomatic reactions (issue 16), its orders for next month and whether sealed orders were sealed ahead (issue 33),
+    the release a game plays (issue 29)."""
+    if not isinstance(obj, dict):
+        return obj
+    if cls in (BackupBody, UpgradeBody) and isinstance(obj.get("game"), dict):
+        return dict(obj, game=_later_fields(SaveBody, obj["game"]))
+    if cls not in (GamestartBody, SaveBody):
         return obj
     obj = dict(obj)
     if cls is GamestartBody:
         obj.setdefault("scenario_hash", "")
     if isinstance(obj.get("meta"), dict):
-        obj["meta"] = {"based_on": "", **({"reactions": {}, "ahead": {}} if cls is SaveBody else {}), **obj["meta"]}
+        later = {"reactions": {}, "ahead": {}} if cls is SaveBody else {}
+        obj["meta"] = {"based_on": "", "release": "", **later, **obj["meta"]}
         sealed = obj["meta"].get("sealed")
         if cls is SaveBody and isinstance(sealed, dict):  # a power's sealed orders before issue 33: not sealed ahead
             obj["meta"]["sealed"] = {p: {"ahead": False, **v} if isinstance(v, dict) else v for p, v in sealed.items()}
@@ -296,6 +304,8 @@ class SaveMeta(Record):
     reactions: FrozenMap[Power, tuple[Plain, ...]] = FrozenMap()
     #: The local powers' diplomacy orders for next month given so far, sealed in their land file (issue 33).
     ahead: FrozenMap[Power, tuple[Plain, ...]] = FrozenMap()
+    #: The eiapbem release that plays ``versions`` (``eiapbem.__version__``; "" in games begun before it was kept).
+    release: Release = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,6 +429,8 @@ class GamestartMeta(Record):
     players: FrozenMap[Power, PlayerRow]
     #: The shipped scenario an edited scenario was made from (14.5); "" if none; absent in older files.
     based_on: str = ""
+    #: The eiapbem release that plays ``versions`` (issue 29); absent in older files.
+    release: Release = ""
 
     def _check(self) -> None:
         if tuple(self.players) != POWERS:
@@ -462,5 +474,25 @@ class BackupBody(Record):
     game: SaveBody
 
 
-__all__ = ["PLAYER_TYPES", "AdminBody", "Answer", "BackupBody", "BattleBook", "Fight", "GamestartBody", "GamestartMeta", "SetupBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
+@dataclass(frozen=True, slots=True)
+class UpgradeBody(Record):
+    """The host's upgrade file's body (issue 29): the game moves to the versions its header names.
+
+    ``act`` is the ``admin.upgrade`` act (``rules.admin.Upgrade``, its public log line); ``before`` the
+    state hash the game stands at, ``after`` the hash of the state the new release makes of it (the
+    header's ``state``); ``game`` the game as the host's save holds it after the upgrade, with its
+    whole journal: what an audit or a rebuild by the new release starts from when it does not replay
+    the files before (they were played under other versions)."""
+
+    act: Plain
+    before: bytes
+    after: bytes
+    game: SaveBody
+
+    def _check(self) -> None:
+        _hash(self.before, "before")
+        _hash(self.after, "after")
+
+
+__all__ = ["PLAYER_TYPES", "AdminBody", "UpgradeBody", "Answer", "BackupBody", "BattleBook", "Fight", "GamestartBody", "GamestartMeta", "SetupBody", "BattleClose", "BattleQuestion", "BattleReply", "FileNote", "Outbox",
            "Person", "PlayerRow", "Roster", "SaveBody", "SaveMeta", "TurnBody", "battle_body", "decode"]

@@ -20,12 +20,15 @@ from typing import Any, Iterable, Mapping
 from eiapbem.core.errors import BadEncoding
 
 from . import crypto
-from .envelope import Envelope, Header, RosterEntry, roster_from_obj, _Fail
+from .envelope import Envelope, Header, RosterEntry, roster_from_obj
+from .headers import AdminHeader, BackupHeader, BattleHeader, GamestartHeader, TurnHeader, UpgradeHeader
 from .errors import (
     AlreadyLoaded,
     AuthorNotAllowed,
     BadDice,
     Fork,
+    LaterEpoch,
+    Missing,
     Obsolete,
     OutOfOrder,
     OwnFile,
@@ -86,7 +89,7 @@ class Chain:
 
     @classmethod
     def from_gamestart(cls, header: Header, file_hash: bytes) -> "Chain":
-        assert header.kind == "gamestart" and header.roster is not None
+        assert isinstance(header, GamestartHeader)
         return cls(
             game=header.game,
             gid=header.gid,
@@ -102,8 +105,7 @@ class Chain:
     @classmethod
     def from_backup(cls, header: Header, file_hash: bytes, known: Iterable[bytes] = ()) -> "Chain":
         """The chain after loading a host backup: a new epoch based on the checkpoint state."""
-        assert header.kind == "backup" and header.roster is not None and header.dicepos is not None
-        assert header.state is not None
+        assert isinstance(header, BackupHeader)
         base = crypto.epoch_base(header.gid, header.epoch, header.state)
         return cls(
             game=header.game,
@@ -114,26 +116,45 @@ class Chain:
             seq=header.seq,
             known=frozenset(known) | {file_hash, base},
             slots={},
-            dicepos=dict(header.dicepos),
+            dicepos=header.positions(),
+        )
+
+    @classmethod
+    def from_upgrade(cls, header: Header, file_hash: bytes, known: Iterable[bytes] = ()) -> "Chain":
+        """The chain right after a host's upgrade file: its epoch, roster and dice positions, the file as head.
+
+        What a client that loaded the file holds (``accept_upgrade``) and what a replay starts from when it
+        begins at the upgrade (an audit or a rebuild by a release that does not replay the files before)."""
+        assert isinstance(header, UpgradeHeader)
+        return cls(
+            game=header.game,
+            gid=header.gid,
+            roster=dict(header.roster),
+            epoch=header.epoch,
+            head=file_hash,
+            seq=header.seq,
+            known=frozenset(known) | {file_hash},
+            slots={},
+            dicepos=header.positions(),
         )
 
     # --- checks -----------------------------------------------------------------
 
-    def check_game(self, header: Header, name: str) -> None:
+    def check_game(self, header: Header, name: str, *, any_epoch: bool = False) -> None:
         if header.gid != self.gid or header.game != self.game:
             raise WrongGame(
                 f"{name} belongs to the game {header.game!r} ({header.gid.hex()[:16]}), not to {self.game!r} ({self.gid.hex()[:16]})",
                 hint="put only this game's files in commin/",
             )
-        if header.epoch < self.epoch:
+        if header.epoch < self.epoch and not any_epoch:
             raise Obsolete(
                 f"{name} was made before the host's backup (epoch {header.epoch}, now {self.epoch}) and is obsolete",
                 hint="files made before a backup are never loaded again (4.2.8); ask for the newer file",
             )
 
-    def verify(self, envelope: Envelope, name: str) -> None:
-        """Game, epoch, then the author's signature (before anything else is believed)."""
-        self.check_game(envelope.header, name)
+    def verify(self, envelope: Envelope, name: str, *, any_epoch: bool = False) -> None:
+        """Game, epoch (unless ``any_epoch``), then the author's signature (before anything else is believed)."""
+        self.check_game(envelope.header, name, any_epoch=any_epoch)
         crypto.verify_with_roster(envelope, dict(self.roster), name)
 
     def accept(
@@ -161,6 +182,37 @@ class Chain:
             )
         return self._advance(h, fh, name, step)
 
+    def accept_upgrade(self, envelope: Envelope, name: str, *, verified: bool = False) -> "Chain":
+        """Check the host's upgrade file (a new epoch that follows the chain's head); return the chain after it."""
+        h = envelope.header
+        if not isinstance(h, UpgradeHeader):
+            raise WrongKind(f"{name} is a {h.kind} file, not an upgrade file")
+        if h.gid != self.gid or h.game != self.game:
+            self.check_game(h, name)
+        if h.epoch <= self.epoch:
+            raise Obsolete(f"{name} starts epoch {h.epoch} but you are already in epoch {self.epoch}",
+                           hint="files made before a backup or an upgrade are never loaded again (4.2.8)")
+        if not verified:
+            crypto.verify_with_roster(envelope, dict(self.roster), name)
+        fh = crypto.file_hash(envelope)
+        if fh in self.known:
+            raise AlreadyLoaded(f"{name} was already loaded; nothing changed")
+        if h.author != "host":
+            raise AuthorNotAllowed(f"{name} is an upgrade signed by {h.author}; only the host moves the game on")
+        if h.epoch != self.epoch + 1 or h.prev != self.head or h.seq != self.seq + 1:
+            if h.prev in self.known:
+                raise OutOfOrder(f"{name} follows a point of the chain you passed with another file",
+                                 hint="the host made it before files you loaded; ask the host to make it again")
+            raise Missing(f"{name} follows a file you have not loaded ({h.prev.hex()[:16]}); files before it are missing",
+                          hint="load the earlier files from commin/ first, in order")
+        if self.step is not None:
+            raise OutOfOrder(f"{name} was made while {self.step.slots[0][0]} and the other simultaneous files were "
+                             "still arriving", hint="the host must wait until the simultaneous step is complete")
+        if dict(h.roster) != dict(self.roster) or h.positions() != dict(self.dicepos):
+            raise AuthorNotAllowed(f"{name} names other keys or dice positions than the game holds; an upgrade "
+                                   "changes neither")
+        return Chain.from_upgrade(h, fh, self.known)
+
     def record_own(self, header: Header, file_hash: bytes, step: Step | None) -> "Chain":
         """Advance past a file this client just wrote (same checks, no signature to verify)."""
         return self._advance(header, file_hash, f"your {header.kind} file {header.slot}", step)
@@ -176,9 +228,9 @@ class Chain:
                 hint="the host must decide which file counts and send backups (4.2.8)",
             )
         if h.epoch > self.epoch:
-            raise OutOfOrder(
+            raise LaterEpoch(
                 f"{name} is from backup epoch {h.epoch} but you are in epoch {self.epoch}",
-                hint="load the host's backup file first (4.2.8)",
+                hint="load the host's backup or upgrade file first (4.2.8)",
             )
         if h.prev != self.head or h.seq != self.seq + 1:
             if h.prev in self.known:
@@ -187,7 +239,7 @@ class Chain:
                     "replayed file, or a fork at that point",
                     hint="you cannot go back (4.2.8); ask for the file that follows your last one",
                 )
-            raise OutOfOrder(
+            raise Missing(
                 f"{name} follows a file you have not loaded ({h.prev.hex()[:16]}); files before it are missing",
                 hint="load the earlier files from commin/ first, in order",
             )
@@ -237,7 +289,7 @@ class Chain:
             )
         dicepos = self._check_dice(h, name)
         roster = dict(self.roster)
-        if h.roster:
+        if isinstance(h, AdminHeader) and h.roster:
             for role, entry in h.roster.items():
                 roster[role] = entry
                 dicepos[role] = (0, entry.dice)
@@ -246,7 +298,7 @@ class Chain:
         return replace(self, roster=roster, head=fh, seq=self.seq + 1, known=self.known | {fh}, slots=slots, dicepos=dicepos)
 
     def _check_dice(self, h: Header, name: str) -> dict[str, tuple[int, bytes]]:
-        if h.reveal is None or h.link is None:
+        if not isinstance(h, (TurnHeader, AdminHeader)):
             raise BadDice(f"{name} reveals no dice link")
         found = self.dicepos.get(h.author)
         last_i = found[0] if found is not None else None
@@ -299,7 +351,7 @@ class Chain:
                 step=None if o["step"] is None else Step.from_obj(o["step"]),
                 collected=dict(o["collected"]),
             )
-        except (KeyError, TypeError, IndexError, _Fail) as err:
+        except (KeyError, TypeError, IndexError, BadEncoding) as err:
             raise BadEncoding("the saved chain record is not in the expected form") from err
 
 
@@ -355,6 +407,8 @@ class Battle:
             )
         if h.prev != self.head or h.seq != self.seq + 1:
             raise OutOfOrder(f"{name} does not follow the last battle file at {self.place}; load the newest one only")
+        if not isinstance(h, BattleHeader):
+            raise WrongKind(f"{name} is a {h.kind} file, not a battle file")
         commits = dict(self.commits)
         nonces = dict(self.nonces)
         if h.nonce is not None:

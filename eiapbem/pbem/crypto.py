@@ -26,6 +26,7 @@ from eiapbem.core.errors import BadEncoding
 from eiapbem.core import canonical
 
 from . import envelope as env_mod
+from . import headers
 from .envelope import Envelope, Header, RosterEntry, Stanza
 from .errors import BadEncryption, BadFormat, BadHeader, BadSignature, NotForYou, WrongPassword
 
@@ -136,10 +137,10 @@ def _make_stanza(to: ToKey | ToPassword, fk: bytes, rng: Rng) -> Stanza:
         epk = e.public_key().public_bytes_raw()
         shared = e.exchange(X25519PublicKey.from_public_bytes(to.enc))
         wrap = _x25519_wrap_key(shared, epk, to.enc, to.role)
-        return Stanza(to.role, "x25519", _aead_seal(wrap, fk, b""), epk=epk)
+        return headers.X25519Stanza(to.role, epk, _aead_seal(wrap, fk, b""))
     salt = rng(16)
     wrap = scrypt_key(to.password, salt, to.logn, to.r, to.p)
-    return Stanza(to.role, "scrypt", _aead_seal(wrap, fk, b""), salt=salt, logn=to.logn, r=to.r, p=to.p)
+    return headers.ScryptStanza(to.role, salt, to.logn, to.r, to.p, _aead_seal(wrap, fk, b""))
 
 
 # --- sealing --------------------------------------------------------------------
@@ -180,8 +181,9 @@ def seal(
     ct = _aead_seal(hkdf(fk, b"", b"eiapbem/v1/payload/" + kind.encode("ascii")), plaintext, label(kind) + b"\x00")
     detached = kind in env_mod.DETACHED
     if detached:
-        fields["dat"] = (len(ct), hashlib.sha256(ct).digest())
-    header = Header(kind, game, gid, slot, author, seq, epoch, prev, stanzas, **fields)
+        fields["dat"] = headers.DatRef(len(ct), hashlib.sha256(ct).digest())
+    header = headers.make(kind, game=game, gid=gid, slot=slot, author=author, seq=seq, epoch=epoch, prev=prev,
+                          to=stanzas, **fields)
     hb = header.encode()
     # Validate what we write exactly as a reader would (one code path for the schema).
     env_mod.decode_header(hb, f"the {kind} file being written")
@@ -211,7 +213,7 @@ def verify(envelope: Envelope, sign_pub: bytes, name: str = "the file") -> None:
 def unwrap_key(envelope: Envelope, role: str, enc_secret: X25519PrivateKey, name: str = "the file") -> bytes:
     """The file key from ``role``'s x25519 stanza."""
     st = envelope.header.stanza_for(role)
-    if st is None or st.type != "x25519":
+    if not isinstance(st, headers.X25519Stanza):
         raise NotForYou(f"{name} is not sealed for {role}; it is meant for {', '.join(s.role for s in envelope.header.to)}")
     pub = enc_secret.public_key().public_bytes_raw()
     try:
@@ -228,7 +230,7 @@ def unwrap_key(envelope: Envelope, role: str, enc_secret: X25519PrivateKey, name
 def unwrap_password(envelope: Envelope, password: str, name: str = "the file") -> bytes:
     """The file key from the scrypt stanza of an identity file."""
     st = envelope.header.to[0]
-    if st.type != "scrypt":
+    if not isinstance(st, headers.ScryptStanza):
         raise NotForYou(f"{name} is not sealed under a password")
     wrap = scrypt_key(password, st.salt, st.logn, st.r, st.p)
     try:
@@ -243,8 +245,8 @@ def open_body(envelope: Envelope, fk: bytes, name: str = "the file", *, dat: byt
     if kind in env_mod.DETACHED:
         if dat is None:
             raise BadFormat(f"{name} needs its .sav.dat file beside it")
-        length, sha = envelope.header.dat  # type: ignore[misc]
-        if len(dat) != length or hashlib.sha256(dat).digest() != sha:
+        ref = envelope.header.dat  # type: ignore[attr-defined]
+        if len(dat) != ref.len or hashlib.sha256(dat).digest() != ref.sha256:
             raise BadEncryption(f"the .sav.dat beside {name} is not the one it was saved with")
         ct = dat
     else:

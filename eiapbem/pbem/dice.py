@@ -14,6 +14,7 @@ import os
 from typing import Mapping
 
 from eiapbem.core.dice import Dice, DiceError, verify_record
+from eiapbem.core.errors import quoted
 
 from . import crypto
 from .chain import Battle, Chain
@@ -89,7 +90,7 @@ def check_rolls(seed: bytes, record: Mapping[str, list[int] | tuple[int, int]], 
         raise BadDice(f"{name} records a roll in an unknown form") from err
     if bad is not None:
         raise BadDice(
-            f"{name} records the roll {bad!r} as {record[bad][1]}, which its dice seed does not give",
+            f"{name} records the roll {quoted(bad)} as {quoted(record[bad][1])}, which its dice seed does not give",
             hint="the file's dice were altered; tell the host",
         )
 

@@ -66,6 +66,18 @@ class WrongSlot(OutOfOrder):
     """The file follows the right file but is for a slot that is not due now."""
 
 
+class Missing(OutOfOrder):
+    """The file follows a file the reader has not loaded: the files before it are still to come (it waits)."""
+
+
+class LaterEpoch(OutOfOrder):
+    """The file is of a later epoch: the host's backup or upgrade that starts it is still to be loaded (it waits)."""
+
+
+class NeedsRelease(BadFile):
+    """The file moves the game to versions of the rules or the computer this eiapbem does not play (it waits)."""
+
+
 class AuthorNotAllowed(BadFile):
     """The author may not write this slot (or this kind of file)."""
 
@@ -76,6 +88,10 @@ class Obsolete(BadFile):
 
 class BadDice(BadFile):
     """A dice reveal that does not extend the author's chain, or a recorded roll that is wrong."""
+
+
+#: The manual's words for a file that does not replay to the same state (4.2.8, 000:212).
+OUT_OF_SYNC = "Turn file out of sync \u2013 contact game host"
 
 
 class OutOfSync(BadFile):

@@ -5,28 +5,97 @@ Each ``write_*`` returns the sealed bytes and the chain after them; each
 the new chain with the opened body, or raises a ``BadFile`` subclass leaving
 everything as it was.  Bodies are opaque canonical values: the game loop
 decides what a turn, a state or a battle step holds.
+
+A file from outside is parsed once (``receive``, ``read_file``): the
+``Received`` record holds its bytes, envelope and hash, and every later step
+(the fork check, the chain, the audit, the host's sync check) takes it as it
+is.  ``open_file`` is the one opening sequence of a game file: its game and
+epoch, its author's signature against the roster, then its body sealed for
+the reader.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from eiapbem.core.errors import BadEncoding
 
-from . import crypto, envelope, segments
+from . import crypto, envelope, folders, segments
 from .chain import Battle, Chain, Step
 from .dice import next_reveal
 from .envelope import Envelope, Header, RosterEntry
-from .errors import AlreadyLoaded, BadHeader, NotForYou, Obsolete, WrongKind
+from .headers import AdminHeader, BackupHeader, BattleHeader, GamestartHeader, TurnHeader
+from .errors import AlreadyLoaded, BadFormat, BadHeader, NotForYou, Obsolete, WrongKind
 from .keys import Identity
 
 Rng = crypto.Rng
 
 
-def _parse(data: bytes, name: str, kind: str | tuple[str, ...], max_size: int = envelope.MAX_FILE) -> Envelope:
+@dataclass(frozen=True)
+class Received:
+    """A file from outside, read and parsed once: its name, its bytes, its envelope and its file hash."""
+
+    name: str
+    data: bytes
+    env: Envelope
+    hash: bytes
+
+    @property
+    def header(self) -> Header:
+        return self.env.header
+
+
+def receive(data: "bytes | Received", name: str, *, max_size: int = envelope.MAX_FILE) -> Received:
+    """Parse a file's bytes once (``envelope.parse``: every limit, the header); a ``Received`` is handed on as it is."""
+    if isinstance(data, Received):
+        return data
     env = envelope.parse(data, name, max_size=max_size)
+    return Received(name, bytes(data), env, crypto.file_hash(env))
+
+
+def read_file(path: Path, *, max_size: int = envelope.MAX_FILE) -> Received:
+    """Read a file from outside (refused before reading if too big) and parse it once."""
+    return receive(folders.read_limited(path, max_size), path.name, max_size=max_size)
+
+
+def read_header(path: Path) -> Header:
+    """The clear header of a file, reading only its first bytes (the file layer's checks of ``parse`` on them).
+
+    For a look over many files (which ones a folder holds past its save) without reading each one whole; a
+    file that matters is then read whole (``read_file``) and checked as any other."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(envelope.MAGIC) + 4)
+            if len(head) < len(envelope.MAGIC) + 4 or not head.startswith(envelope.MAGIC):
+                raise BadFormat(f"{path.name} is not an eiapbem file")
+            hlen = int.from_bytes(head[len(envelope.MAGIC):], "big")
+            if not 1 <= hlen <= envelope.MAX_HEADER:
+                raise BadFormat(f"{path.name} declares a header of {hlen} bytes, outside 1 to {envelope.MAX_HEADER}")
+            data = f.read(hlen)
+    except OSError as err:
+        raise BadFormat(f"{path.name} could not be read ({err.strerror})") from err
+    if len(data) != hlen:
+        raise BadFormat(f"{path.name} is truncated inside its header")
+    return envelope.decode_header(data, path.name)
+
+
+def open_file(rec: Received, chain: Chain, me: Iterable[Identity], *, verified: bool = False,
+              any_epoch: bool = False) -> Any:
+    """The opening of a game file: its game and epoch, its author's signature (unless ``verified``), its body.
+
+    ``any_epoch`` opens a file of an epoch before the chain's too (the host compares a player's older
+    file).  The body is the canonical value sealed for the first of ``me`` the file names; a ``BadFile``
+    says what does not fit, and nothing is changed."""
+    if not verified:
+        chain.verify(rec.env, rec.name, any_epoch=any_epoch)
+    return _open_for(rec.env, me, rec.name)
+
+
+def _parse(data: "bytes | Received", name: str, kind: str | tuple[str, ...], max_size: int = envelope.MAX_FILE) -> Envelope:
+    env = receive(data, name, max_size=max_size).env
     kinds = (kind,) if isinstance(kind, str) else kind
     if env.header.kind not in kinds:
         raise WrongKind(f"{name} is a {env.header.kind} file, not a {' or '.join(kinds)} file")
@@ -76,7 +145,7 @@ def open_gamestart(data: bytes, me: Iterable[Identity], name: str = "the gamesta
     """Load a gamestart file (the only time it is used, ``000:130``)."""
     env = _parse(data, name, "gamestart")
     h = env.header
-    assert h.roster is not None
+    assert isinstance(h, GamestartHeader)
     host = h.roster.get("host")
     if host is None:
         raise BadHeader(f"{name} names no host key")
@@ -169,8 +238,8 @@ def write_admin(
 
 
 def load_file(
-    chain: Chain, data: bytes, me: Iterable[Identity], step: Step | None, name: str, *, own: Iterable[str] = (),
-    own_ok: bool = False,
+    chain: Chain, data: "bytes | Received", me: Iterable[Identity], step: Step | None, name: str, *,
+    own: Iterable[str] = (), own_ok: bool = False,
 ) -> Loaded:
     """Load a turn or admin file from ``commin/``; refuse it (nothing changed) if it does not fit.
 
@@ -179,12 +248,48 @@ def load_file(
     replays a folder's own files too).
     """
     ids = list(me)
-    env = _parse(data, name, ("turn", "admin"))
+    rec = receive(data, name)
+    env = _parse(rec, name, ("turn", "admin"))
     new_chain = chain.accept(env, name, me=[] if own_ok else [i.role for i in ids] + list(own), step=step)
-    body = _open_for(env, ids, name)
+    body = open_file(rec, chain, ids, verified=True)
     h = env.header
-    assert h.reveal is not None
-    return Loaded(new_chain, h, body, crypto.file_hash(env), crypto.dice_seed(h.reveal, h.prev, h.kind))
+    assert isinstance(h, (TurnHeader, AdminHeader))
+    return Loaded(new_chain, h, body, rec.hash, crypto.dice_seed(h.reveal, h.prev, h.kind))
+
+
+# --- upgrade files ------------------------------------------------------------------
+
+
+def write_upgrade(chain: Chain, host: Identity, body: Any, *, versions: Mapping[str, int], release: str,
+                  state_hash: bytes, rng: Rng = os.urandom) -> tuple[crypto.Sealed, Chain]:
+    """The host's upgrade file: a new epoch under ``versions`` (docs/file-format.md 6), sealed to every member."""
+    sealed = crypto.seal(
+        kind="upgrade",
+        game=chain.game,
+        gid=chain.gid,
+        slot=f"upgrade/{chain.epoch + 1}",
+        author="host",
+        signer=host.signer,
+        to=game_recipients(chain.roster),
+        body=body,
+        seq=chain.seq + 1,
+        epoch=chain.epoch + 1,
+        prev=chain.head,
+        versions=dict(versions),
+        release=release,
+        state=state_hash,
+        roster=dict(chain.roster),
+        dicepos=dict(chain.dicepos),
+        rng=rng,
+    )
+    return sealed, Chain.from_upgrade(sealed.header, sealed.hash, chain.known)
+
+
+def load_upgrade(chain: Chain, data: "bytes | Received", me: Iterable[Identity], name: str) -> tuple[Chain, Any]:
+    """Check and open the host's upgrade file; the chain after it (a new epoch) and its body."""
+    rec = receive(data, name)
+    new_chain = chain.accept_upgrade(rec.env, name)
+    return new_chain, open_file(rec, chain, me, verified=True)
 
 
 # --- battle files -----------------------------------------------------------------
@@ -225,11 +330,14 @@ def write_battle(
     return sealed, battle.record_own(sealed.header, sealed.hash)
 
 
-def load_battle(chain: Chain, battle: Battle, data: bytes, me: Iterable[Identity], name: str) -> tuple[Battle, Header, Any]:
+def load_battle(chain: Chain, battle: Battle, data: "bytes | Received", me: Iterable[Identity],
+                name: str) -> tuple[Battle, BattleHeader, Any]:
     ids = list(me)
     env = _parse(data, name, "battle")
     new_battle = battle.accept(chain, env, name, me=[i.role for i in ids])
-    return new_battle, env.header, _open_for(env, ids, name)
+    h = env.header
+    assert isinstance(h, BattleHeader)  # its kind, checked above
+    return new_battle, h, _open_for(env, ids, name)
 
 
 # --- saves and backups -------------------------------------------------------------
@@ -359,7 +467,7 @@ def open_backup(
     """
     env = _parse(sav, name, "backup", max_size=envelope.MAX_SAV)
     h = env.header
-    assert h.roster is not None
+    assert isinstance(h, BackupHeader)
     if chain is not None:
         chain.check_game(h, name)
         fh = crypto.file_hash(env)

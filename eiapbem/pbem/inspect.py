@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import crypto, envelope
+from . import crypto, envelope, headers
 from .chain import Chain
 from .errors import WrongKind
 from .folders import read_limited
@@ -28,23 +28,26 @@ def describe(path: Path, gamestart: Path | None = None) -> list[tuple[str, str]]
         ("follows", h.prev.hex()[:16] if h.prev else "-"),
         ("sealed for", " ".join(s.role for s in h.to)),
     ]
-    if h.reloads is not None:
+    if isinstance(h, (headers.TurnHeader, headers.BattleHeader)):
         lines.append(("reloads", str(h.reloads)))
-    if h.link is not None:
+    if isinstance(h, (headers.TurnHeader, headers.AdminHeader)):
         lines.append(("dice link", str(h.link)))
-    if h.power is not None:
+    if isinstance(h, headers.BackupHeader):
         lines.append(("backup for", h.power))
-    if h.bidder is not None:
-        lines.append(("bidder", f"{h.bidder[0]} <{h.bidder[1]}>"))
-    if h.arbfp is not None:
+    if isinstance(h, headers.UpgradeHeader):
+        lines.append(("versions", " ".join(f"{k} {v}" for k, v in h.versions.items())))
+        lines.append(("release", h.release))
+    if isinstance(h, headers.BidHeader):
+        lines.append(("bidder", f"{h.bidder.name} <{h.bidder.email}>"))
+    if isinstance(h, (headers.BidHeader, headers.SelectionHeader)):
         lines.append(("arbitrator key", h.arbfp[:8].hex()))
     if gamestart is not None:
         gdata = read_limited(gamestart)
         genv = envelope.parse(gdata, gamestart.name)
-        if genv.header.kind != "gamestart":
-            raise WrongKind(f"{gamestart.name} is a {genv.header.kind} file, not a gamestart file")
-        assert genv.header.roster is not None
-        crypto.verify_with_roster(genv, genv.header.roster, gamestart.name)
+        gh = genv.header
+        if not isinstance(gh, headers.GamestartHeader):
+            raise WrongKind(f"{gamestart.name} is a {gh.kind} file, not a gamestart file")
+        crypto.verify_with_roster(genv, dict(gh.roster), gamestart.name)
         chain = Chain.from_gamestart(genv.header, crypto.file_hash(genv))
         if h.kind in ("identity", "setup", "save", "bid", "selection"):
             lines.append(("signature", "not checked: this kind is checked by its own player's key"))

@@ -20,6 +20,7 @@ from eiapbem.core.errors import BadEncoding
 
 from . import crypto, envelope
 from .envelope import ROLES, RosterEntry
+from .headers import IdentityHeader
 from .errors import BadHeader, WrongKind
 
 #: Links in a dice chain: enough for one file per slot for a long campaign (each
@@ -150,9 +151,8 @@ def open_identity(data: bytes, password: str, name: str = "the key file") -> Ide
     """Open an identity file with the player's password; check it is self-consistent."""
     env = envelope.parse(data, name, max_size=MAX_KEY_FILE)
     h = env.header
-    if h.kind != "identity":
+    if not isinstance(h, IdentityHeader):
         raise WrongKind(f"{name} is a {h.kind} file, not a key file")
-    assert h.roster is not None  # required by the schema
     crypto.verify(env, h.roster[h.author].sign, name)
     fk = crypto.unwrap_password(env, password, name)
     obj = crypto.open_body(env, fk, name)
@@ -170,8 +170,7 @@ def public_of(data: bytes, name: str = "the key file") -> RosterEntry:
     """The public keys an identity file names in its clear header (self-signed; no password needed)."""
     env = envelope.parse(data, name, max_size=MAX_KEY_FILE)
     h = env.header
-    if h.kind != "identity":
+    if not isinstance(h, IdentityHeader):
         raise WrongKind(f"{name} is a {h.kind} file, not a key file")
-    assert h.roster is not None
     crypto.verify(env, h.roster[h.author].sign, name)
     return h.roster[h.author]

@@ -217,6 +217,22 @@ class Backups(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class Upgrade(Record):
+    """The game moves to a newer eiapbem: its rules and computer versions (4.2.8 host functions; issue 29).
+
+    Carried by the host's upgrade file, which starts a new epoch (``client/upgrade.py``); the line tells every
+    player which release the game plays from now on.  The versions are written as ``rules 6, ai-easy 9, ...``."""
+
+    KIND = "admin.upgrade"
+    COMMAND = "upgrade"
+    INTERNAL = True  # written by 'eiapbem admin upgrade' into its own file, never an edit of an admin file
+    release: str
+    versions: str
+    before: str
+    when: str
+
+
+@dataclass(frozen=True, slots=True)
 class HouseRules(Record):
     """The playgroup's lateness ladder (a house rule, not the manual's; host functions 4.2.8, 000:178).
 
@@ -494,6 +510,13 @@ def _apply_backups(state: GameState, host: str, act: Backups, ctx: HostContext) 
                 epoch=act.epoch, source=act.source, when=act.when)
 
 
+def _apply_upgrade(state: GameState, host: str, act: Upgrade, ctx: HostContext) -> Outcome:
+    where = state.slot.key(state.date) if state.slot is not None else "its end"
+    return _log(state, act, f"moved the game to eiapbem {act.release} ({act.versions}; it played {act.before}) "
+                f"at {where} ({act.when}); files made before it are obsolete",
+                release=act.release, versions=act.versions, before=act.before, when=act.when)
+
+
 def _no_check(state: GameState, host: str, act: Any, ctx: HostContext) -> None:
     """An act that records what the host did outside the rules (a replacement, backups): nothing to refuse."""
 
@@ -540,6 +563,7 @@ ACTIONS: tuple[engine.HostActRules, ...] = (
     (Backups, _no_check, _apply_backups, _none),
     (HouseRules, _verify_house_rules, _apply_house_rules, _none),
     (LateNotice, _no_check, _apply_late_notice, _none),
+    (Upgrade, _no_check, _apply_upgrade, _none),
 )
 #: The admin menu as a part of the engine: its acts, authored by the host in any phase.
 RULES = engine.PhaseRules("admin", host_acts=ACTIONS)
@@ -581,5 +605,5 @@ def apply_all(state: GameState, acts: list[Record], ctx: engine.RulesContext | N
 __all__ = [
     "ACTIONS", "ADMIN_ACTS", "AI_LEVELS", "AddManpower", "AddMoney", "AddPoliticalPoints", "AiPlay", "Backups", "ReplaceByAi",
     "ChangeOption", "CreateGarrison", "EditUnit", "HouseRules", "LateNotice", "PlaceUnit", "RULES", "RemoveUnit", "ReplaceHost",
-    "ReplacePlayer", "SetDiplomacy", "SkipSlot", "admin_from_obj", "admin_to_obj", "apply_admin", "apply_all",
+    "ReplacePlayer", "SetDiplomacy", "SkipSlot", "Upgrade", "admin_from_obj", "admin_to_obj", "apply_admin", "apply_all",
 ]

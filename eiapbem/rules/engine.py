@@ -56,7 +56,7 @@ from functools import lru_cache
 from typing import Any
 
 from eiapbem.core import canonical
-from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction
+from eiapbem.core.errors import BadEncoding, EiaError, IllegalAction, quoted
 from eiapbem.rules import sequence
 from eiapbem.rules.context import RulesContext
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
@@ -311,7 +311,7 @@ def _decoded(specs: Mapping[str, ActionSpec | HostActSpec], obj: Any, path: str,
         raise BadEncoding(f"{path}: {what} is a map with a 'kind'")
     spec = specs.get(obj["kind"])
     if spec is None:
-        raise BadEncoding(f"{path}: {unknown} {obj['kind']!r}")
+        raise BadEncoding(f"{path}: {unknown} {quoted(obj['kind'])}")
     found: Record = spec.cls.from_obj({k: v for k, v in obj.items() if k != "kind"}, path)
     return found
 
@@ -729,11 +729,11 @@ class AnswerDecision(Record):
 def _verify_answer(state: GameState, power: str, action: AnswerDecision, ctx: RulesContext) -> None:
     d = state.pending.get(action.decision)
     if d is None:
-        raise IllegalAction(f"there is no pending decision {action.decision!r}", hint="'eiapbem status' lists the questions waiting")
+        raise IllegalAction(f"there is no pending decision {quoted(action.decision)}", hint="'eiapbem status' lists the questions waiting")
     if d.power != power:
         raise IllegalAction(f"decision {action.decision} is for {d.power} to answer, not {power}")
     if action.choice not in d.options and d.kind not in _COMPOSITE:
-        raise IllegalAction(f"{action.choice!r} is not an answer to {d.kind}; choose one of {', '.join(d.options)}")
+        raise IllegalAction(f"{quoted(action.choice)} is not an answer to {d.kind}; choose one of {', '.join(d.options)}")
     handler = _decision_handler(d.kind)
     if handler is None:
         raise IllegalAction(f"no rules answer decisions of kind {d.kind}")

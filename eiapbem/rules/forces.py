@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from eiapbem.core.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction, quoted
 from eiapbem.rules import candidates, control, engine, relations, supply
 from eiapbem.rules.model import (
     POOL,
@@ -102,7 +102,7 @@ def the_leader(state: GameState, leader_id: str) -> Leader:
 def the_area(m: Any, area: str) -> Any:
     """The land area ``area`` of the map ``m``, refused in one sentence if there is none."""
     if not isinstance(area, str) or not m.is_area(area):
-        raise IllegalAction(f"there is no land area {area!r} on the map",
+        raise IllegalAction(f"there is no land area {quoted(area)} on the map",
                             hint="areas are named by slug, like paris; 'eiapbem show area NAME' lists areas")
     return m.area(area)
 

@@ -13,6 +13,7 @@ import shutil
 
 import pytest
 
+import auditkit
 from auditkit import GAME, home_of
 from eiapbem.client import setups
 from eiapbem.client.session import Session
@@ -157,3 +158,44 @@ def test_a_fault_at_every_write_of_a_backup(base, tmp_path, monkeypatch):
     root, ids = base
     monkeypatch.setattr(hadmin, "utc_now", lambda: "1805-01-01 00:00 UTC")  # the backup's log line names the time
     every_write_point(home_of(root, "host"), ids["host"], tmp_path, monkeypatch, lambda s: hadmin.make_backups(s))
+
+
+# ----------------------------------------------------------------- the commands of issue 29: rebuild, upgrade
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """The setup played to France's own file; a copy of France's folder with its save put back before that file."""
+    root = tmp_path_factory.mktemp("played")
+    return root, auditkit.game_behind(root)
+
+
+def test_a_fault_at_every_write_of_a_rebuild(played, tmp_path, monkeypatch):
+    from eiapbem.client import rebuild
+
+    root, ids = played
+    n = every_write_point(root / "FR-behind", ids["FR"], tmp_path, monkeypatch,
+                          lambda s: rebuild.run(s.home, GAME, ids["FR"]))
+    assert n >= 4
+
+
+def _newer(monkeypatch):
+    import eiapbem
+    from eiapbem.rules import turn
+
+    monkeypatch.setattr(turn, "RULES_VERSION", turn.RULES_VERSION + 1)
+    monkeypatch.setattr(eiapbem, "__version__", eiapbem.__version__ + "+next")
+
+
+def test_a_fault_at_every_write_of_an_upgrade_and_of_loading_it(played, tmp_path, monkeypatch):
+    root, ids = played
+    _newer(monkeypatch)
+    n = every_write_point(home_of(root, "host"), ids["host"], tmp_path / "write", monkeypatch, lambda s: hadmin.upgrade(s))
+    assert n >= 4
+    src = tmp_path / "upgraded"
+    shutil.copytree(root, src)
+    path = hadmin.upgrade(Session.open_with(home_of(src, "host"), GAME, ids["host"]))
+    shutil.copy(path, home_of(src, "TU") / "commin" / path.name)
+    (tmp_path / "load").mkdir()
+    n = every_write_point(home_of(src, "TU"), ids["TU"], tmp_path / "load", monkeypatch, lambda s: s.load_all())
+    assert n >= 3

@@ -386,6 +386,59 @@ def test_a_backup_set_travels_by_mail(game):
     assert "fetched" not in out  # fetching twice changes nothing
 
 
+# ----------------------------------------------------------------- hostile attachments (issue 29 item 1)
+
+
+@pytest.mark.slow
+def test_fetch_and_sync_of_damaged_crafted_and_member_signed_files_never_crash_or_block(game):
+    """Mail brings what anyone can send: damaged copies of a real file, files with no valid key (a header
+    nested thousands deep, huge numbers, long strings, other types), and files France's own fellow member
+    Russia sealed with its real key around hostile bodies.  'mail fetch' and 'mail sync' refuse or leave each
+    in one sentence, never crash, load none, and the real file still loads."""
+    import random
+    from types import SimpleNamespace
+
+    import fuzzkit
+    from eiapbem.client import setups
+    from eiapbem.client.session import open_identity
+    from eiapbem.pbem import envelope
+
+    homes, dove, smtp = game
+    s = Session.open(homes["RU"], GAME, "RU", pw("RU"))
+    setups.load_setup(s, "default")
+    path = s.end_phase()
+    good = path.read_bytes()
+    rng = random.Random(29)
+    ids = SimpleNamespace(ids={"RU": open_identity(homes["RU"], GAME, "RU", pw("RU")),
+                               "FR": open_identity(homes["FR"], GAME, "FR", pw("FR")),
+                               "GB": open_identity(homes["GB"], GAME, "GB", pw("GB")),
+                               "host": open_identity(homes["RU"], GAME, "host", HOST_PW)})
+    gid = envelope.parse(good).header.gid
+    bad = [fuzzkit.damage(rng, good, good) for _ in range(60)]
+    bad += [fuzzkit.crafted(rng, gid)[1] for _ in range(40)]
+    mutants = []
+    while len(mutants) < 30:
+        data, harmless = fuzzkit.member_mutant(ids, rng, path, "RU", reader="FR")
+        if not harmless:
+            mutants.append(data)
+    bad += mutants
+    for i in range(0, len(bad), 10):
+        _mail_with(dove, "fr@example.org", {f"{GAME}_1805-01_setup_turn_RU{i + j}.pbm": d
+                                            for j, d in enumerate(bad[i:i + 10])}, f"hostile {i}")
+    code, out = run(homes["FR"], "mail", "fetch", env=env_of("FR"))
+    assert "Traceback" not in out and "internal error" not in out, out[-3000:]
+    assert "loaded " not in out, out[-3000:]
+    assert all(len(line) < 1000 for line in out.splitlines())
+    code, out = run(homes["FR"], "mail", "sync", "--once", "--retry-wait", "0", env=env_of("FR"))
+    assert "Traceback" not in out and "internal error" not in out and "loaded " not in out, out[-3000:]
+    before = Session.open(homes["FR"], GAME, "FR", pw("FR")).state.state_hash()
+    _mail_with(dove, "fr@example.org", {path.name: good}, "good")
+    code, out = run(homes["FR"], "mail", "sync", "--once", "--retry-wait", "0", env=env_of("FR"))
+    assert code == 0 and f"loaded {path.name}" in out, out[-3000:]
+    after = Session.open(homes["FR"], GAME, "FR", pw("FR")).state.state_hash()
+    assert after != before and after == s.state.state_hash()
+
+
 def test_the_reminder_says_one_hour_in_the_singular():
     from eiapbem.host import lateness
 

@@ -62,7 +62,7 @@ def test_save_bytes_with_a_long_journal_are_the_plain_encoding():
     from eiapbem.client.newgame import starting_meta
     from eiapbem.pbem import bodies
 
-    meta = {"scenario": "classic-1805", "host": {"name": "H", "email": "h@x"}, "versions": {}, "based_on": "",
+    meta = {"scenario": "classic-1805", "host": {"name": "H", "email": "h@x"}, "versions": {}, "based_on": "", "release": "",
             "players": {p: {"name": p, "email": f"{p}@x", "type": "hotseat"} for p in POWERS}}
     data = GameData(st0, starting_meta(bodies.GamestartMeta.from_obj(meta)))
     for month in range(40):

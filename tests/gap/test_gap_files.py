@@ -15,7 +15,7 @@ from eiapbem.core.errors import BadFile
 from eiapbem.gap import files as gf
 from eiapbem.gap.arbitrate import POWERS, BadBid, Bid, _case_bids, arbitrate
 from eiapbem.gap.results import BadResults, render_results, verify_results
-from eiapbem.pbem import crypto, envelope
+from eiapbem.pbem import crypto, envelope, headers
 from eiapbem.pbem.errors import BadFormat, BadHeader, BadSignature, WrongGame, WrongPassword
 from eiapbem.core import canonical
 from eiapbem.rulecases.files import find_cases, load_case
@@ -77,7 +77,7 @@ def test_bid_file_shows_name_and_address_in_clear_and_hides_bids_and_password(ar
     name, data = seal(bid, pub)
     assert name == "Jean-Luc_ONeil_Austerlitz.bid"  # 000:272 YourName_GameName.bid
     h = envelope.parse(data).header
-    assert (h.kind, h.author, h.bidder, h.game) == ("bid", "bidder", ("Jean-Luc O'Neil", "p3@example.org"), GAME)
+    assert (h.kind, h.author, (h.bidder.name, h.bidder.email), h.game) == ("bid", "bidder", ("Jean-Luc O'Neil", "p3@example.org"), GAME)
     assert [s.role for s in h.to] == ["arbitrator"] and h.arbfp == pub.fingerprint
     assert b"secret-3" not in data and b"PR" not in data.split(b"arbfp")[-1]
     opened = gf.open_bid(data, me, name)
@@ -137,7 +137,7 @@ def test_bids_over_30_or_negative_are_refused_on_writing_and_on_reading(arb):
     body["bids"]["FR"] = 31
     signer = crypto.Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
     forged = crypto.seal(kind="bid", game=GAME, gid=bytes(16), slot="bid", author="bidder", signer=signer,
-                         to=[crypto.ToKey("arbitrator", pub.enc)], body=body, bidder=("Player 0", "p0@example.org"),
+                         to=[crypto.ToKey("arbitrator", pub.enc)], body=body, bidder=headers.Bidder("Player 0", "p0@example.org"),
                          bidkey=signer.public_key().public_bytes_raw(), arbfp=pub.fingerprint)
     with pytest.raises(BadBid, match="31; bids are whole numbers from 0 to 30"):
         gf.open_bid(forged.data, me, "p0.bid")
@@ -157,13 +157,13 @@ def test_the_header_schema_of_gap_kinds(arb):
     obj = envelope.parse(data).header.to_obj()
     selection = {k: v for k, v in obj.items() if k not in ("bidder", "bidkey")} | {"kind": "selection", "slot": "selection"}
     for header, message in [
-        ({**obj, "author": "FR"}, "author of a bid file must be bidder"),
+        ({**obj, "author": "FR"}, "the author bidder writes bid files, and only bid files"),
         ({**obj, "bidder": {"name": " x", "email": "p1@example.org"}}, "bidder.name"),
         ({**obj, "bidder": {"name": "x", "email": "no-at-sign"}}, "bidder.email"),
         ({**obj, "gid": b"\x01" * 16}, "all zero"),
-        ({k: v for k, v in obj.items() if k != "bidkey"}, "'bidkey' is missing"),
+        ({k: v for k, v in obj.items() if k != "bidkey"}, "missing key 'bidkey'"),
         ({**selection, "author": "host"}, "author of a selection file must be arbitrator"),
-        ({**selection, "author": "arbitrator", "bidkey": bytes(32)}, "'bidkey' is not allowed in a selection file"),
+        ({**selection, "author": "arbitrator", "bidkey": bytes(32)}, "unknown key 'bidkey' in a selection file's header"),
         ({**obj, "to": obj["to"] + [{**obj["to"][0], "role": "host"}]}, "sealed for the arbitrator only"),
     ]:
         with pytest.raises(BadHeader, match=message):

@@ -259,14 +259,29 @@ def test_battle_bodies_are_typed_records():
 # ---------------------------------------------------------------- rules versions
 
 
-def test_a_save_of_another_rules_version_is_refused_in_one_sentence(tmp_path, monkeypatch):
+def test_a_save_of_a_newer_release_is_refused_in_one_sentence_naming_what_to_install(tmp_path, monkeypatch):
+    import eiapbem
+
     _new(tmp_path, client=())
     Session.open(tmp_path, None, "RU", "pw-RU")
     v = turn.RULES_VERSION
-    monkeypatch.setattr(turn, "RULES_VERSION", v + 1)
-    with pytest.raises(WrongVersion, match=f"started with rules version {v}, but this eiapbem plays version {v + 1}") as err:
+    monkeypatch.setattr(turn, "RULES_VERSION", v - 1)  # this program is older than the game
+    with pytest.raises(WrongVersion, match=f"plays rules {v}, .* \\(eiapbem {eiapbem.__version__}\\), which this "
+                                           f"eiapbem .* \\(rules {v - 1}, .*\\) does not play") as err:
         Session.open(tmp_path, None, "RU", "pw-RU")
     _one_sentence(err.value)
+    assert f"install eiapbem {eiapbem.__version__}" in err.value.hint
+
+
+def test_a_save_of_an_older_release_opens_but_plays_only_after_the_hosts_upgrade(tmp_path, monkeypatch):
+    _new(tmp_path, client=())
+    v = turn.RULES_VERSION
+    monkeypatch.setattr(turn, "RULES_VERSION", v + 1)  # this program is newer than the game
+    s = Session.open(tmp_path, None, "RU", "pw-RU")
+    with pytest.raises(WrongVersion, match=f"still plays rules {v}, .*this eiapbem .* plays rules {v + 1}") as err:
+        s.end_phase()
+    _one_sentence(err.value)
+    assert "'eiapbem admin upgrade'" in err.value.hint  # the host's folder: the host moves the game on
 
 
 def test_a_gamestart_of_another_computer_version_is_refused_at_join(tmp_path, monkeypatch):

@@ -74,6 +74,22 @@ def test_found_by_the_fuzz_a_refusal_changes_nothing(corpus):
     assert out.kind == "refused" and "starts from another state" in out.text
 
 
+def test_found_by_the_fuzz_a_long_name_in_an_action_is_quoted_short(corpus):
+    """Regression (issue 29): an action naming a 22,000-character area was quoted whole in the refusal."""
+    body = corpus.bodies[_item(corpus, "turn")[2]]
+
+    def at(obj, path):
+        for k in path:
+            obj = obj[k]
+        return obj
+
+    strings = [p for p in fuzzkit.paths(body) if p[:2] == ("actions", 0) and isinstance(at(body, p), str)]
+    assert strings
+    for path in strings:
+        out = _load(corpus, "turn", path, "x" * 22_000)
+        assert out.kind == "refused" and len(out.text) < 1000, (path, out.kind, len(out.text))
+
+
 #: Where an acceptance is harmless: the state parts and the place reached are read only to name a difference.
 HARMLESS = {("state",), ("parts",), ("at",)}
 #: The holes of issue 20's list, which have their own tests above.

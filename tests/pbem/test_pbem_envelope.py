@@ -159,14 +159,17 @@ def _rebuild_with_header(t, change):
 @pytest.mark.parametrize(
     "change, message",
     [
-        (lambda o: o.update(extra=1), "field 'extra' is not allowed"),
-        (lambda o: o.pop("seq"), "field 'seq' is missing"),
-        (lambda o: o.update(seq=-1), "seq must be an integer"),
-        (lambda o: o.update(author="XX"), "author must be one of"),
-        (lambda o: o.update(game="bad name"), "game is not a valid name"),
-        (lambda o: o.update(roster={}), "field 'roster' is not allowed in a turn file"),
+        (lambda o: o.update(extra=1), "unknown key 'extra' in a turn file's header"),
+        (lambda o: o.pop("seq"), "missing key 'seq' of a turn file's header"),
+        (lambda o: o.update(seq=-1), r"seq: -1 is outside the allowed range 0\.\.4294967295"),
+        (lambda o: o.update(author="XX"), "author: 'XX' is not one of AU FR"[:24]),
+        (lambda o: o.update(game="bad name"), "game: 'bad name' is not a valid game name"),
+        (lambda o: o.update(roster={}), "unknown key 'roster' in a turn file's header"),
         (lambda o: o.update(to=o["to"] + o["to"][:1]), "to names one role twice"),
-        (lambda o: o.update(prev=b"short"), "prev must be 32 bytes"),
+        (lambda o: o.update(prev=b"short"), "prev must be 32 bytes in a turn file"),
+        (lambda o: o.update(kind="nonsense"), "unknown kind 'nonsense'"),
+        (lambda o: o.update(reloads=None), "reloads: expected int, got NoneType None"),
+        (lambda o: o.update(slot="x" * 60_000), r"slot: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'\.\.\. \(60000 characters\)"),
     ],
 )
 def test_header_schema_is_strict(game_and_turn, change, message):

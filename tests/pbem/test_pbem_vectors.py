@@ -73,6 +73,6 @@ def test_vector_has_its_expected_outcome(meta):
 
 def test_every_refusal_kind_has_a_vector():
     expected = {m["expect"] for m in INDEX["vectors"]}
-    for name in ("BadFormat", "BadHeader", "BadEncoding", "BadSignature", "WrongGame", "OutOfOrder", "OwnFile",
+    for name in ("BadFormat", "BadHeader", "BadEncoding", "BadSignature", "WrongGame", "Missing", "OwnFile",
                  "AlreadyLoaded", "Fork", "AuthorNotAllowed", "BadDice", "NotForYou", "BadEncryption", "Obsolete"):
         assert name in expected, name

@@ -138,7 +138,7 @@ def build() -> list[Vector]:
     v.append(Vector("turn_ru_by_fr.pbm", t_fr_for_ru.data, "France writes Russia's slot, which only Russia may write",
                     "turn", "AuthorNotAllowed", after=["gamestart.pbm", "turn_gb.pbm"], step=step_ru))
     v.append(Vector("turn_ru_by_fr_early.pbm", t_fr_for_ru.data, "a file two steps ahead: GB's file is missing",
-                    "turn", "OutOfOrder", after=["gamestart.pbm"], step=step_gb))
+                    "turn", "Missing", after=["gamestart.pbm"], step=step_gb))
     t_ru, _ = files.write_turn(after_gb, ids["RU"], Step.one(SLOT_RU, "RU"), SLOT_RU, {}, rng=rng)
     v.append(Vector("turn_ru_own.pbm", t_ru.data, "Russia's own file, opened by Russia", "turn", "OwnFile",
                     after=["gamestart.pbm", "turn_gb.pbm"], step=step_ru))

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from eiapbem.core.errors import IllegalAction
+from eiapbem.core.errors import IllegalAction, quoted
 from eiapbem.rules import candidates, control, engine, mapgraph, relations, supply
 from eiapbem.rules.land.revolts import fire_trigger, rise, rises_at, trigger_fires
 import eiapbem.rules.land.occupation as occupation
@@ -152,7 +152,7 @@ def step(state: GameState, ctx: RulesContext, power: str, corps: Corps, here: st
         if m.is_sea(to):  # issue 20: not "does not exist"
             raise IllegalAction(f"{to} is a sea area; a corps moves only through land areas (10.4); crossing the sea "
                                 "needs a fleet's naval transport in the naval phase (8.0)")
-        raise IllegalAction(f"there is no land area {to!r} on the map; check the path's spelling", hint="areas are slugs like paris")
+        raise IllegalAction(f"there is no land area {quoted(to)} on the map; check the path's spelling", hint="areas are slugs like paris")
     via_crossing = False
     if to not in m.land_neighbours(here):
         arrows = [c for c in m.crossings_at(here) if c.other_end(here) == to]

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 from eiapbem.core.errors import BadEncoding
 from eiapbem.core import canonical
-from eiapbem.core.record import MapSpec, Spec, field_specs
+from eiapbem.core.record import MapSpec, Spec, field_specs, reading_older
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet, first_difference, transient
 from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
@@ -374,6 +374,24 @@ class GameState(Record):
         specs = field_specs(GameState)
         return [(name, _packed_key(name), _encoded_field(getattr(self, name), specs[name]))
                 for name in sorted(specs)]
+
+    @classmethod
+    def decode_older(cls, data: bytes) -> GameState:
+        """Read a state an older release wrote, for the game's move to this release (``client/upgrade.py``).
+
+        As strict as ``decode``, except that a field the state gained since is taken at its declared
+        default (``record.reading_older``): what the older rules did.  The state is then this release's
+        own value (``decode`` of its encoding), so its hash is the one every member's new release computes."""
+        try:
+            return cls.decode(data)
+        except BadEncoding:
+            pass
+        obj = canonical.decode(bytes(data))
+        if isinstance(obj, dict) and obj.get("format") != STATE_FORMAT and "format" in obj:
+            return cls.decode(data)  # another format: refused as decode refuses it
+        with reading_older():
+            state = cls.from_obj(obj)
+        return cls.decode(state.encode())
 
     @classmethod
     def decode(cls, data: bytes) -> GameState:
