@@ -472,7 +472,7 @@ def body_samples() -> dict[str, dict]:
     meta = {"scenario": "classic-1805", "players": players, "host": host,
             "versions": {"rules": 5, "ai-easy": 8, "ai-medium": 8, "ai-hard": 8}}
     meta.update(based_on="", release="0.1.0")
-    game = GameData(st, bodies.SaveMeta.from_obj(dict(meta, head=None, reloads={}, sealed={}, reactions={})),
+    game = GameData(st, bodies.SaveMeta.from_obj(dict(meta, head=None, reloads={}, sealed={}, reactions={}, ahead={})),
                     journal=(line,)).to_obj()
     game["journal"] = [line]
     return {

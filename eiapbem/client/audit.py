@@ -289,7 +289,7 @@ def run(home: Path, game: str | None, me: keys.Identity, *, clock=time.monotonic
             pending.remove(x)
             errors.pop(x.hash, None)
             res.files += 1
-            steps.append(pace.step_of(x.env, me, x.path.name))
+            steps.append(pace.step_of(x.rec.env, me, x.path.name))
             if _monthly_point(rp):  # a state a monthly save or a backup may hold (a hash costs; not after every file)
                 passed.add(rp.state.state_hash())
                 points.append(rp.state)

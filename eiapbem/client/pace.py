@@ -134,7 +134,7 @@ def join(steps: Iterable[tuple[tuple[int, int], Step]]) -> list[Step]:
 def of_session(s: Any) -> Pace:
     """The rounds of mail of the game a session's folder holds: every turn and admin file its chain accepted, from
     the places a folder keeps them (``client/inbox.py``), with ``s.me``'s key to count their battle files."""
-    from eiapbem.pbem import envelope, folders
+    from eiapbem.pbem import files
 
     from .inbox import places
 
@@ -147,14 +147,13 @@ def of_session(s: Any) -> Pace:
             if not p.is_file() or not p.name.endswith(".pbm"):
                 continue
             try:
-                env = envelope.parse(folders.read_limited(p), p.name)
+                rec = files.read_file(p)  # parsed once (docs/architecture.md)
             except EiaError:
                 continue
-            h = env.header
+            h = rec.header
             if h.game != s.game or h.kind not in ("turn", "admin"):
                 continue
-            fh = crypto.file_hash(env)
-            if fh in known and fh not in seen:
-                seen[fh] = step_of(env, s.me, p.name)
+            if rec.hash in known and rec.hash not in seen:
+                seen[rec.hash] = step_of(rec.env, s.me, p.name)
     return count(join(seen.values()))
 

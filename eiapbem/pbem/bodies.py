@@ -78,7 +78,7 @@ def _later_fields(cls: type, obj: Any) -> Any:
     if cls is GamestartBody:
         obj.setdefault("scenario_hash", "")
     if isinstance(obj.get("meta"), dict):
-        later = {"reactions": {}, "ahead": {}} if cls is SaveBody else {}
+        later: dict[str, Any] = {"reactions": {}, "ahead": {}} if cls is SaveBody else {}
         obj["meta"] = {"based_on": "", "release": "", **later, **obj["meta"]}
         sealed = obj["meta"].get("sealed")
         if cls is SaveBody and isinstance(sealed, dict):  # a power's sealed orders before issue 33: not sealed ahead

@@ -393,8 +393,12 @@ def test_a_busy_month_is_readable(browser, homes):
         assert len(want) >= 2 * placed and shown == want[::-1]
         page.select_option("#log-power", "AU")
         page.select_option("#log-phase", "")
-        shown = page.eval_on_selector_all("#log-lines .logline", "(ls) => ls.map((l) => l.dataset.author)")
-        assert shown and all(x == "AU" for x in shown)
+        # A power's lines: those it wrote and those of its slots (the game's own lines there, a slot passed by itself).
+        shown = page.eval_on_selector_all("#log-lines .logline", "(ls) => ls.map((l) => [l.dataset.author, "
+                                          "l.firstChild.textContent])")
+        want = [e for e in lines if e["author"] == "AU" or e["slot"].split("/")[-1] == "AU"]
+        assert shown and len(shown) == len(want)
+        assert all(a == "AU" or slot.strip().rstrip("]").endswith("/AU") for a, slot in shown), shown
         page.click("#tabs button[data-tab='status']")
         # The history slider: January's monthly save, read only, without the host's placements; then now again.
         page.evaluate("() => EV.map.fit()")

@@ -97,8 +97,8 @@ EV.run = async function (op, body) {
     const lines = [...(out.events || [])];
     if (out.next) lines.push("next: " + out.next);
     else if (out.to_do && out.to_do.length) lines.push("still to do: " + out.to_do[0]);
+    await EV.refresh();  // the answer is shown with the state it made, never beside the one before it
     EV.say(lines, false);
-    await EV.refresh();
     return out;
   } catch (err) {
     EV.say(err.message, true, err.hint);
