@@ -68,7 +68,12 @@ def test_host_and_six_clients_set_up_and_play_two_months(seven_folders, run_cli)
         hashes = game.hashes(players)
         assert len(set(hashes.values())) == 1, (st.slot.key(st.date), hashes)
         played += 1
-    assert played == 2 * (2 + 7 + 7 + 7)  # diplomacy (sealed: commit and orders), reinforcement, naval, land; no economic in Jan/Feb
+    # Diplomacy (sealed: commit and orders), reinforcement, naval, land; no economic in Jan/Feb. A slot where the
+    # rules leave its power nothing to decide (a naval slot with no fleet) ends by itself at every client, with its
+    # public line, and no file is played for it (issue 33 item 1).
+    by_itself = [e for e in players["RU"].journal() if e.kind == "slot.passed" and dict(e.params).get("reason") == "no-choice"]
+    assert by_itself and all(e.slot.split("/")[1] == "naval" for e in by_itself), by_itself
+    assert played + len(by_itself) == 2 * (2 + 7 + 7 + 7)
     assert game.open("AU").state.date == start.plus(2)
     assert game.saved_hashes() == game.hashes(players)
 
