@@ -11,7 +11,7 @@ This module plays the classic-1805 campaign from the setup through two months,
 every power at the computer and every level among them, with dice fixed by
 slot, and records for each slot what the computer did (its actions, or each
 power's orders) and the state hash after it.  ``tests/golden/consensus.json``
-holds that record with the versions it was made under; ``tests/test_consensus.py``
+holds that record with the versions it was made under; ``tests/rules/test_consensus.py``
 plays the game again and compares.
 
 After a change that alters what a file or a computer level produces, bump the

@@ -10,7 +10,7 @@ the eiapbem that ``PY`` (default: this interpreter) imports, only through the co
 - ``release.json``: the release, its versions, the game's point and state hash in each folder.
 
 The game has played its setup and its first month's diplomacy phase, every file loaded in both folders;
-the host is due next.  ``tests/test_releases.py`` opens every such set under ``tests/fixtures/releases/``
+the host is due next.  ``tests/e2e/test_releases.py`` opens every such set under ``tests/fixtures/releases/``
 with this release at the same state, and plays on and moves the game to a newer release: when the set is of
 this release's versions it plays a slot first, and when it is of older versions the game waits for the
 host's upgrade, which it then makes.  Make one set per release (under its release number) and keep them:

@@ -20,10 +20,11 @@ from eiapbem.client import audit, upgrade
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.host import admin as hadmin
 from eiapbem.rules import turn
+from paths import TESTS
 
 pytestmark = pytest.mark.slow
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "releases"
+FIXTURES = TESTS / "fixtures" / "releases"
 SETS = sorted(p for p in FIXTURES.iterdir() if (p / "release.json").is_file()) if FIXTURES.is_dir() else []
 
 

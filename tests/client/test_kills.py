@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import auditkit
+from paths import TESTS
 import fuzzkit
 from auditkit import GAME, home_of
 from eiapbem.client.session import Session
@@ -26,7 +27,6 @@ from eiapbem.core import canonical
 
 pytestmark = pytest.mark.slow
 
-TESTS = Path(__file__).resolve().parent
 
 #: The child: run one command on a folder, killing itself at its N-th write step (0: never).
 CHILD = r"""

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-from pathlib import Path
 
 import pytest
+from paths import ROOT
 
 pytestmark = pytest.mark.slow
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "fuzz.py"
+TOOL = ROOT / "tools" / "fuzz.py"
 
 
 def test_an_attack_of_every_class_gives_no_finding(capsys, monkeypatch):

@@ -3,7 +3,7 @@
 Seven real folders (``tests/auditkit.py``).  "A newer eiapbem" is this code with
 ``RULES_VERSION`` one higher (the number a release bumps when what a file
 produces changes); "the older one" is this code as it is.  The end-to-end run
-with a real second build in its own folder is ``tests/test_upgrade_build.py``.
+with a real second build in its own folder is ``tests/e2e/test_upgrade_build.py``.
 """
 
 from __future__ import annotations

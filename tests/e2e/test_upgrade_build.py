@@ -20,12 +20,13 @@ from pathlib import Path
 
 import pytest
 
+from paths import ROOT
+
 import eiapbem
 from eiapbem.rules import turn
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
 GAME = "Vittoria"
 HOST_PW, FR_PW = "host-secret", "secret-FR"
 #: Runs ``python -m eiapbem`` from the build in ``EIAPBEM_BUILD``, whatever eiapbem the venv has installed.
