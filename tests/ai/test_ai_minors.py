@@ -12,12 +12,11 @@ import dataclasses
 
 import pytest
 
+import aikit
+
 from eiapbem import ai
 from eiapbem.ai import feudal, grand
 from eiapbem.ai.levels import level
-from eiapbem.client import duel
-from eiapbem.core.dice import Dice
-from eiapbem.data.context import rules_context
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.orders import AcceptControl, DeclareWar
 from eiapbem.rules.economy.levy import feudal_full
@@ -31,16 +30,13 @@ HARD, MEDIUM, EASY = level("ai-hard"), level("ai-medium"), level("ai-easy")
 
 
 def ctx(seed: bytes = b"ai-minors"):
-    return rules_context(Dice(seed))
+    return aikit.ctx(seed)
 
 
 @pytest.fixture(scope="module")
 def set_up():
     """1805-01, the diplomacy phase, every power set up by the computer, all of them ai-hard."""
-    st = duel.start_state("classic-1805", {p: PlayerKind.AI_HARD for p in POWERS}, b"ai-minors")
-    st = duel.play(st, "classic-1805", b"ai-minors", 0).state
-    assert st.slot.phase is Phase.DIPLOMACY
-    return st.replace(slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+    return aikit.diplomacy_start(b"ai-minors")
 
 
 def _kinds(st, **kinds):

@@ -11,12 +11,11 @@ import dataclasses
 
 import pytest
 
+import aikit
+
 from eiapbem import ai
 from eiapbem.ai import judge, strategy
 from eiapbem.ai.levels import level
-from eiapbem.client import duel
-from eiapbem.core.dice import Dice
-from eiapbem.data.context import rules_context
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.minor_orders import LendMoney
 from eiapbem.rules.diplomacy.orders import DeclareWar
@@ -29,16 +28,13 @@ HARD, MEDIUM, EASY = (level(k) for k in ("ai-hard", "ai-medium", "ai-easy"))
 
 
 def ctx(seed: bytes = b"ai-strategy"):
-    return rules_context(Dice(seed))
+    return aikit.ctx(seed)
 
 
 @pytest.fixture(scope="module")
 def set_up():
     """1805-01, the diplomacy phase, every power set up by the computer (ai-hard), nobody at war."""
-    st = duel.start_state("classic-1805", {p: PlayerKind.AI_HARD for p in POWERS}, b"ai-strategy")
-    st = duel.play(st, "classic-1805", b"ai-strategy", 0).state
-    assert st.slot.phase is Phase.DIPLOMACY and not any(st.powers[p].wars for p in POWERS)
-    return st.replace(slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+    return aikit.diplomacy_start(b"ai-strategy")
 
 
 def _kinds(st, kind):

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import pytest
 
+import aikit
+
 from eiapbem import ai
 from eiapbem.ai import grand
 from eiapbem.ai.levels import level
-from eiapbem.client import duel
-from eiapbem.core.dice import Dice
-from eiapbem.data.context import rules_context
 from eiapbem.rules import engine
 from eiapbem.rules.model import POWERS, LocationKind, Phase, PlayerKind, Slot
-from eiapbem.rules.model.slot import ORDERS
 from eiapbem.rules.naval.attack import NavalAttack
 from eiapbem.rulecases.scene import scene_state
 
@@ -26,16 +24,13 @@ HARD, MEDIUM, EASY = (level(k) for k in ("ai-hard", "ai-medium", "ai-easy"))
 
 
 def ctx(seed: bytes = b"ai-war"):
-    return rules_context(Dice(seed))
+    return aikit.ctx(seed)
 
 
 @pytest.fixture(scope="module")
 def set_up():
     """1805-01, the diplomacy phase, every power set up by the computer (ai-hard)."""
-    st = duel.start_state("classic-1805", {p: PlayerKind.AI_HARD for p in POWERS}, b"ai-war")
-    st = duel.play(st, "classic-1805", b"ai-war", 0).state
-    assert st.slot.phase is Phase.DIPLOMACY and not any(st.powers[p].wars for p in POWERS)
-    return st.replace(slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+    return aikit.diplomacy_start(b"ai-war")
 
 
 # ----------------------------------------------------------------- fleets
