@@ -13,7 +13,8 @@ only (no float), the same at every client (docs/decisions.md "War and peace" giv
   war the defender's allies (6.3.2); a power's army shared among its fronts (``brought``), a defender keeping
   ``HOME`` percent at home, Britain's counting as an island's (``ISLAND``).  What a level sees is its ``judgment``:
   ``own`` (the two powers' whole armies, no distance, no delay), ``allies`` (the above) or ``coalition`` (also a
-  second front, ``second_front``, ``WATCH``);
+  second front, ``second_front``, ``WATCH``, and the powers already at war with the enemy, allied or not: a
+  coalition may be joined, the balance of power);
 - **what a war is worth** (``judge_war``, ``worth``): the chances that the enemy sues and that the power must sue
   (``WIN`` by the ratio of the sides; a war with Britain is won at sea too; a new war's moved by the field
   battles of the last ``MEMORY`` months between the two, ``recent_battles``), and what each outcome does to its
@@ -100,6 +101,10 @@ HOSTILE = 20
 #: as if nothing had happened (each declaration is -3, 6.2.1).
 MOMENTUM = 5
 MEMORY = 12
+#: A coalition of allies declares together when it gains as a whole and none of its members loses more than this
+#: fraction (1/STAND_BY) of a declaration's cost over its horizon: allies stand by each other (a far ally that gains
+#: little makes the war worth it for those next to the enemy).
+STAND_BY = 4
 
 
 def _table(points: tuple[tuple[int, int], ...], x: int) -> int:
@@ -384,6 +389,11 @@ def sides(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = ()) -
     theirs = {q} | {a for a in b.allies(q) if p in st.powers[a].wars}
     if q not in st.powers[p].wars:
         theirs |= {a for a in b.allies(q) if a not in mine and a not in st.powers[p].alliances}
+    if lvl.judgment == "coalition":
+        # the balance of power (1806): the powers already at war with ``q`` fight it whether allied with ``p`` or
+        # not, so a coalition may be joined against the strongest; not those at war with ``p`` or ``q``'s side
+        mine |= {x for x in b.wars(q) if x not in theirs and x not in st.powers[p].wars and not
+                 any(y in st.powers[x].wars for y in mine)}
     return in_order(mine), in_order(theirs)
 
 
@@ -479,12 +489,14 @@ def worth(b: Board, p: str, q: str, lvl: Level, win: int, lose: int, *, new: boo
     outcome = (win * surrender - lose * SURRENDER + (win - lose) * BATTLES * share // 100) // 100 + naval
     leader = race_leader(b, p)
     contain = CONTAIN_GB if p == "GB" else CONTAIN
-    if leader == q:
-        # 12.1.3: the first to reach its level wins, else Great Britain: what the leader loses, its rivals gain
+    if leader == q or (lvl.judgment == "coalition" and q == rival(b, p)):
+        # 12.1.3: the first to reach its level wins, else Great Britain: what the leader loses, its rivals gain; the
+        # hard level counts its own rival's loss the same way (the balance of power: the strongest threat contained)
         theirs = (lose * (ACCEPT + MARRIAGE) - win * SURRENDER - (win - lose) * BATTLES) // 100 - naval
         outcome -= theirs * contain // 100 * min(100, 2 * share) // 100
-    elif leader is not None and leader in allies_in_war:
-        # ... and what it wins with p's help, they lose
+    elif leader is not None and leader in allies_in_war and q != rival(b, p):
+        # ... and what it wins with p's help, they lose (but against p's rival the threat comes first: a coalition
+        # against the strongest is joined whoever leads it)
         ours = (win * (ACCEPT + MARRIAGE + SPOILS) - lose * SURRENDER + (win - lose) * BATTLES) // 100
         outcome -= ours * contain // 100 * share // 100
     return (-cost * h + outcome * (h - t)) // 3 + HOSTILE * max(0, hostility(p, q)) * h // 3
@@ -544,7 +556,8 @@ def _declarations(b: Board) -> dict[str, str]:
     computers.sort(key=lambda p: (-b.land[p], POWERS.index(p)))
     decided: dict[str, str] = {}
     b._memo["pending"] = decided  # the fronts of the declarations made so far (``fronts``)
-    # 1. coalitions: powers allied with each other, each better off declaring on the same enemy together
+    # 1. coalitions: powers allied with each other, each better off declaring on the same enemy together -- or the
+    # coalition better off as a whole, none of its members losing more than a ``STAND_BY``-th of a declaration
     for q in sorted(POWERS, key=lambda x: (-b.land[x], POWERS.index(x))):
         group = [p for p in computers if p not in decided and q in candidates(b, p, _lvl(b, p))
                  and _lvl(b, p).judgment == "coalition"]
@@ -552,7 +565,8 @@ def _declarations(b: Board) -> dict[str, str]:
         while len(group) > 1:
             js = {p: judge_war(b, p, q, _lvl(b, p), tuple(x for x in group if x != p)) for p in group}
             worst = min(group, key=lambda p: (js[p].worth, -POWERS.index(p)))
-            if js[worst].worth > 0:
+            if js[worst].worth > 0 or (sum(js[p].worth for p in group) > 0
+                                       and js[worst].worth > -DECLARE * _lvl(b, worst).plan_months // 3 // STAND_BY):
                 for p in group:
                     decided[p] = q
                 break

@@ -74,9 +74,10 @@ Cossack / Freikorps raids     destroy depots, and cut supply       and end out o
 "Accept control of" (6.6)     every neutral   every neutral minor  every neutral minor
                               minor it could  it could run         it could run
                               run
-war on a minor another power  --              declares anyway      never (``runner_ratio``
+war on a neutral minor        at 2:1          at 3:1               at 3:1
+war on a minor another power  declares anyway declares anyway      never (``runner_ratio``
 would run (6.6, 6.2.1)                                             0)
-a minor a stronger computer   --              left alone (6.6.3)   left alone (6.6.3)
+a minor a stronger computer   left alone      left alone (6.6.3)   left alone (6.6.3)
 picks the same month
 Turkish feudal corps          on the map at   on the map at war,   on the map at war,
 (13.2.3)                      war, raised in  raised in December   raised in December
@@ -212,7 +213,7 @@ LEVELS: dict[PlayerKind, Level] = {
                               judgment="own", plan_months=12, plan_candidates=2, weary_months=12, subsidy_share=10,
                               seek_alliances=1, manipulations=0, invest_share=0, terms="plain", deny_trade=False,
                               blockade_ratio=120, attack_ratio=120, invasion_corps=1, invade_minors=False, forced_march=0,
-                              raids="depots", minor_war_ratio=0, judge="factors", samples=0, armies=1, plans=3,
+                              raids="depots", minor_war_ratio=200, judge="factors", samples=0, armies=1, plans=3,
                               garrison=2, forage_risk=150),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
                                 land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
@@ -234,7 +235,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 13, "ai-medium": 13, "ai-hard": 13}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 14, "ai-medium": 14, "ai-hard": 14}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -244,7 +245,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 13, "ai-medium": 13, "ai-hard": 13}  # 2:
 # war plan (ai.strategy: declarations, coalitions, alliances, subsidies, peace by what a war is worth); 11: armies,
 # goals, supply-aware marches, garrisons, proportionate answers and judged battles (issue 28 item 2), the loser
 # foreseeing the victor's terms; 12: a new war judged with the field battles of the last year between the two; 13: an
-# answer to an incursion led by a corps that reaches the enemy stack this slot
+# answer to an incursion led by a corps that reaches the enemy stack this slot; 14: no peace before a war is decided,
+# the winner goes on, a surrender only when overrun, coalitions joined against a rival, no money to an enemy's ally,
+# the easy level's wars on minors
 
 
 def level(kind: PlayerKind | str) -> Level:

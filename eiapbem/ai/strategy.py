@@ -13,9 +13,11 @@ that declarations, alliances, calls, subsidies, suits and the armies agree.  It 
   war); ``alliances`` are the powers it asks to ally with (6.5): those that face the same threat and are its natural
   friends by the natural alliance table (15.0, +1 both ways; -1 will do for two powers already at war with the
   threat), not friends of the threat, the friendliest first, up to ``Level.seek_alliances``; a power that cannot
-  stand against the threat with all the help it could find asks the threat itself (``overawed``); ``friends`` are the allies whose wars it supports (it answers their calls, 6.3);
-  ``subsidies`` are money given to allies fighting its enemies (6.12, 12.3), a share of its treasury above
-  ``RESERVE`` (Great Britain's coalitions are paid for this way: its money outruns its manpower);
+  stand against the threat with all the help it could find asks the threat itself (``overawed``); ``friends`` are
+  the allies whose wars it supports (it answers their calls, 6.3); ``subsidies`` are money given to allies fighting
+  its enemies (6.12, 12.3), a share of its treasury above ``RESERVE``, never to an ally at war with another of its
+  allies or allied with its enemy (Great Britain's coalitions are paid for this way: its money outruns its
+  manpower);
 - **what to take**: ``aims``, best first: the enemies' national capitals (an occupied capital costs its owner
   political points each economic phase, 12.4.1, and no taxes, 12.2.1, and makes it sue), their home provinces'
   cities (taxes, and what a peace may cede, B.6), the minors they control (+1 per district conquered, 000:3224,
@@ -23,9 +25,12 @@ that declarations, alliances, calls, subsidies, suits and the armies agree.  It 
 - **when to make peace**: for each enemy, what going on is worth over the horizon (``judge.judge_war`` on the
   war as it stands, faded by war-weariness when nothing is decided, plus what the occupation of its capitals and
   the battles lost cost it each quarter) against what a peace costs (a conditional surrender's -5 and the victor's
-  terms, 6.4.2; an informal peace costs nothing, 6.4.1): ``sue`` when a surrender costs less than going on,
-  ``informal`` when the war is worth nothing more and the enemy would accept, ``accept_informal`` when the war is
-  worth nothing more to it; ``peace`` is both.
+  terms, 6.4.2; an informal peace costs nothing, 6.4.1). Nothing is sought before the war is decided one way
+  (``beaten``: a capital lost, battles lost, home areas held) or the level's ``weary_months`` have passed: the armies
+  must meet first. ``sue`` when ``overrun`` (a capital lost, its land held, a rout in the field) and a
+  surrender costs less than going on, ``informal`` when the war is worth nothing more and the enemy would accept,
+  ``accept_informal`` when the war is worth nothing more to it -- never, for a while, to the side that is
+  ``winning``: it goes on while its aims are within reach, and the loser sues for terms; ``peace`` is both.
 
 Victory points are the measure throughout (12.1, via the political status display), so that a war is weighed by
 what it may win against the -3 of its declaration (6.2.1), over a horizon of months and not this month alone.
@@ -58,8 +63,16 @@ BANDWAGON = 300
 LEAST_GIFT = 5
 #: Aims kept in a plan (best first).
 AIMS = 16
-#: Months at war before an informal peace is offered for a war worth nothing more (the armies need time to meet).
-FIRST_MONTHS = 3
+#: Home areas held on balance by the enemy that make a war lost (``beaten``) or won (``winning``): a province or so,
+#: not one corps passing through.
+HELD_AREAS = 3
+#: Percent of its home areas held by the enemy that make a power surrender (``overrun``).
+OVERRUN = 25
+#: Net political points lost in the field that make a power surrender with its land still its own (``overrun``).
+ROUTED = 9
+#: A power winning a war accepts no informal peace for this many times its level's ``weary_months``: it goes on while
+#: its aims are within reach, and the loser sues for terms.
+WINNER_MONTHS = 2
 #: A surrender's political points: unconditional (-8) over conditional (-5) (6.4.2), hundredths.
 UNCONDITIONAL = 300
 #: ``chances``: an enemy capital held makes its owner sue at least this often (percent); each net political point of
@@ -225,7 +238,8 @@ def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> 
     if pool < LEAST_GIFT:
         return ()
     joint = judge.declarations(b)
-    poorer = [a for a in b.allies(p) if b.state.powers[a].treasury < b.state.powers[p].treasury]
+    poorer = [a for a in b.allies(p) if b.state.powers[a].treasury < b.state.powers[p].treasury
+              and not _divided(b, p, a)]
     fighting = [a for a in poorer if any(e in b.state.powers[a].wars or joint.get(a) == e for e in enemies)]
     if not fighting:  # at peace with them: the allies that face the same threat, to stand against it
         t = threat(b, p)
@@ -238,6 +252,14 @@ def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> 
         if gift >= LEAST_GIFT:
             out.append((a, gift))
     return tuple(out)
+
+
+def _divided(b: judge.Board, p: str, a: str) -> bool:
+    """``p``'s ally ``a`` is at war with another of ``p``'s allies, or allied with one of ``p``'s enemies: money given
+    to it would serve one side of ``p``'s own friends against the other, or its enemy's coalition."""
+    st = b.state
+    return (any(x != a and x in st.powers[a].wars for x in b.allies(p))
+            or any(e in st.powers[a].alliances for e in b.wars(p)))
 
 
 # ----------------------------------------------------------------- peace
@@ -292,6 +314,29 @@ def going_on(b: judge.Board, p: str, e: str, lvl: Level, j: judge.Judgement) -> 
     return value + drift * quarters * (quarters + 1) // 2
 
 
+def beaten(ws: judge.WarState) -> bool:
+    """The war has gone against the power: a national capital held by the enemy (12.4.1), a net loss in the field
+    battles (000:3219-3222), or ``HELD_AREAS`` more of its home areas held by the enemy than it holds of the enemy's.
+    The balance of forces alone beats nobody: a war is lost in the field and on the map."""
+    return ws.capitals_lost > 0 or ws.battles < 0 or ws.areas_lost - ws.areas_held >= HELD_AREAS
+
+
+def overrun(b: judge.Board, ws: judge.WarState) -> bool:
+    """The war is lost beyond the field: a national capital held by the enemy; a quarter of its home areas held by
+    the enemy (``OVERRUN`` percent, ``HELD_AREAS`` at least, net of those it holds) while it has not won in the field;
+    or ``ROUTED`` political points lost in the field (three battles of armies).  Only then does a power surrender
+    (6.4.2): battles lost with its land still its own, or enemy corps at home it beats, and it fights on."""
+    held = ws.areas_lost - ws.areas_held
+    most = max(HELD_AREAS, len(b.ctx.map.areas_of_nation(ws.power)) * OVERRUN // 100)
+    return ws.capitals_lost > 0 or (held >= most and ws.battles <= 0) or ws.battles <= -ROUTED
+
+
+def winning(ws: judge.WarState) -> bool:
+    """The war goes the power's way: it holds an enemy capital, has won in the field (net), or holds ``HELD_AREAS``
+    more of the enemy's home areas than it has lost, and has not lost a capital of its own."""
+    return not ws.capitals_lost and (ws.capitals_held > 0 or ws.battles > 0 or ws.areas_held - ws.areas_lost >= HELD_AREAS)
+
+
 def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ...]
            ) -> tuple[tuple[tuple[str, bool], ...], tuple[str, ...], tuple[str, ...]]:
     """(suits, informal offers, informal peace accepted) of ``p`` this month (see the module's notes)."""
@@ -308,24 +353,21 @@ def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ..
         if e not in ps.wars:
             continue  # declared this month
         value = going_on(b, p, e, lvl, j)
-        if value <= 0:
+        ws = judge.war_state(b, p, e)
+        lost = beaten(ws)
+        weary = ws.months >= lvl.weary_months
+        if _accepts(ws, lvl, value):
             accept.append(e)
         cost = surrender_cost(b, p, e)
         conditional = -cost * quarters
         unconditional = -(cost + UNCONDITIONAL) * quarters
-        months = st.date.index - ps.wars[e].since.index
-        ws = judge.war_state(b, p, e)
-        beaten = ws.capitals_lost > 0 or ws.areas_lost > 0 or ws.battles < 0  # the balance alone makes no surrender
-        if value < conditional and (beaten or months >= FIRST_MONTHS):
-            if _would_accept_informal(b, e, p) or not beaten:
-                informal.append(e)
-            else:
-                sue[e] = value < unconditional
-        elif value <= 0 and (beaten and months >= FIRST_MONTHS or months >= lvl.weary_months) and (
-                _would_accept_informal(b, e, p) or st.powers[e].controller is PlayerKind.HUMAN):
-            # a war that hurts nobody costs nothing to keep (a new declaration would cost -3): offered when it has
-            # gone against it, or after ``weary_months`` (a human's acceptance cannot be foreseen)
-            informal.append(e)
+        if not lost and not weary:
+            continue  # nothing decided yet: the armies have not met (a peace now would end the war unfought)
+        human = st.powers[e].controller is PlayerKind.HUMAN
+        if value < conditional and overrun(b, ws) and not _would_accept_informal(b, e, p):
+            sue[e] = value < unconditional  # losing on terms it foresees (``surrender_cost``)
+        elif value <= 0 and (_would_accept_informal(b, e, p) or (human and weary)):
+            informal.append(e)  # a war worth nothing more to it, which the enemy would end too
     if sue and peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
         # 6.4.2: suing an enemy with no forces inside means suing every enemy at once: only when every war is lost
         if all(e in sue or e in informal for e in ps.wars):
@@ -344,7 +386,17 @@ def _would_accept_informal(b: judge.Board, e: str, p: str) -> bool:
     lvl = b.level(e)
     if lvl is None or p not in b.state.powers[e].wars:
         return False
-    return going_on(b, e, p, lvl, judge.judge_war(b, e, p, lvl)) <= 0
+    ws = judge.war_state(b, e, p)
+    return _accepts(ws, lvl, None) and _accepts(ws, lvl, going_on(b, e, p, lvl, judge.judge_war(b, e, p, lvl)))
+
+
+def _accepts(ws: judge.WarState, lvl: Level, value: int | None) -> bool:
+    """An informal peace is accepted when going on is worth nothing more (``value``, None: not yet reckoned) -- but
+    by the winner only once it has gone on ``WINNER_MONTHS`` times the level's ``weary_months``: it goes on while its
+    aims are within reach, and the loser sues for terms."""
+    if winning(ws) and ws.months < WINNER_MONTHS * lvl.weary_months:
+        return False
+    return value is None or value <= 0
 
 
 # ----------------------------------------------------------------- aims

@@ -159,10 +159,9 @@ def test_a_computer_leaves_alone_the_minor_a_stronger_computer_picks_the_same_mo
     # a stronger computer whose war plan declares on a major this month picks no minor
     monkeypatch.setattr(grand, "_majors", lambda state, c: {first: "FR"})
     assert grand.minor_war_target(st, ctx(), second, HARD) == "saxony"
-    # an easy computer (no wars on minors) and a human take nothing
+    # an easy computer takes its pick too (every level makes war on minors); a human's is not foreseen
     monkeypatch.setattr(grand, "_majors", lambda state, c: {})
-    calm = _kinds(st, **{first: "ai-easy"})
-    assert grand.minor_war_target(calm, ctx(), second, HARD) == "saxony"
+    assert grand.minor_war_target(_kinds(st, **{first: "ai-easy"}), ctx(), second, HARD) == "baden"
     assert grand.minor_war_target(_kinds(st, **{first: "human"}), ctx(), second, HARD) == "saxony"
 
 

@@ -177,15 +177,17 @@ def test_france_looks_for_the_war_it_can_win_and_no_level_sits_still(set_up):
 
 def test_allies_declare_together_on_an_enemy_none_would_fight_alone(set_up):
     # Austria, Prussia and Russia allied; France already fighting Britain and Spain.  Alone, each would lose; Austria
-    # and Prussia together, next to France, are worth the war; Russia, far away, would bring too little and stays out.
+    # and Prussia together, next to France, are worth the war; Russia, far away, joins the coalition they make with
+    # Britain and Spain (the hard level sees the powers already at war with France on its side, allied or not).
     st = set_up.with_alliance("AU", "PR", set_up.date).with_alliance("AU", "RU", set_up.date)
     st = st.with_alliance("PR", "RU", st.date).with_war("GB", "FR", st.date.plus(-3), ("GB",))
     st = st.with_war("FR", "SP", st.date.plus(-3), ("FR",))
     got = judge.declarations(judge.board(st, ctx()))
-    assert got.get("AU") == got.get("PR") == "FR" and got.get("RU") != "FR"
+    assert got.get("AU") == got.get("PR") == got.get("RU") == "FR"
     alone = judge.before_declarations(judge.board(st, ctx()))
-    for p, other in (("AU", "PR"), ("PR", "AU")):
-        assert judge.judge_war(alone, p, "FR", HARD).worth < 0 < judge.judge_war(alone, p, "FR", HARD, (other,)).worth
+    for p in ("AU", "PR", "RU"):
+        others = tuple(x for x in ("AU", "PR", "RU") if x != p)
+        assert judge.judge_war(alone, p, "FR", HARD).worth < 0 < judge.judge_war(alone, p, "FR", HARD, others).worth
     out = _resolve(st)
     assert "FR" in out.state.powers["AU"].wars and "FR" in out.state.powers["PR"].wars
 
@@ -286,3 +288,40 @@ def test_a_month_of_the_plan_in_every_slot_costs_little(set_up):
     st = set_up.replace(date=Date(1805, 2))
     first = strategy.war_plan(st, "RU", HARD, ctx())
     assert strategy.war_plan(st, "RU", HARD, ctx(b"land")) is first
+
+
+def test_a_war_not_yet_fought_is_not_ended_before_the_armies_meet(set_up):
+    # Austria declared on France three months ago; no battle, nothing taken: neither side sues nor offers an informal
+    # peace (the war would end unfought), whatever the balance says; once beaten in the field, the loser sues
+    st = set_up.with_war("AU", "FR", set_up.date.plus(-3), ("AU",))
+    for p in ("AU", "FR"):
+        ws = judge.war_state(judge.board(st, ctx()), p, "FR" if p == "AU" else "AU")
+        assert not strategy.beaten(ws) and not strategy.winning(ws)
+        assert strategy.war_plan(st, p, HARD, ctx()).peace == ()
+    lost = _battle(_battle(st, 0, "linz", "FR", "AU"), 1, "brunn", "FR", "AU")
+    ws = judge.war_state(judge.board(lost, ctx()), "FR", "AU")
+    assert strategy.winning(ws) and not strategy.beaten(ws)
+    assert "AU" not in strategy.war_plan(lost, "FR", HARD, ctx()).accept_informal  # the winner goes on
+
+
+def test_a_power_joins_a_coalition_already_at_war_with_its_rival(set_up):
+    # 1806: Prussia, allied with nobody, weighs a war on France that Austria and Britain already fight: the hard level
+    # counts them on its side (the balance of power); the medium level sees only its allies
+    st = set_up.with_war("AU", "FR", set_up.date.plus(-2), ("AU",)).with_war("GB", "FR", set_up.date.plus(-2), ("GB",))
+    b = judge.board(st, ctx())
+    hard = judge.judge_war(b, "PR", "FR", HARD)
+    assert "AU" in hard.mine and "GB" in hard.mine
+    assert judge.judge_war(b, "PR", "FR", MEDIUM).mine == ("PR",)
+    alone = judge.judge_war(judge.board(set_up, ctx()), "PR", "FR", HARD)
+    assert hard.win > alone.win
+
+
+def test_no_money_to_an_ally_fighting_another_ally(set_up):
+    # Spain and Britain at war with Austria; Spain allied with Britain, which it would pay to fight Austria -- but not
+    # once it is allied with France too, which Britain fights: money to Britain would serve an ally's enemy
+    st = set_up.with_alliance("SP", "GB", set_up.date).with_power("SP", treasury=2000)
+    st = st.with_war("SP", "AU", st.date.plus(-2), ("SP",)).with_war("GB", "AU", st.date.plus(-2), ("GB",))
+    st = st.with_war("GB", "FR", st.date.plus(-2), ("GB",)).with_power("GB", treasury=100)
+    assert [a for a, _ in strategy.war_plan(st, "SP", HARD, ctx()).subsidies] == ["GB"]
+    st = st.with_alliance("SP", "FR", st.date)
+    assert strategy.war_plan(st, "SP", HARD, ctx()).subsidies == ()

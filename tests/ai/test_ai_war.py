@@ -159,7 +159,7 @@ def test_trade_minors_and_access_by_level(set_up):
     assert SetTrade("FR") in easy_gb  # the easy level trades with anyone it is not at war with
 
 
-def test_medium_and_hard_declare_war_on_a_weak_neutral_minor_and_march_on_its_cities(set_up):
+def test_every_level_declares_war_on_a_weak_neutral_minor_and_march_on_its_cities(set_up):
     from eiapbem.ai import land
     from eiapbem.rules import control
     from eiapbem.rules.model import MinorStatus
@@ -167,12 +167,11 @@ def test_medium_and_hard_declare_war_on_a_weak_neutral_minor_and_march_on_its_ci
     import dataclasses
 
     blind = dataclasses.replace(HARD, weigh_runners=False)  # the hard level also weighs who would run it (test_ai_minors)
-    for lvl in (blind, MEDIUM):
+    for lvl in (blind, MEDIUM, EASY):  # no level sits still; the easy one judges the odds worse (2:1, not 3:1)
         t = grand.minor_war_target(set_up, ctx(), "AU", lvl)
         assert t is not None and set_up.minors[t].status is MinorStatus.NEUTRAL
         assert grand.may_declare(set_up, ctx(), "AU", t)
         assert grand.ratio(grand.might(set_up, ctx(), "AU"), grand.minor_might(set_up, ctx(), t)) >= lvl.minor_war_ratio
-    assert grand.minor_war_target(set_up, ctx(), "AU", EASY) is None
     # not while fighting a major it is not clearly beating, nor while at war with another minor
     assert grand.minor_war_target(set_up.with_war("AU", "FR", set_up.date, ("AU",)), ctx(), "AU", blind) is None
     busy = set_up.with_power("AU", minor_wars=set_up.powers["AU"].minor_wars.set("bavaria", set_up.date))
