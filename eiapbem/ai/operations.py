@@ -26,8 +26,9 @@ route the head reaches this slot that passes three tests, else one area less, do
   the army's corps that arrive this slot, and those that reach an area next to it count as supporters
   (11.2.11) and go there;
 - without a battle, the corps that arrive are supplied there (``logistics.group_supply``: depot supply within the
-  month's budget, or a forage whose expected loss the level accepts; in its own territory with the depot that
-  ``logistics.follow`` places ahead of it, at the levels that place depots), which in winter (13.1: +2 to the forage
+  month's budget, or a forage whose expected loss the level accepts; when no end of the way is, those in its own
+  territory are judged again with the depot that ``logistics.follow`` places ahead of the army, at the levels that
+  place depots), which in winter (13.1: +2 to the forage
   roll) keeps armies on their depots;
 - beyond its own territory, at least ``CONCENTRATED`` percent of the army's strength ends there or next to it (the
   army advances together), unless the corps that arrive beat the enemy field forces within ``moves.LOCAL`` of it at
@@ -263,13 +264,18 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
             steps.append(a)
     total = army_strength(b, army)
     stay = _plan_end(b, lvl, army, members, reach, here, total, budget, concentrate=False)
-    for end in reversed(steps):
-        plan = _plan_end(b, lvl, army, members, reach, end, total, budget)
-        # an end is taken when its corps are supplied, or lose no more there than where they stand (an army without
-        # money goes on rather than starving in place)
-        if plan is not None and (plan.supplied or stay is None or plan.lost <= stay.lost) \
-                and _commit(b, lvl, army, members, here, plan, goal, budget):
-            return
+    # the ends of the way as they are supplied now, then (none taken) those of its own territory with the depot that
+    # ``logistics.follow`` places ahead of the army, at the levels that place depots
+    for ahead in (False, True) if lvl.depots else (False,):
+        for end in reversed(steps):
+            if ahead and not own_territory(st, b.ctx.map, end, b.power):
+                continue
+            plan = _plan_end(b, lvl, army, members, reach, end, total, budget, ahead=ahead)
+            # an end is taken when its corps are supplied, or lose no more there than where they stand (an army
+            # without money goes on rather than starving in place)
+            if plan is not None and (plan.supplied or stay is None or plan.lost <= stay.lost) \
+                    and _commit(b, lvl, army, members, here, plan, goal, budget):
+                return
     if stay is not None and (stay.supplied or not stay.lost):
         _commit(b, lvl, army, members, here, stay, goal, budget)
         return
@@ -289,7 +295,7 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
 
 
 def _plan_end(b: Any, lvl: Any, army: Army, members: list[Corps], reach: dict[str, moves.Reach], end: str, total: int,
-              budget: logistics.Budget, *, concentrate: bool = True) -> Plan | None:
+              budget: logistics.Budget, *, concentrate: bool = True, ahead: bool = False) -> Plan | None:
     """The army's corps placed around ``end``, or None if it cannot end there (the head cannot reach it, a battle
     there is not worth it, or beyond its territory too little of the army would stand there or next to it)."""
     st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
@@ -304,12 +310,12 @@ def _plan_end(b: Any, lvl: Any, army: Army, members: list[Corps], reach: dict[st
         places, verdict = got
         return Plan(end, places, verdict, trial.used, 0, True)
     places, lost, supplied = _spread(b, lvl, trial, arriving, reach, end, head=army.head)
-    if not supplied and lvl.depots and own_territory(st, m, end, power):
+    if not supplied and ahead and own_territory(st, m, end, power):
         # in its own territory a depot goes ahead of the army (``logistics.follow``): judged with it
-        ahead = logistics.with_depot(b, end)
-        if ahead is not None:
+        trial_b = logistics.with_depot(b, end)
+        if trial_b is not None:
             second = budget.trial()
-            spread = _spread(ahead, lvl, second, arriving, reach, end, head=army.head)
+            spread = _spread(trial_b, lvl, second, arriving, reach, end, head=army.head)
             if spread[2] or spread[1] < lost:
                 (places, lost, supplied), trial = spread, second
     if concentrate and not own_territory(st, m, end, power):
