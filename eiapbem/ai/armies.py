@@ -13,14 +13,17 @@ Each army then takes the goal it does best (``goal``), weighing at most ``Level.
 
 - an enemy stack in the field: worth 1, and 1 more per ``STACK_FACTORS`` of its factors (each corps of a beaten enemy
   costs it political points, 11.2.10, and its factors are what makes the war), ``INVADER`` more in the power's own
-  territory (twice that in its home nation);
+  territory (twice that in its home nation); beyond its own territory only within ``CHASE`` months of the army's
+  march (a stack moves: chasing it across the enemy's land is marching back and forth);
 - a war aim of the power's war plan (``ai.strategy.war_plan``): worth the political points it weighs there;
 
 scored as worth x (the army's strength against what the goal needs, capped at 1, at least ``COVER`` percent)
 squared / (1 + the months to get there) squared (goals within the level's ``horizon`` movement points, and those
 worth ``BIG`` within twice that),
 where what it needs is the enemy field strength within ``assess.NEAR`` of it at the level's ``attack_odds`` plus
-what stands inside its city at the level's ``assault_odds``.  A goal another army took already counts half.
+what stands inside its city at the level's ``assault_odds``.  A goal other armies march on with the strength it
+needs counts half.  An army with no goal of its own joins the nearest goal the power's other forces march on
+(``join``): idle armies concentrate on the war instead of standing apart.
 """
 
 from __future__ import annotations
@@ -47,6 +50,10 @@ INVADER = 6
 COVER = 50
 #: Goals worth this much (capitals, minors of several districts) are weighed however far they are.
 BIG = 6
+#: Months of its march within which an army strikes an enemy stack beyond its own territory (``Goal.moving``).
+CHASE = 2
+#: An army with no goal of its own joins another's goal within this many months of its march.
+JOIN_MONTHS = 3
 #: A capped score's unit (a goal fully within the army's strength, reached this month, scores worth x UNIT).
 UNIT = 100
 
@@ -112,6 +119,9 @@ class Goal:
     need: int
     #: Enemy field strength in the area itself (a battle on arrival).
     field: int
+    #: An enemy stack beyond the power's own territory and no war aim: it moves, so an army strikes it only within
+    #: ``CHASE`` months of its march (it marches on the war aims, which stay, and meets the enemy there).
+    moving: bool = False
 
 
 def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
@@ -128,7 +138,8 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
         home = ctx.map.area(a).nation == power
         worth = 1 + factors // STACK_FACTORS + (2 * INVADER if home else INVADER if own_territory(st, ctx.map, a, power) else 0)
         out[a] = Goal(a, worth, max(near, field_enemy) * lvl.attack_odds // 100
-                      + f.enemy_city * lvl.assault_odds // 100, field_enemy)
+                      + f.enemy_city * lvl.assault_odds // 100, field_enemy,
+                      moving=not own_territory(st, ctx.map, a, power))
     for aim in aims:
         f = forces.get(aim.area, assess.AreaForces())
         near = assess.enemy_forces_near(st, ctx, aim.area, power, assess.NEAR)
@@ -138,6 +149,27 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
             out[aim.area] = Goal(aim.area, aim.worth + (g.worth if g else 0), max(need, g.need if g else 0),
                                  f.enemy - f.enemy_city)
     return [out[a] for a in sorted(out)]
+
+
+def join(b: Any, army: Army, marched: list[Goal]) -> Goal | None:
+    """An army with no goal of its own joins the nearest goal other forces of the power march on this slot (the
+    armies' and the answers to incursions') that it has a land route to, within ``JOIN_MONTHS`` of its march: the
+    goal, or None."""
+    st, ctx = b.state, b.ctx
+    here = army.area(st)
+    far = assess.distances_from(ctx, here)
+    head = st.units[army.head]
+    pace = max(1, allowance(st, ctx, head))
+    best: tuple[int, int, str, Goal] | None = None
+    for g in marched:
+        d = far.get(g.area)
+        if d is None or d > JOIN_MONTHS * pace or g.area == here:
+            continue
+        if moves.route(b, head, g.area) is None:
+            continue
+        if best is None or (d, -g.worth, g.area) < best[:3]:
+            best = (d, -g.worth, g.area, g)
+    return best[3] if best is not None else None
 
 
 def army_strength(b: Any, army: Army) -> int:
@@ -166,6 +198,8 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
         weighed += 1
         if g.field and taken.get(a, 0) >= g.need:
             continue  # a stack others are answering already
+        if g.moving and d > CHASE * pace:
+            continue  # a stack far off in the enemy's land: it will have moved by then
         need = max(1, g.need - taken.get(a, 0))
         if g.field and d <= pace and odds.estimate(b, lvl, a, army.members).odds < lvl.attack_odds:
             continue  # a battle next door it judges it would not win
@@ -174,11 +208,11 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
         if cover < COVER:
             continue
         score = g.worth * cover * cover // UNIT // (1 + months) // (1 + months)
-        if a in taken:
-            score //= 2
+        if a in taken and taken[a] >= g.need:
+            score //= 2  # covered already by the armies marching there
         if best is None or (score, assess.name_last_first(a)) > (best[0], assess.name_last_first(best[1])):
             best = (score, a, g)
     return best[2] if best is not None and best[0] > 0 else None
 
 
-__all__ = ["Army", "Goal", "army_strength", "form", "goal", "goals"]
+__all__ = ["Army", "Goal", "army_strength", "form", "goal", "goals", "join"]

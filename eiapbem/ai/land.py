@@ -17,7 +17,8 @@ At war (with a major power or a neutral minor, 6.2, 6.15) and while its movement
    level also sorties with a besieged garrison twice as strong as its besiegers, 11.4.2); an assault ends movement
    (11.0), so any field combat it leaves is fought after it.
 
-Supply is the rules' own "Auto Forage" (10.5, ``rules.land.supplyphase``).  At peace the power moves nothing.
+Supply is the rules' own "Auto Forage" (10.5, ``rules.land.supplyphase``).  At peace the power moves only the corps
+that would lose factors foraging where they stand, to an area next door where they are supplied (``operations.rest``).
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ def targets(b: Any) -> list[Target]:
 def plan(b: Any, lvl: Level) -> None:
     """Play ``b.power``'s land slot on the builder ``b`` (``eiapbem.ai.Builder``)."""
     aims: tuple[strategy.Aim, ...] = ()
+    marching: set[str] = set()
     if assess.at_war_anywhere(b.state, b.power) and not b.state.movement_over:
         aims = strategy.war_plan(b.state, b.power, lvl, b.ctx).aims
         budget = logistics.Budget.of(b)
@@ -102,14 +104,20 @@ def plan(b: Any, lvl: Level) -> None:
         reserve = [i for i in reserve if i not in busy]
         found = armies.goals(b, lvl, aims)
         for army in field:
-            goal = armies.goal(b, lvl, army, found, taken)
+            goal = armies.goal(b, lvl, army, found, taken) or armies.join(b, army, [g for g in found if g.area in taken])
             operations.march(b, lvl, army, goal, budget)
             if goal is not None:
                 taken[goal.area] = taken.get(goal.area, 0) + armies.army_strength(b, army)
+                if goal.area != army.area(b.state):
+                    marching.add(army.head)
         operations.rest(b, lvl, reserve, budget)
         feudal.stand_down(b, lvl, budget)
+    elif not b.state.movement_over:
+        # at peace: corps that would lose factors foraging where they stand go to an area next door where they are
+        # supplied (10.5.1: each other corps in the area makes the forage roll worse), and stay there
+        operations.rest(b, lvl, [c.id for c in movers(b)], logistics.Budget.of(b))
     fight(b)
-    besiege(b, aims)
+    besiege(b, aims, marching)
     assault(b, lvl)
     fight(b)  # an assault ends movement (11.0), which can leave an enemy in the field to attack (11.1)
 
@@ -167,16 +175,19 @@ def fight(b: Any) -> None:
             return
 
 
-def besiege(b: Any, aims: tuple[strategy.Aim, ...] = ()) -> None:
+def besiege(b: Any, aims: tuple[strategy.Aim, ...] = (), marching: set[str] | frozenset[str] = frozenset()) -> None:
     """Every corps in an area whose city the enemy holds, with no enemy outside it, besieges it when the city is
-    worth a siege: a war aim of its plan (``ai.strategy``), a city with enemy corps inside, one of its own territory
-    (without ``aims``, every such city)."""
+    worth a siege: a war aim of its plan (``ai.strategy``), an enemy great power's national capital, a city with
+    enemy corps inside, one of its own territory (without ``aims``, every such city); not the head of an army
+    ``marching`` on a goal beyond it (its army would stop with it)."""
     worth = {a.area: a.worth for a in aims}
     st, m, power = b.state, b.ctx.map, b.power
+    if aims:
+        worth.update({a: 1 for a in assess.enemy_capitals(st, b.ctx, power)})
     for c in assess.army_units(st, power):
         c = b.state.units[c.id]
         if not isinstance(c, Corps) or c.besieging or c.location.kind is not LocationKind.AREA \
-                or c.corps_type in (CorpsType.GUERRILLA, CorpsType.COSSACK, CorpsType.FREIKORPS):
+                or c.corps_type in (CorpsType.GUERRILLA, CorpsType.COSSACK, CorpsType.FREIKORPS) or c.id in marching:
             continue
         a = c.location.site
         if m.area(a).city is None or not relations.at_war(b.state, power, control.city_holder(b.state, m, a)):

@@ -194,11 +194,21 @@ def place(b: Any, area: str, keep: frozenset[str] = frozenset()) -> bool:
     return b.try_(CreateDepot(area=area))
 
 
-def follow(b: Any, here: str, path: tuple[str, ...], end: str) -> None:
+def with_depot(b: Any, area: str) -> Any:
+    """A trial builder (a copy of ``b``) with a depot placed in ``area`` as ``follow`` would place it ahead of an army
+    ending there, to judge the army's supply with it; None when ``follow`` would place none there (a depot within an
+    area of it already, or the rules or the treasury refuse one)."""
+    if supply.depot_distance(b.state, b.ctx.map, b.power, area, limit=1) is not None:
+        return None
+    trial = type(b)(b.state, b.power, b.ctx)
+    return trial if place(trial, area) else None
+
+
+def follow(b: Any, here: str, path: tuple[str, ...], end: str, stands: tuple[str, ...] = ()) -> None:
     """10.3: a depot for an army going from ``here`` by ``path`` to ``end``, before it moves: at ``end`` when that is
     its own territory and allowed, else the farthest area of the path in its territory that is allowed, else where
-    it stands (outside its territory only an unmoved corps lets a depot be placed, 000:1344); none when the end is
-    already in a depot's area or next to one."""
+    it stands, or where another of its corps ``stands``, nearest the end first (outside its territory only an unmoved
+    corps lets a depot be placed, 000:1344); none when the end is already in a depot's area or next to one."""
     st, m, power = b.state, b.ctx.map, b.power
     dist = supply.depot_distance(st, m, power, end, limit=1)
     if dist is not None:
@@ -207,9 +217,17 @@ def follow(b: Any, here: str, path: tuple[str, ...], end: str) -> None:
     for a in reversed((*path,)):
         if own_territory(st, m, a, power) and place(b, a, keep):
             return
-    if supply.depot_distance(st, m, power, here, limit=0) is None:
-        place(b, here, keep)
+    far = _distances(b, end)
+    for a in sorted({here, *stands}, key=lambda a: (far.get(a, 1 << 20), a != here, a)):
+        if supply.depot_distance(st, m, power, a, limit=0) is None and place(b, a, keep):
+            return
+
+
+def _distances(b: Any, area: str) -> dict[str, int]:
+    import eiapbem.ai.assess as assess
+
+    return assess.distances_from(b.ctx, area)
 
 
 __all__ = ["Budget", "cost_halves", "follow", "forage_sixths", "months_to_income", "place",
-           "group_supply", "supply_of", "winter"]
+           "group_supply", "supply_of", "winter", "with_depot"]

@@ -3,7 +3,7 @@
 Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot):
 
 1. **sieges reviewed** (``review_sieges``): a siege of a city worth keeping (a war aim of its plan, ``ai.strategy``,
-   a city with enemy corps inside, a city of its own territory) keeps the fewest besiegers whose strength
+   an enemy great power's national capital, a city with enemy corps inside, a city of its own territory) keeps the fewest besiegers whose strength
    reaches the level's ``assault_odds`` over the forces inside; the others, and all those of a siege worth nothing,
    are free again;
 2. **capitals kept garrisoned** (``guard_capitals``): while enemy field forces stand within ``REACH`` movement
@@ -26,10 +26,13 @@ route the head reaches this slot that passes three tests, else one area less, do
   the army's corps that arrive this slot, and those that reach an area next to it count as supporters
   (11.2.11) and go there;
 - without a battle, the corps that arrive are supplied there (``logistics.group_supply``: depot supply within the
-  month's budget, or a forage whose expected loss the level accepts), which in winter (13.1: +2 to the forage
+  month's budget, or a forage whose expected loss the level accepts; when no end of the way is, those in its own
+  territory are judged again with the depot that ``logistics.follow`` places ahead of the army, at the levels that
+  place depots), which in winter (13.1: +2 to the forage
   roll) keeps armies on their depots;
 - beyond its own territory, at least ``CONCENTRATED`` percent of the army's strength ends there or next to it (the
-  army advances together).
+  army advances together), unless the corps that arrive beat the enemy field forces within ``moves.LOCAL`` of it at
+  the level's ``attack_odds`` (nothing near could strike the van).
 
 A depot goes ahead of it (``logistics.follow``) and the corps that do not arrive close up behind.  A hard level
 whose judgement of a battle is neither clear way plays it forward (``odds.simulate``) after the moves and takes
@@ -72,6 +75,7 @@ def review_sieges(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[str]:
     """Besieging corps freed from sieges not worth them or with more besiegers than the siege needs (ids)."""
     st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
     worth = {a.area: a.worth for a in aims}
+    worth.update({a: 1 for a in assess.enemy_capitals(st, ctx, power)})
     out: list[str] = []
     for area in sorted({c.location.site for c in assess.army_units(st, power) if c.besieging}):
         ids = sorted((c for c in control.corps_at(st, area) if c.besieging and relations.unit_power(st, c) == power
@@ -260,13 +264,18 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
             steps.append(a)
     total = army_strength(b, army)
     stay = _plan_end(b, lvl, army, members, reach, here, total, budget, concentrate=False)
-    for end in reversed(steps):
-        plan = _plan_end(b, lvl, army, members, reach, end, total, budget)
-        # an end is taken when its corps are supplied, or lose no more there than where they stand (an army without
-        # money goes on rather than starving in place)
-        if plan is not None and (plan.supplied or stay is None or plan.lost <= stay.lost) \
-                and _commit(b, lvl, army, members, here, plan, goal, budget):
-            return
+    # the ends of the way as they are supplied now, then (none taken) those of its own territory with the depot that
+    # ``logistics.follow`` places ahead of the army, at the levels that place depots
+    for ahead in (False, True) if lvl.depots else (False,):
+        for end in reversed(steps):
+            if ahead and not own_territory(st, b.ctx.map, end, b.power):
+                continue
+            plan = _plan_end(b, lvl, army, members, reach, end, total, budget, ahead=ahead)
+            # an end is taken when its corps are supplied, or lose no more there than where they stand (an army
+            # without money goes on rather than starving in place)
+            if plan is not None and (plan.supplied or stay is None or plan.lost <= stay.lost) \
+                    and _commit(b, lvl, army, members, here, plan, goal, budget):
+                return
     if stay is not None and (stay.supplied or not stay.lost):
         _commit(b, lvl, army, members, here, stay, goal, budget)
         return
@@ -286,7 +295,7 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
 
 
 def _plan_end(b: Any, lvl: Any, army: Army, members: list[Corps], reach: dict[str, moves.Reach], end: str, total: int,
-              budget: logistics.Budget, *, concentrate: bool = True) -> Plan | None:
+              budget: logistics.Budget, *, concentrate: bool = True, ahead: bool = False) -> Plan | None:
     """The army's corps placed around ``end``, or None if it cannot end there (the head cannot reach it, a battle
     there is not worth it, or beyond its territory too little of the army would stand there or next to it)."""
     st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
@@ -301,11 +310,21 @@ def _plan_end(b: Any, lvl: Any, army: Army, members: list[Corps], reach: dict[st
         places, verdict = got
         return Plan(end, places, verdict, trial.used, 0, True)
     places, lost, supplied = _spread(b, lvl, trial, arriving, reach, end, head=army.head)
+    if not supplied and ahead and own_territory(st, m, end, power):
+        # in its own territory a depot goes ahead of the army (``logistics.follow``): judged with it
+        trial_b = logistics.with_depot(b, end)
+        if trial_b is not None:
+            second = budget.trial()
+            spread = _spread(trial_b, lvl, second, arriving, reach, end, head=army.head)
+            if spread[2] or spread[1] < lost:
+                (places, lost, supplied), trial = spread, second
     if concentrate and not own_territory(st, m, end, power):
         there = list(places) + [c.id for c in members if c.id not in places
                                 and any(a in reach[c.id] for a in (end, *m.land_neighbours(end)))]
-        if assess.force_strength(st, ctx, there) * 100 < CONCENTRATED * total:
-            return None
+        if assess.force_strength(st, ctx, there) * 100 < CONCENTRATED * total and \
+                assess.enemy_forces_near(st, ctx, end, power, moves.LOCAL) * lvl.attack_odds \
+                > assess.force_strength(st, ctx, list(places)) * 100:
+            return None  # strung out where the enemy near could beat the corps that arrive
     return Plan(end, places, True, trial.used, lost, supplied)
 
 
@@ -316,7 +335,8 @@ def _commit(b: Any, lvl: Any, army: Army, members: list[Corps], here: str, plan:
     snap, used = _snapshot(b), budget.used
     budget.used = plan.used
     end = plan.end
-    logistics.follow(b, here, moves.reachable(b, b.state.units[army.head]).get(end, (0, ()))[1], end)
+    stands = tuple(sorted({b.state.units[i].location.site for i in plan.places}))
+    logistics.follow(b, here, moves.reachable(b, b.state.units[army.head]).get(end, (0, ()))[1], end, stands)
     # an empty enemy city is taken by walking in (13.5.2): by the smallest corps, which a siege would starve least
     take = goal is not None and end == goal.area and moves.empty_enemy_city(b, end)
     taker = min((b.state.units[i].factors.total, i) for i, a in plan.places.items() if a == end)[1] if take else None

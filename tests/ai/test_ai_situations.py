@@ -9,6 +9,10 @@ Each test builds a seeded position on the packaged map (``battlekit``), plays th
   it this slot (11.2.11: the others of the army may join from next door), not held back by one from afar;
 - winter: no stack marches into an area where foraging would cost more than the battle there, and the same march
   in summer, supplied, is made (so the restraint is judgement, not passivity);
+- a beaten enemy army: the victor next to the enemy capital besieges it and tries an assault (11.4.1);
+- an idle army of a power at war (Spain, its enemy beyond the Pyrenees; Turkey, its enemy beyond the Danube)
+  marches toward the enemy with its depots;
+- at peace, corps that would lose factors foraging together spread to supplied areas next door, then stay;
 - a fleet shuttle ferrying enemy corps across a strait: the ferry is intercepted (its port blockaded, 8.8, so a
   fleet leaving it is intercepted at once, 8.5.4), and a ferry caught at sea with corps aboard is attacked (8.10).
 """
@@ -19,9 +23,11 @@ import pytest
 
 from battlekit import corps, ctx, land_state, leader
 from eiapbem import ai
-from eiapbem.ai import operations
+from eiapbem.ai import assess, operations
 from eiapbem.rulecases.scene import scene_state
-from eiapbem.rules.model import POOL, Date, Depot, Location, LocationKind, Phase, PlayerKind, Slot
+from eiapbem.rules.land.movement import MoveUnit
+from eiapbem.rules.land.sieging import Assault
+from eiapbem.rules.model import POOL, Corps, Date, Depot, Factors, Garrison, Location, LocationKind, Phase, PlayerKind, Slot
 from eiapbem.rules.naval.attack import NavalAttack
 from eiapbem.rules.naval.movement import MoveFleet
 from eiapbem.rules.naval.transport import Load
@@ -150,6 +156,102 @@ def test_in_winter_no_stack_marches_where_foraging_costs_more_than_the_battle(ki
 def test_in_summer_with_a_depot_and_money_the_same_stack_strikes():
     turn = ai.play_slot(_winter_scene("ai-hard", 6, supplied=True), "PR", ctx(b"summer"))
     assert "lausitz" in _battles(turn, "PR")
+
+
+# ----------------------------------------------------------------- a beaten army next to the capital
+
+
+def _victors_next_to_vienna(kind: str):
+    """France's slot: Napoleon's four corps (51 factors) stand at Linz, next to Vienna, after beating the Austrian
+    field army, whose last corps (4 factors) has fled to Pest; Vienna's city holds a garrison of 8 factors."""
+    s = _slot(land_state(), "FR", kind, treasury=60)
+    for cid, inf in (("corps:FR:I", 12), ("corps:FR:II", 11), ("corps:FR:III", 10), ("corps:FR:IV", 10)):
+        s = corps(s, cid, "linz", infantry=inf, cavalry=2)
+    s = leader(s, "leader:FR:napoleon", "corps:FR:I")
+    s = s.with_unit(Garrison(id="garrison:AU:city:vienna", nation="AU", location=Location(LocationKind.CITY, "vienna"),
+                             factors=Factors(infantry=8)))
+    return corps(s, "corps:AU:II", "pest", infantry=4)
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_the_victor_next_to_the_enemy_capital_besieges_it(kind):
+    turn = ai.play_slot(_victors_next_to_vienna(kind), "FR", ctx(b"capital"))
+    besiegers = [u for u in turn.state.units.values() if isinstance(u, Corps) and u.nation == "FR" and u.besieging]
+    assert {u.location.site for u in besiegers} == {"vienna"}, kind
+    # the besiegers are strong enough to try an assault (11.4.1) at every level's odds
+    assert any(isinstance(a, Assault) and a.area == "vienna" for a in turn.actions), kind
+
+
+# ----------------------------------------------------------------- an idle army with a war
+
+
+def _spain_at_war_with_france(kind: str):
+    """Spain's slot: at war with France, three Spanish corps (36 factors, Cuesta with the first) stand in Madrid, and the nearest French force
+    is one corps at Toulouse, two areas beyond the Pyrenees; Spain has depot counters in its pool and $40."""
+    s = _slot(land_state().with_war("SP", "FR", Date(1805, 8), ("SP",)), "SP", kind)
+    for cid in ("corps:SP:I", "corps:SP:II", "corps:SP:III"):
+        s = corps(s, cid, "madrid", infantry=10, cavalry=2)
+    s = leader(s, "leader:SP:cuesta", "corps:SP:I")
+    s = corps(s, "corps:FR:I", "toulouse", infantry=12)
+    for i in (1, 2, 3):
+        s = s.with_unit(Depot(id=f"depot:SP:{i}", power="SP", location=POOL))
+    return s
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_an_idle_army_at_war_marches_toward_the_enemy(kind):
+    # the army's head has no goal of its own worth its strength (the corps answering the French corps took the
+    # stack): it joins their march instead of standing in Madrid, with a depot going ahead of it in its own land
+    s = _spain_at_war_with_france(kind)
+    turn = ai.play_slot(s, "SP", ctx(b"idle"))
+    far = assess.distances_from(ctx(), "toulouse")
+    ends = {c: turn.state.units[c].location.site for c in ("corps:SP:I", "corps:SP:II", "corps:SP:III")}
+    # each corps is on its way (the cheapest route may lead by Valencia and the coast: no farther in areas)
+    assert all(a != "madrid" and far[a] <= far["madrid"] for a in ends.values()), (kind, ends)
+    assert any(far[a] < far["madrid"] for a in ends.values()), (kind, ends)
+
+
+def _turkey_at_war_with_russia(kind: str):
+    """Turkey's slot: at war with Russia, two Janissary corps (30 factors) stand at Adrianople, and a Russian corps at
+    Odessa, beyond the Danube; Turkey has depot counters in its pool and $40."""
+    s = _slot(land_state().with_war("TU", "RU", Date(1805, 8), ("TU",)), "TU", kind)
+    for cid in ("corps:TU:Janissary-I", "corps:TU:Janissary-II"):
+        s = corps(s, cid, "adrianople", infantry=12, cavalry=3)
+    s = corps(s, "corps:RU:I", "odessa", infantry=12)
+    for i in (1, 2, 3):
+        s = s.with_unit(Depot(id=f"depot:TU:{i}", power="TU", location=POOL))
+    return s
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_an_idle_turkish_army_at_war_marches_toward_the_enemy(kind):
+    # one corps keeps Constantinople garrisoned (an enemy within reach); the other does not stand at Adrianople
+    # but marches toward the Russians, its depot ahead of it in its own land
+    turn = ai.play_slot(_turkey_at_war_with_russia(kind), "TU", ctx(b"tu"))
+    far = assess.distances_from(ctx(), "odessa")
+    ends = {c: turn.state.units[c].location.site for c in ("corps:TU:Janissary-I", "corps:TU:Janissary-II")}
+    assert any(far[a] < far["adrianople"] for a in ends.values()), (kind, ends)
+
+
+# ----------------------------------------------------------------- at peace
+
+
+def _spain_at_peace(areas: tuple[str, ...]):
+    s = land_state().replace(slot=Slot(phase=Phase.LAND, step="turn", power="SP", actors=("SP",)))
+    s = s.with_power("SP", controller=PlayerKind("ai-hard"), treasury=2)
+    for n, area in zip(("I", "II", "III", "IV"), areas):
+        s = corps(s, f"corps:SP:{n}", area, infantry=8)
+    return s
+
+
+def test_at_peace_corps_that_would_starve_together_spread_and_then_stay():
+    # four corps in Madrid with no money forage at +2 for the others there (10.5.1): the ones that would lose
+    # factors go next door, where each is supplied; spread out, nothing moves (no marching back and forth)
+    turn = ai.play_slot(_spain_at_peace(("madrid",) * 4), "SP", ctx(b"peace"))
+    ends = [turn.state.units[f"corps:SP:{n}"].location.site for n in ("I", "II", "III", "IV")]
+    assert len(set(ends)) >= 3 and all(a == "madrid" or a in ctx().map.land_neighbours("madrid") for a in ends), ends
+    again = ai.play_slot(_spain_at_peace(tuple(ends)), "SP", ctx(b"peace"))
+    assert not [a for a in again.actions if isinstance(a, MoveUnit)], again.actions
 
 
 # ----------------------------------------------------------------- a ferry across the Channel
