@@ -234,7 +234,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 13, "ai-medium": 13, "ai-hard": 13}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 14, "ai-medium": 14, "ai-hard": 14}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -244,7 +244,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 13, "ai-medium": 13, "ai-hard": 13}  # 2:
 # war plan (ai.strategy: declarations, coalitions, alliances, subsidies, peace by what a war is worth); 11: armies,
 # goals, supply-aware marches, garrisons, proportionate answers and judged battles (issue 28 item 2), the loser
 # foreseeing the victor's terms; 12: a new war judged with the field battles of the last year between the two; 13: an
-# answer to an incursion led by a corps that reaches the enemy stack this slot
+# answer to an incursion led by a corps that reaches the enemy stack this slot; 14: stranded corps fetched by fleets and
+# carried to the war, landings held and kept to the coast aimed at (``ai.amphibious``)
 
 
 def level(kind: PlayerKind | str) -> Level:
