@@ -8,18 +8,19 @@ The naval slot (``invade`` and ``collect``, called by ``naval.plan`` before its 
    blockaded, board its fleets, largest first, each where room is left (8.6.2), and the stack sails to a sea area
    next to a coastal area held by a nation at war with the power (an enemy major, a minor it acts for, or with
    ``invade_minors`` a neutral minor at war with it, 6.15), the war older than this month, no enemy outside its city
-   and fewer enemy field factors within 3 movement points, plus the forces inside its city, than the corps bring;
-   by sea areas where any enemy fleet that could intercept it (8.5.3, ``fleets.threat``) is outnumbered by the
-   escort's warships by ``blockade_ratio``.  Corps that no land route, through the territory they may enter
-   (13.4.1), leads from to any enemy target (``stranded``: an island's, or a corps set down on a far coast) may
-   also be carried to a coastal area the power or an ally fighting its enemies holds, nearest a war aim by land
-   (reinforcing an ally's theatre), where they land to join the war.  The carrying stack's intercept orders are
-   withdrawn (it seeks no battle);
-2. pick-up (``collect``): a stranded corps that stands in, or reaches this month by land, the port it musters at
-   (``muster_port``: the nearest port by land its fleets may enter, 8.4.2, one where they lie first) is fetched: the
-   power's nearest stack with room for it (8.6.2) that reaches the port this slot with the escort ``invasion_corps``
-   asks (``escorted``) sails there, so that the corps boards it in the next naval slot (8.6.1: corps and fleet begin
-   in the same port).  A stack in a port where corps of the power wait for it stays there (``waits``).
+   and fewer enemy field factors within 3 movement points, plus the forces inside its city, than the corps bring,
+   and where they could stay (``holds``); by sea areas where any enemy fleet that could intercept it (8.5.3,
+   ``fleets.threat``) is outnumbered by the escort's warships by ``blockade_ratio``.  Idle corps (``Reach.idle``:
+   no land route through the territory they may enter, 13.4.1, leads from them to any enemy target, or they stand
+   in a port where they could not hold) may also be carried to a coastal area the power or an ally fighting its
+   enemies holds, from which a land route leads to the war, nearest a war aim by land (reinforcing an ally's
+   theatre).  The carrying stack's intercept orders are withdrawn (it seeks no battle);
+2. pick-up (``collect``): an idle corps that stands in, or reaches this month by land, the port it musters at
+   (``muster_port``: for a stranded corps the nearest port by land its fleets may enter, 8.4.2, one where they lie
+   first; else the port it stands in) is fetched: the power's nearest stack with room for it (8.6.2) that reaches
+   the port this slot through seas its warships hold (``escorted``) and could carry the corps on from there sails
+   in, so that the corps boards it in the next naval slot (8.6.1: corps and fleet begin in the same port).  A stack
+   in a port where corps of the power wait for it stays there (``waits``).
 
 The land slot, first of all its moves: ``land_invasions`` lands every corps of the power still aboard (10.4.5),
 the corps of one stack together, in the coastal area the naval slot aimed at: an enemy's, weakest first, else the
@@ -34,7 +35,7 @@ from typing import Any
 
 import eiapbem.ai.assess as assess
 import eiapbem.ai.moves as moves
-from eiapbem.ai.fleets import own_fleets, threat
+from eiapbem.ai.fleets import carrying, own_fleets, threat
 from eiapbem.rules import supply
 from eiapbem.rules.control import area_holder
 from eiapbem.rules.land.common import may_enter_territory
@@ -50,7 +51,6 @@ SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
 #: Movement points around a landing within which the enemy's field strength must be less than the landed corps' and
 #: their friends' nearby (``holds``): what the enemy can bring against them before a fleet could carry them off.
 HOLD = 6
-
 
 
 def _aboard_own(b: Any) -> list[Corps]:
@@ -310,8 +310,8 @@ def waits(b: Any, lvl: Any, f: Fleet, escort: int) -> bool:
 def invade(b: Any, lvl: Any) -> None:
     """8.6: one invasion at a time: up to ``invasion_corps`` corps in a port with a fleet of warships (their escort)
     board its fleets, and the stack sails to a sea area next to a weakly held coastal area of a nation at war with
-    the power, or, for stranded corps, a friendly coast near a war aim (``invasion_targets``); ``land_invasions``
-    lands them together in its land slot."""
+    the power, or, for idle corps (``Reach.idle``), a friendly coast near a war aim (``invasion_targets``);
+    ``land_invasions`` lands them together in its land slot."""
     if not lvl.invasion_corps or not _at_war(b) or _aboard_own(b):
         return
     reach = Reach(b)
@@ -388,7 +388,7 @@ def collect(b: Any, lvl: Any) -> None:
         for g in own_fleets(b):
             g = b.state.units[g.id]
             if g.location == here or g.id in b.state.naval_moves or may_continue(b.state, g) is not None \
-                    or _carrying(b, g) or not warships(g):
+                    or carrying(b, g) or not warships(g):
                 continue
             have, cav_room = room(g)
             if have < want or cav_room < cav:
@@ -407,11 +407,6 @@ def collect(b: Any, lvl: Any) -> None:
             names = [graph.place_name(p) for p in path if p.kind is not BOX or p == path[-1]]
             if b.try_(MoveFleet(fleet=g.id, path=",".join(names), stack=True)):
                 break
-
-
-def _carrying(b: Any, f: Fleet) -> bool:
-    here = Location(LocationKind.ABOARD, f.id)
-    return any(isinstance(u, Corps) and u.location == here for u in b.state.units.values())
 
 
 # ----------------------------------------------------------------- the land slot

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eiapbem.rules.model import Fleet, Location, LocationKind
+from eiapbem.rules.model import Corps, Fleet, Location, LocationKind
 from eiapbem.rules.naval.common import controller, enemy_fleets_at, warships
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
@@ -30,4 +30,10 @@ def threat(state: Any, m: Any, power: str, loc: Location) -> int:
     return sum(warships(f) for p in sorted(places, key=str) for f in enemy_fleets_at(state, p, power))
 
 
-__all__ = ["own_fleets", "threat"]
+def carrying(b: Any, f: Fleet) -> bool:
+    """``f`` carries a corps (8.6)."""
+    here = Location(LocationKind.ABOARD, f.id)
+    return any(isinstance(u, Corps) and u.location == here for u in b.state.units.values())
+
+
+__all__ = ["carrying", "own_fleets", "threat"]

@@ -42,7 +42,7 @@ from eiapbem.rules.naval.battle import retreat_options
 from eiapbem.rules.naval.common import controller, enemy_fleets_at, fleets_at, must_leave_box, port_power, warships
 from eiapbem.rules.naval.movement import MoveFleet, may_continue
 import eiapbem.ai.amphibious as amphibious
-from eiapbem.ai.fleets import own_fleets, threat
+from eiapbem.ai.fleets import carrying, own_fleets, threat
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
 
@@ -167,12 +167,6 @@ def _stack_at(b: Any, loc: Location) -> tuple[list[Fleet], int]:
     return mine, sum(warships(g) for g in mine)
 
 
-def _carrying(b: Any, f: Fleet) -> bool:
-    """``f`` carries a corps (8.6)."""
-    here = Location(LocationKind.ABOARD, f.id)
-    return any(isinstance(u, Corps) and u.location == here for u in b.state.units.values())
-
-
 def _sail_to(b: Any, f: Fleet, goal: Location) -> bool:
     path = graph.path_to(b.state, b.ctx.map, f.location, goal)
     if not path or sum(1 for p in path if p.kind is SEA) > graph.NAVAL_ALLOWANCE:
@@ -188,7 +182,7 @@ def strike_ferries(b: Any, lvl: Any) -> None:
     st, m = b.state, b.ctx.map
     ferries = sorted({f.location for f in st.units.values() if isinstance(f, Fleet) and f.location.kind is SEA
                       and controller(st, f) != b.power and relations.at_war(st, b.power, controller(st, f))
-                      and _carrying(b, f)}, key=str)
+                      and carrying(b, f)}, key=str)
     for loc in ferries:
         if b.state.pending:
             return
@@ -227,7 +221,7 @@ def ferry_ports(b: Any) -> list[str]:
         corps_here = any(isinstance(u, Corps) and u.factors.total and u.location.site == loc.site
                          and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
                          and relations.at_war(st, b.power, controller(st, u)) for u in st.units.values())
-        if not corps_here and not any(_carrying(b, f) for f in enemy):
+        if not corps_here and not any(carrying(b, f) for f in enemy):
             continue
         seas = m.area(loc.site).port.seas
         near = min((0 if s in coast else 1 if any(n in coast for n in m.sea_neighbours(s)) else 9 for s in seas),
