@@ -175,10 +175,10 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
     elif slot.phase is Phase.DIPLOMACY:
         diplomacy.plan(b, lvl)
     elif slot.phase is Phase.LAND:
-        from eiapbem.ai import feudal, march, naval, raids
+        from eiapbem.ai import amphibious, feudal, march, raids
 
         feudal.plan(b, lvl)  # 13.2.3: Turkish feudal corps come back on the map while at war
-        naval.land_invasions(b, lvl)  # 10.4.5: corps carried by its fleets land first (none left to 8.6.3)
+        amphibious.land_invasions(b, lvl)  # 10.4.5: corps carried by its fleets land first (none left to 8.6.3)
         raids.plan(b, lvl)  # 13.2.2: Cossacks and Freikorps raid depots and supply chains
         march.plan(b, lvl)  # 10.4.1: forced marches where the extra point decides something this slot
         land.plan(b, lvl)

@@ -235,7 +235,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 15, "ai-medium": 15, "ai-hard": 15}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 16, "ai-medium": 16, "ai-hard": 16}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -249,7 +249,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 15, "ai-medium": 15, "ai-hard": 15}  # 2:
 # the winner goes on, a surrender only when overrun, coalitions joined against a rival, no money to an enemy's ally,
 # the easy level's wars on minors; 15: idle armies join the marches of the others, no chase of far stacks in the
 # enemy's land, capitals besieged, depots judged ahead of a march, corps at peace spread where foraging would cost
-# them factors
+# them factors; 16: stranded corps fetched by fleets
+# and carried to the war, landings held and kept to the coast aimed at (``ai.amphibious``)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -351,8 +351,9 @@ class Chronicle:
                 continue
             prm = e.params or {}
             forage: Any = prm.get("lost")  # a count of factors (``land.forage``)
-            if e.kind in ("land.move", "land.disembark") and prm.get("unit"):
-                moved[e.author].add((_month(e.slot), str(prm["unit"])))
+            unit = prm.get("unit") or prm.get("corps")  # a move names its unit, a landing its corps (10.4.5)
+            if e.kind in ("land.move", "land.disembark") and unit:
+                moved[e.author].add((_month(e.slot), str(unit)))
             elif e.kind == "land.forage" and forage:
                 out.forage_lost[e.author] = out.forage_lost.get(e.author, 0) + int(forage)
         out.corps_moved = {p: len(moved[p]) for p in POWERS}

@@ -411,13 +411,13 @@ def test_an_obligation_the_plans_leave_open_is_met_from_the_rules_list(monkeypat
     """The computer meets what its plans do not know from ``engine.legal_actions`` (``ai.meet_obligations``):
     here its land plans are switched off, and the duty to attack (11.1) is met all the same (the first listed
     action that meets it: the corps steps into Strasbourg's city, out of the field)."""
-    from eiapbem.ai import feudal, march, naval, raids
+    from eiapbem.ai import amphibious, feudal, march, naval, raids
     from eiapbem.ai import land as ai_land
     from eiapbem.rules.land.movement import MoveUnit
 
     for mod in (ai_land, feudal, march, naval, raids):
         monkeypatch.setattr(mod, "plan", lambda b, lvl: None)
-    monkeypatch.setattr(naval, "land_invasions", lambda b, lvl: None)
+    monkeypatch.setattr(amphibious, "land_invasions", lambda b, lvl: None)
     s = corps(corps(land_state(), "corps:FR:V", "strasbourg", infantry=12), "corps:AU:I", "strasbourg", infantry=2)
     s = s.with_power("FR", controller=PlayerKind.AI_HARD).with_power("AU", controller=PlayerKind.AI_HARD)
     c = _ctx("fallback")

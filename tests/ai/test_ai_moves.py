@@ -93,7 +93,7 @@ def test_a_neutral_minor_at_war_is_invaded_at_medium_and_hard_not_at_easy():
 
 
 def test_a_minor_of_an_enemy_major_is_a_target_and_a_war_of_this_month_is_not():
-    from eiapbem.ai import naval
+    from eiapbem.ai import amphibious
     from eiapbem.ai.levels import level
 
     corps = ({"id": "corps:GB:1", "location": "area:gibraltar", "infantry": 6},)
@@ -103,12 +103,13 @@ def test_a_minor_of_an_enemy_major_is_a_target_and_a_war_of_this_month_is_not():
 
     def areas(state):
         b = ai.Builder(state, "GB", ctx())
-        return {a for _, a in naval.invasion_targets(b, level("ai-hard"), ["corps:GB:1"], Location(LocationKind.PORT, "gibraltar"))}
+        return {a for _, a in amphibious.invasion_targets(b, level("ai-hard"), ["corps:GB:1"], Location(LocationKind.PORT, "gibraltar"))}
 
     neutral = areas(s)
-    assert "cadiz" in neutral and "lisbon" not in neutral  # Spain's coast; neutral Portugal is not at war with GB
+    # Spain's coast (not Cadiz or Malaga next to Gibraltar: a march, not a voyage); neutral Portugal is not at war with GB
+    assert "seville" in neutral and not {"cadiz", "malaga"} & neutral and "lisbon" not in neutral
     allied = areas(s.with_minor("portugal", MinorCountry(status=MinorStatus.ALLIED, controller="SP")))
-    assert {"cadiz", "lisbon"} <= allied  # Spain's ally Portugal is at war with GB too (6.1.3)
+    assert {"seville", "lisbon"} <= allied  # Spain's ally Portugal is at war with GB too (6.1.3)
     assert not areas(s.with_war("GB", "SP", s.date, ("GB",)))  # declared this month: blockades first
 
 
@@ -235,7 +236,7 @@ def test_russia_places_its_cossacks_at_the_levy_check():
 
 
 def test_island_corps_march_to_the_fleets_port_and_the_fleet_waits_there_for_them():
-    from eiapbem.ai import naval
+    from eiapbem.ai import amphibious
     from eiapbem.rules.land.movement import MoveUnit
 
     fleets = [{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 10}]
@@ -243,7 +244,7 @@ def test_island_corps_march_to_the_fleets_port_and_the_fleet_waits_there_for_the
     # the land slot: no land route leads from London to France (the Lille crossing is an option not used), so the
     # corps goes to Portsmouth, where its fleet lies (8.6.1: they board in the same port)
     b = ai.Builder(s.replace(slot=Slot(Phase.LAND, "turn", "GB", ("GB",))), "GB", ctx())
-    naval.stage(b, ai.level_of(s, "GB"))
+    amphibious.stage(b, ai.level_of(s, "GB"))
     assert b.actions == [MoveUnit(unit="corps:GB:1", path="portsmouth")]
     # the naval slot of a war declared this month: no invasion yet (blockades first), but the fleet with corps in
     # its port stays there instead of sailing to blockade, ready for next month

@@ -1,0 +1,473 @@
+"""The computer's amphibious play: corps carried by its fleets to where the war plan wants them (8.6, 000:1142-1160),
+landed there (10.4.5, 000:1448-1452), and carried off again when no land route leads from where they stand to the war.
+
+The naval slot (``invade`` and ``collect``, called by ``naval.plan`` before its blockades; levels with
+``invasion_corps``):
+
+1. invasions, one at a time: up to ``invasion_corps`` corps of a port where the power's fleets lie, the port not
+   blockaded, board its fleets, largest first, each where room is left (8.6.2), and the stack sails to a sea area
+   next to a coastal area held by a nation at war with the power (an enemy major, a minor it acts for, or with
+   ``invade_minors`` a neutral minor at war with it, 6.15), the war older than this month, no enemy outside its city
+   and fewer enemy field factors within 3 movement points, plus the forces inside its city, than the corps bring,
+   and where they could stay (``holds``); by sea areas where any enemy fleet that could intercept it (8.5.3,
+   ``fleets.threat``) is outnumbered by the escort's warships by ``blockade_ratio``.  Idle corps (``Reach.idle``:
+   no land route through the territory they may enter, 13.4.1, leads from them to any enemy target, or they stand
+   in a port where they could not hold) may also be carried to a coastal area the power or an ally fighting its
+   enemies holds, from which a land route leads to the war, nearest a war aim by land (reinforcing an ally's
+   theatre).  The carrying stack's intercept orders are withdrawn (it seeks no battle);
+2. pick-up (``collect``): an idle corps that stands in, or reaches this month by land, the port it musters at
+   (``muster_port``: for a stranded corps the nearest port by land its fleets may enter, 8.4.2, one where they lie
+   first; else the port it stands in) is fetched: the power's nearest stack with room for it (8.6.2) that reaches
+   the port this slot through seas its warships hold (``escorted``) and could carry the corps on from there sails
+   in, so that the corps boards it in the next naval slot (8.6.1: corps and fleet begin in the same port).  A stack
+   in a port where corps of the power wait for it stays there (``waits``).
+
+The land slot, first of all its moves: ``land_invasions`` lands every corps of the power still aboard (10.4.5),
+the corps of one stack together, in the coastal area the naval slot aimed at: an enemy's, weakest first, else the
+power's or an ally's nearest a war aim, and only then anywhere it may land, never a neutral's while a friendly or
+enemy coast is there, so none is left at sea to be destroyed (8.6.3); then ``stage`` marches the stranded corps to
+their muster port.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import eiapbem.ai.assess as assess
+import eiapbem.ai.moves as moves
+from eiapbem.ai.fleets import carrying, own_fleets, threat
+from eiapbem.rules import supply
+from eiapbem.rules.control import area_holder
+from eiapbem.rules.land.common import may_enter_territory
+from eiapbem.rules.land.movement import allowance
+from eiapbem.rules.model import Corps, Fleet, Location, LocationKind
+from eiapbem.rules.naval import graph
+from eiapbem.rules.naval.attack import SetOrders
+from eiapbem.rules.naval.common import controller, enemy_fleets_at, fleets_at, may_enter_port, warships
+from eiapbem.rules.naval.movement import MoveFleet, may_continue
+from eiapbem.rules.relations import allied, at_war, power_of
+
+SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
+#: Movement points around a landing within which the enemy's field strength must be less than the landed corps' and
+#: their friends' nearby (``holds``): what the enemy can bring against them before a fleet could carry them off.
+HOLD = 6
+
+
+def _aboard_own(b: Any) -> list[Corps]:
+    return sorted((u for u in b.state.units.values() if isinstance(u, Corps) and u.location.kind is LocationKind.ABOARD
+                   and controller(b.state, u) == b.power), key=lambda c: c.id)
+
+
+def _war_since(state: Any, power: str, holder: str | None) -> Any:
+    """When ``power``'s war with the nation ``holder`` began (6.2 with a major or the minor a major acts for; 6.15
+    with a neutral minor, or the minor a joined district is part of), or None when they are not at war."""
+    if not at_war(state, power, holder):
+        return None
+    q = power_of(state, holder)
+    ps = state.powers[power]
+    if q is not None:
+        return ps.wars[q].since if q in ps.wars else None
+    m = state.minors.get(holder)
+    key = holder if holder in ps.minor_wars else (m.part_of if m is not None else None)
+    return ps.minor_wars.get(key) if key is not None else None
+
+
+def escorted(b: Any, lvl: Any, loc: Location, escort: int) -> bool:
+    """The enemy warships that could intercept at ``loc`` (``threat``) are none, or the escort's ``escort`` warships
+    outnumber them by the level's ``blockade_ratio`` (the odds at which it holds a blockade there too)."""
+    t = threat(b.state, b.ctx.map, b.power, loc)
+    return not t or escort * 100 >= t * max(1, lvl.blockade_ratio)
+
+
+def _at_war(b: Any) -> bool:
+    return bool(b.state.powers[b.power].wars or b.state.powers[b.power].minor_wars)
+
+
+# ----------------------------------------------------------------- where the corps may go
+
+
+def invasion_targets(b: Any, lvl: Any, corps_ids: list[str], start: Location, escort: int = 0, *,
+                     fresh: bool = False, friendly: bool = False) -> list[tuple[str, str]]:
+    """(sea area, coastal area) within this slot's movement from ``start`` where the corps ``corps_ids`` may land
+    together: the area held by a nation at war with the power (an enemy major, a minor it acts for, or, with the
+    level's ``invade_minors``, a neutral minor the power is at war with, 6.15), the war older than this month, no
+    enemy outside its city, fewer enemy field factors within 3 movement points plus the forces inside its city than
+    the corps bring, no enemy fleet in or next to its sea that the ``escort`` warships do not outnumber by the level's
+    ``blockade_ratio`` (``threat``), and the landed corps could stay there (``holds``); weakest defence first, then
+    nearest.  With ``fresh`` a war of this month counts.  With ``friendly`` (corps its fleets should carry off,
+    ``Reach.idle``) come after them the coastal areas held by the power or an ally at war with its enemies that it may
+    enter (13.4.1), from which a land route leads to the war (``_war_lands``), that the corps could hold, nearest by
+    land to one of its war aims (``ai.strategy``) first: the corps land there to join the war on land.  Never the
+    port's own area or its neighbours (a march, not a voyage).
+    """
+    state, m = b.state, b.ctx.map
+    strength = assess.force_strength(state, b.ctx, corps_ids)
+    near_port = {start.site, *m.land_neighbours(start.site)} if start.kind is PORT else set()
+    out = []
+    for loc, d in graph.distances(state, m, start).items():
+        if loc.kind is not SEA or d > graph.NAVAL_ALLOWANCE or not escorted(b, lvl, loc, escort):
+            continue
+        for area in m.coastal_areas(loc.site):
+            holder = area_holder(state, b.ctx, area)
+            since = _war_since(state, b.power, holder)
+            # a war declared this month is not invaded yet: its first naval slots are for blockades
+            if since is None or not (fresh or since < state.date) or may_enter_territory(state, m, area, b.power):
+                continue
+            if power_of(state, holder) is None and not lvl.invade_minors:
+                continue
+            f = assess.forces_in(state, b.ctx, area, b.power)
+            if f.enemy - f.enemy_city:
+                continue
+            near = assess.enemy_forces_near(state, b.ctx, area, b.power, within=3) + f.enemy_city
+            if near < strength and holds(b, area, strength):
+                out.append((0, near, d, area, loc.site))
+    if friendly:
+        out += _friendly_landings(b, lvl, start, escort, strength)
+    return [(sea, area) for *_, area, sea in sorted(out) if area not in near_port]
+
+
+def holds(b: Any, area: str, strength: int) -> bool:
+    """Corps of ``strength`` set down in ``area`` can stay there: the enemy field strength within ``HOLD`` movement
+    points (what can march on them before they could sail away again) is less than theirs and that of the power's and
+    its allies' corps within 3 movement points of it."""
+    near = assess.distances_from(b.ctx, area)
+    friends = sum(assess.force_strength(b.state, b.ctx, [u.id]) for _, u in sorted(b.state.units.items())
+                  if isinstance(u, Corps) and u.factors.total and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
+                  and near.get(u.location.site, 4) <= 3 and assess.friendly(b.state, b.power, u))
+    return assess.enemy_forces_near(b.state, b.ctx, area, b.power, within=HOLD) < strength + friends
+
+
+def _friendly(b: Any, area: str) -> bool:
+    """``area`` is held by the power, or by an ally at war with one of its enemies (a theatre it may reinforce)."""
+    state = b.state
+    holder = power_of(state, area_holder(state, b.ctx, area))
+    return holder == b.power or (holder is not None and allied(state, b.power, holder)
+                                 and any(at_war(state, holder, e) for e in state.powers[b.power].wars))
+
+
+def _aims(b: Any, lvl: Any) -> list[str]:
+    """The areas of the power's war aims (``ai.strategy``)."""
+    import eiapbem.ai.strategy as strategy
+
+    return [a.area for a in strategy.war_plan(b.state, b.power, lvl, b.ctx).aims]
+
+
+def _aim_distance(b: Any, aims: list[str], area: str) -> int | None:
+    """Land distance from ``area`` to the nearest of ``aims``, None if none is reached."""
+    far = assess.distances_from(b.ctx, area)
+    return min((far[a] for a in aims if a in far), default=None)
+
+
+def _friendly_landings(b: Any, lvl: Any, start: Location, escort: int, strength: int) -> list[tuple]:
+    """(1, land distance to the nearest war aim, sea distance, area, sea) for ``invasion_targets(friendly=True)``."""
+    state, m = b.state, b.ctx.map
+    war = _war_lands(b)
+    aims = _aims(b, lvl)
+    out = []
+    for loc, d in graph.distances(state, m, start).items():
+        if loc.kind is not SEA or d > graph.NAVAL_ALLOWANCE or not escorted(b, lvl, loc, escort):
+            continue
+        for area in m.coastal_areas(loc.site):
+            if not _friendly(b, area) or area not in war or may_enter_territory(state, m, area, b.power) \
+                    or assess.forces_in(state, b.ctx, area, b.power).enemy:
+                continue
+            if assess.enemy_forces_near(state, b.ctx, area, b.power, within=3) >= strength or not holds(b, area, strength):
+                continue
+            to_aim = _aim_distance(b, aims, area)
+            if to_aim is not None:
+                out.append((1, to_aim, d, area, loc.site))
+    return out
+
+
+def _war_lands(b: Any) -> frozenset[str]:
+    """The land areas from which some enemy target (``land.targets``) can be reached by land, through areas the power
+    may enter (13.4.1) and over the crossing arrows open now to it (the land of the war, as against an island's or a
+    coast walled off by neutrals)."""
+    import eiapbem.ai.land as land
+
+    st, m = b.state, b.ctx.map
+    seen = {t.area for t in land.targets(b)}
+    frontier = sorted(seen)
+    while frontier:
+        nxt = []
+        for a in frontier:
+            nbs = set(m.land_neighbours(a))
+            for x in m.crossings_at(a):
+                if (x.optional is None or getattr(st.options, f"use_{x.optional}_sea_crossing", False)) \
+                        and not supply.enemy_fleet_in_sea(st, x.sea, b.power):
+                    nbs.add(x.other_end(a))
+            for n in sorted(nbs - seen):
+                if may_enter_territory(st, m, n, b.power) is None:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return frozenset(seen)
+
+
+class Reach:
+    """Where the power's corps can march by land (``moves.costs_from``: territory and open crossings), computed once
+    per connected piece of land: the land reachable from one corps is that of every corps inside it."""
+
+    def __init__(self, b: Any) -> None:
+        import eiapbem.ai.land as land
+
+        self.b = b
+        self.found = [t.area for t in land.targets(b)]
+        self.seen: list[dict[str, int]] = []
+
+    def of(self, c: Corps) -> dict[str, int]:
+        far = next((r for r in self.seen if c.location.site in r), None)
+        if far is None:
+            far = moves.costs_from(self.b, c, moves.MAX_ROUTE * 2)
+            self.seen.append(far)
+        return far
+
+    def idle(self, c: Corps) -> bool:
+        """``stranded``, or in a port area where it could not hold (``holds``): a corps its fleets should carry off."""
+        if self.stranded(c):
+            return True
+        area = c.location.site
+        return self.b.ctx.map.area(area).port is not None \
+            and not holds(self.b, area, assess.force_strength(self.b.state, self.b.ctx, [c.id]))
+
+    def stranded(self, c: Corps) -> bool:
+        """No enemy target (``land.targets``) can be reached from ``c`` by land, through the territory it may enter
+        (13.4.1) and the crossings open now: an island's corps, or one set down on a coast far from the war."""
+        far = self.of(c)
+        return not any(a in far for a in self.found)
+
+
+def muster_port(b: Any, far: dict[str, int]) -> str | None:
+    """The port, among the areas ``far`` a stranded corps reaches by land, where it waits for a fleet: one the power's
+    fleets may enter (8.4.2; a neutral minor's only with corps aboard, so not to fetch them) and not blockaded by an
+    enemy; one where a fleet of the power with warships lies first, then the nearest."""
+    st, m = b.state, b.ctx.map
+    fleets = {f.location.site for f in own_fleets(b) if f.location.kind is PORT and warships(f)}
+    out = []
+    for a in sorted(far):
+        if m.area(a).port is None or may_enter_port(st, b.ctx, b.power, a) is not None \
+                or enemy_fleets_at(st, Location(BOX, a), b.power):
+            continue
+        out.append((a not in fleets, far[a], a))
+    return min(out)[2] if out else None
+
+
+def _cargo(b: Any) -> list[Corps]:
+    """The power's corps that fleets may carry (8.6): on the map with factors, not besieging, not carried already."""
+    from eiapbem.rules.naval.transport import NOT_CARRIED
+
+    return [c for c in assess.army_units(b.state, b.power) if c.factors.total and not c.besieging
+            and c.corps_type not in NOT_CARRIED and c.location.kind in (LocationKind.AREA, LocationKind.CITY)]
+
+
+# ----------------------------------------------------------------- the naval slot
+
+
+def _boarding(b: Any, lvl: Any, port: str) -> list[tuple[str, str]]:
+    """(fleet, corps) pairs for an invasion from ``port``: the power's corps there (not besieging, not in a
+    threatened capital), largest first, each on the first fleet of the port with room left for it (8.6.2), up to
+    the level's ``invasion_corps``; the fleets are those that may still move (they sail as one stack)."""
+    from eiapbem.rules.naval.transport import NOT_CARRIED, need, room
+
+    st = b.state
+    fleets = [f for f in fleets_at(st, Location(PORT, port)) if controller(st, f) == b.power
+              and f.id not in st.naval_moves and may_continue(st, f) is None]
+    threatened = {t.area for t in assess.capital_threats(st, b.ctx, b.power) if t.danger}
+    if port in threatened:
+        return []
+    here = (Location(LocationKind.AREA, port), Location(LocationKind.CITY, port))
+    corps = sorted((u for u in st.units.values() if isinstance(u, Corps) and u.location in here
+                    and controller(st, u) == b.power and u.factors.total and not u.besieging
+                    and u.corps_type not in NOT_CARRIED), key=lambda c: (-c.factors.total, c.id))
+    left = {f.id: room(f) for f in sorted(fleets, key=lambda f: f.id)}
+    out: list[tuple[str, str]] = []
+    for c in corps:
+        if len(out) >= lvl.invasion_corps:
+            break
+        want, cav = need([c])
+        for fid, (have, cav_room) in left.items():
+            if want <= have and cav <= cav_room:
+                left[fid] = (have - want, cav_room - cav)
+                out.append((fid, c.id))
+                break
+    return out
+
+
+def waits(b: Any, lvl: Any, f: Fleet, escort: int) -> bool:
+    """The stack in port stays there: corps of the power stand in the port and it could carry them to a target (for
+    idle corps, ``collect`` brought it for them, a friendly coast too) but for the war being of this month, or no
+    invasion was started this slot."""
+    if not lvl.invasion_corps:
+        return False
+    group = _boarding(b, lvl, f.location.site)
+    if not group:
+        return False
+    reach = Reach(b)
+    idle = any(reach.idle(b.state.units[cid]) for _, cid in group)
+    return bool(invasion_targets(b, lvl, [cid for _, cid in group], f.location, escort, fresh=True, friendly=idle))
+
+
+def invade(b: Any, lvl: Any) -> None:
+    """8.6: one invasion at a time: up to ``invasion_corps`` corps in a port with a fleet of warships (their escort)
+    board its fleets, and the stack sails to a sea area next to a weakly held coastal area of a nation at war with
+    the power, or, for idle corps (``Reach.idle``), a friendly coast near a war aim (``invasion_targets``);
+    ``land_invasions`` lands them together in its land slot."""
+    if not lvl.invasion_corps or not _at_war(b) or _aboard_own(b):
+        return
+    reach = Reach(b)
+    for f in own_fleets(b):
+        f = b.state.units[f.id]
+        if (f.location.kind is not PORT or not warships(f) or f.id in b.state.naval_moves
+                or may_continue(b.state, f) is not None
+                or enemy_fleets_at(b.state, Location(BOX, f.location.site), b.power)):
+            continue
+        group = _boarding(b, lvl, f.location.site)
+        if not group:
+            continue
+        island = reach.idle(b.state.units[group[0][1]])
+        # the largest part of the group that has a target: the whole group first, then fewer corps
+        for n in range(len(group), 0, -1):
+            if _sail(b, lvl, f, group[:n], island):
+                return
+
+
+def _sail(b: Any, lvl: Any, f: Fleet, group: list[tuple[str, str]], island: bool) -> bool:
+    """Load ``group`` (fleet, corps) and sail the stack of ``f`` to the first target it reaches unseen; all or nothing."""
+    from eiapbem.rules.naval.transport import Load
+
+    escort = sum(warships(g) for g in fleets_at(b.state, f.location) if controller(b.state, g) == b.power
+                 and g.id not in b.state.naval_moves and may_continue(b.state, g) is None)
+    for sea, _area in invasion_targets(b, lvl, [cid for _, cid in group], f.location, escort, friendly=island)[:3]:
+        path = graph.path_to(b.state, b.ctx.map, f.location, Location(SEA, sea))
+        # no enemy fleet the escort does not clearly outnumber can intercept it on the way (8.5.3): a lost battle
+        # could sink the corps with its ships
+        if not path or any(not escorted(b, lvl, p, escort) for p in path if p.kind is SEA):
+            continue
+        names = [graph.place_name(p) for p in path if p.kind is not BOX]
+        before = b.state, list(b.actions), b.events
+        if all(b.try_(Load(fleet=fid, corps=cid)) for fid, cid in group) \
+                and b.try_(MoveFleet(fleet=f.id, path=",".join(names), stack=True)):
+            # the carrying stack seeks no battle on its way (8.5.3 interception is optional)
+            for g in fleets_at(b.state, b.state.units[f.id].location):
+                if controller(b.state, g) == b.power and g.id in b.state.powers[b.power].standing_orders.intercept:
+                    b.try_(SetOrders(fleet=g.id, intercept=False))
+            return True
+        b.state, b.actions, b.events = before  # the fleet cannot go: the corps do not board either
+    return False
+
+
+def collect(b: Any, lvl: Any) -> None:
+    """Pick-up: for each stranded corps (``Reach.stranded``) that stands in its ``muster_port`` or reaches it by land
+    this month, with no fleet of the power there with room for it, the nearest stack of the power that is not
+    carrying corps, has room for it (8.6.2), reaches the port this slot through escorted seas and could carry the
+    corps on from there to a target (``invasion_targets``, a friendly coast included) sails into the port, where it
+    waits (``waits``) for the corps to board in the next naval slot (8.6.1)."""
+    from eiapbem.rules.naval.transport import need, room
+
+    if not lvl.invasion_corps or not _at_war(b):
+        return
+    st, m = b.state, b.ctx.map
+    reach = Reach(b)
+    wanted: dict[str, list[Corps]] = {}
+    for c in sorted(_cargo(b), key=lambda c: (-c.factors.total, c.id)):
+        if not reach.idle(c):
+            continue
+        far = reach.of(c)
+        port = muster_port(b, far) if reach.stranded(c) else c.location.site
+        if port is None or far.get(port, 0) > allowance(st, b.ctx, c) \
+                or may_enter_port(st, b.ctx, b.power, port) is not None:
+            continue
+        wanted.setdefault(port, []).append(c)
+    for port, group in sorted(wanted.items()):
+        want, cav = need(group[:1])  # room for the largest at least
+        here = Location(PORT, port)
+        if any(controller(b.state, g) == b.power and room(g)[0] >= want and room(g)[1] >= cav
+               for g in fleets_at(b.state, here)):
+            continue
+        options = []
+        for g in own_fleets(b):
+            g = b.state.units[g.id]
+            if g.location == here or g.id in b.state.naval_moves or may_continue(b.state, g) is not None \
+                    or carrying(b, g) or not warships(g):
+                continue
+            have, cav_room = room(g)
+            if have < want or cav_room < cav:
+                continue
+            d = graph.distances(b.state, m, g.location).get(here)
+            if d is not None and d <= graph.NAVAL_ALLOWANCE:
+                options.append((d, g.id))
+        for _, gid in sorted(options):
+            g = b.state.units[gid]
+            path = graph.path_to(b.state, m, g.location, here)
+            escort = sum(warships(x) for x in fleets_at(b.state, g.location) if controller(b.state, x) == b.power)
+            if not path or any(not escorted(b, lvl, p, escort) for p in path if p.kind is SEA):
+                continue
+            if not invasion_targets(b, lvl, [group[0].id], here, escort, fresh=True, friendly=True):
+                continue  # it could carry the corps nowhere from there: it keeps to its own work
+            names = [graph.place_name(p) for p in path if p.kind is not BOX or p == path[-1]]
+            if b.try_(MoveFleet(fleet=g.id, path=",".join(names), stack=True)):
+                break
+
+
+# ----------------------------------------------------------------- the land slot
+
+
+def stage(b: Any, lvl: Any) -> None:
+    """The land slot: the power's stranded corps (``Reach.stranded``) march to their ``muster_port``, to board a fleet
+    there in a later naval slot (8.6.1 needs corps and fleet in the same port)."""
+    if not lvl.invasion_corps or not _at_war(b) or b.state.movement_over:
+        return
+    reach = Reach(b)
+    if not reach.found:
+        return
+    for c in moves.movers(b):
+        if not reach.stranded(c):
+            continue
+        port = muster_port(b, reach.of(c))
+        if port is not None and port != c.location.site:
+            moves.advance(b, b.state.units[c.id], port)
+
+
+def _landing_rank(b: Any, area: str, first: str | None, strength: int, war: frozenset[str], aims: list[str]) -> tuple:
+    """The order ``land_invasions`` tries the areas a stack's corps may land in: where the stack's first corps landed;
+    an enemy's coast the ``strength`` of the stack's corps may invade (``invasion_targets``), weakest first; the
+    power's or a fighting ally's coast in the land of the war (``war``), nearest one of the ``aims``; the power's or
+    such an ally's other coast; only then a neutral's or a strongly held enemy's, the least defended first."""
+    holder = area_holder(b.state, b.ctx, area)
+    f = assess.forces_in(b.state, b.ctx, area, b.power)
+    enemy = f.enemy
+    if at_war(b.state, b.power, holder):
+        near = assess.enemy_forces_near(b.state, b.ctx, area, b.power, within=3) + f.enemy_city
+        # the coast ``invasion_targets`` aimed at: no enemy outside the city, weaker than the corps landing
+        kind = 0 if not f.enemy - f.enemy_city and near < strength else 3
+    elif _friendly(b, area):
+        aim = _aim_distance(b, aims, area) if area in war else None
+        kind, near = (1, aim) if aim is not None else (2, enemy)
+    else:
+        kind, near = 3, enemy
+    return area != first, kind, near, area
+
+
+def land_invasions(b: Any, lvl: Any) -> None:
+    """10.4.5: the land slot (then ``stage``s the stranded corps) lands every corps of the power still aboard, in the
+    order of ``_landing_rank`` (the corps of one stack together), else anywhere it may land, so none is left at sea to
+    be destroyed (8.6.3)."""
+    from eiapbem.rules.naval.transport import Disembark, FleetDepot, landing_areas
+
+    landed: dict[Location, str] = {}
+    aboard = _aboard_own(b)
+    war, aims = (_war_lands(b), _aims(b, lvl)) if aboard else (frozenset(), [])
+    for c in aboard:
+        fleet = b.state.units[c.location.site]
+        if fleet.location.kind is SEA and fleet.location not in landed:
+            # 10.5.4: a depot on the fleet supplies the landed corps (a forage roll there, +1 for each other corps in
+            # the area, could cost them dearly); refused (no port of the chain, no money, one there already): none
+            b.try_(FleetDepot(fleet=fleet.id))
+        first = landed.get(fleet.location)
+        stack = [u.id for u in _aboard_own(b) if b.state.units[u.location.site].location == fleet.location]
+        strength = assess.force_strength(b.state, b.ctx, stack)
+        for a in sorted(landing_areas(b.state, b.ctx, fleet), key=lambda a: _landing_rank(b, a, first, strength, war, aims)):
+            if b.try_(Disembark(corps=c.id, area=a)):
+                landed.setdefault(fleet.location, a)
+                break
+    stage(b, lvl)

@@ -1,0 +1,39 @@
+"""What the computer's naval slot (``eiapbem.ai.naval``) and its amphibious play (``eiapbem.ai.amphibious``) both ask
+of the fleets: the power's own fleets at sea, in port or in a blockade box, and the enemy warships that threaten a place
+(8.5.3: those that could intercept there)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eiapbem.rules.model import Corps, Fleet, Location, LocationKind
+from eiapbem.rules.naval.common import controller, enemy_fleets_at, warships
+
+SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
+
+
+def own_fleets(b: Any) -> list[Fleet]:
+    return sorted((u for u in b.state.units.values() if isinstance(u, Fleet) and controller(b.state, u) == b.power
+                   and u.location.kind in (SEA, PORT, BOX)), key=lambda f: f.id)
+
+
+def threat(state: Any, m: Any, power: str, loc: Location) -> int:
+    """Enemy warships in ``loc``, the sea areas next to it and the ports and boxes on its sea areas."""
+    seas = [loc.site] if loc.kind is SEA else list(m.area(loc.site).port.seas) if loc.kind is BOX else []
+    places = {loc}
+    for s in seas:
+        places.add(Location(SEA, s))
+        if loc.kind is SEA:
+            places.update(Location(SEA, n) for n in m.sea_neighbours(s))
+        for p in m.ports_on(s):  # fleets in ports and boxes touching it can sail out or intercept (8.5.3)
+            places.update((Location(PORT, p), Location(BOX, p)))
+    return sum(warships(f) for p in sorted(places, key=str) for f in enemy_fleets_at(state, p, power))
+
+
+def carrying(b: Any, f: Fleet) -> bool:
+    """``f`` carries a corps (8.6)."""
+    here = Location(LocationKind.ABOARD, f.id)
+    return any(isinstance(u, Corps) and u.location == here for u in b.state.units.values())
+
+
+__all__ = ["carrying", "own_fleets", "threat"]
