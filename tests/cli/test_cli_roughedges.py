@@ -100,6 +100,7 @@ def test_admin_ai_play_prints_its_own_log_line_not_the_next_computer_slots(tmp_p
     assert s.state.slot.power == "AU"  # Turkey, a computer power, played its setup after Russia's
     host = [e for e in s.journal() if e.author == "host"][-1]
     assert f"log: [1805-01/setup/turn/RU] (host) {host.text}" in r.output, r.output
+    assert host.slot == "1805-01/setup/turn/RU"  # the game log tags the line with the slot played, too
     assert "played RU's turn" in host.text and "TU" not in r.output.split("log: ")[1], r.output
 
 
