@@ -323,6 +323,9 @@ def test_next_months_diplomacy_orders_are_given_and_sealed_as_by_the_cli(made, t
                                                       "next_month": True})
         assert code == 400 and "not a diplomacy order" in out["error"]
         code, out = _post(srv.url + "api/do/order", {"kind": "diplomacy.declare-war", "values": {"target": "PR"},
+                                                      "next_month": "yes"})
+        assert code == 400 and "next_month is true or false" in out["error"]
+        code, out = _post(srv.url + "api/do/order", {"kind": "diplomacy.declare-war", "values": {"target": "PR"},
                                                       "next_month": True})
         assert code == 200 and "given for February 1805's diplomacy phase (1 order for it so far)" in out["events"][0], out
         assert _get_json(srv, "orders")[1]["next_month_given"] == 1
