@@ -21,7 +21,7 @@ import click
 from eiapbem.rules import engine
 from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
 
-from eiapbem.client.actionforms import check_phase
+from eiapbem.client.actionforms import check_phase, next_month as _next_month
 from eiapbem.client.actionforms import (COMMAND_FIELD_CHOICES as _COMMAND_FIELD_CHOICES, PLACE_FIELDS as _PLACE_FIELDS,
                                        RESERVED as _RESERVED, base_type as _base, choices as _choices,
                                        field_help as _field_help)
@@ -125,7 +125,7 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
     short = spec.summary + (f" (manual: {button})" if button else "")
     help_text = spec.summary + (f"\n\n(manual: {button})" if button else "")
     params, build = _params(cls, name)
-    ahead_ok = Phase.DIPLOMACY in spec.phases
+    ahead_ok = _next_month(spec)
     if ahead_ok:
         params.append(click.Option(["--next-month", "next_month"], is_flag=True, default=False,
                                    help="an order for next month's diplomacy phase: it is sealed in your land file of "

@@ -287,16 +287,13 @@ def register(cli: click.Group) -> None:
     @game_options
     def end_phase(yes: bool, game: str | None, power: str | None, password: str | None, seal_diplomacy: bool) -> None:
         """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
+        from eiapbem.client.orders import check_seal_slot
         from eiapbem.client.status import lost_at_end, status_lines
         from eiapbem.core.errors import IllegalAction
 
         s = open_session(game, power, password)
-        slot = s.state.slot
-        if seal_diplomacy and (slot is None or not ((slot.phase.value == "land" and slot.power == s.power)
-                                                    or slot.phase.value == "economic")):
-            raise IllegalAction("--seal-diplomacy seals next month's diplomacy orders in your last file of the month, "
-                                f"your land file or your economic orders; the slot in play is "
-                                f"{slot.key(s.state.date) if slot else 'none'}")
+        if seal_diplomacy:
+            check_seal_slot(s.state, s.power)
         ahead = len(s.meta.ahead.get(s.power, ()))
         lost = [c.id for c in lost_at_end(s.current(), s.power)]
         if lost and not yes:
