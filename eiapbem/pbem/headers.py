@@ -22,6 +22,7 @@ from typing import Annotated, Any, ClassVar
 from eiapbem.core import canonical
 from eiapbem.core.errors import BadEncoding, InvalidValue
 from eiapbem.core.powers import POWERS as POWERS  # re-exported: the roles of a file
+from . import kdf
 from eiapbem.core.record import FrozenMap, OneOf, Pattern, Range, Record, Size, absent, spec_for
 
 KINDS = ("gamestart", "turn", "admin", "battle", "save", "backup", "setup", "identity", "bid", "selection",
@@ -40,9 +41,9 @@ MAX_SEQ = 2**32 - 1
 MAX_EPOCH = 65535
 MAX_FILE = 32 * 1024 * 1024
 TAG_LEN = 16
-SCRYPT_LOGN = (10, 18)
-SCRYPT_R = (1, 8)
-SCRYPT_P = (1, 4)
+SCRYPT_LOGN = kdf.SCRYPT_LOGN
+SCRYPT_R = kdf.SCRYPT_R
+SCRYPT_P = kdf.SCRYPT_P
 MAX_EMAIL = 80
 
 GAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}"
