@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> None:
         code = run(argv)
     except BrokenPipeError:
         sys.exit(1)
-    if code != 130:
+    if code == 0:  # a refused or interrupted command writes nothing, not even this
         keep_status()
     sys.exit(code)
 

@@ -115,3 +115,12 @@ def test_the_record_reveals_nothing_without_the_password(tmp_path):
         assert word in text or word == GAME
         assert word.encode() not in data
     assert len(data) < 16 * 1024
+
+
+def test_a_refused_command_writes_no_record(tmp_path):
+    home = new_game(tmp_path)
+    code, _, _ = _fresh(home, "load", "commin/none.pbm", "--power", "RU", "--password", "pw-RU")
+    assert code == 1
+    code, _, _ = _fresh(home, "status", "--power", "RU", "--password", "pw-GB")
+    assert code == 1
+    assert not statusfile.record_path(home, GAME, "RU").exists()
