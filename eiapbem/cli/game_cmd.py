@@ -1,4 +1,4 @@
-"""Playing a game: new, join, load, status, log, end-phase, restart, answer, setup save/load, demo (show: show_cmd.py).
+"""Playing a game: new, join, load, log, end-phase, restart, answer, setup save/load, demo (status: status_cmd.py, show: show_cmd.py).
 
 Every command that opens a game takes ``--game`` (when the folder holds
 several), ``--power`` (when it plays several, hot-seat 4.2.1) and
@@ -246,20 +246,6 @@ def register(cli: click.Group) -> None:
             click.echo("no new files in commin/" + (f" ({len(seen)} file(s) there were loaded before: their copies are in "
                                                     "commin/done/, so commin/ may be cleared)" if seen else ""))
         return 1 if rep.refused and not rep.loaded else 0
-
-    @cli.command("status")
-    @json_option
-    @game_options
-    def status(as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
-        """Date, phase, whose turn, files awaited, pending decisions and the last log lines."""
-        from eiapbem.client.status import status_lines, status_record
-
-        s = open_session(game, power, password)
-        if as_json:
-            echo_json(status_record(s))
-            return
-        for line in status_lines(s):  # with the sealed diplomacy phase's rounds and results (6.0)
-            click.echo(line)
 
     @cli.command("log")
     @click.option("-n", "count", type=click.IntRange(1), default=40, show_default=True, help="How many lines.")

@@ -236,9 +236,10 @@ def answer_hint(pending: Any, powers: Any) -> str | None:
     return None
 
 
-def status_lines(s: Any) -> list[str]:
-    """``eiapbem status`` as text (with the sealed diplomacy phase's rounds and the month's results, 6.0)."""
-    out = render(status_record(s))
+def status_lines(s: Any, rec: dict | None = None) -> list[str]:
+    """``eiapbem status`` as text (with the sealed diplomacy phase's rounds and the month's results, 6.0);
+    ``rec``: ``status_record(s)`` when already made."""
+    out = render(status_record(s) if rec is None else rec)
     extra = diplomacy_lines(s)
     at = out.index("Last log lines:") if "Last log lines:" in out else len(out)
     return out[:at] + extra + out[at:]
