@@ -270,9 +270,11 @@ def test_every_form_of_the_page_is_a_cli_command_with_the_same_fields():
             where = main.cli if o["any_phase"] else group
             cmd = where.get_command(ctx, o["command"])
             assert cmd is not None, (phase, o["command"])
-            # --next-month (a diplomacy order given for next month, sealed in the land file) is the CLI's alone so far
+            # --next-month (a diplomacy order given for next month, sealed in the land file) is the CLI's alone so far;
+            # --even-if-short (a purchase the projection cannot pay) and --yes (a land attack's supply, said before)
+            # answer the command's own question: the page gives the order and shows what the command would say
             opts = {p.name.removeprefix("f_"): p for p in cmd.params
-                    if p.name not in ("game", "power", "password", "next_month")}
+                    if p.name not in ("game", "power", "password", "next_month", "even_if_short", "yes")}
             fields: dict[str, bool] = {}
             for f in o["fields"]:
                 if f["kind"] in ("factors", "ships"):
