@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.core.record import OneOf
+from eiapbem.core.spec import OneOf
 
 #: The help of a field, by its name, shared by every action that has it.
 FIELD_HELP = {

@@ -28,7 +28,8 @@ from eiapbem.core.errors import BadEncoding
 from eiapbem.core.powers import POWERS
 from eiapbem.core.errors import InvalidValue
 from eiapbem.core.frozenmap import FrozenMap
-from eiapbem.core.record import OneOf, Pattern, Plain, Range, Record
+from eiapbem.core.record import Record
+from eiapbem.core.spec import OneOf, Pattern, Plain, Range
 
 #: The kinds of player a game's roster names (4.2.1).
 PLAYER_TYPES = ("host", "client", "hotseat", "ai-easy", "ai-medium", "ai-hard")

@@ -22,7 +22,8 @@ from typing import Annotated, Any, ClassVar
 from eiapbem.core import canonical
 from eiapbem.core.errors import BadEncoding, InvalidValue
 from eiapbem.core.powers import POWERS as POWERS  # re-exported: the roles of a file
-from eiapbem.core.record import FrozenMap, OneOf, Pattern, Range, Record, Size, absent, spec_for
+from eiapbem.core.record import FrozenMap, Record, absent, spec_for
+from eiapbem.core.spec import OneOf, Pattern, Range, Size
 
 KINDS = ("gamestart", "turn", "admin", "battle", "save", "backup", "setup", "identity", "bid", "selection",
          "upgrade")

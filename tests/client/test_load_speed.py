@@ -328,7 +328,7 @@ def test_a_decoded_state_encodes_to_its_bytes_part_by_part(data):
     from model_strategies import game_states
 
     from eiapbem.core import canonical
-    from eiapbem.core.record import MapSpec
+    from eiapbem.core.spec import MapSpec
     from eiapbem.rules.model import state as model_state
 
     s = data.draw(game_states())
@@ -368,7 +368,7 @@ def test_the_first_hash_of_a_decoded_state_encodes_nothing_again():
 
 def _plain_reference(value, depth: int = 0) -> bool:
     """``PlainSpec``'s rule written plainly: plain scalars, lists, tuples and string-keyed maps, at most ``Plain.DEPTH`` deep."""
-    from eiapbem.core.record import Plain
+    from eiapbem.core.spec import Plain
 
     if depth > Plain.DEPTH:
         return False
@@ -394,7 +394,7 @@ def _nest(value, n: int):
                     max_leaves=8), st.integers(0, 36), st.integers(0, 3))
 def test_the_plain_check_takes_scalars_in_place_as_the_plain_rule_does(value, n, start):
     """``_plain_ok`` (scalars inside a container taken without a call) gives the plain rule's verdict, at every depth."""
-    from eiapbem.core.record import _plain_ok
+    from eiapbem.core.spec import _plain_ok
 
     deep = _nest(value, n)
     assert _plain_ok(deep, start) == _plain_reference(deep, start)

@@ -15,7 +15,8 @@ from typing import Annotated, Any
 
 from eiapbem.core.errors import BadEncoding
 from eiapbem.core import canonical
-from eiapbem.core.record import MapSpec, Spec, field_specs, reading_older
+from eiapbem.core.record import field_specs, reading_older
+from eiapbem.core.spec import MapSpec, Spec
 from eiapbem.rules.model.base import FrozenMap, InvalidValue, Range, Record, SortedSet, first_difference, transient
 from eiapbem.rules.model.combat import NavalBattle, Siege
 from eiapbem.rules.model.common import ECONOMIC_MONTHS, POWERS, Date, NationId, Phase, PowerId, Slug
