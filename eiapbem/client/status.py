@@ -104,10 +104,14 @@ def status_record(s: Any) -> dict:
     rec["battles"] = s.battle_lines()
     # A battle of another folder asking this player, or one of this player's waiting for the other's reply,
     # comes before end-phase (4.2.7): end-phase is refused until the reply is in.
-    waits = [(f.name, f.defender) for f in s.fights().values() if f.out and f.defender not in s.local]
+    waits = [(bid, f) for bid, f in s.fights().items() if f.out and f.defender not in s.local]
     if waits:
-        rec["next"] = (f"send battles/{waits[0][0]} to {POWER_NAMES[waits[0][1]]} and wait for the reply; then "
-                       f"'eiapbem load battles/{waits[0][0]}' (the phase cannot end before, 4.2.7)")
+        from .battles import file_name
+
+        bid, f = waits[0]  # the reply is loaded, under its own name, not the question sent (4.2.7)
+        rec["next"] = (f"send battles/{f.name} to {POWER_NAMES[f.defender]} and wait for the reply; then put it in "
+                       f"battles/ and run 'eiapbem load battles/{file_name(s.game, f.area, bid, 'reply')}' (the phase "
+                       "cannot end before, 4.2.7)")
     ask = answer_hint(s.battle_questions(), [s.power])
     if ask:
         rec["next"] = ask
