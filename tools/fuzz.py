@@ -4,7 +4,7 @@
 
 ``attack --damaged N --member N --no-key N [--seed S] [--batch B]`` (issue 29) attacks a real game through
 the real commands (``eiapbem load``, ``files inspect``, ``join``, ``load-backup``, ``audit``, run in-process as
-the console script runs them, ``tests/fuzzkit.py`` ``cli``): N randomly damaged copies of the game's files
+the console script runs them, ``tests/attackkit.py`` ``cli``): N randomly damaged copies of the game's files
 (every kind: gamestart, turn, admin, battle, save, backup, key); N bodies of a turn and an admin file changed
 at random paths (hostile values: nesting thousands deep, 64-bit edges, huge strings and lists, other types)
 and sealed again with their author's real key; N files anyone can make with no key (hostile clear headers
@@ -42,6 +42,7 @@ import paths  # noqa: E402
 
 paths.importable()  # the kits and the test modules they borrow from, wherever they live in tests/
 
+import attackkit  # noqa: E402
 import fuzzkit  # noqa: E402
 
 
@@ -83,11 +84,11 @@ def attack(a: argparse.Namespace) -> int:
     rng = random.Random(a.seed)
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
-        arena = fuzzkit.build_arena(Path(tmp) / "arena")
+        arena = attackkit.build_arena(Path(tmp) / "arena")
         sources = [(p, p.read_bytes()) for p in arena.sources]
         print(f"arena: a real game, {len(sources)} sealed files of every kind, built in {time.monotonic() - t0:.1f} s",
               flush=True)
-        tally = fuzzkit.Tally()
+        tally = attackkit.Tally()
         work = Path(tmp) / "work"
         from eiapbem.pbem import envelope
 
@@ -99,14 +100,14 @@ def attack(a: argparse.Namespace) -> int:
             out = []
             for _ in range(n):
                 (_, d), (_, other) = rng.choice(sources), rng.choice(sources)
-                out.append(fuzzkit.damage(rng, d, other))
+                out.append(attackkit.damage(rng, d, other))
             return out
 
         def progress(what: str, done: int, total: int) -> None:
             if done % max(a.batch * 10, 1) < a.batch or done >= total:
                 print(f"  {what}: {done}/{total} ({time.monotonic() - t0:.0f} s, findings {tally.findings()})", flush=True)
 
-        plan = [("damaged", a.damaged, damaged), ("no-key", a.no_key, lambda n: [fuzzkit.crafted(rng, gid)[1] for _ in range(n)])]
+        plan = [("damaged", a.damaged, damaged), ("no-key", a.no_key, lambda n: [attackkit.crafted(rng, gid)[1] for _ in range(n)])]
         for what, n, make in plan:
             if not n:
                 continue
@@ -117,29 +118,29 @@ def attack(a: argparse.Namespace) -> int:
             done = 0
             while done < todo["load"]:
                 k = min(a.batch, todo["load"] - done)
-                fuzzkit.attack_load(arena, make(k), tally, what.replace("-", ""))
+                attackkit.attack_load(arena, make(k), tally, what.replace("-", ""))
                 done += k
                 progress(f"{what} files through 'eiapbem load'", done, todo["load"])
-            fuzzkit.attack_inspect(arena, make(todo["inspect"]), tally, work / "inspect")
+            attackkit.attack_inspect(arena, make(todo["inspect"]), tally, work / "inspect")
             print(f"  {what} files through 'eiapbem files inspect': {todo['inspect']}", flush=True)
             gs = arena.gamestart.read_bytes()
-            joins = [fuzzkit.damage(rng, gs, rng.choice(sources)[1]) if what == "damaged" else d
+            joins = [attackkit.damage(rng, gs, rng.choice(sources)[1]) if what == "damaged" else d
                      for d in make(todo["join"])]
-            fuzzkit.attack_join(arena, joins, tally, work / "join")
+            attackkit.attack_join(arena, joins, tally, work / "join")
             print(f"  {what} gamestarts through 'eiapbem join': {todo['join']}", flush=True)
             sav, dat = arena.backup.read_bytes(), arena.backup.with_name(arena.backup.name + ".dat").read_bytes()
             pairs = []
             for _ in range(todo["load-backup"]):
                 if rng.random() < 0.5:
-                    pairs.append((fuzzkit.damage(rng, sav, rng.choice(sources)[1]), dat))
+                    pairs.append((attackkit.damage(rng, sav, rng.choice(sources)[1]), dat))
                 else:
-                    pairs.append((sav, fuzzkit.damage(rng, dat, rng.choice(sources)[1])))
-            fuzzkit.attack_backup(arena, pairs, tally, work / "backup")
+                    pairs.append((sav, attackkit.damage(rng, dat, rng.choice(sources)[1])))
+            attackkit.attack_backup(arena, pairs, tally, work / "backup")
             print(f"  {what} backups through 'eiapbem load-backup': {todo['load-backup']}", flush=True)
             done = 0
             while done < todo["audit"]:
                 k = min(a.batch * 5, todo["audit"] - done)
-                fuzzkit.attack_audit(arena, make(k), tally, work / "audit")
+                attackkit.attack_audit(arena, make(k), tally, work / "audit")
                 done += k
             print(f"  {what} files among a folder's kept files through 'eiapbem audit': {todo['audit']}", flush=True)
         if a.member:
@@ -150,16 +151,16 @@ def attack(a: argparse.Namespace) -> int:
                 src, author = (arena.admin, "host") if admin_turn else (arena.genuine, "RU")
                 batch = []
                 while len(batch) < k:
-                    data, harmless = fuzzkit.member_mutant(arena, rng, src, author)
+                    data, harmless = attackkit.member_mutant(arena, rng, src, author)
                     if harmless:
                         skipped += 1  # a change read only to name a difference: may load (tests/test_fuzz.py)
                         continue
                     batch.append(data)
                 if admin_turn:
-                    fuzzkit.attack_load(arena, batch, tally, "memberadmin", home=admin_home, pristine=arena.backup_home,
+                    attackkit.attack_load(arena, batch, tally, "memberadmin", home=admin_home, pristine=arena.backup_home,
                                         genuine=arena.admin, after=arena.admin_after)
                 else:
-                    fuzzkit.attack_load(arena, batch, tally, "member")
+                    attackkit.attack_load(arena, batch, tally, "member")
                 done += k
                 progress("member-signed bodies through 'eiapbem load'", done, a.member)
             print(f"  ({skipped} member mutants changed only a diagnostic field and were left out)", flush=True)

@@ -398,7 +398,7 @@ def test_fetch_and_sync_of_damaged_crafted_and_member_signed_files_never_crash_o
     import random
     from types import SimpleNamespace
 
-    import fuzzkit
+    import attackkit
     from eiapbem.client import setups
     from eiapbem.client.session import open_identity
     from eiapbem.pbem import envelope
@@ -414,11 +414,11 @@ def test_fetch_and_sync_of_damaged_crafted_and_member_signed_files_never_crash_o
                                "GB": open_identity(homes["GB"], GAME, "GB", pw("GB")),
                                "host": open_identity(homes["RU"], GAME, "host", HOST_PW)})
     gid = envelope.parse(good).header.gid
-    bad = [fuzzkit.damage(rng, good, good) for _ in range(60)]
-    bad += [fuzzkit.crafted(rng, gid)[1] for _ in range(40)]
+    bad = [attackkit.damage(rng, good, good) for _ in range(60)]
+    bad += [attackkit.crafted(rng, gid)[1] for _ in range(40)]
     mutants = []
     while len(mutants) < 30:
-        data, harmless = fuzzkit.member_mutant(ids, rng, path, "RU", reader="FR")
+        data, harmless = attackkit.member_mutant(ids, rng, path, "RU", reader="FR")
         if not harmless:
             mutants.append(data)
     bad += mutants
