@@ -279,8 +279,10 @@ def test_every_form_of_the_page_is_a_cli_command_with_the_same_fields():
             # month are the orders whose command takes it (``_orders``'s "next_month"), sent with ``next_month``
             assert o["next_month"] == any(p.name == "next_month" for p in cmd.params), (phase, o["command"])
             ahead += o["next_month"]
+            # --even-if-short (a purchase the projection cannot pay) and --yes (a land attack's supply, said before)
+            # answer the command's own question: the page gives the order and shows what the command would say
             opts = {p.name.removeprefix("f_"): p for p in cmd.params
-                    if p.name not in ("game", "power", "password", "next_month")}
+                    if p.name not in ("game", "power", "password", "next_month", "even_if_short", "yes")}
             fields: dict[str, bool] = {}
             for f in o["fields"]:
                 if f["kind"] in ("factors", "ships"):

@@ -280,7 +280,7 @@ def test_a_month_played_through_the_page_is_the_month_the_cli_plays(browser, hom
         _clear(page)
         form.locator("button[data-submit='land.attack']").dispatch_event("click")
         _wait_message(page, "Field combat in freiburg")
-        _cli(b, "land", "attack", "--area", "freiburg")
+        _cli(b, "land", "attack", "--area", "freiburg", "--yes")
 
         # The battle's questions: answered with their buttons, the chits explained as 'answer --help' does.
         answers = []
