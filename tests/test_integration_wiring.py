@@ -220,9 +220,12 @@ def test_fixed_lists_are_choices_and_orders_are_confirmed(set_up_game, run_cli):
                              env={**FAST, "EIAPBEM_PASSWORD": "pwFR"})
     lines = next(f for f in json.loads(out)["funds"] if f["fund"] == "FR")["lines"]
     assert any(ln["item"] == "buy 2 infantry" and ln["money"] < 0 for ln in lines)
-    # Issue 20: an order the power cannot pay is not answered "accepted".
+    # An order the power cannot pay is refused (issue 32), or with --even-if-short taken but not "accepted".
     code, out, err = run_cli("economy", "buy-army", "--item", "guard", "--count", "500", "--power", "FR",
                              home=set_up_game, env={**FAST, "EIAPBEM_PASSWORD": "pwFR"})
+    assert code == 1 and "FR cannot pay buy-army --item guard --count 500" in err and "needs $" in err, err
+    code, out, err = run_cli("economy", "buy-army", "--item", "guard", "--count", "500", "--even-if-short", "--power",
+                             "FR", home=set_up_game, env={**FAST, "EIAPBEM_PASSWORD": "pwFR"})
     assert code == 0, err
     assert "accepted" not in out and "will NOT be carried out" in out and "needs $" in out, out
 

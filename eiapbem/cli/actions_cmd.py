@@ -21,7 +21,7 @@ import click
 from eiapbem.rules import engine
 from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
 
-from eiapbem.client.actionforms import check_phase
+from eiapbem.client.actionforms import check_phase, next_month as _next_month
 from eiapbem.client.actionforms import (COMMAND_FIELD_CHOICES as _COMMAND_FIELD_CHOICES, PLACE_FIELDS as _PLACE_FIELDS,
                                        RESERVED as _RESERVED, base_type as _base, choices as _choices,
                                        field_help as _field_help)
@@ -125,16 +125,31 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
     short = spec.summary + (f" (manual: {button})" if button else "")
     help_text = spec.summary + (f"\n\n(manual: {button})" if button else "")
     params, build = _params(cls, name)
-    ahead_ok = Phase.DIPLOMACY in spec.phases
+    ahead_ok = _next_month(spec)
     if ahead_ok:
         params.append(click.Option(["--next-month", "next_month"], is_flag=True, default=False,
                                    help="an order for next month's diplomacy phase: it is sealed in your land file of "
                                         "this month, so you play no commit round then (6.0); the rules check it when it "
                                         "is revealed and drop it if it no longer holds"))
+    from eiapbem.client.documents import PURCHASES
+
+    purchase = cls.KIND in PURCHASES
+    attack = cls.KIND == "land.attack"
+    if attack:
+        params.append(click.Option(["--yes"], is_flag=True, default=False,
+                                   help="attack without asking when a corps would forage that a depot placed first "
+                                        "could supply, or a corps is still aboard (the first attack ends movement and "
+                                        "supplies every corps, 10.5, 11.0)"))
+    if purchase:
+        params.append(click.Option(["--even-if-short", "even_if_short"], is_flag=True, default=False,
+                                   help="give the order although the projection cannot pay it (money you expect from "
+                                        "an ally's loan this phase, 12.3): what step E cannot pay is not bought (12.5)"))
 
     def callback(**values: Any) -> None:
         common = {k: values.pop(k) for k in ("game", "power", "password")}
         ahead = bool(values.pop("next_month", False))
+        short_ok = bool(values.pop("even_if_short", False))
+        yes = bool(values.pop("yes", False))
         for field in _PLACE_FIELDS:  # 'Cracow', 'St Petersburg', 'cracow, warsaw' as typed
             if isinstance(values.get(f"f_{field}"), str):
                 values[f"f_{field}"] = place_name(values[f"f_{field}"])
@@ -147,6 +162,10 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
                        "them in that file")
             return
         check_phase(spec, s.state)
+        if purchase and not short_ok:
+            refuse_unpaid(s, name, action)
+        if attack:
+            supply_first(s, action, yes)
         out = s.act(action)
         if getattr(action, "ANSWER", False) and s.last_battle_file is not None:  # a battle's standing orders (4.2.7)
             click.echo(f"{s.power}: standing orders for the rest of the battle {getattr(action, 'battle', '')}; your reply "
@@ -160,10 +179,11 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
             n = len(s.taken())
             from .economy_cmd import unaffordable
 
-            why = unaffordable(s, action)  # issue 20: never "accepted" for a purchase that cannot be paid
+            why = unaffordable(s, action)  # never "accepted" for a purchase that cannot be paid (--even-if-short)
             if why:
                 click.echo(f"{s.power}: {name} {_describe(action)} is taken but will NOT be carried out as things stand: "
-                           f"it {why} in the projection ('eiapbem economy summary'); 'eiapbem restart' takes back this phase's orders")
+                           f"it {why} in the projection ('eiapbem economy summary'); it is bought only if money comes "
+                           "in before step E (an ally's loan, 12.3); 'eiapbem restart' takes back this phase's orders")
             else:
                 click.echo(f"{s.power}: {name} {_describe(action)} accepted ({n} order{'s' if n != 1 else ''} so far in "
                            "this phase; 'eiapbem end-phase' sends them)")
@@ -178,6 +198,50 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
 
     cmd = click.Command(name, callback=callback, params=params, help=help_text, short_help=short)
     return game_options(cmd)
+
+
+def supply_first(s: Any, action: Any, yes: bool) -> None:
+    """Say what the first attack's end of movement does to each corps before any die (10.5, 11.0), and ask first
+    when a corps would forage at a risk a depot placed now would spare it (10.3, 000:1488)."""
+    from eiapbem.client.status import supply_before_combat
+    from eiapbem.core.errors import EiaError, IllegalAction
+
+    try:
+        now, ctx = s.current(), _ctx(s)
+        engine.verify_action(now, s.power, action, ctx)
+        lines, choice = supply_before_combat(now, s.power, ctx)
+    except EiaError:
+        return  # the attack itself is refused: ``Session.act`` says why in the rules' words
+    for line in lines:
+        click.echo(line)
+    if choice and not yes:
+        try:
+            go = click.confirm("Attack now, as above?", default=False)
+        except click.Abort:
+            go = False
+        if not go:
+            raise IllegalAction("nothing done: the first attack ends the movement (11.0), and a corps would forage that "
+                                "a depot placed first could supply (10.5) or stay aboard to be destroyed (8.6.3)",
+                                hint="place the depot ('eiapbem land create-depot --area AREA') or land the corps first, "
+                                     "or run the attack again with --yes")
+
+
+def refuse_unpaid(s: Any, name: str, action: Any) -> None:
+    """A purchase the phase's projection cannot pay is refused, nothing taken (12.5): the player gives it anyway
+    with ``--even-if-short`` when an ally's loan is to pay for it."""
+    from eiapbem.core.errors import EiaError, IllegalAction
+
+    from .economy_cmd import unaffordable
+
+    try:
+        why = unaffordable(s, action, before=True)
+    except EiaError:
+        return  # the order itself is refused: ``Session.act`` says why in the rules' words
+    if why:
+        raise IllegalAction(f"{s.power} cannot pay {name} {_describe(action)}: it {why} in this phase's projection "
+                            "('eiapbem economy summary'), and a purchase not paid at step E is not bought (12.5); "
+                            "nothing was taken",
+                            hint="buy less, or give it with --even-if-short if an ally's loan this phase will pay it (12.3)")
 
 
 def host_act_command(spec: engine.HostActSpec, run: Callable[..., None]) -> click.Command:

@@ -115,15 +115,22 @@ def acting_power(h: Path, name: str, power: str | None, verb: str) -> str:
     raise session.NoGame(f"this folder plays {', '.join(local)}; say which power {verb} with --power")
 
 
-def open_session(game: str | None, power: str | None, password: str | None) -> Any:
-    """The acting power's open game (``client.session.Session``); asks for the password when missing."""
+#: The games the command being run opened, as ``(home, game, identity, record key)``: when a fresh process
+#: ends, ``cli.main.main`` brings their status records up to date (``client/statusfile.py``).
+OPENED: list[tuple[Path, str, Any, Any]] = []
+
+
+def unlock(game: str | None, power: str | None, password: str | None) -> tuple[Path, str, Any, Any]:
+    """The home folder, the game, the acting power's unlocked keys (``pbem.keys.Identity``) and what seals its
+    status record (``statusfile.RecordKey``; None in a sitting), without opening the save; asks for the password
+    when missing."""
     from eiapbem.client import session
 
     h = home()
     name = session.find_game(h, game)
     sitting = root().identity
     if sitting is not None and power in (None, sitting[1]) and name == sitting[0]:
-        return session.Session.open_with(h, name, sitting[2])
+        return h, name, sitting[2], None
     power = acting_power(h, name, power, "acts")
     local = session.local_roles(h, name)
     if power not in local:  # said before the password is asked, not after
@@ -133,7 +140,20 @@ def open_session(game: str | None, power: str | None, password: str | None) -> A
                           "look at another power" if local else None)
     if password is None:
         password = click.prompt(f"Password for {power}", hide_input=True)
-    return session.Session.open(h, name, power, password)
+    from eiapbem.client.statusfile import record_key
+
+    me, file_key, stanza = session.open_identity_keyed(h, name, power, password)
+    return h, name, me, record_key(stanza, file_key)
+
+
+def open_session(game: str | None, power: str | None, password: str | None) -> Any:
+    """The acting power's open game (``client.session.Session``); asks for the password when missing."""
+    from eiapbem.client import session
+
+    h, name, me, key = unlock(game, power, password)
+    if key is not None:
+        OPENED.append((h, name, me, key))
+    return session.Session.open_with(h, name, me)
 
 
 def viewer(game: str | None, power: str | None, which: str | None) -> str | None:

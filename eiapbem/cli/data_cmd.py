@@ -56,7 +56,9 @@ def unit_labels(state: Any) -> list[tuple[str, str]]:
     """(area or sea area id, label) for every counter on the map, in id order.
 
     A label is the counter's id without its ``kind:`` prefix and its strength:
-    ``FR:I 12`` (factors), ``GB:1 20s`` (ships).  Fleets at sea are drawn on their sea
+    ``FR:I 12`` (factors), ``GB:1 20s`` (ships); a depot says so (``depot GB:1``, where a fleet
+    ``GB:1`` may stand too), a garrison by its nation (``AU garrison 4``), a corps besieging its
+    area's city is marked ``besieging`` (11.4).  Fleets at sea are drawn on their sea
     area, fleets in a blockade box on the port's area marked ``blockading``, corps carried
     by a fleet where the fleet is, marked ``aboard`` (8.6, 8.8).
     """
@@ -81,12 +83,15 @@ def unit_labels(state: Any) -> list[tuple[str, str]]:
         if place is None:
             continue
         name = uid.split(":", 1)[1] if ":" in uid else uid
+        kind = getattr(u, "KIND", "")
         if hasattr(u, "ships"):
             label = f"{name} {u.ships.total}s"
+        elif kind == "garrison":
+            label = f"{u.nation} garrison {u.factors.total}"
         elif hasattr(u, "factors"):
-            label = f"{name} {u.factors.total}"
+            label = f"{name} {u.factors.total}" + (" besieging" if getattr(u, "besieging", False) else "")
         else:
-            label = name
+            label = f"{kind} {name}" if kind else name
         out.append((place[0], label + place[1]))
     return out
 

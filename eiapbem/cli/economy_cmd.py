@@ -76,11 +76,12 @@ def game_state(s: Any) -> tuple[GameState, dict[str, list], str]:
     return documents.economy_state(s)
 
 
-def unaffordable(s: Any, action: Any) -> str | None:
-    """Why a purchase just taken will not be carried out as things stand (``client.documents.unaffordable``)."""
+def unaffordable(s: Any, action: Any, *, before: bool = False) -> str | None:
+    """Why a purchase just taken (or, with ``before``, about to be taken) will not be carried out as things stand
+    (``client.documents.unaffordable``)."""
     from eiapbem.client import documents
 
-    return documents.unaffordable(s, action)
+    return documents.unaffordable(s, action, before=before)
 
 
 def register(cli: click.Group) -> None:

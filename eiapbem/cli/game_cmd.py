@@ -1,4 +1,4 @@
-"""Playing a game: new, join, load, status, log, end-phase, restart, answer, setup save/load, demo (show: show_cmd.py).
+"""Playing a game: new, join, load, log, end-phase, restart, answer, setup save/load, demo (status: status_cmd.py, show: show_cmd.py).
 
 Every command that opens a game takes ``--game`` (when the folder holds
 several), ``--power`` (when it plays several, hot-seat 4.2.1) and
@@ -247,20 +247,6 @@ def register(cli: click.Group) -> None:
                                                     "commin/done/, so commin/ may be cleared)" if seen else ""))
         return 1 if rep.refused and not rep.loaded else 0
 
-    @cli.command("status")
-    @json_option
-    @game_options
-    def status(as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
-        """Date, phase, whose turn, files awaited, pending decisions and the last log lines."""
-        from eiapbem.client.status import status_lines, status_record
-
-        s = open_session(game, power, password)
-        if as_json:
-            echo_json(status_record(s))
-            return
-        for line in status_lines(s):  # with the sealed diplomacy phase's rounds and results (6.0)
-            click.echo(line)
-
     @cli.command("log")
     @click.option("-n", "count", type=click.IntRange(1), default=40, show_default=True, help="How many lines.")
     @json_option
@@ -287,16 +273,13 @@ def register(cli: click.Group) -> None:
     @game_options
     def end_phase(yes: bool, game: str | None, power: str | None, password: str | None, seal_diplomacy: bool) -> None:
         """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
+        from eiapbem.client.orders import check_seal_slot
         from eiapbem.client.status import lost_at_end, status_lines
         from eiapbem.core.errors import IllegalAction
 
         s = open_session(game, power, password)
-        slot = s.state.slot
-        if seal_diplomacy and (slot is None or not ((slot.phase.value == "land" and slot.power == s.power)
-                                                    or slot.phase.value == "economic")):
-            raise IllegalAction("--seal-diplomacy seals next month's diplomacy orders in your last file of the month, "
-                                f"your land file or your economic orders; the slot in play is "
-                                f"{slot.key(s.state.date) if slot else 'none'}")
+        if seal_diplomacy:
+            check_seal_slot(s.state, s.power)
         ahead = len(s.meta.ahead.get(s.power, ()))
         lost = [c.id for c in lost_at_end(s.current(), s.power)]
         if lost and not yes:

@@ -44,6 +44,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.economy_cmd",
     "eiapbem.cli.battle_cmd",
     "eiapbem.cli.game_cmd",
+    "eiapbem.cli.status_cmd",
     "eiapbem.cli.show_cmd",
     "eiapbem.cli.actions_cmd",
     "eiapbem.cli.admin_cmd",
@@ -197,4 +198,24 @@ def main(argv: list[str] | None = None) -> None:
         code = run(argv)
     except BrokenPipeError:
         sys.exit(1)
+    if code == 0:  # a refused or interrupted command writes nothing, not even this
+        keep_status()
     sys.exit(code)
+
+
+def keep_status() -> None:
+    """Bring the status record of each game the command opened up to date (``client/statusfile.py``), so the
+    next fresh ``eiapbem status`` answers without opening the game.  Never fails the command: a record not
+    written only makes that ``status`` slower."""
+    from .common import OPENED
+
+    if not OPENED:
+        return
+    from eiapbem.client import statusfile
+
+    for home, game, me, key in OPENED:
+        try:
+            statusfile.refresh(home, game, me, key)
+        except (EiaError, OSError):
+            pass
+    OPENED.clear()

@@ -206,6 +206,15 @@ def offered(spec: Any) -> bool:
     return spec.cls.KIND != "decision.answer" and not getattr(spec.cls, "INTERNAL", False)
 
 
+def next_month(spec: Any) -> bool:
+    """Whether an order may also be given for next month's diplomacy phase, sealed in the power's last file of this
+    month (the CLI's ``--next-month``, the page's forms for next month; ``Session.order_ahead``): a diplomacy
+    order (6.0, 000:532)."""
+    from eiapbem.rules.model import Phase
+
+    return Phase.DIPLOMACY in spec.phases
+
+
 def describe(cls: type) -> list[dict]:
     """The fields of an action class as a form shows them: ``{"name", "kind", "required", "help", "choices",
     "parts", "default", "place"}``; ``kind`` is text, number, flag, choice, list, factors, ships, location or
@@ -252,7 +261,7 @@ def describe(cls: type) -> list[dict]:
 
 def catalogue(phase: Any) -> list[dict]:
     """Every order of ``phase`` (a ``Phase``) with its form: ``{"kind", "command", "summary", "button", "any_phase",
-    "fields"}``, in the order 'eiapbem GROUP --help' lists them."""
+    "next_month", "fields"}``, in the order 'eiapbem GROUP --help' lists them."""
     from eiapbem.rules import engine
 
     out = []
@@ -261,7 +270,7 @@ def catalogue(phase: Any) -> list[dict]:
             continue
         out.append({"kind": kind, "command": command_name(spec.cls), "summary": spec.summary,
                     "button": getattr(spec.cls, "BUTTON", None), "any_phase": bool(getattr(spec.cls, "ANY_PHASE", False)),
-                    "fields": describe(spec.cls)})
+                    "next_month": next_month(spec), "fields": describe(spec.cls)})
     return out
 
 

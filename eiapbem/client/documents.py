@@ -251,8 +251,13 @@ def economy_state(s: Any) -> tuple[Any, dict[str, list], str]:
     return s.state, ({s.power: mine} if mine else {}), note
 
 
-def unaffordable(s: Any, action: Any) -> str | None:
-    """Issue 20: why a purchase just taken will not be carried out as things stand, or None.
+#: The orders that spend money at step E of the economic phase (12.5).
+PURCHASES = ("economic.buy-army", "economic.buy-ships", "economic.buy-counter")
+
+
+def unaffordable(s: Any, action: Any, *, before: bool = False) -> str | None:
+    """Why a purchase will not be carried out as things stand, or None: one just taken, or with ``before`` one
+    about to be taken (counted after the orders taken so far).
 
     The phase is resolved in preview (``economy summary``'s projection, with the
     acting power's orders so far and the preview dice); the last ``not bought``
@@ -260,9 +265,11 @@ def unaffordable(s: Any, action: Any) -> str | None:
     resolving file's dice, an ally's gift or a cancelled order can change it.
     """
     kind = getattr(action, "KIND", "")
-    if kind not in ("economic.buy-army", "economic.buy-ships", "economic.buy-counter"):
+    if kind not in PURCHASES:
         return None
     state, orders, _ = economy_state(s)
+    if before:
+        orders = {s.power: [*orders.get(s.power, []), action]}
     item = f"counter {action.unit}" if kind == "economic.buy-counter" else f"buy {action.count} {action.item}"
     why = None
     for rec in economy_records(state, PREVIEW_SEED, s.power, orders):

@@ -187,6 +187,15 @@ def stage_ahead(meta: SaveMeta, state: GameState, power: str, action: Any) -> Sa
     return meta.replace(ahead=meta.ahead.set(power, tuple(meta.ahead.get(power, ())) + (engine.action_to_obj(action),)))
 
 
+def check_seal_slot(state: GameState, power: str) -> None:
+    """Refuse a request to seal next month's diplomacy orders (``end-phase --seal-diplomacy``, the page's End phase
+    with the seal) outside the power's last file of the month: its land file, or its economic orders."""
+    slot = state.slot
+    if slot is None or not ((slot.phase is Phase.LAND and slot.power == power) or slot.phase is Phase.ECONOMIC):
+        raise IllegalAction("sealing next month's diplomacy orders belongs to your last file of the month, your land "
+                            f"file or your economic orders; the slot in play is {slot.key(state.date) if slot else 'none'}")
+
+
 def _last_file_sent(state: GameState, power: str) -> bool:
     """No slot of ``power`` that can seal next month's orders is left this month (its land slot, the economic
     phase); an economic file already sent is not seen here: the commit round then takes the orders instead."""

@@ -59,7 +59,8 @@ from .upgrade import WrongVersion, check_versions
 from eiapbem.pbem.errors import BadFile, NotForYou
 from .exchange import battle_nonce
 from .store import (PLAYER_TYPES, TEST_SCRYPT_ENV, GameData, NoGame, file_time, find_game, game_names, key_path,
-                    local_roles, monthly_name, open_identity, scrypt_params, utc_now, write_identity)
+                    local_roles, monthly_name, open_identity, open_identity_keyed, scrypt_params, utc_now,
+                    write_identity)
 from .autoplay import AutoPlay, resolve_dice
 from .exchange import BattleExchange
 from .outbox import Outbox
@@ -73,7 +74,7 @@ if TYPE_CHECKING:  # the email modules are loaded only when a draft is written (
 __all__ = ["OUT_OF_SYNC", "PLAYER_TYPES", "PUBLIC", "TEST_SCRYPT_ENV", "GameData", "NoGame", "Report", "Session", "WrongVersion",
            "check_versions",
            "battle_nonce", "file_slot", "file_time", "find_game", "game_names", "key_path", "local_roles",
-           "monthly_name", "open_identity", "resolve_dice", "scrypt_params", "state_parts", "step_for", "utc_now",
+           "monthly_name", "open_identity", "open_identity_keyed", "resolve_dice", "scrypt_params", "state_parts", "step_for", "utc_now",
            "write_identity"]
 
 

@@ -95,16 +95,23 @@ def status_record(s: Any) -> dict:
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
+        if rec["to_do"] and s.power in mine and slot.phase is not Phase.SETUP:
+            # end-phase is refused (or asks) before these: name the first (the setup's shipped one meets them all)
+            what = f"first {rec['to_do'][0]}; then "
         rec["next"] = f"{', '.join(mine)} to play: {what}'eiapbem end-phase{who}'"
     elif waiting:
         rec["next"] = "when their files arrive, put them in commin/ and run 'eiapbem load'"
     rec["battles"] = s.battle_lines()
     # A battle of another folder asking this player, or one of this player's waiting for the other's reply,
     # comes before end-phase (4.2.7): end-phase is refused until the reply is in.
-    waits = [(f.name, f.defender) for f in s.fights().values() if f.out and f.defender not in s.local]
+    waits = [(bid, f) for bid, f in s.fights().items() if f.out and f.defender not in s.local]
     if waits:
-        rec["next"] = (f"send battles/{waits[0][0]} to {POWER_NAMES[waits[0][1]]} and wait for the reply; then "
-                       f"'eiapbem load battles/{waits[0][0]}' (the phase cannot end before, 4.2.7)")
+        from .battles import file_name
+
+        bid, f = waits[0]  # the reply is loaded, under its own name, not the question sent (4.2.7)
+        rec["next"] = (f"send battles/{f.name} to {POWER_NAMES[f.defender]} and wait for the reply; then put it in "
+                       f"battles/ and run 'eiapbem load battles/{file_name(s.game, f.area, bid, 'reply')}' (the phase "
+                       "cannot end before, 4.2.7)")
     ask = answer_hint(s.battle_questions(), [s.power])
     if ask:
         rec["next"] = ask
@@ -176,8 +183,12 @@ def to_do(state: Any, power: str, ctx: Any) -> list[str]:
 
         done_by_end_phase = set(sealing.obligations(state, power, []))
         found = [f for f in found if f not in done_by_end_phase]
-    return found + [f"disembark {c.id} (aboard {c.location.site}): 'eiapbem land disembark --corps {c.id} --area AREA', "
-                    "or end-phase destroys it (8.6.3)" for c in lost_at_end(state, power)]
+    if state.movement_over:  # 11.0: no disembarking once the combats have begun; end-phase asks before
+        return found + [f"{c.id} is still aboard {c.location.site} and the movement is over (11.0): 'eiapbem end-phase' "
+                        "destroys it (8.6.3), after asking" for c in lost_at_end(state, power)]
+    # Before an attack too: the first attack ends the movement (11.0).
+    return [f"disembark {c.id} (aboard {c.location.site}): 'eiapbem land disembark --corps {c.id} --area AREA', "
+            "or end-phase destroys it (8.6.3)" for c in lost_at_end(state, power)] + found
 
 
 def lost_at_end(state: Any, power: str) -> list[Any]:
@@ -189,6 +200,44 @@ def lost_at_end(state: Any, power: str) -> list[Any]:
     if slot is None or slot.phase is not Phase.LAND or slot.power != power:
         return []
     return left_aboard(state, power)
+
+
+def supply_before_combat(state: Any, power: str, ctx: Any) -> tuple[list[str], bool]:
+    """What ``power``'s first attack does before its first die (11.0, 000:1606): its movement ends and each corps is
+    supplied (10.5), by depot or by foraging (``supplyphase.supply_preview``). The lines say it corps by corps, with
+    the depots that could still be placed instead of a foraging that may cost factors (10.3, 000:1488); the flag is
+    whether there is such a choice to make first. Nothing when the movement is already over."""
+    from eiapbem.rules.land.supplyphase import depot_areas_for, supply_preview
+    from eiapbem.rules.model import Phase
+
+    slot = state.slot
+    if slot is None or slot.phase is not Phase.LAND or slot.power != power or state.movement_over:
+        return [], False
+    plan, halves = supply_preview(state, power, ctx)
+    aboard = lost_at_end(state, power)
+    if not plan and not aboard:
+        return [], False
+    lines = [f"The first attack ends {power}'s movement and supplies its corps before any combat (10.5; 11.0, 000:1606):"]
+    choice = bool(aboard)
+    lines += [f"  {c.id} is still aboard {c.location.site}: it cannot disembark after this attack, and end-phase destroys "
+              f"it (8.6.3): 'eiapbem land disembark --corps {c.id} --area AREA' first" for c in aboard]
+    for x in plan:
+        if x.depot:
+            continue
+        risk = (f"a roll of 6 costs it {x.worst} factor{'s' if x.worst != 1 else ''}" if x.worst else "no loss possible")
+        line = f"  {x.corps} forages: {x.why}; {risk}"
+        if x.worst:
+            areas = depot_areas_for(state, power, ctx, x.corps)
+            if areas:
+                choice = True
+                line += (f"; a depot placed first in {' or '.join(areas[:3])} supplies it instead: 'eiapbem land "
+                         f"create-depot --area {areas[0]}' (10.3, $1)")
+        lines.append(line)
+    depot = [x.corps for x in plan if x.depot]
+    if depot:
+        lines.append(f"  {', '.join(depot)} {'takes' if len(depot) == 1 else 'take'} depot supply for ${(halves + 1) // 2} "
+                     "(10.5.2)")
+    return lines, choice
 
 
 def peace_terms_in_force(state: Any, power: str | None) -> list[str]:
@@ -236,9 +285,10 @@ def answer_hint(pending: Any, powers: Any) -> str | None:
     return None
 
 
-def status_lines(s: Any) -> list[str]:
-    """``eiapbem status`` as text (with the sealed diplomacy phase's rounds and the month's results, 6.0)."""
-    out = render(status_record(s))
+def status_lines(s: Any, rec: dict | None = None) -> list[str]:
+    """``eiapbem status`` as text (with the sealed diplomacy phase's rounds and the month's results, 6.0);
+    ``rec``: ``status_record(s)`` when already made."""
+    out = render(status_record(s) if rec is None else rec)
     extra = diplomacy_lines(s)
     at = out.index("Last log lines:") if "Last log lines:" in out else len(out)
     return out[:at] + extra + out[at:]

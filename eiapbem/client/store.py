@@ -126,11 +126,23 @@ def local_roles(home: Path, game: str) -> dict[str, envelope.RosterEntry]:
     return out
 
 
-def open_identity(home: Path, game: str, role: str, password: str) -> keys.Identity:
+def _key_file(home: Path, game: str, role: str) -> tuple[bytes, str]:
     p = key_path(home, game, role)
     if not p.is_file():
         raise NoGame(f"{role} is not played from {home}: there is no key file {p.name}")
-    return keys.open_identity(folders.read_limited(p, keys.MAX_KEY_FILE), password, p.name)
+    return folders.read_limited(p, keys.MAX_KEY_FILE), p.name
+
+
+def open_identity(home: Path, game: str, role: str, password: str) -> keys.Identity:
+    data, name = _key_file(home, game, role)
+    return keys.open_identity(data, password, name)
+
+
+def open_identity_keyed(home: Path, game: str, role: str, password: str) -> tuple[keys.Identity, bytes, Any]:
+    """``open_identity``, with the file key the password unwrapped and the key file's scrypt stanza: what seals
+    the role's status record to the same password (``client.statusfile.record_key``)."""
+    data, name = _key_file(home, game, role)
+    return keys.open_identity_keyed(data, password, name)
 
 
 def write_identity(home: Path, game: str, ident: keys.Identity, password: str, rng: Rng = os.urandom) -> Path:

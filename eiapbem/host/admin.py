@@ -437,6 +437,9 @@ class Seen:
     parts: dict
     source: str
     state: GameState | None = None
+    #: For a file: "loaded" (this folder accepted it, its state after checked equal then), "next" (it follows
+    #: this folder's last file: not loaded yet), or "".
+    known: str = ""
 
 
 def _seen(who: str, where: str, st: GameState, source: str) -> Seen:
@@ -484,12 +487,13 @@ def _read_point(s: Session, path: Path) -> "Seen | tuple[Seen, Seen]":
             # files of one step differ by design; the state they all start from is what must agree.
             return Seen(h.author, body["slot"], body["before"], {}, path.name)
     where = body["at"]
-    seen = Seen(h.author, where, body["after"], body["parts"], path.name)
+    known = "loaded" if rec.hash in s.chain.known else "next" if h.prev == s.chain.head else ""
+    seen = Seen(h.author, where, body["after"], body["parts"], path.name, known=known)
     host = s.state
     if (h.kind == "turn" and host.slot is not None and not host.slot.simultaneous
-            and body["slot"] == host.slot.key(host.date) and body["before"] != host.state_hash()):
-        # The file starts from another state than the host's: replay its actions on the host's
-        # state (the one turn function, the file's dice, as a load does) to compare what each side ends with.
+            and body["slot"] == host.slot.key(host.date)):
+        # A file of the slot the host is in: replay its actions on the host's state (the one turn function, the
+        # file's dice, as a load does) to compare what each side ends with, whether or not it starts from the same.
         from eiapbem import ai
         from eiapbem.core.dice import Dice
         from eiapbem.data.context import rules_context
@@ -532,12 +536,27 @@ def _forks_of(s: Session, paths: Iterable[Path]) -> list[str]:
     return forks.forks_among(items)
 
 
+def _alone(s: Session, x: Seen) -> str:
+    """What a state with nothing beside it at its point means, and what the host does about it."""
+    if x.who == "host":
+        return "the players' files that end at this point are compared with it when given"
+    if x.known == "loaded":
+        return ("this folder loaded that file, and its state then equalled this folder's replay of it (4.2.7); the "
+                f"host has moved on to {_where(s.state)}: nothing is to be done for it")
+    if x.known == "next":
+        return ("the file follows this folder's last one and is not loaded yet: load it ('eiapbem load') and run "
+                "sync-check again with the next files")
+    return ("nothing to compare it with: give a file or save of another player at the same point, or this "
+            "player's newer file")
+
+
 def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
     """Name the players whose state differs from the others' at the same point, and where (first difference)."""
     require_host(s, edit=False)
     paths = list(paths)
     seen = [_seen("host", _where(s.state), s.state, "the host's save")]
     lines = []
+    unchecked = []
     for p in paths:
         try:
             got = _read_point(s, p)
@@ -547,6 +566,7 @@ def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
                 seen.append(got)
         except EiaError as err:
             lines.append(f"cannot read {p.name}: {err}")
+            unchecked.append(p.name)
     groups: dict[str, list[Seen]] = {}
     for x in seen:
         groups.setdefault(x.where, []).append(x)
@@ -566,13 +586,17 @@ def sync_check(s: Session, paths: Iterable[Path]) -> list[str]:
         if len(xs) > 1 and all(h == hashes[ref_i] for h in hashes):
             lines.append(f"{where}: {', '.join(x.who for x in xs)} agree ({hashes[0].hex()[:16]})")
         elif len(xs) == 1:
-            lines.append(f"{where}: only {xs[0].who} ({xs[0].source}); nothing to compare at this point")
+            lines.append(f"{where}: only {xs[0].who} ({xs[0].source}); {_alone(s, xs[0])}")
+            if xs[0].known != "loaded" and xs[0].who != "host":
+                unchecked.append(xs[0].who)
     fork_lines = _forks_of(s, paths)
     lines.extend(fork_lines)
     if bad or fork_lines:
         lines.insert(0, "Forked: files follow the same point of the chain (see below); the host's act wins (4.2.8)"
                      if fork_lines else f"Out of sync: {', '.join(sorted(set(bad)))}")
         lines.append(REPAIR)
+    elif unchecked:
+        lines.insert(0, f"Nothing differs, but {', '.join(sorted(set(unchecked)))} could not be compared (see below)")
     else:
         lines.insert(0, "In sync: every state given agrees with the others at the same point; nothing is to be done")
     return lines

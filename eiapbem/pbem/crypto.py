@@ -20,18 +20,18 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from eiapbem.core.errors import BadEncoding
 from eiapbem.core import canonical
 
 from . import envelope as env_mod
+from . import kdf
 from . import headers
 from .envelope import Envelope, Header, RosterEntry, Stanza
 from .errors import BadEncryption, BadFormat, BadHeader, BadSignature, NotForYou, WrongPassword
 
 Rng = Callable[[int], bytes]
-ZERO_NONCE = bytes(12)
+ZERO_NONCE = kdf.ZERO_NONCE
 MAX_PLAINTEXT = 32 * 1024 * 1024
 MAX_BODY_CONTAINER = 1_000_000
 #: scrypt work factors: strong for real use, the reader's upper limits in envelope.
@@ -110,15 +110,14 @@ def _aead_seal(key: bytes, plaintext: bytes, aad: bytes) -> bytes:
 def scrypt_key(password: str, salt: bytes, logn: int, r: int, p: int) -> bytes:
     if not isinstance(password, str) or not password:
         raise WrongPassword("an empty password cannot open or seal a file; give the player's password")
-    lo_hi = (env_mod.SCRYPT_LOGN, env_mod.SCRYPT_R, env_mod.SCRYPT_P)
-    if not all(lo <= v <= hi for v, (lo, hi) in zip((logn, r, p), lo_hi)):
+    if not kdf.in_bounds(logn, r, p):
         raise BadHeader(
             f"scrypt parameters logn={logn} r={r} p={p} are outside what a reader accepts "
             f"(logn {env_mod.SCRYPT_LOGN[0]}-{env_mod.SCRYPT_LOGN[1]}, r {env_mod.SCRYPT_R[0]}-{env_mod.SCRYPT_R[1]}, "
             f"p {env_mod.SCRYPT_P[0]}-{env_mod.SCRYPT_P[1]})"
         )
     try:
-        return Scrypt(salt=b"eiapbem/v1/scrypt" + salt, length=32, n=2**logn, r=r, p=p).derive(password.encode("utf-8"))
+        return kdf.derive(password, salt, logn, r, p)
     except MemoryError as err:
         raise BadEncryption(
             f"this computer has not enough memory for the password's key derivation (logn={logn}, r={r})"
@@ -234,7 +233,7 @@ def unwrap_password(envelope: Envelope, password: str, name: str = "the file") -
         raise NotForYou(f"{name} is not sealed under a password")
     wrap = scrypt_key(password, st.salt, st.logn, st.r, st.p)
     try:
-        return ChaCha20Poly1305(wrap).decrypt(ZERO_NONCE, st.key, b"")
+        return kdf.unwrap(wrap, st.key)
     except InvalidTag as err:
         raise WrongPassword(f"the password does not open {name}", hint="check the password and try again") from err
 

@@ -25,6 +25,8 @@ from eiapbem.core.powers import POWERS as POWERS  # re-exported: the roles of a 
 from eiapbem.core.record import FrozenMap, Record, absent, spec_for
 from eiapbem.core.spec import OneOf, Pattern, Range, Size
 
+from . import kdf
+
 KINDS = ("gamestart", "turn", "admin", "battle", "save", "backup", "setup", "identity", "bid", "selection",
          "upgrade")
 ROLES = POWERS + ("host", "arbitrator")
@@ -41,9 +43,9 @@ MAX_SEQ = 2**32 - 1
 MAX_EPOCH = 65535
 MAX_FILE = 32 * 1024 * 1024
 TAG_LEN = 16
-SCRYPT_LOGN = (10, 18)
-SCRYPT_R = (1, 8)
-SCRYPT_P = (1, 4)
+SCRYPT_LOGN = kdf.SCRYPT_LOGN
+SCRYPT_R = kdf.SCRYPT_R
+SCRYPT_P = kdf.SCRYPT_P
 MAX_EMAIL = 80
 
 GAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}"

@@ -149,6 +149,12 @@ def seal_identity(
 
 def open_identity(data: bytes, password: str, name: str = "the key file") -> Identity:
     """Open an identity file with the player's password; check it is self-consistent."""
+    return open_identity_keyed(data, password, name)[0]
+
+
+def open_identity_keyed(data: bytes, password: str, name: str = "the key file") -> tuple[Identity, bytes, Any]:
+    """``open_identity``, with the file key the password unlocked and the scrypt stanza (clear) that wraps it:
+    what seals the folder's status record to the same password (``client/statusfile.py``)."""
     env = envelope.parse(data, name, max_size=MAX_KEY_FILE)
     h = env.header
     if not isinstance(h, IdentityHeader):
@@ -163,7 +169,7 @@ def open_identity(data: bytes, password: str, name: str = "the key file") -> Ide
         raise BadEncoding(f"{name} holds keys in an unknown form") from err
     if not ok or ident.role != h.author:
         raise BadHeader(f"the keys inside {name} do not match its public keys; it was altered")
-    return ident
+    return ident, fk, h.to[0]
 
 
 def public_of(data: bytes, name: str = "the key file") -> RosterEntry:

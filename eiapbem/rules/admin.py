@@ -276,8 +276,8 @@ _LATE_TEXT = {
 # ----------------------------------------------------------------- verify and apply, one unit per act
 
 
-def _log(state: GameState, act: Record, text: str, **params: Any) -> Outcome:
-    return engine.log(state, engine.HOST, act.KIND, f"Host: {text}", **params)
+def _log(state: GameState, act: Record, text: str, *, slot_key: str | None = None, **params: Any) -> Outcome:
+    return engine.log(state, engine.HOST, act.KIND, f"Host: {text}", slot_key=slot_key, **params)
 
 
 #: The power's field, and its name in a sentence, each "add" act changes.
@@ -464,8 +464,9 @@ def _apply_ai_play(state: GameState, host: str, act: AiPlay, ctx: HostContext) -
     setup = ctx.setup_for(act.power) if ctx.setup_for is not None else ()  # the computer's setup as given (ai.setup.choose)
     turn = ctx.computer(lent, act.power, ctx.rules, setup=setup)
     back = turn.state.with_power(act.power, controller=state.powers[act.power].controller)
-    out = _log(back, act, f"the computer ({act.level}) played {act.power}'s turn {slot.key(state.date)} "
-                          f"with {len(turn.actions)} action(s)", power=act.power, level=act.level)
+    played = slot.key(state.date)  # the line belongs to the slot played, not to the one the turn moved on to
+    out = _log(back, act, f"the computer ({act.level}) played {act.power}'s turn {played} "
+                          f"with {len(turn.actions)} action(s)", slot_key=played, power=act.power, level=act.level)
     return Outcome(out.state, turn.events + out.events)
 
 

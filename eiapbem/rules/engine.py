@@ -757,11 +757,13 @@ def _answers(state: GameState, power: str, ctx: RulesContext) -> Iterable[Answer
 # ----------------------------------------------------------------- helpers for rule modules
 
 
-def log(state: GameState, author: str, kind: str, text: str, **params: Any) -> Outcome:
-    """Append one public log line for the current slot; return the outcome."""
+def log(state: GameState, author: str, kind: str, text: str, *, slot_key: str | None = None, **params: Any) -> Outcome:
+    """Append one public log line for the current slot (or the slot ``slot_key``: one already played); return the
+    outcome."""
     assert state.slot is not None
     entry = LogEntry(
-        slot=state.slot.key(state.date), author=author, kind=kind, text=text, params=FrozenMap(sorted(params.items()))
+        slot=slot_key or state.slot.key(state.date), author=author, kind=kind, text=text,
+        params=FrozenMap(sorted(params.items()))
     )
     return Outcome(state.with_log(entry), (entry,))
 

@@ -60,4 +60,20 @@ def withdraw_from_capitals(state: GameState, ctx: RulesContext, a: str, b: str) 
     return state, said
 
 
-__all__ = ["withdraw_from_capitals"]
+def end_sieges(state: GameState, ctx: RulesContext, a: str, b: str) -> tuple[GameState, list[tuple[str, str]]]:
+    """A corps of ``a`` or ``b`` besieging a city that the other (or itself, after a cession) now holds stops: a
+    corps besieges only a city of a power it is at war with (11.4, 000:1948), and the peace ended the war."""
+    m = ctx.map
+    said: list[tuple[str, str]] = []
+    for uid, u in sorted(state.units.items()):
+        if not isinstance(u, Corps) or not u.besieging or u.location.kind is not LocationKind.AREA:
+            continue
+        mine = relations.unit_power(state, u)
+        holder = control.city_power(state, m, u.location.site)
+        if mine in (a, b) and holder in (a, b) and not relations.at_war(state, mine, holder):
+            state = state.with_unit(u.replace(besieging=False))
+            said.append((mine, f"{uid} ends its siege of {u.location.site} at the peace (6.4, 11.4)"))
+    return state, said
+
+
+__all__ = ["end_sieges", "withdraw_from_capitals"]

@@ -188,9 +188,16 @@ def _need(query: dict[str, str], key: str) -> str:
 
 def _orders(view: View, s: Any, query: dict) -> dict:
     """The orders of the phase in play as forms, and the questions' choices explained (``answer --help``)."""
+    from eiapbem.rules.model import Phase
+
     st = s.current()
     phase = st.slot.phase if st.slot else None
+    # Next month's diplomacy orders (the CLI's --next-month): outside the diplomacy phase, sealed in the power's
+    # land file or economic orders; ``Session.order_ahead`` refuses them where they cannot be sealed any more.
+    ahead = phase is not None and phase is not Phase.DIPLOMACY and not st.options.one_round_diplomacy
     return {"phase": str(phase) if phase else None, "orders": actionforms.catalogue(phase) if phase else [],
+            "next_month": actionforms.catalogue(Phase.DIPLOMACY) if ahead else [],
+            "next_month_given": len(s.meta.ahead.get(s.power, ())) if ahead else 0,
             "chits": actionforms.CHITS, "answer_help": actionforms.ANSWER_HELP.replace("\b\n", "")}
 
 
@@ -237,6 +244,14 @@ DOCUMENTS: dict[str, Callable[[View, Any, dict], Any]] = {
 # ---------------------------------------------------------------------- the operations
 
 
+def _flag(body: dict, name: str) -> bool:
+    """A yes/no field of an operation's request (absent: no); anything but true or false is refused."""
+    v = body.get(name, False)
+    if not isinstance(v, bool):
+        raise ViewError(f"{name} is true or false, not {v!r}")
+    return v
+
+
 def _next(s: Any) -> dict:
     """What is still to do after an operation (the status's ``to_do`` and ``next``)."""
     try:
@@ -250,7 +265,16 @@ def _order(view: View, s: Any, body: dict) -> dict:
     from eiapbem.rules import engine
 
     action = actionforms.from_form(str(body.get("kind", "")), body.get("values", {}))
-    actionforms.check_phase(engine.action_kinds()[action.KIND], s.state)
+    spec = engine.action_kinds()[action.KIND]
+    if _flag(body, "next_month"):  # the CLI's --next-month: an order for next month's diplomacy phase, sealed ahead
+        if not actionforms.next_month(spec):
+            raise ViewError(f"{actionforms.command_name(type(action))} is not a diplomacy order: only those are given "
+                            "for next month")
+        n = s.order_ahead(action)
+        return {"events": [f"{s.power}: {actionforms.command_name(type(action))} given for {s.state.date.next().name}'s "
+                           f"diplomacy phase ({n} order{'s' if n != 1 else ''} for it so far); End phase in your land slot "
+                           "(or the economic phase) seals them in that file"], **_next(s)}
+    actionforms.check_phase(spec, s.state)
     out = s.act(action)
     texts = [e.text for e in out.events]
     if not texts:  # orders of a simultaneous phase log nothing until the phase resolves: confirm them
@@ -279,10 +303,19 @@ def _restart(view: View, s: Any, body: dict) -> dict:
 
 
 def _end_phase(view: View, s: Any, body: dict) -> dict:
-    path = s.end_phase()
+    from eiapbem.client.orders import check_seal_slot
+
+    seal = _flag(body, "seal_diplomacy")  # the CLI's end-phase --seal-diplomacy
+    if seal:
+        check_seal_slot(s.state, s.power)
+    ahead = len(s.meta.ahead.get(s.power, ()))
+    path = s.end_phase(seal_diplomacy=seal)
     draft = path.with_name(path.name + ".eml").exists()
-    return {"events": [f"{s.power} ended its slot; turn file commout/{path.name}" + (" (+ .eml draft to send)" if draft else "")],
-            "file": path.name, **_next(s)}
+    events = [f"{s.power} ended its slot; turn file commout/{path.name}" + (" (+ .eml draft to send)" if draft else "")]
+    if seal or ahead:
+        events.append(f"{s.power} sealed its diplomacy orders for next month in this file ({ahead} order(s) given for it, "
+                      "with its diplomatic reactions): it plays no commit round then, only the reveal (6.0)")
+    return {"events": events, "file": path.name, **_next(s)}
 
 
 def _setup(view: View, s: Any, body: dict) -> dict:

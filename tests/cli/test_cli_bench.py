@@ -40,7 +40,7 @@ def test_bench_cli_prints_each_figure_against_the_bare_start(run_cli):
     assert code == 0, err
     for what in ('bare start: python -c "import click, cryptography, msgpack"', "eiapbem --help",
                  "eiapbem X --help, the slowest X (tables)", "eiapbem status without the password's cost",
-                 "status inside a sitting", "the password's cost: one scrypt"):
+                 "the same with no status record", "status inside a sitting", "the password's cost: one scrypt"):
         line = next(ln for ln in out.splitlines() if ln.startswith(what))
         ms = float(re.search(r"([0-9.]+) ms  \(", line).group(1))
         assert ms > 0 and line.endswith("x the bare start)")

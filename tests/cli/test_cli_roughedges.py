@@ -100,6 +100,7 @@ def test_admin_ai_play_prints_its_own_log_line_not_the_next_computer_slots(tmp_p
     assert s.state.slot.power == "AU"  # Turkey, a computer power, played its setup after Russia's
     host = [e for e in s.journal() if e.author == "host"][-1]
     assert f"log: [1805-01/setup/turn/RU] (host) {host.text}" in r.output, r.output
+    assert host.slot == "1805-01/setup/turn/RU"  # the game log tags the line with the slot played, too
     assert "played RU's turn" in host.text and "TU" not in r.output.split("log: ")[1], r.output
 
 
@@ -150,3 +151,77 @@ def test_files_put_in_commin_by_mistake_are_named_with_where_they_belong(tmp_pat
     assert f"left alone: commin/{own.name} is a file of RU, played in this folder: it goes to the other players" \
         in r.output
     assert "no new files in commin/" in r.output
+
+
+def test_a_purchase_that_cannot_be_paid_is_refused_and_nothing_is_taken(tmp_path):
+    # 12.5: an order the treasury could not pay was "taken" (rc 0), and only a restart of the whole phase took it
+    # back. It is refused now, counted after the orders given so far, unless the player expects an ally's loan.
+    from eiapbem.rules.model import POWERS
+    from eiapbem.rules.model.slot import ORDERS
+
+    home = new_game(tmp_path)
+    _set_state(home, lambda s: s.replace(date=Date(1805, 12), slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS)))
+    fr = ("--power", "FR", "--password", "pw-FR")
+    r = cli(home, "economy", "buy-army", "--item", "infantry", "--count", "1", *fr)
+    assert r.exit_code == 0 and "accepted (1 order so far" in r.output, (r.output, r.exception)
+    before = files_in(home)
+    r = cli(home, "economy", "buy-army", "--item", "guard", "--count", "400", *fr)
+    assert r.exit_code == 1 and files_in(home) == before, r.output
+    text = str(r.exception)
+    assert text.startswith("FR cannot pay buy-army --item guard --count 400: it needs $") and "nothing was taken" in text
+    assert "--even-if-short" in r.exception.hint and "12.3" in r.exception.hint
+    assert len(Session.open(home, "Cli", "FR", "pw-FR").taken()) == 1
+    r = cli(home, "economy", "buy-army", "--item", "guard", "--count", "400", "--even-if-short", *fr)
+    assert r.exit_code == 0 and "is taken but will NOT be carried out as things stand" in r.output, r.output
+    assert len(Session.open(home, "Cli", "FR", "pw-FR").taken()) == 2
+
+
+def _at_nancy(state):
+    # France's land slot: corps:FR:V marched strasbourg -> nancy with every point spent, onto an Austrian corps;
+    # France has no depot on the map and two in the pool.
+    from eiapbem.rules.model import POOL, Depot, LandMove
+
+    s = state.replace(date=Date(1805, 9), slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+    s = s.with_war("FR", "AU", Date(1805, 9), ("FR",)).with_power("FR", treasury=10)
+    for u in [u for u in s.units.values() if isinstance(u, Depot) and u.power == "FR"]:
+        s = s.with_unit(u.replace(location=POOL))
+    for cid, area, n in (("corps:FR:V", "nancy", 12), ("corps:AU:I", "nancy", 8)):
+        s = s.with_unit(Corps(id=cid, nation=cid.split(":")[1], corps_type=CorpsType.REGULAR,
+                              location=Location(LocationKind.AREA, area), factors=Factors(infantry=n)))
+    return s.with_scratch(land_moves=s.land_moves.set("corps:FR:V", LandMove(start="strasbourg", passed=("nancy",),
+                                                                                   spent=4)))
+
+
+def test_the_first_attack_says_who_forages_before_any_die_and_offers_a_depot_first(tmp_path):
+    # 10.5, 11.0 (000:1606): the first attack ends movement and supplies every corps. France lost 14 of 25 factors
+    # to foraging before the first die, without a word, where a depot placed first (10.3) would have supplied them.
+    home = new_game(tmp_path)
+    _set_state(home, _at_nancy)
+    fr = ("--power", "FR", "--password", "pw-FR")
+    before = files_in(home)
+    r = cli(home, "land", "attack", "--area", "nancy", *fr, input="n\n")
+    assert r.exit_code == 1 and files_in(home) == before, r.output
+    assert "The first attack ends FR's movement and supplies its corps before any combat (10.5; 11.0, 000:1606):" \
+        in r.output
+    line = next(ln for ln in r.output.splitlines() if ln.startswith("  corps:FR:V forages"))
+    assert "no depot of FR's supply chain within 3 areas (10.5.2, 000:1530)" in line and "a roll of 6 costs it" in line
+    assert "a depot placed first in nancy" in line and "'eiapbem land create-depot --area nancy' (10.3, $1)" in line
+    assert "nothing done" in str(r.exception) and "--yes" in r.exception.hint
+    r = cli(home, "land", "attack", "--area", "nancy", *fr)  # no terminal to answer: refused alike
+    assert r.exit_code == 1 and files_in(home) == before
+    # The depot placed, the corps takes depot supply: nothing to ask, and no forage roll.
+    r = cli(home, "land", "create-depot", "--area", "nancy", *fr)
+    assert r.exit_code == 0, (r.output, r.exception)
+    r = cli(home, "land", "attack", "--area", "nancy", *fr)
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "corps:FR:V takes depot supply for $1 (10.5.2)" in r.output and "forages:" not in r.output, r.output
+    assert r.output.index("takes depot supply") < r.output.index("Field combat in nancy"), r.output
+
+
+def test_the_first_attack_with_yes_forages_as_it_said(tmp_path):
+    home = new_game(tmp_path)
+    _set_state(home, _at_nancy)
+    r = cli(home, "land", "attack", "--area", "nancy", "--yes", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 0, (r.output, r.exception)
+    said = r.output.index("  corps:FR:V forages: no depot")
+    assert said < r.output.index("FR: corps:FR:V forages: random number") < r.output.index("Field combat in nancy")

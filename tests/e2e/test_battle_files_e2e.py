@@ -96,7 +96,7 @@ def test_france_attacks_two_austrian_corps_and_the_battle_files_travel_until_it_
 
     for c in ("corps:FR:I", "corps:FR:II"):
         cli("FR", "land", "move", "--unit", c, "--path", "verona")
-    out = cli("FR", "land", "attack", "--area", "verona")
+    out = cli("FR", "land", "attack", "--area", "verona", "--yes")
     bid = re.search(r"(battle:1805-\d\d:verona:\d)", cli("FR", "battle", "report")).group(1)
     name = f"pbembattle_{GAME}_Verona0-question.battle"  # France's question; Austria's reply has its own name
     reply = f"pbembattle_{GAME}_Verona0-reply.battle"

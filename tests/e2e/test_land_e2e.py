@@ -83,7 +83,12 @@ def test_a_french_corps_marches_attacks_and_the_battle_is_answered(tmp_path, run
 def _fight(run_cli, home, chit):
     """Move, attack and answer every question (France's with ``chit``); True when none is left."""
     _cli(run_cli, home, "FR", "land", "move", "--unit", "corps:FR:V", "--path", "freiburg,swabia,innsbruck")
-    out = _cli(run_cli, home, "FR", "land", "attack", "--area", "innsbruck")
+    # The attack says first what the end of movement does, and asks, since a depot placed first could spare the
+    # foraging (10.3, 10.5); --yes answers it.
+    out = _cli(run_cli, home, "FR", "land", "attack", "--area", "innsbruck", ok=False)
+    assert "  corps:FR:V forages: " in out and "a depot placed first in" in out and "nothing done" in out, out
+    out = _cli(run_cli, home, "FR", "land", "attack", "--area", "innsbruck", "--yes")
+    assert out.index("  corps:FR:V forages: ") < out.index("FR: corps:FR:V forages: random number")
     # France forages first (10.5.1; supply comes before combat, 11.0): Innsbruck's forage value is 1 in January.
     assert re.search(r"FR: corps:FR:V forages: random number \d .*against forage value 1 \(innsbruck\)", out)
     assert re.search(r"Field combat in innsbruck \(mountain\): \d+ attacking factors against 15", out)

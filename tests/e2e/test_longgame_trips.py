@@ -67,6 +67,8 @@ def test_status_next_follows_the_battle_files(tmp_path, monkeypatch):
     # The attacker waits for the defender's reply: 'Next' said "then 'eiapbem end-phase'", which is refused.
     nxt = status_record(t.open("FR"))["next"]
     assert nxt.startswith(f"send battles/{NAME} to Austria and wait for the reply"), nxt
+    # It named the question to load where the reply is meant: the reply has its own name.
+    assert f"'eiapbem load battles/{REPLY}'" in nxt and f"load battles/{NAME}" not in nxt, nxt
     assert "end-phase" not in nxt
     # The defender has a question: 'Next' said "when their files arrive, put them in commin/ and run 'eiapbem load'".
     t.open("AU").load_path(t.send("FR", "AU"))

@@ -43,7 +43,7 @@ def test_battle_files_go_back_and_forth_by_mail(game, tmp_path):  # noqa: F811
             assert "marked" in cli(p, "mail", "send", "--mark-sent")  # the drafts so far went by hand
         for c in ("corps:FR:I", "corps:FR:II"):
             cli("FR", "land", "move", "--unit", c, "--path", "verona")
-        cli("FR", "land", "attack", "--area", "verona")
+        cli("FR", "land", "attack", "--area", "verona", "--yes")
         name = f"pbembattle_{GAME}_Verona0-question.battle"  # France's question; Austria's reply has its own name
         reply = f"pbembattle_{GAME}_Verona0-reply.battle"
         exchanges = 0

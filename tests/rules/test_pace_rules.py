@@ -33,6 +33,7 @@ from eiapbem.rules.engine import AnswerDecision
 from eiapbem.rules.model import POWERS, Phase
 from eiapbem.rules.model.slot import COMMIT, ORDERS
 from eiapbem.rules.scenario import initial_state
+from eiapbem.rules.skips import SetSkip
 
 NONCE = bytes(range(32))
 #: Each power's diplomacy orders for February 1805.
@@ -71,11 +72,12 @@ def _diplomacy(st, orders_of):
     return engine.resolve_slot(st, reveals, _ctx(st)).state
 
 
-def _month(st, *, ahead: dict | None):
-    """Every sequential slot of the month: a slot with nothing to decide passes by itself (``pass_slot``) or is
-    ended empty; ``ahead``: each power's orders for next month, sealed in its land file."""
+def _month(st, *, ahead: dict | None, land: dict | None = None, stop=None):
+    """Every sequential slot of the month (up to ``stop(state)``): a slot with nothing to decide passes by itself
+    (``pass_slot``) or is ended empty; ``ahead``: each power's orders for next month, sealed in its land file;
+    ``land``: each power's actions in its land slot."""
     month = st.date
-    while st.slot is not None and st.date == month:
+    while st.slot is not None and st.date == month and not (stop is not None and stop(st)):
         if st.slot.simultaneous:
             if st.slot.phase is Phase.DIPLOMACY:
                 st = _diplomacy(st, lambda p: [])
@@ -87,7 +89,7 @@ def _month(st, *, ahead: dict | None):
         if passed is not None:
             st = passed.state
             continue
-        acts = []
+        acts = list((land or {}).get(p, [])) if st.slot.phase is Phase.LAND else []
         if ahead is not None and st.slot.phase is Phase.LAND:
             key = sealing.ahead_key(st)
             acts = [sealing.SealAhead(sealing.digest(p, key, NONCE, ahead.get(p, [])))]
@@ -124,6 +126,33 @@ def test_orders_sealed_ahead_resolve_as_the_two_rounds_do():
     a = _diplomacy(a, lambda p: FEBRUARY.get(p, []))
     b = _diplomacy(b, lambda p: FEBRUARY.get(p, []))
     assert a.slot.phase is Phase.REINFORCEMENT and "AU" in a.powers["FR"].wars
+    assert a.state_hash() == b.state_hash(), a.first_difference(b)
+
+
+def test_fleets_kept_in_port_by_a_skip_end_the_naval_phase_as_the_empty_naval_turns_would():
+    """Russia, Turkey and Spain keep their fleets in port in February: by 13.9's skip set once in their January land
+    files (their naval slots are left out, so France's naval and land files travel together), or round by round,
+    ending their naval slots without a move.  The state at France's land slot is the same."""
+    start = _after_setup()
+    skip = {p: [SetSkip("naval", "once")] for p in ("RU", "TU", "SP")}
+    at_france = lambda st: st.slot.phase is Phase.LAND and st.slot.power == "FR"  # noqa: E731
+    played: dict[str, list] = {"skip": [], "rounds": []}
+
+    def february(st, name):
+        st = _diplomacy(st, lambda p: [])
+        while not at_france(st):
+            if st.slot.phase is Phase.NAVAL:
+                played[name].append(st.slot.power)
+            st = _month(st, ahead=None, stop=lambda s: at_france(s) or s.slot.phase is Phase.NAVAL
+                        and s.slot.power not in played[name])
+        return st
+
+    a = february(_month(start, ahead=None, land=skip), "skip")
+    b = february(_month(start, ahead=None), "rounds")
+    # (Austria's and Prussia's naval slots, without a fleet, pass by themselves in both.)
+    assert played["skip"] == ["GB", "AU", "PR", "FR"], played
+    assert played["rounds"] == ["GB", "RU", "TU", "AU", "PR", "FR", "SP"], played
+    assert not a.powers["RU"].skips  # the setting was used up
     assert a.state_hash() == b.state_hash(), a.first_difference(b)
 
 

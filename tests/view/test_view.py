@@ -55,6 +55,11 @@ def _cli_json(home, *args):
     return json.loads(r.output)
 
 
+def _get_json(srv, name):
+    code, _, body = _get(srv.url + "api/" + name)
+    return code, json.loads(body)
+
+
 def _error(r) -> str:
     """What a refused in-process command says (its exception's sentence, or what it printed)."""
     return (r.stderr or "") + (str(r.exception) if r.exception is not None else "")
@@ -263,16 +268,21 @@ def test_every_form_of_the_page_is_a_cli_command_with_the_same_fields():
     from eiapbem.rules.model import Phase
 
     ctx = click.Context(main.cli)
-    seen = 0
+    seen = ahead = 0
     for phase in Phase:
         group = main.cli.get_command(ctx, GROUPS[phase])
         for o in actionforms.catalogue(phase):
             where = main.cli if o["any_phase"] else group
             cmd = where.get_command(ctx, o["command"])
             assert cmd is not None, (phase, o["command"])
-            # --next-month (a diplomacy order given for next month, sealed in the land file) is the CLI's alone so far
+            # --next-month (a diplomacy order given for next month, sealed in the land file): the page's forms for next
+            # month are the orders whose command takes it (``_orders``'s "next_month"), sent with ``next_month``
+            assert o["next_month"] == any(p.name == "next_month" for p in cmd.params), (phase, o["command"])
+            ahead += o["next_month"]
+            # --even-if-short (a purchase the projection cannot pay) and --yes (a land attack's supply, said before)
+            # answer the command's own question: the page gives the order and shows what the command would say
             opts = {p.name.removeprefix("f_"): p for p in cmd.params
-                    if p.name not in ("game", "power", "password", "next_month")}
+                    if p.name not in ("game", "power", "password", "next_month", "even_if_short", "yes")}
             fields: dict[str, bool] = {}
             for f in o["fields"]:
                 if f["kind"] in ("factors", "ships"):
@@ -283,3 +293,53 @@ def test_every_form_of_the_page_is_a_cli_command_with_the_same_fields():
             assert {n for n, r in fields.items() if r} == {n for n, p in opts.items() if p.required}, (phase, o["command"])
             seen += 1
     assert seen > 100
+    assert ahead == len(actionforms.catalogue(Phase.DIPLOMACY)) > 15  # every diplomacy order, none of another phase
+
+
+def test_next_months_diplomacy_orders_are_given_and_sealed_as_by_the_cli(made, tmp_path, monkeypatch):
+    """The CLI's ``diplomacy ... --next-month`` and ``end-phase --seal-diplomacy`` in the page: refused alike where
+    they do not belong; in France's land slot the order waits in the save as the CLI's does, and End phase with the
+    seal commits France to it (next month's diplomacy phase is then one round for France, 6.0)."""
+    from eiapbem.client.session import Session
+    from eiapbem.rules.model import Phase
+
+    monkeypatch.setenv("EIAPBEM_TEST_SCRYPT", viewkit.WEAK)
+    page, cli = tmp_path / "page", tmp_path / "cli"
+    shutil.copytree(made, page)
+    with viewkit.running(page, "FR") as srv:  # January's diplomacy phase: there is no "next month" yet to seal for
+        code, out = _post(srv.url + "api/do/order", {"kind": "diplomacy.declare-war", "values": {"target": "PR"},
+                                                      "next_month": True})
+        r = run_cli(page, "diplomacy", "declare-war", "--target", "PR", "--next-month", "--power", "FR",
+                    "--password", viewkit.pw("FR"))
+        assert code == 400 and r.exit_code != 0 and out["error"] == str(r.exception), (out, r.output)
+        code, out = _post(srv.url + "api/do/end-phase", {"seal_diplomacy": True})
+        r = run_cli(page, "end-phase", "--seal-diplomacy", "--power", "FR", "--password", viewkit.pw("FR"))
+        assert code == 400 and r.exit_code != 0 and out["error"] == str(r.exception), (out, r.output)
+    viewkit.play_until(page, lambda st: st.slot.phase is Phase.LAND and st.slot.power == "FR")
+    shutil.copytree(page, cli)
+    with viewkit.running(page, "FR") as srv:
+        code, doc = _get_json(srv, "orders")
+        assert [o["kind"] for o in doc["next_month"]] == [o["kind"] for o in doc["next_month"] if o["next_month"]]
+        assert "diplomacy.declare-war" in [o["kind"] for o in doc["next_month"]] and doc["next_month_given"] == 0
+        code, out = _post(srv.url + "api/do/order", {"kind": "land.move", "values": {"unit": "corps:FR:V", "path": "x"},
+                                                      "next_month": True})
+        assert code == 400 and "not a diplomacy order" in out["error"]
+        code, out = _post(srv.url + "api/do/order", {"kind": "diplomacy.declare-war", "values": {"target": "PR"},
+                                                      "next_month": "yes"})
+        assert code == 400 and "next_month is true or false" in out["error"]
+        code, out = _post(srv.url + "api/do/order", {"kind": "diplomacy.declare-war", "values": {"target": "PR"},
+                                                      "next_month": True})
+        assert code == 200 and "given for February 1805's diplomacy phase (1 order for it so far)" in out["events"][0], out
+        assert _get_json(srv, "orders")[1]["next_month_given"] == 1
+        code, out = _post(srv.url + "api/do/end-phase", {"seal_diplomacy": True})
+        assert code == 200 and "sealed its diplomacy orders for next month" in out["events"][1], out
+    r = run_cli(cli, "diplomacy", "declare-war", "--target", "PR", "--next-month", "--power", "FR",
+                "--password", viewkit.pw("FR"))
+    assert r.exit_code == 0, r.output
+    r = run_cli(cli, "end-phase", "--seal-diplomacy", "--power", "FR", "--password", viewkit.pw("FR"))
+    assert r.exit_code == 0, r.output
+    a, b = (Session.open(h, viewkit.GAME, "FR", viewkit.pw("FR")) for h in (page, cli))
+    assert "FR" in a.state.order_sheet.commitments and "FR" in b.state.order_sheet.commitments
+    # The same orders sealed (each with its own secret nonce, so the digests differ), the same slot in play next.
+    assert a.meta.sealed["FR"].actions == b.meta.sealed["FR"].actions and a.meta.sealed["FR"].ahead
+    assert a.state.slot == b.state.slot and not a.meta.ahead.get("FR")

@@ -280,7 +280,7 @@ def test_a_month_played_through_the_page_is_the_month_the_cli_plays(browser, hom
         _clear(page)
         form.locator("button[data-submit='land.attack']").dispatch_event("click")
         _wait_message(page, "Field combat in freiburg")
-        _cli(b, "land", "attack", "--area", "freiburg")
+        _cli(b, "land", "attack", "--area", "freiburg", "--yes")
 
         # The battle's questions: answered with their buttons, the chits explained as 'answer --help' does.
         answers = []
@@ -331,6 +331,37 @@ def test_a_month_played_through_the_page_is_the_month_the_cli_plays(browser, hom
     assert fa["after"] == fb["after"] and fa["actions"] == fb["actions"] and fa["dice"] == fb["dice"]
     sa = json.loads(_cli(a, "status", "--json"))["state_hash"]
     assert sa == json.loads(_cli(b, "status", "--json"))["state_hash"]
+
+
+def test_next_months_diplomacy_is_given_and_sealed_through_the_page(browser, homes):
+    """The CLI's ``diplomacy declare-war --next-month`` and ``end-phase --seal-diplomacy`` by clicks: in France's land
+    slot the Orders panel offers next month's diplomacy orders, and End phase with the seal box commits France."""
+    from eiapbem.client.session import Session
+    from eiapbem.rules.model import Phase
+
+    a = homes["A"]
+    viewkit.play_until(a, lambda st: st.slot.phase is Phase.LAND and st.slot.power == "FR")
+    with viewkit.running(a, "FR") as srv:
+        page, errors = _open(browser, srv.url)
+        page.click("#tabs button[data-tab='orders']")
+        page.wait_for_selector("#next-month")
+        page.click("details[data-next-month='1'][data-order='diplomacy.declare-war'] summary")
+        page.fill("#f-next-diplomacy\\.declare-war-target", "PR")
+        _clear(page)
+        page.click("button[data-submit='next-month:diplomacy.declare-war']")
+        _wait_message(page, "given for March 1805's diplomacy phase (1 order for it so far)")
+        page.click("#tabs button[data-tab='status']")
+        page.check("#seal-diplomacy")
+        _clear(page)
+        page.click("#end-phase-btn")
+        page.wait_for_selector("#dialog:not([hidden])")
+        page.click("#dialog-ok")
+        _wait_message(page, "sealed its diplomacy orders for next month")
+        assert errors == []
+        page.close()
+    s = Session.open(a, viewkit.GAME, "FR", viewkit.pw("FR"))
+    assert "FR" in s.state.order_sheet.commitments and s.meta.sealed["FR"].ahead
+    assert "diplomacy.declare-war" in repr(s.meta.sealed["FR"].actions)
 
 
 #: The busy month: corps from the counter pools placed in the Low Countries and the Rhineland by the host.

@@ -105,6 +105,9 @@ def _end_war(r: Result, a: str, b: str, *, formal: bool) -> None:
     r.state, lines = peace_capitals.withdraw_from_capitals(r.state, r.ctx, a, b)
     for who, text in lines:
         r.say(who, "diplomacy.capital-withdrawal", text)
+    r.state, lines = peace_capitals.end_sieges(r.state, r.ctx, a, b)
+    for who, text in lines:
+        r.say(who, "diplomacy.siege-ends", text)
     # 13.8.2: captured leaders go home at peace, ready the month after.
     r.state, freed = captured.return_at_peace(r.state, a, b)
     for lid in freed:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from eiapbem.rules import cession, peace_capitals
 from eiapbem.rules.diplomacy.common import Result, territory
 from eiapbem.rules.forces import remove_minor_forces
 from eiapbem.rules.diplomacy.common import name
@@ -129,7 +130,15 @@ def _cede(r: Result, victor: str, loser: str, count: int, prefs: tuple[str, ...]
             mn = st.minors[slug]
             st = st.with_minor(slug, mn.replace(status=MinorStatus.CONQUERED, controller=victor, setup_due=False))
         else:
-            st = st.replace(ceded_provinces=st.ceded_provinces.set(slug, victor))
+            # 12.7 (000:2258): ceded at the moment peace is made: its areas are the victor's (``cession.transfer``);
+            # the loser's forces leave its capital city and sieges of its cities end, as at the peace (6.4).
+            st = cession.transfer(st, r.ctx, slug, loser, victor)
+            st, lines = peace_capitals.withdraw_from_capitals(st, r.ctx, victor, loser)
+            st, ended = peace_capitals.end_sieges(st, r.ctx, victor, loser)
+            for who, text in lines + ended:
+                r.state = st
+                r.say(who, "diplomacy.cession", f"{text}: {name(slug)} is ceded to {name(victor)} (12.7)")
+                st = r.state
         r.state = st
         done.append(slug)
     return done

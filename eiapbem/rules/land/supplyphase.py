@@ -330,6 +330,80 @@ def _fall(state: GameState, ctx: RulesContext, power: str, area: str, leaders: l
 # ----------------------------------------------------------------- the end of movement
 
 
+@dataclass(frozen=True)
+class Supplied:
+    """How the end of movement supplies one corps: depot supply paid, or foraging and why (000:1488, 000:1528)."""
+
+    corps: str
+    depot: bool
+    #: Why it forages ("" for depot supply).
+    why: str = ""
+    #: The factors a 6 would cost it when it forages (0: no roll can cost it a factor).
+    worst: int = 0
+
+
+def supply_plan(state: GameState, power: str, ctx: RulesContext) -> tuple[list[Supplied], int]:
+    """What the end of movement does for each corps of ``power`` still to be supplied (not besieged, not foraged
+    yet), and the half-dollars its depot supply costs: the choices ``end_movement`` makes, made here so that a
+    command can say them before the movement ends (no die is drawn)."""
+    m = ctx.map
+    todo = sorted(u.id for u in state.units.values() if needs_supply(state, power, u) and not besieged(state, m, u)
+                  and not (state.land_moves.get(u.id) and (state.land_moves[u.id].foraged
+                                                           or state.land_moves[u.id].placed_back)))
+    treasury = state.powers[power].treasury
+    paid_halves = 0
+    plan = []
+    for cid in todo:
+        c = the_corps(state, cid)
+        rec = state.land_moves.get(cid)
+        cost = depot_cost_halves(state, ctx, power, c)
+        worst = worst_case_loss(state, ctx, power, c)
+        if cost is None:
+            plan.append(Supplied(cid, False, f"no depot of {power}'s supply chain within {MAX_SUPPLY_DISTANCE} areas "
+                                             "(10.5.2, 000:1530)", worst))
+        elif rec is not None and rec.forced_march:
+            plan.append(Supplied(cid, False, "it forced marched (000:1488)", worst))
+        elif worst == 0 and not (rec is not None and rec.depot_supply):
+            plan.append(Supplied(cid, False, "no roll can cost it a factor (Auto Forage, 000:1488)", 0))
+        elif (paid_halves + cost + 1) // 2 <= treasury:
+            paid_halves += cost
+            plan.append(Supplied(cid, True))
+        else:
+            plan.append(Supplied(cid, False, f"the treasury (${treasury}) cannot pay its depot supply too (000:1528)",
+                                 worst))
+    return plan, paid_halves
+
+
+def supply_preview(state: GameState, power: str, ctx: RulesContext) -> tuple[list[Supplied], int]:
+    """``supply_plan`` as ``end_movement`` would make it now (its city depots tidied first; the besieged, who roll,
+    are not in it)."""
+    tidied = seasupply.tidy_city_depots(state.with_scratch(movement_over=True), ctx, power).state
+    return supply_plan(tidied, power, ctx)
+
+
+def depot_areas_for(state: GameState, power: str, ctx: RulesContext, corps_id: str) -> list[str]:
+    """Areas where a depot placed now (10.3) would bring ``corps_id`` within depot supply (10.5.2), nearest
+    first: what a power may do before its movement ends instead of foraging (000:1488)."""
+    from eiapbem.rules.land.depots import CreateDepot, apply_create, verify_create
+
+    m = ctx.map
+    c = the_corps(state, corps_id)
+    near, frontier = [c.location.site], [c.location.site]
+    for _ in range(MAX_SUPPLY_DISTANCE):  # nearest first, each ring by id
+        frontier = sorted({b for a in frontier for b in m.land_neighbours(a)} - set(near))
+        near += frontier
+    out = []
+    for area in near:
+        try:
+            verify_create(state, power, CreateDepot(area), ctx)
+        except IllegalAction:
+            continue
+        after = apply_create(state, power, CreateDepot(area), ctx).state
+        if depot_cost_halves(after, ctx, power, the_corps(after, corps_id)) is not None:
+            out.append(area)
+    return out
+
+
 def end_movement(state: GameState, power: str, ctx: RulesContext) -> engine.Outcome:
     """Close ``power``'s movement for the slot and supply its forces (10.5; 11.0, 000:1606)."""
     m = ctx.map
@@ -340,28 +414,11 @@ def end_movement(state: GameState, power: str, ctx: RulesContext) -> engine.Outc
                      and relations.unit_power(state, u) == power})
     for area in cities:
         out = out.then(besieged_supply(out.state, ctx, power, area))
-    todo = sorted(u.id for u in out.state.units.values() if needs_supply(out.state, power, u) and not besieged(out.state, m, u)
-                  and not (out.state.land_moves.get(u.id) and (out.state.land_moves[u.id].foraged
-                                                                 or out.state.land_moves[u.id].placed_back)))
-    treasury = out.state.powers[power].treasury
-    paid_halves = 0
-    paid: list[str] = []
-    foragers: list[str] = []
-    for cid in todo:
-        c = the_corps(out.state, cid)
-        rec = out.state.land_moves.get(cid)
-        cost = depot_cost_halves(out.state, ctx, power, c)
-        if cost is None or (rec is not None and rec.forced_march):
-            foragers.append(cid)  # 000:1488: must forage
-        elif worst_case_loss(out.state, ctx, power, c) == 0 and not (rec is not None and rec.depot_supply):
-            foragers.append(cid)  # "Auto Forage": it cannot lose a factor
-        elif (paid_halves + cost + 1) // 2 <= treasury:
-            paid_halves += cost
-            paid.append(cid)
-        else:
-            foragers.append(cid)  # 000:1528: no money for depot supply
-    for cid in foragers:
-        out = out.then(forage(out.state, ctx, power, cid))
+    plan, paid_halves = supply_plan(out.state, power, ctx)
+    paid = [x.corps for x in plan if x.depot]
+    for x in plan:
+        if not x.depot:
+            out = out.then(forage(out.state, ctx, power, x.corps))
     if paid:
         dollars = (paid_halves + 1) // 2  # 000:1528: any fraction rounded up
         st = out.state.with_power(power, treasury=out.state.powers[power].treasury - dollars)

@@ -39,6 +39,12 @@ EV.panels = (function () {
         title: "take back every action of your slot (counted and shown to all, 4.2.7)", on: { click: confirmRestart } }));
       box.appendChild(el("button", { class: "act danger", type: "button", id: "end-phase-btn", text: "End phase",
         title: "end your slot and write the turn file (End Current Phase)", on: { click: confirmEnd } }));
+      if (st.phase === "land" || st.phase === "economic") {
+        // end-phase --seal-diplomacy: next month's diplomacy orders sealed in this file (6.0, one round next month)
+        box.appendChild(el("label", { class: "choice-help", title: "orders given for next month are sealed without it" },
+          el("input", { type: "checkbox", id: "seal-diplomacy" }),
+          " seal next month's diplomacy orders in this file (those given for next month, or none): next month's diplomacy phase is one round for you"));
+      }
     }
     if (st.standing_orders) box.appendChild(el("div", { class: "choice-help", text: "battle standing orders: " + st.standing_orders }));
     box.appendChild(el("h3", { text: "Last log lines" }));
@@ -94,7 +100,7 @@ EV.panels = (function () {
 
   function confirmEnd() {
     confirmDialog("End your phase?", [...stillToDo(), "The turn file is written to commout/ to be sent to the others."], "End phase",
-      () => EV.run("end-phase", {}));
+      () => EV.run("end-phase", { seal_diplomacy: Boolean((document.getElementById("seal-diplomacy") || {}).checked) }));
   }
 
   function confirmRestart() {
@@ -126,16 +132,23 @@ EV.panels = (function () {
     box.appendChild(el("p", { class: "choice-help", text: `The orders of the ${doc.phase} phase, as 'eiapbem --help' lists them; `
       + "a field naming a place or a unit can be filled by clicking the map." }));
     for (const o of doc.orders) box.appendChild(orderForm(o, {}));
+    if (doc.next_month && doc.next_month.length) {
+      // The CLI's --next-month: next month's diplomacy orders, sealed in your land file or economic orders (6.0).
+      box.appendChild(el("h3", { id: "next-month", text: "Next month's diplomacy orders" }));
+      box.appendChild(el("p", { class: "choice-help", text: `Given now, sealed in your land file (or your economic orders) `
+        + `when you end that slot: next month's diplomacy phase is then one round for you (6.0). Orders given so far: ${doc.next_month_given}.` }));
+      for (const o of doc.next_month) box.appendChild(orderForm(o, {}, false, true));
+    }
   }
 
-  function orderForm(o, preset, open) {
-    const d = el("details", { class: "order", "data-order": o.kind, open: open || null });
+  function orderForm(o, preset, open, ahead) {
+    const d = el("details", { class: "order", "data-order": o.kind, "data-next-month": ahead ? "1" : null, open: open || null });
     d.appendChild(el("summary", {}, o.command, " ", el("span", { class: "summary", text: o.summary })));
     if (o.button) d.appendChild(el("div", { class: "choice-help", text: "manual: " + o.button }));
     const inputs = {};
     for (const f of o.fields) {
       const wrap = el("div", { class: "field" });
-      const id = `f-${o.kind}-${f.name}`;
+      const id = `f-${ahead ? "next-" : ""}${o.kind}-${f.name}`;
       wrap.appendChild(el("label", { for: id, text: "--" + f.name.replace(/_/g, "-") + (f.required ? " (required)" : "") }));
       let input;
       if (f.kind === "flag") {
@@ -164,8 +177,10 @@ EV.panels = (function () {
       wrap.appendChild(el("div", { class: "help", text: f.help || "" }));
       d.appendChild(wrap);
     }
-    d.appendChild(el("button", { class: "act", type: "button", "data-submit": o.kind, text: o.command,
-      on: { click: () => EV.run("order", { kind: o.kind, values: formValues(inputs) }) } }));
+    d.appendChild(el("button", { class: "act", type: "button", "data-submit": (ahead ? "next-month:" : "") + o.kind,
+      text: o.command + (ahead ? " --next-month" : ""),
+      on: { click: () => EV.run("order", ahead ? { kind: o.kind, values: formValues(inputs), next_month: true }
+                                                : { kind: o.kind, values: formValues(inputs) }) } }));
     return d;
   }
 

@@ -11,7 +11,7 @@ from eiapbem.data.context import rules_context
 from eiapbem.rules import control, engine, peace_capitals
 from eiapbem.rules.diplomacy.orders import AttemptInformalPeace
 from eiapbem.rules.economy.common import national_capitals_occupied
-from eiapbem.rules.model import (POWERS, CityControl, Corps, Factors, Garrison, Location, LocationKind, Phase,
+from eiapbem.rules.model import (POWERS, CityControl, Corps, CorpsType, Factors, Garrison, Location, LocationKind, Phase,
                                  PlayerKind, Slot)
 from eiapbem.rules.model.slot import ORDERS
 
@@ -72,3 +72,33 @@ def test_an_informal_peace_in_the_diplomacy_phase_gives_vienna_back(vienna_taken
     assert out.state.units[corps].location.kind is LocationKind.AREA
     assert national_capitals_occupied(out.state, ctx(), "AU") == ()
     assert any(e.kind == "diplomacy.capital-withdrawal" for e in out.events)
+
+
+def test_a_ceded_province_is_the_victors_at_once_its_garrison_leaves_and_the_siege_ends():
+    # 12.7 (000:2258): land ceded at a peace is ceded at the moment peace is declared. A peace that ceded Tyrol left
+    # Austria's garrison in Innsbruck, France's corps besieging it for months, and the map drawing Tyrol as Austrian.
+    from eiapbem.rulecases.procedures.diplomacy import _orders, diplomacy_state
+
+    c = ctx()
+    assert c.map.province("tyrol").capital == "innsbruck"
+    inp = {"wars": [["FR", "AU"]], "orders": [
+        {"power": "AU", "kind": "diplomacy.sue-for-peace", "to": "FR", "accept_unconditional": True},
+        {"power": "FR", "kind": "diplomacy.surrender-terms", "enemy": "AU", "term": ["B.6"], "cede": ["tyrol"]}]}
+    st = diplomacy_state(inp, c)
+    inside = Location(LocationKind.CITY, "innsbruck")
+    st = st.with_unit(Garrison(id="garrison:AU:city:innsbruck", nation="AU", location=inside, factors=Factors(infantry=4)))
+    st = st.with_unit(Corps(id="corps:FR:V", nation="FR", corps_type=CorpsType.REGULAR,
+                            location=Location(LocationKind.AREA, "innsbruck"),
+                            factors=Factors(infantry=10), besieging=True))
+    st = st.replace(area_control=st.area_control.set("innsbruck", "AU"))  # an area Austria took back in the war
+    assert control.is_besieged(st, c, "innsbruck") and control.area_holder(st, c, "innsbruck") == "AU"
+    orders = _orders(inp)
+    out = engine.resolve_slot(st, orders, c)
+    after = out.state
+    assert after.ceded_provinces.get("tyrol") == "FR"
+    assert all(control.area_holder(after, c, a) == "FR" for a in c.map.areas_of_province("tyrol"))
+    assert "garrison:AU:city:innsbruck" not in after.units and control.city_power(after, c, "innsbruck") == "FR"
+    assert not after.units["corps:FR:V"].besieging and not control.is_besieged(after, c, "innsbruck")
+    texts = [e.text for e in out.events]
+    assert any("garrison factors of AU leave innsbruck" in t and "tyrol is ceded to France (12.7)" in t for t in texts), texts
+    assert any("corps:FR:V ends its siege of innsbruck" in t for t in texts), texts

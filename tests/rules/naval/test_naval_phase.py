@@ -233,6 +233,22 @@ def test_show_and_svg_map_show_fleets_blockades_and_transported_corps():
     assert "FR:III 6 aboard FR:1" in svg and "GB:1 12s blockading" in svg
 
 
+def test_the_map_tells_a_depot_from_a_fleet_and_shows_a_siege():
+    # "GB:1" was both Britain's first depot and its first fleet on the map, and a siege did not show.
+    from eiapbem.cli.data_cmd import unit_labels
+    from eiapbem.rules.model import Corps, CorpsType, Depot, Factors, Garrison, Location, LocationKind
+
+    s = scene([{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 5}])
+    s = s.with_unit(Depot(id="depot:GB:1", power="GB", location=Location(LocationKind.AREA, "portsmouth")))
+    s = s.with_unit(Garrison(id="garrison:AU:city:innsbruck", nation="AU",
+                             location=Location(LocationKind.CITY, "innsbruck"), factors=Factors(infantry=4)))
+    s = s.with_unit(Corps(id="corps:FR:V", nation="FR", corps_type=CorpsType.REGULAR, besieging=True,
+                          location=Location(LocationKind.AREA, "innsbruck"), factors=Factors(infantry=10)))
+    labels = unit_labels(s)
+    assert ("portsmouth", "depot GB:1") in labels and ("portsmouth", "GB:1 5s") in labels, labels
+    assert ("innsbruck", "AU garrison 4") in labels and ("innsbruck", "FR:V 10 besieging") in labels, labels
+
+
 def test_ships_building_in_a_port_the_enemy_holds_are_lost_at_the_end_of_a_land_slot():
     from eiapbem.rules.model import BuildOrder, CityControl, Date, Factors, Garrison, Location, LocationKind, garrison_id
 

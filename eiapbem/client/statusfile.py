@@ -1,0 +1,238 @@
+"""The status record beside the save: what ``eiapbem status`` shows, kept so a fresh ``status`` need not open the game.
+
+``status`` in a fresh process would open the save, decode the state and load the rules to say what is to do;
+that is most of its time.  So the client keeps, for each role played from the folder, the status it showed or
+would show, in ``save/GameName_ROLE.status``:
+
+- **sealed under the role's password**: ChaCha20-Poly1305 under a key derived from the file key of the
+  role's key file (``GameName_ROLE.key``), which only the password unwraps.  The record's clear part repeats
+  the key file's clear scrypt stanza (salt, cost, wrapped file key), so opening it costs one scrypt, as the
+  key file does, and imports none of the file layer.  Without the password it says nothing the save hides:
+  its size, its time and the fingerprint below (of file names, sizes and times anyone can list);
+- **tied to the folder**: the fingerprint covers everything the status is made from (the save and its
+  segment files, the key files, ``commin/``, ``commout/``, ``battles/``, ``mail/``, ``rewind/``, by name,
+  size, time and inode, and this eiapbem's version); a record whose fingerprint is not the folder's now is not used, and
+  that is checked before the password is asked;
+- **written only when it is what a fresh status shows**: by ``make``, which opens the game as a fresh
+  ``status`` does and writes the record only when the opening changed nothing in the folder; the CLI calls it
+  from ``status`` and, at the end of a command that opened a game, when the record is not current
+  (``cli/main.py``).
+
+A record that is missing, damaged, stale or not this password's is simply not used: ``status`` opens the game
+(a wrong password is then named by the key file).  docs/decisions.md ("A fresh status answers from a sealed
+status record") gives the reasons.
+
+``locate``, ``current`` and ``read`` must stay light (no ``eiapbem.pbem`` beyond ``kdf``, no rules);
+``make`` loads the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from eiapbem import __version__
+from eiapbem.core.powers import POWERS
+
+MAGIC = b"eiapbem-status-1\n"
+SUFFIX = ".status"
+NONCE = 12
+MAX_RECORD = 4 * 1024 * 1024
+#: The folders (under the game folder) whose files the status is made from.
+WATCHED = ("save", "commin", "commout", "battles", "mail", "rewind")
+
+
+class RecordKey(NamedTuple):
+    """What seals a role's record: its key file's clear scrypt stanza and the file key the password unwraps."""
+
+    salt: bytes
+    logn: int
+    r: int
+    p: int
+    wrapped: bytes
+    file_key: bytes
+
+
+def record_key(stanza: Any, file_key: bytes) -> RecordKey:
+    """The record key of a key file opened with ``pbem.keys.open_identity_keyed``."""
+    return RecordKey(bytes(stanza.salt), int(stanza.logn), int(stanza.r), int(stanza.p), bytes(stanza.key), file_key)
+
+
+def record_path(home: Path, game: str, role: str) -> Path:
+    return Path(home) / "save" / f"{game}_{role}{SUFFIX}"
+
+
+def locate(home: Path, game: str | None, power: str | None) -> tuple[str, str] | None:
+    """The game and the role a plain ``status`` would open, found from file names alone; None when in any doubt
+    (then the CLI finds them the usual way and says what is wrong)."""
+    save = Path(home) / "save"
+    try:
+        names = sorted(n[:-4] for n in os.listdir(save)
+                       if n.endswith(".sav") and "_backup_" not in n and "_monthly_" not in n)
+    except OSError:
+        return None
+    name = game if game in names else names[0] if game is None and len(names) == 1 else None
+    if name is None:
+        return None
+    if power is None:
+        plays = [r for r in POWERS if (Path(home) / f"{name}_{r}.key").is_file()]
+        power = plays[0] if len(plays) == 1 else None
+    if power is None or not (Path(home) / f"{name}_{power}.key").is_file():
+        return None
+    return name, power
+
+
+def _entries(folder: Path, rel: str, out: list, depth: int) -> None:
+    try:
+        it = list(os.scandir(folder))
+    except OSError:
+        return
+    for e in it:
+        name = f"{rel}/{e.name}"
+        if rel == "save" and SUFFIX in e.name:
+            continue  # the records themselves (and their temporary files)
+        try:
+            if e.is_dir(follow_symlinks=False):
+                if depth > 0:
+                    _entries(Path(e.path), name, out, depth - 1)
+                continue
+            st = e.stat()
+        except OSError:
+            continue
+        out.append((name, st.st_size, st.st_mtime_ns, st.st_ino))
+
+
+def fingerprint(home: Path, game: str, role: str) -> bytes:
+    """A digest of every file ``status`` is made from (by name, size, time and inode: a file replaced is another
+    file) and of this eiapbem's version."""
+    home = Path(home)
+    rows: list = []
+    for top in WATCHED:
+        _entries(home / top, top, rows, 2)
+    try:
+        for e in os.scandir(home):
+            if e.name.startswith(f"{game}_") and e.name.endswith(".key"):
+                st = e.stat()
+                rows.append((e.name, st.st_size, st.st_mtime_ns, st.st_ino))
+    except OSError:
+        pass
+    body = json.dumps([MAGIC.decode(), __version__, game, role, sorted(rows)], separators=(",", ":"))
+    return hashlib.sha256(body.encode("utf-8")).digest()
+
+
+def _clear(fp: bytes, k: RecordKey) -> bytes:
+    return (MAGIC + fp + bytes((k.logn, k.r, k.p, len(k.salt))) + k.salt + bytes((len(k.wrapped),)) + k.wrapped)
+
+
+def _split(data: bytes) -> tuple[bytes, bytes, RecordKey, bytes] | None:
+    """(clear part, fingerprint, the key's stanza with no file key, the sealed rest), or None when malformed."""
+    at = len(MAGIC)
+    if not data.startswith(MAGIC) or len(data) < at + 36:
+        return None
+    fp = data[at:at + 32]
+    logn, r, p, n = data[at + 32:at + 36]
+    salt = data[at + 36:at + 36 + n]
+    at += 36 + n
+    if len(salt) != n or at >= len(data):
+        return None
+    w = data[at]
+    wrapped = data[at + 1:at + 1 + w]
+    at += 1 + w
+    if len(wrapped) != w or len(data) <= at + NONCE:
+        return None
+    return data[:at], fp, RecordKey(salt, logn, r, p, wrapped, b""), data[at:]
+
+
+def _seal_key(file_key: bytes, game: str, role: str) -> bytes:
+    return hmac.new(file_key, b"eiapbem status record\0" + f"{game}\0{role}".encode(), hashlib.sha256).digest()
+
+
+def current(home: Path, game: str, role: str) -> bytes | None:
+    """The role's record when its fingerprint is the folder's now (nothing opened, no password), else None."""
+    try:
+        path = record_path(home, game, role)
+        if path.stat().st_size > MAX_RECORD:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    parts = _split(data)
+    if parts is None or not hmac.compare_digest(parts[1], fingerprint(home, game, role)):
+        return None
+    return data
+
+
+def read(home: Path, game: str, role: str, password: str, data: bytes | None = None) -> dict | None:
+    """The record ``{"record": ..., "lines": [...]}`` of ``role`` when it is current and ``password`` opens it,
+    else None.  ``data``: the record ``current`` returned."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from eiapbem.pbem import kdf
+
+    data = current(home, game, role) if data is None else data
+    parts = _split(data) if data else None
+    if parts is None or not password:
+        return None
+    clear, _, k, sealed = parts
+    if not kdf.in_bounds(k.logn, k.r, k.p):
+        return None
+    try:
+        fk = kdf.unwrap(kdf.derive(password, k.salt, k.logn, k.r, k.p), k.wrapped)
+        plain = ChaCha20Poly1305(_seal_key(fk, game, role)).decrypt(sealed[:NONCE], sealed[NONCE:],
+                                                                      clear + f"\0{game}\0{role}".encode())
+        kept = json.loads(plain.decode("utf-8"))
+    except (InvalidTag, ValueError, MemoryError):
+        return None
+    if not isinstance(kept, dict) or not isinstance(kept.get("record"), dict) or not isinstance(kept.get("lines"), list):
+        return None
+    return {"record": kept["record"], "lines": [str(x) for x in kept["lines"]]}
+
+
+def write(home: Path, game: str, role: str, key: RecordKey, fp: bytes, out: dict) -> None:
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from eiapbem.pbem import atomic
+
+    clear = _clear(fp, key)
+    nonce = os.urandom(NONCE)
+    plain = json.dumps(out, ensure_ascii=False).encode("utf-8")
+    sealed = ChaCha20Poly1305(_seal_key(key.file_key, game, role)).encrypt(nonce, plain,
+                                                                           clear + f"\0{game}\0{role}".encode())
+    atomic.write_atomic(record_path(home, game, role), clear + nonce + sealed, durable=False)
+
+
+def _plain(v: Any) -> Any:
+    """A value of the record as ``eiapbem status --json`` prints it (the record is plain data already)."""
+    if isinstance(v, bytes):
+        return v.hex()
+    return getattr(v, "value", str(v))
+
+
+def make(home: Path, game: str, me: Any, key: RecordKey | None) -> dict:
+    """Open the game as a fresh ``status`` does and return its status (``read``'s form); keep it as the record
+    (when ``key`` is given) if the opening changed nothing in the folder (a file written on opening, a save
+    brought forward)."""
+    from eiapbem.client.session import Session
+    from eiapbem.client.status import status_lines, status_record
+
+    before = fingerprint(home, game, me.role)
+    s = Session.open_with(home, game, me)
+    rec = status_record(s)
+    out = {"record": json.loads(json.dumps(rec, default=_plain)), "lines": status_lines(s, rec)}
+    if key is not None and fingerprint(home, game, me.role) == before:
+        try:
+            write(home, game, me.role, key, before, out)
+        except OSError:
+            pass  # a folder that cannot take it: status stays right, only slower
+    return out
+
+
+def refresh(home: Path, game: str, me: Any, key: RecordKey) -> None:
+    """Bring the role's record up to date after a command (nothing to do when it is current)."""
+    if current(home, game, me.role) is None:
+        make(home, game, me, key)

@@ -1,0 +1,126 @@
+"""A fresh ``eiapbem status`` answers from the status record beside the save (client/statusfile.py, issue 32 item 3).
+
+Not timed (``eiapbem bench cli`` measures): these hold what makes it fast (a fresh process imports neither the
+file layer nor the rules nor the session) and what keeps it right (a stale, tampered or foreign record is never
+shown; without the password the record says nothing the save hides).
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from clikit import GAME, WEAK, cli, new_game
+from eiapbem.client import statusfile
+from eiapbem.client.session import TEST_SCRYPT_ENV
+
+#: What a fresh status answered from a current record must not import: the file layer beyond the password's key
+#: derivation, the session, the rules, the computer players, the other command modules.
+HEAVY = ("eiapbem.rules", "eiapbem.ai", "eiapbem.client.session", "eiapbem.client.store",
+         "eiapbem.pbem.keys", "eiapbem.pbem.crypto", "eiapbem.pbem.headers", "eiapbem.data", "eiapbem.cli.game_cmd")
+
+_PROBE = """
+import contextlib, io, json, sys
+from eiapbem.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    try:
+        main.main(sys.argv[1:])
+    except SystemExit as e:
+        code = e.code
+print(json.dumps([code, out.getvalue(), sorted(sys.modules)]))
+"""
+
+
+def _fresh(home, *args):
+    """A fresh ``eiapbem --home HOME ARGS`` process (as main.main runs it): exit status, stdout, modules imported."""
+    env = dict(os.environ, **{TEST_SCRYPT_ENV: WEAK})
+    p = subprocess.run([sys.executable, "-c", _PROBE, "--home", str(home), *args], capture_output=True, text=True,
+                       env=env)
+    code, out, mods = json.loads(p.stdout)
+    return code, out, set(mods)
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    return new_game(tmp_path_factory.mktemp("statusrec"))
+
+
+def _heavy(mods):
+    return sorted(m for m in mods if m.startswith(HEAVY))
+
+
+def test_a_fresh_status_answers_from_the_record_without_the_rules(game):
+    first = cli(game, "status", "--power", "FR", "--password", "pw-FR")
+    assert first.exit_code == 0, first.output
+    assert statusfile.record_path(game, GAME, "FR").is_file()  # written by the status that opened the game
+    code, out, mods = _fresh(game, "status", "--power", "FR", "--password", "pw-FR")
+    assert code == 0 and out == first.output
+    assert _heavy(mods) == []
+    code, out, mods = _fresh(game, "status", "--power", "FR", "--password", "pw-FR", "--json")
+    assert code == 0 and json.loads(out) == json.loads(cli(game, "status", "--power", "FR", "--password", "pw-FR",
+                                                           "--json").output)
+    assert _heavy(mods) == []
+
+
+def test_a_command_that_changes_the_save_writes_the_record_again(tmp_path):
+    home = new_game(tmp_path)
+    assert cli(home, "status", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    code, _, mods = _fresh(home, "setup", "load", "default", "--power", "RU", "--password", "pw-RU")
+    assert code == 0 and "eiapbem.rules.engine" in mods
+    code, out, mods = _fresh(home, "status", "--power", "RU", "--password", "pw-RU")
+    assert code == 0 and _heavy(mods) == []  # the record the setup command left is current
+    assert out == cli(home, "status", "--power", "RU", "--password", "pw-RU").output  # what opening the game says
+    assert "place the remaining" not in out
+
+
+def test_a_stale_record_is_not_used(tmp_path):
+    home = new_game(tmp_path)
+    before = cli(home, "status", "--power", "RU", "--password", "pw-RU").output
+    old = statusfile.record_path(home, GAME, "RU").read_bytes()
+    assert cli(home, "setup", "load", "default", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    statusfile.record_path(home, GAME, "RU").write_bytes(old)  # the record of before the setup, put back
+    code, out, mods = _fresh(home, "status", "--power", "RU", "--password", "pw-RU")
+    assert code == 0 and out != before and "eiapbem.client.session" in mods
+    assert statusfile.current(home, GAME, "RU") is not None  # and written again
+
+
+def test_a_wrong_password_a_tampered_or_another_roles_record_is_never_shown(tmp_path):
+    home = new_game(tmp_path)
+    good = cli(home, "status", "--power", "AU", "--password", "pw-AU").output
+    code, out, _ = _fresh(home, "status", "--power", "AU", "--password", "pw-FR")
+    assert code == 1 and out == ""  # the key file names the wrong password, as without a record
+    path = statusfile.record_path(home, GAME, "AU")
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 1
+    path.write_bytes(bytes(data))
+    assert statusfile.read(home, GAME, "AU", "pw-AU") is None
+    code, out, mods = _fresh(home, "status", "--power", "AU", "--password", "pw-AU")
+    assert code == 0 and out == good and "eiapbem.client.session" in mods  # the game opened, the record made again
+    cli(home, "status", "--power", "FR", "--password", "pw-FR")
+    fr = statusfile.record_path(home, GAME, "FR")
+    path.write_bytes(fr.read_bytes())  # France's record in Austria's place
+    assert statusfile.read(home, GAME, "AU", "pw-FR") is None and statusfile.read(home, GAME, "AU", "pw-AU") is None
+    code, out, _ = _fresh(home, "status", "--power", "AU", "--password", "pw-AU")
+    assert code == 0 and out == good
+
+
+def test_the_record_reveals_nothing_without_the_password(tmp_path):
+    home = new_game(tmp_path)
+    text = cli(home, "status", "--power", "RU", "--password", "pw-RU").output
+    data = statusfile.record_path(home, GAME, "RU").read_bytes()
+    for word in ("place the remaining", "Waiting for", "infantry", "Russia", GAME):
+        assert word in text or word == GAME
+        assert word.encode() not in data
+    assert len(data) < 16 * 1024
+
+
+def test_a_refused_command_writes_no_record(tmp_path):
+    home = new_game(tmp_path)
+    code, _, _ = _fresh(home, "load", "commin/none.pbm", "--power", "RU", "--password", "pw-RU")
+    assert code == 1
+    code, _, _ = _fresh(home, "status", "--power", "RU", "--password", "pw-GB")
+    assert code == 1
+    assert not statusfile.record_path(home, GAME, "RU").exists()
