@@ -16,6 +16,8 @@ Each army then takes the goal it does best (``goal``), weighing at most ``Level.
   territory (twice that in its home nation); beyond its own territory only within ``CHASE`` months of the army's
   march (a stack moves: chasing it across the enemy's land is marching back and forth);
 - a war aim of the power's war plan (``ai.strategy.war_plan``): worth the political points it weighs there;
+- an enemy great power's national capital its corps besiege: ``BIG`` more, needing ``STORM`` per hundred of what
+  stands inside (the army comes to the siege and storms the city when the walls are breached, 11.4.1);
 
 scored as worth x (the army's strength against what the goal needs, capped at 1, at least ``COVER`` percent)
 squared / (1 + the months to get there) squared (goals within the level's ``horizon`` movement points, and those
@@ -54,6 +56,9 @@ BIG = 6
 CHASE = 2
 #: An army with no goal of its own joins another's goal within this many months of its march.
 JOIN_MONTHS = 3
+#: Strength per hundred of the forces inside an enemy capital that the armies bring to its siege (at least the
+#: level's ``assault_odds``): enough to storm a breach and win (11.4.1).
+STORM = 300
 #: A capped score's unit (a goal fully within the army's strength, reached this month, scores worth x UNIT).
 UNIT = 100
 
@@ -122,6 +127,10 @@ class Goal:
     #: An enemy stack beyond the power's own territory and no war aim: it moves, so an army strikes it only within
     #: ``CHASE`` months of its march (it marches on the war aims, which stay, and meets the enemy there).
     moving: bool = False
+    #: An enemy great power's national capital: the army ends its march there to besiege and storm it when the corps
+    #: that arrive are strong enough (``operations.march``), whatever foraging there costs (10.5.1: the siege is won
+    #: in a few months or the war ends before it).
+    storm: bool = False
 
 
 def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
@@ -140,6 +149,8 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
         out[a] = Goal(a, worth, max(near, field_enemy) * lvl.attack_odds // 100
                       + f.enemy_city * lvl.assault_odds // 100, field_enemy,
                       moving=not own_territory(st, ctx.map, a, power))
+    sieges = {c.location.site for c in assess.army_units(st, power) if c.besieging}
+    capitals = assess.enemy_capitals(st, ctx, power)
     for aim in aims:
         f = forces.get(aim.area, assess.AreaForces())
         near = assess.enemy_forces_near(st, ctx, aim.area, power, assess.NEAR)
@@ -147,7 +158,17 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
         g = out.get(aim.area)
         if g is None or g.worth < aim.worth:
             out[aim.area] = Goal(aim.area, aim.worth + (g.worth if g else 0), max(need, g.need if g else 0),
-                                 f.enemy - f.enemy_city)
+                                 f.enemy - f.enemy_city, storm=aim.area in capitals)
+    # a siege of an enemy great power's national capital under way: the armies come to it with what a storm needs
+    # (11.4.1: a breach is stormed with every besieging factor, on the 5-1 table against the 5-2)
+    for a in capitals:
+        if a not in sieges:
+            continue
+        f = forces.get(a, assess.AreaForces())
+        near = assess.enemy_forces_near(st, ctx, a, power, assess.NEAR)
+        need = near * lvl.attack_odds // 100 + f.enemy_city * max(STORM, lvl.assault_odds) // 100
+        g = out.get(a)
+        out[a] = Goal(a, (g.worth if g else 0) + BIG, max(need, g.need if g else 0), f.enemy - f.enemy_city, storm=True)
     return [out[a] for a in sorted(out)]
 
 

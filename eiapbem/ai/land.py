@@ -39,7 +39,8 @@ from eiapbem.rules.land.combat import Attack, areas_to_attack
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.land.sieging import Assault, Besiege, GarrisonAttack
-from eiapbem.rules.model import POWERS, Corps, CorpsType, LocationKind
+from eiapbem.rules.model import POWERS, Corps, CorpsType, Garrison, LocationKind
+from eiapbem.rules.tables import land_siege as siege_table
 
 #: A bound on the battles the AI starts in one slot (never reached: one per area).
 MAX_BATTLES = len(POWERS) * 100
@@ -47,6 +48,9 @@ MAX_BATTLES = len(POWERS) * 100
 #: capital, one of its own home cities in enemy hands, another enemy city, an enemy corps outside a city, an enemy
 #: corps in its home nation.
 VALUE_CAPITAL, VALUE_HOME, VALUE_CITY, VALUE_CORPS, VALUE_INVADER = 6, 5, 3, 4, 6
+#: Besiegers' strength per hundred of the forces inside at which an enemy capital is assaulted (the level's
+#: ``assault_odds`` halved when that is more).
+CAPITAL_ASSAULT = 100
 
 
 @dataclass(frozen=True)
@@ -201,18 +205,37 @@ def besiege(b: Any, aims: tuple[strategy.Aim, ...] = (), marching: set[str] | fr
         b.try_(Besiege(unit=c.id))
 
 
+def breachable(b: Any, area: str) -> bool:
+    """Some die breaches the walls of the city of ``area`` (11.4.1: the die, less its siege value, +1 when it is
+    undergarrisoned, reaches the siege table's breach)."""
+    city = b.ctx.map.area(area).city
+    inside = sum(u.factors.total for u in control.units_at(b.state, area)
+                 if isinstance(u, Garrison) and u.location.kind is LocationKind.CITY)
+    best = siege_table.siege_random_number(6, city.siege, siege_table.is_undergarrisoned(inside, city.garrison_capacity))
+    return siege_table.siege_result(min(best, siege_table.SIEGE_TABLE[-1][1])) == siege_table.BREACH
+
+
 def assault(b: Any, lvl: Level) -> None:
-    """An assault where the besiegers are strong enough; hard sorties from its own besieged cities."""
+    """An assault where the besiegers are strong enough; hard sorties from its own besieged cities.  An enemy great
+    power's national capital is assaulted at ``CAPITAL_ASSAULT`` per hundred (half the level's ``assault_odds`` if
+    more) whenever a die can breach its walls: the breach, not the besiegers' numbers, decides an attempt (11.4.1),
+    and a capital taken ends the war (12.4.1, 6.4)."""
     if not lvl.assault_odds or b.state.pending:
         return
     m, power = b.ctx.map, b.power
+    capitals = set(assess.enemy_capitals(b.state, b.ctx, power))
     areas = sorted({c.location.site for c in assess.army_units(b.state, power) if c.besieging})
     for a in areas:
         if b.state.pending:
             return
         ids = [c.id for c in control.corps_at(b.state, a) if c.besieging and relations.unit_power(b.state, c) == power]
         inside = assess.forces_in(b.state, b.ctx, a, power).enemy_city
-        if ids and assess.odds(assess.force_strength(b.state, b.ctx, ids), inside) >= lvl.assault_odds:
+        odds_needed = lvl.assault_odds
+        if a in capitals:
+            if not breachable(b, a):
+                continue  # no die breaches its walls (11.4.1): the siege starves it (10.5.5)
+            odds_needed = max(CAPITAL_ASSAULT, lvl.assault_odds // 2)
+        if ids and assess.odds(assess.force_strength(b.state, b.ctx, ids), inside) >= odds_needed:
             b.try_(Assault(area=a))
     if not lvl.sortie:
         return
@@ -228,5 +251,5 @@ def assault(b: Any, lvl: Level) -> None:
             b.try_(GarrisonAttack(area=a))
 
 
-__all__ = ["LOCAL", "Target", "advance", "assault", "besiege", "costs_from", "fall_back", "fight", "honour_requests",
+__all__ = ["CAPITAL_ASSAULT", "LOCAL", "Target", "advance", "assault", "besiege", "breachable", "costs_from", "fall_back", "fight", "honour_requests",
            "plan", "route", "stops", "targets"]

@@ -4,7 +4,7 @@ Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot
 
 1. **sieges reviewed** (``review_sieges``): a siege of a city worth keeping (a war aim of its plan, ``ai.strategy``,
    an enemy great power's national capital, a city with enemy corps inside, a city of its own territory) keeps the fewest besiegers whose strength
-   reaches the level's ``assault_odds`` over the forces inside; the others, and all those of a siege worth nothing,
+   reaches the level's ``assault_odds`` over the forces inside (an enemy capital: ``armies.STORM`` at least); the others, and all those of a siege worth nothing,
    are free again;
 2. **capitals kept garrisoned** (``guard_capitals``): while enemy field forces stand within ``REACH`` movement
    points of one of its national capitals, the power keeps ``Level.garrison`` factors inside its city (10.4.3: a
@@ -48,7 +48,7 @@ import eiapbem.ai.assess as assess
 import eiapbem.ai.logistics as logistics
 import eiapbem.ai.moves as moves
 import eiapbem.ai.odds as odds
-from eiapbem.ai.armies import Army, Goal, army_strength
+from eiapbem.ai.armies import STORM, Army, Goal, army_strength
 from eiapbem.ai.strategy import Aim
 from eiapbem.rules import control, relations
 from eiapbem.rules.land.depots import own_territory
@@ -75,7 +75,8 @@ def review_sieges(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[str]:
     """Besieging corps freed from sieges not worth them or with more besiegers than the siege needs (ids)."""
     st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
     worth = {a.area: a.worth for a in aims}
-    worth.update({a: 1 for a in assess.enemy_capitals(st, ctx, power)})
+    capitals = assess.enemy_capitals(st, ctx, power)
+    worth.update({a: 1 for a in capitals})
     out: list[str] = []
     for area in sorted({c.location.site for c in assess.army_units(st, power) if c.besieging}):
         ids = sorted((c for c in control.corps_at(st, area) if c.besieging and relations.unit_power(st, c) == power
@@ -84,7 +85,8 @@ def review_sieges(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[str]:
         inside_corps = any(isinstance(st.units.get(i), Corps) and st.units[i].location.kind is LocationKind.CITY
                            for i in f.enemy_ids)
         keep = area in worth or inside_corps or own_territory(st, m, area, power)
-        need = f.enemy_city * max(200, lvl.assault_odds) // 100
+        # an enemy capital keeps what a storm of a breach needs (``armies.STORM``), another city the level's odds
+        need = f.enemy_city * max(STORM if area in capitals else 200, lvl.assault_odds) // 100
         held: list[str] = []
         for c in ids:
             if keep and (not held or assess.force_strength(st, ctx, held) <= need):
@@ -270,10 +272,13 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
         for end in reversed(steps):
             if ahead and not own_territory(st, b.ctx.map, end, b.power):
                 continue
-            plan = _plan_end(b, lvl, army, members, reach, end, total, budget, ahead=ahead)
+            plan = _plan_end(b, lvl, army, members, reach, end, total, budget, ahead=ahead,
+                             storm=_storm_need(b, lvl, goal, end))
             # an end is taken when its corps are supplied, or lose no more there than where they stand (an army
-            # without money goes on rather than starving in place)
-            if plan is not None and (plan.supplied or stay is None or plan.lost <= stay.lost) \
+            # without money goes on rather than starving in place), or when it is an enemy capital the corps that
+            # arrive can storm (``storms``)
+            if plan is not None and (plan.supplied or stay is None or plan.lost <= stay.lost
+                                     or storms(b, lvl, goal, plan)) \
                     and _commit(b, lvl, army, members, here, plan, goal, budget):
                 return
     if stay is not None and (stay.supplied or not stay.lost):
@@ -294,10 +299,32 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
         _commit(b, lvl, army, members, here, best[1], goal, budget)
 
 
+def _storm_need(b: Any, lvl: Any, goal: Goal | None, end: str) -> int:
+    """The strength the corps that end in ``end`` need to storm it (``storms``), 0 when it is no capital to storm."""
+    if goal is None or not goal.storm or end != goal.area or moves.field_enemy(b, end):
+        return 0
+    inside_city = assess.forces_in(b.state, b.ctx, end, b.power).enemy_city
+    return max(1, inside_city * max(STORM, lvl.assault_odds) // 100)
+
+
+def storms(b: Any, lvl: Any, goal: Goal | None, plan: Plan) -> bool:
+    """``plan`` ends the march in the area of an enemy capital it is to storm (``Goal.storm``), with no enemy in the
+    field there, and the corps placed in it reach ``armies.STORM`` (at least the level's ``assault_odds``) per hundred
+    of the forces inside: they besiege it and try an assault at once (11.4.1), and foraging there is worth its
+    cost."""
+    if goal is None or not goal.storm or plan.end != goal.area or moves.field_enemy(b, goal.area):
+        return False
+    there = [i for i, a in plan.places.items() if a == goal.area]
+    inside_city = assess.forces_in(b.state, b.ctx, goal.area, b.power).enemy_city
+    return bool(there) and assess.odds(assess.force_strength(b.state, b.ctx, there), inside_city) \
+        >= max(STORM, lvl.assault_odds)
+
+
 def _plan_end(b: Any, lvl: Any, army: Army, members: list[Corps], reach: dict[str, moves.Reach], end: str, total: int,
-              budget: logistics.Budget, *, concentrate: bool = True, ahead: bool = False) -> Plan | None:
+              budget: logistics.Budget, *, concentrate: bool = True, ahead: bool = False, storm: int = 0) -> Plan | None:
     """The army's corps placed around ``end``, or None if it cannot end there (the head cannot reach it, a battle
-    there is not worth it, or beyond its territory too little of the army would stand there or next to it)."""
+    there is not worth it, or beyond its territory too little of the army would stand there or next to it); with
+    ``storm``, the head and then the strongest corps end in ``end`` itself until their strength reaches it."""
     st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
     arriving = [c for c in members if end in reach[c.id]]
     if army.head not in {c.id for c in arriving}:
@@ -309,13 +336,13 @@ def _plan_end(b: Any, lvl: Any, army: Army, members: list[Corps], reach: dict[st
             return None
         places, verdict = got
         return Plan(end, places, verdict, trial.used, 0, True)
-    places, lost, supplied = _spread(b, lvl, trial, arriving, reach, end, head=army.head)
+    places, lost, supplied = _spread(b, lvl, trial, arriving, reach, end, head=army.head, storm=storm)
     if not supplied and ahead and own_territory(st, m, end, power):
         # in its own territory a depot goes ahead of the army (``logistics.follow``): judged with it
         trial_b = logistics.with_depot(b, end)
         if trial_b is not None:
             second = budget.trial()
-            spread = _spread(trial_b, lvl, second, arriving, reach, end, head=army.head)
+            spread = _spread(trial_b, lvl, second, arriving, reach, end, head=army.head, storm=storm)
             if spread[2] or spread[1] < lost:
                 (places, lost, supplied), trial = spread, second
     if concentrate and not own_territory(st, m, end, power):
@@ -425,7 +452,7 @@ def _close_up(b: Any, lvl: Any, budget: logistics.Budget, c: Corps, end: str) ->
 
 
 def _spread(b: Any, lvl: Any, trial: logistics.Budget, corps: list[Corps], reach: dict[str, moves.Reach],
-            end: str, *, head: str | None = None) -> tuple[dict[str, str], int, bool]:
+            end: str, *, head: str | None = None, storm: int = 0) -> tuple[dict[str, str], int, bool]:
     """Where each of ``corps`` ends around ``end`` (the ``head`` in ``end`` itself): ``end`` while the corps there are
     supplied, else the area next to it where they are (march divided: a corps next door can still join a battle,
     11.2.11), else where they lose least; with the expected forage loss (sixths) and whether all are supplied.  An
@@ -441,10 +468,15 @@ def _spread(b: Any, lvl: Any, trial: logistics.Budget, corps: list[Corps], reach
         money = logistics.Budget(trial.halves, trial.used + spent - judged[a][1])
         return logistics.group_supply(b, lvl, money, a, group)
 
-    for c in sorted(corps, key=lambda c: (c.id != head, c.id)):
+    order = sorted(corps, key=lambda c: (c.id != head, c.id))
+    if storm:
+        order = sorted(corps, key=lambda c: (c.id != head, -assess.factor_strength(b.state, b.ctx, c), c.id))
+    for c in order:
         best: tuple[tuple[bool, int, int, int], str, tuple[bool, int, int]] | None = None
+        # a storm: until the corps in ``end`` reach its strength, each goes there
+        forced = c.id == head or storm > 0 and assess.force_strength(b.state, b.ctx, [x.id for x, _ in groups[end]]) < storm
         for i, a in enumerate(spots):
-            if a not in reach[c.id] or (c.id == head and a != end):
+            if a not in reach[c.id] or (forced and a != end):
                 continue
             got = judge(a, groups[a] + [(c, reach[c.id][a])])
             # supplied, losing least, cheapest, ``end`` first
@@ -476,4 +508,4 @@ def rest(b: Any, lvl: Any, reserve: list[str], budget: logistics.Budget) -> None
             moves.go(b, c, reach[cid][to][1])
 
 
-__all__ = ["REACH", "answer_incursions", "guard_capitals", "hold_cities", "inside", "march", "rest", "review_sieges"]
+__all__ = ["REACH", "answer_incursions", "storms", "guard_capitals", "hold_cities", "inside", "march", "rest", "review_sieges"]

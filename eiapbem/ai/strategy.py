@@ -356,7 +356,7 @@ def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ..
         ws = judge.war_state(b, p, e)
         lost = beaten(ws)
         weary = ws.months >= lvl.weary_months
-        if _accepts(ws, lvl, value):
+        if _accepts(ws, lvl, value) and not storming(b, p, e):
             accept.append(e)
         cost = surrender_cost(b, p, e)
         conditional = -cost * quarters
@@ -387,7 +387,16 @@ def _would_accept_informal(b: judge.Board, e: str, p: str) -> bool:
     if lvl is None or p not in b.state.powers[e].wars:
         return False
     ws = judge.war_state(b, e, p)
-    return _accepts(ws, lvl, None) and _accepts(ws, lvl, going_on(b, e, p, lvl, judge.judge_war(b, e, p, lvl)))
+    return not storming(b, e, p) and _accepts(ws, lvl, None) and _accepts(ws, lvl, going_on(b, e, p, lvl, judge.judge_war(b, e, p, lvl)))
+
+
+def storming(b: judge.Board, p: str, e: str) -> bool:
+    """``p``'s corps besiege one of ``e``'s national capitals (11.4): while the siege goes on, ``p`` does
+    not accept an informal peace with ``e`` (6.4.1: an informal peace needs both; the capital is worth more, 12.4.1,
+    and the siege ends with the war)."""
+    st, ctx = b.state, b.ctx
+    caps = set(ctx.map.national_capitals(e))
+    return any(c.besieging and c.location.site in caps for c in assess.army_units(st, p))
 
 
 def _accepts(ws: judge.WarState, lvl: Level, value: int | None) -> bool:

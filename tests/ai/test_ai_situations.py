@@ -10,6 +10,8 @@ Each test builds a seeded position on the packaged map (``battlekit``), plays th
 - winter: no stack marches into an area where foraging would cost more than the battle there, and the same march
   in summer, supplied, is made (so the restraint is judgement, not passivity);
 - a beaten enemy army: the victor next to the enemy capital besieges it and tries an assault (11.4.1);
+- a lone corps besieging a beaten enemy's capital: the army two areas off comes to the siege, storms the city when a
+  breach allows it, and takes it within three months;
 - an idle army of a power at war (Spain, its enemy beyond the Pyrenees; Turkey, its enemy beyond the Danube)
   marches toward the enemy with its depots;
 - at peace, corps that would lose factors foraging together spread to supplied areas next door, then stay;
@@ -23,10 +25,12 @@ import pytest
 
 from battlekit import corps, ctx, land_state, leader
 from eiapbem import ai
-from eiapbem.ai import assess, operations
+from eiapbem.ai import armies, assess, operations
+from eiapbem.ai.levels import level
+from eiapbem.rules import control, engine
 from eiapbem.rulecases.scene import scene_state
 from eiapbem.rules.land.movement import MoveUnit
-from eiapbem.rules.land.sieging import Assault
+from eiapbem.rules.land.sieging import Assault, Besiege
 from eiapbem.rules.model import POOL, Corps, Date, Depot, Factors, Garrison, Location, LocationKind, Phase, PlayerKind, Slot
 from eiapbem.rules.naval.attack import NavalAttack
 from eiapbem.rules.naval.movement import MoveFleet
@@ -180,6 +184,50 @@ def test_the_victor_next_to_the_enemy_capital_besieges_it(kind):
     assert {u.location.site for u in besiegers} == {"vienna"}, kind
     # the besiegers are strong enough to try an assault (11.4.1) at every level's odds
     assert any(isinstance(a, Assault) and a.area == "vienna" for a in turn.actions), kind
+
+
+def _siege_of_berlin(kind: str):
+    """France's slot: Prussia's field army is beaten (its last corps, 4 factors, has fled to Posen); a French cavalry
+    corps besieges Berlin (a garrison of 8 factors in a city of capacity 20, siege value 1) and Napoleon's three
+    corps (39 factors) stand in Thuringia, two areas away, with no depot near."""
+    s = _slot(land_state().with_war("FR", "PR", Date(1805, 6), ("FR",)), "FR", kind, treasury=60)
+    s = s.with_unit(Garrison(id="garrison:PR:city:berlin", nation="PR", location=Location(LocationKind.CITY, "berlin"),
+                             factors=Factors(infantry=8)))
+    s = corps(s, "corps:FR:VIII", "berlin", cavalry=4)
+    for cid, inf in (("corps:FR:I", 12), ("corps:FR:II", 11), ("corps:FR:III", 10)):
+        s = corps(s, cid, "thuringia", infantry=inf, cavalry=2)
+    s = leader(s, "leader:FR:napoleon", "corps:FR:I")
+    s = corps(s, "corps:PR:II", "posen", infantry=4)
+    return engine.apply_action(s, "FR", Besiege(unit="corps:FR:VIII"), ctx(b"siege")).state
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_the_army_comes_to_the_siege_of_a_beaten_enemys_capital_and_takes_it(kind):
+    s = _siege_of_berlin(kind)
+    # the siege under way is the army's goal, needing what storms a breach (``armies.STORM``)
+    b = ai.Builder(s, "FR", ctx())
+    goals = {g.area: g for g in armies.goals(b, level(PlayerKind(kind)), ())}
+    assert goals["berlin"].storm and goals["berlin"].need >= 8 * armies.STORM
+    turn = ai.play_slot(s, "FR", ctx(b"capital-0-0"))
+    # Napoleon's corps ends its march in Berlin's area although foraging there is poor (forage value 2), besieges
+    # and tries an assault the same month (11.4.1); the others close up
+    head = turn.state.units["corps:FR:I"]
+    assert head.location.site == "berlin" and head.besieging, kind
+    assert control.city_power(turn.state, turn_map(), "berlin") == "PR"
+    assert any(isinstance(a, Assault) and a.area == "berlin" for a in turn.actions), kind
+    # month after month the siege goes on with an assault attempt each month: with these dice Berlin falls in the
+    # second month (each attempt breaches the undergarrisoned walls on a 4 or more, and the storm must be won)
+    for month in range(1, 3):
+        if control.city_power(turn.state, turn_map(), "berlin") == "FR":
+            break
+        s = turn.state.replace(date=Date(1805, 9 + month),
+                               slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+        turn = ai.play_slot(s, "FR", ctx(b"capital-0-%d" % month))
+    assert control.city_power(turn.state, turn_map(), "berlin") == "FR", kind
+
+
+def turn_map():
+    return ctx().map
 
 
 # ----------------------------------------------------------------- an idle army with a war
