@@ -18,9 +18,14 @@ depot supply for its corps, $1 a corps a month, 10.5.2):
   budget (three times as much for Great Britain, whose strength is its fleet)
   buys heavy ships ($9 and 1 manpower each, 000:2966) in the first of its
   ship building ports the rules accept, when it has a fleet on the map;
-- **counters** (12.5.4; medium, hard) at war: one corps counter of the pool
-  ($1, 000:2969) when the corps on the map are filled to three quarters of
-  their capacity, so the factors bought have somewhere to go;
+- **counters** (12.5.4; medium, hard): one corps counter of the pool
+  ($1, 000:2969) at war when the corps on the map are filled to three quarters
+  of their capacity, so the factors bought have somewhere to go, and at war or
+  at peace when fewer than ``MIN_CORPS`` of its regular corps stand on the map
+  (a corps emptied returns to the counter pool, 7.2.4; a player buys its
+  counter again, 000:2238, and rebuilds it with the factors placed, 7.2.1),
+  bought before the ships; while one is bought or waits to be placed, no
+  ships are bought, so the manpower buys the factors that fill it;
 - **manipulation** (12.4.3, optional rule; hard): one square toward political
   points when the projection leaves $30 or the status is in the instability
   or fiasco zone, else 0 (victory points follow the political status; it
@@ -41,11 +46,14 @@ import eiapbem.ai.assess as assess
 from eiapbem.rules.economy.common import status_box
 from eiapbem.rules.economy.phase import BuyArmy, BuyCounter, BuyShips, SetManipulation, summary
 from eiapbem.rules.forces import corps_capacity
-from eiapbem.rules.model import Corps, Fleet, GameState, LocationKind
+from eiapbem.rules.reinforcement.common import purchased
+from eiapbem.rules.model import Corps, CorpsType, Fleet, GameState, LocationKind
 from eiapbem.rules.tables.economy import COSTS
 
 #: Corps on the map filled to this percentage of their capacity call for a new corps counter.
 FULL_PERCENT = 75
+#: Fewer corps of its own on the map than this make the power buy a counter of the pool again (a lost corps rebuilt).
+MIN_CORPS = 2
 #: Projected money from which the hard level buys political points on the manipulation display (12.4.3).
 MANIPULATE_ABOVE = 30
 #: Months of depot supply the medium and hard levels keep money for at war (a quarter).
@@ -98,11 +106,14 @@ def plan(b, lvl: Level) -> None:
     if lvl.manipulation:
         _manipulate(b, money)
     crew = 0
-    if lvl.ship_share and at_war:
-        spent, crew = _ships(b, budget * min(80, lvl.ship_share * (3 if b.power == "GB" else 1)) // 100, men_budget)
-        budget, men_budget = budget - spent, men_budget - crew
-    if lvl.counters and at_war and budget >= COSTS["counter"].money and _corps_full(b):
+    rebuild = bool(lvl.counters) and _too_few(b)
+    if lvl.counters and budget >= COSTS["counter"].money and (at_war and _corps_full(b) or rebuild):
         budget -= _counter(b)
+    if lvl.ship_share and at_war:
+        # a corps being rebuilt keeps the manpower for its factors (Great Britain has a few men a quarter)
+        crew_budget = 0 if rebuild or _waiting(b) else men_budget
+        spent, crew = _ships(b, budget * min(80, lvl.ship_share * (3 if b.power == "GB" else 1)) // 100, crew_budget)
+        budget, men_budget = budget - spent, men_budget - crew
     orders = purchases(max(0, budget), max(0, men_budget), lvl)
     used = sum(o.count * COSTS[o.item].manpower for o in orders)
     for order in orders + militia(men - used - crew, lvl):
@@ -136,6 +147,23 @@ def _corps_full(b) -> bool:
              and u.location.kind in (LocationKind.AREA, LocationKind.CITY)]
     cap = sum(corps_capacity(b.ctx, c).total for c in corps)
     return cap > 0 and sum(c.factors.total for c in corps) * 100 >= cap * FULL_PERCENT
+
+
+def _mine(b) -> list[Corps]:
+    return [u for u in b.state.units.values() if isinstance(u, Corps) and u.nation == b.power and u.loaned_to is None]
+
+
+def _waiting(b) -> bool:
+    """A counter of its pool bought and still placeable (12.5.4)."""
+    return any(purchased(b.state, u) for u in _mine(b))
+
+
+def _too_few(b) -> bool:
+    """Fewer than ``MIN_CORPS`` of its regular corps with factors on the map, and none of the pool bought and
+    still waiting to be placed: a lost corps is rebuilt."""
+    on_map = sum(1 for u in _mine(b) if u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.factors.total
+                 and u.corps_type is CorpsType.REGULAR)
+    return not _waiting(b) and on_map < MIN_CORPS
 
 
 def _counter(b) -> int:

@@ -17,8 +17,9 @@ At war (with a major power or a neutral minor, 6.2, 6.15) and while its movement
    level also sorties with a besieged garrison twice as strong as its besiegers, 11.4.2); an assault ends movement
    (11.0), so any field combat it leaves is fought after it.
 
-Supply is the rules' own "Auto Forage" (10.5, ``rules.land.supplyphase``).  At peace the power moves only the corps
-that would lose factors foraging where they stand, to an area next door where they are supplied (``operations.rest``).
+Supply is the rules' own "Auto Forage" (10.5, ``rules.land.supplyphase``).  At peace the army camps by the border of
+the likely next war (``eiapbem.ai.deploy``), and the other corps move only if they would lose factors foraging where
+they stand, to an area next door where they are supplied (``operations.rest``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import eiapbem.ai.assess as assess
+import eiapbem.ai.deploy as deploy
 import eiapbem.ai.feudal as feudal
 import eiapbem.ai.armies as armies
 import eiapbem.ai.logistics as logistics
@@ -119,7 +121,8 @@ def plan(b: Any, lvl: Level) -> None:
     elif not b.state.movement_over:
         # at peace: corps that would lose factors foraging where they stand go to an area next door where they are
         # supplied (10.5.1: each other corps in the area makes the forage roll worse), and stay there
-        operations.rest(b, lvl, [c.id for c in movers(b)], logistics.Budget.of(b))
+        staged = deploy.stage(b, lvl)  # toward the border of the likely next war (``ai.deploy``)
+        operations.rest(b, lvl, [c.id for c in movers(b) if c.id not in staged], logistics.Budget.of(b))
     fight(b)
     besiege(b, aims, marching)
     assault(b, lvl)

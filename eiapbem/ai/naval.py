@@ -37,6 +37,7 @@ from typing import Any
 from eiapbem.rules import relations
 from eiapbem.rules.model import Corps, Fleet, Location, LocationKind
 from eiapbem.rules.naval import graph
+from eiapbem.rules import engine
 from eiapbem.rules.naval.attack import NavalAttack, SetOrders, attackers, defenders
 from eiapbem.rules.naval.battle import retreat_options
 from eiapbem.rules.naval.common import controller, enemy_fleets_at, fleets_at, must_leave_box, port_power, warships
@@ -51,7 +52,9 @@ def _go_home(b: Any, fleet: Fleet) -> None:
     state, m = b.state, b.ctx.map
     options = retreat_options(state, b.ctx, b.power, fleet.location)
     ports = [Location(PORT, o.split(":", 1)[1]) for o in options if o.startswith("port:")]
-    for port in ports:
+    # never into a port where enemy fleets lie: it would have to attack them there (8.4.4), which the port's holder
+    # may not allow (8.10: only a power at war with it attacks in its port), and the slot could not end
+    for port in [p for p in ports if not enemy_fleets_at(state, p, b.power)]:
         path = graph.path_to(state, m, fleet.location, port)
         if not path:
             continue
@@ -88,10 +91,22 @@ def _blockade(b: Any, lvl: Any, f: Fleet, own: int, taken: set[str]) -> bool:
         if not path:
             continue
         names = [graph.place_name(p) for p in path if p.kind is not BOX or p == path[-1]]
+        before = (b.state, b.events, len(b.actions))
         if b.try_(MoveFleet(fleet=f.id, path=",".join(names), stack=True)):
+            if _stuck(b):  # an attack it must make there and may not (8.4.4 against 8.10): the move is taken back
+                b.state, b.events, b.actions[:] = before[0], before[1], b.actions[:before[2]]
+                continue
             taken.add(box.site)
             return True
     return False
+
+
+def _stuck(b: Any) -> bool:
+    """An obligation of the slot (``engine.unmet_obligations``) and no naval attack on the rules' list of what is
+    possible to meet it."""
+    unmet = engine.unmet_obligations(b.state, b.power, b.ctx)
+    return bool(unmet) and not any(isinstance(a, NavalAttack)
+                                   for a in engine.legal_actions(b.state, b.power, b.ctx, settings=False))
 
 
 def _beatable(b: Any, lvl: Any, loc: Location) -> bool:

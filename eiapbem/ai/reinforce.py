@@ -15,7 +15,10 @@ so the front is fed, and first puts one factor in each of its empty home
 cities an enemy corps could reach within 6 movement points (an empty city is
 taken by walking in, 13.5.2).  At medium and hard, while a national capital is
 threatened (``assess.capital_threats``), garrison factors go to the capital's
-city first, up to its capacity (10.4.3).
+city first, up to its capacity (10.4.3).  At medium and hard a corps counter
+bought in the economic phase (a lost corps rebuilt, ``ai.economy``) is placed
+with the factors due, in the capital first, before the corps on the map are
+filled (7.2.1; unplaced within three months it must be bought again, 12.5.4).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from eiapbem.rules import supply
 from eiapbem.rules.model import Corps, Depot, FactorType, GameState, LocationKind
 from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCorps
 from eiapbem.rules.reinforcement.common import due_factors, purchased
-from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS
+from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS, corps_capacity
 
 #: Placements tried per kind of factor before the AI gives up on it (a bound, never reached in play).
 MAX_TRIES = 400
@@ -102,6 +105,7 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
         on_map.sort(key=lambda c: c.id)
     out: list[Callable[..., object]] = []  # (each maker is called with the count alone)
     cap = _capital(ctx, nation) if nation == power else None
+    homes = _home_cities(state, ctx, nation)
     if kind in GARRISON_ITEMS and cap is not None and lvl.placement != "first" \
             and any(t.danger for t in assess.capital_threats(state, ctx, power)):
         room = ctx.map.area(cap).city.garrison_capacity - _garrison_size(state, nation, cap) if ctx.map.area(cap).city else 0
@@ -111,10 +115,16 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
             and _garrison_size(state, nation, cap) < lvl.capital_garrison:
         room = lvl.capital_garrison - _garrison_size(state, nation, cap)
         out.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
-    homes = _home_cities(state, ctx, nation)
     if kind in GARRISON_ITEMS and lvl.city_garrisons and nation == power:
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, lvl.city_garrisons)})
                 for a in _threatened_empty_cities(state, ctx, power, homes)]
+    pool = sorted((c for c in corps if c.location.kind is LocationKind.POOL and purchased(state, c)), key=lambda c: c.id)
+    if pool and lvl.placement != "first":
+        # a counter bought again (a lost corps rebuilt, ``ai.economy``) is placed before the corps on the map are
+        # filled, in its capital first (12.5.4: unplaced within three months, it must be bought again)
+        first = sorted(homes, key=lambda a: (a != cap, a))
+        out += [lambda n, c=c, a=a: PlaceCorps(corps=c.id, area=a, **{f: min(n, getattr(corps_capacity(ctx, c), f))})
+                for c in pool[:1] for a in first]
     out += [lambda n, c=c.id: AddFactors(corps=c, **{f: n}) for c in on_map]
     if kind in GARRISON_ITEMS:
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: n}) for a in homes]
@@ -122,7 +132,6 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
             depots = sorted({u.location.site for u in state.units.values()
                              if isinstance(u, Depot) and u.power == power and u.location.kind is LocationKind.AREA})
             out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="depot", **{f: n}) for a in depots]
-    pool = sorted((c for c in corps if c.location.kind is LocationKind.POOL and purchased(state, c)), key=lambda c: c.id)
     out += [lambda n, c=c.id, a=a: PlaceCorps(corps=c, area=a, **{f: n}) for c in pool for a in homes]
     return out
 

@@ -1,0 +1,118 @@
+"""A player's routine between battles (issue 28): a lost corps is rebuilt, and an army at peace goes to the border of
+the likely next war and stays there.
+
+- Great Britain, its second corps destroyed (back in the counter pool, 7.2.4), buys the counter again in the economic
+  phase (12.5.4, 000:2238) and places it with the factors due in its reinforcement slot (7.2.1);
+- Austria at peace, its plan naming France as the power that could attack it (``WarPlan.threat``), marches its corps
+  from Vienna toward the French border in a few months, keeps one in its capital, and then stays (``ai.deploy``);
+- a power whose likely enemy has no city near its borders stages nothing.
+"""
+
+from __future__ import annotations
+
+from battlekit import corps, ctx, land_state
+from eiapbem import ai
+from eiapbem.ai import assess, deploy, strategy
+from eiapbem.ai.levels import level
+from eiapbem.rules import control
+from eiapbem.rules.economy.phase import BuyArmy, BuyCounter, BuyShips
+from eiapbem.rules.land.movement import MoveUnit
+from eiapbem.rules.model import (POOL, POWERS, Corps, CorpsType, Date, Factors, Fleet, Location, LocationKind, Phase,
+                                 PlayerKind, Ships, Slot)
+from eiapbem.rules.model.slot import ORDERS
+from eiapbem.rules.reinforcement.army import PlaceCorps
+
+
+def _britain_lost_a_corps(phase: Phase, **pool):
+    s = land_state().with_war("GB", "FR", Date(1805, 3), ("GB",))
+    s = corps(s, "corps:GB:I", "london", infantry=5)
+    s = s.with_unit(Corps(id="corps:GB:II", nation="GB", corps_type=CorpsType.REGULAR, location=POOL, factors=Factors(),
+                          **pool))
+    if phase is Phase.ECONOMIC:
+        s = s.replace(slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
+    else:
+        s = s.replace(slot=Slot(phase, "turn", "GB", ("GB",)))
+    return s.with_power("GB", controller=PlayerKind.AI_HARD, treasury=200, manpower=30)
+
+
+def test_britain_buys_the_counter_of_a_destroyed_corps_again_and_men_for_it_before_ships():
+    s = _britain_lost_a_corps(Phase.ECONOMIC)
+    s = s.with_unit(Fleet(id="fleet:GB:1", nation="GB", location=Location(LocationKind.PORT, "london"), ships=Ships(10, 0, 0)))
+    orders = ai.orders(s, "GB", ctx(b"rebuild"))
+    assert BuyCounter(unit="corps:GB:II") in orders, orders
+    # its few men a quarter go to the factors that fill the corps, not to ships
+    assert not any(isinstance(o, BuyShips) for o in orders) and any(isinstance(o, BuyArmy) for o in orders), orders
+    s = corps(s, "corps:GB:III", "bristol", infantry=2)
+    s = corps(s, "corps:GB:IV", "portsmouth", infantry=2)
+    assert any(isinstance(o, BuyShips) for o in ai.orders(s, "GB", ctx(b"rebuild")))  # with its corps, ships again
+
+
+def test_britain_places_the_rebuilt_corps_with_the_factors_due():
+    s = _britain_lost_a_corps(Phase.REINFORCEMENT, placeable_until=Date(1805, 11))
+    s = s.with_power("GB", returned_factors=Factors(infantry=7, cavalry=1))
+    turn = ai.play_slot(s, "GB", ctx(b"rebuild"))
+    assert any(isinstance(a, PlaceCorps) and a.corps == "corps:GB:II" for a in turn.actions), turn.actions
+    back = turn.state.units["corps:GB:II"]
+    assert back.location.kind is LocationKind.CITY and back.factors.total >= 3, back
+
+
+def test_with_enough_corps_and_none_lost_no_counter_is_bought():
+    s = _britain_lost_a_corps(Phase.ECONOMIC)
+    for n, area in (("III", "bristol"), ("IV", "portsmouth")):
+        s = corps(s, f"corps:GB:{n}", area, infantry=2)  # three corps on the map, far from full
+    assert not any(isinstance(o, BuyCounter) for o in ai.orders(s, "GB", ctx(b"rebuild")))
+
+
+IDS = ("I", "II", "III", "IV", "V")
+
+
+def _austria_at_peace(areas):
+    s = land_state().without_war("FR", "AU")
+    s = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="AU", actors=("AU",)))
+    s = s.with_power("AU", controller=PlayerKind.AI_HARD, treasury=40)
+    for n, a in zip(IDS, areas):
+        s = corps(s, f"corps:AU:{n}", a, infantry=8)
+    return s
+
+
+def _to_france(s, area: str) -> int:
+    m, c = ctx().map, ctx()
+    near = assess.distances_from(c, area)
+    return min(near[a] for a in m.cities() if control.city_power(s, m, a) == "FR" and a in near)
+
+
+def test_at_peace_the_army_marches_to_the_likely_enemys_border_and_then_stays():
+    s = _austria_at_peace(("vienna",) * 5)
+    assert strategy.war_plan(s, "AU", level("ai-hard"), ctx()).threat == "FR"
+    ends = ("vienna",) * 5
+    moved = []
+    for _month in range(6):
+        turn = ai.play_slot(_austria_at_peace(ends), "AU", ctx(b"stage"))
+        moved.append(sum(isinstance(a, MoveUnit) for a in turn.actions))
+        ends = tuple(turn.state.units[f"corps:AU:{n}"].location.site for n in IDS)
+    start = _to_france(s, "vienna")
+    # one corps stays by the capital; the four others end nearer the French-held cities, where a camp is supplied
+    # (foraging there never costs a factor, 10.5.1, with no depot money) ...
+    assert ends.count("vienna") == 1, ends
+    assert all(_to_france(s, a) < start and deploy.fed_by_forage(_B(s, "AU"), a) for a in ends if a != "vienna"), ends
+    # ... camped two to an area (10.5.1), and once there nothing moves (no marching back and forth)
+    assert max(ends.count(a) for a in set(ends)) <= deploy.PER_CAMP, ends
+    assert moved[0] >= 3 and moved[-2:] == [0, 0], moved
+
+
+def test_no_border_near_the_likely_enemy_stages_nothing():
+    s = _austria_at_peace(("vienna",) * 2)
+    assert deploy.camps(_B(s, "SP"), "RU", 3) == ()  # no Russian city within a month's march of Spain
+
+
+def test_in_winter_the_army_stays_in_quarters():
+    s = _austria_at_peace(("vienna",) * 5)
+    s = s.replace(date=Date(1806, 1))
+    turn = ai.play_slot(s, "AU", ctx(b"stage"))
+    assert not any(isinstance(a, MoveUnit) and a.unit in {f"corps:AU:{n}" for n in IDS} for a in turn.actions
+                   if turn.state.units[a.unit].location.site not in ctx().map.land_neighbours("vienna")), turn.actions
+
+
+class _B:
+    def __init__(self, state, power):
+        self.state, self.ctx, self.power = state, ctx(), power
