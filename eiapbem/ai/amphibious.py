@@ -35,7 +35,7 @@ from typing import Any
 
 import eiapbem.ai.assess as assess
 import eiapbem.ai.moves as moves
-from eiapbem.ai.fleets import carrying, own_fleets, threat
+from eiapbem.ai.fleets import carrying, nearest, own_fleets, threat
 from eiapbem.rules import supply
 from eiapbem.rules.control import area_holder
 from eiapbem.rules.land.common import may_enter_territory
@@ -384,19 +384,16 @@ def collect(b: Any, lvl: Any) -> None:
         if any(controller(b.state, g) == b.power and room(g)[0] >= want and room(g)[1] >= cav
                for g in fleets_at(b.state, here)):
             continue
-        options = []
+        free = []
         for g in own_fleets(b):
             g = b.state.units[g.id]
             if g.location == here or g.id in b.state.naval_moves or may_continue(b.state, g) is not None \
                     or carrying(b, g) or not warships(g):
                 continue
             have, cav_room = room(g)
-            if have < want or cav_room < cav:
-                continue
-            d = graph.distances(b.state, m, g.location).get(here)
-            if d is not None and d <= graph.NAVAL_ALLOWANCE:
-                options.append((d, g.id))
-        for _, gid in sorted(options):
+            if have >= want and cav_room >= cav:
+                free.append(g)
+        for gid in nearest(b, free, here):
             g = b.state.units[gid]
             path = graph.path_to(b.state, m, g.location, here)
             escort = sum(warships(x) for x in fleets_at(b.state, g.location) if controller(b.state, x) == b.power)

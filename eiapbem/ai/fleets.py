@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from eiapbem.rules.model import Corps, Fleet, Location, LocationKind
+from eiapbem.rules.naval import graph
 from eiapbem.rules.naval.common import controller, enemy_fleets_at, warships
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
@@ -36,4 +37,15 @@ def carrying(b: Any, f: Fleet) -> bool:
     return any(isinstance(u, Corps) and u.location == here for u in b.state.units.values())
 
 
-__all__ = ["carrying", "own_fleets", "threat"]
+def nearest(b: Any, fleets: list[Fleet], loc: Location) -> list[str]:
+    """The ids of ``fleets`` that can sail to ``loc`` within a naval phase's allowance, nearest first (then by id)."""
+    m = b.ctx.map
+    options = []
+    for f in fleets:
+        d = graph.distances(b.state, m, f.location).get(loc)
+        if d is not None and d <= graph.NAVAL_ALLOWANCE:
+            options.append((d, f.id))
+    return [i for _, i in sorted(options)]
+
+
+__all__ = ["carrying", "nearest", "own_fleets", "threat"]

@@ -43,7 +43,7 @@ from eiapbem.rules.naval.battle import retreat_options
 from eiapbem.rules.naval.common import controller, enemy_fleets_at, fleets_at, must_leave_box, port_power, warships
 from eiapbem.rules.naval.movement import MoveFleet, may_continue
 import eiapbem.ai.amphibious as amphibious
-from eiapbem.ai.fleets import carrying, own_fleets, threat
+from eiapbem.ai.fleets import carrying, nearest, own_fleets, threat
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
 
@@ -194,7 +194,7 @@ def strike_ferries(b: Any, lvl: Any) -> None:
     """8.10: an enemy stack at sea with corps aboard (they land in its land phase, 10.4.5) is attacked by the power's
     nearest stack within this slot's reach that outnumbers its warships by the level's ``attack_ratio``, one
     combat at a time."""
-    st, m = b.state, b.ctx.map
+    st = b.state
     ferries = sorted({f.location for f in st.units.values() if isinstance(f, Fleet) and f.location.kind is SEA
                       and controller(st, f) != b.power and relations.at_war(st, b.power, controller(st, f))
                       and carrying(b, f)}, key=str)
@@ -202,15 +202,12 @@ def strike_ferries(b: Any, lvl: Any) -> None:
         if b.state.pending:
             return
         enemy = sum(warships(g) for g in enemy_fleets_at(b.state, loc, b.power))
-        options = []
+        strong = []
         for f in own_fleets(b):
             mine, own = _stack_at(b, f.location)
-            if not mine or own * 100 < max(1, enemy) * lvl.attack_ratio:
-                continue
-            d = graph.distances(b.state, m, f.location).get(loc)
-            if d is not None and d <= graph.NAVAL_ALLOWANCE:
-                options.append((d, f.id))
-        for _, fid in sorted(options):
+            if mine and own * 100 >= max(1, enemy) * lvl.attack_ratio:
+                strong.append(f)
+        for fid in nearest(b, strong, loc):
             f = b.state.units[fid]
             if f.location == loc or _sail_to(b, f, loc):
                 b.try_(NavalAttack(place=graph.place_name(loc)))
