@@ -21,3 +21,13 @@ def ru_sent(tmp_path_factory):
     path = ru.end_phase()
     shutil.copy(path, home_of(root, "TU") / "commin" / path.name)
     return root, ids, path
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """The setup played to France's own file, and a copy of France's folder (``FR-behind``) with its save put back
+    to before that file (``auditkit.game_behind``).  Returns (root, identities).  Copy a folder before changing it."""
+    import auditkit
+
+    root = tmp_path_factory.mktemp("played")
+    return root, auditkit.game_behind(root)

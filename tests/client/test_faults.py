@@ -13,7 +13,6 @@ import shutil
 
 import pytest
 
-import auditkit
 from auditkit import GAME, home_of
 from eiapbem.client import setups
 from eiapbem.client.session import Session
@@ -161,13 +160,6 @@ def test_a_fault_at_every_write_of_a_backup(base, tmp_path, monkeypatch):
 
 
 # ----------------------------------------------------------------- the commands of issue 29: rebuild, upgrade
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory):
-    """The setup played to France's own file; a copy of France's folder with its save put back before that file."""
-    root = tmp_path_factory.mktemp("played")
-    return root, auditkit.game_behind(root)
 
 
 def test_a_fault_at_every_write_of_a_rebuild(played, tmp_path, monkeypatch):

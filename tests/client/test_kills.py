@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-import auditkit
 from paths import TESTS
 import fuzzkit
 from auditkit import GAME, home_of
@@ -122,13 +121,6 @@ def every_kill(src: Path, role: str, op: str, tmp_path: Path, monkeypatch, *, ne
             assert code == 0, out[-2000:]
         assert _snap(home, role, newer, monkeypatch) == new, home.name
     return len(homes)
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory):
-    """The setup played to France's own file; France's folder put back to its save from before that file."""
-    root = tmp_path_factory.mktemp("kills")
-    return root, auditkit.game_behind(root)
 
 
 def test_kills_at_every_write_of_a_rebuild(played, tmp_path, monkeypatch):
