@@ -18,10 +18,14 @@ Each army then takes the goal it does best (``goal``), weighing at most ``Level.
 - a war aim of the power's war plan (``ai.strategy.war_plan``): worth the political points it weighs there;
 - an enemy great power's national capital its corps besiege: ``BIG`` more, needing ``STORM`` per hundred of what
   stands inside (the army comes to the siege and storms the city when the walls are breached, 11.4.1);
+- an enemy capital's worth is weighed by its walls (``walls``, 11.4.1): full when some die breaches them, half when
+  only an undergarrisoned garrison's would (Vienna, St. Petersburg), a quarter when none ever does (Constantinople);
 
 scored as worth x (the army's strength against what the goal needs, capped at 1, at least ``COVER`` percent)
 squared / (1 + the months to get there) squared (goals within the level's ``horizon`` movement points, and those
-worth ``BIG`` within twice that),
+worth ``BIG`` within twice that; an enemy capital to storm within the ``horizon``, while no enemy field forces stand in
+its own territory within it: worth x cover / (1 + months), the decision of the war sought before the provinces on
+its way),
 where what it needs is the enemy field strength within ``assess.NEAR`` of it at the level's ``attack_odds`` plus
 what stands inside its city at the level's ``assault_odds``.  A goal other armies march on with the strength it
 needs counts half.  An army with no goal of its own joins the nearest goal the power's other forces march on
@@ -39,7 +43,9 @@ import eiapbem.ai.odds as odds
 from eiapbem.ai.strategy import Aim
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.movement import allowance
-from eiapbem.rules.model import Corps, LeaderStatus, LocationKind
+from eiapbem.rules import control
+from eiapbem.rules.model import Corps, Garrison, LeaderStatus, LocationKind
+from eiapbem.rules.tables import land_siege as siege_table
 
 #: Movement points within which a lesser head joins a better one.
 JOIN = 2
@@ -59,6 +65,9 @@ JOIN_MONTHS = 3
 #: Strength per hundred of the forces inside an enemy capital that the armies bring to its siege (at least the
 #: level's ``assault_odds``): enough to storm a breach and win (11.4.1).
 STORM = 300
+#: What an enemy capital's walls leave of its worth as a goal (percent, ``walls``): breached by some die now, only once
+#: undergarrisoned, never.
+OPEN, THINNED, SHUT = 100, 50, 25
 #: A capped score's unit (a goal fully within the army's strength, reached this month, scores worth x UNIT).
 UNIT = 100
 
@@ -156,9 +165,10 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
         near = assess.enemy_forces_near(st, ctx, aim.area, power, assess.NEAR)
         need = near * lvl.attack_odds // 100 + f.enemy_city * max(100, lvl.assault_odds) // 100
         g = out.get(aim.area)
-        if g is None or g.worth < aim.worth:
-            out[aim.area] = Goal(aim.area, aim.worth + (g.worth if g else 0), max(need, g.need if g else 0),
-                                 f.enemy - f.enemy_city, storm=aim.area in capitals)
+        worth = aim.worth * walls(b, aim.area) // 100 if aim.area in capitals else aim.worth
+        if g is None or g.worth < worth:
+            out[aim.area] = Goal(aim.area, worth + (g.worth if g else 0), max(need, g.need if g else 0),
+                                 f.enemy - f.enemy_city, storm=aim.area in capitals and walls(b, aim.area) > SHUT)
     # a siege of an enemy great power's national capital under way: the armies come to it with what a storm needs
     # (11.4.1: a breach is stormed with every besieging factor, on the 5-1 table against the 5-2)
     for a in capitals:
@@ -168,8 +178,28 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
         near = assess.enemy_forces_near(st, ctx, a, power, assess.NEAR)
         need = near * lvl.attack_odds // 100 + f.enemy_city * max(STORM, lvl.assault_odds) // 100
         g = out.get(a)
-        out[a] = Goal(a, (g.worth if g else 0) + BIG, max(need, g.need if g else 0), f.enemy - f.enemy_city, storm=True)
+        out[a] = Goal(a, (g.worth if g else 0) + BIG * walls(b, a) // 100, max(need, g.need if g else 0),
+                      f.enemy - f.enemy_city, storm=walls(b, a) > SHUT)
     return [out[a] for a in sorted(out)]
+
+
+def breachable(b: Any, area: str, *, if_thinned: bool = False) -> bool:
+    """Some die breaches the walls of the city of ``area`` (11.4.1: the die, less its siege value, +1 when it is
+    undergarrisoned, reaches the siege table's breach); with ``if_thinned``, once its garrison is undergarrisoned (a
+    siege's starving and sorties thin it, 10.5.5)."""
+    city = b.ctx.map.area(area).city
+    inside = sum(u.factors.total for u in control.units_at(b.state, area)
+                 if isinstance(u, Garrison) and u.location.kind is LocationKind.CITY)
+    under = if_thinned or siege_table.is_undergarrisoned(inside, city.garrison_capacity)
+    best = siege_table.siege_random_number(6, city.siege, under)
+    return siege_table.siege_result(min(best, siege_table.SIEGE_TABLE[-1][1])) == siege_table.BREACH
+
+
+def walls(b: Any, area: str) -> int:
+    """What an enemy capital's walls leave of its worth as a goal (percent): ``OPEN`` when some die breaches them now,
+    ``THINNED`` when only an undergarrisoned garrison's would (Vienna, St. Petersburg: 11.4.1), ``SHUT`` when none
+    ever does (Constantinople: only a long siege starves it, 10.5.5)."""
+    return OPEN if breachable(b, area) else THINNED if breachable(b, area, if_thinned=True) else SHUT
 
 
 def join(b: Any, army: Army, marched: list[Goal]) -> Goal | None:
@@ -209,6 +239,8 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
     near = [x for x in sorted((far[g.area], g.area, g) for g in found if g.area in far)
             if x[0] <= lvl.horizon or x[0] <= 2 * lvl.horizon and x[2].worth >= BIG]
     strength = army_strength(b, army)
+    # enemy field forces in its own territory within its reach: they are beaten before a capital is sought
+    invaded = any(g.field and not g.moving and d <= lvl.horizon for d, _, g in near)
     best: tuple[int, str, Goal] | None = None
     weighed = 0
     for d, a, g in near:
@@ -228,7 +260,12 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
         cover = min(UNIT, strength * UNIT // need)
         if cover < COVER:
             continue
-        score = g.worth * cover * cover // UNIT // (1 + months) // (1 + months)
+        if g.storm and d <= lvl.horizon and not invaded:
+            # an enemy capital within reach decides the war (12.4.1, 6.4): weighed against its nearness and what the
+            # army brings to it, not their squares
+            score = g.worth * cover // (1 + months)
+        else:
+            score = g.worth * cover * cover // UNIT // (1 + months) // (1 + months)
         if a in taken and taken[a] >= g.need:
             score //= 2  # covered already by the armies marching there
         if best is None or (score, assess.name_last_first(a)) > (best[0], assess.name_last_first(best[1])):
@@ -236,4 +273,4 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
     return best[2] if best is not None and best[0] > 0 else None
 
 
-__all__ = ["Army", "Goal", "army_strength", "form", "goal", "goals", "join"]
+__all__ = ["Army", "Goal", "army_strength", "breachable", "form", "goal", "goals", "join"]

@@ -31,6 +31,7 @@ import eiapbem.ai.assess as assess
 import eiapbem.ai.deploy as deploy
 import eiapbem.ai.feudal as feudal
 import eiapbem.ai.armies as armies
+from eiapbem.ai.armies import breachable
 import eiapbem.ai.logistics as logistics
 import eiapbem.ai.strategy as strategy
 import eiapbem.ai.operations as operations
@@ -41,8 +42,7 @@ from eiapbem.rules.land.combat import Attack, areas_to_attack
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.land.sieging import Assault, Besiege, GarrisonAttack
-from eiapbem.rules.model import POWERS, Corps, CorpsType, Garrison, LocationKind
-from eiapbem.rules.tables import land_siege as siege_table
+from eiapbem.rules.model import POWERS, Corps, CorpsType, LocationKind
 
 #: A bound on the battles the AI starts in one slot (never reached: one per area).
 MAX_BATTLES = len(POWERS) * 100
@@ -206,16 +206,6 @@ def besiege(b: Any, aims: tuple[strategy.Aim, ...] = (), marching: set[str] | fr
         if b.state.pending:
             return
         b.try_(Besiege(unit=c.id))
-
-
-def breachable(b: Any, area: str) -> bool:
-    """Some die breaches the walls of the city of ``area`` (11.4.1: the die, less its siege value, +1 when it is
-    undergarrisoned, reaches the siege table's breach)."""
-    city = b.ctx.map.area(area).city
-    inside = sum(u.factors.total for u in control.units_at(b.state, area)
-                 if isinstance(u, Garrison) and u.location.kind is LocationKind.CITY)
-    best = siege_table.siege_random_number(6, city.siege, siege_table.is_undergarrisoned(inside, city.garrison_capacity))
-    return siege_table.siege_result(min(best, siege_table.SIEGE_TABLE[-1][1])) == siege_table.BREACH
 
 
 def assault(b: Any, lvl: Level) -> None:

@@ -34,6 +34,10 @@ route the head reaches this slot that passes three tests, else one area less, do
   army advances together), unless the corps that arrive beat the enemy field forces within ``moves.LOCAL`` of it at
   the level's ``attack_odds`` (nothing near could strike the van).
 
+On the way to an enemy capital within the level's horizon (``capital_toll``) an end is taken when its corps lose
+foraging no more than ``CAPITAL_TOLL`` percent of the army's factors beyond what they would lose where they stand, and
+an army supplied nowhere on its way never falls back farther from the capital than it stands.
+
 A depot goes ahead of it (``logistics.follow``) and the corps that do not arrive close up behind.  A hard level
 whose judgement of a battle is neither clear way plays it forward (``odds.simulate``) after the moves and takes
 them back when it is not worth fighting.
@@ -66,6 +70,9 @@ CONCENTRATED = 60
 ANSWER_MARGIN = 125
 #: Percentage of the enemy's factors a battle is taken to cost it, weighed against what foraging there would cost.
 BATTLE_TOLL = 30
+#: Percentage of its factors an army marching on an enemy capital within the level's horizon accepts to lose foraging
+#: on the way, more than where it stands (10.5.1): the capital ends the war (12.4.1, 6.4), a month's hunger does not.
+CAPITAL_TOLL = 10
 
 
 # ----------------------------------------------------------------- 1. sieges
@@ -266,6 +273,7 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
             steps.append(a)
     total = army_strength(b, army)
     stay = _plan_end(b, lvl, army, members, reach, here, total, budget, concentrate=False)
+    toll = capital_toll(b, lvl, goal, here, members)
     # the ends of the way as they are supplied now, then (none taken) those of its own territory with the depot that
     # ``logistics.follow`` places ahead of the army, at the levels that place depots
     for ahead in (False, True) if lvl.depots else (False,):
@@ -277,7 +285,7 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
             # an end is taken when its corps are supplied, or lose no more there than where they stand (an army
             # without money goes on rather than starving in place), or when it is an enemy capital the corps that
             # arrive can storm (``storms``)
-            if plan is not None and (plan.supplied or stay is None or plan.lost <= stay.lost
+            if plan is not None and (plan.supplied or stay is None or plan.lost <= stay.lost + toll
                                      or storms(b, lvl, goal, plan)) \
                     and _commit(b, lvl, army, members, here, plan, goal, budget):
                 return
@@ -285,10 +293,11 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
         _commit(b, lvl, army, members, here, stay, goal, budget)
         return
     # supplied nowhere on the way: where the head can go, the end where its corps lose least, nearest the goal first
+    # (on the way to an enemy capital within reach, never farther from it than it stands)
     far = assess.distances_from(b.ctx, goal.area) if goal is not None else {}
     best: tuple[tuple[int, int, str], Plan] | None = None
     for a in sorted(reach[head.id]):
-        if moves.field_enemy(b, a):
+        if moves.field_enemy(b, a) or toll and far.get(a, 1 << 20) > far.get(here, 0):
             continue
         plan = _plan_end(b, lvl, army, members, reach, a, total, budget, concentrate=False)
         if plan is not None:
@@ -297,6 +306,18 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
                 best = (key, plan)
     if best is not None:
         _commit(b, lvl, army, members, here, best[1], goal, budget)
+
+
+def capital_toll(b: Any, lvl: Any, goal: Goal | None, here: str, members: list[Corps]) -> int:
+    """Sixths of a factor (10.5.1) more than where it stands that an army marching on ``goal`` accepts to lose foraging
+    where its march ends: ``CAPITAL_TOLL`` percent of its factors when the goal is an enemy capital (``Goal.storm``)
+    within the level's ``horizon`` movement points of its head (in ``here``), else none."""
+    if goal is None or not goal.storm:
+        return 0
+    d = assess.distance(b.ctx, here, goal.area)
+    if d is None or d > lvl.horizon:
+        return 0
+    return sum(c.factors.total for c in members) * 6 * CAPITAL_TOLL // 100
 
 
 def _storm_need(b: Any, lvl: Any, goal: Goal | None, end: str) -> int:
@@ -508,4 +529,4 @@ def rest(b: Any, lvl: Any, reserve: list[str], budget: logistics.Budget) -> None
             moves.go(b, c, reach[cid][to][1])
 
 
-__all__ = ["REACH", "answer_incursions", "storms", "guard_capitals", "hold_cities", "inside", "march", "rest", "review_sieges"]
+__all__ = ["CAPITAL_TOLL", "REACH", "answer_incursions", "capital_toll", "storms", "guard_capitals", "hold_cities", "inside", "march", "rest", "review_sieges"]

@@ -345,3 +345,48 @@ def test_a_ferry_of_enemy_corps_across_the_channel_is_intercepted(kind):
 def test_a_ferry_caught_at_sea_with_corps_aboard_is_attacked(kind):
     turn = ai.plan(_ferry_scene(kind, at_sea=True), "FR", ctx(b"ferry-at-sea"))
     assert NavalAttack(place="english-channel") in turn.actions, kind
+
+
+# ----------------------------------------------------------------- a march on a capital through a hungry land
+
+
+def _russians_at_strasbourg(kind: str):
+    """Russia's slot in February (winter, 13.1): at war with France, Kutusov's four corps (44 factors) stand at
+    Freiburg, four movement points from Paris, beyond their own territory; their one depot is at Stuttgart, behind them;
+    France's field army is gone and Paris holds a garrison of 4 factors (siege value 1)."""
+    s = _slot(land_state().with_war("RU", "FR", Date(1805, 6), ("RU",)), "RU", kind, treasury=10)
+    s = s.replace(date=Date(1806, 2))
+    for cid, inf in (("corps:RU:I", 12), ("corps:RU:II", 10), ("corps:RU:III", 10), ("corps:RU:IV", 8)):
+        s = corps(s, cid, "freiburg", infantry=inf, cavalry=1)
+    s = leader(s, "leader:RU:kutusov", "corps:RU:I")
+    s = s.with_unit(Depot(id="depot:RU:1", power="RU", location=Location(LocationKind.AREA, "stuttgart")))
+    return s.with_unit(Garrison(id="garrison:FR:city:paris", nation="FR", location=Location(LocationKind.CITY, "paris"),
+                                factors=Factors(infantry=4)))
+
+
+@pytest.mark.parametrize("kind", ("ai-medium", "ai-hard"))
+def test_an_army_marching_on_a_capital_within_reach_does_not_turn_back_to_eat(kind):
+    s = _russians_at_strasbourg(kind)
+    start = assess.distance(ctx(), "freiburg", "paris")
+    turn = ai.play_slot(s, "RU", ctx(b"hungry-march"))
+    head = turn.state.units["corps:RU:I"].location.site
+    # foraging on the way costs more than by its depot, but Paris ends the war: the army goes on to the area next to
+    # Paris (10.5.1, 12.4.1) instead of staying by the depot behind it
+    assert assess.distance(ctx(), head, "paris") <= 1, (kind, head)
+    sites = [turn.state.units[c].location.site for c in ("corps:RU:I", "corps:RU:II", "corps:RU:III", "corps:RU:IV")]
+    assert all(assess.distance(ctx(), a, "paris") <= start for a in sites), (kind, sites)
+
+
+def test_a_capitals_walls_weigh_its_worth_as_a_goal():
+    # 11.4.1: Paris (siege value 1) is breached by some die; Vienna (3) only once undergarrisoned; Constantinople (4)
+    # never -- the armies weigh the capitals they can take
+    s = land_state().with_war("RU", "TU", Date(1805, 6), ("RU",))
+    s = s.with_unit(Garrison(id="garrison:AU:city:vienna", nation="AU", location=Location(LocationKind.CITY, "vienna"),
+                             factors=Factors(infantry=22)))
+    b = ai.Builder(s, "FR", ctx())
+    assert armies.walls(b, "paris") == armies.OPEN
+    assert armies.walls(b, "vienna") == armies.THINNED
+    assert armies.walls(b, "constantinople") == armies.SHUT
+    thin = s.with_unit(Garrison(id="garrison:AU:city:vienna", nation="AU", location=Location(LocationKind.CITY, "vienna"),
+                                factors=Factors(infantry=12)))
+    assert armies.walls(ai.Builder(thin, "FR", ctx()), "vienna") == armies.OPEN
