@@ -67,7 +67,7 @@ def level_of(state: GameState, power: str) -> Level:
 
 def answer(state: GameState, decision: PendingDecision, ctx: RulesContext) -> AnswerDecision:
     """The answer of the AI power ``decision.power`` to ``decision`` (one of its options)."""
-    return decisions.answer(decision, level_of(state, decision.power), ctx)
+    return decisions.answer(decision, level_of(state, decision.power), ctx, Builder(state, decision.power, ctx))
 
 
 def _standing_order(state: GameState, d: PendingDecision) -> bool:
@@ -135,6 +135,17 @@ class Builder:
         self.state = out.state
         self.events += out.events
         self.actions.append(action)
+        return True
+
+    def answer_(self, decision_id: str, choice: str) -> bool:
+        """Answer the power's pending decision ``decision_id`` with ``choice`` (then the AI decisions that raises)."""
+        try:
+            out = engine.apply_action(self.state, self.power, AnswerDecision(decision_id, choice), self.ctx)
+            out = out.then(settle(out.state, self.ctx))
+        except IllegalAction:
+            return False
+        self.state = out.state
+        self.events += out.events
         return True
 
 

@@ -39,6 +39,11 @@ defend a threatened capital   no              yes                  yes
 depots to follow the corps    no              yes                  yes
 battle chit                   at random       best against the     best worst case
                               (dice)          likeliest enemy chit (maximin)
+breach in a city's walls      surrenders at   surrenders at 5:1    fights under 3:1,
+(11.4.1, odds.storm_holds)    5:1 in factors  in strength          surrenders at 10:1;
+                                                                   between, plays the
+                                                                   storm forward
+storm casualties (11.4.1)     at random       cheapest first       cheapest first
 other decisions               at random       first option         first option
 sides of a war seen           the two armies, the allies called   and a second front;
 (ai.judge)                    whole; no          on both sides,       joint declarations
@@ -235,7 +240,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 18, "ai-medium": 18, "ai-hard": 18}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 19, "ai-medium": 19, "ai-hard": 19}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -253,7 +258,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 18, "ai-medium": 18, "ai-hard": 18}  # 2:
 # aimed at (``ai.amphibious``); 17: an enemy capital under siege stormed by the army, no informal peace during it,
 # lost corps rebuilt, armies at peace camped on the likely enemy's border (``ai.deploy``); 18: an army marching on an
 # enemy capital within reach accepts some foraging on the way and never turns back from it to eat, capitals weighed by
-# their walls, an enemy capital within reach sought before the provinces on its way
+# their walls, an enemy capital within reach sought before the provinces on its way; 19: a breach fought unless the
+# storm is hopeless as the level judges it (``odds.storm_holds``), a storm's casualties from the cheapest factors
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -14,6 +14,10 @@ another; none of them is more timid (issue 28 item 3):
   slot's own dice (``ai/<power>/search``), from the state after its moves: the share won and the factors lost on
   each side decide.
 
+A storm through a breach (11.4.1, 000:1972-1990) is judged the same way (``storm_holds``): the besiegers against
+what stands inside, by factors (easy) or strength (medium, hard), and the hard level plays an uncertain storm
+forward with the rules' engine on the search dice.
+
 Everything is an integer; the state and the slot's dice decide every verdict, so every client reaches the same.
 """
 
@@ -84,6 +88,14 @@ def neighbours_joining(b: Any, area: str, *, enemy: bool, exclude: Iterable[str]
     return total
 
 
+def side_strength(state: Any, ctx: Any, lvl: Any, ids: Iterable[str]) -> int:
+    """What the level counts of the units ``ids`` fighting together: their factors (``"factors"``) or their strength
+    (``assess.force_strength``)."""
+    if lvl.judge == "factors":
+        return sum(u.factors.total for u in (state.units.get(i) for i in sorted(set(ids))) if u is not None)
+    return assess.force_strength(state, ctx, ids)
+
+
 @dataclass(frozen=True)
 class Estimate:
     """Attacker strength per hundred of the defender's, as the level judges it."""
@@ -102,10 +114,9 @@ def estimate(b: Any, lvl: Any, area: str, attackers: Iterable[str],
     defenders = field_units(b, area, enemy=True)
     st, ctx = b.state, b.ctx
     if lvl.judge == "factors":
-        own = sum(st.units[i].factors.total for i in att)
-        enemy = sum(st.units[i].factors.total for i in defenders)
+        own, enemy = side_strength(st, ctx, lvl, att), side_strength(st, ctx, lvl, defenders)
         return Estimate(assess.odds(own, enemy), own, enemy)
-    own = assess.force_strength(st, ctx, att)
+    own = side_strength(st, ctx, lvl, att)
     for a, ids in sorted((supporters or {}).items()):
         if ids:
             own += assess.force_strength(st, ctx, ids) * join_percent(b, ids, a, area) // 100
@@ -177,5 +188,69 @@ def won_enough(lvl: Any, played: Played, own: int, enemy: int) -> bool:
             and played.enemy_lost * max(1, own) * 100 >= WEAR_RATIO * played.own_lost * max(1, enemy))
 
 
-__all__ = ["Estimate", "Played", "estimate", "field_units", "join_percent", "neighbours_joining", "simulate", "won_enough",
+# ----------------------------------------------------------------- a storm through a breach (11.4.1)
+
+#: Besiegers per hundred of the garrison (factors or strength, as the level judges) from which a storm is hopeless
+#: for the garrison: the storm's morale losses do not depend on the numbers, only its casualties do, so a garrison of
+#: morale 3 holds about half the storms up to 3:1 and a quarter at 4:1, but a tenth at 5:1 and none at 10:1 (the
+#: besiegers' casualties then destroy it in a round or two; docs/decisions.md, "Capitals besieged and stormed").
+HOPELESS = 500
+#: The hard level takes a storm below this for one it may hold without playing it forward, and one at ``SURE`` or
+#: more for lost; between, it plays the storm forward and the garrison fights when it holds at least ``HOLDS`` percent.
+STORM_OPEN = 300
+STORM_SURE = 1000
+HOLDS = 10
+
+
+def storm_estimate(state: Any, ctx: Any, lvl: Any, siege: Any) -> Estimate:
+    """The level's estimate of the storm of ``siege``: the besiegers per hundred of what stands inside."""
+    own = side_strength(state, ctx, lvl, siege.besiegers)
+    enemy = side_strength(state, ctx, lvl, siege.defenders)
+    return Estimate(assess.odds(own, enemy), own, enemy)
+
+
+def storm_holds(b: Any, lvl: Any, decision: Any) -> bool:
+    """Whether the garrison asked ``decision`` (``siege.surrender``, 11.4.1) may hold the storm, as the level judges
+    it: not when the besiegers reach ``HOPELESS`` per hundred of it; the hard level plays an uncertain storm forward
+    ``samples`` times (``simulate_storm``) and fights when the garrison holds ``HOLDS`` percent of them.  A garrison
+    that fights and falls is taken all the same (its survivors prisoners) but the storm costs the besiegers
+    factors and a fortress's defender who holds gains a political point; one that surrenders keeps its factors as
+    prisoners and gives no point (000:1974, 000:1988-1994)."""
+    siege = b.state.sieges.get(decision.context.get("siege"))
+    if siege is None:
+        return True
+    est = storm_estimate(b.state, b.ctx, lvl, siege)
+    if lvl.judge != "search":
+        return est.odds < HOPELESS
+    if est.odds < STORM_OPEN or est.odds >= STORM_SURE:
+        return est.odds < STORM_OPEN
+    played = simulate_storm(b, decision, lvl.samples)
+    if played is None:
+        return est.odds < HOPELESS
+    return played.wins * 100 >= HOLDS * played.samples
+
+
+def simulate_storm(b: Any, decision: Any, samples: int) -> Played | None:
+    """The storm ``decision`` opens played forward from the builder's state ``samples`` times with the rules' engine,
+    as ``simulate`` plays a battle; a win is a storm the garrison holds.  None when one cannot be played to its end
+    (a question of a human's waits)."""
+    seed = _seed(b)
+    wins = own_lost = enemy_lost = 0
+    sid = decision.context.get("siege")
+    for k in range(samples):
+        dice = Dice(hashlib.sha256(seed + f"/{b.state.date}/storm/{sid}/{k}".encode()).digest())
+        trial = type(b)(b.state, b.power, replace(b.ctx, dice=dice))
+        if not trial.answer_(decision.id, "fight"):
+            return None
+        s = trial.state.sieges.get(sid)
+        if s is None or s.step != "done":
+            return None
+        wins += 1 if s.outcome != "captured" else 0
+        own_lost += sum(r.losses.get("defender", 0) for r in s.rounds)
+        enemy_lost += sum(r.losses.get("besieger", 0) for r in s.rounds)
+    return Played(samples, wins, own_lost, enemy_lost)
+
+
+__all__ = ["HOPELESS", "Estimate", "Played", "estimate", "field_units", "join_percent", "neighbours_joining",
+           "side_strength", "simulate", "simulate_storm", "storm_estimate", "storm_holds", "won_enough",
            "worth_fighting"]
