@@ -235,7 +235,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 17, "ai-medium": 17, "ai-hard": 17}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 18, "ai-medium": 18, "ai-hard": 18}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -251,7 +251,10 @@ VERSIONS: dict[str, int] = {"ai-easy": 17, "ai-medium": 17, "ai-hard": 17}  # 2:
 # enemy's land, capitals besieged, depots judged ahead of a march, corps at peace spread where foraging would cost
 # them factors; 16: stranded corps fetched by fleets and carried to the war, landings held and kept to the coast
 # aimed at (``ai.amphibious``); 17: an enemy capital under siege stormed by the army, no informal peace during it,
-# lost corps rebuilt, armies at peace camped on the likely enemy's border (``ai.deploy``)
+# lost corps rebuilt, armies at peace camped on the likely enemy's border (``ai.deploy``); 18: corps far from the war
+# carried back to it by sea (``ai.amphibious``), no ships bought by a power that rules the sea (its men go to the
+# army), the counter rebuilt is one its infantry fits, an army at peace faces its neighbour when the likely enemy is
+# out of reach
 
 
 def level(kind: PlayerKind | str) -> Level:
