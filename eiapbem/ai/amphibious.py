@@ -17,8 +17,8 @@ The naval slot (``invade`` and ``collect``, called by ``naval.plan`` before its 
    enemies holds, from which a land route leads to the war, nearest a war aim by land (reinforcing an ally's
    theatre).  The carrying stack's intercept orders are withdrawn (it seeks no battle);
 2. pick-up (``collect``): an idle corps that stands in, or reaches this month by land, the port it musters at
-   (``muster_port``: for a stranded or far corps the nearest port by land its fleets may enter, 8.4.2, one where they lie
-   first; else the port it stands in) is fetched: the power's nearest stack with room for it (8.6.2) that reaches
+   (``muster_port``: for a stranded or far corps the nearest port by land its fleets may enter, 8.4.2, one where they
+   lie first; else the port it stands in) is fetched: the power's nearest stack with room for it (8.6.2) that reaches
    the port this slot through seas its warships hold (``escorted``) and could carry the corps on from there sails
    in, so that the corps boards it in the next naval slot (8.6.1: corps and fleet begin in the same port).  A stack
    in a port where corps of the power wait for it stays there (``waits``).
@@ -26,8 +26,8 @@ The naval slot (``invade`` and ``collect``, called by ``naval.plan`` before its 
 The land slot, first of all its moves: ``land_invasions`` lands every corps of the power still aboard (10.4.5),
 the corps of one stack together, in the coastal area the naval slot aimed at: an enemy's, weakest first, else the
 power's or an ally's nearest a war aim, and only then anywhere it may land, never a neutral's while a friendly or
-enemy coast is there, so none is left at sea to be destroyed (8.6.3); then ``stage`` marches the stranded and far corps
-to their muster port.
+enemy coast is there, so none is left at sea to be destroyed (8.6.3); then ``stage`` marches the stranded and far
+corps to their muster port.
 """
 
 from __future__ import annotations

@@ -68,8 +68,8 @@ def to_foe(b: Any, foe: str) -> Callable[[str], int | None]:
 
 def neighbour(b: Any) -> str | None:
     """The great power, neither an ally (6.5) nor a natural friend (15.0: +1 or better), with a city within ``BORDER``
-    movement points of one of the power's own, whose staging area lies nearest its capital: the war next door when the likely enemy has no border with it
-    (Spain's army between wars faces France, not a Prussia it cannot reach)."""
+    movement points of one of the power's own, whose staging area lies nearest its capital: the war next door when
+    the likely enemy has no border with it (Spain's army between wars faces France, not a Prussia it cannot reach)."""
     from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE
 
     st, power = b.state, b.power
