@@ -11,13 +11,14 @@ The naval slot (``invade`` and ``collect``, called by ``naval.plan`` before its 
    and fewer enemy field factors within 3 movement points, plus the forces inside its city, than the corps bring,
    and where they could stay (``holds``); by sea areas where any enemy fleet that could intercept it (8.5.3,
    ``fleets.threat``) is outnumbered by the escort's warships by ``blockade_ratio``.  Idle corps (``Reach.idle``:
-   no land route through the territory they may enter, 13.4.1, leads from them to any enemy target, or they stand
-   in a port where they could not hold) may also be carried to a coastal area the power or an ally fighting its
+   no land route through the territory they may enter, 13.4.1, leads from them to any enemy target, they stand
+   outside their home nation more than ``FAR`` movement points from every one, or they stand in a port where they
+   could not hold) may also be carried to a coastal area the power or an ally fighting its
    enemies holds, from which a land route leads to the war, nearest a war aim by land (reinforcing an ally's
    theatre).  The carrying stack's intercept orders are withdrawn (it seeks no battle);
 2. pick-up (``collect``): an idle corps that stands in, or reaches this month by land, the port it musters at
-   (``muster_port``: for a stranded corps the nearest port by land its fleets may enter, 8.4.2, one where they lie
-   first; else the port it stands in) is fetched: the power's nearest stack with room for it (8.6.2) that reaches
+   (``muster_port``: for a stranded or far corps the nearest port by land its fleets may enter, 8.4.2, one where they
+   lie first; else the port it stands in) is fetched: the power's nearest stack with room for it (8.6.2) that reaches
    the port this slot through seas its warships hold (``escorted``) and could carry the corps on from there sails
    in, so that the corps boards it in the next naval slot (8.6.1: corps and fleet begin in the same port).  A stack
    in a port where corps of the power wait for it stays there (``waits``).
@@ -25,8 +26,8 @@ The naval slot (``invade`` and ``collect``, called by ``naval.plan`` before its 
 The land slot, first of all its moves: ``land_invasions`` lands every corps of the power still aboard (10.4.5),
 the corps of one stack together, in the coastal area the naval slot aimed at: an enemy's, weakest first, else the
 power's or an ally's nearest a war aim, and only then anywhere it may land, never a neutral's while a friendly or
-enemy coast is there, so none is left at sea to be destroyed (8.6.3); then ``stage`` marches the stranded corps to
-their muster port.
+enemy coast is there, so none is left at sea to be destroyed (8.6.3); then ``stage`` marches the stranded and far
+corps to their muster port.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
 #: Movement points around a landing within which the enemy's field strength must be less than the landed corps' and
 #: their friends' nearby (``holds``): what the enemy can bring against them before a fleet could carry them off.
 HOLD = 6
+#: Movement points by land beyond which an expeditionary corps is far from every enemy target (``Reach.far``): three
+#: months of a corps' march (3 movement points a month), where a fleet carries it in one.
+FAR = 9
 
 
 def _aboard_own(b: Any) -> list[Corps]:
@@ -214,6 +218,7 @@ class Reach:
         self.b = b
         self.found = [t.area for t in land.targets(b)]
         self.seen: list[dict[str, int]] = []
+        self.own: dict[str, dict[str, int]] = {}
 
     def of(self, c: Corps) -> dict[str, int]:
         far = next((r for r in self.seen if c.location.site in r), None)
@@ -223,12 +228,30 @@ class Reach:
         return far
 
     def idle(self, c: Corps) -> bool:
-        """``stranded``, or in a port area where it could not hold (``holds``): a corps its fleets should carry off."""
-        if self.stranded(c):
+        """``stranded``, ``far`` from the war, or in a port area where it could not hold (``holds``): a corps its fleets
+        should carry off."""
+        if self.stranded(c) or self.far(c):
             return True
         area = c.location.site
         return self.b.ctx.map.area(area).port is not None \
             and not holds(self.b, area, assess.force_strength(self.b.state, self.b.ctx, [c.id]))
+
+    def far(self, c: Corps) -> bool:
+        """An expeditionary corps (outside its home nation, 7.2.2) that no enemy target is within ``FAR`` movement
+        points of by land: left on a front the war has moved away from (a landing on an ally's far coast), it is
+        carried back to the war by sea sooner than it would march there."""
+        st, m = self.b.state, self.b.ctx.map
+        if not self.found or supply.is_home_area(st, m, c.location.site, c.nation):
+            return False
+        near = assess.distances_from(self.b.ctx, c.location.site)
+        return min((near[a] for a in self.found if a in near), default=FAR + 1) > FAR
+
+    def costs(self, c: Corps) -> dict[str, int]:
+        """Movement costs from ``c`` itself to where it may march (``moves.costs_from``), for its muster port."""
+        got = self.own.get(c.location.site)
+        if got is None:
+            got = self.own[c.location.site] = moves.costs_from(self.b, c, moves.MAX_ROUTE)
+        return got
 
     def stranded(self, c: Corps) -> bool:
         """No enemy target (``land.targets``) can be reached from ``c`` by land, through the territory it may enter
@@ -372,8 +395,9 @@ def collect(b: Any, lvl: Any) -> None:
     for c in sorted(_cargo(b), key=lambda c: (-c.factors.total, c.id)):
         if not reach.idle(c):
             continue
-        far = reach.of(c)
-        port = muster_port(b, far) if reach.stranded(c) else c.location.site
+        stranded = reach.stranded(c)
+        far = reach.of(c) if stranded else reach.costs(c)
+        port = muster_port(b, far) if stranded or reach.far(c) else c.location.site
         if port is None or far.get(port, 0) > allowance(st, b.ctx, c) \
                 or may_enter_port(st, b.ctx, b.power, port) is not None:
             continue
@@ -410,17 +434,21 @@ def collect(b: Any, lvl: Any) -> None:
 
 
 def stage(b: Any, lvl: Any) -> None:
-    """The land slot: the power's stranded corps (``Reach.stranded``) march to their ``muster_port``, to board a fleet
-    there in a later naval slot (8.6.1 needs corps and fleet in the same port)."""
+    """The land slot: the power's stranded corps (``Reach.stranded``) and those far from the war (``Reach.far``) march
+    to their ``muster_port``, to board a fleet there in a later naval slot (8.6.1 needs corps and fleet in the same
+    port)."""
     if not lvl.invasion_corps or not _at_war(b) or b.state.movement_over:
         return
     reach = Reach(b)
     if not reach.found:
         return
     for c in moves.movers(b):
-        if not reach.stranded(c):
+        if reach.stranded(c):
+            port = muster_port(b, reach.of(c))
+        elif reach.far(c):
+            port = muster_port(b, reach.costs(c))
+        else:
             continue
-        port = muster_port(b, reach.of(c))
         if port is not None and port != c.location.site:
             moves.advance(b, b.state.units[c.id], port)
 

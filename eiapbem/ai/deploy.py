@@ -6,8 +6,9 @@ could attack it (``WarPlan.declare``, ``WarPlan.threat``).  What a player does b
 
 - the **staging area** is the area of a city of its own territory (13.4.1, unbesieged, held by itself) nearest a city
   that power holds, over land (``assess.distances_from``), if it lies within ``BORDER`` movement points of it; else
-  (no border near, or an island: Great Britain's corps are left to its amphibious play, ``ai.amphibious``) nothing
-  is staged;
+  the army faces the nearest great power across such a border that is neither its ally nor its natural friend
+  (``neighbour``: Spain's likely enemy may be a Prussia it has no border with, France is next door); else (no border
+  near, or an island: Great Britain's corps are left to its amphibious play, ``ai.amphibious``) nothing is staged;
 - the **camps** are the areas of its own territory within ``CAMP`` movement points of the staging area where a
   camped corps is supplied (within reach of its depots, ``moves.supplied_areas``, or where foraging with another
   corps never costs it a factor, ``fed_by_forage``), nearest the likely enemy first, as many as hold its corps two to
@@ -33,7 +34,7 @@ import eiapbem.ai.moves as moves
 from eiapbem.ai.moves import advance, movers
 from eiapbem.rules import control
 from eiapbem.rules.land.depots import own_territory
-from eiapbem.rules.model import Corps, LocationKind
+from eiapbem.rules.model import POWERS, Corps, LocationKind
 
 #: Movement points around the staging area within which camps are chosen.
 CAMP = 3
@@ -63,6 +64,27 @@ def to_foe(b: Any, foe: str) -> Callable[[str], int | None]:
         ds = [near[t] for t in theirs if t in near]
         return min(ds) if ds else None
     return near_foe
+
+
+def neighbour(b: Any) -> str | None:
+    """The great power, neither an ally (6.5) nor a natural friend (15.0: +1 or better), with a city within ``BORDER``
+    movement points of one of the power's own, whose staging area lies nearest its capital: the war next door when
+    the likely enemy has no border with it (Spain's army between wars faces France, not a Prussia it cannot reach)."""
+    from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE
+
+    st, power = b.state, b.power
+    home = assess.capitals(b.ctx, power)
+    if not home:
+        return None
+    near = assess.distances_from(b.ctx, home[0])
+    out = []
+    for q in POWERS:
+        if q == power or q in st.powers[power].alliances or NATURAL_ALLIANCE[power][q] >= 1:
+            continue
+        found = camps(b, q, 1)
+        if found and found[0] in near:
+            out.append((near[found[0]], POWERS.index(q), q))
+    return min(out)[2] if out else None
 
 
 def camps(b: Any, foe: str, wanted: int) -> tuple[str, ...]:
@@ -98,6 +120,8 @@ def stage(b: Any, lvl: Level) -> set[str]:
     if foe is None or b.power == "GB":  # Britain's corps go to war by sea (``ai.amphibious``)
         return set()
     st, ctx, power = b.state, b.ctx, b.power
+    if not camps(b, foe, 1):
+        foe = neighbour(b) or foe  # no border with it: the neighbour it could fight instead
     corps = [c for c in movers(b) if c.factors.total]
     keep: set[str] = set()
     for cap in assess.capitals(ctx, power):
@@ -138,4 +162,4 @@ def stage(b: Any, lvl: Level) -> set[str]:
     return done
 
 
-__all__ = ["BORDER", "CAMP", "PER_CAMP", "camps", "likely_enemy", "stage", "to_foe"]
+__all__ = ["BORDER", "CAMP", "PER_CAMP", "camps", "likely_enemy", "neighbour", "stage", "to_foe"]

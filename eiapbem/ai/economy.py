@@ -17,14 +17,17 @@ depot supply for its corps, $1 a corps a month, 10.5.2):
 - **ships** (12.5.3; medium, hard) at war: ``ship_share`` per cent of the
   budget (three times as much for Great Britain, whose strength is its fleet)
   buys heavy ships ($9 and 1 manpower each, 000:2966) in the first of its
-  ship building ports the rules accept, when it has a fleet on the map;
+  ship building ports the rules accept, when it has a fleet on the map and
+  does not rule the sea already (its warships twice its enemies' together,
+  ``SEA_RULE``): then the manpower builds its army;
 - **counters** (12.5.4; medium, hard): one corps counter of the pool
   ($1, 000:2969) at war when the corps on the map are filled to three quarters
   of their capacity, so the factors bought have somewhere to go, and at war or
   at peace when fewer than ``MIN_CORPS`` of its regular corps stand on the map
   (a corps emptied returns to the counter pool, 7.2.4; a player buys its
-  counter again, 000:2238, and rebuilds it with the factors placed, 7.2.1),
-  bought before the ships; while one is bought or waits to be placed, no
+  counter again, 000:2238, and rebuilds it with the factors placed, 7.2.1;
+  the regular counter that holds the most infantry, so the factors bought fit
+  it), bought before the ships; while one is bought or waits to be placed, no
   ships are bought, so the manpower buys the factors that fill it;
 - **manipulation** (12.4.3, optional rule; hard): one square toward political
   points when the projection leaves $30 or the status is in the instability
@@ -56,6 +59,8 @@ FULL_PERCENT = 75
 MIN_CORPS = 2
 #: Projected money from which the hard level buys political points on the manipulation display (12.4.3).
 MANIPULATE_ABOVE = 30
+#: Its warships, per cent of all its enemies' together, at which a power buys no more ships (``_rules_the_sea``).
+SEA_RULE = 200
 #: Months of depot supply the medium and hard levels keep money for at war (a quarter).
 SUPPLY_MONTHS = 3
 
@@ -109,7 +114,7 @@ def plan(b, lvl: Level) -> None:
     rebuild = bool(lvl.counters) and _too_few(b)
     if lvl.counters and budget >= COSTS["counter"].money and (at_war and _corps_full(b) or rebuild):
         budget -= _counter(b)
-    if lvl.ship_share and at_war:
+    if lvl.ship_share and at_war and not _rules_the_sea(b):
         # a corps being rebuilt keeps the manpower for its factors (Great Britain has a few men a quarter)
         crew_budget = 0 if rebuild or _waiting(b) else men_budget
         spent, crew = _ships(b, budget * min(80, lvl.ship_share * (3 if b.power == "GB" else 1)) // 100, crew_budget)
@@ -142,6 +147,21 @@ def _ships(b, money: int, manpower: int) -> tuple[int, int]:
     return 0, 0
 
 
+def _warships(state: GameState, powers: set[str]) -> int:
+    """The warships (8.1) of the fleets on the map that ``powers`` control."""
+    from eiapbem.rules.naval.common import controller, warships
+
+    return sum(warships(u) for u in state.units.values() if isinstance(u, Fleet)
+               and u.location.kind is not LocationKind.POOL and controller(state, u) in powers)
+
+
+def _rules_the_sea(b) -> bool:
+    """Its fleets' warships are ``SEA_RULE`` per cent of all its enemies' together: a ship more adds nothing the war
+    needs, and the manpower it would take (000:2966) goes to the army instead."""
+    own = _warships(b.state, {b.power})
+    return own > 0 and own * 100 >= _warships(b.state, set(assess.enemies(b.state, b.power))) * SEA_RULE
+
+
 def _corps_full(b) -> bool:
     corps = [u for u in b.state.units.values() if isinstance(u, Corps) and u.nation == b.power
              and u.location.kind in (LocationKind.AREA, LocationKind.CITY)]
@@ -167,10 +187,12 @@ def _too_few(b) -> bool:
 
 
 def _counter(b) -> int:
-    """Buy the first corps counter of the pool the rules accept; its price, or 0."""
-    pool = sorted(u.id for u in b.state.units.values() if isinstance(u, Corps) and u.nation == b.power
+    """Buy the corps counter of the pool that holds the most infantry (the factors it buys, 7.2.1: a cavalry or guard
+    counter would leave them nowhere to go) that the rules accept, regular corps first; its price, or 0."""
+    pool = sorted((u.corps_type is not CorpsType.REGULAR, -corps_capacity(b.ctx, u).infantry, u.id)
+                  for u in b.state.units.values() if isinstance(u, Corps) and u.nation == b.power
                   and u.location.kind is LocationKind.POOL and u.placeable_until is None)
-    for uid in pool:
+    for *_, uid in pool:
         if b.try_(BuyCounter(unit=uid)):
             return COSTS["counter"].money
     return 0

@@ -240,7 +240,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 19, "ai-medium": 19, "ai-hard": 19}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 20, "ai-medium": 20, "ai-hard": 20}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -259,7 +259,10 @@ VERSIONS: dict[str, int] = {"ai-easy": 19, "ai-medium": 19, "ai-hard": 19}  # 2:
 # lost corps rebuilt, armies at peace camped on the likely enemy's border (``ai.deploy``); 18: an army marching on an
 # enemy capital within reach accepts some foraging on the way and never turns back from it to eat, capitals weighed by
 # their walls, an enemy capital within reach sought before the provinces on its way; 19: a breach fought unless the
-# storm is hopeless as the level judges it (``odds.storm_holds``), a storm's casualties from the cheapest factors
+# storm is hopeless as the level judges it (``odds.storm_holds``), a storm's casualties from the cheapest factors;
+# 20: corps far from the war carried back to it by sea (``ai.amphibious``), no ships bought by a power that rules
+# the sea (its men go to the army), the counter rebuilt is one its infantry fits, an army at peace faces its
+# neighbour when the likely enemy is out of reach
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -98,3 +98,44 @@ def test_a_corps_aboard_is_never_left_at_sea_at_the_end_of_the_land_phase():
     turn = ai.play_slot(s, "GB", ctx(b"land"))
     assert turn.state.units["corps:GB:1"].location.kind is LocationKind.AREA
     assert not any(e.kind == "naval.lost-aboard" for e in turn.events)
+
+
+def _far_in_kiev(phase: Phase = Phase.LAND):
+    """Britain, at war with France and allied with Russia, Prussia and Austria, which grant it access (a land route to the war, 13.4.1): a
+    British corps landed long ago stands at Kiev, far from any
+    French corps or city (``amphibious.FAR``), and Britain's fleet lies at Odessa, a port next door."""
+    s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"]], "alliances": [["GB", "RU"], ["GB", "AU"], ["GB", "PR"]],
+                     "fleets": [{"id": "fleet:GB:1", "location": "port:odessa", "heavy": 12, "transport": 4}],
+                     "corps": [{"id": "corps:GB:1", "location": "area:kiev", "infantry": 8},
+                               {"id": "corps:FR:1", "location": "area:lille", "infantry": 8}]}, phase=phase)
+    s = s.with_war("GB", "FR", s.date.plus(-2), ("GB",))
+    return _with_access(s)
+
+
+def _with_access(s):
+    from eiapbem.rules.model.powers import Access, AccessKind
+
+    for p in POWERS:
+        s = s.with_power(p, controller=PlayerKind.AI_HARD)
+    for host in ("RU", "AU", "PR"):
+        s = s.with_power(host, access=s.powers[host].access.set("GB", Access(kind=AccessKind.VOLUNTARY)))
+    return s
+
+
+def test_a_corps_far_from_the_war_marches_to_a_port_and_is_carried_back_to_it():
+    from eiapbem.ai import amphibious
+
+    s = _far_in_kiev()
+    b = ai.Builder(s, "GB", ctx())
+    c = s.units["corps:GB:1"]
+    assert amphibious.Reach(b).far(c) and not amphibious.Reach(b).stranded(c)
+    turn = ai.play_slot(s, "GB", ctx())
+    assert turn.state.units["corps:GB:1"].location.site == "odessa", turn.actions  # its muster port, where its fleet is
+    # in the next naval slot it boards the fleet, which sails toward the war
+    s = scene_state({"date": "1805-07", "phasing": "GB", "wars": [["GB", "FR"]], "alliances": [["GB", "RU"], ["GB", "AU"], ["GB", "PR"]],
+                     "fleets": [{"id": "fleet:GB:1", "location": "port:odessa", "heavy": 12, "transport": 4}],
+                     "corps": [{"id": "corps:GB:1", "location": "area:odessa", "infantry": 8},
+                               {"id": "corps:FR:1", "location": "area:lille", "infantry": 8}]}, phase=Phase.NAVAL)
+    s = _with_access(s.with_war("GB", "FR", s.date.plus(-3), ("GB",)))
+    turn = ai.play_slot(s, "GB", ctx())
+    assert Load(fleet="fleet:GB:1", corps="corps:GB:1") in turn.actions, turn.actions

@@ -44,7 +44,33 @@ def test_britain_buys_the_counter_of_a_destroyed_corps_again_and_men_for_it_befo
     assert not any(isinstance(o, BuyShips) for o in orders) and any(isinstance(o, BuyArmy) for o in orders), orders
     s = corps(s, "corps:GB:III", "bristol", infantry=2)
     s = corps(s, "corps:GB:IV", "portsmouth", infantry=2)
-    assert any(isinstance(o, BuyShips) for o in ai.orders(s, "GB", ctx(b"rebuild")))  # with its corps, ships again
+    # with its corps, and its ships no more than twice France's, ships again
+    s = s.with_unit(Fleet(id="fleet:FR:1", nation="FR", location=Location(LocationKind.PORT, "brest"), ships=Ships(6, 0, 0)))
+    assert any(isinstance(o, BuyShips) for o in ai.orders(s, "GB", ctx(b"rebuild")))
+
+
+def test_ruling_the_sea_britain_puts_its_men_in_the_army_not_in_more_ships():
+    s = _britain_lost_a_corps(Phase.ECONOMIC)
+    s = s.with_unit(Fleet(id="fleet:GB:1", nation="GB", location=Location(LocationKind.PORT, "london"), ships=Ships(10, 0, 0)))
+    for n, area in (("III", "bristol"), ("IV", "portsmouth")):
+        s = corps(s, f"corps:GB:{n}", area, infantry=2)
+    s = s.with_unit(Fleet(id="fleet:FR:1", nation="FR", location=Location(LocationKind.PORT, "brest"), ships=Ships(4, 0, 0)))
+    orders = ai.orders(s, "GB", ctx(b"rebuild"))
+    assert not any(isinstance(o, BuyShips) for o in orders), orders  # 10 warships against 4: the sea is its own
+    assert sum(o.count for o in orders if isinstance(o, BuyArmy) and o.item == "infantry") >= 3, orders
+
+
+def test_the_counter_bought_again_is_one_the_infantry_bought_fits():
+    """Spain's cavalry and guard counters come first in its pool by name; bought, they would leave the infantry bought
+    with nowhere to go (7.2.1): the regular counter that holds the most infantry is bought."""
+    s = land_state().with_war("SP", "FR", Date(1805, 3), ("SP",))
+    s = corps(s, "corps:SP:II", "madrid", infantry=5)
+    for cid in ("corps:SP:Cav-I", "corps:SP:Guard", "corps:SP:I"):
+        s = s.with_unit(Corps(id=cid, nation="SP", corps_type=CorpsType.REGULAR, location=POOL, factors=Factors()))
+    s = s.replace(slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
+    s = s.with_power("SP", controller=PlayerKind.AI_HARD, treasury=100, manpower=20)
+    bought = [o.unit for o in ai.orders(s, "SP", ctx(b"rebuild")) if isinstance(o, BuyCounter)]
+    assert bought == ["corps:SP:I"], bought
 
 
 def test_britain_places_the_rebuilt_corps_with_the_factors_due():

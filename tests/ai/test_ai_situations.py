@@ -284,8 +284,11 @@ def test_an_idle_turkish_army_at_war_marches_toward_the_enemy(kind):
 # ----------------------------------------------------------------- at peace
 
 
-def _spain_at_peace(areas: tuple[str, ...]):
+def _spain_at_peace(areas: tuple[str, ...], *, france_allied: bool = True):
+    """Spain's land slot at peace; allied with France (its neighbour) unless ``france_allied`` is False."""
     s = land_state().replace(slot=Slot(phase=Phase.LAND, step="turn", power="SP", actors=("SP",)))
+    if france_allied:
+        s = s.with_alliance("SP", "FR", Date(1805, 1))
     s = s.with_power("SP", controller=PlayerKind("ai-hard"), treasury=2)
     for n, area in zip(("I", "II", "III", "IV"), areas):
         s = corps(s, f"corps:SP:{n}", area, infantry=8)
@@ -294,12 +297,33 @@ def _spain_at_peace(areas: tuple[str, ...]):
 
 def test_at_peace_corps_that_would_starve_together_spread_and_then_stay():
     # four corps in Madrid with no money forage at +2 for the others there (10.5.1): the ones that would lose
-    # factors go next door, where each is supplied; spread out, nothing moves (no marching back and forth)
+    # factors go next door, where each is supplied; spread out, nothing moves (no marching back and forth); allied
+    # with France, Spain has no border of a likely war to camp by
     turn = ai.play_slot(_spain_at_peace(("madrid",) * 4), "SP", ctx(b"peace"))
     ends = [turn.state.units[f"corps:SP:{n}"].location.site for n in ("I", "II", "III", "IV")]
     assert len(set(ends)) >= 3 and all(a == "madrid" or a in ctx().map.land_neighbours("madrid") for a in ends), ends
     again = ai.play_slot(_spain_at_peace(tuple(ends)), "SP", ctx(b"peace"))
     assert not [a for a in again.actions if isinstance(a, MoveUnit)], again.actions
+
+
+def test_at_peace_spain_faces_its_neighbour_france_when_its_likely_enemy_is_out_of_reach():
+    # its plan's likely enemy is no neighbour of Spain's: its army camps on the French border instead (``ai.deploy``),
+    # one corps staying by Madrid, and once there it stays
+    from eiapbem.ai import deploy
+
+    s = _spain_at_peace(("madrid",) * 4, france_allied=False)
+    b = ai.Builder(s, "SP", ctx(b"peace"))
+    assert deploy.neighbour(b) == "FR"
+    to_france = deploy.to_foe(b, "FR")
+    ends: tuple[str, ...] = ("madrid",) * 4
+    for _ in range(3):  # a few months' march
+        turn = ai.play_slot(_spain_at_peace(ends, france_allied=False), "SP", ctx(b"peace"))
+        ends = tuple(turn.state.units[f"corps:SP:{n}"].location.site for n in ("I", "II", "III", "IV"))
+    found = deploy.camps(b, "FR", 2)  # three corps to camp, two to a camp
+    assert found and (to_france(found[0]) or 0) < (to_france("madrid") or 99), found
+    assert ends.count("madrid") == 1 and all(a in found for a in ends if a != "madrid"), (found, ends)
+    again = ai.play_slot(_spain_at_peace(tuple(ends), france_allied=False), "SP", ctx(b"peace"))
+    assert not [a for a in again.actions if isinstance(a, MoveUnit)], (ends, again.actions)
 
 
 # ----------------------------------------------------------------- a ferry across the Channel
