@@ -15,10 +15,10 @@ import click
 
 from eiapbem.rules.model import POWER_NAMES, POWERS, Options
 
-if TYPE_CHECKING:  # imported where used: 'status' and 'log' need neither the game maker nor the rules engine
+if TYPE_CHECKING:  # imported where used: the commands here need neither the game maker nor the rules engine
     from eiapbem.client import newgame
 
-from .common import echo_json, game_options, home as _home, in_home as _in_home, json_option, open_session, phase_group, rules_ctx as _ctx
+from .common import game_options, keep_record, home as _home, in_home as _in_home, open_session, phase_group, rules_ctx as _ctx
 
 
 def _parse_player(text: str) -> newgame.Player:
@@ -140,6 +140,9 @@ def register(cli: click.Group) -> None:
         if created.session_roles:
             click.echo(f"Played at this computer: {', '.join(created.session_roles)}. "
                        "Russia sets up first (5.3): 'eiapbem status' says who is due.")
+        own = [r for r in created.session_roles if r in POWERS]
+        if len(own) == 1:  # the power a plain 'eiapbem status' opens here: its record is written now
+            keep_record(_home(), game, own[0], pw.get(own[0]) or host_password)
         if house is not None:
             from eiapbem.client.session import Session
             from eiapbem.host import lateness
@@ -208,6 +211,7 @@ def register(cli: click.Group) -> None:
                          _in_home(scenario_path) if scenario_path else None)
         click.echo(f"Joined {s.game} as {POWER_NAMES[power]}; your save is save/{s.game}.sav and your key {s.game}_{power}.key.")
         click.echo("Put the files the others send you into commin/ and run 'eiapbem load'; 'eiapbem status' says what is due.")
+        keep_record(_home(), s.game, power, password)  # so the first 'eiapbem status' answers at once
 
     @cli.command("load")
     @click.argument("file", required=False, type=click.Path(path_type=Path, dir_okay=False))
@@ -246,23 +250,6 @@ def register(cli: click.Group) -> None:
             click.echo("no new files in commin/" + (f" ({len(seen)} file(s) there were loaded before: their copies are in "
                                                     "commin/done/, so commin/ may be cleared)" if seen else ""))
         return 1 if rep.refused and not rep.loaded else 0
-
-    @cli.command("log")
-    @click.option("-n", "count", type=click.IntRange(1), default=40, show_default=True, help="How many lines.")
-    @json_option
-    @game_options
-    def log(count: int, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
-        """The public game log (every player sees the same lines)."""
-        s = open_session(game, power, password)
-        from eiapbem.client import documents, fog
-
-        if as_json:  # 4.1.1 Fog of War hides others' battles here too
-            echo_json(documents.log(s, count))
-            return
-
-        for e in s.journal(count):
-            text = fog.log_text(s.state, e, fog.viewers(s))  # 4.1.1 Fog of War hides others' battles
-            click.echo(f"[{e.slot}] {text}" if e.author != "host" else f"[{e.slot}] (host) {text}")
 
     @cli.command("end-phase")
     @click.option("--seal-diplomacy", is_flag=True,
