@@ -361,8 +361,13 @@ def register(cli: click.Group) -> None:
         s = open_session(game, power, password)
         n = setups.load_setup(s, which)
         click.echo(f"{s.power}: {n} setup actions applied")
+        from eiapbem.client.status import with_power
+
         unmet = engine.unmet_obligations(s.current(), s.power, _ctx(s))
-        click.echo("still to do: " + unmet[0] if unmet else "every factor and ship is placed; 'eiapbem end-phase' ends your setup")
+        plays = [r for r in s.local if r != "host"]
+        who = f" --power {s.power}" if len(plays) > 1 else ""
+        click.echo("still to do: " + with_power(unmet[0], s.power, plays) if unmet else
+                   f"every factor and ship is placed; 'eiapbem end-phase{who}' ends your setup")
 
     @cli.command("demo")
     @click.option("--folder", type=click.Path(path_type=Path, file_okay=False), help="Keep the game in this folder (default: a temporary one).")
