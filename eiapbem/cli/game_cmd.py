@@ -256,18 +256,40 @@ def register(cli: click.Group) -> None:
                   help="in your land slot or the economic phase: seal next month's diplomacy orders in this file "
                        "(those given with --next-month, or none), so that next month's diplomacy phase is one round "
                        "for you (6.0); orders given for next month are sealed without it")
-    @click.option("--yes", is_flag=True, help="End the slot without asking, even when corps left aboard are destroyed (8.6.3).")
+    @click.option("--yes", is_flag=True, help="End the slot without asking, even when corps left aboard are destroyed (8.6.3) "
+                                              "or a corps forages that a depot placed first could supply (10.3, 10.5).")
     @game_options
     def end_phase(yes: bool, game: str | None, power: str | None, password: str | None, seal_diplomacy: bool) -> None:
         """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
         from eiapbem.client.orders import check_seal_slot
-        from eiapbem.client.status import lost_at_end, status_lines
-        from eiapbem.core.errors import IllegalAction
+        from eiapbem.client.status import lost_at_end, status_lines, supply_before_combat, with_power
+        from eiapbem.core.errors import EiaError, IllegalAction
 
         s = open_session(game, power, password)
         if seal_diplomacy:
             check_seal_slot(s.state, s.power)
         ahead = len(s.meta.ahead.get(s.power, ()))
+        try:  # a land slot with no attack: its end supplies every corps (10.5), said first as 'land attack' says it
+            from eiapbem.rules import engine
+
+            now, ctx = s.current(), _ctx(s)
+            lines, forage = supply_before_combat(now, s.power, ctx, ending=True)
+            if lines and engine.unmet_obligations(now, s.power, ctx):
+                lines, forage = [], False  # the end is refused for what is still to do: that is said instead
+        except EiaError:
+            lines, forage = [], False
+        for line in lines:
+            click.echo(line)
+        if forage and not yes:
+            try:
+                go = click.confirm("End the slot now, as above?", default=False)
+            except click.Abort:
+                go = False
+            if not go:
+                raise IllegalAction("nothing ended: a corps would forage that a depot placed first could supply (10.3, "
+                                    "10.5)", hint=with_power("place the depot ('eiapbem land create-depot --area AREA'), "
+                                                             "or run 'eiapbem end-phase --yes' to end the slot anyway",
+                                                             s.power, [r for r in s.local if r != "host"]))
         lost = [c.id for c in lost_at_end(s.current(), s.power)]
         if lost and not yes:
             what = f"{', '.join(lost)} {'is' if len(lost) == 1 else 'are'} still aboard and would be destroyed (8.6.3)"
@@ -276,8 +298,9 @@ def register(cli: click.Group) -> None:
             except click.Abort:
                 go = False
             if not go:
-                raise IllegalAction(f"nothing ended: {what}", hint="disembark with 'eiapbem land disembark --corps ID "
-                                    "--area AREA', or run 'eiapbem end-phase --yes' to end the slot anyway")
+                raise IllegalAction(f"nothing ended: {what}", hint=with_power(
+                    "disembark with 'eiapbem land disembark --corps ID --area AREA', or run 'eiapbem end-phase --yes' "
+                    "to end the slot anyway", s.power, [r for r in s.local if r != "host"]))
         try:
             path = s.end_phase(seal_diplomacy=seal_diplomacy)
         except IllegalAction as err:

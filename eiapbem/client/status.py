@@ -221,11 +221,13 @@ def lost_at_end(state: Any, power: str) -> list[Any]:
     return left_aboard(state, power)
 
 
-def supply_before_combat(state: Any, power: str, ctx: Any) -> tuple[list[str], bool]:
-    """What ``power``'s first attack does before its first die (11.0, 000:1606): its movement ends and each corps is
-    supplied (10.5), by depot or by foraging (``supplyphase.supply_preview``). The lines say it corps by corps, with
-    the depots that could still be placed instead of a foraging that may cost factors (10.3, 000:1488); the flag is
-    whether there is such a choice to make first. Nothing when the movement is already over."""
+def supply_before_combat(state: Any, power: str, ctx: Any, *, ending: bool = False) -> tuple[list[str], bool]:
+    """What ``power``'s first attack does before its first die (11.0, 000:1606), or the end of its land slot with no
+    attack (``ending``, 10.5): its movement ends and each corps is supplied (10.5), by depot or by foraging
+    (``supplyphase.supply_preview``). The lines say it corps by corps, with the depots that could still be placed
+    instead of a foraging that may cost factors (10.3, 000:1488); the flag is whether there is such a choice to make
+    first. Nothing when the movement is already over.  A corps still aboard is named here for an attack only (end-phase
+    asks about it itself, 8.6.3)."""
     from eiapbem.rules.land.supplyphase import depot_areas_for, supply_preview
     from eiapbem.rules.model import Phase
 
@@ -233,10 +235,11 @@ def supply_before_combat(state: Any, power: str, ctx: Any) -> tuple[list[str], b
     if slot is None or slot.phase is not Phase.LAND or slot.power != power or state.movement_over:
         return [], False
     plan, halves = supply_preview(state, power, ctx)
-    aboard = lost_at_end(state, power)
+    aboard = [] if ending else lost_at_end(state, power)
     if not plan and not aboard:
         return [], False
-    lines = [f"The first attack ends {power}'s movement and supplies its corps before any combat (10.5; 11.0, 000:1606):"]
+    lines = [f"Ending the slot ends {power}'s movement and supplies its corps (10.5):" if ending else
+             f"The first attack ends {power}'s movement and supplies its corps before any combat (10.5; 11.0, 000:1606):"]
     choice = bool(aboard)
     lines += [f"  {c.id} is still aboard {c.location.site}: it cannot disembark after this attack, and end-phase destroys "
               f"it (8.6.3): 'eiapbem land disembark --corps {c.id} --area AREA' first" for c in aboard]

@@ -493,7 +493,7 @@ def _example(state: GameState, power: str, ctx: RulesContext, made: Iterator[Any
     best: Any = None
     for a in made:
         unit = getattr(a, "corps", None) or getattr(a, "fleet", None) or a.area
-        if (nation is not None and (a.nation if isinstance(a, AddGarrison) else state.units[unit].nation) != nation) \
+        if (nation is not None and (a.nation if isinstance(a, AddGarrison) else getattr(state.units[unit], "nation", None)) != nation) \
                 or (best is not None and unit != (getattr(best, "corps", None) or getattr(best, "fleet", None) or best.area)):
             continue
         counts = a.ships if isinstance(a, SetupAddShips) else a.factors

@@ -273,3 +273,38 @@ def test_the_setup_to_do_before_any_corps_is_placed_says_to_place_one_first(tmp_
         assert words[1] in ("add-garrison", "load"), todo
     garrison = next(w for w in _quoted(todo) if w[1] == "add-garrison")
     assert cli(home, *garrison, "--password", "pw-RU").exit_code == 0
+
+
+def _marched_to_nancy(state):
+    # France's land slot, no attack: corps:FR:V marched strasbourg -> nancy; France has no depot on the map.
+    return _at_nancy(state).without_unit("corps:AU:I")
+
+
+def test_end_phase_with_no_attack_says_who_forages_and_offers_a_depot_first(tmp_path):
+    # 10.5 (000:1530): the end of a land slot with no attack supplies every corps; end-phase foraged them without a
+    # word, where 'land attack' now says it corps by corps and offers the depot first (10.3, 000:1488).
+    home = new_game(tmp_path)
+    _set_state(home, _marched_to_nancy)
+    fr = ("--power", "FR", "--password", "pw-FR")
+    before = files_in(home)
+    r = cli(home, "end-phase", *fr, input="n\n")
+    assert r.exit_code == 1 and files_in(home) == before, r.output
+    assert "Ending the slot ends FR's movement and supplies its corps (10.5):" in r.output
+    line = next(ln for ln in r.output.splitlines() if ln.startswith("  corps:FR:V forages"))
+    assert "a roll of 6 costs it" in line and "'eiapbem land create-depot --area nancy' (10.3, $1)" in line
+    assert "nothing ended" in str(r.exception) and "'eiapbem end-phase --yes --power FR'" in r.exception.hint
+    r = cli(home, "end-phase", *fr)  # no terminal to answer: refused alike
+    assert r.exit_code == 1 and files_in(home) == before
+    r = cli(home, "land", "create-depot", "--area", "nancy", *fr)
+    assert r.exit_code == 0, (r.output, r.exception)
+    r = cli(home, "end-phase", *fr)  # the depot supplies it: nothing to ask
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "corps:FR:V takes depot supply for $1 (10.5.2)" in r.output and "forages:" not in r.output, r.output
+
+
+def test_end_phase_yes_forages_as_it_said(tmp_path):
+    home = new_game(tmp_path)
+    _set_state(home, _marched_to_nancy)
+    r = cli(home, "end-phase", "--yes", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "  corps:FR:V forages: no depot" in r.output and "FR ended its slot" in r.output
