@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from eiapbem.ai import decisions, diplomacy, economy, land, reinforce
 from eiapbem.ai.levels import LEVELS, VERSIONS, Level, level
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
@@ -67,6 +66,8 @@ def level_of(state: GameState, power: str) -> Level:
 
 def answer(state: GameState, decision: PendingDecision, ctx: RulesContext) -> AnswerDecision:
     """The answer of the AI power ``decision.power`` to ``decision`` (one of its options)."""
+    from eiapbem.ai import decisions  # the levels' play is loaded when the computer plays (a fresh read-only command needs none)
+
     return decisions.answer(decision, level_of(state, decision.power), ctx, Builder(state, decision.power, ctx))
 
 
@@ -164,6 +165,8 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
     slot = state.slot
     if slot is None:
         raise IllegalAction("the game is over; the computer has nothing to play")
+    from eiapbem.ai import diplomacy, economy, land, reinforce
+
     b = Builder(state, power, ctx)
     out = settle(state, ctx)
     b.state, b.events = out.state, out.events

@@ -189,12 +189,12 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
                            "this phase; 'eiapbem end-phase' sends them)")
             for line in peace_terms_words(action, s.power) + call_words(s.state, action, s.power):
                 click.echo(line)
-        from eiapbem.client.status import answer_hint, to_do
+        from eiapbem.client.status import answer_hint, to_do, with_power
 
         left = to_do(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
         if left:
             ask = answer_hint(s.current().pending.values(), [s.power])
-            click.echo(f"still to do: {ask or left[0]}")
+            click.echo(f"still to do: {ask or with_power(left[0], s.power, [r for r in s.local if r != 'host'])}")
 
     cmd = click.Command(name, callback=callback, params=params, help=help_text, short_help=short)
     return game_options(cmd)

@@ -10,7 +10,14 @@ dependencies (``python -c "import click, cryptography, msgpack"``):
   (``client/statusfile.py``, the usual case) and with none (the game opened);
   and the same status inside a sitting (``eiapbem shell``: the key already
   open, the modules loaded);
+- the first ``eiapbem status`` in a new folder (the host's, just after
+  ``eiapbem new``);
+- every read-only command a player runs on that game (``READ_ONLY``): its
+  status record current, each a fresh process;
 - the password's cost itself: one strong scrypt, as a key file uses.
+
+Each figure of a fresh process also has its CPU time (user + system, the least of the N runs): on a loaded
+machine the wall clock of a short process varies with the other work far more than its CPU time does.
 """
 
 from __future__ import annotations
@@ -19,17 +26,48 @@ import os
 import subprocess
 import sys
 import tempfile
-from functools import partial
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
 from eiapbem.pbem.bench import best_of
+
+
+#: The read-only commands timed on the bench game (after ``--home DIR``; each with ``--power RU --password pw``).
+READ_ONLY: tuple[tuple[str, ...], ...] = (
+    ("status", "--json"), ("log",), ("log", "--json"), ("log", "-n", "500"),
+    ("show", "power", "FR"), ("show", "area", "Paris"), ("show", "units", "RU"), ("show", "unit", "corps:RU:I"),
+    ("show", "pool", "RU"), ("show", "history"), ("map", "--json"), ("economy", "summary"), ("battle", "report"),
+)
 
 
 @dataclass(frozen=True)
 class Figure:
     what: str
     seconds: float
+    #: CPU seconds of the fresh process (the least of the runs); 0 where the figure is not one.
+    cpu: float = 0.0
+
+
+#: CPU seconds of each fresh process run since ``_timed`` cleared it.
+_CPU: list[float] = []
+
+
+def _children_cpu() -> float:
+    try:
+        import resource
+    except ImportError:  # not on this system: the CPU column says 0
+        return 0.0
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _timed(what: str, fn: Callable[[], object], repeat: int) -> Figure:
+    """The figure of ``fn`` (which runs one fresh process): best wall clock, least CPU."""
+    _CPU.clear()
+    wall = best_of(fn, repeat)
+    return Figure(what, wall, min(_CPU, default=0.0))
 
 
 def bytecode_cached() -> bool:
@@ -45,16 +83,18 @@ def bytecode_cached() -> bool:
 
 
 def _proc(args: list[str], env: dict | None = None, cwd: Path | None = None) -> None:
+    before = _children_cpu()
     subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env, cwd=cwd)
+    _CPU.append(_children_cpu() - before)
 
 
 def run(repeat: int = 10, commands: tuple[str, ...] | None = None) -> list[Figure]:
     from eiapbem.cli.main import index
 
     py = sys.executable
-    out = [Figure('bare start: python -c "import click, cryptography, msgpack"',
-                  best_of(lambda: _proc([py, "-c", "import click, cryptography, msgpack"]), repeat))]
-    out.append(Figure("eiapbem --help", best_of(lambda: _proc([py, "-m", "eiapbem", "--help"]), repeat)))
+    out = [_timed('bare start: python -c "import click, cryptography, msgpack"',
+                  lambda: _proc([py, "-c", "import click, cryptography, msgpack"]), repeat)]
+    out.append(_timed("eiapbem --help", lambda: _proc([py, "-m", "eiapbem", "--help"]), repeat))
     idx = index()
     names = commands if commands is not None else tuple(sorted(idx["commands"])) if idx else ("status",)
     slowest = max((best_of(partial(_proc, [py, "-m", "eiapbem", n, "--help"]), repeat), n) for n in names)
@@ -91,8 +131,11 @@ def _status(repeat: int) -> list[Figure]:
                 record.unlink(missing_ok=True)
                 _proc(args, env=env)
 
-            t_open = best_of(opening, repeat)
-            t_proc = best_of(lambda: _proc(args, env=env), repeat)
+            t_open = _timed("the same with no status record (it opens the game, then writes the record)", opening, repeat)
+            t_proc = _timed("eiapbem status without the password's cost (a fresh process, its status record current)",
+                            lambda: _proc(args, env=env), repeat)
+            reads = [_timed(f"eiapbem {' '.join(cmd)}", partial(_proc, args[:5] + list(cmd) + args[6:], env=env), repeat)
+                     for cmd in READ_ONLY]
             ident = session.open_identity(home, "Bench", "RU", "pw")
             t_sit = best_of(lambda: status_record(session.Session.open_with(home, "Bench", ident)), repeat)
     finally:
@@ -100,6 +143,22 @@ def _status(repeat: int) -> list[Figure]:
             os.environ.pop(session.TEST_SCRYPT_ENV, None)
         else:
             os.environ[session.TEST_SCRYPT_ENV] = old
-    return [Figure("eiapbem status without the password's cost (a fresh process, its status record current)", t_proc),
-            Figure("the same with no status record (it opens the game, then writes the record)", t_open),
-            Figure("status inside a sitting (eiapbem shell: key open, modules loaded)", t_sit)]
+    return [t_proc, t_open, _first_status(env, repeat),
+            Figure("status inside a sitting (eiapbem shell: key open, modules loaded)", t_sit), *reads]
+
+
+def _first_status(env: dict, repeat: int) -> Figure:
+    """The host's first ``status`` in a folder ``eiapbem new`` has just made (a new folder each run)."""
+    from eiapbem.core.powers import POWERS
+
+    best, cpu = float("inf"), float("inf")
+    with tempfile.TemporaryDirectory(prefix="eiapbem-bench-new-") as tmp:
+        for i in range(repeat):
+            home = Path(tmp) / str(i)
+            players = [f"--player={p}:ai-easy" for p in POWERS if p != "FR"]
+            _proc([sys.executable, "-m", "eiapbem", "--home", str(home), "new", "Bench", "--scenario", "classic-1805",
+                   "--player=FR:Player FR:fr@example.org:host", *players, "--host-password", "pw"], env=env)
+            one = _timed("", partial(_proc, [sys.executable, "-m", "eiapbem", "--home", str(home), "status",
+                                             "--password", "pw"], env=env), 1)
+            best, cpu = min(best, one.seconds), min(cpu, one.cpu)
+    return Figure("the first status in a new folder (just after 'eiapbem new')", best, cpu)

@@ -146,6 +146,21 @@ def unlock(game: str | None, power: str | None, password: str | None) -> tuple[P
     return h, name, me, record_key(stanza, file_key)
 
 
+def keep_record(h: Path, name: str, role: str, password: str) -> None:
+    """After ``new`` or ``join`` (which make the folder's save): the role's status record is written as the command
+    ends (``cli.main.keep_status``), so the first ``status`` of a new folder answers from it.  One more scrypt of the
+    role's key file; a key that does not open only leaves the record unwritten."""
+    from eiapbem.client import session
+    from eiapbem.client.statusfile import record_key
+    from eiapbem.core.errors import EiaError
+
+    try:
+        me, file_key, stanza = session.open_identity_keyed(h, name, role, password)
+    except (EiaError, OSError):
+        return
+    OPENED.append((h, name, me, record_key(stanza, file_key)))
+
+
 def open_session(game: str | None, power: str | None, password: str | None) -> Any:
     """The acting power's open game (``client.session.Session``); asks for the password when missing."""
     from eiapbem.client import session

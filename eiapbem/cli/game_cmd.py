@@ -15,10 +15,10 @@ import click
 
 from eiapbem.rules.model import POWER_NAMES, POWERS, Options
 
-if TYPE_CHECKING:  # imported where used: 'status' and 'log' need neither the game maker nor the rules engine
+if TYPE_CHECKING:  # imported where used: the commands here need neither the game maker nor the rules engine
     from eiapbem.client import newgame
 
-from .common import echo_json, game_options, home as _home, in_home as _in_home, json_option, open_session, phase_group, rules_ctx as _ctx
+from .common import game_options, keep_record, home as _home, in_home as _in_home, open_session, phase_group, rules_ctx as _ctx
 
 
 def _parse_player(text: str) -> newgame.Player:
@@ -140,6 +140,9 @@ def register(cli: click.Group) -> None:
         if created.session_roles:
             click.echo(f"Played at this computer: {', '.join(created.session_roles)}. "
                        "Russia sets up first (5.3): 'eiapbem status' says who is due.")
+        own = [r for r in created.session_roles if r in POWERS]
+        if len(own) == 1:  # the power a plain 'eiapbem status' opens here: its record is written now
+            keep_record(_home(), game, own[0], pw.get(own[0]) or host_password)
         if house is not None:
             from eiapbem.client.session import Session
             from eiapbem.host import lateness
@@ -208,6 +211,7 @@ def register(cli: click.Group) -> None:
                          _in_home(scenario_path) if scenario_path else None)
         click.echo(f"Joined {s.game} as {POWER_NAMES[power]}; your save is save/{s.game}.sav and your key {s.game}_{power}.key.")
         click.echo("Put the files the others send you into commin/ and run 'eiapbem load'; 'eiapbem status' says what is due.")
+        keep_record(_home(), s.game, power, password)  # so the first 'eiapbem status' answers at once
 
     @cli.command("load")
     @click.argument("file", required=False, type=click.Path(path_type=Path, dir_okay=False))
@@ -247,40 +251,45 @@ def register(cli: click.Group) -> None:
                                                     "commin/done/, so commin/ may be cleared)" if seen else ""))
         return 1 if rep.refused and not rep.loaded else 0
 
-    @cli.command("log")
-    @click.option("-n", "count", type=click.IntRange(1), default=40, show_default=True, help="How many lines.")
-    @json_option
-    @game_options
-    def log(count: int, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
-        """The public game log (every player sees the same lines)."""
-        s = open_session(game, power, password)
-        from eiapbem.client import documents, fog
-
-        if as_json:  # 4.1.1 Fog of War hides others' battles here too
-            echo_json(documents.log(s, count))
-            return
-
-        for e in s.journal(count):
-            text = fog.log_text(s.state, e, fog.viewers(s))  # 4.1.1 Fog of War hides others' battles
-            click.echo(f"[{e.slot}] {text}" if e.author != "host" else f"[{e.slot}] (host) {text}")
-
     @cli.command("end-phase")
     @click.option("--seal-diplomacy", is_flag=True,
                   help="in your land slot or the economic phase: seal next month's diplomacy orders in this file "
                        "(those given with --next-month, or none), so that next month's diplomacy phase is one round "
                        "for you (6.0); orders given for next month are sealed without it")
-    @click.option("--yes", is_flag=True, help="End the slot without asking, even when corps left aboard are destroyed (8.6.3).")
+    @click.option("--yes", is_flag=True, help="End the slot without asking, even when corps left aboard are destroyed (8.6.3) "
+                                              "or a corps forages that a depot placed first could supply (10.3, 10.5).")
     @game_options
     def end_phase(yes: bool, game: str | None, power: str | None, password: str | None, seal_diplomacy: bool) -> None:
         """End your slot, write the turn file and its email draft, save (manual: End Current Phase)."""
         from eiapbem.client.orders import check_seal_slot
-        from eiapbem.client.status import lost_at_end, status_lines
-        from eiapbem.core.errors import IllegalAction
+        from eiapbem.client.status import lost_at_end, status_lines, supply_before_combat, with_power
+        from eiapbem.core.errors import EiaError, IllegalAction
 
         s = open_session(game, power, password)
         if seal_diplomacy:
             check_seal_slot(s.state, s.power)
         ahead = len(s.meta.ahead.get(s.power, ()))
+        try:  # a land slot with no attack: its end supplies every corps (10.5), said first as 'land attack' says it
+            from eiapbem.rules import engine
+
+            now, ctx = s.current(), _ctx(s)
+            lines, forage = supply_before_combat(now, s.power, ctx, ending=True)
+            if lines and engine.unmet_obligations(now, s.power, ctx):
+                lines, forage = [], False  # the end is refused for what is still to do: that is said instead
+        except EiaError:
+            lines, forage = [], False
+        for line in lines:
+            click.echo(line)
+        if forage and not yes:
+            try:
+                go = click.confirm("End the slot now, as above?", default=False)
+            except click.Abort:
+                go = False
+            if not go:
+                raise IllegalAction("nothing ended: a corps would forage that a depot placed first could supply (10.3, "
+                                    "10.5)", hint=with_power("place the depot ('eiapbem land create-depot --area AREA'), "
+                                                             "or run 'eiapbem end-phase --yes' to end the slot anyway",
+                                                             s.power, [r for r in s.local if r != "host"]))
         lost = [c.id for c in lost_at_end(s.current(), s.power)]
         if lost and not yes:
             what = f"{', '.join(lost)} {'is' if len(lost) == 1 else 'are'} still aboard and would be destroyed (8.6.3)"
@@ -289,8 +298,9 @@ def register(cli: click.Group) -> None:
             except click.Abort:
                 go = False
             if not go:
-                raise IllegalAction(f"nothing ended: {what}", hint="disembark with 'eiapbem land disembark --corps ID "
-                                    "--area AREA', or run 'eiapbem end-phase --yes' to end the slot anyway")
+                raise IllegalAction(f"nothing ended: {what}", hint=with_power(
+                    "disembark with 'eiapbem land disembark --corps ID --area AREA', or run 'eiapbem end-phase --yes' "
+                    "to end the slot anyway", s.power, [r for r in s.local if r != "host"]))
         try:
             path = s.end_phase(seal_diplomacy=seal_diplomacy)
         except IllegalAction as err:
@@ -374,8 +384,13 @@ def register(cli: click.Group) -> None:
         s = open_session(game, power, password)
         n = setups.load_setup(s, which)
         click.echo(f"{s.power}: {n} setup actions applied")
+        from eiapbem.client.status import with_power
+
         unmet = engine.unmet_obligations(s.current(), s.power, _ctx(s))
-        click.echo("still to do: " + unmet[0] if unmet else "every factor and ship is placed; 'eiapbem end-phase' ends your setup")
+        plays = [r for r in s.local if r != "host"]
+        who = f" --power {s.power}" if len(plays) > 1 else ""
+        click.echo("still to do: " + with_power(unmet[0], s.power, plays) if unmet else
+                   f"every factor and ship is placed; 'eiapbem end-phase{who}' ends your setup")
 
     @cli.command("demo")
     @click.option("--folder", type=click.Path(path_type=Path, file_okay=False), help="Keep the game in this folder (default: a temporary one).")

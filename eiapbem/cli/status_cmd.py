@@ -1,6 +1,7 @@
-"""``eiapbem status``: what the game waits for, answered from the status record beside the save when it is current.
+"""``eiapbem status`` and ``eiapbem log``: what the game waits for and its public log, answered from the status record
+beside the save when it is current.
 
-A command of its own module so that a fresh ``status`` loads only this, ``cli/common.py`` and
+Commands of their own module so that a fresh ``status`` or ``log`` loads only this, ``cli/common.py`` and
 ``client/statusfile.py`` (with ``pbem/kdf.py``): the key file, the save, the state and the rules are opened
 only when the record is missing, stale or not this password's (``statusfile.make`` writes it again).
 """
@@ -9,7 +10,23 @@ from __future__ import annotations
 
 import click
 
-from .common import echo_json, game_options, home, json_option, root, unlock
+from typing import Any
+
+from .common import echo_json, game_options, home, json_option, open_session, root, unlock
+
+
+def kept_record(game: str | None, power: str | None, password: str | None) -> tuple[dict | None, str | None]:
+    """The acting role's status record (``statusfile.read``) when it is current and the password opens it, else
+    None; and the password (asked for here when the record is there to open, so it is asked once)."""
+    from eiapbem.client import statusfile
+
+    found = statusfile.locate(home(), game, power) if root().identity is None else None
+    data = statusfile.current(home(), *found) if found else None
+    if not (found and data):
+        return None, password
+    if password is None:
+        password = click.prompt(f"Password for {found[1]}", hide_input=True)
+    return statusfile.read(home(), *found, password, data), password
 
 
 def register(cli: click.Group) -> None:
@@ -20,13 +37,7 @@ def register(cli: click.Group) -> None:
         """Date, phase, whose turn, files awaited, pending decisions and the last log lines."""
         from eiapbem.client import statusfile
 
-        kept = None
-        found = statusfile.locate(home(), game, power) if root().identity is None else None
-        data = statusfile.current(home(), *found) if found else None
-        if found and data:  # a current record: the password opens it, as it opens the key file
-            if password is None:
-                password = click.prompt(f"Password for {found[1]}", hide_input=True)
-            kept = statusfile.read(home(), *found, password, data)
+        kept, password = kept_record(game, power, password)  # the password opens it, as it opens the key file
         if kept is None:
             h, name, me, key = unlock(game, power, password)
             kept = statusfile.make(h, name, me, key)
@@ -35,3 +46,25 @@ def register(cli: click.Group) -> None:
             return
         for line in kept["lines"]:  # with the sealed diplomacy phase's rounds and results (6.0)
             click.echo(line)
+
+    @cli.command("log")
+    @click.option("-n", "count", type=click.IntRange(1), default=40, show_default=True, help="How many lines.")
+    @json_option
+    @game_options
+    def log(count: int, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
+        """The public game log (every player sees the same lines)."""
+        from eiapbem.client import statusfile
+
+        kept, password = kept_record(game, power, password)
+        lines: list[Any]
+        if kept is not None and (count <= len(kept["log"]) or kept["log_all"]):
+            lines = kept["log"][-count:]  # made with the status at the same opening (client/statusfile.py)
+        else:
+            from eiapbem.client import documents
+
+            lines = documents.log(open_session(game, power, password), count)  # 4.1.1 Fog of War hides others' battles
+        if as_json:
+            echo_json(lines)
+            return
+        for rec in lines:
+            click.echo(statusfile.log_line(rec))

@@ -104,8 +104,11 @@ def write_map(out: Path, game: str, st: GameState, unit_labels: Callable[[GameSt
     from eiapbem.data import mapdata
     from eiapbem.present import svgmap
 
+    from eiapbem.rules import control, relations
+
     m = mapdata.load_map(None)
-    controllers = svgmap.scenario_controllers(m, {k: v.controller for k, v in st.minors.items()})
+    # Who holds each area as the rules say (conquered, ceded and occupied areas included), as 'map' draws it.
+    controllers = {a: relations.power_of(st, control.area_holder(st, m, a)) for a in sorted(m.areas)}
     units = svgmap.units_by_area(unit_labels(st)) if unit_labels else None
     text = svgmap.render_svg(m, controllers=controllers, units=units, title=f"{game}, {st.date.name}")
     path = Path(out) / f"map-{st.date}.svg"

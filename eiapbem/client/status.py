@@ -17,6 +17,20 @@ PHASE_COMMANDS = {"setup": "setup", "diplomacy": "diplomacy", "reinforcement": "
                   "land": "land", "economic": "economy"}
 
 
+def with_power(text: str, power: str, plays: list[str]) -> str:
+    """A hint's quoted commands (``'eiapbem ...'``) with ``--power`` added where this folder plays several powers, so
+    that each is accepted as written (a ``--help`` is left as it is)."""
+    if len(plays) <= 1:
+        return text
+    import re
+
+    def add(m: re.Match) -> str:
+        cmd = m.group(1)
+        return m.group(0) if "--power" in cmd or cmd.endswith("--help") else f"'{cmd} --power {power}'"
+
+    return re.sub(r"'(eiapbem [^']*)'", add, text)
+
+
 def status_record(s: Any) -> dict:
     """The status of a session's game: plain data (str, int, bool, list, dict, None) only."""
     from eiapbem.data.context import rules_context
@@ -71,7 +85,7 @@ def status_record(s: Any) -> dict:
         rec["reloads"] = s.reloads()
         try:
             now, ctx = s.current(), rules_context(s.slot_dice())
-            rec["to_do"] = to_do(now, s.power, ctx)
+            rec["to_do"] = [with_power(t, s.power, rec["plays"]) for t in to_do(now, s.power, ctx)]
             rec["possible"] = possible(now, s.power, ctx)
         except IllegalAction:
             rec["to_do"] = []
@@ -84,7 +98,10 @@ def status_record(s: Any) -> dict:
     if mine:
         what = f"'eiapbem {group} --help' lists the commands of this phase, then " if impl else ""
         if slot.phase is Phase.SETUP and impl:
-            what = "'eiapbem setup load default' places the shipped setup ('eiapbem setup --help': piece by piece), then "
+            what = ("'eiapbem setup load default' places the shipped setup ('eiapbem setup --help': piece by piece), then "
+                    if not rec["actions_taken"] else  # a setup is loaded onto an empty map only
+                    "place the rest ('eiapbem setup --help'; 'eiapbem restart' takes back what is placed, for "
+                    "'eiapbem setup load default'), then ")
         if slot.phase is Phase.NAVAL and impl and rec["possible"] == []:
             what = ("nothing to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next "
                     "reinforcement or land slot skips it every month, 13.9); now ")
@@ -99,6 +116,8 @@ def status_record(s: Any) -> dict:
             # end-phase is refused (or asks) before these: name the first (the setup's shipped one meets them all)
             what = f"first {rec['to_do'][0]}; then "
         rec["next"] = f"{', '.join(mine)} to play: {what}'eiapbem end-phase{who}'"
+        if len(mine) == 1:  # every command named, with --power in a folder that plays several
+            rec["next"] = with_power(rec["next"], mine[0], rec["plays"])
     elif waiting:
         rec["next"] = "when their files arrive, put them in commin/ and run 'eiapbem load'"
     rec["battles"] = s.battle_lines()
@@ -202,11 +221,13 @@ def lost_at_end(state: Any, power: str) -> list[Any]:
     return left_aboard(state, power)
 
 
-def supply_before_combat(state: Any, power: str, ctx: Any) -> tuple[list[str], bool]:
-    """What ``power``'s first attack does before its first die (11.0, 000:1606): its movement ends and each corps is
-    supplied (10.5), by depot or by foraging (``supplyphase.supply_preview``). The lines say it corps by corps, with
-    the depots that could still be placed instead of a foraging that may cost factors (10.3, 000:1488); the flag is
-    whether there is such a choice to make first. Nothing when the movement is already over."""
+def supply_before_combat(state: Any, power: str, ctx: Any, *, ending: bool = False) -> tuple[list[str], bool]:
+    """What ``power``'s first attack does before its first die (11.0, 000:1606), or the end of its land slot with no
+    attack (``ending``, 10.5): its movement ends and each corps is supplied (10.5), by depot or by foraging
+    (``supplyphase.supply_preview``). The lines say it corps by corps, with the depots that could still be placed
+    instead of a foraging that may cost factors (10.3, 000:1488); the flag is whether there is such a choice to make
+    first. Nothing when the movement is already over.  A corps still aboard is named here for an attack only (end-phase
+    asks about it itself, 8.6.3)."""
     from eiapbem.rules.land.supplyphase import depot_areas_for, supply_preview
     from eiapbem.rules.model import Phase
 
@@ -214,10 +235,11 @@ def supply_before_combat(state: Any, power: str, ctx: Any) -> tuple[list[str], b
     if slot is None or slot.phase is not Phase.LAND or slot.power != power or state.movement_over:
         return [], False
     plan, halves = supply_preview(state, power, ctx)
-    aboard = lost_at_end(state, power)
+    aboard = [] if ending else lost_at_end(state, power)
     if not plan and not aboard:
         return [], False
-    lines = [f"The first attack ends {power}'s movement and supplies its corps before any combat (10.5; 11.0, 000:1606):"]
+    lines = [f"Ending the slot ends {power}'s movement and supplies its corps (10.5):" if ending else
+             f"The first attack ends {power}'s movement and supplies its corps before any combat (10.5; 11.0, 000:1606):"]
     choice = bool(aboard)
     lines += [f"  {c.id} is still aboard {c.location.site}: it cannot disembark after this attack, and end-phase destroys "
               f"it (8.6.3): 'eiapbem land disembark --corps {c.id} --area AREA' first" for c in aboard]

@@ -13,6 +13,9 @@ would show, in ``save/GameName_ROLE.status``:
   segment files, the key files, ``commin/``, ``commout/``, ``battles/``, ``mail/``, ``rewind/``, by name,
   size, time and inode, and this eiapbem's version); a record whose fingerprint is not the folder's now is not used, and
   that is checked before the password is asked;
+- **what a fresh ``log`` shows, too**: the last ``LOG_KEPT`` lines of the public log as ``eiapbem log --json``
+  gives them (4.1.1 Fog of War applied), made at the same opening, so ``log`` asking for no more than these
+  answers from the record as ``status`` does;
 - **written only when it is what a fresh status shows**: by ``make``, which opens the game as a fresh
   ``status`` does and writes the record only when the opening changed nothing in the folder; the CLI calls it
   from ``status`` and, at the end of a command that opened a game, when the record is not current
@@ -38,10 +41,12 @@ from typing import Any, NamedTuple
 from eiapbem import __version__
 from eiapbem.core.powers import POWERS
 
-MAGIC = b"eiapbem-status-1\n"
+MAGIC = b"eiapbem-status-2\n"
 SUFFIX = ".status"
 NONCE = 12
 MAX_RECORD = 4 * 1024 * 1024
+#: The public log's last lines the record keeps for ``eiapbem log`` (its default asks for 40).
+LOG_KEPT = 200
 #: The folders (under the game folder) whose files the status is made from.
 WATCHED = ("save", "commin", "commout", "battles", "mail", "rewind")
 
@@ -167,7 +172,7 @@ def current(home: Path, game: str, role: str) -> bytes | None:
 
 
 def read(home: Path, game: str, role: str, password: str, data: bytes | None = None) -> dict | None:
-    """The record ``{"record": ..., "lines": [...]}`` of ``role`` when it is current and ``password`` opens it,
+    """The record ``{"record": ..., "lines": [...], "log": [...], "log_all": bool}`` of ``role`` when it is current and ``password`` opens it,
     else None.  ``data``: the record ``current`` returned."""
     from cryptography.exceptions import InvalidTag
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -190,7 +195,15 @@ def read(home: Path, game: str, role: str, password: str, data: bytes | None = N
         return None
     if not isinstance(kept, dict) or not isinstance(kept.get("record"), dict) or not isinstance(kept.get("lines"), list):
         return None
-    return {"record": kept["record"], "lines": [str(x) for x in kept["lines"]]}
+    log = kept.get("log")
+    log = [x for x in log if isinstance(x, dict)] if isinstance(log, list) else []
+    return {"record": kept["record"], "lines": [str(x) for x in kept["lines"]], "log": log,
+            "log_all": kept.get("log_all") is True}
+
+
+def log_line(rec: dict) -> str:
+    """A line of ``eiapbem log``, from its ``log --json`` record."""
+    return f"[{rec.get('slot')}] {'(host) ' if rec.get('author') == 'host' else ''}{rec.get('text')}"
 
 
 def write(home: Path, game: str, role: str, key: RecordKey, fp: bytes, out: dict) -> None:
@@ -214,16 +227,19 @@ def _plain(v: Any) -> Any:
 
 
 def make(home: Path, game: str, me: Any, key: RecordKey | None) -> dict:
-    """Open the game as a fresh ``status`` does and return its status (``read``'s form); keep it as the record
+    """Open the game as a fresh ``status`` does and return its status and log (``read``'s form); keep it as the record
     (when ``key`` is given) if the opening changed nothing in the folder (a file written on opening, a save
     brought forward)."""
+    from eiapbem.client import documents
     from eiapbem.client.session import Session
     from eiapbem.client.status import status_lines, status_record
 
     before = fingerprint(home, game, me.role)
     s = Session.open_with(home, game, me)
     rec = status_record(s)
-    out = {"record": json.loads(json.dumps(rec, default=_plain)), "lines": status_lines(s, rec)}
+    log = documents.log(s, LOG_KEPT + 1)
+    out = {"record": json.loads(json.dumps(rec, default=_plain)), "lines": status_lines(s, rec),
+           "log": json.loads(json.dumps(log[-LOG_KEPT:], default=_plain)), "log_all": len(log) <= LOG_KEPT}
     if key is not None and fingerprint(home, game, me.role) == before:
         try:
             write(home, game, me.role, key, before, out)

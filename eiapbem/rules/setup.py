@@ -473,22 +473,78 @@ def _remove_candidates(state: GameState, power: str, ctx: RulesContext) -> Itera
 # ----------------------------------------------------------------- phase hooks
 
 
+def _flags(counts: Factors | Ships) -> str:
+    return " ".join(f"--{k.replace('_', '-')} {n}" for k, n in counts.to_obj().items() if n)
+
+
+def command_line(a: SetupAddFactors | AddGarrison | SetupAddShips) -> str:
+    """The command a player types for a placement, with every option it needs."""
+    if isinstance(a, SetupAddFactors):
+        return f"eiapbem setup add-factors --corps {a.corps} {_flags(a.factors)}"
+    if isinstance(a, AddGarrison):
+        return f"eiapbem setup add-garrison --area {a.area}{f' --nation {a.nation}' if a.nation else ''} {_flags(a.factors)}"
+    return f"eiapbem setup add-ships --fleet {a.fleet} {_flags(a.ships)}"
+
+
+def _example(state: GameState, power: str, ctx: RulesContext, made: Iterator[Any], verify: Any,
+             nation: str | None = None) -> str | None:
+    """A placement the rules take now, as a command with its options ("e.g. ..."), the most factors or ships into the
+    first counter or city that takes any; None when none is taken (the hint then names the command alone)."""
+    best: Any = None
+    for a in made:
+        unit = getattr(a, "corps", None) or getattr(a, "fleet", None) or a.area
+        if (nation is not None and (a.nation if isinstance(a, AddGarrison) else getattr(state.units[unit], "nation", None)) != nation) \
+                or (best is not None and unit != (getattr(best, "corps", None) or getattr(best, "fleet", None) or best.area)):
+            continue
+        counts = a.ships if isinstance(a, SetupAddShips) else a.factors
+        if best is not None and counts.total <= (best.ships if isinstance(best, SetupAddShips) else best.factors).total:
+            continue
+        try:
+            verify(state, power, a, ctx)
+        except IllegalAction:
+            continue
+        best = a
+    return None if best is None else command_line(best)
+
+
 def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
-    """5.1 (000:308): every army factor and ship given must be placed; counters and depots need not be."""
+    """5.1 (000:308): every army factor and ship given must be placed; counters and depots need not be.  Each to-do
+    names a command the rules take as written (issue 32: a hint is accepted as written)."""
     out = []
     ps = state.powers[power]
     if ps.unplaced_factors.total:
-        out.append(f"place the remaining {ps.unplaced_factors.describe()} factors (5.1): 'eiapbem setup add-factors' "
-                   "or 'eiapbem setup add-garrison' ('eiapbem setup load default' places the shipped set-up)")
+        corps = _example(state, power, ctx, _add_factors_candidates(state, power, ctx), _verify_add_factors, power)
+        garrison = _example(state, power, ctx, (a for a in _add_garrison_candidates(state, power, ctx) if a.nation is None),
+                            _verify_add_garrison)
+        how = [f"'{x}'" for x in (corps, garrison) if x]
+        if corps is None:
+            how.append("a corps put on the map first ('eiapbem setup place-corps --help'), then "
+                       "'eiapbem setup add-factors --corps ID --infantry N'")
+        empty = not any(_placed(state, power, cls) for cls in (Corps, Depot, Fleet, Garrison))
+        out.append(f"place the remaining {ps.unplaced_factors.describe()} factors (5.1): {' or '.join(how)}, and so on "
+                   + ("('eiapbem setup load default' places the shipped set-up)" if empty else
+                      "('eiapbem restart' takes back what is placed, then 'eiapbem setup load default' places the shipped "
+                      "set-up)"))
     if ps.unplaced_ships.total:
-        out.append(f"place the remaining {ps.unplaced_ships.describe()} ships (5.1): 'eiapbem setup add-ships'")
+        ships = _example(state, power, ctx, _add_ships_candidates(state, power, ctx), _verify_add_ships, power)
+        out.append(f"place the remaining {ps.unplaced_ships.describe()} ships (5.1): "
+                   + (f"'{ships}', and so on" if ships else
+                      "a fleet put on the map first ('eiapbem setup place-fleet --help'), then "
+                      "'eiapbem setup add-ships --fleet ID --heavy N'"))
     for m in state.free_states(power):
         row = state.minors[m]
         if row.setup_due and (row.stored_factors.total or row.stored_ships.total):
             left = ", ".join(x for x in (row.stored_factors.describe() if row.stored_factors.total else "",
                                          row.stored_ships.describe() if row.stored_ships.total else "") if x)
-            out.append(f"place {m}'s remaining {left} (5.3.1): 'eiapbem setup add-factors --corps CORPS' "
-                       f"with a corps of {m}, 'eiapbem setup add-garrison --nation {m}' or 'eiapbem setup add-ships'")
+            corps = _example(state, power, ctx, _add_factors_candidates(state, power, ctx), _verify_add_factors, m)
+            garrison = _example(state, power, ctx, (a for a in _add_garrison_candidates(state, power, ctx) if a.nation == m),
+                                _verify_add_garrison)
+            ships = _example(state, power, ctx, _add_ships_candidates(state, power, ctx), _verify_add_ships, m)
+            how = [x for x in (corps, garrison, ships) if x]
+            out.append(f"place {m}'s remaining {left} (5.3.1): "
+                       + (" or ".join(f"'{x}'" for x in how) + ", and so on" if how else
+                          f"'eiapbem setup add-factors --corps CORPS' with a corps of {m}, "
+                          f"'eiapbem setup add-garrison --nation {m} --area AREA' or 'eiapbem setup add-ships'"))
     return out
 
 

@@ -195,7 +195,8 @@ def _orders(view: View, s: Any, query: dict) -> dict:
     # Next month's diplomacy orders (the CLI's --next-month): outside the diplomacy phase, sealed in the power's
     # land file or economic orders; ``Session.order_ahead`` refuses them where they cannot be sealed any more.
     ahead = phase is not None and phase is not Phase.DIPLOMACY and not st.options.one_round_diplomacy
-    return {"phase": str(phase) if phase else None, "orders": actionforms.catalogue(phase) if phase else [],
+    orders = [{**o, "purchase": o["kind"] in documents.PURCHASES} for o in actionforms.catalogue(phase)] if phase else []
+    return {"phase": str(phase) if phase else None, "orders": orders,
             "next_month": actionforms.catalogue(Phase.DIPLOMACY) if ahead else [],
             "next_month_given": len(s.meta.ahead.get(s.power, ())) if ahead else 0,
             "chits": actionforms.CHITS, "answer_help": actionforms.ANSWER_HELP.replace("\b\n", "")}
@@ -275,6 +276,16 @@ def _order(view: View, s: Any, body: dict) -> dict:
                            f"diplomacy phase ({n} order{'s' if n != 1 else ''} for it so far); End phase in your land slot "
                            "(or the economic phase) seals them in that file"], **_next(s)}
     actionforms.check_phase(spec, s.state)
+    if action.KIND in documents.PURCHASES and not _flag(body, "even_if_short"):
+        try:  # refused before it is taken, as the CLI refuses it (12.5); the rules say what else is wrong
+            why = documents.unaffordable(s, action, before=True)
+        except EiaError:
+            why = None
+        if why:
+            raise ViewError(f"{s.power} cannot pay {actionforms.command_name(type(action))}: it {why} in this phase's "
+                            "projection (the Economy panel), and a purchase not paid at step E is not bought (12.5); "
+                            "nothing was taken. Buy less, or tick 'even if short' if an ally's loan this phase will "
+                            "pay it (12.3)")
     out = s.act(action)
     texts = [e.text for e in out.events]
     if not texts:  # orders of a simultaneous phase log nothing until the phase resolves: confirm them

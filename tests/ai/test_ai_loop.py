@@ -107,8 +107,8 @@ def test_host_and_one_client_with_five_ai_powers_play_three_months(tmp_path, run
             if slot.phase is Phase.SETUP:
                 code, out, err = run_cli("setup", "load", "default", "--password", pw[p], home=homes[p])
                 assert code == 0, err
-            code, out, err = run_cli("end-phase", "--password", pw[p], home=homes[p])
-            assert code == 0, err
+            code, out, err = run_cli("end-phase", "--yes", "--password", pw[p], home=homes[p])  # --yes: a land slot's
+            assert code == 0, err  # end asks when a depot could spare a foraging corps (10.5)
             files[p] = re.search(r"turn file commout/(\S+\.pbm)", out).group(1)
         for p, name in files.items():
             other = "GB" if p == "FR" else "FR"

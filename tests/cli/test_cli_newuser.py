@@ -133,7 +133,7 @@ def test_setup_status_names_the_shipped_setup(tmp_path):
     home = new_game(tmp_path)
     r = cli(home, "status", "--power", "RU", "--password", "pw-RU")
     assert r.exit_code == 0, r.output
-    assert "Next: RU to play: 'eiapbem setup load default' places the shipped setup" in r.output
+    assert "Next: RU to play: 'eiapbem setup load default --power RU' places the shipped setup" in r.output
 
 
 def test_places_typed_as_people_write_them_are_found(tmp_path):

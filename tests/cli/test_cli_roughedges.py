@@ -36,7 +36,7 @@ def test_a_corps_left_at_sea_is_a_to_do_and_end_phase_asks_before_destroying_it(
     assert r.exit_code == 0, r.output
     todo = [line for line in r.output.splitlines() if line.startswith("To do before end-phase")]
     assert todo and "disembark corps:FR:IV (aboard fleet:FR:1): 'eiapbem land disembark --corps corps:FR:IV " \
-        "--area AREA', or end-phase destroys it (8.6.3)" in todo[0], r.output
+        "--area AREA --power FR', or end-phase destroys it (8.6.3)" in todo[0], r.output
     before = files_in(home)
     r = cli(home, "end-phase", "--power", "FR", "--password", "pw-FR", input="n\n")
     assert r.exit_code == 1 and "corps:FR:IV is still aboard and would be destroyed (8.6.3)" in str(r.exception)
@@ -225,3 +225,86 @@ def test_the_first_attack_with_yes_forages_as_it_said(tmp_path):
     assert r.exit_code == 0, (r.output, r.exception)
     said = r.output.index("  corps:FR:V forages: no depot")
     assert said < r.output.index("FR: corps:FR:V forages: random number") < r.output.index("Field combat in nancy")
+
+
+def _quoted(line: str) -> list[list[str]]:
+    """The commands a hint quotes ('eiapbem WORDS'), as a player types them (without placeholders or --help)."""
+    import re
+
+    out = [t.split()[1:] for t in re.findall(r"'(eiapbem [^']+)'", line)]
+    return [w for w in out if "--help" not in w and not any(x in ("ID", "N") or (x.isupper() and len(x) > 2) for x in w)]
+
+
+def test_the_setup_to_do_names_commands_with_their_options_each_accepted_as_written(tmp_path):
+    # The setup's to-do said "'eiapbem setup add-factors' or 'eiapbem setup add-garrison'", both refused as written
+    # (--corps and --area are required), and without --power in a folder that plays several powers.
+    home = new_game(tmp_path)
+    assert cli(home, "setup", "load", "default", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    for unit in ("corps:RU:I", "fleet:RU:1"):
+        assert cli(home, "setup", "remove-counter", "--unit", unit, "--power", "RU", "--password", "pw-RU").exit_code == 0
+    todo = next(ln for ln in cli(home, "status", "--power", "RU", "--password", "pw-RU").output.splitlines()
+                if ln.startswith("To do before end-phase: "))
+    said = _quoted(todo)
+    kinds = {w[1] if w[0] == "setup" else w[0] for w in said}
+    assert {"add-factors", "add-garrison", "add-ships", "restart", "load"} <= kinds, todo
+    assert all(w[-2:] == ["--power", "RU"] for w in said), todo
+    for words in said:
+        if "load" in words or "restart" in words:
+            continue  # they undo or place everything: the others are tried first
+        snap = files_in(home)
+        r = cli(home, *words, "--password", "pw-RU")
+        assert r.exit_code == 0 and r.output.startswith(("RU puts", "RU garrisons")), (words, r.output)
+        assert files_in(home) != snap  # taken: the save holds it
+    nxt = next(ln for ln in cli(home, "status", "--power", "RU", "--password", "pw-RU").output.splitlines()
+               if ln.startswith("Next: "))
+    assert "'eiapbem restart --power RU' takes back what is placed" in nxt, nxt  # load alone is refused now
+    assert cli(home, "restart", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    r = cli(home, "setup", "load", "default", "--power", "RU", "--password", "pw-RU")
+    assert "still to do" not in r.output and "'eiapbem end-phase --power RU' ends your setup" in r.output, r.output
+
+
+def test_the_setup_to_do_before_any_corps_is_placed_says_to_place_one_first(tmp_path):
+    home = new_game(tmp_path)
+    todo = next(ln for ln in cli(home, "status", "--power", "RU", "--password", "pw-RU").output.splitlines()
+                if ln.startswith("To do before end-phase: "))
+    assert "a corps put on the map first ('eiapbem setup place-corps --help')" in todo, todo
+    assert "'eiapbem setup add-factors'" not in todo and "'eiapbem setup add-ships'" not in todo
+    for words in _quoted(todo):
+        assert words[1] in ("add-garrison", "load"), todo
+    garrison = next(w for w in _quoted(todo) if w[1] == "add-garrison")
+    assert cli(home, *garrison, "--password", "pw-RU").exit_code == 0
+
+
+def _marched_to_nancy(state):
+    # France's land slot, no attack: corps:FR:V marched strasbourg -> nancy; France has no depot on the map.
+    return _at_nancy(state).without_unit("corps:AU:I")
+
+
+def test_end_phase_with_no_attack_says_who_forages_and_offers_a_depot_first(tmp_path):
+    # 10.5 (000:1530): the end of a land slot with no attack supplies every corps; end-phase foraged them without a
+    # word, where 'land attack' now says it corps by corps and offers the depot first (10.3, 000:1488).
+    home = new_game(tmp_path)
+    _set_state(home, _marched_to_nancy)
+    fr = ("--power", "FR", "--password", "pw-FR")
+    before = files_in(home)
+    r = cli(home, "end-phase", *fr, input="n\n")
+    assert r.exit_code == 1 and files_in(home) == before, r.output
+    assert "Ending the slot ends FR's movement and supplies its corps (10.5):" in r.output
+    line = next(ln for ln in r.output.splitlines() if ln.startswith("  corps:FR:V forages"))
+    assert "a roll of 6 costs it" in line and "'eiapbem land create-depot --area nancy' (10.3, $1)" in line
+    assert "nothing ended" in str(r.exception) and "'eiapbem end-phase --yes --power FR'" in r.exception.hint
+    r = cli(home, "end-phase", *fr)  # no terminal to answer: refused alike
+    assert r.exit_code == 1 and files_in(home) == before
+    r = cli(home, "land", "create-depot", "--area", "nancy", *fr)
+    assert r.exit_code == 0, (r.output, r.exception)
+    r = cli(home, "end-phase", *fr)  # the depot supplies it: nothing to ask
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "corps:FR:V takes depot supply for $1 (10.5.2)" in r.output and "forages:" not in r.output, r.output
+
+
+def test_end_phase_yes_forages_as_it_said(tmp_path):
+    home = new_game(tmp_path)
+    _set_state(home, _marched_to_nancy)
+    r = cli(home, "end-phase", "--yes", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "  corps:FR:V forages: no depot" in r.output and "FR ended its slot" in r.output

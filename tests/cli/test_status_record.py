@@ -124,3 +124,74 @@ def test_a_refused_command_writes_no_record(tmp_path):
     code, _, _ = _fresh(home, "status", "--power", "RU", "--password", "pw-GB")
     assert code == 1
     assert not statusfile.record_path(home, GAME, "RU").exists()
+
+
+def test_a_fresh_log_answers_from_the_record_as_the_game_would(tmp_path):
+    """``eiapbem log`` (text and --json) reads the lines kept with the status; they are what opening the game gives."""
+    home = new_game(tmp_path)
+    assert cli(home, "setup", "load", "default", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    assert cli(home, "end-phase", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    opened = {}
+    for args in ((), ("--json",), ("-n", "3")):
+        statusfile.record_path(home, GAME, "RU").unlink(missing_ok=True)
+        code, opened[args], mods = _fresh(home, "log", "--power", "RU", "--password", "pw-RU", *args)
+        assert code == 0 and "eiapbem.client.session" in mods  # no record: the game is opened (and the record made)
+        code, out, mods = _fresh(home, "log", "--power", "RU", "--password", "pw-RU", *args)
+        assert code == 0 and out == opened[args] and _heavy(mods) == []
+    assert "RU places corps:RU:" in opened[()] and len(opened[("-n", "3")].splitlines()) == 3
+    assert json.loads(opened[("--json",)])[-1]["author"] == "RU"
+
+
+def test_a_log_asking_for_more_than_the_record_keeps_opens_the_game(tmp_path, monkeypatch):
+    home = new_game(tmp_path)
+    assert cli(home, "setup", "load", "default", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    assert cli(home, "end-phase", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    monkeypatch.setattr(statusfile, "LOG_KEPT", 3)
+    statusfile.record_path(home, GAME, "RU").unlink(missing_ok=True)
+    assert cli(home, "status", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    kept = statusfile.read(home, GAME, "RU", "pw-RU")
+    assert kept is not None and len(kept["log"]) == 3 and kept["log_all"] is False
+    from eiapbem.client import documents
+
+    opened = []
+    real = documents.log
+    monkeypatch.setattr(documents, "log", lambda *a, **k: opened.append(1) or real(*a, **k))
+    few = cli(home, "log", "-n", "2", "--power", "RU", "--password", "pw-RU")
+    assert few.exit_code == 0 and len(few.output.splitlines()) == 2 and opened == []  # from the record
+    many = cli(home, "log", "-n", "10", "--power", "RU", "--password", "pw-RU")
+    assert many.exit_code == 0 and len(many.output.splitlines()) == 10 and opened == [1]  # the game opened
+    assert many.output.splitlines()[-2:] == few.output.splitlines()
+
+
+def test_a_stale_record_never_answers_log(tmp_path):
+    home = new_game(tmp_path)
+    assert cli(home, "status", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    old = statusfile.record_path(home, GAME, "RU").read_bytes()
+    assert cli(home, "setup", "load", "default", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    assert cli(home, "end-phase", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    statusfile.record_path(home, GAME, "RU").write_bytes(old)  # the record of before the setup, put back
+    code, out, mods = _fresh(home, "log", "-n", "1", "--power", "RU", "--password", "pw-RU")
+    assert code == 0 and "RU has set up its forces" in out and "eiapbem.client.session" in mods
+
+
+def test_the_first_status_after_new_or_join_answers_from_a_record(tmp_path):
+    """``new`` and ``join`` write the folder's record, so a new folder's first ``status`` does not open the game."""
+    host, client = tmp_path / "host", tmp_path / "client"
+    players = [f"--player={p}:ai-easy" for p in ("GB", "PR", "RU", "SP", "TU")]
+    code, made, _ = _fresh(host, "new", "G", "--scenario", "classic-1805", "--player=FR:Player FR:fr@example.org:host",
+                           "--player=AU:Player AU:au@example.org:client", *players, "--host-password", "pw")
+    assert code == 0, made
+    otp = made.split("one-time password separately: ")[1].split()[0]
+    assert statusfile.current(host, "G", "FR") is not None
+    code, out, mods = _fresh(host, "status", "--password", "pw")
+    assert code == 0 and "this folder plays FR" in out and _heavy(mods) == []
+    (client / "commin").mkdir(parents=True)
+    for name in ("G_gamestart.pbm", "G_AU.key"):
+        (client / "commin" / name).write_bytes((host / "commout" / name).read_bytes())
+    code, joined, _ = _fresh(client, "join", "commin/G_gamestart.pbm", "--power", "AU", "--email", "au@example.org",
+                             "--one-time-password", otp, "--password", "pw-au")
+    assert code == 0, joined
+    code, out, mods = _fresh(client, "status", "--password", "pw-au")
+    assert code == 0 and "this folder plays AU" in out and _heavy(mods) == []
+    statusfile.record_path(client, "G", "AU").unlink()
+    assert _fresh(client, "status", "--password", "pw-au")[1] == out  # what opening the game says

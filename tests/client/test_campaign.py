@@ -269,6 +269,32 @@ def test_the_final_table_counts_provinces_by_the_rules_holder_and_says_the_victo
     assert victory_lines(st.replace(victors=("GB",)))[0].endswith("GB won.")
 
 
+def test_the_report_map_draws_each_area_by_its_holder_as_the_rules_say(tmp_path, monkeypatch):
+    from eiapbem.client import campaign_report
+    from eiapbem.data import mapdata, world
+    from eiapbem.present import svgmap
+    from eiapbem.rules.scenario import initial_state
+
+    drawn: dict = {}
+
+    def render(m, *, controllers=None, units=None, title=None):
+        drawn.update(controllers or {})
+        return "<svg/>"
+
+    monkeypatch.setattr(svgmap, "render_svg", render)
+    m = mapdata.load_map()
+    st = initial_state(world.load_scenario("classic-1805"), world.load_raw())
+    prov = next(p for p, v in m.provinces.items() if v.nation == "AU")
+    areas = list(m.areas_of_province(prov))
+    campaign_report.write_map(tmp_path, "g", st, None)
+    assert {drawn[a] for a in areas} == {"AU"}
+    ceded = st.replace(ceded_provinces=st.ceded_provinces.set(prov, "FR"),
+                       area_control=st.area_control.set(areas[0], "FR"))
+    path = campaign_report.write_map(tmp_path, "g", ceded, None)
+    assert path.read_text() == "<svg/>"
+    assert {drawn[a] for a in areas} == {"FR"}  # 12.7: the ceded province is drawn as the victor's
+
+
 def test_the_event_line_counts_the_journal_as_the_computer_campaigns_do():
     from eiapbem.data import world
     from eiapbem.rules.model import LogEntry

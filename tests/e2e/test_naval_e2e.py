@@ -125,7 +125,7 @@ def test_a_month_at_sea_in_seven_folders(game, run_cli):
         return out if ok else err
 
     def end(p):
-        out = cli(p, "end-phase")
+        out = cli(p, "end-phase", "--yes")  # a land slot's end may ask about a foraging a depot could spare (10.5)
         _deliver(homes, p, homes[p] / "commout" / re.search(r"turn file commout/(\S+\.pbm)", out).group(1))
 
     def fight_by_files(phasing, other):

@@ -84,7 +84,7 @@ class CliGame:
             for args in self.acts(st["date"], st["phase"], p):
                 self.run(p, *args)
             seal = ("--seal-diplomacy",) if st["phase"] == "land" else ()
-            out = self.run(p, "end-phase", *seal)
+            out = self.run(p, "end-phase", "--yes", *seal)  # a land slot's end may ask about foraging (10.5)
             m = _FILE.search(out)
             assert m, out
             sent[p] = self.homes[p] / "commout" / m.group(1)

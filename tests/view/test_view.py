@@ -336,10 +336,40 @@ def test_next_months_diplomacy_orders_are_given_and_sealed_as_by_the_cli(made, t
     r = run_cli(cli, "diplomacy", "declare-war", "--target", "PR", "--next-month", "--power", "FR",
                 "--password", viewkit.pw("FR"))
     assert r.exit_code == 0, r.output
-    r = run_cli(cli, "end-phase", "--seal-diplomacy", "--power", "FR", "--password", viewkit.pw("FR"))
-    assert r.exit_code == 0, r.output
+    r = run_cli(cli, "end-phase", "--seal-diplomacy", "--yes", "--power", "FR", "--password", viewkit.pw("FR"))
+    assert r.exit_code == 0, r.output  # --yes: the land slot's end forages a corps a depot could supply (10.3, 10.5)
     a, b = (Session.open(h, viewkit.GAME, "FR", viewkit.pw("FR")) for h in (page, cli))
     assert "FR" in a.state.order_sheet.commitments and "FR" in b.state.order_sheet.commitments
     # The same orders sealed (each with its own secret nonce, so the digests differ), the same slot in play next.
     assert a.meta.sealed["FR"].actions == b.meta.sealed["FR"].actions and a.meta.sealed["FR"].ahead
     assert a.state.slot == b.state.slot and not a.meta.ahead.get("FR")
+
+
+def test_a_purchase_the_page_cannot_pay_is_refused_as_by_the_cli_unless_even_if_short(tmp_path):
+    # 12.5: the page took a purchase that could not be paid with only a warning ("taken but will NOT be carried
+    # out"); the CLI refuses it, nothing taken, unless --even-if-short (an ally's loan, 12.3). The page does alike.
+    from dataclasses import replace
+
+    from clikit import new_game
+
+    from eiapbem.client.session import Session, open_identity
+    from eiapbem.rules.model import POWERS, Date, Phase, Slot
+    from eiapbem.rules.model.slot import ORDERS
+    from eiapbem.view.app import View, ViewError
+
+    home = new_game(tmp_path)
+    s = Session.open(home, "Cli", "FR", "pw-FR")
+    s.data = replace(s.data, state=s.state.replace(date=Date(1805, 12), slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS)))
+    s.save()
+    view = View(home, "Cli", open_identity(home, "Cli", "FR", "pw-FR"))
+    forms = {o["kind"]: o for o in view.read("orders", {})["orders"]}
+    assert forms["economic.buy-army"]["purchase"] and [k for k, o in forms.items() if not o["purchase"]]
+    out = view.act("order", {"kind": "economic.buy-army", "values": {"item": "infantry", "count": 1}})
+    assert "accepted (1 order(s) so far" in out["events"][0], out
+    big = {"kind": "economic.buy-army", "values": {"item": "guard", "count": 400}}
+    with pytest.raises(ViewError, match=r"FR cannot pay buy-army: it needs \$.*nothing was taken.*12\.3"):
+        view.act("order", big)
+    assert len(Session.open(home, "Cli", "FR", "pw-FR").taken()) == 1
+    out = view.act("order", {**big, "even_if_short": True})
+    assert "is taken but will NOT be carried out as things stand" in out["events"][0], out
+    assert len(Session.open(home, "Cli", "FR", "pw-FR").taken()) == 2

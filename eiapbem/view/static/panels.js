@@ -177,10 +177,17 @@ EV.panels = (function () {
       wrap.appendChild(el("div", { class: "help", text: f.help || "" }));
       d.appendChild(wrap);
     }
+    let short = null;
+    if (o.purchase && !ahead) {
+      // The CLI's --even-if-short: a purchase the projection cannot pay is refused unless an ally's loan will pay it.
+      short = el("input", { type: "checkbox", id: `f-${o.kind}-even-if-short` });
+      d.appendChild(el("div", { class: "field" }, el("label", { for: short.id, text: "--even-if-short" }), short,
+        el("div", { class: "help", text: "give the order although the projection cannot pay it (an ally's loan this phase, 12.3)" })));
+    }
     d.appendChild(el("button", { class: "act", type: "button", "data-submit": (ahead ? "next-month:" : "") + o.kind,
       text: o.command + (ahead ? " --next-month" : ""),
       on: { click: () => EV.run("order", ahead ? { kind: o.kind, values: formValues(inputs), next_month: true }
-                                                : { kind: o.kind, values: formValues(inputs) }) } }));
+                                                : { kind: o.kind, values: formValues(inputs), even_if_short: Boolean(short && short.checked) }) } }));
     return d;
   }
 
