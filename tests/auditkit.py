@@ -57,7 +57,7 @@ def new(root: Path) -> dict[str, keys.Identity]:
     """A fresh game in ``root``: the host's folder and six joined clients; returns every identity."""
     os.environ[TEST_SCRYPT_ENV] = FAST
     new_by_api({p: home_of(root, p) for p in POWERS}, {p: "host" if p == "RU" else "client" for p in POWERS}, game=GAME,
-               flags=["allow-pbem-host-functions"])
+               flags=["allow-pbem-host-functions", "full-pace"])  # every reinforcement slot a file of its own
     return {p: identity(root, p) for p in POWERS + ("host",)}
 
 

@@ -60,7 +60,9 @@ def register(cli: click.Group) -> None:
     @click.option("--host", "host", metavar="NAME:EMAIL", help="The host's name and address, when the host plays no power.")
     @click.option("--bid", "bids", multiple=True, metavar="POWER=N", help="Victory point bid of a power (4.2.2, 12.1.1).")
     @click.option("--option", "flags", multiple=True, type=click.Choice(sorted(f.replace("_", "-") for f in Options.__dataclass_fields__)),
-                  help="A game option of 4.1.1 to turn on (may be repeated).")
+                  help="A game option to turn on (may be repeated): those of 4.1.1 and eiapbem's own one-round-diplomacy "
+                       "and full-pace (every reinforcement phase played; without it each human power's is skipped "
+                       "while nothing is due, 13.9, until the player ends the setting).")
     @click.option("--password", "passwords", multiple=True, metavar="POWER=PASSWORD",
                   help="Password of a power played at this computer (with the option pbem-hotseat-passwords asked for when missing, "
                        "else the host's password is used; with --import-bids, "

@@ -3,8 +3,8 @@ fewer rounds of mail would (issue 33; docs/decisions.md "Pace of play").
 
 Such a player, besides what the computer chooses in each slot:
 
-- sets its reinforcement phase to be skipped while nothing is due (13.9, ``continuous``; 13.9.1 cancels the
-  setting when reinforcements are ready, and the player sets it again in that slot);
+- keeps its reinforcement phase skipped while nothing is due (13.9, ``continuous``: a new game's default, set again
+  should the player's game have the full pace or a declaration of war have cancelled it, 13.9.1);
 - seals next month's diplomacy orders in its last file of the month (its land file, or its economic orders):
   the orders the computer would give from the state as it stands, for next month's diplomacy phase (the rules
   drop at the reveal those that no longer hold);

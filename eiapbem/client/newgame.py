@@ -32,7 +32,7 @@ from eiapbem.pbem import dice as pdice
 from eiapbem.core.dice import Dice
 from eiapbem.rules.economy import victory
 from eiapbem.rules.model import POWERS, GameState, Options, PlayerKind
-from eiapbem.rules import turn
+from eiapbem.rules import skips, turn
 from eiapbem.rules.scenario import initial_state
 
 from . import inbox
@@ -204,7 +204,9 @@ def first_state(scenario: str | dict, options: Options, types: Mapping[str, str]
                 wars: list, gid: bytes, roster: Mapping[str, envelope.RosterEntry]) -> GameState:
     """The game's first state, the same for the host and every client: the scenario with its players'
     kinds (``PowerState.controller``) and the AI start bonus of 4.2.3 (000:148-154), rolled with the
-    game creation's dice (``pbem.dice.gamestart_seed``: the game id and the roster's dice commitments)."""
+    game creation's dice (``pbem.dice.gamestart_seed``: the game id and the roster's dice commitments); at the fast
+    pace (no option ``full_pace``) each human power's reinforcement phase skipped while nothing is due (13.9,
+    ``skips.pace_defaults``)."""
     kinds = {p: PlayerKind(t) if t.startswith("ai-") else PlayerKind.HUMAN for p, t in types.items()}
     sc = world.load_scenario(scenario) if isinstance(scenario, str) else scenario
     try:
@@ -214,7 +216,7 @@ def first_state(scenario: str | dict, options: Options, types: Mapping[str, str]
         raise BadData(f"the scenario {sc.get('id')!r} cannot start a game: {err}",
                       hint="'eiapbem scenario check FILE' checks the file") from err
     seed = pdice.gamestart_seed(gid, {r: e.dice for r, e in roster.items()})
-    return victory.with_ai_start_bonuses(state, Dice(seed))
+    return skips.pace_defaults(victory.with_ai_start_bonuses(state, Dice(seed)))
 
 
 def _gamestart_draft(f: GameFolders, game: str, gs: Path, key: Path, host: Person, to: Person, power: str) -> Path:

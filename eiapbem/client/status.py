@@ -59,6 +59,7 @@ def status_record(s: Any) -> dict:
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
     }
     rec["peace_terms"] = peace_terms_in_force(st, s.power)
+    rec["skips"] = skip_settings(st, s.power)
     rec["passed"] = passed_this_month(s)
     if slot is None:
         return rec
@@ -103,8 +104,8 @@ def status_record(s: Any) -> dict:
                     "place the rest ('eiapbem setup --help'; 'eiapbem restart' takes back what is placed, for "
                     "'eiapbem setup load default'), then ")
         if slot.phase is Phase.NAVAL and impl and rec["possible"] == []:
-            what = ("nothing to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next "
-                    "reinforcement or land slot skips it every month, 13.9); now ")
+            what = ("nothing to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next file "
+                    "outside the naval phase skips it every month, 13.9); now ")
         if slot.phase is Phase.REINFORCEMENT and impl and not rec["to_do"] and not _due(st, mine[0]):
             what = ("nothing is due this month: give what you want (transfers, leaders, the move order) and end the phase "
                     "('eiapbem skip --phase reinforcement --mode continuous' passes this phase while nothing is due, "
@@ -112,6 +113,14 @@ def status_record(s: Any) -> dict:
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
+        try:
+            now_state = s.current() if s.power in slot.actors else st
+        except IllegalAction:
+            now_state = st
+        tips = round_savers(now_state, mine[0], who) if len(mine) == 1 else []
+        if tips:
+            what = (what.removesuffix(", then ") + "; " if what.endswith(", then ") else what) \
+                + "to save rounds of mail, " + "; ".join(tips) + "; then "
         if rec["to_do"] and s.power in mine and slot.phase is not Phase.SETUP:
             # end-phase is refused (or asks) before these: name the first (the setup's shipped one meets them all)
             what = f"first {rec['to_do'][0]}; then "
@@ -164,6 +173,51 @@ def status_record(s: Any) -> dict:
     if rec["behind"]:
         rec["next"] = "run 'eiapbem rebuild' before anything else (your save is older than this folder's files)"
     return rec
+
+
+def skip_settings(state: Any, power: str | None) -> list[dict]:
+    """``power``'s phase skip settings (13.9), each with what it does and the command that switches it off."""
+    from eiapbem.rules.model import Phase
+
+    if not power or power not in state.powers:
+        return []
+    out = []
+    for key, value in sorted(state.powers[power].skips.items()):
+        phase, mode = Phase(key), str(value)
+        if phase is Phase.REINFORCEMENT:
+            what = ("skipped while nothing is due (13.9.1 plays it in a month reinforcements are ready)"
+                    if mode == "continuous" else "skipped once, unless reinforcements are ready then (13.9.1)")
+        else:
+            what = "skipped every month" if mode == "continuous" else "skipped once"
+        out.append({"phase": str(phase), "mode": mode, "text": f"{phase} phase {what}",
+                    "off": f"eiapbem skip --phase {phase} --mode off"})
+    return out
+
+
+def round_savers(state: Any, power: str, who: str = "") -> list[str]:
+    """The tools that save rounds of mail which apply to ``power``'s file in play (docs/decisions.md "Pace of
+    play"), each with its command: next month's diplomacy sealed in the last file of the month, and a naval phase
+    skipped while the fleets stay in port (13.9), in a file written before that phase."""
+    from eiapbem.rules.model import Fleet, LocationKind, Phase
+
+    slot = state.slot
+    if slot is None or power not in state.powers or (not slot.simultaneous and slot.power != power):
+        return []
+    out = []
+    last = slot.phase is Phase.ECONOMIC or slot.phase is Phase.LAND
+    if last and not state.options.one_round_diplomacy and state.date < state.end \
+            and power not in state.order_sheet.commitments:
+        out.append(f"'eiapbem end-phase --seal-diplomacy{who}' instead seals next month's diplomacy orders in this file "
+                   "(any given before with --next-month; with none, you give none), and that phase takes one round "
+                   "instead of two (6.0)")
+    fleets = any(isinstance(u, Fleet) and u.nation == power and u.location.kind is not LocationKind.POOL
+                 for u in state.units.values())
+    if fleets and Phase.NAVAL not in state.powers[power].skips and slot.phase is not Phase.NAVAL \
+            and not (slot.phase is Phase.DIPLOMACY and slot.step != "commit" and state.order_sheet.commitments):
+        month = state.date.next().name if last else state.date.name
+        out.append(f"if your fleets stay in port in the naval phase of {month}, 'eiapbem skip --phase naval --mode "
+                   f"once{who}' passes your naval slot without a file (13.9)")
+    return out
 
 
 def _due(state: Any, power: str) -> bool:
@@ -334,6 +388,9 @@ def render(rec: dict) -> list[str]:
         out.append("Save: " + rec["behind"][0].upper() + rec["behind"][1:])
     if rec.get("release"):
         out.append("Release: " + rec["release"][0].upper() + rec["release"][1:])
+    if rec.get("skips"):
+        out.append(f"Phase skipping of {rec['power']} (13.9): " + "; ".join(f"{x['text']} ('{x['off']}' ends it)"
+                                                                        for x in rec["skips"]))
     if rec.get("peace_terms"):
         out.append(f"Peace terms in force on {POWER_NAMES[rec['power']]} (6.4): " + "; ".join(rec["peace_terms"]))
     if rec["computer"]:
@@ -342,8 +399,14 @@ def render(rec: dict) -> list[str]:
     if rec["waiting"]:
         out.append("Waiting for: " + ", ".join(f"{w['power']} ({w['from']})" for w in rec["waiting"]))
     if rec.get("passed"):
+        groups: list[tuple[str, str, list[str]]] = []  # consecutive slots of one phase and reason, said once
+        for x in rec["passed"]:
+            if groups and groups[-1][:2] == (x["phase"], x["reason"]):
+                groups[-1][2].append(x["power"])
+            else:
+                groups.append((x["phase"], x["reason"], [x["power"]]))
         out.append("Passed this month without a file (every client plays them alike): "
-                   + "; ".join(f"{x['power']} {x['phase']} ({_why(x['reason'])})" for x in rec["passed"]))
+                   + "; ".join(f"{' '.join(ps)} {ph} ({_why(why)})" for ph, why, ps in groups))
     p = rec["power"]
     if rec["orders_sent"] is not None:
         n = rec["orders_sent"]
@@ -381,7 +444,8 @@ def _why(reason: str) -> str:
 
 
 def diplomacy_lines(s: Any) -> list[str]:
-    """The sealed diplomacy phase's rounds, and this month's diplomacy results in the reinforcement phase (6.0)."""
+    """The sealed diplomacy phase's rounds, and this month's diplomacy results from the reinforcement phase on (6.0:
+    revealed at its start; shown the rest of the month, since a player's reinforcement slot may be skipped, 13.9)."""
     from eiapbem.rules.model import Phase
 
     st = s.state
@@ -393,8 +457,8 @@ def diplomacy_lines(s: Any) -> list[str]:
                 "(the orders stay in your save); round 2 reveals them"]
     if slot.phase is Phase.DIPLOMACY and st.order_sheet.commitments:
         return ["Sealed diplomacy, round 2 of 2: 'eiapbem end-phase' reveals the orders you committed to (no new orders)"]
-    if slot.phase is Phase.REINFORCEMENT:
-        done = [e.text for e in s.journal(200) if e.slot.startswith(f"{st.date}/diplomacy/")]
+    if slot.phase is not Phase.DIPLOMACY:  # the rest of the month: a player whose reinforcement slot was skipped
+        done = [e.text for e in s.journal(200) if e.slot.startswith(f"{st.date}/diplomacy/")]  # sees them at his next
         if done:
             return [f"Diplomacy results of {st.date.name}:"] + [f"  {t}" for t in done]
     return []

@@ -18,9 +18,9 @@ Great Britain may pick its position in the naval phase and France its
 position in the land phase (7.5, 000:996-1000), chosen in their reinforcement
 slots and read from ``GameState.move_order``.  A power may skip the
 diplomacy, reinforcement or naval phase once or continuously (13.9,
-000:2732-2734); the reinforcement skip does not apply when reinforcements are
-ready, and a declaration of war on the power cancels all its skips
-(13.9.1, 000:2738).
+000:2732-2734); the reinforcement skip does not apply in a month its
+reinforcements are ready, and a declaration of war on the power cancels all
+its skips (13.9.1, 000:2738).
 
 Everything here is a pure function of a date and ``SequenceChoices`` (which
 ``choices_from_state`` extracts from a ``GameState``).
@@ -226,8 +226,9 @@ def passed_skips(date: Date, slot: Slot, choices: SequenceChoices) -> tuple[tupl
     the skipped slots between ``slot`` and the next slot played this month.
     """
     used: list[tuple[str, Phase]] = []
-    if slot.phase is Phase.DIPLOMACY and slot.step == ORDERS:
-        used.extend((p, Phase.DIPLOMACY) for p in POWERS if skips_phase(p, Phase.DIPLOMACY, choices))
+    if slot.phase is Phase.DIPLOMACY and slot.step == ORDERS:  # the powers the setting left out of the slot (one set
+        # among this phase's orders counts from next month's)
+        used.extend((p, Phase.DIPLOMACY) for p in POWERS if p not in slot.actors and skips_phase(p, Phase.DIPLOMACY, choices))
     if slot.phase is Phase.SETUP:
         return tuple(used)
     plan = month_plan(date, choices)
@@ -365,13 +366,17 @@ def skipped_line(state: GameState, power: str, phase: Phase, mode: SkipMode | No
 
 
 def nullify_skips(state: GameState, war_declared_on: tuple[str, ...], reinforcements_ready: tuple[str, ...]) -> GameState:
-    """13.9.1 (000:2738): cancel the settings the month's events void."""
+    """13.9.1 (000:2738): cancel the settings the month's events void.
+
+    A declaration of war on a power removes all its settings.  Reinforcements ready cancel the reinforcement
+    setting for that month's phase (``skips_phase``): a setting to skip it once is spent by it, a continuous one
+    ("until you disable the skip setting", 13.9) holds for the months after (docs/decisions.md 13.9)."""
     powers = state.powers
     for p in war_declared_on:
         if powers[p].skips:
             powers = powers.set(p, powers[p].replace(skips=type(powers[p].skips)()))
-    for p in reinforcements_ready:
-        if Phase.REINFORCEMENT in powers[p].skips:
+    for p in reinforcements_ready:  # the month's reinforcement phase is played: a setting for it once is spent
+        if powers[p].skips.get(Phase.REINFORCEMENT) is SkipMode.ONCE:
             powers = powers.set(p, powers[p].replace(skips=powers[p].skips.remove(Phase.REINFORCEMENT)))
     return state if powers is state.powers else state.replace(powers=powers)
 

@@ -147,7 +147,9 @@ def test_hot_seat_game_with_ai_powers(tmp_path):
     # 4.2.1 (000:76-84): humans at one computer, the other powers played by the computer
     types = {"RU": "host", "TU": "hotseat", "AU": "ai-easy", "PR": "ai-medium", "SP": "ai-hard", "FR": "ai-hard", "GB": "ai-medium"}
     players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", t) for p, t in types.items()]
-    newgame.new_game(tmp_path, GAME, "classic-1805", players, bids={}, options=newgame.options_from_flags(["allow-pbem-host-functions"]),
+    # the full pace: every reinforcement slot is played (the humans' are otherwise skipped while nothing is due, 13.9)
+    newgame.new_game(tmp_path, GAME, "classic-1805", players, bids={},
+                     options=newgame.options_from_flags(["allow-pbem-host-functions", "full-pace"]),
                      passwords={"RU": "pw-RU", "TU": "pw-TU"}, host_password="pw-host")
     # nobody plays by email, and no key of an AI power is kept anywhere: nobody can sign a file as the computer
     assert not list((tmp_path / "commout").glob("*.key"))

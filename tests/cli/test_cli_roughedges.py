@@ -48,20 +48,20 @@ def test_a_corps_left_at_sea_is_a_to_do_and_end_phase_asks_before_destroying_it(
     assert Session.open(home, "Cli", "FR", "pw-FR").state.units["corps:FR:IV"].location.kind is LocationKind.POOL
 
 
-def test_skip_outside_its_slots_names_where_it_is_taken_not_another_command(tmp_path):
-    # 13.9: 'eiapbem skip' in the economic phase was refused as "'eiapbem setup skip' is an order of the setup
-    # phase", a command that does not exist.
+def test_skip_in_the_economic_phase_is_one_of_the_orders(tmp_path):
+    # 13.9: 'eiapbem skip' in the economic phase was refused (the phase-skip menu is open at any time, 000:2732):
+    # it is now an order of the phase, sent with the others and set when the phase resolves.
     from eiapbem.rules.model import POWERS
     from eiapbem.rules.model.slot import ORDERS
 
     home = new_game(tmp_path)
     _set_state(home, lambda s: s.replace(date=Date(1805, 12), slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS)))
-    before = files_in(home)
     r = cli(home, "skip", "--phase", "naval", "--mode", "once", "--power", "FR", "--password", "pw-FR")
-    assert r.exit_code == 1 and files_in(home) == before
-    text = str(r.exception)
-    assert "'eiapbem skip' is taken in one of your own slots of the setup, reinforcement, naval or land phase" in text
-    assert "economic phase" in text and "setup skip" not in text and "'eiapbem skip' again" in r.exception.hint
+    assert r.exit_code == 0, r.output + r.stderr
+    s = Session.open(home, "Cli", "FR", "pw-FR")
+    assert Phase.NAVAL not in s.state.powers["FR"].skips and len(s.taken()) == 1  # set when every power's orders are in
+    r = cli(home, "skip", "--phase", "diplomacy", "--mode", "off", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 1 and "FR has no skip setting for the diplomacy phase to switch off" in str(r.exception)
 
 
 def test_join_in_a_new_folder_says_the_commin_folder_is_missing(tmp_path):

@@ -57,7 +57,7 @@ def test_status_never_offers_a_naval_skip_the_naval_phase_refuses(tmp_path):
     naval = st.replace(slot=Slot(phase=Phase.NAVAL, step="turn", power="AU", actors=("AU",)), pending=type(st.pending)())
     au.data = replace(au.data, state=naval)
     nxt = status_record(au)["next"]
-    assert "skip --phase naval" in nxt and "in your next reinforcement or land slot" in nxt, nxt
+    assert "skip --phase naval" in nxt and "in your next file outside the naval phase" in nxt, nxt
     with pytest.raises(IllegalAction, match="cannot be set to skip while in the naval phase"):
         au.act(SetSkip(phase="naval", mode="continuous"))
 

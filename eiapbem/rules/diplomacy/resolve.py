@@ -5,7 +5,8 @@ order sheet; when all are in, ``resolve`` carries them out for all powers at
 once, in this fixed order (docs/decisions.md "Diplomacy (issue 16)"):
 
 1. standing orders take effect as they are recorded (trade 6.10, access
-   6.11, calls 6.3.1, alliance requests 6.5, surrender settings 6.4);
+   6.11, calls 6.3.1, alliance requests 6.5, surrender settings 6.4), and
+   phase skip settings given among the orders are set (13.9, ``skips.settle``);
 2. wars on minors lapse (6.15); control changes in the instability and fiasco zones (6.6.1);
 3. manipulation of minors (6.1.4), the powers in a random order;
 4. downgrades (6.1.5) and free states (6.8);
@@ -30,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, hostile_garrisons
+from eiapbem.rules import engine, hostile_garrisons, skips
 from eiapbem.rules.diplomacy import alliances, minor_control, minor_orders, orders, peace, sealing, war
 from eiapbem.rules.diplomacy.common import Result
 from eiapbem.rules.model import POWERS, GameState, Phase
@@ -142,13 +143,14 @@ def resolve(state: GameState, given: Mapping[str, Sequence[Any]], ctx: RulesCont
         unmet = obligations(state, p, ctx) if p in given else []
         if unmet:
             raise IllegalAction(f"{p}'s diplomacy orders cannot be carried out: {unmet[0]}")
-    r = run(state, ctx)
+    settled = skips.settle(state)  # 13.9 settings given among the orders, revealed with them
+    r = run(settled.state, ctx)
     out = r.state
     for p in POWERS:  # the reactions were used this month; each program sends its own again next month (issue 16)
         so = out.powers[p].standing_orders
         if orders.clear_reactions(so) != so:
             out = out.with_power(p, standing_orders=orders.clear_reactions(so))
-    return engine.Outcome(out, tuple(r.events))
+    return engine.Outcome(out, tuple(settled.events) + tuple(r.events))
 
 
 #: The diplomacy phase's rules (registered by ``eiapbem/rules/phases.py``).

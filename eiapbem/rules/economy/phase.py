@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, relations
+from eiapbem.rules import engine, relations, skips
 from eiapbem.rules.economy import ceding, collection, expenditure, kingdoms, lending, levy, manipulation, status, victory
 from eiapbem.rules.economy.common import EconomicOrders, Work
 from eiapbem.rules.relations import at_war
@@ -505,8 +505,9 @@ def _summary_params(p: str, income: int, spent: int, ps: Any) -> dict[str, int |
 def resolve(state: GameState, orders: Mapping[str, Sequence[Any]], ctx: RulesContext) -> engine.Outcome:
     """The ``resolve`` hook of the economic slot."""
     w = run_steps(with_orders(state, orders, ctx), ctx)
-    new = w.state  # the orders on the sheet are spent: the sequence clears it as play moves on
-    events = []
+    settled = skips.settle(w.state)  # 13.9 settings given among the orders (for next month's phases)
+    new = settled.state  # the orders on the sheet are spent: the sequence clears it as play moves on
+    events = list(settled.events)
     key = state.slot.key(state.date) if state.slot is not None else f"{state.date}/economic/orders/all"
     for p in POWERS:
         mine = [ln for ln in w.ledger.lines if ln.power == p and ln.fund == p]

@@ -46,3 +46,8 @@ class Options(Record):
     #: diplomacy orders in one round of mail, unsealed, for hot-seat and trusting groups.
     #: Off: each power first sends a commitment, then its orders (two rounds).
     one_round_diplomacy: bool = False
+    #: Not a 4.1.1 option (the project's own, docs/decisions.md "Pace of play"): every reinforcement phase played.
+    #: Off (the fast pace): every power a human plays starts the game with 13.9's continuous skip of its
+    #: reinforcement phase, which the rules cancel for a month its reinforcements are ready (13.9.1); the player
+    #: switches it off with 'eiapbem skip --phase reinforcement --mode off'.
+    full_pace: bool = False

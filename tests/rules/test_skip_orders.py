@@ -1,0 +1,100 @@
+"""13.9's phase skip settings given in the simultaneous phases (the manual's phase-skip menu is open at any time,
+000:2732-2734): in the diplomacy and economic slots a setting is one of the power's orders, sealed with them, and set
+only when the phase resolves, so no power learns another's setting before its own orders are in."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from eiapbem.client import setups
+from eiapbem.core.dice import Dice
+from eiapbem.core.errors import IllegalAction
+from eiapbem.data import world
+from eiapbem.data.context import rules_context
+from eiapbem.rules import engine, sequence
+from eiapbem.rules.diplomacy import sealing
+from eiapbem.rules.model import POWERS, Date, Phase, SkipMode
+from eiapbem.rules.model.slot import COMMIT, ORDERS, Slot
+from eiapbem.rules.scenario import initial_state
+from eiapbem.rules.skips import SetSkip
+
+NONCE = bytes(range(32))
+
+
+def _ctx(state):
+    key = state.slot.key(state.date) if state.slot else "over"
+    return rules_context(Dice(hashlib.sha256(b"skip-orders/" + key.encode()).digest()))
+
+
+@pytest.fixture(scope="module")
+def january():
+    """Classic-1805 after the setup: the sealed diplomacy phase of January, its commit round."""
+    st = initial_state(world.load_scenario("classic-1805"), world.load_raw())
+    while st.slot.phase is Phase.SETUP:
+        c, p = _ctx(st), st.slot.power
+        st = engine.end_slot(engine.apply_actions(st, p, setups.default_actions("classic-1805", p), c).state, p, c).state
+    assert st.slot.phase is Phase.DIPLOMACY and st.slot.step == COMMIT
+    return st
+
+
+def test_a_setting_among_the_sealed_diplomacy_orders_is_set_when_the_phase_resolves(january):
+    orders = {"RU": [SetSkip("naval", "once"), SetSkip("reinforcement", "continuous")], "SP": [SetSkip("diplomacy", "once")]}
+    st = january
+    # The player's own orders are checked against the common start; his state is not the game's.
+    mine = engine.apply_actions(st, "RU", orders["RU"], _ctx(st)).state
+    assert not mine.powers["RU"].skips and not st.powers["RU"].skips
+    assert engine.given_orders(mine, "RU") == tuple(orders["RU"])  # on the sheet, sealed with the other orders
+    commits = {p: [sealing.CommitOrders(sealing.digest(p, sealing.phase_key(st), NONCE, orders.get(p, [])))]
+               for p in st.slot.actors}
+    st = engine.resolve_slot(st, commits, _ctx(st)).state
+    assert st.slot.step == ORDERS and not any(ps.skips for ps in st.powers.values())  # only digests travelled
+    reveals = {p: [sealing.RevealOrders(NONCE)] + orders.get(p, []) for p in st.slot.actors}
+    st = engine.resolve_slot(st, reveals, _ctx(st)).state
+    assert st.powers["RU"].skips == {Phase.NAVAL: SkipMode.ONCE, Phase.REINFORCEMENT: SkipMode.CONTINUOUS}
+    # Spain's diplomacy setting counts from next month's phase: not spent by the one it was given in.
+    assert st.powers["SP"].skips == {Phase.DIPLOMACY: SkipMode.ONCE}
+    assert any(e.kind == "skip.set" and "RU skips the naval phase once" in e.text for e in st.log)
+    # This month's slots already follow them: Russia's reinforcement (nothing due) and naval slots are left out.
+    left = [(s.phase, s.power) for s in sequence.month_slots(st.date, st)]
+    assert (Phase.NAVAL, "RU") not in left and (Phase.REINFORCEMENT, "RU") not in left
+    assert (Phase.NAVAL, "GB") in left and (Phase.REINFORCEMENT, "SP") in left
+    assert st.slot.phase is Phase.REINFORCEMENT
+
+
+def test_a_setting_added_after_the_commitment_is_refused_at_the_reveal(january):
+    st = january
+    commits = {p: [sealing.CommitOrders(sealing.digest(p, sealing.phase_key(st), NONCE, []))] for p in st.slot.actors}
+    st = engine.resolve_slot(st, commits, _ctx(st)).state
+    with pytest.raises(IllegalAction, match="sealed already"):  # the player's own folder refuses it at once
+        engine.apply_action(st, "FR", SetSkip("naval", "once"), _ctx(st))
+    assert SetSkip("naval", "once") not in engine.legal_actions(st, "FR", _ctx(st))
+    reveals = {p: [sealing.RevealOrders(NONCE)] for p in st.slot.actors}
+    reveals["FR"].append(SetSkip("naval", "once"))
+    with pytest.raises(IllegalAction, match="do not match its commitment"):
+        engine.resolve_slot(st, reveals, _ctx(st))
+
+
+def test_a_setting_in_the_economic_orders_counts_from_next_month(january):
+    st = january.replace(date=Date(1805, 3), slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
+    # France sealed April's diplomacy in its land file: its economic orders are open all the same.
+    st = st.replace(order_sheet=st.order_sheet.replace(commitments=st.order_sheet.commitments.set("FR", bytes(32))))
+    c = _ctx(st)
+    with pytest.raises(IllegalAction, match="no skip setting for the naval phase to switch off"):
+        engine.check_orders(st, "FR", [SetSkip("naval", "off")], c)
+    # Set, then changed in the same orders: the last one given holds.
+    engine.check_orders(st, "FR", [SetSkip("naval", "once"), SetSkip("naval", "off")], c)
+    given = {p: [] for p in POWERS}
+    given["FR"] = [SetSkip("naval", "continuous")]
+    given["GB"] = [SetSkip("reinforcement", "once"), SetSkip("reinforcement", "off")]
+    after = engine.resolve_slot(st, given, c).state
+    assert after.date == Date(1805, 4) and after.powers["FR"].skips == {Phase.NAVAL: SkipMode.CONTINUOUS}
+    assert not after.powers["GB"].skips
+    assert (Phase.NAVAL, "FR") not in [(s.phase, s.power) for s in sequence.month_slots(after.date, after)]
+
+
+def test_the_naval_phase_still_cannot_be_set_to_skip_in_the_naval_phase(january):
+    st = january.replace(slot=Slot(Phase.NAVAL, "turn", "GB", ("GB",)))
+    with pytest.raises(IllegalAction, match="while in the naval phase"):
+        engine.apply_action(st, "GB", SetSkip("naval", "once"), _ctx(st))
