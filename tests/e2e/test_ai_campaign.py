@@ -20,7 +20,7 @@ from eiapbem.rules.model import PlayerKind
 
 pytestmark = pytest.mark.slow
 
-SEED = b"issue-19-d"
+SEED = b"issue-19-e"
 KINDS = {"AU": "ai-medium", "FR": "ai-hard", "GB": "ai-hard", "PR": "ai-easy", "RU": "ai-hard", "SP": "ai-easy",
          "TU": "ai-medium"}
 

@@ -101,7 +101,7 @@ def _play(builds, which, host, fr, until, *, max_files: int = 40) -> None:
             if me in [w["power"] for w in mine["waiting"] if w["here"]]:
                 if mine["phase"] == "setup":
                     _ok(builds, which, home, "setup", "load", "default", *pw)
-                _ok(builds, which, home, "end-phase", *pw)
+                _ok(builds, which, home, "end-phase", "--yes", *pw)
                 if _mail(home, other):
                     _ok(builds, which, other, "load", *opw)
                 moved = True

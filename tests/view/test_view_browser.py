@@ -36,8 +36,9 @@ ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-f
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
-    """The two-month game: at February 1805's diplomacy phase, with the monthly saves of January and February."""
-    return viewkit.make_game(tmp_path_factory.mktemp("browsergame") / "home", months=2)
+    """The two-month game: at February 1805's diplomacy phase, with the monthly saves of January and February; every
+    reinforcement slot is played (the full pace), so France has one to give an order in."""
+    return viewkit.make_game(tmp_path_factory.mktemp("browsergame") / "home", months=2, full_pace=True)
 
 
 @pytest.fixture(scope="module")
@@ -317,7 +318,7 @@ def test_a_month_played_through_the_page_is_the_month_the_cli_plays(browser, hom
 
         confirm = _end_phase(page)
         assert "Still to do" in confirm or "Nothing is left" in confirm
-        _cli(b, "end-phase")
+        _cli(b, "end-phase", "--yes")
 
         # A request without the token is refused, from the page's own browser too.
         r = page.request.get(f"http://127.0.0.1:{srv.port}/api/status")
@@ -543,7 +544,7 @@ def test_a_new_player_plays_a_month_in_the_page_against_an_email_opponent_at_the
                 if "AU" in [w["power"] for w in au_st["waiting"] if w["here"]] and not au_st["pending"]:
                     if au_st["phase"] == "setup":
                         _pbem_cli(au, "setup", "load", "default")
-                    _pbem_cli(au, "end-phase")
+                    _pbem_cli(au, "end-phase", "--yes")
             # The mail: each folder's new files to the other, loaded there (France with the page's button).
             if _mail(au, fr, sent_au):
                 _clear(page)

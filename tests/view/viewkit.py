@@ -27,13 +27,15 @@ def pw(p: str) -> str:
     return f"pw-{p}"
 
 
-def make_game(home: Path, months: int = 1) -> Path:
+def make_game(home: Path, months: int = 1, full_pace: bool = False) -> Path:
+    """``full_pace``: every reinforcement slot played (no 13.9 skip set at the start: ``eiapbem new --option full-pace``)."""
     os.environ[TEST_SCRYPT_ENV] = WEAK
     players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", "host" if p == "RU" else "hotseat")
                for p in POWERS]
     newgame.new_game(home, GAME, "classic-1805", players, bids={},
                      options=newgame.options_from_flags(["pbem-quick-combat", "allow-pbem-host-functions",
-                                                                "allow-option-changes-during-game"]),
+                                                                "allow-option-changes-during-game"]
+                                                               + (["full-pace"] if full_pace else [])),
                      passwords={p: pw(p) for p in POWERS}, host_password="pw-host", wars=[("FR", "AU")])
     play_until(home, lambda st: st.slot.phase is Phase.DIPLOMACY and st.date.index - st.start.index >= months - 1)
     return home
