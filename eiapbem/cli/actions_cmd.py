@@ -25,7 +25,7 @@ from eiapbem.client.actionforms import check_phase, next_month as _next_month
 from eiapbem.client.actionforms import (COMMAND_FIELD_CHOICES as _COMMAND_FIELD_CHOICES, PLACE_FIELDS as _PLACE_FIELDS,
                                        RESERVED as _RESERVED, base_type as _base, choices as _choices,
                                        field_help as _field_help)
-from .common import PHASE_GROUPS, game_options, open_session, phase_group as _phase_group, place_name, rules_ctx as _ctx
+from .common import PHASE_GROUPS, confirm_or_refuse, game_options, open_session, phase_group as _phase_group, place_name, rules_ctx as _ctx
 
 #: Phase -> click group name.
 GROUPS = {p: PHASE_GROUPS[p.value][0] for p in Phase}
@@ -204,7 +204,7 @@ def supply_first(s: Any, action: Any, yes: bool) -> None:
     """Say what the first attack's end of movement does to each corps before any die (10.5, 11.0), and ask first
     when a corps would forage at a risk a depot placed now would spare it (10.3, 000:1488)."""
     from eiapbem.client.status import supply_before_combat
-    from eiapbem.core.errors import EiaError, IllegalAction
+    from eiapbem.core.errors import EiaError
 
     try:
         now, ctx = s.current(), _ctx(s)
@@ -215,15 +215,11 @@ def supply_first(s: Any, action: Any, yes: bool) -> None:
     for line in lines:
         click.echo(line)
     if choice and not yes:
-        try:
-            go = click.confirm("Attack now, as above?", default=False)
-        except click.Abort:
-            go = False
-        if not go:
-            raise IllegalAction("nothing done: the first attack ends the movement (11.0), and a corps would forage that "
-                                "a depot placed first could supply (10.5) or stay aboard to be destroyed (8.6.3)",
-                                hint="place the depot ('eiapbem land create-depot --area AREA') or land the corps first, "
-                                     "or run the attack again with --yes")
+        confirm_or_refuse("Attack now, as above?",
+                          "nothing done: the first attack ends the movement (11.0), and a corps would forage that a depot "
+                          "placed first could supply (10.5) or stay aboard to be destroyed (8.6.3)",
+                          "place the depot ('eiapbem land create-depot --area AREA') or land the corps first, or run the "
+                          "attack again with --yes")
 
 
 def refuse_unpaid(s: Any, name: str, action: Any) -> None:

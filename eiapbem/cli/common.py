@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from eiapbem.core.errors import EiaError
+from eiapbem.core.errors import EiaError, IllegalAction
 from eiapbem.core.powers import POWERS
 
 
@@ -203,6 +203,16 @@ def open_save(save_file: Path, power: str | None, password: str | None) -> Any:
     if monthly is not None:  # a monthly save (000:216): the game as it was, read only
         return history.open_month(open_session(monthly[0], power, password), monthly[1])
     return open_session(save_file.stem, power, password)
+
+
+def confirm_or_refuse(question: str, refusal: str, hint: str) -> None:
+    """Ask ``question`` (default no); a no, or no terminal to answer, refuses with ``refusal`` and ``hint``, nothing done."""
+    try:
+        go = click.confirm(question, default=False)
+    except click.Abort:
+        go = False
+    if not go:
+        raise IllegalAction(refusal, hint=hint)
 
 
 def rules_ctx(s: Any) -> Any:

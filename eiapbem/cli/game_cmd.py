@@ -18,7 +18,7 @@ from eiapbem.rules.model import POWER_NAMES, POWERS, Options
 if TYPE_CHECKING:  # imported where used: the commands here need neither the game maker nor the rules engine
     from eiapbem.client import newgame
 
-from .common import game_options, keep_record, home as _home, in_home as _in_home, open_session, phase_group, rules_ctx as _ctx
+from .common import confirm_or_refuse, game_options, keep_record, home as _home, in_home as _in_home, open_session, phase_group, rules_ctx as _ctx
 
 
 def _parse_player(text: str) -> newgame.Player:
@@ -282,27 +282,18 @@ def register(cli: click.Group) -> None:
             lines, forage = [], False
         for line in lines:
             click.echo(line)
+        others = [r for r in s.local if r != "host"]
         if forage and not yes:
-            try:
-                go = click.confirm("End the slot now, as above?", default=False)
-            except click.Abort:
-                go = False
-            if not go:
-                raise IllegalAction("nothing ended: a corps would forage that a depot placed first could supply (10.3, "
-                                    "10.5)", hint=with_power("place the depot ('eiapbem land create-depot --area AREA'), "
-                                                             "or run 'eiapbem end-phase --yes' to end the slot anyway",
-                                                             s.power, [r for r in s.local if r != "host"]))
+            confirm_or_refuse("End the slot now, as above?",
+                              "nothing ended: a corps would forage that a depot placed first could supply (10.3, 10.5)",
+                              with_power("place the depot ('eiapbem land create-depot --area AREA'), or run "
+                                         "'eiapbem end-phase --yes' to end the slot anyway", s.power, others))
         lost = [c.id for c in lost_at_end(s.current(), s.power)]
         if lost and not yes:
             what = f"{', '.join(lost)} {'is' if len(lost) == 1 else 'are'} still aboard and would be destroyed (8.6.3)"
-            try:
-                go = click.confirm(f"{what}; end the slot anyway?", default=False)
-            except click.Abort:
-                go = False
-            if not go:
-                raise IllegalAction(f"nothing ended: {what}", hint=with_power(
-                    "disembark with 'eiapbem land disembark --corps ID --area AREA', or run 'eiapbem end-phase --yes' "
-                    "to end the slot anyway", s.power, [r for r in s.local if r != "host"]))
+            confirm_or_refuse(f"{what}; end the slot anyway?", f"nothing ended: {what}", with_power(
+                "disembark with 'eiapbem land disembark --corps ID --area AREA', or run 'eiapbem end-phase --yes' to end "
+                "the slot anyway", s.power, others))
         try:
             path = s.end_phase(seal_diplomacy=seal_diplomacy)
         except IllegalAction as err:
