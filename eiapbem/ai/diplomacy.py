@@ -17,7 +17,8 @@ alliances, calls, subsidies and suits agree with what its armies are told; each 
   the victor, 000:3205), then B.6 (a province, the richest the rules let it take, B.6 000:2930), B.3, B.1, or
   unconditional B.4, C.4, C.3, C.1.a (C.7 after B.4 against Great Britain) to an enemy whose side is under 40% of
   its own (the hard level, ``sure_terms``, gives conditional terms even then: an unconditional surrender the loser
-  refuses earns nothing); it accepts an informal peace when the plan says the war is worth nothing more to it
+  refuses earns nothing), and every level gives those unconditional terms to an enemy whose capital its army presses
+  on (``WarPlan.pressing``: the war goes on to the capital); it accepts an informal peace when the plan says the war is worth nothing more to it
   (``WarPlan.accept_informal``); as loser it claims A.5 (cede no land) against a victor that would take land, else
   A.1 (remove no forces) when its army is the smaller, else A.2 (pay no reparations);
 - a declaration of war (6.2) on ``WarPlan.declare``, else on a neutral minor (``grand.minor_war_target``);
@@ -72,10 +73,10 @@ def _settings(b, lvl: Level, enemy: str, plan: strategy.WarPlan) -> SurrenderSet
     if not easy:
         claim = "A.5" if takes_land else "A.1" if grand.might(st, b.ctx, p) < grand.might(st, b.ctx, enemy) else "A.2"
     accept = enemy in plan.accept_informal
-    if lvl.terms == "plain":
+    if lvl.terms == "plain" and enemy not in plan.pressing:
         return SurrenderSettings(give_conditional=True, terms=("B.2", "B.3"), accept_informal=accept,
                                  if_conditional_offered=claim)
-    if grand.balance(st, b.ctx, enemy, p, lvl.judgment) < CRUSHED and not lvl.sure_terms:
+    if enemy in plan.pressing or (grand.balance(st, b.ctx, enemy, p, lvl.judgment) < CRUSHED and not lvl.sure_terms):
         terms = ("B.4",) + (("C.7",) if enemy == "GB" else ()) + ("C.4", "C.3", "C.1.a")
         return SurrenderSettings(give_conditional=False, terms=terms, accept_informal=accept,
                                  if_conditional_offered=claim, cede=_cessions(b, enemy, 3))

@@ -9,13 +9,17 @@ Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot
 2. **capitals kept garrisoned** (``guard_capitals``): while enemy field forces stand within ``REACH`` movement
    points of one of its national capitals, the power keeps ``Level.garrison`` factors inside its city (10.4.3: a
    corps in the area detaches infantry or militia, else the nearest corps with no leader marches there and does,
-   or stays inside the city itself), so that a lone enemy corps never walks into an empty capital (13.5.2);
+   or stays inside the city itself; one that cannot get inside stands by the capital, and none is sent while an
+   enemy stack stands in the capital's area), so that a lone enemy corps never walks into an empty capital (13.5.2);
 3. **armies formed** (``eiapbem.ai.armies``) under its best leaders;
 4. **incursions answered** (``answer_incursions``): each enemy stack in the field within the power's home nation
    or a month's march (half ``REACH``, over the crossing arrows open now) of a capital, nearest the capital first, is answered by the nearest free corps (not an army's head)
    that the level judges enough to beat it and the enemy next to it, a quarter over, and no more (one corps never
-   pulls the whole army), led by one that reaches the stack this slot (not held back by one from afar); if the free
-   corps within two months' march are not enough, none is sent; the corps sent leave their armies;
+   pulls the whole army), led by one that reaches the stack this slot (not held back by one from afar); in a winter
+   area (13.1) no corps beyond the level's odds is added when it would worsen the stack's forage roll, and a stack
+   away from the capitals whose answer would lose more factors foraging than the enemy has there is left to the
+   armies (``forage_toll``); if the free corps within two months' march are not enough, none is sent; the corps
+   sent leave their armies;
 5. **armies on the march**: each marches on its goal (``march``);
 6. **the reserve** rests where it is supplied (``rest``).
 
@@ -138,8 +142,9 @@ def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:
                 break
             if c.location.kind is AREA and relations.unit_power(b.state, c) == power:
                 _detach(b, c, cap, short)
-        if inside(b, cap) >= min(want, 1):
-            continue
+        if inside(b, cap) >= min(want, 1) or moves.field_enemy(b, cap):
+            continue  # garrisoned, or an enemy stack stands in its area (no corps gets inside past it: the answer
+            # to the incursion deals with it, ``answer_incursions``)
         # the nearest corps with no leader, the smallest first (a leader's corps leads an army), marches to the
         # capital and leaves a garrison there; one that cannot, stays inside the city itself
         led = {ld.attached_to for ld in b.state.leaders.values()}
@@ -152,8 +157,8 @@ def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:
             if path is None or path[1] and not moves.go(b, c, path[1]):
                 continue
             c = b.state.units[cid]
-            if _detach(b, c, cap, want - inside(b, cap)) or moves.go(b, c, (), city=True):
-                sent.add(cid)
+            if _detach(b, c, cap, want - inside(b, cap)) or moves.go(b, c, (), city=True) or path[1]:
+                sent.add(cid)  # one that marched there and could not get inside stands by the capital
                 break
     return sent
 
@@ -208,14 +213,23 @@ def answer_incursions(b: Any, lvl: Any, free: list[str], budget: logistics.Budge
         pool = sorted((d, cid) for cid in free if cid not in sent and isinstance(b.state.units.get(cid), Corps)
                       and (d := around.get(b.state.units[cid].location.site)) is not None)
         group: list[str] = []
+        got = 0
+        hungry = logistics.winter(st) and m.area(area).winter  # 13.1: +2 to the forage roll
         for _, cid in pool:
             if moves.route(b, b.state.units[cid], area) is None:
                 continue  # it cannot get there (a crossing closed to it, territory)
+            if hungry and got >= lvl.attack_odds and forage_toll(b, area, len(group) + 1) > forage_toll(b, area, len(group)):
+                break  # enough to win: in winter the margin is not worth the hunger of one more corps there (10.5.1)
             group.append(cid)
-            if odds.estimate(b, lvl, area, group).odds * 100 >= lvl.attack_odds * ANSWER_MARGIN:
+            got = odds.estimate(b, lvl, area, group).odds
+            if got * 100 >= lvl.attack_odds * ANSWER_MARGIN:
                 break
-        if not group or odds.estimate(b, lvl, area, group).odds < lvl.attack_odds:
+        if not group or got < lvl.attack_odds:
             continue  # not enough near: the capital's garrison and the armies see to it
+        enemy = sum(b.state.units[i].factors.total for i in assess.forces_in(b.state, ctx, area, power).enemy_ids
+                    if b.state.units[i].location.kind is AREA)
+        if forage_toll(b, area, len(group)) > 6 * enemy and area not in caps:
+            continue  # its own men would starve there faster than the battle kills the enemy's: the armies see to it
         # the head leads the march: a corps that reaches the stack this slot, the best leader's, the largest, the
         # nearest (one from afar would hold the others back a month while the stack stands in its land)
         head = max(group, key=lambda i: (area in moves.reachable(b, b.state.units[i]), assess.tactical(b.state, ctx, [i]),
@@ -227,6 +241,17 @@ def answer_incursions(b: Any, lvl: Any, free: list[str], budget: logistics.Budge
         if taken is not None:
             taken[area] = taken.get(area, 0) + assess.force_strength(b.state, ctx, group)
     return sent
+
+
+def forage_toll(b: Any, area: str, corps: int) -> int:
+    """The expected forage loss (sixths of a factor, 10.5.1) of ``corps`` corps ending a march together in ``area``,
+    each with its movement spent: the more corps in one area, and in winter (13.1), the worse each one's roll."""
+    if corps <= 0:
+        return 0
+    home = own_territory(b.state, b.ctx.map, area, b.power)
+    each, _ = logistics.forage_sixths(b, area, others=corps - 1, unused=0, lowest=b.ctx.map.area(area).forage,
+                                      home=home)
+    return corps * each
 
 
 # ----------------------------------------------------------------- 4. armies

@@ -27,10 +27,14 @@ that declarations, alliances, calls, subsidies, suits and the armies agree.  It 
   the battles lost cost it each quarter) against what a peace costs (a conditional surrender's -5 and the victor's
   terms, 6.4.2; an informal peace costs nothing, 6.4.1). Nothing is sought before the war is decided one way
   (``beaten``: a capital lost, battles lost, home areas held) or the level's ``weary_months`` have passed: the armies
-  must meet first. ``sue`` when ``overrun`` (a capital lost, its land held, a rout in the field) and a
-  surrender costs less than going on, ``informal`` when the war is worth nothing more and the enemy would accept,
+  must meet first. ``sue`` when ``overrun`` (a capital lost; its land held or a rout in the field once it no longer
+  ``holds_out`` with its capitals safe and an army left) and a surrender costs less than going on (unconditional
+  terms accepted only once a capital has fallen or its army is spent), ``informal`` when the war is worth nothing more and the enemy would accept,
   ``accept_informal`` when the war is worth nothing more to it -- never, for a while, to the side that is
-  ``winning``: it goes on while its aims are within reach, and the loser sues for terms; ``peace`` is both.
+  ``winning``: it goes on while its aims are within reach, and the loser sues for terms; ``peace`` is both;
+  ``pressing``: enemies whose capital its army stands within reach of at good odds (``presses``): it offers them
+  unconditional terms only, which a loser with its capital and an army refuses, and accepts no informal peace, so
+  that the capital falls before the peace.
 
 Victory points are the measure throughout (12.1, via the political status display), so that a war is weighed by
 what it may win against the -3 of its declaration (6.2.1), over a horizon of months and not this month alone.
@@ -82,6 +86,10 @@ HELD_CAPITAL = 60
 AREA_MOMENTUM = 2
 WEARINESS = 15
 #: Terms a surrender costs the loser besides its political points (hundredths of political points, by code).
+#: Movement points from an enemy capital within which an army presses on it (about two months' march), and the
+#: factors on the map a power needs to hold out while its capitals are its own ("an army left").
+PRESS_REACH = assess.NEAR
+ARMY_LEFT = 10
 TERM_COST = {"B.6": 150, "C.4": 400, "B.1": 150, "C.1.a": 150, "C.1.b": 100, "B.3": 50, "C.3": 100, "B.7": 50,
              "C.1.c": 100, "C.6": 100}
 
@@ -121,6 +129,9 @@ class WarPlan:
     subsidies: tuple[tuple[str, int], ...] = ()
     #: Its judgement of each war it fights or declares, in the powers' order.
     wars: tuple[judge.Judgement, ...] = ()
+    #: Enemies whose capital its army presses on (``presses``): it gives them unconditional terms only and accepts
+    #: no informal peace from them.
+    pressing: tuple[str, ...] = ()
 
 
 # ----------------------------------------------------------------- the plan
@@ -160,7 +171,8 @@ def _plan(b: judge.Board, p: str, lvl: Level) -> WarPlan:
         power=p, enemies=enemies, main_enemy=_main_enemy(b, p, enemies, aims, judged), aims=aims,
         friends=_friends(b, p), peace=judge.in_order({e for e, _ in sue} | set(informal)), declare=declare,
         threat=threat(b, p), sue=sue, informal=informal, accept_informal=accept,
-        alliances=_alliances(b, p, lvl), subsidies=_subsidies(b, p, lvl, enemies), wars=judged)
+        alliances=_alliances(b, p, lvl), subsidies=_subsidies(b, p, lvl, enemies), wars=judged,
+        pressing=tuple(e for e in enemies if e in b.state.powers[p].wars and presses(b, p, e, lvl)))
 
 
 def _own_choice(b: judge.Board, p: str, lvl: Level) -> str | None:
@@ -324,11 +336,62 @@ def beaten(ws: judge.WarState) -> bool:
 def overrun(b: judge.Board, ws: judge.WarState) -> bool:
     """The war is lost beyond the field: a national capital held by the enemy; a quarter of its home areas held by
     the enemy (``OVERRUN`` percent, ``HELD_AREAS`` at least, net of those it holds) while it has not won in the field;
-    or ``ROUTED`` political points lost in the field (three battles of armies).  Only then does a power surrender
-    (6.4.2): battles lost with its land still its own, or enemy corps at home it beats, and it fights on."""
+    or ``ROUTED`` political points lost in the field (three battles of armies) -- these two only once its capitals
+    are in danger or its army is spent (``holds_out``).  Only then does a power surrender (6.4.2): battles lost with
+    its capitals safe and an army left, or enemy corps at home it beats, and it fights on."""
     held = ws.areas_lost - ws.areas_held
     most = max(HELD_AREAS, len(b.ctx.map.areas_of_nation(ws.power)) * OVERRUN // 100)
-    return ws.capitals_lost > 0 or (held >= most and ws.battles <= 0) or ws.battles <= -ROUTED
+    if ws.capitals_lost > 0:
+        return True
+    return ((held >= most and ws.battles <= 0) or ws.battles <= -ROUTED) and not holds_out(b, ws.power)
+
+
+def army_left(b: judge.Board, p: str) -> bool:
+    """``p`` still has an army: ``ARMY_LEFT`` factors of corps on the map."""
+    return sum(c.factors.total for c in assess.army_units(b.state, p)) >= ARMY_LEFT
+
+
+def _own_capitals(b: judge.Board, p: str) -> list[str]:
+    st, ctx = b.state, b.ctx
+    return [c for c in assess.capitals(ctx, p) if power_of(st, city_holder(st, ctx, c)) == p]
+
+
+def holds_out(b: judge.Board, p: str) -> bool:
+    """``p`` may fight on after battles lost or provinces overrun: it has an army left (``army_left``) and every
+    national capital of its own is safe -- the enemy field forces within ``PRESS_REACH`` of it are no stronger than
+    its own corps there with the city's garrison (12.4.1: the capital is what a peace is made for)."""
+    st, ctx = b.state, b.ctx
+    if not army_left(b, p) or len(_own_capitals(b, p)) < len(assess.capitals(ctx, p)):
+        return False
+    for c in assess.capitals(ctx, p):
+        inside = assess.forces_in(st, ctx, c, p)
+        own = assess.own_forces_near(st, ctx, c, p, PRESS_REACH) + inside.friends
+        if assess.enemy_forces_near(st, ctx, c, p, PRESS_REACH) > own:
+            return False
+    return True
+
+
+def presses(b: judge.Board, p: str, e: str, lvl: Level) -> bool:
+    """``p``'s army stands within ``PRESS_REACH`` of a national capital of ``e`` still in its side's hands, with an army
+    (``ARMY_LEFT`` factors) at the level's ``attack_odds`` against the enemy field forces near it and what stands in
+    its city, and the war is younger than ``WINNER_MONTHS`` times the level's ``weary_months``: it presses on to take
+    the capital (12.4.1) rather than make peace now (6.4.2: unconditional terms, which the loser may refuse)."""
+    st, ctx = b.state, b.ctx
+    if e not in st.powers[p].wars or judge.war_state(b, p, e).months >= WINNER_MONTHS * lvl.weary_months:
+        return False
+    side = {e} | {a for a in b.allies(e) if p in st.powers[a].wars}
+    near_all = {c: assess.distances_from(ctx, c) for c in assess.capitals(ctx, e)}
+    for c, near in near_all.items():
+        if power_of(st, city_holder(st, ctx, c)) not in side:
+            continue
+        mine = [u for u in assess.army_units(st, p) if near.get(u.location.site, PRESS_REACH + 1) <= PRESS_REACH]
+        if sum(u.factors.total for u in mine) < ARMY_LEFT:
+            continue
+        strength = sum(assess.factor_strength(st, ctx, u) for u in mine)
+        theirs = assess.enemy_forces_near(st, ctx, c, p, PRESS_REACH) + assess.forces_in(st, ctx, c, p).enemy_city
+        if strength * 100 >= max(1, theirs) * lvl.attack_odds:
+            return True
+    return False
 
 
 def winning(ws: judge.WarState) -> bool:
@@ -356,7 +419,7 @@ def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ..
         ws = judge.war_state(b, p, e)
         lost = beaten(ws)
         weary = ws.months >= lvl.weary_months
-        if _accepts(ws, lvl, value) and not storming(b, p, e):
+        if _accepts(ws, lvl, value) and not storming(b, p, e) and not presses(b, p, e, lvl):
             accept.append(e)
         cost = surrender_cost(b, p, e)
         conditional = -cost * quarters
@@ -365,7 +428,9 @@ def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ..
             continue  # nothing decided yet: the armies have not met (a peace now would end the war unfought)
         human = st.powers[e].controller is PlayerKind.HUMAN
         if value < conditional and overrun(b, ws) and not _would_accept_informal(b, e, p):
-            sue[e] = value < unconditional  # losing on terms it foresees (``surrender_cost``)
+            # losing on terms it foresees (``surrender_cost``); unconditional terms only once a capital is lost or its
+            # army is spent (a victor pressing on its capital offers no others: it fights on, ``presses``)
+            sue[e] = value < unconditional and (ws.capitals_lost > 0 or not army_left(b, p))
         elif value <= 0 and (_would_accept_informal(b, e, p) or (human and weary)):
             informal.append(e)  # a war worth nothing more to it, which the enemy would end too
     if sue and peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
@@ -387,7 +452,7 @@ def _would_accept_informal(b: judge.Board, e: str, p: str) -> bool:
     if lvl is None or p not in b.state.powers[e].wars:
         return False
     ws = judge.war_state(b, e, p)
-    return not storming(b, e, p) and _accepts(ws, lvl, None) and _accepts(ws, lvl, going_on(b, e, p, lvl, judge.judge_war(b, e, p, lvl)))
+    return not storming(b, e, p) and not presses(b, e, p, lvl) and _accepts(ws, lvl, None) and _accepts(ws, lvl, going_on(b, e, p, lvl, judge.judge_war(b, e, p, lvl)))
 
 
 def storming(b: judge.Board, p: str, e: str) -> bool:

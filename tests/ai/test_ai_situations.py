@@ -4,6 +4,8 @@ Each test builds a seeded position on the packaged map (``battlekit``), plays th
 ``ai.play_slot`` (every action through the engine) and asserts the behaviour, not the exact moves:
 
 - a lone enemy corps next to the capital: the answer is proportionate and the capital stays garrisoned;
+- an enemy corps in the capital's own area, its city empty: no stream of corps marches there to garrison a city
+  none can enter past it; the answer is enough to win, and in winter no more;
 - a broken enemy army next to a superior stack: the stack attacks, at every level;
 - an enemy stack in the home nation next to two corps, with help far off: the answer is led by a corps that reaches
   it this slot (11.2.11: the others of the army may join from next door), not held back by one from afar;
@@ -80,6 +82,33 @@ def test_a_lone_corps_next_to_the_capital_draws_a_proportionate_answer_and_the_c
     fought = _battles(turn, "FR")
     assert "rouen" in fought, kind
     assert _factors(s, fought["rouen"]) * 2 <= _factors(s, army), (kind, fought["rouen"])
+
+
+def _french_corps_at_madrid(kind: str, month: int):
+    """Spain's slot, no money: a French corps (9 factors) stands in Madrid's area, its city empty; six Spanish corps
+    of 12 factors stand one or two areas away, none with a leader."""
+    s = land_state().with_war("FR", "SP", Date(1805, 1), ("FR",)).replace(date=Date(1805, month))
+    s = _slot(s, "SP", kind, treasury=0)
+    s = corps(s, "corps:FR:VI", "madrid", infantry=8, cavalry=1)
+    for cid, area in (("corps:SP:I", "valencia"), ("corps:SP:II", "toledo"), ("corps:SP:III", "burgos"),
+                      ("corps:SP:IV", "salamanca"), ("corps:SP:V", "valladolid"), ("corps:SP:Guard", "badajoz")):
+        s = corps(s, cid, area, infantry=10, cavalry=2)
+    return s
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+@pytest.mark.parametrize("month", (1, 7))
+def test_an_enemy_corps_at_the_capital_does_not_draw_every_corps_into_its_area(kind, month):
+    # no corps gets inside the capital's city past the enemy in its area: the answer to the incursion is the one
+    # sent (enough to win, and in winter no more than that), not a stream of would-be garrisons
+    s = _french_corps_at_madrid(kind, month)
+    turn = ai.play_slot(s, "SP", ctx(b"madrid"))
+    sp = [c for c in s.units if c.startswith("corps:SP")]
+    there = [c for c in sp if c in turn.state.units and turn.state.units[c].location.site == "madrid"]
+    fought = _battles(turn, "SP").get("madrid", [])
+    assert len(set(there) | set(fought)) <= 4, (kind, month, there, fought)
+    if month == 7 and kind != "ai-easy":
+        assert fought, kind  # in summer the French corps is attacked
 
 
 # ----------------------------------------------------------------- a broken army next door

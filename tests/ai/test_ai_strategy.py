@@ -325,3 +325,60 @@ def test_no_money_to_an_ally_fighting_another_ally(set_up):
     assert [a for a, _ in strategy.war_plan(st, "SP", HARD, ctx()).subsidies] == ["GB"]
     st = st.with_alliance("SP", "FR", st.date)
     assert strategy.war_plan(st, "SP", HARD, ctx()).subsidies == ()
+
+
+def _march(st, power, area, count):
+    """``count`` of ``power``'s corps (the largest first) stand in ``area``'s rural part."""
+    mine = sorted((u for _, u in sorted(st.units.items()) if isinstance(u, Corps) and u.nation == power
+                   and u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.factors.total),
+                  key=lambda u: (-u.factors.total, u.id))[:count]
+    for u in mine:
+        st = st.with_unit(u.replace(location=Location(LocationKind.AREA, area)))
+    return st
+
+
+def _routed_austria(set_up):
+    """Austria at war with France for four months, routed in the field (three battles of armies lost, 6.4.2)."""
+    st = set_up.with_war("FR", "AU", set_up.date.plus(-4), ("FR",))
+    for n, area in enumerate(("ulm", "linz", "brunn")):
+        st = _battle(st, n, area, "FR", "AU")
+    return st
+
+
+def test_a_routed_power_with_its_capital_safe_and_an_army_left_holds_out(set_up):
+    # the French army is at home, far from Vienna, and Austria still has its corps: it fights on
+    st = _routed_austria(set_up)
+    b = judge.board(st, ctx())
+    assert judge.war_state(b, "AU", "FR").battles <= -strategy.ROUTED
+    assert strategy.holds_out(b, "AU")
+    assert "FR" not in strategy.war_plan(st, "AU", HARD, ctx()).peace
+    # the same rout with Napoleon's army at Linz, next to Vienna: its capital in danger, it sues
+    near = _march(st, "FR", "linz", 20)
+    assert not strategy.holds_out(judge.board(near, ctx()), "AU")
+    assert "FR" in strategy.war_plan(near, "AU", HARD, ctx()).peace
+
+
+@pytest.mark.parametrize("lvl", (EASY, MEDIUM, HARD), ids=lambda x: x.kind.value)
+def test_a_victor_within_reach_of_the_enemy_capital_presses_on_and_takes_it_before_the_peace(set_up, lvl):
+    st = _march(_kinds(_routed_austria(set_up), lvl.kind.value), "FR", "linz", 20)
+    fr = strategy.war_plan(st, "FR", lvl, ctx())
+    assert "AU" in fr.pressing and "AU" not in fr.accept_informal and fr.peace == ()
+    # the routed loser sues, France offers unconditional terms only, and Austria, its capital still its own and an
+    # army left, refuses them (6.4.2): the war goes on
+    out = _resolve(st)
+    assert "FR" in out.state.powers["AU"].wars
+    assert any(e.kind == "diplomacy.peace" and "Austria refuses France's unconditional terms" in e.text
+               for e in out.events)
+    # once Vienna has fallen, Austria takes the terms
+    taken = _take(st, "vienna", "FR")
+    assert "AU" not in strategy.war_plan(taken, "FR", lvl, ctx()).pressing
+    out = _resolve(taken)
+    assert "FR" not in out.state.powers["AU"].wars
+    assert any(e.kind == "diplomacy.peace" and "Austria surrenders" in e.text for e in out.events)
+
+
+def test_no_victor_presses_on_with_a_lone_corps_or_against_a_capital_held_in_strength(set_up):
+    st = _march(_routed_austria(set_up), "FR", "linz", 1)
+    assert "AU" not in strategy.war_plan(st, "FR", HARD, ctx()).pressing  # one corps is not an army
+    st = _march(_march(_routed_austria(set_up), "FR", "linz", 3), "AU", "vienna", 12)
+    assert "AU" not in strategy.war_plan(st, "FR", HARD, ctx()).pressing  # Austria's army stands before Vienna
