@@ -18,8 +18,8 @@ alliances, calls, subsidies and suits agree with what its armies are told; each 
   unconditional B.4, C.4, C.3, C.1.a (C.7 after B.4 against Great Britain) to an enemy whose side is under 40% of
   its own (the hard level, ``sure_terms``, gives conditional terms even then: an unconditional surrender the loser
   refuses earns nothing), and every level gives those unconditional terms to an enemy whose capital its army presses
-  on (``WarPlan.pressing``: the war goes on to the capital); it accepts an informal peace when the plan says the war is worth nothing more to it
-  (``WarPlan.accept_informal``); as loser it claims A.5 (cede no land) against a victor that would take land, else
+  on (``WarPlan.pressing``: the war goes on to the capital); it accepts an informal peace when the plan says the
+  war is worth nothing more to it (``WarPlan.accept_informal``); as loser it claims A.5 (cede no land) against a victor that would take land, else
   A.1 (remove no forces) when its army is the smaller, else A.2 (pay no reparations);
 - a declaration of war (6.2) on ``WarPlan.declare``, else on a neutral minor (``grand.minor_war_target``);
 - suits for peace (6.4.2) and informal peace (6.4.1): ``WarPlan.sue`` and ``WarPlan.informal``;

@@ -29,8 +29,8 @@ that declarations, alliances, calls, subsidies, suits and the armies agree.  It 
   (``beaten``: a capital lost, battles lost, home areas held) or the level's ``weary_months`` have passed: the armies
   must meet first. ``sue`` when ``overrun`` (a capital lost; its land held or a rout in the field once it no longer
   ``holds_out`` with its capitals safe and an army left) and a surrender costs less than going on (unconditional
-  terms accepted only once a capital has fallen or its army is spent), ``informal`` when the war is worth nothing more and the enemy would accept,
-  ``accept_informal`` when the war is worth nothing more to it -- never, for a while, to the side that is
+  terms accepted only once a capital has fallen or its army is spent), ``informal`` when the war is worth nothing
+  more and the enemy would accept, ``accept_informal`` when the war is worth nothing more to it -- never, for a while, to the side that is
   ``winning``: it goes on while its aims are within reach, and the loser sues for terms; ``peace`` is both;
   ``pressing``: enemies whose capital its army stands within reach of at good odds (``presses``): it offers them
   unconditional terms only, which a loser with its capital and an army refuses, and accepts no informal peace, so
@@ -85,11 +85,11 @@ UNCONDITIONAL = 300
 HELD_CAPITAL = 60
 AREA_MOMENTUM = 2
 WEARINESS = 15
-#: Terms a surrender costs the loser besides its political points (hundredths of political points, by code).
 #: Movement points from an enemy capital within which an army presses on it (about two months' march), and the
 #: factors on the map a power needs to hold out while its capitals are its own ("an army left").
 PRESS_REACH = assess.NEAR
 ARMY_LEFT = 10
+#: Terms a surrender costs the loser besides its political points (hundredths of political points, by code).
 TERM_COST = {"B.6": 150, "C.4": 400, "B.1": 150, "C.1.a": 150, "C.1.b": 100, "B.3": 50, "C.3": 100, "B.7": 50,
              "C.1.c": 100, "C.6": 100}
 
