@@ -1,7 +1,13 @@
 """An AI power's answers to pending decisions (battle chits, losses, withdraw...).
 
 The answer is always one of ``PendingDecision.options``.  Battle chits follow
-the operational possibilities chart (11.2.3, 000:3002-3030).  A breach in a
+the operational possibilities chart (11.2.3, 000:3002-3030): medium plays the
+best chit against the enemy's likeliest, hard the best worst case -- or, against
+an enemy whose chit can be foreseen (``foreseen``: a medium computer, whose rule
+is fixed, or one that picks at random: an easy computer, a neutral minor's force,
+a quick-combat defender, 11.2.1), the best answer to it.  Who plays each power,
+and at what level, is known to every player of the game; the enemy's chit itself
+is never read before the reveal.  A breach in a
 siege's walls (``siege.surrender``, 11.4.1, 000:1972-1990) is fought unless the
 storm is hopeless as the level judges it (``odds.storm_holds``), at every level.
 A storm's casualties (``siege.casualty``, "any type ... at the controlling
@@ -17,8 +23,9 @@ from typing import Any
 
 import eiapbem.ai.odds as odds
 from eiapbem.ai.levels import Level
+from eiapbem.rules.combat.field import chit_options
 from eiapbem.rules.engine import AnswerDecision, RulesContext
-from eiapbem.rules.model import PendingDecision
+from eiapbem.rules.model import POWERS, PendingDecision, PlayerKind
 from eiapbem.rules.tables import land
 
 #: The enemy chit a medium AI expects: the chart's plain choices (11.2.3).
@@ -54,6 +61,44 @@ def choose_chit(options: tuple[str, ...], role: str, how: str) -> str:
     return max(options, key=lambda c: (min(chit_score(c, e, role) for e in enemy_chits), -options.index(c)))
 
 
+def foreseen(b: Any, d: PendingDecision, role: str) -> tuple[str, tuple[str, ...]] | None:
+    """How the enemy side of the battle ``d`` asks a chit for picks it, when its rule does not depend on the power's
+    own pick: ("likeliest", ...) for a medium computer, ("random", its options) for an easy computer or a side that
+    answers by the dice (a neutral minor, a minor's force alone in defence, a quick-combat defender: 11.2.1); None
+    for a human, a hard computer or a side under standing orders."""
+    battle = b.state.battles.get(d.context.get("battle")) if hasattr(d.context, "get") else None
+    if battle is None or not hasattr(battle, "side"):
+        return None
+    other = land.DEFENDER if role == land.ATTACKER else land.ATTACKER
+    side = battle.side(other)
+    options = chit_options(b.state, side)
+    if side.power is None:
+        return "random", options
+    ps = b.state.powers[side.power]
+    automatic = other == land.DEFENDER and (b.state.options.pbem_quick_combat
+                                            or all(b.state.units[u].nation not in POWERS for u in side.units))
+    if automatic:
+        if any(ps.standing_orders.battle_chits.get(u) in options for u in side.units):
+            return None
+        return "random", options
+    if ps.controller is PlayerKind.AI_MEDIUM:
+        return "likeliest", options
+    if ps.controller is PlayerKind.AI_EASY:
+        return "random", options
+    return None
+
+
+def best_answer(options: tuple[str, ...], role: str, enemy: tuple[str, tuple[str, ...]]) -> str:
+    """The chit among ``options`` that does best against the enemy's foreseen pick: its one chit (a medium
+    computer's), or on average over its options (one drawn at random)."""
+    how, theirs = enemy
+    other = land.DEFENDER if role == land.ATTACKER else land.ATTACKER
+    if how == "likeliest":
+        e = choose_chit(theirs, other, "likeliest")
+        return max(options, key=lambda c: (chit_score(c, e, role), -options.index(c)))
+    return max(options, key=lambda c: (sum(chit_score(c, e, role) for e in theirs), -options.index(c)))
+
+
 def cheapest(options: tuple[str, ...]) -> str:
     """The ``unit/type`` casualty among ``options`` of the cheapest type (``CHEAPEST``), the first offered on a tie."""
     def rank(o: str) -> int:
@@ -67,6 +112,9 @@ def answer(d: PendingDecision, lvl: Level, ctx: RulesContext, b: Any = None) -> 
     holding the state, for the questions judged from it (a breach)."""
     role = d.context.get("role") if hasattr(d.context, "get") else None
     if d.kind == "battle.chit" and role in (land.ATTACKER, land.DEFENDER) and lvl.chits != "random":
+        enemy = foreseen(b, d, role) if lvl.chits == "maximin" and b is not None else None
+        if enemy is not None and enemy[1]:
+            return AnswerDecision(d.id, best_answer(d.options, role, enemy))
         return AnswerDecision(d.id, choose_chit(d.options, role, lvl.chits))
     if d.kind == "siege.surrender" and b is not None and set(d.options) == {"surrender", "fight"}:
         return AnswerDecision(d.id, "fight" if odds.storm_holds(b, lvl, d) else "surrender")
@@ -79,4 +127,4 @@ def answer(d: PendingDecision, lvl: Level, ctx: RulesContext, b: Any = None) -> 
     return AnswerDecision(d.id, d.options[0])
 
 
-__all__ = ["CHEAPEST", "LIKELIEST", "answer", "cheapest", "choose_chit", "chit_score"]
+__all__ = ["CHEAPEST", "LIKELIEST", "answer", "best_answer", "cheapest", "choose_chit", "chit_score", "foreseen"]

@@ -37,26 +37,29 @@ assault a besieged city       3:1             2.5:1                2:1; sorties 
 fall back into a city         never           outnumbered 2:1      outnumbered 1.5:1
 defend a threatened capital   no              yes                  yes
 depots to follow the corps    no              yes                  yes
-battle chit                   at random       best against the     best worst case
-                              (dice)          likeliest enemy chit (maximin)
+battle chit                   at random       best against the     best answer to the
+                              (dice)          likeliest enemy chit enemy's foreseeable
+                                                                   pick (a medium or
+                                                                   random one), else
+                                                                   best worst case
 breach in a city's walls      surrenders at   surrenders at 5:1    fights under 3:1,
 (11.4.1, odds.storm_holds)    5:1 in factors  in strength          surrenders at 10:1;
                                                                    between, plays the
                                                                    storm forward
 storm casualties (11.4.1)     at random       cheapest first       cheapest first
 other decisions               at random       first option         first option
-sides of a war seen           the two armies, the allies called   and a second front;
-(ai.judge)                    whole; no          on both sides,       joint declarations
-                              distance           fronts, distances    of allies
-horizon (months), candidate   12, the two most   18, three            24, every power in
-wars weighed a month          hostile                                 reach
-declares war (at most one a   when the war is worth victory points over its horizon (the same rule at every level):
-month, ai.strategy)           the chances of the sides, the political points of a surrender and of the battles,
-                              the -3 of the declaration, the natural alliance table's stance; medium and hard
-                              also by the field battles of the last 12 months between the two (``judge.MEMORY``)
-peace (6.4)                   sues when going on costs more than a surrender (capitals and home areas held by the
-                              enemy, the battles lost, the chances); informal peace when the war is worth nothing
-                              more to it; war-weariness after 12 / 10 / 8 months without a decision
+war plan: declarations,       the same at every level (the levels differ in how they fight, not in how ready
+peace, wars on minors         they are for war; issue 28 item 3): the sides of a war seen with the allies called,
+(ai.judge, ai.strategy,       the fronts and distances, a second front, joint declarations of allies and the
+ai.grand)                     coalitions already at war with the enemy (``judgment`` "coalition"); a horizon of
+                              24 months; every power in reach weighed (6 candidates); a war declared (at most one
+                              a month) when it is worth victory points over the horizon: the chances of the
+                              sides, the political points of a surrender and of the battles, the -3 of the
+                              declaration, the natural alliance table's stance, the field battles of the last 12
+                              months between the two (``judge.MEMORY``); peace (6.4) sued for when going on
+                              costs more than a surrender (capitals and home areas held by the enemy, the battles
+                              lost, the chances), informal peace when the war is worth nothing more, war-weariness
+                              after 8 months without a decision; wars on neutral minors at 3:1
 alliances asked a month,      1; 10%             2; 25%               3; 40%
 treasury given to allies
 at war (6.12)
@@ -79,7 +82,6 @@ Cossack / Freikorps raids     destroy depots, and cut supply       and end out o
 "Accept control of" (6.6)     every neutral   every neutral minor  every neutral minor
                               minor it could  it could run         it could run
                               run
-war on a neutral minor        at 2:1          at 3:1               at 3:1
 war on a minor another power  declares anyway declares anyway      never (``runner_ratio``
 would run (6.6, 6.2.1)                                             0)
 a minor a stronger computer   left alone      left alone (6.6.3)   left alone (6.6.3)
@@ -215,16 +217,15 @@ class Level:
 LEVELS: dict[PlayerKind, Level] = {
     PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random",
                               land="greedy", attack_odds=120, assault_odds=300, horizon=6,
-                              judgment="own", plan_months=12, plan_candidates=2, weary_months=12, subsidy_share=10,
+                              subsidy_share=10,
                               seek_alliances=1, manipulations=0, invest_share=0, terms="plain", deny_trade=False,
                               blockade_ratio=120, attack_ratio=120, invasion_corps=1, invade_minors=False, forced_march=0,
-                              raids="depots", minor_war_ratio=200, judge="factors", samples=0, armies=1, plans=3,
+                              raids="depots", judge="factors", samples=0, armies=1, plans=3,
                               garrison=2, forage_risk=150),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
                                 land="concentrate", attack_odds=130, assault_odds=250, retreat_odds=200,
                                 defend_capital=True, depots=True, objectives=5, horizon=9, crowd=2,
                                 ship_share=10, counters=True,
-                                judgment="allies", plan_months=18, plan_candidates=3, weary_months=10,
                                 subsidy_share=25, seek_alliances=2, manipulations=1, invest_share=5, terms="harsh",
                                 deny_trade=False, blockade_ratio=200, attack_ratio=200, invasion_corps=2,
                                 forced_march=10, raids="supply", judge="strength", samples=0, armies=2, plans=5,
@@ -240,7 +241,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 21, "ai-medium": 21, "ai-hard": 21}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 22, "ai-medium": 22, "ai-hard": 22}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -265,6 +266,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 21, "ai-medium": 21, "ai-hard": 21}  # 2:
 # neighbour when the likely enemy is out of reach; 21: a victor near the enemy capital presses on (unconditional terms
 # only), a loser with its capital safe and an army left holds out, no stream of corps into a capital's area held by
 # an enemy stack, winter answers no larger than the odds need
+# 22: the war plan the same at every level (easy and medium judge a
+# war as hard does), the hard level's chit the best answer to a medium or random enemy's
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -226,6 +226,36 @@ def _battle(kind_fr, kind_au, seed=b"ai-battle"):
     return start_field_battle(s, "ulm", ["corps:FR:I"], ["corps:AU:I"], c).state, c
 
 
+def test_the_hard_level_answers_the_chit_a_medium_or_random_enemy_will_pick():
+    # 11.2.1/11.2.3: who plays each power is known; a medium computer's chit follows a fixed rule and an easy one's
+    # the dice, so a hard defender answers them (the enemy's chit itself is not read: it is not chosen yet).
+    from eiapbem.ai import Builder
+
+    for enemy_kind, expected in (("ai-medium", "likeliest"), ("ai-easy", "random"), ("ai-hard", None),
+                                 ("human", None)):
+        s, c = _battle("human", "ai-hard")  # both chits are asked at once (11.2.1)
+        [d] = [x for x in s.pending.values() if x.kind == "battle.chit" and x.power == "AU"]
+        s = s.with_power("FR", controller=PlayerKind(enemy_kind))
+        b = Builder(s, "AU", c)
+        got = decisions.foreseen(b, d, land.DEFENDER)
+        assert (got[0] if got else None) == expected, enemy_kind
+        answer = decisions.answer(d, level("ai-hard"), c, b).choice
+        assert answer in d.options
+        if enemy_kind == "ai-medium":
+            attack = decisions.choose_chit(land.ATTACKER_CHITS, land.ATTACKER, "likeliest")
+            assert decisions.chit_score(answer, attack, land.DEFENDER) == max(
+                decisions.chit_score(x, attack, land.DEFENDER) for x in d.options)
+            # better than the worst-case pick against this enemy
+            assert decisions.chit_score(answer, attack, land.DEFENDER) > decisions.chit_score(
+                decisions.choose_chit(d.options, land.DEFENDER, "maximin"), attack, land.DEFENDER)
+        elif enemy_kind == "ai-easy":
+            def total(x: str) -> int:
+                return sum(decisions.chit_score(x, e, land.DEFENDER) for e in land.ATTACKER_CHITS)
+            assert total(answer) == max(total(x) for x in d.options)
+        else:
+            assert answer == decisions.choose_chit(d.options, land.DEFENDER, "maximin")
+
+
 @pytest.mark.parametrize("kind", LEVELS)
 def test_pending_battle_decisions_of_ai_powers_are_answered_to_the_end(kind):
     # 11.2: every question of a field battle between two AI powers is answered among its options.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from battlekit import corps, ctx, land_state
 from eiapbem import ai
-from eiapbem.ai import armies, assess, land, logistics, operations
+from eiapbem.ai import armies, assess, land, logistics, odds, operations
 from eiapbem.ai.levels import level
 from eiapbem.rules import engine
 from eiapbem.rules.model import Garrison, Location, LocationKind, PlayerKind, Factors
@@ -72,12 +72,16 @@ def test_hard_takes_an_empty_enemy_capital_before_a_stack_it_cannot_beat():
 
 def test_easy_misjudges_a_battle_that_hard_declines():
     # an Austrian corps in France: 14 French militia (morale 2.0: 2800) against 10 Austrian infantry (3000); easy
-    # counts factors (14 to 10) and attacks; hard weighs morale (93%), plays it forward and declines (issue 28
+    # counts factors (14 to 10) and would attack; hard weighs morale (93%), plays it forward and declines (issue 28
     # item 3: the levels differ in judgement, not boldness)
     s = corps(_state("ai-easy", ("corps:AU:I", "nancy", 10)), "corps:FR:I", "strasbourg", militia=14)
     s = s.with_unit(Garrison(id="garrison:FR:city:paris", nation="FR", location=Location(LocationKind.CITY, "paris"),
                              factors=Factors(infantry=4)))
-    assert _attacks(ai.play_slot(s, "FR", ctx(b"easy-odds"))) == ["nancy"]
+    b = ai.Builder(s, "FR", ctx(b"easy-odds"))
+    easy, hard = level("ai-easy"), level("ai-hard")
+    assert odds.worth_fighting(b, easy, odds.estimate(b, easy, "nancy", ["corps:FR:I"]), "nancy") is True
+    judged = odds.estimate(b, hard, "nancy", ["corps:FR:I"])
+    assert judged.odds < easy.attack_odds and odds.worth_fighting(b, hard, judged, "nancy") in (None, False)
     s = s.with_power("FR", controller=PlayerKind("ai-hard"))
     assert _attacks(ai.play_slot(s, "FR", ctx(b"easy-odds"))) == []
 

@@ -25,6 +25,10 @@ from eiapbem.rules.model.battles import BattleEvent, BattleSide, FieldBattle
 from eiapbem.rules.model.slot import ORDERS
 
 HARD, MEDIUM, EASY = (level(k) for k in ("ai-hard", "ai-medium", "ai-easy"))
+#: The narrower judgments of a war (``Level.judgment``) the war plan can be given: the allies called and the
+#: distances, not the second front nor a coalition to join; the two armies alone.
+ALLIES = dataclasses.replace(HARD, judgment="allies")
+OWN = dataclasses.replace(HARD, judgment="own")
 
 
 def ctx(seed: bytes = b"ai-strategy"):
@@ -138,25 +142,22 @@ def test_no_war_on_an_ally_a_natural_friend_or_under_an_enforced_peace(set_up):
     assert not judge.natural_friends(st, "RU", "PR")
 
 
-def test_the_levels_see_the_sides_of_a_war_differently(set_up):
-    # Austria outnumbers Turkey two to one; the hard level sees France, the strongest power next to it, which would
-    # find Vienna open: the war is not worth it.  The medium level, which does not look behind it, declares.  (France
-    # and Russia humans here: a computer France busy with a war of its own this month would leave Vienna safe, and a
-    # computer Russia declaring on Turkey too would leave it half an army.)
+def test_the_judgments_see_the_sides_of_a_war_differently(set_up):
+    # Austria outnumbers Turkey two to one; the coalition judgment sees France, the strongest power next to it, which
+    # would find Vienna open: the war is not worth it.  The allies judgment, which does not look behind it, would
+    # declare.  (France and Russia humans here: a computer France busy with a war of its own this month would leave
+    # Vienna safe, and a computer Russia declaring on Turkey too would leave it half an army.)
     set_up = set_up.with_power("FR", controller=PlayerKind.HUMAN).with_power("RU", controller=PlayerKind.HUMAN)
     b = judge.board(set_up, ctx())
     assert judge.second_front(b, "AU", ("AU",), ("TU",)) == "FR"
-    hard, medium = judge.judge_war(b, "AU", "TU", HARD), judge.judge_war(b, "AU", "TU", MEDIUM)
+    hard, medium = judge.judge_war(b, "AU", "TU", HARD), judge.judge_war(b, "AU", "TU", ALLIES)
     assert hard.worth < 0 < medium.worth and hard.ratio < medium.ratio
-    # the easy level sees the two armies alone: not the ally a defender calls (6.3.2), which the others count
+    # the own judgment sees the two armies alone: not the ally a defender calls (6.3.2), which the others count
     allied = set_up.with_alliance("AU", "RU", set_up.date)
     ab = judge.board(allied, ctx())
-    assert judge.sides(ab, "FR", "AU", EASY) == (("FR",), ("AU",))
-    assert judge.sides(ab, "FR", "AU", MEDIUM) == (("FR",), ("AU", "RU")) == judge.sides(ab, "FR", "AU", HARD)
-    assert judge.judge_war(ab, "FR", "AU", EASY).ratio > judge.judge_war(ab, "FR", "AU", MEDIUM).ratio
-    medium_world = _kinds(set_up, "ai-medium").with_power("FR", controller=PlayerKind.HUMAN)
-    medium_world = medium_world.with_power("RU", controller=PlayerKind.HUMAN)
-    assert strategy.war_plan(medium_world, "AU", MEDIUM, ctx()).declare == "TU"
+    assert judge.sides(ab, "FR", "AU", OWN) == (("FR",), ("AU",))
+    assert judge.sides(ab, "FR", "AU", ALLIES) == (("FR",), ("AU", "RU")) == judge.sides(ab, "FR", "AU", HARD)
+    assert judge.judge_war(ab, "FR", "AU", OWN).ratio > judge.judge_war(ab, "FR", "AU", ALLIES).ratio
 
 
 def test_france_looks_for_the_war_it_can_win_and_no_level_sits_still(set_up):
@@ -170,9 +171,11 @@ def test_france_looks_for_the_war_it_can_win_and_no_level_sits_still(set_up):
         assert worths[plan.declare] == max(worths.values()) > 0
         enemy_capital = ctx().map.national_capitals(plan.declare)[0]
         assert plan.aims[0] == strategy.Aim(plan.declare, enemy_capital, plan.aims[0].worth)
-    # the levels weigh more candidates, farther ahead, the higher they are
-    assert (EASY.plan_candidates, EASY.plan_months) < (MEDIUM.plan_candidates, MEDIUM.plan_months) < \
-        (HARD.plan_candidates, HARD.plan_months)
+    # the war plan is the same at every level (issue 28 item 3: the levels differ in how they fight, not in how
+    # ready they are for war)
+    def plan_knobs(lvl):
+        return lvl.judgment, lvl.plan_months, lvl.plan_candidates, lvl.weary_months, lvl.minor_war_ratio
+    assert plan_knobs(EASY) == plan_knobs(MEDIUM) == plan_knobs(HARD)
 
 
 def test_allies_declare_together_on_an_enemy_none_would_fight_alone(set_up):
@@ -305,13 +308,13 @@ def test_a_war_not_yet_fought_is_not_ended_before_the_armies_meet(set_up):
 
 
 def test_a_power_joins_a_coalition_already_at_war_with_its_rival(set_up):
-    # 1806: Prussia, allied with nobody, weighs a war on France that Austria and Britain already fight: the hard level
-    # counts them on its side (the balance of power); the medium level sees only its allies
+    # 1806: Prussia, allied with nobody, weighs a war on France that Austria and Britain already fight: the coalition
+    # judgment (every level's) counts them on its side (the balance of power); the allies judgment sees only its allies
     st = set_up.with_war("AU", "FR", set_up.date.plus(-2), ("AU",)).with_war("GB", "FR", set_up.date.plus(-2), ("GB",))
     b = judge.board(st, ctx())
     hard = judge.judge_war(b, "PR", "FR", HARD)
     assert "AU" in hard.mine and "GB" in hard.mine
-    assert judge.judge_war(b, "PR", "FR", MEDIUM).mine == ("PR",)
+    assert judge.judge_war(b, "PR", "FR", ALLIES).mine == ("PR",)
     alone = judge.judge_war(judge.board(set_up, ctx()), "PR", "FR", HARD)
     assert hard.win > alone.win
 
