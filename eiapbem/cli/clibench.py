@@ -14,7 +14,7 @@ dependencies (``python -c "import click, cryptography, msgpack"``):
   ``eiapbem new``);
 - every read-only command a player runs on that game (``READ_ONLY``): its
   status record current (with its answers, ``cli/answers.py``), each a fresh process; and the charts
-  (``NO_GAME``), which open no game;
+  (``NO_GAME``), which open no game; and a few lines the record does not keep (``NOT_KEPT``), which open it;
 - the password's cost itself: one strong scrypt, as a key file uses.
 
 Each figure of a fresh process also has its median wall clock and its CPU time (user + system, the least of
@@ -46,8 +46,12 @@ READ_ONLY: tuple[tuple[str, ...], ...] = (
     ("show", "area", "Paris", "--json"), ("show", "area", "north-sea"), ("show", "units"), ("show", "units", "FR"),
     ("show", "units", "RU", "--json"), ("show", "unit", "corps:RU:I"), ("show", "unit", "corps:RU:I", "--json"),
     ("show", "pool"), ("show", "pool", "FR", "--json"), ("show", "history"), ("show", "history", "--json"),
-    ("map", "--json"), ("economy", "summary"), ("economy", "summary", "--json"), ("economy", "summary", "--only", "FR"),
-    ("battle", "report"), ("battle", "report", "--json"),
+    ("map", "--json"), ("economy", "summary"), ("economy", "summary", "--json"), ("battle", "report"),
+    ("battle", "report", "--json"),
+)
+#: Read-only command lines the record does not keep (``cli/answers.py``): they open the game, as before.
+NOT_KEPT: tuple[tuple[str, ...], ...] = (
+    ("show", "units", "--kind", "corps"), ("economy", "summary", "--only", "FR"), ("show", "reach", "corps:RU:I"),
 )
 #: Read-only commands that open no game (after ``--home DIR``): the charts.
 NO_GAME: tuple[tuple[str, ...], ...] = (("tables", "list"), ("tables", "show", "combat-resolution"))
@@ -157,6 +161,8 @@ def _status(repeat: int) -> list[Figure]:
                      for cmd in READ_ONLY]
             reads += [_timed(f"eiapbem {' '.join(cmd)}", partial(_proc, args[:5] + list(cmd), env=env), repeat)
                       for cmd in NO_GAME]
+            reads += [_timed(f"eiapbem {' '.join(cmd)} (not kept: the game opened)",
+                             partial(_proc, args[:5] + list(cmd) + args[6:], env=env), repeat) for cmd in NOT_KEPT]
             ident = session.open_identity(home, "Bench", "RU", "pw")
             t_sit = best_of(lambda: status_record(session.Session.open_with(home, "Bench", ident)), repeat)
     finally:

@@ -228,8 +228,8 @@ def rules_ctx(s: Any) -> Any:
 
 
 def place_name(text: str) -> str:
-    """A place as typed by a person in the map's spelling (``client.actionforms.place_name``)."""
-    from eiapbem.client.actionforms import place_name as spelled
+    """A place as typed by a person in the map's spelling (``core.places.place_name``)."""
+    from eiapbem.core.places import place_name as spelled
 
     return spelled(text)
 
