@@ -31,6 +31,7 @@ def _plain(v: Any) -> Any:
 
 
 def register(cli: click.Group) -> None:
+    from .answers import read_only
     from .common import game_options, open_session
 
     @cli.group("battle")
@@ -41,6 +42,7 @@ def register(cli: click.Group) -> None:
     @click.argument("battle_id", required=False, metavar="[BATTLE-ID]")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
     @game_options
+    @read_only()
     def report(battle_id: str | None, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """The report of one battle, round by round; without BATTLE-ID, the list of the game's battles."""
         from eiapbem.client import documents

@@ -84,11 +84,14 @@ def register(cli: click.Group) -> None:
         bare = figures[0].seconds
         width = max(len(f.what) for f in figures)
         cpu0 = figures[0].cpu or 1e-9
+        mid = figures[0].median or 1e-9
         for f in figures:
             click.echo(f"{f.what.ljust(width)}  {f.seconds * 1000:>8.1f} ms  ({f.seconds / bare:.1f}x the bare start)"
+                       + (f"  median {f.median * 1000:>6.0f} ms ({f.median / mid:.1f}x)" if f.median else "")
                        + (f"  CPU {f.cpu * 1000:>6.0f} ms ({f.cpu / cpu0:.1f}x)" if f.cpu else ""))
-        click.echo(f"best of {repeat} runs each (CPU: user + system of the process, the least of the runs); the "
-                   "machine's load changes every wall figure alike, the CPU figures much less")
+        click.echo(f"best of {repeat} runs each, and their median against the bare start's median (CPU: user + system "
+                   "of the process, the least of the runs); the machine's load changes every wall figure alike, the "
+                   "CPU figures much less")
         if not clibench.bytecode_cached():
             click.echo("eiapbem's modules have no compiled bytecode here (PYTHONDONTWRITEBYTECODE or a read-only "
                        "folder): every fresh process above compiled them from source, which an installed package does "

@@ -13,19 +13,23 @@ dependencies (``python -c "import click, cryptography, msgpack"``):
 - the first ``eiapbem status`` in a new folder (the host's, just after
   ``eiapbem new``);
 - every read-only command a player runs on that game (``READ_ONLY``): its
-  status record current, each a fresh process;
+  status record current (with its answers, ``cli/answers.py``), each a fresh process; and the charts
+  (``NO_GAME``), which open no game; and a few lines the record does not keep (``NOT_KEPT``), which open it;
 - the password's cost itself: one strong scrypt, as a key file uses.
 
-Each figure of a fresh process also has its CPU time (user + system, the least of the N runs): on a loaded
-machine the wall clock of a short process varies with the other work far more than its CPU time does.
+Each figure of a fresh process also has its median wall clock and its CPU time (user + system, the least of
+the N runs): on a loaded machine the wall clock of a short process varies with the other work far more than its
+CPU time does.
 """
 
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -34,20 +38,34 @@ from typing import Callable
 from eiapbem.pbem.bench import best_of
 
 
-#: The read-only commands timed on the bench game (after ``--home DIR``; each with ``--power RU --password pw``).
+#: The read-only commands a player runs, timed on the bench game (after ``--home DIR``; each with ``--power RU
+#: --password pw``): the status record's (status, log) and its answers' (``cli/answers.py``).
 READ_ONLY: tuple[tuple[str, ...], ...] = (
     ("status", "--json"), ("log",), ("log", "--json"), ("log", "-n", "500"),
-    ("show", "power", "FR"), ("show", "area", "Paris"), ("show", "units", "RU"), ("show", "unit", "corps:RU:I"),
-    ("show", "pool", "RU"), ("show", "history"), ("map", "--json"), ("economy", "summary"), ("battle", "report"),
+    ("show", "power"), ("show", "power", "FR"), ("show", "power", "FR", "--json"), ("show", "area", "Paris"),
+    ("show", "area", "Paris", "--json"), ("show", "area", "north-sea"), ("show", "units"), ("show", "units", "FR"),
+    ("show", "units", "RU", "--json"), ("show", "unit", "corps:RU:I"), ("show", "unit", "corps:RU:I", "--json"),
+    ("show", "pool"), ("show", "pool", "FR", "--json"), ("show", "history"), ("show", "history", "--json"),
+    ("map", "--json"), ("economy", "summary"), ("economy", "summary", "--json"), ("battle", "report"),
+    ("battle", "report", "--json"),
 )
+#: Read-only command lines the record does not keep (``cli/answers.py``): they open the game, as before.
+NOT_KEPT: tuple[tuple[str, ...], ...] = (
+    ("show", "units", "--kind", "corps"), ("economy", "summary", "--only", "FR"), ("show", "reach", "corps:RU:I"),
+)
+#: Read-only commands that open no game (after ``--home DIR``): the charts.
+NO_GAME: tuple[tuple[str, ...], ...] = (("tables", "list"), ("tables", "show", "combat-resolution"))
 
 
 @dataclass(frozen=True)
 class Figure:
     what: str
+    #: The best wall clock of the runs.
     seconds: float
     #: CPU seconds of the fresh process (the least of the runs); 0 where the figure is not one.
     cpu: float = 0.0
+    #: The median wall clock of the runs; 0 where the figure is not one.
+    median: float = 0.0
 
 
 #: CPU seconds of each fresh process run since ``_timed`` cleared it.
@@ -64,10 +82,14 @@ def _children_cpu() -> float:
 
 
 def _timed(what: str, fn: Callable[[], object], repeat: int) -> Figure:
-    """The figure of ``fn`` (which runs one fresh process): best wall clock, least CPU."""
+    """The figure of ``fn`` (which runs one fresh process): best and median wall clock, least CPU."""
     _CPU.clear()
-    wall = best_of(fn, repeat)
-    return Figure(what, wall, min(_CPU, default=0.0))
+    walls = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        walls.append(time.perf_counter() - t)
+    return Figure(what, min(walls), min(_CPU, default=0.0), statistics.median(walls))
 
 
 def bytecode_cached() -> bool:
@@ -125,6 +147,7 @@ def _status(repeat: int) -> list[Figure]:
             newgame.new_game(home, "Bench", "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
                              passwords={p: "pw" for p in POWERS}, host_password="pw-host")
             args = [sys.executable, "-m", "eiapbem", "--home", str(home), "status", "--power", "RU", "--password", "pw"]
+            _proc(args[:5] + ["setup", "load", "default"] + args[6:], env=env)  # Russia's forces on the map
             record = statusfile.record_path(home, "Bench", "RU")
 
             def opening() -> None:
@@ -136,6 +159,10 @@ def _status(repeat: int) -> list[Figure]:
                             lambda: _proc(args, env=env), repeat)
             reads = [_timed(f"eiapbem {' '.join(cmd)}", partial(_proc, args[:5] + list(cmd) + args[6:], env=env), repeat)
                      for cmd in READ_ONLY]
+            reads += [_timed(f"eiapbem {' '.join(cmd)}", partial(_proc, args[:5] + list(cmd), env=env), repeat)
+                      for cmd in NO_GAME]
+            reads += [_timed(f"eiapbem {' '.join(cmd)} (not kept: the game opened)",
+                             partial(_proc, args[:5] + list(cmd) + args[6:], env=env), repeat) for cmd in NOT_KEPT]
             ident = session.open_identity(home, "Bench", "RU", "pw")
             t_sit = best_of(lambda: status_record(session.Session.open_with(home, "Bench", ident)), repeat)
     finally:

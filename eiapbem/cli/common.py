@@ -28,6 +28,9 @@ class Context:
         self.home = home
         #: ``(game, role, keys.Identity)`` unlocked once by ``eiapbem shell``; None outside a shell.
         self.identity: tuple[str, str, Any] | None = None
+        #: That identity's game already open (``client.session.Session``), which read-only commands use as it is
+        #: while their answers are made in advance (``cli/answers.py``); None otherwise.
+        self.session: Any = None
 
 
 class BadOption(EiaError):
@@ -168,6 +171,8 @@ def open_session(game: str | None, power: str | None, password: str | None) -> A
     h, name, me, key = unlock(game, power, password)
     if key is not None:
         OPENED.append((h, name, me, key))
+    elif root().session is not None:  # the sitting's game open already (it is the game unlock found)
+        return root().session
     return session.Session.open_with(h, name, me)
 
 
@@ -223,8 +228,8 @@ def rules_ctx(s: Any) -> Any:
 
 
 def place_name(text: str) -> str:
-    """A place as typed by a person in the map's spelling (``client.actionforms.place_name``)."""
-    from eiapbem.client.actionforms import place_name as spelled
+    """A place as typed by a person in the map's spelling (``core.places.place_name``)."""
+    from eiapbem.core.places import place_name as spelled
 
     return spelled(text)
 

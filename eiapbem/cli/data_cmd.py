@@ -8,14 +8,15 @@ from typing import Any
 
 import click
 
-from eiapbem.data import mapdata, world
 from eiapbem.core.errors import BadData, EiaError
-from eiapbem.rules import mapcheck, mapgraph
-from eiapbem.rules.model import POWERS
+from eiapbem.core.powers import POWERS
 
 
 def check_map(path: Path | None) -> dict[str, Any]:
     """Check the map files: ``{"valid", "problems", "counts"}``; counts only when valid."""
+    from eiapbem.data import mapdata
+    from eiapbem.rules import mapcheck
+
     try:
         raw = mapdata.read_raw(path)
     except BadData as err:
@@ -31,6 +32,8 @@ def check_world(game_map: Any | None) -> dict[str, Any]:
     Returns ``{"present", "valid", "problems", "counts"}``; the counts include the
     corps and fleet counters of each power.
     """
+    from eiapbem.data import world
+
     try:
         counts: dict[str, Any] = world.check_world()
         raw = world.load_raw()
@@ -104,11 +107,13 @@ def scenario_minor_controllers(scenario: dict) -> dict[str, str | None]:
     out: dict[str, str | None] = {}
     for slug, entry in sorted(minors.items()):
         ctl = entry.get("controller") if isinstance(entry, dict) else None
-        out[slug] = ctl if ctl in mapgraph.POWERS else None
+        out[slug] = ctl if ctl in POWERS else None
     return out
 
 
 def register(cli: click.Group) -> None:
+    from .answers import read_only
+
     @cli.group()
     def data() -> None:
         """The game's data files: the map, leaders, counters, displays, scenarios."""
@@ -125,6 +130,8 @@ def register(cli: click.Group) -> None:
                   help="Check this scenario file (made with 'eiapbem scenario'), or a shipped scenario by name, with the same validator.")
     def check(as_json: bool, path: Path | None, scenario_path: Path | None) -> int:
         """Validate the map and the world data; print counts, or every problem found."""
+        from eiapbem.data import mapdata, world
+
         if scenario_path is not None:
             from .scenario_cmd import full_problems
             from eiapbem.data import scenario_file
@@ -201,6 +208,7 @@ def register(cli: click.Group) -> None:
                        "(save/GameName_monthly_1805-03.sav); opened with --power/--password.")
     @click.option("--power", type=click.Choice(list(POWERS) + ["host"]), help="With --save: who opens it, in a hot-seat folder.")
     @click.option("--password", envvar="EIAPBEM_PASSWORD", help="With --save: that power's password (asked for when missing).")
+    @read_only(opens=lambda kw: kw["as_json"] and kw["save_file"] is None)
     def map_(svg: Path | None, as_json: bool, scenario: str | None, path: Path | None, save_file: Path | None,
              power: str | None, password: str | None) -> None:
         """Draw the map as an SVG picture: political shading, borders, cities, ports and seas (and a game's units)."""
@@ -219,6 +227,8 @@ def register(cli: click.Group) -> None:
             echo_json(documents.map_record(s))
             return
         assert svg is not None
+        from eiapbem.data import mapdata
+
         m = mapdata.load_map(path)
         controllers = None
         units = None

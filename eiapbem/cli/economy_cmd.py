@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from eiapbem.core.dice import PREVIEW_SEED
 from eiapbem.core.errors import BadData
-from eiapbem.rules.model import POWERS, Date, GameState, Phase, Slot
-from eiapbem.rules.model.common import ECONOMIC_MONTHS
-from eiapbem.rules.model.slot import ORDERS
+from eiapbem.core.powers import POWERS
 
-from eiapbem.client.documents import PREVIEW_SEED
+if TYPE_CHECKING:
+    from eiapbem.rules.model import GameState
 
 
 def scenario_state(scenario_id: str, month: str | None) -> tuple[GameState, Any]:
     """A scenario's first state moved to an economic month (the first one by default)."""
     from eiapbem.data import world
+    from eiapbem.rules.model import Date, Phase, Slot
+    from eiapbem.rules.model.common import ECONOMIC_MONTHS
+    from eiapbem.rules.model.slot import ORDERS
     from eiapbem.rules.scenario import initial_state
 
     if scenario_id not in world.scenario_ids():
@@ -85,6 +88,7 @@ def unaffordable(s: Any, action: Any, *, before: bool = False) -> str | None:
 
 
 def register(cli: click.Group) -> None:
+    from .answers import read_only
     from .common import game_options, home as _home, open_save, open_session
 
     @cli.group()
@@ -102,6 +106,7 @@ def register(cli: click.Group) -> None:
     @click.option("--seed", default=PREVIEW_SEED, show_default=True,
                   help="Seed of the preview's random numbers (loss numbers, gold, USA war, piracy).")
     @game_options
+    @read_only(opens=lambda kw: kw["save_file"] is None and kw["scenario_id"] is None)
     def summary(only: str | None, as_json: bool, save_file: Path | None, scenario_id: str | None, month: str | None,
                 seed: str, game: str | None, power: str | None, password: str | None) -> None:
         """The quarter's income and spending per power, line by line.

@@ -29,9 +29,14 @@ def _walk(cmd: click.Command, ctx: click.Context, path: str, out: dict[str, str]
 def make() -> dict:
     """The index as it should be for the code as it is."""
     commands: dict[str, list[str]] = {}
+    subs: dict[str, list[str]] = {}
     for mod in main.COMMAND_MODULES:
-        for name in main.build([mod]).commands:
+        for name, cmd in main.build([mod]).commands.items():
             commands.setdefault(name, []).append(mod)
+            for sub in cmd.commands if isinstance(cmd, click.Group) else ():
+                subs.setdefault(f"{name} {sub}", []).append(mod)
+    # The commands of a group several modules make, each from the modules that make it (main.LazyGroup).
+    subcommands = {k: subs[k] for k in sorted(subs) if len(commands[k.split()[0]]) > 1}
     full = main.build()
     root = click.Group("eiapbem", commands=full.commands, params=main.cli.params, help=main.cli.help,
                        context_settings=main.cli.context_settings)
@@ -40,8 +45,8 @@ def make() -> dict:
                        help_option_names=["-h", "--help"]) as ctx:
         _walk(root, ctx, "", helps)
     commands = {k: commands[k] for k in sorted(commands)}
-    return {"modules": list(main.COMMAND_MODULES), "key": main.index_key(commands, helps), "commands": commands,
-            "help": helps}
+    return {"modules": list(main.COMMAND_MODULES), "key": main.index_key(commands, helps, subcommands),
+            "commands": commands, "subcommands": subcommands, "help": helps}
 
 
 def text() -> str:

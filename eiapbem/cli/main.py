@@ -60,11 +60,12 @@ INDEX_FILE = Path(__file__).with_name("index.json")
 _INDEX: list = []
 
 
-def index_key(commands: dict, helps: dict) -> str:
-    """SHA-256 of the index's content (its command map and help texts): what the index describes, not the sources."""
+def index_key(commands: dict, helps: dict, subcommands: dict | None = None) -> str:
+    """SHA-256 of the index's content (its command maps and help texts): what the index describes, not the sources."""
     import hashlib
 
-    body = json.dumps({"commands": commands, "help": helps}, sort_keys=True, ensure_ascii=False)
+    body = json.dumps({"commands": commands, "help": helps, **({"subcommands": subcommands} if subcommands else {})},
+                      sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
@@ -77,7 +78,8 @@ def index() -> dict | None:
             idx = None
         if (not isinstance(idx, dict) or idx.get("modules") != list(COMMAND_MODULES)
                 or not isinstance(idx.get("commands"), dict) or not isinstance(idx.get("help"), dict)
-                or idx.get("key") != index_key(idx["commands"], idx["help"])):
+                or not isinstance(idx.get("subcommands", {}), dict)
+                or idx.get("key") != index_key(idx["commands"], idx["help"], idx.get("subcommands"))):
             idx = None
         _INDEX.append(idx)
     return _INDEX[0]
@@ -93,7 +95,20 @@ def build(names: list[str] | None = None) -> click.Group:
 
 
 class LazyGroup(click.Group):
-    """A click group whose commands are made on first use, from the module(s) the index names."""
+    """A click group whose commands are made on first use, from the module(s) the index names.
+
+    A group several modules add to (``economy``: its ``summary`` and the phase's orders) is made, for one of its
+    commands, from the modules that make that command alone (the index's ``subcommands``), so that
+    ``eiapbem economy summary`` does not load the phase's orders."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        idx = index()
+        if idx and len(args) > 1 and args[0] not in self.commands:
+            mods = idx.get("subcommands", {}).get(f"{args[0]} {args[1]}")
+            group = build(mods).commands.get(args[0]) if mods else None
+            if group is not None:  # not kept: the group's other commands are in other modules
+                return args[0], group, args[1:]
+        return super().resolve_command(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         idx = index()
@@ -213,9 +228,11 @@ def keep_status() -> None:
         return
     from eiapbem.client import statusfile
 
+    from .answers import precompute
+
     for home, game, me, key in OPENED:
         try:
-            statusfile.refresh(home, game, me, key)
+            statusfile.refresh(home, game, me, key, lambda s: precompute(s, cli))
         except (EiaError, OSError):
             pass
     OPENED.clear()

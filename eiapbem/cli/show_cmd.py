@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from .answers import read_only
 from .common import echo_json, game_options, json_option, open_session, place_name, rules_ctx, viewer
 
 
@@ -22,19 +23,21 @@ def _out(as_json: bool, record: Any, lines: Any) -> None:
 
 
 def register(cli: click.Group) -> None:
-    from eiapbem.client import documents, show
+    from eiapbem.core.powers import UNIT_KINDS
 
     @cli.group("show")
     def show_group() -> None:
         """What the manual's info boxes show: an area, a unit, a power, the counter pool, your forces, a unit's reach."""
 
     @show_group.command("area")
-    @click.argument("area")
+    @click.argument("area", callback=lambda ctx, param, value: place_name(value))  # 'Cracow', 'St Petersburg' as typed
     @json_option
     @game_options
+    @read_only()
     def show_area(area: str, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """The Status Panel of a land area: terrain, city, port, control, units."""
-        area = place_name(area)  # 'Cracow', 'St Petersburg' as typed
+        from eiapbem.client import documents, show
+
         s = open_session(game, power, password)
         st, m = s.current(), rules_ctx(s).map
         _out(as_json, lambda: documents.area(s, area), lambda: show.area(st, m, area, _fog_viewers(s)))
@@ -43,8 +46,11 @@ def register(cli: click.Group) -> None:
     @click.argument("unit")
     @json_option
     @game_options
+    @read_only()
     def show_unit(unit: str, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """A corps, fleet, depot, garrison or leader."""
+        from eiapbem.client import documents, show
+
         s = open_session(game, power, password)
         st = s.current()
         _out(as_json, lambda: documents.unit(s, unit), lambda: show.unit(st, unit, _fog_viewers(s)))
@@ -53,8 +59,11 @@ def register(cli: click.Group) -> None:
     @click.argument("which", required=False)
     @json_option
     @game_options
+    @read_only("which")
     def show_power(which: str | None, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """A major power: money, manpower, status, wars, alliances, forces on the map, factors still to place."""
+        from eiapbem.client import documents, show
+
         s = open_session(game, viewer(game, power, which), password)
         p, st = (which or s.power).upper(), s.current()
         _out(as_json, lambda: documents.power(s, p), lambda: show.power(st, p, _fog_viewers(s)))
@@ -63,18 +72,22 @@ def register(cli: click.Group) -> None:
     @click.argument("which", required=False)
     @json_option
     @game_options
+    @read_only("which")
     def show_pool(which: str | None, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """The counter pool: counters, leaders, factors and ships not yet placed, purchases on order (manual: View Available Counters)."""
+        from eiapbem.client import documents, show
+
         s = open_session(game, viewer(game, power, which), password)
         p, st = (which or s.power).upper(), s.current()
         _out(as_json, lambda: documents.pool(s, p), lambda: show.pool(st, p))
 
     @show_group.command("units")
     @click.argument("which", required=False, metavar="[POWER]")
-    @click.option("--kind", type=click.Choice(show.UNIT_KINDS), help="Only corps, fleets, garrisons, depots or leaders.")
+    @click.option("--kind", type=click.Choice(UNIT_KINDS), help="Only corps, fleets, garrisons, depots or leaders.")
     @click.option("--area", "area_id", metavar="AREA", help="Only what is in this land area (its city included) or sea area.")
     @json_option
     @game_options
+    @read_only("which")
     def show_units(which: str | None, kind: str | None, area_id: str | None, as_json: bool, game: str | None,
                    power: str | None, password: str | None) -> None:
         """A power's corps, fleets, garrisons, depots and leaders on the map: where, how strong.
@@ -82,6 +95,8 @@ def register(cli: click.Group) -> None:
         POWER is FR, AU... (your own by default): 'eiapbem show units FR --kind fleet' finds the
         French fleets.
         """
+        from eiapbem.client import documents, show
+
         area_id = place_name(area_id) if area_id else area_id
         s = open_session(game, viewer(game, power, which), password)
         p = (which or s.power).upper()
@@ -95,8 +110,11 @@ def register(cli: click.Group) -> None:
     @show_group.command("history")
     @json_option
     @game_options
+    @read_only()
     def show_history(as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
         """Each power's political status and victory points at the start of every month kept, and now (from the monthly saves)."""
+        from eiapbem.client import documents
+
         s = open_session(game, power, password)
         doc = documents.history(s)
         _out(as_json, lambda: doc, lambda: _history_lines(doc))
@@ -109,6 +127,8 @@ def register(cli: click.Group) -> None:
     def show_reach(unit: str, forced_march: bool, as_json: bool, game: str | None, power: str | None,
                    password: str | None) -> None:
         """Where a corps or fleet can still go this phase and at what cost (manual: show possible moves, 4.1.2)."""
+        from eiapbem.client import documents
+
         s = open_session(game, power, password)
         doc = documents.reach(s, unit, forced_march)
         if as_json:

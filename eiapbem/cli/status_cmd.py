@@ -12,21 +12,8 @@ import click
 
 from typing import Any
 
-from .common import echo_json, game_options, home, json_option, open_session, root, unlock
-
-
-def kept_record(game: str | None, power: str | None, password: str | None) -> tuple[dict | None, str | None]:
-    """The acting role's status record (``statusfile.read``) when it is current and the password opens it, else
-    None; and the password (asked for here when the record is there to open, so it is asked once)."""
-    from eiapbem.client import statusfile
-
-    found = statusfile.locate(home(), game, power) if root().identity is None else None
-    data = statusfile.current(home(), *found) if found else None
-    if not (found and data):
-        return None, password
-    if password is None:
-        password = click.prompt(f"Password for {found[1]}", hide_input=True)
-    return statusfile.read(home(), *found, password, data), password
+from .answers import kept_record, precompute
+from .common import echo_json, game_options, json_option, open_session, unlock
 
 
 def register(cli: click.Group) -> None:
@@ -40,7 +27,7 @@ def register(cli: click.Group) -> None:
         kept, password = kept_record(game, power, password)  # the password opens it, as it opens the key file
         if kept is None:
             h, name, me, key = unlock(game, power, password)
-            kept = statusfile.make(h, name, me, key)
+            kept = statusfile.make(h, name, me, key, precompute)
         if as_json:
             echo_json(kept["record"])
             return

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
+from eiapbem.core.places import place_name
 from eiapbem.core.spec import OneOf
 
 #: The help of a field, by its name, shared by every action that has it.
@@ -184,12 +185,6 @@ def choices(hint: Any) -> tuple[str, ...] | None:
     return None
 
 
-
-
-def place_name(text: str) -> str:
-    """A place as typed by a person (``Cracow``, ``St Petersburg``, ``cracow, warsaw``) in the map's spelling
-    (``cracow``, ``st-petersburg``, ``cracow,warsaw``): the map's ids are lower case with hyphens."""
-    return ",".join("-".join(part.strip().lower().split()) for part in text.split(","))
 
 
 # ----------------------------------------------------------------- forms

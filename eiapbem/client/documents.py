@@ -17,12 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from eiapbem.core.dice import PREVIEW_SEED
 from eiapbem.core.errors import BadData, IllegalAction
 
 from . import fog, show
-
-#: Seed of the economic summary's preview dice (the phase itself rolls its own).
-PREVIEW_SEED = "preview"
 
 
 def _ctx(s: Any) -> Any:
@@ -118,6 +116,9 @@ def reach(s: Any, unit_id: str, forced_march: bool = False) -> dict:
     u = st.units.get(unit_id)
     if u is None:
         raise IllegalAction(f"there is no unit {unit_id!r}", hint="'eiapbem show units' lists your forces on the map")
+    if not u.location.site:
+        raise IllegalAction(f"{unit_id} is not on the map, so it can go nowhere yet",
+                            hint="'eiapbem show units' lists your forces on the map")
     if isinstance(u, Fleet):
         r = reach_.fleet_reach(st, ctx, s.power, unit_id)
         kind = "fleet"

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
+from eiapbem.core.powers import UNIT_KINDS
 from eiapbem.client import fog
 from eiapbem.rules import control, relations
 from eiapbem.rules.model import POOL, POWER_NAMES, Corps, Depot, Fleet, GameState, Garrison, LeaderStatus
@@ -246,7 +247,6 @@ def _bought(state: GameState, u: Corps | Fleet) -> str:
 # ----------------------------------------------------------------- records (--json, docs/json.md) and a power's forces
 
 #: The kinds ``eiapbem show units --kind`` filters on.
-UNIT_KINDS = ("corps", "fleet", "garrison", "depot", "leader")
 
 
 def _counts(c: Any) -> dict[str, int]:

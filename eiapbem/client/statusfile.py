@@ -16,6 +16,9 @@ would show, in ``save/GameName_ROLE.status``:
 - **what a fresh ``log`` shows, too**: the last ``LOG_KEPT`` lines of the public log as ``eiapbem log --json``
   gives them (4.1.1 Fog of War applied), made at the same opening, so ``log`` asking for no more than these
   answers from the record as ``status`` does;
+- **what the read-only commands answer, too**: the answers the CLI makes at the same opening (``cli/answers.py``:
+  ``show`` in its forms, ``map --json``, ``economy summary``, ``battle report``), each under its command's key,
+  so those commands answer from the record as ``status`` does; the record is compressed before it is sealed;
 - **written only when it is what a fresh status shows**: by ``make``, which opens the game as a fresh
   ``status`` does and writes the record only when the opening changed nothing in the folder; the CLI calls it
   from ``status`` and, at the end of a command that opened a game, when the record is not current
@@ -35,16 +38,19 @@ import hashlib
 import hmac
 import json
 import os
+import zlib
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from eiapbem import __version__
 from eiapbem.core.powers import POWERS
 
-MAGIC = b"eiapbem-status-2\n"
+MAGIC = b"eiapbem-status-3\n"
 SUFFIX = ".status"
 NONCE = 12
 MAX_RECORD = 4 * 1024 * 1024
+#: The most a record's JSON may take once inflated (it is kept compressed: the answers repeat much).
+MAX_PLAIN = 64 * 1024 * 1024
 #: The public log's last lines the record keeps for ``eiapbem log`` (its default asks for 40).
 LOG_KEPT = 200
 #: The folders (under the game folder) whose files the status is made from.
@@ -71,9 +77,10 @@ def record_path(home: Path, game: str, role: str) -> Path:
     return Path(home) / "save" / f"{game}_{role}{SUFFIX}"
 
 
-def locate(home: Path, game: str | None, power: str | None) -> tuple[str, str] | None:
+def locate(home: Path, game: str | None, power: str | None, prefer: str | None = None) -> tuple[str, str] | None:
     """The game and the role a plain ``status`` would open, found from file names alone; None when in any doubt
-    (then the CLI finds them the usual way and says what is wrong)."""
+    (then the CLI finds them the usual way and says what is wrong).  ``prefer``: the role that acts when
+    ``power`` is not given and it is played here (a power a command looks at)."""
     save = Path(home) / "save"
     try:
         names = sorted(n[:-4] for n in os.listdir(save)
@@ -83,6 +90,8 @@ def locate(home: Path, game: str | None, power: str | None) -> tuple[str, str] |
     name = game if game in names else names[0] if game is None and len(names) == 1 else None
     if name is None:
         return None
+    if power is None and prefer in POWERS and (Path(home) / f"{name}_{prefer}.key").is_file():
+        power = prefer
     if power is None:
         plays = [r for r in POWERS if (Path(home) / f"{name}_{r}.key").is_file()]
         power = plays[0] if len(plays) == 1 else None
@@ -172,8 +181,9 @@ def current(home: Path, game: str, role: str) -> bytes | None:
 
 
 def read(home: Path, game: str, role: str, password: str, data: bytes | None = None) -> dict | None:
-    """The record ``{"record": ..., "lines": [...], "log": [...], "log_all": bool}`` of ``role`` when it is current and ``password`` opens it,
-    else None.  ``data``: the record ``current`` returned."""
+    """The record ``{"record": ..., "lines": [...], "log": [...], "log_all": bool, "answers": {key: [out, err]}}``
+    of ``role`` when it is current and ``password`` opens it, else None.  ``data``: the record ``current``
+    returned."""
     from cryptography.exceptions import InvalidTag
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
@@ -190,15 +200,28 @@ def read(home: Path, game: str, role: str, password: str, data: bytes | None = N
         fk = kdf.unwrap(kdf.derive(password, k.salt, k.logn, k.r, k.p), k.wrapped)
         plain = ChaCha20Poly1305(_seal_key(fk, game, role)).decrypt(sealed[:NONCE], sealed[NONCE:],
                                                                       clear + f"\0{game}\0{role}".encode())
-        kept = json.loads(plain.decode("utf-8"))
-    except (InvalidTag, ValueError, MemoryError):
+        kept = json.loads(_inflate(plain).decode("utf-8"))
+    except (InvalidTag, ValueError, MemoryError, zlib.error):
         return None
     if not isinstance(kept, dict) or not isinstance(kept.get("record"), dict) or not isinstance(kept.get("lines"), list):
         return None
     log = kept.get("log")
     log = [x for x in log if isinstance(x, dict)] if isinstance(log, list) else []
+    answers = kept.get("answers")
+    answers = {k: v for k, v in answers.items() if isinstance(v, list) and len(v) == 2
+               and all(isinstance(x, str) for x in v)} if isinstance(answers, dict) else {}
     return {"record": kept["record"], "lines": [str(x) for x in kept["lines"]], "log": log,
-            "log_all": kept.get("log_all") is True}
+            "log_all": kept.get("log_all") is True, "answers": answers}
+
+
+def _inflate(data: bytes) -> bytes:
+    """The record's JSON from its compressed form, refused past ``MAX_PLAIN`` (a record is made here, but a folder
+    is not to be trusted)."""
+    z = zlib.decompressobj()
+    plain = z.decompress(data, MAX_PLAIN)
+    if z.unconsumed_tail:
+        raise ValueError("the record is larger than a record is")
+    return plain
 
 
 def log_line(rec: dict) -> str:
@@ -213,7 +236,7 @@ def write(home: Path, game: str, role: str, key: RecordKey, fp: bytes, out: dict
 
     clear = _clear(fp, key)
     nonce = os.urandom(NONCE)
-    plain = json.dumps(out, ensure_ascii=False).encode("utf-8")
+    plain = zlib.compress(json.dumps(out, ensure_ascii=False).encode("utf-8"), 6)
     sealed = ChaCha20Poly1305(_seal_key(key.file_key, game, role)).encrypt(nonce, plain,
                                                                            clear + f"\0{game}\0{role}".encode())
     atomic.write_atomic(record_path(home, game, role), clear + nonce + sealed, durable=False)
@@ -226,10 +249,12 @@ def _plain(v: Any) -> Any:
     return getattr(v, "value", str(v))
 
 
-def make(home: Path, game: str, me: Any, key: RecordKey | None) -> dict:
+def make(home: Path, game: str, me: Any, key: RecordKey | None,
+         answers: Callable[[Any], dict[str, list[str]]] | None = None) -> dict:
     """Open the game as a fresh ``status`` does and return its status and log (``read``'s form); keep it as the record
     (when ``key`` is given) if the opening changed nothing in the folder (a file written on opening, a save
-    brought forward)."""
+    brought forward).  ``answers``: what makes the read-only commands' answers from the open session (the CLI's
+    ``cli.answers.precompute``), kept in the record too."""
     from eiapbem.client import documents
     from eiapbem.client.session import Session
     from eiapbem.client.status import status_lines, status_record
@@ -239,7 +264,8 @@ def make(home: Path, game: str, me: Any, key: RecordKey | None) -> dict:
     rec = status_record(s)
     log = documents.log(s, LOG_KEPT + 1)
     out = {"record": json.loads(json.dumps(rec, default=_plain)), "lines": status_lines(s, rec),
-           "log": json.loads(json.dumps(log[-LOG_KEPT:], default=_plain)), "log_all": len(log) <= LOG_KEPT}
+           "log": json.loads(json.dumps(log[-LOG_KEPT:], default=_plain)), "log_all": len(log) <= LOG_KEPT,
+           "answers": answers(s) if answers is not None and key is not None else {}}
     if key is not None and fingerprint(home, game, me.role) == before:
         try:
             write(home, game, me.role, key, before, out)
@@ -248,7 +274,8 @@ def make(home: Path, game: str, me: Any, key: RecordKey | None) -> dict:
     return out
 
 
-def refresh(home: Path, game: str, me: Any, key: RecordKey) -> None:
+def refresh(home: Path, game: str, me: Any, key: RecordKey,
+            answers: Callable[[Any], dict[str, list[str]]] | None = None) -> None:
     """Bring the role's record up to date after a command (nothing to do when it is current)."""
     if current(home, game, me.role) is None:
-        make(home, game, me, key)
+        make(home, game, me, key, answers)

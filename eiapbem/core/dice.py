@@ -23,6 +23,9 @@ from typing import Mapping
 
 from eiapbem.core.errors import EiaError, quoted
 
+#: Seed of the economic summary's preview dice (the phase itself rolls its own).
+PREVIEW_SEED = "preview"
+
 _DOMAIN = b"eiapbem/dice/v1\x00"
 _SPAN = 2**64
 #: The most sides a die may have: the derivation writes ``sides`` in four bytes (docs/file-format.md 7.1).

@@ -26,3 +26,7 @@ def check_power(power: object, what: str = "power") -> str:
             f"{what} {power!r} is not a major power; use one of {' '.join(POWERS)}",
         )
     return str(power)
+
+
+#: The kinds of counters a power has on the map, in the order ``eiapbem show units`` lists them.
+UNIT_KINDS = ("corps", "fleet", "garrison", "depot", "leader")

@@ -84,12 +84,12 @@ def test_a_stale_index_is_slower_never_wrong(monkeypatch):
     # A command added before the index is written again: looked for in every module, found.
     idx = json.loads(main.INDEX_FILE.read_text(encoding="utf-8"))
     del idx["commands"]["shell"]
-    idx["key"] = main.index_key(idx["commands"], idx["help"])
+    idx["key"] = main.index_key(idx["commands"], idx["help"], idx.get("subcommands"))
     monkeypatch.setattr(main, "_INDEX", [idx])
     assert main.LazyGroup("eiapbem").get_command(None, "shell") is not None
     # A damaged index (its key is not its content's) is not used.
     monkeypatch.setattr(main, "_INDEX", [])
-    monkeypatch.setattr(main, "index_key", lambda commands, helps: "another content")
+    monkeypatch.setattr(main, "index_key", lambda *content: "another content")
     assert main.index() is None and main.fast_help(["show", "--help"]) is None
     assert "shell" in main.LazyGroup("eiapbem").list_commands(None)
 

@@ -1,0 +1,200 @@
+"""Read-only commands answered from the status record (``client/statusfile.py``) when it is current.
+
+A fresh process that opens the game spends most of its time importing the rules and decoding the state; a
+read-only command's answer depends only on the folder's files.  So the answers a player asks for (``show``
+in its forms, ``map --json``, ``economy summary``, ``battle report``) are made when the status record is
+made, by the commands themselves, and kept in the record:
+
+- ``precompute(s)`` runs each command line of ``command_lines(s)`` through the ordinary click command, in
+  this process, against the session already open for the status (a sitting of the record's role:
+  ``Context.identity`` and ``Context.session``), and keeps what it printed on stdout and stderr under the
+  command's key (``answer_key``: the command's path and its parsed parameters but the game, power and
+  password, which the record is of);
+- ``read_only`` wraps such a command: in a fresh process (not a sitting), when the acting role's record is
+  current (the folder's fingerprint, before the password is asked) and the password opens it, an answer
+  kept under the command's key is printed as it was printed, and nothing else is loaded; any other case
+  (no record, a stale one, a line not made in advance such as ``show units --kind fleet``) runs the command
+  as before.
+
+Every answer is what the command printed for the same state, so the answer does not depend on the way it
+was found (``tests/cli/test_answers.py`` compares both for every line made in advance).
+docs/decisions.md ("Read-only commands answer from the status record") gives the reasons.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from .common import Context, home, root
+
+#: Parameters that say who asks, not what: the record is the acting role's already.
+_WHO = ("game", "power", "password")
+
+#: While ``precompute`` runs: the answers made so far (key -> [stdout, stderr]); None otherwise.
+_RECORDING: list[dict[str, list[str]]] = []
+
+
+def answer_key(ctx: click.Context) -> str:
+    """A command's key in the record: its path under ``eiapbem`` and its parameters but who asks."""
+    params = {k: (str(v) if isinstance(v, Path) else v) for k, v in ctx.params.items() if k not in _WHO}
+    return json.dumps([ctx.command_path.split()[1:], params], sort_keys=True, default=str)
+
+
+def kept_record(game: str | None, power: str | None, password: str | None,
+                prefer: str | None = None) -> tuple[dict | None, str | None]:
+    """The acting role's status record (``statusfile.read``) when it is current and the password opens it, else
+    None; and the password (asked for here when the record is there to open, so it is asked once).  ``prefer``:
+    the power a command looks at, which acts when --power is not given and it is played here (``common.viewer``)."""
+    from eiapbem.client import statusfile
+
+    found = statusfile.locate(home(), game, power, prefer) if root().identity is None else None
+    data = statusfile.current(home(), *found) if found else None
+    if not (found and data):
+        return None, password
+    if password is None:
+        password = click.prompt(f"Password for {found[1]}", hide_input=True)
+    return statusfile.read(home(), *found, password, data), password
+
+
+def read_only(viewed: str | None = None, opens: Callable[[dict], bool] | None = None) -> Callable[[Any], Any]:
+    """Decorate a read-only command (under its click decorators) so that it answers from the record when it can.
+
+    ``viewed``: the name of the argument naming a power to look at (``show power FR``), which opens the game as
+    that power when it is played here and --power is not given (``common.viewer``).  ``opens``: whether the
+    command, given these arguments, opens the folder's game (default: always); the record is looked at only
+    then, so a command that asks for no password does not ask for one."""
+
+    def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(f)
+        def command(*args: Any, **kwargs: Any) -> Any:
+            key = answer_key(click.get_current_context())
+            if _RECORDING:
+                return _record(_RECORDING[-1], key, f, args, kwargs)
+            obj = click.get_current_context().find_root().obj
+            if (isinstance(obj, Context) and obj.identity is None and "password" in kwargs
+                    and (opens is None or opens(kwargs))):  # not a sitting, and the game is to be opened
+                which = kwargs.get(viewed) if viewed else None
+                kept, kwargs["password"] = kept_record(kwargs.get("game"), kwargs.get("power"), kwargs["password"],
+                                                       which.upper() if isinstance(which, str) else None)
+                answer = (kept or {}).get("answers", {}).get(key)
+                if answer is not None:
+                    click.echo(answer[0], nl=False)
+                    if answer[1]:
+                        click.echo(answer[1], nl=False, err=True)
+                    return None
+            return f(*args, **kwargs)
+
+        return command
+
+    return wrap
+
+
+def _record(into: dict[str, list[str]], key: str, f: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rv = f(*args, **kwargs)
+    if rv in (None, 0):
+        into[key] = [out.getvalue(), err.getvalue()]
+    return rv
+
+
+def command_lines(s: Any) -> list[list[str]]:
+    """The read-only command lines answered in advance for the session's role: each form a player asks for
+    without filters, as text and as ``--json``."""
+    from eiapbem.core.powers import POWERS
+
+    from .common import rules_ctx
+
+    st, m = s.current(), rules_ctx(s).map
+    places = sorted(m.areas) + sorted(m.seas) + sorted(f"box:{a}" for a, v in m.areas.items() if v.port is not None)
+    units = sorted(st.units) + sorted(st.leaders)
+    lines: list[list[str]] = [["show", "area", a] for a in places] + [["show", "unit", u] for u in units]
+    for what in ("power", "pool", "units"):
+        lines += [["show", what]] + [["show", what, p] for p in POWERS]
+    lines += [["show", "history"], ["economy", "summary"]]
+    lines += [["battle", "report"]] + [["battle", "report", b] for b in _battle_ids(s)]
+    out = [line + ["--json"] for line in lines] + lines
+    return out + [["map", "--json"]]
+
+
+def _battle_ids(s: Any) -> list[str]:
+    from eiapbem.client import documents
+
+    return [str(b["id"]) for b in documents.battles(s)]
+
+
+class _Steady:
+    """The open session as the read-only commands see it while their answers are made: its state now and its slot's
+    dice are found once (``Session.current`` replays the slot's actions each time; nothing changes them meanwhile)."""
+
+    def __init__(self, s: Any) -> None:
+        self._s = s
+        self._now: dict[str, Any] = {}
+
+    def current(self) -> Any:
+        if "state" not in self._now:
+            self._now["state"] = self._s.current()
+        return self._now["state"]
+
+    def slot_dice(self) -> Any:
+        if "dice" not in self._now:
+            self._now["dice"] = self._s.slot_dice()
+        return self._now["dice"]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._s, name)
+
+
+def precompute(s: Any, cli: click.Group | None = None) -> dict[str, list[str]]:
+    """The answers of ``command_lines(s)`` (key -> [stdout, stderr]), each made by its command (of ``cli``, the
+    ``eiapbem`` group; default: that of the command being run) against ``s``; a line its command refuses (an
+    error) is not kept, and asking it again runs the command."""
+    if cli is None:
+        found = click.get_current_context().find_root().command
+        assert isinstance(found, click.Group)
+        cli = found
+    obj = Context(s.home)
+    obj.identity = (s.game, s.me.role, s.me)
+    obj.session = s = _Steady(s)
+    made: dict[str, list[str]] = {}
+    root = click.Context(cli, info_name="eiapbem", obj=obj)
+    groups: dict[tuple[str, ...], tuple[click.Command, click.Context]] = {(): (cli, root)}
+    _RECORDING.append(made)
+    try:
+        with root:
+            for line in command_lines(s):
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                    try:
+                        _invoke(groups, line)
+                    except Exception:  # noqa: BLE001 - refused here, refused (and said) when asked
+                        pass
+    finally:
+        _RECORDING.pop()
+    return made
+
+
+def _invoke(groups: dict[tuple[str, ...], tuple[click.Command, click.Context]], line: list[str]) -> None:
+    """Run one command line as ``eiapbem LINE`` would (its groups' contexts made once and kept in ``groups``: the
+    groups take no options, so only the command's own arguments are parsed for each line)."""
+    path: tuple[str, ...] = ()
+    cmd, ctx = groups[path]
+    args = list(line)
+    while isinstance(cmd, click.Group):
+        name, sub, args = cmd.resolve_command(ctx, args)
+        assert name is not None and sub is not None
+        path += (name,)
+        if isinstance(sub, click.Group):
+            if path not in groups:
+                groups[path] = (sub, click.Context(sub, info_name=name, parent=ctx))
+            cmd, ctx = groups[path]
+            continue
+        with sub.make_context(name, args, parent=ctx) as leaf:
+            sub.invoke(leaf)
+        return
