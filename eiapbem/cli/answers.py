@@ -37,7 +37,7 @@ from .common import Context, home, root
 #: Parameters that say who asks, not what: the record is the acting role's already.
 _WHO = ("game", "power", "password")
 
-#: While ``precompute`` runs: the answers made so far (key -> [stdout, stderr]); None otherwise.
+#: While ``precompute`` runs: the answers it has made so far (key -> [stdout, stderr]); empty otherwise.
 _RECORDING: list[dict[str, list[str]]] = []
 
 
