@@ -207,16 +207,14 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
 
 def meet_obligations(b: Builder) -> None:
     """What the level's plans left undone that the slot requires (``engine.unmet_obligations``), met with actions
-    from the rules' own list of what is possible (``engine.legal_actions``): the first listed action after which
+    from the rules' own list of what is possible (``engine.legal_actions``): the first action (the rarer kinds first, ``_rarest_first``) after which
     the obligations read otherwise and are no more, again, until none is left or no action helps.  A new rule with
     an obligation reaches the computer this way without code of its own; when the plans meet every obligation it
     does nothing."""
     unmet = engine.unmet_obligations(b.state, b.power, b.ctx)
     tries = 0
     while unmet and tries < MAX_FALLBACK:
-        for a in engine.legal_actions(b.state, b.power, b.ctx, settings=False):
-            if isinstance(a, AnswerDecision):
-                continue  # questions are the level's to answer (``settle``)
+        for a in _rarest_first(engine.legal_actions(b.state, b.power, b.ctx, settings=False)):
             tries += 1
             out = apply_actions(b.state, b.power, [a], b.ctx)
             left = engine.unmet_obligations(out.state, b.power, b.ctx)
@@ -228,6 +226,18 @@ def meet_obligations(b: Builder) -> None:
                 return
         else:
             return
+
+
+def _rarest_first(actions: Sequence) -> list:
+    """The actions to try for an obligation, those of the rarer kinds first, in the rules' order within a kind: an
+    obligation names one thing to do (an attack, a garrison), while moves come by the hundred and would use up the
+    tries before it (``MAX_FALLBACK``).  Questions are left out: they are the level's to answer (``settle``)."""
+    kept = [a for a in actions if not isinstance(a, AnswerDecision)]
+    counts: dict[str, int] = {}
+    for a in kept:
+        counts[type(a).__name__] = counts.get(type(a).__name__, 0) + 1
+    order = sorted(range(len(kept)), key=lambda i: (counts[type(kept[i]).__name__], i))
+    return [kept[i] for i in order]
 
 
 def play_slot(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = ()) -> Turn:

@@ -38,7 +38,7 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: The version of what a turn file produces: bump it whenever the same file could give another state
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
-RULES_VERSION = 9  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
+RULES_VERSION = 10  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
 #: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
 #: its major district when that becomes a free state (13.6.3)
 #: 4: a city taken and left behind returns to its area's holder (13.5.1-13.5.2); lone Cossacks and Freikorps
@@ -54,6 +54,7 @@ RULES_VERSION = 9  # 2: the diplomacy phase (issue 16): sealed commit round, its
 #: 9: 13.9's skip settings may be given in the simultaneous phases, set when they resolve; reinforcements ready
 #: cancel a continuous reinforcement setting for that month only (13.9.1); a new game starts every human power's
 #: reinforcement phase skipped while nothing is due unless the host chose the full pace (``Options.full_pace``)
+#: 10: no attack owed (8.4.4) in a port whose holder the stack is not at war with, where none may be made (8.10)
 
 
 class Computer(Protocol):

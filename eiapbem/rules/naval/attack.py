@@ -162,14 +162,18 @@ def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: RulesCo
     return out.then(start_naval_battle(out.state, loc, {"attacker": atk, "defender": dfn}, ctx, power=power, **kw))
 
 
-def ports_to_attack(state: GameState, power: str) -> list[str]:
-    """Ports where ``power``'s stack ended its movement with enemy fleets it has not attacked (8.4.4, 000:1086)."""
+def ports_to_attack(state: GameState, power: str, ctx: RulesContext) -> list[str]:
+    """Ports where ``power``'s stack ended its movement with enemy fleets it has not attacked (8.4.4, 000:1086).
+
+    Only a port whose holder ``power`` is at war with: in another's port, entered by its leave (8.4.1, 000:1070),
+    no attack may be made (8.10, 000:1194), so none is owed there."""
     out = []
     for f in state.units.values():
         if isinstance(f, Fleet) and f.location.kind is LocationKind.PORT and f.id in state.naval_moves \
                 and controller(state, f) == power and f.location.site not in out:
             loc = f.location
             if state.naval_moves[f.id].start != str(loc) and defenders(state, power, loc) and attackers(state, power, loc) \
+                    and relations.at_war(state, power, port_nation(state, ctx, loc.site)) \
                     and not any(b.location == loc for b in attacks_of(state, power)):
                 out.append(loc.site)
     return sorted(out)
