@@ -187,8 +187,11 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
             else:
                 click.echo(f"{s.power}: {name} {_describe(action)} accepted ({n} order{'s' if n != 1 else ''} so far in "
                            "this phase; 'eiapbem end-phase' sends them)")
-            for line in peace_terms_words(action, s.power) + call_words(s.state, action, s.power):
+            for line in (peace_terms_words(action, s.power) + cede_words(s.state, _ctx(s), action, s.power)
+                         + call_words(s.state, action, s.power)):
                 click.echo(line)
+        for line in skip_words(s.state, action, s.power):
+            click.echo(line)
         from eiapbem.client.status import answer_hint, to_do, with_power
 
         left = to_do(s.current(), s.power, _ctx(s)) if s.state.slot and s.power in s.state.slot.actors else ()
@@ -277,6 +280,39 @@ def call_words(state: Any, action: Any, power: str) -> list[str]:
         for q in action.ally:
             if relations.war_with(state, q, enemy) is not None:
                 out.append(f"{POWER_NAMES[q]} is already at war with {POWER_NAMES[enemy]}: a call does nothing there (6.3)")
+    return out
+
+
+def skip_words(state: Any, action: Any, power: str) -> list[str]:
+    """A skip setting given in a month a power has had war declared on it: 13.9.1 (000:2738) cancels every setting
+    of that power, and the month's end of each slot cancels it again, so it holds only from next month."""
+    from eiapbem.client.status import skips_cancelled
+
+    if getattr(action, "KIND", "") != "skip.set" or action.mode == "off":
+        return []
+    if skips_cancelled(state.replace(powers=state.powers.set(power, state.powers[power].replace(
+            skips=type(state.powers[power].skips)()))), power) is None:
+        return []
+    return [f"this does nothing this month: a declaration of war on {power} this month cancels every skip setting "
+            "(13.9.1), this one too when the slot ends; give it again in a file of next month"]
+
+
+def cede_words(state: Any, ctx: Any, action: Any, power: str) -> list[str]:
+    """The provinces and minor countries a victor's terms name (``--cede``) that could not be ceded as things
+    stand, each with why (B.6, C.4, 6.4.3): the peace then passes over them, and the term takes nothing when none
+    qualifies. The order is still taken, since the map may change before the enemy sues."""
+    from eiapbem.core.powers import POWER_NAMES
+    from eiapbem.rules.diplomacy.terms import cession_refused
+
+    enemy = getattr(action, "enemy", None)
+    if getattr(action, "KIND", "") != "diplomacy.surrender-terms" or enemy not in POWER_NAMES:
+        return []
+    out = []
+    for slug in getattr(action, "cede", ()) or ():
+        why = cession_refused(state, ctx, power, enemy, slug)
+        if why:
+            out.append(f"  as things stand {slug} would not be ceded: {why} (B.6, C.4); the peace passes over it, so "
+                       "name one that qualifies too")
     return out
 
 

@@ -283,17 +283,18 @@ def register(cli: click.Group) -> None:
         for line in lines:
             click.echo(line)
         others = [r for r in s.local if r != "host"]
-        if forage and not yes:
-            confirm_or_refuse("End the slot now, as above?",
-                              "nothing ended: a corps would forage that a depot placed first could supply (10.3, 10.5)",
-                              with_power("place the depot ('eiapbem land create-depot --area AREA'), or run "
-                                         "'eiapbem end-phase --yes' to end the slot anyway", s.power, others))
         lost = [c.id for c in lost_at_end(s.current(), s.power)]
-        if lost and not yes:
-            what = f"{', '.join(lost)} {'is' if len(lost) == 1 else 'are'} still aboard and would be destroyed (8.6.3)"
-            confirm_or_refuse(f"{what}; end the slot anyway?", f"nothing ended: {what}", with_power(
-                "disembark with 'eiapbem land disembark --corps ID --area AREA', or run 'eiapbem end-phase --yes' to end "
-                "the slot anyway", s.power, others))
+        if (forage or lost) and not yes:  # one question for both: a 'y' to foraging must not destroy a corps unsaid
+            aboard = f"{', '.join(lost)} {'is' if len(lost) == 1 else 'are'} still aboard and would be destroyed (8.6.3)"
+            why = ["a corps would forage that a depot placed first could supply (10.3, 10.5)"] if forage else []
+            fix = ["place the depot ('eiapbem land create-depot --area AREA')"] if forage else []
+            if lost:
+                why.append(aboard)
+                fix.append("disembark with 'eiapbem land disembark --corps ID --area AREA'")
+            question = ("End the slot now, as above" + (f", although {aboard}?" if lost else "?") if forage
+                        else f"{aboard}; end the slot anyway?")
+            confirm_or_refuse(question, f"nothing ended: {'; and '.join(why)}", with_power(
+                f"{', or '.join(fix)}, or run 'eiapbem end-phase --yes' to end the slot anyway", s.power, others))
         try:
             path = s.end_phase(seal_diplomacy=seal_diplomacy)
         except IllegalAction as err:

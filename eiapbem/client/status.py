@@ -60,6 +60,7 @@ def status_record(s: Any) -> dict:
     }
     rec["peace_terms"] = peace_terms_in_force(st, s.power)
     rec["skips"] = skip_settings(st, s.power)
+    rec["skips_cancelled"] = skips_cancelled(st, s.power)
     rec["passed"] = passed_this_month(s)
     if slot is None:
         return rec
@@ -108,8 +109,8 @@ def status_record(s: Any) -> dict:
                     "outside the naval phase skips it every month, 13.9); now ")
         if slot.phase is Phase.REINFORCEMENT and impl and not rec["to_do"] and not _due(st, mine[0]):
             what = ("nothing is due this month: give what you want (transfers, leaders, the move order) and end the phase "
-                    "('eiapbem skip --phase reinforcement --mode continuous' passes this phase while nothing is due, "
-                    "13.9); now ")
+                    + ("('eiapbem skip --phase reinforcement --mode continuous' passes this phase while nothing is due, "
+                       "13.9); " if not declared_on_this_month(st, mine[0]) else "") + "now ")
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
@@ -121,6 +122,13 @@ def status_record(s: Any) -> dict:
         if tips:
             what = (what.removesuffix(", then ") + "; " if what.endswith(", then ") else what) \
                 + "to save rounds of mail, " + "; ".join(tips) + "; then "
+        if slot.phase is Phase.LAND and mine == [s.power] and not rec["to_do"]:
+            try:  # 10.4.3, 13.5.2: an enemy city left empty is taken by a move into it (not said anywhere before)
+                cities = empty_cities(now_state, s.power, rules_context(s.slot_dice()))
+            except IllegalAction:
+                cities = []
+            if cities:
+                what = cities[0] + "; " + what
         if rec["to_do"] and s.power in mine and slot.phase is not Phase.SETUP:
             # end-phase is refused (or asks) before these: name the first (the setup's shipped one meets them all)
             what = f"first {rec['to_do'][0]}; then "
@@ -140,6 +148,15 @@ def status_record(s: Any) -> dict:
         rec["next"] = (f"send battles/{f.name} to {POWER_NAMES[f.defender]} and wait for the reply; then put it in "
                        f"battles/ and run 'eiapbem load battles/{file_name(s.game, f.area, bid, 'reply')}' (the phase "
                        "cannot end before, 4.2.7)")
+    replied = [(bid, e) for bid, e in s.exchange.book.answer.items()
+               if e.power == s.power and e.sent and not e.over and e.attacker not in s.local]
+    if replied:  # the defender's reply is out: the next file is the attacker's battle file, not a turn file
+        from .battles import file_name
+
+        bid, e = replied[0]
+        rec["next"] = (f"send your reply battles/{e.name} to {POWER_NAMES[e.attacker]}; then load what "
+                       f"{POWER_NAMES[e.attacker]} sends: its next battle file in battles/ ('eiapbem load battles/"
+                       f"{file_name(s.game, e.area, bid, 'question')}'), or its turn file in commin/ ('eiapbem load')")
     ask = answer_hint(s.battle_questions(), [s.power])
     if ask:
         rec["next"] = ask
@@ -149,7 +166,8 @@ def status_record(s: Any) -> dict:
     except IllegalAction:
         pend = list(st.pending.values())
     rec["pending"] = [{"id": d.id, "power": d.power, "kind": d.kind, "options": list(d.options)} for d in pend]
-    ask = answer_hint(pend, list(s.local))
+    done = tuple(f"{bid}/" for bid, _ in replied)  # answered by the reply sent: not asked again
+    ask = answer_hint([d for d in pend if not d.id.startswith(done)] if done else pend, list(s.local))
     if ask:
         rec["next"] = ask  # a question of this folder's comes before anything else of the slot
     rec["not_implemented"] = [str(p) for p in Phase if not engine.phase_implemented(p)]
@@ -194,6 +212,64 @@ def skip_settings(state: Any, power: str | None) -> list[dict]:
     return out
 
 
+def empty_cities(state: Any, power: str, ctx: Any) -> list[str]:
+    """The enemy cities ``power``'s corps stand next to, in the same area, that a move into the city takes
+    (10.4.3, 13.5.2): an ungarrisoned city, or one whose defenders a battle has just removed (11.1.1). Each with the
+    command as the player types it."""
+    from eiapbem.core.errors import EiaError
+    from eiapbem.rules import engine, relations
+    from eiapbem.rules.control import city_power
+    from eiapbem.rules.land.movement import MoveUnit
+    from eiapbem.rules.model import Corps, LocationKind
+
+    out: list[str] = []
+    seen: set[str] = set()
+    for u in state.units.values():
+        if not isinstance(u, Corps) or u.location.kind is not LocationKind.AREA or u.location.site in seen \
+                or relations.unit_power(state, u) != power:
+            continue
+        area = u.location.site
+        holder = city_power(state, ctx, area)
+        if holder is None or holder == power or not relations.at_war(state, power, holder):
+            continue
+        try:
+            engine.verify_action(state, power, MoveUnit(unit=u.id, path=area, city=True), ctx)
+        except EiaError:
+            continue
+        seen.add(area)
+        out.append(f"the city of {area} is empty: 'eiapbem land move --unit {u.id} --path {area} --city' takes it "
+                   "(10.4.3, 13.5.2)")
+    return out
+
+
+def declared_on_this_month(state: Any, power: str) -> list[str]:
+    """The powers that declared war on ``power`` this month: every skip setting of ``power`` is cancelled, and one
+    given again is cancelled when the slot ends (13.9.1, 000:2738)."""
+    from eiapbem.rules import relations
+
+    wars = [relations.war_with(state, power, q) for q in relations.enemies(state, power)]
+    return sorted({d for w in wars if w is not None and w.since == state.date and power not in w.declared_by
+                   for d in w.declared_by})
+
+
+def skips_cancelled(state: Any, power: str | None) -> str | None:
+    """Why ``power`` has no phase skip setting left this month, when a declaration of war on it has just cancelled
+    them all (13.9.1, 000:2738): the setting vanished from ``status`` without a word. None otherwise."""
+    from eiapbem.core.powers import POWER_NAMES
+
+    if not power or power not in state.powers or state.powers[power].skips:
+        return None
+    by = declared_on_this_month(state, power)
+    if not by:
+        return None
+    names = [POWER_NAMES.get(p, p) for p in by]
+    who = (f"{names[0]}'s declaration" if len(names) == 1
+           else f"the declarations of {', '.join(names[:-1])} and {names[-1]}")
+    return (f"none: {who} of war this month cancelled every setting of {power} (13.9.1), and cancels one "
+            "given again this month; from next month's diplomacy phase, 'eiapbem skip --phase reinforcement --mode "
+            "continuous' skips the reinforcement phase again while nothing is due")
+
+
 def round_savers(state: Any, power: str, who: str = "") -> list[str]:
     """The tools that save rounds of mail which apply to ``power``'s file in play (docs/decisions.md "Pace of
     play"), each with its command: next month's diplomacy sealed in the last file of the month, and a naval phase
@@ -213,6 +289,7 @@ def round_savers(state: Any, power: str, who: str = "") -> list[str]:
     fleets = any(isinstance(u, Fleet) and u.nation == power and u.location.kind is not LocationKind.POOL
                  for u in state.units.values())
     if fleets and Phase.NAVAL not in state.powers[power].skips and slot.phase is not Phase.NAVAL \
+            and not declared_on_this_month(state, power) \
             and not (slot.phase is Phase.DIPLOMACY and slot.step != "commit" and state.order_sheet.commitments):
         month = state.date.next().name if last else state.date.name
         out.append(f"if your fleets stay in port in the naval phase of {month}, 'eiapbem skip --phase naval --mode "
@@ -391,6 +468,8 @@ def render(rec: dict) -> list[str]:
     if rec.get("skips"):
         out.append(f"Phase skipping of {rec['power']} (13.9): " + "; ".join(f"{x['text']} ('{x['off']}' ends it)"
                                                                         for x in rec["skips"]))
+    elif rec.get("skips_cancelled"):
+        out.append(f"Phase skipping of {rec['power']} (13.9): {rec['skips_cancelled']}")
     if rec.get("peace_terms"):
         out.append(f"Peace terms in force on {POWER_NAMES[rec['power']]} (6.4): " + "; ".join(rec["peace_terms"]))
     if rec["computer"]:

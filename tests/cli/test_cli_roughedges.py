@@ -3,6 +3,7 @@ effect): driven through the command line as a player types it."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,6 +22,10 @@ def _set_state(home, change):
 
 def _aboard(state):
     s = state.replace(date=Date(1805, 10), slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+    return _corps_aboard(s)
+
+
+def _corps_aboard(s):
     s = s.with_unit(Fleet(id="fleet:FR:1", nation="FR", location=Location(LocationKind.SEA, "english-channel"),
                           ships=Ships(heavy=4, transport=2)))
     return s.with_unit(Corps(id="corps:FR:IV", nation="FR", corps_type=CorpsType.REGULAR,
@@ -308,3 +313,108 @@ def test_end_phase_yes_forages_as_it_said(tmp_path):
     r = cli(home, "end-phase", "--yes", "--power", "FR", "--password", "pw-FR")
     assert r.exit_code == 0, (r.output, r.exception)
     assert "  corps:FR:V forages: no depot" in r.output and "FR ended its slot" in r.output
+
+
+def _forage_and_aboard(state):
+    return _corps_aboard(_marched_to_nancy(state))
+
+
+def test_end_phase_asks_one_question_naming_both_the_foraging_and_the_corps_aboard(tmp_path):
+    # A land slot where a corps forages and another is still aboard: the question and its refusal spoke of foraging
+    # only, and its hint ('end-phase --yes') then destroyed the corps aboard unsaid (8.6.3, 000:1162).
+    home = new_game(tmp_path)
+    _set_state(home, _forage_and_aboard)
+    fr = ("--power", "FR", "--password", "pw-FR")
+    before = files_in(home)
+    r = cli(home, "end-phase", *fr, input="n\n")
+    assert r.exit_code == 1 and files_in(home) == before, r.output
+    assert "End the slot now, as above, although corps:FR:IV is still aboard and would be destroyed (8.6.3)?" \
+        in r.output, r.output
+    said = str(r.exception)
+    assert "could supply (10.3, 10.5)" in said and "corps:FR:IV is still aboard and would be destroyed" in said
+    assert "land create-depot" in r.exception.hint and "land disembark" in r.exception.hint
+    r = cli(home, "land", "create-depot", "--area", "nancy", *fr)
+    assert r.exit_code == 0, (r.output, r.exception)
+    r = cli(home, "end-phase", *fr, input="n\n")  # the depot answers the foraging: the corps aboard is still asked
+    assert r.exit_code == 1 and "corps:FR:IV is still aboard and would be destroyed (8.6.3); end the slot anyway?" \
+        in r.output, r.output
+
+
+def test_terms_naming_a_province_that_could_not_be_ceded_say_so_and_why(tmp_path):
+    # B.6, C.4 (6.4.3): Austria's terms named Holland, far from Austria; the order was "accepted", and at France's
+    # surrender the cession took nothing ("the victor named nothing that qualifies").
+    from eiapbem.rules.model import POWERS
+    from eiapbem.rules.model.slot import ORDERS
+
+    home = new_game(tmp_path)
+    _set_state(home, lambda s: s.replace(date=Date(1805, 10), slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+               .with_war("FR", "AU", Date(1805, 9), ("FR",)))
+    r = cli(home, "diplomacy", "surrender-terms", "--enemy", "AU", "--term", "B.6", "--cede", "bohemia", "--cede",
+            "tyrol", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "as things stand bohemia would not be ceded: bohemia is neither next to France's territory nor holds one " \
+        "of its corps (B.6, C.4)" in r.output, r.output
+    assert "tyrol would not" not in r.output  # next to France's Italy: it qualifies
+    r = cli(home, "diplomacy", "surrender-terms", "--enemy", "FR", "--term", "B.6", "--cede", "holland", "--power", "AU",
+            "--password", "pw-AU")
+    assert r.exit_code == 0 and "as things stand holland would not be ceded" in r.output, r.output
+
+
+def test_skip_settings_cancelled_by_a_declaration_of_war_are_said_in_status(tmp_path):
+    # 13.9.1 (000:2738): France's declaration of war on Austria cancelled Austria's reinforcement skip; the line
+    # vanished from Austria's status without a word, and its reinforcement slot came back unexplained.
+    from eiapbem.rules.model import SkipMode
+
+    home = new_game(tmp_path)
+
+    def month(s, skips):
+        s = s.replace(date=Date(1805, 10), slot=Slot(Phase.REINFORCEMENT, "turn", "AU", ("AU",)))
+        s = s.with_war("FR", "AU", Date(1805, 10), ("FR",))
+        return s.replace(powers=s.powers.set("AU", s.powers["AU"].replace(skips=skips)))
+
+    _set_state(home, lambda s: month(s, type(s.powers["AU"].skips)()))
+    r = cli(home, "status", "--power", "AU", "--password", "pw-AU")
+    assert r.exit_code == 0, r.output
+    assert "Phase skipping of AU (13.9): none: France's declaration of war this month cancelled every setting of AU " \
+        "(13.9.1)" in r.output, r.output
+    nxt = next(ln for ln in r.output.splitlines() if ln.startswith("Next:"))
+    assert "nothing is due this month" in nxt and "eiapbem skip" not in nxt, nxt  # it would be cancelled again
+    line = next(ln for ln in r.output.splitlines() if ln.startswith("Phase skipping of AU"))
+    cmd = re.search(r"'eiapbem ([^']*)'", line).group(1).split()
+    r = cli(home, *cmd, "--power", "AU", "--password", "pw-AU")  # accepted as written, and said to wait a month
+    assert r.exit_code == 0 and "this does nothing this month: a declaration of war on AU this month cancels" in r.output
+    r = cli(home, "status", "--power", "FR", "--password", "pw-FR")  # the declarer's settings are not touched
+    assert "cancelled every setting" not in r.output, r.output
+    r = cli(home, "end-phase", "--power", "AU", "--password", "pw-AU")
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert Session.open(home, "Cli", "AU", "pw-AU").state.powers["AU"].skips.get(Phase.REINFORCEMENT) is None
+    _set_state(home, lambda s: month(s, s.powers["AU"].skips.set(Phase.REINFORCEMENT, SkipMode.CONTINUOUS))
+               .replace(date=Date(1805, 11)))  # a month later, set again: it holds and nothing is said
+    r = cli(home, "status", "--power", "AU", "--password", "pw-AU")
+    assert "cancelled every setting" not in r.output and "reinforcement phase skipped while nothing is due" in r.output
+    r = cli(home, "skip", "--phase", "naval", "--mode", "once", "--power", "AU", "--password", "pw-AU")
+    assert r.exit_code == 0 and "does nothing" not in r.output, r.output
+
+
+def test_the_next_line_names_the_move_that_takes_an_empty_enemy_city(tmp_path):
+    # 10.4.3, 13.5.2 (000:1410-1446): France beat the Austrians in Linz and stood beside the empty city; nothing said
+    # that a move into it takes it, nor how a corps already in the area moves into its city ('--path linz --city').
+    home = new_game(tmp_path)
+
+    def at_linz(state):
+        s = state.replace(date=Date(1805, 9), slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+        s = s.with_war("FR", "AU", Date(1805, 9), ("FR",))
+        return s.with_unit(Corps(id="corps:FR:I", nation="FR", corps_type=CorpsType.REGULAR,
+                                 location=Location(LocationKind.AREA, "linz"), factors=Factors(infantry=12)))
+
+    _set_state(home, at_linz)
+    fr = ("--power", "FR", "--password", "pw-FR")
+    r = cli(home, "status", *fr)
+    nxt = next(ln for ln in r.output.splitlines() if ln.startswith("Next:"))
+    assert "the city of linz is empty: 'eiapbem land move --unit corps:FR:I --path linz --city --power FR' takes it" \
+        in nxt, nxt
+    cmd = re.search(r"'eiapbem (land move [^']*)'", nxt).group(1).split()
+    r = cli(home, *cmd, "--password", "pw-FR")  # accepted as written
+    assert r.exit_code == 0 and "takes it" in r.output, (r.output, r.exception)
+    r = cli(home, "status", *fr)
+    assert "is empty" not in r.output, r.output  # held now: nothing more to say

@@ -504,3 +504,24 @@ def test_which_questions_need_battle_files_000_170():
     assert "AU" not in qs  # the rules' standing order already chose the defender's chit (000:1648-1650)
     for d in s.pending.values():
         assert not battles.exchange_needed(s, d)
+
+
+def test_the_defenders_next_line_after_its_reply_names_the_battle_file_to_load_not_commin(tmp_path):
+    # 4.2.7 (000:174): after Austria's reply its 'Next:' said "when their files arrive, put them in commin/", where
+    # France's next question is a battle file that goes in battles/.
+    from eiapbem.client.status import status_record
+
+    t = Table(tmp_path)
+    t.open("FR")  # France's folder writes its question (the battle began with its slot)
+    t.open("AU").load_path(t.send("FR", "AU"))
+    au = t.open("AU")
+    assert "'eiapbem answer " in status_record(au)["next"]
+    au.act(AnswerDecision(_own(au, "AU")[0].id, "leader:AU:charles"))
+    nxt = status_record(t.open("AU"))["next"]
+    assert nxt == (f"send your reply battles/{REPLY} to France; then load what France sends: its next battle file in "
+                   f"battles/ ('eiapbem load battles/{NAME}'), or its turn file in commin/ ('eiapbem load')"), nxt
+    t.open("FR").load_path(t.send("AU", "FR"))
+    fr = t.open("FR")
+    fr.act(AnswerDecision(_own(fr, "FR")[0].id, "assault"))
+    t.open("AU").load_path(t.send("FR", "AU"))  # France's next question: Austria answers again
+    assert "'eiapbem answer " in status_record(t.open("AU"))["next"]

@@ -167,7 +167,7 @@ def test_status_offers_the_reinforcement_skip_when_nothing_is_due(tmp_path):
     # are choices: docs/decisions.md, "Which slots count as 'no choice'"): status names the 13.9 setting instead.
     from dataclasses import replace
 
-    from eiapbem.rules.model import Phase, Slot
+    from eiapbem.rules.model import Date, Phase, Slot
     from eiapbem.rules.sequence import reinforcements_ready
     from eiapbem.rules.skips import SetSkip
 
@@ -176,6 +176,11 @@ def test_status_offers_the_reinforcement_skip_when_nothing_is_due(tmp_path):
     st = au.state
     reinf = st.replace(slot=Slot(phase=Phase.REINFORCEMENT, step="turn", power="AU", actors=("AU",)),
                        pending=type(st.pending)())
+    # France's war on Austria began a month before: one declared this month would cancel the setting at the slot's
+    # end (13.9.1), and status then does not offer it (tests/cli/test_cli_roughedges.py).
+    reinf = reinf.replace(powers=type(reinf.powers)(
+        (p, ps.replace(wars=type(ps.wars)((q, w.replace(since=Date(1805, 8))) for q, w in ps.wars.items())))
+        for p, ps in reinf.powers.items()))
     assert not reinforcements_ready(reinf, "AU")
     au.data = replace(au.data, state=reinf)
     rec = status_record(au)
