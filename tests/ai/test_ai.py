@@ -386,6 +386,9 @@ def test_at_war_the_economy_buys_ships_and_keeps_money_for_depot_supply(at_econo
     c = _ctx("economy-war")
     s = at_economic.with_power("GB", controller=PlayerKind.AI_HARD, treasury=300, manpower=60)
     s = s.with_war("GB", "FR", s.date, ("GB",))
+    if economy._rules_the_sea(ai.Builder(s, "GB", c)):  # France's ships alone may be under half of Britain's
+        s = s.with_war("GB", "TU", s.date, ("GB",))
+    assert not economy._rules_the_sea(ai.Builder(s, "GB", c))  # the premise: the enemy's fleets are a match
     orders = ai.orders(s, "GB", c)
     engine.check_orders(s, "GB", list(orders), c)
     ships = [o for o in orders if isinstance(o, BuyShips)]
