@@ -442,11 +442,11 @@ def test_the_hard_level_buys_political_points_on_the_manipulation_display(at_eco
 
 def test_an_obligation_the_plans_leave_open_is_met_from_the_rules_list(monkeypatch):
     """The computer meets what its plans do not know from ``engine.legal_actions`` (``ai.meet_obligations``):
-    here its land plans are switched off, and the duty to attack (11.1) is met all the same (the first listed
-    action that meets it: the corps steps into Strasbourg's city, out of the field)."""
+    here its land plans are switched off, and the duty to attack (11.1) is met all the same (the actions of the rarer
+    kinds tried first: the attack itself, before the hundreds of moves)."""
     from eiapbem.ai import amphibious, feudal, march, naval, raids
     from eiapbem.ai import land as ai_land
-    from eiapbem.rules.land.movement import MoveUnit
+    from eiapbem.rules.land.combat import Attack
 
     for mod in (ai_land, feudal, march, naval, raids):
         monkeypatch.setattr(mod, "plan", lambda b, lvl: None)
@@ -456,7 +456,7 @@ def test_an_obligation_the_plans_leave_open_is_met_from_the_rules_list(monkeypat
     c = _ctx("fallback")
     assert engine.unmet_obligations(s, "FR", c)  # attack the enemy in strasbourg
     turn = ai.play_slot(s, "FR", c)
-    assert turn.actions == (MoveUnit("corps:FR:V", "strasbourg", city=True),)
+    assert turn.actions == (Attack(area="strasbourg"),)
     monkeypatch.setattr(ai, "meet_obligations", lambda b: None)
     with pytest.raises(ai.AiStuck, match="attack the enemy in strasbourg"):
         ai.play_slot(s, "FR", c)
