@@ -240,7 +240,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 20, "ai-medium": 20, "ai-hard": 20}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 21, "ai-medium": 21, "ai-hard": 21}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -262,7 +262,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 20, "ai-medium": 20, "ai-hard": 20}  # 2:
 # storm is hopeless as the level judges it (``odds.storm_holds``), a storm's casualties from the cheapest factors;
 # 20: corps far from the war carried back to it by sea (``ai.amphibious``), no ships bought by a power that rules
 # the sea (its men go to the army), the counter rebuilt is one its infantry fits, an army at peace faces its
-# neighbour when the likely enemy is out of reach
+# neighbour when the likely enemy is out of reach; 21: an expedition ashore overseas keeps to the coast, takes weak
+# targets by the sea and falls back to a port when outmatched, a corps marooned on an island carried off, no second
+# corps landed on an island being taken (``ai.amphibious``)
 
 
 def level(kind: PlayerKind | str) -> Level:
