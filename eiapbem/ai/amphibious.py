@@ -23,15 +23,20 @@ The naval slot (``invade`` and ``collect``, called by ``naval.plan`` before its 
    in, so that the corps boards it in the next naval slot (8.6.1: corps and fleet begin in the same port).  A stack
    in a port where corps of the power wait for it stays there (``waits``).
 
+A corps ``marooned`` on an island it took (stranded outside its home nation) is fetched even when no target is in reach
+of its port, and carried to the nearest open port off the island (``_carry_off``).
+
 The land slot, first of all its moves: ``land_invasions`` lands every corps of the power still aboard (10.4.5),
 the corps of one stack together, in the coastal area the naval slot aimed at: an enemy's, weakest first, else the
 power's or an ally's nearest a war aim, and only then anywhere it may land, never a neutral's while a friendly or
 enemy coast is there, so none is left at sea to be destroyed (8.6.3); then ``stage`` marches the stranded and far
-corps to their muster port.
+corps to their muster port.  Before the land plan forms its armies, ``expedition`` moves the corps ashore overseas:
+weak targets by the sea taken, a port reached when outmatched or idle (its notes say when they are left to the armies).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import eiapbem.ai.assess as assess
@@ -49,12 +54,48 @@ from eiapbem.rules.naval.movement import MoveFleet, may_continue
 from eiapbem.rules.relations import allied, at_war, power_of
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
+#: Objectives' values for ``targets`` (where the land plan's and the fleets' corps go): an enemy
+#: capital, one of its own home cities in enemy hands, another enemy city, an enemy corps outside a city, an enemy
+#: corps in its home nation.
+VALUE_CAPITAL, VALUE_HOME, VALUE_CITY, VALUE_CORPS, VALUE_INVADER = 6, 5, 3, 4, 6
 #: Movement points around a landing within which the enemy's field strength must be less than the landed corps' and
 #: their friends' nearby (``holds``): what the enemy can bring against them before a fleet could carry them off.
 HOLD = 6
 #: Movement points by land beyond which an expeditionary corps is far from every enemy target (``Reach.far``): three
 #: months of a corps' march (3 movement points a month), where a fleet carries it in one.
 FAR = 9
+
+
+@dataclass(frozen=True)
+class Target:
+    area: str
+    value: int
+    #: Enemy strength outside the city (a field battle) and inside it (a siege).
+    field: int
+    inside: int
+
+
+NOBODY = assess.AreaForces()
+
+
+def targets(b: Any) -> list[Target]:
+    """Enemy corps outside cities, enemy-held cities and capitals, by area."""
+    st, ctx, power = b.state, b.ctx, b.power
+    caps = set(assess.enemy_capitals(st, ctx, power))
+    cities = set(assess.enemy_cities(st, ctx, power))
+    areas = {c.location.site for c in assess.enemy_field_corps(st, power)} | cities
+    forces = assess.forces_by_area(st, ctx, power)
+    out = []
+    for a in sorted(areas):
+        f = forces.get(a, NOBODY)
+        value = VALUE_CAPITAL if a in caps else VALUE_CITY if a in cities else 0
+        if a in cities and ctx.map.area(a).nation == power:
+            value = VALUE_HOME  # its own city in enemy hands
+        if f.enemy - f.enemy_city:
+            value = max(value, VALUE_INVADER if ctx.map.area(a).nation == power else VALUE_CORPS)
+        out.append(Target(a, value, f.enemy - f.enemy_city, f.enemy_city))
+    return out
+
 
 
 def _aboard_own(b: Any) -> list[Corps]:
@@ -97,12 +138,13 @@ def invasion_targets(b: Any, lvl: Any, corps_ids: list[str], start: Location, es
     level's ``invade_minors``, a neutral minor the power is at war with, 6.15), the war older than this month, no
     enemy outside its city, fewer enemy field factors within 3 movement points plus the forces inside its city than
     the corps bring, no enemy fleet in or next to its sea that the ``escort`` warships do not outnumber by the level's
-    ``blockade_ratio`` (``threat``), and the landed corps could stay there (``holds``); weakest defence first, then
-    nearest.  With ``fresh`` a war of this month counts.  With ``friendly`` (corps its fleets should carry off,
-    ``Reach.idle``) come after them the coastal areas held by the power or an ally at war with its enemies that it may
-    enter (13.4.1), from which a land route leads to the war (``_war_lands``), that the corps could hold, nearest by
-    land to one of its war aims (``ai.strategy``) first: the corps land there to join the war on land.  Never the
-    port's own area or its neighbours (a march, not a voyage).
+    ``blockade_ratio`` (``threat``), and the landed corps could stay there (``holds``); the mainland before a one-area
+    island (whose corps are stranded once it is taken; none where the power's corps stand already), then weakest
+    defence first, then nearest.  With ``fresh`` a war of this month counts.  With ``friendly`` (corps its fleets
+    should carry off, ``Reach.idle``) come after them the coastal areas held by the power or an ally at war with its
+    enemies that it may enter (13.4.1), from which a land route leads to the war (``_war_lands``), that the corps
+    could hold, nearest by land to one of its war aims (``ai.strategy``) first: the corps land there to join the war
+    on land.  Never the port's own area or its neighbours (a march, not a voyage).
     """
     state, m = b.state, b.ctx.map
     strength = assess.force_strength(state, b.ctx, corps_ids)
@@ -123,8 +165,11 @@ def invasion_targets(b: Any, lvl: Any, corps_ids: list[str], start: Location, es
             if f.enemy - f.enemy_city:
                 continue
             near = assess.enemy_forces_near(state, b.ctx, area, b.power, within=3) + f.enemy_city
+            island = not m.land_neighbours(area)
+            if island and _ashore(b, area):
+                continue  # its corps there take it already: another would only be stranded with them
             if near < strength and holds(b, area, strength):
-                out.append((0, near, d, area, loc.site))
+                out.append((0, island, near, d, area, loc.site))
     if friendly:
         out += _friendly_landings(b, lvl, start, escort, strength)
     return [(sea, area) for *_, area, sea in sorted(out) if area not in near_port]
@@ -184,13 +229,11 @@ def _friendly_landings(b: Any, lvl: Any, start: Location, escort: int, strength:
 
 
 def _war_lands(b: Any) -> frozenset[str]:
-    """The land areas from which some enemy target (``land.targets``) can be reached by land, through areas the power
+    """The land areas from which some enemy target (``targets``) can be reached by land, through areas the power
     may enter (13.4.1) and over the crossing arrows open now to it (the land of the war, as against an island's or a
     coast walled off by neutrals)."""
-    import eiapbem.ai.land as land
-
     st, m = b.state, b.ctx.map
-    seen = {t.area for t in land.targets(b)}
+    seen = {t.area for t in targets(b)}
     frontier = sorted(seen)
     while frontier:
         nxt = []
@@ -212,11 +255,9 @@ class Reach:
     """Where the power's corps can march by land (``moves.costs_from``: territory and open crossings), computed once
     per connected piece of land: the land reachable from one corps is that of every corps inside it."""
 
-    def __init__(self, b: Any) -> None:
-        import eiapbem.ai.land as land
-
-        self.b = b
-        self.found = [t.area for t in land.targets(b)]
+    def __init__(self, b: Any, lvl: Any = None) -> None:
+        self.b, self.lvl = b, lvl
+        self.found = [t.area for t in targets(b)]
         self.seen: list[dict[str, int]] = []
         self.own: dict[str, dict[str, int]] = {}
 
@@ -228,13 +269,18 @@ class Reach:
         return far
 
     def idle(self, c: Corps) -> bool:
-        """``stranded``, ``far`` from the war, or in a port area where it could not hold (``holds``): a corps its fleets
-        should carry off."""
-        if self.stranded(c) or self.far(c):
+        """``stranded``, ``far`` from the war, ``stuck`` on a coast with nothing to take near the sea (with the level
+        given), or in a port area where it could not hold (``holds``): a corps its fleets should carry off."""
+        if self.stranded(c) or self.far(c) or (self.lvl is not None and stuck(self.b, self.lvl, self, c)):
             return True
         area = c.location.site
         return self.b.ctx.map.area(area).port is not None \
             and not holds(self.b, area, assess.force_strength(self.b.state, self.b.ctx, [c.id]))
+
+    def marooned(self, c: Corps) -> bool:
+        """``stranded`` outside its home nation (7.2.2): a corps left on an island it took, which its fleets carry off
+        even with no target in reach of its port (``_carry_off``); at home it waits for a voyage to a target."""
+        return self.stranded(c) and not supply.is_home_area(self.b.state, self.b.ctx.map, c.location.site, c.nation)
 
     def far(self, c: Corps) -> bool:
         """An expeditionary corps (outside its home nation, 7.2.2) that no enemy target is within ``FAR`` movement
@@ -254,7 +300,7 @@ class Reach:
         return got
 
     def stranded(self, c: Corps) -> bool:
-        """No enemy target (``land.targets``) can be reached from ``c`` by land, through the territory it may enter
+        """No enemy target (``targets``) can be reached from ``c`` by land, through the territory it may enter
         (13.4.1) and the crossings open now: an island's corps, or one set down on a coast far from the war."""
         far = self.of(c)
         return not any(a in far for a in self.found)
@@ -325,9 +371,10 @@ def waits(b: Any, lvl: Any, f: Fleet, escort: int) -> bool:
     group = _boarding(b, lvl, f.location.site)
     if not group:
         return False
-    reach = Reach(b)
+    reach = Reach(b, lvl)
     idle = any(reach.idle(b.state.units[cid]) for _, cid in group)
-    return bool(invasion_targets(b, lvl, [cid for _, cid in group], f.location, escort, fresh=True, friendly=idle))
+    return bool(invasion_targets(b, lvl, [cid for _, cid in group], f.location, escort, fresh=True, friendly=idle)) \
+        or any(reach.marooned(b.state.units[cid]) for _, cid in group)
 
 
 def invade(b: Any, lvl: Any) -> None:
@@ -337,7 +384,7 @@ def invade(b: Any, lvl: Any) -> None:
     ``land_invasions`` lands them together in its land slot."""
     if not lvl.invasion_corps or not _at_war(b) or _aboard_own(b):
         return
-    reach = Reach(b)
+    reach = Reach(b, lvl)
     for f in own_fleets(b):
         f = b.state.units[f.id]
         if (f.location.kind is not PORT or not warships(f) or f.id in b.state.naval_moves
@@ -347,36 +394,63 @@ def invade(b: Any, lvl: Any) -> None:
         group = _boarding(b, lvl, f.location.site)
         if not group:
             continue
-        island = reach.idle(b.state.units[group[0][1]])
+        first = b.state.units[group[0][1]]
+        island = reach.idle(first)
         # the largest part of the group that has a target: the whole group first, then fewer corps
         for n in range(len(group), 0, -1):
             if _sail(b, lvl, f, group[:n], island):
                 return
+        if reach.marooned(first) and _carry_off(b, lvl, f, group, reach.of(first)):
+            return
 
 
 def _sail(b: Any, lvl: Any, f: Fleet, group: list[tuple[str, str]], island: bool) -> bool:
     """Load ``group`` (fleet, corps) and sail the stack of ``f`` to the first target it reaches unseen; all or nothing."""
+    escort = _escort(b, f)
+    for sea, _area in invasion_targets(b, lvl, [cid for _, cid in group], f.location, escort, friendly=island)[:3]:
+        if _voyage(b, lvl, f, group, Location(SEA, sea), escort):
+            return True
+    return False
+
+
+def _escort(b: Any, f: Fleet) -> int:
+    """The warships of the power's stack of ``f`` that may still move."""
+    return sum(warships(g) for g in fleets_at(b.state, f.location) if controller(b.state, g) == b.power
+               and g.id not in b.state.naval_moves and may_continue(b.state, g) is None)
+
+
+def _voyage(b: Any, lvl: Any, f: Fleet, group: list[tuple[str, str]], goal: Location, escort: int) -> bool:
+    """Load ``group`` (fleet, corps) and sail the stack of ``f`` to ``goal`` (a sea area, or a port), by seas where
+    no enemy fleet the escort does not clearly outnumber can intercept it (8.5.3: a lost battle could sink the corps
+    with its ships); all or nothing."""
     from eiapbem.rules.naval.transport import Load
 
-    escort = sum(warships(g) for g in fleets_at(b.state, f.location) if controller(b.state, g) == b.power
-                 and g.id not in b.state.naval_moves and may_continue(b.state, g) is None)
-    for sea, _area in invasion_targets(b, lvl, [cid for _, cid in group], f.location, escort, friendly=island)[:3]:
-        path = graph.path_to(b.state, b.ctx.map, f.location, Location(SEA, sea))
-        # no enemy fleet the escort does not clearly outnumber can intercept it on the way (8.5.3): a lost battle
-        # could sink the corps with its ships
-        if not path or any(not escorted(b, lvl, p, escort) for p in path if p.kind is SEA):
-            continue
-        names = [graph.place_name(p) for p in path if p.kind is not BOX]
-        before = b.state, list(b.actions), b.events
-        if all(b.try_(Load(fleet=fid, corps=cid)) for fid, cid in group) \
-                and b.try_(MoveFleet(fleet=f.id, path=",".join(names), stack=True)):
-            # the carrying stack seeks no battle on its way (8.5.3 interception is optional)
-            for g in fleets_at(b.state, b.state.units[f.id].location):
-                if controller(b.state, g) == b.power and g.id in b.state.powers[b.power].standing_orders.intercept:
-                    b.try_(SetOrders(fleet=g.id, intercept=False))
-            return True
-        b.state, b.actions, b.events = before  # the fleet cannot go: the corps do not board either
+    path = graph.path_to(b.state, b.ctx.map, f.location, goal)
+    if not path or any(not escorted(b, lvl, p, escort) for p in path if p.kind is SEA):
+        return False
+    names = [graph.place_name(p) for p in path if p.kind is not BOX or (goal.kind is PORT and p == path[-1])]
+    before = b.state, list(b.actions), b.events
+    if all(b.try_(Load(fleet=fid, corps=cid)) for fid, cid in group) \
+            and b.try_(MoveFleet(fleet=f.id, path=",".join(names), stack=True)):
+        # the carrying stack seeks no battle on its way (8.5.3 interception is optional)
+        for g in fleets_at(b.state, b.state.units[f.id].location):
+            if controller(b.state, g) == b.power and g.id in b.state.powers[b.power].standing_orders.intercept:
+                b.try_(SetOrders(fleet=g.id, intercept=False))
+        return True
+    b.state, b.actions, b.events = before  # the fleet cannot go: the corps do not board either
     return False
+
+
+def _carry_off(b: Any, lvl: Any, f: Fleet, group: list[tuple[str, str]], land: dict[str, int]) -> bool:
+    """A marooned group (``Reach.marooned``) with no target from its port (an island taken) boards and the stack sails
+    to the nearest open port (``_open_ports``) off the land it stands on (``land``), one of the power's home nation
+    first, by escorted seas (``_voyage``): it lands there in the land slot, and goes to war from there."""
+    st, m = b.state, b.ctx.map
+    escort = _escort(b, f)
+    ports = _open_ports(b)
+    options = sorted((m.area(loc.site).nation != b.power, d, loc.site) for loc, d in graph.distances(st, m, f.location).items()
+                     if loc.kind is PORT and loc.site in ports and loc.site not in land and d <= graph.NAVAL_ALLOWANCE)
+    return any(_voyage(b, lvl, f, group, Location(PORT, port), escort) for *_, port in options[:3])
 
 
 def collect(b: Any, lvl: Any) -> None:
@@ -390,7 +464,7 @@ def collect(b: Any, lvl: Any) -> None:
     if not lvl.invasion_corps or not _at_war(b):
         return
     st, m = b.state, b.ctx.map
-    reach = Reach(b)
+    reach = Reach(b, lvl)
     wanted: dict[str, list[Corps]] = {}
     for c in sorted(_cargo(b), key=lambda c: (-c.factors.total, c.id)):
         if not reach.idle(c):
@@ -423,8 +497,10 @@ def collect(b: Any, lvl: Any) -> None:
             escort = sum(warships(x) for x in fleets_at(b.state, g.location) if controller(b.state, x) == b.power)
             if not path or any(not escorted(b, lvl, p, escort) for p in path if p.kind is SEA):
                 continue
-            if not invasion_targets(b, lvl, [group[0].id], here, escort, fresh=True, friendly=True):
-                continue  # it could carry the corps nowhere from there: it keeps to its own work
+            if not reach.marooned(group[0]) and not invasion_targets(b, lvl, [group[0].id], here, escort, fresh=True,
+                                                                      friendly=True):
+                continue  # it could carry the corps nowhere from there: it keeps to its own work (a stranded corps is
+                #           carried off to an open port, ``_carry_off``, if marooned)
             names = [graph.place_name(p) for p in path if p.kind is not BOX or p == path[-1]]
             if b.try_(MoveFleet(fleet=g.id, path=",".join(names), stack=True)):
                 break
@@ -465,6 +541,8 @@ def _landing_rank(b: Any, area: str, first: str | None, strength: int, war: froz
         near = assess.enemy_forces_near(b.state, b.ctx, area, b.power, within=3) + f.enemy_city
         # the coast ``invasion_targets`` aimed at: no enemy outside the city, weaker than the corps landing
         kind = 0 if not f.enemy - f.enemy_city and near < strength else 3
+        if kind == 0 and not b.ctx.map.land_neighbours(area) and _ashore(b, area):
+            kind = 2  # an island its corps take already: another corps there would only be stranded with them
     elif _friendly(b, area):
         aim = _aim_distance(b, aims, area) if area in war else None
         kind, near = (1, aim) if aim is not None else (2, enemy)
@@ -496,3 +574,136 @@ def land_invasions(b: Any, lvl: Any) -> None:
                 landed.setdefault(fleet.location, a)
                 break
     stage(b, lvl)
+
+
+# ----------------------------------------------------------------- the expedition ashore (the land slot)
+
+#: Movement points from a port within which an expeditionary corps seeks its targets: what it takes is within a month
+#: of the sea, where a fleet can still carry it off.
+COAST = 3
+
+
+def overseas(b: Any, reach: Reach, c: Corps) -> bool:
+    """``c`` stands outside its home nation (7.2.2) and no land route through the territory it may enter leads from it
+    to the power's national capital: an expedition only its fleets brought, and only they can bring home."""
+    st, m = b.state, b.ctx.map
+    if supply.is_home_area(st, m, c.location.site, c.nation):
+        return False
+    caps = assess.capitals(b.ctx, b.power)
+    return bool(caps) and not any(a in reach.of(c) for a in caps)
+
+
+def _open_ports(b: Any) -> dict[str, bool]:
+    """The ports its fleets may enter (8.4.2) and no enemy blockades, each with whether a fleet of the power with
+    warships lies there."""
+    st, m = b.state, b.ctx.map
+    fleets = {f.location.site for f in own_fleets(b) if f.location.kind is PORT and warships(f)}
+    return {a: a in fleets for a in m.ports() if may_enter_port(st, b.ctx, b.power, a) is None
+            and not enemy_fleets_at(st, Location(BOX, a), b.power)}
+
+
+def coastal_target(b: Any, lvl: Any, c: Corps, strength: int, costs: dict[str, int], *, safe: bool = True) -> str | None:
+    """The area an expedition of ``strength`` with ``c`` takes next (``targets``): one it reaches within two
+    months' march, within ``COAST`` movement points of a port (one it takes opens to its fleets), no enemy outside its
+    city, weaker than the expedition (the enemy within 3 movement points plus the forces inside its city) and, if
+    ``safe``, where it could stay (``holds``); those reached soonest (in months) first, then the most valuable, then
+    the nearest."""
+    st, ctx = b.state, b.ctx
+    pace = max(1, allowance(st, ctx, c))
+    out = []
+    for t in targets(b):
+        if t.area not in costs or costs[t.area] > 2 * pace or t.field:
+            continue
+        near = assess.distances_from(ctx, t.area)
+        if min((near[p] for p in ctx.map.ports() if p in near), default=COAST + 1) > COAST:
+            continue
+        if assess.enemy_forces_near(st, ctx, t.area, b.power, within=3) + t.inside >= strength \
+                or (safe and not holds(b, t.area, strength)):
+            continue
+        out.append((-(-costs[t.area] // pace), -t.value, costs[t.area], t.area))
+    return min(out)[-1] if out else None
+
+
+def stuck(b: Any, lvl: Any, reach: Reach, c: Corps) -> bool:
+    """An expeditionary corps (``overseas``) with no ally's corps near (``_with_allies``) and nothing to take near the
+    sea (``coastal_target``): its fleets should carry it to where there is (``Reach.idle``)."""
+    if not overseas(b, reach, c) or _with_allies(b, c.location.site):
+        return False
+    strength = assess.force_strength(b.state, b.ctx, [u.id for u in _ashore(b, c.location.site)])
+    return coastal_target(b, lvl, c, strength, reach.costs(c)) is None
+
+
+def _with_allies(b: Any, area: str) -> bool:
+    """Corps of a great power allied with this one (6.5) and at war with one of its enemies stand within 3 movement
+    points of ``area``: a theatre where an expedition fights beside a continental ally."""
+    st = b.state
+    fighting = {q for q in st.powers[b.power].alliances if q != b.power
+                and any(at_war(st, q, e) for e in st.powers[b.power].wars)}
+    if not fighting:
+        return False
+    near = assess.distances_from(b.ctx, area)
+    return any(isinstance(u, Corps) and u.factors.total and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
+               and near.get(u.location.site, 4) <= 3 and controller(st, u) in fighting
+               for _, u in sorted(st.units.items()))
+
+
+def _ashore(b: Any, area: str) -> list[Corps]:
+    """The power's corps with factors in ``area`` (outside its city or in it)."""
+    return [u for u in _cargo(b) if u.location.site == area]
+
+
+def expedition(b: Any, lvl: Any, free: list[str]) -> set[str]:
+    """The land slot, before the armies are formed: the power's expeditionary corps (``overseas``) among ``free`` act
+    with the fleet behind them, as a seaborne army does (the ids of those it moved or kept):
+
+    - outmatched where they stand (``holds`` fails) they fall back to the nearest open port (``_open_ports``: one its
+      fleets lie in first), where a fleet carries them off (``collect``, ``Reach.idle``); with none within their reach
+      they take the nearest weak port or city by the sea, a base to be carried off from;
+    - able to hold, they take the next weak target near the sea (``coastal_target``), entering an empty city and
+      besieging a held one, instead of marching inland beyond the fleet's reach;
+    - with nothing to take they go to the nearest open port to be carried where there is (``stuck``);
+    - with no open port within their reach, or beside an ally's corps (``_with_allies``) and able to hold, they are
+      left to the land plan (an ally's theatre reinforced, ``ai.armies``; a refuge, ``land.fall_back``)."""
+    from eiapbem.rules.land.sieging import Besiege
+
+    if not lvl.invasion_corps or not _at_war(b) or b.state.movement_over:
+        return set()
+    reach = Reach(b)
+    if not reach.found:
+        return set()
+    st = b.state
+    groups: dict[str, list[str]] = {}
+    for c in moves.movers(b):
+        if c.id in free and c.location.kind is LocationKind.AREA and overseas(b, reach, c):
+            groups.setdefault(c.location.site, []).append(c.id)
+    if not groups:
+        return set()
+    ports = _open_ports(b)
+    done: set[str] = set()
+    for area, ids in sorted(groups.items()):
+        strength = assess.force_strength(st, b.ctx, ids)
+        kept = holds(b, area, strength)
+        if kept and _with_allies(b, area):
+            continue
+        lead = b.state.units[max(ids, key=lambda i: (b.state.units[i].factors.total, i))]
+        costs = reach.costs(lead)
+        goal = coastal_target(b, lvl, lead, strength, costs) if kept else None
+        if goal is None:
+            # to the nearest open port (a fleet's first), or stay in the one it stands in
+            options = sorted((not ports[a], costs[a], a) for a in costs if a in ports)
+            goal = area if area in ports else options[0][2] if options else None
+        if goal is None and not kept:
+            goal = coastal_target(b, lvl, lead, strength, costs, safe=False)  # no port to go to: take one
+        if goal is None:
+            continue
+        done |= set(ids)
+        for cid in sorted(ids):
+            c = b.state.units[cid]
+            empty = moves.empty_enemy_city(b, goal)
+            if goal != area or empty:
+                moves.advance(b, c, goal, city=empty)  # an empty enemy city is taken by walking in (13.5.2)
+            c = b.state.units[cid]
+            if c.location.kind is LocationKind.AREA and c.location.site == goal and goal in reach.found \
+                    and not moves.field_enemy(b, goal) and not b.state.pending:
+                b.try_(Besiege(unit=cid))
+    return done

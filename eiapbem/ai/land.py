@@ -24,9 +24,10 @@ they stand, to an area next door where they are supplied (``operations.rest``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+import eiapbem.ai.amphibious as amphibious
+from eiapbem.ai.amphibious import Target, targets  # the enemy's objectives by area, shared with the amphibious play
 import eiapbem.ai.assess as assess
 import eiapbem.ai.deploy as deploy
 import eiapbem.ai.feudal as feudal
@@ -46,44 +47,9 @@ from eiapbem.rules.model import POWERS, Corps, CorpsType, LocationKind
 
 #: A bound on the battles the AI starts in one slot (never reached: one per area).
 MAX_BATTLES = len(POWERS) * 100
-#: Objectives' values for ``targets`` (an island's corps staged for an invasion go where a target is): an enemy
-#: capital, one of its own home cities in enemy hands, another enemy city, an enemy corps outside a city, an enemy
-#: corps in its home nation.
-VALUE_CAPITAL, VALUE_HOME, VALUE_CITY, VALUE_CORPS, VALUE_INVADER = 6, 5, 3, 4, 6
 #: Besiegers' strength per hundred of the forces inside at which an enemy capital is assaulted (the level's
 #: ``assault_odds`` halved when that is more).
 CAPITAL_ASSAULT = 100
-
-
-@dataclass(frozen=True)
-class Target:
-    area: str
-    value: int
-    #: Enemy strength outside the city (a field battle) and inside it (a siege).
-    field: int
-    inside: int
-
-
-NOBODY = assess.AreaForces()
-
-
-def targets(b: Any) -> list[Target]:
-    """Enemy corps outside cities, enemy-held cities and capitals, by area."""
-    st, ctx, power = b.state, b.ctx, b.power
-    caps = set(assess.enemy_capitals(st, ctx, power))
-    cities = set(assess.enemy_cities(st, ctx, power))
-    areas = {c.location.site for c in assess.enemy_field_corps(st, power)} | cities
-    forces = assess.forces_by_area(st, ctx, power)
-    out = []
-    for a in sorted(areas):
-        f = forces.get(a, NOBODY)
-        value = VALUE_CAPITAL if a in caps else VALUE_CITY if a in cities else 0
-        if a in cities and ctx.map.area(a).nation == power:
-            value = VALUE_HOME  # its own city in enemy hands
-        if f.enemy - f.enemy_city:
-            value = max(value, VALUE_INVADER if ctx.map.area(a).nation == power else VALUE_CORPS)
-        out.append(Target(a, value, f.enemy - f.enemy_city, f.enemy_city))
-    return out
 
 
 def plan(b: Any, lvl: Level) -> None:
@@ -96,6 +62,7 @@ def plan(b: Any, lvl: Level) -> None:
         busy = honour_requests(b, set())
         released = operations.review_sieges(b, lvl, aims)
         free = [c.id for c in movers(b) if c.id not in busy] + released
+        busy |= amphibious.expedition(b, lvl, [i for i in free if i not in busy])  # corps landed overseas
         busy |= operations.guard_capitals(b, lvl, free)
         busy |= operations.hold_cities(b, lvl)
         field, reserve = armies.form(b, lvl, [i for i in free if i not in busy])

@@ -115,10 +115,12 @@ def test_the_same_state_and_dice_give_the_same_land_slot():
 def test_targets_value_capitals_above_corps_above_cities():
     s = _state("ai-hard", ("corps:FR:I", "augsburg", 6), ("corps:AU:I", "munich", 10))
     b = ai.Builder(s, "FR", ctx())
+    from eiapbem.ai import amphibious
+
     t = {x.area: x for x in land.targets(b)}
-    assert t["vienna"].value == land.VALUE_CAPITAL and t["munich"].value == land.VALUE_CORPS
+    assert t["vienna"].value == amphibious.VALUE_CAPITAL and t["munich"].value == amphibious.VALUE_CORPS
     assert t["munich"].field == assess.force_strength(s, ctx(), ["corps:AU:I"])
-    assert all(x.value == land.VALUE_CITY for a, x in t.items() if a not in ("vienna", "munich") and not x.field)
+    assert all(x.value == amphibious.VALUE_CITY for a, x in t.items() if a not in ("vienna", "munich") and not x.field)
 
 
 def test_a_threatened_capital_is_garrisoned_by_the_nearest_corps():

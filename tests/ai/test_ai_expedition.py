@@ -1,0 +1,134 @@
+"""A seaborne expedition ashore (``eiapbem.ai.amphibious.expedition``): corps its fleets landed overseas keep to the
+coast the fleet can reach, take weak targets there, fall back to a port when outmatched, and a second corps is not
+stranded on an island its corps are taking already (8.6, 10.4.5).
+
+Each scene is on the packaged map (``scene_state``) and played by the computer through the engine; the tests assert the
+behaviour (nearer the sea, a siege, a port reached), not the exact moves.
+"""
+
+from __future__ import annotations
+
+from eiapbem import ai
+from eiapbem.ai import amphibious
+from eiapbem.core.dice import Dice
+from eiapbem.data.context import rules_context
+from eiapbem.rulecases.scene import scene_state
+from eiapbem.rules.model import POWERS, Garrison, Location, LocationKind, Phase, PlayerKind
+from eiapbem.rules.model.powers import Access, AccessKind
+
+
+def ctx(seed: bytes = b"expedition"):
+    return rules_context(Dice(seed))
+
+
+def _scene(corps: list[dict], *, garrisons: list[dict] = (), alliances: list[list[str]] = (), phase: Phase = Phase.LAND):
+    s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"]] + [["SP", "FR"]] * bool(alliances),
+                     "alliances": list(alliances),
+                     "fleets": [{"id": "fleet:GB:1", "location": "port:portsmouth", "heavy": 12, "transport": 4}],
+                     "corps": corps, "garrisons": list(garrisons)}, phase=phase)
+    s = s.with_war("GB", "FR", s.date.plus(-3), ("GB",))
+    for p in POWERS:
+        s = s.with_power(p, controller=PlayerKind.AI_HARD)
+    if alliances:
+        s = s.with_power("SP", access=s.powers["SP"].access.set("GB", Access(kind=AccessKind.VOLUNTARY)))
+    return s
+
+
+def _to_sea(area: str) -> int:
+    """Movement points from ``area`` to the nearest port area of the map."""
+    from eiapbem.ai import assess
+
+    c = ctx()
+    near = assess.distances_from(c, area)
+    return min(near[p] for p in c.map.ports() if p in near)
+
+
+def test_an_expedition_on_an_enemy_coast_takes_a_weak_port_instead_of_marching_inland():
+    """A British corps landed by Marseille, whose city a small French garrison holds, with the French army far off in
+    Germany: it takes the coast (a siege of an enemy-held city near the sea), and none of it marches beyond the reach
+    of the fleet."""
+    s = _scene([{"id": "corps:GB:1", "location": "area:marseille", "infantry": 12},
+                {"id": "corps:FR:1", "location": "area:hamburg", "infantry": 30}],
+               garrisons=[{"nation": "FR", "city": "marseille", "infantry": 2},
+                          {"nation": "FR", "city": "paris", "infantry": 10}])
+    b = ai.Builder(s, "GB", ctx())
+    reach = amphibious.Reach(b)
+    assert amphibious.overseas(b, reach, s.units["corps:GB:1"])
+    turn = ai.play_slot(s, "GB", ctx())
+    c = turn.state.units["corps:GB:1"]
+    assert _to_sea(c.location.site) <= amphibious.COAST, c.location
+    from eiapbem.rules.control import city_holder
+
+    # it besieges the city, or has taken it already (an assault when the odds allow, 11.4)
+    took = city_holder(turn.state, ctx().map, "marseille") == "GB"
+    assert c.location.site == "marseille" and (c.besieging or took), (c.location, c.besieging, turn.actions)
+
+
+def test_an_outmatched_expedition_falls_back_to_a_port_its_fleet_can_enter():
+    """A British corps at Montpellier, with a French army three times its strength at Lyon next door and Britain's
+    Spanish ally at war with France holding Barcelona next door: it falls back to the allied port, where a fleet can
+    carry it off, instead of waiting for the blow."""
+    s = _scene([{"id": "corps:GB:1", "location": "area:montpellier", "infantry": 8},
+                {"id": "corps:FR:1", "location": "area:lyon", "infantry": 30}],
+               alliances=[["GB", "SP"]])
+    b = ai.Builder(s, "GB", ctx())
+    assert not amphibious.holds(b, "montpellier", 8)
+    turn = ai.play_slot(s, "GB", ctx())
+    c = turn.state.units["corps:GB:1"]
+    assert c.location.site != "montpellier", turn.actions
+    assert ctx().map.area(c.location.site).port is not None, c.location
+    # there it waits for its fleet: the naval slot's pick-up takes it for idle (it could not hold where it stands)
+    b2 = ai.Builder(turn.state, "GB", ctx())
+    assert amphibious.Reach(b2, ai.level(PlayerKind.AI_HARD)).idle(turn.state.units["corps:GB:1"]) \
+        or amphibious.holds(b2, c.location.site, 8)
+
+
+def test_a_second_corps_is_not_sent_to_an_island_its_corps_take_already():
+    """Corsica (one area, no land route anywhere) held by its minor, at war with Britain: with a British corps ashore
+    there already, another corps is not aimed at it, while it would be without the first."""
+    from eiapbem.rules.model import MinorCountry, MinorStatus
+
+    base = _scene([{"id": "corps:GB:2", "location": "area:portsmouth", "infantry": 6},
+                   {"id": "corps:FR:1", "location": "area:lille", "infantry": 30}], phase=Phase.NAVAL)
+    base = base.with_minor("corsica", MinorCountry(status=MinorStatus.CONQUERED, controller="FR"))
+    base = base.with_unit(Garrison(id="garrison:FR:city:ajaccio", nation="FR",
+                                   location=Location(LocationKind.CITY, "ajaccio"), factors=base.units["corps:GB:2"].factors.replace(infantry=1)))
+    lvl = ai.level(PlayerKind.AI_HARD)
+    start = Location(LocationKind.SEA, "gulf-of-lion")
+
+    def aimed(s):
+        b = ai.Builder(s, "GB", ctx())
+        return [a for _sea, a in amphibious.invasion_targets(b, lvl, ["corps:GB:2"], start, 12)]
+
+    assert "ajaccio" in aimed(base)
+    first = base.with_unit(base.units["corps:GB:2"].replace(id="corps:GB:1", location=Location(LocationKind.AREA, "ajaccio")))
+    assert "ajaccio" not in aimed(first)
+
+
+def test_a_corps_left_on_an_island_it_took_is_carried_off_though_no_target_is_in_reach():
+    """Britain's naval slot: its corps stands on Corsica, which Britain took (a one-area island: no land route
+    anywhere), its fleet in Ajaccio's port, and a French army at Marseille makes every French coast in reach too
+    strong to land on: the corps boards and the stack sails for an open port off the island, instead of leaving the
+    corps to forage there for the rest of the war."""
+    from eiapbem.rules.model import MinorCountry, MinorStatus
+    from eiapbem.rules.naval.transport import Load
+
+    s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"]],
+                     "fleets": [{"id": "fleet:GB:1", "location": "port:ajaccio", "heavy": 12, "transport": 4}],
+                     "corps": [{"id": "corps:GB:1", "location": "area:ajaccio", "infantry": 6},
+                               {"id": "corps:FR:1", "location": "area:marseille", "infantry": 40}]}, phase=Phase.NAVAL)
+    s = s.with_war("GB", "FR", s.date.plus(-3), ("GB",))
+    for minor in ("corsica", "gibraltar"):
+        s = s.with_minor(minor, MinorCountry(status=MinorStatus.CONQUERED, controller="GB"))
+    for p in POWERS:
+        s = s.with_power(p, controller=PlayerKind.AI_HARD)
+    b = ai.Builder(s, "GB", ctx())
+    reach = amphibious.Reach(b, ai.level(PlayerKind.AI_HARD))
+    assert reach.marooned(s.units["corps:GB:1"])
+    lvl = ai.level(PlayerKind.AI_HARD)
+    assert not amphibious.invasion_targets(b, lvl, ["corps:GB:1"], Location(LocationKind.PORT, "ajaccio"), 12,
+                                           fresh=True, friendly=True)
+    turn = ai.play_slot(s, "GB", ctx())
+    assert Load(fleet="fleet:GB:1", corps="corps:GB:1") in turn.actions, turn.actions
+    fleet = turn.state.units["fleet:GB:1"]
+    assert fleet.location.kind is LocationKind.PORT and fleet.location.site != "ajaccio", fleet.location
