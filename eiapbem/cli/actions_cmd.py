@@ -259,8 +259,9 @@ def host_act_command(spec: engine.HostActSpec, run: Callable[..., None]) -> clic
 
 def call_words(state: Any, action: Any, power: str) -> list[str]:
     """What a call to allies or an answer to calls does not do now (6.3, 000:640): it acts on a war declared in
-    a diplomacy phase, so a war that began earlier is not one it answers, and an ally already at war with the enemy
-    is not called. The order is still taken: it stands for a later war."""
+    a diplomacy phase, so a war that began earlier is not one it answers, an ally already at war with the enemy is
+    not called, and only a power allied when the war comes is called or answered (``diplomacy.war.call_allies``).
+    The order is still taken: it stands for a later war."""
     from eiapbem.core.powers import POWER_NAMES
     from eiapbem.rules import relations
 
@@ -280,6 +281,14 @@ def call_words(state: Any, action: Any, power: str) -> list[str]:
         for q in action.ally:
             if relations.war_with(state, q, enemy) is not None:
                 out.append(f"{POWER_NAMES[q]} is already at war with {POWER_NAMES[enemy]}: a call does nothing there (6.3)")
+    allies = state.powers[power].alliances
+    for q in action.ally:
+        if q not in allies and q != power:
+            who = (f"{POWER_NAMES[q]} is not {POWER_NAMES[power]}'s ally now: it is called only if an alliance stands"
+                   if kind == "diplomacy.call-allies" else
+                   f"{POWER_NAMES[q]} is not {POWER_NAMES[power]}'s ally now: its call is answered only if an alliance "
+                   "stands")
+            out.append(f"{who} when the war comes (6.3, 6.5); the order stands for then")
     return out
 
 

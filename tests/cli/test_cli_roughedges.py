@@ -122,9 +122,11 @@ def test_a_call_to_allies_for_an_older_war_says_it_does_nothing_for_that_war(tmp
             "--password", "pw-FR")
     assert r.exit_code == 0, (r.output, r.exception)
     assert "this does nothing for the war of France with Austria, which began in September 1805" in r.output, r.output
-    assert "Spain is already at war with Austria" in r.output and "Prussia is" not in r.output
+    assert "Spain is already at war with Austria" in r.output and "Prussia is already" not in r.output
     r = cli(home, "diplomacy", "call-allies", "--enemy", "GB", "--ally", "PR", "--power", "FR", "--password", "pw-FR")
     assert r.exit_code == 0 and "does nothing" not in r.output, r.output  # a standing order for a later war
+    # a call reaches only a power allied when the war comes (6.3): Prussia is not France's ally, and is told so
+    assert "Prussia is not France's ally now: it is called only if an alliance stands when the war comes" in r.output
     r = cli(home, "diplomacy", "answer-calls", "--enemy", "AU", "--ally", "SP", "--power", "PR", "--password", "pw-PR")
     assert r.exit_code == 0 and "this does nothing for the war of Spain with Austria" in r.output, r.output
 
