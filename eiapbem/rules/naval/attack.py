@@ -163,7 +163,7 @@ def apply_attack(state: GameState, power: str, action: NavalAttack, ctx: RulesCo
 
 
 def ports_to_attack(state: GameState, power: str, ctx: RulesContext) -> list[str]:
-    """Ports where ``power``'s stack ended its movement with enemy fleets it has not attacked (8.4.4, 000:1086).
+    """Ports where ``power``'s stack ended its movement with enemy fleets it has not attacked (8.4.4, 000:1084).
 
     Only a port whose holder ``power`` is at war with: in another's port, entered by its leave (8.4.1, 000:1070),
     no attack may be made (8.10, 000:1194), so none is owed there."""
