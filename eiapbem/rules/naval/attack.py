@@ -12,7 +12,7 @@ its enemy go back to their owner and stay out of the combat (7.6.1, 000:1006, "s
 after a declaration of war on their power (8.6).
 An attack in a blockade box by a stack that may use the port is the lifting of the
 blockade: the blockaders hold the wind gauge (9.2.1, 8.8).  A stack that ended its
-movement in a port with enemy fleets must attack them (8.4.4, 000:1086): the slot cannot
+movement in a port with enemy fleets must attack them (8.4.4, 000:1084): the slot cannot
 end before.
 
 ``naval.orders`` sets a fleet's standing orders ("Review/Set Orders", 8.5): intercept or

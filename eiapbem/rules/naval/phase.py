@@ -31,7 +31,7 @@ def _can_leave(state: GameState, ctx: RulesContext, f: Fleet) -> bool:
 
 
 def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
-    out = [f"attack the enemy fleets in {p} (8.4.4, 000:1086): 'eiapbem naval attack --place {p}'"
+    out = [f"attack the enemy fleets in {p} (8.4.4, 000:1084): 'eiapbem naval attack --place {p}'"
            for p in attack.ports_to_attack(state, power, ctx)]
     for f in sorted((u for u in state.units.values() if isinstance(u, Fleet)), key=lambda u: u.id):
         if must_leave_box(state, ctx, power, f) and record_of(state, f).legs == 0 and _can_leave(state, ctx, f):
