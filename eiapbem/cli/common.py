@@ -93,10 +93,11 @@ def json_option(f: Any) -> Any:
 
 
 def echo_json(obj: Any) -> None:
-    click.echo(json.dumps(obj, indent=2, sort_keys=True, default=_plain))
+    click.echo(json.dumps(obj, indent=2, sort_keys=True, default=json_value))
 
 
-def _plain(v: Any) -> Any:
+def json_value(v: Any) -> Any:
+    """A value ``echo_json`` meets that JSON has no form for: bytes as hex, an enum as its value, else its text."""
     if isinstance(v, bytes):
         return v.hex()
     if hasattr(v, "value"):  # an enum
