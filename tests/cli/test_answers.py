@@ -110,6 +110,24 @@ def test_a_stale_record_never_answers_a_show(tmp_path):
     statusfile.record_path(home, GAME, "RU").write_bytes(old)  # the record of before the setup, put back
     code, out, _, heavy = _fresh(home, "show", "units", *RU)
     assert code == 0 and out != before and "corps:RU:" in out and "eiapbem.client.session" in heavy
+    statusfile.record_path(home, GAME, "RU").write_bytes(old)  # (the command wrote the current one)
+    code, out, _, heavy = _fresh(home, "show", "units", "--kind", "corps", "--area", "Kiev", *RU)
+    assert code == 0 and "corps:RU:I " in out and "eiapbem.client.session" in heavy
+    statusfile.record_path(home, GAME, "RU").write_bytes(old)
+    code, out, _, heavy = _fresh(home, "economy", "summary", "--only", "FR", "--json", *RU)
+    assert code == 0 and json.loads(out)["funds"][0]["power"] == "FR" and "eiapbem.client.session" in heavy
+
+
+def test_records_the_answer_cannot_read_open_the_game():
+    """Records of another shape (a record made by another version) give no answer: the command runs."""
+    units = answers.KEPT["show units"]
+    form = {"which": None, "kind": "corps", "area_id": None, "as_json": False}
+    for data in ({}, {"me": "RU"}, {"me": "RU", "powers": {"RU": {"all": [{"id": "corps:RU:I"}]}}},
+                 {"me": "RU", "powers": {"RU": {"all": 5}}}):
+        assert answers._derived(units, {"data": {"show units": data}}, form) is None
+    assert answers._derived(units, {"data": {}}, form) is None
+    good = {"me": "RU", "powers": {"RU": {"all": [], "leaders": []}}}
+    assert answers._derived(units, {"data": {"show units": good}}, form) == ["Russia: no such forces on the map\n", ""]
 
 
 def test_a_command_that_opens_no_game_asks_no_password(game):
