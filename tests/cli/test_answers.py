@@ -205,18 +205,24 @@ def test_a_form_the_records_do_not_hold_opens_the_game(game):
 @pytest.fixture(scope="module")
 def land(tmp_path_factory):
     """Russia's land slot: its forces set up, the state moved to a land phase, its record made by a status."""
+    from eiapbem.rules.model import Phase
+
+    return _slot_of_russia(tmp_path_factory.mktemp("reach"), Phase.LAND)
+
+
+def _slot_of_russia(home, phase):
     from dataclasses import replace
 
     from eiapbem.client.session import Session
-    from eiapbem.rules.model import Date, Phase, Slot
+    from eiapbem.rules.model import Date, Slot
 
-    home = new_game(tmp_path_factory.mktemp("reach"))
+    home = new_game(home)
     assert cli(home, "setup", "load", "default", *RU).exit_code == 0
     assert cli(home, "end-phase", *RU).exit_code == 0
     os.environ.setdefault(TEST_SCRYPT_ENV, WEAK)
     s = Session.open(home, GAME, "RU", "pw-RU")
     s.data = replace(s.data, state=s.state.replace(date=Date(1805, 9),
-                                                   slot=Slot(phase=Phase.LAND, step="turn", power="RU", actors=("RU",))))
+                                                   slot=Slot(phase=phase, step="turn", power="RU", actors=("RU",))))
     s.save()
     assert cli(home, "status", *RU).exit_code == 0
     return home
@@ -238,3 +244,17 @@ def test_show_reach_of_each_corps_answers_from_the_record_in_a_land_phase(land, 
     finally:
         statusfile.record_path(land, GAME, "RU").unlink(missing_ok=True)
         (land / "kept").rename(statusfile.record_path(land, GAME, "RU"))
+
+
+def test_show_reach_of_a_fleet_answers_from_the_record_in_a_naval_phase(tmp_path, monkeypatch):
+    from eiapbem.client.session import Session, open_identity
+    from eiapbem.rules.model import Fleet, Phase
+
+    home = _slot_of_russia(tmp_path, Phase.NAVAL)
+    st = Session.open_with(home, GAME, open_identity(home, GAME, "RU", "pw-RU")).state
+    fleets = sorted(u for u, v in st.units.items() if isinstance(v, Fleet) and v.nation == "RU" and v.location.site)
+    assert fleets
+    for extra in ((), ("--forced-march",), ("--json",)):  # a fleet's reach is the same with --forced-march
+        assert fleets[0] in _same(home, ("show", "reach", fleets[0], *extra), monkeypatch).stdout
+    code, _, _, heavy = _fresh(home, "show", "reach", "corps:RU:I", *RU)  # a corps in a naval phase: not kept
+    assert code == 0 and "eiapbem.client.session" in heavy
