@@ -48,7 +48,11 @@ _RECORDING: list[dict[str, list[str]]] = []
 def answer_key(ctx: click.Context) -> str:
     """A command's key in the record: its path under ``eiapbem`` and its parameters but who asks."""
     params = {k: (str(v) if isinstance(v, Path) else v) for k, v in ctx.params.items() if k not in _WHO}
-    return json.dumps([ctx.command_path.split()[1:], params], sort_keys=True, default=str)
+    path, at = [], ctx
+    while at.parent is not None:  # the names the command was called by (its groups take no arguments)
+        path.append(at.info_name)
+        at = at.parent
+    return json.dumps([path[::-1], params], sort_keys=True, default=str)
 
 
 def kept_record(game: str | None, power: str | None, password: str | None,

@@ -5,16 +5,20 @@ against the bare start of an interpreter that imports the runtime
 dependencies (``python -c "import click, cryptography, msgpack"``):
 
 - ``eiapbem --help`` and the slowest ``eiapbem X --help`` over every top-level X;
-- ``eiapbem status`` on a new hot-seat game with a weak key hash (so the figure
-  is the command without the password's cost): with its status record current
+- ``eiapbem status`` on a hot-seat game with a weak key hash (so the figure
+  is the command without the password's cost), played in this process to its
+  first land phase: with its status record current
   (``client/statusfile.py``, the usual case) and with none (the game opened);
   and the same status inside a sitting (``eiapbem shell``: the key already
   open, the modules loaded);
 - the first ``eiapbem status`` in a new folder (the host's, just after
   ``eiapbem new``);
 - every read-only command a player runs on that game (``READ_ONLY``): its
-  status record current (with its answers, ``cli/answers.py``), each a fresh process; and the charts
-  (``NO_GAME``), which open no game; and a few lines the record does not keep (``NOT_KEPT``), which open it;
+  status record current (with its answers and records, ``cli/answers.py``: filters and ``show reach`` included),
+  each a fresh process; and the charts (``NO_GAME``), which open no game; and a form the record does not keep
+  (``NOT_KEPT``), which opens it;
+- what a command that changed the game pays at its end, in this process: the game opened with its status and
+  log, and the read-only answers and records made (``answers.precompute``);
 - the password's cost itself: one strong scrypt, as a key file uses.
 
 Each figure of a fresh process also has its median wall clock and its CPU time (user + system, the least of
