@@ -12,12 +12,16 @@ made, by the commands themselves, and kept in the record:
   password, which the record is of);
 - ``read_only`` wraps such a command: in a fresh process (not a sitting), when the acting role's record is
   current (the folder's fingerprint, before the password is asked) and the password opens it, an answer
-  kept under the command's key is printed as it was printed, and nothing else is loaded; any other case
-  (no record, a stale one, a line not made in advance such as ``show units --kind fleet``) runs the command
-  as before.
+  kept under the command's key is printed as it was printed, and nothing else is loaded;
+- a command whose arguments filter or name a unit (``show units --kind --area``, ``economy summary --only``,
+  ``show reach UNIT``) keeps records instead (``Kept``: plain data as its ``--json`` prints them, made by
+  ``precompute`` too), and ``read_only`` prints any of its forms from them: a filter is a selection;
+- any other case (no record, a stale one, a form the record does not hold such as another ``--seed``) runs the
+  command as before.
 
-Every answer is what the command printed for the same state, so the answer does not depend on the way it
-was found (``tests/cli/test_answers.py`` compares both for every line made in advance).
+Every answer is what the command printed, or prints from the same records, for the same state, so the answer
+does not depend on the way it was found (``tests/cli/test_answers.py`` compares both for every kind of line
+made in advance and for the filters).
 docs/decisions.md ("Read-only commands answer from the status record") gives the reasons.
 """
 
@@ -28,7 +32,7 @@ import functools
 import io
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import click
 
@@ -44,7 +48,11 @@ _RECORDING: list[dict[str, list[str]]] = []
 def answer_key(ctx: click.Context) -> str:
     """A command's key in the record: its path under ``eiapbem`` and its parameters but who asks."""
     params = {k: (str(v) if isinstance(v, Path) else v) for k, v in ctx.params.items() if k not in _WHO}
-    return json.dumps([ctx.command_path.split()[1:], params], sort_keys=True, default=str)
+    path, at = [], ctx
+    while at.parent is not None:  # the names the command was called by (its groups take no arguments)
+        path.append(at.info_name)
+        at = at.parent
+    return json.dumps([path[::-1], params], sort_keys=True, default=str)
 
 
 def kept_record(game: str | None, power: str | None, password: str | None,
@@ -63,13 +71,17 @@ def kept_record(game: str | None, power: str | None, password: str | None,
     return statusfile.read(home(), *found, password, data), password
 
 
-def read_only(viewed: str | None = None, opens: Callable[[dict], bool] | None = None) -> Callable[[Any], Any]:
+def read_only(viewed: str | None = None, opens: Callable[[dict], bool] | None = None,
+              kept: Kept | None = None) -> Callable[[Any], Any]:
     """Decorate a read-only command (under its click decorators) so that it answers from the record when it can.
 
     ``viewed``: the name of the argument naming a power to look at (``show power FR``), which opens the game as
     that power when it is played here and --power is not given (``common.viewer``).  ``opens``: whether the
     command, given these arguments, opens the folder's game (default: always); the record is looked at only
-    then, so a command that asks for no password does not ask for one."""
+    then, so a command that asks for no password does not ask for one.  ``kept``: the command's records kept
+    in the status record, from which it answers any of its argument forms (``Kept``)."""
+    if kept is not None:
+        KEPT[kept.name] = kept
 
     def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(f)
@@ -81,9 +93,11 @@ def read_only(viewed: str | None = None, opens: Callable[[dict], bool] | None = 
             if (isinstance(obj, Context) and obj.identity is None and "password" in kwargs
                     and (opens is None or opens(kwargs))):  # not a sitting, and the game is to be opened
                 which = kwargs.get(viewed) if viewed else None
-                kept, kwargs["password"] = kept_record(kwargs.get("game"), kwargs.get("power"), kwargs["password"],
+                record, kwargs["password"] = kept_record(kwargs.get("game"), kwargs.get("power"), kwargs["password"],
                                                        which.upper() if isinstance(which, str) else None)
-                answer = (kept or {}).get("answers", {}).get(key)
+                answer = (record or {}).get("answers", {}).get(key)
+                if answer is None and record is not None and kept is not None:
+                    answer = _derived(kept, record, kwargs)
                 if answer is not None:
                     click.echo(answer[0], nl=False)
                     if answer[1]:
@@ -94,6 +108,47 @@ def read_only(viewed: str | None = None, opens: Callable[[dict], bool] | None = 
         return command
 
     return wrap
+
+
+class Kept(NamedTuple):
+    """A read-only command whose every argument form answers from records kept in the status record: ``make``
+    makes them from the open session (plain data, as ``--json`` prints it) when the record is made, under ``name``;
+    ``answer`` prints a form from them (``(stdout, stderr)``, or None when they do not say: the command then opens
+    the game).  Filters are selections on the records, so no form has to be made in advance."""
+
+    name: str
+    make: Callable[[Any], Any]
+    answer: Callable[[Any, dict], tuple[str, str] | None]
+
+
+#: The commands answered from their kept records, by ``Kept.name`` (filled as their modules are loaded).
+KEPT: dict[str, Kept] = {}
+
+
+def _derived(kept: Kept, record: dict, kwargs: dict) -> list[str] | None:
+    """A form of ``kept``'s command answered from its records in ``record``; None when they do not say.  The record
+    is sealed and current, yet a form its records cannot answer (a record of another version, an argument outside
+    them) opens the game rather than answer wrong."""
+    data = record.get("data", {}).get(kept.name)
+    if data is None:
+        return None
+    try:
+        out = kept.answer(data, kwargs)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return None
+    return None if out is None else [out[0], out[1]]
+
+
+def plain(obj: Any) -> Any:
+    """``obj`` as the record keeps it: what ``--json`` prints, read back (``common.echo_json``'s conversions)."""
+    from .common import json_value
+
+    return json.loads(json.dumps(obj, default=json_value))
+
+
+def as_json(obj: Any) -> str:
+    """What ``common.echo_json`` prints for ``obj`` (a record's plain data)."""
+    return json.dumps(obj, indent=2, sort_keys=True) + "\n"
 
 
 def _record(into: dict[str, list[str]], key: str, f: Callable[..., Any], args: Any, kwargs: Any) -> Any:
@@ -116,9 +171,9 @@ def command_lines(s: Any) -> list[list[str]]:
     places = sorted(m.areas) + sorted(m.seas) + sorted(f"box:{a}" for a, v in m.areas.items() if v.port is not None)
     units = sorted(st.units) + sorted(st.leaders)
     lines: list[list[str]] = [["show", "area", a] for a in places] + [["show", "unit", u] for u in units]
-    for what in ("power", "pool", "units"):
+    for what in ("power", "pool"):
         lines += [["show", what]] + [["show", what, p] for p in POWERS]
-    lines += [["show", "history"], ["economy", "summary"]]
+    lines += [["show", "history"]]
     lines += [["battle", "report"]] + [["battle", "report", b] for b in _battle_ids(s)]
     out = [line + ["--json"] for line in lines] + lines
     return out + [["map", "--json"]]
@@ -152,10 +207,12 @@ class _Steady:
         return getattr(self._s, name)
 
 
-def precompute(s: Any, cli: click.Group | None = None) -> dict[str, list[str]]:
-    """The answers of ``command_lines(s)`` (key -> [stdout, stderr]), each made by its command (of ``cli``, the
-    ``eiapbem`` group; default: that of the command being run) against ``s``; a line its command refuses (an
-    error) is not kept, and asking it again runs the command."""
+def precompute(s: Any, cli: click.Group | None = None) -> dict[str, Any]:
+    """What the record keeps for the read-only commands: ``answers``, those of ``command_lines(s)`` (key ->
+    [stdout, stderr]), each made by its command (of ``cli``, the ``eiapbem`` group; default: that of the command
+    being run) against ``s``, and ``data``, the records of the commands answered from records (``KEPT``: their
+    name -> records).  A line its command refuses (an error), or records that cannot be made, are not kept, and
+    asking again runs the command."""
     if cli is None:
         found = click.get_current_context().find_root().command
         assert isinstance(found, click.Group)
@@ -166,23 +223,41 @@ def precompute(s: Any, cli: click.Group | None = None) -> dict[str, list[str]]:
     made: dict[str, list[str]] = {}
     root = click.Context(cli, info_name="eiapbem", obj=obj)
     groups: dict[tuple[str, ...], tuple[click.Command, click.Context]] = {(): (cli, root)}
+    shapes: dict[tuple, tuple[dict, click.Parameter]] = {}
     _RECORDING.append(made)
     try:
         with root:
             for line in command_lines(s):
                 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
                     try:
-                        _invoke(groups, line)
+                        _invoke(groups, line, shapes)
                     except Exception:  # noqa: BLE001 - refused here, refused (and said) when asked
                         pass
+        for name in _KEPT_IN:
+            cli.get_command(root, name.split()[0])  # loads the command's module, which registers its ``Kept``
     finally:
         _RECORDING.pop()
-    return made
+    data: dict[str, Any] = {}
+    for name, kept in sorted(KEPT.items()):
+        try:
+            data[name] = plain(kept.make(s))
+        except Exception:  # noqa: BLE001 - not kept: asking runs the command, which says what is wrong
+            pass
+    return {"answers": made, "data": data}
 
 
-def _invoke(groups: dict[tuple[str, ...], tuple[click.Command, click.Context]], line: list[str]) -> None:
+#: The commands answered from kept records (``Kept.name``), whose modules ``precompute`` loads.
+_KEPT_IN = ("show units", "show reach", "economy summary")
+
+
+def _invoke(groups: dict[tuple[str, ...], tuple[click.Command, click.Context]], line: list[str],
+            shapes: dict[tuple, tuple[dict, click.Parameter]]) -> None:
     """Run one command line as ``eiapbem LINE`` would (its groups' contexts made once and kept in ``groups``: the
-    groups take no options, so only the command's own arguments are parsed for each line)."""
+    groups take no options, so only the command's own arguments are parsed for each line).
+
+    The lines come in a few shapes (``show area AREA --json`` for every area): a line of one argument and flags
+    is parsed by click once per shape, kept in ``shapes``, and the next lines of that shape take its parameters
+    with their own argument (converted and checked by its parameter, as click parsing it does)."""
     path: tuple[str, ...] = ()
     cmd, ctx = groups[path]
     args = list(line)
@@ -195,6 +270,17 @@ def _invoke(groups: dict[tuple[str, ...], tuple[click.Command, click.Context]], 
                 groups[path] = (sub, click.Context(sub, info_name=name, parent=ctx))
             cmd, ctx = groups[path]
             continue
+        values = [a for a in args if not a.startswith("-")]
+        shape = (path, tuple(a for a in args if a.startswith("-"))) if len(values) == 1 else None
+        if shape is not None and shape in shapes:
+            params, arg = shapes[shape]
+            with click.Context(sub, info_name=name, parent=ctx) as leaf:
+                leaf.params = {**params, str(arg.name): arg.process_value(leaf, values[0])}
+                sub.invoke(leaf)
+            return
         with sub.make_context(name, args, parent=ctx) as leaf:
+            arguments = [q for q in sub.params if isinstance(q, click.Argument)]
+            if shape is not None and len(arguments) == 1 and leaf.params.get(str(arguments[0].name)) is not None:
+                shapes[shape] = (dict(leaf.params), arguments[0])
             sub.invoke(leaf)
         return

@@ -5,16 +5,20 @@ against the bare start of an interpreter that imports the runtime
 dependencies (``python -c "import click, cryptography, msgpack"``):
 
 - ``eiapbem --help`` and the slowest ``eiapbem X --help`` over every top-level X;
-- ``eiapbem status`` on a new hot-seat game with a weak key hash (so the figure
-  is the command without the password's cost): with its status record current
+- ``eiapbem status`` on a hot-seat game with a weak key hash (so the figure
+  is the command without the password's cost), played in this process to its
+  first land phase: with its status record current
   (``client/statusfile.py``, the usual case) and with none (the game opened);
   and the same status inside a sitting (``eiapbem shell``: the key already
   open, the modules loaded);
 - the first ``eiapbem status`` in a new folder (the host's, just after
   ``eiapbem new``);
 - every read-only command a player runs on that game (``READ_ONLY``): its
-  status record current (with its answers, ``cli/answers.py``), each a fresh process; and the charts
-  (``NO_GAME``), which open no game; and a few lines the record does not keep (``NOT_KEPT``), which open it;
+  status record current (with its answers and records, ``cli/answers.py``: filters and ``show reach`` included),
+  each a fresh process; and the charts (``NO_GAME``), which open no game; and a form the record does not keep
+  (``NOT_KEPT``), which opens it;
+- what a command that changed the game pays at its end, in this process: the game opened with its status and
+  log, and the read-only answers and records made (``answers.precompute``);
 - the password's cost itself: one strong scrypt, as a key file uses.
 
 Each figure of a fresh process also has its median wall clock and its CPU time (user + system, the least of
@@ -33,26 +37,29 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from eiapbem.pbem.bench import best_of
 
 
 #: The read-only commands a player runs, timed on the bench game (after ``--home DIR``; each with ``--power RU
-#: --password pw``): the status record's (status, log) and its answers' (``cli/answers.py``).
+#: --password pw``): the status record's (status, log) and its answers' and records' (``cli/answers.py``), every
+#: argument form: filters of ``show units``, ``economy summary --only``, ``show reach`` (the game is in a land phase).
 READ_ONLY: tuple[tuple[str, ...], ...] = (
     ("status", "--json"), ("log",), ("log", "--json"), ("log", "-n", "500"),
     ("show", "power"), ("show", "power", "FR"), ("show", "power", "FR", "--json"), ("show", "area", "Paris"),
     ("show", "area", "Paris", "--json"), ("show", "area", "north-sea"), ("show", "units"), ("show", "units", "FR"),
-    ("show", "units", "RU", "--json"), ("show", "unit", "corps:RU:I"), ("show", "unit", "corps:RU:I", "--json"),
+    ("show", "units", "RU", "--json"), ("show", "units", "--kind", "corps"), ("show", "units", "--kind", "leader", "--json"),
+    ("show", "units", "FR", "--area", "Paris"), ("show", "units", "--kind", "corps", "--area", "kiev", "--json"),
+    ("show", "unit", "corps:RU:I"), ("show", "unit", "corps:RU:I", "--json"),
+    ("show", "reach", "corps:RU:I"), ("show", "reach", "corps:RU:I", "--forced-march", "--json"),
     ("show", "pool"), ("show", "pool", "FR", "--json"), ("show", "history"), ("show", "history", "--json"),
-    ("map", "--json"), ("economy", "summary"), ("economy", "summary", "--json"), ("battle", "report"),
-    ("battle", "report", "--json"),
+    ("map", "--json"), ("economy", "summary"), ("economy", "summary", "--json"), ("economy", "summary", "--only", "FR"),
+    ("economy", "summary", "--only", "FR", "--json"), ("battle", "report"), ("battle", "report", "--json"),
 )
-#: Read-only command lines the record does not keep (``cli/answers.py``): they open the game, as before.
-NOT_KEPT: tuple[tuple[str, ...], ...] = (
-    ("show", "units", "--kind", "corps"), ("economy", "summary", "--only", "FR"), ("show", "reach", "corps:RU:I"),
-)
+#: A read-only command line the record does not keep (``cli/answers.py``): it opens the game, as ``show reach``
+#: does outside a land or naval phase.
+NOT_KEPT: tuple[tuple[str, ...], ...] = (("economy", "summary", "--seed", "another"),)
 #: Read-only commands that open no game (after ``--home DIR``): the charts.
 NO_GAME: tuple[tuple[str, ...], ...] = (("tables", "list"), ("tables", "show", "combat-resolution"))
 
@@ -131,9 +138,8 @@ def run(repeat: int = 10, commands: tuple[str, ...] | None = None) -> list[Figur
 
 
 def _status(repeat: int) -> list[Figure]:
-    from eiapbem.client import newgame, session, statusfile
+    from eiapbem.client import session, statusfile
     from eiapbem.client.status import status_record
-    from eiapbem.core.powers import POWERS
 
     env = dict(os.environ)
     env[session.TEST_SCRYPT_ENV] = "10,1,1"
@@ -142,12 +148,8 @@ def _status(repeat: int) -> list[Figure]:
     try:
         with tempfile.TemporaryDirectory(prefix="eiapbem-bench-cli-") as tmp:
             home = Path(tmp)
-            players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", "host" if p == "RU" else "hotseat")
-                       for p in POWERS]
-            newgame.new_game(home, "Bench", "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
-                             passwords={p: "pw" for p in POWERS}, host_password="pw-host")
+            _land_game(home)
             args = [sys.executable, "-m", "eiapbem", "--home", str(home), "status", "--power", "RU", "--password", "pw"]
-            _proc(args[:5] + ["setup", "load", "default"] + args[6:], env=env)  # Russia's forces on the map
             record = statusfile.record_path(home, "Bench", "RU")
 
             def opening() -> None:
@@ -161,10 +163,11 @@ def _status(repeat: int) -> list[Figure]:
                      for cmd in READ_ONLY]
             reads += [_timed(f"eiapbem {' '.join(cmd)}", partial(_proc, args[:5] + list(cmd), env=env), repeat)
                       for cmd in NO_GAME]
-            reads += [_timed(f"eiapbem {' '.join(cmd)} (not kept: the game opened)",
+            reads += [_timed(f"eiapbem {' '.join(cmd)} (a form not kept: the game opened)",
                              partial(_proc, args[:5] + list(cmd) + args[6:], env=env), repeat) for cmd in NOT_KEPT]
             ident = session.open_identity(home, "Bench", "RU", "pw")
             t_sit = best_of(lambda: status_record(session.Session.open_with(home, "Bench", ident)), repeat)
+            reads += _record_cost(home, ident, repeat)
     finally:
         if old is None:
             os.environ.pop(session.TEST_SCRYPT_ENV, None)
@@ -172,6 +175,69 @@ def _status(repeat: int) -> list[Figure]:
             os.environ[session.TEST_SCRYPT_ENV] = old
     return [t_proc, t_open, _first_status(env, repeat),
             Figure("status inside a sitting (eiapbem shell: key open, modules loaded)", t_sit), *reads]
+
+
+def _land_game(home: Path) -> None:
+    """The bench game: seven hot-seat powers (RU hosts, every password "pw"), each set up by default, played to the
+    first land phase (France's slot), in this process."""
+    from eiapbem.client import newgame, setups
+    from eiapbem.client.session import Session, open_identity
+    from eiapbem.core.powers import POWERS
+    from eiapbem.rules.model import Phase
+    from eiapbem.rules.sequence import SETUP_ORDER
+
+    players = [newgame.Player(p, f"Player {p}", f"{p.lower()}@example.org", "host" if p == "RU" else "hotseat")
+               for p in POWERS]
+    newgame.new_game(home, "Bench", "classic-1805", players, bids={}, options=newgame.options_from_flags([]),
+                     passwords={p: "pw" for p in POWERS}, host_password="pw-host")
+    ids = {p: open_identity(home, "Bench", p, "pw") for p in POWERS}
+    for p in SETUP_ORDER:
+        s = Session.open_with(home, "Bench", ids[p])
+        setups.load_setup(s, "default")
+        s.end_phase()
+    for _ in range(40):
+        st = Session.open_with(home, "Bench", ids["RU"]).state
+        if st.slot is None or st.slot.phase is Phase.LAND:
+            return
+        for p in st.slot.actors:
+            Session.open_with(home, "Bench", ids[p]).end_phase()
+    from eiapbem.core.errors import RulesBug
+
+    raise RulesBug("the bench game did not reach a land phase in 40 slots")
+
+
+def _record_cost(home: Path, ident: Any, repeat: int) -> list[Figure]:
+    """What a command that changes the game pays after it, in this process (CPU, the least of the runs): the record
+    made again (``statusfile.make``: the game opened, the status and log, the answers and records), and of that the
+    read-only commands' answers and records alone (``cli.answers.precompute``)."""
+    from eiapbem.cli import answers
+    from eiapbem.cli.main import cli
+    from eiapbem.client import session, statusfile
+
+    def cpu(fn: Callable[[], object]) -> float:
+        best = float("inf")
+        for _ in range(repeat):
+            t = time.process_time()
+            fn()
+            best = min(best, time.process_time() - t)
+        return best
+
+    whole = cpu(lambda: statusfile.make(home, "Bench", ident, None, None))
+    made: dict = {}
+
+    def answer() -> None:
+        s = session.Session.open_with(home, "Bench", ident)
+        s.current()
+        t = time.process_time()
+        made.update(answers.precompute(s, cli))
+        made["cpu"] = min(made.get("cpu", float("inf")), time.process_time() - t)
+
+    for _ in range(repeat):
+        answer()
+    n, m = len(made["answers"]), ", ".join(sorted(made["data"]))
+    return [Figure("after a change: the game opened, its status and log made (CPU, in-process)", whole, whole),
+            Figure(f"after a change: the read-only answers made ({n} lines; records of {m}) (CPU, in-process)",
+                   made["cpu"], made["cpu"])]
 
 
 def _first_status(env: dict, repeat: int) -> Figure:

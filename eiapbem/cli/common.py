@@ -93,10 +93,11 @@ def json_option(f: Any) -> Any:
 
 
 def echo_json(obj: Any) -> None:
-    click.echo(json.dumps(obj, indent=2, sort_keys=True, default=_plain))
+    click.echo(json.dumps(obj, indent=2, sort_keys=True, default=json_value))
 
 
-def _plain(v: Any) -> Any:
+def json_value(v: Any) -> Any:
+    """A value ``echo_json`` meets that JSON has no form for: bytes as hex, an enum as its value, else its text."""
     if isinstance(v, bytes):
         return v.hex()
     if hasattr(v, "value"):  # an enum
@@ -168,6 +169,10 @@ def open_session(game: str | None, power: str | None, password: str | None) -> A
     """The acting power's open game (``client.session.Session``); asks for the password when missing."""
     from eiapbem.client import session
 
+    obj = root()
+    if obj.session is not None and obj.identity is not None and game in (None, obj.identity[0]) \
+            and power in (None, obj.identity[1]):
+        return obj.session  # the answers made in advance (``cli/answers.py``): its game is open, and no other
     h, name, me, key = unlock(game, power, password)
     if key is not None:
         OPENED.append((h, name, me, key))

@@ -49,7 +49,12 @@ def records(state: GameState, seed: str, power: str | None, orders: Any = None) 
 
 
 def render(recs: list[dict[str, Any]], state: GameState, seed: str) -> str:
-    out = [f"Economic summary, {state.date.name} ({state.scenario}): a projection; its random numbers (losses, gold, "
+    return render_plain(recs, state.date.name, state.scenario, seed)
+
+
+def render_plain(recs: list[dict[str, Any]], month_name: str, scenario: str, seed: str) -> str:
+    """The summary as text, from its records and its month's and scenario's names."""
+    out = [f"Economic summary, {month_name} ({scenario}): a projection; its random numbers (losses, gold, "
            f"piracy...) come from the preview seed {seed!r}, the phase itself rolls its own"]
     for r in recs:
         out.append("")
@@ -87,8 +92,31 @@ def unaffordable(s: Any, action: Any, *, before: bool = False) -> str | None:
     return documents.unaffordable(s, action, before=before)
 
 
+def _kept(s: Any) -> dict[str, Any]:
+    """What ``economy summary`` answers from for the folder's game: every power's records of the preview (the
+    acting power's orders counted), from which ``--only`` selects (``economy.phase.summary`` resolves the phase
+    once and keeps one power's lines)."""
+    state, orders, note = game_state(s)
+    return {"me": s.power, "scenario": state.scenario, "month": str(state.date), "month_name": state.date.name,
+            "note": note, "funds": records(state, PREVIEW_SEED, None, orders)}
+
+
+def _answer(data: dict[str, Any], kw: dict[str, Any]) -> tuple[str, str] | None:
+    """``economy summary [--only P] [--json]`` of the folder's game from ``_kept``'s records."""
+    if kw["seed"] != PREVIEW_SEED or kw["month"] or kw["save_file"] is not None or kw["scenario_id"] is not None:
+        return None
+    only, me = kw["only"], data["me"]
+    who = only or me if me != "host" else only
+    recs = [r for r in data["funds"] if who is None or r["power"] == who]
+    note = data["note"]
+    if kw["as_json"]:
+        return json.dumps({"scenario": data["scenario"], "month": data["month"], "seed": kw["seed"], "note": note,
+                           "funds": recs}, indent=2) + "\n", ""
+    return render_plain(recs, data["month_name"], data["scenario"], kw["seed"]) + (f"\n({note})" if note else "") + "\n", ""
+
+
 def register(cli: click.Group) -> None:
-    from .answers import read_only
+    from .answers import Kept, read_only
     from .common import game_options, home as _home, open_save, open_session
 
     @cli.group()
@@ -106,7 +134,8 @@ def register(cli: click.Group) -> None:
     @click.option("--seed", default=PREVIEW_SEED, show_default=True,
                   help="Seed of the preview's random numbers (loss numbers, gold, USA war, piracy).")
     @game_options
-    @read_only(opens=lambda kw: kw["save_file"] is None and kw["scenario_id"] is None)
+    @read_only(opens=lambda kw: kw["save_file"] is None and kw["scenario_id"] is None,
+               kept=Kept("economy summary", _kept, _answer))
     def summary(only: str | None, as_json: bool, save_file: Path | None, scenario_id: str | None, month: str | None,
                 seed: str, game: str | None, power: str | None, password: str | None) -> None:
         """The quarter's income and spending per power, line by line.

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from .answers import read_only
+from .answers import Kept, as_json, read_only
 from .common import echo_json, game_options, json_option, open_session, place_name, rules_ctx, viewer
 
 
@@ -87,7 +87,7 @@ def register(cli: click.Group) -> None:
     @click.option("--area", "area_id", metavar="AREA", help="Only what is in this land area (its city included) or sea area.")
     @json_option
     @game_options
-    @read_only("which")
+    @read_only("which", kept=Kept("show units", _units_kept, _units_answer))
     def show_units(which: str | None, kind: str | None, area_id: str | None, as_json: bool, game: str | None,
                    power: str | None, password: str | None) -> None:
         """A power's corps, fleets, garrisons, depots and leaders on the map: where, how strong.
@@ -95,7 +95,7 @@ def register(cli: click.Group) -> None:
         POWER is FR, AU... (your own by default): 'eiapbem show units FR --kind fleet' finds the
         French fleets.
         """
-        from eiapbem.client import documents, show
+        from eiapbem.client import documents, showtext
 
         area_id = place_name(area_id) if area_id else area_id
         s = open_session(game, viewer(game, power, which), password)
@@ -104,7 +104,7 @@ def register(cli: click.Group) -> None:
         if as_json:
             echo_json(doc)
             return
-        for line in show.units_lines(doc["units"], p, area_id):
+        for line in showtext.units_lines(doc["units"], p, area_id):
             click.echo(line)
 
     @show_group.command("history")
@@ -124,6 +124,7 @@ def register(cli: click.Group) -> None:
     @click.option("--forced-march", is_flag=True, help="A corps with one movement point more (10.4.1).")
     @json_option
     @game_options
+    @read_only(kept=Kept("show reach", _reach_kept, _reach_answer))
     def show_reach(unit: str, forced_march: bool, as_json: bool, game: str | None, power: str | None,
                    password: str | None) -> None:
         """Where a corps or fleet can still go this phase and at what cost (manual: show possible moves, 4.1.2)."""
@@ -134,21 +135,101 @@ def register(cli: click.Group) -> None:
         if as_json:
             echo_json(doc)
             return
-        kind, phase = doc["kind"], doc["phase"]
-        group = "naval" if kind == "fleet" else "land"
-        if phase != group:
-            click.echo(f"(it is the {phase} phase: this is where {unit} could go in a {group} phase from here)")
-        click.echo(f"{unit} at {doc['at']}: {doc['allowance'] - doc['spent']} of {doc['allowance']} movement points left"
-                   + (" (forced march)" if forced_march else ""))
-        areas = doc["areas"]
-        if not areas:
-            click.echo("  it can enter no area from here")
-        for a in areas:
-            click.echo(f"  {a['area']:<24} cost {a['cost']}  path {','.join(a['path'])}"
-                       + (f"  (must stop: {a['halts']})" if a["halts"] else ""))
-        if areas and phase == group:
-            opt = "--unit" if kind == "corps" else "--fleet"
-            click.echo(f"move with: eiapbem {group} move {opt} {unit} --path {','.join(areas[0]['path'])}")
+        for line in _reach_lines(doc, unit, forced_march):
+            click.echo(line)
+
+
+def _units_kept(s: Any) -> dict:
+    """What ``show units`` answers from, per power: its forces and leaders as ``show units P`` lists them, and
+    every leader of it (``--kind leader`` lists the captured and the dead too), Fog of War applied."""
+    from eiapbem.client import documents
+    from eiapbem.core.powers import POWERS
+
+    return {"me": s.power, "powers": {p: {"all": documents.units(s, p)["units"],
+                                          "leaders": documents.units(s, p, "leader")["units"]} for p in POWERS}}
+
+
+def _units_answer(data: dict, kw: dict) -> tuple[str, str] | None:
+    """``show units [POWER] [--kind K] [--area A] [--json]`` from ``_units_kept``'s records: ``client.show.units``'s
+    filters as selections (a kind, a site), in the order it sorts them."""
+    from eiapbem.client import showtext
+
+    kind, area = kw["kind"], place_name(kw["area_id"]) if kw["area_id"] else kw["area_id"]
+    p = (kw["which"] or data["me"]).upper()
+    if p not in data["powers"] or area == "":
+        return None  # refused by the command, which says why
+    pool = data["powers"][p]["leaders" if kind == "leader" else "all"]
+    recs = [r for r in pool if (kind is None or r["kind"] == kind) and (area is None or r["site"] == area)]
+    if kw["as_json"]:
+        return as_json({"power": p, "kind": kind, "area": area, "units": recs}), ""
+    return "".join(f"{line}\n" for line in showtext.units_lines(recs, p, area)), ""
+
+
+def _reach_lines(doc: dict, unit: str, forced_march: bool) -> list[str]:
+    """``show reach UNIT`` as text, from its ``--json`` record."""
+    kind, phase = doc["kind"], doc["phase"]
+    group = "naval" if kind == "fleet" else "land"
+    out = []
+    if phase != group:
+        out.append(f"(it is the {phase} phase: this is where {unit} could go in a {group} phase from here)")
+    out.append(f"{unit} at {doc['at']}: {doc['allowance'] - doc['spent']} of {doc['allowance']} movement points left"
+               + (" (forced march)" if forced_march else ""))
+    areas = doc["areas"]
+    if not areas:
+        out.append("  it can enter no area from here")
+    for a in areas:
+        out.append(f"  {a['area']:<24} cost {a['cost']}  path {','.join(a['path'])}"
+                   + (f"  (must stop: {a['halts']})" if a["halts"] else ""))
+    if areas and phase == group:
+        opt = "--unit" if kind == "corps" else "--fleet"
+        out.append(f"move with: eiapbem {group} move {opt} {unit} --path {','.join(areas[0]['path'])}")
+    return out
+
+
+def _reach_kept(s: Any) -> dict:
+    """What ``show reach`` answers from: in a land phase, the reach of each corps of the acting power on the map
+    (its free states' too), with and without forced march; in a naval phase, each such fleet's (a refusal is kept
+    as one: its sentence and hint).  None is kept in another phase: a reach costs the rules' search of
+    the map (10.4, 8.4), made again at every order, so it is kept where the moves are made, and asked in another
+    phase the command opens the game (README, "Performance")."""
+    from eiapbem.client import documents
+    from eiapbem.core.errors import EiaError
+    from eiapbem.rules.model import Corps, Fleet, Phase
+
+    st, out = s.current(), {}
+    phase = st.slot.phase if st.slot is not None else None
+    kind = Corps if phase is Phase.LAND else Fleet if phase is Phase.NAVAL else None
+    nations = {s.power, *st.free_states(s.power)} if kind is not None and s.power in st.powers else set()
+    for uid, u in sorted(st.units.items()):
+        owner = getattr(u, "nation", None) or getattr(u, "power", None)
+        if kind is None or not (isinstance(u, kind) and u.location.site and owner in nations):
+            continue
+        docs = {}
+        for fm in (False,) if isinstance(u, Fleet) else (False, True):
+            try:
+                docs["forced" if fm else "plain"] = documents.reach(s, uid, fm)
+            except EiaError as err:  # refused (a cavalry corps may not forced march, 10.4.1): refused again
+                docs["forced" if fm else "plain"] = {"refused": [str(err), err.hint]}
+        out[uid] = docs
+    return {"units": out}
+
+
+def _reach_answer(data: dict, kw: dict) -> tuple[str, str] | None:
+    """``show reach UNIT [--forced-march] [--json]`` from ``_reach_kept``'s records (a fleet's reach is the same
+    with --forced-march)."""
+    from eiapbem.core.errors import IllegalAction
+
+    docs = data["units"].get(kw["unit"])
+    plain_doc = docs.get("plain") if docs else None
+    fleet = plain_doc is not None and plain_doc.get("kind") == "fleet"
+    doc = plain_doc if fleet or not kw["forced_march"] else docs.get("forced") if docs else None
+    if doc is None:
+        return None
+    if "refused" in doc:
+        raise IllegalAction(str(doc["refused"][0]), hint=doc["refused"][1])
+    if kw["as_json"]:
+        return as_json(doc), ""
+    return "".join(f"{line}\n" for line in _reach_lines(doc, kw["unit"], kw["forced_march"])), ""
 
 
 def _history_lines(doc: dict) -> list[str]:

@@ -31,7 +31,7 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import relations
 from eiapbem.rules.model import POWERS, GameState, LogEntry
 
-HIDDEN = "strength hidden (fog of war)"
+from .showtext import HIDDEN  # noqa: F401  (re-exported)
 
 
 def viewers(s: Any) -> set[str]:

@@ -17,6 +17,7 @@ from typing import Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.core.powers import UNIT_KINDS
 from eiapbem.client import fog
+from eiapbem.client.showtext import units_lines  # noqa: F401  (re-exported: show units as text)
 from eiapbem.rules import control, relations
 from eiapbem.rules.model import POOL, POWER_NAMES, Corps, Depot, Fleet, GameState, Garrison, LeaderStatus
 
@@ -90,7 +91,7 @@ def area(state: GameState, m: Any, area_id: str, viewers: Iterable[str] = ()) ->
     holder = control.area_holder(state, m, a.id)
     city_holder = control.city_holder(state, m, a.id) if a.city else holder
     out.append(f"  controlled by {holder}" + (f"; its city held by {city_holder} (13.5.2)" if city_holder != holder else ""))
-    here = [u for u in state.units.values() if u.location != POOL and u.location.site == a.id]
+    here = [u for u in state.units.values() if u.location.site == a.id and u.location != POOL]  # the cheap test first
     aboard = [u for f in here if isinstance(f, Fleet) for u in state.units.values()
               if u.location.kind.value == "aboard" and u.location.site == f.id]
     here = here + aboard
@@ -315,29 +316,6 @@ def units(state: GameState, p: str, kind: str | None = None, area_id: str | None
     return sorted(out, key=lambda r: (UNIT_KINDS.index(r["kind"]) if r["kind"] in UNIT_KINDS else 9, r["site"] or "", r["id"]))
 
 
-def units_lines(recs: list[dict], p: str, area: str | None = None) -> list[str]:
-    if not recs:
-        if area is not None:  # a newcomer asking what stands somewhere, not only their own forces
-            return [f"{POWER_NAMES[p]}: none of its forces in {area}; 'eiapbem show area {area}' lists every power's "
-                    f"units there, 'eiapbem show units POWER --area {area}' another power's"]
-        return [f"{POWER_NAMES[p]}: no such forces on the map"]
-    out = [f"Forces of {POWER_NAMES[p]} ({len(recs)})"]
-    for r in recs:
-        where = f"{r['where']}:{r['site']}" if r.get("site") else (r.get("where") or "-")
-        if r["kind"] == "leader":
-            out.append(f"  leader    {r['id']:<28} {where:<28} {r['status']}" + (f", with {r['with']}" if r["with"] else ""))
-            continue
-        what = r.get("factors") or r.get("ships") or {}
-        detail = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in what.items())
-        if r.get("hidden"):  # 4.1.1 Fog of War
-            out.append(f"  {r['kind']:<9} {r['id']:<28} {where:<28} {fog.HIDDEN}"
-                       + (f"; leaders {', '.join(r['leaders'])}" if r["leaders"] else ""))
-            continue
-        out.append(f"  {r['kind']:<9} {r['id']:<28} {where:<28} strength {r['strength']}"
-                   + (f" ({detail})" if detail else "") + (f"; leaders {', '.join(r['leaders'])}" if r["leaders"] else ""))
-    return out
-
-
 def area_record(state: GameState, m: Any, area_id: str) -> dict:
     area(state, m, area_id)  # the same refusal for a name not on the map
     a = m.areas[area_id]
@@ -348,7 +326,7 @@ def area_record(state: GameState, m: Any, area_id: str) -> dict:
                                              "held_by": control.city_holder(state, m, a.id)},
             "port": None if not a.port else {"seas": list(a.port.seas), "ice": bool(a.port.ice)},
             "controlled_by": control.area_holder(state, m, a.id),  # as the text form (13.3.2 cessions, 13.3.1)
-            "units": [unit_record(state, u) for u in state.units.values() if u.location != POOL and u.location.site == a.id],
+            "units": [unit_record(state, u) for u in state.units.values() if u.location.site == a.id and u.location != POOL],
             "neighbours": list(m.land_neighbours(a.id))}
 
 

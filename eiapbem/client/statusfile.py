@@ -17,8 +17,9 @@ would show, in ``save/GameName_ROLE.status``:
   gives them (4.1.1 Fog of War applied), made at the same opening, so ``log`` asking for no more than these
   answers from the record as ``status`` does;
 - **what the read-only commands answer, too**: the answers the CLI makes at the same opening (``cli/answers.py``:
-  ``show`` in its forms, ``map --json``, ``economy summary``, ``battle report``), each under its command's key,
-  so those commands answer from the record as ``status`` does; the record is compressed before it is sealed;
+  ``show`` in its forms, ``map --json``, ``battle report``), each under its command's key, and the records
+  ``show units``, ``show reach`` and ``economy summary`` answer every argument form from (``data``), so those
+  commands answer from the record as ``status`` does; the record is compressed before it is sealed;
 - **written only when it is what a fresh status shows**: by ``make``, which opens the game as a fresh
   ``status`` does and writes the record only when the opening changed nothing in the folder; the CLI calls it
   from ``status`` and, at the end of a command that opened a game, when the record is not current
@@ -51,8 +52,9 @@ NONCE = 12
 MAX_RECORD = 4 * 1024 * 1024
 #: The most a record's JSON may take once inflated (it is kept compressed: the answers repeat much).
 MAX_PLAIN = 64 * 1024 * 1024
-#: The public log's last lines the record keeps for ``eiapbem log`` (its default asks for 40).
-LOG_KEPT = 200
+#: The public log's last lines the record keeps for ``eiapbem log`` (its default asks for 40; a month of seven
+#: powers writes about 200).
+LOG_KEPT = 1000
 #: The folders (under the game folder) whose files the status is made from.
 WATCHED = ("save", "commin", "commout", "battles", "mail", "rewind")
 
@@ -181,7 +183,8 @@ def current(home: Path, game: str, role: str) -> bytes | None:
 
 
 def read(home: Path, game: str, role: str, password: str, data: bytes | None = None) -> dict | None:
-    """The record ``{"record": ..., "lines": [...], "log": [...], "log_all": bool, "answers": {key: [out, err]}}``
+    """The record ``{"record": ..., "lines": [...], "log": [...], "log_all": bool, "answers": {key: [out, err]},
+    "data": {command: records}}``
     of ``role`` when it is current and ``password`` opens it, else None.  ``data``: the record ``current``
     returned."""
     from cryptography.exceptions import InvalidTag
@@ -210,8 +213,9 @@ def read(home: Path, game: str, role: str, password: str, data: bytes | None = N
     answers = kept.get("answers")
     answers = {k: v for k, v in answers.items() if isinstance(v, list) and len(v) == 2
                and all(isinstance(x, str) for x in v)} if isinstance(answers, dict) else {}
+    data = kept.get("data")
     return {"record": kept["record"], "lines": [str(x) for x in kept["lines"]], "log": log,
-            "log_all": kept.get("log_all") is True, "answers": answers}
+            "log_all": kept.get("log_all") is True, "answers": answers, "data": data if isinstance(data, dict) else {}}
 
 
 def _inflate(data: bytes) -> bytes:
@@ -250,11 +254,11 @@ def _plain(v: Any) -> Any:
 
 
 def make(home: Path, game: str, me: Any, key: RecordKey | None,
-         answers: Callable[[Any], dict[str, list[str]]] | None = None) -> dict:
+         answers: Callable[[Any], dict[str, Any]] | None = None) -> dict:
     """Open the game as a fresh ``status`` does and return its status and log (``read``'s form); keep it as the record
     (when ``key`` is given) if the opening changed nothing in the folder (a file written on opening, a save
-    brought forward).  ``answers``: what makes the read-only commands' answers from the open session (the CLI's
-    ``cli.answers.precompute``), kept in the record too."""
+    brought forward).  ``answers``: what makes the read-only commands' answers and records from the open session
+    (the CLI's ``cli.answers.precompute``: ``{"answers": ..., "data": ...}``), kept in the record too."""
     from eiapbem.client import documents
     from eiapbem.client.session import Session
     from eiapbem.client.status import status_lines, status_record
@@ -265,7 +269,9 @@ def make(home: Path, game: str, me: Any, key: RecordKey | None,
     log = documents.log(s, LOG_KEPT + 1)
     out = {"record": json.loads(json.dumps(rec, default=_plain)), "lines": status_lines(s, rec),
            "log": json.loads(json.dumps(log[-LOG_KEPT:], default=_plain)), "log_all": len(log) <= LOG_KEPT,
-           "answers": answers(s) if answers is not None and key is not None else {}}
+           "answers": {}, "data": {}}
+    if answers is not None and key is not None:
+        out.update(answers(s))
     if key is not None and fingerprint(home, game, me.role) == before:
         try:
             write(home, game, me.role, key, before, out)
@@ -275,7 +281,7 @@ def make(home: Path, game: str, me: Any, key: RecordKey | None,
 
 
 def refresh(home: Path, game: str, me: Any, key: RecordKey,
-            answers: Callable[[Any], dict[str, list[str]]] | None = None) -> None:
+            answers: Callable[[Any], dict[str, Any]] | None = None) -> None:
     """Bring the role's record up to date after a command (nothing to do when it is current)."""
     if current(home, game, me.role) is None:
         make(home, game, me, key, answers)

@@ -75,8 +75,8 @@ def test_every_kept_answer_is_what_the_command_prints_when_it_opens_the_game(gam
     # Each kind of line (every form but one area and one unit in ten, for time), text and --json.
     sample = [ln for n, ln in enumerate(lines) if ln[:2] not in (["show", "area"], ["show", "unit"]) or n % 10 == 0]
     assert len(sample) > 80 and {tuple(ln[:2]) for ln in sample} >= {
-        ("show", "area"), ("show", "unit"), ("show", "power"), ("show", "pool"), ("show", "units"),
-        ("show", "history"), ("economy", "summary"), ("battle", "report"), ("map", "--json")}
+        ("show", "area"), ("show", "unit"), ("show", "power"), ("show", "pool"), ("show", "history"),
+        ("battle", "report"), ("map", "--json")}  # show units, economy summary: from their records (below)
     for line in sample:
         slow = _slow(game, line, monkeypatch)
         assert slow.exit_code == 0, (line, slow.output, slow.stderr)
@@ -94,9 +94,11 @@ def test_a_fresh_show_answers_from_the_record_without_the_rules(game, monkeypatc
         assert (code, out, err) == (0, slow.stdout, slow.stderr) and heavy == [], line
 
 
-def test_a_line_not_made_in_advance_opens_the_game(game):
-    code, out, _, heavy = _fresh(game, "show", "units", "--kind", "corps", *RU)
-    assert code == 0 and "corps:RU:" in out and "eiapbem.client.session" in heavy
+def test_a_filtered_show_units_answers_without_the_rules(game, monkeypatch):
+    line = ("show", "units", "--kind", "corps", "--area", "Kiev")
+    code, out, err, heavy = _fresh(game, *line, *RU)
+    slow = _slow(game, line, monkeypatch)
+    assert (code, out, err) == (0, slow.stdout, slow.stderr) and "corps:RU:I " in out and heavy == []
 
 
 def test_a_stale_record_never_answers_a_show(tmp_path):
@@ -108,6 +110,24 @@ def test_a_stale_record_never_answers_a_show(tmp_path):
     statusfile.record_path(home, GAME, "RU").write_bytes(old)  # the record of before the setup, put back
     code, out, _, heavy = _fresh(home, "show", "units", *RU)
     assert code == 0 and out != before and "corps:RU:" in out and "eiapbem.client.session" in heavy
+    statusfile.record_path(home, GAME, "RU").write_bytes(old)  # (the command wrote the current one)
+    code, out, _, heavy = _fresh(home, "show", "units", "--kind", "corps", "--area", "Kiev", *RU)
+    assert code == 0 and "corps:RU:I " in out and "eiapbem.client.session" in heavy
+    statusfile.record_path(home, GAME, "RU").write_bytes(old)
+    code, out, _, heavy = _fresh(home, "economy", "summary", "--only", "FR", "--json", *RU)
+    assert code == 0 and json.loads(out)["funds"][0]["power"] == "FR" and "eiapbem.client.session" in heavy
+
+
+def test_records_the_answer_cannot_read_open_the_game():
+    """Records of another shape (a record made by another version) give no answer: the command runs."""
+    units = answers.KEPT["show units"]
+    form = {"which": None, "kind": "corps", "area_id": None, "as_json": False}
+    for data in ({}, {"me": "RU"}, {"me": "RU", "powers": {"RU": {"all": [{"id": "corps:RU:I"}]}}},
+                 {"me": "RU", "powers": {"RU": {"all": 5}}}):
+        assert answers._derived(units, {"data": {"show units": data}}, form) is None
+    assert answers._derived(units, {"data": {}}, form) is None
+    good = {"me": "RU", "powers": {"RU": {"all": [], "leaders": []}}}
+    assert answers._derived(units, {"data": {"show units": good}}, form) == ["Russia: no such forces on the map\n", ""]
 
 
 def test_a_command_that_opens_no_game_asks_no_password(game):
@@ -129,3 +149,112 @@ def test_a_sitting_answers_by_opening_the_game(game, monkeypatch):
     monkeypatch.setattr(statusfile, "current", lambda *a: looked.append(a))
     assert main.run(["show", "power", "RU"], obj=obj) == 0
     assert looked == []
+
+
+def _same(home, line, monkeypatch):
+    """The line answered from the record (the game not opened) prints what it prints when it opens the game."""
+    from eiapbem.client.session import Session
+
+    slow = _slow(home, line, monkeypatch)
+    with monkeypatch.context() as m:
+        m.setattr(Session, "open_with", classmethod(lambda *a, **k: pytest.fail(f"opened for {line}")))
+        fast = cli(home, *line, *RU)
+    assert (fast.exit_code, fast.stdout, fast.stderr) == (slow.exit_code, slow.stdout, slow.stderr), line
+    return fast
+
+
+#: ``show units`` forms: every kind and a few areas (with forces, without, a sea, not on the map), of the acting
+#: power, of another (as typed), text and JSON.
+FILTERED = [("show", "units", *who, *kind, *area, *js)
+            for who, kind, area in (((), (), ()), (("FR",), (), ()), (("gb",), (), ()),
+                                    ((), ("--kind", "corps"), ()), ((), ("--kind", "leader"), ()),
+                                    (("FR",), ("--kind", "leader"), ()), ((), ("--kind", "fleet"), ()),
+                                    ((), ("--kind", "depot"), ()), ((), ("--kind", "garrison"), ()),
+                                    ((), (), ("--area", "Kiev")), ((), ("--kind", "corps"), ("--area", "moscow")),
+                                    ((), ("--kind", "leader"), ("--area", "Kiev")), ((), (), ("--area", "north-sea")),
+                                    (("FR",), (), ("--area", "paris")), ((), (), ("--area", "nowhere")))
+            for js in ((), ("--json",))]
+
+
+def test_every_filter_of_show_units_answers_from_the_record(game, monkeypatch):
+    """``show units`` with any power, kind and area is a selection of the records kept (4.1.1 Fog of War applied
+    as when the game is opened): the same text and JSON, the game not opened."""
+    found = [_same(game, line, monkeypatch) for line in FILTERED]
+    assert any("corps:RU:" in r.stdout and "  leader " not in r.stdout for r in found)  # a filter that keeps some
+    assert any("none of its forces in north-sea" in r.stdout for r in found)  # and one that keeps none
+
+
+def test_economy_summary_of_any_power_answers_from_the_record(game, monkeypatch):
+    from eiapbem.core.powers import POWERS
+
+    assert "RU" in _same(game, ("economy", "summary"), monkeypatch).stdout  # the acting power's by default
+    _same(game, ("economy", "summary", "--json"), monkeypatch)
+    for p in POWERS:
+        assert p in _same(game, ("economy", "summary", "--only", p), monkeypatch).stdout
+        _same(game, ("economy", "summary", "--only", p, "--json"), monkeypatch)
+
+
+def test_a_form_the_records_do_not_hold_opens_the_game(game):
+    """Another seed of the preview, a unit whose reach is not kept (not in a land phase here): the command runs."""
+    code, out, _, heavy = _fresh(game, "economy", "summary", "--seed", "other", *RU)
+    assert code == 0 and "'other'" in out and "eiapbem.client.session" in heavy
+    code, out, _, heavy = _fresh(game, "show", "reach", "corps:RU:I", *RU)
+    assert code == 0 and "corps:RU:I at" in out and "eiapbem.client.session" in heavy
+
+
+@pytest.fixture(scope="module")
+def land(tmp_path_factory):
+    """Russia's land slot: its forces set up, the state moved to a land phase, its record made by a status."""
+    from eiapbem.rules.model import Phase
+
+    return _slot_of_russia(tmp_path_factory.mktemp("reach"), Phase.LAND)
+
+
+def _slot_of_russia(home, phase):
+    from dataclasses import replace
+
+    from eiapbem.client.session import Session
+    from eiapbem.rules.model import Date, Slot
+
+    home = new_game(home)
+    assert cli(home, "setup", "load", "default", *RU).exit_code == 0
+    assert cli(home, "end-phase", *RU).exit_code == 0
+    os.environ.setdefault(TEST_SCRYPT_ENV, WEAK)
+    s = Session.open(home, GAME, "RU", "pw-RU")
+    s.data = replace(s.data, state=s.state.replace(date=Date(1805, 9),
+                                                   slot=Slot(phase=phase, step="turn", power="RU", actors=("RU",))))
+    s.save()
+    assert cli(home, "status", *RU).exit_code == 0
+    return home
+
+
+def test_show_reach_of_each_corps_answers_from_the_record_in_a_land_phase(land, monkeypatch):
+    corps = ("corps:RU:I", "corps:RU:Cav-I", "corps:RU:Guard", "corps:RU:Cossack-1")
+    for unit in corps:
+        for extra in ((), ("--forced-march",), ("--json",), ("--forced-march", "--json")):
+            _same(land, ("show", "reach", unit, *extra), monkeypatch)
+    code, out, _, heavy = _fresh(land, "show", "reach", "corps:RU:I", *RU)
+    assert code == 0 and "move with: eiapbem land move --unit corps:RU:I" in out and heavy == []
+    # A cavalry corps may not forced march: refused as when the game is opened, which it is not.
+    code, _, err, heavy = _fresh(land, "show", "reach", "corps:RU:Cav-I", "--forced-march", *RU)
+    assert code == 1 and "may not forced march" in err and heavy == []
+    statusfile.record_path(land, GAME, "RU").rename(land / "kept")
+    try:
+        assert _fresh(land, "show", "reach", "corps:RU:Cav-I", "--forced-march", *RU)[:3] == (code, "", err)
+    finally:
+        statusfile.record_path(land, GAME, "RU").unlink(missing_ok=True)
+        (land / "kept").rename(statusfile.record_path(land, GAME, "RU"))
+
+
+def test_show_reach_of_a_fleet_answers_from_the_record_in_a_naval_phase(tmp_path, monkeypatch):
+    from eiapbem.client.session import Session, open_identity
+    from eiapbem.rules.model import Fleet, Phase
+
+    home = _slot_of_russia(tmp_path, Phase.NAVAL)
+    st = Session.open_with(home, GAME, open_identity(home, GAME, "RU", "pw-RU")).state
+    fleets = sorted(u for u, v in st.units.items() if isinstance(v, Fleet) and v.nation == "RU" and v.location.site)
+    assert fleets
+    for extra in ((), ("--forced-march",), ("--json",)):  # a fleet's reach is the same with --forced-march
+        assert fleets[0] in _same(home, ("show", "reach", fleets[0], *extra), monkeypatch).stdout
+    code, _, _, heavy = _fresh(home, "show", "reach", "corps:RU:I", *RU)  # a corps in a naval phase: not kept
+    assert code == 0 and "eiapbem.client.session" in heavy

@@ -42,9 +42,10 @@ def test_bench_cli_prints_each_figure_against_the_bare_start(run_cli):
                  "eiapbem X --help, the slowest X (tables)", "eiapbem status without the password's cost",
                  "the same with no status record", "the first status in a new folder", "status inside a sitting",
                  "eiapbem log --json", "eiapbem show area Paris", "eiapbem map --json",
-                 "the password's cost: one scrypt"):
+                 "eiapbem show units --kind corps", "eiapbem economy summary --only FR", "eiapbem show reach corps:RU:I",
+                 "after a change: the read-only answers made", "the password's cost: one scrypt"):
         line = next(ln for ln in out.splitlines() if ln.startswith(what))
         ms = float(re.search(r"([0-9.]+) ms  \(", line).group(1))
         assert ms > 0 and "x the bare start)" in line
-        if what.startswith(("eiapbem log", "eiapbem show", "eiapbem map", "the first")):  # a fresh process: its CPU
+        if what.startswith(("eiapbem log", "eiapbem show", "eiapbem map", "eiapbem economy", "the first", "after")):
             assert float(re.search(r"CPU +([0-9.]+) ms \(", line).group(1)) > 0, line
