@@ -270,7 +270,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 24, "ai-medium": 24, "ai-hard": 24}  # 2:
 # answer to a medium or random enemy's; 23: an expedition ashore overseas keeps to the coast, takes weak targets by
 # the sea and falls back to a port when outmatched, a corps marooned on an island carried off, no second corps landed
 # on an island being taken (``ai.amphibious``); an obligation met with the rarer kinds of action first
-# 24: a capital an enemy army is a month from gets a garrison that grows with the threat (``operations.guard_capitals``)
+# 24: a capital whose walls a full garrison shuts (Vienna, St. Petersburg), an enemy army a month away, gets a
+# garrison that grows with the threat (``operations.guard_capitals``)
 
 
 def level(kind: PlayerKind | str) -> Level:

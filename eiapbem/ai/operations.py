@@ -11,8 +11,8 @@ Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot
    corps in the area detaches infantry or militia, else the nearest corps with no leader marches there and does,
    or stays inside the city itself; one that cannot get inside stands by the capital, and none is sent while an
    enemy stack stands in the capital's area), so that a lone enemy corps never walks into an empty capital (13.5.2);
-   with an enemy army within a month's march that its own corps there could not beat, the levels that defend a
-   threatened capital bring the garrison proper up to ``THREAT_SHARE`` percent of it, at most what keeps the city
+   with an enemy army within a month's march that its own corps there could not beat, at a capital whose walls
+   a full garrison shuts (Vienna, St. Petersburg: 11.4.1), the levels that defend a threatened capital bring the garrison proper up to ``THREAT_SHARE`` percent of it, at most what keeps the city
    from being undergarrisoned (11.4.1), the corps inside the city leaving their infantry and militia first, then
    the nearest corps that can;
 3. **armies formed** (``eiapbem.ai.armies``) under its best leaders;
@@ -67,6 +67,7 @@ from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.garrisons import TransferGarrison
 from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.model import Corps, FactorType, Garrison, LocationKind
+from eiapbem.rules.tables import land_siege
 from eiapbem.rules.tables.land_siege import SIEGE_UNDERGARRISON_MARGIN
 
 AREA = LocationKind.AREA
@@ -145,29 +146,45 @@ def garrisoned(b: Any, area: str) -> int:
 
 def threat(b: Any, area: str) -> tuple[int, int]:
     """Enemy factors in the field that reach ``area`` in a month's march (their movement allowance over the crossing
-    arrows open now, 10.4.1), and the power's own corps' factors within ``RELIEF`` movement points of it (those back
-    there in a month)."""
-    near = moves.open_costs(b, area, REACH // 2)
-    enemy = sum(c.factors.total for c in assess.enemy_field_corps(b.state, b.power)
-                if near.get(c.location.site, REACH) <= allowance(b.state, b.ctx, c))
-    own = sum(c.factors.total for c in assess.army_units(b.state, b.power)
-              if isinstance(c, Corps) and near.get(c.location.site, RELIEF + 1) <= RELIEF)
+    arrows open to them now: a strait its fleets hold is closed to them, 10.4.1), and the power's own corps' factors
+    within ``RELIEF`` movement points of it (those back there in a month)."""
+    st = b.state
+    costs: dict[str, dict[str, int]] = {}
+    enemy = 0
+    for c in assess.enemy_field_corps(st, b.power):
+        side = relations.unit_power(st, c) or c.nation
+        if side not in costs:
+            costs[side] = moves.open_costs(b, area, REACH // 2, for_power=side)
+        if costs[side].get(c.location.site, REACH) <= allowance(st, b.ctx, c):
+            enemy += c.factors.total
+    near = moves.open_costs(b, area, RELIEF)
+    own = sum(c.factors.total for c in assess.army_units(st, b.power) if isinstance(c, Corps) and c.location.site in near)
     return enemy, own
 
 
 def garrison_wanted(b: Any, lvl: Any, cap: str) -> int:
     """The garrison factors a national capital wants while enemies are within ``REACH``: the level's ``garrison``;
-    at the levels that defend a threatened capital, when the enemy field forces within a month's march are more than
+    at the levels that defend a threatened capital whose walls a full garrison shuts (``_walls_hold_if_full``), when the enemy field forces within a month's march are more than
     its own corps there could beat at the level's ``attack_odds`` (the answer to the incursion cannot deal with
     them), ``THREAT_SHARE`` percent of them, up to what keeps the city from being undergarrisoned (11.4.1, 000:1960:
     a breach then needs a die the walls deny, so an army next door must starve the city, not storm it)."""
     city = b.ctx.map.area(cap).city
     want = lvl.garrison
-    if lvl.defend_capital:
+    if lvl.defend_capital and _walls_hold_if_full(city.siege):
         enemy, own = threat(b, cap)
         if enemy * lvl.attack_odds > own * 100:
             want = max(want, min(city.garrison_capacity - SIEGE_UNDERGARRISON_MARGIN, enemy * THREAT_SHARE // 100))
     return min(city.garrison_capacity, want)
+
+
+def _walls_hold_if_full(siege: int) -> bool:
+    """Walls of siege value ``siege`` that some die breaches while undergarrisoned and none once garrisoned to within
+    the margin (11.4.1, 000:1960: Vienna's, St. Petersburg's): only there does a larger garrison shut the city.  Weaker
+    walls fall to a die whatever the garrison, stronger ones to none (the field armies defend those capitals)."""
+    def breach(under: bool) -> bool:
+        best = min(land_siege.siege_random_number(6, siege, under), land_siege.SIEGE_TABLE[-1][1])
+        return land_siege.siege_result(best) == land_siege.BREACH
+    return breach(True) and not breach(False)
 
 
 def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:

@@ -486,7 +486,8 @@ def test_an_army_next_to_the_capital_finds_its_city_garrisoned_past_a_breach(kin
 
 def test_the_capitals_garrison_grows_with_a_threat_its_corps_near_cannot_answer():
     # one corps of 10 factors next door asks the level's 4, an army of 50 the 20 that leave Vienna not
-    # undergarrisoned (11.4.1), unless Austria's own corps a month away can beat it (the answer deals with it then)
+    # undergarrisoned (11.4.1), unless Austria's own corps a month away can beat it (the answer deals with it then);
+    # only walls that a full garrison shuts are worth it
     s = _slot(land_state(), "AU", "ai-hard")
     s = corps(s, "corps:FR:I", "linz", infantry=10)
     hard = level("ai-hard")
@@ -497,3 +498,6 @@ def test_the_capitals_garrison_grows_with_a_threat_its_corps_near_cannot_answer(
     for cid in ("corps:AU:I", "corps:AU:II", "corps:AU:III", "corps:AU:IV", "corps:AU:V"):
         s = corps(s, cid, "pressburg", infantry=14)
     assert operations.garrison_wanted(ai.Builder(s, "AU", ctx()), hard, "vienna") == hard.garrison
+    # Paris's walls (siege value 1) fall to a die whatever its garrison: an army next door asks no more than the level's
+    s = corps(land_state(), "corps:AU:VI", "reims", infantry=50)
+    assert operations.garrison_wanted(ai.Builder(s, "FR", ctx()), hard, "paris") == hard.garrison
