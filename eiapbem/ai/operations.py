@@ -11,6 +11,10 @@ Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot
    corps in the area detaches infantry or militia, else the nearest corps with no leader marches there and does,
    or stays inside the city itself; one that cannot get inside stands by the capital, and none is sent while an
    enemy stack stands in the capital's area), so that a lone enemy corps never walks into an empty capital (13.5.2);
+   with an enemy army within a month's march that its own corps there could not beat, at a capital whose walls
+   a full garrison shuts (Vienna, St. Petersburg: 11.4.1), the levels that defend a threatened capital bring the garrison proper up to ``THREAT_SHARE`` percent of it, at most what keeps the city
+   from being undergarrisoned (11.4.1), the corps inside the city leaving their infantry and militia first, then
+   the nearest corps that can;
 3. **armies formed** (``eiapbem.ai.armies``) under its best leaders;
 4. **incursions answered** (``answer_incursions``): each enemy stack in the field within the power's home nation
    or a month's march (half ``REACH``, over the crossing arrows open now) of a capital, nearest the capital first, is answered by the nearest free corps (not an army's head)
@@ -61,13 +65,21 @@ from eiapbem.ai.strategy import Aim
 from eiapbem.rules import control, relations
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.garrisons import TransferGarrison
+from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.model import Corps, FactorType, Garrison, LocationKind
+from eiapbem.rules.tables import land_siege
+from eiapbem.rules.tables.land_siege import SIEGE_UNDERGARRISON_MARGIN
 
 AREA = LocationKind.AREA
 
 #: Movement points within which enemy field forces make the power keep its capitals garrisoned (three months of a
 #: French corps' march).
 REACH = 12
+#: Percentage of the enemy field factors a month's march from a national capital that its garrison is brought up to
+#: (at the levels that defend a threatened capital, up to the city's capacity less 11.4.1's margin).
+THREAT_SHARE = 40
+#: Movement points within which the power's own corps count against that threat (a month's march of most corps).
+RELIEF = 3
 #: Percentage of an army's strength that must end in or next to its end area beyond its own territory.
 CONCENTRATED = 60
 #: An answer to an incursion, or the attackers of a battle, bring this percentage of what the level's odds need.
@@ -125,6 +137,56 @@ def _detach(b: Any, c: Corps, area: str, want: int) -> bool:
                                                             infantry=max(inf, 0), militia=max(mil, 0)))
 
 
+def garrisoned(b: Any, area: str) -> int:
+    """The power's and its allies' garrison factors in the city of ``area`` (a corps inside does not keep the city
+    from being undergarrisoned, 11.4.1, and may march out)."""
+    return sum(u.factors.total for u in control.units_at(b.state, area)
+               if isinstance(u, Garrison) and u.location.kind is LocationKind.CITY and assess.friendly(b.state, b.power, u))
+
+
+def threat(b: Any, area: str) -> tuple[int, int]:
+    """Enemy factors in the field that reach ``area`` in a month's march (their movement allowance over the crossing
+    arrows open to them now: a strait its fleets hold is closed to them, 10.4.1), and the power's own corps' factors
+    within ``RELIEF`` movement points of it (those back there in a month)."""
+    st = b.state
+    costs: dict[str, dict[str, int]] = {}
+    enemy = 0
+    for c in assess.enemy_field_corps(st, b.power):
+        side = relations.unit_power(st, c) or c.nation
+        if side not in costs:
+            costs[side] = moves.open_costs(b, area, REACH // 2, for_power=side)
+        if costs[side].get(c.location.site, REACH) <= allowance(st, b.ctx, c):
+            enemy += c.factors.total
+    near = moves.open_costs(b, area, RELIEF)
+    own = sum(c.factors.total for c in assess.army_units(st, b.power) if isinstance(c, Corps) and c.location.site in near)
+    return enemy, own
+
+
+def garrison_wanted(b: Any, lvl: Any, cap: str) -> int:
+    """The garrison factors a national capital wants while enemies are within ``REACH``: the level's ``garrison``;
+    at the levels that defend a threatened capital whose walls a full garrison shuts (``_walls_hold_if_full``), when the enemy field forces within a month's march are more than
+    its own corps there could beat at the level's ``attack_odds`` (the answer to the incursion cannot deal with
+    them), ``THREAT_SHARE`` percent of them, up to what keeps the city from being undergarrisoned (11.4.1, 000:1960:
+    a breach then needs a die the walls deny, so an army next door must starve the city, not storm it)."""
+    city = b.ctx.map.area(cap).city
+    want = lvl.garrison
+    if lvl.defend_capital and _walls_hold_if_full(city.siege):
+        enemy, own = threat(b, cap)
+        if enemy * lvl.attack_odds > own * 100:
+            want = max(want, min(city.garrison_capacity - SIEGE_UNDERGARRISON_MARGIN, enemy * THREAT_SHARE // 100))
+    return min(city.garrison_capacity, want)
+
+
+def _walls_hold_if_full(siege: int) -> bool:
+    """Walls of siege value ``siege`` that some die breaches while undergarrisoned and none once garrisoned to within
+    the margin (11.4.1, 000:1960: Vienna's, St. Petersburg's): only there does a larger garrison shut the city.  Weaker
+    walls fall to a die whatever the garrison, stronger ones to none (the field armies defend those capitals)."""
+    def breach(under: bool) -> bool:
+        best = min(land_siege.siege_random_number(6, siege, under), land_siege.SIEGE_TABLE[-1][1])
+        return land_siege.siege_result(best) == land_siege.BREACH
+    return breach(True) and not breach(False)
+
+
 def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:
     """Its national capitals' garrisons while enemy field forces are within ``REACH``; the corps that stay (ids)."""
     ctx, power, m = b.ctx, b.power, b.ctx.map
@@ -135,32 +197,45 @@ def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:
             continue
         if not assess.enemy_forces_near(b.state, ctx, cap, power, REACH):
             continue
-        want = min(city.garrison_capacity, lvl.garrison)
-        for c in sorted(control.corps_at(b.state, cap), key=lambda c: (-c.factors.total, c.id)):
-            short = want - inside(b, cap)
+        want = garrison_wanted(b, lvl, cap)
+        # an army a month away: the garrison proper is filled, from the corps inside the city first (they would
+        # otherwise march out and leave it thin), then from those in its area; else any factors inside will do
+        threatened = want > lvl.garrison
+        held = garrisoned if threatened else inside
+        led_here = {ld.attached_to for ld in b.state.leaders.values()}
+        for c in sorted(control.corps_at(b.state, cap), key=lambda c: (c.location.kind is AREA, c.id in led_here,
+                                                                         -c.factors.total, c.id)):
+            short = want - held(b, cap)
             if short <= 0:
                 break
-            if c.location.kind is AREA and relations.unit_power(b.state, c) == power:
+            if relations.unit_power(b.state, c) == power and (threatened or c.location.kind is AREA):
                 _detach(b, c, cap, short)
-        if inside(b, cap) >= min(want, 1) or moves.field_enemy(b, cap):
+        if held(b, cap) >= (want if threatened else min(want, 1)) or moves.field_enemy(b, cap):
             continue  # garrisoned, or an enemy stack stands in its area (no corps gets inside past it: the answer
             # to the incursion deals with it, ``answer_incursions``)
         # the nearest corps with no leader, the smallest first (a leader's corps leads an army), marches to the
         # capital and leaves a garrison there; one that cannot, stays inside the city itself
+        # (under an army's threat, those with infantry or militia to leave, until the garrison is full)
         led = {ld.attached_to for ld in b.state.leaders.values()}
         near = sorted((c.id in led, d, c.factors.total, c.id) for c in moves.movers(b) if c.id in free
                       and c.id not in sent and (d := assess.distance(ctx, c.location.site, cap)) is not None
-                      and d <= REACH)
+                      and d <= REACH and (not threatened or _detachable(c)))
         for *_, cid in near:
             c = b.state.units[cid]
             path = moves.reachable(b, c).get(cap)
             if path is None or path[1] and not moves.go(b, c, path[1]):
                 continue
             c = b.state.units[cid]
-            if _detach(b, c, cap, want - inside(b, cap)) or moves.go(b, c, (), city=True) or path[1]:
+            if _detach(b, c, cap, want - held(b, cap)) or moves.go(b, c, (), city=True) or path[1]:
                 sent.add(cid)  # one that marched there and could not get inside stands by the capital
-                break
+                if not threatened or held(b, cap) >= want:
+                    break
     return sent
+
+
+def _detachable(c: Corps) -> bool:
+    """``c`` can leave infantry or militia in a garrison and keep a factor (10.4.3)."""
+    return c.factors.get(FactorType.INFANTRY) + c.factors.get(FactorType.MILITIA) > 0 and c.factors.total > 1
 
 
 def hold_cities(b: Any, lvl: Any) -> set[str]:

@@ -134,12 +134,12 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
     from eiapbem.client.documents import PURCHASES
 
     purchase = cls.KIND in PURCHASES
-    attack = cls.KIND == "land.attack"
+    attack = cls.KIND in COMBATS
     if attack:
         params.append(click.Option(["--yes"], is_flag=True, default=False,
-                                   help="attack without asking when a corps would forage that a depot placed first "
-                                        "could supply, or a corps is still aboard (the first attack ends movement and "
-                                        "supplies every corps, 10.5, 11.0)"))
+                                   help="go ahead without asking when a corps would forage that a depot placed first "
+                                        "could supply, or a corps is still aboard (the first attack, assault or "
+                                        "garrison attack ends movement and supplies every corps, 10.5, 11.0)"))
     if purchase:
         params.append(click.Option(["--even-if-short", "even_if_short"], is_flag=True, default=False,
                                    help="give the order although the projection cannot pay it (money you expect from "
@@ -203,6 +203,11 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
     return game_options(cmd)
 
 
+#: The land orders that begin the combats: the first of them ends the power's movement and supplies its corps (11.0,
+#: 000:1606; an assault attempt and a garrison's attack too, ``rules.land.sieging``).
+COMBATS = ("land.attack", "land.assault", "land.garrison-attack")
+
+
 def supply_first(s: Any, action: Any, yes: bool) -> None:
     """Say what the first attack's end of movement does to each corps before any die (10.5, 11.0), and ask first
     when a corps would forage at a risk a depot placed now would spare it (10.3, 000:1488)."""
@@ -218,11 +223,11 @@ def supply_first(s: Any, action: Any, yes: bool) -> None:
     for line in lines:
         click.echo(line)
     if choice and not yes:
-        confirm_or_refuse("Attack now, as above?",
-                          "nothing done: the first attack ends the movement (11.0), and a corps would forage that a depot "
+        confirm_or_refuse("Attack now, as above?" if action.KIND == "land.attack" else "Go ahead now, as above?",
+                          "nothing done: the first combat ends the movement (11.0), and a corps would forage that a depot "
                           "placed first could supply (10.5) or stay aboard to be destroyed (8.6.3)",
                           "place the depot ('eiapbem land create-depot --area AREA') or land the corps first, or run the "
-                          "attack again with --yes")
+                          "order again with --yes")
 
 
 def refuse_unpaid(s: Any, name: str, action: Any) -> None:

@@ -119,8 +119,9 @@ def status_record(s: Any) -> dict:
         except IllegalAction:
             now_state = st
         tips = round_savers(now_state, mine[0], who) if len(mine) == 1 else []
-        if tips:
-            what = (what.removesuffix(", then ") + "; " if what.endswith(", then ") else what) \
+        if tips:  # "..., then " or "... now " (the end of the phase said next) gives way to the tips
+            what = (what.removesuffix(", then ") + "; " if what.endswith(", then ") else
+                    what.removesuffix("now ").rstrip("; ") + "; " if what.endswith("now ") else what) \
                 + "to save rounds of mail, " + "; ".join(tips) + "; then "
         if slot.phase is Phase.LAND and mine == [s.power] and not rec["to_do"]:
             try:  # 10.4.3, 13.5.2: an enemy city left empty is taken by a move into it (not said anywhere before)
@@ -370,7 +371,7 @@ def supply_before_combat(state: Any, power: str, ctx: Any, *, ending: bool = Fal
     if not plan and not aboard:
         return [], False
     lines = [f"Ending the slot ends {power}'s movement and supplies its corps (10.5):" if ending else
-             f"The first attack ends {power}'s movement and supplies its corps before any combat (10.5; 11.0, 000:1606):"]
+             f"The first attack or assault ends {power}'s movement and supplies its corps before any combat (10.5; 11.0, 000:1606):"]
     choice = bool(aboard)
     lines += [f"  {c.id} is still aboard {c.location.site}: it cannot disembark after this attack, and end-phase destroys "
               f"it (8.6.3): 'eiapbem land disembark --corps {c.id} --area AREA' first" for c in aboard]

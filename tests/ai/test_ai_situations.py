@@ -23,6 +23,8 @@ Each test builds a seeded position on the packaged map (``battlekit``), plays th
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from battlekit import corps, ctx, land_state, leader
@@ -443,3 +445,59 @@ def test_a_capitals_walls_weigh_its_worth_as_a_goal():
     thin = s.with_unit(Garrison(id="garrison:AU:city:vienna", nation="AU", location=Location(LocationKind.CITY, "vienna"),
                                 factors=Factors(infantry=12)))
     assert armies.walls(ai.Builder(thin, "FR", ctx()), "vienna") == armies.OPEN
+
+
+# ----------------------------------------------------------------- an army next to the capital, the field army away
+
+
+def _army_at_linz_vienna_thin(kind: str):
+    """Austria's slot: Napoleon's army of five corps (55 factors) stands at Linz, next to Vienna; the Archduke
+    Charles's corps (14 infantry) is inside Vienna's city over a garrison of 3 militia, the Grenadiers (7 guard) in
+    its area, a corps of 18 factors with no leader next door at Brunn; Austria's field army (two corps, 30 factors)
+    is three areas off at Temesvar."""
+    s = _slot(land_state(), "AU", kind)
+    for cid in ("corps:FR:I", "corps:FR:II", "corps:FR:III", "corps:FR:IV", "corps:FR:V"):
+        s = corps(s, cid, "linz", infantry=10, cavalry=1)
+    s = leader(s, "leader:FR:napoleon", "corps:FR:I")
+    s = corps(s, "corps:AU:I", "vienna", infantry=14)
+    s = s.with_unit(dataclasses.replace(s.units["corps:AU:I"], location=Location(LocationKind.CITY, "vienna")))
+    s = leader(s, "leader:AU:charles", "corps:AU:I")
+    s = corps(s, "corps:AU:Grenadier", "vienna", guard=7)
+    s = s.with_unit(Garrison(id="garrison:AU:city:vienna", nation="AU", location=Location(LocationKind.CITY, "vienna"),
+                             factors=Factors(militia=3)))
+    for cid in ("corps:AU:II", "corps:AU:IV"):
+        s = corps(s, cid, "temesvar", infantry=15)
+    s = corps(s, "corps:AU:III", "brunn", militia=15, cavalry=3)
+    return leader(s, "leader:AU:ferdinand", "corps:AU:II")
+
+
+@pytest.mark.parametrize("kind", ("ai-medium", "ai-hard"))
+def test_an_army_next_to_the_capital_finds_its_city_garrisoned_past_a_breach(kind):
+    # 11.4.1 (000:1960): a garrison within 5 factors of Vienna's capacity (25) leaves no die that breaches its walls
+    # (siege value 3); the corps inside the city fill the garrison before any marches off, so the army next door must
+    # starve the city, not walk into it or storm it
+    s = _army_at_linz_vienna_thin(kind)
+    turn = ai.play_slot(s, "AU", ctx(b"vienna-thin"))
+    b = ai.Builder(turn.state, "AU", ctx())
+    assert operations.garrisoned(b, "vienna") >= 3 + 13, kind
+    assert operations.garrisoned(b, "vienna") >= operations.garrison_wanted(ai.Builder(s, "AU", ctx()), level(kind), "vienna") - 1
+    assert not armies.breachable(ai.Builder(turn.state, "FR", ctx()), "vienna"), kind
+
+
+def test_the_capitals_garrison_grows_with_a_threat_its_corps_near_cannot_answer():
+    # one corps of 10 factors next door asks the level's 4, an army of 50 the 20 that leave Vienna not
+    # undergarrisoned (11.4.1), unless Austria's own corps a month away can beat it (the answer deals with it then);
+    # only walls that a full garrison shuts are worth it
+    s = _slot(land_state(), "AU", "ai-hard")
+    s = corps(s, "corps:FR:I", "linz", infantry=10)
+    hard = level("ai-hard")
+    assert operations.garrison_wanted(ai.Builder(s, "AU", ctx()), hard, "vienna") == hard.garrison
+    s = corps(s, "corps:FR:II", "linz", infantry=40)
+    assert operations.garrison_wanted(ai.Builder(s, "AU", ctx()), hard, "vienna") == 20
+    assert operations.garrison_wanted(ai.Builder(s, "AU", ctx()), level("ai-easy"), "vienna") == level("ai-easy").garrison
+    for cid in ("corps:AU:I", "corps:AU:II", "corps:AU:III", "corps:AU:IV", "corps:AU:V"):
+        s = corps(s, cid, "pressburg", infantry=14)
+    assert operations.garrison_wanted(ai.Builder(s, "AU", ctx()), hard, "vienna") == hard.garrison
+    # Paris's walls (siege value 1) fall to a die whatever its garrison: an army next door asks no more than the level's
+    s = corps(land_state(), "corps:AU:VI", "reims", infantry=50)
+    assert operations.garrison_wanted(ai.Builder(s, "FR", ctx()), hard, "paris") == hard.garrison
