@@ -216,7 +216,7 @@ class Level:
 
 LEVELS: dict[PlayerKind, Level] = {
     PlayerKind.AI_EASY: Level(PlayerKind.AI_EASY, "first", 0, 25, 0, False, "random", "random",
-                              land="greedy", attack_odds=120, assault_odds=300, horizon=6,
+                              land="greedy", attack_odds=100, assault_odds=300, horizon=6,
                               subsidy_share=10,
                               seek_alliances=1, manipulations=0, invest_share=0, terms="plain", deny_trade=False,
                               blockade_ratio=120, attack_ratio=120, invasion_corps=1, invade_minors=False, forced_march=0,
@@ -241,7 +241,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 24, "ai-medium": 24, "ai-hard": 24}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 25, "ai-medium": 24, "ai-hard": 24}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -272,6 +272,7 @@ VERSIONS: dict[str, int] = {"ai-easy": 24, "ai-medium": 24, "ai-hard": 24}  # 2:
 # on an island being taken (``ai.amphibious``); an obligation met with the rarer kinds of action first
 # 24: a capital whose walls a full garrison shuts (Vienna, St. Petersburg), an enemy army a month away, gets a
 # garrison that grows with the threat (``operations.guard_capitals``)
+# 25 (easy): the easy level enters an enemy stack at even odds in factors (1:1), as its row of the table says
 
 
 def level(kind: PlayerKind | str) -> Level:
