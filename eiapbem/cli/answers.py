@@ -72,14 +72,15 @@ def kept_record(game: str | None, power: str | None, password: str | None,
 
 
 def read_only(viewed: str | None = None, opens: Callable[[dict], bool] | None = None,
-              kept: Kept | None = None) -> Callable[[Any], Any]:
+              kept: Kept | None = None, role: str | None = None) -> Callable[[Any], Any]:
     """Decorate a read-only command (under its click decorators) so that it answers from the record when it can.
 
     ``viewed``: the name of the argument naming a power to look at (``show power FR``), which opens the game as
     that power when it is played here and --power is not given (``common.viewer``).  ``opens``: whether the
     command, given these arguments, opens the folder's game (default: always); the record is looked at only
     then, so a command that asks for no password does not ask for one.  ``kept``: the command's records kept
-    in the status record, from which it answers any of its argument forms (``Kept``)."""
+    in the status record, from which it answers any of its argument forms (``Kept``).  ``role``: the role whose record
+    answers, when the command has no --power (``host`` for the admin menu's)."""
     if kept is not None:
         KEPT[kept.name] = kept
 
@@ -93,7 +94,7 @@ def read_only(viewed: str | None = None, opens: Callable[[dict], bool] | None = 
             if (isinstance(obj, Context) and obj.identity is None and "password" in kwargs
                     and (opens is None or opens(kwargs))):  # not a sitting, and the game is to be opened
                 which = kwargs.get(viewed) if viewed else None
-                record, kwargs["password"] = kept_record(kwargs.get("game"), kwargs.get("power"), kwargs["password"],
+                record, kwargs["password"] = kept_record(kwargs.get("game"), role or kwargs.get("power"), kwargs["password"],
                                                        which.upper() if isinstance(which, str) else None)
                 answer = (record or {}).get("answers", {}).get(key)
                 if answer is None and record is not None and kept is not None:
@@ -176,6 +177,8 @@ def command_lines(s: Any) -> list[list[str]]:
     lines += [["show", "history"]]
     lines += [["battle", "report"]] + [["battle", "report", b] for b in _battle_ids(s)]
     out = [line + ["--json"] for line in lines] + lines
+    if s.me.role == "host":  # the admin menu's read-only commands (``admin status``: kept records, ``STATUS``)
+        out += [["admin", "saves"]]
     return out + [["map", "--json"]]
 
 
@@ -247,7 +250,7 @@ def precompute(s: Any, cli: click.Group | None = None) -> dict[str, Any]:
 
 
 #: The commands answered from kept records (``Kept.name``), whose modules ``precompute`` loads.
-_KEPT_IN = ("show units", "show reach", "economy summary")
+_KEPT_IN = ("show units", "show reach", "economy summary", "admin status")
 
 
 def _invoke(groups: dict[tuple[str, ...], tuple[click.Command, click.Context]], line: list[str],

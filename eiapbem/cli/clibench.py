@@ -15,7 +15,8 @@ dependencies (``python -c "import click, cryptography, msgpack"``):
   ``eiapbem new``);
 - every read-only command a player runs on that game (``READ_ONLY``): its
   status record current (with its answers and records, ``cli/answers.py``: filters and ``show reach`` included),
-  each a fresh process; and the charts (``NO_GAME``), which open no game; and a form the record does not keep
+  each a fresh process; the host's ``admin status`` and ``admin saves`` (``ADMIN``), from the host's record; the
+  charts (``NO_GAME``) and ``map --svg``, which open no game; and a form the record does not keep
   (``NOT_KEPT``), which opens it;
 - what a command that changed the game pays at its end, in this process: the game opened with its status and
   log, and the read-only answers and records made (``answers.precompute``);
@@ -62,6 +63,9 @@ READ_ONLY: tuple[tuple[str, ...], ...] = (
 NOT_KEPT: tuple[tuple[str, ...], ...] = (("economy", "summary", "--seed", "another"),)
 #: Read-only commands that open no game (after ``--home DIR``): the charts.
 NO_GAME: tuple[tuple[str, ...], ...] = (("tables", "list"), ("tables", "show", "combat-resolution"))
+#: The host's read-only admin commands (after ``--home DIR``; each with the host's ``--password``), answered from the
+#: host's status record (``cli/admin_cmd.py``), which the first of them writes.
+ADMIN: tuple[tuple[str, ...], ...] = (("admin", "status"), ("admin", "status", "--json"), ("admin", "saves"))
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,13 @@ def _status(repeat: int) -> list[Figure]:
                      for cmd in READ_ONLY]
             reads += [_timed(f"eiapbem {' '.join(cmd)}", partial(_proc, args[:5] + list(cmd), env=env), repeat)
                       for cmd in NO_GAME]
+            host = args[:5]
+            _proc(host + list(ADMIN[-1]) + ["--password", "pw-host"], env=env)  # the host's record written
+            reads += [_timed(f"eiapbem {' '.join(cmd)} (the host's)", partial(_proc, host + list(cmd) + ["--password", "pw-host"],
+                                                                            env=env), repeat) for cmd in ADMIN]
+            svg = str(home / "bench-map.svg")
+            reads.append(_timed("eiapbem map --svg FILE (the map drawn, no game opened)",
+                                partial(_proc, host + ["map", "--svg", svg], env=env), repeat))
             reads += [_timed(f"eiapbem {' '.join(cmd)} (a form not kept: the game opened)",
                              partial(_proc, args[:5] + list(cmd) + args[6:], env=env), repeat) for cmd in NOT_KEPT]
             ident = session.open_identity(home, "Bench", "RU", "pw")

@@ -48,6 +48,7 @@ COMMAND_MODULES = (
     "eiapbem.cli.show_cmd",
     "eiapbem.cli.actions_cmd",
     "eiapbem.cli.admin_cmd",
+    "eiapbem.cli.admin_acts_cmd",
     "eiapbem.cli.scenario_cmd",
     "eiapbem.cli.shell_cmd",
     "eiapbem.cli.view_cmd",

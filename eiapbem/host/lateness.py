@@ -26,7 +26,6 @@ steps were taken is kept in ``mail/ladder.json`` of the host's folder.
 from __future__ import annotations
 
 import datetime
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,40 +33,17 @@ from typing import Any
 from eiapbem.client.mail import notice_draft, set_draft_body
 from eiapbem.client.mail_config import Ledger, mail_dir
 from eiapbem.client.session import Session
-from eiapbem.core.errors import EiaError, IllegalAction
+from eiapbem.core.errors import IllegalAction
 from eiapbem.pbem.email import Person, subject_for
 from eiapbem.rules import admin as radmin
 from eiapbem.rules.model import LogEntry
 
 from .admin import require_host
+from .clock import NOW_ENV, BadClock, now, parse_time, show, waited_lines
 
-NOW_ENV = "EIAPBEM_NOW"
+__all__ = ["NOW_ENV", "BadClock", "now", "parse_time", "show"]
+
 STEPS = ("reminder", "reminder-all", "ai-play")
-_FMT = "%Y-%m-%d %H:%M"
-
-
-class BadClock(EiaError):
-    """An injected clock that is not a time."""
-
-
-def parse_time(text: str) -> datetime.datetime:
-    try:
-        t = datetime.datetime.strptime(text.strip().removesuffix(" UTC").replace("T", " "), _FMT)
-    except ValueError as err:
-        raise BadClock(f"{text!r} is not a time; write it as YYYY-MM-DD HH:MM (UTC)") from err
-    return t.replace(tzinfo=datetime.timezone.utc)
-
-
-def now(override: str | None = None) -> datetime.datetime:
-    """The host's clock: ``override``, else ``EIAPBEM_NOW``, else the wall clock (UTC, to the minute)."""
-    text = override or os.environ.get(NOW_ENV)
-    if text:
-        return parse_time(text)
-    return datetime.datetime.now(datetime.timezone.utc).replace(second=0, microsecond=0)
-
-
-def show(t: datetime.datetime) -> str:
-    return t.strftime(_FMT) + " UTC"
 
 
 @dataclass(frozen=True)
@@ -311,12 +287,16 @@ def _step(s: Session, p: str, slot: str, step: str, hours: int, rules: HouseRule
 
 def status_lines(s: Session, clock: datetime.datetime | None = None) -> list[str]:
     """Where each late player stands on the ladder (for ``eiapbem admin status``)."""
+    return waited_lines(ladder_rows(s), clock or now())
+
+
+def ladder_rows(s: Session) -> list:
+    """``status_lines`` but the hours waited (``clock.waited_lines``' rows): what does not depend on the clock."""
     rules = house_rules(s)
     if rules is None:
         return ["Lateness ladder: none (set one with 'eiapbem admin house-rules REMIND,REMIND_ALL,AI_PLAY,OFFER_AFTER')"]
-    clock = clock or now()
-    out = [f"Lateness ladder: reminder after {rules.remind} h, to all after {rules.remind_all} h, the computer plays after "
-           f"{rules.ai_play} h, seat offered after {rules.offer_after} missed slot(s) (0 = off); applied by 'eiapbem mail sync'"]
+    out: list = [f"Lateness ladder: reminder after {rules.remind} h, to all after {rules.remind_all} h, the computer plays after "
+                 f"{rules.ai_play} h, seat offered after {rules.offer_after} missed slot(s) (0 = off); applied by 'eiapbem mail sync'"]
     g = _ledger(s).data.get(s.game, {"waits": {}})
     for p, slot in _late(s):
         w = g["waits"].get(f"{slot}|{p}")
@@ -326,10 +306,10 @@ def status_lines(s: Session, clock: datetime.datetime | None = None) -> list[str
             out.append(f"  {p} ({slot}): not yet seen waiting by 'eiapbem mail sync'{extra}")
             continue
         since = parse_time(w["since"])
-        hours = int((clock - since).total_seconds() // 3600)
         nxt = next((st for st in STEPS if rules.limit(st) > 0 and st not in w["done"]), None)
         due = f"next: {nxt} at {show(since + datetime.timedelta(hours=rules.limit(nxt)))}" if nxt else "no step left"
         done = ", ".join(w["done"]) or "no step yet"
-        out.append(f"  {p} ({slot}): waiting since {show(since)} ({hours} h); done: {done}; {due}{extra}")
+        out.append({"before": f"  {p} ({slot}): waiting since {show(since)} ", "since": show(since),
+                    "after": f"; done: {done}; {due}{extra}"})
     return out
 

@@ -140,7 +140,7 @@ def test_an_admin_act_without_a_command_of_its_own_gets_one_from_its_fields(monk
 
     import click
 
-    from eiapbem.cli import admin_cmd
+    from eiapbem.cli import admin_acts_cmd
     from eiapbem.rules import engine
     from eiapbem.rules.model import Record
     from eiapbem.rules.model.common import PowerId
@@ -157,7 +157,7 @@ def test_an_admin_act_without_a_command_of_its_own_gets_one_from_its_fields(monk
     monkeypatch.setattr(engine, "_HOST_ACTS", dict(engine._HOST_ACTS))
     engine._register_host_act(Salute, lambda *a: None, lambda s, h, a, c: engine.Outcome(s), lambda s, h, c: ())
     cli = click.Group("eiapbem")
-    admin_cmd.register(cli)
+    admin_acts_cmd.register(cli)
     made = cli.commands["admin"].commands["salute"]
     assert made.help == "Fire a salute for a major power (a test act)."
     assert {"--power", "--guns", "--game", "--password"} <= {o for p in made.params for o in p.opts}
