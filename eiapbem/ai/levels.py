@@ -241,7 +241,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 23, "ai-medium": 23, "ai-hard": 23}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 24, "ai-medium": 24, "ai-hard": 24}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -270,6 +270,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 23, "ai-medium": 23, "ai-hard": 23}  # 2:
 # answer to a medium or random enemy's; 23: an expedition ashore overseas keeps to the coast, takes weak targets by
 # the sea and falls back to a port when outmatched, a corps marooned on an island carried off, no second corps landed
 # on an island being taken (``ai.amphibious``); an obligation met with the rarer kinds of action first
+# 24: winter quarters (an army with no goal or a far one does not march in winter, ``operations.winter_quarters``;
+# stranded corps wait for a fleet in port), no expedition overseas while the enemy stands in the home nation, corps
+# left overseas at peace carried home (``ai.amphibious``)
 
 
 def level(kind: PlayerKind | str) -> Level:
