@@ -24,7 +24,11 @@ The naval slot (``invade`` and ``collect``, called by ``naval.plan`` before its 
    in a port where corps of the power wait for it stays there (``waits``).
 
 A corps ``marooned`` on an island it took (stranded outside its home nation) is fetched even when no target is in reach
-of its port, and carried to the nearest open port off the island (``_carry_off``).
+of its port, and carried to the nearest open port off the island (``_carry_off``).  While enemy corps stand in the
+field in its home nation (``home_invaded``) no invasion sails but with idle corps: the others are needed at home.  In
+winter (13.1) a stranded corps marches only to a port a fleet of the power lies in.  At peace a corps ``overseas``
+outside the power's own territory (an island or another nation's coast a war left it on) is fetched, carried home
+(``_bring_home``) and rejoins the army between wars.
 
 The land slot, first of all its moves: ``land_invasions`` lands every corps of the power still aboard (10.4.5),
 the corps of one stack together, in the coastal area the naval slot aimed at: an enemy's, weakest first, else the
@@ -382,9 +386,13 @@ def invade(b: Any, lvl: Any) -> None:
     board its fleets, and the stack sails to a sea area next to a weakly held coastal area of a nation at war with
     the power, or, for idle corps (``Reach.idle``), a friendly coast near a war aim (``invasion_targets``);
     ``land_invasions`` lands them together in its land slot."""
-    if not lvl.invasion_corps or not _at_war(b) or _aboard_own(b):
+    if not lvl.invasion_corps or _aboard_own(b):
+        return
+    if not _at_war(b):
+        _bring_home(b, lvl)
         return
     reach = Reach(b, lvl)
+    invaded = home_invaded(b)
     for f in own_fleets(b):
         f = b.state.units[f.id]
         if (f.location.kind is not PORT or not warships(f) or f.id in b.state.naval_moves
@@ -396,12 +404,46 @@ def invade(b: Any, lvl: Any) -> None:
             continue
         first = b.state.units[group[0][1]]
         island = reach.idle(first)
+        if invaded and not island:
+            continue  # the enemy stands in its home nation: corps that can march on it by land stay to fight it
         # the largest part of the group that has a target: the whole group first, then fewer corps
         for n in range(len(group), 0, -1):
             if _sail(b, lvl, f, group[:n], island):
                 return
         if reach.marooned(first) and _carry_off(b, lvl, f, group, reach.of(first)):
             return
+
+
+def _bring_home(b: Any, lvl: Any) -> None:
+    """At peace: a corps ``overseas`` (an island or a coast its fleets left it on) that stands in a port with the
+    power's fleets boards them, and the stack sails to the nearest open port off that land, one of its home nation
+    first (``_carry_off``): between wars it rejoins the army, which camps by the border of the likely next war
+    (``ai.deploy``), instead of idling where no land route leads home."""
+    reach = Reach(b, lvl)
+    for f in own_fleets(b):
+        f = b.state.units[f.id]
+        if f.location.kind is not PORT or not warships(f) or f.id in b.state.naval_moves \
+                or may_continue(b.state, f) is not None:
+            continue
+        group = _boarding(b, lvl, f.location.site)
+        first = b.state.units[group[0][1]] if group else None
+        if first is not None and _abroad(b, reach, first) and _carry_off(b, lvl, f, group, reach.of(first)):
+            return
+
+
+def _abroad(b: Any, reach: "Reach", c: Corps) -> bool:
+    """At peace: ``c`` stands ``overseas`` outside the power's own territory (13.4.1: an island or a coast of another
+    nation; its conquered minors' garrisons stay)."""
+    from eiapbem.rules.land.depots import own_territory
+
+    return overseas(b, reach, c) and not own_territory(b.state, b.ctx.map, c.location.site, b.power)
+
+
+def home_invaded(b: Any) -> bool:
+    """Enemy corps stand in the field in the power's home nation: its corps that can reach them by land are needed
+    there, not on a voyage (``invade``)."""
+    m = b.ctx.map
+    return any(m.area(c.location.site).nation == b.power for c in assess.enemy_field_corps(b.state, b.power))
 
 
 def _sail(b: Any, lvl: Any, f: Fleet, group: list[tuple[str, str]], island: bool) -> bool:
@@ -461,14 +503,15 @@ def collect(b: Any, lvl: Any) -> None:
     waits (``waits``) for the corps to board in the next naval slot (8.6.1)."""
     from eiapbem.rules.naval.transport import need, room
 
-    if not lvl.invasion_corps or not _at_war(b):
+    if not lvl.invasion_corps:
         return
     st, m = b.state, b.ctx.map
     reach = Reach(b, lvl)
+    war = _at_war(b)
     wanted: dict[str, list[Corps]] = {}
     for c in sorted(_cargo(b), key=lambda c: (-c.factors.total, c.id)):
-        if not reach.idle(c):
-            continue
+        if not reach.idle(c) or not war and not _abroad(b, reach, c):
+            continue  # at peace only a corps overseas is fetched (``_bring_home``)
         stranded = reach.stranded(c)
         far = reach.of(c) if stranded else reach.costs(c)
         port = muster_port(b, far) if stranded or reach.far(c) else c.location.site
@@ -512,21 +555,31 @@ def collect(b: Any, lvl: Any) -> None:
 def stage(b: Any, lvl: Any) -> None:
     """The land slot: the power's stranded corps (``Reach.stranded``) and those far from the war (``Reach.far``) march
     to their ``muster_port``, to board a fleet there in a later naval slot (8.6.1 needs corps and fleet in the same
-    port)."""
-    if not lvl.invasion_corps or not _at_war(b) or b.state.movement_over:
+    port); in winter (13.1) only to a port a fleet of the power lies in.  At peace only a corps ``overseas`` outside its
+    own territory goes to its port (``_bring_home``)."""
+    if not lvl.invasion_corps or b.state.movement_over:
         return
     reach = Reach(b)
-    if not reach.found:
+    war = _at_war(b)
+    if war and not reach.found:
         return
+    winter = b.state.date.month in supply.WINTER_MONTHS
     for c in moves.movers(b):
-        if reach.stranded(c):
+        if not war:
+            if not _abroad(b, reach, c):
+                continue  # at peace only a corps overseas goes to its port, to be carried home (``_bring_home``)
+            port = muster_port(b, reach.of(c))
+        elif reach.stranded(c):
             port = muster_port(b, reach.of(c))
         elif reach.far(c):
             port = muster_port(b, reach.costs(c))
         else:
             continue
-        if port is not None and port != c.location.site:
-            moves.advance(b, b.state.units[c.id], port)
+        if port is None or port == c.location.site:
+            continue
+        if winter and not any(f.location == Location(PORT, port) and warships(f) for f in own_fleets(b)):
+            continue  # 13.1: it waits in winter quarters rather than starve in a port no fleet of its lies in
+        moves.advance(b, b.state.units[c.id], port)
 
 
 def _landing_rank(b: Any, area: str, first: str | None, strength: int, war: frozenset[str], aims: list[str]) -> tuple:

@@ -10,7 +10,8 @@ in the pool at full strength (5.3.1, 000:442), never reached the map.  Every lev
   an enemy corps first, ties by id; the rules refuse a province an enemy holds or stands in.  In winter it comes
   back only when enemy field forces are within ``operations.REACH`` of its province (+2 to every forage roll there,
   10.5.1, 13.1);
-- **stood down when idle** (``stand_down``, after the land plan's moves, before its battles): a feudal corps on the
+- **stood down when idle** (``stand_down``, after the land plan's moves, before its battles; at peace before the
+  reserve rests, and an army with no goal does not gather its feudal corps, ``operations.march``): a feudal corps on the
   map that did not move this slot, with no enemy in its area, that would lose factors foraging where it stands
   (the power's depot supply does not cover it, ``logistics.supply_of``), or pay for depot supply with no enemy
   within ``THREAT`` movement points, leaves the map keeping its factors

@@ -89,6 +89,7 @@ def plan(b: Any, lvl: Level) -> None:
         # at peace: corps that would lose factors foraging where they stand go to an area next door where they are
         # supplied (10.5.1: each other corps in the area makes the forage roll worse), and stay there
         staged = deploy.stage(b, lvl)  # toward the border of the likely next war (``ai.deploy``)
+        feudal.stand_down(b, lvl, logistics.Budget.of(b))  # 13.2.3: idle feudal corps that would lose factors go home
         operations.rest(b, lvl, [c.id for c in movers(b) if c.id not in staged], logistics.Budget.of(b))
     fight(b)
     besiege(b, aims, marching)

@@ -241,7 +241,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 25, "ai-medium": 24, "ai-hard": 24}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 26, "ai-medium": 26, "ai-hard": 26}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -273,6 +273,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 25, "ai-medium": 24, "ai-hard": 24}  # 2:
 # 24: a capital whose walls a full garrison shuts (Vienna, St. Petersburg), an enemy army a month away, gets a
 # garrison that grows with the threat (``operations.guard_capitals``)
 # 25 (easy): the easy level enters an enemy stack at even odds in factors (1:1), as its row of the table says
+# 26: winter quarters (an army with no goal does not gather in winter, ``operations.winter_quarters``;
+# stranded corps wait for a fleet in port), no expedition overseas while the enemy stands in the home nation, corps
+# left overseas at peace carried home (``ai.amphibious``)
 
 
 def level(kind: PlayerKind | str) -> Level:

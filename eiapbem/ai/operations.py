@@ -24,7 +24,9 @@ Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot
    away from the capitals whose answer would lose more factors foraging than the enemy has there is left to the
    armies (``forage_toll``); if the free corps within two months' march are not enough, none is sent; the corps
    sent leave their armies;
-5. **armies on the march**: each marches on its goal (``march``);
+5. **armies on the march**: each marches on its goal (``march``); in winter (13.1) an army with no goal of its own
+   stays in winter quarters instead of gathering on its head: its corps rest where they are fed (``winter_quarters``);
+   Turkey's feudal corps never gather on a head with no goal: they stay, to stand down when idle (``feudal``);
 6. **the reserve** rests where it is supplied (``rest``).
 
 **A march** (``march``) goes along the route of the army's head corps toward its goal, to the farthest area of the
@@ -66,7 +68,7 @@ from eiapbem.rules import control, relations
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.garrisons import TransferGarrison
 from eiapbem.rules.land.movement import allowance
-from eiapbem.rules.model import Corps, FactorType, Garrison, LocationKind
+from eiapbem.rules.model import Corps, CorpsType, FactorType, Garrison, LocationKind
 from eiapbem.rules.tables import land_siege
 from eiapbem.rules.tables.land_siege import SIEGE_UNDERGARRISON_MARGIN
 
@@ -361,8 +363,17 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
     members = [st.units[i] for i in army.members if isinstance(st.units.get(i), Corps)]
     if not members or army.head not in st.units:
         return
+    if goal is None:
+        # no goal: Turkey's feudal corps do not gather on the head; idle, they stand down where they would lose factors
+        # (``feudal.stand_down``, 000:2448)
+        members = [c for c in members if c.corps_type is not CorpsType.FEUDAL or c.id == army.head]
     head = st.units[army.head]
     here = head.location.site
+    if winter_quarters(b, lvl, head, goal):
+        # 13.1: in winter quarters the corps rest where they are fed; a Turkish feudal corps stays put and, when it
+        # would lose factors there, stands down (``feudal.stand_down``, 000:2448)
+        rest(b, lvl, [c.id for c in members if c.corps_type is not CorpsType.FEUDAL], budget)
+        return
     reach = {c.id: moves.reachable(b, c) for c in members}
     route = moves.route(b, head, goal.area) if goal is not None else None
     steps: list[str] = []
@@ -406,6 +417,12 @@ def march(b: Any, lvl: Any, army: Army, goal: Goal | None, budget: logistics.Bud
                 best = (key, plan)
     if best is not None:
         _commit(b, lvl, army, members, here, best[1], goal, budget)
+
+
+def winter_quarters(b: Any, lvl: Any, head: Corps, goal: Goal | None) -> bool:
+    """In winter (13.1: +2 to every forage roll in the winter zone, 10.5.1) an army with no goal of its own stays in
+    winter quarters rather than gather on its head: each corps is fed where it stands, or next door."""
+    return goal is None and logistics.winter(b.state)
 
 
 def capital_toll(b: Any, lvl: Any, goal: Goal | None, here: str, members: list[Corps]) -> int:
@@ -629,4 +646,4 @@ def rest(b: Any, lvl: Any, reserve: list[str], budget: logistics.Budget) -> None
             moves.go(b, c, reach[cid][to][1])
 
 
-__all__ = ["CAPITAL_TOLL", "REACH", "answer_incursions", "capital_toll", "storms", "guard_capitals", "hold_cities", "inside", "march", "rest", "review_sieges"]
+__all__ = ["CAPITAL_TOLL", "REACH", "winter_quarters", "answer_incursions", "capital_toll", "storms", "guard_capitals", "hold_cities", "inside", "march", "rest", "review_sieges"]
