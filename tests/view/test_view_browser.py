@@ -334,6 +334,24 @@ def test_a_month_played_through_the_page_is_the_month_the_cli_plays(browser, hom
     assert sa == json.loads(_cli(b, "status", "--json"))["state_hash"]
 
 
+def test_a_form_half_filled_outlives_the_page_reading_the_game_again(browser, homes):
+    """The page reads the game again whenever it changes on disk; the Orders panel is then drawn again, and the form
+    the player had open stays open with what was typed in it. After the player's own order the forms start afresh."""
+    with viewkit.running(homes["A"], "FR") as srv:
+        page, errors = _open(browser, srv.url)
+        page.click("#tabs button[data-tab='orders']")
+        page.click("details[data-order='diplomacy.declare-war']:not([data-next-month]) summary")
+        page.fill("#f-diplomacy\\.declare-war-target", "PR")
+        page.evaluate("() => EV.refresh()")
+        form = page.locator("details[data-order='diplomacy.declare-war']:not([data-next-month])")
+        assert form.get_attribute("open") is not None
+        assert page.input_value("#f-diplomacy\\.declare-war-target") == "PR"
+        page.evaluate("() => { EV.acted = true; return EV.refresh(); }")  # what EV.run does after an order is taken
+        assert form.get_attribute("open") is None
+        assert page.input_value("#f-diplomacy\\.declare-war-target") == ""
+        assert not errors, errors
+
+
 def test_next_months_diplomacy_is_given_and_sealed_through_the_page(browser, homes):
     """The CLI's ``diplomacy declare-war --next-month`` and ``end-phase --seal-diplomacy`` by clicks: in France's land
     slot the Orders panel offers next month's diplomacy orders, and End phase with the seal box commits France."""

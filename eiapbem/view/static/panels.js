@@ -112,9 +112,33 @@ EV.panels = (function () {
   // ------------------------------------------------------------ orders (one form per order of the phase)
 
   let placeFor = null;  // the place last clicked: its orders come first in the panel
+  let ordersSlot = null;  // the slot the orders panel was last drawn for
 
   function orders() {
+    // A panel drawn again because the game changed under the page (another power's file, a sync) keeps the forms
+    // the player had open, and in the same slot what was typed in them: a refresh never takes a half-filled order
+    // away. After the player's own order the forms are drawn afresh, as before.
+    const old = document.getElementById("panel-orders"), slot = EV.docs.status && EV.docs.status.slot;
+    const keep = !EV.acted;
+    EV.acted = false;
+    const wasOpen = new Set(!keep ? [] : Array.from(old.querySelectorAll("details.order[open]"))
+      .map((d) => d.dataset.order + "|" + (d.dataset.nextMonth || "")));
+    const typed = keep && slot === ordersSlot ? Array.from(old.querySelectorAll("details.order input[id], details.order select[id]"))
+      .filter((i) => i.type !== "checkbox" ? i.value !== "" : i.checked).map((i) => [i.id, i.type === "checkbox" ? i.checked : i.value]) : [];
+    ordersSlot = slot;
     const box = panel("orders"), doc = EV.docs.orders;
+    try { fillOrders(box, doc); } finally {
+      for (const d of box.querySelectorAll("details.order")) {
+        if (wasOpen.has(d.dataset.order + "|" + (d.dataset.nextMonth || ""))) d.open = true;
+      }
+      for (const [id, v] of typed) {
+        const i = document.getElementById(id);
+        if (i && box.contains(i)) { if (typeof v === "boolean") i.checked = v; else i.value = v; }
+      }
+    }
+  }
+
+  function fillOrders(box, doc) {
     if (EV.month) { box.appendChild(el("div", { class: "readonly-note", text: "A month of the history cannot be played." })); return; }
     if (!doc.phase) { box.appendChild(el("p", { text: "the game is over" })); return; }
     const fits = placeFor ? doc.orders.filter((o) => o.fields.some((f) => f.place && f.kind !== "list" && f.name !== "path")) : [];

@@ -97,6 +97,7 @@ EV.run = async function (op, body) {
     const lines = [...(out.events || [])];
     if (out.next) lines.push("next: " + out.next);
     else if (out.to_do && out.to_do.length) lines.push("still to do: " + out.to_do[0]);
+    EV.acted = true;  // the forms are drawn afresh: what was typed was taken (panels.js orders)
     await EV.refresh();  // the answer is shown with the state it made, never beside the one before it
     EV.say(lines, false);
     return out;
