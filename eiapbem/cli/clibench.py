@@ -16,8 +16,9 @@ dependencies (``python -c "import click, cryptography, msgpack"``):
 - every read-only command a player runs on that game (``READ_ONLY``): its
   status record current (with its answers and records, ``cli/answers.py``: filters and ``show reach`` included),
   each a fresh process; the host's ``admin status`` and ``admin saves`` (``ADMIN``), from the host's record; the
-  charts (``NO_GAME``) and ``map --svg``, which open no game; and a form the record does not keep
-  (``NOT_KEPT``), which opens it;
+  charts (``NO_GAME``) and ``map --svg`` (drawn, and the bare map's picture kept from an earlier run), which open
+  no game; a form the record does not keep (``NOT_KEPT``), which opens it; and ``show reach`` of a fleet in the
+  land phase, the first ask and the next;
 - what a command that changed the game pays at its end, in this process: the game opened with its status and
   log, and the read-only answers and records made (``answers.precompute``);
 - the password's cost itself: one strong scrypt, as a key file uses.
@@ -30,6 +31,7 @@ CPU time does.
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -58,8 +60,8 @@ READ_ONLY: tuple[tuple[str, ...], ...] = (
     ("map", "--json"), ("economy", "summary"), ("economy", "summary", "--json"), ("economy", "summary", "--only", "FR"),
     ("economy", "summary", "--only", "FR", "--json"), ("battle", "report"), ("battle", "report", "--json"),
 )
-#: A read-only command line the record does not keep (``cli/answers.py``): it opens the game, as ``show reach``
-#: does outside a land or naval phase.
+#: A read-only command line the record does not keep (``cli/answers.py``): it opens the game, as the first
+#: ``show reach`` outside a land or naval phase does (``_reach_elsewhere``).
 NOT_KEPT: tuple[tuple[str, ...], ...] = (("economy", "summary", "--seed", "another"),)
 #: Read-only commands that open no game (after ``--home DIR``): the charts.
 NO_GAME: tuple[tuple[str, ...], ...] = (("tables", "list"), ("tables", "show", "combat-resolution"))
@@ -142,6 +144,7 @@ def run(repeat: int = 10, commands: tuple[str, ...] | None = None) -> list[Figur
 
 
 def _status(repeat: int) -> list[Figure]:
+    from eiapbem.cli import mapcache
     from eiapbem.client import session, statusfile
     from eiapbem.client.status import status_record
 
@@ -172,11 +175,18 @@ def _status(repeat: int) -> list[Figure]:
             reads += [_timed(f"eiapbem {' '.join(cmd)} (the host's)", partial(_proc, host + list(cmd) + ["--password", "pw-host"],
                                                                             env=env), repeat) for cmd in ADMIN]
             svg = str(home / "bench-map.svg")
-            reads.append(_timed("eiapbem map --svg FILE (the map drawn, no game opened)",
+
+            def drawn() -> None:
+                shutil.rmtree(home / mapcache.CACHE_DIR, ignore_errors=True)
+                _proc(host + ["map", "--svg", svg], env=env)
+
+            reads.append(_timed("eiapbem map --svg FILE (the map drawn, no game opened)", drawn, repeat))
+            reads.append(_timed("eiapbem map --svg FILE (the bare map's picture kept from an earlier run)",
                                 partial(_proc, host + ["map", "--svg", svg], env=env), repeat))
             reads += [_timed(f"eiapbem {' '.join(cmd)} (a form not kept: the game opened)",
                              partial(_proc, args[:5] + list(cmd) + args[6:], env=env), repeat) for cmd in NOT_KEPT]
             ident = session.open_identity(home, "Bench", "RU", "pw")
+            reads += _reach_elsewhere(home, ident, args, env, repeat)
             t_sit = best_of(lambda: status_record(session.Session.open_with(home, "Bench", ident)), repeat)
             reads += _record_cost(home, ident, repeat)
     finally:
@@ -186,6 +196,33 @@ def _status(repeat: int) -> list[Figure]:
             os.environ[session.TEST_SCRYPT_ENV] = old
     return [t_proc, t_open, _first_status(env, repeat),
             Figure("status inside a sitting (eiapbem shell: key open, modules loaded)", t_sit), *reads]
+
+
+def _reach_elsewhere(home: Path, ident: Any, args: list[str], env: dict, repeat: int) -> list[Figure]:
+    """``show reach`` of a Russian fleet in the land phase (none is kept there by default): the first ask, which
+    opens the game and has the record made again with every reach, and the next asks, which answer from it."""
+    from eiapbem.client import session, statusfile
+    from eiapbem.rules.model import Fleet
+
+    st = session.Session.open_with(home, "Bench", ident).current()
+    fleet = next((u for u, v in sorted(st.units.items()) if isinstance(v, Fleet) and v.nation == "RU" and v.location.site),
+                 None)
+    if fleet is None:
+        return []
+    record = statusfile.record_path(home, "Bench", "RU")
+    _proc(args, env=env)  # the record as an order leaves it
+    default = record.read_bytes()
+    line = args[:5] + ["show", "reach", fleet] + args[6:]
+
+    def first() -> None:
+        record.write_bytes(default)
+        _proc(line, env=env)
+
+    out = [_timed(f"eiapbem show reach {fleet} in a land phase, the first ask (the game opened, every reach kept)",
+                  first, repeat)]
+    _proc(line, env=env)
+    return out + [_timed(f"eiapbem show reach {fleet} in a land phase, the next asks (from the record)",
+                         partial(_proc, line, env=env), repeat)]
 
 
 def _land_game(home: Path) -> None:

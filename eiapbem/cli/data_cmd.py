@@ -212,8 +212,6 @@ def register(cli: click.Group) -> None:
     def map_(svg: Path | None, as_json: bool, scenario: str | None, path: Path | None, save_file: Path | None,
              power: str | None, password: str | None) -> None:
         """Draw the map as an SVG picture: political shading, borders, cities, ports and seas (and a game's units)."""
-        from eiapbem.present import svgmap
-
         if (svg is None) == (not as_json):
             raise BadData("give --svg FILE to draw the map, or --json to print a game's map")
         if as_json:
@@ -227,7 +225,19 @@ def register(cli: click.Group) -> None:
             echo_json(documents.map_record(s))
             return
         assert svg is not None
+        from . import mapcache
+        from .common import home
+
+        bare = save_file is None and scenario is None
+        k = mapcache.key(path) if bare else None
+        if k is not None:  # the bare map: the picture kept from an earlier run when it matches
+            kept = mapcache.read(home(), k)
+            if kept is not None:
+                _write_picture(svg, kept[0], kept[1], kept[2], None)
+                _bare_map_hint(svg)
+                return
         from eiapbem.data import mapdata
+        from eiapbem.present import svgmap
 
         m = mapdata.load_map(path)
         controllers = None
@@ -258,16 +268,28 @@ def register(cli: click.Group) -> None:
             controllers.update({a: n for a, n in sc.get("provinces", {}).items() if a in controllers})
             title = str(sc.get("name") or scenario)
         text = svgmap.render_svg(m, controllers=controllers, units=units, title=title)
-        try:
-            svg.write_text(text, encoding="utf-8")
-        except OSError as err:
-            raise BadData(f"{svg}: cannot write the picture ({err.strerror}); choose another file") from err
-        click.echo(f"wrote {svg} ({len(m.areas)} land areas, {len(m.seas)} sea areas"
-                   + (f", {sum(len(v) for v in units.values())} units" if units else "") + ")")
-        if save_file is None and scenario is None:
-            from .common import home
+        _write_picture(svg, text, len(m.areas), len(m.seas), units)
+        if k is not None:
+            mapcache.write(home(), k, text, len(m.areas), len(m.seas))
+        if bare:
+            _bare_map_hint(svg)
 
-            saves = sorted(p.name for p in (home() / "save").glob("*.sav") if "_backup_" not in p.name and "_monthly_" not in p.name)
-            if saves:  # a game folder: the bare map has no units; say how to draw the game
-                click.echo(f"that is the bare map, without this folder's game: 'eiapbem map --svg {svg} --save "
-                           f"save/{saves[0]}' draws its units and control")
+
+def _write_picture(svg: Path, text: str, areas: int, seas: int, units: dict | None) -> None:
+    """Write the picture and say what it holds."""
+    try:
+        svg.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise BadData(f"{svg}: cannot write the picture ({err.strerror}); choose another file") from err
+    click.echo(f"wrote {svg} ({areas} land areas, {seas} sea areas"
+               + (f", {sum(len(v) for v in units.values())} units" if units else "") + ")")
+
+
+def _bare_map_hint(svg: Path) -> None:
+    """After the bare map in a game folder: how to draw the game instead."""
+    from .common import home
+
+    saves = sorted(p.name for p in (home() / "save").glob("*.sav") if "_backup_" not in p.name and "_monthly_" not in p.name)
+    if saves:  # a game folder: the bare map has no units; say how to draw the game
+        click.echo(f"that is the bare map, without this folder's game: 'eiapbem map --svg {svg} --save "
+                   f"save/{saves[0]}' draws its units and control")

@@ -229,11 +229,13 @@ def keep_status() -> None:
         return
     from eiapbem.client import statusfile
 
-    from .answers import precompute
+    from .answers import WIDER, precompute
 
+    wider = frozenset(WIDER)  # a form not kept was asked: the record made again with it, current or not
     for home, game, me, key in OPENED:
         try:
-            statusfile.refresh(home, game, me, key, lambda s: precompute(s, cli))
+            (statusfile.make if wider else statusfile.refresh)(home, game, me, key, lambda s: precompute(s, cli, wider))
         except (EiaError, OSError):
             pass
     OPENED.clear()
+    WIDER.clear()

@@ -10,8 +10,9 @@ from typing import Any
 
 import click
 
+from . import answers
 from .answers import Kept, as_json, read_only
-from .common import echo_json, game_options, json_option, open_session, place_name, rules_ctx, viewer
+from .common import echo_json, game_options, json_option, open_session, place_name, root, rules_ctx, viewer
 
 
 def _out(as_json: bool, record: Any, lines: Any) -> None:
@@ -124,7 +125,7 @@ def register(cli: click.Group) -> None:
     @click.option("--forced-march", is_flag=True, help="A corps with one movement point more (10.4.1).")
     @json_option
     @game_options
-    @read_only(kept=Kept("show reach", _reach_kept, _reach_answer))
+    @read_only(kept=Kept("show reach", _reach_kept, _reach_answer, lambda s: _reach_kept(s, True)))
     def show_reach(unit: str, forced_march: bool, as_json: bool, game: str | None, power: str | None,
                    password: str | None) -> None:
         """Where a corps or fleet can still go this phase and at what cost (manual: show possible moves, 4.1.2)."""
@@ -132,6 +133,8 @@ def register(cli: click.Group) -> None:
 
         s = open_session(game, power, password)
         doc = documents.reach(s, unit, forced_march)
+        if root().identity is None and unit in _reach_units(s, True) and unit not in _reach_units(s, False):
+            answers.WIDER.add("show reach")  # asked where none is kept: keep them all for the next asks
         if as_json:
             echo_json(doc)
             return
@@ -186,24 +189,33 @@ def _reach_lines(doc: dict, unit: str, forced_march: bool) -> list[str]:
     return out
 
 
-def _reach_kept(s: Any) -> dict:
-    """What ``show reach`` answers from: in a land phase, the reach of each corps of the acting power on the map
-    (its free states' too), with and without forced march; in a naval phase, each such fleet's (a refusal is kept
-    as one: its sentence and hint).  None is kept in another phase: a reach costs the rules' search of
-    the map (10.4, 8.4), made again at every order, so it is kept where the moves are made, and asked in another
-    phase the command opens the game (README, "Performance")."""
-    from eiapbem.client import documents
-    from eiapbem.core.errors import EiaError
+def _reach_units(s: Any, wider: bool) -> list[str]:
+    """The units whose reach the record keeps: in a land phase each corps of the acting power on the map (its free
+    states' too), in a naval phase each such fleet; ``wider``: each such corps and fleet in any phase."""
     from eiapbem.rules.model import Corps, Fleet, Phase
 
-    st, out = s.current(), {}
+    st = s.current()
     phase = st.slot.phase if st.slot is not None else None
-    kind = Corps if phase is Phase.LAND else Fleet if phase is Phase.NAVAL else None
+    kind: Any = (Corps, Fleet) if wider else Corps if phase is Phase.LAND else Fleet if phase is Phase.NAVAL else None
     nations = {s.power, *st.free_states(s.power)} if kind is not None and s.power in st.powers else set()
-    for uid, u in sorted(st.units.items()):
-        owner = getattr(u, "nation", None) or getattr(u, "power", None)
-        if kind is None or not (isinstance(u, kind) and u.location.site and owner in nations):
-            continue
+    return [uid for uid, u in sorted(st.units.items())
+            if kind is not None and isinstance(u, kind) and u.location.site
+            and (getattr(u, "nation", None) or getattr(u, "power", None)) in nations]
+
+
+def _reach_kept(s: Any, wider: bool = False) -> dict:
+    """What ``show reach`` answers from: the reach of each unit of ``_reach_units``, a corps' with and without
+    forced march (a refusal is kept as one: its sentence and hint).  A reach costs the rules' search of the map
+    (10.4, 8.4), made again at every order, so by default it is kept where the moves are made; a ``show reach``
+    asked where none is kept opens the game and has the record made again with every reach (``wider``), so the
+    next asks until the next order answer from it (README, "Performance")."""
+    from eiapbem.client import documents
+    from eiapbem.core.errors import EiaError
+    from eiapbem.rules.model import Fleet
+
+    st, out = s.current(), {}
+    for uid in _reach_units(s, wider):
+        u = st.units[uid]
         docs = {}
         for fm in (False,) if isinstance(u, Fleet) else (False, True):
             try:

@@ -258,3 +258,40 @@ def test_show_reach_of_a_fleet_answers_from_the_record_in_a_naval_phase(tmp_path
         assert fleets[0] in _same(home, ("show", "reach", fleets[0], *extra), monkeypatch).stdout
     code, _, _, heavy = _fresh(home, "show", "reach", "corps:RU:I", *RU)  # a corps in a naval phase: not kept
     assert code == 0 and "eiapbem.client.session" in heavy
+
+
+def test_show_reach_outside_a_land_or_naval_phase_keeps_every_reach_once_asked(tmp_path, monkeypatch):
+    """No reach is kept by default in a diplomacy phase: the first ask opens the game and has the record made again
+    with every reach of the acting power's corps and fleets; the next asks answer from it, as the command prints."""
+    from dataclasses import replace
+
+    from eiapbem.client.session import Session
+    from eiapbem.rules.model import Fleet, Phase
+
+    home = _slot_of_russia(tmp_path, Phase.DIPLOMACY)
+    record = statusfile.record_path(home, GAME, "RU")
+    code, first, _, heavy = _fresh(home, "show", "reach", "corps:RU:I", *RU)
+    assert code == 0 and "(it is the diplomacy phase" in first and "eiapbem.client.session" in heavy
+    code, out, _, heavy = _fresh(home, "show", "reach", "corps:RU:I", *RU)
+    assert (code, out, heavy) == (0, first, [])
+    st = Session.open(home, GAME, "RU", "pw-RU").state
+    fleet = sorted(u for u, v in st.units.items() if isinstance(v, Fleet) and v.nation == "RU" and v.location.site)[0]
+    for unit, extra in (("corps:RU:I", ("--forced-march", "--json")), ("corps:RU:Cav-I", ()), (fleet, ("--json",)),
+                        (fleet, ())):
+        code, out, err, heavy = _fresh(home, "show", "reach", unit, *extra, *RU)
+        slow = _slow(home, ("show", "reach", unit, *extra), monkeypatch)
+        assert (code, out, err, heavy) == (slow.exit_code, slow.stdout, slow.stderr, []), (unit, extra)
+    # A cavalry corps may not forced march: refused as when the game is opened, which it is not.
+    code, _, err, heavy = _fresh(home, "show", "reach", "corps:RU:Cav-I", "--forced-march", *RU)
+    assert code == 1 and "may not forced march" in err and heavy == []
+    # Another power's corps (France's, not set up) is not kept: the game is opened, the record not made again.
+    kept = record.read_bytes()
+    code, _, err, heavy = _fresh(home, "show", "reach", "corps:FR:I", *RU)
+    assert code == 1 and "not on the map" in err and "eiapbem.client.session" in heavy and record.read_bytes() == kept
+    # The state changed and the record of before put back: not the folder's, so the game is opened.
+    s = Session.open(home, GAME, "RU", "pw-RU")
+    s.data = replace(s.data, state=s.state.replace(slot=replace(s.state.slot, phase=Phase.ECONOMIC)))
+    s.save()
+    record.write_bytes(kept)
+    code, out, _, heavy = _fresh(home, "show", "reach", "corps:RU:I", *RU)
+    assert code == 0 and "(it is the economic phase" in out and "eiapbem.client.session" in heavy
