@@ -263,12 +263,7 @@ def _record_cost(home: Path, ident: Any, repeat: int) -> list[Figure]:
     from eiapbem.client import session, statusfile
 
     def cpu(fn: Callable[[], object]) -> float:
-        best = float("inf")
-        for _ in range(repeat):
-            t = time.process_time()
-            fn()
-            best = min(best, time.process_time() - t)
-        return best
+        return best_of(fn, repeat, time.process_time)
 
     whole = cpu(lambda: statusfile.make(home, "Bench", ident, None, None))
     made: dict = {}
