@@ -38,6 +38,11 @@ def show(t: datetime.datetime) -> str:
     return t.strftime(_FMT) + " UTC"
 
 
+def hours_since(since: str, clock: datetime.datetime) -> int:
+    """Whole hours from ``since`` (a ``show`` time) to ``clock``."""
+    return int((clock - parse_time(since)).total_seconds() // 3600)
+
+
 def waited_lines(rows: list, clock: datetime.datetime) -> list[str]:
     """The lines of ``rows`` at ``clock``: a row is a line, or ``{"before", "since", "after"}`` for a wait, whose hours
     so far (since ``since``, a ``show`` time) stand between the two parts."""
@@ -46,6 +51,5 @@ def waited_lines(rows: list, clock: datetime.datetime) -> list[str]:
         if isinstance(row, str):
             out.append(row)
             continue
-        hours = int((clock - parse_time(row["since"])).total_seconds() // 3600)
-        out.append(f"{row['before']}({hours} h){row['after']}")
+        out.append(f"{row['before']}({hours_since(row['since'], clock)} h){row['after']}")
     return out

@@ -39,7 +39,7 @@ from eiapbem.rules import admin as radmin
 from eiapbem.rules.model import LogEntry
 
 from .admin import require_host
-from .clock import NOW_ENV, BadClock, now, parse_time, show, waited_lines
+from .clock import NOW_ENV, BadClock, hours_since, now, parse_time, show, waited_lines
 
 __all__ = ["NOW_ENV", "BadClock", "now", "parse_time", "show"]
 
@@ -206,7 +206,7 @@ def apply(s: Session, clock: datetime.datetime, level: str = "ai-medium", *, log
     for p, slot in late:
         w = g["waits"].setdefault(f"{slot}|{p}", {"since": show(clock), "done": []})
         ledger.write()
-        hours = int((clock - parse_time(w["since"])).total_seconds() // 3600)
+        hours = hours_since(w["since"], clock)
         for step in STEPS:
             limit = rules.limit(step)
             if limit <= 0 or hours < limit or step in w["done"]:
