@@ -27,7 +27,8 @@ through the rules' own definitions, never by a hook in the rules:
   another nation;
 - **corps moved**: the journal's ``land.move`` and ``land.disembark`` lines by the
   power that gave the order (a minor's corps counts for the power acting for
-  it), counted once per corps and month, and the months in which each power
+  it), counted once per corps and month; Spain's guerrilla factors are not
+  corps (13.2.1) and their moves are not counted, and the months in which each power
   moved a corps;
 - **factors lost to foraging** (the journal's ``land.forage`` losses, 10.5)
   against **factors lost in battle** (the ``factors_lost`` of both sides of every
@@ -46,6 +47,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from eiapbem.rules.land import guerrillas
 from eiapbem.rules.model import POWERS, GameState, LogEntry
 
 #: Factors each side of a field battle has at least for it to count as a battle of armies.
@@ -352,7 +354,7 @@ class Chronicle:
             prm = e.params or {}
             forage: Any = prm.get("lost")  # a count of factors (``land.forage``)
             unit = prm.get("unit") or prm.get("corps")  # a move names its unit, a landing its corps (10.4.5)
-            if e.kind in ("land.move", "land.disembark") and unit:
+            if e.kind in ("land.move", "land.disembark") and unit and not str(unit).startswith(guerrillas.PREFIX):
                 moved[e.author].add((_month(e.slot), str(unit)))
             elif e.kind == "land.forage" and forage:
                 out.forage_lost[e.author] = out.forage_lost.get(e.author, 0) + int(forage)

@@ -54,9 +54,12 @@ def test_the_chronicle_reads_battles_foraging_and_moves_from_the_journal(first_s
     slot = f"{first_state.date}/land/turn/FR"
     journal = [LogEntry(slot=slot, author="FR", kind="land.move", text="", params={"unit": "corps:FR:I"}),
                LogEntry(slot=slot, author="FR", kind="land.move", text="", params={"unit": "corps:FR:I"}),
-               LogEntry(slot=slot, author="FR", kind="land.forage", text="", params={"unit": "corps:FR:I", "lost": 3})]
+               LogEntry(slot=slot, author="FR", kind="land.forage", text="", params={"unit": "corps:FR:I", "lost": 3}),
+               LogEntry(slot=f"{first_state.date}/land/turn/SP", author="SP", kind="land.move", text="",
+                        params={"unit": "corps:SP:guerrilla-madrid"})]
     f = c.figures(journal, 1)
     assert f.corps_moved["FR"] == 1 and f.months_moving["FR"] == 1 and f.months_moving["AU"] == 0  # once a month
+    assert f.corps_moved["SP"] == 0 and f.months_moving["SP"] == 0  # guerrilla factors are not corps (13.2.1)
     assert f.forage_lost == {"FR": 3} and f.battles == [] and f.provinces == []
 
 

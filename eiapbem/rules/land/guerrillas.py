@@ -37,6 +37,8 @@ from eiapbem.rules.model import POOL, Corps, CorpsType, Factors, FactorType, Gam
 from eiapbem.rules.engine import RulesContext
 
 SPAIN = "SP"
+#: The id of every guerrilla counter begins so (one per area, then numbered); guerrillas are factors, not corps (13.2.1).
+PREFIX = f"corps:{SPAIN}:guerrilla-"
 #: 13.2.1 (000:2394): +1 to the anti-guerrilla number with two or more corps in the province.
 TWO_CORPS_BONUS = 1
 _G = FactorType.GUERRILLA
@@ -71,7 +73,7 @@ def place(state: GameState, ctx: RulesContext, area: str, n: int) -> tuple[GameS
     if here:
         u = here[0]
         return state.with_unit(u.replace(factors=u.factors.with_(_G, u.factors.guerrilla + n))), n
-    base = f"corps:{SPAIN}:guerrilla-{area}"
+    base = f"{PREFIX}{area}"
     uid, i = base, 1
     while uid in state.units and state.units[uid].location != POOL:
         i += 1
@@ -196,7 +198,7 @@ def after_battle(state: GameState, battle: Any, ctx: RulesContext) -> tuple[Game
     a = ctx.map.area(battle.area)
     if a.nation != SPAIN or control.ceded_to(state, a.province) is not None:
         return state, battle
-    spanish = [u for u in loser.units if u.startswith(f"corps:{SPAIN}:") and not u.startswith(f"corps:{SPAIN}:guerrilla")]
+    spanish = [u for u in loser.units if u.startswith(f"corps:{SPAIN}:") and not u.startswith(PREFIX)]
     if not spanish:
         return state, battle
     state, n = place(state, ctx, battle.area, 1)
@@ -205,4 +207,4 @@ def after_battle(state: GameState, battle: Any, ctx: RulesContext) -> tuple[Game
     return state, battle
 
 
-__all__ = ["after_battle", "end_of_slot", "guerrilla_check", "anti_guerrilla", "place", "remove_all"]
+__all__ = ["PREFIX", "after_battle", "end_of_slot", "guerrilla_check", "anti_guerrilla", "place", "remove_all"]
