@@ -16,6 +16,9 @@ made, by the commands themselves, and kept in the record:
 - a command whose arguments filter or name a unit (``show units --kind --area``, ``economy summary --only``,
   ``show reach UNIT``) keeps records instead (``Kept``: plain data as its ``--json`` prints them, made by
   ``precompute`` too), and ``read_only`` prints any of its forms from them: a filter is a selection;
+- ``map --svg FILE --save`` of the folder's own save writes the game's picture kept under its ``Kept`` name by
+  ``precompute`` (``data_cmd._kept_picture``); and ``precompute`` keeps the bare map's picture in the folder when
+  none of this version is kept (``mapcache.ensure``);
 - any other case (no record, a stale one, a form the record does not hold such as another ``--seed``) runs the
   command as before.
 
@@ -254,11 +257,17 @@ def precompute(s: Any, cli: click.Group | None = None, wider: frozenset[str] = f
             data[name] = plain((kept.wider if name in wider and kept.wider is not None else kept.make)(s))
         except Exception:  # noqa: BLE001 - not kept: asking runs the command, which says what is wrong
             pass
+    from . import mapcache
+
+    try:
+        mapcache.ensure(s.home)  # the bare map's picture, drawn once a folder and version
+    except Exception:  # noqa: BLE001 - not kept: 'map --svg' draws it, and says what is wrong
+        pass
     return {"answers": made, "data": data}
 
 
 #: The commands answered from kept records (``Kept.name``), whose modules ``precompute`` loads.
-_KEPT_IN = ("show units", "show reach", "economy summary", "admin status")
+_KEPT_IN = ("show units", "show reach", "economy summary", "admin status", "map")
 
 
 def _invoke(groups: dict[tuple[str, ...], tuple[click.Command, click.Context]], line: list[str],

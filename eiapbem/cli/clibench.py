@@ -14,13 +14,14 @@ dependencies (``python -c "import click, cryptography, msgpack"``):
 - the first ``eiapbem status`` in a new folder (the host's, just after
   ``eiapbem new``);
 - every read-only command a player runs on that game (``READ_ONLY``): its
-  status record current (with its answers and records, ``cli/answers.py``: filters and ``show reach`` included),
-  each a fresh process; the host's ``admin status`` and ``admin saves`` (``ADMIN``), from the host's record; the
-  charts (``NO_GAME``) and ``map --svg`` (drawn, and the bare map's picture kept from an earlier run), which open
-  no game; a form the record does not keep (``NOT_KEPT``), which opens it; and ``show reach`` of a fleet in the
+  status record current (with its answers and records, ``cli/answers.py``: filters, ``show reach`` and the game's
+  picture ``map --svg --save`` included), each a fresh process; the host's ``admin status`` and ``admin saves``
+  (``ADMIN``), from the host's record; the charts and ``files inspect`` of a turn file (``NO_GAME``) and ``map
+  --svg`` (drawn, and the bare map's picture kept), which open no game; a form the record does not keep (``NOT_KEPT``), which opens it; and ``show reach`` of a fleet in the
   land phase, the first ask and the next;
 - what a command that changed the game pays at its end, in this process: the game opened with its status and
-  log, and the read-only answers and records made (``answers.precompute``);
+  log, and the read-only answers and records made (``answers.precompute``), of which the game's picture and the
+  reaches; and the reaches of every corps and fleet, which no phase but a land or naval one keeps by default;
 - the password's cost itself: one strong scrypt, as a key file uses.
 
 Each figure of a fresh process also has its median wall clock and its CPU time (user + system, the least of
@@ -59,12 +60,14 @@ READ_ONLY: tuple[tuple[str, ...], ...] = (
     ("show", "pool"), ("show", "pool", "FR", "--json"), ("show", "history"), ("show", "history", "--json"),
     ("map", "--json"), ("economy", "summary"), ("economy", "summary", "--json"), ("economy", "summary", "--only", "FR"),
     ("economy", "summary", "--only", "FR", "--json"), ("battle", "report"), ("battle", "report", "--json"),
+    ("log", "-n", "1500"), ("map", "--svg", "{home}/bench-game.svg", "--save", "save/Bench.sav"),
 )
 #: A read-only command line the record does not keep (``cli/answers.py``): it opens the game, as the first
 #: ``show reach`` outside a land or naval phase does (``_reach_elsewhere``).
 NOT_KEPT: tuple[tuple[str, ...], ...] = (("economy", "summary", "--seed", "another"),)
-#: Read-only commands that open no game (after ``--home DIR``): the charts.
-NO_GAME: tuple[tuple[str, ...], ...] = (("tables", "list"), ("tables", "show", "combat-resolution"))
+#: Read-only commands that open no game (after ``--home DIR``): the charts, and the clear header of a turn file.
+NO_GAME: tuple[tuple[str, ...], ...] = (("tables", "list"), ("tables", "show", "combat-resolution"),
+                                        ("files", "inspect", "{turn file}"))
 #: The host's read-only admin commands (after ``--home DIR``; each with the host's ``--password``), answered from the
 #: host's status record (``cli/admin_cmd.py``), which the first of them writes.
 ADMIN: tuple[tuple[str, ...], ...] = (("admin", "status"), ("admin", "status", "--json"), ("admin", "saves"))
@@ -166,9 +169,14 @@ def _status(repeat: int) -> list[Figure]:
             t_open = _timed("the same with no status record (it opens the game, then writes the record)", opening, repeat)
             t_proc = _timed("eiapbem status without the password's cost (a fresh process, its status record current)",
                             lambda: _proc(args, env=env), repeat)
-            reads = [_timed(f"eiapbem {' '.join(cmd)}", partial(_proc, args[:5] + list(cmd) + args[6:], env=env), repeat)
+            turn = min((home / "commout").glob("*.pbm"))
+
+            def line(cmd: tuple[str, ...]) -> list[str]:
+                return [a.replace("{home}", str(home)).replace("{turn file}", str(turn)) for a in cmd]
+
+            reads = [_timed(f"eiapbem {' '.join(cmd)}", partial(_proc, args[:5] + line(cmd) + args[6:], env=env), repeat)
                      for cmd in READ_ONLY]
-            reads += [_timed(f"eiapbem {' '.join(cmd)}", partial(_proc, args[:5] + list(cmd), env=env), repeat)
+            reads += [_timed(f"eiapbem {' '.join(cmd)}", partial(_proc, args[:5] + line(cmd), env=env), repeat)
                       for cmd in NO_GAME]
             host = args[:5]
             _proc(host + list(ADMIN[-1]) + ["--password", "pw-host"], env=env)  # the host's record written
@@ -278,9 +286,20 @@ def _record_cost(home: Path, ident: Any, repeat: int) -> list[Figure]:
     for _ in range(repeat):
         answer()
     n, m = len(made["answers"]), ", ".join(sorted(made["data"]))
+    from eiapbem.cli import data_cmd, show_cmd
+
+    s = answers._Steady(session.Session.open_with(home, "Bench", ident))
+    s.current()
+    picture = cpu(lambda: data_cmd.game_picture(s))
+    reaches = cpu(lambda: show_cmd._reach_kept(s))
+    every = cpu(lambda: show_cmd._reach_kept(s, True))
     return [Figure("after a change: the game opened, its status and log made (CPU, in-process)", whole, whole),
             Figure(f"after a change: the read-only answers made ({n} lines; records of {m}) (CPU, in-process)",
-                   made["cpu"], made["cpu"])]
+                   made["cpu"], made["cpu"]),
+            Figure("  of which the game's picture (map --svg --save) (CPU, in-process)", picture, picture),
+            Figure("  of which the reaches of Russia's corps in its land phase (CPU, in-process)", reaches, reaches),
+            Figure("  the reaches of every corps and fleet of Russia, as any phase would keep them (CPU, in-process)",
+                   every, every)]
 
 
 def _first_status(env: dict, repeat: int) -> Figure:

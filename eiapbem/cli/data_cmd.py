@@ -112,7 +112,7 @@ def scenario_minor_controllers(scenario: dict) -> dict[str, str | None]:
 
 
 def register(cli: click.Group) -> None:
-    from .answers import read_only
+    from .answers import Kept, read_only
 
     @cli.group()
     def data() -> None:
@@ -208,7 +208,8 @@ def register(cli: click.Group) -> None:
                        "(save/GameName_monthly_1805-03.sav); opened with --power/--password.")
     @click.option("--power", type=click.Choice(list(POWERS) + ["host"]), help="With --save: who opens it, in a hot-seat folder.")
     @click.option("--password", envvar="EIAPBEM_PASSWORD", help="With --save: that power's password (asked for when missing).")
-    @read_only(opens=lambda kw: kw["as_json"] and kw["save_file"] is None)
+    @read_only(opens=lambda kw: kw["as_json"] and kw["save_file"] is None,
+               kept=Kept(PICTURE, lambda s: game_picture(s), lambda data, kw: None))
     def map_(svg: Path | None, as_json: bool, scenario: str | None, path: Path | None, save_file: Path | None,
              power: str | None, password: str | None) -> None:
         """Draw the map as an SVG picture: political shading, borders, cities, ports and seas (and a game's units)."""
@@ -228,51 +229,73 @@ def register(cli: click.Group) -> None:
         from . import mapcache
         from .common import home
 
-        bare = save_file is None and scenario is None
-        k = mapcache.key(path) if bare else None
-        if k is not None:  # the bare map: the picture kept from an earlier run when it matches
-            kept = mapcache.read(home(), k)
-            if kept is not None:
-                _write_picture(svg, kept[0], kept[1], kept[2], None)
-                _bare_map_hint(svg)
-                return
-        from eiapbem.data import mapdata
-        from eiapbem.present import svgmap
-
-        m = mapdata.load_map(path)
-        controllers = None
-        units = None
-        title = "Europe in 1805"
+        if save_file is None and scenario is None:  # the bare map: the picture kept from an earlier run when it matches
+            text, areas, seas = mapcache.bare(home(), path)
+            _write_picture(svg, text, areas, seas, None)
+            _bare_map_hint(svg)
+            return
         if save_file is not None:
             if scenario is not None:
                 raise BadData("give either --save or --scenario, not both")
-            from eiapbem.client import documents
-
             from .common import open_save
 
-            s = open_save(save_file, power, password)
-            state = s.current()
-            # Who holds each area, as the rules say (rules/control.py, through 'map --json').
-            controllers = {a: row["power"] for a, row in documents.map_record(s)["areas"].items()}
-            units = svgmap.units_by_area(unit_labels(state))
-            title = f"{s.game}, {state.date.name}"
-        elif scenario is not None:
-            from eiapbem.data import scenario_file
+            pic, password = _kept_picture(save_file, power, password) if path is None else (None, password)
+            if pic is None:
+                pic = game_picture(open_save(save_file, power, password), path)
+            _write_picture(svg, pic["text"], pic["areas"], pic["seas"], pic["units"])
+            return
+        assert scenario is not None  # neither the bare map nor a game's: a scenario's
+        from eiapbem.data import mapdata, scenario_file
+        from eiapbem.present import svgmap
 
-            sc = scenario_file.resolve(scenario, game_map=m)
-            controllers = svgmap.scenario_controllers(m, scenario_minor_controllers(sc))
-            # Areas placed under a nation by the editor (14.4.2).
-            for pw in sc.get("powers", {}).values():  # conquered major provinces (14.3 item 7)
-                for prov, holder in pw.get("conquered", {}).items():
-                    controllers.update({a: holder for a in m.areas_of_province(prov)})
-            controllers.update({a: n for a, n in sc.get("provinces", {}).items() if a in controllers})
-            title = str(sc.get("name") or scenario)
-        text = svgmap.render_svg(m, controllers=controllers, units=units, title=title)
-        _write_picture(svg, text, len(m.areas), len(m.seas), units)
-        if k is not None:
-            mapcache.write(home(), k, text, len(m.areas), len(m.seas))
-        if bare:
-            _bare_map_hint(svg)
+        m = mapdata.load_map(path)
+        sc = scenario_file.resolve(scenario, game_map=m)
+        controllers = svgmap.scenario_controllers(m, scenario_minor_controllers(sc))
+        # Areas placed under a nation by the editor (14.4.2).
+        for pw in sc.get("powers", {}).values():  # conquered major provinces (14.3 item 7)
+            for prov, holder in pw.get("conquered", {}).items():
+                controllers.update({a: holder for a in m.areas_of_province(prov)})
+        controllers.update({a: n for a, n in sc.get("provinces", {}).items() if a in controllers})
+        text = svgmap.render_svg(m, controllers=controllers, units=None, title=str(sc.get("name") or scenario))
+        _write_picture(svg, text, len(m.areas), len(m.seas), None)
+
+
+def game_picture(s: Any, path: Path | None = None) -> dict[str, Any]:
+    """``map --svg FILE --save save/GameName.sav``'s picture of the game ``s`` (its units and who holds each area, as
+    the rules say, through 'map --json'), its land and sea areas' counts and its units by place: what the command
+    writes and says; ``path``: the map files drawn (default: the packaged map).  Kept in the status record too
+    (``_kept_picture``), so that drawing the game is a copy."""
+    from eiapbem.client import documents
+    from eiapbem.data import mapdata
+    from eiapbem.present import svgmap
+
+    m = mapdata.load_map(path)
+    state = s.current()
+    controllers = {a: row["power"] for a, row in documents.map_record(s)["areas"].items()}
+    units = svgmap.units_by_area(unit_labels(state))
+    text = svgmap.render_svg(m, controllers=controllers, units=units, title=f"{s.game}, {state.date.name}")
+    return {"text": text, "areas": len(m.areas), "seas": len(m.seas), "units": {k: list(v) for k, v in units.items()}}
+
+
+def _kept_picture(save_file: Path, power: str | None, password: str | None) -> tuple[dict | None, str | None]:
+    """The game's picture kept in the acting role's status record (``game_picture``), when ``save_file`` is this
+    folder's game's save and the record is current (``answers.kept_record``), else None; and the password (asked
+    for when the record is there to open)."""
+    from .answers import kept_record
+    from .common import home, in_home, root
+
+    f = in_home(save_file)
+    if root().identity is not None or f.suffix != ".sav" or f.parent.name != "save" \
+            or f.parent.parent.resolve() != home().resolve() or not f.is_file():
+        return None, password
+    record, password = kept_record(f.stem, power, password)
+    pic = (record or {}).get("data", {}).get(PICTURE)
+    ok = isinstance(pic, dict) and isinstance(pic.get("text"), str) and isinstance(pic.get("units"), dict)
+    return (pic if ok else None), password
+
+
+#: The name the game's picture is kept under in the status record (``answers.Kept``).
+PICTURE = "map svg"
 
 
 def _write_picture(svg: Path, text: str, areas: int, seas: int, units: dict | None) -> None:

@@ -78,3 +78,49 @@ def write(home: Path, k: str, text: str, areas: int, seas: int) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+
+
+#: The bare map's picture drawn in this process, by key: a process that keeps it in several folders draws it once.
+_DRAWN: dict[str, tuple[str, int, int]] = {}
+
+
+def bare(home: Path, path: Path | None) -> tuple[str, int, int]:
+    """The bare map's picture of the map files of ``path`` (default: the packaged map) and its land and sea areas'
+    counts: the one kept in ``home`` when it matches, else drawn (``data.mapdata``'s errors raised as they are) and
+    kept there."""
+    k = key(path)
+    found = read(home, k) if k is not None else None
+    if found is not None:
+        return found
+    drawn = _DRAWN.get(k) if k is not None else None
+    if drawn is None:
+        from eiapbem.data import mapdata
+        from eiapbem.present import svgmap
+
+        m = mapdata.load_map(path)
+        drawn = svgmap.render_svg(m, controllers=None, units=None, title="Europe in 1805"), len(m.areas), len(m.seas)
+        if k is not None:
+            _DRAWN[k] = drawn
+    if k is not None:
+        write(home, k, *drawn)
+    return drawn
+
+
+def ensure(home: Path) -> None:
+    """Keep the packaged bare map's picture in ``home`` when none matches, so that a first ``map --svg`` in a game
+    folder is a copy: called when a status record is made (``cli/answers.py``), it draws at most once a folder and
+    version (a missing picture costs the drawing, about 0.1 s; a kept one a look at its first line)."""
+    k = key(None)
+    if k is not None and read_head(home, k):
+        return
+    bare(home, None)
+
+
+def read_head(home: Path, k: str) -> bool:
+    """Whether a picture of key ``k`` is kept (its first line alone read: ``read`` checks the whole)."""
+    try:
+        with _file(home, k).open("rb") as f:
+            fields = f.readline().decode("ascii", "replace").split(" ")
+    except OSError:
+        return False
+    return len(fields) == 5 and fields[0] == _MAGIC and fields[1] == k

@@ -213,17 +213,43 @@ def _reach_kept(s: Any, wider: bool = False) -> dict:
     from eiapbem.core.errors import EiaError
     from eiapbem.rules.model import Fleet
 
+    def one(uid: str, fm: bool) -> dict:
+        try:
+            return documents.reach(s, uid, fm)
+        except EiaError as err:  # refused (a cavalry corps may not forced march, 10.4.1): refused again
+            return {"refused": [str(err), err.hint]}
+
     st, out = s.current(), {}
     for uid in _reach_units(s, wider):
-        u = st.units[uid]
-        docs = {}
-        for fm in (False,) if isinstance(u, Fleet) else (False, True):
-            try:
-                docs["forced" if fm else "plain"] = documents.reach(s, uid, fm)
-            except EiaError as err:  # refused (a cavalry corps may not forced march, 10.4.1): refused again
-                docs["forced" if fm else "plain"] = {"refused": [str(err), err.hint]}
-        out[uid] = docs
+        if isinstance(st.units[uid], Fleet):
+            out[uid] = {"plain": one(uid, False)}
+            continue
+        forced = one(uid, True)
+        out[uid] = {"forced": forced, "plain": plain_reach(s, uid, forced) or one(uid, False)}
     return {"units": out}
+
+
+def plain_reach(s: Any, uid: str, forced: dict) -> dict | None:
+    """``show reach UNIT --json`` of a corps without forced march, from its reach with one (``forced``), or None when
+    it cannot be told from it (then it is searched).
+
+    The search (``rules.land.movement.reach``) takes paths cheapest first and keeps, for each area, the cheapest
+    path the rules accept (``plan_move``); a forced march changes only the points a path may spend (10.4.1,
+    000:1374).  So the paths it finds with a forced march that cost no more than the points without are found, in
+    the same order, by the search without, and no other: the reach without is the reach with, cut to those
+    points.  Where nothing is left (the search without would say why the corps cannot move) or the forced march
+    was refused, it is searched (``tests/cli/test_answers.py`` compares both for every corps of every power)."""
+    from eiapbem.rules.land.movement import allowance
+
+    from .common import rules_ctx
+
+    if "refused" in forced:
+        return None
+    st = s.current()
+    prior = st.land_moves.get(uid)
+    points = allowance(st, rules_ctx(s), st.units[uid], forced_march=prior is not None and prior.forced_march)
+    areas = [a for a in forced["areas"] if a["cost"] <= points - forced["spent"]]
+    return {**forced, "allowance": points, "forced_march": False, "areas": areas} if areas else None
 
 
 def _reach_answer(data: dict, kw: dict) -> tuple[str, str] | None:

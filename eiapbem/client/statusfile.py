@@ -18,7 +18,8 @@ would show, in ``save/GameName_ROLE.status``:
   answers from the record as ``status`` does;
 - **what the read-only commands answer, too**: the answers the CLI makes at the same opening (``cli/answers.py``:
   ``show`` in its forms, ``map --json``, ``battle report``), each under its command's key, and the records
-  ``show units``, ``show reach`` and ``economy summary`` answer every argument form from (``data``), so those
+  ``show units``, ``show reach`` and ``economy summary`` answer every argument form from, and the game's picture
+  ``map --svg --save`` writes (``data``), so those
   commands answer from the record as ``status`` does; the record is compressed before it is sealed;
 - **written only when it is what a fresh status shows**: by ``make``, which opens the game as a fresh
   ``status`` does and writes the record only when the opening changed nothing in the folder; the CLI calls it

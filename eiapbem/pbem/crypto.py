@@ -28,6 +28,7 @@ from . import envelope as env_mod
 from . import kdf
 from . import headers
 from .envelope import Envelope, Header, RosterEntry, Stanza
+from .envelope import file_hash as file_hash, fingerprint as fingerprint  # the file's identity (envelope.py)
 from .errors import BadEncryption, BadFormat, BadHeader, BadSignature, NotForYou, WrongPassword
 
 Rng = Callable[[int], bytes]
@@ -49,16 +50,6 @@ def signed_message(kind: str, prefix: bytes) -> bytes:
 
 def hkdf(ikm: bytes, salt: bytes, info: bytes) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=info).derive(ikm)
-
-
-def file_hash(envelope: Envelope) -> bytes:
-    """SHA-256 of every byte before the signature (the file's identity in the chain)."""
-    return hashlib.sha256(envelope.prefix).digest()
-
-
-def fingerprint(h: bytes) -> str:
-    """The short form of a file hash shown to people (first 8 bytes in hex)."""
-    return h[:8].hex()
 
 
 class KeystreamRng:

@@ -11,6 +11,7 @@ parsed or refused in one sentence.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -82,6 +83,16 @@ class Envelope:
 
     def to_bytes(self) -> bytes:
         return self.prefix + self.signature
+
+
+def file_hash(envelope: Envelope) -> bytes:
+    """SHA-256 of every byte before the signature (the file's identity in the chain)."""
+    return hashlib.sha256(envelope.prefix).digest()
+
+
+def fingerprint(h: bytes) -> str:
+    """The short form of a file hash shown to people (first 8 bytes in hex)."""
+    return h[:8].hex()
 
 
 def prefix_of(header_bytes: bytes, body: bytes) -> bytes:

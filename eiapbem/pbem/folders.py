@@ -14,7 +14,7 @@ from pathlib import Path
 
 from eiapbem.core.errors import EiaError
 
-from . import atomic, envelope
+from . import envelope
 from .errors import BadFormat
 
 #: The powers' names as the manual writes them in file names (``forplayer_Austria``, ``000:222``).
@@ -134,6 +134,8 @@ class GameFolders:
         check_folder(folder)
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / name
+        from . import atomic  # loaded when a file is written (a read needs none of it)
+
         atomic.write_atomic(path, data)
         return path
 

@@ -141,6 +141,8 @@ class Bidder(Record):
 # ----------------------------------------------------------------- the headers
 
 
+# Every kind's header below has a docstring of its own: a dataclass without one has it made from its signature when
+# the module is loaded, which a fresh process reading a header (`files inspect`, `load`) would pay for each kind.
 @dataclass(frozen=True, slots=True)
 class Header(Record):
     """What every kind's header holds (section 3); a file's header is one of the kinds below."""
@@ -209,6 +211,7 @@ def _roster(roster: FrozenMap[str, Any], path: str = "roster") -> None:
 
 @dataclass(frozen=True, slots=True)
 class GamestartHeader(Header):
+    """A gamestart file's header."""
     KIND = "gamestart"
     WHAT = "a gamestart file's header"
     CHAINED = False
@@ -221,6 +224,7 @@ class GamestartHeader(Header):
 
 @dataclass(frozen=True, slots=True)
 class TurnHeader(Header):
+    """A turn file's header."""
     KIND = "turn"
     WHAT = "a turn file's header"
     reveal: Hash
@@ -230,6 +234,7 @@ class TurnHeader(Header):
 
 @dataclass(frozen=True, slots=True)
 class AdminHeader(Header):
+    """An admin file's header."""
     KIND = "admin"
     WHAT = "an admin file's header"
     reveal: Hash
@@ -245,6 +250,7 @@ class AdminHeader(Header):
 
 @dataclass(frozen=True, slots=True)
 class BattleHeader(Header):
+    """A battle file's header."""
     KIND = "battle"
     WHAT = "a battle file's header"
     reloads: Seq
@@ -254,6 +260,7 @@ class BattleHeader(Header):
 
 @dataclass(frozen=True, slots=True)
 class SaveHeader(Header):
+    """A save's header."""
     KIND = "save"
     WHAT = "a save's header"
     dat: DatRef
@@ -261,6 +268,7 @@ class SaveHeader(Header):
 
 @dataclass(frozen=True, slots=True)
 class BackupHeader(Header):
+    """A backup's header."""
     KIND = "backup"
     WHAT = "a backup's header"
     roster: FrozenMap[Role, RosterEntry]
@@ -299,6 +307,7 @@ def _dicepos(dicepos: FrozenMap[str, Any]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class SetupHeader(Header):
+    """A setup file's header."""
     KIND = "setup"
     WHAT = "a setup file's header"
     CHAINED = False
@@ -306,6 +315,7 @@ class SetupHeader(Header):
 
 @dataclass(frozen=True, slots=True)
 class IdentityHeader(Header):
+    """An identity file's header."""
     KIND = "identity"
     WHAT = "an identity file's header"
     CHAINED = False
@@ -330,6 +340,7 @@ def _for_arbitrator(h: Header) -> None:
 
 @dataclass(frozen=True, slots=True)
 class BidHeader(Header):
+    """A bid file's header."""
     KIND = "bid"
     WHAT = "a bid file's header"
     CHAINED = False
@@ -345,6 +356,7 @@ class BidHeader(Header):
 
 @dataclass(frozen=True, slots=True)
 class SelectionHeader(Header):
+    """A selection file's header."""
     KIND = "selection"
     WHAT = "a selection file's header"
     CHAINED = False

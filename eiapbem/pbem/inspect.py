@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import crypto, envelope, headers
-from .chain import Chain
+from . import envelope, headers
 from .errors import WrongKind
 from .folders import read_limited
 
@@ -18,7 +17,7 @@ def describe(path: Path, gamestart: Path | None = None) -> list[tuple[str, str]]
     h = env.header
     lines = [
         ("file", f"{path.name} ({len(data)} bytes)"),
-        ("hash", crypto.fingerprint(crypto.file_hash(env))),
+        ("hash", envelope.fingerprint(envelope.file_hash(env))),
         ("kind", h.kind),
         ("game", f"{h.game} ({h.gid.hex()[:16]})"),
         ("slot", h.slot),
@@ -42,6 +41,9 @@ def describe(path: Path, gamestart: Path | None = None) -> list[tuple[str, str]]
     if isinstance(h, (headers.BidHeader, headers.SelectionHeader)):
         lines.append(("arbitrator key", h.arbfp[:8].hex()))
     if gamestart is not None:
+        from . import crypto  # the signature's check alone needs the keys' code
+        from .chain import Chain
+
         gdata = read_limited(gamestart)
         genv = envelope.parse(gdata, gamestart.name)
         gh = genv.header
