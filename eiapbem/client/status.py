@@ -166,6 +166,9 @@ def status_record(s: Any) -> dict:
         pend = list((s.current() if s.power in slot.actors else st).pending.values())
     except IllegalAction:
         pend = list(st.pending.values())
+    # A question of another folder's battle (4.2.7) waits for this player too: "none" beside a Next line naming it
+    # misled the defender.
+    pend += [d for d in s.battle_questions() if d.id not in {x.id for x in pend}]
     rec["pending"] = [{"id": d.id, "power": d.power, "kind": d.kind, "options": list(d.options)} for d in pend]
     done = tuple(f"{bid}/" for bid, _ in replied)  # answered by the reply sent: not asked again
     ask = answer_hint([d for d in pend if not d.id.startswith(done)] if done else pend, list(s.local))
@@ -466,8 +469,9 @@ def render(rec: dict) -> list[str]:
         out.append("Save: " + rec["behind"][0].upper() + rec["behind"][1:])
     if rec.get("release"):
         out.append("Release: " + rec["release"][0].upper() + rec["release"][1:])
-    if rec.get("skips"):
-        out.append(f"Phase skipping of {rec['power']} (13.9): " + "; ".join(f"{x['text']} ('{x['off']}' ends it)"
+    if rec.get("skips"):  # the setting goes in the power's own file: out of its slot the command is refused
+        when = "" if any(w["here"] for w in rec["waiting"]) else " in your next slot"
+        out.append(f"Phase skipping of {rec['power']} (13.9): " + "; ".join(f"{x['text']} ('{x['off']}'{when} ends it)"
                                                                         for x in rec["skips"]))
     elif rec.get("skips_cancelled"):
         out.append(f"Phase skipping of {rec['power']} (13.9): {rec['skips_cancelled']}")

@@ -471,14 +471,25 @@ def _apply_ai_play(state: GameState, host: str, act: AiPlay, ctx: HostContext) -
 
 
 def _apply_replace_by_ai(state: GameState, host: str, act: ReplaceByAi, ctx: HostContext) -> Outcome:
-    s = state.with_power(act.power, controller=PlayerKind(act.level))
-    return _log(s, act, f"replaced {act.power}'s player {act.old_name} by the computer ({act.level}, {act.when})",
+    # The player's phase skip settings (13.9) spared rounds of mail; the computer plays every phase as a computer
+    # power of a new game does, and starts with none (docs/decisions.md 13.9).
+    dropped = bool(state.powers[act.power].skips)
+    s = state.with_power(act.power, controller=PlayerKind(act.level), skips=type(state.powers[act.power].skips)())
+    return _log(s, act, f"replaced {act.power}'s player {act.old_name} by the computer ({act.level}, {act.when})"
+                + ("; the player's phase skip settings end with him (13.9)" if dropped else ""),
                 power=act.power, old=act.old_name, level=act.level, when=act.when)
 
 
 def _apply_replace_player(state: GameState, host: str, act: ReplacePlayer, ctx: HostContext) -> Outcome:
     # A human takes over (also from the computer, 000:206): the power is played by a human.
     s = state.with_power(act.power, controller=PlayerKind.HUMAN)
+    if state.powers[act.power].controller is not PlayerKind.HUMAN and not state.options.full_pace:
+        # From the computer: the human pace of a new game, the reinforcement phase skipped while nothing is due
+        # (13.9; ``skips.pace_defaults``), for this power only.
+        from eiapbem.rules.model import Phase
+        from eiapbem.rules.model.powers import SkipMode
+
+        s = s.with_power(act.power, skips=s.powers[act.power].skips.set(Phase.REINFORCEMENT, SkipMode.CONTINUOUS))
     return _log(s, act, f"replaced {act.power}'s player {act.old_name} by {act.new_name} ({act.when})",
                 power=act.power, old=act.old_name, new=act.new_name, when=act.when)
 

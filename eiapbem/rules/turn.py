@@ -38,7 +38,7 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: The version of what a turn file produces: bump it whenever the same file could give another state
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
-RULES_VERSION = 10  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
+RULES_VERSION = 11  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
 #: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
 #: its major district when that becomes a free state (13.6.3)
 #: 4: a city taken and left behind returns to its area's holder (13.5.1-13.5.2); lone Cossacks and Freikorps
@@ -55,6 +55,9 @@ RULES_VERSION = 10  # 2: the diplomacy phase (issue 16): sealed commit round, it
 #: cancel a continuous reinforcement setting for that month only (13.9.1); a new game starts every human power's
 #: reinforcement phase skipped while nothing is due unless the host chose the full pace (``Options.full_pace``)
 #: 10: no attack owed (8.4.4) in a port whose holder the stack is not at war with, where none may be made (8.10)
+#: 11: a war the game starts with is dated the month before it, no declaration cancelling skips (13.9.1); the
+#: computer taking a player's power over drops his skip settings, a human taking it back gets the new game's pace;
+#: an assault or garrison attack where both sides break with survivors is won by neither (11.4, 000:1858)
 
 
 class Computer(Protocol):

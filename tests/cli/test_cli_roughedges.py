@@ -487,3 +487,108 @@ def test_a_reinforcement_slot_with_nothing_due_says_end_the_phase_then_the_tips_
     assert "and end the phase ('eiapbem skip --phase reinforcement --mode continuous --power FR' passes this phase " \
         "while nothing is due, 13.9); to save rounds of mail, if your fleets stay in port" in nxt, nxt
     assert nxt.endswith("; then 'eiapbem end-phase --power FR'"), nxt
+
+
+def test_the_foraging_line_offers_no_depot_the_treasury_cannot_then_pay_supply_from(tmp_path):
+    # 10.3, 10.5.2 (000:1304, 000:1528): with $1, France could place the depot the foraging line offered, and then
+    # not pay the depot supply it was offered for: the corps foraged all the same, and end-phase asked for nothing.
+    home = new_game(tmp_path)
+    _set_state(home, lambda s: _marched_to_nancy(s).with_power("FR", treasury=1))
+    r = cli(home, "end-phase", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 0, (r.output, r.exception)  # no choice to make: nothing asked
+    line = next(ln for ln in r.output.splitlines() if ln.startswith("  corps:FR:V forages"))
+    assert "a roll of 6 costs it" in line and "create-depot" not in line, line
+    home2 = new_game(tmp_path / "two")
+    _set_state(home2, lambda s: _marched_to_nancy(s).with_power("FR", treasury=2))  # $2 pays both: offered
+    r = cli(home2, "end-phase", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 1 and "'eiapbem land create-depot --area nancy' (10.3, $1)" in r.output, r.output
+
+
+def test_a_purchase_short_of_manpower_says_manpower_and_the_count_that_fits(tmp_path):
+    # 12.5 (000:2963): the projection closed with money to spare, yet 12 infantry were refused as "cannot pay": the
+    # manpower was short, which the summary's closing line (unspent manpower is lost) does not show.
+    from eiapbem.rules.model import POWERS
+    from eiapbem.rules.model.slot import ORDERS
+
+    home = new_game(tmp_path)
+    _set_state(home, lambda s: s.replace(date=Date(1805, 12), slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
+               .with_power("FR", treasury=40, manpower=5))
+    fr = ("--power", "FR", "--password", "pw-FR")
+    before = files_in(home)
+    r = cli(home, "economy", "buy-army", "--item", "infantry", "--count", "14", *fr)
+    assert r.exit_code == 1 and files_in(home) == before, r.output
+    text, hint = str(r.exception), r.exception.hint
+    assert text.startswith("FR has too little manpower for buy-army --item infantry --count 14: it needs $42 and 28 "
+                           "manpower, FR has $") and "cannot pay" not in text, text
+    assert "a loan brings money, not manpower" in hint, hint
+    fits = re.search(r"'eiapbem (economy buy-army [^']*)' fits", hint)
+    assert fits and fits.group(1) == "economy buy-army --item infantry --count 13", hint
+    r = cli(home, "economy", "buy-army", "--item", "cavalry", "--count", "10", *fr)  # short of money only: said so
+    assert r.exit_code == 1 and str(r.exception).startswith("FR cannot pay buy-army --item cavalry --count 10: it needs $")
+    assert re.search(r"'eiapbem economy buy-army --item cavalry --count \d+' fits", r.exception.hint), r.exception.hint
+    assert "manpower is short" not in r.exception.hint
+    r = cli(home, *fits.group(1).split(), *fr)  # the count the hint names is accepted as written
+    assert r.exit_code == 0 and "accepted" in r.output, (r.output, r.exception)
+
+
+def _inside_nancy(state):
+    # France's land slot: corps:FR:V inside the city of Nancy (French), an Austrian corps in the area outside it.
+    return _at_nancy(state).with_unit(Corps(id="corps:FR:V", nation="FR", corps_type=CorpsType.REGULAR,
+                                            location=Location(LocationKind.CITY, "nancy"), factors=Factors(infantry=12)))
+
+
+def test_an_attack_from_inside_a_city_says_the_corps_is_inside_and_how_to_fight(tmp_path):
+    # 11.1 (000:1610): forces inside a city take no part in field combat. 'land attack --area clermont' was refused
+    # with "FR has no corps ... outside the city" where France had a corps there, in the city, not said.
+    home = new_game(tmp_path)
+    _set_state(home, _inside_nancy)
+    fr = ("--power", "FR", "--password", "pw-FR")
+    before = files_in(home)
+    r = cli(home, "land", "attack", "--area", "nancy", "--yes", *fr)
+    assert r.exit_code == 1 and files_in(home) == before, r.output
+    text = str(r.exception)
+    assert text.startswith("corps:FR:V is inside the city of nancy, and forces inside a city take no part in field "
+                           "combat (11.1, 000:1610)"), text
+    move = re.search(r"'eiapbem (land move [^']*)'", text)
+    assert move and move.group(1) == "land move --unit corps:FR:V --path nancy", text
+    r = cli(home, *move.group(1).split(), *fr)  # as written: out of the city at no cost (10.4.4)
+    assert r.exit_code == 0, (r.output, r.exception)
+    r = cli(home, "land", "attack", "--area", "nancy", "--yes", *fr)
+    assert r.exit_code == 0 and "Field combat in nancy" in r.output, (r.output, r.exception)
+
+
+def test_a_skip_settings_off_command_out_of_the_players_slot_says_it_is_for_the_next_slot(seven_folders):
+    # 13.9: every folder's status named 'eiapbem skip --phase reinforcement --mode off' as what "ends it", while Russia
+    # set up, and the command was then refused ("it is not AU's turn"): the setting goes in the power's own file.
+    from eiapbem.client.status import status_lines
+
+    au = seven_folders.open("AU")
+    line = next(x for x in status_lines(au) if x.startswith("Phase skipping of AU"))
+    assert "('eiapbem skip --phase reinforcement --mode off' in your next slot ends it)" in line, line
+    ru = seven_folders.open("RU")  # Russia's setup slot is in play: the command is taken now
+    line = next(x for x in status_lines(ru) if x.startswith("Phase skipping of RU"))
+    assert "('eiapbem skip --phase reinforcement --mode off' ends it)" in line, line
+
+
+def test_a_french_depot_in_zurich_at_peace_is_legal_and_swabias_is_not(tmp_path):
+    # 10.3.1 (000:1312): Switzerland is a French conquered minor from the start (000:350, 000:414), so Zurich is a
+    # city of France's territory: a French depot there at peace is legal (it was met as "a depot in a neutral's
+    # area"). Swabia, a neutral minor's, is refused at peace (10.3.3, 000:1342).
+    from eiapbem.rules.model import POOL, Depot
+
+    def peace(s):
+        s = s.replace(date=Date(1805, 9), slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+        s = s.with_power("FR", treasury=10)
+        for u in [u for u in s.units.values() if isinstance(u, Depot) and u.power == "FR"]:
+            s = s.with_unit(u.replace(location=POOL))
+        s = s.with_unit(Depot(id="depot:FR:9", power="FR", location=Location(LocationKind.AREA, "bern")))  # placed before
+        return s.with_unit(Corps(id="corps:FR:V", nation="FR", corps_type=CorpsType.REGULAR,
+                                 location=Location(LocationKind.AREA, "swabia"), factors=Factors(infantry=6)))
+
+    home = new_game(tmp_path)
+    _set_state(home, peace)
+    fr = ("--power", "FR", "--password", "pw-FR")
+    r = cli(home, "land", "create-depot", "--area", "swabia", *fr)
+    assert r.exit_code == 1 and "swabia is in the neutral minor swabia; a depot goes there only at war" in str(r.exception)
+    r = cli(home, "land", "create-depot", "--area", "zurich", *fr)
+    assert r.exit_code == 0 and "in zurich for $1 (10.3.1)" in r.output, (r.output, r.exception)

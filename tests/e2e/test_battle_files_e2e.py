@@ -125,6 +125,10 @@ def test_france_attacks_two_austrian_corps_and_the_battle_files_travel_until_it_
             asked = re.findall(r"'eiapbem answer (battle:\S+) CHOICE'", status)
             if not asked:
                 break
+            # The question loaded from France's file is Austria's pending decision: "Pending decisions: none"
+            # stood beside the Next line naming it.
+            pending = next(ln for ln in status.splitlines() if ln.startswith("Pending decisions: "))
+            assert f"{asked[0]} for AU (" in pending, pending
             assert bid in cli("AU", "battle", "report", bid)
             kind, opts = re.search(r"asks AU (battle\.[\w-]+) \(([^)]*)\): 'eiapbem answer " + re.escape(asked[0]),
                                    status).groups()

@@ -12,7 +12,8 @@ the garrison is more than 5 factors under capacity (``combat.siege``).  Then:
   political points) or fight the assault combat: the besieger on 5-1, the
   defender on 5-2, at most three rounds, no modifiers; the defender broken or
   eliminated gives the city and every survivor to the besieger, anything else
-  resumes the siege.  With a corps inside or a fortress (siege value 1+), the
+  resumes the siege (both broken with survivors on both sides: neither wins, as
+  in field combat, 000:1858).  With a corps inside or a fortress (siege value 1+), the
   winner of the city gets +1, a defender who holds gets +1 (11.4.1).
 
 ``start_garrison_attack`` is the garrison's attack on the besiegers (11.4.2):
@@ -362,6 +363,12 @@ def _after_round(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
             lost = sum(r.morale_loss.get(side, 0) for r in s.rounds)
             why = "is eliminated" if factors_of(state, s, side) == 0 else f"breaks (morale loss {lost} >= {s.morale[side]})"
             s = _note(s, f"The {side} {why}.")
+    # Both broken with survivors on both sides: neither wins, as in field combat (11.2.10 "Both Break", 000:1858), which
+    # assault and garrison attack combats are resolved like (000:1980, 000:2006): the siege goes on, no points.
+    both = b_out and d_out and factors_of(state, s, BESIEGER) > 0 and factors_of(state, s, DEFENDER) > 0
+    if both:
+        s = _note(s, "Both sides break: neither wins (11.2.10, 000:1858); the siege goes on (11.4).")
+        return _finish(_put(state, s.replace(outcome="resumed")), s.id)
     if s.kind == "assault":
         if d_out:  # 11.4.1: the defender broken or eliminated: the city falls
             return _capture(state, s, "captured")

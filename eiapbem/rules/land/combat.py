@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules import engine, relations
+from eiapbem.rules import control, engine, relations
 from eiapbem.rules.combat.field import start_field_battle
 from eiapbem.rules.combat.withdraw import withdraw_before_combat
 from eiapbem.rules.forces import the_area
@@ -81,7 +81,22 @@ def verify_attack(state: GameState, power: str, action: Attack, ctx: RulesContex
     if battles_of(state, power, action.area):
         raise IllegalAction(f"{power} has already fought in {action.area} this phase; one combat per area (11.1)")
     if not attackers(state, action.area, power):
-        raise IllegalAction(f"{power} has no corps or depot garrison outside the city of {action.area} to attack with (11.1, 000:1610)")
+        inside = sorted(u.id for u in state.units.values() if isinstance(u, Corps) and _fights(u)
+                        and u.location.kind is LocationKind.CITY and u.location.site == action.area
+                        and relations.unit_power(state, u) == power)
+        if not inside:
+            raise IllegalAction(f"{power} has no corps or depot garrison outside the city of {action.area} to attack with "
+                                "(11.1, 000:1610)")
+        # 11.1 (000:1610): forces inside a city take no part in field combat; the player's corps there was "none".
+        if control.is_besieged(state, ctx.map, action.area):
+            then = f"its garrison attacks the besiegers with 'eiapbem land garrison-attack --area {action.area}' (11.4.2)"
+        elif state.movement_over:
+            then = "the combats have begun, so it cannot move out this phase (11.0, 000:1606)"
+        else:
+            then = (f"move it out to the area first ('eiapbem land move --unit {inside[0]} --path {action.area}': no "
+                    "movement points, 10.4.4, 000:1446)")
+        raise IllegalAction(f"{', '.join(inside)} {'is' if len(inside) == 1 else 'are'} inside the city of {action.area}, "
+                            f"and forces inside a city take no part in field combat (11.1, 000:1610): {then}")
     if not defenders(state, action.area, power):
         raise IllegalAction(f"there are no enemy corps or depot garrisons outside the city of {action.area} to attack "
                             f"(11.1, 000:1610; guerrillas and forces in cities are not attacked in the field)")

@@ -383,7 +383,8 @@ def supply_preview(state: GameState, power: str, ctx: RulesContext) -> tuple[lis
 
 def depot_areas_for(state: GameState, power: str, ctx: RulesContext, corps_id: str) -> list[str]:
     """Areas where a depot placed now (10.3) would bring ``corps_id`` within depot supply (10.5.2), nearest
-    first: what a power may do before its movement ends instead of foraging (000:1488)."""
+    first: what a power may do before its movement ends instead of foraging (000:1488). Only where the treasury left
+    after the depot's $1 still pays that corps's depot supply (000:1528): a depot it cannot use is no choice."""
     from eiapbem.rules.land.depots import CreateDepot, apply_create, verify_create
 
     m = ctx.map
@@ -399,7 +400,8 @@ def depot_areas_for(state: GameState, power: str, ctx: RulesContext, corps_id: s
         except IllegalAction:
             continue
         after = apply_create(state, power, CreateDepot(area), ctx).state
-        if depot_cost_halves(after, ctx, power, the_corps(after, corps_id)) is not None:
+        if depot_cost_halves(after, ctx, power, the_corps(after, corps_id)) is not None \
+                and any(x.corps == corps_id and x.depot for x in supply_preview(after, power, ctx)[0]):
             out.append(area)
     return out
 

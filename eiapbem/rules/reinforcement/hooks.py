@@ -55,7 +55,10 @@ def where_one_fits(state: GameState, ctx: RulesContext, power: str, nation: str,
                     most(lambda f, c=c: check_corps_takes(state, ctx, power, c, f))
             except IllegalAction:
                 pass
-    homes = [a for a in m.areas if m.area(a).city is not None and supply.is_home_area(state, m, a, nation)]
+    # The national capital first, then the larger cities (a garrison holds 5 factors a supply point, 10.4.3): the
+    # hint named Amiens, the first by name, for new French infantry where a player looks to Paris.
+    cities = {a: town for a in m.areas if (town := m.area(a).city) is not None and supply.is_home_area(state, m, a, nation)}
+    homes = sorted(cities, key=lambda a: (cities[a].capital != "national", -cities[a].supply, a))
     if kind in GARRISON_ITEMS:
         places = [Location(LocationKind.CITY, a) for a in homes]
         if nation == power:

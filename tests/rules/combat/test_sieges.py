@@ -227,3 +227,23 @@ def test_the_besieged_answers_in_the_besiegers_slot_by_standing_orders():
 
     assert standing_answer(d) == "stay"
     assert standing_answer(d.replace(id="x", kind="siege.surrender", options=("surrender", "fight"))) == "fight"
+
+
+def test_an_assault_where_both_sides_break_gives_the_city_to_neither():
+    # 11.4.1 (000:1988-1990) says the besieger wins when the defender breaks and loses when it breaks itself; both
+    # at once is ruled as in field combat, which assault combat is resolved like (000:1980): "Both Break ... neither
+    # side wins, gains or loses political points" (11.2.10, 000:1858). The city went to the besieger.
+    s = scene([{"id": "corps:AU:I", "location": "area:lille", "militia": 10, "besieging": True}],
+              [{"nation": "FR", "city": "lille", "infantry": 8}])
+    forced = {f"siege/{SID}/attempt": 6, f"siege/{SID}/round1/besieger": 6, f"siege/{SID}/round1/defender": 1,
+              f"siege/{SID}/round2/besieger": 6, f"siege/{SID}/round2/defender": 4}
+    c = ctx(forced)
+    st_, _ = answer(start_siege_assault(s, "lille", "AU", c).state, c,
+                    lambda d: "fight" if d.kind == "siege.surrender" else d.options[0])
+    sg = st_.sieges[SID]
+    # morale losses: besieger (militia, 2.0) 0.8 then 1.8 = 2.6; defender (FR, 4.0) 2.2 then 2.2 = 4.4: both broken
+    assert [dict(r.morale_loss) for r in sg.rounds] == [{"besieger": 80, "defender": 220}, {"besieger": 180, "defender": 220}]
+    assert sg.outcome == "resumed" and "lille" not in st_.city_control
+    assert st_.units["garrison:FR:city:lille"].factors.infantry == 5 and st_.units["corps:AU:I"].besieging
+    assert all(p.political_status == 0 for p in st_.powers.values())
+    assert "Both sides break: neither wins (11.2.10, 000:1858)" in report_text(sg)

@@ -659,6 +659,27 @@ def test_a_bought_counter_in_the_pool_makes_placement_possible(start, ctx):
     assert "2 cavalry due to FR" in sentence and "corps:FR:Cav-I placed in" in sentence
 
 
+def test_the_placement_hint_names_the_capital_first_and_is_accepted_as_written(start, ctx):
+    # 7.2.2 (000:936): with no corps to take them, new infantry go to a home city's garrison. The hint named Amiens,
+    # the first French city by name; it names Paris, the national capital, and the command it gives is taken.
+    import re
+
+    from eiapbem.rules.reinforcement import hooks
+
+    s = build(slot(start, "FR"), "FR", "infantry", 6)
+    s = bought(build(s, "FR", "cavalry", 2), "corps:FR:Cav-I")
+    inf, cav = hooks.obligations(s, "FR", ctx)
+    assert "'eiapbem reinforce add-garrison --area paris --at city --infantry 6'" in inf, inf
+    assert "corps:FR:Cav-I placed in paris" in cav, cav
+    for sentence in (inf, cav):
+        words = re.search(r"'eiapbem reinforce ([^']*)'", sentence).group(1).split()
+        kind, opts = words[0], dict(zip(words[1::2], words[2::2]))
+        cls = {"add-garrison": army.AddToGarrison, "place-corps": army.PlaceCorps}[kind]
+        fields = {k.removeprefix("--").replace("-", "_"): (int(v) if v.isdigit() else v) for k, v in opts.items()}
+        s = act(s, "FR", cls(**fields), ctx)
+    assert hooks.obligations(s, "FR", ctx) == []
+
+
 def test_a_besieging_flag_without_war_besieges_nothing(start, ctx):
     s = put(slot(start, "FR"), "corps:AU:I", at("area", "strasbourg"), factors=Factors(infantry=5), besieging=True)
     assert not control.is_besieged(s, ctx.map, "strasbourg")
