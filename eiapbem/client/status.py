@@ -146,6 +146,7 @@ def status_record(s: Any) -> dict:
         from .battles import file_name
 
         bid, f = waits[0]  # the reply is loaded, under its own name, not the question sent (4.2.7)
+        rec["awaiting_reply"] = POWER_NAMES[f.defender]  # "Possible now" said end-phase, which is refused till then
         rec["next"] = (f"send battles/{f.name} to {POWER_NAMES[f.defender]} and wait for the reply; then put it in "
                        f"battles/ and run 'eiapbem load battles/{file_name(s.game, f.area, bid, 'reply')}' (the phase "
                        "cannot end before, 4.2.7)")
@@ -503,7 +504,9 @@ def render(rec: dict) -> list[str]:
         out.append("To do before end-phase: " + ("; ".join(rec["to_do"]) if rec["to_do"] else "nothing"))
         if rec.get("possible") is not None:
             out.append("Possible now: " + (", ".join(p["command"].split(" ", 1)[1] for p in rec["possible"])
-                                           or "nothing but 'eiapbem end-phase' (the rules offer no other choice)"))
+                                           or (f"nothing until {rec['awaiting_reply']}'s battle reply is loaded (4.2.7)"
+                                               if rec.get("awaiting_reply") else
+                                               "nothing but 'eiapbem end-phase' (the rules offer no other choice)")))
     if rec.get("standing_orders"):
         out.append("Your battle standing orders: " + rec["standing_orders"])
     if rec["next"]:

@@ -23,7 +23,7 @@ own rules, never at setup.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -486,6 +486,20 @@ def command_line(a: SetupAddFactors | AddGarrison | SetupAddShips) -> str:
     return f"eiapbem setup add-ships --fleet {a.fleet} {_flags(a.ships)}"
 
 
+def _capital_first(ctx: RulesContext, nation: str, made: Iterable[AddGarrison]) -> list[AddGarrison]:
+    """Garrison placements for a hint: the nation's own cities first, its capital before the others, then the larger
+    (the first city by name was Ajaccio for France, and Paris for Holland's factors, where a player looks to Paris
+    and to Amsterdam)."""
+    rank = {"national": 0, "minor": 0, "province": 1}
+
+    def key(a: AddGarrison) -> tuple[bool, int, int, str]:
+        area = ctx.map.areas[a.area]
+        city = area.city
+        return (area.nation != nation, rank.get(city.capital or "", 2) if city else 3, -(city.supply if city else 0),
+                a.area)
+    return sorted(made, key=key)
+
+
 def _example(state: GameState, power: str, ctx: RulesContext, made: Iterator[Any], verify: Any,
              nation: str | None = None) -> str | None:
     """A placement the rules take now, as a command with its options ("e.g. ..."), the most factors or ships into the
@@ -514,7 +528,7 @@ def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
     ps = state.powers[power]
     if ps.unplaced_factors.total:
         corps = _example(state, power, ctx, _add_factors_candidates(state, power, ctx), _verify_add_factors, power)
-        garrison = _example(state, power, ctx, (a for a in _add_garrison_candidates(state, power, ctx) if a.nation is None),
+        garrison = _example(state, power, ctx, _capital_first(ctx, power, (a for a in _add_garrison_candidates(state, power, ctx) if a.nation is None)),
                             _verify_add_garrison)
         how = [f"'{x}'" for x in (corps, garrison) if x]
         if corps is None:
@@ -537,7 +551,7 @@ def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
             left = ", ".join(x for x in (row.stored_factors.describe() if row.stored_factors.total else "",
                                          row.stored_ships.describe() if row.stored_ships.total else "") if x)
             corps = _example(state, power, ctx, _add_factors_candidates(state, power, ctx), _verify_add_factors, m)
-            garrison = _example(state, power, ctx, (a for a in _add_garrison_candidates(state, power, ctx) if a.nation == m),
+            garrison = _example(state, power, ctx, _capital_first(ctx, m, (a for a in _add_garrison_candidates(state, power, ctx) if a.nation == m)),
                                 _verify_add_garrison)
             ships = _example(state, power, ctx, _add_ships_candidates(state, power, ctx), _verify_add_ships, m)
             how = [x for x in (corps, garrison, ships) if x]

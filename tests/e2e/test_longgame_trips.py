@@ -70,6 +70,9 @@ def test_status_next_follows_the_battle_files(tmp_path, monkeypatch):
     # It named the question to load where the reply is meant: the reply has its own name.
     assert f"'eiapbem load battles/{REPLY}'" in nxt and f"load battles/{NAME}" not in nxt, nxt
     assert "end-phase" not in nxt
+    # 'Possible now' said "nothing but 'eiapbem end-phase'", which is refused until the reply is in (4.2.7).
+    possible = [x for x in status_lines(t.open("FR")) if x.startswith("Possible now:")]
+    assert len(possible) == 1 and "end-phase" not in possible[0] and "Austria's battle reply" in possible[0], possible
     # The defender has a question: 'Next' said "when their files arrive, put them in commin/ and run 'eiapbem load'".
     t.open("AU").load_path(t.send("FR", "AU"))
     au = t.open("AU")

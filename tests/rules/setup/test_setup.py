@@ -162,3 +162,11 @@ def test_the_info_boxes_show_what_is_placed_and_what_is_left(classic, ctx):
     assert "corps:RU:I," not in pool[3] and "leader:RU:bagration" not in pool[-1]
     assert "    corps:RU:I: 10 infantry, 2 cavalry with leader:RU:bagration" in show.area(s, ctx.map, "moscow")
     assert "  still to place: 65 infantry, 8 cavalry, 5 guard, 2 cossack; 49 heavy" in show.power(s, "RU")
+
+
+def test_the_garrison_hint_names_the_capital_and_a_minors_factors_its_own_capital(classic, ctx):
+    # A hint is accepted as written and points where a player looks: the first city by name was Ajaccio for France
+    # and Paris for Holland's factors (5.1, 5.3.1).
+    lines = engine.unmet_obligations(_at(classic, "FR"), "FR", ctx)
+    assert "'eiapbem setup add-garrison --area paris --infantry 1'" in lines[0]
+    assert any("'eiapbem setup add-garrison --area amsterdam --nation holland --infantry 5'" in x for x in lines)
