@@ -4,6 +4,7 @@ effect): driven through the command line as a player types it."""
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -286,13 +287,15 @@ def test_the_setup_to_do_names_commands_with_their_options_each_accepted_as_writ
     kinds = {w[1] if w[0] == "setup" else w[0] for w in said}
     assert {"add-factors", "add-garrison", "add-ships", "restart", "load"} <= kinds, todo
     assert all(w[-2:] == ["--power", "RU"] for w in said), todo
-    for words in said:
+    for i, words in enumerate(said):
         if "load" in words or "restart" in words:
             continue  # they undo or place everything: the others are tried first
-        snap = files_in(home)
-        r = cli(home, *words, "--password", "pw-RU")
-        assert r.exit_code == 0 and r.output.startswith(("RU puts", "RU garrisons")), (words, r.output)
-        assert files_in(home) != snap  # taken: the save holds it
+        here = tmp_path / f"try-{i}"  # each hint is an alternative ("or"), tried on the state that offered it
+        shutil.copytree(home, here)
+        snap = files_in(here)
+        r = cli(here, *words, "--password", "pw-RU")
+        assert r.exit_code == 0 and r.output.startswith(("RU puts", "RU garrisons")), (words, r.output, todo)
+        assert files_in(here) != snap  # taken: the save holds it
     nxt = next(ln for ln in cli(home, "status", "--power", "RU", "--password", "pw-RU").output.splitlines()
                if ln.startswith("Next: "))
     assert "'eiapbem restart --power RU' takes back what is placed" in nxt, nxt  # load alone is refused now
