@@ -500,7 +500,7 @@ def _capital_first(ctx: RulesContext, nation: str, made: Iterable[AddGarrison]) 
     return sorted(made, key=key)
 
 
-def _example(state: GameState, power: str, ctx: RulesContext, made: Iterator[Any], verify: Any,
+def _example(state: GameState, power: str, ctx: RulesContext, made: Iterable[Any], verify: Any,
              nation: str | None = None) -> str | None:
     """A placement the rules take now, as a command with its options ("e.g. ..."), the most factors or ships into the
     first counter or city that takes any; None when none is taken (the hint then names the command alone)."""
