@@ -42,6 +42,9 @@ from eiapbem.rules.model import POOL, Corps, CorpsType, Depot, Location, Locatio
 RAIDERS = (CorpsType.COSSACK, CorpsType.FREIKORPS)
 #: Scores: an enemy depot destroyed, a depot cut off from its chain, an empty enemy city taken.
 DESTROY, CUT, CITY = 3, 2, 1
+#: A guerrilla's scores for garrisoning an empty city of Spain that enemy field forces are within ``DANGER`` movement
+#: points of, and its national capital: a city with a garrison is not taken by walking in (13.5.2).
+GARRISON, CAPITAL = 2, 8
 #: Enemy corps within this many movement points can attack the raider where it ends (hard avoids it).
 DANGER = 4
 
@@ -144,8 +147,24 @@ def _options(b: Any, lvl: Any, c: Corps) -> list[tuple[int, str, list[str], bool
             and not (end == here and c.location.kind is LocationKind.CITY)
         if city:
             score += CITY
+        elif guerrilla and _unguarded(b, end) and not (end == here and c.location.kind is LocationKind.CITY):
+            city = True  # it goes inside as the city's garrison (000:2396: guerrillas may garrison cities)
+            score += CAPITAL if m.area(end).city.capital == "national" else GARRISON
         out.append((score, end, path, city))
     return out
+
+
+def _unguarded(b: Any, area: str) -> bool:
+    """A city of Spain's home nation that Spain holds, unbesieged, with no friendly force inside, and enemy field forces
+    within ``DANGER`` movement points: one enemy corps could walk in and take it (13.5.2)."""
+    st, m = b.state, b.ctx.map
+    if m.area(area).city is None or m.area(area).nation != b.power or control.city_power(st, m, area) != b.power \
+            or control.is_besieged(st, m, area):
+        return False
+    if any(u.location == Location(LocationKind.CITY, area) and getattr(u, "factors", None) and u.factors.total
+           and assess.friendly(st, b.power, u) for u in st.units.values()):
+        return False
+    return assess.enemy_forces_near(st, b.ctx, area, b.power, DANGER) > 0
 
 
 def plan(b: Any, lvl: Any) -> None:
@@ -238,4 +257,4 @@ def levy(b: Any, lvl: Any) -> None:
                 b.try_(PlaceLevy(corps=cid, area=FREIKORPS[b.power][1]))
 
 
-__all__ = ["CITY", "CUT", "DESTROY", "RAIDERS", "guerrillas", "levy", "plan", "raiders"]
+__all__ = ["CAPITAL", "CITY", "CUT", "DESTROY", "GARRISON", "RAIDERS", "guerrillas", "levy", "plan", "raiders"]

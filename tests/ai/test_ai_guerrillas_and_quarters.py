@@ -2,7 +2,8 @@
 situations with the expected behaviour.
 
 - Spain invaded: its guerrillas (13.2.1, 000:2376-2406) move one area a month, inside Spain's home nation only, to
-  destroy an ungarrisoned enemy depot (10.4.6); they are never compelled to fight where they end;
+  destroy an ungarrisoned enemy depot (10.4.6), or go inside an empty city of Spain the enemy is near as its
+  garrison; they are never compelled to fight where they end;
 - a corps before a much stronger enemy falls back to a refuge where it is fed; a Turkish feudal corps with no such
   refuge stands down keeping its factors (13.2.3, 000:2448) rather than forage at a loss (10.5.1, 13.1).
 """
@@ -24,10 +25,11 @@ def _slot(state, power: str, phase: Phase = Phase.LAND, treasury: int = 0):
 
 
 def _spain_with_guerrillas(depot: str):
-    """Spain at war with France since January; a French corps at Madrid, a guerrilla factor at Burgos, an
-    ungarrisoned French depot at ``depot``."""
+    """Spain at war with France since January; a French corps at Madrid (its city garrisoned), a guerrilla factor at
+    Burgos, an ungarrisoned French depot at ``depot``."""
     s = land_state().with_war("SP", "FR", Date(1805, 1), ("FR",)).replace(date=Date(1805, 6))
-    s = _slot(s, "SP")
+    s = _slot(s, "SP").with_unit(Garrison(id="garrison:SP:city:madrid", nation="SP",
+                                          location=Location(LocationKind.CITY, "madrid"), factors=Factors(infantry=4)))
     s = corps(s, "corps:SP:guerrilla-burgos", "burgos", corps_type="guerrilla", guerrilla=1)
     s = corps(s, "corps:FR:I", "madrid", infantry=12)
     return s.with_unit(Depot(id="depot:FR:1", power="FR", location=Location(AREA, depot)))
@@ -38,7 +40,8 @@ def test_a_guerrilla_moves_one_area_to_destroy_an_enemy_depot_at_every_level():
         s = _spain_with_guerrillas("valladolid").with_power("SP", controller=PlayerKind(kind))
         turn = ai.play_slot(s, "SP", ctx(b"guerrilla"))
         assert turn.state.units["depot:FR:1"].location == POOL, kind  # 10.4.6: destroyed on entering Valladolid
-        assert turn.state.units["corps:SP:guerrilla-burgos"].location == Location(AREA, "valladolid"), kind
+        # one area, into Valladolid (and inside its empty city, the French being near)
+        assert turn.state.units["corps:SP:guerrilla-burgos"].location.site == "valladolid", kind
 
 
 def test_a_guerrilla_never_leaves_spain_and_goes_no_farther_than_one_area():
@@ -57,6 +60,19 @@ def test_a_guerrilla_never_leaves_spain_and_goes_no_farther_than_one_area():
     assert not turn.state.battles
 
 
+
+
+def test_a_guerrilla_garrisons_its_empty_capital_with_the_enemy_near():
+    """Madrid's city is empty and a French corps stands at Zaragoza: the guerrilla in Madrid's area goes inside as its
+    garrison (000:2396), so that no corps takes the capital by walking in (13.5.2), and stays there."""
+    s = land_state().with_war("SP", "FR", Date(1805, 1), ("FR",)).replace(date=Date(1805, 6))
+    s = _slot(s, "SP")
+    s = corps(s, "corps:SP:guerrilla-madrid", "madrid", corps_type="guerrilla", guerrilla=1)
+    s = corps(s, "corps:FR:I", "zaragoza", infantry=12)
+    turn = ai.play_slot(s, "SP", ctx(b"guerrilla"))
+    inside = Location(LocationKind.CITY, "madrid")
+    assert turn.state.units["corps:SP:guerrilla-madrid"].location == inside
+    assert not raids._unguarded(ai.Builder(turn.state, "SP", ctx(b"again")), "madrid")  # held: no walk-in now
 
 def _feudal_before_russia(month: int):
     """Turkey at war with Russia: a Russian army of 30 factors at Bucharest, next to Turkey's Bulgarian feudal corps
