@@ -17,6 +17,11 @@ raider in id order, by the level's ``raids``:
 - ``"safe"`` (hard): as medium, and it avoids ending where an enemy corps outside a city stands within 4
   movement points (it would be attacked: the 13.2.2 standing order to withdraw is not in the rules core yet).
 
+Spain's guerrillas (13.2.1, 000:2376-2406) raid by the same scores within their own rules: one adjacent area a month,
+never out of Spain's home nation, ending among the enemy at will (they are never compelled to fight and cannot be
+attacked in the field), and they go inside an empty city of Spain that enemy field forces are within ``DANGER`` of as
+its garrison (``GARRISON``, its national capital ``CAPITAL``), so that no corps takes it by walking in (13.5.2).
+
 A raider that took a city stays in it as its garrison (13.5.2: an occupation is maintained), so one raider takes
 one city.  A move with nothing to gain (staying put where it already cuts a chain counts as a gain) goes toward the
 nearest enemy depot, still never ending among enemy field forces.  Each move is ``Builder.try_`` (the engine's
@@ -168,7 +173,7 @@ def _unguarded(b: Any, area: str) -> bool:
 
 
 def plan(b: Any, lvl: Any) -> None:
-    """Raids of ``b.power``'s Cossacks and Freikorps (before the land plan)."""
+    """Raids of ``b.power``'s Cossacks, Freikorps and guerrillas (before the land plan)."""
     if not lvl.raids or not assess.at_war_anywhere(b.state, b.power) or b.state.movement_over:
         return
     m = b.ctx.map
