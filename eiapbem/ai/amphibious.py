@@ -579,7 +579,21 @@ def stage(b: Any, lvl: Any) -> None:
             continue
         if winter and not any(f.location == Location(PORT, port) and warships(f) for f in own_fleets(b)):
             continue  # 13.1: it waits in winter quarters rather than starve in a port no fleet of its lies in
-        moves.advance(b, b.state.units[c.id], port)
+        before = b.state, list(b.actions), b.events
+        if moves.advance(b, b.state.units[c.id], port) and winter and not _fed(b, lvl, b.state.units[c.id]):
+            b.state, b.actions, b.events = before  # 13.1: where the march ends it would starve; it waits in quarters
+
+
+def _fed(b: Any, lvl: Any, c: Corps) -> bool:
+    """``c``, its march made, is supplied where it stands as the level accepts (``logistics.supply_of``), with the
+    power's other corps there: in winter (+2 to the forage roll, 13.1) a march of several corps to one poor port,
+    their movement spent, would cost each of them factors (10.5.1)."""
+    import eiapbem.ai.logistics as logistics
+
+    here = c.location.site
+    others = sum(1 for x in b.state.units.values() if isinstance(x, Corps) and x.id != c.id and x.factors.total
+                 and x.location == Location(LocationKind.AREA, here))
+    return logistics.supply_of(b, lvl, logistics.Budget.of(b), c, here, (0, ()), others)[0]
 
 
 def _landing_rank(b: Any, area: str, first: str | None, strength: int, war: frozenset[str], aims: list[str]) -> tuple:

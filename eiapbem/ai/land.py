@@ -37,7 +37,7 @@ import eiapbem.ai.logistics as logistics
 import eiapbem.ai.strategy as strategy
 import eiapbem.ai.operations as operations
 from eiapbem.ai.levels import Level
-from eiapbem.ai.moves import LOCAL, advance, costs_from, movers, route, stops
+from eiapbem.ai.moves import LOCAL, advance, costs_from, movers, own_corps_in, reachable, route, stops
 from eiapbem.rules import control, relations
 from eiapbem.rules.land.combat import Attack, areas_to_attack
 from eiapbem.rules.land.depots import own_territory
@@ -117,8 +117,13 @@ def honour_requests(b: Any, busy: set[str]) -> set[str]:
 def fall_back(b: Any, lvl: Level, busy: set[str]) -> set[str]:
     """Corps that fall back before a much stronger enemy (ids): the enemy strength within ``LOCAL`` movement
     points against the power's own there.  The refuge is the area of a friendly unbesieged city it can reach
-    this slot with the least enemy strength near it (its own territory first); it stays outside the city,
-    where a siege would starve it (10.5.5)."""
+    this slot, its own territory first, then one where it is supplied as the level accepts with the power's corps
+    already there (``logistics.supply_of``: 10.5.1, each other corps makes the roll worse, and in winter +2, 13.1),
+    losing least, then with the least enemy strength near it; it stays outside the city, where a siege would starve
+    it (10.5.5).  A Turkish feudal corps with no refuge where it is supplied stands down instead, keeping its factors
+    (13.2.3, 000:2448): several of them falling back on one poor Balkan city in winter lost half their factors."""
+    from eiapbem.rules.land.feudal import StandDown
+
     ctx, power, m = b.ctx, b.power, b.ctx.map
     gone: set[str] = set()
     for c in movers(b, engaged=True):
@@ -130,10 +135,19 @@ def fall_back(b: Any, lvl: Level, busy: set[str]) -> set[str]:
         if threat * 100 <= assess.own_forces_near(b.state, ctx, here, power, LOCAL) * lvl.retreat_odds:
             continue
         near = costs_from(b, c, allowance(b.state, ctx, c))
-        refuges = sorted((not own_territory(b.state, m, a, power), assess.enemy_forces_near(b.state, ctx, a, power, LOCAL),
-                          d, a) for a, d in near.items()
-                         if a != here and m.area(a).city is not None and control.city_power(b.state, m, a) == power
-                         and not control.is_besieged(b.state, m, a))
+        paths = reachable(b, c)
+        refuges = []
+        for a, d in sorted(near.items()):
+            if a == here or a not in paths or m.area(a).city is None or control.city_power(b.state, m, a) != power \
+                    or control.is_besieged(b.state, m, a):
+                continue
+            ok, _, lost = logistics.supply_of(b, lvl, logistics.Budget.of(b), c, a, paths[a], own_corps_in(b, a))
+            refuges.append((not own_territory(b.state, m, a, power), not ok, lost if not ok else 0,
+                            assess.enemy_forces_near(b.state, ctx, a, power, LOCAL), d, a))
+        refuges.sort()
+        if c.corps_type is CorpsType.FEUDAL and (not refuges or refuges[0][1]) and b.try_(StandDown(unit=c.id)):
+            gone.add(c.id)
+            continue
         for *_, a in refuges[:3]:
             if advance(b, c, a, enter_goal=a not in stops(b.state, power)):
                 gone.add(c.id)

@@ -17,6 +17,11 @@ raider in id order, by the level's ``raids``:
 - ``"safe"`` (hard): as medium, and it avoids ending where an enemy corps outside a city stands within 4
   movement points (it would be attacked: the 13.2.2 standing order to withdraw is not in the rules core yet).
 
+Spain's guerrillas (13.2.1, 000:2376-2406) raid by the same scores within their own rules: one adjacent area a month,
+never out of Spain's home nation, ending among the enemy at will (they are never compelled to fight and cannot be
+attacked in the field), and they go inside an empty city of Spain that enemy field forces are within ``DANGER`` of as
+its garrison (``GARRISON``, its national capital ``CAPITAL``), so that no corps takes it by walking in (13.5.2).
+
 A raider that took a city stays in it as its garrison (13.5.2: an occupation is maintained), so one raider takes
 one city.  A move with nothing to gain (staying put where it already cuts a chain counts as a gain) goes toward the
 nearest enemy depot, still never ending among enemy field forces.  Each move is ``Builder.try_`` (the engine's
@@ -42,16 +47,36 @@ from eiapbem.rules.model import POOL, Corps, CorpsType, Depot, Location, Locatio
 RAIDERS = (CorpsType.COSSACK, CorpsType.FREIKORPS)
 #: Scores: an enemy depot destroyed, a depot cut off from its chain, an empty enemy city taken.
 DESTROY, CUT, CITY = 3, 2, 1
+#: A guerrilla's scores for garrisoning an empty city of Spain that enemy field forces are within ``DANGER`` movement
+#: points of, and its national capital: a city with a garrison is not taken by walking in (13.5.2).
+GARRISON, CAPITAL = 2, 8
 #: Enemy corps within this many movement points can attack the raider where it ends (hard avoids it).
 DANGER = 4
 
 
 def raiders(b: Any) -> list[Corps]:
-    """The power's Cossacks and Freikorps that may still move: on the map, not in a besieged city, not halted
-    (``moves.movers``; among enemy forces too: they need not stop there, 10.4.2)."""
+    """The power's Cossacks, Freikorps and guerrillas that may still move: on the map, not in a besieged city, not
+    halted (``moves.movers``; among enemy forces too: they need not stop there, 10.4.2), not besieging."""
     import eiapbem.ai.moves as moves
 
-    return moves.movers(b, engaged=True, raiders=True)
+    return sorted(moves.movers(b, engaged=True, raiders=True) + guerrillas(b), key=lambda c: c.id)
+
+
+def guerrillas(b: Any) -> list[Corps]:
+    """Spain's guerrillas that may still move this slot (13.2.1, 000:2376-2406): with factors, on the map, not besieging
+    or besieged in a city, not moved yet (one area a month, 000:1364)."""
+    st, m = b.state, b.ctx.map
+    out = []
+    for c in assess.army_units(st, b.power):
+        if c.corps_type is not CorpsType.GUERRILLA or c.besieging or not c.factors.total:
+            continue
+        if c.location.kind is LocationKind.CITY and control.is_besieged(st, m, c.location.site):
+            continue
+        rec = st.land_moves.get(c.id)
+        if rec is not None and (rec.passed or rec.halted or rec.placed_back):
+            continue
+        out.append(c)
+    return out
 
 
 def _enemy_field(b: Any, area: str) -> bool:
@@ -101,16 +126,22 @@ def _options(b: Any, lvl: Any, c: Corps) -> list[tuple[int, str, list[str], bool
         near_depots.update(m.land_neighbours(d))
     danger = {c2.location.site for c2 in assess.enemy_field_corps(st, power) if c2.corps_type not in RAIDERS}
     here = c.location.site
-    reach = mapgraph.movement_costs(m, here, max_cost=allowance(st, b.ctx, c),
-                                    can_enter=lambda a: may_enter_territory(st, m, a, power) is None,
-                                    winter=winter_movement(st))
+    guerrilla = c.corps_type is CorpsType.GUERRILLA
+    if guerrilla:  # one area a month, never out of Spain's home nation (000:1364, 000:2402)
+        reach = {a: 1 for a in m.land_neighbours(here) if m.area(a).nation == "SP"} | {here: 0}
+    else:
+        reach = mapgraph.movement_costs(m, here, max_cost=allowance(st, b.ctx, c),
+                                        can_enter=lambda a: may_enter_territory(st, m, a, power) is None,
+                                        winter=winter_movement(st))
     out = []
-    for end in reach:
-        if _enemy_field(b, end):
+    for end in sorted(reach):
+        # a guerrilla is never compelled to attack and cannot be attacked in the field (13.2.1, 000:2396-2398)
+        if not guerrilla and _enemy_field(b, end):
             continue  # it would have to attack there (13.2.2)
-        if lvl.raids == "safe" and any((assess.distance(b.ctx, a, end) or DANGER + 1) <= DANGER for a in sorted(danger)):
+        if not guerrilla and lvl.raids == "safe" \
+                and any((assess.distance(b.ctx, a, end) or DANGER + 1) <= DANGER for a in sorted(danger)):
             continue
-        path = [] if end == here else _path(b, c, end)
+        path = [] if end == here else [end] if guerrilla else _path(b, c, end)
         if path is None:
             continue
         destroyed = [d for a in path for d in ungarrisoned_enemy_depots(st, a, power)]
@@ -121,19 +152,35 @@ def _options(b: Any, lvl: Any, c: Corps) -> list[tuple[int, str, list[str], bool
             and not (end == here and c.location.kind is LocationKind.CITY)
         if city:
             score += CITY
+        elif guerrilla and _unguarded(b, end) and not (end == here and c.location.kind is LocationKind.CITY):
+            city = True  # it goes inside as the city's garrison (000:2396: guerrillas may garrison cities)
+            score += CAPITAL if m.area(end).city.capital == "national" else GARRISON
         out.append((score, end, path, city))
     return out
 
 
+def _unguarded(b: Any, area: str) -> bool:
+    """A city of Spain's home nation that Spain holds, unbesieged, with no friendly force inside, and enemy field forces
+    within ``DANGER`` movement points: one enemy corps could walk in and take it (13.5.2)."""
+    st, m = b.state, b.ctx.map
+    if m.area(area).city is None or m.area(area).nation != b.power or control.city_power(st, m, area) != b.power \
+            or control.is_besieged(st, m, area):
+        return False
+    if any(u.location == Location(LocationKind.CITY, area) and getattr(u, "factors", None) and u.factors.total
+           and assess.friendly(st, b.power, u) for u in st.units.values()):
+        return False
+    return assess.enemy_forces_near(st, b.ctx, area, b.power, DANGER) > 0
+
+
 def plan(b: Any, lvl: Any) -> None:
-    """Raids of ``b.power``'s Cossacks and Freikorps (before the land plan)."""
+    """Raids of ``b.power``'s Cossacks, Freikorps and guerrillas (before the land plan)."""
     if not lvl.raids or not assess.at_war_anywhere(b.state, b.power) or b.state.movement_over:
         return
     m = b.ctx.map
     for c in raiders(b):
         c = b.state.units[c.id]
-        if c.location.kind is LocationKind.CITY and m.area(c.location.site).nation != b.power \
-                and control.city_power(b.state, m, c.location.site) == b.power:
+        if c.location.kind is LocationKind.CITY and control.city_power(b.state, m, c.location.site) == b.power \
+                and (m.area(c.location.site).nation != b.power or c.corps_type is CorpsType.GUERRILLA):
             continue  # it holds a city it took: it stays as its garrison (13.5.2: occupation is maintained)
         options = _options(b, lvl, c)
         if not options:
@@ -153,7 +200,7 @@ def plan(b: Any, lvl: Any) -> None:
         before = b.state, list(b.actions), b.events
         if b.try_(MoveUnit(unit=c.id, path=",".join(path or [end]), city=city)):
             where = b.state.units[c.id].location
-            if where.site != end or _enemy_field(b, end):
+            if where.site != end or _enemy_field(b, end) and c.corps_type is not CorpsType.GUERRILLA:
                 b.state, b.actions, b.events = before  # halted elsewhere (13.2.4): not the raid it planned
 
 
@@ -215,4 +262,4 @@ def levy(b: Any, lvl: Any) -> None:
                 b.try_(PlaceLevy(corps=cid, area=FREIKORPS[b.power][1]))
 
 
-__all__ = ["CITY", "CUT", "DESTROY", "RAIDERS", "levy", "plan", "raiders"]
+__all__ = ["CAPITAL", "CITY", "CUT", "DESTROY", "GARRISON", "RAIDERS", "guerrillas", "levy", "plan", "raiders"]
