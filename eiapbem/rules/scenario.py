@@ -179,10 +179,7 @@ def initial_state(
             raise BadData(f"a pre-existing war {aggressor}->{target} is not between two major powers")
         existing = state.powers[aggressor].wars.get(target)
         declared = tuple(sorted(set((existing.declared_by if existing else ()) + (aggressor,))))
-        # Dated the month before the first: a war the game starts with was declared before it, so it is no
-        # declaration "issued against" its target in the first month, which would cancel the skip settings a new
-        # game gives (13.9.1, 000:2738; docs/decisions.md 13.9).
-        state = state.with_war(aggressor, target, start.previous(), declared)
+        state = state.with_war(aggressor, target, start, declared)
     # The items a scenario file made with the editor adds (14.3, 14.4).
     from eiapbem.rules import scenario_edits
 

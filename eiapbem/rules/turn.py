@@ -55,8 +55,7 @@ RULES_VERSION = 11  # 2: the diplomacy phase (issue 16): sealed commit round, it
 #: cancel a continuous reinforcement setting for that month only (13.9.1); a new game starts every human power's
 #: reinforcement phase skipped while nothing is due unless the host chose the full pace (``Options.full_pace``)
 #: 10: no attack owed (8.4.4) in a port whose holder the stack is not at war with, where none may be made (8.10)
-#: 11: a war the game starts with is dated the month before it, no declaration cancelling skips (13.9.1); the
-#: computer taking a player's power over drops his skip settings, a human taking it back gets the new game's pace;
+#: 11: the computer taking a player's power over drops his skip settings, a human taking it back gets the new game's pace;
 #: an assault or garrison attack where both sides break with survivors is won by neither (11.4, 000:1858)
 
 

@@ -100,26 +100,6 @@ def test_the_naval_phase_still_cannot_be_set_to_skip_in_the_naval_phase(january)
         engine.apply_action(st, "GB", SetSkip("naval", "once"), _ctx(st))
 
 
-def test_a_war_the_game_starts_with_cancels_no_skip_setting_of_its_target():
-    # 13.9.1 (000:2738): "any declaration of war issued against you" cancels every setting. A war the game starts
-    # with (Britain and France by the option, a GAP war) was dated to the first month and so read as declared in it:
-    # the target lost the new game's reinforcement skip in the setup phase. It was declared before the game.
-    from eiapbem.rules import skips
-    from eiapbem.rules.model import Options, PlayerKind
-
-    st = initial_state(world.load_scenario("classic-1805"), world.load_raw(),
-                       options=Options(gb_and_fr_start_at_war=True), wars=[("RU", "TU")])
-    assert st.powers["FR"].wars["GB"].since == Date(1804, 12) and st.powers["TU"].wars["RU"].declared_by == ("RU",)
-    st = skips.pace_defaults(st)
-    assert sequence.choices_from_state(st).war_declared_on == ()
-    c = _ctx(st)
-    while st.slot.phase is Phase.SETUP:
-        p = st.slot.power
-        st = engine.end_slot(engine.apply_actions(st, p, setups.default_actions("classic-1805", p), c).state, p, c).state
-    assert all(st.powers[p].skips == {Phase.REINFORCEMENT: SkipMode.CONTINUOUS} for p in POWERS
-               if st.powers[p].controller is PlayerKind.HUMAN), {p: dict(st.powers[p].skips) for p in POWERS}
-
-
 def test_the_computer_taking_over_a_player_drops_his_skip_settings_and_a_player_back_gets_the_new_game_pace():
     # 13.9: a player's settings spare rounds of mail; the computer that takes his power over (000:206) plays every
     # phase, as the computer's powers of a new game do (it kept a naval skip and so never moved a fleet). A human
