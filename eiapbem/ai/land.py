@@ -70,6 +70,11 @@ def plan(b: Any, lvl: Level) -> None:
         taken: dict[str, int] = {}
         busy |= operations.answer_incursions(b, lvl, [i for i in free if i not in busy and i not in heads], budget,
                                              taken)
+        # the incursions answered, what no answer marches on is the capitals' garrisons' to hold (the armies not
+        # yet gone: a corps at a capital leaves its infantry there before it marches off)
+        if lvl.defend_capital:
+            busy |= operations.guard_capitals(b, lvl, [i for i in free if i not in busy and i not in heads],
+                                              set(taken))
         if lvl.retreat_odds:
             busy |= fall_back(b, lvl, busy | heads | {c.id for c in movers(b, engaged=True) if c.id not in free})
         for army in field:

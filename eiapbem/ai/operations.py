@@ -14,7 +14,8 @@ Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot
    with an enemy army within a month's march that its own corps there could not beat, at a capital whose walls
    a full garrison shuts (Vienna, St. Petersburg: 11.4.1), the levels that defend a threatened capital bring the garrison proper up to ``THREAT_SHARE`` percent of it, at most what keeps the city
    from being undergarrisoned (11.4.1), the corps inside the city leaving their infantry and militia first, then
-   the nearest corps that can;
+   the nearest corps that can; judged again once the incursions are answered (step 4), before the armies march:
+   an army a month away that no answer marches on is the garrison's to hold, however many corps stood near;
 3. **armies formed** (``eiapbem.ai.armies``) under its best leaders;
 4. **incursions answered** (``answer_incursions``): each enemy stack in the field within the power's home nation
    or a month's march (half ``REACH``, over the crossing arrows open now) of a capital, nearest the capital first, is answered by the nearest free corps (not an army's head)
@@ -56,6 +57,7 @@ them back when it is not worth fighting.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Collection
 from typing import Any
 
 import eiapbem.ai.assess as assess
@@ -146,14 +148,17 @@ def garrisoned(b: Any, area: str) -> int:
                if isinstance(u, Garrison) and u.location.kind is LocationKind.CITY and assess.friendly(b.state, b.power, u))
 
 
-def threat(b: Any, area: str) -> tuple[int, int]:
+def threat(b: Any, area: str, answered: Collection[str] = ()) -> tuple[int, int]:
     """Enemy factors in the field that reach ``area`` in a month's march (their movement allowance over the crossing
-    arrows open to them now: a strait its fleets hold is closed to them, 10.4.1), and the power's own corps' factors
-    within ``RELIEF`` movement points of it (those back there in a month)."""
+    arrows open to them now: a strait its fleets hold is closed to them, 10.4.1), those in the areas ``answered``
+    left out, and the power's own corps' factors within ``RELIEF`` movement points of it (those back there in a
+    month)."""
     st = b.state
     costs: dict[str, dict[str, int]] = {}
     enemy = 0
     for c in assess.enemy_field_corps(st, b.power):
+        if c.location.site in answered:
+            continue
         side = relations.unit_power(st, c) or c.nation
         if side not in costs:
             costs[side] = moves.open_costs(b, area, REACH // 2, for_power=side)
@@ -164,16 +169,21 @@ def threat(b: Any, area: str) -> tuple[int, int]:
     return enemy, own
 
 
-def garrison_wanted(b: Any, lvl: Any, cap: str) -> int:
+def garrison_wanted(b: Any, lvl: Any, cap: str, answered: Collection[str] | None = None) -> int:
     """The garrison factors a national capital wants while enemies are within ``REACH``: the level's ``garrison``;
     at the levels that defend a threatened capital whose walls a full garrison shuts (``_walls_hold_if_full``), when the enemy field forces within a month's march are more than
     its own corps there could beat at the level's ``attack_odds`` (the answer to the incursion cannot deal with
     them), ``THREAT_SHARE`` percent of them, up to what keeps the city from being undergarrisoned (11.4.1, 000:1960:
-    a breach then needs a die the walls deny, so an army next door must starve the city, not storm it)."""
+    a breach then needs a die the walls deny, so an army next door must starve the city, not storm it).  Once the
+    answers to incursions are chosen (``answered``: the areas of the enemy stacks they march on), its own corps
+    count for nothing more: what no answer marches on is the garrison's to hold, however many corps stood near
+    before the armies marched off to their own goals."""
     city = b.ctx.map.area(cap).city
     want = lvl.garrison
     if lvl.defend_capital and _walls_hold_if_full(city.siege):
-        enemy, own = threat(b, cap)
+        enemy, own = threat(b, cap, answered or ())
+        if answered is not None:
+            own = 0
         if enemy * lvl.attack_odds > own * 100:
             want = max(want, min(city.garrison_capacity - SIEGE_UNDERGARRISON_MARGIN, enemy * THREAT_SHARE // 100))
     return min(city.garrison_capacity, want)
@@ -189,8 +199,9 @@ def _walls_hold_if_full(siege: int) -> bool:
     return breach(True) and not breach(False)
 
 
-def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:
-    """Its national capitals' garrisons while enemy field forces are within ``REACH``; the corps that stay (ids)."""
+def guard_capitals(b: Any, lvl: Any, free: list[str], answered: Collection[str] | None = None) -> set[str]:
+    """Its national capitals' garrisons while enemy field forces are within ``REACH``; the corps that stay (ids).
+    Called again once the incursions are answered (``answered``, ``garrison_wanted``), before the armies march."""
     ctx, power, m = b.ctx, b.power, b.ctx.map
     sent: set[str] = set()
     for cap in assess.capitals(ctx, power):
@@ -199,7 +210,7 @@ def guard_capitals(b: Any, lvl: Any, free: list[str]) -> set[str]:
             continue
         if not assess.enemy_forces_near(b.state, ctx, cap, power, REACH):
             continue
-        want = garrison_wanted(b, lvl, cap)
+        want = garrison_wanted(b, lvl, cap, answered)
         # an army a month away: the garrison proper is filled, from the corps inside the city first (they would
         # otherwise march out and leave it thin), then from those in its area; else any factors inside will do
         threatened = want > lvl.garrison

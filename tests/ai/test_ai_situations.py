@@ -484,6 +484,43 @@ def test_an_army_next_to_the_capital_finds_its_city_garrisoned_past_a_breach(kin
     assert not armies.breachable(ai.Builder(turn.state, "FR", ctx()), "vienna"), kind
 
 
+def _army_at_linz_corps_near_vienna(kind: str):
+    """Austria's slot: France's army of five corps (47 factors, Napoleon's) stands at Linz, next to Vienna, whose
+    city holds 4 militia; an insurrection corps (15 militia, 3 cavalry) stands in Vienna's area, a cavalry corps at
+    Pressburg, a corps at Pest and two at Temesvar: 70 factors within three movement points, none of them enough
+    with its neighbours to attack the French where they stand."""
+    s = _slot(land_state(), "AU", kind)
+    for cid, n in (("corps:FR:I", 8), ("corps:FR:III", 12), ("corps:FR:V", 8), ("corps:FR:VII", 13),
+                   ("corps:FR:VIII", 6)):
+        s = corps(s, cid, "linz", infantry=n)
+    s = leader(s, "leader:FR:napoleon", "corps:FR:VII")
+    s = corps(s, "corps:AU:Insurrection-II", "vienna", militia=15, cavalry=3)
+    s = s.with_unit(Garrison(id="garrison:AU:city:vienna", nation="AU", location=Location(LocationKind.CITY, "vienna"),
+                             factors=Factors(militia=4)))
+    s = corps(s, "corps:AU:Light-I", "pressburg", cavalry=7)
+    s = corps(s, "corps:AU:V", "pest", infantry=15)
+    for cid in ("corps:AU:II", "corps:AU:IV"):
+        s = corps(s, cid, "temesvar", infantry=15)
+    return s
+
+
+@pytest.mark.parametrize("kind", ("ai-medium", "ai-hard"))
+def test_corps_near_the_capital_that_march_off_leave_it_garrisoned_against_the_army_next_door(kind):
+    # the corps a month away could beat the French, so the first look asks only the level's garrison; but no answer
+    # marches on Linz, so once the answers are chosen Vienna's garrison is brought up against the army next door
+    # (``THREAT_SHARE`` of the army, 11.4.1) before any corps marches off
+    s = _army_at_linz_corps_near_vienna(kind)
+    before = operations.garrison_wanted(ai.Builder(s, "AU", ctx()), level(kind), "vienna")
+    assert before == level(kind).garrison
+    turn = ai.play_slot(s, "AU", ctx(b"vienna-near"))
+    b = ai.Builder(turn.state, "AU", ctx())
+    fr_battles = [x for x in turn.state.battles.values() if x.area == "linz"]
+    if not fr_battles:
+        want = operations.garrison_wanted(ai.Builder(s, "AU", ctx()), level(kind), "vienna", answered=set())
+        assert want >= 47 * operations.THREAT_SHARE // 100
+        assert operations.garrisoned(b, "vienna") >= want - 1, kind
+
+
 def test_the_capitals_garrison_grows_with_a_threat_its_corps_near_cannot_answer():
     # one corps of 10 factors next door asks the level's 4, an army of 50 the 20 that leave Vienna not
     # undergarrisoned (11.4.1), unless Austria's own corps a month away can beat it (the answer deals with it then);
