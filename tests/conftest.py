@@ -3,10 +3,16 @@
 import shutil
 
 import pytest
+from hypothesis import settings
 
 import paths
 
 paths.importable()
+
+# No property test is timed: on a loaded machine one example can take longer than Hypothesis's default deadline,
+# and a test that fails for the load says nothing of the code (speed is measured by `eiapbem bench`).
+settings.register_profile("untimed", deadline=None)
+settings.load_profile("untimed")
 
 
 @pytest.fixture

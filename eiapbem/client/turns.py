@@ -150,6 +150,8 @@ class Turns:
             raise IllegalAction("the game is over; nothing more can be done")
         if slot.simultaneous and file_slot(self.store.state, self.store.power) in self.store.contents.chain.collected:
             raise IllegalAction(f"{self.store.power} has already sent its orders for {slot.key(state.date)}")
+        if not all(isinstance(a, engine.AnswerDecision) for a in actions):
+            sealed_orders.refuse_in_reveal(state, self.store.power)
         if len(actions) == 1 and isinstance(actions[0], engine.AnswerDecision) and self.exchange.answer_entry(actions[0].decision):
             return self.exchange.answer_battle(actions[0])
         plans = [a for a in actions if getattr(a, "KIND", "") == turn.PLAN]

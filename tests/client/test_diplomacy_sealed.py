@@ -114,12 +114,12 @@ def test_a_patched_client_learns_nothing_before_its_commitment_and_reveals_must_
         assert s.state.slot.key(s.state.date) == "1805-01/diplomacy/orders/all"
         assert set(s.state.order_sheet.commitments) == {"RU", "TU"}
     assert _ru(host).state.state_hash() == _tu(client).state.state_hash()
-    # Orders are sealed: a new order in the reveal round is refused at end-phase, and changes nothing.
+    # Orders are sealed: a new order in the reveal round is refused when given (6.0), and changes nothing.
     tu = _tu(client)
-    tu.act(SetTrade("GB"))
-    with pytest.raises(IllegalAction, match="sealed in the commit round and cannot change now"):
-        tu.end_phase()
-    tu.restart()
+    before = tu.state.state_hash()
+    with pytest.raises(IllegalAction, match="sealed in the commit round; the reveal round takes no new orders"):
+        tu.act(SetTrade("GB"))
+    assert _tu(client).state.state_hash() == before and not _tu(client).taken()
     # A patched Russia changes its sealed orders after committing: Turkey refuses the reveal.
     backup = host.parent / "host-backup"
     shutil.copytree(host, backup)
