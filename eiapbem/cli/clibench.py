@@ -18,7 +18,7 @@ dependencies (``python -c "import click, cryptography, msgpack"``):
   picture ``map --svg --save`` included), each a fresh process; the host's ``admin status`` and ``admin saves``
   (``ADMIN``), from the host's record; the charts and ``files inspect`` of a turn file (``NO_GAME``) and ``map
   --svg`` (drawn, and the bare map's picture kept), which open no game; a form the record does not keep
-  (``NOT_KEPT``), which opens it;
+  (``NOT_KEPT``), which opens it; ``log -n`` past the lines the record keeps (read from the journal's segments);
 - what a command that changed the game pays at its end, in this process: the game opened with its status and
   log, and the read-only answers and records made (``answers.precompute``), of which the game's picture and the
   reaches of every corps and fleet;
@@ -194,6 +194,7 @@ def _status(repeat: int) -> list[Figure]:
                                 partial(_proc, host + ["map", "--svg", svg], env=env), repeat))
             reads += [_timed(f"eiapbem {' '.join(cmd)} (a form not kept: the game opened)",
                              partial(_proc, args[:5] + list(cmd) + args[6:], env=env), repeat) for cmd in NOT_KEPT]
+            reads += _log_past_kept(home, args, env, repeat)
             ident = session.open_identity(home, "Bench", "RU", "pw")
             t_sit = best_of(lambda: status_record(session.Session.open_with(home, "Bench", ident)), repeat)
             reads += _record_cost(home, ident, repeat)
@@ -204,6 +205,28 @@ def _status(repeat: int) -> list[Figure]:
             os.environ[session.TEST_SCRYPT_ENV] = old
     return [t_proc, t_open, _first_status(env, repeat),
             Figure("status inside a sitting (eiapbem shell: key open, modules loaded)", t_sit), *reads]
+
+
+def _log_past_kept(home: Path, args: list[str], env: dict, repeat: int) -> list[Figure]:
+    """``log -n 150`` past the lines the record keeps, which a long game's ``log -n`` past the 1,000 lines kept is
+    (the bench game's journal is about 200 lines): the record made keeping 20, so the 130 before them are read from
+    the journal's segments (``statusfile.older_log``); then the record made again as an order makes it."""
+    from eiapbem.cli import answers
+    from eiapbem.cli.main import cli
+    from eiapbem.client import session, statusfile
+
+    me, file_key, stanza = session.open_identity_keyed(home, "Bench", "RU", "pw")
+    kept = statusfile.LOG_KEPT
+    statusfile.LOG_KEPT = 20
+    try:
+        statusfile.make(home, "Bench", me, statusfile.record_key(stanza, file_key), lambda s: answers.precompute(s, cli))
+    finally:
+        statusfile.LOG_KEPT = kept
+    out = [_timed("eiapbem log -n 150, the record keeping 20 lines (130 read from the journal's segments)",
+                  partial(_proc, args[:5] + ["log", "-n", "150"] + args[6:], env=env), repeat)]
+    statusfile.record_path(home, "Bench", "RU").unlink()
+    _proc(args, env=env)
+    return out
 
 
 def _land_game(home: Path) -> None:
