@@ -208,8 +208,8 @@ def _status(repeat: int) -> list[Figure]:
 
 
 def _log_past_kept(home: Path, args: list[str], env: dict, repeat: int) -> list[Figure]:
-    """``log -n 150`` past the lines the record keeps, which a long game's ``log -n`` past the 1,000 lines kept is
-    (the bench game's journal is about 200 lines): the record made keeping 20, so the 130 before them are read from
+    """``log -n 200`` past the lines the record keeps, which a long game's ``log -n`` past the 1,000 lines kept is
+    (the bench game's journal is about 200 lines): the record made keeping 50, so the 150 before them are read from
     the journal's segments (``statusfile.older_log``); then the record made again as an order makes it."""
     from eiapbem.cli import answers
     from eiapbem.cli.main import cli
@@ -217,13 +217,13 @@ def _log_past_kept(home: Path, args: list[str], env: dict, repeat: int) -> list[
 
     me, file_key, stanza = session.open_identity_keyed(home, "Bench", "RU", "pw")
     kept = statusfile.LOG_KEPT
-    statusfile.LOG_KEPT = 20
+    statusfile.LOG_KEPT = 50
     try:
         statusfile.make(home, "Bench", me, statusfile.record_key(stanza, file_key), lambda s: answers.precompute(s, cli))
     finally:
         statusfile.LOG_KEPT = kept
-    out = [_timed("eiapbem log -n 150, the record keeping 20 lines (130 read from the journal's segments)",
-                  partial(_proc, args[:5] + ["log", "-n", "150"] + args[6:], env=env), repeat)]
+    out = [_timed("eiapbem log -n 200, the record keeping 50 lines (150 read from the journal's segments)",
+                  partial(_proc, args[:5] + ["log", "-n", "200"] + args[6:], env=env), repeat)]
     statusfile.record_path(home, "Bench", "RU").unlink()
     _proc(args, env=env)
     return out
