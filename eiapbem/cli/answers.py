@@ -123,14 +123,6 @@ class Kept(NamedTuple):
     name: str
     make: Callable[[Any], Any]
     answer: Callable[[Any, dict], tuple[str, str] | None]
-    #: What ``make`` would leave out (records costly to make at every order), made when the command asked for
-    #: them (``WIDER``); None: ``make`` keeps every form.
-    wider: Callable[[Any], Any] | None = None
-
-
-#: The ``Kept.name`` of commands asked in a fresh process for a form their records leave out (``Kept.wider``):
-#: the command's end makes the record again with the wider records (``cli.main.keep_status``).
-WIDER: set[str] = set()
 
 
 #: The commands answered from their kept records, by ``Kept.name`` (filled as their modules are loaded).
@@ -221,11 +213,11 @@ class _Steady:
         return getattr(self._s, name)
 
 
-def precompute(s: Any, cli: click.Group | None = None, wider: frozenset[str] = frozenset()) -> dict[str, Any]:
+def precompute(s: Any, cli: click.Group | None = None) -> dict[str, Any]:
     """What the record keeps for the read-only commands: ``answers``, those of ``command_lines(s)`` (key ->
     [stdout, stderr]), each made by its command (of ``cli``, the ``eiapbem`` group; default: that of the command
     being run) against ``s``, and ``data``, the records of the commands answered from records (``KEPT``: their
-    name -> records; ``Kept.wider``'s for the names in ``wider``).  A line its command refuses (an error), or
+    name -> records).  A line its command refuses (an error), or
     records that cannot be made, are not kept, and asking again runs the command."""
     if cli is None:
         found = click.get_current_context().find_root().command
@@ -254,7 +246,7 @@ def precompute(s: Any, cli: click.Group | None = None, wider: frozenset[str] = f
     data: dict[str, Any] = {}
     for name, kept in sorted(KEPT.items()):
         try:
-            data[name] = plain((kept.wider if name in wider and kept.wider is not None else kept.make)(s))
+            data[name] = plain(kept.make(s))
         except Exception:  # noqa: BLE001 - not kept: asking runs the command, which says what is wrong
             pass
     from . import mapcache

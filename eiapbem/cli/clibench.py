@@ -17,11 +17,11 @@ dependencies (``python -c "import click, cryptography, msgpack"``):
   status record current (with its answers and records, ``cli/answers.py``: filters, ``show reach`` and the game's
   picture ``map --svg --save`` included), each a fresh process; the host's ``admin status`` and ``admin saves``
   (``ADMIN``), from the host's record; the charts and ``files inspect`` of a turn file (``NO_GAME``) and ``map
-  --svg`` (drawn, and the bare map's picture kept), which open no game; a form the record does not keep (``NOT_KEPT``), which opens it; and ``show reach`` of a fleet in the
-  land phase, the first ask and the next;
+  --svg`` (drawn, and the bare map's picture kept), which open no game; a form the record does not keep
+  (``NOT_KEPT``), which opens it; ``log -n`` past the lines the record keeps (read from the journal's segments);
 - what a command that changed the game pays at its end, in this process: the game opened with its status and
   log, and the read-only answers and records made (``answers.precompute``), of which the game's picture and the
-  reaches; and the reaches of every corps and fleet, which no phase but a land or naval one keeps by default;
+  reaches of every corps and fleet;
 - the password's cost itself: one strong scrypt, as a key file uses.
 
 Each figure of a fresh process also has its median wall clock and its CPU time (user + system, the least of
@@ -48,7 +48,8 @@ from eiapbem.pbem.bench import best_of
 
 #: The read-only commands a player runs, timed on the bench game (after ``--home DIR``; each with ``--power RU
 #: --password pw``): the status record's (status, log) and its answers' and records' (``cli/answers.py``), every
-#: argument form: filters of ``show units``, ``economy summary --only``, ``show reach`` (the game is in a land phase).
+#: argument form: filters of ``show units``, ``economy summary --only``, ``show reach`` of a corps and of a fleet (the
+#: game is in a land phase: every reach is kept in every phase).
 READ_ONLY: tuple[tuple[str, ...], ...] = (
     ("status", "--json"), ("log",), ("log", "--json"), ("log", "-n", "500"),
     ("show", "power"), ("show", "power", "FR"), ("show", "power", "FR", "--json"), ("show", "area", "Paris"),
@@ -57,13 +58,13 @@ READ_ONLY: tuple[tuple[str, ...], ...] = (
     ("show", "units", "FR", "--area", "Paris"), ("show", "units", "--kind", "corps", "--area", "kiev", "--json"),
     ("show", "unit", "corps:RU:I"), ("show", "unit", "corps:RU:I", "--json"),
     ("show", "reach", "corps:RU:I"), ("show", "reach", "corps:RU:I", "--forced-march", "--json"),
+    ("show", "reach", "fleet:RU:1"),
     ("show", "pool"), ("show", "pool", "FR", "--json"), ("show", "history"), ("show", "history", "--json"),
     ("map", "--json"), ("economy", "summary"), ("economy", "summary", "--json"), ("economy", "summary", "--only", "FR"),
     ("economy", "summary", "--only", "FR", "--json"), ("battle", "report"), ("battle", "report", "--json"),
     ("log", "-n", "1500"), ("map", "--svg", "{home}/bench-game.svg", "--save", "save/Bench.sav"),
 )
-#: A read-only command line the record does not keep (``cli/answers.py``): it opens the game, as the first
-#: ``show reach`` outside a land or naval phase does (``_reach_elsewhere``).
+#: A read-only command line the record does not keep (``cli/answers.py``): it opens the game.
 NOT_KEPT: tuple[tuple[str, ...], ...] = (("economy", "summary", "--seed", "another"),)
 #: Read-only commands that open no game (after ``--home DIR``): the charts, and the clear header of a turn file.
 NO_GAME: tuple[tuple[str, ...], ...] = (("tables", "list"), ("tables", "show", "combat-resolution"),
@@ -193,8 +194,8 @@ def _status(repeat: int) -> list[Figure]:
                                 partial(_proc, host + ["map", "--svg", svg], env=env), repeat))
             reads += [_timed(f"eiapbem {' '.join(cmd)} (a form not kept: the game opened)",
                              partial(_proc, args[:5] + list(cmd) + args[6:], env=env), repeat) for cmd in NOT_KEPT]
+            reads += _log_past_kept(home, args, env, repeat)
             ident = session.open_identity(home, "Bench", "RU", "pw")
-            reads += _reach_elsewhere(home, ident, args, env, repeat)
             t_sit = best_of(lambda: status_record(session.Session.open_with(home, "Bench", ident)), repeat)
             reads += _record_cost(home, ident, repeat)
     finally:
@@ -206,31 +207,26 @@ def _status(repeat: int) -> list[Figure]:
             Figure("status inside a sitting (eiapbem shell: key open, modules loaded)", t_sit), *reads]
 
 
-def _reach_elsewhere(home: Path, ident: Any, args: list[str], env: dict, repeat: int) -> list[Figure]:
-    """``show reach`` of a Russian fleet in the land phase (none is kept there by default): the first ask, which
-    opens the game and has the record made again with every reach, and the next asks, which answer from it."""
+def _log_past_kept(home: Path, args: list[str], env: dict, repeat: int) -> list[Figure]:
+    """``log -n 200`` past the lines the record keeps, which a long game's ``log -n`` past the 1,000 lines kept is
+    (the bench game's journal is about 200 lines): the record made keeping 50, so the 150 before them are read from
+    the journal's segments (``statusfile.older_log``); then the record made again as an order makes it."""
+    from eiapbem.cli import answers
+    from eiapbem.cli.main import cli
     from eiapbem.client import session, statusfile
-    from eiapbem.rules.model import Fleet
 
-    st = session.Session.open_with(home, "Bench", ident).current()
-    fleet = next((u for u, v in sorted(st.units.items()) if isinstance(v, Fleet) and v.nation == "RU" and v.location.site),
-                 None)
-    if fleet is None:
-        return []
-    record = statusfile.record_path(home, "Bench", "RU")
-    _proc(args, env=env)  # the record as an order leaves it
-    default = record.read_bytes()
-    line = args[:5] + ["show", "reach", fleet] + args[6:]
-
-    def first() -> None:
-        record.write_bytes(default)
-        _proc(line, env=env)
-
-    out = [_timed(f"eiapbem show reach {fleet} in a land phase, the first ask (the game opened, every reach kept)",
-                  first, repeat)]
-    _proc(line, env=env)
-    return out + [_timed(f"eiapbem show reach {fleet} in a land phase, the next asks (from the record)",
-                         partial(_proc, line, env=env), repeat)]
+    me, file_key, stanza = session.open_identity_keyed(home, "Bench", "RU", "pw")
+    kept = statusfile.LOG_KEPT
+    statusfile.LOG_KEPT = 50
+    try:
+        statusfile.make(home, "Bench", me, statusfile.record_key(stanza, file_key), lambda s: answers.precompute(s, cli))
+    finally:
+        statusfile.LOG_KEPT = kept
+    out = [_timed("eiapbem log -n 200, the record keeping 50 lines (150 read from the journal's segments)",
+                  partial(_proc, args[:5] + ["log", "-n", "200"] + args[6:], env=env), repeat)]
+    statusfile.record_path(home, "Bench", "RU").unlink()
+    _proc(args, env=env)
+    return out
 
 
 def _land_game(home: Path) -> None:
@@ -292,14 +288,11 @@ def _record_cost(home: Path, ident: Any, repeat: int) -> list[Figure]:
     s.current()
     picture = cpu(lambda: data_cmd.game_picture(s))
     reaches = cpu(lambda: show_cmd._reach_kept(s))
-    every = cpu(lambda: show_cmd._reach_kept(s, True))
     return [Figure("after a change: the game opened, its status and log made (CPU, in-process)", whole, whole),
             Figure(f"after a change: the read-only answers made ({n} lines; records of {m}) (CPU, in-process)",
                    made["cpu"], made["cpu"]),
             Figure("  of which the game's picture (map --svg --save) (CPU, in-process)", picture, picture),
-            Figure("  of which the reaches of Russia's corps in its land phase (CPU, in-process)", reaches, reaches),
-            Figure("  the reaches of every corps and fleet of Russia, as any phase would keep them (CPU, in-process)",
-                   every, every)]
+            Figure("  of which the reaches of every corps and fleet of Russia (CPU, in-process)", reaches, reaches)]
 
 
 def _first_status(env: dict, repeat: int) -> Figure:

@@ -229,13 +229,11 @@ def keep_status() -> None:
         return
     from eiapbem.client import statusfile
 
-    from .answers import WIDER, precompute
+    from .answers import precompute
 
-    wider = frozenset(WIDER)  # a form not kept was asked: the record made again with it, current or not
     for home, game, me, key in OPENED:
         try:
-            (statusfile.make if wider else statusfile.refresh)(home, game, me, key, lambda s: precompute(s, cli, wider))
+            statusfile.refresh(home, game, me, key, lambda s: precompute(s, cli))
         except (EiaError, OSError):
             pass
     OPENED.clear()
-    WIDER.clear()

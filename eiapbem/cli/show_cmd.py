@@ -10,9 +10,8 @@ from typing import Any
 
 import click
 
-from . import answers
 from .answers import Kept, as_json, read_only
-from .common import echo_json, game_options, json_option, open_session, place_name, root, rules_ctx, viewer
+from .common import echo_json, game_options, json_option, open_session, place_name, rules_ctx, viewer
 
 
 def _out(as_json: bool, record: Any, lines: Any) -> None:
@@ -125,7 +124,7 @@ def register(cli: click.Group) -> None:
     @click.option("--forced-march", is_flag=True, help="A corps with one movement point more (10.4.1).")
     @json_option
     @game_options
-    @read_only(kept=Kept("show reach", _reach_kept, _reach_answer, lambda s: _reach_kept(s, True)))
+    @read_only(kept=Kept("show reach", _reach_kept, _reach_answer))
     def show_reach(unit: str, forced_march: bool, as_json: bool, game: str | None, power: str | None,
                    password: str | None) -> None:
         """Where a corps or fleet can still go this phase and at what cost (manual: show possible moves, 4.1.2)."""
@@ -133,8 +132,6 @@ def register(cli: click.Group) -> None:
 
         s = open_session(game, power, password)
         doc = documents.reach(s, unit, forced_march)
-        if root().identity is None and unit in _reach_units(s, True) and unit not in _reach_units(s, False):
-            answers.WIDER.add("show reach")  # asked where none is kept: keep them all for the next asks
         if as_json:
             echo_json(doc)
             return
@@ -189,26 +186,22 @@ def _reach_lines(doc: dict, unit: str, forced_march: bool) -> list[str]:
     return out
 
 
-def _reach_units(s: Any, wider: bool) -> list[str]:
-    """The units whose reach the record keeps: in a land phase each corps of the acting power on the map (its free
-    states' too), in a naval phase each such fleet; ``wider``: each such corps and fleet in any phase."""
-    from eiapbem.rules.model import Corps, Fleet, Phase
+def _reach_units(s: Any) -> list[str]:
+    """The units whose reach the record keeps: each corps and fleet of the acting power on the map (its free
+    states' too), in every phase (a reach outside its phase says where the unit could go in it)."""
+    from eiapbem.rules.model import Corps, Fleet
 
     st = s.current()
-    phase = st.slot.phase if st.slot is not None else None
-    kind: Any = (Corps, Fleet) if wider else Corps if phase is Phase.LAND else Fleet if phase is Phase.NAVAL else None
-    nations = {s.power, *st.free_states(s.power)} if kind is not None and s.power in st.powers else set()
+    nations = {s.power, *st.free_states(s.power)} if s.power in st.powers else set()
     return [uid for uid, u in sorted(st.units.items())
-            if kind is not None and isinstance(u, kind) and u.location.site
+            if isinstance(u, (Corps, Fleet)) and u.location.site
             and (getattr(u, "nation", None) or getattr(u, "power", None)) in nations]
 
 
-def _reach_kept(s: Any, wider: bool = False) -> dict:
+def _reach_kept(s: Any) -> dict:
     """What ``show reach`` answers from: the reach of each unit of ``_reach_units``, a corps' with and without
-    forced march (a refusal is kept as one: its sentence and hint).  A reach costs the rules' search of the map
-    (10.4, 8.4), made again at every order, so by default it is kept where the moves are made; a ``show reach``
-    asked where none is kept opens the game and has the record made again with every reach (``wider``), so the
-    next asks until the next order answer from it (README, "Performance")."""
+    forced march (a refusal is kept as one: its sentence and hint).  The rules' search extends each path by one
+    step (``rules.land.movement.reach``), so every reach of a power costs an order a few milliseconds a unit."""
     from eiapbem.client import documents
     from eiapbem.core.errors import EiaError
     from eiapbem.rules.model import Fleet
@@ -220,7 +213,7 @@ def _reach_kept(s: Any, wider: bool = False) -> dict:
             return {"refused": [str(err), err.hint]}
 
     st, out = s.current(), {}
-    for uid in _reach_units(s, wider):
+    for uid in _reach_units(s):
         if isinstance(st.units[uid], Fleet):
             out[uid] = {"plain": one(uid, False)}
             continue

@@ -13,7 +13,7 @@ import click
 from typing import Any
 
 from .answers import kept_record, precompute
-from .common import echo_json, game_options, json_option, open_session, unlock
+from .common import echo_json, game_options, home, json_option, open_session, unlock
 
 
 def register(cli: click.Group) -> None:
@@ -43,10 +43,12 @@ def register(cli: click.Group) -> None:
         from eiapbem.client import statusfile
 
         kept, password = kept_record(game, power, password)
-        lines: list[Any]
+        lines: list[Any] | None = None
         if kept is not None and (count <= len(kept["log"]) or kept["log_all"]):
             lines = kept["log"][-count:]  # made with the status at the same opening (client/statusfile.py)
-        else:
+        elif kept is not None:
+            lines = statusfile.older_log(home(), kept, count)  # the older lines from the journal's segments
+        if lines is None:
             from eiapbem.client import documents
 
             lines = documents.log(open_session(game, power, password), count)  # 4.1.1 Fog of War hides others' battles

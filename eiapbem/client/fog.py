@@ -32,6 +32,7 @@ from eiapbem.rules import relations
 from eiapbem.rules.model import POWERS, GameState, LogEntry
 
 from .showtext import HIDDEN  # noqa: F401  (re-exported)
+from .showtext import fogged_battle, log_json
 
 
 def viewers(s: Any) -> set[str]:
@@ -84,26 +85,24 @@ def _area_of(state: GameState, battle_id: str) -> str:
     return s.city if s is not None else battle_id
 
 
-def _hidden_text(state: GameState, e: LogEntry) -> str | None:
-    bid = e.params.get("battle") or e.params.get("siege")
-    if e.kind == "battle.start":
-        return f"a battle is fought in {_area_of(state, str(bid))}"
-    if e.kind == "battle.end":
-        return f"the battle in {_area_of(state, str(bid))} is over"
-    if e.kind == "siege.result":
-        return f"the siege of {_area_of(state, str(bid))} is decided"
-    return None
+def _seen(state: GameState, battle_id: str, viewers: Iterable[str]) -> tuple[bool, str]:
+    """Whether the viewers' powers fought a battle, and where it was fought (its id when the state has it no more)."""
+    fought = battle_powers(state, battle_id)
+    return fought is not None and bool(fought & set(viewers)), _area_of(state, battle_id)
+
+
+def battle_table(state: GameState, viewers: Iterable[str]) -> dict[str, list] | None:
+    """What ``showtext.log_json`` needs of the state to show any log line to the viewers: None when the game does not
+    use Fog of War, else ``[seen, place]`` of each battle, siege and naval combat the state has."""
+    if not on(state):
+        return None
+    vs = set(viewers)
+    return {b: list(_seen(state, b, vs)) for b in sorted({*state.battles, *state.sieges, *state.naval_battles})}
 
 
 def log_text(state: GameState, e: LogEntry, viewers: Iterable[str]) -> str:
     """The text of one log line as the viewers may see it."""
-    if not on(state) or e.kind not in ("battle.start", "battle.end", "siege.result"):
-        return e.text
-    bid = e.params.get("battle") or e.params.get("siege")
-    fought = battle_powers(state, str(bid)) if bid is not None else None
-    if fought is not None and fought & set(viewers):
-        return e.text
-    return _hidden_text(state, e) or e.text
+    return log_record(state, e, viewers)["text"]
 
 
 def check_report(state: GameState, battle_id: str, viewers: Iterable[str]) -> None:
@@ -158,9 +157,9 @@ def power_record(state: GameState, rec: dict, viewers: Iterable[str]) -> dict:
 
 def log_record(state: GameState, e: LogEntry, viewers: Iterable[str]) -> dict:
     """One ``eiapbem log --json`` line as the viewers may see it (a hidden battle line keeps no params)."""
-    text = log_text(state, e, viewers)
-    params = dict(e.params) if text == e.text else {k: v for k, v in e.params.items() if k in ("battle", "siege")}
-    return {"slot": e.slot, "author": e.author, "kind": str(e.kind), "text": text, "params": params}
+    bid = fogged_battle(e.kind, e.params) if on(state) else None
+    line = {"slot": e.slot, "author": e.author, "kind": e.kind, "text": e.text, "params": e.params}
+    return log_json(line, None if bid is None else {bid: list(_seen(state, bid, viewers))})
 
 
-__all__ = ["HIDDEN", "filter_record", "filter_records", "log_record", "power_record", "viewers", "battle_powers", "check_report", "friendly", "hides_strength", "log_text", "on"]
+__all__ = ["HIDDEN", "battle_table", "filter_record", "filter_records", "log_record", "power_record", "viewers", "battle_powers", "check_report", "friendly", "hides_strength", "log_text", "on"]

@@ -15,7 +15,9 @@ would show, in ``save/GameName_ROLE.status``:
   that is checked before the password is asked;
 - **what a fresh ``log`` shows, too**: the last ``LOG_KEPT`` lines of the public log as ``eiapbem log --json``
   gives them (4.1.1 Fog of War applied), made at the same opening, so ``log`` asking for no more than these
-  answers from the record as ``status`` does;
+  answers from the record as ``status`` does; and for a longer log, where the lines before them are (``older``:
+  the journal's segments the save names, with their keys, and the state's Fog of War table), so ``log -n N``
+  reads those segments and shows their lines as the game does (``older_log``), with no rules and no save;
 - **what the read-only commands answer, too**: the answers the CLI makes at the same opening (``cli/answers.py``:
   ``show`` in its forms, ``map --json``, ``battle report``), each under its command's key, and the records
   ``show units``, ``show reach`` and ``economy summary`` answer every argument form from, and the game's picture
@@ -184,8 +186,8 @@ def current(home: Path, game: str, role: str) -> bytes | None:
 
 
 def read(home: Path, game: str, role: str, password: str, data: bytes | None = None) -> dict | None:
-    """The record ``{"record": ..., "lines": [...], "log": [...], "log_all": bool, "answers": {key: [out, err]},
-    "data": {command: records}}``
+    """The record ``{"record": ..., "lines": [...], "log": [...], "log_all": bool, "older": {...} | None,
+    "answers": {key: [out, err]}, "data": {command: records}}``
     of ``role`` when it is current and ``password`` opens it, else None.  ``data``: the record ``current``
     returned."""
     from cryptography.exceptions import InvalidTag
@@ -216,7 +218,8 @@ def read(home: Path, game: str, role: str, password: str, data: bytes | None = N
                and all(isinstance(x, str) for x in v)} if isinstance(answers, dict) else {}
     data = kept.get("data")
     return {"record": kept["record"], "lines": [str(x) for x in kept["lines"]], "log": log,
-            "log_all": kept.get("log_all") is True, "answers": answers, "data": data if isinstance(data, dict) else {}}
+            "log_all": kept.get("log_all") is True, "older": kept.get("older"), "answers": answers,
+            "data": data if isinstance(data, dict) else {}}
 
 
 def _inflate(data: bytes) -> bytes:
@@ -227,6 +230,59 @@ def _inflate(data: bytes) -> bytes:
     if z.unconsumed_tail:
         raise ValueError("the record is larger than a record is")
     return plain
+
+
+def _older(s: Any, game: str) -> dict | None:
+    """Where a fresh ``log`` finds the lines before those kept: the journal's segments the save names (the game's
+    id, each segment's hash, key and count, in order: ``pbem/segments.py``), the journal's length, and what 4.1.1
+    Fog of War needs of the state to show any line (``fog.battle_table``); None when the segments are not the
+    journal's first lines (then the game is opened)."""
+    from eiapbem.client import fog
+
+    journal = s.store.data.absorbed().journal
+    archive = s.store.contents.archive
+    if archive is None:
+        return None
+    refs = [r for r in archive.refs if r.part == "journal"]
+    n = len(archive.journal)
+    if sum(r.n for r in refs) != n or journal[:n] != archive.journal:
+        return None
+    return {"game": game, "gid": s.store.contents.chain.gid.hex(), "total": len(journal),
+            "refs": [[r.sha.hex(), r.key.hex(), r.n] for r in refs],
+            "fog": fog.battle_table(s.state, fog.viewers(s))}
+
+
+def older_log(home: Path, kept: dict, count: int) -> list[dict] | None:
+    """The last ``count`` lines of the public log as ``log --json`` gives them, from the record ``read`` returned:
+    those it keeps, after the lines before them read from the journal's segments it names and shown as its Fog of
+    War table says (``showtext.log_json``); None when it does not say them all (then the game is opened)."""
+    from eiapbem.core.errors import EiaError
+    from eiapbem.pbem import segments
+
+    from .showtext import log_json
+
+    older, log = kept.get("older"), kept["log"]
+    if not isinstance(older, dict):
+        return None
+    try:
+        end = older["total"] - len(log)
+        start, at, lines = max(older["total"] - count, 0), 0, []
+        gid, folder = bytes.fromhex(older["gid"]), Path(home) / "save" / f"{older['game']}{segments.SUFFIX}"
+        for sha, key, n in older["refs"]:
+            if at < end and at + n > start:
+                ref = segments.Ref("journal", bytes.fromhex(sha), bytes.fromhex(key), n)
+                path = folder / ref.file_name
+                if path.stat().st_size > segments.MAX_SEGMENT:
+                    return None
+                items = segments.open_items(path.read_bytes(), ref, gid, f"save/{folder.name}/{ref.file_name}",
+                                            "the status record")
+                lines += items[max(start - at, 0):end - at]
+            at += n
+        if len(lines) != end - start:
+            return None
+        return json.loads(json.dumps([log_json(o, older["fog"]) for o in lines], default=_plain)) + log
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, EiaError):
+        return None
 
 
 def log_line(rec: dict) -> str:
@@ -270,7 +326,7 @@ def make(home: Path, game: str, me: Any, key: RecordKey | None,
     log = documents.log(s, LOG_KEPT + 1)
     out = {"record": json.loads(json.dumps(rec, default=_plain)), "lines": status_lines(s, rec),
            "log": json.loads(json.dumps(log[-LOG_KEPT:], default=_plain)), "log_all": len(log) <= LOG_KEPT,
-           "answers": {}, "data": {}}
+           "older": _older(s, game) if len(log) > LOG_KEPT else None, "answers": {}, "data": {}}
     if answers is not None and key is not None:
         out.update(answers(s))
     if key is not None and fingerprint(home, game, me.role) == before:

@@ -40,7 +40,6 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from eiapbem.core import canonical
 from eiapbem.core.errors import BadEncoding
 
-from . import atomic, crypto, envelope, folders
 from .errors import BadEncryption, BadFormat
 
 MAGIC = b"EIAPBEM-SEGMENT/1\n"
@@ -49,14 +48,18 @@ SUFFIX = ".segments"
 PARTS = ("journal", "known", "slots", "starts")
 #: A part's tail goes into a segment once it holds this many items (~20-40 KiB each).
 CUT = {"journal": 128, "known": 512, "slots": 256, "starts": 256}
-#: A reader refuses a segment file over this size, or a save naming more segments than this.
-MAX_SEGMENT = envelope.MAX_FILE
+#: A reader refuses a segment file over this size (the largest file eiapbem reads, ``headers.MAX_FILE``, written out
+#: so that reading a segment loads no file layer: ``eiapbem log`` reads the journal's from the status record,
+#: ``client/statusfile.py``; tests/pbem/test_segments.py holds them equal), or a save naming more segments than this.
+MAX_SEGMENT = 32 * 1024 * 1024
 MAX_SEGMENTS = 100_000
 _NONCE = bytes(12)
 
 
 def folder(save_folder: Path, game: str) -> Path:
     """Where a game's segments live: ``save/<Game>.segments/``."""
+    from . import folders
+
     return Path(save_folder) / (folders.check_game_name(game) + SUFFIX)
 
 
@@ -94,6 +97,8 @@ class Segments:
 
     def write(self, part: str, items: Any, n: int, gid: bytes, secret: bytes) -> Ref:
         """Write one segment (durably, before the save naming it) and return its reference."""
+        from . import atomic
+
         plain = canonical.encode({"gid": gid, "part": part, "items": items})
         key = hmac.new(secret, b"eiapbem/v1/segment\x00" + gid + hashlib.sha256(plain).digest(),
                        hashlib.sha256).digest()
@@ -117,6 +122,8 @@ class Segments:
 
     def read(self, ref: Ref, gid: bytes, save_name: str) -> Any:
         """The items of one segment, checked: its hash, its key, its game and its part."""
+        from . import folders
+
         where = f"{self.label}/{ref.file_name}"
         hint = (f"put back the folder {self.label} as it was (a segment is never changed once written); "
                 "else use a copy in rewind/ or ask the host for a backup")
@@ -125,25 +132,31 @@ class Segments:
             data = folders.read_limited(path, MAX_SEGMENT)
         except BadFormat as err:
             raise BadFormat(f"{save_name} names the segment file {where}, which is missing or unreadable", hint=hint) from err
-        if hashlib.sha256(data).digest() != ref.sha or not data.startswith(MAGIC):
-            raise BadEncryption(f"the segment file {where} is not the one {save_name} was saved with: it was changed",
-                                hint=hint)
-        try:
-            plain = ChaCha20Poly1305(ref.key).decrypt(_NONCE, data[len(MAGIC):], MAGIC + gid)
-        except InvalidTag as err:
-            raise BadEncryption(f"the segment file {where} does not open with the key {save_name} names: "
-                                "it belongs to another game or was altered", hint=hint) from err
-        try:
-            o = canonical.decode(plain, max_bytes=MAX_SEGMENT, max_container=crypto.MAX_BODY_CONTAINER)
-        except BadEncoding as err:
-            raise BadEncoding(f"the segment file {where} is not canonical msgpack ({err})") from err
-        if not isinstance(o, dict) or set(o) != {"gid", "part", "items"} or o["gid"] != gid or o["part"] != ref.part:
-            raise BadEncoding(f"the segment file {where} is not the {ref.part} segment of this game that {save_name} names")
-        items = o["items"]
-        kind = list if ref.part in ("journal", "known") else dict
-        if not isinstance(items, kind) or len(items) != ref.n:
-            raise BadEncoding(f"the segment file {where} does not hold the {ref.n} items {save_name} names")
-        return items
+        return open_items(data, ref, gid, where, save_name, hint)
+
+
+def open_items(data: bytes, ref: Ref, gid: bytes, where: str, save_name: str, hint: str | None = None) -> Any:
+    """The items of the segment file ``data`` that ``ref`` names (of the game ``gid``), checked: its hash, its key,
+    its game, its part and its count; ``where`` and ``save_name`` name the file and the save in a refusal."""
+    if hashlib.sha256(data).digest() != ref.sha or not data.startswith(MAGIC):
+        raise BadEncryption(f"the segment file {where} is not the one {save_name} was saved with: it was changed",
+                            hint=hint)
+    try:
+        plain = ChaCha20Poly1305(ref.key).decrypt(_NONCE, data[len(MAGIC):], MAGIC + gid)
+    except InvalidTag as err:
+        raise BadEncryption(f"the segment file {where} does not open with the key {save_name} names: "
+                            "it belongs to another game or was altered", hint=hint) from err
+    try:  # the container limit is a sealed body's (``crypto.MAX_BODY_CONTAINER``, the same number)
+        o = canonical.decode(plain, max_bytes=MAX_SEGMENT, max_container=canonical.DEFAULT_MAX_CONTAINER)
+    except BadEncoding as err:
+        raise BadEncoding(f"the segment file {where} is not canonical msgpack ({err})") from err
+    if not isinstance(o, dict) or set(o) != {"gid", "part", "items"} or o["gid"] != gid or o["part"] != ref.part:
+        raise BadEncoding(f"the segment file {where} is not the {ref.part} segment of this game that {save_name} names")
+    items = o["items"]
+    kind = list if ref.part in ("journal", "known") else dict
+    if not isinstance(items, kind) or len(items) != ref.n:
+        raise BadEncoding(f"the segment file {where} does not hold the {ref.n} items {save_name} names")
+    return items
 
 
 # ----------------------------------------------------------------- what is in segments already

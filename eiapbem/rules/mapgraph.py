@@ -239,15 +239,19 @@ class Map:
         by_province: dict[str, list[str]] = {p: [] for p in self.provinces}
         by_nation: dict[str, list[str]] = {}
         crossing_ends: dict[str, list[Crossing]] = {a: [] for a in self.areas}
+        ports: dict[str, list[str]] = {s: [] for s in self.seas}
         for a in self.areas.values():
             for s in a.coast:
                 coastal[s].append(a.id)
+            for s in dict.fromkeys(a.port.seas if a.port is not None else ()):
+                ports.setdefault(s, []).append(a.id)
             by_province[a.province].append(a.id)
             by_nation.setdefault(a.nation, []).append(a.id)
         for c in self.crossings.values():
             crossing_ends[c.a].append(c)
             crossing_ends[c.b].append(c)
         object.__setattr__(self, "_coastal", _ro({k: tuple(v) for k, v in coastal.items()}))
+        object.__setattr__(self, "_ports_on", _ro({k: tuple(v) for k, v in ports.items()}))
         object.__setattr__(self, "_by_province", _ro({k: tuple(v) for k, v in by_province.items()}))
         object.__setattr__(
             self, "_by_nation", _ro({k: tuple(v) for k, v in sorted(by_nation.items())})
@@ -307,7 +311,7 @@ class Map:
     def ports_on(self, sea_id: str) -> tuple[str, ...]:
         """Port areas whose blockade box touches the sea area (8.4.2), by id."""
         self.sea(sea_id)
-        return tuple(a.id for a in self.areas.values() if a.port is not None and sea_id in a.port.seas)
+        return self._ports_on[sea_id]  # type: ignore[attr-defined]
 
     def sea_neighbours(self, sea_id: str) -> tuple[str, ...]:
         return self.sea(sea_id).neighbours

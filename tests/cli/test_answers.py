@@ -195,11 +195,11 @@ def test_economy_summary_of_any_power_answers_from_the_record(game, monkeypatch)
 
 
 def test_a_form_the_records_do_not_hold_opens_the_game(game):
-    """Another seed of the preview, a unit whose reach is not kept (not in a land phase here): the command runs."""
+    """Another seed of the preview, another power's unit's reach: the command runs."""
     code, out, _, heavy = _fresh(game, "economy", "summary", "--seed", "other", *RU)
     assert code == 0 and "'other'" in out and "eiapbem.client.session" in heavy
-    code, out, _, heavy = _fresh(game, "show", "reach", "corps:RU:I", *RU)
-    assert code == 0 and "corps:RU:I at" in out and "eiapbem.client.session" in heavy
+    code, out, _, heavy = _fresh(game, "show", "reach", "corps:AU:I", *RU)
+    assert code == 1 and "eiapbem.client.session" in heavy
 
 
 @pytest.fixture(scope="module")
@@ -256,13 +256,14 @@ def test_show_reach_of_a_fleet_answers_from_the_record_in_a_naval_phase(tmp_path
     assert fleets
     for extra in ((), ("--forced-march",), ("--json",)):  # a fleet's reach is the same with --forced-march
         assert fleets[0] in _same(home, ("show", "reach", fleets[0], *extra), monkeypatch).stdout
-    code, _, _, heavy = _fresh(home, "show", "reach", "corps:RU:I", *RU)  # a corps in a naval phase: not kept
-    assert code == 0 and "eiapbem.client.session" in heavy
+    code, out, _, heavy = _fresh(home, "show", "reach", "corps:RU:I", *RU)  # a corps in a naval phase: kept too
+    assert (code, heavy) == (0, []) and out == _slow(home, ("show", "reach", "corps:RU:I"), monkeypatch).stdout
+    assert "(it is the naval phase" in out
 
 
-def test_show_reach_outside_a_land_or_naval_phase_keeps_every_reach_once_asked(tmp_path, monkeypatch):
-    """No reach is kept by default in a diplomacy phase: the first ask opens the game and has the record made again
-    with every reach of the acting power's corps and fleets; the next asks answer from it, as the command prints."""
+def test_show_reach_outside_a_land_or_naval_phase_answers_from_the_record(tmp_path, monkeypatch):
+    """Every reach of the acting power's corps and fleets is kept in every phase: in a diplomacy phase the first
+    ask answers from the record, as the command prints when it opens the game."""
     from dataclasses import replace
 
     from eiapbem.client.session import Session
@@ -271,9 +272,8 @@ def test_show_reach_outside_a_land_or_naval_phase_keeps_every_reach_once_asked(t
     home = _slot_of_russia(tmp_path, Phase.DIPLOMACY)
     record = statusfile.record_path(home, GAME, "RU")
     code, first, _, heavy = _fresh(home, "show", "reach", "corps:RU:I", *RU)
-    assert code == 0 and "(it is the diplomacy phase" in first and "eiapbem.client.session" in heavy
-    code, out, _, heavy = _fresh(home, "show", "reach", "corps:RU:I", *RU)
-    assert (code, out, heavy) == (0, first, [])
+    assert (code, heavy) == (0, []) and "(it is the diplomacy phase" in first
+    assert first == _slow(home, ("show", "reach", "corps:RU:I"), monkeypatch).stdout
     st = Session.open(home, GAME, "RU", "pw-RU").state
     fleet = sorted(u for u, v in st.units.items() if isinstance(v, Fleet) and v.nation == "RU" and v.location.site)[0]
     for unit, extra in (("corps:RU:I", ("--forced-march", "--json")), ("corps:RU:Cav-I", ()), (fleet, ("--json",)),
@@ -284,7 +284,7 @@ def test_show_reach_outside_a_land_or_naval_phase_keeps_every_reach_once_asked(t
     # A cavalry corps may not forced march: refused as when the game is opened, which it is not.
     code, _, err, heavy = _fresh(home, "show", "reach", "corps:RU:Cav-I", "--forced-march", *RU)
     assert code == 1 and "may not forced march" in err and heavy == []
-    # Another power's corps (France's, not set up) is not kept: the game is opened, the record not made again.
+    # Another power's corps (France's, not set up) is not kept: the game is opened; the record, current, stays.
     kept = record.read_bytes()
     code, _, err, heavy = _fresh(home, "show", "reach", "corps:FR:I", *RU)
     assert code == 1 and "not on the map" in err and "eiapbem.client.session" in heavy and record.read_bytes() == kept

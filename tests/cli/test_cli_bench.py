@@ -43,6 +43,7 @@ def test_bench_cli_prints_each_figure_against_the_bare_start(run_cli):
                  "the same with no status record", "the first status in a new folder", "status inside a sitting",
                  "eiapbem log --json", "eiapbem show area Paris", "eiapbem map --json",
                  "eiapbem show units --kind corps", "eiapbem economy summary --only FR", "eiapbem show reach corps:RU:I",
+                 "eiapbem show reach fleet:RU:1", "eiapbem log -n 200, the record keeping 50 lines",
                  "after a change: the read-only answers made", "the password's cost: one scrypt"):
         line = next(ln for ln in out.splitlines() if ln.startswith(what))
         ms = float(re.search(r"([0-9.]+) ms  \(", line).group(1))

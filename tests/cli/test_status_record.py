@@ -163,6 +163,46 @@ def test_a_log_asking_for_more_than_the_record_keeps_opens_the_game(tmp_path, mo
     assert many.output.splitlines()[-2:] == few.output.splitlines()
 
 
+def test_a_fresh_log_past_the_lines_kept_reads_the_journals_segments_without_the_rules(tmp_path, monkeypatch):
+    """The record names the journal's segments (and keeps their keys, sealed): a fresh ``log -n N`` asking for more
+    lines than it keeps reads the older ones from them, with no rules and no save, and prints what the game opened
+    prints; when the segments do not hold them all the game is opened."""
+    from eiapbem.client import setups
+    from eiapbem.client.session import Session, open_identity
+    from eiapbem.rules.sequence import SETUP_ORDER
+
+    home = new_game(tmp_path)
+    monkeypatch.setenv(TEST_SCRYPT_ENV, WEAK)
+    for p in SETUP_ORDER:  # every power set up: a journal of some 200 lines, the first of them in a segment
+        s = Session.open_with(home, GAME, open_identity(home, GAME, p, f"pw-{p}"))
+        setups.load_setup(s, "default")
+        s.end_phase()
+    monkeypatch.setattr(statusfile, "LOG_KEPT", 20)
+    statusfile.record_path(home, GAME, "RU").unlink(missing_ok=True)
+    assert cli(home, "status", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    kept = statusfile.read(home, GAME, "RU", "pw-RU")
+    assert kept is not None and len(kept["log"]) == 20 and kept["older"]["refs"]
+    total, in_segments = kept["older"]["total"], sum(n for _, _, n in kept["older"]["refs"])
+    assert total > in_segments >= total - 20 and in_segments > 120
+    real = statusfile.current
+    with monkeypatch.context() as m:
+        m.setattr(statusfile, "current", lambda *a: None)  # the game opened, as without a record
+        opened = {args: cli(home, "log", "--power", "RU", "--password", "pw-RU", *args).output
+                  for args in (("-n", "120"), ("-n", "120", "--json"), ("-n", str(total + 5)), ("-n", "30"))}
+    for args, want in opened.items():
+        code, out, mods = _fresh(home, "log", "--power", "RU", "--password", "pw-RU", *args)
+        assert code == 0 and _heavy(mods) == [] and out == want, args
+    assert len(out.splitlines()) == 30 and len(opened["-n", str(total + 5)].splitlines()) == total
+    assert "RU places corps:RU:" in opened["-n", str(total + 5)]
+    # Fewer lines kept than the journal's tail after its segments: lines no segment holds, so the game is opened.
+    assert statusfile.current is real
+    monkeypatch.setattr(statusfile, "LOG_KEPT", total - in_segments - 2)
+    statusfile.record_path(home, GAME, "RU").unlink()
+    assert cli(home, "status", "--power", "RU", "--password", "pw-RU").exit_code == 0
+    code, out, mods = _fresh(home, "log", "--power", "RU", "--password", "pw-RU", "-n", "30")
+    assert code == 0 and "eiapbem.client.session" in mods and out == opened["-n", "30"]
+
+
 def test_a_stale_record_never_answers_log(tmp_path):
     home = new_game(tmp_path)
     assert cli(home, "status", "--power", "RU", "--password", "pw-RU").exit_code == 0

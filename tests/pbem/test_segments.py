@@ -289,3 +289,13 @@ def test_a_killed_save_with_segments_leaves_a_save_that_opens(game, tmp_path, de
     got = [int(k[2:]) for k in s.contents.starts if k.startswith("x/")]
     assert sorted(got) == list(range(1, len(got) + 1))
     s.save()
+
+
+def test_a_segments_limits_are_a_files_though_written_out():
+    """``segments`` loads no file layer (a fresh ``log`` reads the journal's segments with it), so it writes out the
+    limits of the file it is: the largest file a reader takes and a sealed body's largest container."""
+    from eiapbem.core import canonical
+    from eiapbem.pbem import crypto, envelope
+
+    assert segments.MAX_SEGMENT == envelope.MAX_FILE
+    assert canonical.DEFAULT_MAX_CONTAINER == crypto.MAX_BODY_CONTAINER

@@ -47,6 +47,26 @@ def test_fog_of_war_hides_others_battles_from_the_log_the_report_and_show():
             assert not any("strength hidden" in line for line in area)
 
 
+def test_the_log_of_the_journal_and_the_fog_table_is_the_log_of_the_state():
+    """``showtext.log_json`` (a fresh ``log`` making the lines before those the status record keeps, from the
+    journal's segments, with no rules) gives every line as ``fog.log_record`` does, from ``fog.battle_table``: the
+    battle seen or not, fought by nobody watching, and gone from the state."""
+    from dataclasses import replace
+
+    from eiapbem.client import showtext
+
+    for on in (False, True):
+        s, bid = _battle(fog_of_war=on)
+        gone = s.replace(battles=s.battles.remove(bid))  # a battle the state no longer holds
+        lines = list(s.log) + [replace(e, params=e.params.set("battle", "battle:none")) for e in s.log
+                               if e.kind == "battle.end"]
+        for st in (s, gone):
+            for vs in ({"FR"}, {"AU"}, {"GB"}, {"GB", "RU"}):
+                for e in lines:
+                    assert showtext.log_json(e.to_obj(), fog.battle_table(st, vs)) == fog.log_record(st, e, vs)
+        assert (fog.battle_table(s, {"GB"}) is None) is not on
+
+
 def test_lille_sea_crossing_is_used_only_with_its_option():
     for on in (False, True):
         s = land_state(use_lille_sea_crossing=on).with_war("FR", "GB", Date(1805, 9), ("FR",))

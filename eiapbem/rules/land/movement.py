@@ -33,9 +33,10 @@ Leaders are attached to their corps and go where it goes.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction, quoted
@@ -198,6 +199,61 @@ class Plan:
     rising: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """Where a move stands after the areas of its path entered so far (``plan_move``; ``reach`` extends a path by
+    one area from the leg of the path it extends)."""
+
+    at: str
+    #: Movement points spent in the phase, with this move's.
+    spent: int
+    steps: tuple[Step, ...] = ()
+    #: Why it must cease movement in ``at`` (10.4.2, 13.2.4), or None.
+    halt: str | None = None
+    trigger: str | None = None
+    rising: str | None = None
+    destroyed: tuple[str, ...] = ()
+    #: An enemy depot was destroyed in ``at`` (10.4.6).
+    last_destroyed: bool = False
+    #: The insurrection halted it (13.2.4): the rest of the path is dropped.
+    stopped: bool = False
+
+
+def enter(state: GameState, ctx: RulesContext, power: str, corps: Corps, leg: Leg, to: str, ma: int, *,
+          forced_note: bool = False) -> Leg:
+    """The move of ``leg`` one area further, into ``to``, within ``ma`` points; raise ``IllegalAction`` when it
+    cannot go on there.  ``forced_note``: a refusal for the points says a forced march would help."""
+    if leg.halt is not None:
+        raise IllegalAction(f"{corps.id} must cease movement in {leg.at} because {leg.halt} (10.4.2, 000:1398); end the path at {leg.at}")
+    m = ctx.map
+    st = step(state, ctx, power, corps, leg.at, to)
+    cost = 0 if corps.corps_type is CorpsType.GUERRILLA else st.cost
+    if leg.spent + cost > ma:
+        left = ma - leg.spent
+        raise IllegalAction(f"{corps.id} has {left} movement point{'s' if left != 1 else ''} left at {leg.at} but entering "
+                            f"{to} costs {cost} (10.4.2, 000:1402); stop earlier" + (" or forced march" if forced_note else ""))
+    found = ungarrisoned_enemy_depots(state, to, power)  # 10.4.6 (000:1458): destroyed on entering
+    halt = must_stop_in(state, to, power) if corps.corps_type not in NEED_NOT_STOP else None
+    out = Leg(to, leg.spent + cost, leg.steps + (st,), halt, leg.trigger, leg.rising, leg.destroyed + tuple(found), bool(found))
+    if leg.rising is None and rises_at(state, m, power, corps, to):
+        # 13.2.4 (000:2476-2478): the insurrection corps come on here; a corps ceases its movement
+        if halt is None and corps.corps_type not in NEED_NOT_STOP:
+            return replace(out, rising=to, halt="Austria's insurrection corps rise in it (13.2.4)", stopped=True)
+        return replace(out, rising=to)
+    if trigger_fires(state, m, power, corps, to):
+        # 13.2.4 (000:2484): entering a secret trigger province halts the move there; the rest of the path is dropped.
+        return replace(out, trigger=to, halt="it enters an Austrian insurrection trigger province (13.2.4)", stopped=True)
+    return out
+
+
+def room_in_area(state: GameState, corps: Corps, at: str) -> None:
+    """Refuse a move of ``corps`` ending in the area ``at`` (outside its city) when the section is full (10.4.2)."""
+    if corps.location != Location(LocationKind.AREA, at) or corps.besieging:
+        n = counters_in_section(state, at)
+        if n + 1 > STACK_LIMIT:
+            raise IllegalAction(f"{at} already holds {n} counters outside its city; 30 is the limit (10.4.2, 000:1404); end elsewhere")
+
+
 def _path(action: MoveUnit) -> list[str]:
     if not _PATH_RE.fullmatch(action.path):
         raise IllegalAction(f"--path {action.path!r} is not a list of areas separated by commas, like strasbourg,karlsruhe")
@@ -239,46 +295,16 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: RulesContext)
     guerrilla = unit.corps_type is CorpsType.GUERRILLA
     if guerrilla and len(prior.passed) + len(path) > forces.MA_GUERILLA_AREAS:
         raise IllegalAction(f"{unit.id} is a guerrilla: it moves one area a phase, whatever the terrain (10.4.1, 000:1364); name a single adjacent area")
-    steps: list[Step] = []
-    spent = prior.spent
-    at = here
-    halt: str | None = None
-    trigger: str | None = None
-    rising: str | None = None
-    destroyed: list[str] = []
-    last_destroyed = False
+    leg = Leg(here, prior.spent)
     for to in path:
-        if halt is not None:
-            raise IllegalAction(f"{unit.id} must cease movement in {at} because {halt} (10.4.2, 000:1398); end the path at {at}")
-        st = step(state, ctx, power, unit, at, to)
-        cost = 0 if guerrilla else st.cost
-        if spent + cost > ma:
-            raise IllegalAction(
-                f"{unit.id} has {ma - spent} movement point{'s' if ma - spent != 1 else ''} left at {at} but entering {to} costs "
-                f"{cost} (10.4.2, 000:1402); stop earlier" + ("" if forced or not forces.may_force_march(kind) else " or forced march")
-            )
-        spent += cost
-        steps.append(st)
-        at = to
-        found = ungarrisoned_enemy_depots(state, at, power)
-        destroyed.extend(found)  # 10.4.6 (000:1458): destroyed on entering
-        last_destroyed = bool(found)
-        if unit.corps_type not in NEED_NOT_STOP:
-            halt = must_stop_in(state, at, power)
-        if rising is None and rises_at(state, m, power, unit, at):
-            rising = at  # 13.2.4 (000:2476-2478): the insurrection corps come on here; a corps ceases its movement
-            if halt is None and unit.corps_type not in NEED_NOT_STOP:
-                halt = "Austria's insurrection corps rise in it (13.2.4)"
-                break  # the rest of the path is dropped: the mover could not know (a path past a corps it saw is refused)
-            continue
-        if trigger_fires(state, m, power, unit, at):
-            # 13.2.4 (000:2484): entering a secret trigger province halts the move there; the rest of the path is dropped.
-            trigger, halt = at, "it enters an Austrian insurrection trigger province (13.2.4)"
-            break
+        leg = enter(state, ctx, power, unit, leg, to, ma, forced_note=not forced and forces.may_force_march(kind))
+        if leg.stopped:
+            break  # the rest of the path is dropped: the mover could not know (a path past a corps it saw is refused)
+    at, halt, trigger, rising, steps = leg.at, leg.halt, leg.trigger, leg.rising, leg.steps
     if (trigger is not None or (rising is not None and halt is not None)) and action.city:
         action = action.replace(city=False)  # it stays in the area: the trigger or the rising halted it
     if action.use_depot:
-        if not last_destroyed:
+        if not leg.last_destroyed:
             raise IllegalAction(f"there is no ungarrisoned enemy depot in {at} for {unit.id} to live off (10.4.6, 000:1458)")
         if unit.corps_type in IRREGULAR:
             raise IllegalAction(f"{unit.id} is a {unit.corps_type} counter and needs no supply; it may only destroy the depot")
@@ -305,22 +331,19 @@ def plan_move(state: GameState, power: str, action: MoveUnit, ctx: RulesContext)
             raise IllegalAction(f"the city of {at} already holds {in_city} counters; 30 is the limit (10.4.3, 000:1410); stay in the area")
     else:
         end = Location(LocationKind.AREA, at)
-        if unit.location != end or unit.besieging:
-            n = counters_in_section(state, at)
-            if n + 1 > STACK_LIMIT:
-                raise IllegalAction(f"{at} already holds {n} counters outside its city; 30 is the limit (10.4.2, 000:1404); end elsewhere")
+        room_in_area(state, unit, at)
     if not steps and end == unit.location and not (action.forced_march and not prior.forced_march):
         raise IllegalAction(f"{unit.id} is already at {end}; name the areas to enter in --path")
     across = steps[-1].river or steps[-1].via_crossing if steps else prior.across_river
     record = prior.replace(
         passed=tuple(sorted(set(prior.passed) | {s.to for s in steps})),
-        spent=spent,
+        spent=leg.spent,
         forced_march=forced,
         halted=halt is not None or action.use_depot,
         across_river=across,
         foraged=action.use_depot,
     )
-    return Plan(unit, tuple(steps), record, end, halt, ma, tuple(destroyed), takes, trigger, rising)
+    return Plan(unit, steps, record, end, halt, ma, leg.destroyed, takes, trigger, rising)
 
 
 def _fought_here(state: GameState, power: str, unit: Corps) -> bool:
@@ -431,11 +454,14 @@ def _neighbours(m: Any, here: str) -> list[str]:
 def reach(state: GameState, ctx: RulesContext, power: str, unit_id: str, *, forced_march: bool = False) -> UnitReach:
     """Every area ``unit_id`` can end a move in now; raise ``IllegalAction`` when it cannot move at all.
 
-    The search asks ``plan_move`` about every path it tries, so it never shows a move the rules would refuse:
-    from the unit's area it extends the cheapest known path to each area by one neighbouring area (a border or
-    a crossing arrow) and keeps the paths the rules accept, cheapest first (ties broken by area id, so the
-    answer is the same on every computer).  A path the rules stop (an area among enemy forces, 10.4.2) is kept
-    but not extended.
+    The search never shows a move the rules would refuse: from the unit's area it extends the cheapest known path
+    to each area by one neighbouring area (a border or a crossing arrow) and keeps the paths the rules accept,
+    cheapest first (ties broken by area id, then path, so the answer is the same on every computer).  A path the
+    rules stop (an area among enemy forces, 10.4.2) is kept but not extended.  A path of one area is asked of
+    ``plan_move`` (its refusal says why the unit cannot move); a longer one is its path's ``Leg`` taken one area
+    further by ``enter``, as ``plan_move`` walks a path, and checked at its end as ``plan_move`` checks it, so each
+    path costs one step, not its whole length (``tests/rules/test_reach.py`` compares every answer with
+    ``plan_move`` asked of each whole path).
     """
     unit = state.units.get(unit_id)
     if not isinstance(unit, Corps):
@@ -445,12 +471,14 @@ def reach(state: GameState, ctx: RulesContext, power: str, unit_id: str, *, forc
     ma = 0
     prior = state.land_moves.get(unit_id)
     spent_before = prior.spent if prior is not None else 0
+    passed = len(prior.passed) if prior is not None else 0
+    guerrilla = unit.corps_type is CorpsType.GUERRILLA
     best: dict[str, Reach] = {}
+    legs: dict[tuple[str, ...], Leg] = {}
     frontier: list[tuple[int, str, tuple[str, ...]]] = [(0, here, ())]
     first_refusal: str | None = None
     while frontier:
-        frontier.sort()
-        cost, at, path = frontier.pop(0)
+        cost, at, path = heapq.heappop(frontier)
         if at in best and best[at].cost <= cost and best[at].path != path:
             continue
         for to in _neighbours(m, at):
@@ -458,19 +486,27 @@ def reach(state: GameState, ctx: RulesContext, power: str, unit_id: str, *, forc
                 continue
             new = path + (to,)
             try:
-                plan = plan_move(state, power, MoveUnit(unit=unit_id, path=",".join(new), forced_march=forced_march), ctx)
+                if not path:
+                    plan = plan_move(state, power, MoveUnit(unit=unit_id, path=to, forced_march=forced_march), ctx)
+                    ma = plan.allowance
+                    leg = Leg(to, plan.record.spent, plan.steps, plan.halt_reason, plan.trigger, plan.rising)
+                else:
+                    if guerrilla and passed + len(new) > forces.MA_GUERILLA_AREAS:
+                        continue  # a guerrilla moves one area a phase (10.4.1)
+                    leg = enter(state, ctx, power, unit, legs[path], to, ma)
+                    room_in_area(state, unit, to)
             except IllegalAction as err:
                 if not path and first_refusal is None:
                     first_refusal = str(err)
                 continue
-            ma = plan.allowance
-            c = plan.record.spent - spent_before
+            c = leg.spent - spent_before
             old = best.get(to)
             if old is not None and (old.cost, old.path) <= (c, new):
                 continue
-            best[to] = Reach(to, c, new, plan.halt_reason)
-            if plan.halt_reason is None:
-                frontier.append((c, to, new))
+            best[to] = Reach(to, c, new, leg.halt)
+            if leg.halt is None:
+                legs[new] = leg
+                heapq.heappush(frontier, (c, to, new))
     if not best and first_refusal is not None:
         # Every neighbour refused for the same kind of reason: say the rules' first sentence.
         raise IllegalAction(f"{unit_id} cannot move now: {first_refusal}")

@@ -37,6 +37,8 @@ orders first try again in that sea area (8.5.3, last point; the label's step is 
 
 from __future__ import annotations
 
+import heapq
+
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -121,23 +123,30 @@ def _carries_corps(state: GameState, fleets: list[Fleet]) -> bool:
     return any(isinstance(u, Corps) and u.location in aboard for u in state.units.values())
 
 
-def plan_move(state: GameState, power: str, action: MoveFleet, ctx: RulesContext) -> Plan:
-    m = ctx.map
-    lead = own_fleet(state, power, action.fleet, "move")
+def _moving(state: GameState, power: str, fid: str, stack: bool) -> list[Fleet]:
+    """The fleets a move of ``fid`` takes (with ``stack``, every fleet of the power that may go on with it, 8.4.3),
+    the lead first; raise ``IllegalAction`` when they may not move now."""
+    lead = own_fleet(state, power, fid, "move")
     if state.movement_over:
         raise IllegalAction(f"{power} has begun its naval combats, so its movement is over (8.10, 000:1184); "
                             f"move before declaring attacks")
     why = may_continue(state, lead)
     if why:
         raise IllegalAction(why)
-    here = lead.location
     fleets = [lead]
-    if action.stack:
-        fleets = [f for f in fleets_at(state, here) if controller(state, f) == power and may_continue(state, f) is None]
+    if stack:
+        fleets = [f for f in fleets_at(state, lead.location) if controller(state, f) == power and may_continue(state, f) is None]
     gathered = [f for f in fleets if (r := state.naval_moves.get(f.id)) is not None and r.legs and r.battle is None]
-    if gathered and (not action.stack or len(gathered) == len(fleets)):
+    if gathered and (not stack or len(gathered) == len(fleets)):
         raise IllegalAction(f"{gathered[0].id} has already moved this phase; it goes on only as part of the stack it came "
                             f"to pick up, with --stack (8.4.3, 000:1076-1080)")
+    return fleets
+
+
+def plan_move(state: GameState, power: str, action: MoveFleet, ctx: RulesContext) -> Plan:
+    m = ctx.map
+    fleets = _moving(state, power, action.fleet, action.stack)
+    here = fleets[0].location
     path = graph.parse_path(m, action.path)
     if path and path[0] == here:
         path = path[1:]
@@ -147,37 +156,14 @@ def plan_move(state: GameState, power: str, action: MoveFleet, ctx: RulesContext
     at = here
     spent = max(record_of(state, f).spent for f in fleets)
     full = graph.expand(m, here, path)
+    carrying = _carries_corps(state, fleets)
     for i, to in enumerate(full):
-        cost = graph.step_cost(m, at, to)
-        if cost is None:
-            raise IllegalAction(f"{graph.place_name(to)} is not next to {graph.place_name(at)} (8.4.1-8.4.2); name every sea "
-                                f"area of the path in order")
-        if cost and (graph.frozen(state, m, at) or graph.frozen(state, m, to)):
-            ice = at if graph.frozen(state, m, at) else to
-            raise IllegalAction(f"it is winter and {graph.place_name(ice)} is north of the ice line: no fleet enters or leaves "
-                                f"it (8.4.1, 000:1064)")
         before = full[i - 2] if i >= 2 else (here if i == 1 else None)
-        if at.kind is BOX and to.kind is SEA and before is not None and before != Location(PORT, at.site):
-            raise IllegalAction(f"box:{at.site} is passed only into or out of {at.site}; a fleet cannot cut across it from sea "
-                                f"to sea (8.4.2)")
-        if to.kind is PORT:
-            why = may_enter_port(state, ctx, power, to.site, carrying=_carries_corps(state, fleets))
-            if why:
-                raise IllegalAction(why)
-            if at.kind is BOX and enemy_fleets_at(state, at, power) and here != at:
-                raise IllegalAction(f"enemy fleets blockade {to.site}: the stack stops in box:{to.site} and lifts the blockade "
-                                    f"by attacking them in the combat step (8.8, 000:1176); end the path at box:{to.site}")
-        if spent + cost > graph.NAVAL_ALLOWANCE:
-            left = graph.NAVAL_ALLOWANCE - spent
-            raise IllegalAction(f"{action.fleet} has {left} movement point{'s' if left != 1 else ''} left at "
-                                f"{graph.place_name(at)} but {graph.place_name(to)} costs {cost} (8.4, 000:1058); stop earlier")
+        cost = _step(state, ctx, power, action.fleet, here, before, at, to, spent, carrying)
         spent += cost
         steps.append((to, cost))
         at = to
-    if at.kind is BOX:
-        why = may_stay_in_box(state, ctx, power, at.site)
-        if why:
-            raise IllegalAction(why)
+    _may_end(state, ctx, power, at)
     total = sum(c for _, c in steps)
     for f in fleets:
         rec = record_of(state, f)
@@ -186,6 +172,44 @@ def plan_move(state: GameState, power: str, action: MoveFleet, ctx: RulesContext
                                 f"it on its own or shorten the path (8.4.3)")
     records = {f.id: record_of(state, f) for f in fleets}
     return Plan(tuple(fleets), here, tuple(steps), records)
+
+
+def _step(state: GameState, ctx: RulesContext, power: str, fid: str, here: Location, before: Location | None,
+          at: Location, to: Location, spent: int, carrying: bool) -> int:
+    """The cost of a move's step from ``at`` into ``to`` (``before``: the place before ``at``, None at the move's
+    start), ``spent`` points spent so far; raise ``IllegalAction`` when the step is not allowed (8.4)."""
+    m = ctx.map
+    cost = graph.step_cost(m, at, to)
+    if cost is None:
+        raise IllegalAction(f"{graph.place_name(to)} is not next to {graph.place_name(at)} (8.4.1-8.4.2); name every sea "
+                            f"area of the path in order")
+    if cost and (graph.frozen(state, m, at) or graph.frozen(state, m, to)):
+        ice = at if graph.frozen(state, m, at) else to
+        raise IllegalAction(f"it is winter and {graph.place_name(ice)} is north of the ice line: no fleet enters or leaves "
+                            f"it (8.4.1, 000:1064)")
+    if at.kind is BOX and to.kind is SEA and before is not None and before != Location(PORT, at.site):
+        raise IllegalAction(f"box:{at.site} is passed only into or out of {at.site}; a fleet cannot cut across it from sea "
+                            f"to sea (8.4.2)")
+    if to.kind is PORT:
+        why = may_enter_port(state, ctx, power, to.site, carrying=carrying)
+        if why:
+            raise IllegalAction(why)
+        if at.kind is BOX and enemy_fleets_at(state, at, power) and here != at:
+            raise IllegalAction(f"enemy fleets blockade {to.site}: the stack stops in box:{to.site} and lifts the blockade "
+                                f"by attacking them in the combat step (8.8, 000:1176); end the path at box:{to.site}")
+    if spent + cost > graph.NAVAL_ALLOWANCE:
+        left = graph.NAVAL_ALLOWANCE - spent
+        raise IllegalAction(f"{fid} has {left} movement point{'s' if left != 1 else ''} left at "
+                            f"{graph.place_name(at)} but {graph.place_name(to)} costs {cost} (8.4, 000:1058); stop earlier")
+    return cost
+
+
+def _may_end(state: GameState, ctx: RulesContext, power: str, at: Location) -> None:
+    """Refuse a move ending in a blockade box the stack may not stay in (8.8)."""
+    if at.kind is BOX:
+        why = may_stay_in_box(state, ctx, power, at.site)
+        if why:
+            raise IllegalAction(why)
 
 
 def verify_move(state: GameState, power: str, action: MoveFleet, ctx: RulesContext) -> None:
@@ -367,9 +391,12 @@ def apply_move(state: GameState, power: str, action: MoveFleet, ctx: RulesContex
 
 
 def reach(state: GameState, ctx: RulesContext, power: str, unit_id: str, *, stack: bool = False) -> UnitReach:
-    """Every place at sea (sea area, port, blockade box) ``unit_id`` can end a move in now (8.4), asked of
-    ``plan_move`` path by path, as ``land.movement.reach`` does for a corps; ``allowance`` is the naval allowance.
-    Raise ``IllegalAction`` when it cannot move at all."""
+    """Every place at sea (sea area, port, blockade box) ``unit_id`` can end a move in now (8.4), searched as
+    ``land.movement.reach`` searches a corps' (cheapest first, ties by place, then by the order found); a path of
+    one place is asked of ``plan_move``, a longer one is its path taken one step further by ``_step`` and checked
+    at its end by ``_may_end``, as ``plan_move`` walks and ends a path.  A path that may pass a blockade box but not
+    stop in it goes on without listing it.  ``allowance`` is the naval allowance.  Raise ``IllegalAction`` when it
+    cannot move at all."""
     fleet = state.units.get(unit_id)
     if not isinstance(fleet, Fleet):
         raise IllegalAction(f"{unit_id!r} is not a fleet on the map; 'eiapbem show units' lists yours")
@@ -377,11 +404,12 @@ def reach(state: GameState, ctx: RulesContext, power: str, unit_id: str, *, stac
     here = fleet.location
     spent_before = record_of(state, fleet).spent
     best: dict[str, Reach] = {}
-    frontier: list[tuple[int, str, tuple[Location, ...]]] = [(0, graph.place_name(here), (here,))]
+    frontier: list[tuple[int, str, int, tuple[Location, ...]]] = [(0, graph.place_name(here), 0, (here,))]
+    found = 0
+    moving: tuple[int, bool] | None = None  # the stack's points spent before and whether it carries corps
     first_refusal: str | None = None
     while frontier:
-        frontier.sort(key=lambda f: (f[0], f[1]))
-        cost, name, places = frontier.pop(0)
+        cost, name, _, places = heapq.heappop(frontier)
         if name in best and best[name].cost < cost:
             continue
         for to, step in graph.neighbours(m, places[-1]):
@@ -390,20 +418,29 @@ def reach(state: GameState, ctx: RulesContext, power: str, unit_id: str, *, stac
             new = places + (to,)
             path = tuple(graph.place_name(p) for p in new[1:])
             try:
-                plan = plan_move(state, power, MoveFleet(fleet=unit_id, path=",".join(path), stack=stack), ctx)
+                if len(new) == 2:
+                    plan = plan_move(state, power, MoveFleet(fleet=unit_id, path=",".join(path), stack=stack), ctx)
+                    c = sum(k for _, k in plan.steps)
+                else:
+                    if moving is None:
+                        fleets = _moving(state, power, unit_id, stack)
+                        moving = (max(record_of(state, f).spent for f in fleets), _carries_corps(state, fleets))
+                    c = cost + _step(state, ctx, power, unit_id, here, new[-3], new[-2], to, moving[0] + cost, moving[1])
+                    _may_end(state, ctx, power, to)
             except IllegalAction as err:
                 if "may not stay in" in str(err) and cost + step <= graph.NAVAL_ALLOWANCE - spent_before:
-                    frontier.append((cost + step, graph.place_name(to), new))  # passed through, not a place to end in
+                    found += 1
+                    heapq.heappush(frontier, (cost + step, graph.place_name(to), found, new))  # passed through, not a place to end in
                 elif len(new) == 2 and first_refusal is None:
                     first_refusal = str(err)
                 continue
-            c = sum(k for _, k in plan.steps)
             key = graph.place_name(to)
             old = best.get(key)
             if old is not None and (old.cost, len(old.path)) <= (c, len(path)):
                 continue
             best[key] = Reach(key, c, path, None)
-            frontier.append((c, key, new))
+            found += 1
+            heapq.heappush(frontier, (c, key, found, new))
     if not best and first_refusal is not None:
         raise IllegalAction(f"{unit_id} cannot move now: {first_refusal}")
     areas = tuple(sorted(best.values(), key=lambda r: (r.cost, r.area)))
