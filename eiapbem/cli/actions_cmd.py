@@ -22,7 +22,7 @@ import click
 from eiapbem.rules import engine
 from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
 
-from eiapbem.client.actionforms import check_phase, next_month as _next_month
+from eiapbem.client.actionforms import check_phase, next_month as _next_month, refuse_no_effect
 from eiapbem.client.actionforms import (COMMAND_FIELD_CHOICES as _COMMAND_FIELD_CHOICES, PLACE_FIELDS as _PLACE_FIELDS,
                                        RESERVED as _RESERVED, base_type as _base, choices as _choices,
                                        field_help as _field_help)
@@ -163,6 +163,8 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
                        "them in that file")
             return
         check_phase(spec, s.state)
+        if s.state.slot is not None and s.power in s.state.slot.actors:
+            refuse_no_effect(s.current(), s.power, action)
         if purchase and not short_ok:
             refuse_unpaid(s, name, action)
         if attack:

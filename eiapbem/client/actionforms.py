@@ -289,7 +289,26 @@ def check_phase(spec: Any, state: Any) -> None:
                         hint=f"'eiapbem {now} --help' lists what you can do now; 'eiapbem status' says whose turn it is")
 
 
-class BadForm(IllegalAction):
+def refuse_no_effect(state: Any, power: str, action: Any) -> None:
+    """Refuse, nothing taken, an order that would change nothing: a phase skip setting (13.9) the power's settings
+    and orders so far already hold (it was taken again and counted as an order)."""
+    from eiapbem.rules import skips
+    from eiapbem.rules.model import Phase
+
+    if getattr(action, "KIND", "") != skips.SetSkip.KIND or action.mode == "off" or power not in state.powers:
+        return
+    phase = Phase(action.phase)
+    if skips.setting(state, power, phase) != action.mode:
+        return
+    how = "once" if action.mode == "once" else "until the setting is switched off"
+    stored = state.powers[power].skips.get(phase)
+    given = stored is None or stored.value != action.mode  # an order of this phase's, set when the phase resolves
+    raise IllegalAction(f"this does nothing: {power} {'has given the order to skip' if given else 'already skips'} the "
+                        f"{action.phase} phase {how} (13.9)",
+                        hint="'eiapbem status' shows the settings; 'eiapbem restart' takes back this slot's orders")
+
+
+
     """A form's values that make no order (a missing or unknown field, a value of the wrong kind)."""
 
 

@@ -106,11 +106,12 @@ def status_record(s: Any) -> dict:
                     "'eiapbem setup load default'), then ")
         if slot.phase is Phase.NAVAL and impl and rec["possible"] == []:
             what = ("nothing to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next file "
-                    "outside the naval phase skips it every month, 13.9); now ")
+                    "outside the naval phase skips it every month, 13.9): ")
         if slot.phase is Phase.REINFORCEMENT and impl and not rec["to_do"] and not _due(st, mine[0]):
-            what = ("nothing is due this month: give what you want (transfers, leaders, the move order) and end the phase "
-                    + ("('eiapbem skip --phase reinforcement --mode continuous' passes this phase while nothing is due, "
-                       "13.9); " if not declared_on_this_month(st, mine[0]) else "") + "now ")
+            what = ("nothing is due this month: give what you want (transfers, leaders, the move order) and end the "
+                    "phase"
+                    + (" ('eiapbem skip --phase reinforcement --mode continuous' passes this phase while nothing is "
+                       "due, 13.9)" if not declared_on_this_month(st, mine[0]) else "") + ": ")
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
@@ -119,9 +120,9 @@ def status_record(s: Any) -> dict:
         except IllegalAction:
             now_state = st
         tips = round_savers(now_state, mine[0], who) if len(mine) == 1 else []
-        if tips:  # "..., then " or "... now " (the end of the phase said next) gives way to the tips
+        if tips:  # "..., then " or "...: " (the end of the phase said next) gives way to the tips
             what = (what.removesuffix(", then ") + "; " if what.endswith(", then ") else
-                    what.removesuffix("now ").rstrip("; ") + "; " if what.endswith("now ") else what) \
+                    what.removesuffix(": ") + "; " if what.endswith(": ") else what) \
                 + "to save rounds of mail, " + "; ".join(tips) + "; then "
         if slot.phase is Phase.LAND and mine == [s.power] and not rec["to_do"]:
             try:  # 10.4.3, 13.5.2: an enemy city left empty is taken by a move into it (not said anywhere before)
@@ -254,7 +255,7 @@ def declared_on_this_month(state: Any, power: str) -> list[str]:
 
     wars = [relations.war_with(state, power, q) for q in relations.enemies(state, power)]
     return sorted({d for w in wars if w is not None and w.since == state.date and power not in w.declared_by
-                   for d in w.declared_by})
+                   and not w.before_game for d in w.declared_by})
 
 
 def skips_cancelled(state: Any, power: str | None) -> str | None:
@@ -279,6 +280,7 @@ def round_savers(state: Any, power: str, who: str = "") -> list[str]:
     """The tools that save rounds of mail which apply to ``power``'s file in play (docs/decisions.md "Pace of
     play"), each with its command: next month's diplomacy sealed in the last file of the month, and a naval phase
     skipped while the fleets stay in port (13.9), in a file written before that phase."""
+    from eiapbem.rules import skips
     from eiapbem.rules.model import Fleet, LocationKind, Phase
 
     slot = state.slot
@@ -293,7 +295,7 @@ def round_savers(state: Any, power: str, who: str = "") -> list[str]:
                    "instead of two (6.0)")
     fleets = any(isinstance(u, Fleet) and u.nation == power and u.location.kind is not LocationKind.POOL
                  for u in state.units.values())
-    if fleets and Phase.NAVAL not in state.powers[power].skips and slot.phase is not Phase.NAVAL \
+    if fleets and skips.setting(state, power, Phase.NAVAL) is None and slot.phase is not Phase.NAVAL \
             and not declared_on_this_month(state, power) \
             and not (slot.phase is Phase.DIPLOMACY and slot.step != "commit" and state.order_sheet.commitments):
         month = state.date.next().name if last else state.date.name

@@ -65,12 +65,12 @@ def _verify(state: GameState, power: str, action: SetSkip, ctx: engine.RulesCont
         raise IllegalAction("the naval phase cannot be set to skip while in the naval phase (13.9); "
                             "set it in a file written before the naval phase: your diplomacy orders, your reinforcement or "
                             "land slot, or your economic orders")
-    current = _setting(state, power, phase)
+    current = setting(state, power, phase)
     if action.mode == "off" and current is None:
         raise IllegalAction(f"{power} has no skip setting for the {phase} phase to switch off")
 
 
-def _setting(state: GameState, power: str, phase: Phase) -> str | None:
+def setting(state: GameState, power: str, phase: Phase) -> str | None:
     """``power``'s setting for ``phase`` as its orders so far leave it (in a simultaneous slot the orders given are
     on the sheet, set only when the phase resolves)."""
     ps = state.powers[power]

@@ -415,6 +415,8 @@ def test_skip_settings_cancelled_by_a_declaration_of_war_are_said_in_status(tmp_
         "(13.9.1)" in r.output, r.output
     nxt = next(ln for ln in r.output.splitlines() if ln.startswith("Next:"))
     assert "nothing is due this month" in nxt and "eiapbem skip" not in nxt, nxt  # it would be cancelled again
+    # the end of the phase, then its command after a colon (it read "end the phase now 'eiapbem end-phase ...'")
+    assert "(transfers, leaders, the move order) and end the phase: 'eiapbem end-phase" in nxt, nxt
     line = next(ln for ln in r.output.splitlines() if ln.startswith("Phase skipping of AU"))
     cmd = re.search(r"'eiapbem ([^']*)'", line).group(1).split()
     r = cli(home, *cmd, "--power", "AU", "--password", "pw-AU")  # accepted as written, and said to wait a month
