@@ -164,7 +164,7 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
             return
         check_phase(spec, s.state)
         if s.state.slot is not None and s.power in s.state.slot.actors:
-            refuse_no_effect(s.current(), s.power, action)
+            refuse_no_effect(s.current(), s.power, action, _ctx(s))
         if purchase and not short_ok:
             refuse_unpaid(s, name, action)
         if attack:

@@ -58,7 +58,7 @@ def _verify(state: GameState, power: str, action: SetSkip, ctx: engine.RulesCont
     if phase not in SKIPPABLE_PHASES:  # pragma: no cover - the record's choices already say so
         raise IllegalAction(f"the {phase} phase cannot be skipped; only diplomacy, reinforcement and naval (13.9)")
     assert state.slot is not None
-    if _sealed_already(state, power):
+    if sealing.sealed_already(state, power):
         raise IllegalAction(f"{power}'s diplomacy orders of {state.date.name} are sealed already and cannot change now "
                             "(6.0): give the setting in your next file")
     if action.mode != "off" and phase is Phase.NAVAL and state.slot.phase is Phase.NAVAL:
@@ -101,16 +101,8 @@ def _set(state: GameState, power: str, action: SetSkip) -> engine.Outcome:
     return engine.log(state, power, "skip.set", text, phase=str(phase), mode=action.mode)
 
 
-def _sealed_already(state: GameState, power: str) -> bool:
-    """The reveal round of a power whose orders are sealed: before its reveal is on the sheet no order may be added
-    (at the reveal, the sealed orders, settings among them, are played after it)."""
-    slot = state.slot
-    return (slot is not None and slot.phase is Phase.DIPLOMACY and not sealing.orders_open(state, power)
-            and not engine.given_orders(state, power))
-
-
 def _candidates(state: GameState, power: str, ctx: engine.RulesContext) -> Iterator[SetSkip]:
-    if _sealed_already(state, power):
+    if sealing.sealed_already(state, power):
         return
     for phase in SKIPPABLE_PHASES:
         yield from (SetSkip(str(phase), mode) for mode in ("once", "continuous", "off"))

@@ -58,7 +58,7 @@ RULES_VERSION = 12  # 2: the diplomacy phase (issue 16): sealed commit round, it
 #: 11: the computer taking a player's power over drops his skip settings, a human taking it back gets the new game's pace;
 #: an assault or garrison attack where both sides break with survivors is won by neither (11.4, 000:1858)
 #: 12: a war the game starts with (``War.before_game``) is no declaration of its first month: it cancels no skip
-#: setting (13.9.1)
+#: setting (13.9.1); Austria's trigger provinces are refused in the reveal round, like any new diplomacy order (6.0)
 
 
 class Computer(Protocol):

@@ -277,7 +277,9 @@ def _order(view: View, s: Any, body: dict) -> dict:
                            "(or the economic phase) seals them in that file"], **_next(s)}
     actionforms.check_phase(spec, s.state)
     if s.state.slot is not None and s.power in s.state.slot.actors:
-        actionforms.refuse_no_effect(s.current(), s.power, action)
+        from eiapbem.data.context import rules_context
+
+        actionforms.refuse_no_effect(s.current(), s.power, action, rules_context(s.slot_dice()))
     if action.KIND in documents.PURCHASES and not _flag(body, "even_if_short"):  # refused before it is taken, in
         # the CLI's sentence (money or manpower short, 12.5); the rules say what else is wrong
         name = actionforms.command_name(type(action))

@@ -54,3 +54,20 @@ def test_a_skip_setting_given_again_is_refused_as_doing_nothing_and_the_tip_that
     r = cli(home, "skip", "--phase", "reinforcement", "--mode", "continuous", *fr)
     assert r.exit_code == 1 and str(r.exception) == ("this does nothing: FR already skips the reinforcement phase "
                                                      "until the setting is switched off (13.9)")
+
+
+def test_a_setting_given_again_with_the_same_values_is_refused_as_doing_nothing(tmp_path):
+    # 13.2.4: Austria's trigger provinces given twice alike were taken twice, two orders counted; other values count.
+    home = new_game(tmp_path)
+    _set_state(home, lambda s: s.replace(date=Date(1805, 2), slot=Slot(Phase.DIPLOMACY, COMMIT, None, ("AU",))))
+    au = ("--power", "AU", "--password", "pw-AU")
+    r = cli(home, "diplomacy", "set-insurrection-triggers", "--provinces", "tyrol", *au)
+    assert r.exit_code == 0, (r.output, r.exception)
+    before = files_in(home)
+    r = cli(home, "diplomacy", "set-insurrection-triggers", "--provinces", "tyrol", *au)
+    assert r.exit_code == 1 and files_in(home) == before
+    assert str(r.exception) == ("this does nothing: AU has given 'eiapbem diplomacy set-insurrection-triggers' with "
+                                "these values already")
+    r = cli(home, "diplomacy", "set-insurrection-triggers", "--provinces", "tyrol,bohemia", *au)
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert len(Session.open(home, "Cli", "AU", "pw-AU").taken()) == 2
