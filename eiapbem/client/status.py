@@ -213,9 +213,31 @@ def skip_settings(state: Any, power: str | None) -> list[dict]:
                     if mode == "continuous" else "skipped once, unless reinforcements are ready then (13.9.1)")
         else:
             what = "skipped every month" if mode == "continuous" else "skipped once"
+        spent = mode == "once" and _spent_before_next_slot(state, power, phase)
+        if spent:  # the command would come too late: the setting is used before the power plays again
+            what += f", passing its {phase} slot of {state.date.name} before {power}'s next slot"
         out.append({"phase": str(phase), "mode": mode, "text": f"{phase} phase {what}",
-                    "off": f"eiapbem skip --phase {phase} --mode off"})
+                    "off": None if spent else f"eiapbem skip --phase {phase} --mode off"})
     return out
+
+
+def _spent_before_next_slot(state: Any, power: str, phase: Any) -> bool:
+    """A setting to skip ``phase`` once that this month's sequence uses before ``power``'s next slot (13.9)."""
+    from eiapbem.rules import sequence
+
+    slot = state.slot
+    if slot is None or power in slot.actors and not slot.simultaneous:
+        return False
+    plan = sequence.month_plan(state.date, sequence.choices_from_state(state))
+    at = next((i for i, e in enumerate(plan) if e.slot.same_place(slot)), None)
+    if at is None:
+        return False
+    for e in plan[at + 1:]:
+        if e.skipped and e.slot.power == power and e.slot.phase is phase:
+            return True
+        if not e.skipped and power in e.slot.actors:
+            return False
+    return False
 
 
 def empty_cities(state: Any, power: str, ctx: Any) -> list[str]:
@@ -474,8 +496,8 @@ def render(rec: dict) -> list[str]:
         out.append("Release: " + rec["release"][0].upper() + rec["release"][1:])
     if rec.get("skips"):  # the setting goes in the power's own file: out of its slot the command is refused
         when = "" if any(w["here"] for w in rec["waiting"]) else " in your next slot"
-        out.append(f"Phase skipping of {rec['power']} (13.9): " + "; ".join(f"{x['text']} ('{x['off']}'{when} ends it)"
-                                                                        for x in rec["skips"]))
+        out.append(f"Phase skipping of {rec['power']} (13.9): " + "; ".join(
+            f"{x['text']} ('{x['off']}'{when} ends it)" if x["off"] else x["text"] for x in rec["skips"]))
     elif rec.get("skips_cancelled"):
         out.append(f"Phase skipping of {rec['power']} (13.9): {rec['skips_cancelled']}")
     if rec.get("peace_terms"):
