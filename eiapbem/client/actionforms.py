@@ -291,7 +291,7 @@ def check_phase(spec: Any, state: Any) -> None:
 
 #: Kinds of order that set something the power keeps (besides ``engine.is_setting``'s standing orders): given again
 #: with the same values they change nothing.
-SETTING_KINDS = ("irregulars.set-insurrection-triggers",)
+SETTING_KINDS = ("irregulars.set-insurrection-triggers", "land.supply-choice")
 
 
 def refuse_no_effect(state: Any, power: str, action: Any, ctx: Any) -> None:
@@ -318,8 +318,8 @@ def refuse_no_effect(state: Any, power: str, action: Any, ctx: Any) -> None:
             phases = engine.action_kinds()[action.KIND].phases
             phase = state.slot.phase if state.slot is not None and state.slot.phase in phases else phases[0]
             raise IllegalAction(f"this does nothing: {power} has given 'eiapbem {PHASE_COMMANDS[phase.value]} "
-                                f"{command_name(type(action))}' with these values already", hint="'eiapbem status' and 'eiapbem show power' show the "
-                                "standing orders and settings")
+                                f"{command_name(type(action))}' with these values already",
+                                hint="nothing was taken; 'eiapbem status' says what is still to do")
         return
     if action.mode == "off":
         return

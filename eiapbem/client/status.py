@@ -407,19 +407,56 @@ def supply_before_combat(state: Any, power: str, ctx: Any, *, ending: bool = Fal
         if x.depot:
             continue
         risk = (f"a roll of 6 costs it {x.worst} factor{'s' if x.worst != 1 else ''}" if x.worst else "no loss possible")
-        line = f"  {x.corps} forages: {x.why}; {risk}"
+        why = far_from_depots(state, power, ctx, x.corps) if x.why.startswith("no depot of") else x.why
+        line = f"  {x.corps} forages: {why}; {risk}"
         if x.worst:
             areas = depot_areas_for(state, power, ctx, x.corps)
             if areas:
                 choice = True
                 line += (f"; a depot placed first in {' or '.join(areas[:3])} supplies it instead: 'eiapbem land "
                          f"create-depot --area {areas[0]}' (10.3, $1)")
+            elif x.why.startswith("no depot of"):
+                line += "; no depot placed now would bring it within reach (10.3)"
         lines.append(line)
     depot = [x.corps for x in plan if x.depot]
     if depot:
         lines.append(f"  {', '.join(depot)} {'takes' if len(depot) == 1 else 'take'} depot supply for ${(halves + 1) // 2} "
                      "(10.5.2)")
     return lines, choice
+
+
+#: How far ``far_from_depots`` looks for the nearest depot of a supply chain (areas).
+FAR = 12
+
+
+def far_from_depots(state: Any, power: str, ctx: Any, corps_id: str) -> str:
+    """Why a corps has no depot supply when no depot of ``power``'s chain is within reach (10.5.2, 000:1530): how
+    far the nearest one is, and a depot of ``power``'s near it that is in no valid chain (10.3.3), which supplies
+    nothing however close. "No depot within 3 areas" said neither, and read as wrong beside a depot in view."""
+    from eiapbem.rules import supply
+    from eiapbem.rules.land.supplyphase import MAX_SUPPLY_DISTANCE
+    from eiapbem.rules.model import Depot, LocationKind
+
+    m = ctx.map
+    here = state.units[corps_id].location.site
+    far = supply.depot_distance(state, m, power, here, limit=FAR)
+    out = (f"the nearest depot of {power}'s supply chain is {far} areas away, beyond the {MAX_SUPPLY_DISTANCE} that "
+           "depot supply reaches (10.5.2, 000:1530)" if far is not None else
+           f"no depot of {power}'s supply chain lies within {FAR} areas (depot supply reaches {MAX_SUPPLY_DISTANCE}, "
+           "10.5.2, 000:1530)")
+    near, ring = {here}, {here}
+    for _ in range(MAX_SUPPLY_DISTANCE):
+        ring = {b for a in ring for b in m.land_neighbours(a)} - near
+        near |= ring
+    chain = supply.supply_chain(state, m, power)
+    loose = sorted((u.location.site, u.id) for u in state.units.values()
+                   if isinstance(u, Depot) and u.power == power and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
+                   and u.location.site in near and u.location.site not in chain)
+    if loose:
+        area, depot = loose[0]
+        out += (f"; {depot} in {area} is in no valid supply chain (not linked to a supply source, 10.3.3), so it "
+                "supplies nothing")
+    return out
 
 
 def peace_terms_in_force(state: Any, power: str | None) -> list[str]:

@@ -71,3 +71,42 @@ def test_a_setting_given_again_with_the_same_values_is_refused_as_doing_nothing(
     r = cli(home, "diplomacy", "set-insurrection-triggers", "--provinces", "tyrol,bohemia", *au)
     assert r.exit_code == 0, (r.output, r.exception)
     assert len(Session.open(home, "Cli", "AU", "pw-AU").taken()) == 2
+
+
+def _at_innsbruck(state):
+    # France's land slot: corps:FR:V marched to innsbruck, where an Austrian corps stands; France's depots: Paris's
+    # (its capital, a supply source) and one in Munich linked to nothing.
+    from eiapbem.rules.model import Corps, Depot, Factors, LandMove
+    from eiapbem.rules.model.units import CorpsType
+
+    s = state.replace(date=Date(1805, 9), slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+    s = s.with_war("FR", "AU", Date(1805, 9), ("FR",)).with_power("FR", treasury=10)
+    s = s.with_unit(Depot(id="depot:FR:1", power="FR", location=Location(LocationKind.AREA, "paris")))
+    s = s.with_unit(Depot(id="depot:FR:2", power="FR", location=Location(LocationKind.AREA, "munich")))
+    for cid, n in (("corps:FR:V", 12), ("corps:AU:I", 8)):
+        s = s.with_unit(Corps(id=cid, nation=cid.split(":")[1], corps_type=CorpsType.REGULAR,
+                              location=Location(LocationKind.AREA, "innsbruck"), factors=Factors(infantry=n)))
+    return s.with_scratch(land_moves=s.land_moves.set("corps:FR:V", LandMove(start="swabia", passed=("innsbruck",),
+                                                                                   spent=2)))
+
+
+def test_a_corps_far_from_depots_is_told_how_far_and_that_a_loose_depot_supplies_nothing(tmp_path):
+    # 10.5.2 (000:1530): "no depot of FR's supply chain within 3 areas" beside France's depot in Munich, next door,
+    # read as wrong; it is true because that depot is linked to no supply source (10.3.3). Say how far the chain's
+    # nearest depot is, and why the near one does not count.
+    home = new_game(tmp_path)
+    _set_state(home, _at_innsbruck)
+    r = cli(home, "land", "attack", "--area", "innsbruck", "--power", "FR", "--password", "pw-FR", input="n\n")
+    assert r.exit_code == 1, r.output
+    line = next(ln for ln in r.output.splitlines() if ln.startswith("  corps:FR:V forages"))
+    assert re.search(r"forages: the nearest depot of FR's supply chain is \d+ areas away, beyond the 3 that depot "
+                     r"supply reaches \(10\.5\.2, 000:1530\); depot:FR:2 in munich is in no valid supply chain \(not "
+                     r"linked to a supply source, 10\.3\.3\), so it supplies nothing; a roll of 6 costs it", line), line
+    # A supply choice given again alike changes nothing: refused, nothing taken (it was taken and counted again).
+    fr = ("--power", "FR", "--password", "pw-FR")
+    r = cli(home, "land", "supply-choice", "--unit", "corps:FR:V", "--depot", *fr)
+    assert r.exit_code == 0, (r.output, r.exception)
+    before = files_in(home)
+    r = cli(home, "land", "supply-choice", "--unit", "corps:FR:V", "--depot", *fr)
+    assert r.exit_code == 1 and files_in(home) == before
+    assert str(r.exception) == "this does nothing: FR has given 'eiapbem land supply-choice' with these values already"

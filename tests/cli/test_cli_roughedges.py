@@ -213,7 +213,8 @@ def test_the_first_attack_says_who_forages_before_any_die_and_offers_a_depot_fir
     assert "The first attack or assault ends FR's movement and supplies its corps before any combat (10.5; 11.0, " \
         "000:1606):" in r.output
     line = next(ln for ln in r.output.splitlines() if ln.startswith("  corps:FR:V forages"))
-    assert "no depot of FR's supply chain within 3 areas (10.5.2, 000:1530)" in line and "a roll of 6 costs it" in line
+    assert "no depot of FR's supply chain lies within 12 areas (depot supply reaches 3, 10.5.2, 000:1530)" in line \
+        and "a roll of 6 costs it" in line
     assert "a depot placed first in nancy" in line and "'eiapbem land create-depot --area nancy' (10.3, $1)" in line
     assert "nothing done" in str(r.exception) and "--yes" in r.exception.hint
     r = cli(home, "land", "attack", "--area", "nancy", *fr)  # no terminal to answer: refused alike
