@@ -200,12 +200,14 @@ def status_record(s: Any) -> dict:
 
 
 def skip_settings(state: Any, power: str | None) -> list[dict]:
-    """``power``'s phase skip settings (13.9), each with what it does and the command that switches it off."""
+    """``power``'s phase skip settings (13.9), each with what it does and the command that switches it off (None
+    when a setting to skip once is used before the power may give another), and ``when``: the slot that takes it."""
     from eiapbem.rules.model import Phase
 
     if not power or power not in state.powers:
         return []
     out = []
+    nxt, spent = _next_setting_slot(state, power)
     for key, value in sorted(state.powers[power].skips.items()):
         phase, mode = Phase(key), str(value)
         if phase is Phase.REINFORCEMENT:
@@ -213,31 +215,37 @@ def skip_settings(state: Any, power: str | None) -> list[dict]:
                     if mode == "continuous" else "skipped once, unless reinforcements are ready then (13.9.1)")
         else:
             what = "skipped every month" if mode == "continuous" else "skipped once"
-        spent = mode == "once" and _spent_before_next_slot(state, power, phase)
-        if spent:  # the command would come too late: the setting is used before the power plays again
-            what += f", passing its {phase} slot of {state.date.name} before {power}'s next slot"
+        gone = mode == "once" and phase in spent
+        if gone:  # the command would come too late: the setting is used before the power may give another
+            what += f", passing {power}'s {phase} slot of {state.date.name} before {power} can change it"
         out.append({"phase": str(phase), "mode": mode, "text": f"{phase} phase {what}",
-                    "off": None if spent else f"eiapbem skip --phase {phase} --mode off"})
+                    "off": None if gone else f"eiapbem skip --phase {phase} --mode off", "when": nxt})
     return out
 
 
-def _spent_before_next_slot(state: Any, power: str, phase: Any) -> bool:
-    """A setting to skip ``phase`` once that this month's sequence uses before ``power``'s next slot (13.9)."""
+def _next_setting_slot(state: Any, power: str) -> tuple[str | None, set]:
+    """The phase of ``power``'s next slot this month that takes a setting (None: this one, or next month's), and the
+    phases whose slots of ``power`` a setting skips before it (13.9). A reveal round of orders sealed before takes
+    none (6.0): "in your next slot" sent a player sealed ahead to a round that refuses it."""
     from eiapbem.rules import sequence
+    from eiapbem.rules.model import Phase
+    from eiapbem.rules.model.slot import ORDERS
 
     slot = state.slot
+    spent: set = set()
     if slot is None or power in slot.actors and not slot.simultaneous:
-        return False
+        return None, spent
     plan = sequence.month_plan(state.date, sequence.choices_from_state(state))
     at = next((i for i, e in enumerate(plan) if e.slot.same_place(slot)), None)
     if at is None:
-        return False
+        return None, spent
     for e in plan[at + 1:]:
-        if e.skipped and e.slot.power == power and e.slot.phase is phase:
-            return True
-        if not e.skipped and power in e.slot.actors:
-            return False
-    return False
+        if e.skipped and e.slot.power == power:
+            spent.add(e.slot.phase)
+        sealed = e.slot.phase is Phase.DIPLOMACY and e.slot.step == ORDERS and power in state.order_sheet.commitments
+        if not e.skipped and power in e.slot.actors and not sealed:
+            return str(e.slot.phase), spent
+    return None, spent
 
 
 def empty_cities(state: Any, power: str, ctx: Any) -> list[str]:
@@ -532,9 +540,11 @@ def render(rec: dict) -> list[str]:
     if rec.get("release"):
         out.append("Release: " + rec["release"][0].upper() + rec["release"][1:])
     if rec.get("skips"):  # the setting goes in the power's own file: out of its slot the command is refused
-        when = "" if any(w["here"] for w in rec["waiting"]) else " in your next slot"
+        here = any(w["here"] for w in rec["waiting"])
         out.append(f"Phase skipping of {rec['power']} (13.9): " + "; ".join(
-            f"{x['text']} ('{x['off']}'{when} ends it)" if x["off"] else x["text"] for x in rec["skips"]))
+            x["text"] if not x["off"] else f"{x['text']} ('{x['off']}' ends it)" if here else
+            f"{x['text']} ('{x['off']}' in your {x['when'] + ' slot' if x.get('when') else 'next slot'} ends it)"
+            for x in rec["skips"]))
     elif rec.get("skips_cancelled"):
         out.append(f"Phase skipping of {rec['power']} (13.9): {rec['skips_cancelled']}")
     if rec.get("peace_terms"):

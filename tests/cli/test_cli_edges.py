@@ -110,3 +110,25 @@ def test_a_corps_far_from_depots_is_told_how_far_and_that_a_loose_depot_supplies
     r = cli(home, "land", "supply-choice", "--unit", "corps:FR:V", "--depot", *fr)
     assert r.exit_code == 1 and files_in(home) == before
     assert str(r.exception) == "this does nothing: FR has given 'eiapbem land supply-choice' with these values already"
+
+
+def test_a_skip_once_setting_spent_before_the_power_may_change_it_names_no_command(tmp_path):
+    # 13.9, 6.0: France sealed February's diplomacy in its January land file and set its naval phase to skip once;
+    # status said "('eiapbem skip --phase naval --mode off' in your next slot ends it)", but its next slot is the
+    # reveal round, which takes no new order, and the naval slot is passed before its land slot.
+    from eiapbem.client.status import skip_settings
+    from eiapbem.rules.model import OrderSheet, SkipMode
+
+    home = new_game(tmp_path)
+    s = Session.open(home, "Cli", "FR", "pw-FR").state
+    s = s.replace(date=Date(1805, 2), slot=Slot(Phase.DIPLOMACY, COMMIT, None, ("AU", "GB", "PR", "RU", "SP", "TU")),
+                  order_sheet=OrderSheet(commitments=s.order_sheet.commitments.set("FR", bytes(32))))
+    s = s.replace(minors=type(s.minors)((k, m.replace(setup_due=False)) for k, m in s.minors.items()))  # none due
+    s = s.with_power("FR", skips=s.powers["FR"].skips.set(Phase.NAVAL, SkipMode.ONCE)
+                     .set(Phase.REINFORCEMENT, SkipMode.CONTINUOUS))
+    naval, reinforcement = sorted(skip_settings(s, "FR"), key=lambda x: x["phase"])
+    assert naval["off"] is None and naval["text"] == ("naval phase skipped once, passing FR's naval slot of February "
+                                                      "1805 before FR can change it"), naval
+    assert reinforcement["off"] == "eiapbem skip --phase reinforcement --mode off" and reinforcement["when"] == "land"
+    s = s.replace(order_sheet=OrderSheet())  # not sealed: the reveal round takes the setting
+    assert all(x["off"] and x["when"] == "diplomacy" for x in skip_settings(s, "FR"))
