@@ -228,12 +228,13 @@ def _next_setting_slot(state: Any, power: str) -> tuple[str | None, set]:
     phases whose slots of ``power`` a setting skips before it (13.9). A reveal round of orders sealed before takes
     none (6.0): "in your next slot" sent a player sealed ahead to a round that refuses it."""
     from eiapbem.rules import sequence
+    from eiapbem.rules.diplomacy.sealing import sealed_already
     from eiapbem.rules.model import Phase
     from eiapbem.rules.model.slot import ORDERS
 
     slot = state.slot
     spent: set = set()
-    if slot is None or power in slot.actors and not slot.simultaneous:
+    if slot is None or power in slot.actors and not sealed_already(state, power):
         return None, spent
     plan = sequence.month_plan(state.date, sequence.choices_from_state(state))
     at = next((i for i, e in enumerate(plan) if e.slot.same_place(slot)), None)
@@ -542,8 +543,8 @@ def render(rec: dict) -> list[str]:
     if rec.get("skips"):  # the setting goes in the power's own file: out of its slot the command is refused
         here = any(w["here"] for w in rec["waiting"])
         out.append(f"Phase skipping of {rec['power']} (13.9): " + "; ".join(
-            x["text"] if not x["off"] else f"{x['text']} ('{x['off']}' ends it)" if here else
-            f"{x['text']} ('{x['off']}' in your {x['when'] + ' slot' if x.get('when') else 'next slot'} ends it)"
+            x["text"] if not x["off"] else f"{x['text']} ('{x['off']}' in your {x['when']} slot ends it)" if x["when"]
+            else f"{x['text']} ('{x['off']}' ends it)" if here else f"{x['text']} ('{x['off']}' in your next slot ends it)"
             for x in rec["skips"]))
     elif rec.get("skips_cancelled"):
         out.append(f"Phase skipping of {rec['power']} (13.9): {rec['skips_cancelled']}")

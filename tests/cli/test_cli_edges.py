@@ -9,8 +9,8 @@ from dataclasses import replace
 from clikit import cli, files_in, new_game
 
 from eiapbem.client.session import Session
-from eiapbem.rules.model import Date, Fleet, Location, LocationKind, Phase, Ships, Slot
-from eiapbem.rules.model.slot import COMMIT
+from eiapbem.rules.model import POWERS, Date, Fleet, Location, LocationKind, Phase, Ships, Slot
+from eiapbem.rules.model.slot import COMMIT, ORDERS
 
 
 def _set_state(home, change):
@@ -130,5 +130,8 @@ def test_a_skip_once_setting_spent_before_the_power_may_change_it_names_no_comma
     assert naval["off"] is None and naval["text"] == ("naval phase skipped once, passing FR's naval slot of February "
                                                       "1805 before FR can change it"), naval
     assert reinforcement["off"] == "eiapbem skip --phase reinforcement --mode off" and reinforcement["when"] == "land"
+    # in the reveal round itself, which refuses a new order, the command is for the land slot still
+    reveal = s.replace(slot=Slot(Phase.DIPLOMACY, ORDERS, None, POWERS))
+    assert [x["when"] for x in skip_settings(reveal, "FR")] == ["land", "land"]
     s = s.replace(order_sheet=OrderSheet())  # not sealed: the reveal round takes the setting
     assert all(x["off"] and x["when"] == "diplomacy" for x in skip_settings(s, "FR"))
