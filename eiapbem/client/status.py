@@ -59,7 +59,11 @@ def status_record(s: Any) -> dict:
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
     }
     rec["peace_terms"] = peace_terms_in_force(st, s.power)
-    rec["skips"] = skip_settings(st, s.power)
+    try:  # the settings given in the slot so far count (they were missing until the slot ended)
+        mine_now = s.current() if slot is not None and s.power in slot.actors else st
+    except IllegalAction:
+        mine_now = st
+    rec["skips"] = skip_settings(mine_now, s.power)
     rec["skips_cancelled"] = skips_cancelled(st, s.power)
     rec["passed"] = passed_this_month(s)
     if slot is None:
@@ -108,10 +112,11 @@ def status_record(s: Any) -> dict:
             what = ("nothing to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next file "
                     "outside the naval phase skips it every month, 13.9): ")
         if slot.phase is Phase.REINFORCEMENT and impl and not rec["to_do"] and not _due(st, mine[0]):
+            given = mine[0] == s.power and any(x["phase"] == "reinforcement" for x in rec["skips"])
             what = ("nothing is due this month: give what you want (transfers, leaders, the move order) and end the "
                     "phase"
                     + (" ('eiapbem skip --phase reinforcement --mode continuous' passes this phase while nothing is "
-                       "due, 13.9)" if not declared_on_this_month(st, mine[0]) else "") + ": ")
+                       "due, 13.9)" if not declared_on_this_month(st, mine[0]) and not given else "") + ": ")
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
@@ -208,8 +213,12 @@ def skip_settings(state: Any, power: str | None) -> list[dict]:
         return []
     out = []
     nxt, spent = _next_setting_slot(state, power)
-    for key, value in sorted(state.powers[power].skips.items()):
-        phase, mode = Phase(key), str(value)
+    from eiapbem.rules import skips
+
+    for phase in sorted(skips.SKIPPABLE_PHASES, key=str):
+        mode = skips.setting(state, power, phase)  # with the orders of a simultaneous slot given so far
+        if mode is None:
+            continue
         if phase is Phase.REINFORCEMENT:
             what = ("skipped while nothing is due (13.9.1 plays it in a month reinforcements are ready)"
                     if mode == "continuous" else "skipped once, unless reinforcements are ready then (13.9.1)")
@@ -218,6 +227,9 @@ def skip_settings(state: Any, power: str | None) -> list[dict]:
         gone = mode == "once" and phase in spent
         if gone:  # the command would come too late: the setting is used before the power may give another
             what += f", passing {power}'s {phase} slot of {state.date.name} before {power} can change it"
+        stored = state.powers[power].skips.get(phase)
+        if stored is None or stored.value != mode:
+            what += " (an order of this phase, set when it resolves)"
         out.append({"phase": str(phase), "mode": mode, "text": f"{phase} phase {what}",
                     "off": None if gone else f"eiapbem skip --phase {phase} --mode off", "when": nxt})
     return out

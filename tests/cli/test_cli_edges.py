@@ -135,3 +135,25 @@ def test_a_skip_once_setting_spent_before_the_power_may_change_it_names_no_comma
     assert [x["when"] for x in skip_settings(reveal, "FR")] == ["land", "land"]
     s = s.replace(order_sheet=OrderSheet())  # not sealed: the reveal round takes the setting
     assert all(x["off"] and x["when"] == "diplomacy" for x in skip_settings(s, "FR"))
+
+
+def test_a_skip_setting_given_in_the_slot_shows_in_status_and_its_tip_goes(tmp_path):
+    # 13.9: Austria gave 'eiapbem skip --phase reinforcement --mode continuous' as the Next line named it in its
+    # reinforcement slot; status showed no setting until the slot ended and the Next line named the command again.
+    home = new_game(tmp_path)
+
+    def nothing_due(s):
+        s = s.replace(date=Date(1805, 2), slot=Slot(Phase.REINFORCEMENT, "turn", "AU", ("AU",)))
+        s = s.replace(minors=type(s.minors)((k, m.replace(setup_due=False)) for k, m in s.minors.items()))
+        return s.with_power("AU", skips=type(s.powers["AU"].skips)())
+
+    _set_state(home, nothing_due)
+    au = ("--power", "AU", "--password", "pw-AU")
+    tip = re.search(r"\('eiapbem (skip [^']*)' passes this phase while nothing is due", _next(home, "AU"))
+    assert tip, _next(home, "AU")
+    r = cli(home, *tip.group(1).split(), "--password", "pw-AU")  # as written
+    assert r.exit_code == 0, (r.output, r.exception)
+    r = cli(home, "status", *au)
+    assert "Phase skipping of AU (13.9): reinforcement phase skipped while nothing is due" in r.output, r.output
+    nxt = _next(home, "AU")
+    assert "eiapbem skip" not in nxt and nxt.endswith("end the phase: 'eiapbem end-phase --power AU'"), nxt

@@ -474,6 +474,7 @@ def test_a_missing_password_hint_names_the_variable_that_gives_that_password(tmp
 
 def _reinforcement_nothing_due(state):
     s = state.replace(date=Date(1805, 5), slot=Slot(phase=Phase.REINFORCEMENT, step="turn", power="FR", actors=("FR",)))
+    s = s.with_power("FR", skips=type(s.powers["FR"].skips)())  # the phase is played: no setting passes it
     return s.with_unit(Fleet(id="fleet:FR:1", nation="FR", location=Location(LocationKind.PORT, "brest"),
                              ships=Ships(heavy=5)))
 
