@@ -623,6 +623,9 @@ def diplomacy_lines(s: Any) -> list[str]:
     slot = st.slot
     if slot is None:
         return []
+    if slot.phase is Phase.DIPLOMACY and slot.step == "commit" and s.power in st.order_sheet.commitments:
+        return [f"Sealed diplomacy, round 1 of 2: {s.power}'s orders were sealed ahead in its last file of "
+                f"{st.date.previous().name}, so it plays no commit round; round 2 reveals them"]  # 'give your orders' misled
     if slot.phase is Phase.DIPLOMACY and slot.step == "commit":
         return ["Sealed diplomacy, round 1 of 2: give your orders, then 'eiapbem end-phase' sends only a commitment "
                 "(the orders stay in your save); round 2 reveals them"]

@@ -157,3 +157,23 @@ def test_a_skip_setting_given_in_the_slot_shows_in_status_and_its_tip_goes(tmp_p
     assert "Phase skipping of AU (13.9): reinforcement phase skipped while nothing is due" in r.output, r.output
     nxt = _next(home, "AU")
     assert "eiapbem skip" not in nxt and nxt.endswith("end the phase: 'eiapbem end-phase --power AU'"), nxt
+
+
+def test_a_power_sealed_ahead_is_not_told_to_give_orders_in_the_commit_round(tmp_path):
+    # 6.0: Britain sealed March's diplomacy in its February land file; in the commit round its status said "give your
+    # orders, then 'eiapbem end-phase' sends only a commitment", though it plays no commit round.
+    from eiapbem.client.status import status_lines
+    from eiapbem.rules.model import OrderSheet
+
+    home = new_game(tmp_path)
+
+    def sealed_ahead(s):
+        return s.replace(date=Date(1805, 3), slot=Slot(Phase.DIPLOMACY, COMMIT, None, ("AU", "FR")),
+                         order_sheet=OrderSheet(commitments=s.order_sheet.commitments.set("GB", bytes(32))))
+
+    _set_state(home, sealed_ahead)
+    gb = [ln for ln in status_lines(Session.open(home, "Cli", "GB", "pw-GB")) if ln.startswith("Sealed diplomacy")]
+    assert gb == ["Sealed diplomacy, round 1 of 2: GB's orders were sealed ahead in its last file of February 1805, so "
+                  "it plays no commit round; round 2 reveals them"], gb
+    fr = [ln for ln in status_lines(Session.open(home, "Cli", "FR", "pw-FR")) if ln.startswith("Sealed diplomacy")]
+    assert fr and fr[0].startswith("Sealed diplomacy, round 1 of 2: give your orders"), fr
