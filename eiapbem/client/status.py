@@ -417,7 +417,8 @@ def supply_before_combat(state: Any, power: str, ctx: Any, *, ending: bool = Fal
         return [], False
     plan, halves = supply_preview(state, power, ctx)
     aboard = [] if ending else lost_at_end(state, power)
-    if not plan and not aboard:
+    cut_off = besieged_lines(state, power, ctx)
+    if not plan and not aboard and not cut_off:
         return [], False
     lines = [f"Ending the slot ends {power}'s movement and supplies its corps (10.5):" if ending else
              f"The first attack or assault ends {power}'s movement and supplies its corps before any combat (10.5; 11.0, 000:1606):"]
@@ -443,7 +444,32 @@ def supply_before_combat(state: Any, power: str, ctx: Any, *, ending: bool = Fal
     if depot:
         lines.append(f"  {', '.join(depot)} {'takes' if len(depot) == 1 else 'take'} depot supply for ${(halves + 1) // 2} "
                      "(10.5.2)")
-    return lines, choice
+    return lines + cut_off, choice
+
+
+def besieged_lines(state: Any, power: str, ctx: Any) -> list[str]:
+    """What the end of movement does to ``power``'s forces besieged in a city (10.5.5): they roll against the
+    city's supply value, or live off sea supply (10.5.3); said nowhere before, the roll's losses came unannounced."""
+    from eiapbem.rules import relations
+    from eiapbem.rules.land.supplyphase import besieged, besieged_terms
+    from eiapbem.rules.model import Corps, Garrison
+
+    out = []
+    sites: dict[str, list[str]] = {}
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        if isinstance(u, (Corps, Garrison)) and u.factors.total > 0 and relations.unit_power(state, u) == power \
+                and besieged(state, ctx.map, u):
+            sites.setdefault(u.location.site, []).append(u.id)
+    for area, ids in sorted(sites.items()):
+        supply_value, mod, dollars = besieged_terms(state, ctx, power, area)
+        if dollars is not None:
+            out.append(f"  {', '.join(ids)} besieged in {area}: sea supply for ${dollars} (10.5.3-10.5.4)")
+            continue
+        worst = max(0, 6 + mod - supply_value)
+        out.append(f"  {', '.join(ids)} besieged in {area}: each rolls against the city's supply value {supply_value}"
+                   f"{f' {mod:+d} for the factors inside' if mod else ''} (10.5.5); "
+                   + (f"a roll of 6 costs each {worst} factor{'s' if worst != 1 else ''}" if worst else "no loss possible"))
+    return out
 
 
 #: How far ``far_from_depots`` looks for the nearest depot of a supply chain (areas).

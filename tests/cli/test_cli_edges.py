@@ -177,3 +177,26 @@ def test_a_power_sealed_ahead_is_not_told_to_give_orders_in_the_commit_round(tmp
                   "it plays no commit round; round 2 reveals them"], gb
     fr = [ln for ln in status_lines(Session.open(home, "Cli", "FR", "pw-FR")) if ln.startswith("Sealed diplomacy")]
     assert fr and fr[0].startswith("Sealed diplomacy, round 1 of 2: give your orders"), fr
+
+
+def test_ending_the_land_slot_says_what_a_besieged_corps_risks(tmp_path):
+    # 10.5.5: France's corps held Linz's city against an Austrian siege; end-phase listed every corps's supply but
+    # this one, which then rolled against the city's supply value without a word before.
+    from eiapbem.rules.model import CityControl, Corps, Factors
+    from eiapbem.rules.model.units import CorpsType
+
+    def besieged_in_linz(s):
+        s = s.replace(date=Date(1805, 4), slot=Slot(Phase.LAND, "turn", "FR", ("FR",)))
+        s = s.with_war("FR", "AU", Date(1805, 1), ("FR",))
+        s = s.replace(city_control=s.city_control.set("linz", CityControl(nation="FR", since=Date(1805, 2))))
+        s = s.with_unit(Corps(id="corps:FR:V", nation="FR", corps_type=CorpsType.REGULAR,
+                              location=Location(LocationKind.CITY, "linz"), factors=Factors(infantry=4)))
+        return s.with_unit(Corps(id="corps:AU:V", nation="AU", corps_type=CorpsType.REGULAR, besieging=True,
+                                 location=Location(LocationKind.AREA, "linz"), factors=Factors(infantry=13)))
+
+    home = new_game(tmp_path)
+    _set_state(home, besieged_in_linz)
+    r = cli(home, "end-phase", "--power", "FR", "--password", "pw-FR", input="n\n")
+    line = next((ln for ln in r.output.splitlines() if "besieged in linz" in ln), None)
+    assert line == ("  corps:FR:V besieged in linz: each rolls against the city's supply value 2 (10.5.5); a roll of 6 "
+                    "costs each 4 factors"), r.output
