@@ -334,7 +334,7 @@ def refuse_no_effect(state: Any, power: str, action: Any, ctx: Any) -> None:
                         hint="'eiapbem status' shows the settings; 'eiapbem restart' takes back this slot's orders")
 
 
-
+class BadForm(IllegalAction):
     """A form's values that make no order (a missing or unknown field, a value of the wrong kind)."""
 
 
