@@ -240,7 +240,7 @@ def _next_setting_slot(state: Any, power: str) -> tuple[str | None, set]:
     phases whose slots of ``power`` a setting skips before it (13.9). A reveal round of orders sealed before takes
     none (6.0): "in your next slot" sent a player sealed ahead to a round that refuses it."""
     from eiapbem.rules import sequence
-    from eiapbem.rules.diplomacy.sealing import sealed_already
+    from eiapbem.rules.engine import sealed_already
     from eiapbem.rules.model import Phase
     from eiapbem.rules.model.slot import ORDERS
 

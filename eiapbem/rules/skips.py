@@ -30,7 +30,6 @@ from typing import Annotated
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.diplomacy import sealing
 from eiapbem.rules.model import POWERS, GameState, Phase, PlayerKind, Record
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode
@@ -58,7 +57,7 @@ def _verify(state: GameState, power: str, action: SetSkip, ctx: engine.RulesCont
     if phase not in SKIPPABLE_PHASES:  # pragma: no cover - the record's choices already say so
         raise IllegalAction(f"the {phase} phase cannot be skipped; only diplomacy, reinforcement and naval (13.9)")
     assert state.slot is not None
-    if sealing.sealed_already(state, power):
+    if engine.sealed_already(state, power):
         raise IllegalAction(f"{power}'s diplomacy orders of {state.date.name} are sealed already and cannot change now "
                             "(6.0): give the setting in your next file")
     if action.mode != "off" and phase is Phase.NAVAL and state.slot.phase is Phase.NAVAL:
@@ -102,7 +101,7 @@ def _set(state: GameState, power: str, action: SetSkip) -> engine.Outcome:
 
 
 def _candidates(state: GameState, power: str, ctx: engine.RulesContext) -> Iterator[SetSkip]:
-    if sealing.sealed_already(state, power):
+    if engine.sealed_already(state, power):
         return
     for phase in SKIPPABLE_PHASES:
         yield from (SetSkip(str(phase), mode) for mode in ("once", "continuous", "off"))

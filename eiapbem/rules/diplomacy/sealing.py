@@ -107,14 +107,6 @@ def orders_open(state: GameState, power: str) -> bool:
     return not (slot is not None and slot.step == ORDERS and power in state.order_sheet.commitments)
 
 
-def sealed_already(state: GameState, power: str) -> bool:
-    """The reveal round of a power whose orders are sealed: before its reveal is on the sheet no order may be added
-    (at the reveal, the sealed orders, settings among them, are played after it)."""
-    slot = state.slot
-    return (slot is not None and slot.phase is Phase.DIPLOMACY and not orders_open(state, power)
-            and not engine.given_orders(state, power))
-
-
 def obligations(state: GameState, power: str, mine: list) -> list[str]:
     """What a power's file of the sealed phase still lacks: its commitment, or a reveal matching it."""
     step = state.slot.step if state.slot is not None else None

@@ -49,7 +49,6 @@ from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import control, engine, relations
 from eiapbem.rules.forces import the_unit
 from eiapbem.rules.irregulars import AUSTRIA, TYROL_CORPS, TYROL_PROVINCE, remove_tyrol_at_peace, tyrol_holder
-from eiapbem.rules.diplomacy import sealing
 from eiapbem.rules.land.common import is_enemy
 from eiapbem.rules.model import (
     POOL,
@@ -207,7 +206,7 @@ def _trigger_list(text: str) -> tuple[str, ...]:
 def verify_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers, ctx: RulesContext) -> None:
     if power != AUSTRIA:
         raise IllegalAction("only Austria sets insurrection trigger provinces (13.2.4)")
-    if sealing.sealed_already(state, power):  # the reveal round: taken, then refused by end-phase, it blocked the slot
+    if engine.sealed_already(state, power):  # the reveal round: taken, then refused by end-phase, it blocked the slot
         raise IllegalAction(f"{power}'s diplomacy orders of {state.date.name} are sealed already and cannot change now "
                             "(6.0): the trigger provinces are set in a diplomacy phase's orders", hint="give them in "
                             "next month's diplomacy phase, or with --next-month in your land slot")
@@ -305,7 +304,7 @@ def _austrian_areas(state: GameState, m: Any) -> list[str]:
 
 def _set_triggers_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetInsurrectionTriggers]:
     """No triggers, or one province (a list of two or three is legal too, and not listed)."""
-    if power == AUSTRIA and not sealing.sealed_already(state, power):
+    if power == AUSTRIA and not engine.sealed_already(state, power):
         yield SetInsurrectionTriggers("")
         yield from (SetInsurrectionTriggers(p) for p in sorted({ctx.map.area(a).province for a in _austrian_areas(state, ctx.map)}))
 
