@@ -22,7 +22,7 @@ import click
 from eiapbem.rules import engine
 from eiapbem.rules.model import Date, Factors, FactorType, Location, LocationKind, Phase, Ships, ShipType
 
-from eiapbem.client.actionforms import check_phase, next_month as _next_month
+from eiapbem.client.actionforms import check_phase, next_month as _next_month, refuse_no_effect
 from eiapbem.client.actionforms import (COMMAND_FIELD_CHOICES as _COMMAND_FIELD_CHOICES, PLACE_FIELDS as _PLACE_FIELDS,
                                        RESERVED as _RESERVED, base_type as _base, choices as _choices,
                                        field_help as _field_help)
@@ -163,6 +163,8 @@ def action_command(spec: engine.ActionSpec) -> click.Command:
                        "them in that file")
             return
         check_phase(spec, s.state)
+        if s.state.slot is not None and s.power in s.state.slot.actors:
+            refuse_no_effect(s.current(), s.power, action, _ctx(s))
         if purchase and not short_ok:
             refuse_unpaid(s, name, action)
         if attack:
@@ -232,53 +234,19 @@ def supply_first(s: Any, action: Any, yes: bool) -> None:
 
 
 def refuse_unpaid(s: Any, name: str, action: Any) -> None:
-    """A purchase the phase's projection cannot pay is refused, nothing taken (12.5): the player gives it anyway
-    with ``--even-if-short`` when an ally's loan is to pay for it."""
-    from eiapbem.core.errors import EiaError, IllegalAction
+    """A purchase the phase's projection cannot pay is refused, nothing taken (12.5), in the view's sentence
+    (``client.documents.refuse_unpaid``): the player gives it anyway with ``--even-if-short`` when an ally's loan is
+    to pay for it."""
+    from eiapbem.client import documents
 
-    from .economy_cmd import unaffordable
+    described = _describe(action)
 
-    try:
-        why = unaffordable(s, action, before=True)
-    except EiaError:
-        return  # the order itself is refused: ``Session.act`` says why in the rules' words
-    if not why:
-        return
-    short = _shortage(why, action)
-    if short is None:
-        raise IllegalAction(f"{s.power} cannot pay {name} {_describe(action)}: it {why} in this phase's projection "
-                            "('eiapbem economy summary'), and a purchase not paid at step E is not bought (12.5); "
-                            "nothing was taken",
-                            hint="buy less, or give it with --even-if-short if an ally's loan this phase will pay it (12.3)")
-    what, fit = short
-    less = re.sub(r"--count \d+", f"--count {fit}", _describe(action))
-    fits = (f"'eiapbem economy {name} {less}' fits" if fit else f"not one {action.item} fits")
-    if what == "manpower":  # the projection's money was enough: saying "cannot pay" sent the player to his $
-        raise IllegalAction(f"{s.power} has too little manpower for {name} {_describe(action)}: it {why} in this phase's "
-                            "projection ('eiapbem economy summary': the manpower lines of step 12.2; what is not spent "
-                            "is lost, so its closing line shows none), and a purchase short at step E is not bought "
-                            "(12.5); nothing was taken", hint=f"{fits}; a loan brings money, not manpower (12.3)")
-    raise IllegalAction(f"{s.power} cannot pay {name} {_describe(action)}: it {why} in this phase's projection "
-                        "('eiapbem economy summary'), and a purchase not paid at step E is not bought (12.5); "
-                        "nothing was taken",
-                        hint=f"{fits}; or give it with --even-if-short if an ally's loan this phase will pay it (12.3)"
-                        + (" (the manpower is short too: a loan brings money only)" if what == "both" else ""))
+    def fits(n: int) -> str:
+        less = re.sub(r"--count \d+", f"--count {n}", described)
+        return f"'eiapbem economy {name} {less}'"
 
-
-def _shortage(why: str, action: Any) -> tuple[str, int] | None:
-    """What a purchase's ``not bought`` reason ("needs $M and N manpower, FUND has $A and B", 12.5) lacks: "money",
-    "manpower" or "both", with the largest count the fund's money and manpower pay. None for another reason."""
-    from eiapbem.rules.tables.economy import COSTS
-
-    m = re.fullmatch(r"needs \$(\d+) and (\d+) manpower, \S+ has \$(-?\d+) and (-?\d+)", why)
-    cost = COSTS.get(str(getattr(action, "item", "")))
-    if m is None or cost is None or not isinstance(getattr(action, "count", None), int):
-        return None
-    money, men, have, have_men = (int(x) for x in m.groups())
-    what = "both" if money > have and men > have_men else "money" if money > have else "manpower"
-    fit = min(max(have, 0) // cost.money if cost.money else action.count,
-              max(have_men, 0) // cost.manpower if cost.manpower else action.count)
-    return what, min(fit, action.count - 1)
+    documents.refuse_unpaid(s, action, f"{name} {described}", projection="'eiapbem economy summary'",
+                            anyway="give it with --even-if-short", fits=fits)
 
 
 def host_act_command(spec: engine.HostActSpec, run: Callable[..., None]) -> click.Command:

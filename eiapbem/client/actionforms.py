@@ -289,6 +289,51 @@ def check_phase(spec: Any, state: Any) -> None:
                         hint=f"'eiapbem {now} --help' lists what you can do now; 'eiapbem status' says whose turn it is")
 
 
+#: Kinds of order that set something the power keeps (besides ``engine.is_setting``'s standing orders): given again
+#: with the same values they change nothing.
+SETTING_KINDS = ("irregulars.set-insurrection-triggers", "land.supply-choice")
+
+
+def refuse_no_effect(state: Any, power: str, action: Any, ctx: Any) -> None:
+    """Refuse, nothing taken, an order that would change nothing (it was taken again and counted as an order): a
+    phase skip setting (13.9) the power's settings and orders so far already hold, or a standing order or other
+    setting given again with the values it has."""
+    from eiapbem.core.errors import EiaError
+    from eiapbem.rules import engine, skips
+    from eiapbem.rules.model import Phase
+
+    if power not in state.powers:
+        return
+    if getattr(action, "KIND", "") != skips.SetSkip.KIND:
+        if not (engine.is_setting(type(action)) or getattr(action, "KIND", "") in SETTING_KINDS):
+            return
+        try:
+            after = engine.apply_action(state, power, action, ctx).state
+        except EiaError:
+            return  # refused: ``Session.act`` says why in the rules' words
+        again = action in engine.given_orders(state, power)  # on the phase's sheet already: only a copy is added
+        if after == state or (again and after.replace(order_sheet=state.order_sheet) == state):
+            from .status import PHASE_COMMANDS
+
+            phases = engine.action_kinds()[action.KIND].phases
+            phase = state.slot.phase if state.slot is not None and state.slot.phase in phases else phases[0]
+            raise IllegalAction(f"this does nothing: {power} has given 'eiapbem {PHASE_COMMANDS[phase.value]} "
+                                f"{command_name(type(action))}' with these values already",
+                                hint="nothing was taken; 'eiapbem status' says what is still to do")
+        return
+    if action.mode == "off":
+        return
+    phase = Phase(action.phase)
+    if skips.setting(state, power, phase) != action.mode:
+        return
+    how = "once" if action.mode == "once" else "until the setting is switched off"
+    stored = state.powers[power].skips.get(phase)
+    given = stored is None or stored.value != action.mode  # an order of this phase's, set when the phase resolves
+    raise IllegalAction(f"this does nothing: {power} {'has given the order to skip' if given else 'already skips'} the "
+                        f"{action.phase} phase {how} (13.9)",
+                        hint="'eiapbem status' shows the settings; 'eiapbem restart' takes back this slot's orders")
+
+
 class BadForm(IllegalAction):
     """A form's values that make no order (a missing or unknown field, a value of the wrong kind)."""
 

@@ -15,10 +15,11 @@ disagree.  Every document is as the session's power may see it: 4.1.1 Fog of War
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from eiapbem.core.dice import PREVIEW_SEED
-from eiapbem.core.errors import BadData, IllegalAction
+from eiapbem.core.errors import BadData, EiaError, IllegalAction
 
 from . import fog, show
 
@@ -278,6 +279,51 @@ def unaffordable(s: Any, action: Any, *, before: bool = False) -> str | None:
             if ln["item"] == item and ln["not_bought"]:
                 why = str(ln["not_bought"])
     return why
+
+
+def refuse_unpaid(s: Any, action: Any, name: str, *, projection: str, anyway: str, fits: Any) -> None:
+    """Refuse, nothing taken, a purchase this phase's projection cannot pay (12.5), saying what is short: the money
+    (given ``anyway`` when an ally's loan is to pay it, 12.3) or the manpower (which no loan brings). The CLI and the
+    view give the same sentence in their own words: ``projection`` is where the player reads the projection,
+    ``anyway`` how he gives the order although short, ``fits(n)`` the order of ``n`` items."""
+    try:
+        why = unaffordable(s, action, before=True)
+    except EiaError:
+        return  # the order itself is refused: ``Session.act`` says why in the rules' words
+    if not why:
+        return
+    short = _shortage(why, action)
+    if short is None:
+        raise IllegalAction(f"{s.power} cannot pay {name}: it {why} in this phase's projection ({projection}), and a "
+                            "purchase not paid at step E is not bought (12.5); nothing was taken",
+                            hint=f"buy less, or {anyway} if an ally's loan this phase will pay it (12.3)")
+    what, fit = short
+    fitting = f"{fits(fit)} fits" if fit else f"not one {action.item} fits"
+    if what == "manpower":  # the projection's money was enough: "cannot pay" would send the player to his $
+        raise IllegalAction(f"{s.power} has too little manpower for {name}: it {why} in this phase's projection "
+                            f"({projection}: the manpower lines of step 12.2; what is not spent is lost, so its closing "
+                            "line shows none), and a purchase short at step E is not bought (12.5); nothing was taken",
+                            hint=f"{fitting}; a loan brings money, not manpower (12.3)")
+    raise IllegalAction(f"{s.power} cannot pay {name}: it {why} in this phase's projection ({projection}), and a "
+                        "purchase not paid at step E is not bought (12.5); nothing was taken",
+                        hint=f"{fitting}; or {anyway} if an ally's loan this phase will pay it (12.3)"
+                        + (" (the manpower is short too: a loan brings money only)" if what == "both" else ""))
+
+
+def _shortage(why: str, action: Any) -> tuple[str, int] | None:
+    """What a purchase's ``not bought`` reason ("needs $M and N manpower, FUND has $A and B", 12.5) lacks: "money",
+    "manpower" or "both", with the largest count the fund's money and manpower pay. None for another reason."""
+    from eiapbem.rules.tables.economy import COSTS
+
+    m = re.fullmatch(r"needs \$(\d+) and (\d+) manpower, \S+ has \$(-?\d+) and (-?\d+)", why)
+    cost = COSTS.get(str(getattr(action, "item", "")))
+    if m is None or cost is None or not isinstance(getattr(action, "count", None), int):
+        return None
+    money, men, have, have_men = (int(x) for x in m.groups())
+    what = "both" if money > have and men > have_men else "money" if money > have else "manpower"
+    fit = min(max(have, 0) // cost.money if cost.money else action.count,
+              max(have_men, 0) // cost.manpower if cost.manpower else action.count)
+    return what, min(fit, action.count - 1)
 
 
 def economy(s: Any, only: str | None = None, seed: str = PREVIEW_SEED) -> dict:

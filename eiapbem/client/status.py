@@ -59,7 +59,11 @@ def status_record(s: Any) -> dict:
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
     }
     rec["peace_terms"] = peace_terms_in_force(st, s.power)
-    rec["skips"] = skip_settings(st, s.power)
+    try:  # the settings given in the slot so far count (they were missing until the slot ended)
+        mine_now = s.current() if slot is not None and s.power in slot.actors else st
+    except IllegalAction:
+        mine_now = st
+    rec["skips"] = skip_settings(mine_now, s.power)
     rec["skips_cancelled"] = skips_cancelled(st, s.power)
     rec["passed"] = passed_this_month(s)
     if slot is None:
@@ -106,11 +110,13 @@ def status_record(s: Any) -> dict:
                     "'eiapbem setup load default'), then ")
         if slot.phase is Phase.NAVAL and impl and rec["possible"] == []:
             what = ("nothing to move: end the phase ('eiapbem skip --phase naval --mode continuous' in your next file "
-                    "outside the naval phase skips it every month, 13.9); now ")
+                    "outside the naval phase skips it every month, 13.9): ")
         if slot.phase is Phase.REINFORCEMENT and impl and not rec["to_do"] and not _due(st, mine[0]):
-            what = ("nothing is due this month: give what you want (transfers, leaders, the move order) and end the phase "
-                    + ("('eiapbem skip --phase reinforcement --mode continuous' passes this phase while nothing is due, "
-                       "13.9); " if not declared_on_this_month(st, mine[0]) else "") + "now ")
+            given = mine[0] == s.power and any(x["phase"] == "reinforcement" for x in rec["skips"])
+            what = ("nothing is due this month: give what you want (transfers, leaders, the move order) and end the "
+                    "phase"
+                    + (" ('eiapbem skip --phase reinforcement --mode continuous' passes this phase while nothing is "
+                       "due, 13.9)" if not declared_on_this_month(st, mine[0]) and not given else "") + ": ")
         if slot.phase is Phase.DIPLOMACY and slot.step != "commit" and st.order_sheet.commitments:
             what = "no new orders in the reveal round (6.0): "  # round 2 only opens the sealed orders
         who = "" if len(rec["plays"]) == 1 else (f" --power {mine[0]}" if len(mine) == 1 else " --power POWER")
@@ -119,9 +125,9 @@ def status_record(s: Any) -> dict:
         except IllegalAction:
             now_state = st
         tips = round_savers(now_state, mine[0], who) if len(mine) == 1 else []
-        if tips:  # "..., then " or "... now " (the end of the phase said next) gives way to the tips
+        if tips:  # "..., then " or "...: " (the end of the phase said next) gives way to the tips
             what = (what.removesuffix(", then ") + "; " if what.endswith(", then ") else
-                    what.removesuffix("now ").rstrip("; ") + "; " if what.endswith("now ") else what) \
+                    what.removesuffix(": ") + "; " if what.endswith(": ") else what) \
                 + "to save rounds of mail, " + "; ".join(tips) + "; then "
         if slot.phase is Phase.LAND and mine == [s.power] and not rec["to_do"]:
             try:  # 10.4.3, 13.5.2: an enemy city left empty is taken by a move into it (not said anywhere before)
@@ -199,22 +205,60 @@ def status_record(s: Any) -> dict:
 
 
 def skip_settings(state: Any, power: str | None) -> list[dict]:
-    """``power``'s phase skip settings (13.9), each with what it does and the command that switches it off."""
+    """``power``'s phase skip settings (13.9), each with what it does and the command that switches it off (None
+    when a setting to skip once is used before the power may give another), and ``when``: the slot that takes it."""
     from eiapbem.rules.model import Phase
 
     if not power or power not in state.powers:
         return []
     out = []
-    for key, value in sorted(state.powers[power].skips.items()):
-        phase, mode = Phase(key), str(value)
+    nxt, spent = _next_setting_slot(state, power)
+    from eiapbem.rules import skips
+
+    for phase in sorted(skips.SKIPPABLE_PHASES, key=str):
+        mode = skips.setting(state, power, phase)  # with the orders of a simultaneous slot given so far
+        if mode is None:
+            continue
         if phase is Phase.REINFORCEMENT:
             what = ("skipped while nothing is due (13.9.1 plays it in a month reinforcements are ready)"
                     if mode == "continuous" else "skipped once, unless reinforcements are ready then (13.9.1)")
         else:
             what = "skipped every month" if mode == "continuous" else "skipped once"
+        gone = mode == "once" and phase in spent
+        if gone:  # the command would come too late: the setting is used before the power may give another
+            what += f", passing {power}'s {phase} slot of {state.date.name} before {power} can change it"
+        stored = state.powers[power].skips.get(phase)
+        if stored is None or stored.value != mode:
+            what += " (an order of this phase, set when it resolves)"
         out.append({"phase": str(phase), "mode": mode, "text": f"{phase} phase {what}",
-                    "off": f"eiapbem skip --phase {phase} --mode off"})
+                    "off": None if gone else f"eiapbem skip --phase {phase} --mode off", "when": nxt})
     return out
+
+
+def _next_setting_slot(state: Any, power: str) -> tuple[str | None, set]:
+    """The phase of ``power``'s next slot this month that takes a setting (None: this one, or next month's), and the
+    phases whose slots of ``power`` a setting skips before it (13.9). A reveal round of orders sealed before takes
+    none (6.0): "in your next slot" sent a player sealed ahead to a round that refuses it."""
+    from eiapbem.rules import sequence
+    from eiapbem.rules.engine import sealed_already
+    from eiapbem.rules.model import Phase
+    from eiapbem.rules.model.slot import ORDERS
+
+    slot = state.slot
+    spent: set = set()
+    if slot is None or power in slot.actors and not sealed_already(state, power):
+        return None, spent
+    plan = sequence.month_plan(state.date, sequence.choices_from_state(state))
+    at = next((i for i, e in enumerate(plan) if e.slot.same_place(slot)), None)
+    if at is None:
+        return None, spent
+    for e in plan[at + 1:]:
+        if e.skipped and e.slot.power == power:
+            spent.add(e.slot.phase)
+        sealed = e.slot.phase is Phase.DIPLOMACY and e.slot.step == ORDERS and power in state.order_sheet.commitments
+        if not e.skipped and power in e.slot.actors and not sealed:
+            return str(e.slot.phase), spent
+    return None, spent
 
 
 def empty_cities(state: Any, power: str, ctx: Any) -> list[str]:
@@ -254,7 +298,7 @@ def declared_on_this_month(state: Any, power: str) -> list[str]:
 
     wars = [relations.war_with(state, power, q) for q in relations.enemies(state, power)]
     return sorted({d for w in wars if w is not None and w.since == state.date and power not in w.declared_by
-                   for d in w.declared_by})
+                   and not w.before_game for d in w.declared_by})
 
 
 def skips_cancelled(state: Any, power: str | None) -> str | None:
@@ -279,6 +323,7 @@ def round_savers(state: Any, power: str, who: str = "") -> list[str]:
     """The tools that save rounds of mail which apply to ``power``'s file in play (docs/decisions.md "Pace of
     play"), each with its command: next month's diplomacy sealed in the last file of the month, and a naval phase
     skipped while the fleets stay in port (13.9), in a file written before that phase."""
+    from eiapbem.rules import skips
     from eiapbem.rules.model import Fleet, LocationKind, Phase
 
     slot = state.slot
@@ -293,7 +338,7 @@ def round_savers(state: Any, power: str, who: str = "") -> list[str]:
                    "instead of two (6.0)")
     fleets = any(isinstance(u, Fleet) and u.nation == power and u.location.kind is not LocationKind.POOL
                  for u in state.units.values())
-    if fleets and Phase.NAVAL not in state.powers[power].skips and slot.phase is not Phase.NAVAL \
+    if fleets and skips.setting(state, power, Phase.NAVAL) is None and slot.phase is not Phase.NAVAL \
             and not declared_on_this_month(state, power) \
             and not (slot.phase is Phase.DIPLOMACY and slot.step != "commit" and state.order_sheet.commitments):
         month = state.date.next().name if last else state.date.name
@@ -372,7 +417,8 @@ def supply_before_combat(state: Any, power: str, ctx: Any, *, ending: bool = Fal
         return [], False
     plan, halves = supply_preview(state, power, ctx)
     aboard = [] if ending else lost_at_end(state, power)
-    if not plan and not aboard:
+    cut_off = besieged_lines(state, power, ctx)
+    if not plan and not aboard and not cut_off:
         return [], False
     lines = [f"Ending the slot ends {power}'s movement and supplies its corps (10.5):" if ending else
              f"The first attack or assault ends {power}'s movement and supplies its corps before any combat (10.5; 11.0, 000:1606):"]
@@ -383,19 +429,81 @@ def supply_before_combat(state: Any, power: str, ctx: Any, *, ending: bool = Fal
         if x.depot:
             continue
         risk = (f"a roll of 6 costs it {x.worst} factor{'s' if x.worst != 1 else ''}" if x.worst else "no loss possible")
-        line = f"  {x.corps} forages: {x.why}; {risk}"
+        why = far_from_depots(state, power, ctx, x.corps) if x.why.startswith("no depot of") else x.why
+        line = f"  {x.corps} forages: {why}; {risk}"
         if x.worst:
             areas = depot_areas_for(state, power, ctx, x.corps)
             if areas:
                 choice = True
                 line += (f"; a depot placed first in {' or '.join(areas[:3])} supplies it instead: 'eiapbem land "
                          f"create-depot --area {areas[0]}' (10.3, $1)")
+            elif x.why.startswith("no depot of"):
+                line += "; no depot placed now would bring it within reach (10.3)"
         lines.append(line)
     depot = [x.corps for x in plan if x.depot]
     if depot:
         lines.append(f"  {', '.join(depot)} {'takes' if len(depot) == 1 else 'take'} depot supply for ${(halves + 1) // 2} "
                      "(10.5.2)")
-    return lines, choice
+    return lines + cut_off, choice
+
+
+def besieged_lines(state: Any, power: str, ctx: Any) -> list[str]:
+    """What the end of movement does to ``power``'s forces besieged in a city (10.5.5): they roll against the
+    city's supply value, or live off sea supply (10.5.3); said nowhere before, the roll's losses came unannounced."""
+    from eiapbem.rules import relations
+    from eiapbem.rules.land.supplyphase import besieged, besieged_terms
+    from eiapbem.rules.model import Corps, Garrison
+
+    out = []
+    sites: dict[str, list[str]] = {}
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        if isinstance(u, (Corps, Garrison)) and u.factors.total > 0 and relations.unit_power(state, u) == power \
+                and besieged(state, ctx.map, u):
+            sites.setdefault(u.location.site, []).append(u.id)
+    for area, ids in sorted(sites.items()):
+        supply_value, mod, dollars = besieged_terms(state, ctx, power, area)
+        if dollars is not None:
+            out.append(f"  {', '.join(ids)} besieged in {area}: sea supply for ${dollars} (10.5.3-10.5.4)")
+            continue
+        worst = max(0, 6 + mod - supply_value)
+        out.append(f"  {', '.join(ids)} besieged in {area}: each rolls against the city's supply value {supply_value}"
+                   f"{f' {mod:+d} for the factors inside' if mod else ''} (10.5.5); "
+                   + (f"a roll of 6 costs each {worst} factor{'s' if worst != 1 else ''}" if worst else "no loss possible"))
+    return out
+
+
+#: How far ``far_from_depots`` looks for the nearest depot of a supply chain (areas).
+FAR = 12
+
+
+def far_from_depots(state: Any, power: str, ctx: Any, corps_id: str) -> str:
+    """Why a corps has no depot supply when no depot of ``power``'s chain is within reach (10.5.2, 000:1530): how
+    far the nearest one is, and a depot of ``power``'s near it that is in no valid chain (10.3.3), which supplies
+    nothing however close. "No depot within 3 areas" said neither, and read as wrong beside a depot in view."""
+    from eiapbem.rules import supply
+    from eiapbem.rules.land.supplyphase import MAX_SUPPLY_DISTANCE
+    from eiapbem.rules.model import Depot, LocationKind
+
+    m = ctx.map
+    here = state.units[corps_id].location.site
+    far = supply.depot_distance(state, m, power, here, limit=FAR)
+    out = (f"the nearest depot of {power}'s supply chain is {far} areas away, beyond the {MAX_SUPPLY_DISTANCE} that "
+           "depot supply reaches (10.5.2, 000:1530)" if far is not None else
+           f"no depot of {power}'s supply chain lies within {FAR} areas (depot supply reaches {MAX_SUPPLY_DISTANCE}, "
+           "10.5.2, 000:1530)")
+    near, ring = {here}, {here}
+    for _ in range(MAX_SUPPLY_DISTANCE):
+        ring = {b for a in ring for b in m.land_neighbours(a)} - near
+        near |= ring
+    chain = supply.supply_chain(state, m, power)
+    loose = sorted((u.location.site, u.id) for u in state.units.values()
+                   if isinstance(u, Depot) and u.power == power and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
+                   and u.location.site in near and u.location.site not in chain)
+    if loose:
+        area, depot = loose[0]
+        out += (f"; {depot} in {area} is in no valid supply chain (not linked to a supply source, 10.3.3), so it "
+                "supplies nothing")
+    return out
 
 
 def peace_terms_in_force(state: Any, power: str | None) -> list[str]:
@@ -471,9 +579,11 @@ def render(rec: dict) -> list[str]:
     if rec.get("release"):
         out.append("Release: " + rec["release"][0].upper() + rec["release"][1:])
     if rec.get("skips"):  # the setting goes in the power's own file: out of its slot the command is refused
-        when = "" if any(w["here"] for w in rec["waiting"]) else " in your next slot"
-        out.append(f"Phase skipping of {rec['power']} (13.9): " + "; ".join(f"{x['text']} ('{x['off']}'{when} ends it)"
-                                                                        for x in rec["skips"]))
+        here = any(w["here"] for w in rec["waiting"])
+        out.append(f"Phase skipping of {rec['power']} (13.9): " + "; ".join(
+            x["text"] if not x["off"] else f"{x['text']} ('{x['off']}' in your {x['when']} slot ends it)" if x["when"]
+            else f"{x['text']} ('{x['off']}' ends it)" if here else f"{x['text']} ('{x['off']}' in your next slot ends it)"
+            for x in rec["skips"]))
     elif rec.get("skips_cancelled"):
         out.append(f"Phase skipping of {rec['power']} (13.9): {rec['skips_cancelled']}")
     if rec.get("peace_terms"):
@@ -539,6 +649,9 @@ def diplomacy_lines(s: Any) -> list[str]:
     slot = st.slot
     if slot is None:
         return []
+    if slot.phase is Phase.DIPLOMACY and slot.step == "commit" and s.power in st.order_sheet.commitments:
+        return [f"Sealed diplomacy, round 1 of 2: {s.power}'s orders were sealed ahead in its last file of "
+                f"{st.date.previous().name}, so it plays no commit round; round 2 reveals them"]  # 'give your orders' misled
     if slot.phase is Phase.DIPLOMACY and slot.step == "commit":
         return ["Sealed diplomacy, round 1 of 2: give your orders, then 'eiapbem end-phase' sends only a commitment "
                 "(the orders stay in your save); round 2 reveals them"]

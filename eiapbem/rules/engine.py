@@ -61,6 +61,7 @@ from eiapbem.rules import sequence
 from eiapbem.rules.context import RulesContext
 from eiapbem.rules.model import POWERS, GameState, LogEntry, Phase, Record
 from eiapbem.rules.model.base import FrozenMap
+from eiapbem.rules.model.slot import ORDERS
 
 
 @dataclass(frozen=True)
@@ -588,6 +589,14 @@ def _sheet_order(data: bytes) -> Record:
 def given_orders(state: GameState, power: str) -> tuple[Record, ...]:
     """The orders ``power`` has written on the order sheet in the slot in play, in order."""
     return tuple(_sheet_order(d) for d in state.order_sheet.of(power))
+
+
+def sealed_already(state: GameState, power: str) -> bool:
+    """The reveal round of a power whose diplomacy orders are sealed (6.0): before its reveal is on the sheet no
+    order may be added (at the reveal, the sealed orders, settings among them, are played after it)."""
+    slot = state.slot
+    return (slot is not None and slot.phase is Phase.DIPLOMACY and slot.step == ORDERS
+            and power in state.order_sheet.commitments and not given_orders(state, power))
 
 
 # ----------------------------------------------------------------- ending a slot

@@ -179,7 +179,9 @@ def initial_state(
             raise BadData(f"a pre-existing war {aggressor}->{target} is not between two major powers")
         existing = state.powers[aggressor].wars.get(target)
         declared = tuple(sorted(set((existing.declared_by if existing else ()) + (aggressor,))))
-        state = state.with_war(aggressor, target, start, declared)
+        # Dated to the first month, as the computer players count a war's months from it; declared before the game,
+        # so it cancels no skip setting of its target (13.9.1, 000:2738; docs/decisions.md 13.9).
+        state = state.with_war(aggressor, target, start, declared, before_game=True)
     # The items a scenario file made with the editor adds (14.3, 14.4).
     from eiapbem.rules import scenario_edits
 

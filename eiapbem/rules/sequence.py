@@ -276,7 +276,8 @@ def _ready_powers(state: GameState) -> tuple[str, ...]:
 def choices_from_state(state: GameState) -> SequenceChoices:
     """The sequence choices a state holds for its current month."""
     declared_on = sorted(
-        {q for p, ps in state.powers.items() for q, war in ps.wars.items() if war.since == state.date and p in war.declared_by}
+        {q for p, ps in state.powers.items() for q, war in ps.wars.items()
+         if war.since == state.date and p in war.declared_by and not war.before_game}
     )
     return SequenceChoices(
         gb_naval_position=state.move_order.gb_naval_position,

@@ -23,6 +23,7 @@ own rules, never at setup.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -521,6 +522,11 @@ def _example(state: GameState, power: str, ctx: RulesContext, made: Iterable[Any
     return None if best is None else command_line(best)
 
 
+def _first_kind(counts: Any) -> str:
+    """The option naming the first kind of factor or ship ``counts`` holds ("feudal-infantry")."""
+    return next(f.name for f in dataclasses.fields(counts) if getattr(counts, f.name)).replace("_", "-")
+
+
 def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
     """5.1 (000:308): every army factor and ship given must be placed; counters and depots need not be.  Each to-do
     names a command the rules take as written (issue 32: a hint is accepted as written)."""
@@ -531,9 +537,9 @@ def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
         garrison = _example(state, power, ctx, _capital_first(ctx, power, (a for a in _add_garrison_candidates(state, power, ctx) if a.nation is None)),
                             _verify_add_garrison)
         how = [f"'{x}'" for x in (corps, garrison) if x]
-        if corps is None:
+        if corps is None:  # the option of a type still to place: "--infantry N" when only cavalry is left misled
             how.append("a corps put on the map first ('eiapbem setup place-corps --help'), then "
-                       "'eiapbem setup add-factors --corps ID --infantry N'")
+                       f"'eiapbem setup add-factors --corps ID --{_first_kind(ps.unplaced_factors)} N'")
         empty = not any(_placed(state, power, cls) for cls in (Corps, Depot, Fleet, Garrison))
         out.append(f"place the remaining {ps.unplaced_factors.describe()} factors (5.1): {' or '.join(how)}, and so on "
                    + ("('eiapbem setup load default' places the shipped set-up)" if empty else
@@ -544,7 +550,7 @@ def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:
         out.append(f"place the remaining {ps.unplaced_ships.describe()} ships (5.1): "
                    + (f"'{ships}', and so on" if ships else
                       "a fleet put on the map first ('eiapbem setup place-fleet --help'), then "
-                      "'eiapbem setup add-ships --fleet ID --heavy N'"))
+                      f"'eiapbem setup add-ships --fleet ID --{_first_kind(ps.unplaced_ships)} N'"))
     for m in state.free_states(power):
         row = state.minors[m]
         if row.setup_due and (row.stored_factors.total or row.stored_ships.total):

@@ -30,7 +30,6 @@ from typing import Annotated
 
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine
-from eiapbem.rules.diplomacy import sealing
 from eiapbem.rules.model import POWERS, GameState, Phase, PlayerKind, Record
 from eiapbem.rules.model.base import OneOf
 from eiapbem.rules.model.powers import SKIPPABLE_PHASES, SkipMode
@@ -58,19 +57,19 @@ def _verify(state: GameState, power: str, action: SetSkip, ctx: engine.RulesCont
     if phase not in SKIPPABLE_PHASES:  # pragma: no cover - the record's choices already say so
         raise IllegalAction(f"the {phase} phase cannot be skipped; only diplomacy, reinforcement and naval (13.9)")
     assert state.slot is not None
-    if _sealed_already(state, power):
+    if engine.sealed_already(state, power):
         raise IllegalAction(f"{power}'s diplomacy orders of {state.date.name} are sealed already and cannot change now "
                             "(6.0): give the setting in your next file")
     if action.mode != "off" and phase is Phase.NAVAL and state.slot.phase is Phase.NAVAL:
         raise IllegalAction("the naval phase cannot be set to skip while in the naval phase (13.9); "
                             "set it in a file written before the naval phase: your diplomacy orders, your reinforcement or "
                             "land slot, or your economic orders")
-    current = _setting(state, power, phase)
+    current = setting(state, power, phase)
     if action.mode == "off" and current is None:
         raise IllegalAction(f"{power} has no skip setting for the {phase} phase to switch off")
 
 
-def _setting(state: GameState, power: str, phase: Phase) -> str | None:
+def setting(state: GameState, power: str, phase: Phase) -> str | None:
     """``power``'s setting for ``phase`` as its orders so far leave it (in a simultaneous slot the orders given are
     on the sheet, set only when the phase resolves)."""
     ps = state.powers[power]
@@ -101,16 +100,8 @@ def _set(state: GameState, power: str, action: SetSkip) -> engine.Outcome:
     return engine.log(state, power, "skip.set", text, phase=str(phase), mode=action.mode)
 
 
-def _sealed_already(state: GameState, power: str) -> bool:
-    """The reveal round of a power whose orders are sealed: before its reveal is on the sheet no order may be added
-    (at the reveal, the sealed orders, settings among them, are played after it)."""
-    slot = state.slot
-    return (slot is not None and slot.phase is Phase.DIPLOMACY and not sealing.orders_open(state, power)
-            and not engine.given_orders(state, power))
-
-
 def _candidates(state: GameState, power: str, ctx: engine.RulesContext) -> Iterator[SetSkip]:
-    if _sealed_already(state, power):
+    if engine.sealed_already(state, power):
         return
     for phase in SKIPPABLE_PHASES:
         yield from (SetSkip(str(phase), mode) for mode in ("once", "continuous", "off"))

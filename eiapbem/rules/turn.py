@@ -38,7 +38,7 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: The version of what a turn file produces: bump it whenever the same file could give another state
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
-RULES_VERSION = 11  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
+RULES_VERSION = 12  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
 #: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
 #: its major district when that becomes a free state (13.6.3)
 #: 4: a city taken and left behind returns to its area's holder (13.5.1-13.5.2); lone Cossacks and Freikorps
@@ -57,6 +57,8 @@ RULES_VERSION = 11  # 2: the diplomacy phase (issue 16): sealed commit round, it
 #: 10: no attack owed (8.4.4) in a port whose holder the stack is not at war with, where none may be made (8.10)
 #: 11: the computer taking a player's power over drops his skip settings, a human taking it back gets the new game's pace;
 #: an assault or garrison attack where both sides break with survivors is won by neither (11.4, 000:1858)
+#: 12: a war the game starts with (``War.before_game``) is no declaration of its first month: it cancels no skip
+#: setting (13.9.1); Austria's trigger provinces are refused in the reveal round, like any new diplomacy order (6.0)
 
 
 class Computer(Protocol):

@@ -276,16 +276,15 @@ def _order(view: View, s: Any, body: dict) -> dict:
                            f"diplomacy phase ({n} order{'s' if n != 1 else ''} for it so far); End phase in your land slot "
                            "(or the economic phase) seals them in that file"], **_next(s)}
     actionforms.check_phase(spec, s.state)
-    if action.KIND in documents.PURCHASES and not _flag(body, "even_if_short"):
-        try:  # refused before it is taken, as the CLI refuses it (12.5); the rules say what else is wrong
-            why = documents.unaffordable(s, action, before=True)
-        except EiaError:
-            why = None
-        if why:
-            raise ViewError(f"{s.power} cannot pay {actionforms.command_name(type(action))}: it {why} in this phase's "
-                            "projection (the Economy panel), and a purchase not paid at step E is not bought (12.5); "
-                            "nothing was taken. Buy less, or tick 'even if short' if an ally's loan this phase will "
-                            "pay it (12.3)")
+    if s.state.slot is not None and s.power in s.state.slot.actors:
+        from eiapbem.data.context import rules_context
+
+        actionforms.refuse_no_effect(s.current(), s.power, action, rules_context(s.slot_dice()))
+    if action.KIND in documents.PURCHASES and not _flag(body, "even_if_short"):  # refused before it is taken, in
+        # the CLI's sentence (money or manpower short, 12.5); the rules say what else is wrong
+        name = actionforms.command_name(type(action))
+        documents.refuse_unpaid(s, action, name, projection="the Economy panel", anyway="tick 'even if short'",
+                                fits=lambda n: f"{name} with a count of {n}")
     out = s.act(action)
     texts = [e.text for e in out.events]
     if not texts:  # orders of a simultaneous phase log nothing until the phase resolves: confirm them

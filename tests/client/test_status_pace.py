@@ -33,7 +33,7 @@ def test_a_new_game_starts_every_human_power_with_the_reinforcement_skip_unless_
     assert skip_settings(st, "FR") == [{
         "phase": "reinforcement", "mode": "continuous",
         "text": "reinforcement phase skipped while nothing is due (13.9.1 plays it in a month reinforcements are ready)",
-        "off": "eiapbem skip --phase reinforcement --mode off"}]
+        "off": "eiapbem skip --phase reinforcement --mode off", "when": None}]  # the commit round in play takes it
     full = _placed(Options(full_pace=True))
     assert not any(ps.skips for ps in full.powers.values()) and skip_settings(full, "FR") == []
 

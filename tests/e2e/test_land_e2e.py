@@ -15,6 +15,7 @@ from eiapbem.client import newgame, setups
 from eiapbem.client.session import TEST_SCRYPT_ENV, Session
 from eiapbem.rules.combat.orders import InsurrectionOrders
 from eiapbem.rules.model import POWERS, Location, LocationKind, Phase
+from eiapbem.rules.skips import SetSkip
 
 pytestmark = pytest.mark.slow
 
@@ -48,6 +49,10 @@ def test_a_french_corps_marches_attacks_and_the_battle_is_answered(tmp_path, run
             s = Session.open(home, GAME, p, _pw(p))
             if st.slot.phase is Phase.SETUP:
                 setups.load_setup(s, "default")
+            if st.slot.phase is Phase.SETUP and p == "AU":  # a new game skips the reinforcement phase while nothing
+                # is due (13.9), and the war the game starts with is no declaration that cancels it (13.9.1): Austria
+                # plays its reinforcement phase to give the order below
+                s.act(SetSkip("reinforcement", "off"))
             if st.slot.phase is Phase.REINFORCEMENT and p == "AU":  # 13.2.4: Austria holds its insurrection corps,
                 s.act(InsurrectionOrders(hold=True))  # so the battle is the one with the Austrian corps alone
             s.end_phase()

@@ -130,3 +130,15 @@ def test_the_triggers_are_sealed_with_the_diplomacy_orders_and_revealed_to_match
         engine.resolve_slot(revealing, {"AU": [sealing.RevealOrders(nonce)], **others}, C)
     out = engine.resolve_slot(revealing, {"AU": [sealing.RevealOrders(nonce), a], **others}, C)
     assert triggers(out.state) == ("bohemia",)
+
+
+def test_the_trigger_provinces_are_refused_in_the_reveal_round_and_not_offered_there():
+    # 6.0: in the reveal round Austria's orders are the ones it committed to. The triggers were taken there, listed
+    # under "Possible now", and only end-phase refused them ("sealed in the commit round and cannot change now").
+    from eiapbem.rules.model import OrderSheet
+
+    s = _diplomacy(_base())
+    revealing = s.replace(order_sheet=OrderSheet(commitments=s.order_sheet.commitments.set("AU", bytes(32))))
+    assert "sealed already and cannot change now (6.0)" in _why(revealing, "AU", SetInsurrectionTriggers("tyrol"))
+    assert not [a for a in engine.legal_actions(revealing, "AU", C) if isinstance(a, SetInsurrectionTriggers)]
+    assert [a for a in engine.legal_actions(s, "AU", C) if isinstance(a, SetInsurrectionTriggers)]

@@ -34,7 +34,8 @@ def january():
     st = initial_state(world.load_scenario("classic-1805"), world.load_raw())
     while st.slot.phase is Phase.SETUP:
         c, p = _ctx(st), st.slot.power
-        st = engine.end_slot(engine.apply_actions(st, p, setups.default_actions("classic-1805", p), c).state, p, c).state
+        st = engine.apply_actions(st, p, setups.default_actions("classic-1805", p), c).state
+        st = engine.end_slot(st, p, c).state
     assert st.slot.phase is Phase.DIPLOMACY and st.slot.step == COMMIT
     return st
 
@@ -98,6 +99,32 @@ def test_the_naval_phase_still_cannot_be_set_to_skip_in_the_naval_phase(january)
     st = january.replace(slot=Slot(Phase.NAVAL, "turn", "GB", ("GB",)))
     with pytest.raises(IllegalAction, match="while in the naval phase"):
         engine.apply_action(st, "GB", SetSkip("naval", "once"), _ctx(st))
+
+
+def test_a_war_the_game_starts_with_cancels_no_skip_setting_of_its_target():
+    # 13.9.1 (000:2738): "any declaration of war issued against you" cancels every setting. A war the game starts
+    # with (Britain and France by the option, a GAP war) is dated to the first month, as the computer players count
+    # a war's months from it, and so was read as declared in it: the target lost the new game's reinforcement skip
+    # in the setup phase. It was declared before the game; a declaration in the first month still cancels them.
+    from eiapbem.rules import skips
+    from eiapbem.rules.model import Options, PlayerKind
+
+    st = initial_state(world.load_scenario("classic-1805"), world.load_raw(),
+                       options=Options(gb_and_fr_start_at_war=True), wars=[("RU", "TU")])
+    war = st.powers["TU"].wars["RU"]
+    assert war.since == Date(1805, 1) and war.declared_by == ("RU",) and war.before_game
+    st = skips.pace_defaults(st)
+    assert sequence.choices_from_state(st).war_declared_on == ()
+    c = _ctx(st)
+    while st.slot.phase is Phase.SETUP:
+        p = st.slot.power
+        st = engine.apply_actions(st, p, setups.default_actions("classic-1805", p), c).state
+        st = engine.end_slot(st, p, c).state
+    humans = [p for p in POWERS if st.powers[p].controller is PlayerKind.HUMAN]
+    assert humans and all(st.powers[p].skips == {Phase.REINFORCEMENT: SkipMode.CONTINUOUS} for p in humans), \
+        {p: dict(st.powers[p].skips) for p in POWERS}
+    declared = st.with_war("AU", "PR", st.date, ("AU",))  # a declaration of the first month still counts
+    assert sequence.choices_from_state(declared).war_declared_on == ("PR",)
 
 
 def test_the_computer_taking_over_a_player_drops_his_skip_settings_and_a_player_back_gets_the_new_game_pace():

@@ -358,7 +358,8 @@ def test_a_purchase_the_page_cannot_pay_is_refused_as_by_the_cli_unless_even_if_
     from eiapbem.client.session import Session, open_identity
     from eiapbem.rules.model import POWERS, Date, Phase, Slot
     from eiapbem.rules.model.slot import ORDERS
-    from eiapbem.view.app import View, ViewError
+    from eiapbem.core.errors import EiaError
+    from eiapbem.view.app import View
 
     home = new_game(tmp_path)
     s = Session.open(home, "Cli", "FR", "pw-FR")
@@ -370,9 +371,24 @@ def test_a_purchase_the_page_cannot_pay_is_refused_as_by_the_cli_unless_even_if_
     out = view.act("order", {"kind": "economic.buy-army", "values": {"item": "infantry", "count": 1}})
     assert "accepted (1 order(s) so far" in out["events"][0], out
     big = {"kind": "economic.buy-army", "values": {"item": "guard", "count": 400}}
-    with pytest.raises(ViewError, match=r"FR cannot pay buy-army: it needs \$.*nothing was taken.*12\.3"):
+    with pytest.raises(EiaError, match=r"FR cannot pay buy-army: it needs \$.*nothing was taken") as err:
         view.act("order", big)
+    assert "tick 'even if short' if an ally's loan this phase will pay it (12.3)" in err.value.hint
     assert len(Session.open(home, "Cli", "FR", "pw-FR").taken()) == 1
     out = view.act("order", {**big, "even_if_short": True})
     assert "is taken but will NOT be carried out as things stand" in out["events"][0], out
     assert len(Session.open(home, "Cli", "FR", "pw-FR").taken()) == 2
+
+    # A purchase short of manpower, not money, is refused as the CLI refuses it: "too little manpower", never "cannot
+    # pay" (which sent the player to his treasury), with the count that fits; a loan brings no manpower (12.3).
+    s = Session.open(home, "Cli", "FR", "pw-FR")
+    s.data = replace(s.data, state=s.state.with_power("FR", treasury=400, manpower=5))
+    s.save()
+    s.restart()
+    view = View(home, "Cli", open_identity(home, "Cli", "FR", "pw-FR"))
+    with pytest.raises(EiaError) as err:
+        view.act("order", {"kind": "economic.buy-army", "values": {"item": "infantry", "count": 14}})
+    assert str(err.value).startswith("FR has too little manpower for buy-army: it needs $42 and 28 manpower, FR has $")
+    assert "cannot pay" not in str(err.value) and "the Economy panel" in str(err.value), err.value
+    assert err.value.hint.startswith("buy-army with a count of ") and "a loan brings money, not manpower" in err.value.hint
+    assert not Session.open(home, "Cli", "FR", "pw-FR").taken()

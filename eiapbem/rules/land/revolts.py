@@ -206,6 +206,10 @@ def _trigger_list(text: str) -> tuple[str, ...]:
 def verify_set_triggers(state: GameState, power: str, a: SetInsurrectionTriggers, ctx: RulesContext) -> None:
     if power != AUSTRIA:
         raise IllegalAction("only Austria sets insurrection trigger provinces (13.2.4)")
+    if engine.sealed_already(state, power):  # the reveal round: taken, then refused by end-phase, it blocked the slot
+        raise IllegalAction(f"{power}'s diplomacy orders of {state.date.name} are sealed already and cannot change now "
+                            "(6.0): the trigger provinces are set in a diplomacy phase's orders", hint="give them in "
+                            "next month's diplomacy phase, or with --next-month in your land slot")
     provinces = _trigger_list(a.provinces)
     if len(provinces) > MAX_TRIGGERS:
         raise IllegalAction(f"Austria sets at most {MAX_TRIGGERS} insurrection trigger provinces (13.2.4), not {len(provinces)}")
@@ -300,7 +304,7 @@ def _austrian_areas(state: GameState, m: Any) -> list[str]:
 
 def _set_triggers_candidates(state: GameState, power: str, ctx: RulesContext) -> Iterator[SetInsurrectionTriggers]:
     """No triggers, or one province (a list of two or three is legal too, and not listed)."""
-    if power == AUSTRIA:
+    if power == AUSTRIA and not engine.sealed_already(state, power):
         yield SetInsurrectionTriggers("")
         yield from (SetInsurrectionTriggers(p) for p in sorted({ctx.map.area(a).province for a in _austrian_areas(state, ctx.map)}))
 

@@ -278,19 +278,29 @@ def _besieged_units(state: GameState, m: Any, area: str) -> list[Any]:
             and u.factors.total > 0]
 
 
-def besieged_supply(state: GameState, ctx: RulesContext, power: str, area: str) -> engine.Outcome:
-    """Every besieged unit of ``power`` in the city of ``area`` checks supply against the city's supply value."""
+def besieged_terms(state: GameState, ctx: RulesContext, power: str, area: str) -> tuple[int, int, int | None]:
+    """How ``power``'s besieged units in the city of ``area`` are supplied at the end of its movement (10.5.5): the
+    city's supply value, the modifier of the factors inside, and the dollars of sea supply when it pays for them
+    instead of rolling (10.5.3-10.5.4), else None."""
     m = ctx.map
     city = m.area(area).city
     assert city is not None
     inside = _besieged_units(state, m, area)
-    total = sum(u.factors.total for u in inside)
-    mod = min(total // BESIEGED_PER, MAX_BESIEGED_MODIFIER)
-    out = engine.Outcome(state)
+    mod = min(sum(u.factors.total for u in inside) // BESIEGED_PER, MAX_BESIEGED_MODIFIER)
     sea = seasupply.sea_cost_halves(state, m, area, power)
+    mine = [u for u in inside if relations.unit_power(state, u) == power]
+    dollars = None if sea is None or not mine else (sea * len(mine) + 1) // 2
+    return city.supply, mod, dollars if dollars is not None and dollars <= state.powers[power].treasury else None
+
+
+def besieged_supply(state: GameState, ctx: RulesContext, power: str, area: str) -> engine.Outcome:
+    """Every besieged unit of ``power`` in the city of ``area`` checks supply against the city's supply value."""
+    m = ctx.map
+    inside = _besieged_units(state, m, area)
+    supply_value, mod, dollars = besieged_terms(state, ctx, power, area)
+    out = engine.Outcome(state)
     mine = [u for u in sorted(inside, key=lambda u: u.id) if relations.unit_power(state, u) == power]
-    if sea is not None and mine and (sea * len(mine) + 1) // 2 <= state.powers[power].treasury:
-        dollars = (sea * len(mine) + 1) // 2  # 10.5.3-10.5.4: living off sea supply at the depot cost, not rolling
+    if dollars is not None:  # 10.5.3-10.5.4: living off sea supply at the depot cost, not rolling
         st = state.with_power(power, treasury=state.powers[power].treasury - dollars)
         return engine.log(st, power, "land.sea-supply", f"{power} pays ${dollars} for the sea supply of "
                           f"{', '.join(u.id for u in mine)} besieged in {area} (10.5.3-10.5.4)", area=area, cost=dollars)
@@ -299,11 +309,11 @@ def besieged_supply(state: GameState, ctx: RulesContext, power: str, area: str) 
         if relations.unit_power(out.state, u) != power:
             continue
         die = ctx.dice.d6(f"besieged-supply/{state.date}/{u.id}")
-        loss = max(0, die + mod - city.supply)
+        loss = max(0, die + mod - supply_value)
         st, lost, gone = take_losses(out.state, power, the_army_unit(out.state, u.id), loss)
         out = out.then(engine.log(st, power, "land.besieged-supply",
                                   f"{power}: {u.id} besieged in {area}: random number {die} {mod:+d} against city supply "
-                                  f"{city.supply}: " + (f"loses {lost}" if lost else "no loss"), unit=u.id, die=die, lost=lost))
+                                  f"{supply_value}: " + (f"loses {lost}" if lost else "no loss"), unit=u.id, die=die, lost=lost))
     if not _besieged_units(out.state, m, area):
         out = out.then(_fall(out.state, ctx, power, area, leaders))
     return out

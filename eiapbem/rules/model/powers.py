@@ -80,6 +80,9 @@ class War(Record):
     since: Date
     #: Who declared it; both when they declared on each other at once (6.3.2, 000:654).
     declared_by: PowerSet
+    #: A war the game starts with (the option's or a GAP selection's, 4.2.10): dated to the first month, yet declared
+    #: before the game, so no declaration "issued against" its target that month (13.9.1, 000:2738).
+    before_game: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -482,9 +482,10 @@ class GameState(Record):
         """A copy with one more entry at the end of the public log (outside the hashed state: see ``log``)."""
         return self.replace(log=self.log + (entry,))
 
-    def with_war(self, a: str, b: str, since: Date, declared_by: tuple[str, ...]) -> GameState:
+    def with_war(self, a: str, b: str, since: Date, declared_by: tuple[str, ...], *,
+                 before_game: bool = False) -> GameState:
         """A copy where ``a`` and ``b`` are at war (both sides' records; no rules applied)."""
-        war = War(since=since, declared_by=declared_by)
+        war = War(since=since, declared_by=declared_by, before_game=before_game)
         powers = self.powers.set(a, self.powers[a].replace(wars=self.powers[a].wars.set(b, war)))
         powers = powers.set(b, powers[b].replace(wars=powers[b].wars.set(a, war)))
         return self.replace(powers=powers)

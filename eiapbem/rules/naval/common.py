@@ -84,8 +84,10 @@ def may_stay_in_box(state: GameState, ctx: RulesContext, power: str, port: str) 
     if enemy_fleets_at(state, Location(LocationKind.BLOCKADE, port), power) or \
             enemy_fleets_at(state, Location(LocationKind.PORT, port), power):
         return None
-    return (f"{power} is not at war with {nation}, which holds {port}, and no enemy fleet is in its port or blockade box, "
-            f"so the stack may not stay in box:{port} (8.8, 000:1168); end the path elsewhere")
+    holder = f"{port} is {power}'s own port" if nation == power else \
+        f"{power} is not at war with {nation}, which holds {port}"  # "GB is not at war with GB" read as nonsense
+    return (f"{holder}, and no enemy fleet is in its port or blockade box, so the stack may not stay in box:{port} "
+            f"(8.8, 000:1168); end the path elsewhere")
 
 
 def must_leave_box(state: GameState, ctx: RulesContext, power: str, fleet: Fleet) -> bool:

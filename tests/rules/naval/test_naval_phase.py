@@ -198,6 +198,15 @@ def test_a_fleet_in_the_box_blockades_the_port():
     assert control.is_blockaded(s, C, "brest") and control.is_blockaded(s, C, "brest", "FR")
 
 
+def test_a_fleet_may_not_stay_in_its_own_ports_box_and_the_refusal_says_own_port():
+    # 8.8 (000:1168): Britain's fleet ending in box:plymouth was refused as "GB is not at war with GB, which holds it".
+    s = scene([{"id": "fleet:GB:1", "location": "port:plymouth", "heavy": 5}])
+    with pytest.raises(IllegalAction) as err:
+        move(s, "fleet:GB:1", "box:plymouth")
+    assert str(err.value).startswith("plymouth is GB's own port, and no enemy fleet is in its port or blockade box, so "
+                                     "the stack may not stay in box:plymouth (8.8, 000:1168)"), err.value
+
+
 @pytest.mark.parametrize("kind", ["ai-easy", "ai-medium", "ai-hard"])
 def test_the_computer_moves_fleets_legally(kind):
     s = scene([{"id": "fleet:FR:1", "location": "sea:english-channel", "heavy": 3},

@@ -170,3 +170,13 @@ def test_the_garrison_hint_names_the_capital_and_a_minors_factors_its_own_capita
     lines = engine.unmet_obligations(_at(classic, "FR"), "FR", ctx)
     assert "'eiapbem setup add-garrison --area paris --infantry 1'" in lines[0]
     assert any("'eiapbem setup add-garrison --area amsterdam --nation holland --infantry 5'" in x for x in lines)
+
+
+def test_the_corps_and_fleet_hints_name_a_kind_still_to_place(classic, ctx):
+    # Britain garrisoned London with its 19 infantry: the to-do still said "add-factors --corps ID --infantry N" with
+    # only cavalry and guard left to place (5.1); the fleet hint alike names a kind of ship still to place.
+    state = _at(classic, "GB").with_power("GB", unplaced_factors=Factors(cavalry=4, guard=1),
+                                         unplaced_ships=Ships(light=3))
+    lines = engine.unmet_obligations(state, "GB", ctx)
+    assert "then 'eiapbem setup add-factors --corps ID --cavalry N'" in lines[0], lines
+    assert "then 'eiapbem setup add-ships --fleet ID --light N'" in lines[1], lines
