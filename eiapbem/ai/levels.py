@@ -241,7 +241,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 27, "ai-medium": 27, "ai-hard": 27}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 27, "ai-medium": 28, "ai-hard": 28}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -279,6 +279,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 27, "ai-medium": 27, "ai-hard": 27}  # 2:
 # 27: Spain's guerrillas raid enemy depots and supply chains (``ai.raids``); a corps falling back goes to a refuge
 # where it is fed, a Turkish feudal corps with none stands down (``land.fall_back``); in winter a stranded corps
 # marches to its fleet's port only where it is fed (``amphibious.stage``)
+# 28 (medium, hard): a guard or cavalry counter is not counted among the line corps whose loss makes a counter bought
+# again (``economy._too_few``)
 
 
 def level(kind: PlayerKind | str) -> Level:
