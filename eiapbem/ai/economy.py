@@ -23,7 +23,7 @@ depot supply for its corps, $1 a corps a month, 10.5.2):
 - **counters** (12.5.4; medium, hard): one corps counter of the pool
   ($1, 000:2969) at war when the corps on the map are filled to three quarters
   of their capacity, so the factors bought have somewhere to go, and at war or
-  at peace when fewer than ``MIN_CORPS`` of its regular corps stand on the map
+  at peace when fewer than ``MIN_CORPS`` of its line corps (not a guard or cavalry counter) stand on the map
   (a corps emptied returns to the counter pool, 7.2.4; a player buys its
   counter again, 000:2238, and rebuilds it with the factors placed, 7.2.1;
   the regular counter that holds the most infantry, so the factors bought fit
@@ -179,10 +179,11 @@ def _waiting(b) -> bool:
 
 
 def _too_few(b) -> bool:
-    """Fewer than ``MIN_CORPS`` of its regular corps with factors on the map, and none of the pool bought and
-    still waiting to be placed: a lost corps is rebuilt."""
+    """Fewer than ``MIN_CORPS`` of its line corps (regular corps that take militia: not a guard or cavalry counter,
+    which hold no line infantry, 7.2.1) with factors on the map, and none of the pool bought and still waiting to be
+    placed: a lost corps is rebuilt."""
     on_map = sum(1 for u in _mine(b) if u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.factors.total
-                 and u.corps_type is CorpsType.REGULAR)
+                 and u.corps_type is CorpsType.REGULAR and corps_capacity(b.ctx, u).militia)
     return not _waiting(b) and on_map < MIN_CORPS
 
 

@@ -280,7 +280,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 27, "ai-medium": 28, "ai-hard": 28}  # 2:
 # where it is fed, a Turkish feudal corps with none stands down (``land.fall_back``); in winter a stranded corps
 # marches to its fleet's port only where it is fed (``amphibious.stage``)
 # 28 (medium, hard): a capital's garrison judged again once the incursions are answered: an enemy army a month away
-# that no answer marches on is the garrison's to hold, whatever corps stood near before the armies marched off
+# that no answer marches on is the garrison's to hold, whatever corps stood near before the armies marched off; a
+# guard or cavalry counter is not counted among the line corps whose loss makes a counter bought again
+# (``economy._too_few``)
 
 
 def level(kind: PlayerKind | str) -> Level:

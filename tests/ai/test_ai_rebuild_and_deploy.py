@@ -73,6 +73,25 @@ def test_the_counter_bought_again_is_one_the_infantry_bought_fits():
     assert bought == ["corps:SP:I"], bought
 
 
+def test_at_peace_a_guard_beside_one_line_corps_is_no_second_corps_a_line_counter_is_bought():
+    """Spain after a lost war, at peace with money and men: its guard (a counter that takes no militia nor more than a
+    few line infantry, 7.2.1) and one line corps on the map are one corps to hold the factors it buys; it buys a line
+    counter again (12.5.4), as it does with the guard gone too."""
+    s = land_state().without_war("FR", "AU")
+    s = corps(s, "corps:SP:II", "barcelona", infantry=12)
+    s = corps(s, "corps:SP:Guard", "barcelona", guard=1)
+    for cid in ("corps:SP:Cav-I", "corps:SP:I"):
+        s = s.with_unit(Corps(id=cid, nation="SP", corps_type=CorpsType.REGULAR, location=POOL, factors=Factors()))
+    s = s.replace(slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
+    s = s.with_power("SP", controller=PlayerKind.AI_HARD, treasury=100, manpower=8)
+    assert not s.powers["SP"].wars
+    bought = [o.unit for o in ai.orders(s, "SP", ctx(b"rebuild")) if isinstance(o, BuyCounter)]
+    assert bought == ["corps:SP:I"], bought
+    # two line corps on the map: nothing is bought
+    s = corps(s, "corps:SP:III", "zaragoza", infantry=6)
+    assert not any(isinstance(o, BuyCounter) for o in ai.orders(s, "SP", ctx(b"rebuild")))
+
+
 def test_britain_places_the_rebuilt_corps_with_the_factors_due():
     s = _britain_lost_a_corps(Phase.REINFORCEMENT, placeable_until=Date(1805, 11))
     s = s.with_power("GB", returned_factors=Factors(infantry=7, cavalry=1))

@@ -128,6 +128,21 @@ def test_britain_fights_france_and_the_continent_allies_against_the_strongest_th
         assert "FR" in nxt.powers[a].wars or judge.declarations(b).get(a) == "FR" or strategy.threat(b, a) == "FR"
 
 
+def test_an_enforced_peace_lapsed_the_power_joins_its_allies_war_on_its_former_victor(set_up):
+    """Spain surrendered to France (6.4.2: 18 months of enforced peace both ways); its allies fight France. While the
+    enforced peace holds it declares nothing on France (6.2.2); the month it ends, the war is judged again as any
+    other (the allies at war with France on its side, the -3 of the declaration, 6.2.1) and Spain joins it."""
+    st = set_up
+    for a in ("AU", "PR", "RU", "GB"):
+        st = st.with_alliance("SP", a, st.date.plus(-6))
+        st = st.with_war(a, "FR", st.date.plus(-4), (a,))
+    for until, declared in ((st.date.plus(1), None), (st.date, "FR")):
+        t = st.with_power("SP", enforced_peace=st.powers["SP"].enforced_peace.set("FR", until))
+        t = t.with_power("FR", enforced_peace=t.powers["FR"].enforced_peace.set("SP", until))
+        assert strategy.war_plan(t, "SP", HARD, ctx()).declare == declared, until
+    assert DeclareWar("FR") in ai.orders(t, "SP", ctx(b"SP"))
+
+
 def test_no_war_on_an_ally_a_natural_friend_or_under_an_enforced_peace(set_up):
     bound = set_up.with_power("GB", enforced_peace=set_up.powers["GB"].enforced_peace.set("FR", set_up.date.plus(18)))
     assert strategy.war_plan(bound, "GB", HARD, ctx()).declare != "FR"
