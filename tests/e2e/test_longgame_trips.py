@@ -181,8 +181,10 @@ def test_status_offers_the_reinforcement_skip_when_nothing_is_due(tmp_path):
                        pending=type(st.pending)())
     # France's war on Austria began a month before: one declared this month would cancel the setting at the slot's
     # end (13.9.1), and status then does not offer it (tests/cli/test_cli_roughedges.py).
+    # Austria holds no skip setting (a new game's pace gives its human one; held, the line names none)
     reinf = reinf.replace(powers=type(reinf.powers)(
-        (p, ps.replace(wars=type(ps.wars)((q, w.replace(since=Date(1805, 8))) for q, w in ps.wars.items())))
+        (p, ps.replace(wars=type(ps.wars)((q, w.replace(since=Date(1805, 8))) for q, w in ps.wars.items()),
+                       skips=type(ps.skips)() if p == "AU" else ps.skips))
         for p, ps in reinf.powers.items()))
     assert not reinforcements_ready(reinf, "AU")
     au.data = replace(au.data, state=reinf)
