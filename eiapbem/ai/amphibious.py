@@ -496,10 +496,11 @@ def _carry_off(b: Any, lvl: Any, f: Fleet, group: list[tuple[str, str]], land: d
 
 
 def collect(b: Any, lvl: Any) -> None:
-    """Pick-up: for each stranded corps (``Reach.stranded``) that stands in its ``muster_port`` or reaches it by land
-    this month, with no fleet of the power there with room for it, the nearest stack of the power that is not
-    carrying corps, has room for it (8.6.2), reaches the port this slot through escorted seas and could carry the
-    corps on from there to a target (``invasion_targets``, a friendly coast included) sails into the port, where it
+    """Pick-up: for each stranded corps (``Reach.stranded``) that stands in its ``muster_port`` (for an idle corps on
+    a coast whose port its fleets may not enter, an enemy's, the nearest open one) or reaches it by land this month,
+    with no fleet of the power there with room for it, the nearest stack of the power that is not carrying corps, has
+    room for it (8.6.2), reaches the port this slot through escorted seas and could carry the corps on from there to a
+    target (``invasion_targets``, a friendly coast included) sails into the port, where it
     waits (``waits``) for the corps to board in the next naval slot (8.6.1)."""
     from eiapbem.rules.naval.transport import need, room
 
@@ -514,7 +515,10 @@ def collect(b: Any, lvl: Any) -> None:
             continue  # at peace only a corps overseas is fetched (``_bring_home``)
         stranded = reach.stranded(c)
         far = reach.of(c) if stranded else reach.costs(c)
-        port = muster_port(b, far) if stranded or reach.far(c) else c.location.site
+        here = c.location.site
+        shut = m.area(here).port is None or may_enter_port(st, b.ctx, b.power, here) is not None
+        # a corps on a coast where its fleets may not put in (an enemy's port, no port) musters at the nearest open one
+        port = muster_port(b, far) if stranded or reach.far(c) or shut else here
         if port is None or far.get(port, 0) > allowance(st, b.ctx, c) \
                 or may_enter_port(st, b.ctx, b.power, port) is not None:
             continue

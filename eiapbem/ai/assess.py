@@ -238,12 +238,14 @@ _DIST: "weakref.WeakKeyDictionary[Any, dict[str, dict[str, int]]]" = weakref.Wea
 
 def distances_from(ctx: Any, area: str) -> dict[str, int]:
     """The least movement cost from ``area`` to every land area reachable (10.4.1 terrain and crossings),
-    ordered by id; cached per map (the map never changes)."""
+    ordered by id; cached per map (the map never changes).  An optional crossing (the London-Lille arrow, used only
+    in a game with its option, 4.1.1) is left out: counted, it set the French army beside London, a threat to the
+    capital that kept Britain's corps at home; where the option is on, ``moves.costs_from`` finds the moves over it."""
     m = ctx.map
     per_map = _DIST.setdefault(m, {})
     got = per_map.get(area)
     if got is None:
-        got = mapgraph.movement_costs(m, area)
+        got = mapgraph.movement_costs(m, area, crossings=lambda x: x.optional is None)
         per_map[area] = got
     return got
 

@@ -241,7 +241,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 27, "ai-medium": 28, "ai-hard": 28}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 28, "ai-medium": 28, "ai-hard": 28}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -279,10 +279,12 @@ VERSIONS: dict[str, int] = {"ai-easy": 27, "ai-medium": 28, "ai-hard": 28}  # 2:
 # 27: Spain's guerrillas raid enemy depots and supply chains (``ai.raids``); a corps falling back goes to a refuge
 # where it is fed, a Turkish feudal corps with none stands down (``land.fall_back``); in winter a stranded corps
 # marches to its fleet's port only where it is fed (``amphibious.stage``)
-# 28 (medium, hard): a capital's garrison judged again once the incursions are answered: an enemy army a month away
-# that no answer marches on is the garrison's to hold, whatever corps stood near before the armies marched off; a
-# guard or cavalry counter is not counted among the line corps whose loss makes a counter bought again
-# (``economy._too_few``)
+# 28: a fleet's path never cuts across a blockade box from sea to sea (``rules.naval.graph``: the voyages, blockades
+# and pick-ups it refused are sailed), the distances between areas leave out the optional London-Lille crossing
+# (``assess.distances_from``: no French army across the Channel keeps Britain's corps at home); (medium, hard) a
+# capital's garrison judged again once the incursions are answered: an enemy army a month away that no answer
+# marches on is the garrison's to hold, whatever corps stood near before the armies marched off; a guard or cavalry
+# counter is not counted among the line corps whose loss makes a counter bought again (``economy._too_few``)
 
 
 def level(kind: PlayerKind | str) -> Level:

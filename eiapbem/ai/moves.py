@@ -40,13 +40,19 @@ def movers(b: Any, *, engaged: bool = False, raiders: bool = False) -> list[Corp
             continue
         if not engaged and c.location.kind is LocationKind.AREA and c.location.site in blocked:
             continue
-        if c.location.kind is LocationKind.CITY and control.is_besieged(st, m, c.location.site):
-            continue
-        rec = st.land_moves.get(c.id)
-        if rec is not None and (rec.halted or rec.foraged or rec.placed_back):
-            continue
-        out.append(c)
+        if free_to_move(st, m, c, "foraged"):
+            out.append(c)
     return out
+
+
+def free_to_move(st: Any, m: Any, c: Corps, done: str) -> bool:
+    """``c`` is not shut in a besieged city, and its move record this slot is not halted, placed back, nor ``done``
+    (the record's flag that ends its moves for the caller: ``foraged`` for a corps, ``passed`` for a guerrilla, which
+    moves one area a month, 000:1364)."""
+    if c.location.kind is LocationKind.CITY and control.is_besieged(st, m, c.location.site):
+        return False
+    rec = st.land_moves.get(c.id)
+    return rec is None or not (rec.halted or rec.placed_back or getattr(rec, done))
 
 
 def _crossing_open(b: Any):
@@ -263,5 +269,5 @@ def own_inside(b: Any, area: str) -> bool:
                and u.factors.total and assess.friendly(b.state, b.power, u) for u in control.units_at(b.state, area))
 
 
-__all__ = ["LOCAL", "MAX_ROUTE", "Reach", "advance", "arrives", "costs_from", "empty_enemy_city", "field_enemy", "go",
+__all__ = ["LOCAL", "MAX_ROUTE", "Reach", "advance", "arrives", "costs_from", "empty_enemy_city", "field_enemy", "free_to_move", "go",
            "movers", "open_costs", "own_corps_in", "own_inside", "reach", "reachable", "route", "stops", "supplied_areas"]

@@ -65,17 +65,15 @@ def raiders(b: Any) -> list[Corps]:
 def guerrillas(b: Any) -> list[Corps]:
     """Spain's guerrillas that may still move this slot (13.2.1, 000:2376-2406): with factors, on the map, not besieging
     or besieged in a city, not moved yet (one area a month, 000:1364)."""
+    import eiapbem.ai.moves as moves
+
     st, m = b.state, b.ctx.map
     out = []
     for c in assess.army_units(st, b.power):
         if c.corps_type is not CorpsType.GUERRILLA or c.besieging or not c.factors.total:
             continue
-        if c.location.kind is LocationKind.CITY and control.is_besieged(st, m, c.location.site):
-            continue
-        rec = st.land_moves.get(c.id)
-        if rec is not None and (rec.passed or rec.halted or rec.placed_back):
-            continue
-        out.append(c)
+        if moves.free_to_move(st, m, c, "passed"):
+            out.append(c)
     return out
 
 

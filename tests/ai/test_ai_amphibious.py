@@ -139,3 +139,63 @@ def test_a_corps_far_from_the_war_marches_to_a_port_and_is_carried_back_to_it():
     s = _with_access(s.with_war("GB", "FR", s.date.plus(-3), ("GB",)))
     turn = ai.play_slot(s, "GB", ctx())
     assert Load(fleet="fleet:GB:1", corps="corps:GB:1") in turn.actions, turn.actions
+
+
+def test_a_fleets_path_passes_a_port_between_two_seas_only_through_the_port():
+    """Rome's box touches the Tyrrhenian and the Adriatic: the cheapest way the search gives from one to the other goes
+    into the port and out again, never across the box from sea to sea (8.4.2), and the rules accept it as given for a
+    fleet carrying a corps (which may enter the neutral papacy's port, 8.6.1)."""
+    from eiapbem.rules import engine
+    from eiapbem.rules.naval import graph
+
+    s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"]],
+                     "fleets": [{"id": "fleet:GB:1", "location": "sea:tyrrhenian-sea", "heavy": 12, "transport": 4}],
+                     "corps": [{"id": "corps:GB:1", "location": "area:naples", "infantry": 4},
+                               {"id": "corps:FR:1", "location": "area:lille", "infantry": 8}]}, phase=Phase.NAVAL)
+    s = s.with_unit(s.units["corps:GB:1"].replace(location=Location(LocationKind.ABOARD, "fleet:GB:1")))
+    start, goal = Location(LocationKind.SEA, "tyrrhenian-sea"), Location(LocationKind.SEA, "adriatic-sea")
+    path = graph.path_to(s, ctx().map, start, goal)
+    assert path is not None and path[-1] == goal
+    full = [start, *path]
+    for i in range(1, len(full) - 1):
+        if full[i].kind is LocationKind.BLOCKADE and full[i - 1].kind is LocationKind.SEA:
+            assert full[i + 1] == Location(LocationKind.PORT, full[i].site), path
+    assert graph.distances(s, ctx().map, start)[goal] == 2  # into the box (1), the port and out (0), the sea (1)
+    names = ",".join(graph.place_name(p) for p in path if p.kind is not LocationKind.BLOCKADE)
+    engine.apply_action(s, "GB", MoveFleet(fleet="fleet:GB:1", path=names, stack=True), ctx())
+    # a blockade box is reached from the sea, not through its (enemy) port
+    box = Location(LocationKind.BLOCKADE, "brest")
+    assert graph.path_to(s, ctx().map, Location(LocationKind.PORT, "london"), box) == [
+        Location(LocationKind.BLOCKADE, "london"), Location(LocationKind.SEA, "english-channel"), box]
+
+
+def _corps_in_london(phase: Phase = Phase.NAVAL):
+    """Britain, at war with France for two months beside its ally Prussia (at war with France too): its corps and a
+    fleet with transports stand at London, and France's army stands at Lille across the Channel, whose crossing arrow
+    this game does not use (4.1.1)."""
+    s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"], ["PR", "FR"]], "alliances": [["GB", "PR"]],
+                     "fleets": [{"id": "fleet:GB:1", "location": "port:london", "heavy": 12, "transport": 4}],
+                     "corps": [{"id": "corps:GB:1", "location": "area:london", "infantry": 8},
+                               {"id": "corps:FR:1", "location": "area:lille", "infantry": 40, "cavalry": 8},
+                               {"id": "corps:PR:1", "location": "area:berlin", "infantry": 12}]}, phase=phase)
+    s = s.with_war("GB", "FR", s.date.plus(-2), ("GB",)).with_war("PR", "FR", s.date.plus(-2), ("PR",))
+    for p in POWERS:
+        s = s.with_power(p, controller=PlayerKind.AI_HARD)
+    return s
+
+
+def test_a_french_army_across_the_channel_keeps_no_british_corps_at_home():
+    """With no Lille crossing in the game, the French army at Lille is no threat to London: Britain's corps at home
+    boards its fleet and sails to the war (an enemy's weak coast or its fighting ally's), instead of standing guard."""
+    from eiapbem.ai import assess
+
+    s = _corps_in_london()
+    assert not assess.capital_threats(s, ctx(), "GB")[0].enemy
+    turn = ai.play_slot(s, "GB", ctx())
+    assert Load(fleet="fleet:GB:1", corps="corps:GB:1") in turn.actions
+    at = turn.state.units["fleet:GB:1"].location
+    assert at.kind is LocationKind.SEA, at
+    # where it sails it may land on a coast of the war: France's (or a minor's at war) or its ally Prussia's
+    coasts = [a for a in ctx().map.coastal_areas(at.site)
+              if (h := area_holder(turn.state, ctx(), a)) is not None and (at_war(turn.state, "GB", h) or h in ("GB", "PR"))]
+    assert coasts, at

@@ -80,6 +80,8 @@ def test_a_human_replaced_by_the_computer_goes_on_fighting(folders, run_cli):
     # ... and its fleets sail (blockades of French ports, 8.8): movement by Great Britain after the replacement.
     gb_moves = [e for e in after if e.kind == "naval.move" and e.author == "GB"]
     assert gb_moves, [e.kind for e in after][:80]
-    # Its corps march too (10.4, the computer's land play).
-    assert any(e.author == "GB" and e.kind == "land.move" for e in after), sorted({e.kind for e in after if e.author == "GB"})
+    # Its corps go to war too: marched (10.4) or carried by its fleets and landed (8.6, 10.4.5), as the campaign
+    # measures count a corps moved.
+    assert any(e.author == "GB" and e.kind in ("land.move", "land.disembark") for e in after), \
+        sorted({e.kind for e in after if e.author == "GB"})
     assert game.open("FR").state.state_hash() == game.open("GB").state.state_hash()

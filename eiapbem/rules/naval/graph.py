@@ -7,6 +7,10 @@ A place is a ``Location`` of kind ``sea``, ``port`` or ``blockade``.  The steps 
 - port to its own blockade box, and back: 0; a fleet entering or leaving a port passes
   through the box (8.4.2, 000:1068), so a port costs 1 from any sea area its box touches.
 
+A box entered from a sea area leads only into its port (a fleet may not cut across it from sea to sea, 8.4.2,
+as ``movement`` checks): the search (``distances``, ``path_to``) tells a box so entered from one it starts in or
+leaves its port by.
+
 In winter (January, February, December; 13.1) no fleet enters or leaves a sea area north of
 the ice line (8.4.1, 000:1064), nor a port the map marks as frozen (the project's reading,
 docs/decisions.md "Naval phase").  Everything here is a pure function of the map and the date.
@@ -113,42 +117,58 @@ def step_cost(m: Any, at: Location, to: Location) -> int | None:
 
 
 def _search(state: GameState, m: Any, start: Location, passable: Any) -> tuple[dict, dict]:
-    dist = {start: 0}
-    prev: dict[Location, Location] = {}
-    heap = [(0, str(start), start)]
+    """Dijkstra over (place, entered a box from a sea area): such a box leads only into its port (8.4.2)."""
+    first = (start, False)
+    dist = {first: 0}
+    prev: dict[tuple[Location, bool], tuple[Location, bool]] = {}
+    heap = [(0, str(start), False, start)]
     while heap:
-        d, _, at = heapq.heappop(heap)
-        if d > dist.get(at, d):
+        d, _, inward, at = heapq.heappop(heap)
+        if d > dist.get((at, inward), d):
             continue
         for to, cost in neighbours(m, at):
+            if inward and to.kind is SEA:
+                continue  # 8.4.2: no cutting across a box from sea to sea
             if cost and (frozen(state, m, at) or frozen(state, m, to)):
                 continue  # 8.4.1: neither enter nor leave a frozen sea area or port
             if frozen(state, m, to):
                 continue
             if passable is not None and not passable(to):
                 continue
+            node = (to, at.kind is SEA and to.kind is BOX)
             nd = d + cost
-            if nd < dist.get(to, nd + 1):
-                dist[to] = nd
-                prev[to] = at
-                heapq.heappush(heap, (nd, str(to), to))
+            if nd < dist.get(node, nd + 1):
+                dist[node] = nd
+                prev[node] = (at, inward)
+                heapq.heappush(heap, (nd, str(to), node[1], to))
     return dist, prev
+
+
+def _best(dist: dict) -> dict[Location, int]:
+    """The least cost of each place over the ways it was entered, ordered as the search found them."""
+    out: dict[Location, int] = {}
+    for (loc, _inward), d in dist.items():
+        if d < out.get(loc, d + 1):
+            out[loc] = d
+    return out
 
 
 def distances(state: GameState, m: Any, start: Location, *, passable: Any = None) -> dict[Location, int]:
     """Movement points from ``start`` to every place a fleet can reach this month (Dijkstra, ties by name).
 
     ``passable(loc)`` may forbid entering places (the start is always allowed)."""
-    return _search(state, m, start, passable)[0]
+    return _best(_search(state, m, start, passable)[0])
 
 
 def path_to(state: GameState, m: Any, start: Location, goal: Location, *, passable: Any = None) -> list[Location] | None:
     """A cheapest path from ``start`` to ``goal`` (without ``start``), or None."""
     dist, prev = _search(state, m, start, passable)
-    if goal not in dist:
+    # a box goal is entered from the sea rather than through its port at the same cost
+    ends = sorted((d, not inward) for (loc, inward), d in dist.items() if loc == goal)
+    if not ends:
         return None
-    out = [goal]
-    while out[-1] != start:
+    out = [(goal, not ends[0][1])]
+    while out[-1] != (start, False):
         out.append(prev[out[-1]])
     out.reverse()
-    return out[1:]
+    return [loc for loc, _ in out[1:]]
