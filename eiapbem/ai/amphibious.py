@@ -515,10 +515,10 @@ def collect(b: Any, lvl: Any) -> None:
             continue  # at peace only a corps overseas is fetched (``_bring_home``)
         stranded = reach.stranded(c)
         far = reach.of(c) if stranded else reach.costs(c)
-        here = c.location.site
-        shut = m.area(here).port is None or may_enter_port(st, b.ctx, b.power, here) is not None
+        site = c.location.site
+        shut = m.area(site).port is None or may_enter_port(st, b.ctx, b.power, site) is not None
         # a corps on a coast where its fleets may not put in (an enemy's port, no port) musters at the nearest open one
-        port = muster_port(b, far) if stranded or reach.far(c) or shut else here
+        port = muster_port(b, far) if stranded or reach.far(c) or shut else site
         if port is None or far.get(port, 0) > allowance(st, b.ctx, c) \
                 or may_enter_port(st, b.ctx, b.power, port) is not None:
             continue
