@@ -4,7 +4,8 @@ Plays classic-1805 from its start with all seven powers at ``ai-hard``, as ``eia
 players but in one process and without folders or files (``client.duel.play``), for MONTHS months per seed, and
 prints for each seed the figure lines ``eiapbem campaign`` prints (wars, alliances, subsidies, battles of armies,
 capitals, peaces, corps moved per power, foraging against battle losses, provinces, the slowest slot).  Seed N
-draws the game's dice from ``mem/N``, so the same seed gives the same campaign on every computer.  A measurement
+draws the game's dice as ``bench ai-strength`` does (``ai-strength/N``, ``client.campaign_ladder.play_job``), so
+the same seed gives the same campaign on every computer.  A measurement
 tool, not a test; the slowest slot's figure shows the machine's load:
 
     python tools/measure_ai_campaigns.py MONTHS SEED [SEED ...]
@@ -26,7 +27,7 @@ def main(argv: list[str]) -> int:
         return 2
     months = int(argv[0])
     for n in argv[1:]:
-        seed = f"mem/{n}".encode()
+        seed = f"ai-strength/{n}".encode()
         start = duel.start_state("classic-1805", {p: PlayerKind.AI_HARD for p in POWERS}, seed)
         chronicle = Chronicle()
         t = time.process_time()
