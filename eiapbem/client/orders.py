@@ -85,9 +85,10 @@ def _sealed_round(state: GameState) -> str | None:
 
 
 def refuse_in_reveal(state: GameState, power: str) -> None:
-    """An order given in the reveal round by a power that sealed its orders is refused at once (6.0): the round
-    opens what was sealed, and ``file_actions`` would refuse the file at the end of the phase."""
-    if _sealed_round(state) == "reveal" and power in state.order_sheet.commitments:
+    """An order given in the reveal round by a power that sealed its orders (``engine.sealed_already``, which the
+    rules' own settings refuse by) is refused at once (6.0): the round opens what was sealed, and ``file_actions``
+    would refuse the file at the end of the phase."""
+    if engine.sealed_already(state, power):
         raise IllegalAction(f"{power}'s diplomacy orders of {state.date.name} were sealed in the commit round; the reveal "
                             "round takes no new orders (6.0)",
                             hint="'eiapbem end-phase' reveals the sealed orders; an order for next month is given with "
