@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Mapping
+from typing import Any, Mapping
 
 from eiapbem.core.errors import EiaError, quoted
 
@@ -137,3 +137,99 @@ def verify_record(seed: bytes, record: Mapping[str, tuple[int, int] | list[int]]
         if derive(seed, label, sides) != value:
             return label
     return None
+
+
+# ----------------------------------------------------------------- every outcome of a pure function of dice
+
+
+class _Branching(DiceError):
+    """A run of ``outcomes`` that read its dice in a way the tree cannot hold (a die of a ``two_d6`` read alone)."""
+
+
+class _Chosen(Dice):
+    """Dice whose reads, in the order they come, take the values ``path`` chooses (the first value past it), and
+    which keep each new read as ``(label, sides, summed, value)``.  A ``two_d6`` is one read of its sum (2-12): the
+    function sees only the sum, so the two dice of one sum are one outcome."""
+
+    def __init__(self, path: list[int]) -> None:
+        super().__init__(b"outcomes")
+        self._path = path
+        self.reads: list[tuple[str, int, bool, int]] = []
+        self._sums: dict[str, int] = {}
+
+    def _next(self, first: int) -> int:
+        k = len(self.reads)
+        return self._path[k] if k < len(self._path) else first
+
+    def roll(self, label: str, sides: int) -> int:
+        if label.endswith(("/1", "/2")) and label[:-2] in self._sums:
+            raise _Branching(f"{label} is one die of a sum read before")
+        if label not in self._record:
+            value = self._next(1)
+            self._forced[label] = value
+            self.reads.append((label, sides, False, value))
+        return super().roll(label, sides)
+
+    def two_d6(self, label: str) -> int:
+        if label in self._sums:
+            return self._sums[label]
+        if label + "/1" in self._record or label + "/2" in self._record:
+            raise _Branching(f"{label} is summed after one of its dice was read alone")
+        total = self._next(2)
+        self._sums[label] = total
+        self.reads.append((label, 6, True, total))
+        return total
+
+
+def outcomes(fn: Any, most: int) -> tuple[Any, list[Any]] | None:
+    """Every result ``fn(dice)`` can give, ``fn`` being a pure function of its dice (it reads nothing else that
+    varies): ``(tree, results)``, or None when it takes more than ``most`` runs, or reads a die of a ``two_d6`` alone.
+
+    The runs go through the values of each read in turn (depth first): a run reads the dice in an order its earlier
+    values decide, so the tree follows the reads: a node is ``[label, sides, summed, branches]`` (``branches``: one
+    node per value, 1..sides, or 2..12 for a ``two_d6`` sum) and a leaf the index of its run's result.  ``pick``
+    walks it for a seed; a seed's result is then that of ``fn(Dice(seed))``, read for read."""
+    tree: Any = None
+    results: list[Any] = []
+    path: list[int] = []
+    while True:
+        if len(results) == most:
+            return None
+        dice = _Chosen(path)
+        try:
+            results.append(fn(dice))
+        except _Branching:
+            return None
+        tree = _graft(tree, dice.reads, len(results) - 1)
+        # the next run: the deepest read with a value left takes its next value; the reads after it, their first
+        k = len(dice.reads) - 1
+        while k >= 0 and dice.reads[k][3] == (12 if dice.reads[k][2] else dice.reads[k][1]):
+            k -= 1
+        if k < 0:
+            return tree, results
+        path = [r[3] for r in dice.reads[:k]] + [dice.reads[k][3] + 1]
+
+
+def _graft(tree: Any, reads: list[tuple[str, int, bool, int]], leaf: int) -> Any:
+    """``tree`` with a run's reads leading to its result ``leaf``."""
+    if not reads:
+        return leaf
+    label, sides, summed, value = reads[0]
+    if tree is None:
+        tree = [label, sides, summed, [None] * (11 if summed else sides)]
+    tree[3][value - (2 if summed else 1)] = _graft(tree[3][value - (2 if summed else 1)], reads[1:], leaf)
+    return tree
+
+
+def pick(tree: Any, seed: bytes) -> int:
+    """The index of the result ``outcomes`` found for the dice of ``seed`` (``Dice(seed)``'s values, read as the
+    function read them)."""
+    if not seed:
+        raise DiceError("dice need a non-empty seed of bytes")
+    while not isinstance(tree, int):
+        label, sides, summed, branches = tree
+        if summed:
+            tree = branches[derive(seed, label + "/1", 6) + derive(seed, label + "/2", 6) - 2]
+        else:
+            tree = branches[derive(seed, label, sides) - 1]
+    return tree

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eiapbem.core.dice import Dice, DiceError, derive, verify_record
+from eiapbem.core.dice import Dice, DiceError, derive, outcomes, pick, verify_record
 
 
 @given(st.binary(min_size=1, max_size=32), st.text(min_size=1, max_size=30), st.integers(1, 100))
@@ -78,3 +78,30 @@ def test_forced_and_strict():
 def test_one_to_n():
     d = Dice(b"s")
     assert all(1 <= d.one_to(3, f"bonus/{i}") <= 3 for i in range(50))
+
+
+def _game(dice):
+    """A function of dice whose reads depend on earlier values: a sum, then a d3 only above 7, and a d6 read twice."""
+    total = dice.two_d6("convoy")
+    extra = dice.one_to(3, "convoy/take") if total > 7 else 0
+    return [total, extra, dice.d6("loss"), dice.d6("loss")]
+
+
+def test_outcomes_give_each_seed_the_result_of_its_own_dice():
+    tree, results = outcomes(_game, 126)
+    assert len(results) == 6 * 6 + 5 * 3 * 6  # sums 2-7 with the d6; 8-12 with the d3 and the d6
+    for i in range(300):
+        seed = f"seed {i}".encode()
+        assert results[pick(tree, seed)] == _game(Dice(seed))
+
+
+def test_outcomes_of_a_function_reading_no_dice_is_one_result():
+    tree, results = outcomes(lambda dice: "the same", 5)
+    assert results == ["the same"] and pick(tree, b"any") == 0
+    with pytest.raises(DiceError):
+        pick(tree, b"")  # as ``Dice(b"")`` refuses it
+
+
+def test_outcomes_past_the_most_runs_or_with_a_die_of_a_sum_read_alone_are_none():
+    assert outcomes(_game, 125) is None
+    assert outcomes(lambda dice: dice.two_d6("x") + dice.d6("x/1"), 100) is None
