@@ -13,13 +13,14 @@ made, by the commands themselves, and kept in the record:
 - ``read_only`` wraps such a command: in a fresh process (not a sitting), when the acting role's record is
   current (the folder's fingerprint, before the password is asked) and the password opens it, an answer
   kept under the command's key is printed as it was printed, and nothing else is loaded;
-- a command whose arguments filter or name a unit (``show units --kind --area``, ``economy summary --only``,
-  ``show reach UNIT``) keeps records instead (``Kept``: plain data as its ``--json`` prints them, made by
-  ``precompute`` too), and ``read_only`` prints any of its forms from them: a filter is a selection;
+- a command whose arguments filter or name a unit (``show units --kind --area``, ``economy summary --only
+  --seed``, ``show reach UNIT``) keeps records instead (``Kept``: plain data as its ``--json`` prints them, made by
+  ``precompute`` too), and ``read_only`` prints any of its forms from them: a filter is a selection (a seed, of
+  the phase's results: ``economy_cmd._kept``);
 - ``map --svg FILE --save`` of the folder's own save writes the game's picture kept under its ``Kept`` name by
   ``precompute`` (``data_cmd._kept_picture``); and ``precompute`` keeps the bare map's picture in the folder when
   none of this version is kept (``mapcache.ensure``);
-- any other case (no record, a stale one, a form the record does not hold such as another ``--seed``) runs the
+- any other case (no record, a stale one, a form the record does not hold such as a unit not kept) runs the
   command as before.
 
 Every answer is what the command printed, or prints from the same records, for the same state, so the answer

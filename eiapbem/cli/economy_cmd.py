@@ -92,22 +92,63 @@ def unaffordable(s: Any, action: Any, *, before: bool = False) -> str | None:
     return documents.unaffordable(s, action, before=before)
 
 
+#: The most resolutions of the phase a status record is made with for ``economy summary --seed`` (``_kept``): one
+#: when no die is read (any seed gives the preview's records), six for one loss number or a war with the USA, eleven
+#: for September's convoy.
+OUTCOMES_KEPT = 12
+
+
 def _kept(s: Any) -> dict[str, Any]:
-    """What ``economy summary`` answers from for the folder's game: every power's records of the preview (the
+    """What ``economy summary`` answers from for the folder's game: every power's records of the projection (the
     acting power's orders counted), from which ``--only`` selects (``economy.phase.summary`` resolves the phase
-    once and keeps one power's lines)."""
+    once and keeps one power's lines), for every seed: each result of the phase's dice, the tree that picks a seed's
+    (``client.documents.economy_outcomes``: ``table``, every power's record in any result; ``results``, the records
+    of each), or when the phase takes more than ``OUTCOMES_KEPT`` resolutions, the preview seed's (``funds``)."""
+    from eiapbem.client import documents
+
     state, orders, note = game_state(s)
-    return {"me": s.power, "scenario": state.scenario, "month": str(state.date), "month_name": state.date.name,
-            "note": note, "funds": records(state, PREVIEW_SEED, None, orders)}
+    data = {"me": s.power, "scenario": state.scenario, "month": str(state.date), "month_name": state.date.name,
+            "note": note}
+    found = documents.economy_outcomes(state, orders, OUTCOMES_KEPT)
+    if found is None:
+        return {**data, "funds": records(state, PREVIEW_SEED, None, orders)}
+    table: list[dict[str, Any]] = []
+    index: dict[str, int] = {}  # a record's place in ``table``, by its JSON (keys in the order they are printed)
+
+    def place(r: dict[str, Any]) -> int:
+        key = json.dumps(r)
+        if key not in index:
+            index[key] = len(table)
+            table.append(r)
+        return index[key]
+
+    results = [[place(r) for r in recs] for recs in found[1]]
+    return {**data, "tree": found[0], "table": table, "results": results}
+
+
+def _funds(data: dict[str, Any], seed: str) -> list[dict[str, Any]] | None:
+    """Every power's records of the projection on ``seed``'s dice, from ``_kept``'s; None when they do not say."""
+    if "tree" not in data:
+        return data["funds"] if seed == PREVIEW_SEED else None
+    from eiapbem.core.dice import DiceError, pick
+
+    try:
+        result = pick(data["tree"], seed.encode("utf-8"))
+    except DiceError:  # the command says what is wrong with the seed
+        return None
+    return [data["table"][i] for i in data["results"][result]]
 
 
 def _answer(data: dict[str, Any], kw: dict[str, Any]) -> tuple[str, str] | None:
-    """``economy summary [--only P] [--json]`` of the folder's game from ``_kept``'s records."""
-    if kw["seed"] != PREVIEW_SEED or kw["month"] or kw["save_file"] is not None or kw["scenario_id"] is not None:
+    """``economy summary [--only P] [--seed S] [--json]`` of the folder's game from ``_kept``'s records."""
+    if kw["month"] or kw["save_file"] is not None or kw["scenario_id"] is not None:
+        return None
+    funds = _funds(data, kw["seed"])
+    if funds is None:
         return None
     only, me = kw["only"], data["me"]
     who = only or me if me != "host" else only
-    recs = [r for r in data["funds"] if who is None or r["power"] == who]
+    recs = [r for r in funds if who is None or r["power"] == who]
     note = data["note"]
     if kw["as_json"]:
         return json.dumps({"scenario": data["scenario"], "month": data["month"], "seed": kw["seed"], "note": note,

@@ -221,6 +221,18 @@ def economy_records(state: Any, seed: str, power: str | None, orders: Any = None
     return summary(state, rules_context(Dice(seed.encode("utf-8"))), orders=orders, power=power)
 
 
+def economy_outcomes(state: Any, orders: Any, most: int) -> tuple[Any, list[list[dict[str, Any]]]] | None:
+    """Every power's records of ``economy_records`` for every seed, found in at most ``most`` resolutions of the
+    phase: the tree of its dice (``core.dice.outcomes``: ``pick`` gives a seed's result) and the records of each
+    result; None when the phase takes more (each loss number, convoy, war with the USA and privateer multiplies
+    them)."""
+    from eiapbem.core.dice import outcomes
+    from eiapbem.data.context import rules_context
+    from eiapbem.rules.economy.phase import summary
+
+    return outcomes(lambda dice: summary(state, rules_context(dice), orders=orders), most)
+
+
 def economy_state(s: Any) -> tuple[Any, dict[str, list], str]:
     """A game's state for the summary: the acting power's view, with its own orders so far.
 

@@ -194,10 +194,18 @@ def test_economy_summary_of_any_power_answers_from_the_record(game, monkeypatch)
         _same(game, ("economy", "summary", "--only", p, "--json"), monkeypatch)
 
 
-def test_a_form_the_records_do_not_hold_opens_the_game(game):
-    """Another seed of the preview, another power's unit's reach: the command runs."""
+def test_economy_summary_on_any_seed_answers_from_the_record(game, monkeypatch):
+    """The projection on another seed's dice (``client.documents.economy_outcomes``), in a fresh process too."""
+    for line in (("economy", "summary", "--seed", "other"), ("economy", "summary", "--seed", "7", "--only", "GB", "--json")):
+        _same(game, line, monkeypatch)
     code, out, _, heavy = _fresh(game, "economy", "summary", "--seed", "other", *RU)
-    assert code == 0 and "'other'" in out and "eiapbem.client.session" in heavy
+    assert code == 0 and "'other'" in out and heavy == []
+
+
+def test_a_form_the_records_do_not_hold_opens_the_game(game):
+    """A seed no dice take, another power's unit's reach: the command runs (and says what is wrong)."""
+    code, _, err, heavy = _fresh(game, "economy", "summary", "--seed", "", *RU)
+    assert code == 1 and "non-empty seed" in err and "eiapbem.client.session" in heavy
     code, out, _, heavy = _fresh(game, "show", "reach", "corps:AU:I", *RU)
     assert code == 1 and "eiapbem.client.session" in heavy
 
