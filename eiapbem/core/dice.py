@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from eiapbem.core.errors import EiaError, quoted
 
@@ -181,7 +181,7 @@ class _Chosen(Dice):
         return total
 
 
-def outcomes(fn: Any, most: int) -> tuple[Any, list[Any]] | None:
+def outcomes(fn: Callable[[Dice], Any], most: int) -> tuple[Any, list[Any]] | None:
     """Every result ``fn(dice)`` can give, ``fn`` being a pure function of its dice (it reads nothing else that
     varies): ``(tree, results)``, or None when it takes more than ``most`` runs, or reads a die of a ``two_d6`` alone.
 
