@@ -43,3 +43,27 @@ def test_a_phase_of_more_results_than_kept_is_none():
     state = build_state({"month": "1805-09", "status": {"SP": 6}}, context(Dice(b"economy-outcomes")))
     assert economy_outcomes(state, {}, 12) is None
     assert len(economy_outcomes(state, {}, 66)[1]) == 66
+
+
+def test_the_status_record_answers_each_seed_as_the_phase_resolved_on_it(monkeypatch):
+    """The records as the status record keeps them (``answers.plain``: JSON read back), September's convoy and a loss
+    number of Spain's: ``economy summary --seed S --json`` of Spain and of Great Britain, and the text."""
+    import json
+    from types import SimpleNamespace
+
+    from eiapbem.cli import answers, economy_cmd
+
+    state = build_state({"month": "1805-09", "status": {"SP": 6}}, context(Dice(b"economy-outcomes")))
+    monkeypatch.setattr(economy_cmd, "game_state", lambda s: (state, {}, ""))
+    monkeypatch.setattr(economy_cmd, "OUTCOMES_KEPT", 66)
+    data = answers.plain(economy_cmd._kept(SimpleNamespace(power="SP")))
+    form = {"month": None, "save_file": None, "scenario_id": None, "only": None, "as_json": True}
+    for i in range(12):
+        seed = f"seed {i}"
+        for who in ("SP", "GB"):
+            printed = json.dumps({"scenario": state.scenario, "month": str(state.date), "seed": seed, "note": "",
+                                  "funds": economy_records(state, seed, who, {})}, indent=2) + "\n"
+            assert economy_cmd._answer(data, {**form, "seed": seed, "only": who}) == (printed, ""), (seed, who)
+    text, _ = economy_cmd._answer(data, {**form, "seed": "7", "as_json": False})
+    assert text == economy_cmd.render(economy_records(state, "7", "SP", {}), state, "7") + "\n"
+    assert economy_cmd._answer(data, {**form, "seed": ""}) is None  # the command says what is wrong
