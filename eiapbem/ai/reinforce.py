@@ -33,10 +33,6 @@ from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCor
 from eiapbem.rules.reinforcement.common import due_factors, purchased
 from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS, corps_capacity
 
-#: Placements tried per kind of factor before the AI gives up on it (a bound, never reached in play).
-MAX_TRIES = 400
-
-
 def _field(kind: FactorType) -> str:
     return kind.value.replace("-", "_")
 
@@ -137,21 +133,26 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
 
 
 def place_due(b, lvl: Level) -> None:
-    """Place every army factor due to ``b.power`` and its free states that fits anywhere."""
+    """Place every army factor due to ``b.power`` and its free states that fits anywhere.
+
+    Each pass places the whole count in the first candidate that takes it, else one factor in the first that takes
+    one, and the candidates are ranked again. A candidate that refuses one factor is full for the rest of the
+    kind's placement (placements only add factors), so it is not tried again; every pass places a factor or
+    ends the kind, which bounds the passes by the factors due."""
     power = b.power
     for nation in (power, *b.state.free_states(power)):
         for kind in ARMY_ITEMS:
-            tries = 0
-            while tries < MAX_TRIES:
-                n = due_factors(b.state, nation).get(kind)
-                if n == 0:
-                    break
+            full: set[str] = set()  # asked by membership only
+            while (n := due_factors(b.state, nation).get(kind)) > 0:
                 placed = False
                 for make in candidates(b.state, b.ctx, power, nation, kind, lvl):
-                    tries += 1
-                    if b.try_(make(n)) or (n > 1 and b.try_(make(1))):
+                    one = make(1)
+                    if repr(one) in full:
+                        continue
+                    if b.try_(make(n)) or (n > 1 and b.try_(one)):
                         placed = True
                         break
+                    full.add(repr(one))
                 if not placed:
                     break
 

@@ -460,3 +460,17 @@ def test_an_obligation_the_plans_leave_open_is_met_from_the_rules_list(monkeypat
     monkeypatch.setattr(ai, "meet_obligations", lambda b: None)
     with pytest.raises(ai.AiStuck, match="attack the enemy in strasbourg"):
         ai.play_slot(s, "FR", c)
+
+
+def test_reinforcement_places_a_large_levy_when_the_first_places_fill_one_factor_at_a_time(after_setup):
+    # 7.2.2: every factor due is placed wherever it fits. 54 infantry due to an easy France ("first": its corps in id
+    # order, then its home cities, then its depots) fill the corps with room one factor at a time; the placement must
+    # go on to the garrisons until nothing is due, however many places are full before them.
+    s = _reinforcing(after_setup, "ai-easy", power="FR")
+    s = s.with_power("FR", returned_factors=Factors(infantry=54))
+    c = _ctx("reinforce-levy")
+    b = ai.plan(s, "FR", c)
+    after = _verify_and_apply(s, "FR", b.actions, c)
+    assert due_factors(after, "FR").total == 0
+    assert sum(getattr(a, "infantry", 0) for a in b.actions) == 54
+    assert engine.unmet_obligations(after, "FR", c) == ()
