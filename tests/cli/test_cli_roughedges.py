@@ -489,6 +489,21 @@ def test_the_next_line_names_the_assault_on_a_city_besieged(tmp_path):
     assert "land assault --area linz" not in r.output, r.output  # one assault attempt a phase (11.4.1)
 
 
+def test_a_corps_leaving_its_city_for_the_area_is_said_to_leave_the_city(tmp_path):
+    # 10.4.3: a corps in the city of its area moved to the same area was said to "move to linz (linz; 0 of 4)".
+    home = new_game(tmp_path)
+
+    def in_city(state):
+        s = state.replace(date=Date(1805, 9), slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+        return s.with_unit(Corps(id="corps:FR:I", nation="FR", corps_type=CorpsType.REGULAR,
+                                 location=Location(LocationKind.CITY, "strasbourg"), factors=Factors(infantry=12)))
+
+    _set_state(home, in_city)
+    r = cli(home, "land", "move", "--unit", "corps:FR:I", "--path", "strasbourg", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "corps:FR:I moves out of the city of strasbourg into its area (no area entered; 0 of" in r.output, r.output
+
+
 def test_a_missing_password_hint_names_the_variable_that_gives_that_password(tmp_path, run_cli):
     # with no terminal to ask on, each refusal names the option and environment variable the command reads: the
     # host's admin menu reads EIAPBEM_HOST_PASSWORD, a power's command EIAPBEM_PASSWORD
