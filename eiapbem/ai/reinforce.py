@@ -15,7 +15,7 @@ so the front is fed, and first puts one factor in each of its empty home
 cities an enemy corps could reach within 6 movement points (an empty city is
 taken by walking in, 13.5.2).  At medium and hard, while a national capital is
 threatened (``assess.capital_threats``), garrison factors go to the capital's
-city first, up to its capacity (10.4.3).  At medium and hard a corps counter
+city first, up to its capacity (10.4.3).  At every level a corps counter
 bought in the economic phase (a lost corps rebuilt, ``ai.economy``) is placed
 with the factors due, in the capital first, before the corps on the map are
 filled (7.2.1; unplaced within three months it must be bought again, 12.5.4).
@@ -115,7 +115,7 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, lvl.city_garrisons)})
                 for a in _threatened_empty_cities(state, ctx, power, homes)]
     pool = sorted((c for c in corps if c.location.kind is LocationKind.POOL and purchased(state, c)), key=lambda c: c.id)
-    if pool and lvl.placement != "first":
+    if pool:
         # a counter bought again (a lost corps rebuilt, ``ai.economy``) is placed before the corps on the map are
         # filled, in its capital first (12.5.4: unplaced within three months, it must be bought again)
         first = sorted(homes, key=lambda a: (a != cap, a))
