@@ -20,10 +20,10 @@ depot supply for its corps, $1 a corps a month, 10.5.2):
   ship building ports the rules accept, when it has a fleet on the map and
   does not rule the sea already (its warships twice its enemies' together,
   ``SEA_RULE``): then the manpower builds its army;
-- **counters** (12.5.4; medium, hard): one corps counter of the pool
-  ($1, 000:2969) at war when the corps on the map are filled to three quarters
-  of their capacity, so the factors bought have somewhere to go, and at war or
-  at peace when fewer than ``MIN_CORPS`` of its line corps (not a guard or cavalry counter) stand on the map
+- **counters** (12.5.4): one corps counter of the pool ($1, 000:2969) at war
+  when the corps on the map are filled to three quarters of their capacity, so
+  the factors bought have somewhere to go (medium, hard), and at every level,
+  at war or at peace, when fewer than ``MIN_CORPS`` of its line corps (not a guard or cavalry counter) stand on the map
   (a corps emptied returns to the counter pool, 7.2.4; a player buys its
   counter again, 000:2238, and rebuilds it with the factors placed, 7.2.1;
   the regular counter that holds the most infantry, so the factors bought fit
@@ -111,8 +111,8 @@ def plan(b, lvl: Level) -> None:
     if lvl.manipulation:
         _manipulate(b, money)
     crew = 0
-    rebuild = bool(lvl.counters) and _too_few(b)
-    if lvl.counters and budget >= COSTS["counter"].money and (at_war and _corps_full(b) or rebuild):
+    rebuild = _too_few(b)  # at every level: a power that lost its corps is not left with none to move
+    if budget >= COSTS["counter"].money and (lvl.counters and at_war and _corps_full(b) or rebuild):
         budget -= _counter(b)
     if lvl.ship_share and at_war and not _rules_the_sea(b):
         # a corps being rebuilt keeps the manpower for its factors (Great Britain has a few men a quarter)

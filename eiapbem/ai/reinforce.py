@@ -15,7 +15,7 @@ so the front is fed, and first puts one factor in each of its empty home
 cities an enemy corps could reach within 6 movement points (an empty city is
 taken by walking in, 13.5.2).  At medium and hard, while a national capital is
 threatened (``assess.capital_threats``), garrison factors go to the capital's
-city first, up to its capacity (10.4.3).  At medium and hard a corps counter
+city first, up to its capacity (10.4.3).  At every level a corps counter
 bought in the economic phase (a lost corps rebuilt, ``ai.economy``) is placed
 with the factors due, in the capital first, before the corps on the map are
 filled (7.2.1; unplaced within three months it must be bought again, 12.5.4).
@@ -32,10 +32,6 @@ from eiapbem.rules.model import Corps, Depot, FactorType, GameState, LocationKin
 from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCorps
 from eiapbem.rules.reinforcement.common import due_factors, purchased
 from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS, corps_capacity
-
-#: Placements tried per kind of factor before the AI gives up on it (a bound, never reached in play).
-MAX_TRIES = 400
-
 
 def _field(kind: FactorType) -> str:
     return kind.value.replace("-", "_")
@@ -119,7 +115,7 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, lvl.city_garrisons)})
                 for a in _threatened_empty_cities(state, ctx, power, homes)]
     pool = sorted((c for c in corps if c.location.kind is LocationKind.POOL and purchased(state, c)), key=lambda c: c.id)
-    if pool and lvl.placement != "first":
+    if pool:
         # a counter bought again (a lost corps rebuilt, ``ai.economy``) is placed before the corps on the map are
         # filled, in its capital first (12.5.4: unplaced within three months, it must be bought again)
         first = sorted(homes, key=lambda a: (a != cap, a))
@@ -137,21 +133,26 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
 
 
 def place_due(b, lvl: Level) -> None:
-    """Place every army factor due to ``b.power`` and its free states that fits anywhere."""
+    """Place every army factor due to ``b.power`` and its free states that fits anywhere.
+
+    Each pass places the whole count in the first candidate that takes it, else one factor in the first that takes
+    one, and the candidates are ranked again. A candidate that refuses one factor is full for the rest of the
+    kind's placement (placements only add factors), so it is not tried again; every pass places a factor or
+    ends the kind, which bounds the passes by the factors due."""
     power = b.power
     for nation in (power, *b.state.free_states(power)):
         for kind in ARMY_ITEMS:
-            tries = 0
-            while tries < MAX_TRIES:
-                n = due_factors(b.state, nation).get(kind)
-                if n == 0:
-                    break
+            full: set[str] = set()  # asked by membership only
+            while (n := due_factors(b.state, nation).get(kind)) > 0:
                 placed = False
                 for make in candidates(b.state, b.ctx, power, nation, kind, lvl):
-                    tries += 1
-                    if b.try_(make(n)) or (n > 1 and b.try_(make(1))):
+                    one = make(1)
+                    if repr(one) in full:
+                        continue
+                    if b.try_(make(n)) or (n > 1 and b.try_(one)):
                         placed = True
                         break
+                    full.add(repr(one))
                 if not placed:
                     break
 

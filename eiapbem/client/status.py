@@ -130,8 +130,10 @@ def status_record(s: Any) -> dict:
                     what.removesuffix(": ") + "; " if what.endswith(": ") else what) \
                 + "to save rounds of mail, " + "; ".join(tips) + "; then "
         if slot.phase is Phase.LAND and mine == [s.power] and not rec["to_do"]:
-            try:  # 10.4.3, 13.5.2: an enemy city left empty is taken by a move into it (not said anywhere before)
-                cities = empty_cities(now_state, s.power, rules_context(s.slot_dice()))
+            try:  # 10.4.3, 13.5.2: an enemy city left empty is taken by a move into it (not said anywhere before);
+                # 11.4.1: a siege laid is not an assault, which is an order of its own (nothing said after 'besiege')
+                ctx = rules_context(s.slot_dice())
+                cities = empty_cities(now_state, s.power, ctx) + assaults_open(now_state, s.power, ctx)
             except IllegalAction:
                 cities = []
             if cities:
@@ -288,6 +290,27 @@ def empty_cities(state: Any, power: str, ctx: Any) -> list[str]:
         seen.add(area)
         out.append(f"the city of {area} is empty: 'eiapbem land move --unit {u.id} --path {area} --city' takes it "
                    "(10.4.3, 13.5.2)")
+    return out
+
+
+def assaults_open(state: Any, power: str, ctx: Any) -> list[str]:
+    """The cities ``power``'s corps besiege that it may assault now (11.4.1), each with the command as the player
+    types it: laying a siege is not an assault, which is an order of its own, once a phase."""
+    from eiapbem.core.errors import EiaError
+    from eiapbem.rules import engine, relations
+    from eiapbem.rules.land.sieging import Assault
+    from eiapbem.rules.model import Corps, LocationKind
+
+    areas = sorted({u.location.site for u in state.units.values() if isinstance(u, Corps) and u.besieging
+                    and u.location.kind is LocationKind.AREA and relations.unit_power(state, u) == power})
+    out: list[str] = []
+    for area in areas:
+        try:
+            engine.verify_action(state, power, Assault(area=area), ctx)
+        except EiaError:
+            continue
+        out.append(f"your corps besiege the city of {area}: 'eiapbem land assault --area {area}' storms it this phase "
+                   "(11.4.1; without it the siege goes on)")
     return out
 
 

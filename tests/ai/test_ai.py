@@ -180,8 +180,9 @@ def test_economic_levels_spend_a_larger_share(at_economic):
         assert sum(o.count * 2 for o in orders) <= men  # every factor takes 2 manpower
     assert spent["ai-easy"] < spent["ai-medium"] < spent["ai-hard"]
     assert "cavalry" not in bought["ai-medium"] and bought["ai-hard"]["cavalry"] >= 1
-    # 12.5.6: unused manpower is lost; medium and hard turn what is left into militia, easy does not
-    assert "militia" not in bought["ai-easy"] and bought["ai-medium"]["militia"] >= 1
+    # 12.5.6: unused manpower is lost; every level turns what is left into militia (a power whose share of its
+    # manpower buys no line factor would otherwise build nothing, and put no corps it lost back on the map)
+    assert bought["ai-easy"]["militia"] >= 1 and bought["ai-medium"]["militia"] >= 1
 
 
 def test_economic_orders_are_the_same_for_the_same_state_and_dice(at_economic):
@@ -198,7 +199,7 @@ def test_purchases_follow_the_price_chart():
     assert economy.purchases(48, 100, level("ai-hard")) == [BuyArmy(item="infantry", count=8), BuyArmy(item="cavalry", count=2)]
     assert economy.purchases(0, 100, level("ai-hard")) == []
     assert economy.militia(5, level("ai-medium")) == [BuyArmy(item="militia", count=2)]  # 000:2964: 2 manpower each
-    assert economy.militia(5, level("ai-easy")) == []
+    assert economy.militia(5, level("ai-easy")) == [BuyArmy(item="militia", count=2)]
 
 
 # ----------------------------------------------------------------- decisions
@@ -460,3 +461,17 @@ def test_an_obligation_the_plans_leave_open_is_met_from_the_rules_list(monkeypat
     monkeypatch.setattr(ai, "meet_obligations", lambda b: None)
     with pytest.raises(ai.AiStuck, match="attack the enemy in strasbourg"):
         ai.play_slot(s, "FR", c)
+
+
+def test_reinforcement_places_a_large_levy_when_the_first_places_fill_one_factor_at_a_time(after_setup):
+    # 7.2.2: every factor due is placed wherever it fits. 54 infantry due to an easy France ("first": its corps in id
+    # order, then its home cities, then its depots) fill the corps with room one factor at a time; the placement must
+    # go on to the garrisons until nothing is due, however many places are full before them.
+    s = _reinforcing(after_setup, "ai-easy", power="FR")
+    s = s.with_power("FR", returned_factors=Factors(infantry=54))
+    c = _ctx("reinforce-levy")
+    b = ai.plan(s, "FR", c)
+    after = _verify_and_apply(s, "FR", b.actions, c)
+    assert due_factors(after, "FR").total == 0
+    assert sum(getattr(a, "infantry", 0) for a in b.actions) == 54
+    assert engine.unmet_obligations(after, "FR", c) == ()

@@ -10,6 +10,8 @@ the likely next war and stays there.
 
 from __future__ import annotations
 
+import pytest
+
 from battlekit import corps, ctx, land_state
 from eiapbem import ai
 from eiapbem.ai import assess, deploy, strategy
@@ -23,7 +25,7 @@ from eiapbem.rules.model.slot import ORDERS
 from eiapbem.rules.reinforcement.army import PlaceCorps
 
 
-def _britain_lost_a_corps(phase: Phase, **pool):
+def _britain_lost_a_corps(phase: Phase, kind: PlayerKind = PlayerKind.AI_HARD, **pool):
     s = land_state().with_war("GB", "FR", Date(1805, 3), ("GB",))
     s = corps(s, "corps:GB:I", "london", infantry=5)
     s = s.with_unit(Corps(id="corps:GB:II", nation="GB", corps_type=CorpsType.REGULAR, location=POOL, factors=Factors(),
@@ -32,7 +34,7 @@ def _britain_lost_a_corps(phase: Phase, **pool):
         s = s.replace(slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
     else:
         s = s.replace(slot=Slot(phase, "turn", "GB", ("GB",)))
-    return s.with_power("GB", controller=PlayerKind.AI_HARD, treasury=200, manpower=30)
+    return s.with_power("GB", controller=kind, treasury=200, manpower=30)
 
 
 def test_britain_buys_the_counter_of_a_destroyed_corps_again_and_men_for_it_before_ships():
@@ -99,6 +101,20 @@ def test_britain_places_the_rebuilt_corps_with_the_factors_due():
     assert any(isinstance(a, PlaceCorps) and a.corps == "corps:GB:II" for a in turn.actions), turn.actions
     back = turn.state.units["corps:GB:II"]
     assert back.location.kind is LocationKind.CITY and back.factors.total >= 3, back
+
+
+@pytest.mark.parametrize("kind", [PlayerKind.AI_EASY, PlayerKind.AI_MEDIUM, PlayerKind.AI_HARD])
+def test_every_level_buys_a_lost_corps_again_and_places_it(kind):
+    # issue 28 item 3: the levels differ in how well they play, not in how passive they are: an easy Britain that
+    # lost its corps bought none again, and its few men a quarter (its share of them) bought no factor; it never
+    # moved a corps again (12.5.4, 12.5.6)
+    s = _britain_lost_a_corps(Phase.ECONOMIC, kind).with_power("GB", manpower=6)
+    orders = ai.orders(s, "GB", ctx(b"rebuild"))
+    assert BuyCounter(unit="corps:GB:II") in orders, orders
+    assert sum(o.count for o in orders if isinstance(o, BuyArmy)) >= 1, orders  # the men left are not lost
+    s = _britain_lost_a_corps(Phase.REINFORCEMENT, kind, placeable_until=Date(1805, 11))
+    turn = ai.play_slot(s.with_power("GB", returned_factors=Factors(militia=8)), "GB", ctx(b"rebuild"))
+    assert turn.state.units["corps:GB:II"].location.kind is LocationKind.CITY, turn.actions
 
 
 def test_with_enough_corps_and_none_lost_no_counter_is_bought():

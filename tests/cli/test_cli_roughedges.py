@@ -459,6 +459,51 @@ def test_the_next_line_names_the_move_that_takes_an_empty_enemy_city(tmp_path):
     assert "is empty" not in r.output, r.output  # held now: nothing more to say
 
 
+def test_the_next_line_names_the_assault_on_a_city_besieged(tmp_path):
+    # 11.4.1: after 'land besiege' the Next line said only to end the phase; the assault is an order of its own.
+    from eiapbem.rules.model import Garrison
+
+    home = new_game(tmp_path)
+
+    def at_linz(state):
+        s = state.replace(date=Date(1805, 9), slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+        s = s.with_war("FR", "AU", Date(1805, 9), ("FR",))
+        s = s.with_unit(Garrison(id="garrison:AU:city:linz", nation="AU", location=Location(LocationKind.CITY, "linz"),
+                                 factors=Factors(infantry=2)))
+        return s.with_unit(Corps(id="corps:FR:I", nation="FR", corps_type=CorpsType.REGULAR,
+                                 location=Location(LocationKind.AREA, "linz"), factors=Factors(infantry=12)))
+
+    _set_state(home, at_linz)
+    fr = ("--power", "FR", "--password", "pw-FR")
+    r = cli(home, "status", *fr)
+    assert "besiege the city of linz" not in r.output, r.output  # no siege laid yet
+    r = cli(home, "land", "besiege", "--unit", "corps:FR:I", *fr)
+    assert r.exit_code == 0, (r.output, r.exception)
+    r = cli(home, "status", *fr)
+    nxt = next(ln for ln in r.output.splitlines() if ln.startswith("Next:"))
+    assert "your corps besiege the city of linz: 'eiapbem land assault --area linz --power FR' storms it" in nxt, nxt
+    cmd = re.search(r"'eiapbem (land assault [^']*)'", nxt).group(1).split()
+    r = cli(home, *cmd, "--yes", "--password", "pw-FR")  # accepted as written
+    assert r.exit_code == 0, (r.output, r.exception)
+    r = cli(home, "status", *fr)
+    assert "land assault --area linz" not in r.output, r.output  # one assault attempt a phase (11.4.1)
+
+
+def test_a_corps_leaving_its_city_for_the_area_is_said_to_leave_the_city(tmp_path):
+    # 10.4.3: a corps in the city of its area moved to the same area was said to "move to linz (linz; 0 of 4)".
+    home = new_game(tmp_path)
+
+    def in_city(state):
+        s = state.replace(date=Date(1805, 9), slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+        return s.with_unit(Corps(id="corps:FR:I", nation="FR", corps_type=CorpsType.REGULAR,
+                                 location=Location(LocationKind.CITY, "strasbourg"), factors=Factors(infantry=12)))
+
+    _set_state(home, in_city)
+    r = cli(home, "land", "move", "--unit", "corps:FR:I", "--path", "strasbourg", "--power", "FR", "--password", "pw-FR")
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert "corps:FR:I moves out of the city of strasbourg into its area (no area entered; 0 of" in r.output, r.output
+
+
 def test_a_missing_password_hint_names_the_variable_that_gives_that_password(tmp_path, run_cli):
     # with no terminal to ask on, each refusal names the option and environment variable the command reads: the
     # host's admin menu reads EIAPBEM_HOST_PASSWORD, a power's command EIAPBEM_PASSWORD

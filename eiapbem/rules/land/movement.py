@@ -380,6 +380,8 @@ def apply_move(state: GameState, power: str, action: MoveUnit, ctx: RulesContext
         state = state.with_unit(state.units[did].replace(location=POOL))
     route = " -> ".join([unit.location.site] + [s.to for s in plan.steps])
     where = f"into the city of {plan.end.site}" if plan.end.kind is LocationKind.CITY else f"to {plan.end.site}"
+    if not plan.steps and plan.end.kind is LocationKind.AREA and unit.location.kind is LocationKind.CITY:
+        where, route = f"out of the city of {plan.end.site} into its area", "no area entered"  # 10.4.3
     text = (f"{power}: {unit.id} moves {where} ({route}; {plan.record.spent} of {plan.allowance} movement points"
             f"{', forced march' if plan.record.forced_march else ''})")
     if plan.destroyed:
