@@ -249,7 +249,7 @@ def far_minors(b: "Board", p: str, q: str, lvl: Level) -> tuple[tuple[str, int],
             or any(land_war(b, p, e) for e in b.wars(p) if e != q) \
             or not (q in b.wars(p) or any(q in b.state.powers[a].wars for a in b.allies(p))):
         return ()
-    key = ("far-minors", p, q)
+    key = ("far-minors", p, q, lvl.horizon, lvl.minor_war_ratio)
     got = b._memo.get(key)
     if got is None:
         st, m = b.state, b.ctx.map
