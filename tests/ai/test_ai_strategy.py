@@ -421,7 +421,7 @@ def test_a_power_at_peace_wages_a_far_war_for_the_enemy_minors_next_to_it(set_up
     """Spain's army has no war to fight while the enforced peace with France holds.  Turkey, at war with its ally
     Austria, is out of its reach by land (``judge.REACH``), but Turkey's allied minors Morocco and Algeria lie across
     the straits within a few months' march, and Spain's army outnumbers either three to one: joining the war on Turkey
-    is worth its -3 for them (each district conquered +1, 000:3224), so Spain declares it and marches on them.  With
+    is worth its -3 for them (each district conquered +1, 000:3224): Spain declares it, their capitals its aims.  With
     those minors neutral, or no ally of Spain at war with Turkey, it does not."""
     st = _spain_bound_by_france(set_up)
     b = judge.board(st, ctx())
