@@ -431,6 +431,11 @@ def test_a_power_at_peace_wages_a_far_war_for_the_enemy_minors_next_to_it(set_up
     assert plan.declare == "TU" and judge.judge_war(b, "SP", "TU", HARD).worth > 0
     assert {"fez", "algiers"} <= {a.area for a in plan.aims if a.enemy == "TU"}
     assert DeclareWar("TU") in ai.orders(st, "SP", ctx(b"SP"))
+    # at war: Fez, Morocco's capital, taken; the minor is Spain's only after a month's occupation with a corps there
+    # (13.3.1), so it stays an aim until then (the army does not march off the month it enters)
+    at_war = _take(st.with_war("SP", "TU", st.date, ("SP",)), "fez", "SP")
+    assert at_war.minors["morocco"].controller == "TU"
+    assert "fez" in {a.area for a in strategy.war_plan(at_war, "SP", HARD, ctx()).aims}
     # the minors neutral: nothing near to take, Turkey out of reach, no war
     neutral = st
     for slug in ("morocco", "algeria"):
