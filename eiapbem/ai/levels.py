@@ -286,7 +286,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 29, "ai-medium": 29, "ai-hard": 29}  # 2:
 # marches on is the garrison's to hold, whatever corps stood near before the armies marched off; a guard or cavalry
 # counter is not counted among the line corps whose loss makes a counter bought again (``economy._too_few``)
 # 29: a power with no land war of its own joins its allies' war on a power beyond its reach by land for that power's
-# minors near it (``judge.far_minors``: Spain's on Turkey for Morocco and Algeria)
+# minors near it (``judge.far_minors``: Spain's on Turkey for Morocco and Algeria); an enemy minor's capital taken
+# stays a war aim until the minor is conquered (13.3.1, ``strategy._aims``)
 
 
 def level(kind: PlayerKind | str) -> Level:
