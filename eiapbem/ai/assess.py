@@ -169,6 +169,32 @@ def army_units(state: GameState, power: str) -> list[Corps]:
             and relations.unit_power(state, u) == power]
 
 
+#: Morale (hundredths) assumed for a minor's factors with no counter to read it from: the best minor morale.
+UNKNOWN_MORALE = 400
+
+
+def minor_might(state: GameState, ctx: Any, minor: str) -> int:
+    """The strength of a minor (and its districts, 13.6): its corps and garrisons on the map
+    (``factor_strength``) and the factors it has not set up yet (the power that runs it sets them up
+    after a declaration, 6.6.5), at the minor's morale (``rules.combat.battle.morale_value``)."""
+    m = state.minors[minor]
+    nations = (minor,) + tuple(m.districts)
+    total = 0
+    for _, u in sorted(state.units.items()):
+        if isinstance(u, (Corps, Garrison)) and u.nation in nations and u.location.kind in ON_MAP:
+            total += factor_strength(state, ctx, u)
+    for n in nations:
+        row = state.minors.get(n)
+        if row is None:
+            continue
+        ref = next((uid for uid, u in sorted(state.units.items()) if isinstance(u, Corps) and u.nation == n), None)
+        for kind in FactorType:
+            k = row.stored_factors.get(kind)
+            if k:
+                total += k * (morale_value(state, ctx.world, ref, kind) if ref is not None else UNKNOWN_MORALE)
+    return total
+
+
 def power_strength(state: GameState, ctx: Any, power: str) -> int:
     """The strength of all ``power``'s field corps, each counted alone (no leaders)."""
     return sum(factor_strength(state, ctx, c) for c in army_units(state, power))
@@ -340,5 +366,5 @@ __all__ = [
     "AreaForces", "NEAR", "Threat", "UNIT", "army_units", "at_war_anywhere", "best_leader", "capital_threats", "capitals", "commander", "leader_info", "tactical",
     "distance", "distances_from", "enemies", "enemy_capitals", "enemy_cities", "enemy_field_corps", "enemy_forces_near",
     "factor_strength", "force_strength", "forces_by_area", "forces_in", "friendly", "hostile", "leader_rating", "leaders_of",
-    "name_last_first", "odds", "own_forces_near", "power_strength", "war_pairs",
+    "minor_might", "name_last_first", "odds", "own_forces_near", "power_strength", "war_pairs",
 ]

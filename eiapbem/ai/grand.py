@@ -22,13 +22,12 @@ from __future__ import annotations
 from typing import Any
 
 import eiapbem.ai.judge as judge
-from eiapbem.ai.assess import ON_MAP, factor_strength, power_strength
+from eiapbem.ai.assess import minor_might, power_strength
 from eiapbem.ai.judge import hostility, natural_friends, ratio, sea_power
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.diplomacy import war
 from eiapbem.rules.diplomacy.minor_control import runner_pool
-from eiapbem.rules.combat.battle import morale_value
-from eiapbem.rules.model import POWERS, Corps, FactorType, GameState, Garrison, MinorStatus, PlayerKind
+from eiapbem.rules.model import POWERS, GameState, MinorStatus, PlayerKind
 from eiapbem.rules.control import area_holder, city_power
 from eiapbem.rules.economy.common import national_capitals_occupied
 from eiapbem.rules.politics import status_box
@@ -37,8 +36,6 @@ from eiapbem.rules.tables.diplomacy import minor as minor_chart
 
 #: A side this far ahead (percent) is "clearly winning": it offers no informal peace.
 AHEAD = 150
-#: Morale (hundredths) assumed for a minor's factors with no counter to read it from: the best minor morale.
-UNKNOWN_MORALE = 400
 
 
 def might(state: GameState, ctx: Any, power: str) -> int:
@@ -99,28 +96,6 @@ def may_declare(state: GameState, ctx: Any, power: str, target: str) -> bool:
     except IllegalAction:
         return False
     return True
-
-
-def minor_might(state: GameState, ctx: Any, minor: str) -> int:
-    """The strength of a neutral minor (and its districts, 13.6): its corps and garrisons on the map
-    (``ai.assess.factor_strength``) and the factors it has not set up yet (the power that runs it sets them up
-    after a declaration, 6.6.5), at the minor's morale (``rules.combat.battle.morale_value``)."""
-    m = state.minors[minor]
-    nations = (minor,) + tuple(m.districts)
-    total = 0
-    for _, u in sorted(state.units.items()):
-        if isinstance(u, (Corps, Garrison)) and u.nation in nations and u.location.kind in ON_MAP:
-            total += factor_strength(state, ctx, u)
-    for n in nations:
-        row = state.minors.get(n)
-        if row is None:
-            continue
-        ref = next((uid for uid, u in sorted(state.units.items()) if isinstance(u, Corps) and u.nation == n), None)
-        for kind in FactorType:
-            k = row.stored_factors.get(kind)
-            if k:
-                total += k * (morale_value(state, ctx.world, ref, kind) if ref is not None else UNKNOWN_MORALE)
-    return total
 
 
 def _minor_options(state: GameState, ctx: Any, power: str, lvl: Any) -> list[str]:

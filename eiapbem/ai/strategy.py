@@ -506,7 +506,9 @@ def _aims(b: judge.Board, p: str, enemies: tuple[str, ...], lvl: Level) -> tuple
                 continue
             districts = 1 + len(mn.districts)
             for a in _minor_capitals(ctx, slug, mn):
-                if power_of(st, city_holder(st, ctx, a)) in side:
+                # 13.3.1: a minor is conquered by a month's occupation of its capital, a corps in its area: the
+                # capital taken stays an aim until the minor is ``p``'s
+                if power_of(st, city_holder(st, ctx, a)) in side | {p}:
                     add(a, e, 2 * districts)
         for c in assess.capitals(ctx, p):  # its own capitals and cities in the enemy's hands
             if power_of(st, city_holder(st, ctx, c)) in side:

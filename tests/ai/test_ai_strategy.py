@@ -19,8 +19,8 @@ from eiapbem.ai.levels import level
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.minor_orders import LendMoney
 from eiapbem.rules.diplomacy.orders import DeclareWar
-from eiapbem.rules.model import (POWERS, CityControl, Corps, Date, FrozenMap, LeaderStatus, Location, LocationKind, Phase,
-                                 PlayerKind, Slot)
+from eiapbem.rules.model import (POWERS, CityControl, Corps, Date, FrozenMap, LeaderStatus, Location, LocationKind,
+                                 MinorStatus, Phase, PlayerKind, Slot)
 from eiapbem.rules.model.battles import BattleEvent, BattleSide, FieldBattle
 from eiapbem.rules.model.slot import ORDERS
 
@@ -400,3 +400,53 @@ def test_no_victor_presses_on_with_a_lone_corps_or_against_a_capital_held_in_str
     assert "AU" not in strategy.war_plan(st, "FR", HARD, ctx()).pressing  # one corps is not an army
     st = _march(_march(_routed_austria(set_up), "FR", "linz", 3), "AU", "vienna", 12)
     assert "AU" not in strategy.war_plan(st, "FR", HARD, ctx()).pressing  # Austria's army stands before Vienna
+
+
+def _spain_bound_by_france(set_up, ally_at_war=True):
+    """Spain surrendered to France (6.4.2: an enforced peace both ways); its ally Austria fights Turkey (or not);
+    Morocco and Algeria, across the straits from Spain, are Turkey's allied minors (6.1.3: they go to war with an
+    aggressor)."""
+    st = set_up.with_alliance("SP", "AU", set_up.date.plus(-3))
+    if ally_at_war:
+        st = st.with_war("AU", "TU", set_up.date.plus(-2), ("AU",))
+    until = st.date.plus(12)
+    st = st.with_power("SP", enforced_peace=st.powers["SP"].enforced_peace.set("FR", until))
+    st = st.with_power("FR", enforced_peace=st.powers["FR"].enforced_peace.set("SP", until))
+    for slug in ("morocco", "algeria"):
+        st = st.with_minor(slug, st.minors[slug].replace(status=MinorStatus.ALLIED, controller="TU"))
+    return st
+
+
+def test_a_power_at_peace_wages_a_far_war_for_the_enemy_minors_next_to_it(set_up):
+    """Spain's army has no war to fight while the enforced peace with France holds.  Turkey, at war with its ally
+    Austria, is out of its reach by land (``judge.REACH``), but Turkey's allied minors Morocco and Algeria lie across
+    the straits within a few months' march, and Spain's army outnumbers either three to one: joining the war on Turkey
+    is worth its -3 for them (each district conquered +1, 000:3224): Spain declares it, their capitals its aims.  With
+    those minors neutral, or no ally of Spain at war with Turkey, it does not."""
+    st = _spain_bound_by_france(set_up)
+    b = judge.board(st, ctx())
+    assert not judge.in_reach(b, "SP", "TU") and not judge.land_war(b, "SP", "TU")
+    assert {m for m, _ in judge.far_minors(b, "SP", "TU", HARD)} == {"morocco", "algeria"}
+    plan = strategy.war_plan(st, "SP", HARD, ctx())
+    assert plan.declare == "TU" and judge.judge_war(b, "SP", "TU", HARD).worth > 0
+    assert {"fez", "algiers"} <= {a.area for a in plan.aims if a.enemy == "TU"}
+    assert DeclareWar("TU") in ai.orders(st, "SP", ctx(b"SP"))
+    # at war: Fez, Morocco's capital, taken; the minor is Spain's only after a month's occupation with a corps there
+    # (13.3.1), so it stays an aim until then (the army does not march off the month it enters)
+    at_war = _take(st.with_war("SP", "TU", st.date, ("SP",)), "fez", "SP")
+    assert at_war.minors["morocco"].controller == "TU"
+    assert "fez" in {a.area for a in strategy.war_plan(at_war, "SP", HARD, ctx()).aims}
+    # the minors neutral: nothing near to take, Turkey out of reach, no war
+    neutral = st
+    for slug in ("morocco", "algeria"):
+        neutral = neutral.with_minor(slug, st.minors[slug].replace(status=MinorStatus.NEUTRAL, controller=None))
+    nb = judge.board(neutral, ctx())
+    assert judge.far_minors(nb, "SP", "TU", HARD) == () and "TU" not in judge.candidates(nb, "SP", HARD)
+    assert strategy.war_plan(neutral, "SP", HARD, ctx()).declare is None
+    # a power with a land war of its own keeps its army for it
+    busy = st.with_war("FR", "SP", st.date.plus(-1), ("FR",))
+    assert judge.far_minors(judge.board(busy, ctx()), "SP", "TU", HARD) == ()
+    # no ally of Spain fights Turkey: no war of its own on a far power
+    alone = _spain_bound_by_france(set_up, ally_at_war=False)
+    assert judge.far_minors(judge.board(alone, ctx()), "SP", "TU", HARD) == ()
+    assert strategy.war_plan(alone, "SP", HARD, ctx()).declare is None
