@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import eiapbem.ai.assess as assess
+import eiapbem.ai.logistics as logistics
 import eiapbem.ai.moves as moves
 from eiapbem.ai.fleets import carrying, nearest, own_fleets, threat
 from eiapbem.rules import supply
@@ -592,8 +593,6 @@ def _fed(b: Any, lvl: Any, c: Corps) -> bool:
     """``c``, its march made, is supplied where it stands as the level accepts (``logistics.supply_of``), with the
     power's other corps there: in winter (+2 to the forage roll, 13.1) a march of several corps to one poor port,
     their movement spent, would cost each of them factors (10.5.1)."""
-    import eiapbem.ai.logistics as logistics
-
     here = c.location.site
     others = sum(1 for x in b.state.units.values() if isinstance(x, Corps) and x.id != c.id and x.factors.total
                  and x.location == Location(LocationKind.AREA, here))
@@ -677,8 +676,8 @@ def coastal_target(b: Any, lvl: Any, c: Corps, strength: int, costs: dict[str, i
     """The area an expedition of ``strength`` with ``c`` takes next (``targets``): one it reaches within two
     months' march, within ``COAST`` movement points of a port (one it takes opens to its fleets), no enemy outside its
     city, weaker than the expedition (the enemy within 3 movement points plus the forces inside its city) and, if
-    ``safe``, where it could stay (``holds``); those reached soonest (in months) first, then the most valuable, then
-    the nearest."""
+    ``safe``, where it could stay (``holds``), and where it would be supplied (``_fed_there``); those reached soonest
+    (in months) first, then the most valuable, then the nearest."""
     st, ctx = b.state, b.ctx
     pace = max(1, allowance(st, ctx, c))
     out = []
@@ -692,7 +691,22 @@ def coastal_target(b: Any, lvl: Any, c: Corps, strength: int, costs: dict[str, i
                 or (safe and not holds(b, t.area, strength)):
             continue
         out.append((-(-costs[t.area] // pace), -t.value, costs[t.area], t.area))
-    return min(out)[-1] if out else None
+    for *_, area in sorted(out):
+        if _fed_there(b, lvl, c, area, costs[area]):
+            return area
+    return None
+
+
+def _fed_there(b: Any, lvl: Any, c: Corps, area: str, cost: int) -> bool:
+    """``c`` marching to ``area`` (``cost`` movement points) is supplied there as the level accepts
+    (``logistics.supply_of``: depot or invasion supply, 10.5.2, 10.5.4, else a forage over the poorest area it passed,
+    10.5.1; in winter +2, 13.1): an expedition does not march through poor country to waste away foraging."""
+    if area == c.location.site:
+        return True
+    path = moves.route(b, c, area)
+    if path is None:
+        return False
+    return logistics.supply_of(b, lvl, logistics.Budget.of(b), c, area, (cost, path), 0)[0]
 
 
 def stuck(b: Any, lvl: Any, reach: Reach, c: Corps) -> bool:
@@ -706,8 +720,12 @@ def stuck(b: Any, lvl: Any, reach: Reach, c: Corps) -> bool:
 
 def _with_allies(b: Any, area: str) -> bool:
     """Corps of a great power allied with this one (6.5) and at war with one of its enemies stand within 3 movement
-    points of ``area``: a theatre where an expedition fights beside a continental ally."""
+    points of ``area``, outside the home nation of a great power at war with this one (7.2.2): a theatre where an
+    expedition fights beside a continental ally.  In the enemy's home nation it keeps to the coast, where its fleets
+    supply and carry it, rather than march inland with the ally's army and waste away foraging (10.5.1, 13.1)."""
     st = b.state
+    if b.ctx.map.area(area).nation in st.powers[b.power].wars:
+        return False
     fighting = {q for q in st.powers[b.power].alliances if q != b.power
                 and any(at_war(st, q, e) for e in st.powers[b.power].wars)}
     if not fighting:
