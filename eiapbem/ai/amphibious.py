@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import eiapbem.ai.assess as assess
-import eiapbem.ai.logistics as logistics
 import eiapbem.ai.moves as moves
 from eiapbem.ai.fleets import carrying, nearest, own_fleets, threat
 from eiapbem.rules import supply
@@ -593,6 +592,8 @@ def _fed(b: Any, lvl: Any, c: Corps) -> bool:
     """``c``, its march made, is supplied where it stands as the level accepts (``logistics.supply_of``), with the
     power's other corps there: in winter (+2 to the forage roll, 13.1) a march of several corps to one poor port,
     their movement spent, would cost each of them factors (10.5.1)."""
+    import eiapbem.ai.logistics as logistics
+
     here = c.location.site
     others = sum(1 for x in b.state.units.values() if isinstance(x, Corps) and x.id != c.id and x.factors.total
                  and x.location == Location(LocationKind.AREA, here))
@@ -676,8 +677,8 @@ def coastal_target(b: Any, lvl: Any, c: Corps, strength: int, costs: dict[str, i
     """The area an expedition of ``strength`` with ``c`` takes next (``targets``): one it reaches within two
     months' march, within ``COAST`` movement points of a port (one it takes opens to its fleets), no enemy outside its
     city, weaker than the expedition (the enemy within 3 movement points plus the forces inside its city) and, if
-    ``safe``, where it could stay (``holds``), and where it would be supplied (``_fed_there``); those reached soonest
-    (in months) first, then the most valuable, then the nearest."""
+    ``safe``, where it could stay (``holds``); those reached soonest (in months) first, then the most valuable, then
+    the nearest."""
     st, ctx = b.state, b.ctx
     pace = max(1, allowance(st, ctx, c))
     out = []
@@ -691,22 +692,7 @@ def coastal_target(b: Any, lvl: Any, c: Corps, strength: int, costs: dict[str, i
                 or (safe and not holds(b, t.area, strength)):
             continue
         out.append((-(-costs[t.area] // pace), -t.value, costs[t.area], t.area))
-    for *_, area in sorted(out):
-        if _fed_there(b, lvl, c, area, costs[area]):
-            return area
-    return None
-
-
-def _fed_there(b: Any, lvl: Any, c: Corps, area: str, cost: int) -> bool:
-    """``c`` marching to ``area`` (``cost`` movement points) is supplied there as the level accepts
-    (``logistics.supply_of``: depot or invasion supply, 10.5.2, 10.5.4, else a forage over the poorest area it passed,
-    10.5.1; in winter +2, 13.1): an expedition does not march through poor country to waste away foraging."""
-    if area == c.location.site:
-        return True
-    path = moves.route(b, c, area)
-    if path is None:
-        return False
-    return logistics.supply_of(b, lvl, logistics.Budget.of(b), c, area, (cost, path), 0)[0]
+    return min(out)[-1] if out else None
 
 
 def stuck(b: Any, lvl: Any, reach: Reach, c: Corps) -> bool:
