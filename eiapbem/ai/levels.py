@@ -241,7 +241,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 28, "ai-medium": 28, "ai-hard": 28}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 29, "ai-medium": 29, "ai-hard": 29}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -285,6 +285,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 28, "ai-medium": 28, "ai-hard": 28}  # 2:
 # capital's garrison judged again once the incursions are answered: an enemy army a month away that no answer
 # marches on is the garrison's to hold, whatever corps stood near before the armies marched off; a guard or cavalry
 # counter is not counted among the line corps whose loss makes a counter bought again (``economy._too_few``)
+# 29: Great Britain makes no informal peace with an enemy its allies fight on (``strategy.stands_by``); an expedition
+# in an enemy great power's home nation keeps to the coast beside an ally's army too (``amphibious._with_allies``);
+# a stack that must leave a blockade box sails before any combat is declared (``naval._leave_boxes``)
 
 
 def level(kind: PlayerKind | str) -> Level:
