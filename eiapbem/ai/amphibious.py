@@ -706,8 +706,12 @@ def stuck(b: Any, lvl: Any, reach: Reach, c: Corps) -> bool:
 
 def _with_allies(b: Any, area: str) -> bool:
     """Corps of a great power allied with this one (6.5) and at war with one of its enemies stand within 3 movement
-    points of ``area``: a theatre where an expedition fights beside a continental ally."""
+    points of ``area``, outside the home nation of a great power at war with this one (7.2.2): a theatre where an
+    expedition fights beside a continental ally.  In the enemy's home nation it keeps to the coast, where its fleets
+    supply and carry it, rather than march inland with the ally's army and waste away foraging (10.5.1, 13.1)."""
     st = b.state
+    if b.ctx.map.area(area).nation in st.powers[b.power].wars:
+        return False
     fighting = {q for q in st.powers[b.power].alliances if q != b.power
                 and any(at_war(st, q, e) for e in st.powers[b.power].wars)}
     if not fighting:

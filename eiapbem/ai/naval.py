@@ -121,6 +121,21 @@ def _beatable(b: Any, lvl: Any, loc: Location) -> bool:
     return own * 100 >= max(1, enemy) * lvl.attack_ratio
 
 
+def _leave_boxes(b: Any) -> None:
+    """2. (8.8): each stack in a box it must leave sails to its nearest port (``_go_home``), else to any open sea
+    next to the port: first of all its moves, since a combat declared (a ferry struck, 8.10) ends its movement."""
+    for f in own_fleets(b):
+        f = b.state.units[f.id]
+        if f.id in b.state.naval_moves or may_continue(b.state, f) is not None \
+                or not must_leave_box(b.state, b.ctx, b.power, f):
+            continue
+        _go_home(b, f)
+        if b.state.units[f.id].location == f.location:  # no port within reach
+            for s in b.ctx.map.area(f.location.site).port.seas:
+                if b.try_(MoveFleet(fleet=f.id, path=s, stack=True)):
+                    break
+
+
 def _attack(b: Any, lvl: Any) -> None:
     """8.10: attack where ``_beatable``, one combat at a time (each fought out before the next)."""
     for loc in sorted({f.location for f in own_fleets(b)}, key=str):
@@ -136,6 +151,7 @@ def plan(b: Any, lvl: Any) -> None:
     for f in own_fleets(b):
         if f.location.kind in (PORT, BOX) and warships(f) and f.id not in orders:
             b.try_(SetOrders(fleet=f.id, intercept=True))
+    _leave_boxes(b)  # 2., before any combat is declared (8.10: then no fleet of the power moves)
     amphibious.invade(b, lvl)  # 7.
     amphibious.collect(b, lvl)
     taken = {f.location.site for f in own_fleets(b) if f.location.kind is BOX and warships(f)}
@@ -157,17 +173,12 @@ def plan(b: Any, lvl: Any) -> None:
                     and not amphibious.waits(b, lvl, f, own):
                 _blockade(b, lvl, f, own, taken)
             continue
-        leave = must_leave_box(b.state, b.ctx, b.power, f)
-        if not leave and _beatable(b, lvl, f.location):
+        if _beatable(b, lvl, f.location):
             continue  # it stays to attack them (5.)
-        if leave or threat(b.state, m, b.power, f.location) > own:
+        if threat(b.state, m, b.power, f.location) > own:
             _go_home(b, f)
         elif f.location.kind is SEA and lvl.blockade_ratio and own and b.state.powers[b.power].wars:
             _blockade(b, lvl, f, own, taken)
-        if leave and b.state.units[f.id].location == f.location:  # no port within reach: any open sea next to it
-            for s in m.area(f.location.site).port.seas:
-                if b.try_(MoveFleet(fleet=f.id, path=s, stack=True)):
-                    break
     if lvl.attack_ratio:
         _attack(b, lvl)
 

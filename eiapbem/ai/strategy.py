@@ -419,7 +419,8 @@ def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ..
         ws = judge.war_state(b, p, e)
         lost = beaten(ws)
         weary = ws.months >= lvl.weary_months
-        if _accepts(ws, lvl, value) and not storming(b, p, e) and not presses(b, p, e, lvl):
+        stays = stands_by(b, p, e)
+        if _accepts(ws, lvl, value) and not storming(b, p, e) and not presses(b, p, e, lvl) and not stays:
             accept.append(e)
         cost = surrender_cost(b, p, e)
         conditional = -cost * quarters
@@ -431,7 +432,7 @@ def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ..
             # losing on terms it foresees (``surrender_cost``); unconditional terms only once a capital is lost or its
             # army is spent (a victor pressing on its capital offers no others: it fights on, ``presses``)
             sue[e] = value < unconditional and (ws.capitals_lost > 0 or not army_left(b, p))
-        elif value <= 0 and (_would_accept_informal(b, e, p) or (human and weary)):
+        elif value <= 0 and not stays and (_would_accept_informal(b, e, p) or (human and weary)):
             informal.append(e)  # a war worth nothing more to it, which the enemy would end too
     if sue and peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
         # 6.4.2: suing an enemy with no forces inside means suing every enemy at once: only when every war is lost
@@ -446,10 +447,21 @@ def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ..
     return tuple((e, sue[e]) for e in judge.in_order(tuple(sue))), tuple(informal), tuple(accept)
 
 
+def stands_by(b: judge.Board, p: str, e: str) -> bool:
+    """``p`` is Great Britain, the coalition's paymaster, and an ally of it still fights ``e`` with its capitals its
+    own (not ``overrun``): Britain makes no informal peace with ``e`` then (6.4.1), which would leave the ally alone
+    against ``e`` and let it demand the alliance be broken (-2, 6.4 "Separate Peace and Allies"); its own surrender,
+    when its war is lost, is another matter (``sue``)."""
+    if p != "GB":
+        return False
+    st = b.state
+    return any(e in st.powers[a].wars and not overrun(b, judge.war_state(b, a, e)) for a in b.allies(p))
+
+
 def _would_accept_informal(b: judge.Board, e: str, p: str) -> bool:
     """``e``, a computer, would accept ``p``'s informal peace this month (its own ``accept_informal``, 6.4.1)."""
     lvl = b.level(e)
-    if lvl is None or p not in b.state.powers[e].wars:
+    if lvl is None or p not in b.state.powers[e].wars or stands_by(b, e, p):
         return False
     ws = judge.war_state(b, e, p)
     return not storming(b, e, p) and not presses(b, e, p, lvl) and _accepts(ws, lvl, None) and _accepts(ws, lvl, going_on(b, e, p, lvl, judge.judge_war(b, e, p, lvl)))

@@ -132,3 +132,25 @@ def test_a_corps_left_on_an_island_it_took_is_carried_off_though_no_target_is_in
     assert Load(fleet="fleet:GB:1", corps="corps:GB:1") in turn.actions, turn.actions
     fleet = turn.state.units["fleet:GB:1"]
     assert fleet.location.kind is LocationKind.PORT and fleet.location.site != "ajaccio", fleet.location
+
+
+def test_an_expedition_beside_an_allied_army_in_france_keeps_to_weak_targets_and_loses_nothing():
+    """A British corps of 12 and an Austrian army of 30 at Reims, Austria allied with Britain and at war with France,
+    Paris held by 12 French factors: the expedition does not follow the allied army into a siege of Paris it could
+    not carry alone (a storm of 12 against 12 loses it a third of its factors); it takes the weak French city where
+    it stands, near the sea, and keeps every factor."""
+    s = _scene([{"id": "corps:GB:1", "location": "area:reims", "infantry": 12},
+                {"id": "corps:AU:1", "location": "area:reims", "infantry": 30},
+                {"id": "corps:FR:1", "location": "area:munich", "infantry": 20}],
+               garrisons=[{"nation": "FR", "city": "paris", "infantry": 12}], alliances=[["GB", "AU"]])
+    s = s.with_war("AU", "FR", s.date.plus(-3), ("AU",))
+    b = ai.Builder(s, "GB", ctx())
+    assert amphibious.overseas(b, amphibious.Reach(b), s.units["corps:GB:1"])
+    turn = ai.play_slot(s, "GB", ctx())
+    c = turn.state.units["corps:GB:1"]
+    assert not (c.location.site == "paris" and c.besieging), (c.location, turn.actions)
+    on_map = (LocationKind.AREA, LocationKind.CITY)
+    british = sum(u.factors.total for u in turn.state.units.values() if getattr(u, "nation", None) == "GB"
+                  and getattr(u, "location", None) is not None and u.location.kind in on_map)
+    assert british == 12, turn.actions
+    assert _to_sea(c.location.site) <= amphibious.COAST

@@ -35,7 +35,7 @@ from eiapbem.rules import control, engine
 from eiapbem.rulecases.scene import scene_state
 from eiapbem.rules.land.movement import MoveUnit
 from eiapbem.rules.land.sieging import Assault, Besiege
-from eiapbem.rules.model import POOL, Corps, Date, Depot, Factors, Garrison, Location, LocationKind, Phase, PlayerKind, Slot
+from eiapbem.rules.model import POOL, Corps, Date, Depot, Factors, Garrison, Location, LocationKind, Phase, PlayerKind, Ships, Slot
 from eiapbem.rules.naval.attack import NavalAttack
 from eiapbem.rules.naval.movement import MoveFleet
 from eiapbem.rules.naval.transport import Load
@@ -400,6 +400,20 @@ def test_a_ferry_of_enemy_corps_across_the_channel_is_intercepted(kind):
 def test_a_ferry_caught_at_sea_with_corps_aboard_is_attacked(kind):
     turn = ai.plan(_ferry_scene(kind, at_sea=True), "FR", ctx(b"ferry-at-sea"))
     assert NavalAttack(place="english-channel") in turn.actions, kind
+
+
+def test_a_stack_that_must_leave_a_box_sails_before_a_ferry_is_struck():
+    """France's hard computer strikes the ferry in the Channel (8.10) while another French stack lies in the box of
+    Lisbon, a port whose holder France is not at war with, which it must leave (8.8): it sails first, since no fleet
+    of the power moves once a combat is declared, and the slot ends with both done."""
+    s = _ferry_scene("ai-hard", at_sea=True)
+    s = s.with_unit(s.units["fleet:FR:1"].replace(id="fleet:FR:2", location=Location(LocationKind.BLOCKADE, "lisbon"),
+                                                  ships=Ships(heavy=4)))
+    turn = ai.play_slot(s, "FR", ctx(b"ferry-at-sea"))
+    acts = list(turn.actions)
+    strike = acts.index(NavalAttack(place="english-channel"))
+    assert any(isinstance(a, MoveFleet) and a.fleet == "fleet:FR:2" for a in acts[:strike]), acts
+    assert turn.state.units["fleet:FR:2"].location != Location(LocationKind.BLOCKADE, "lisbon"), acts
 
 
 # ----------------------------------------------------------------- a march on a capital through a hungry land

@@ -18,7 +18,7 @@ from eiapbem.ai import judge, strategy
 from eiapbem.ai.levels import level
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.minor_orders import LendMoney
-from eiapbem.rules.diplomacy.orders import DeclareWar
+from eiapbem.rules.diplomacy.orders import AttemptInformalPeace, DeclareWar
 from eiapbem.rules.model import (POWERS, CityControl, Corps, Date, FrozenMap, LeaderStatus, Location, LocationKind,
                                  MinorStatus, Phase, PlayerKind, Slot)
 from eiapbem.rules.model.battles import BattleEvent, BattleSide, FieldBattle
@@ -450,3 +450,22 @@ def test_a_power_at_peace_wages_a_far_war_for_the_enemy_minors_next_to_it(set_up
     alone = _spain_bound_by_france(set_up, ally_at_war=False)
     assert judge.far_minors(judge.board(alone, ctx()), "SP", "TU", HARD) == ()
     assert strategy.war_plan(alone, "SP", HARD, ctx()).declare is None
+
+
+def test_britain_makes_no_informal_peace_with_france_while_an_ally_fights_it_on(set_up):
+    """Britain at war with France ten months, beaten once in the field and nothing else decided: alone, the war is
+    worth nothing more and it accepts an informal peace (6.4.1); with Austria, its ally, at war with France and not
+    overrun, it neither offers nor accepts one (the ally would be left alone against France); once Vienna has fallen
+    and Austria is overrun, Britain is free to make its peace."""
+    alone = _battle(set_up.with_war("GB", "FR", set_up.date.plus(-10), ("GB",)), 0, "amiens", "FR", "GB")
+    assert "FR" in strategy.war_plan(alone, "GB", HARD, ctx()).accept_informal
+    allied = alone.with_alliance("GB", "AU", alone.date).with_war("AU", "FR", alone.date.plus(-10), ("AU",))
+    gb = strategy.war_plan(allied, "GB", HARD, ctx())
+    assert "FR" not in gb.accept_informal and "FR" not in gb.informal
+    assert strategy.stands_by(judge.board(allied, ctx()), "GB", "FR")
+    offered = _resolve(alone.with_power("FR", controller=PlayerKind.HUMAN), FR=[AttemptInformalPeace("GB")])
+    assert "FR" not in offered.state.powers["GB"].wars  # alone, Britain takes France's offer
+    refused = _resolve(allied.with_power("FR", controller=PlayerKind.HUMAN), FR=[AttemptInformalPeace("GB")])
+    assert "FR" in refused.state.powers["GB"].wars and "FR" in refused.state.powers["AU"].wars
+    overrun = _take(allied, "vienna", "FR")
+    assert "FR" in strategy.war_plan(overrun, "GB", HARD, ctx()).accept_informal
