@@ -237,7 +237,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 29, "ai-medium": 29, "ai-hard": 29}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 30, "ai-medium": 30, "ai-hard": 30}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -284,12 +284,11 @@ VERSIONS: dict[str, int] = {"ai-easy": 29, "ai-medium": 29, "ai-hard": 29}  # 2:
 # 29: a levy larger than the first places' room is placed to the last factor (``reinforce.place_due`` bounds its
 # passes by the factors due, not by the places tried: 54 infantry due stopped with 20 unplaced); (easy) a lost corps
 # bought again and placed first, the manpower left turned into militia, two armies (docs/decisions.md "Every level
-# rebuilds what it lost and uses its men"); a power with no land war of its own joins its allies' war on a power
-# beyond its reach by land for that power's minors near it (``judge.far_minors``: Spain's on Turkey for Morocco and
-# Algeria); an enemy minor's capital taken stays a war aim until the minor is conquered (13.3.1, ``strategy._aims``);
+# rebuilds what it lost and uses its men"); an enemy minor's capital taken stays a war aim until the minor is conquered (13.3.1, ``strategy._aims``);
 # Great Britain makes no informal peace with an enemy its allies fight on (``strategy.stands_by``); an expedition
 # in an enemy great power's home nation keeps to the coast beside an ally's army too (``amphibious._with_allies``);
 # a stack that must leave a blockade box sails before any combat is declared (``naval._leave_boxes``)
+# 30: no far war for an enemy's minors: the powers weighed for a declaration are those within reach (``judge``)
 
 
 def level(kind: PlayerKind | str) -> Level:
