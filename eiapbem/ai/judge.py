@@ -540,8 +540,20 @@ def judge_war(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = (
     new = q not in b.state.powers[p].wars
     if new and lvl.judgment != "own":  # the field's recent verdict between the two (``MEMORY``)
         win, lose = shifted(win, lose, MOMENTUM * recent_battles(b, p, q))
+        lose = max(lose, in_detail(b, p, q, mine))
     return Judgement(p, q, mine, theirs, r, win, lose, share, naval,
                      worth(b, p, q, lvl, win, lose, new=new, share=share, naval=naval, allies_in_war=mine))
+
+
+def in_detail(b: Board, p: str, q: str, mine: tuple[str, ...]) -> int:
+    """Percent chance that ``p``, one of a coalition ``mine`` declaring on ``q``, must sue before its allies decide
+    the war: ``q`` may turn on it first with the half of its army it keeps for its home nation (``HOME``) at their
+    distance, against ``p``'s army alone at home (defeat in detail; measured, Spain joining the coalition's war on
+    France was beaten and sued within months while its allies marched). Nothing for a power alone, or with Great
+    Britain on either side (reached by sea)."""
+    if len(mine) == 1 or "GB" in (p, q):
+        return 0
+    return chance(ratio(b.land[q] * prox(b, q, p) // 100 * HOME // 100, b.land[p]))
 
 
 def candidates(b: Board, p: str, lvl: Level) -> tuple[str, ...]:
@@ -694,7 +706,7 @@ def war_state(b: Board, p: str, e: str) -> WarState:
 
 __all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "WIN", "WarState", "battle_points",
            "before_declarations", "board", "brought", "candidates", "chance", "costs_from", "declarations",
-           "gaps", "hostility", "in_order", "in_reach", "judge_war", "land_war", "looming", "menace",
+           "gaps", "hostility", "in_detail", "in_order", "in_reach", "judge_war", "land_war", "looming", "menace",
            "months_to_decide", "natural_friends", "outlook", "partners", "passage", "prox",
            "race_leader", "ratio", "recent_battles", "rival", "sea_power", "second_front", "shifted", "sides",
            "strength", "war_state", "worth"]

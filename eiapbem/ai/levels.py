@@ -288,7 +288,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 30, "ai-medium": 30, "ai-hard": 30}  # 2:
 # Great Britain makes no informal peace with an enemy its allies fight on (``strategy.stands_by``); an expedition
 # in an enemy great power's home nation keeps to the coast beside an ally's army too (``amphibious._with_allies``);
 # a stack that must leave a blockade box sails before any combat is declared (``naval._leave_boxes``)
-# 30: no far war for an enemy's minors: the powers weighed for a declaration are those within reach (``judge``)
+# 30: no far war for an enemy's minors: the powers weighed for a declaration are those within reach (``judge``); a
+# power joining a coalition counts the chance that the enemy turns on it first with half its army (``judge.in_detail``)
 
 
 def level(kind: PlayerKind | str) -> Level:

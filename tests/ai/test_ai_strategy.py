@@ -452,3 +452,23 @@ def test_britain_makes_no_informal_peace_with_france_while_an_ally_fights_it_on(
     assert "FR" in refused.state.powers["GB"].wars and "FR" in refused.state.powers["AU"].wars
     overrun = _take(allied, "vienna", "FR")
     assert "FR" in strategy.war_plan(overrun, "GB", HARD, ctx()).accept_informal
+
+
+def test_a_weak_power_does_not_join_a_coalition_war_on_the_giant_next_door(set_up):
+    """Austria, Prussia and Russia, Spain's allies, fight France; together they outnumber it, but France may turn
+    on Spain first with the half of its army it keeps at home, twice Spain's own (defeat in detail): Spain's
+    chance of having to sue before its allies decide the war is counted, and the war is not worth its -3 (6.2.1).
+    Prussia, whose army is near France's half, runs a small risk of it; a power declaring alone runs none beyond the
+    war's own chances."""
+    st = set_up
+    for a in ("AU", "PR", "RU"):
+        st = st.with_alliance("SP", a, st.date.plus(-3))
+    st = st.with_war("AU", "FR", st.date.plus(-2), ("AU",)).with_war("PR", "FR", st.date.plus(-2), ("PR",))
+    st = st.with_war("RU", "FR", st.date.plus(-2), ("RU",))
+    b = judge.board(st, ctx())
+    assert 2 * b.land["SP"] < b.land["FR"] // 2
+    sp = judge.judge_war(b, "SP", "FR", HARD)
+    assert len(sp.mine) > 1 and sp.lose >= judge.in_detail(b, "SP", "FR", sp.mine) >= 60
+    assert sp.worth < 0 and strategy.war_plan(st, "SP", HARD, ctx()).declare != "FR"
+    assert judge.in_detail(b, "PR", "FR", ("AU", "PR", "RU")) <= 20
+    assert judge.in_detail(b, "SP", "FR", ("SP",)) == 0
