@@ -14,6 +14,9 @@ capital garrison              --              --                   infantry/mili
                                                                    go first to the
                                                                    capital's garrison
                                                                    until it holds 4
+                                                                   (after the corps
+                                                                   where no enemy
+                                                                   reaches it by land)
 threatened capital            --              garrison factors     garrison factors
                                               there first          there first
 empty cities near the enemy   --              --                   1 garrison factor each
@@ -237,7 +240,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 29, "ai-medium": 29, "ai-hard": 29}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 30, "ai-medium": 30, "ai-hard": 30}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -290,6 +293,11 @@ VERSIONS: dict[str, int] = {"ai-easy": 29, "ai-medium": 29, "ai-hard": 29}  # 2:
 # Great Britain makes no informal peace with an enemy its allies fight on (``strategy.stands_by``); an expedition
 # in an enemy great power's home nation keeps to the coast beside an ally's army too (``amphibious._with_allies``);
 # a stack that must leave a blockade box sails before any combat is declared (``naval._leave_boxes``)
+# 30: a landing judged against every enemy corps that can reach it within two months' march and only the friends
+# beside it, the weakest such coast first; an expedition lifts a siege it cannot hold and falls back to a port, and
+# beside an ally takes a weak target by the sea first (``ai.amphibious``); a lost corps rebuilt only when none is on
+# the map or those there are three quarters full, no ships while fewer than two line corps stand (``ai.economy``);
+# (hard) an island capital's standing garrison filled after the corps (``reinforce.candidates``)
 
 
 def level(kind: PlayerKind | str) -> Level:
