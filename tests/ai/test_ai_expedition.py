@@ -193,3 +193,18 @@ def test_a_besieging_expedition_lifts_the_siege_when_an_army_it_cannot_hold_agai
                        "GB", ctx()).state
     kept = far.units["corps:GB:1"]
     assert kept.location.site == "marseille" and (kept.besieging or city_holder(far, ctx().map, "marseille") == "GB")
+
+
+def test_an_expedition_beside_an_allys_army_takes_a_weak_port_by_the_sea_first():
+    """A British corps of 12 at Barcelona beside a Spanish army (Spain allied with Britain and at war with France),
+    Montpellier's city next door held by one French factor and the French army far off in Germany: the expedition
+    itself takes the weak port by the sea (a siege, or the city taken) instead of being left idle to the land plan."""
+    s = _scene([{"id": "corps:GB:1", "location": "area:barcelona", "infantry": 12},
+                {"id": "corps:SP:1", "location": "area:barcelona", "infantry": 10},
+                {"id": "corps:FR:1", "location": "area:hamburg", "infantry": 30}],
+               garrisons=[{"nation": "FR", "city": "montpellier", "infantry": 1}], alliances=[["GB", "SP"]])
+    b = ai.Builder(s, "GB", ctx())
+    assert amphibious._with_allies(b, "barcelona")
+    done = amphibious.expedition(b, ai.level(PlayerKind.AI_HARD), ["corps:GB:1"])
+    assert done == {"corps:GB:1"}, b.actions
+    assert b.state.units["corps:GB:1"].location.site == "montpellier", b.actions
