@@ -6,22 +6,16 @@ The naval slot (``invade`` and ``collect``, called by ``naval.plan`` before its 
 
 1. invasions, one at a time: up to ``invasion_corps`` corps of a port where the power's fleets lie, the port not
    blockaded, board its fleets, largest first, each where room is left (8.6.2), and the stack sails to a sea area
-   next to a coastal area held by a nation at war with the power (an enemy major, a minor it acts for, or with
-   ``invade_minors`` a neutral minor at war with it, 6.15), the war older than this month, no enemy outside its city
-   and fewer enemy field factors within 3 movement points, plus the forces inside its city, than the corps bring,
-   and where they could stay (``holds``); by sea areas where any enemy fleet that could intercept it (8.5.3,
-   ``fleets.threat``) is outnumbered by the escort's warships by ``blockade_ratio``.  Idle corps (``Reach.idle``:
-   no land route through the territory they may enter, 13.4.1, leads from them to any enemy target, they stand
-   outside their home nation more than ``FAR`` movement points from every one, or they stand in a port where they
-   could not hold) may also be carried to a coastal area the power or an ally fighting its
-   enemies holds, from which a land route leads to the war, nearest a war aim by land (reinforcing an ally's
+   next to an enemy's coast they may invade and could hold until a fleet could fetch them, the weakest first
+   (``invasion_targets``, ``holds``: against every enemy corps within two months' march), by sea areas where any
+   enemy fleet that could intercept it (8.5.3, ``fleets.threat``) is outnumbered by the escort's warships by
+   ``blockade_ratio``.  Idle corps (``Reach.idle``: stranded, far from the war, or in a port where they could not
+   hold) may also be carried to a friendly coast in the land of the war, nearest a war aim (reinforcing an ally's
    theatre).  The carrying stack's intercept orders are withdrawn (it seeks no battle);
 2. pick-up (``collect``): an idle corps that stands in, or reaches this month by land, the port it musters at
-   (``muster_port``: for a stranded or far corps the nearest port by land its fleets may enter, 8.4.2, one where they
-   lie first; else the port it stands in) is fetched: the power's nearest stack with room for it (8.6.2) that reaches
-   the port this slot through seas its warships hold (``escorted``) and could carry the corps on from there sails
-   in, so that the corps boards it in the next naval slot (8.6.1: corps and fleet begin in the same port).  A stack
-   in a port where corps of the power wait for it stays there (``waits``).
+   (``muster_port``) is fetched: the power's nearest stack with room for it (8.6.2) that reaches the port this slot
+   through seas its warships hold (``escorted``) and could carry the corps on sails in, so that the corps boards it
+   in the next naval slot (8.6.1).  A stack in a port where corps of the power wait for it stays there (``waits``).
 
 A corps ``marooned`` on an island it took (stranded outside its home nation) is fetched even when no target is in reach
 of its port, and carried to the nearest open port off the island (``_carry_off``).  While enemy corps stand in the
@@ -31,10 +25,9 @@ outside the power's own territory (an island or another nation's coast a war lef
 (``_bring_home``) and rejoins the army between wars.
 
 The land slot, first of all its moves: ``land_invasions`` lands every corps of the power still aboard (10.4.5),
-the corps of one stack together, in the coastal area the naval slot aimed at: an enemy's, weakest first, else the
-power's or an ally's nearest a war aim, and only then anywhere it may land, never a neutral's while a friendly or
-enemy coast is there, so none is left at sea to be destroyed (8.6.3); then ``stage`` marches the stranded and far
-corps to their muster port.  Before the land plan forms its armies, ``expedition`` moves the corps ashore overseas:
+the corps of one stack together, in the coastal area the naval slot aimed at (``_landing_rank``), else anywhere it
+may land, so none is left at sea to be destroyed (8.6.3); then ``stage`` marches the stranded and far corps to
+their muster port.  Before the land plan forms its armies, ``expedition`` moves the corps ashore overseas:
 weak targets by the sea taken, a port reached when outmatched or idle (its notes say when they are left to the armies).
 """
 
@@ -65,6 +58,11 @@ VALUE_CAPITAL, VALUE_HOME, VALUE_CITY, VALUE_CORPS, VALUE_INVADER = 6, 5, 3, 4, 
 #: Movement points around a landing within which the enemy's field strength must be less than the landed corps' and
 #: their friends' nearby (``holds``): what the enemy can bring against them before a fleet could carry them off.
 HOLD = 6
+#: Months of the enemy's march a landing is judged against (``holds``): landed corps can be carried off at the
+#: earliest in a later month's naval slot.
+LANDING_MONTHS = 2
+#: Movement points within which friendly corps count beside a landing (``holds``): those that join its battle.
+BESIDE = 1
 #: Movement points by land beyond which an expeditionary corps is far from every enemy target (``Reach.far``): three
 #: months of a corps' march (3 movement points a month), where a fleet carries it in one.
 FAR = 9
@@ -138,18 +136,17 @@ def _at_war(b: Any) -> bool:
 def invasion_targets(b: Any, lvl: Any, corps_ids: list[str], start: Location, escort: int = 0, *,
                      fresh: bool = False, friendly: bool = False) -> list[tuple[str, str]]:
     """(sea area, coastal area) within this slot's movement from ``start`` where the corps ``corps_ids`` may land
-    together: the area held by a nation at war with the power (an enemy major, a minor it acts for, or, with the
-    level's ``invade_minors``, a neutral minor the power is at war with, 6.15), the war older than this month, no
-    enemy outside its city, fewer enemy field factors within 3 movement points plus the forces inside its city than
-    the corps bring, no enemy fleet in or next to its sea that the ``escort`` warships do not outnumber by the level's
-    ``blockade_ratio`` (``threat``), and the landed corps could stay there (``holds``); the mainland before a one-area
-    island (whose corps are stranded once it is taken; none where the power's corps stand already), then weakest
-    defence first, then nearest.  With ``fresh`` a war of this month counts.  With ``friendly`` (corps its fleets
-    should carry off, ``Reach.idle``) come after them the coastal areas held by the power or an ally at war with its
-    enemies that it may enter (13.4.1), from which a land route leads to the war (``_war_lands``), that the corps
-    could hold, nearest by land to one of its war aims (``ai.strategy``) first: the corps land there to join the war
-    on land.  Never the port's own area or its neighbours (a march, not a voyage).
-    """
+    together: held by a nation at war with the power (an enemy major, a minor it acts for, or, with the level's
+    ``invade_minors``, a neutral minor at war with it, 6.15), the war older than this month (``fresh``: or of this
+    month), no enemy outside its city, fewer enemy field factors within 3 movement points plus the forces inside its
+    city than the corps bring, no enemy fleet in or next to its sea that the ``escort`` warships do not outnumber by
+    the level's ``blockade_ratio`` (``threat``), and the corps could stay there until a fleet could carry them off
+    (``holds`` over ``LANDING_MONTHS``); the mainland before a one-area island (none its corps stand on already), then
+    the least enemy strength that can reach it in that time (``assess.enemy_in_reach``) plus the forces in its city,
+    then nearest.  With ``friendly`` (corps its fleets should carry off, ``Reach.idle``) come after them the coastal
+    areas held by the power or an ally at war with its enemies that it may enter (13.4.1), from which a land route
+    leads to the war (``_war_lands``), that the corps could hold, nearest by land to a war aim (``ai.strategy``)
+    first.  Never the port's own area or its neighbours (a march, not a voyage)."""
     state, m = b.state, b.ctx.map
     strength = assess.force_strength(state, b.ctx, corps_ids)
     near_port = {start.site, *m.land_neighbours(start.site)} if start.kind is PORT else set()
@@ -172,22 +169,26 @@ def invasion_targets(b: Any, lvl: Any, corps_ids: list[str], start: Location, es
             island = not m.land_neighbours(area)
             if island and _ashore(b, area):
                 continue  # its corps there take it already: another would only be stranded with them
-            if near < strength and holds(b, area, strength):
-                out.append((0, island, near, d, area, loc.site))
+            if near < strength and holds(b, area, strength, LANDING_MONTHS):
+                coming = assess.enemy_in_reach(state, b.ctx, area, b.power, LANDING_MONTHS) + f.enemy_city
+                out.append((0, island, coming, d, area, loc.site))
     if friendly:
         out += _friendly_landings(b, lvl, start, escort, strength)
     return [(sea, area) for *_, area, sea in sorted(out) if area not in near_port]
 
 
-def holds(b: Any, area: str, strength: int) -> bool:
+def holds(b: Any, area: str, strength: int, months: int = 1) -> bool:
     """Corps of ``strength`` set down in ``area`` can stay there: the enemy field strength within ``HOLD`` movement
-    points (what can march on them before they could sail away again) is less than theirs and that of the power's and
-    its allies' corps within 3 movement points of it."""
+    points and that which reaches ``area`` within ``months`` months (``assess.enemy_in_reach``, before they could
+    sail away) is less than theirs and the power's and its allies' within ``BESIDE`` movement points."""
     near = assess.distances_from(b.ctx, area)
     friends = sum(assess.force_strength(b.state, b.ctx, [u.id]) for _, u in sorted(b.state.units.items())
-                  if isinstance(u, Corps) and u.factors.total and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
-                  and near.get(u.location.site, 4) <= 3 and assess.friendly(b.state, b.power, u))
-    return assess.enemy_forces_near(b.state, b.ctx, area, b.power, within=HOLD) < strength + friends
+                  if isinstance(u, Corps) and u.factors.total and near.get(u.location.site, FAR) <= BESIDE
+                  and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
+                  and assess.friendly(b.state, b.power, u))
+    enemy = max(assess.enemy_forces_near(b.state, b.ctx, area, b.power, within=HOLD),
+                assess.enemy_in_reach(b.state, b.ctx, area, b.power, months))
+    return enemy < strength + friends
 
 
 def _friendly(b: Any, area: str) -> bool:
@@ -224,7 +225,8 @@ def _friendly_landings(b: Any, lvl: Any, start: Location, escort: int, strength:
             if not _friendly(b, area) or area not in war or may_enter_territory(state, m, area, b.power) \
                     or assess.forces_in(state, b.ctx, area, b.power).enemy:
                 continue
-            if assess.enemy_forces_near(state, b.ctx, area, b.power, within=3) >= strength or not holds(b, area, strength):
+            if assess.enemy_forces_near(state, b.ctx, area, b.power, within=3) >= strength \
+                    or not holds(b, area, strength, LANDING_MONTHS):
                 continue
             to_aim = _aim_distance(b, aims, area)
             if to_aim is not None:
@@ -329,7 +331,7 @@ def _cargo(b: Any) -> list[Corps]:
     """The power's corps that fleets may carry (8.6): on the map with factors, not besieging, not carried already."""
     from eiapbem.rules.naval.transport import NOT_CARRIED
 
-    return [c for c in assess.army_units(b.state, b.power) if c.factors.total and not c.besieging
+    return [c for c in assess.army_units(b.state, b.power) if c.factors.total and _leaves_siege(b, c)
             and c.corps_type not in NOT_CARRIED and c.location.kind in (LocationKind.AREA, LocationKind.CITY)]
 
 
@@ -350,7 +352,7 @@ def _boarding(b: Any, lvl: Any, port: str) -> list[tuple[str, str]]:
         return []
     here = (Location(LocationKind.AREA, port), Location(LocationKind.CITY, port))
     corps = sorted((u for u in st.units.values() if isinstance(u, Corps) and u.location in here
-                    and controller(st, u) == b.power and u.factors.total and not u.besieging
+                    and controller(st, u) == b.power and u.factors.total and _leaves_siege(b, u)
                     and u.corps_type not in NOT_CARRIED), key=lambda c: (-c.factors.total, c.id))
     left = {f.id: room(f) for f in sorted(fleets, key=lambda f: f.id)}
     out: list[tuple[str, str]] = []
@@ -611,7 +613,8 @@ def _landing_rank(b: Any, area: str, first: str | None, strength: int, war: froz
     if at_war(b.state, b.power, holder):
         near = assess.enemy_forces_near(b.state, b.ctx, area, b.power, within=3) + f.enemy_city
         # the coast ``invasion_targets`` aimed at: no enemy outside the city, weaker than the corps landing
-        kind = 0 if not f.enemy - f.enemy_city and near < strength else 3
+        kind = 0 if not f.enemy - f.enemy_city and near < strength and holds(b, area, strength, LANDING_MONTHS) \
+            else 3
         if kind == 0 and not b.ctx.map.land_neighbours(area) and _ashore(b, area):
             kind = 2  # an island its corps take already: another corps there would only be stranded with them
     elif _friendly(b, area):
@@ -722,6 +725,12 @@ def _with_allies(b: Any, area: str) -> bool:
                for _, u in sorted(st.units.items()))
 
 
+def _leaves_siege(b: Any, c: Corps) -> bool:
+    """``c`` is not besieging, or could not hold where it besieges (``holds``): a fleet may load it (8.6.1)."""
+    return not c.besieging or not holds(b, c.location.site, assess.force_strength(b.state, b.ctx, [
+        u.id for u in assess.army_units(b.state, b.power) if u.location.site == c.location.site and u.factors.total]))
+
+
 def _ashore(b: Any, area: str) -> list[Corps]:
     """The power's corps with factors in ``area`` (outside its city or in it)."""
     return [u for u in _cargo(b) if u.location.site == area]
@@ -737,8 +746,10 @@ def expedition(b: Any, lvl: Any, free: list[str]) -> set[str]:
     - able to hold, they take the next weak target near the sea (``coastal_target``), entering an empty city and
       besieging a held one, instead of marching inland beyond the fleet's reach;
     - with nothing to take they go to the nearest open port to be carried where there is (``stuck``);
-    - with no open port within their reach, or beside an ally's corps (``_with_allies``) and able to hold, they are
-      left to the land plan (an ally's theatre reinforced, ``ai.armies``; a refuge, ``land.fall_back``)."""
+    - with no open port within their reach, or beside an ally's corps (``_with_allies``) able to hold with no weak
+      target by the sea, they are left to the land plan (an ally's theatre, ``ai.armies``; ``land.fall_back``);
+    - besieging, they lift a siege they could not hold and fall back as above (10.4.7: a besieger that marches away
+      lifts its part of the siege); one they can hold is ``operations.review_sieges``'."""
     from eiapbem.rules.land.sieging import Besiege
 
     if not lvl.invasion_corps or not _at_war(b) or b.state.movement_over:
@@ -748,8 +759,8 @@ def expedition(b: Any, lvl: Any, free: list[str]) -> set[str]:
         return set()
     st = b.state
     groups: dict[str, list[str]] = {}
-    for c in moves.movers(b):
-        if c.id in free and c.location.kind is LocationKind.AREA and overseas(b, reach, c):
+    for c in [*moves.movers(b), *moves.besiegers(b)]:
+        if (c.id in free or c.besieging) and c.location.kind is LocationKind.AREA and overseas(b, reach, c):
             groups.setdefault(c.location.site, []).append(c.id)
     if not groups:
         return set()
@@ -758,11 +769,16 @@ def expedition(b: Any, lvl: Any, free: list[str]) -> set[str]:
     for area, ids in sorted(groups.items()):
         strength = assess.force_strength(st, b.ctx, ids)
         kept = holds(b, area, strength)
-        if kept and _with_allies(b, area):
+        if kept:  # a siege it can hold goes on (``operations.review_sieges``); the others act on their own
+            ids = [i for i in ids if not st.units[i].besieging]
+            strength = assess.force_strength(st, b.ctx, ids)
+        if not ids:
             continue
         lead = b.state.units[max(ids, key=lambda i: (b.state.units[i].factors.total, i))]
         costs = reach.costs(lead)
         goal = coastal_target(b, lvl, lead, strength, costs) if kept else None
+        if goal is None and kept and _with_allies(b, area):
+            continue  # nothing weak to take by the sea: it fights beside the ally's army (the land plan)
         if goal is None:
             # to the nearest open port (a fleet's first), or stay in the one it stands in
             options = sorted((not ports[a], costs[a], a) for a in costs if a in ports)

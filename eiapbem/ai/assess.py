@@ -32,6 +32,7 @@ from typing import Any, Iterable
 from eiapbem.rules import control, mapgraph, relations
 from eiapbem.rules.combat.battle import SENIORITY, leader_data, morale_value
 from eiapbem.rules.combat.commander import effective_tactical_rating
+from eiapbem.rules.land.movement import allowance
 from eiapbem.rules.model import POWERS, Corps, CorpsType, FactorType, GameState, Garrison, LeaderStatus, LocationKind
 
 #: A strength of 1 army factor of morale 1.0 (morale values are hundredths).
@@ -298,6 +299,16 @@ def enemy_forces_near(state: GameState, ctx: Any, area: str, power: str, within:
         if d is not None and d <= within and hostile(state, power, c):
             total += force_strength(state, ctx, [c.id])
     return total
+
+
+def enemy_in_reach(state: GameState, ctx: Any, area: str, power: str, months: int) -> int:
+    """Enemy field strength (corps outside cities, each with its leader) that can reach ``area`` within ``months``
+    months: every enemy corps whose movement cost by land to it is at most ``months`` times its own allowance with a
+    forced march (10.4.1), wherever it stands (the whole army a month's march away, not only the corps next door)."""
+    near = distances_from(ctx, area)
+    return sum(force_strength(state, ctx, [c.id]) for c in enemy_field_corps(state, power)
+               if near.get(c.location.site, -1) >= 0
+               and near[c.location.site] <= months * allowance(state, ctx, c, forced_march=True))
 
 
 def own_forces_near(state: GameState, ctx: Any, area: str, power: str, within: int = NEAR) -> int:

@@ -27,8 +27,11 @@ depot supply for its corps, $1 a corps a month, 10.5.2):
   (a corps emptied returns to the counter pool, 7.2.4; a player buys its
   counter again, 000:2238, and rebuilds it with the factors placed, 7.2.1;
   the regular counter that holds the most infantry, so the factors bought fit
-  it), bought before the ships; while one is bought or waits to be placed, no
-  ships are bought, so the manpower buys the factors that fill it;
+  it) when none is on the map or each there holds three quarters of its
+  counter's infantry in factors (fewer, fuller corps), bought before the
+  ships; while one is bought or waits to be placed, or fewer than
+  ``MIN_CORPS`` stand on the map, no ships are bought, so the manpower buys
+  the factors that fill them;
 - **manipulation** (12.4.3, optional rule; hard): one square toward political
   points when the projection leaves $30 or the status is in the instability
   or fiasco zone, else 0 (victory points follow the political status; it
@@ -115,8 +118,8 @@ def plan(b, lvl: Level) -> None:
     if budget >= COSTS["counter"].money and (lvl.counters and at_war and _corps_full(b) or rebuild):
         budget -= _counter(b)
     if lvl.ship_share and at_war and not _rules_the_sea(b):
-        # a corps being rebuilt keeps the manpower for its factors (Great Britain has a few men a quarter)
-        crew_budget = 0 if rebuild or _waiting(b) else men_budget
+        # a corps being rebuilt or filled keeps the manpower for its factors (Great Britain has a few men a quarter)
+        crew_budget = 0 if rebuild or _waiting(b) or len(_line_corps(b)) < MIN_CORPS else men_budget
         spent, crew = _ships(b, budget * min(80, lvl.ship_share * (3 if b.power == "GB" else 1)) // 100, crew_budget)
         budget, men_budget = budget - spent, men_budget - crew
     orders = purchases(max(0, budget), max(0, men_budget), lvl)
@@ -180,11 +183,19 @@ def _waiting(b) -> bool:
 
 def _too_few(b) -> bool:
     """Fewer than ``MIN_CORPS`` of its line corps (regular corps that take militia: not a guard or cavalry counter,
-    which hold no line infantry, 7.2.1) with factors on the map, and none of the pool bought and still waiting to be
-    placed: a lost corps is rebuilt."""
-    on_map = sum(1 for u in _mine(b) if u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.factors.total
-                 and u.corps_type is CorpsType.REGULAR and corps_capacity(b.ctx, u).militia)
-    return not _waiting(b) and on_map < MIN_CORPS
+    which hold no line infantry, 7.2.1) with factors on the map, none of the pool bought and still waiting to be
+    placed, and none on the map or each there holding ``FULL_PERCENT`` of its counter's infantry in factors: a lost
+    corps is rebuilt, but the factors of a few quarters fill one corps strong enough to act before a second counter
+    shares them out (two corps of two factors each are beaten wherever they go)."""
+    line = _line_corps(b)
+    return not _waiting(b) and len(line) < MIN_CORPS \
+        and all(c.factors.total * 100 >= corps_capacity(b.ctx, c).infantry * FULL_PERCENT for c in line)
+
+
+def _line_corps(b) -> list[Corps]:
+    """Its line corps (``_too_few``) with factors on the map."""
+    return [u for u in _mine(b) if u.location.kind in (LocationKind.AREA, LocationKind.CITY) and u.factors.total
+            and u.corps_type is CorpsType.REGULAR and corps_capacity(b.ctx, u).militia]
 
 
 def _counter(b) -> int:

@@ -14,6 +14,9 @@ capital garrison              --              --                   infantry/mili
                                                                    go first to the
                                                                    capital's garrison
                                                                    until it holds 4
+                                                                   (after the corps
+                                                                   where no enemy
+                                                                   reaches it by land)
 threatened capital            --              garrison factors     garrison factors
                                               there first          there first
 empty cities near the enemy   --              --                   1 garrison factor each
@@ -289,7 +292,12 @@ VERSIONS: dict[str, int] = {"ai-easy": 30, "ai-medium": 30, "ai-hard": 30}  # 2:
 # in an enemy great power's home nation keeps to the coast beside an ally's army too (``amphibious._with_allies``);
 # a stack that must leave a blockade box sails before any combat is declared (``naval._leave_boxes``)
 # 30: no far war for an enemy's minors: the powers weighed for a declaration are those within reach (``judge``); a
-# power joining a coalition counts the chance that the enemy turns on it first with half its army (``judge.in_detail``)
+# power joining a coalition counts the chance that the enemy turns on it first with half its army (``judge.in_detail``);
+# a landing judged against every enemy corps that can reach it within two months' march and only the friends
+# beside it, the weakest such coast first; an expedition lifts a siege it cannot hold and falls back to a port, and
+# beside an ally takes a weak target by the sea first (``ai.amphibious``); a lost corps rebuilt only when none is on
+# the map or those there are three quarters full, no ships while fewer than two line corps stand (``ai.economy``);
+# (hard) an island capital's standing garrison filled after the corps (``reinforce.candidates``)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -45,6 +45,13 @@ def movers(b: Any, *, engaged: bool = False, raiders: bool = False) -> list[Corp
     return out
 
 
+def besiegers(b: Any) -> list[Corps]:
+    """The power's regular besieging corps that may still move this slot (``movers`` leaves them out: a corps that
+    marches away lifts its part of the siege, 10.4.7), by id."""
+    return [c for c in assess.army_units(b.state, b.power) if c.besieging and c.factors.total
+            and c.corps_type is CorpsType.REGULAR and free_to_move(b.state, b.ctx.map, c, "foraged")]
+
+
 def free_to_move(st: Any, m: Any, c: Corps, done: str) -> bool:
     """``c`` is not shut in a besieged city, and its move record this slot is not halted, placed back, nor ``done``
     (the record's flag that ends its moves for the caller: ``foraged`` for a corps, ``passed`` for a guerrilla, which
@@ -269,5 +276,5 @@ def own_inside(b: Any, area: str) -> bool:
                and u.factors.total and assess.friendly(b.state, b.power, u) for u in control.units_at(b.state, area))
 
 
-__all__ = ["LOCAL", "MAX_ROUTE", "Reach", "advance", "arrives", "costs_from", "empty_enemy_city", "field_enemy", "free_to_move", "go",
+__all__ = ["LOCAL", "MAX_ROUTE", "Reach", "advance", "arrives", "besiegers", "costs_from", "empty_enemy_city", "field_enemy", "free_to_move", "go",
            "movers", "open_costs", "own_corps_in", "own_inside", "reach", "reachable", "route", "stops", "supplied_areas"]

@@ -19,6 +19,10 @@ city first, up to its capacity (10.4.3).  At every level a corps counter
 bought in the economic phase (a lost corps rebuilt, ``ai.economy``) is placed
 with the factors due, in the capital first, before the corps on the map are
 filled (7.2.1; unplaced within three months it must be bought again, 12.5.4).
+The hard level's standing capital garrison (``capital_garrison``) is filled
+before the corps only where an enemy corps outside a city can reach the
+capital by land: an island's capital (London) is guarded by the fleets, and
+its few men a quarter go to the corps first.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Callable
 import eiapbem.ai.assess as assess
 from eiapbem.ai.levels import Level
 from eiapbem.rules import supply
-from eiapbem.rules.model import Corps, Depot, FactorType, GameState, LocationKind
+from eiapbem.rules.model import POWERS, Corps, Depot, FactorType, GameState, LocationKind
 from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCorps
 from eiapbem.rules.reinforcement.common import due_factors, purchased
 from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS, corps_capacity
@@ -87,6 +91,15 @@ def _threatened_empty_cities(state: GameState, ctx, power: str, homes: list[str]
     return [a for _, a in sorted(out)]
 
 
+def _beyond_land(state: GameState, ctx, power: str, area: str) -> bool:
+    """``area`` is on an island of the power's: no land route (with the crossings, ``assess.distances_from``) leads
+    from it to another great power's home nation, and no enemy corps outside a city stands on that land."""
+    near = assess.distances_from(ctx, area)
+    m = ctx.map
+    return not any(m.area(a).nation in POWERS and m.area(a).nation != power for a in near) \
+        and not any(c.location.site in near for c in assess.enemy_field_corps(state, power))
+
+
 def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType, lvl: Level) -> list[Callable[[int], object]]:
     """Makers of one placement action (given a count), best first for ``lvl``."""
     f = _field(kind)
@@ -107,10 +120,15 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
         room = ctx.map.area(cap).city.garrison_capacity - _garrison_size(state, nation, cap) if ctx.map.area(cap).city else 0
         if room > 0:
             out.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
+    guard = []
     if kind in GARRISON_ITEMS and lvl.capital_garrison and cap is not None \
             and _garrison_size(state, nation, cap) < lvl.capital_garrison:
         room = lvl.capital_garrison - _garrison_size(state, nation, cap)
-        out.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
+        guard.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
+    # a capital no enemy corps can reach by land (an island's, while no enemy stands on it) is guarded by the fleets:
+    # the few men due go to the corps first (Great Britain's are all it has to rebuild an army)
+    first = not guard or not _beyond_land(state, ctx, power, cap)
+    out += guard if first else []
     if kind in GARRISON_ITEMS and lvl.city_garrisons and nation == power:
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, lvl.city_garrisons)})
                 for a in _threatened_empty_cities(state, ctx, power, homes)]
@@ -122,6 +140,7 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
         out += [lambda n, c=c, a=a: PlaceCorps(corps=c.id, area=a, **{f: min(n, getattr(corps_capacity(ctx, c), f))})
                 for c in pool[:1] for a in first]
     out += [lambda n, c=c.id: AddFactors(corps=c, **{f: n}) for c in on_map]
+    out += [] if first else guard
     if kind in GARRISON_ITEMS:
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: n}) for a in homes]
         if nation == power:

@@ -32,7 +32,7 @@ def _stranded_at_gibraltar(kind: str = "ai-hard", *, fleet: str = "port:portsmou
     s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"]],
                      "fleets": [{"id": "fleet:GB:1", "location": fleet, "heavy": 12, "transport": 4}],
                      "corps": [{"id": "corps:GB:1", "location": "area:gibraltar", "infantry": 6},
-                               {"id": "corps:FR:1", "location": "area:lille", "infantry": 8}]}, phase=Phase.NAVAL)
+                               {"id": "corps:FR:1", "location": "area:lille", "infantry": 4}]}, phase=Phase.NAVAL)
     s = s.with_war("GB", "FR", s.date.plus(-2), ("GB",))
     s = s.with_minor("gibraltar", MinorCountry(status=MinorStatus.CONQUERED, controller="GB"))  # as the scenario has it
     for p in POWERS:
@@ -135,7 +135,7 @@ def test_a_corps_far_from_the_war_marches_to_a_port_and_is_carried_back_to_it():
     s = scene_state({"date": "1805-07", "phasing": "GB", "wars": [["GB", "FR"]], "alliances": [["GB", "RU"], ["GB", "AU"], ["GB", "PR"]],
                      "fleets": [{"id": "fleet:GB:1", "location": "port:odessa", "heavy": 12, "transport": 4}],
                      "corps": [{"id": "corps:GB:1", "location": "area:odessa", "infantry": 8},
-                               {"id": "corps:FR:1", "location": "area:lille", "infantry": 8}]}, phase=Phase.NAVAL)
+                               {"id": "corps:FR:1", "location": "area:lille", "infantry": 4}]}, phase=Phase.NAVAL)
     s = _with_access(s.with_war("GB", "FR", s.date.plus(-3), ("GB",)))
     turn = ai.play_slot(s, "GB", ctx())
     assert Load(fleet="fleet:GB:1", corps="corps:GB:1") in turn.actions, turn.actions
@@ -151,7 +151,7 @@ def test_a_fleets_path_passes_a_port_between_two_seas_only_through_the_port():
     s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"]],
                      "fleets": [{"id": "fleet:GB:1", "location": "sea:tyrrhenian-sea", "heavy": 12, "transport": 4}],
                      "corps": [{"id": "corps:GB:1", "location": "area:naples", "infantry": 4},
-                               {"id": "corps:FR:1", "location": "area:lille", "infantry": 8}]}, phase=Phase.NAVAL)
+                               {"id": "corps:FR:1", "location": "area:lille", "infantry": 4}]}, phase=Phase.NAVAL)
     s = s.with_unit(s.units["corps:GB:1"].replace(location=Location(LocationKind.ABOARD, "fleet:GB:1")))
     start, goal = Location(LocationKind.SEA, "tyrrhenian-sea"), Location(LocationKind.SEA, "adriatic-sea")
     path = graph.path_to(s, ctx().map, start, goal)
@@ -172,13 +172,15 @@ def test_a_fleets_path_passes_a_port_between_two_seas_only_through_the_port():
 def _corps_in_london(phase: Phase = Phase.NAVAL):
     """Britain, at war with France for two months beside its ally Prussia (at war with France too): its corps and a
     fleet with transports stand at London, and France's army stands at Lille across the Channel, whose crossing arrow
-    this game does not use (4.1.1)."""
+    this game does not use (4.1.1); Corsica, an island no French army reaches, is France's."""
     s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"], ["PR", "FR"]], "alliances": [["GB", "PR"]],
                      "fleets": [{"id": "fleet:GB:1", "location": "port:london", "heavy": 12, "transport": 4}],
                      "corps": [{"id": "corps:GB:1", "location": "area:london", "infantry": 8},
                                {"id": "corps:FR:1", "location": "area:lille", "infantry": 40, "cavalry": 8},
                                {"id": "corps:PR:1", "location": "area:berlin", "infantry": 12}]}, phase=phase)
     s = s.with_war("GB", "FR", s.date.plus(-2), ("GB",)).with_war("PR", "FR", s.date.plus(-2), ("PR",))
+    # a weak French coast beyond the French army's march: Corsica, France's, an island
+    s = s.with_minor("corsica", MinorCountry(status=MinorStatus.CONQUERED, controller="FR"))
     for p in POWERS:
         s = s.with_power(p, controller=PlayerKind.AI_HARD)
     return s

@@ -154,3 +154,57 @@ def test_an_expedition_beside_an_allied_army_in_france_keeps_to_weak_targets_and
                   and getattr(u, "location", None) is not None and u.location.kind in on_map)
     assert british == 12, turn.actions
     assert _to_sea(c.location.site) <= amphibious.COAST
+
+
+def test_a_landing_is_judged_against_the_whole_army_that_can_reach_it_by_next_month():
+    """Brest, empty, from the Channel: with the French army of 40 at Hamburg (more than two months' march away) a
+    British corps of 8 may land there; with it at Toulon, seven movement points off (beyond the six counted next door,
+    within two months' march), it may not: landed, the corps could not be carried off before that army fell on it."""
+    lvl = ai.level(PlayerKind.AI_HARD)
+    start = Location(LocationKind.SEA, "english-channel")
+
+    def aimed(where: str) -> list[str]:
+        s = _scene([{"id": "corps:GB:1", "location": "area:portsmouth", "infantry": 8},
+                    {"id": "corps:FR:1", "location": f"area:{where}", "infantry": 40}], phase=Phase.NAVAL)
+        b = ai.Builder(s, "GB", ctx())
+        return [a for _sea, a in amphibious.invasion_targets(b, lvl, ["corps:GB:1"], start, 12)]
+
+    assert "brest" in aimed("hamburg")
+    assert "brest" not in aimed("toulon")
+
+
+def test_a_besieging_expedition_lifts_the_siege_when_an_army_it_cannot_hold_against_comes_within_reach():
+    """A British corps of 12 besieging Marseille (2 French factors inside) when a French army of 40 stands at Lyon, a
+    march away, and Britain's Spanish ally holds Barcelona: it does not wait for the blow in its siege lines; it lifts
+    the siege and falls back toward a port its fleet can enter, where a fleet carries it off (10.4.7, 8.6)."""
+    s = _scene([{"id": "corps:GB:1", "location": "area:marseille", "infantry": 12},
+                {"id": "corps:FR:1", "location": "area:lyon", "infantry": 40}],
+               garrisons=[{"nation": "FR", "city": "marseille", "infantry": 2}], alliances=[["GB", "SP"]])
+    s = s.with_unit(s.units["corps:GB:1"].replace(besieging=True))
+    b = ai.Builder(s, "GB", ctx())
+    assert not amphibious.holds(b, "marseille", 12)
+    turn = ai.play_slot(s, "GB", ctx())
+    c = turn.state.units["corps:GB:1"]
+    assert not c.besieging and c.location.site != "marseille", (c.location, turn.actions)
+    # and with the French army far off in Germany, the siege goes on (or an assault has taken the city, 11.4)
+    from eiapbem.rules.control import city_holder
+
+    far = ai.play_slot(s.with_unit(s.units["corps:FR:1"].replace(location=Location(LocationKind.AREA, "hamburg"))),
+                       "GB", ctx()).state
+    kept = far.units["corps:GB:1"]
+    assert kept.location.site == "marseille" and (kept.besieging or city_holder(far, ctx().map, "marseille") == "GB")
+
+
+def test_an_expedition_beside_an_allys_army_takes_a_weak_port_by_the_sea_first():
+    """A British corps of 12 at Barcelona beside a Spanish army (Spain allied with Britain and at war with France),
+    Montpellier's city next door held by one French factor and the French army far off in Germany: the expedition
+    itself takes the weak port by the sea (a siege, or the city taken) instead of being left idle to the land plan."""
+    s = _scene([{"id": "corps:GB:1", "location": "area:barcelona", "infantry": 12},
+                {"id": "corps:SP:1", "location": "area:barcelona", "infantry": 10},
+                {"id": "corps:FR:1", "location": "area:hamburg", "infantry": 30}],
+               garrisons=[{"nation": "FR", "city": "montpellier", "infantry": 1}], alliances=[["GB", "SP"]])
+    b = ai.Builder(s, "GB", ctx())
+    assert amphibious._with_allies(b, "barcelona")
+    done = amphibious.expedition(b, ai.level(PlayerKind.AI_HARD), ["corps:GB:1"])
+    assert done == {"corps:GB:1"}, b.actions
+    assert b.state.units["corps:GB:1"].location.site == "montpellier", b.actions

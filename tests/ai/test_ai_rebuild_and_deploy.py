@@ -1,8 +1,9 @@
 """A player's routine between battles (issue 28): a lost corps is rebuilt, and an army at peace goes to the border of
 the likely next war and stays there.
 
-- Great Britain, its second corps destroyed (back in the counter pool, 7.2.4), buys the counter again in the economic
-  phase (12.5.4, 000:2238) and places it with the factors due in its reinforcement slot (7.2.1);
+- Great Britain, its second corps destroyed (back in the counter pool, 7.2.4), fills the corps it has, then buys the
+  counter again in the economic phase (12.5.4, 000:2238) and places it with the factors due in its reinforcement slot
+  (7.2.1);
 - Austria at peace, its plan naming France as the power that could attack it (``WarPlan.threat``), marches its corps
   from Vienna toward the French border in a few months, keeps one in its capital, and then stays (``ai.deploy``);
 - a power whose likely enemy has no city near its borders stages nothing.
@@ -22,12 +23,12 @@ from eiapbem.rules.land.movement import MoveUnit
 from eiapbem.rules.model import (POOL, POWERS, Corps, CorpsType, Date, Factors, Fleet, Location, LocationKind, Phase,
                                  PlayerKind, Ships, Slot)
 from eiapbem.rules.model.slot import ORDERS
-from eiapbem.rules.reinforcement.army import PlaceCorps
+from eiapbem.rules.reinforcement.army import AddToGarrison, PlaceCorps
 
 
 def _britain_lost_a_corps(phase: Phase, kind: PlayerKind = PlayerKind.AI_HARD, **pool):
     s = land_state().with_war("GB", "FR", Date(1805, 3), ("GB",))
-    s = corps(s, "corps:GB:I", "london", infantry=5)
+    s = corps(s, "corps:GB:I", "london", infantry=8)  # three quarters of the 10 its counter takes (``_too_few``)
     s = s.with_unit(Corps(id="corps:GB:II", nation="GB", corps_type=CorpsType.REGULAR, location=POOL, factors=Factors(),
                           **pool))
     if phase is Phase.ECONOMIC:
@@ -37,9 +38,16 @@ def _britain_lost_a_corps(phase: Phase, kind: PlayerKind = PlayerKind.AI_HARD, *
     return s.with_power("GB", controller=kind, treasury=200, manpower=30)
 
 
-def test_britain_buys_the_counter_of_a_destroyed_corps_again_and_men_for_it_before_ships():
+def test_britain_fills_its_one_corps_before_it_buys_a_destroyed_corps_again_and_men_before_ships():
     s = _britain_lost_a_corps(Phase.ECONOMIC)
     s = s.with_unit(Fleet(id="fleet:GB:1", nation="GB", location=Location(LocationKind.PORT, "london"), ships=Ships(10, 0, 0)))
+    # its one corps holding 5 of the 10 infantry its counter takes, the quarter's men fill it: no second counter
+    # shares them out, and none go to ships
+    half = corps(s, "corps:GB:I", "london", infantry=5)
+    orders = ai.orders(half, "GB", ctx(b"rebuild"))
+    assert not any(isinstance(o, (BuyCounter, BuyShips)) for o in orders), orders
+    assert any(isinstance(o, BuyArmy) for o in orders), orders
+    # filled to three quarters, it buys the lost corps' counter again
     orders = ai.orders(s, "GB", ctx(b"rebuild"))
     assert BuyCounter(unit="corps:GB:II") in orders, orders
     # its few men a quarter go to the factors that fill the corps, not to ships
@@ -66,7 +74,7 @@ def test_the_counter_bought_again_is_one_the_infantry_bought_fits():
     """Spain's cavalry and guard counters come first in its pool by name; bought, they would leave the infantry bought
     with nowhere to go (7.2.1): the regular counter that holds the most infantry is bought."""
     s = land_state().with_war("SP", "FR", Date(1805, 3), ("SP",))
-    s = corps(s, "corps:SP:II", "madrid", infantry=5)
+    s = corps(s, "corps:SP:II", "madrid", infantry=10)
     for cid in ("corps:SP:Cav-I", "corps:SP:Guard", "corps:SP:I"):
         s = s.with_unit(Corps(id=cid, nation="SP", corps_type=CorpsType.REGULAR, location=POOL, factors=Factors()))
     s = s.replace(slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
@@ -177,3 +185,17 @@ def test_in_winter_the_army_stays_in_quarters():
 class _B:
     def __init__(self, state, power):
         self.state, self.ctx, self.power = state, ctx(), power
+
+
+def test_britain_puts_its_few_men_in_its_corps_not_in_londons_garrison_while_no_enemy_stands_on_its_island():
+    """The hard level keeps a standing garrison of 4 in its capital first; London, on an island no land route joins to
+    another great power, is guarded by the fleets: Britain's factors due go to its corps.  With a French corps landed
+    in England they go to London's garrison first."""
+    s = _britain_lost_a_corps(Phase.REINFORCEMENT).with_power("GB", returned_factors=Factors(infantry=2))
+    s = corps(s, "corps:GB:I", "london", infantry=3)
+    turn = ai.play_slot(s, "GB", ctx(b"rebuild"))
+    assert turn.state.units["corps:GB:I"].factors.total == 5, turn.actions
+    assert not any(isinstance(a, AddToGarrison) for a in turn.actions), turn.actions
+    landed = corps(s, "corps:FR:I", "portsmouth", infantry=6)
+    first = ai.play_slot(landed, "GB", ctx(b"rebuild")).actions[0]
+    assert isinstance(first, AddToGarrison) and first.area == "london", first
