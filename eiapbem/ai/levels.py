@@ -237,7 +237,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 29, "ai-medium": 29, "ai-hard": 29}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 30, "ai-medium": 30, "ai-hard": 30}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -290,6 +290,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 29, "ai-medium": 29, "ai-hard": 29}  # 2:
 # Great Britain makes no informal peace with an enemy its allies fight on (``strategy.stands_by``); an expedition
 # in an enemy great power's home nation keeps to the coast beside an ally's army too (``amphibious._with_allies``);
 # a stack that must leave a blockade box sails before any combat is declared (``naval._leave_boxes``)
+# 30: at peace a corps inside a city its garrison proper holds joins the camps by the border (``deploy.stage``: the
+# corps rebuilt in the capital's city after a surrender march out to the frontier)
 
 
 def level(kind: PlayerKind | str) -> Level:
