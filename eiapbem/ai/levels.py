@@ -291,7 +291,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 30, "ai-medium": 30, "ai-hard": 30}  # 2:
 # in an enemy great power's home nation keeps to the coast beside an ally's army too (``amphibious._with_allies``);
 # a stack that must leave a blockade box sails before any combat is declared (``naval._leave_boxes``)
 # 30: at peace a corps inside a city its garrison proper holds joins the camps by the border (``deploy.stage``: the
-# corps rebuilt in the capital's city after a surrender march out to the frontier)
+# corps rebuilt in the capital's city after a surrender march out to the frontier); Spain's computer setup in
+# classic-1805 (``AISpclassic-1805_0.set``) keeps its I corps at Toledo, out of France's first month's reach
 
 
 def level(kind: PlayerKind | str) -> Level:
