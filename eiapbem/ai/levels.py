@@ -287,7 +287,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 30, "ai-medium": 30, "ai-hard": 30}  # 2:
 # 29: a levy larger than the first places' room is placed to the last factor (``reinforce.place_due`` bounds its
 # passes by the factors due, not by the places tried: 54 infantry due stopped with 20 unplaced); (easy) a lost corps
 # bought again and placed first, the manpower left turned into militia, two armies (docs/decisions.md "Every level
-# rebuilds what it lost and uses its men"); an enemy minor's capital taken stays a war aim until the minor is conquered (13.3.1, ``strategy._aims``);
+# rebuilds what it lost and uses its men"); an enemy minor's capital taken stays a war aim until the minor is
+# conquered (13.3.1, ``strategy._aims``);
 # Great Britain makes no informal peace with an enemy its allies fight on (``strategy.stands_by``); an expedition
 # in an enemy great power's home nation keeps to the coast beside an ally's army too (``amphibious._with_allies``);
 # a stack that must leave a blockade box sails before any combat is declared (``naval._leave_boxes``)
@@ -297,7 +298,10 @@ VERSIONS: dict[str, int] = {"ai-easy": 30, "ai-medium": 30, "ai-hard": 30}  # 2:
 # beside it, the weakest such coast first; an expedition lifts a siege it cannot hold and falls back to a port, and
 # beside an ally takes a weak target by the sea first (``ai.amphibious``); a lost corps rebuilt only when none is on
 # the map or those there are three quarters full, no ships while fewer than two line corps stand (``ai.economy``);
-# (hard) an island capital's standing garrison filled after the corps (``reinforce.candidates``)
+# (hard) an island capital's standing garrison filled after the corps (``reinforce.candidates``);
+# at peace a corps inside a city its garrison proper holds joins the camps by the border (``deploy.stage``: the
+# corps rebuilt in the capital's city after a surrender march out to the frontier); Spain's computer setup in
+# classic-1805 (``AISpclassic-1805_0.set``) keeps its I corps at Toledo, out of France's first month's reach
 
 
 def level(kind: PlayerKind | str) -> Level:

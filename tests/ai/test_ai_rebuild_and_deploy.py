@@ -11,6 +11,8 @@ the likely next war and stays there.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from battlekit import corps, ctx, land_state
@@ -20,8 +22,8 @@ from eiapbem.ai.levels import level
 from eiapbem.rules import control
 from eiapbem.rules.economy.phase import BuyArmy, BuyCounter, BuyShips
 from eiapbem.rules.land.movement import MoveUnit
-from eiapbem.rules.model import (POOL, POWERS, Corps, CorpsType, Date, Factors, Fleet, Location, LocationKind, Phase,
-                                 PlayerKind, Ships, Slot)
+from eiapbem.rules.model import (POOL, POWERS, Corps, CorpsType, Date, Factors, Fleet, Garrison, Location, LocationKind,
+                                 Phase, PlayerKind, Ships, Slot)
 from eiapbem.rules.model.slot import ORDERS
 from eiapbem.rules.reinforcement.army import AddToGarrison, PlaceCorps
 
@@ -199,3 +201,24 @@ def test_britain_puts_its_few_men_in_its_corps_not_in_londons_garrison_while_no_
     landed = corps(s, "corps:FR:I", "portsmouth", infantry=6)
     first = ai.play_slot(landed, "GB", ctx(b"rebuild")).actions[0]
     assert isinstance(first, AddToGarrison) and first.area == "london", first
+
+
+def _inside(s, cid: str, area: str):
+    u = s.units[cid]
+    return s.with_unit(replace(u, location=Location(LocationKind.CITY, area)))
+
+
+def test_at_peace_a_corps_inside_a_garrisoned_city_joins_the_camps_one_in_an_empty_city_holds_it():
+    # after a lost war the corps rebuilt in the capital's city (Lemberg stands for any other city): with the city's
+    # garrison proper inside, the corps marches out to the border the next war comes from
+    s = _austria_at_peace(("vienna", "vienna", "lemberg"))
+    s = _inside(_inside(s, f"corps:AU:{IDS[1]}", "vienna"), f"corps:AU:{IDS[2]}", "lemberg")
+    held = s.with_unit(Garrison(id="garrison:AU:city:vienna", nation="AU", location=Location(LocationKind.CITY, "vienna"),
+                                factors=Factors(infantry=4)))
+    turn = ai.play_slot(held, "AU", ctx(b"stage"))
+    out = turn.state.units[f"corps:AU:{IDS[1]}"].location
+    assert out.kind is LocationKind.AREA and _to_france(s, out.site) < _to_france(s, "vienna")
+    # with no garrison of its own inside, a corps in a city is the city's garrison and stays
+    assert turn.state.units[f"corps:AU:{IDS[2]}"].location == Location(LocationKind.CITY, "lemberg")
+    turn = ai.play_slot(s, "AU", ctx(b"stage"))
+    assert turn.state.units[f"corps:AU:{IDS[1]}"].location == Location(LocationKind.CITY, "vienna")
