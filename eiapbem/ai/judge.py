@@ -84,6 +84,9 @@ BATTLES = 600
 #: Political points (hundredths) of the naval battles of a war at sea to the side whose fleets are the stronger
 #: (+1 per enemy fleet beaten, at most 3, and Nelson's +1, 000:3215-3217; two or three battles a war).
 NAVAL = 400
+#: Political points (hundredths) a minor district conquered brings (+1, 000:3224; its corps beaten, +1/2 each,
+#: 000:3219-3220; its taxes and manpower, 12.2-12.5, for the rest of the horizon), in a far war fought for them.
+MINOR_SPOILS = 200
 #: Warships of a navy whose defeat brings ``NAVAL`` in full (the fewer, the fewer fleets to beat).
 NAVY = 60
 #: Percent of the leader's expected loss its enemies count as their own gain (12.1.3: victory is a race; Great
@@ -215,6 +218,12 @@ def in_reach(b: "Board", a: str, q: str) -> bool:
     return "GB" in (a, q) or gaps(b.ctx, a, q, passage(b, a))[0] <= REACH
 
 
+def worth_waging(b: "Board", a: str, q: str, lvl: Level) -> bool:
+    """``a`` may find a war on ``q`` worth waging: within reach (``in_reach``), or for ``q``'s minors near it
+    (``far_minors``)."""
+    return in_reach(b, a, q) or bool(far_minors(b, a, q, lvl))
+
+
 def months_to_decide(b: "Board", a: str, q: str) -> int:
     """Months before a war of ``a`` on ``q`` can be decided: a month to gather, the march to the capital (a corps
     covers about 3 movement points a month), then the siege (``SIEGE_MONTHS``); Great Britain's by sea."""
@@ -226,6 +235,46 @@ def land_war(b: "Board", p: str, q: str) -> bool:
     """``p`` and ``q`` fight on land: neither is Great Britain and ``q``'s home nation lies within ``REACH`` of
     ``p``'s capitals by the ways open to ``p``."""
     return "GB" not in (p, q) and gaps(b.ctx, p, q, passage(b, p))[0] <= REACH
+
+
+def far_minors(b: "Board", p: str, q: str, lvl: Level) -> tuple[tuple[str, int], ...]:
+    """(minor, movement points) of the minors that fight for ``q`` in a war with ``p`` -- its allied minors (6.1.3:
+    they go to war with an aggressor) and those it controls (6.2: a war on a power is a war on its minors) -- which
+    lie within ``lvl.horizon`` movement points of ``p``'s capitals by the ways open to ``p`` (a crossing arrow
+    included) and whose forces ``p``'s own outnumber by ``lvl.minor_war_ratio`` (``assess.minor_might``), when
+    ``q`` itself lies beyond ``p``'s reach by land, ``p`` fights no land war, and ``q`` is at war with ``p`` or one of
+    its allies: what joining its allies' far war wins where its army stands idle (Spain's on Turkey: Morocco and
+    Algeria across the straits)."""
+    if not lvl.minor_war_ratio or "GB" in (p, q) or land_war(b, p, q) \
+            or any(land_war(b, p, e) for e in b.wars(p) if e != q) \
+            or not (q in b.wars(p) or any(q in b.state.powers[a].wars for a in b.allies(p))):
+        return ()
+    key = ("far-minors", p, q, lvl.horizon, lvl.minor_war_ratio)
+    got = b._memo.get(key)
+    if got is None:
+        st, m = b.state, b.ctx.map
+        costs = costs_from(b.ctx, p, passage(b, p))
+        out = []
+        for slug, mn in sorted(st.minors.items()):
+            if mn.part_of is not None or mn.controller != q or power_of(st, slug) != q:
+                continue
+            d = min([NO_PATH] + [costs[a] for n in (slug, *mn.districts) for a in m.areas_of_nation(n) if a in costs])
+            if d <= lvl.horizon and ratio(b.land[p], assess.minor_might(st, b.ctx, slug)) >= lvl.minor_war_ratio:
+                out.append((slug, d))
+        got = tuple(out)
+        b._memo[key] = got
+    return tuple(got)
+
+
+def minor_spoils(b: "Board", p: str, q: str, lvl: Level) -> int:
+    """Political points held over ``lvl.plan_months`` (point-quarters, hundredths) of ``far_minors``: each district
+    conquered (``MINOR_SPOILS``), from the month the army can take it (a month to gather, the march, a siege)."""
+    h = lvl.plan_months
+    total = 0
+    for slug, d in far_minors(b, p, q, lvl):
+        t = min(h, 1 + -(-d // 3) + SIEGE_MONTHS)
+        total += MINOR_SPOILS * (1 + len(b.state.minors[slug].districts)) * (h - t) // 3
+    return total
 
 
 # ----------------------------------------------------------------- the board
@@ -498,7 +547,8 @@ def worth(b: Board, p: str, q: str, lvl: Level, win: int, lose: int, *, new: boo
     """Political points held over ``lvl.plan_months`` (point-quarters, hundredths) that a war of ``p`` on ``q`` with
     these chances brings: the declaration from now (when ``new``, 6.2.1), from the month the war can be decided
     (``months_to_decide``) the surrender the enemy makes or ``p`` makes (6.4.2), the battles going the way of the
-    chances (000:3219-3222) and the naval battles (000:3215-3218); plus the natural alliance table's stance."""
+    chances (000:3219-3222) and the naval battles (000:3215-3218); plus the natural alliance table's stance and, in
+    a far war, the enemy's minors near ``p`` (``minor_spoils``)."""
     h = lvl.plan_months
     t = 0 if lvl.judgment == "own" else min(h, months_to_decide(b, p, q))  # the easy level expects it at once
     cost = DECLARE + (ROYAL if q in b.state.powers[p].royal_marriages else 0) if new else 0
@@ -519,7 +569,8 @@ def worth(b: Board, p: str, q: str, lvl: Level, win: int, lose: int, *, new: boo
         # against the strongest is joined whoever leads it)
         ours = (win * (ACCEPT + MARRIAGE + SPOILS) - lose * SURRENDER + (win - lose) * BATTLES) // 100
         outcome -= ours * contain // 100 * share // 100
-    return (-cost * h + outcome * (h - t)) // 3 + HOSTILE * max(0, hostility(p, q)) * h // 3
+    return (-cost * h + outcome * (h - t)) // 3 + HOSTILE * max(0, hostility(p, q)) * h // 3 \
+        + minor_spoils(b, p, q, lvl)
 
 
 def race_leader(b: Board, p: str) -> str | None:
@@ -540,30 +591,19 @@ def judge_war(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = (
     new = q not in b.state.powers[p].wars
     if new and lvl.judgment != "own":  # the field's recent verdict between the two (``MEMORY``)
         win, lose = shifted(win, lose, MOMENTUM * recent_battles(b, p, q))
-        lose = max(lose, in_detail(b, p, q, mine))
     return Judgement(p, q, mine, theirs, r, win, lose, share, naval,
                      worth(b, p, q, lvl, win, lose, new=new, share=share, naval=naval, allies_in_war=mine))
 
 
-def in_detail(b: Board, p: str, q: str, mine: tuple[str, ...]) -> int:
-    """Percent chance that ``p``, one of a coalition ``mine`` declaring on ``q``, must sue before its allies decide
-    the war: ``q`` may turn on it first with the half of its army it keeps for its home nation (``HOME``) at their
-    distance, against ``p``'s army alone at home (defeat in detail; measured, Spain joining the coalition's war on
-    France was beaten and sued within months while its allies marched). Nothing for a power alone, or with Great
-    Britain on either side (reached by sea)."""
-    if len(mine) == 1 or "GB" in (p, q):
-        return 0
-    return chance(ratio(b.land[q] * prox(b, q, p) // 100 * HOME // 100, b.land[p]))
-
-
 def candidates(b: Board, p: str, lvl: Level) -> tuple[str, ...]:
-    """The major powers ``p`` weighs a declaration on this month: within reach (``in_reach``), not allies, not at
-    war with it, not natural friends nor partners against its rival (``partners``), allowed by 6.2.2; the
-    ``lvl.plan_candidates`` most hostile (then strongest, then by order)."""
+    """The major powers ``p`` weighs a declaration on this month: within reach or with minors near it
+    (``worth_waging``), not allies, not at war with it, not
+    natural friends nor partners against its rival (``partners``), allowed by 6.2.2; the ``lvl.plan_candidates`` most
+    hostile (then strongest, then by order)."""
     ps = b.state.powers[p]
     if ps.must_sue_for_peace or status_box(b.ctx, ps.political_status)["zone"] == "fiasco":
         return ()
-    out = [q for q in POWERS if q != p and q not in ps.alliances and q not in ps.wars and in_reach(b, p, q)
+    out = [q for q in POWERS if q != p and q not in ps.alliances and q not in ps.wars and worth_waging(b, p, q, lvl)
            and not natural_friends(b.state, p, q) and not partners(b, p, q) and b.may_declare(p, q)]
     out.sort(key=lambda q: (-hostility(p, q), -b.land[q], POWERS.index(q)))
     return tuple(out[:lvl.plan_candidates])
@@ -704,9 +744,9 @@ def war_state(b: Board, p: str, e: str) -> WarState:
                     battle_points(b, p, e, w.since.index))
 
 
-__all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "WIN", "WarState", "battle_points",
+__all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "MINOR_SPOILS", "WIN", "WarState", "battle_points",
            "before_declarations", "board", "brought", "candidates", "chance", "costs_from", "declarations",
-           "gaps", "hostility", "in_detail", "in_order", "in_reach", "judge_war", "land_war", "looming", "menace",
-           "months_to_decide", "natural_friends", "outlook", "partners", "passage", "prox",
+           "far_minors", "gaps", "hostility", "in_order", "in_reach", "judge_war", "land_war", "looming", "menace",
+           "minor_spoils", "months_to_decide", "natural_friends", "outlook", "partners", "passage", "prox",
            "race_leader", "ratio", "recent_battles", "rival", "sea_power", "second_front", "shifted", "sides",
-           "strength", "war_state", "worth"]
+           "strength", "war_state", "worth", "worth_waging"]

@@ -287,14 +287,13 @@ VERSIONS: dict[str, int] = {"ai-easy": 30, "ai-medium": 30, "ai-hard": 30}  # 2:
 # 29: a levy larger than the first places' room is placed to the last factor (``reinforce.place_due`` bounds its
 # passes by the factors due, not by the places tried: 54 infantry due stopped with 20 unplaced); (easy) a lost corps
 # bought again and placed first, the manpower left turned into militia, two armies (docs/decisions.md "Every level
-# rebuilds what it lost and uses its men"); an enemy minor's capital taken stays a war aim until the minor is
-# conquered (13.3.1, ``strategy._aims``);
+# rebuilds what it lost and uses its men"); a power with no land war of its own joins its allies' war on a power
+# beyond its reach by land for that power's minors near it (``judge.far_minors``: Spain's on Turkey for Morocco and
+# Algeria); an enemy minor's capital taken stays a war aim until the minor is conquered (13.3.1, ``strategy._aims``);
 # Great Britain makes no informal peace with an enemy its allies fight on (``strategy.stands_by``); an expedition
 # in an enemy great power's home nation keeps to the coast beside an ally's army too (``amphibious._with_allies``);
 # a stack that must leave a blockade box sails before any combat is declared (``naval._leave_boxes``)
-# 30: no far war for an enemy's minors: the powers weighed for a declaration are those within reach (``judge``); a
-# power joining a coalition counts the chance that the enemy turns on it first with half its army (``judge.in_detail``);
-# a landing judged against every enemy corps that can reach it within two months' march and only the friends
+# 30: a landing judged against every enemy corps that can reach it within two months' march and only the friends
 # beside it, the weakest such coast first; an expedition lifts a siege it cannot hold and falls back to a port, and
 # beside an ally takes a weak target by the sea first (``ai.amphibious``); a lost corps rebuilt only when none is on
 # the map or those there are three quarters full, no ships while fewer than two line corps stand (``ai.economy``);

@@ -123,7 +123,7 @@ def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: b
     ``chronicle`` is given every state, the simultaneous slots' orders and each slot's CPU seconds
     (``client/campaign_measures.py``); ``computer`` plays the slots (``eiapbem.ai``, or a variant of it
     for a measure, ``campaign_ladder.NeverDeclares``)."""
-    from eiapbem.client import setups
+    from eiapbem.client import autoplay
     from eiapbem.data.context import rules_context
 
     out = Played(state)
@@ -154,7 +154,10 @@ def play(state: GameState, scenario: str, seed: bytes, months: int, *, hashes: b
             st, events = res.state, res.events
         else:
             power = str(slot.power)
-            setup = setups.default_actions(scenario, power) if slot.phase is Phase.SETUP else []
+            # the setup a computer loads in a game (``AutoPlay.ai_setup``): one of the scenario's AI setups, chosen
+            # by its die (14.5), else the shipped default
+            setup = (autoplay.ai_setups(scenario, power) or autoplay.default_actions(scenario, power)
+                     if slot.phase is Phase.SETUP else [])
             c0 = time.process_time()
             try:
                 turn = computer.play_slot(st, power, ctx, setup=setup)

@@ -417,22 +417,39 @@ def _spain_bound_by_france(set_up, ally_at_war=True):
     return st
 
 
-def test_no_far_war_for_minors_and_a_minor_capital_stays_an_aim_until_the_minor_is_conquered(set_up):
+def test_a_power_at_peace_wages_a_far_war_for_the_enemy_minors_next_to_it(set_up):
     """Spain's army has no war to fight while the enforced peace with France holds.  Turkey, at war with its ally
-    Austria, is out of its reach by land (``judge.REACH``); Turkey's allied minors Morocco and Algeria lie across the
-    straits, but a war on Turkey for them costs its -3 (6.2.1) and, measured against the hard level that never
-    declares, such far wars lost more than they won: Spain does not declare it.  At war with Turkey all the same,
-    Fez, Morocco's capital, taken stays an aim until the minor is Spain's after a month's occupation (13.3.1), so
-    the army does not march off the month it enters."""
+    Austria, is out of its reach by land (``judge.REACH``), but Turkey's allied minors Morocco and Algeria lie across
+    the straits within a few months' march, and Spain's army outnumbers either three to one: joining the war on Turkey
+    is worth its -3 for them (each district conquered +1, 000:3224): Spain declares it, their capitals its aims.  With
+    those minors neutral, or no ally of Spain at war with Turkey, it does not."""
     st = _spain_bound_by_france(set_up)
     b = judge.board(st, ctx())
     assert not judge.in_reach(b, "SP", "TU") and not judge.land_war(b, "SP", "TU")
-    assert "TU" not in judge.candidates(b, "SP", HARD)
-    assert strategy.war_plan(st, "SP", HARD, ctx()).declare is None
-    assert not any(isinstance(a, DeclareWar) for a in ai.orders(st, "SP", ctx(b"SP")))
+    assert {m for m, _ in judge.far_minors(b, "SP", "TU", HARD)} == {"morocco", "algeria"}
+    plan = strategy.war_plan(st, "SP", HARD, ctx())
+    assert plan.declare == "TU" and judge.judge_war(b, "SP", "TU", HARD).worth > 0
+    assert {"fez", "algiers"} <= {a.area for a in plan.aims if a.enemy == "TU"}
+    assert DeclareWar("TU") in ai.orders(st, "SP", ctx(b"SP"))
+    # at war: Fez, Morocco's capital, taken; the minor is Spain's only after a month's occupation with a corps there
+    # (13.3.1), so it stays an aim until then (the army does not march off the month it enters)
     at_war = _take(st.with_war("SP", "TU", st.date, ("SP",)), "fez", "SP")
     assert at_war.minors["morocco"].controller == "TU"
     assert "fez" in {a.area for a in strategy.war_plan(at_war, "SP", HARD, ctx()).aims}
+    # the minors neutral: nothing near to take, Turkey out of reach, no war
+    neutral = st
+    for slug in ("morocco", "algeria"):
+        neutral = neutral.with_minor(slug, st.minors[slug].replace(status=MinorStatus.NEUTRAL, controller=None))
+    nb = judge.board(neutral, ctx())
+    assert judge.far_minors(nb, "SP", "TU", HARD) == () and "TU" not in judge.candidates(nb, "SP", HARD)
+    assert strategy.war_plan(neutral, "SP", HARD, ctx()).declare is None
+    # a power with a land war of its own keeps its army for it
+    busy = st.with_war("FR", "SP", st.date.plus(-1), ("FR",))
+    assert judge.far_minors(judge.board(busy, ctx()), "SP", "TU", HARD) == ()
+    # no ally of Spain fights Turkey: no war of its own on a far power
+    alone = _spain_bound_by_france(set_up, ally_at_war=False)
+    assert judge.far_minors(judge.board(alone, ctx()), "SP", "TU", HARD) == ()
+    assert strategy.war_plan(alone, "SP", HARD, ctx()).declare is None
 
 
 def test_britain_makes_no_informal_peace_with_france_while_an_ally_fights_it_on(set_up):
@@ -452,23 +469,3 @@ def test_britain_makes_no_informal_peace_with_france_while_an_ally_fights_it_on(
     assert "FR" in refused.state.powers["GB"].wars and "FR" in refused.state.powers["AU"].wars
     overrun = _take(allied, "vienna", "FR")
     assert "FR" in strategy.war_plan(overrun, "GB", HARD, ctx()).accept_informal
-
-
-def test_a_weak_power_does_not_join_a_coalition_war_on_the_giant_next_door(set_up):
-    """Austria, Prussia and Russia, Spain's allies, fight France; together they outnumber it, but France may turn
-    on Spain first with the half of its army it keeps at home, twice Spain's own (defeat in detail): Spain's
-    chance of having to sue before its allies decide the war is counted, and the war is not worth its -3 (6.2.1).
-    Prussia, whose army is near France's half, runs a small risk of it; a power declaring alone runs none beyond the
-    war's own chances."""
-    st = set_up
-    for a in ("AU", "PR", "RU"):
-        st = st.with_alliance("SP", a, st.date.plus(-3))
-    st = st.with_war("AU", "FR", st.date.plus(-2), ("AU",)).with_war("PR", "FR", st.date.plus(-2), ("PR",))
-    st = st.with_war("RU", "FR", st.date.plus(-2), ("RU",))
-    b = judge.board(st, ctx())
-    assert 2 * b.land["SP"] < b.land["FR"] // 2
-    sp = judge.judge_war(b, "SP", "FR", HARD)
-    assert len(sp.mine) > 1 and sp.lose >= judge.in_detail(b, "SP", "FR", sp.mine) >= 60
-    assert sp.worth < 0 and strategy.war_plan(st, "SP", HARD, ctx()).declare != "FR"
-    assert judge.in_detail(b, "PR", "FR", ("AU", "PR", "RU")) <= 20
-    assert judge.in_detail(b, "SP", "FR", ("SP",)) == 0
