@@ -127,8 +127,8 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
         guard.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
     # a capital no enemy corps can reach by land (an island's, while no enemy stands on it) is guarded by the fleets:
     # the few men due go to the corps first (Great Britain's are all it has to rebuild an army)
-    first = not guard or not _beyond_land(state, ctx, power, cap)
-    out += guard if first else []
+    guard_first = not guard or cap is None or not _beyond_land(state, ctx, power, cap)
+    out += guard if guard_first else []
     if kind in GARRISON_ITEMS and lvl.city_garrisons and nation == power:
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, lvl.city_garrisons)})
                 for a in _threatened_empty_cities(state, ctx, power, homes)]
@@ -140,7 +140,7 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
         out += [lambda n, c=c, a=a: PlaceCorps(corps=c.id, area=a, **{f: min(n, getattr(corps_capacity(ctx, c), f))})
                 for c in pool[:1] for a in first]
     out += [lambda n, c=c.id: AddFactors(corps=c, **{f: n}) for c in on_map]
-    out += [] if first else guard
+    out += [] if guard_first else guard
     if kind in GARRISON_ITEMS:
         out += [lambda n, a=a: AddToGarrison(area=a, nation=nation, at="city", **{f: n}) for a in homes]
         if nation == power:
