@@ -299,8 +299,7 @@ VERSIONS: dict[str, int] = {"ai-easy": 30, "ai-medium": 30, "ai-hard": 30}  # 2:
 # the map or those there are three quarters full, no ships while fewer than two line corps stand (``ai.economy``);
 # (hard) an island capital's standing garrison filled after the corps (``reinforce.candidates``);
 # at peace a corps inside a city its garrison proper holds joins the camps by the border (``deploy.stage``: the
-# corps rebuilt in the capital's city after a surrender march out to the frontier); Spain's computer setup in
-# classic-1805 (``AISpclassic-1805_0.set``) keeps its I corps at Toledo, out of France's first month's reach
+# corps rebuilt in the capital's city after a surrender march out to the frontier)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -38,7 +38,6 @@ def test_the_shipped_ai_setups_are_found_by_their_14_5_names():
     # an edited scenario made from classic-1805 uses them too; a power without any gets None (default setup)
     assert ai_setups("my-1812", "FR", based_on="classic-1805").names == alts.names
     assert ai_setups("classic-1805", "AU") is None
-    assert ai_setups("classic-1805", "SP").names == ("AISpclassic-1805_0.set",)
 
 
 def test_numbering_starts_at_zero_and_stops_at_the_first_gap(tmp_path):
@@ -97,33 +96,3 @@ def test_the_computer_sets_up_from_what_it_has_in_an_edited_scenario():
     turn = ai.play_slot(state, "SP", ctx, setup=setup)
     assert turn.state.powers["SP"].unplaced_factors.total == 0 and turn.state.powers["SP"].unplaced_ships.total == 0
     assert turn.state.slot.power != "SP"
-
-
-def _set_up(spain):
-    """Classic-1805 after the setup phase, every power at the computer, Spain loading ``spain`` (the others their
-    shipped default setups)."""
-    state = initial_state(world.load_scenario("classic-1805"), world.load_raw(), options=Options(),
-                          players={p: PlayerKind.AI_HARD for p in POWERS})
-    while state.slot.phase is Phase.SETUP:
-        p = state.slot.power
-        state = ai.play_slot(state, p, _ctx(p), setup=spain if p == "SP" else default_actions("classic-1805", p)).state
-    return state
-
-
-def test_spains_computer_setup_leaves_no_line_corps_where_frances_first_month_destroys_it():
-    # France moves first in the land phase (10.1) and declared war on Spain in its first month in every measured
-    # campaign: the default setup's 12 factors at Barcelona met 74 French ones before Spain could move them
-    from eiapbem.ai import operations
-    from eiapbem.ai.levels import level
-    from eiapbem.rules.model import Corps
-
-    def exposed(spain):
-        st = _set_up(spain)
-        st = st.with_war("FR", "SP", st.date, ("FR",))
-        b = ai.Builder(st, "SP", _ctx("reach"))
-        return sorted(u.location.site for u in st.units.values() if isinstance(u, Corps) and u.nation == "SP"
-                      and u.factors.total >= 10 and operations.threat(b, u.location.site)[0] * 100
-                      >= u.factors.total * level("ai-hard").retreat_odds)
-
-    assert exposed(default_actions("classic-1805", "SP")) == ["barcelona"]
-    assert exposed(ai_setups("classic-1805", "SP")) == []
