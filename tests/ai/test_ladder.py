@@ -134,3 +134,23 @@ def test_no_scheduler_at_the_address_is_one_sentence():
 
     with pytest.raises(IllegalAction, match="no Dask scheduler answers at tcp://127.0.0.1:9"):
         campaign_cluster.run(L.play_job, ONE_MONTH[:1], address="tcp://127.0.0.1:9")
+
+
+def test_the_campaigns_in_memory_load_the_computers_ai_setups_as_a_game_does(first_state, monkeypatch):
+    """``duel.play`` sets each computer up as ``AutoPlay.ai_setup`` does in a game (14.5): one of the scenario's AI
+    setups where it has some (France's in classic-1805), else the default setup, so the measures in memory open as
+    ``eiapbem campaign`` does."""
+    from eiapbem.client import autoplay, duel
+
+    asked: list[str] = []
+    real = autoplay.ai_setups
+
+    def counting(scenario, power, *rest):
+        asked.append(power)
+        return real(scenario, power, *rest)
+
+    monkeypatch.setattr(autoplay, "ai_setups", counting)
+    set_up = duel.play(first_state, "classic-1805", b"ladder", 0).state
+    assert sorted(asked) == sorted(POWERS)
+    assert real("classic-1805", "FR") is not None and real("classic-1805", "AU") is None
+    assert set_up.slot is not None and set_up.slot.phase.value != "setup"
