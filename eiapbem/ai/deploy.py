@@ -16,8 +16,9 @@ could attack it (``WarPlan.declare``, ``WarPlan.threat``).  What a player does b
 - in winter (13.1) nothing marches: the army stays in its quarters;
 - each **corps** not already in a camp marches (``moves.advance``) toward the nearest camp with room, stopping in an
   area with fewer than two of its corps where it can (else through a full camp); one corps stays in or by each of its national capitals, the smallest, and
-  a corps inside a city with no garrison of the power's own stays (it is the city's garrison; one beside a garrison
-  joins the camps: after a lost war the corps rebuilt in the capital's city march out to the border);
+  a corps inside a city with no garrison of the power's or an ally's stays (it is the city's garrison; one beside a
+  garrison, ``operations.garrisoned``, joins the camps: after a lost war the corps rebuilt in the capital's city
+  march out to the border);
 - a corps already nearer the likely enemy than the staging area (beyond its border) stays where it is;
 - once in a camp a corps stays: the choice is a function of the state alone (no dice), the same every month while
   the plan names the same power, so the army never marches back and forth.
@@ -32,10 +33,11 @@ import eiapbem.ai.strategy as strategy
 from eiapbem.ai.levels import Level
 import eiapbem.ai.logistics as logistics
 import eiapbem.ai.moves as moves
+import eiapbem.ai.operations as operations
 from eiapbem.ai.moves import advance, movers
 from eiapbem.rules import control
 from eiapbem.rules.land.depots import own_territory
-from eiapbem.rules.model import POWERS, Corps, Garrison, LocationKind
+from eiapbem.rules.model import POWERS, Corps, LocationKind
 
 #: Movement points around the staging area within which camps are chosen.
 CAMP = 3
@@ -113,13 +115,6 @@ def fed_by_forage(b: Any, area: str) -> bool:
                                    lowest=b.ctx.map.area(area).forage, home=True)[1] == 0
 
 
-def _held(b: Any, area: str) -> bool:
-    """The city of ``area`` has garrison factors of the power's own inside (10.4.3): a corps inside is not needed
-    to hold it."""
-    return any(isinstance(u, Garrison) and u.location.kind is LocationKind.CITY and u.factors.total
-               and u.nation == b.power for u in control.units_at(b.state, area))
-
-
 def stage(b: Any, lvl: Level) -> set[str]:
     """March its corps toward the camps against the likely enemy; the ids of corps that moved or stay in a camp."""
     if logistics.winter(b.state):  # no march in winter (13.1: foraging is worse), the army stays in quarters
@@ -136,7 +131,8 @@ def stage(b: Any, lvl: Level) -> set[str]:
         near = sorted((c.factors.total, c.id) for c in corps if c.location.site == cap)
         if near:
             keep.add(near[0][1])
-    keep |= {c.id for c in corps if c.location.kind is LocationKind.CITY and not _held(b, c.location.site)}
+    keep |= {c.id for c in corps
+             if c.location.kind is LocationKind.CITY and not operations.garrisoned(b, c.location.site)}
     found = camps(b, foe, -(-sum(1 for c in corps if c.id not in keep) // PER_CAMP))
     if not found:
         return set()
