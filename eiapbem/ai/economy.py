@@ -27,8 +27,9 @@ depot supply for its corps, $1 a corps a month, 10.5.2):
   (a corps emptied returns to the counter pool, 7.2.4; a player buys its
   counter again, 000:2238, and rebuilds it with the factors placed, 7.2.1;
   the regular counter that holds the most infantry, so the factors bought fit
-  it) when none is on the map or each there holds three quarters of its
-  counter's infantry in factors (fewer, fuller corps), bought before the
+  it) when none is on the map or each there in its home nation holds three
+  quarters of its counter's infantry in factors (fewer, fuller corps; one
+  abroad gets none of the factors due, 7.2.2), bought before the
   ships; while one is bought or waits to be placed, or fewer than
   ``MIN_CORPS`` stand on the map, no ships are bought, so the manpower buys
   the factors that fill them;
@@ -53,6 +54,7 @@ from eiapbem.rules.economy.common import status_box
 from eiapbem.rules.economy.phase import BuyArmy, BuyCounter, BuyShips, SetManipulation, summary
 from eiapbem.rules.forces import corps_capacity
 from eiapbem.rules.reinforcement.common import purchased
+from eiapbem.rules.supply import is_home_area
 from eiapbem.rules.model import Corps, CorpsType, Fleet, GameState, LocationKind
 from eiapbem.rules.tables.economy import COSTS
 
@@ -186,10 +188,13 @@ def _too_few(b) -> bool:
     which hold no line infantry, 7.2.1) with factors on the map, none of the pool bought and still waiting to be
     placed, and none on the map or each there holding ``FULL_PERCENT`` of its counter's infantry in factors: a lost
     corps is rebuilt, but the factors of a few quarters fill one corps strong enough to act before a second counter
-    shares them out (two corps of two factors each are beaten wherever they go)."""
+    shares them out (two corps of two factors each are beaten wherever they go).  Only a corps in its home nation
+    waits to be filled: one abroad gets none of the factors due (7.2.2, beyond a depot chain), so a British corps of
+    two factors left in Odessa never kept London from raising another."""
     line = _line_corps(b)
     return not _waiting(b) and len(line) < MIN_CORPS \
-        and all(c.factors.total * 100 >= corps_capacity(b.ctx, c).infantry * FULL_PERCENT for c in line)
+        and all(c.factors.total * 100 >= corps_capacity(b.ctx, c).infantry * FULL_PERCENT
+                or not is_home_area(b.state, b.ctx.map, c.location.site, c.nation) for c in line)
 
 
 def _line_corps(b) -> list[Corps]:

@@ -104,6 +104,16 @@ def test_at_peace_a_guard_beside_one_line_corps_is_no_second_corps_a_line_counte
     assert not any(isinstance(o, BuyCounter) for o in ai.orders(s, "SP", ctx(b"rebuild")))
 
 
+def test_a_corps_left_abroad_half_empty_does_not_keep_britain_from_raising_another():
+    """Britain's one line corps, two factors left of an expedition in Odessa, gets none of the factors due (7.2.2: home
+    nation or a depot chain): the lost counter is bought again for the men at home, as with no corps at all."""
+    s = corps(_britain_lost_a_corps(Phase.ECONOMIC), "corps:GB:I", "odessa", infantry=2)
+    assert BuyCounter(unit="corps:GB:II") in ai.orders(s, "GB", ctx(b"rebuild"))
+    # the same corps at home is filled first (``test_britain_fills_its_one_corps_...``)
+    s = corps(s, "corps:GB:I", "london", infantry=2)
+    assert not any(isinstance(o, BuyCounter) for o in ai.orders(s, "GB", ctx(b"rebuild")))
+
+
 def test_britain_places_the_rebuilt_corps_with_the_factors_due():
     s = _britain_lost_a_corps(Phase.REINFORCEMENT, placeable_until=Date(1805, 11))
     s = s.with_power("GB", returned_factors=Factors(infantry=7, cavalry=1))
