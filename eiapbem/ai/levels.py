@@ -301,7 +301,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 31, "ai-medium": 31, "ai-hard": 31}  # 2:
 # at peace a corps inside a city its garrison proper holds joins the camps by the border (``deploy.stage``: the
 # corps rebuilt in the capital's city after a surrender march out to the frontier)
 # 31: a line corps abroad, which gets none of the factors due (7.2.2), no longer keeps a lost corps from being bought
-# again (``economy._too_few``)
+# again (``economy._too_few``); Spain's computer loads one of two AI setups in classic-1805
+# (``AISpclassic-1805_0.set``, ``_1.set``): its II and III corps at Seville and Cadiz, out of the way of France's
+# army, and in the second its IV corps at Madrid
 
 
 def level(kind: PlayerKind | str) -> Level:

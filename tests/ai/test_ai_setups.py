@@ -38,6 +38,7 @@ def test_the_shipped_ai_setups_are_found_by_their_14_5_names():
     # an edited scenario made from classic-1805 uses them too; a power without any gets None (default setup)
     assert ai_setups("my-1812", "FR", based_on="classic-1805").names == alts.names
     assert ai_setups("classic-1805", "AU") is None
+    assert ai_setups("classic-1805", "SP").names == ("AISpclassic-1805_0.set", "AISpclassic-1805_1.set")
 
 
 def test_numbering_starts_at_zero_and_stops_at_the_first_gap(tmp_path):
@@ -96,3 +97,35 @@ def test_the_computer_sets_up_from_what_it_has_in_an_edited_scenario():
     turn = ai.play_slot(state, "SP", ctx, setup=setup)
     assert turn.state.powers["SP"].unplaced_factors.total == 0 and turn.state.powers["SP"].unplaced_ships.total == 0
     assert turn.state.slot.power != "SP"
+
+
+def _set_up(spain):
+    """Classic-1805 after the setup phase, every power at the computer, Spain loading ``spain`` (the others their
+    shipped default setups)."""
+    state = initial_state(world.load_scenario("classic-1805"), world.load_raw(), options=Options(),
+                          players={p: PlayerKind.AI_HARD for p in POWERS})
+    while state.slot.phase is Phase.SETUP:
+        p = state.slot.power
+        state = ai.play_slot(state, p, _ctx(p), setup=spain if p == "SP" else default_actions("classic-1805", p)).state
+    return state
+
+
+def test_spains_computer_setups_meet_france_at_barcelona_and_keep_the_army_of_andalusia_back():
+    # France moves first in the land phase (10.1) and declares war on Spain in its first month: the corps at
+    # Barcelona draws its southern army into Catalonia in that month (away from the Rhine when Austria, Prussia and
+    # Russia declare war in the next), while the II and III corps stand in Andalusia, out of the way of the French
+    # army's march from Barcelona on Madrid and Valladolid; the second setup holds Madrid with the IV corps beside
+    # the cavalry against France's first month's cavalry
+    from eiapbem.rules.model import Corps
+
+    for n, option in enumerate(ai_setups("classic-1805", "SP").options):
+        st = _set_up(option)
+        assert st.powers["SP"].unplaced_factors.total == 0
+        where = {u.id: (u.location.site, u.factors.total) for u in st.units.values()
+                 if isinstance(u, Corps) and u.nation == "SP" and u.location.site}
+        assert where["corps:SP:I"] == ("barcelona", 12)
+        assert where["corps:SP:II"] == ("seville", 12) and where["corps:SP:III"] == ("cadiz", 12)
+        assert sum(f for a, f in where.values() if a == "madrid") == (6, 11)[n]
+    default = {a["corps"]: a["area"] for a in (engine.action_to_obj(x) for x in default_actions("classic-1805", "SP"))
+               if a["kind"] == "setup.place-corps"}
+    assert (default["corps:SP:II"], default["corps:SP:III"], default["corps:SP:IV"]) == ("corunna", "oviedo", "pamplona")
