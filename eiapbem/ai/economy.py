@@ -189,8 +189,9 @@ def _too_few(b) -> bool:
     placed, and none on the map or each there holding ``FULL_PERCENT`` of its counter's infantry in factors: a lost
     corps is rebuilt, but the factors of a few quarters fill one corps strong enough to act before a second counter
     shares them out (two corps of two factors each are beaten wherever they go).  Only a corps in its home nation
-    waits to be filled: one abroad gets none of the factors due (7.2.2, beyond a depot chain), so a British corps of
-    two factors left in Odessa never kept London from raising another."""
+    waits to be filled: one abroad gets factors only on or next to a depot of a valid supply chain (7.2.2), and is
+    not waited for even then (an expedition seldom has one), so two factors of a British corps left in Odessa no
+    longer keep London from raising another."""
     line = _line_corps(b)
     return not _waiting(b) and len(line) < MIN_CORPS \
         and all(c.factors.total * 100 >= corps_capacity(b.ctx, c).infantry * FULL_PERCENT
