@@ -38,7 +38,7 @@ from typing import Any
 
 import eiapbem.ai.assess as assess
 import eiapbem.ai.moves as moves
-from eiapbem.ai.fleets import carrying, nearest, own_fleets, threat
+from eiapbem.ai.fleets import carrying, coast, nearest, own_fleets, threat
 from eiapbem.rules import supply
 from eiapbem.rules.control import area_holder
 from eiapbem.rules.land.common import may_enter_territory
@@ -154,7 +154,7 @@ def invasion_targets(b: Any, lvl: Any, corps_ids: list[str], start: Location, es
     for loc, d in graph.distances(state, m, start).items():
         if loc.kind is not SEA or d > graph.NAVAL_ALLOWANCE or not escorted(b, lvl, loc, escort):
             continue
-        for area in m.coastal_areas(loc.site):
+        for area in coast(b, loc.site):
             holder = area_holder(state, b.ctx, area)
             since = _war_since(state, b.power, holder)
             # a war declared this month is not invaded yet: its first naval slots are for blockades
@@ -221,7 +221,7 @@ def _friendly_landings(b: Any, lvl: Any, start: Location, escort: int, strength:
     for loc, d in graph.distances(state, m, start).items():
         if loc.kind is not SEA or d > graph.NAVAL_ALLOWANCE or not escorted(b, lvl, loc, escort):
             continue
-        for area in m.coastal_areas(loc.site):
+        for area in coast(b, loc.site):
             if not _friendly(b, area) or area not in war or may_enter_territory(state, m, area, b.power) \
                     or assess.forces_in(state, b.ctx, area, b.power).enemy:
                 continue

@@ -1,14 +1,17 @@
 """What the computer's naval slot (``eiapbem.ai.naval``) and its amphibious play (``eiapbem.ai.amphibious``) both ask
 of the fleets: the power's own fleets at sea, in port or in a blockade box, and the enemy warships that threaten a place
-(8.5.3: those that could intercept there)."""
+(8.5.3: those that could intercept there), and the coast a stack carrying corps may have to land on (10.4.5)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import eiapbem.ai.assess as assess
+from eiapbem.rules.control import city_power
 from eiapbem.rules.model import Corps, Fleet, Location, LocationKind
 from eiapbem.rules.naval import graph
 from eiapbem.rules.naval.common import controller, enemy_fleets_at, warships
+from eiapbem.rules.naval.transport import relief_ports
 
 SEA, PORT, BOX = LocationKind.SEA, LocationKind.PORT, LocationKind.BLOCKADE
 
@@ -48,4 +51,16 @@ def nearest(b: Any, fleets: list[Fleet], loc: Location) -> list[str]:
     return [i for _, i in sorted(options)]
 
 
-__all__ = ["carrying", "nearest", "own_fleets", "threat"]
+def coast(b: Any, sea: str) -> tuple[str, ...]:
+    """The areas a corps of the power carried to ``sea`` may have to land in: its coast, or only the power's port
+    cities on it that are besieged, or that enemy field corps stand beside and may besiege before the land slot: a
+    landing on that coast must then relieve them (``transport.relief_ports``, 10.4.5), so a stack never sails where
+    the rules would set it down beside the besiegers."""
+    st, m = b.state, b.ctx.map
+    areas = tuple(m.coastal_areas(sea))
+    mine = [a for a in areas if m.area(a).port is not None and city_power(st, m, a) == b.power]
+    at_risk = [a for a in mine if assess.forces_in(st, b.ctx, a, b.power).enemy]
+    return tuple(sorted(set(relief_ports(st, b.ctx, areas, b.power)) | set(at_risk))) or areas
+
+
+__all__ = ["carrying", "coast", "nearest", "own_fleets", "threat"]

@@ -280,3 +280,38 @@ def test_the_escort_sails_past_enemy_fleets_it_outnumbers_by_the_levels_ratio():
 
     assert loads(4) == ["corps:GB:1"]  # 12 warships against 4 in the Channel: 300%, over hard's 150%
     assert loads(10) == []  # 120%: it does not risk the corps
+
+
+def test_no_voyage_to_a_coast_where_the_landing_would_have_to_relieve_a_besieged_port():
+    """10.4.5: a corps landing on a coast with its power's besieged port must land in that port's area.  A Spanish
+    corps fetched from Seville toward the war is not sailed to the Gulf of Lion or the Balearic Sea while French corps
+    stand in Barcelona's area (besieging its city, or about to): the landing would set it down beside them, not on
+    the weakly held coast it sailed for (Marseille, Montpellier, Valencia, which it may invade when Barcelona's area
+    is clear)."""
+    from eiapbem.ai import amphibious, fleets
+    from eiapbem.ai.levels import level
+
+    def scene(french):
+        corps = [{"id": "corps:SP:1", "location": "area:seville", "infantry": 12}]
+        if french:
+            corps.append({"id": "corps:FR:1", "location": "area:barcelona", "infantry": 8})
+        s = scene_state({"date": "1805-06", "phasing": "SP", "wars": [["FR", "SP"]],
+                         "fleets": [{"id": "fleet:SP:1", "location": "port:seville", "heavy": 20}],
+                         "corps": corps}, phase=Phase.NAVAL)
+        s = s.with_war("FR", "SP", s.date.plus(-2), ("FR",))
+        for p in POWERS:
+            s = s.with_power(p, controller=PlayerKind.AI_HARD)
+        return ai.Builder(s, "SP", ctx())
+
+    def seas(b):
+        return {sea for sea, _ in amphibious.invasion_targets(b, level("ai-hard"), ["corps:SP:1"],
+                                                              Location(LocationKind.PORT, "seville"), 20, friendly=True)}
+
+    threatened = scene(french=True)
+    assert fleets.coast(threatened, "gulf-of-lion") == ("barcelona",)
+    assert fleets.coast(threatened, "balearic-sea") == ("barcelona",)
+    assert not {"gulf-of-lion", "balearic-sea"} & seas(threatened)
+    assert {"bay-of-biscay", "english-channel"} <= seas(threatened)  # France's other coasts stay open
+    quiet = scene(french=False)
+    assert "barcelona" in fleets.coast(quiet, "gulf-of-lion") and "montpellier" in fleets.coast(quiet, "gulf-of-lion")
+    assert "gulf-of-lion" in seas(quiet)

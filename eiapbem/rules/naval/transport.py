@@ -149,6 +149,14 @@ def landing_areas(state: GameState, ctx: RulesContext, fleet: Fleet) -> tuple[st
     return ()
 
 
+def relief_ports(state: GameState, ctx: RulesContext, areas: tuple[str, ...] | list[str], power: str) -> tuple[str, ...]:
+    """The areas of ``areas`` (a coast) whose port city is ``power``'s and besieged: a corps of ``power`` landing on
+    that coast must land in one of them (10.4.5, 000:1450)."""
+    m = ctx.map
+    return tuple(a for a in areas if m.area(a).port is not None and control.city_power(state, m, a) == power
+                 and control.is_besieged(state, m, a))
+
+
 def verify_disembark(state: GameState, power: str, action: Disembark, ctx: RulesContext) -> None:
     corps = state.units.get(action.corps)
     if not isinstance(corps, Corps) or corps.location.kind is not LocationKind.ABOARD:
@@ -164,8 +172,7 @@ def verify_disembark(state: GameState, power: str, action: Disembark, ctx: Rules
         raise IllegalAction(f"{fleet.id} is in the {where}, so {corps.id} may land only in {', '.join(areas) or 'no area'} "
                             f"(10.4.5, 000:1450)")
     m = ctx.map
-    relief = [a for a in areas if m.area(a).port is not None and control.city_power(state, m, a) == power
-              and control.is_besieged(state, m, a)]
+    relief = relief_ports(state, ctx, areas, power)
     if relief and action.area not in relief:
         raise IllegalAction(f"the friendly port of {relief[0]} is besieged on this coast, so {corps.id} must land in its "
                             f"area (10.4.5, 000:1450)")
