@@ -70,7 +70,7 @@ from eiapbem.rules import control, relations
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.garrisons import TransferGarrison
 from eiapbem.rules.land.movement import allowance
-from eiapbem.rules.model import Corps, CorpsType, FactorType, Garrison, LocationKind
+from eiapbem.rules.model import Corps, CorpsType, FactorType, Fleet, Garrison, LocationKind
 from eiapbem.rules.tables import land_siege
 from eiapbem.rules.tables.land_siege import SIEGE_UNDERGARRISON_MARGIN
 
@@ -200,7 +200,8 @@ def _walls_hold_if_full(siege: int) -> bool:
 
 
 def guard_capitals(b: Any, lvl: Any, free: list[str], answered: Collection[str] | None = None) -> set[str]:
-    """Its national capitals' garrisons while enemy field forces are within ``REACH``; the corps that stay (ids).
+    """Its national capitals' garrisons while enemy field forces are within ``REACH`` (a port capital's all the war:
+    ``open_to_landing``); the corps that stay (ids).
     Called again once the incursions are answered (``answered``, ``garrison_wanted``), before the armies march."""
     ctx, power, m = b.ctx, b.power, b.ctx.map
     sent: set[str] = set()
@@ -208,7 +209,7 @@ def guard_capitals(b: Any, lvl: Any, free: list[str], answered: Collection[str] 
         city = m.area(cap).city
         if city is None or control.city_power(b.state, m, cap) != power or control.is_besieged(b.state, m, cap):
             continue
-        if not assess.enemy_forces_near(b.state, ctx, cap, power, REACH):
+        if not assess.enemy_forces_near(b.state, ctx, cap, power, REACH) and not open_to_landing(b, cap):
             continue
         want = garrison_wanted(b, lvl, cap, answered)
         # an army a month away: the garrison proper is filled, from the corps inside the city first (they would
@@ -244,6 +245,18 @@ def guard_capitals(b: Any, lvl: Any, free: list[str], answered: Collection[str] 
                 if not threatened or held(b, cap) >= want:
                     break
     return sent
+
+
+def open_to_landing(b: Any, cap: str) -> bool:
+    """A port capital of a power at war with a power that has fleets: enemy corps may land beside it from the sea
+    (10.4.5) however far their army stands by land, so it keeps its garrison all the war (13.5.2: an enemy corps
+    walks into an empty city; a French corps of 2 factors took an empty London, and Britain surrendered)."""
+    st = b.state
+    if b.ctx.map.area(cap).port is None:
+        return False
+    enemies = set(st.powers[b.power].wars)
+    return any(isinstance(u, Fleet) and u.location.kind is not LocationKind.POOL
+               and relations.unit_power(st, u) in enemies for u in st.units.values())
 
 
 def _detachable(c: Corps) -> bool:

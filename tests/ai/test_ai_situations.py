@@ -4,6 +4,7 @@ Each test builds a seeded position on the packaged map (``battlekit``), plays th
 ``ai.play_slot`` (every action through the engine) and asserts the behaviour, not the exact moves:
 
 - a lone enemy corps next to the capital: the answer is proportionate and the capital stays garrisoned;
+- a port capital while the enemy has fleets: a garrison stays inside however far the enemy army is by land;
 - an enemy corps in the capital's own area, its city empty: no stream of corps marches there to garrison a city
   none can enter past it; the answer is enough to win, and in winter no more;
 - a broken enemy army next to a superior stack: the stack attacks, at every level;
@@ -111,6 +112,27 @@ def test_an_enemy_corps_at_the_capital_does_not_draw_every_corps_into_its_area(k
     assert len(set(there) | set(fought)) <= 4, (kind, month, there, fought)
     if month == 7 and kind != "ai-easy":
         assert fought, kind  # in summer the French corps is attacked
+
+
+def _london(kind: str, *, french_fleet: bool):
+    """Britain's land slot at war with France: its corps of 10 stands in London's area, the city empty; France's
+    army is in Paris, beyond the Channel (no land route), with or without a fleet at Brest."""
+    fleets = [{"id": "fleet:FR:1", "location": "port:brest", "heavy": 8, "transport": 4}] if french_fleet else []
+    s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"]], "fleets": fleets,
+                     "corps": [{"id": "corps:GB:I", "location": "area:london", "infantry": 10},
+                               {"id": "corps:FR:I", "location": "area:paris", "infantry": 10}]}, phase=Phase.LAND)
+    s = s.with_war("GB", "FR", s.date.plus(-3), ("GB",))
+    return _slot(s, "GB", kind)
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_a_port_capital_keeps_a_garrison_while_the_enemy_has_fleets(kind):
+    # 13.5.2: an enemy corps landed beside an empty capital walks into its city; a port capital is open to a landing
+    # however far the enemy army stands by land (a French corps of 2 factors took an empty London)
+    turn = ai.play_slot(_london(kind, french_fleet=True), "GB", ctx(b"london"))
+    assert operations.inside(ai.Builder(turn.state, "GB", ctx()), "london") >= 1, kind
+    quiet = ai.play_slot(_london(kind, french_fleet=False), "GB", ctx(b"london"))
+    assert operations.inside(ai.Builder(quiet.state, "GB", ctx()), "london") == 0, kind  # no way to land: no garrison
 
 
 # ----------------------------------------------------------------- a broken army next door
