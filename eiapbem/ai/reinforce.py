@@ -5,7 +5,17 @@ The AI places every army factor due to it and to its minor free states
 actions ``reinforcement.add-factors``, ``reinforcement.add-garrison`` and
 ``reinforcement.place-corps``; each is tried with ``engine.can_act`` first, so
 what it does is legal by construction.  Ships due wait in port (7.1.2 lets
-them wait), and nothing else is done: no conversions, transfers or leaders.
+them wait); no conversions or transfers are made.
+
+Leaders (7.4, ``place_leaders``): a leader with a spent corps (``SPENT``
+factors or fewer) moves to the power's largest corps in his area without a
+leader, or, with none there, leaves the map while the power is at war (he
+comes back at a later reinforcement phase, 000:984) rather than be captured
+with it; then every leader ready to come on (available, or back from a wound
+or a month off the map), the best first, joins the largest corps on the map
+without a leader, where the rules let him (an unbesieged corps, no enemy in
+its area).  Armies form under the leaders (``ai.armies``), so the power's
+best leaders command its largest corps instead of waiting off the map.
 
 Where the factors go (issue 19 item 3; the levels' ``placement``): easy fills
 its corps in id order; medium the smallest (most depleted) corps first; hard
@@ -31,10 +41,11 @@ from typing import Callable
 
 import eiapbem.ai.assess as assess
 from eiapbem.ai.levels import Level
-from eiapbem.rules import supply
-from eiapbem.rules.model import POWERS, Corps, Depot, FactorType, GameState, LocationKind
+from eiapbem.rules import relations, supply
+from eiapbem.rules.model import POWERS, Corps, Depot, FactorType, GameState, LeaderStatus, LocationKind
 from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCorps
 from eiapbem.rules.reinforcement.common import due_factors, purchased
+from eiapbem.rules.reinforcement.leaders import AssignLeader, RetireLeader, ready
 from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS, corps_capacity
 
 def _field(kind: FactorType) -> str:
@@ -176,4 +187,45 @@ def place_due(b, lvl: Level) -> None:
                     break
 
 
-__all__ = ["candidates", "place_due"]
+#: A corps of this many factors or fewer is spent: its leader goes to a larger one, or off the map.
+SPENT = 2
+
+
+def _corps_on_map(b) -> list[Corps]:
+    """The power's corps on the map, the largest first (then by id)."""
+    return sorted((u for u in b.state.units.values() if isinstance(u, Corps) and u.factors.total
+                   and u.location.kind in (LocationKind.AREA, LocationKind.CITY)
+                   and relations.unit_power(b.state, u) == b.power),
+                  key=lambda c: (-c.factors.total, c.id))
+
+
+def place_leaders(b, lvl: Level) -> None:
+    """7.4: the power's leaders where they serve best (see the module's notes)."""
+    st = b.state
+    mine = sorted(lid for lid, ld in st.leaders.items() if ld.power == b.power and ld.loaned_to is None)
+
+    def led() -> set[str]:
+        return {ld.attached_to for ld in b.state.leaders.values() if ld.status is LeaderStatus.ON_MAP and ld.attached_to}
+
+    def best_first(ids: list[str]) -> list[str]:
+        return sorted(ids, key=lambda lid: (tuple(-x for x in assess.leader_rating(b.ctx, lid)), lid))
+
+    at_war = assess.at_war_anywhere(st, b.power)
+    on_map = [lid for lid in mine if st.leaders[lid].status is LeaderStatus.ON_MAP]
+    for lid in best_first(on_map):
+        ld = b.state.leaders[lid]
+        here = b.state.units.get(ld.attached_to or "")
+        if not isinstance(here, Corps) or here.factors.total > SPENT:
+            continue
+        site = here.location.site
+        bigger = [c.id for c in _corps_on_map(b) if c.location.site == site and c.id not in led()
+                  and c.factors.total > here.factors.total]
+        if not any(b.try_(AssignLeader(leader=lid, unit=cid)) for cid in bigger[:1]) and at_war:
+            b.try_(RetireLeader(leader=lid))
+    for lid in best_first([lid for lid in mine if ready(b.state, b.state.leaders[lid])]):
+        for c in _corps_on_map(b):
+            if c.id not in led() and c.factors.total > SPENT and b.try_(AssignLeader(leader=lid, unit=c.id)):
+                break
+
+
+__all__ = ["SPENT", "candidates", "place_due", "place_leaders"]

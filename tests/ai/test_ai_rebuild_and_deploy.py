@@ -232,3 +232,37 @@ def test_at_peace_a_corps_inside_a_garrisoned_city_joins_the_camps_one_in_an_emp
     assert turn.state.units[f"corps:AU:{IDS[2]}"].location == Location(LocationKind.CITY, "lemberg")
     turn = ai.play_slot(s, "AU", ctx(b"stage"))
     assert turn.state.units[f"corps:AU:{IDS[1]}"].location == Location(LocationKind.CITY, "vienna")
+
+
+# ----------------------------------------------------------------- leaders (7.4)
+
+
+def _leaders_scene(**placed):
+    """France's reinforcement slot at war with Austria: corps I (15) at Reims, II (8) and III (1) at Nancy, IV (1)
+    alone at Metz; ``placed``: leader -> corps (on the map) or None (ready to come on)."""
+    from eiapbem.rules.model import Leader, LeaderStatus
+
+    s = land_state()
+    for cid, area, n in (("corps:FR:I", "reims", 15), ("corps:FR:II", "nancy", 8), ("corps:FR:III", "nancy", 1),
+                         ("corps:FR:IV", "metz", 1)):
+        s = corps(s, cid, area, infantry=n)
+    for lid, unit in placed.items():
+        status = LeaderStatus.AVAILABLE if unit is None else LeaderStatus.ON_MAP
+        s = s.with_leader(Leader(id=f"leader:FR:{lid}", power="FR", status=status, attached_to=unit))
+    s = s.replace(slot=Slot(Phase.REINFORCEMENT, "turn", "FR", ("FR",)))
+    return s.with_power("FR", controller=PlayerKind.AI_HARD)
+
+
+def test_leaders_ready_to_come_on_join_the_largest_corps_the_best_first():
+    turn = ai.play_slot(_leaders_scene(napoleon=None, davout=None), "FR", ctx(b"leaders"))
+    where = {lid: ld.attached_to for lid, ld in turn.state.leaders.items() if ld.power == "FR"}
+    assert where == {"leader:FR:napoleon": "corps:FR:I", "leader:FR:davout": "corps:FR:II"}
+
+
+def test_a_leader_leaves_a_spent_corps_for_a_larger_one_in_his_area_or_the_map_when_alone():
+    from eiapbem.rules.model import LeaderStatus
+
+    turn = ai.play_slot(_leaders_scene(murat="corps:FR:III", bessieres="corps:FR:IV"), "FR", ctx(b"leaders"))
+    murat, bessieres = turn.state.leaders["leader:FR:murat"], turn.state.leaders["leader:FR:bessieres"]
+    assert murat.attached_to == "corps:FR:II"  # 7.4: a leader on the map moves to a corps in his own area
+    assert bessieres.status is not LeaderStatus.ON_MAP  # alone with 1 factor beside the war: off the map, not captured
