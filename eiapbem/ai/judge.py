@@ -74,6 +74,9 @@ ROYAL = -100 * int(_PP["royal-marriage-war"].points or 0)
 ACCEPT = 100 * int(_PP["accept-conditional"].points or 0)
 MARRIAGE = 100 * int(_PP["royal-marriage"].points or 0)
 SURRENDER = -100 * int(_PP["surrender-conditional"].points or 0)
+#: Months of a war with no field battle between the two before its months count as fought (``war_state``): a war
+#: wearies once the armies have met, or after this long when they never do.
+UNFOUGHT = 8
 #: What else a victor takes (hundredths of political points, held over a horizon): a province ceded (B.6) or half a
 #: year's taxes in reparations (B.3), which buy factors, and the loser's minors conquered on the way (+1 a district,
 #: 000:3224).
@@ -677,6 +680,7 @@ class WarState:
 
     power: str
     enemy: str
+    #: Months the war has been fought (``war_state``): what makes it weary (``strategy.chances``).
     months: int
     #: Political points lost each economic phase for ``power``'s national capitals the enemy side holds, unbesieged
     #: (12.4.1), and the same for the enemy's capitals ``power``'s side holds.
@@ -708,9 +712,7 @@ def battle_points(b: Board, p: str, e: str, since_index: int) -> int:
     for _, bt in sorted(b.state.battles.items()):
         if not bt.winner or bt.winner == "none":
             continue
-        month = bt.id.split(":")[1]
-        y, m = month.split("-")
-        if int(y) * 12 + int(m) - 1 < since_index:
+        if _battle_month(bt.id) < since_index:
             continue
         powers = {bt.attacker.power, bt.defender.power}
         if powers != {p, e}:
@@ -733,20 +735,39 @@ def recent_battles(b: Board, p: str, e: str) -> int:
     return int(got)
 
 
+def first_battle(b: Board, p: str, e: str, since_index: int) -> int | None:
+    """The month index of the first field battle between ``p`` and ``e`` since ``since_index``, None before one."""
+    key = ("first-battle", p, e, since_index)
+    if key not in b._memo:
+        months = [_battle_month(bt.id) for _, bt in sorted(b.state.battles.items())
+                  if {bt.attacker.power, bt.defender.power} == {p, e}]
+        b._memo[key] = min((i for i in months if i >= since_index), default=None)
+    got = b._memo[key]
+    return None if got is None else int(got)
+
+
+def _battle_month(battle_id: str) -> int:
+    y, m = battle_id.split(":")[1].split("-")
+    return int(y) * 12 + int(m) - 1
+
+
 def war_state(b: Board, p: str, e: str) -> WarState:
+    """How the war of ``p`` with ``e`` stands; its ``months`` are those fought: from the first field battle between
+    the two, or, before one, those past ``UNFOUGHT`` months of war (the armies must meet before a war wearies)."""
     st = b.state
     w = st.powers[p].wars[e]
     mine = {p} | {a for a in b.allies(p) if e in st.powers[a].wars}
     theirs = {e} | {a for a in b.allies(e) if p in st.powers[a].wars}
     caps_lost, areas_lost = _held_by(b, p, theirs)
     caps_held, areas_held = _held_by(b, e, mine)
-    return WarState(p, e, st.date.index - w.since.index, caps_lost, caps_held, areas_lost, areas_held,
-                    battle_points(b, p, e, w.since.index))
+    met = first_battle(b, p, e, w.since.index)
+    months = st.date.index - met if met is not None else max(0, st.date.index - w.since.index - UNFOUGHT)
+    return WarState(p, e, months, caps_lost, caps_held, areas_lost, areas_held, battle_points(b, p, e, w.since.index))
 
 
 __all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "MINOR_SPOILS", "WIN", "WarState", "battle_points",
            "before_declarations", "board", "brought", "candidates", "chance", "costs_from", "declarations",
-           "far_minors", "gaps", "hostility", "in_order", "in_reach", "judge_war", "land_war", "looming", "menace",
+           "far_minors", "first_battle", "gaps", "hostility", "in_order", "in_reach", "judge_war", "land_war", "looming", "menace",
            "minor_spoils", "months_to_decide", "natural_friends", "outlook", "partners", "passage", "prox",
            "race_leader", "ratio", "recent_battles", "rival", "sea_power", "second_front", "shifted", "sides",
            "strength", "war_state", "worth", "worth_waging"]

@@ -154,7 +154,8 @@ class Level:
     plan_months: int = 24
     #: Candidate wars weighed each month (the most hostile first).
     plan_candidates: int = 6
-    #: Months without a decision after which the chances of a war fade (war-weariness; informal peace, 6.4.1).
+    #: Months fought without a decision (``judge.war_state``) after which the chances of a war fade (war-weariness;
+    #: informal peace, 6.4.1).
     weary_months: int = 8
     #: Percentage of its treasury above ``ai.strategy.RESERVE`` given each month to allies fighting its enemies (6.12).
     subsidy_share: int = 40

@@ -26,8 +26,9 @@ that declarations, alliances, calls, subsidies, suits and the armies agree.  It 
   war as it stands, faded by war-weariness when nothing is decided, plus what the occupation of its capitals and
   the battles lost cost it each quarter) against what a peace costs (a conditional surrender's -5 and the victor's
   terms, 6.4.2; an informal peace costs nothing, 6.4.1). Nothing is sought before the war is decided one way
-  (``beaten``: a capital lost, battles lost, home areas held) or the level's ``weary_months`` have passed: the armies
-  must meet first. ``sue`` when ``overrun`` (a capital lost; its land held or a rout in the field once it no longer
+  (``beaten``: a capital lost, battles lost, home areas held) or the level's ``weary_months`` have been fought: the
+  armies must meet first (``judge.war_state`` counts a war's months from the first field battle between the two, or
+  from ``judge.UNFOUGHT`` months after its declaration when they never meet). ``sue`` when ``overrun`` (a capital lost; its land held or a rout in the field once it no longer
   ``holds_out`` with its capitals safe and an army left) and a surrender costs less than going on (unconditional
   terms accepted only once a capital has fallen or its army is spent), ``informal`` when the war is worth nothing
   more and the enemy would accept, ``accept_informal`` when the war is worth nothing more to it -- never, for a while, to the side that is
@@ -299,7 +300,7 @@ def surrender_cost(b: judge.Board, p: str, e: str) -> int:
 def chances(ws: judge.WarState, j: judge.Judgement, lvl: Level) -> tuple[int, int]:
     """(win %, lose %) of a war as it stands: the balance's chances (``j``) moved by what the war has decided so far
     -- an enemy capital held (its owner sues to get it back, 6.4 000:736) and battles won, or the reverse -- and faded
-    by war-weariness when it has gone on ``lvl.weary_months`` with no capital taken."""
+    by war-weariness when it has been fought ``lvl.weary_months`` (``judge.war_state``) with no capital taken."""
     win, lose = j.win, j.lose
     if ws.capitals_held:
         win = max(win, HELD_CAPITAL)

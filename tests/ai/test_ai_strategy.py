@@ -241,11 +241,22 @@ def _losing_austria(set_up, months=4):
     return st
 
 
+def test_a_war_is_fought_from_the_first_battle_between_the_two(set_up):
+    """A war's months toward weariness (``judge.war_state``) count from the first field battle between the two: a war
+    of ten months whose armies first met four months ago has been fought four; one whose armies never met, the months
+    past ``judge.UNFOUGHT``."""
+    st = set_up.with_war("FR", "AU", set_up.date.plus(-10), ("FR",))
+    assert judge.war_state(judge.board(st, ctx()), "AU", "FR").months == 10 - judge.UNFOUGHT
+    st = _battle(st, 0, "linz", "FR", "AU", when=st.date.plus(-4))
+    st = _battle(st, 1, "ulm", "FR", "RU", when=st.date.plus(-6))  # another power's battle: not this war's
+    assert judge.war_state(judge.board(st, ctx()), "AU", "FR").months == 4
+
+
 def test_a_war_being_lost_ends_in_peace_and_a_war_being_won_does_not(set_up):
     st = _losing_austria(set_up)
     b = judge.board(st, ctx())
     ws = judge.war_state(b, "AU", "FR")
-    assert ws.capitals_lost >= 2 and ws.battles < 0 and ws.months == 4
+    assert ws.capitals_lost >= 2 and ws.battles < 0 and ws.months == 0  # fought from its first battle, this month
     au = strategy.war_plan(st, "AU", HARD, ctx())
     assert au.peace == ("FR",)
     fr = strategy.war_plan(st, "FR", HARD, ctx())
@@ -262,8 +273,9 @@ def test_a_war_being_lost_ends_in_peace_and_a_war_being_won_does_not(set_up):
 
 
 def test_a_war_nobody_wins_fades_into_an_informal_peace(set_up):
-    # Prussia and Russia at war a year and a half, nothing taken, no battle: war-weariness (6.4.1)
-    st = set_up.with_war("PR", "RU", set_up.date.plus(-18), ("PR",))
+    # Prussia and Russia at war two years, nothing taken, no battle: war-weariness (6.4.1) once the months past
+    # judge.UNFOUGHT count as fought
+    st = set_up.with_war("PR", "RU", set_up.date.plus(-24), ("PR",))
     pr, ru = strategy.war_plan(st, "PR", HARD, ctx()), strategy.war_plan(st, "RU", HARD, ctx())
     assert "RU" in pr.accept_informal and "PR" in ru.accept_informal
     out = _resolve(st)
