@@ -219,7 +219,10 @@ def _answer_reinforce(state: Any, battle: FieldBattle, role: str, choice: str, c
                             rating=rating, unit=u)
     for u in joined:
         unit = state.units[u]
-        state = state.with_unit(unit.replace(location=Location(LocationKind.AREA, battle.area)))
+        state = state.with_unit(unit.replace(location=Location(LocationKind.AREA, battle.area), besieging=False))
+        if unit.besieging:  # it leaves the siege of its area's city to fight here (11.4: besiegers stay in that area)
+            battle = event(battle, "battle.siege-left", f"{u} leaves its siege of the city of {area} to join the battle "
+                           f"in {battle.area}", role=role, unit=u, area=area)
     if joined:
         big = {u for u in joined if unit_factors(state, u).total > BIG_CORPS_FACTORS}
         side = side.replace(units=tuple(side.units) + tuple(joined), big_corps=tuple(sorted(set(side.big_corps) | big)))
