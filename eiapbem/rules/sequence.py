@@ -41,7 +41,7 @@ from eiapbem.rules.model.slot import COMMIT, ORDERS, SETUP_ORDER, TURN, Slot
 from eiapbem.rules.model.decisions import LogEntry
 from eiapbem.rules.model.state import GameState, MoveOrder
 from eiapbem.rules.model.minors import MinorStatus
-from eiapbem.rules.model.units import LeaderStatus, LocationKind
+from eiapbem.rules.model.units import Corps, Fleet, LeaderStatus, LocationKind
 
 #: Fixed orders of the sequential phases.
 REINFORCEMENT_ORDER: tuple[str, ...] = ("SP", "GB", "PR", "AU", "TU", "RU", "FR")  # 7.0, 000:900
@@ -272,8 +272,8 @@ def _bought_waiting(state: GameState) -> set[str]:
     and placeable this month (12.5.4, 000:2238: within the next quarter)."""
     out: set[str] = set()
     for u in state.units.values():
-        until = getattr(u, "placeable_until", None)
-        if until is None or state.date > until or u.location.kind is not LocationKind.POOL:
+        if not isinstance(u, (Corps, Fleet)) or u.placeable_until is None or state.date > u.placeable_until \
+                or u.location.kind is not LocationKind.POOL:
             continue
         if u.nation in POWERS:
             out.add(u.nation)

@@ -40,7 +40,7 @@ from eiapbem.rules.combat import morale as morale_rules
 from eiapbem.rules.combat.siege import assault_attempt
 from eiapbem.rules.combat.tables_use import percent_of
 from eiapbem.rules.control import city_holder
-from eiapbem.rules.forces import army_unit, retreated, the_army_unit
+from eiapbem.rules.forces import army_unit, retreated, the_army_unit, the_corps
 from eiapbem.rules.mapgraph import City
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import FrozenMap, GameState, PendingDecision
@@ -411,7 +411,7 @@ def _besiegers_beaten(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
         s = _note(s, f"{s.besieger}'s besiegers have no retreat route and surrender (11.4.2, 11.2.10).")
     else:
         for uid in corps:
-            state = state.with_unit(retreated(ctx.map, state.units[uid], path))
+            state = state.with_unit(retreated(ctx.map, the_corps(state, uid), path))
         s = _note(s, f"{s.besieger}'s besiegers retreat {' -> '.join((s.city,) + path)} (11.4.2, 11.2.10); no pursuit.")
         for uid in corps:
             if state.units[uid].location == POOL:
