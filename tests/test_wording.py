@@ -304,3 +304,15 @@ def test_show_power_says_until_when_an_enforced_peace_binds_and_whether_trade_wi
     at_war = traded.with_war("FR", "GB", traded.date, ("FR",))
     assert "trade (6.10): none: at war with Great Britain;" in "\n".join(show.power(at_war, "FR"))
     assert "trade (6.10): with nobody (allowed, not trading: FR);" in "\n".join(show.power(at_war, "GB"))
+
+
+def test_show_power_names_the_enemies_allied_minors(start):
+    # Bavaria, allied to France, fought Austria while 'show power AU' said only "at war with: FR" (6.1.3).
+    from eiapbem.client import show
+    from eiapbem.rules.model import MinorStatus
+
+    s = start.with_war("FR", "AU", Date(1805, 1), ("AU",))
+    s = s.with_minor("bavaria", s.minors["bavaria"].replace(status=MinorStatus.ALLIED, controller="FR"))
+    (line,) = [x for x in show.power(s, "AU") if x.startswith("  at war with:")]
+    assert line.startswith("  at war with: FR; their minors (6.1.3, 6.8): bavaria (FR), holland (FR)"), line
+    assert "their minors" not in "\n".join(show.power(s, "PR"))

@@ -180,6 +180,7 @@ def plan(state: GameState, power: str, ctx: RulesContext, *, setup: Sequence = (
         complete(b)  # 14.5: what that setup could not place (an edited scenario) is placed from what it has
     elif slot.phase is Phase.REINFORCEMENT:
         reinforce.place_due(b, lvl)
+        reinforce.set_up_minors(b)  # 7.3: a minor's forces due to be set up (6.1.3, 6.6.5)
         reinforce.place_leaders(b, lvl)  # 7.4: leaders to the largest corps, off a spent one
     elif slot.phase is Phase.ECONOMIC:
         from eiapbem.ai import feudal, raids

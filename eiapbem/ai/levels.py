@@ -241,7 +241,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 31, "ai-medium": 31, "ai-hard": 31}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 32, "ai-medium": 32, "ai-hard": 32}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -305,6 +305,12 @@ VERSIONS: dict[str, int] = {"ai-easy": 31, "ai-medium": 31, "ai-hard": 31}  # 2:
 # again (``economy._too_few``); Spain's computer loads one of two AI setups in classic-1805
 # (``AISpclassic-1805_0.set``, ``_1.set``): its II and III corps at Seville and Cadiz, out of the way of France's
 # army, and in the second its IV corps at Madrid
+# 32: in its reinforcement slot a minor's forces due to be set up go on the map (``reinforce.set_up_minors``, 7.3:
+# a free state it was chosen to run, an allied minor gone to war, 6.1.3); its leaders placed with its largest
+# corps and moved off a spent one (``reinforce.place_leaders``, 7.4); an Austrian insurrection corps kept in Austria
+# (13.2.4); a port capital garrisoned while an enemy has fleets (``operations.open_to_landing``); no voyage to a coast
+# where the landing would have to relieve a besieged or threatened port (``fleets.coast``, 10.4.5); a war's months
+# toward weariness counted from the first field battle between the two (``judge.war_state``, ``judge.UNFOUGHT``)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -5,7 +5,8 @@ The AI places every army factor due to it and to its minor free states
 actions ``reinforcement.add-factors``, ``reinforcement.add-garrison`` and
 ``reinforcement.place-corps``; each is tried with ``engine.can_act`` first, so
 what it does is legal by construction.  Ships due wait in port (7.1.2 lets
-them wait); no conversions or transfers are made.
+them wait); the stored forces of a minor whose set-up falls to it (7.3) go on
+the map (``set_up_minors``); no conversions or transfers are made.
 
 Leaders (7.4, ``place_leaders``): a leader with a spent corps (``SPENT``
 factors or fewer) moves to the power's largest corps in his area without a
@@ -228,4 +229,40 @@ def place_leaders(b, lvl: Level) -> None:
                 break
 
 
-__all__ = ["SPENT", "candidates", "place_due", "place_leaders"]
+def set_up_minors(b) -> None:
+    """7.3 (000:968-978): the stored forces of each minor whose set-up falls to ``b.power`` (a free state it was
+    chosen to run, 6.6.5; an allied minor gone to war, 6.1.3) go on the map, the capital's area first: each corps
+    counter in the pool filled up to its capacity, the infantry and militia left as the capital city's garrison (as
+    much as it holds), the ships into the minor's fleets at its first port.  Every placement goes through the rules
+    (``b.try_``); what they refuse stays stored."""
+    from eiapbem.ai.setup import _take
+    from eiapbem.rules.model import Corps, Factors, Fleet, POOL, Ships
+    from eiapbem.rules.forces import fleet_capacity
+    from eiapbem.rules.reinforcement.minors import SetUpMinorCorps, SetUpMinorFleet, SetUpMinorGarrison
+
+    m = b.ctx.map
+    for slug, row in sorted(b.state.minors.items()):
+        if row.controller != b.power or not row.setup_due:
+            continue
+        capital = m.provinces[slug].capital if slug in m.provinces else None
+        areas = sorted((a for a in m.areas if supply.is_home_area(b.state, m, a, slug)), key=lambda a: (a != capital, a))
+        pool = [u for _, u in sorted(b.state.units.items()) if isinstance(u, (Corps, Fleet)) and u.nation == slug and u.location == POOL]
+        for c in (u for u in pool if isinstance(u, Corps)):
+            fields = [_field(k) for k in ARMY_ITEMS]
+            take = _take(c.factors, corps_capacity(b.ctx, c), b.state.minors[slug].stored_factors, fields, Factors)
+            if take.total:
+                any(b.try_(SetUpMinorCorps(slug, c.id, a, False, **{f: getattr(take, f) for f in fields})) for a in areas)
+        for a in [a for a in areas if m.area(a).city is not None][:1]:
+            left = b.state.minors[slug].stored_factors
+            n = left.infantry + left.militia
+            while n and not b.try_(SetUpMinorGarrison(slug, a, infantry=min(n, left.infantry),
+                                                      militia=n - min(n, left.infantry))):
+                n -= 1
+        ports = [a for a in areas if m.area(a).port is not None]
+        for f in (u for u in pool if isinstance(u, Fleet)):
+            take = _take(f.ships, fleet_capacity(b.ctx, f), b.state.minors[slug].stored_ships, ("heavy", "light", "transport"), Ships)
+            if take.total:
+                any(b.try_(SetUpMinorFleet(slug, f.id, p, "", **take.to_obj())) for p in ports)
+
+
+__all__ = ["SPENT", "candidates", "place_due", "place_leaders", "set_up_minors"]

@@ -166,6 +166,13 @@ def enforced_peace_text(state: GameState, p: str) -> str:
     return "; ".join(f"no war on {q} before {d.name} (bound through {d.plus(-1).name})" for q, d in bound)
 
 
+def _enemy_minors(state: GameState, p: str) -> list[str]:
+    """The allied minors and free states of the powers ``p`` is at war with, which fight beside them (6.1.3, 6.8)."""
+    foes = set(relations.enemies(state, p))
+    return [f"{slug} ({row.controller})" for slug, row in sorted(state.minors.items())
+            if row.controller in foes and row.part_of is None and row.status in ("allied", "free-state")]
+
+
 def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
     if p not in state.powers:
         raise IllegalAction(f"{p!r} is not a major power; use one of {' '.join(state.powers)}")
@@ -175,7 +182,8 @@ def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
         f"  treasury ${ps.treasury}, manpower {ps.manpower}",
         f"  political status {ps.political_status}, victory points {ps.victory_points} (bid {ps.vp_bid})",
         f"  at war with: {', '.join(relations.enemies(state, p)) or 'nobody'}"
-        + (f"; minor countries: {', '.join(relations.minor_enemies(state, p))}" if relations.minor_enemies(state, p) else ""),
+        + (f"; minor countries: {', '.join(relations.minor_enemies(state, p))}" if relations.minor_enemies(state, p) else "")
+        + (f"; their minors (6.1.3, 6.8): {', '.join(theirs)}" if (theirs := _enemy_minors(state, p)) else ""),
         f"  allied with: {', '.join(relations.allies(state, p)) or 'nobody'}",
         f"  trade (6.10): {trade_text(state, p)}; royal marriages: {', '.join(ps.royal_marriages) or 'none'}",
         f"  enforced peace (6.4): {enforced_peace_text(state, p)}; "

@@ -123,6 +123,15 @@ def port_holder(state: GameState, ctx: Where, port: str) -> str:
     return city_holder(state, ctx, port)
 
 
+def city_held_by(state: GameState, ctx: Where, area: str) -> str | None:
+    """The power *holding* the city of ``area``, or None: the holder itself when a power, else the power holding the
+    minor (conquered or a free state, ``minor_holder``).  An allied or influenced minor's city is acted for by its
+    ally (``city_power``) but held by nobody: it is treated as neutral, so no power's depot or garrison goes there
+    (6.1.1-6.1.3, 000:538-546)."""
+    holder = city_holder(state, ctx, area)
+    return holder if holder in POWERS else minor_holder(state, holder)
+
+
 def city_power(state: GameState, ctx: Where, area: str) -> str | None:
     """The power acting for the holder of the city of ``area``, or None (a neutral minor's city)."""
     return power_of(state, city_holder(state, ctx, area))

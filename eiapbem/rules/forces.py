@@ -68,6 +68,26 @@ IRREGULAR = (CorpsType.COSSACK, CorpsType.FREIKORPS, CorpsType.GUERRILLA)
 STACK_LIMIT = 30
 
 
+def outside_home(m: Any, corps: Corps, area: str) -> str | None:
+    """Why ``corps`` may not stand in the land area ``area``, or None: a guerrilla never leaves Spain's home nation
+    (13.2.1, 000:2402); an insurrection corps stays in its home nation's provinces, ceded ones too (13.2.4, 000:2482)."""
+    nation = m.area(area).nation
+    if corps.corps_type is CorpsType.GUERRILLA and nation != "SP":
+        return f"{corps.id} is a guerrilla and never leaves Spain's home nation (13.2.1, 000:2402); {area} is outside it"
+    if corps.corps_type is CorpsType.INSURRECTION and nation != corps.nation:
+        return (f"{corps.id} is an insurrection corps and moves only within its home nation's provinces (13.2.4, "
+                f"000:2482); {area} is outside them")
+    return None
+
+
+def retreated(m: Any, corps: Corps, path: tuple[str, ...]) -> Corps:
+    """``corps`` at the end of its retreat ``path`` (11.2.10); an insurrection corps compelled to retreat out of its
+    home nation's provinces stands down at once instead, keeping its factors (13.2.4, 000:2482)."""
+    if corps.corps_type is CorpsType.INSURRECTION and any(outside_home(m, corps, a) for a in path):
+        return corps.replace(location=POOL, besieging=False)
+    return corps.replace(location=Location(LocationKind.AREA, path[-1]), besieging=False)
+
+
 # ----------------------------------------------------------------- lookups
 
 

@@ -40,7 +40,8 @@ from eiapbem.rules.model.sheet import OrderSheet
 from eiapbem.rules.model.slot import COMMIT, ORDERS, SETUP_ORDER, TURN, Slot
 from eiapbem.rules.model.decisions import LogEntry
 from eiapbem.rules.model.state import GameState, MoveOrder
-from eiapbem.rules.model.units import LeaderStatus
+from eiapbem.rules.model.minors import MinorStatus
+from eiapbem.rules.model.units import Corps, Fleet, LeaderStatus, LocationKind
 
 #: Fixed orders of the sequential phases.
 REINFORCEMENT_ORDER: tuple[str, ...] = ("SP", "GB", "PR", "AU", "TU", "RU", "FR")  # 7.0, 000:900
@@ -247,6 +248,8 @@ def reinforcements_ready(state: GameState, power: str) -> bool:
 
     Ready: a build order (its own or a free state's) due by this month, returned
     factors waiting, a controlled minor whose forces are to be set up (7.3),
+    a corps or fleet counter bought in an economic phase and still to be placed
+    (12.5.4, 000:2238; 7.2.1: placed with factors due or moved from a corps),
     or a leader whose time away ends by this month.
     """
     ps = state.powers[power]
@@ -256,10 +259,27 @@ def reinforcements_ready(state: GameState, power: str) -> bool:
         return True
     if any(m.setup_due and m.controller == power for m in state.minors.values()):
         return True
+    if power in _bought_waiting(state):
+        return True
     return any(
         lead.power == power and lead.status is LeaderStatus.INACTIVE and lead.returns is not None and lead.returns <= state.date
         for lead in state.leaders.values()
     )
+
+
+def _bought_waiting(state: GameState) -> set[str]:
+    """The powers with a counter of their own or of a free state they run bought in an economic phase, in the pool
+    and placeable this month (12.5.4, 000:2238: within the next quarter)."""
+    out: set[str] = set()
+    for u in state.units.values():
+        if not isinstance(u, (Corps, Fleet)) or u.placeable_until is None or state.date > u.placeable_until \
+                or u.location.kind is not LocationKind.POOL:
+            continue
+        if u.nation in POWERS:
+            out.add(u.nation)
+        elif (m := state.minors.get(u.nation)) is not None and m.status is MinorStatus.FREE_STATE and m.controller:
+            out.add(m.controller)
+    return out
 
 
 def _ready_powers(state: GameState) -> tuple[str, ...]:
@@ -268,6 +288,7 @@ def _ready_powers(state: GameState) -> tuple[str, ...]:
     ready = {p for p in POWERS if any(o.arrives <= state.date for o in state.powers[p].builds.values())
              or state.powers[p].returned_factors.total > 0}
     ready.update(m.controller for m in state.minors.values() if m.setup_due and m.controller is not None)
+    ready.update(_bought_waiting(state))
     ready.update(lead.power for lead in state.leaders.values()
                  if lead.status is LeaderStatus.INACTIVE and lead.returns is not None and lead.returns <= state.date)
     return tuple(p for p in POWERS if p in ready)

@@ -38,7 +38,7 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: The version of what a turn file produces: bump it whenever the same file could give another state
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
-RULES_VERSION = 12  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
+RULES_VERSION = 13  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
 #: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
 #: its major district when that becomes a free state (13.6.3)
 #: 4: a city taken and left behind returns to its area's holder (13.5.1-13.5.2); lone Cossacks and Freikorps
@@ -59,6 +59,9 @@ RULES_VERSION = 12  # 2: the diplomacy phase (issue 16): sealed commit round, it
 #: an assault or garrison attack where both sides break with survivors is won by neither (11.4, 000:1858)
 #: 12: a war the game starts with (``War.before_game``) is no declaration of its first month: it cancels no skip
 #: setting (13.9.1); Austria's trigger provinces are refused in the reveal round, like any new diplomacy order (6.0)
+#: 13: insurrection corps stay in Austria's home provinces (13.2.4); an allied minor entering a war by any way is set up
+#: (6.1.3); no depot or garrison in an allied minor's city (6.1.1); a besieger joining a battle leaves its siege; a
+#: bought counter waiting to be placed keeps the reinforcement phase (12.5.4, 13.9.1)
 
 
 class Computer(Protocol):

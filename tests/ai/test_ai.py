@@ -24,7 +24,7 @@ from eiapbem.rules.combat.field import start_field_battle
 from eiapbem.core.dice import Dice
 from eiapbem.rules.economy import victory
 from eiapbem.rules.economy.phase import BuyArmy
-from eiapbem.rules.model import POWERS, Factors, Options, Phase, PlayerKind
+from eiapbem.rules.model import POOL, POWERS, Factors, MinorStatus, Options, Phase, PlayerKind
 from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison
 from eiapbem.rules.reinforcement.common import due_factors
 from eiapbem.rules.scenario import initial_state
@@ -475,3 +475,16 @@ def test_reinforcement_places_a_large_levy_when_the_first_places_fill_one_factor
     assert due_factors(after, "FR").total == 0
     assert sum(getattr(a, "infantry", 0) for a in b.actions) == 54
     assert engine.unmet_obligations(after, "FR", c) == ()
+
+
+def test_reinforcement_sets_up_a_minor_gone_to_war(after_setup):
+    # 7.3 (000:968-978), 6.1.3: an allied minor's forces due to be set up go on the map in its ally's slot.
+    s = _reinforcing(after_setup, "ai-hard")
+    row = s.minors["bavaria"].replace(status=MinorStatus.ALLIED, controller="PR", setup_due=True)
+    s = s.with_minor("bavaria", row)
+    assert row.stored_factors.total
+    c = _ctx("reinforce")
+    after = _verify_and_apply(s, "PR", ai.plan(s, "PR", c).actions, c)
+    placed = [u for u in after.units.values() if getattr(u, "nation", None) == "bavaria" and u.location != POOL]
+    assert placed and after.minors["bavaria"].stored_factors.total < row.stored_factors.total
+    assert all(c.map.area(u.location.site).nation == "bavaria" for u in placed)

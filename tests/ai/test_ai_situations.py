@@ -574,3 +574,27 @@ def test_the_capitals_garrison_grows_with_a_threat_its_corps_near_cannot_answer(
     # Paris's walls (siege value 1) fall to a die whatever its garrison: an army next door asks no more than the level's
     s = corps(land_state(), "corps:AU:VI", "reims", infantry=50)
     assert operations.garrison_wanted(ai.Builder(s, "FR", ctx()), hard, "paris") == hard.garrison
+
+
+@pytest.mark.parametrize("kind", ("ai-easy", "ai-medium", "ai-hard"))
+def test_insurrection_corps_stay_in_austria_when_the_army_marches_on_the_enemy(kind):
+    # 13.2.4 (000:2482): at Linz with a line corps, Vienna garrisoned, a French corps (12) at Augsburg in Bavaria: the
+    # line corps goes for it, Austria's insurrection corps stay within Austria's home provinces and fight no battle
+    # outside them, at every level (the rules refuse the move, ``forces.outside_home``; the computer asks them).
+    s = _slot(land_state(), "AU", kind)
+    s = s.with_unit(Garrison(id="garrison:AU:city:vienna", nation="AU", location=Location(LocationKind.CITY, "vienna"),
+                             factors=Factors(militia=20)))
+    s = corps(s, "corps:FR:IV", "augsburg", infantry=12)
+    insurrection = ("corps:AU:Insurrection-I", "corps:AU:Insurrection-II")
+    for cid in insurrection:
+        s = corps(s, cid, "linz", militia=15, cavalry=3, corps_type="insurrection")
+    s = corps(s, "corps:AU:I", "linz", infantry=12)
+    for i in (1, 2, 3):
+        s = s.with_unit(Depot(id=f"depot:AU:{i}", power="AU", location=POOL))
+    turn = ai.play_slot(s, "AU", ctx(b"insurrection-home"))
+    m = ctx().map
+    assert turn.state.units["corps:AU:I"].location.site != "linz", kind  # the army does march
+    for cid in insurrection:
+        u = turn.state.units[cid]
+        assert u.location == POOL or m.area(u.location.site).nation == "AU", (kind, cid, u.location)
+        assert not any(cid in b.attacker.units + b.defender.units for b in turn.state.battles.values()), (kind, cid)

@@ -8,8 +8,11 @@ from model_strategies import sample_state
 from eiapbem.core.errors import BadData
 from eiapbem.rules import sequence as seq
 from eiapbem.rules.model import (
+    POOL,
     POWERS,
     BuildOrder,
+    Corps,
+    CorpsType,
     Date,
     Factors,
     FrozenMap,
@@ -322,3 +325,14 @@ def test_a_granted_attack_or_defence_ends_with_the_month_and_granted_land_stays(
     assert dict(nxt.powers["AU"].military_requests) == {} and dict(nxt.powers["AU"].land_grants) == {"hanover": "GB"}
     same = seq.advance(s)  # within the month it stays
     assert dict(same.powers["AU"].military_requests) == {"munich": "attack"}
+
+
+def test_a_bought_counter_waiting_to_be_placed_makes_reinforcements_ready():
+    # 12.5.4 (000:2238): a counter bought in an economic phase is placed within the next quarter (7.2.1), so the
+    # reinforcement phase is not skipped while it waits (13.9.1, 000:2738); a counter whose quarter is over does not count.
+    s = at(sample_state(), Date(1805, 7))
+    s = s.with_unit(Corps(id="corps:AU:II", nation="AU", corps_type=CorpsType.REGULAR, location=POOL))
+    bought = s.with_unit(s.units["corps:AU:II"].replace(placeable_until=Date(1805, 9)))
+    assert not seq.reinforcements_ready(s, "AU") and "AU" not in seq.choices_from_state(s).reinforcements_ready
+    assert seq.reinforcements_ready(bought, "AU") and "AU" in seq.choices_from_state(bought).reinforcements_ready
+    assert not seq.reinforcements_ready(at(bought, Date(1805, 10)), "AU")

@@ -60,7 +60,7 @@ def _case_manipulate(inp: dict, dice: Dice) -> dict:
 # ``status.<P>``, ``pp.<P>`` (the marker's move), ``wars.<P>``,
 # ``alliances.<P>``, ``trade.<P>``, ``enforced.<P>.<Q>``, ``terms.<P>``,
 # ``marriages.<P>``, ``access.<P>.<Q>``, ``returned.<P>``, ``minor_wars.<P>``, ``ceded.<province>``, ``minor.<slug>``, ``leader.<id>``, ``unit.<id>``,
-# ``stored_ships.<minor>`` (a changed minor's stored ships), ``grants.<P>`` and ``requests.<P>`` (6.16 land granted, attacks/defences granted: ``territory:asker``, ``area:action``)
+# ``stored_ships.<minor>`` and ``setup_due.<minor>`` (a changed minor's stored ships, its forces due to be set up), ``grants.<P>`` and ``requests.<P>`` (6.16 land granted, attacks/defences granted: ``territory:asker``, ``area:action``)
 # (what changed), ``log`` (every line, in order).
 
 
@@ -131,6 +131,7 @@ def flatten(before: GameState, after: GameState) -> dict[str, Any]:
         if m != before.minors.get(slug):
             res[f"minor.{slug}"] = f"{m.status}:{m.controller}"
             res[f"stored_ships.{slug}"] = m.stored_ships.total
+            res[f"setup_due.{slug}"] = m.setup_due
     for lid, lead in after.leaders.items():
         if lead != before.leaders.get(lid):
             res[f"leader.{lid}"] = str(lead.status)

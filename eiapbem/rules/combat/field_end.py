@@ -35,7 +35,8 @@ from eiapbem.rules.combat.commander import (
 from eiapbem.rules.combat.pursuit import pursuit_column
 from eiapbem.rules.combat.tables_use import outflank_arrival_rating, percent_of
 from eiapbem.rules.combat.field_machine import _ask, _label, _put, _stage
-from eiapbem.rules.model.units import Corps, Garrison, Location, LocationKind
+from eiapbem.rules.forces import outside_home, retreated
+from eiapbem.rules.model.units import POOL, Corps, Garrison, Location, LocationKind
 from eiapbem.rules.tables import land
 from eiapbem.rules.engine import RulesContext
 
@@ -172,7 +173,8 @@ def _adjacent_friends(state: Any, battle: FieldBattle, side: BattleSide, ctx: en
             continue
         for uid, u in state.units.items():
             if (isinstance(u, Corps) and u.location == Location(LocationKind.AREA, nb) and u.factors.total > 0
-                    and uid not in busy and relations.unit_power(state, u) in friends):
+                    and uid not in busy and relations.unit_power(state, u) in friends
+                    and outside_home(ctx.map, u, battle.area) is None):  # 13.2.1, 13.2.4: not out of its home
                 out.setdefault(nb, []).append(uid)
     return {k: tuple(v) for k, v in sorted(out.items())}
 
@@ -217,7 +219,10 @@ def _answer_reinforce(state: Any, battle: FieldBattle, role: str, choice: str, c
                             rating=rating, unit=u)
     for u in joined:
         unit = state.units[u]
-        state = state.with_unit(unit.replace(location=Location(LocationKind.AREA, battle.area)))
+        state = state.with_unit(unit.replace(location=Location(LocationKind.AREA, battle.area), besieging=False))
+        if unit.besieging:  # it leaves the siege of its area's city to fight here (11.4: besiegers stay in that area)
+            battle = event(battle, "battle.siege-left", f"{u} leaves its siege of the city of {area} to join the battle "
+                           f"in {battle.area}", role=role, unit=u, area=area)
     if joined:
         big = {u for u in joined if unit_factors(state, u).total > BIG_CORPS_FACTORS}
         side = side.replace(units=tuple(side.units) + tuple(joined), big_corps=tuple(sorted(set(side.big_corps) | big)))
@@ -366,9 +371,13 @@ def _step_retreat(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
                             role=role, factors=n)
             continue
         for u in corps:
-            state = state.with_unit(state.units[u].replace(location=Location(LocationKind.AREA, path[-1])))
+            state = state.with_unit(retreated(ctx.map, state.units[u], path))
         battle = event(battle, "battle.retreat", f"{role} retreats {' -> '.join((battle.area,) + path)}",
                         role=role, to=path[-1], path=" ".join(path))
+        for u in corps:
+            if state.units[u].location == POOL:
+                battle = event(battle, "battle.stand-down", f"{u} is compelled to retreat out of its home nation's "
+                               "provinces and stands down, keeping its factors (13.2.4)", role=role, unit=u)
     return _stage(state, battle, "after")
 
 

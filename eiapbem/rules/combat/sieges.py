@@ -40,7 +40,7 @@ from eiapbem.rules.combat import morale as morale_rules
 from eiapbem.rules.combat.siege import assault_attempt
 from eiapbem.rules.combat.tables_use import percent_of
 from eiapbem.rules.control import city_holder
-from eiapbem.rules.forces import army_unit, the_army_unit
+from eiapbem.rules.forces import army_unit, retreated, the_army_unit, the_corps
 from eiapbem.rules.mapgraph import City
 from eiapbem.rules.engine import Outcome, RulesContext
 from eiapbem.rules.model import FrozenMap, GameState, PendingDecision
@@ -411,8 +411,12 @@ def _besiegers_beaten(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
         s = _note(s, f"{s.besieger}'s besiegers have no retreat route and surrender (11.4.2, 11.2.10).")
     else:
         for uid in corps:
-            state = state.with_unit(state.units[uid].replace(location=Location(LocationKind.AREA, path[-1]), besieging=False))
+            state = state.with_unit(retreated(ctx.map, the_corps(state, uid), path))
         s = _note(s, f"{s.besieger}'s besiegers retreat {' -> '.join((s.city,) + path)} (11.4.2, 11.2.10); no pursuit.")
+        for uid in corps:
+            if state.units[uid].location == POOL:
+                s = _note(s, f"{uid} is compelled to retreat out of its home nation's provinces and stands down, "
+                             "keeping its factors (13.2.4).")
     s = s.replace(outcome="besieger-retreats", step="retreat")
     inside = [c.id for c in corps_at(state, s.city) if c.location.kind is LocationKind.CITY and c.factors.total > 0
               and unit_power(state, c) == holder]

@@ -61,6 +61,23 @@ def points(r: Result, power: str, n: int, text: str) -> None:
     r.say(power, "diplomacy.points", f"{text}: {n:+d} political point{'s' if abs(n) != 1 else ''}", points=n)
 
 
+def allied_minors_join(r: Result, ally: str, enemies: tuple[str, ...] | list[str], *, now_allied: str | None = None) -> None:
+    """6.1.3 (000:546): ``ally``'s allied minors, acted for by it (``relations.power_of``), go to war with
+    ``enemies`` and are set up by it in the next reinforcement phase (``setup_due``), logged.  ``now_allied``: only
+    that minor, which has just become ``ally``'s allied minor while ``ally`` is at war with ``enemies``."""
+    if not enemies:
+        return
+    foes = ", ".join(name(e) for e in sorted(enemies))
+    for slug, m in sorted(r.state.minors.items()):
+        if now_allied is not None and slug != now_allied:
+            continue
+        if m.status is MinorStatus.ALLIED and m.controller == ally and m.part_of is None and not m.setup_due:
+            r.state = r.state.with_minor(slug, m.replace(setup_due=True))
+            r.say(ally, "diplomacy.war", f"{name(slug)}, allied to {name(ally)}, "
+                  + ("is now at war" if now_allied else "goes to war") + f" with {foes}; {name(ally)} sets up its forces in "
+                  "the reinforcement phase (6.1.3)", minor=slug)
+
+
 def enforced_until(state: GameState, power: str, target: str) -> Any:
     """The month until which ``power`` may not declare war on ``target`` (6.4 enforced peace), or None."""
     until = state.powers[power].enforced_peace.get(target)

@@ -32,7 +32,7 @@ from typing import Annotated, Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.cession import check_cession
 from eiapbem.rules.diplomacy import minors
-from eiapbem.rules.diplomacy.common import Result, points, record_order, territory
+from eiapbem.rules.diplomacy.common import Result, allied_minors_join, points, record_order, territory
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.politics import status_box
 from eiapbem.rules.relations import allied, at_war, power_of
@@ -623,6 +623,8 @@ def manipulations(r: Result, sheet: dict[str, list]) -> None:
             if res.success:
                 status = MinorStatus(res.status)
                 r.state = r.state.with_minor(o.minor, m.replace(status=status, controller=res.holder))
+                if status is MinorStatus.ALLIED and res.holder is not None:  # 6.1.3: it shares its ally's wars
+                    allied_minors_join(r, res.holder, relations.enemies(r.state, res.holder), now_allied=o.minor)
 
 
 #: The resolution's step for each order of 6.12, 6.13 and 6.16 (``money``), and of 6.1.5 and 6.8 (``downgrades``).

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from eiapbem.core.errors import IllegalAction
-from eiapbem.rules.diplomacy.common import Result, enforced_until, points, record_order, set_mutual, territory
+from eiapbem.rules.diplomacy.common import Result, allied_minors_join, enforced_until, points, record_order, set_mutual, territory
 from eiapbem.rules.diplomacy.common import name
 from eiapbem.rules.diplomacy.orders import DeclareWar
 from eiapbem.rules import engine, mapgraph
@@ -204,21 +204,12 @@ def _open_war(r: Result, a: str, b: str, declared_by: tuple[str, ...]) -> None:
                                      enforced_peace=ps.enforced_peace.discard(y))
 
 
-def _allied_minors_join(r: Result, defender: str, aggressor: str) -> None:
-    """6.1.3 (000:546): the allied minors of a power war is declared on go to war with the aggressor (they are
-    acted for by their ally, ``relations.power_of``) and are set up by it in the next reinforcement phase."""
-    for slug, m in sorted(r.state.minors.items()):
-        if m.status is MinorStatus.ALLIED and m.controller == defender and m.part_of is None and not m.setup_due:
-            r.state = r.state.with_minor(slug, m.replace(setup_due=True))
-            r.say(defender, "diplomacy.war", f"{name(slug)}, allied to {name(defender)}, goes to war with {name(aggressor)}; "
-                  f"{name(defender)} sets up its forces in the reinforcement phase (6.1.3)", minor=slug)
-
-
 def declare_major(r: Result, power: str, target: str, *, mutual: bool = False, why: str = "declaring war") -> None:
     """One declaration of war between majors with its political points (6.2.1)."""
-    _allied_minors_join(r, target, power)
-    if mutual:
-        _allied_minors_join(r, power, target)
+    # 6.1.3: the defender's allied minors go to war with the aggressor; the aggressor's, which its ally acts for
+    # (``relations.power_of``), are at war with the defender as well, and so are set up too.
+    allied_minors_join(r, target, (power,))
+    allied_minors_join(r, power, (target,))
     _break_ties(r, power, target, why, both=mutual)
     if mutual:
         _open_war(r, power, target, (power, target))

@@ -44,6 +44,7 @@ from eiapbem.rules.model import (
     Garrison,
     Location,
     LocationKind,
+    MinorStatus,
     Record,
     garrison_id,
 )
@@ -117,13 +118,13 @@ def _hostile_present(state: GameState, m: Any, area: str, power: str) -> str | N
 
 def _by_city(state: GameState, m: Any, area: str, power: str) -> bool:
     """10.3.1 (000:1312): a city held by the power, unbesieged, in its territory."""
-    return (m.area(area).city is not None and control.city_power(state, m, area) == power
+    return (m.area(area).city is not None and control.city_held_by(state, m, area) == power
             and not control.is_besieged(state, m, area) and own_territory(state, m, area, power))
 
 
 def _by_port(state: GameState, m: Any, area: str, power: str) -> bool:
     """10.3.2 (000:1316): an unblockaded port held by the power with sea supply traceable to it."""
-    if not supply.sea_link_port(state, m, area, power):
+    if control.city_held_by(state, m, area) != power or not supply.sea_link_port(state, m, area, power):
         return False
     return supply.sea_source_for(state, m, power, area) is not None
 
@@ -164,10 +165,15 @@ def check_place(state: GameState, ctx: RulesContext, power: str, area: str) -> s
             f"(10.3.3, 000:1324); extend the chain from an existing depot"
         )
     a = m.area(area)
-    if a.is_minor:
-        if relations.power_of(state, a.nation) is None and a.nation not in relations.minor_enemies(state, power):
+    if a.is_minor and control.minor_holder(state, a.nation) != power and not relations.at_war(state, power, a.nation):
+        # 6.1.1-6.1.3 (000:538-546): a neutral, influenced or allied minor takes no major power's depot
+        row = relations.minor_record(state, a.nation)
+        if row is None or row.status is MinorStatus.NEUTRAL or row.controller is None:
             raise IllegalAction(f"{area} is in the neutral minor {a.nation}; a depot goes there only at war with it (10.3.3, 000:1342)")
-    else:
+        raise IllegalAction(f"{area} is in {a.nation}, a minor {row.status} ({row.controller}) that {power} neither "
+                            f"controls nor is at war with: it is treated as neutral (6.1.1-6.1.3, 000:538-546), so a depot "
+                            f"goes there only at war with it or once it is conquered or a free state (10.3.3, 000:1342)")
+    if not a.is_minor:
         why = may_enter_territory(state, m, area, power)
         if why:
             raise IllegalAction(f"a depot in {area} needs access to or war with {control.territory_power(state, m, area)} "

@@ -81,9 +81,13 @@ def verify_transfer(state: GameState, power: str, a: TransferGarrison, ctx: Rule
         if g.location.kind is LocationKind.AREA and g.factors.total + f.total > DEPOT_GARRISON_CAPACITY:
             raise IllegalAction(f"a depot garrison holds at most {DEPOT_GARRISON_CAPACITY} factors (10.4.3, 000:1438); "
                                 f"{g.id} has {g.factors.total}")
-        if g.location.kind is LocationKind.CITY and control.city_power(state, ctx.map, g.location.site) != power:
-            raise IllegalAction(f"the city of {g.location.site} is not held by {power}; taking a city is not part of this "
-                                f"command (13.5)")
+        if g.location.kind is LocationKind.CITY and control.city_held_by(state, ctx.map, g.location.site) != power:
+            site = g.location.site
+            if control.city_power(state, ctx.map, site) == power:  # an allied minor's city: acted for, not held
+                raise IllegalAction(f"the city of {site} belongs to {control.city_holder(state, ctx.map, site)}, a minor "
+                                    f"allied to {power}, not controlled by it; an allied minor is treated as neutral and "
+                                    f"takes no garrison of a major power (6.1.1, 6.1.3)")
+            raise IllegalAction(f"the city of {site} is not held by {power}; taking a city is not part of this command (13.5)")
 
 
 def apply_transfer(state: GameState, power: str, a: TransferGarrison, ctx: RulesContext) -> engine.Outcome:

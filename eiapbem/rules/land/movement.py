@@ -54,7 +54,7 @@ from eiapbem.rules.land.common import (
 from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Location, LocationKind, MinorStatus, Record
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.tables import forces
-from eiapbem.rules.forces import IRREGULAR, STACK_LIMIT, own_on_map, the_unit
+from eiapbem.rules.forces import IRREGULAR, STACK_LIMIT, outside_home, own_on_map, the_unit
 from eiapbem.rules.engine import RulesContext
 
 _PATH_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:,[a-z0-9]+(?:-[a-z0-9]+)*)*")
@@ -167,9 +167,7 @@ def step(state: GameState, ctx: RulesContext, power: str, corps: Corps, here: st
         if winter_movement(state) and not arrow.winter_exempt and (m.area(here).winter or m.area(to).winter):
             raise IllegalAction(f"in winter the Winter Land Movement option closes the crossing arrow {arrow.id} (13.1.3, 000:2370); go around by land")
         via_crossing = True
-    if corps.corps_type is CorpsType.GUERRILLA and m.area(to).nation != "SP":
-        raise IllegalAction(f"{corps.id} is a guerrilla and never leaves Spain's home nation (13.2.1, 000:2402); {to} is outside it")
-    why = may_enter_territory(state, m, to, power)
+    why = outside_home(m, corps, to) or may_enter_territory(state, m, to, power)
     if why:
         raise IllegalAction(why)
     river = not via_crossing and m.is_river(here, to)

@@ -273,16 +273,22 @@ def test_percentage_losses_round_to_the_nearest_factor():
 # ---------------------------------------------------------------- reinforcement (11.2.11)
 
 
-def test_reinforcements_from_an_adjacent_area_join_the_battle_000_1878():
-    s = _two_on_one()
-    s = corps(s, "corps:AU:II", "augsburg", infantry=8)
-    c = ctx(forced={_day1("round1/reinforce/defender/augsburg/corps:AU:II"): 1})
+def _until_reinforcing(s, c):
+    """Two French corps probe Austria's one in Ulm, which defends; play on until a side is asked to reinforce."""
     s, _ = _start(s, ["corps:FR:I", "corps:FR:II"], ["corps:AU:I"], c)
     s = answer(s, _decision(s, "battle.chit", "attacker"), "probe", c)
     s = answer(s, _decision(s, "battle.chit", "defender"), "defend", c)
     while not any(d.kind == "battle.reinforce" for d in pending_of(s, BID)):
         d = sorted(pending_of(s, BID), key=lambda d: d.id)[0]
         s = answer(s, d, d.options[0], c)
+    return s
+
+
+def test_reinforcements_from_an_adjacent_area_join_the_battle_000_1878():
+    s = _two_on_one()
+    s = corps(s, "corps:AU:II", "augsburg", infantry=8)
+    c = ctx(forced={_day1("round1/reinforce/defender/augsburg/corps:AU:II"): 1})
+    s = _until_reinforcing(s, c)
     d = _decision(s, "battle.reinforce", "defender")
     assert d.options == ("area:augsburg", "none")
     s = answer(s, d, "area:augsburg", c)
@@ -295,12 +301,7 @@ def test_a_reinforcing_leader_of_higher_seniority_takes_command_000_2696():
     s = corps(s, "corps:AU:II", "augsburg", infantry=8)
     s = leader(s, "leader:AU:charles", "corps:AU:II")
     c = ctx(forced={_day1("round1/reinforce/defender/augsburg"): 1})
-    s, _ = _start(s, ["corps:FR:I", "corps:FR:II"], ["corps:AU:I"], c)
-    s = answer(s, _decision(s, "battle.chit", "attacker"), "probe", c)
-    s = answer(s, _decision(s, "battle.chit", "defender"), "defend", c)
-    while not any(d.kind == "battle.reinforce" for d in pending_of(s, BID)):
-        d = sorted(pending_of(s, BID), key=lambda d: d.id)[0]
-        s = answer(s, d, d.options[0], c)
+    s = _until_reinforcing(s, c)
     s = answer(s, _decision(s, "battle.reinforce", "defender"), "area:augsburg", c)
     assert s.battles[BID].defender.commander == "leader:AU:charles"
 
@@ -490,3 +491,16 @@ def test_note_c_an_austrian_commander_adds_one_capped_at_plus_one_000_3039():
     r1 = [e for e in s.battles[BID].events if e.kind == "battle.round" and e.params["role"] == "attacker"][0]
     # commander chart 1 vs 2: -1; cavalry superiority +1; note C +1: net +1 (000:1772)
     assert "note C" in r1.text and r1.params["modifier"] == 1 and r1.params["random_number"] == 2
+
+
+def test_a_besieger_joining_a_battle_leaves_its_siege_and_says_so():
+    # A corps besieging Augsburg's city joins the battle next door: it besieges nothing in Ulm, and the battle's
+    # events say the siege of Augsburg was left (before, a later line said it "no longer besieges" Ulm's city).
+    s = _two_on_one()
+    s = s.with_unit(corps(s, "corps:AU:II", "augsburg", infantry=8).units["corps:AU:II"].replace(besieging=True))
+    c = ctx(forced={_day1("round1/reinforce/defender/augsburg/corps:AU:II"): 1})
+    s = _until_reinforcing(s, c)
+    s = answer(s, _decision(s, "battle.reinforce", "defender"), "area:augsburg", c)
+    assert s.units["corps:AU:II"].location.site == "ulm" and not s.units["corps:AU:II"].besieging
+    assert any(e.kind == "battle.siege-left" and "leaves its siege of the city of augsburg" in e.text
+               for e in s.battles[BID].events)
