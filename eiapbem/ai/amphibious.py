@@ -606,7 +606,8 @@ def _landing_rank(b: Any, area: str, first: str | None, strength: int, war: froz
     """The order ``land_invasions`` tries the areas a stack's corps may land in: where the stack's first corps landed;
     an enemy's coast the ``strength`` of the stack's corps may invade (``invasion_targets``), weakest first; the
     power's or a fighting ally's coast in the land of the war (``war``), nearest one of the ``aims``; the power's or
-    such an ally's other coast; only then a neutral's or a strongly held enemy's, the least defended first."""
+    such an ally's other coast; only then a neutral's, a strongly held enemy's or a friendly coast with an enemy stack
+    outside its city, the least defended first."""
     holder = area_holder(b.state, b.ctx, area)
     f = assess.forces_in(b.state, b.ctx, area, b.power)
     enemy = f.enemy
@@ -617,7 +618,8 @@ def _landing_rank(b: Any, area: str, first: str | None, strength: int, war: froz
             else 3
         if kind == 0 and not b.ctx.map.land_neighbours(area) and _ashore(b, area):
             kind = 2  # an island its corps take already: another corps there would only be stranded with them
-    elif _friendly(b, area):
+    elif _friendly(b, area) and not f.enemy - f.enemy_city:
+        # a friendly coast with an enemy stack outside its city is a battle on landing: ranked as a strong enemy's
         aim = _aim_distance(b, aims, area) if area in war else None
         kind, near = (1, aim) if aim is not None else (2, enemy)
     else:

@@ -309,7 +309,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 32, "ai-medium": 32, "ai-hard": 32}  # 2:
 # a free state it was chosen to run, an allied minor gone to war, 6.1.3); its leaders placed with its largest
 # corps and moved off a spent one (``reinforce.place_leaders``, 7.4); an Austrian insurrection corps kept in Austria
 # (13.2.4); a port capital garrisoned while an enemy has fleets (``operations.open_to_landing``); no voyage to a coast
-# where the landing would have to relieve a besieged or threatened port (``fleets.coast``, 10.4.5); a war's months
+# where the landing would have to relieve a besieged or threatened port (``fleets.coast``, 10.4.5), nor a landing on
+# a friendly coast an enemy stack holds (``amphibious._landing_rank``); a war's months
 # toward weariness counted from the first field battle between the two (``judge.war_state``, ``judge.UNFOUGHT``)
 
 

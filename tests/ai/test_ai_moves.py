@@ -315,3 +315,26 @@ def test_no_voyage_to_a_coast_where_the_landing_would_have_to_relieve_a_besieged
     quiet = scene(french=False)
     assert "barcelona" in fleets.coast(quiet, "gulf-of-lion") and "montpellier" in fleets.coast(quiet, "gulf-of-lion")
     assert "gulf-of-lion" in seas(quiet)
+
+
+def test_a_stack_landing_on_an_allys_coast_avoids_the_area_an_enemy_stack_holds():
+    """Britain's land slot: a corps aboard in the Balearic Sea, beside Spain (its ally, at war with France): France's
+    corps of 15 stands in Barcelona's area (its city Spain's, not besieged), Valencia's is free; Spain grants Britain
+    access (13.4.1).  The corps lands on Spain's free coast, not into a battle at Barcelona."""
+    from eiapbem.rules.model import Corps
+    from eiapbem.rules.model.powers import Access, AccessKind
+
+    s = scene_state({"date": "1805-06", "phasing": "GB", "wars": [["GB", "FR"], ["SP", "FR"]],
+                     "fleets": [{"id": "fleet:GB:1", "location": "sea:balearic-sea", "heavy": 12}],
+                     "corps": [{"id": "corps:GB:II", "location": "area:london", "infantry": 10},
+                               {"id": "corps:FR:I", "location": "area:barcelona", "infantry": 15}]}, phase=Phase.LAND)
+    s = s.with_war("GB", "FR", s.date.plus(-3), ("GB",)).with_war("SP", "FR", s.date.plus(-3), ("FR",))
+    s = s.with_alliance("GB", "SP", s.date.plus(-2))
+    s = s.with_power("SP", access=s.powers["SP"].access.set("GB", Access(AccessKind.VOLUNTARY)))  # 6.11, 13.4.1
+    s = s.with_unit(s.units["corps:GB:II"].replace(location=Location(LocationKind.ABOARD, "fleet:GB:1")))
+    for p in POWERS:
+        s = s.with_power(p, controller=PlayerKind.AI_HARD)
+    land = ai.play_slot(s, "GB", ctx(b"ally-coast"))
+    where = land.state.units["corps:GB:II"].location
+    assert isinstance(land.state.units["corps:GB:II"], Corps) and where.kind is LocationKind.AREA
+    assert where.site != "barcelona" and where.site in ("valencia", "cartagena", "majorca"), where
