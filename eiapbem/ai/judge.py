@@ -767,7 +767,7 @@ def war_state(b: Board, p: str, e: str) -> WarState:
 
 __all__ = ["ACCEPT", "BATTLES", "Board", "DECLARE", "Judgement", "MINOR_SPOILS", "WIN", "WarState", "battle_points",
            "before_declarations", "board", "brought", "candidates", "chance", "costs_from", "declarations",
-           "far_minors", "first_battle", "gaps", "hostility", "in_order", "in_reach", "judge_war", "land_war", "looming", "menace",
-           "minor_spoils", "months_to_decide", "natural_friends", "outlook", "partners", "passage", "prox",
+           "far_minors", "first_battle", "gaps", "hostility", "in_order", "in_reach", "judge_war", "land_war", "looming",
+           "menace", "minor_spoils", "months_to_decide", "natural_friends", "outlook", "partners", "passage", "prox",
            "race_leader", "ratio", "recent_battles", "rival", "sea_power", "second_front", "shifted", "sides",
            "strength", "war_state", "worth", "worth_waging"]

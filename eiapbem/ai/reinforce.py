@@ -206,7 +206,8 @@ def place_leaders(b, lvl: Level) -> None:
     mine = sorted(lid for lid, ld in st.leaders.items() if ld.power == b.power and ld.loaned_to is None)
 
     def led() -> set[str]:
-        return {ld.attached_to for ld in b.state.leaders.values() if ld.status is LeaderStatus.ON_MAP and ld.attached_to}
+        return {ld.attached_to for ld in b.state.leaders.values()
+                if ld.status is LeaderStatus.ON_MAP and ld.attached_to}
 
     def best_first(ids: list[str]) -> list[str]:
         return sorted(ids, key=lambda lid: (tuple(-x for x in assess.leader_rating(b.ctx, lid)), lid))
