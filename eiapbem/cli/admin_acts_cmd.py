@@ -272,7 +272,7 @@ def register(cli: click.Group) -> None:
                   help="The host's save the old host sent (a new host who plays no power).")
     @click.option("--game", help="The game's name, when this folder holds several.")
     @click.option("--power", type=click.Choice(POWERS), help="Your power, when this folder plays several.")
-    @click.option("--password", envvar="EIAPBEM_PASSWORD", help="Your power's password.")
+    @click.option("--password", envvar="EIAPBEM_PASSWORD", help="Your power's password (or the EIAPBEM_PASSWORD environment variable).")
     @click.option("--one-time-password", envvar="EIAPBEM_ONE_TIME_PASSWORD", help="The one-time password of the host key.")
     @click.option("--host-password", envvar="EIAPBEM_HOST_PASSWORD", help="Your new password for the host key.")
     def take_host(key_file: Path, handover: Path | None, game: str | None, power: str | None, password: str | None,
@@ -328,7 +328,7 @@ def register(cli: click.Group) -> None:
     @click.option("--key", "key_file", type=click.Path(path_type=Path, dir_okay=False),
                   help="A new player's key file from the host (with --one-time-password).")
     @click.option("--one-time-password", envvar="EIAPBEM_ONE_TIME_PASSWORD", help="The one-time password of that key file.")
-    @click.option("--password", envvar="EIAPBEM_PASSWORD", help="Your password (a new player: your new password).")
+    @click.option("--password", envvar="EIAPBEM_PASSWORD", help="Your password (a new player: your new password; or the EIAPBEM_PASSWORD environment variable).")
     def load_backup(file: Path, power: str | None, key_file: Path | None, one_time_password: str | None,
                     password: str | None) -> None:
         """Load the backup the host sent you (save/GameName_backup_forplayer_X.sav, 4.2.8)."""

@@ -72,7 +72,7 @@ def _opts() -> list[click.Option]:
         click.Option(["--game"], help="The game's name, when this folder holds several."),
         click.Option(["--power"], type=click.Choice(list(POWERS) + ["host"]),
                      help="Who acts, when this folder plays several powers (hot-seat)."),
-        click.Option(["--password"], envvar="EIAPBEM_PASSWORD", help="The acting power's password (asked for when missing)."),
+        click.Option(["--password"], envvar="EIAPBEM_PASSWORD", help="The acting power's password (asked for when missing; or the EIAPBEM_PASSWORD environment variable)."),
     ]
 
 

@@ -207,7 +207,7 @@ def register(cli: click.Group) -> None:
                   help="Draw a game's units and control from its save (save/GameName.sav) or one of its monthly saves "
                        "(save/GameName_monthly_1805-03.sav); opened with --power/--password.")
     @click.option("--power", type=click.Choice(list(POWERS) + ["host"]), help="With --save: who opens it, in a hot-seat folder.")
-    @click.option("--password", envvar="EIAPBEM_PASSWORD", help="With --save: that power's password (asked for when missing).")
+    @click.option("--password", envvar="EIAPBEM_PASSWORD", help="With --save: that power's password (asked for when missing; or the EIAPBEM_PASSWORD environment variable).")
     @read_only(opens=lambda kw: kw["as_json"] and kw["save_file"] is None,
                kept=Kept(PICTURE, lambda s: game_picture(s), lambda data, kw: None))
     def map_(svg: Path | None, as_json: bool, scenario: str | None, path: Path | None, save_file: Path | None,
