@@ -91,7 +91,9 @@ def area(state: GameState, m: Any, area_id: str, viewers: Iterable[str] = ()) ->
     holder = control.area_holder(state, m, a.id)
     city_holder = control.city_holder(state, m, a.id) if a.city else holder
     out.append(f"  controlled by {holder}" + (f"; its city held by {city_holder} (13.5.2)" if city_holder != holder else ""))
-    here = [u for u in state.units.values() if u.location.site == a.id and u.location != POOL]  # the cheap test first
+    # the cheap test first; an emptied garrison (its city fallen or given up) is no unit a player sees
+    here = [u for u in state.units.values() if u.location.site == a.id and u.location != POOL
+            and not (isinstance(u, Garrison) and not u.factors.total)]
     aboard = [u for f in here if isinstance(f, Fleet) for u in state.units.values()
               if u.location.kind.value == "aboard" and u.location.site == f.id]
     here = here + aboard

@@ -29,3 +29,15 @@ def test_the_city_record_names_the_city_holder_13_5_2():
     taken = s.replace(city_control=s.city_control.set("vienna", CityControl(nation="FR", since=s.date)))
     rec = show.area_record(taken, C.map, "vienna")
     assert rec["controlled_by"] == "AU" and rec["city"]["held_by"] == "FR"
+
+
+def test_an_emptied_garrison_is_not_listed_among_the_units_of_the_area():
+    # a city fallen to the enemy leaves its garrison counter empty: 'show area' lists the units a player sees
+    from eiapbem.rules.model import Factors, Garrison, Location, LocationKind
+
+    s = land_state()
+    city = Location(LocationKind.CITY, "vienna")
+    s = s.with_unit(Garrison(id="garrison:AU:city:vienna", nation="AU", location=city, factors=Factors(infantry=3)))
+    s = s.with_unit(Garrison(id="garrison:FR:city:vienna", nation="FR", location=city, factors=Factors()))
+    text = "\n".join(show.area(s, C.map, "vienna"))
+    assert "garrison:AU:city:vienna" in text and "garrison:FR:city:vienna" not in text
