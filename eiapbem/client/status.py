@@ -641,7 +641,7 @@ def render(rec: dict) -> list[str]:
                                                if rec.get("awaiting_reply") else
                                                "nothing but 'eiapbem end-phase' (the rules offer no other choice)")))
     if rec.get("standing_orders"):
-        out.append("Your battle standing orders: " + rec["standing_orders"])
+        out.append("Your battle standing orders ('eiapbem land battle-orders' sets them): " + rec["standing_orders"])
     if rec["next"]:
         out.append("Next: " + rec["next"])
     out.extend(rec["battles"])

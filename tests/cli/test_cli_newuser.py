@@ -287,3 +287,16 @@ def test_answer_confirms_a_silent_answer_and_names_the_next_question(monkeypatch
     assert r.exit_code == 0, (r.output, r.exception)
     assert "PR answered battle:1805-01:cracow:0/0: assault" in r.output
     assert "next: PR to answer battle.casualties battle:1805-01:cracow:0/2: 'eiapbem answer battle:1805-01:cracow:0/2 CHOICE'" in r.output
+
+
+def test_the_land_status_names_the_command_that_sets_the_chits_of_corps_defending_unasked():
+    # 11.2.1, 000:1648: a corps attacked in another power's slot takes a random chit unless an order was set
+    rec = {"game": "G", "scenario": "classic-1805", "plays": ["AU"], "hosts": False, "over": False,
+           "date_name": "March 1805", "state_hash": "0" * 64, "phase": "land", "phase_implemented": True,
+           "simultaneous": False, "slot": "x", "turn_of": "FR", "computer": [], "waiting": [], "power": "AU",
+           "orders_sent": None, "actions_taken": None, "next": None, "battles": [], "not_implemented": [],
+           "partly_built": [], "log": [], "pending": [],
+           "standing_orders": "chits of corps defending unasked (11.2.1): none (a random chit, 000:1648)"}
+    line = next(x for x in render(rec) if x.startswith("Your battle standing orders"))
+    assert "'eiapbem land battle-orders'" in line and "a random chit" in line
+
