@@ -53,7 +53,7 @@ def status_record(s: Any) -> dict:
         "state_hash": st.state_hash().hex(),
         "phase": None, "phase_implemented": None, "simultaneous": None, "slot": None, "turn_of": None,
         "computer": [{"power": p, "level": st.powers[p].controller} for p in POWERS if st.powers[p].controller != "human"],
-        "waiting": [], "actions_taken": None, "reloads": None, "orders_sent": None, "to_do": [], "possible": None,
+        "waiting": [], "actions_taken": None, "reloads": None, "reveal_round": False, "orders_sent": None, "to_do": [], "possible": None,
         "next": None, "battles": [], "pending": [], "not_implemented": [], "partly_built": [], "standing_orders": None,
         # 4.1.1 Fog of War: others' battles are only named (client.fog).
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
@@ -88,6 +88,8 @@ def status_record(s: Any) -> dict:
         rec["orders_sent"] = len(sent)
     elif s.power in slot.actors:
         rec["actions_taken"] = len(s.taken())
+        # 6.0: the second round of a sealed diplomacy only opens the orders committed to in the first
+        rec["reveal_round"] = slot.phase is Phase.DIPLOMACY and slot.step != "commit" and bool(st.order_sheet.commitments)
         rec["reloads"] = s.reloads()
         try:
             now, ctx = s.current(), rules_context(s.slot_dice())
@@ -631,9 +633,12 @@ def render(rec: dict) -> list[str]:
         out.append(f"{p}: orders sent ({n} order{'s' if n != 1 else ''}); the phase resolves when every power's are in")
     elif rec["actions_taken"] is not None:
         n = rec["actions_taken"]
-        out.append((f"{p}: {n} order{'s' if n != 1 else ''} given in this phase so far ('eiapbem end-phase' sends them)"
-                    if rec["simultaneous"] else f"{p}: {n} action{'s' if n != 1 else ''} taken in this slot so far")
-                   + (f", {rec['reloads']} reload(s)" if rec["reloads"] else ""))
+        if rec.get("reveal_round"):
+            out.append(f"{p}: the orders committed to in round 1 are revealed by 'eiapbem end-phase' (no new orders)")
+        else:
+            out.append((f"{p}: {n} order{'s' if n != 1 else ''} given in this phase so far ('eiapbem end-phase' sends "
+                        "them)" if rec["simultaneous"] else f"{p}: {n} action{'s' if n != 1 else ''} taken in this slot "
+                        "so far") + (f", {rec['reloads']} reload(s)" if rec["reloads"] else ""))
         out.append("To do before end-phase: " + ("; ".join(rec["to_do"]) if rec["to_do"] else "nothing"))
         if rec.get("possible") is not None:
             out.append("Possible now: " + (", ".join(p["command"].split(" ", 1)[1] for p in rec["possible"])

@@ -300,3 +300,15 @@ def test_the_land_status_names_the_command_that_sets_the_chits_of_corps_defendin
     line = next(x for x in render(rec) if x.startswith("Your battle standing orders"))
     assert "'eiapbem land battle-orders'" in line and "a random chit" in line
 
+
+def test_the_reveal_round_of_a_sealed_diplomacy_counts_no_orders_given():
+    # 6.0: round 2 only opens the orders committed to in round 1; "0 orders given" read as if they were lost
+    rec = {"game": "G", "scenario": "classic-1805", "plays": ["AU"], "hosts": False, "over": False,
+           "date_name": "March 1805", "state_hash": "0" * 64, "phase": "diplomacy", "phase_implemented": True,
+           "simultaneous": True, "slot": "x", "turn_of": None, "computer": [], "waiting": [], "power": "AU",
+           "orders_sent": None, "actions_taken": 0, "reloads": 0, "to_do": [], "next": None, "battles": [],
+           "not_implemented": [], "partly_built": [], "log": [], "pending": [], "reveal_round": True}
+    text = "\n".join(render(rec))
+    assert "0 orders given" not in text and "committed to in round 1" in text
+    assert "0 orders given" in "\n".join(render({**rec, "reveal_round": False}))
+
