@@ -53,7 +53,8 @@ def status_record(s: Any) -> dict:
         "state_hash": st.state_hash().hex(),
         "phase": None, "phase_implemented": None, "simultaneous": None, "slot": None, "turn_of": None,
         "computer": [{"power": p, "level": st.powers[p].controller} for p in POWERS if st.powers[p].controller != "human"],
-        "waiting": [], "actions_taken": None, "reloads": None, "reveal_round": False, "orders_sent": None, "to_do": [], "possible": None,
+        "waiting": [], "actions_taken": None, "reloads": None, "reveal_round": False, "orders_sent": None, "to_do": [],
+        "possible": None,
         "next": None, "battles": [], "pending": [], "not_implemented": [], "partly_built": [], "standing_orders": None,
         # 4.1.1 Fog of War: others' battles are only named (client.fog).
         "log": [{"slot": e.slot, "author": e.author, "text": fog.log_text(st, e, fog.viewers(s))} for e in s.journal(5)],
