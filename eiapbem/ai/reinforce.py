@@ -42,12 +42,15 @@ from typing import Callable
 
 import eiapbem.ai.assess as assess
 from eiapbem.ai.levels import Level
+from eiapbem.ai.setup import SHIPS, fitting
 from eiapbem.rules import relations, supply
-from eiapbem.rules.model import POWERS, Corps, Depot, FactorType, GameState, LeaderStatus, LocationKind
+from eiapbem.rules.model import (POOL, POWERS, Corps, Depot, FactorType, Factors, Fleet, GameState, LeaderStatus,
+                                 LocationKind, Ships)
 from eiapbem.rules.reinforcement.army import AddFactors, AddToGarrison, PlaceCorps
 from eiapbem.rules.reinforcement.common import due_factors, purchased
 from eiapbem.rules.reinforcement.leaders import AssignLeader, RetireLeader, ready
-from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS, corps_capacity
+from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS, corps_capacity, fleet_capacity
+from eiapbem.rules.reinforcement.minors import SetUpMinorCorps, SetUpMinorFleet, SetUpMinorGarrison
 
 def _field(kind: FactorType) -> str:
     return kind.value.replace("-", "_")
@@ -236,23 +239,20 @@ def set_up_minors(b) -> None:
     counter in the pool filled up to its capacity, the infantry and militia left as the capital city's garrison (as
     much as it holds), the ships into the minor's fleets at its first port.  Every placement goes through the rules
     (``b.try_``); what they refuse stays stored."""
-    from eiapbem.ai.setup import _take
-    from eiapbem.rules.model import Corps, Factors, Fleet, POOL, Ships
-    from eiapbem.rules.forces import fleet_capacity
-    from eiapbem.rules.reinforcement.minors import SetUpMinorCorps, SetUpMinorFleet, SetUpMinorGarrison
-
     m = b.ctx.map
+    fields = [_field(k) for k in ARMY_ITEMS]
     for slug, row in sorted(b.state.minors.items()):
         if row.controller != b.power or not row.setup_due:
             continue
         capital = m.provinces[slug].capital if slug in m.provinces else None
         areas = sorted((a for a in m.areas if supply.is_home_area(b.state, m, a, slug)), key=lambda a: (a != capital, a))
-        pool = [u for _, u in sorted(b.state.units.items()) if isinstance(u, (Corps, Fleet)) and u.nation == slug and u.location == POOL]
+        pool = [u for _, u in sorted(b.state.units.items()) if isinstance(u, (Corps, Fleet)) and u.nation == slug
+                and u.location == POOL]
         for c in (u for u in pool if isinstance(u, Corps)):
-            fields = [_field(k) for k in ARMY_ITEMS]
-            take = _take(c.factors, corps_capacity(b.ctx, c), b.state.minors[slug].stored_factors, fields, Factors)
+            take = fitting(c.factors, corps_capacity(b.ctx, c), b.state.minors[slug].stored_factors, fields, Factors)
             if take.total:
-                any(b.try_(SetUpMinorCorps(slug, c.id, a, False, **{f: getattr(take, f) for f in fields})) for a in areas)
+                any(b.try_(SetUpMinorCorps(slug, c.id, a, False, **{f: getattr(take, f) for f in fields}))
+                    for a in areas)
         for a in [a for a in areas if m.area(a).city is not None][:1]:
             left = b.state.minors[slug].stored_factors
             n = left.infantry + left.militia
@@ -261,7 +261,7 @@ def set_up_minors(b) -> None:
                 n -= 1
         ports = [a for a in areas if m.area(a).port is not None]
         for f in (u for u in pool if isinstance(u, Fleet)):
-            take = _take(f.ships, fleet_capacity(b.ctx, f), b.state.minors[slug].stored_ships, ("heavy", "light", "transport"), Ships)
+            take = fitting(f.ships, fleet_capacity(b.ctx, f), b.state.minors[slug].stored_ships, SHIPS, Ships)
             if take.total:
                 any(b.try_(SetUpMinorFleet(slug, f.id, p, "", **take.to_obj())) for p in ports)
 

@@ -45,10 +45,10 @@ def choose(setup: Sequence[Any] | Alternatives, ctx: Any) -> Sequence[Any]:
 
 #: What a regular corps and a fleet can hold (``Factors`` and ``Ships`` fields).
 _ARMY = ("infantry", "militia", "cavalry", "guard", "artillery")
-_SHIPS = ("heavy", "light", "transport")
+SHIPS = ("heavy", "light", "transport")
 
 
-def _take(have: Any, cap: Any, left: Any, fields: Sequence[str], cls: type) -> Any:
+def fitting(have: Any, cap: Any, left: Any, fields: Sequence[str], cls: type) -> Any:
     """What of ``left`` fits beside ``have`` under the counter's capacity ``cap``."""
     return cls(**{f: min(max(0, getattr(cap, f) - getattr(have, f)), getattr(left, f)) for f in fields})
 
@@ -75,7 +75,7 @@ def complete(b: Any) -> None:
         counters = [u for _, u in sorted(b.state.units.items()) if isinstance(u, Corps) and u.nation == nation
                     and u.corps_type is CorpsType.REGULAR]
         for c in sorted(counters, key=lambda u: u.location == POOL):  # the corps on the map first
-            take = _take(c.factors, forces.corps_capacity(ctx, c), left(), _ARMY, Factors)
+            take = fitting(c.factors, forces.corps_capacity(ctx, c), left(), _ARMY, Factors)
             if not take.total:
                 continue
             if c.location == POOL and not any(b.try_(SetupPlaceCorps(corps=c.id, area=a)) for a in areas):
@@ -91,7 +91,7 @@ def complete(b: Any) -> None:
     ports = [a for a in sorted(m.areas) if m.area(a).port is not None and control.city_power(b.state, m, a) == p]
     fleets = [u for _, u in sorted(b.state.units.items()) if isinstance(u, Fleet) and u.nation == p]
     for fleet in sorted(fleets, key=lambda u: u.location == POOL):
-        take = _take(fleet.ships, forces.fleet_capacity(ctx, fleet), b.state.powers[p].unplaced_ships, _SHIPS, Ships)
+        take = fitting(fleet.ships, forces.fleet_capacity(ctx, fleet), b.state.powers[p].unplaced_ships, SHIPS, Ships)
         if not take.total:
             continue
         if fleet.location == POOL and not any(b.try_(SetupPlaceFleet(fleet=fleet.id, port=a)) for a in ports):
@@ -99,4 +99,4 @@ def complete(b: Any) -> None:
         b.try_(SetupAddShips(fleet=fleet.id, ships=take))
 
 
-__all__ = ["Alternatives", "LABEL", "choose", "complete"]
+__all__ = ["Alternatives", "LABEL", "SHIPS", "choose", "complete", "fitting"]
