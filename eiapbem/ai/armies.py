@@ -28,8 +28,13 @@ its own territory within it: worth x cover / (1 + months), the decision of the w
 its way),
 where what it needs is the enemy field strength within ``assess.NEAR`` of it at the level's ``attack_odds`` plus
 what stands inside its city at the level's ``assault_odds``.  A goal other armies march on with the strength it
-needs counts half.  An army with no goal of its own joins the nearest goal the power's other forces march on
-(``join``): idle armies concentrate on the war instead of standing apart.
+needs counts half.  Beyond its own territory an army weighs no goal where the enemy's field forces that can reach it
+by the month after the army's arrival exceed ``EXPOSURE`` per hundred of the army and the friendly forces that can
+reach it as soon (a lone corps sent deep into enemy land meets the enemy's whole army there), and, while an enemy's
+army stands within ``THREAT_MONTHS`` of one of its national capitals (``threats``), none taken from another enemy: the
+war at its door is fought before a far one.  An army with no goal of its own joins the nearest goal the power's
+other forces march on (``join``): idle armies concentrate on the war instead of standing apart; with none to join,
+while enemy armies can reach one of its national capitals, it gathers at that capital (``rally``).
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ import eiapbem.ai.odds as odds
 from eiapbem.ai.strategy import Aim
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.movement import allowance
-from eiapbem.rules import control
+from eiapbem.rules import control, relations
 from eiapbem.rules.model import Corps, Garrison, LeaderStatus, LocationKind
 from eiapbem.rules.tables import land_siege as siege_table
 
@@ -68,6 +73,16 @@ STORM = 300
 #: What an enemy capital's walls leave of its worth as a goal (percent, ``walls``): breached by some die now, only once
 #: undergarrisoned, never.
 OPEN, THINNED, SHUT = 100, 50, 25
+#: Beyond its own territory an army weighs no goal that the enemy's field forces able to reach it by the month after
+#: the army's arrival exceed this many per hundred of the army's strength and the friendly field forces that can reach
+#: it as soon (``assess.enemy_in_reach``, ``assess.friends_in_reach``): a corps sent alone deep into enemy land is met
+#: there by the enemy's whole army.
+EXPOSURE = 150
+#: An enemy whose field forces can reach one of the power's national capitals within ``THREAT_MONTHS`` months of
+#: forced march with at least ``THREAT_SHARE`` percent of the power's own field strength is its first enemy
+#: (``threats``): beyond its own territory its armies take no goal from another enemy while it stands there.
+THREAT_MONTHS = 2
+THREAT_SHARE = 50
 #: A capped score's unit (a goal fully within the army's strength, reached this month, scores worth x UNIT).
 UNIT = 100
 
@@ -140,6 +155,8 @@ class Goal:
     #: that arrive are strong enough (``operations.march``), whatever foraging there costs (10.5.1: the siege is won
     #: in a few months or the war ends before it).
     storm: bool = False
+    #: The sides (``relations.unit_side``) the goal is taken from: the enemy's corps there, a war aim's enemy.
+    against: tuple[str, ...] = ()
 
 
 def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
@@ -157,7 +174,8 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
         worth = 1 + factors // STACK_FACTORS + (2 * INVADER if home else INVADER if own_territory(st, ctx.map, a, power) else 0)
         out[a] = Goal(a, worth, max(near, field_enemy) * lvl.attack_odds // 100
                       + f.enemy_city * lvl.assault_odds // 100, field_enemy,
-                      moving=not own_territory(st, ctx.map, a, power))
+                      moving=not own_territory(st, ctx.map, a, power),
+                      against=tuple(sorted({relations.unit_side(st, st.units[i]) for i in f.enemy_ids})))
     sieges = {c.location.site for c in assess.army_units(st, power) if c.besieging}
     capitals = assess.enemy_capitals(st, ctx, power)
     for aim in aims:
@@ -168,7 +186,8 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
         worth = aim.worth * walls(b, aim.area) // 100 if aim.area in capitals else aim.worth
         if g is None or g.worth < worth:
             out[aim.area] = Goal(aim.area, worth + (g.worth if g else 0), max(need, g.need if g else 0),
-                                 f.enemy - f.enemy_city, storm=aim.area in capitals and walls(b, aim.area) > SHUT)
+                                 f.enemy - f.enemy_city, storm=aim.area in capitals and walls(b, aim.area) > SHUT,
+                                 against=tuple(sorted({aim.enemy, *(g.against if g else ())})))
     # a siege of an enemy great power's national capital under way: the armies come to it with what a storm needs
     # (11.4.1: a breach is stormed with every besieging factor, on the 5-1 table against the 5-2)
     for a in capitals:
@@ -178,8 +197,10 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
         near = assess.enemy_forces_near(st, ctx, a, power, assess.NEAR)
         need = near * lvl.attack_odds // 100 + f.enemy_city * max(STORM, lvl.assault_odds) // 100
         g = out.get(a)
+        owner = control.city_holder(st, ctx, a) or ""
         out[a] = Goal(a, (g.worth if g else 0) + BIG * walls(b, a) // 100, max(need, g.need if g else 0),
-                      f.enemy - f.enemy_city, storm=walls(b, a) > SHUT)
+                      f.enemy - f.enemy_city, storm=walls(b, a) > SHUT,
+                      against=tuple(sorted({owner, *(g.against if g else ())} - {""})))
     return [out[a] for a in sorted(out)]
 
 
@@ -227,6 +248,44 @@ def army_strength(b: Any, army: Army) -> int:
     return assess.force_strength(b.state, b.ctx, army.members)
 
 
+def threats(b: Any) -> frozenset[str]:
+    """The sides (``relations.unit_side``) whose field forces can reach one of the power's national capitals within
+    ``THREAT_MONTHS`` months with at least ``THREAT_SHARE`` percent of its own field strength: the armies at its
+    door, which its armies face before any other enemy's."""
+    return frozenset(side for sides in _threatened(b).values() for side in sides)
+
+
+def _threatened(b: Any) -> dict[str, frozenset[str]]:
+    """The power's national capitals that enemy armies can reach (``threats``), with those enemies' sides."""
+    st, ctx = b.state, b.ctx
+    own = assess.power_strength(st, ctx, b.power)
+    by_side: dict[str, list[Corps]] = {}
+    for c in assess.enemy_field_corps(st, b.power):
+        by_side.setdefault(relations.unit_side(st, c), []).append(c)
+    out = {}
+    for cap in assess.capitals(ctx, b.power):
+        sides = frozenset(side for side, corps in by_side.items()
+                          if assess.in_reach(st, ctx, cap, corps, THREAT_MONTHS) * 100 >= own * THREAT_SHARE)
+        if sides:
+            out[cap] = sides
+    return out
+
+
+def rally(b: Any, army: Army) -> Goal | None:
+    """An army with no goal of its own while enemy armies can reach one of the power's national capitals (``threats``)
+    gathers at the nearest such capital it has a land route to, unless it stands within ``JOIN`` movement points of it
+    already: the goal, or None."""
+    st, ctx = b.state, b.ctx
+    far = assess.distances_from(ctx, army.area(st))
+    head = st.units[army.head]
+    for d, cap in sorted((far[c], c) for c in _threatened(b) if c in far):
+        if d <= JOIN:
+            return None
+        if moves.route(b, head, cap) is not None:
+            return Goal(cap, 1, 0, 0)
+    return None
+
+
 def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int]) -> Goal | None:
     """The best goal for ``army`` among the ``lvl.plans`` nearest of ``found`` (``taken``: goals other armies chose,
     with the strength they send)."""
@@ -241,6 +300,7 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
     strength = army_strength(b, army)
     # enemy field forces in its own territory within its reach: they are beaten before a capital is sought
     invaded = any(g.field and not g.moving and d <= lvl.horizon for d, _, g in near)
+    first = threats(b)
     best: tuple[int, str, Goal] | None = None
     weighed = 0
     for d, a, g in near:
@@ -257,6 +317,12 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
         if g.field and d <= pace and odds.estimate(b, lvl, a, army.members).odds < lvl.attack_odds:
             continue  # a battle next door it judges it would not win
         months = (d + pace - 1) // pace
+        abroad = not own_territory(st, ctx.map, a, b.power)
+        if abroad and first and g.against and not first & set(g.against):
+            continue  # another enemy's army stands within reach of the capital: the army faces it first
+        if abroad and assess.enemy_in_reach(st, ctx, a, b.power, months + 1) * 100 \
+                > (strength + assess.friends_in_reach(st, ctx, a, b.power, months + 1, army.members)) * EXPOSURE:
+            continue  # the enemy's army could close on it there before it has done its work
         cover = min(UNIT, strength * UNIT // need)
         if cover < COVER:
             continue
@@ -273,4 +339,4 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
     return best[2] if best is not None and best[0] > 0 else None
 
 
-__all__ = ["Army", "Goal", "army_strength", "breachable", "form", "goal", "goals", "join"]
+__all__ = ["Army", "Goal", "army_strength", "breachable", "form", "goal", "goals", "join", "rally", "threats"]

@@ -305,8 +305,22 @@ def enemy_in_reach(state: GameState, ctx: Any, area: str, power: str, months: in
     """Enemy field strength (corps outside cities, each with its leader) that can reach ``area`` within ``months``
     months: every enemy corps whose movement cost by land to it is at most ``months`` times its own allowance with a
     forced march (10.4.1), wherever it stands (the whole army a month's march away, not only the corps next door)."""
+    return in_reach(state, ctx, area, enemy_field_corps(state, power), months)
+
+
+def friends_in_reach(state: GameState, ctx: Any, area: str, power: str, months: int, besides: Iterable[str] = ()) -> int:
+    """``power``'s and its allies' field strength that can reach ``area`` within ``months`` months, as
+    ``enemy_in_reach`` counts the enemy's, the corps ``besides`` left out."""
+    left_out = set(besides)
+    return in_reach(state, ctx, area, [c for c in _corps_outside_cities(state)
+                                        if c.id not in left_out and friendly(state, power, c)], months)
+
+
+def in_reach(state: GameState, ctx: Any, area: str, corps: Iterable[Corps], months: int) -> int:
+    """The strength of those of ``corps`` (each with its leader) that can reach ``area`` within ``months`` months of
+    forced march (10.4.1)."""
     near = distances_from(ctx, area)
-    return sum(force_strength(state, ctx, [c.id]) for c in enemy_field_corps(state, power)
+    return sum(force_strength(state, ctx, [c.id]) for c in corps
                if near.get(c.location.site, -1) >= 0
                and near[c.location.site] <= months * allowance(state, ctx, c, forced_march=True))
 

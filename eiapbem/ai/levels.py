@@ -241,7 +241,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 32, "ai-medium": 32, "ai-hard": 32}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 33, "ai-medium": 33, "ai-hard": 33}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -312,6 +312,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 32, "ai-medium": 32, "ai-hard": 32}  # 2:
 # where the landing would have to relieve a besieged or threatened port (``fleets.coast``, 10.4.5), nor a landing on
 # a friendly coast an enemy stack holds (``amphibious._landing_rank``); a war's months
 # toward weariness counted from the first field battle between the two (``judge.war_state``, ``judge.UNFOUGHT``)
+# 33: an army beyond its own territory takes no goal the enemy's field forces could close on before friendly ones
+# (``armies.EXPOSURE``), nor one from another enemy while an enemy's army stands within reach of its capital
+# (``armies.threats``)
 
 
 def level(kind: PlayerKind | str) -> Level:

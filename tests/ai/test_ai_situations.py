@@ -15,6 +15,9 @@ Each test builds a seeded position on the packaged map (``battlekit``), plays th
 - a beaten enemy army: the victor next to the enemy capital besieges it and tries an assault (11.4.1);
 - a lone corps besieging a beaten enemy's capital: the army two areas off comes to the siege, storms the city when a
   breach allows it, and takes it within three months;
+- a corps with a great leader, alone beyond its own territory: it takes no goal the enemy's army can close on before
+  it has done its work, unless friendly forces can reach the goal as soon; with no enemy army in reach it marches;
+- an enemy's army within reach of the capital: the army takes no goal from a far enemy, and without that army it does;
 - an idle army of a power at war (Spain, its enemy beyond the Pyrenees; Turkey, its enemy beyond the Danube)
   marches toward the enemy with its depots;
 - at peace, corps that would lose factors foraging together spread to supplied areas next door, then stay;
@@ -30,7 +33,7 @@ import pytest
 
 from battlekit import corps, ctx, land_state, leader
 from eiapbem import ai
-from eiapbem.ai import armies, assess, operations
+from eiapbem.ai import armies, assess, operations, strategy
 from eiapbem.ai.levels import level
 from eiapbem.rules import control, engine
 from eiapbem.rulecases.scene import scene_state
@@ -481,6 +484,69 @@ def test_a_capitals_walls_weigh_its_worth_as_a_goal():
     thin = s.with_unit(Garrison(id="garrison:AU:city:vienna", nation="AU", location=Location(LocationKind.CITY, "vienna"),
                                 factors=Factors(infantry=12)))
     assert armies.walls(ai.Builder(thin, "FR", ctx()), "vienna") == armies.OPEN
+
+
+# ----------------------------------------------------------------- a lone corps deep in enemy land
+
+
+def _massena_at_regensburg(kind: str, *, austrians: int, french_near: int = 0):
+    """France's slot: Massena's corps (12 factors) stands alone at Regensburg, next to Pilsen, an Austrian city with
+    no garrison and no Austrian corps within six movement points; Austria's army (``austrians`` factors) stands at
+    Hermannstadt, seven movement points from Pilsen (two months' forced march); with ``french_near``, a French corps
+    of that many factors stands at Munich."""
+    s = _slot(land_state(), "FR", kind)
+    s = leader(corps(s, "corps:FR:IX", "regensburg", infantry=12), "leader:FR:massena", "corps:FR:IX")
+    for k in range(austrians // 12):
+        s = corps(s, f"corps:AU:{'I II III IV V'.split()[k]}", "hermannstadt", infantry=12)
+    if austrians % 12:
+        s = corps(s, "corps:AU:VI", "hermannstadt", infantry=austrians % 12)
+    if french_near:
+        s = corps(s, "corps:FR:II", "munich", infantry=french_near)
+    return s
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+@pytest.mark.parametrize("austrians, french_near, goes", ((48, 0, False), (8, 0, True), (48, 30, True)))
+def test_a_lone_corps_takes_no_goal_deep_in_enemy_land_that_the_enemy_army_can_close_on(kind, austrians, french_near,
+                                                                                       goes):
+    s = _massena_at_regensburg(kind, austrians=austrians, french_near=french_near)
+    b = ai.Builder(s, "FR", ctx())
+    lvl = level(PlayerKind(kind))
+    army = armies.Army("corps:FR:IX", "leader:FR:massena", ["corps:FR:IX"])
+    aims = (strategy.Aim("AU", "pilsen", 4),)
+    chosen = armies.goal(b, lvl, army, armies.goals(b, lvl, aims), {})
+    # Austria's army of 48 can reach Pilsen within the month after Massena's arrival: alone, he does not go; with
+    # no army in reach, or with a French corps at Munich able to join him as soon, he does
+    assert (chosen is not None and chosen.area == "pilsen") is goes, (kind, austrians, french_near, chosen)
+
+
+def _prussia_between_two_enemies(kind: str, *, french_army: bool):
+    """Prussia's slot at war with France and Austria: Blücher's army (36 factors) at Posen, an Austrian corps of 6 at
+    Cracow beyond Prussia's border, and, with ``french_army``, France's army (60 factors) at Kassel, three movement
+    points from Berlin."""
+    s = land_state().with_war("PR", "FR", Date(1805, 6), ("PR",)).with_war("PR", "AU", Date(1805, 6), ("PR",))
+    s = _slot(s, "PR", kind)
+    for cid in ("corps:PR:I", "corps:PR:II", "corps:PR:III"):
+        s = corps(s, cid, "posen", infantry=12)
+    s = leader(s, "leader:PR:blucher", "corps:PR:I")
+    s = corps(s, "corps:AU:I", "cracow", infantry=6)
+    if french_army:
+        for cid in ("corps:FR:I", "corps:FR:II", "corps:FR:III", "corps:FR:IV", "corps:FR:V"):
+            s = corps(s, cid, "kassel", infantry=12)
+    return s
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+@pytest.mark.parametrize("french_army", (True, False))
+def test_with_an_enemy_army_in_reach_of_the_capital_the_army_takes_no_goal_from_a_far_enemy(kind, french_army):
+    s = _prussia_between_two_enemies(kind, french_army=french_army)
+    b = ai.Builder(s, "PR", ctx())
+    lvl = level(PlayerKind(kind))
+    assert armies.threats(b) == (frozenset({"FR"}) if french_army else frozenset())
+    army = armies.Army("corps:PR:I", "leader:PR:blucher", ["corps:PR:I", "corps:PR:II", "corps:PR:III"])
+    chosen = armies.goal(b, lvl, army, armies.goals(b, lvl, ()), {})
+    # the Austrian corps beyond the border is the army's goal only while no French army stands within reach of Berlin
+    assert (chosen is not None and chosen.area == "cracow") is not french_army, (kind, chosen)
 
 
 # ----------------------------------------------------------------- an army next to the capital, the field army away
