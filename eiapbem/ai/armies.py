@@ -33,8 +33,7 @@ by the month after the army's arrival exceed ``EXPOSURE`` per hundred of the arm
 reach it as soon (a lone corps sent deep into enemy land meets the enemy's whole army there), and, while an enemy's
 army stands within ``THREAT_MONTHS`` of one of its national capitals (``threats``), none taken from another enemy: the
 war at its door is fought before a far one.  An army with no goal of its own joins the nearest goal the power's
-other forces march on (``join``): idle armies concentrate on the war instead of standing apart; with none to join,
-while enemy armies can reach one of its national capitals, it gathers at that capital (``rally``).
+other forces march on (``join``): idle armies concentrate on the war instead of standing apart.
 """
 
 from __future__ import annotations
@@ -271,21 +270,6 @@ def _threatened(b: Any) -> dict[str, frozenset[str]]:
     return out
 
 
-def rally(b: Any, army: Army) -> Goal | None:
-    """An army with no goal of its own while enemy armies can reach one of the power's national capitals (``threats``)
-    gathers at the nearest such capital it has a land route to, unless it stands within ``JOIN`` movement points of it
-    already: the goal, or None."""
-    st, ctx = b.state, b.ctx
-    far = assess.distances_from(ctx, army.area(st))
-    head = st.units[army.head]
-    for d, cap in sorted((far[c], c) for c in _threatened(b) if c in far):
-        if d <= JOIN:
-            return None
-        if moves.route(b, head, cap) is not None:
-            return Goal(cap, 1, 0, 0)
-    return None
-
-
 def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int]) -> Goal | None:
     """The best goal for ``army`` among the ``lvl.plans`` nearest of ``found`` (``taken``: goals other armies chose,
     with the strength they send)."""
@@ -339,4 +323,4 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
     return best[2] if best is not None and best[0] > 0 else None
 
 
-__all__ = ["Army", "Goal", "army_strength", "breachable", "form", "goal", "goals", "join", "rally", "threats"]
+__all__ = ["Army", "Goal", "army_strength", "breachable", "form", "goal", "goals", "join", "threats"]

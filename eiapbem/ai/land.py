@@ -82,8 +82,7 @@ def plan(b: Any, lvl: Level) -> None:
         reserve = [i for i in reserve if i not in busy]
         found = armies.goals(b, lvl, aims)
         for army in field:
-            goal = armies.goal(b, lvl, army, found, taken) or armies.join(b, army, [g for g in found if g.area in taken]) \
-                or armies.rally(b, army)
+            goal = armies.goal(b, lvl, army, found, taken) or armies.join(b, army, [g for g in found if g.area in taken])
             operations.march(b, lvl, army, goal, budget)
             if goal is not None:
                 taken[goal.area] = taken.get(goal.area, 0) + armies.army_strength(b, army)

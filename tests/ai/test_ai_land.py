@@ -125,7 +125,8 @@ def test_targets_value_capitals_above_corps_above_cities():
 
 def test_a_threatened_capital_is_garrisoned_by_the_nearest_corps():
     # Austria's slot: 15 French factors at Linz, next to an empty Vienna; the nearest Austrian corps marches into
-    # the city (13.5.2: a lone corps would otherwise walk in and take it), the other closes up
+    # the city (13.5.2: a lone corps would otherwise walk in and take it), the other does not march off from Vienna
+    # (alone it could not beat the French corps, which could reach any French city it marched on before it)
     from eiapbem.rules.model import Slot, Phase
 
     s = land_state().replace(slot=Slot(phase=Phase.LAND, step="turn", power="AU", actors=("AU",)))
@@ -136,7 +137,7 @@ def test_a_threatened_capital_is_garrisoned_by_the_nearest_corps():
     turn = ai.play_slot(s, "AU", ctx(b"capital"))
     assert operations.inside(ai.Builder(turn.state, "AU", ctx()), "vienna") >= level("ai-hard").garrison
     before = assess.distance(ctx(), "cracow", "vienna")
-    assert assess.distance(ctx(), turn.state.units["corps:AU:II"].location.site, "vienna") < before
+    assert assess.distance(ctx(), turn.state.units["corps:AU:II"].location.site, "vienna") <= before
 
 
 def test_a_depot_is_placed_ahead_of_an_army_in_its_own_territory():
