@@ -314,7 +314,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 33, "ai-medium": 33, "ai-hard": 33}  # 2:
 # toward weariness counted from the first field battle between the two (``judge.war_state``, ``judge.UNFOUGHT``)
 # 33: an army beyond its own territory takes no goal the enemy's field forces could close on before friendly ones
 # (``armies.EXPOSURE``), nor one from another enemy while an enemy's army stands within reach of its capital
-# (``armies.threats``)
+# (``armies.threats``); a capital's guard fills its garrison from the corps inside before they march off, and the
+# standing garrison goes to every national capital; a raider in an allied minor's capital is answered; a lost capital
+# its corps can retake makes no surrender (``strategy.can_retake``); a subsidy leaves the ally no richer than the giver
 
 
 def level(kind: PlayerKind | str) -> Level:

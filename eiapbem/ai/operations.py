@@ -10,15 +10,17 @@ Called by ``eiapbem.ai.land.plan`` in this order (each corps is used once a slot
    points of one of its national capitals, the power keeps ``Level.garrison`` factors inside its city (10.4.3: a
    corps in the area detaches infantry or militia, else the nearest corps with no leader marches there and does,
    or stays inside the city itself; one that cannot get inside stands by the capital, and none is sent while an
-   enemy stack stands in the capital's area), so that a lone enemy corps never walks into an empty capital (13.5.2);
+   enemy stack stands in the capital's area), so that a lone enemy corps never walks into an empty capital (13.5.2):
+   a corps inside the city leaves a factor as its garrison before it marches off;
    with an enemy army within a month's march that its own corps there could not beat, at a capital whose walls
    a full garrison shuts (Vienna, St. Petersburg: 11.4.1), the levels that defend a threatened capital bring the garrison proper up to ``THREAT_SHARE`` percent of it, at most what keeps the city
    from being undergarrisoned (11.4.1), the corps inside the city leaving their infantry and militia first, then
    the nearest corps that can; judged again once the incursions are answered (step 4), before the armies march:
    an army a month away that no answer marches on is the garrison's to hold, however many corps stood near;
 3. **armies formed** (``eiapbem.ai.armies``) under its best leaders;
-4. **incursions answered** (``answer_incursions``): each enemy stack in the field within the power's home nation
-   or a month's march (half ``REACH``, over the crossing arrows open now) of a capital, nearest the capital first, is answered by the nearest free corps (not an army's head)
+4. **incursions answered** (``answer_incursions``): each enemy stack in the field within the power's home nation,
+   a month's march (half ``REACH``, over the crossing arrows open now) of a capital, or in the capital of a minor
+   allied to it or run by it, nearest the capital first, is answered by the nearest free corps (not an army's head)
    that the level judges enough to beat it and the enemy next to it, a quarter over, and no more (one corps never
    pulls the whole army), led by one that reaches the stack this slot (not held back by one from afar); in a winter
    area (13.1) no corps beyond the level's odds is added when it would worsen the stack's forage roll, and a stack
@@ -65,12 +67,12 @@ import eiapbem.ai.logistics as logistics
 import eiapbem.ai.moves as moves
 import eiapbem.ai.odds as odds
 from eiapbem.ai.armies import STORM, Army, Goal, army_strength
-from eiapbem.ai.strategy import Aim
+from eiapbem.ai.strategy import Aim, minor_capitals
 from eiapbem.rules import control, relations
 from eiapbem.rules.land.depots import own_territory
 from eiapbem.rules.land.garrisons import TransferGarrison
 from eiapbem.rules.land.movement import allowance
-from eiapbem.rules.model import Corps, CorpsType, FactorType, Fleet, Garrison, LocationKind
+from eiapbem.rules.model import Corps, CorpsType, FactorType, Fleet, Garrison, LocationKind, MinorStatus
 from eiapbem.rules.tables import land_siege
 from eiapbem.rules.tables.land_siege import SIEGE_UNDERGARRISON_MARGIN
 
@@ -213,12 +215,17 @@ def guard_capitals(b: Any, lvl: Any, free: list[str], answered: Collection[str] 
             continue
         want = garrison_wanted(b, lvl, cap, answered)
         # an army a month away: the garrison proper is filled, from the corps inside the city first (they would
-        # otherwise march out and leave it thin), then from those in its area; else any factors inside will do
+        # otherwise march out and leave it thin), then from those in its area; else any factors inside will do, one
+        # of them a garrison (a corps inside marches off with its army: a Saxon corps of 11 walked into Vienna so)
         threatened = want > lvl.garrison
         held = garrisoned if threatened else inside
         led_here = {ld.attached_to for ld in b.state.leaders.values()}
-        for c in sorted(control.corps_at(b.state, cap), key=lambda c: (c.location.kind is AREA, c.id in led_here,
-                                                                         -c.factors.total, c.id)):
+        at_cap = sorted(control.corps_at(b.state, cap), key=lambda c: (c.location.kind is AREA, c.id in led_here,
+                                                                        -c.factors.total, c.id))
+        if not threatened and not garrisoned(b, cap):
+            next((c for c in at_cap if relations.unit_power(b.state, c) == power and _detach(b, c, cap, 1)), None)
+        for c in at_cap:
+            c = b.state.units[c.id]
             short = want - held(b, cap)
             if short <= 0:
                 break
@@ -240,8 +247,10 @@ def guard_capitals(b: Any, lvl: Any, free: list[str], answered: Collection[str] 
             if path is None or path[1] and not moves.go(b, c, path[1]):
                 continue
             c = b.state.units[cid]
-            if _detach(b, c, cap, want - held(b, cap)) or moves.go(b, c, (), city=True) or path[1]:
-                sent.add(cid)  # one that marched there and could not get inside stands by the capital
+            inside_now = c.location.kind is LocationKind.CITY and c.location.site == cap
+            if _detach(b, c, cap, want - held(b, cap)) or moves.go(b, c, (), city=True) or path[1] or inside_now:
+                sent.add(cid)  # one that marched there and could not get inside stands by the capital; one inside
+                # with nothing to leave stays there
                 if not threatened or held(b, cap) >= want:
                     break
     return sent
@@ -298,15 +307,17 @@ def hold_cities(b: Any, lvl: Any) -> set[str]:
 
 def answer_incursions(b: Any, lvl: Any, free: list[str], budget: logistics.Budget,
                       taken: dict[str, int] | None = None) -> set[str]:
-    """Proportionate answers to enemy stacks in its territory or near its capitals; the corps sent (ids).  Each
-    stack answered is noted in ``taken`` with the strength sent (the armies leave it to them)."""
+    """Proportionate answers to enemy stacks in its territory, near its capitals or in the capital of a minor allied to
+    it or run by it (``_minor_capitals``); the corps sent (ids).  Each stack answered is noted in ``taken`` with the
+    strength sent (the armies leave it to them)."""
     st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
     caps = assess.capitals(ctx, power)
     stacks = []
     near_caps = [moves.open_costs(b, cap, REACH) for cap in caps]
+    minors = _minor_capitals(b)
     for a in sorted({c.location.site for c in assess.enemy_field_corps(st, power)}):
         to_cap = min((d.get(a, 1 << 20) for d in near_caps), default=1 << 20)
-        if m.area(a).nation == power or to_cap <= REACH // 2:
+        if m.area(a).nation == power or to_cap <= REACH // 2 or a in minors:
             stacks.append((to_cap, a))
     sent: set[str] = set()
     for _, area in sorted(stacks):
@@ -342,6 +353,15 @@ def answer_incursions(b: Any, lvl: Any, free: list[str], budget: logistics.Budge
         if taken is not None:
             taken[area] = taken.get(area, 0) + assess.force_strength(b.state, ctx, group)
     return sent
+
+
+def _minor_capitals(b: Any) -> frozenset[str]:
+    """The capitals of the minors allied to the power or run by it (6.1.3, 6.8, 13.3.1): an enemy corps standing there
+    a month conquers the minor (four Prussian cavalry conquered Bavaria and Ansbach beside a French army so)."""
+    held = (MinorStatus.ALLIED, MinorStatus.CONQUERED, MinorStatus.FREE_STATE)
+    return frozenset(a for slug, mn in sorted(b.state.minors.items())
+                     if mn.controller == b.power and mn.status in held and mn.part_of is None
+                     for a in minor_capitals(b.ctx, slug, mn))
 
 
 def forage_toll(b: Any, area: str, corps: int) -> int:

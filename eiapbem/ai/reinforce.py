@@ -30,10 +30,10 @@ city first, up to its capacity (10.4.3).  At every level a corps counter
 bought in the economic phase (a lost corps rebuilt, ``ai.economy``) is placed
 with the factors due, in the capital first, before the corps on the map are
 filled (7.2.1; unplaced within three months it must be bought again, 12.5.4).
-The hard level's standing capital garrison (``capital_garrison``) is filled
-before the corps only where an enemy corps outside a city can reach the
-capital by land: an island's capital (London) is guarded by the fleets, and
-its few men a quarter go to the corps first.
+The hard level's standing garrison (``capital_garrison``) of each national
+capital is filled before the corps only where an enemy corps outside a city
+can reach the capital by land: an island's capital (London) is guarded by the
+fleets, and its few men a quarter go to the corps first.
 """
 
 from __future__ import annotations
@@ -61,12 +61,15 @@ def _home_cities(state: GameState, ctx, nation: str) -> list[str]:
     return sorted(a for a in m.areas if m.area(a).city is not None and supply.is_home_area(state, m, a, nation))
 
 
-def _capital(ctx, nation: str) -> str | None:
+def _capitals(ctx, nation: str) -> tuple[str, ...]:
     try:
-        caps = ctx.map.national_capitals(nation)
+        return tuple(ctx.map.national_capitals(nation))
     except KeyError:
-        return None
-    return caps[0] if caps else None
+        return ()
+
+
+def _capital(ctx, nation: str) -> str | None:
+    return next(iter(_capitals(ctx, nation)), None)
 
 
 def _garrison_size(state: GameState, nation: str, area: str) -> int:
@@ -136,10 +139,11 @@ def candidates(state: GameState, ctx, power: str, nation: str, kind: FactorType,
         if room > 0:
             out.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
     guard = []
-    if kind in GARRISON_ITEMS and lvl.capital_garrison and cap is not None \
-            and _garrison_size(state, nation, cap) < lvl.capital_garrison:
-        room = lvl.capital_garrison - _garrison_size(state, nation, cap)
-        guard.append(lambda n, a=cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
+    for home_cap in _capitals(ctx, nation) if nation == power and kind in GARRISON_ITEMS else ():
+        # every national capital (Russia's two: St. Petersburg, empty, fell to four Prussian cavalry)
+        room = lvl.capital_garrison - _garrison_size(state, nation, home_cap)
+        if room > 0:
+            guard.append(lambda n, a=home_cap, r=room: AddToGarrison(area=a, nation=nation, at="city", **{f: min(n, r)}))
     # a capital no enemy corps can reach by land (an island's, while no enemy stands on it) is guarded by the fleets:
     # the few men due go to the corps first (Great Britain's are all it has to rebuild an army)
     guard_first = not guard or cap is None or not _beyond_land(state, ctx, power, cap)

@@ -90,6 +90,9 @@ WEARINESS = 15
 #: factors on the map a power needs to hold out while its capitals are its own ("an army left").
 PRESS_REACH = assess.NEAR
 ARMY_LEFT = 10
+#: Months of forced march within which a power's corps can come back to a national capital the enemy took and retake
+#: it (``can_retake``): until they have tried, the capital's loss alone makes no surrender.
+RETAKE_MONTHS = 3
 #: Terms a surrender costs the loser besides its political points (hundredths of political points, by code).
 TERM_COST = {"B.6": 150, "C.4": 400, "B.1": 150, "C.1.a": 150, "C.1.b": 100, "B.3": 50, "C.3": 100, "B.7": 50,
              "C.1.c": 100, "C.6": 100}
@@ -246,7 +249,8 @@ def _friends(b: judge.Board, p: str) -> tuple[str, ...]:
 
 def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """Money to the allies poorer than ``p`` at war with one of its enemies (or declaring on it this month), else to
-    those facing the same threat: the level's share of the treasury above ``RESERVE``, shared by their might (6.12)."""
+    those facing the same threat: the level's share of the treasury above ``RESERVE``, shared by their might, each gift
+    at most half the gap between the two treasuries (6.12)."""
     pool = (b.state.powers[p].treasury - RESERVE) * lvl.subsidy_share // 100
     if pool < LEAST_GIFT:
         return ()
@@ -261,7 +265,9 @@ def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> 
     total = sum(weights.values())
     out = []
     for a in fighting:
-        gift = pool * weights[a] // total
+        # never so much that the ally ends richer than the giver (it would give the money back: Britain and Spain
+        # sent each other $100-200 a month)
+        gift = min(pool * weights[a] // total, (b.state.powers[p].treasury - b.state.powers[a].treasury) // 2)
         if gift >= LEAST_GIFT:
             out.append((a, gift))
     return tuple(out)
@@ -335,16 +341,32 @@ def beaten(ws: judge.WarState) -> bool:
 
 
 def overrun(b: judge.Board, ws: judge.WarState) -> bool:
-    """The war is lost beyond the field: a national capital held by the enemy; a quarter of its home areas held by
-    the enemy (``OVERRUN`` percent, ``HELD_AREAS`` at least, net of those it holds) while it has not won in the field;
-    or ``ROUTED`` political points lost in the field (three battles of armies) -- these two only once its capitals
-    are in danger or its army is spent (``holds_out``).  Only then does a power surrender (6.4.2): battles lost with
+    """The war is lost beyond the field: a national capital held by the enemy that its corps cannot retake
+    (``can_retake``); a quarter of its home areas held by the enemy (``OVERRUN`` percent, ``HELD_AREAS`` at least, net
+    of those it holds) while it has not won in the field; or ``ROUTED`` political points lost in the field (three
+    battles of armies) -- these two only once its capitals are in danger or its army is spent (``holds_out``).  Only then does a power surrender (6.4.2): battles lost with
     its capitals safe and an army left, or enemy corps at home it beats, and it fights on."""
     held = ws.areas_lost - ws.areas_held
     most = max(HELD_AREAS, len(b.ctx.map.areas_of_nation(ws.power)) * OVERRUN // 100)
-    if ws.capitals_lost > 0:
+    if ws.capitals_lost > 0 and not can_retake(b, ws.power):
         return True
     return ((held >= most and ws.battles <= 0) or ws.battles <= -ROUTED) and not holds_out(b, ws.power)
+
+
+def can_retake(b: judge.Board, p: str) -> bool:
+    """Every national capital of ``p`` the enemy holds can be retaken: ``p``'s corps that can reach it within
+    ``RETAKE_MONTHS`` months are at least as strong as the enemy field forces that can reach it as soon and twice what
+    holds its city (an assault, 11.4).  Austria, its army of 130 factors intact, surrendered unconditionally when a
+    Saxon corps of 11 walked into an empty Vienna; a human marches back and retakes it."""
+    st, ctx = b.state, b.ctx
+    own = assess.army_units(st, p)
+    for cap in assess.capitals(ctx, p):
+        if cap in _own_capitals(b, p):
+            continue
+        enemy = assess.enemy_in_reach(st, ctx, cap, p, RETAKE_MONTHS) + 2 * assess.forces_in(st, ctx, cap, p).enemy_city
+        if assess.in_reach(st, ctx, cap, own, RETAKE_MONTHS) < enemy:
+            return False
+    return True
 
 
 def army_left(b: judge.Board, p: str) -> bool:
@@ -518,7 +540,7 @@ def _aims(b: judge.Board, p: str, enemies: tuple[str, ...], lvl: Level) -> tuple
             if mn.part_of is not None or mn.controller not in side or mn.status is MinorStatus.NEUTRAL:
                 continue
             districts = 1 + len(mn.districts)
-            for a in _minor_capitals(ctx, slug, mn):
+            for a in minor_capitals(ctx, slug, mn):
                 # 13.3.1: a minor is conquered by a month's occupation of its capital, a corps in its area: the
                 # capital taken stays an aim until the minor is ``p``'s
                 if power_of(st, city_holder(st, ctx, a)) in side | {p}:
@@ -534,7 +556,7 @@ def _aims(b: judge.Board, p: str, enemies: tuple[str, ...], lvl: Level) -> tuple
         mn = st.minors.get(slug)
         if mn is None:
             continue
-        for a in _minor_capitals(ctx, slug, mn):
+        for a in minor_capitals(ctx, slug, mn):
             if city_holder(st, ctx, a) in (slug,) + tuple(mn.districts):
                 add(a, slug, 1 + len(mn.districts))
     far = 10 ** 6
@@ -546,7 +568,9 @@ def _aims(b: judge.Board, p: str, enemies: tuple[str, ...], lvl: Level) -> tuple
     return tuple(Aim(found[a][1], a, found[a][0]) for a in ranked[:AIMS])
 
 
-def _minor_capitals(ctx: Any, slug: str, mn: Any) -> tuple[str, ...]:
+def minor_capitals(ctx: Any, slug: str, mn: Any) -> tuple[str, ...]:
+    """The capitals of the provinces of minor ``slug`` and its districts (13.3.1: a month's occupation of one conquers
+    the minor)."""
     m = ctx.map
     out = []
     for nation in (slug,) + tuple(mn.districts):

@@ -128,6 +128,17 @@ def test_reinforcement_places_every_factor_due(after_setup, kind):
     assert ai.play_slot(s, "PR", c).state.slot.power != "PR"
 
 
+def test_the_hard_level_garrisons_each_national_capital(after_setup):
+    # Russia has two national capitals (12.2.1): the hard level's standing garrison goes to each (an empty St.
+    # Petersburg fell to four cavalry while Moscow's garrison was full)
+    s = _reinforcing(after_setup, "ai-hard", "RU")
+    for uid, u in sorted(s.units.items()):
+        if uid in ("garrison:RU:city:moscow", "garrison:RU:city:st-petersburg"):
+            s = s.without_unit(uid)
+    garrisons = {a.area: a.infantry for a in ai.plan(s, "RU", _ctx("reinforce")).actions if isinstance(a, AddToGarrison)}
+    assert garrisons.get("moscow", 0) >= 1 and garrisons.get("st-petersburg", 0) >= 1, garrisons
+
+
 def test_reinforcement_levels_differ_as_documented(after_setup):
     c = _ctx("reinforce")
     plans = {k: ai.plan(_reinforcing(after_setup, k), "PR", c).actions for k in LEVELS}

@@ -15,14 +15,14 @@ import pytest
 import aikit
 
 from eiapbem import ai
-from eiapbem.ai import feudal, grand
+from eiapbem.ai import feudal, grand, judge
 from eiapbem.ai.levels import level
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.orders import AcceptControl, DeclareWar
 from eiapbem.rules.economy.levy import feudal_full
 from eiapbem.rules.forces import feudal_province
 from eiapbem.rules.land.feudal import ReturnFeudal
-from eiapbem.rules.model import POOL, POWERS, Date, Factors, MinorStatus, Phase, PlayerKind, Slot
+from eiapbem.rules.model import POOL, POWERS, Corps, Date, Factors, MinorStatus, Phase, PlayerKind, Slot
 from eiapbem.rules.model.slot import ORDERS
 from eiapbem.rules.tables.diplomacy import minor
 
@@ -221,7 +221,7 @@ def test_turkey_raises_its_feudal_corps_in_december(set_up):
 def test_a_power_without_its_capital_counts_as_losing_and_seeks_peace(set_up):
     """12.2.1 (000:2084): no taxes at all while the national capital is held by the enemy; a peace gives it back
     (6.4, 000:736, ``rules.peace_capitals``), so the computer counts a lost capital as two home areas lost and its
-    war plan seeks peace."""
+    war plan seeks peace once its corps cannot retake it (``strategy.can_retake``)."""
     from eiapbem.ai import strategy
     from eiapbem.rules.model import CityControl, Location, LocationKind
 
@@ -233,5 +233,15 @@ def test_a_power_without_its_capital_counts_as_losing_and_seeks_peace(set_up):
     assert grand.home_lost(st, ctx(), "AU") == 0
     taken = st.replace(city_control=st.city_control.set("vienna", CityControl(nation="PR", since=st.date)))
     assert grand.home_lost(taken, ctx(), "AU") == 2
-    assert strategy.war_plan(taken, "AU", HARD, ctx()).peace == ("PR",)
+    # its army intact and nothing holding Vienna, Austria marches back to retake it before it thinks of a peace
+    assert strategy.can_retake(judge.board(taken, ctx()), "AU")
+    assert strategy.war_plan(taken, "AU", HARD, ctx()).peace == ()
+    assert "vienna" in {a.area for a in strategy.war_plan(taken, "AU", HARD, ctx()).aims}
+    # its army gone, the capital lost makes it seek peace
+    spent = taken
+    for uid, u in sorted(taken.units.items()):
+        if isinstance(u, Corps) and u.nation == "AU":
+            spent = spent.with_unit(u.replace(factors=Factors()))
+    assert not strategy.can_retake(judge.board(spent, ctx()), "AU")
+    assert strategy.war_plan(spent, "AU", HARD, ctx()).peace == ("PR",)
     assert strategy.war_plan(st, "AU", HARD, ctx()).sue == ()  # no surrender while Vienna is its own

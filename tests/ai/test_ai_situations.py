@@ -5,9 +5,13 @@ Each test builds a seeded position on the packaged map (``battlekit``), plays th
 
 - a lone enemy corps next to the capital: the answer is proportionate and the capital stays garrisoned;
 - a port capital while the enemy has fleets: a garrison stays inside however far the enemy army is by land;
+- a corps inside the capital's city marching off against an enemy within reach: it leaves a garrison behind (an enemy
+  corps walks into an empty city, 13.5.2);
 - an enemy corps in the capital's own area, its city empty: no stream of corps marches there to garrison a city
   none can enter past it; the answer is enough to win, and in winter no more;
 - a broken enemy army next to a superior stack: the stack attacks, at every level;
+- a lone enemy corps in the capital of an allied minor, beside the power's corps: it is answered (a month there
+  conquers the minor, 13.3.1);
 - an enemy stack in the home nation next to two corps, with help far off: the answer is led by a corps that reaches
   it this slot (11.2.11: the others of the army may join from next door), not held back by one from afar;
 - winter: no stack marches into an area where foraging would cost more than the battle there, and the same march
@@ -39,7 +43,8 @@ from eiapbem.rules import control, engine
 from eiapbem.rulecases.scene import scene_state
 from eiapbem.rules.land.movement import MoveUnit
 from eiapbem.rules.land.sieging import Assault, Besiege
-from eiapbem.rules.model import POOL, Corps, Date, Depot, Factors, Garrison, Location, LocationKind, Phase, PlayerKind, Ships, Slot
+from eiapbem.rules.model import (POOL, Corps, CorpsType, Date, Depot, Factors, Garrison, Location,
+                                 LocationKind, MinorCountry, MinorStatus, Phase, PlayerKind, Ships, Slot)
 from eiapbem.rules.naval.attack import NavalAttack
 from eiapbem.rules.naval.movement import MoveFleet
 from eiapbem.rules.naval.transport import Load
@@ -88,6 +93,26 @@ def test_a_lone_corps_next_to_the_capital_draws_a_proportionate_answer_and_the_c
     fought = _battles(turn, "FR")
     assert "rouen" in fought, kind
     assert _factors(s, fought["rouen"]) * 2 <= _factors(s, army), (kind, fought["rouen"])
+
+
+def _army_inside_vienna(kind: str):
+    """Austria's slot at war with Prussia: Charles's corps (14 factors) stands inside Vienna's city, the only Austrian
+    force; a Prussian corps of 8 stands at Dresden, within reach of Vienna."""
+    s = _slot(land_state().with_war("PR", "AU", Date(1805, 6), ("PR",)), "AU", kind)
+    s = s.with_unit(Corps(id="corps:AU:I", nation="AU", corps_type=CorpsType.REGULAR,
+                          location=Location(LocationKind.CITY, "vienna"),
+                          factors=Factors(infantry=12, cavalry=2)))
+    s = leader(s, "leader:AU:charles", "corps:AU:I")
+    return corps(s, "corps:PR:I", "dresden", infantry=8)
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_a_corps_inside_the_capital_leaves_a_garrison_before_it_marches_off(kind):
+    s = _army_inside_vienna(kind)
+    turn = ai.play_slot(s, "AU", ctx(b"inside-vienna"))
+    b = ai.Builder(turn.state, "AU", ctx())
+    # the city is held by a garrison, or the corps stayed inside: no enemy corps walks into an empty Vienna
+    assert operations.garrisoned(b, "vienna") >= 1 or operations.inside(b, "vienna") >= 1, kind
 
 
 def _french_corps_at_madrid(kind: str, month: int):
@@ -160,6 +185,26 @@ def test_a_superior_stack_strikes_the_broken_army_next_door(kind):
 
 
 # ----------------------------------------------------------------- an answer led by the corps that can reach
+
+def _raider_at_munich(kind: str):
+    """France's slot at war with Prussia: Bavaria is France's ally; four Prussian cavalry stand in Munich, its capital;
+    three French corps of 12 stand at Augsburg and Ulm."""
+    s = _slot(land_state().with_war("FR", "PR", Date(1805, 6), ("FR",)), "FR", kind)
+    s = s.with_minor("bavaria", MinorCountry(status=MinorStatus.ALLIED, controller="FR"))
+    s = corps(s, "corps:PR:Cav-I", "munich", cavalry=4)
+    for cid, area in (("corps:FR:I", "augsburg"), ("corps:FR:II", "augsburg"), ("corps:FR:III", "ulm")):
+        s = corps(s, cid, area, infantry=12)
+    return s
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_a_raider_in_an_allied_minors_capital_is_answered(kind):
+    s = _raider_at_munich(kind)
+    turn = ai.play_slot(s, "FR", ctx(b"raider"))
+    fought = _battles(turn, "FR")
+    assert "munich" in fought, (kind, fought)
+    assert _factors(s, fought["munich"]) <= 24, kind  # an answer, not the whole army
+
 
 def _stack_at_linz_with_help_far_off(kind: str):
     """Austria's slot: two French corps (20 factors) stand at Linz, in Austria, next to two Austrian corps at Vienna

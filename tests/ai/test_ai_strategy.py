@@ -19,7 +19,7 @@ from eiapbem.ai.levels import level
 from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.minor_orders import LendMoney
 from eiapbem.rules.diplomacy.orders import AttemptInformalPeace, DeclareWar
-from eiapbem.rules.model import (POWERS, CityControl, Corps, Date, FrozenMap, LeaderStatus, Location, LocationKind,
+from eiapbem.rules.model import (POWERS, CityControl, Corps, Date, Factors, FrozenMap, LeaderStatus, Location, LocationKind,
                                  MinorStatus, Phase, PlayerKind, Slot)
 from eiapbem.rules.model.battles import BattleEvent, BattleSide, FieldBattle
 from eiapbem.rules.model.slot import ORDERS
@@ -269,6 +269,11 @@ def test_a_war_being_lost_ends_in_peace_and_a_war_being_won_does_not(set_up):
     won = _take(won, "paris", "AU")
     won = _battle(_battle(won, 0, "strasbourg", "AU", "FR"), 1, "nancy", "AU", "FR")
     assert strategy.war_plan(won, "AU", HARD, ctx()).peace == ()
+    # France's army, intact and near, retakes Paris before it thinks of peace; spent, France sues
+    assert strategy.can_retake(judge.board(won, ctx()), "FR") and strategy.war_plan(won, "FR", HARD, ctx()).peace == ()
+    for uid, u in sorted(won.units.items()):
+        if isinstance(u, Corps) and u.nation == "FR" and u.location.kind is LocationKind.AREA:
+            won = won.with_unit(u.replace(factors=Factors()))
     assert strategy.war_plan(won, "FR", HARD, ctx()).peace == ("AU",)
 
 
@@ -311,6 +316,14 @@ def test_subsidies_go_to_allies_fighting_its_enemy_and_are_given(set_up):
     assert LendMoney(to="AU", amount=plan.subsidies[0][1]) in gb
     out = _resolve(st)
     assert out.state.powers["GB"].loans.get("AU") == plan.subsidies[0][1]
+
+
+def test_a_subsidy_leaves_the_ally_no_richer_than_the_giver(set_up):
+    # 6.12: Britain ($400) and Austria ($300) at war with France: the gift is at most half the gap between them, so
+    # Austria does not end richer and give the money back (Britain and Spain sent each other $100-200 a month)
+    st = set_up.with_alliance("GB", "AU", set_up.date).with_war("GB", "FR", set_up.date.plus(-2), ("GB",))
+    st = st.with_war("FR", "AU", st.date.plus(-2), ("FR",)).with_power("GB", treasury=400).with_power("AU", treasury=300)
+    assert strategy.war_plan(st, "GB", HARD, ctx()).subsidies == (("AU", 50),)
 
 
 def test_a_month_of_the_plan_in_every_slot_costs_little(set_up):
