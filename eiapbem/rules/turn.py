@@ -62,7 +62,7 @@ RULES_VERSION = 14  # 2: the diplomacy phase (issue 16): sealed commit round, it
 #: 13: insurrection corps stay in Austria's home provinces (13.2.4); an allied minor entering a war by any way is set up
 #: (6.1.3); no depot or garrison in an allied minor's city (6.1.1); a besieger joining a battle leaves its siege; a
 #: bought counter waiting to be placed keeps the reinforcement phase (12.5.4, 13.9.1)
-#: 14: corps emptied in a siege combat leave the map, besiegers all eliminated lose their leaders to the holder (11.5,
+#: 14: corps emptied in a siege combat leave the map, besiegers all eliminated take no city and lose their leaders (11.5,
 #: 13.8.2); only allies at war with the other side, and forces rated above 0, may reinforce a battle (11.2.11); the
 #: forage report names the area stopped in on a tie (10.5.1)
 

@@ -359,18 +359,20 @@ def _broken(state: GameState, s: Siege, side: str) -> bool:
 
 
 def _clear_emptied(state: GameState, s: Siege) -> tuple[GameState, Siege]:
-    """Corps emptied by the combat leave the map (11.5, 000:2024).  When every factor of the besiegers is gone, their
-    leaders are captured by the city's holder (13.8.2, 000:2642); otherwise a leader joins a surviving corps of his
-    power.  A defending side wiped out is left to ``_capture`` (the city falls with everyone inside)."""
-    if factors_of(state, s, BESIEGER) == 0:
-        holder = power_of(state, s.defender)
-        for lid in leaders_with(state, s.besiegers) if holder is not None else ():
-            state = state.with_leader(state.leaders[lid].replace(status=LeaderStatus.CAPTURED, captured_by=holder,
+    """Corps emptied by the combat leave the map (11.5, 000:2024); a leader joins a surviving corps of his power on
+    his side, and when every factor of his side is gone he is captured by the other side's power (13.8.2, 000:2642;
+    a neutral minor captures nobody).  A garrison wiped out by surviving besiegers is left to ``_capture`` (the city
+    falls with everyone inside)."""
+    gone = {side: factors_of(state, s, side) == 0 for side in (BESIEGER, DEFENDER)}
+    sides = (BESIEGER,) if gone[DEFENDER] and not gone[BESIEGER] else (BESIEGER, DEFENDER)
+    for side in sides:
+        units = s.besiegers if side == BESIEGER else s.defenders
+        captor = power_of(state, s.defender) if side == BESIEGER else s.besieger
+        for lid in leaders_with(state, units) if gone[side] and captor is not None else ():
+            state = state.with_leader(state.leaders[lid].replace(status=LeaderStatus.CAPTURED, captured_by=captor,
                                                                  attached_to=None, returns=None))
-            s = _note(s, f"{lid} is captured by {holder}: every factor of his side is eliminated (13.8.2).")
-    sides = (s.besiegers, s.defenders) if factors_of(state, s, DEFENDER) > 0 else (s.besiegers,)
-    for units in sides:
-        state, removed = clear_emptied(state, units, garrisons=False)
+            s = _note(s, f"{lid} is captured by {captor}: every factor of his side is eliminated (13.8.2).")
+        state, removed = clear_emptied(state, units, garrisons=side == DEFENDER)
         for uid in removed:
             s = _note(s, f"{uid} is emptied and leaves the map (11.5).")
     return state, s
@@ -390,14 +392,17 @@ def _after_round(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
     if both:
         s = _note(s, "Both sides break: neither wins (11.2.10, 000:1858); the siege goes on (11.4).")
         return _finish(_put(state, s.replace(outcome="resumed")), s.id)
+    # besiegers eliminated take nothing: a side with no survivors cannot win (as in field combat, 11.2.10)
+    b_gone = factors_of(state, s, BESIEGER) == 0
     if s.kind == "assault":
-        if d_out:  # 11.4.1: the defender broken or eliminated: the city falls
+        if d_out and not b_gone:  # 11.4.1: the defender broken or eliminated: the city falls
             return _capture(state, s, "captured")
         if b_out or len(s.rounds) == MAX_ROUNDS:
-            s = _note(s, "The assault fails; the siege goes on (11.4.1).")
+            s = _note(s, "The assault fails; " + ("the besiegers are eliminated and leave the map (11.4.1, 11.5)." if b_gone
+                                                  else "the siege goes on (11.4.1)."))
             return _finish(_put(state, _award(state, s, DEFENDER)), s.id)
     else:
-        if factors_of(state, s, DEFENDER) == 0:  # 11.4.2: the garrison wiped out: the city falls
+        if factors_of(state, s, DEFENDER) == 0 and not b_gone:  # 11.4.2: the garrison wiped out: the city falls
             return _capture(state, s, "captured")
         if b_out:
             return _besiegers_beaten(state, _note(s, "The besiegers break and must retreat (11.4.2)."), ctx)

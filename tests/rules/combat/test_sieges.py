@@ -133,6 +133,21 @@ def test_a_garrison_attack_that_eliminates_the_besiegers_takes_them_off_the_map(
     assert st_.log[-1].text.startswith("AU's besiegers are eliminated")
 
 
+def test_besiegers_eliminated_in_an_assault_take_no_city_though_the_defender_breaks():
+    # 11.4.1 with 11.2.10 (000:1858): a side with no survivors wins nothing; 13.8.2: its leader is the holder's.
+    s = scene([{"id": "corps:AU:I", "location": "area:lille", "militia": 1, "besieging": True}],
+              [{"nation": "FR", "city": "lille", "militia": 5}])
+    s = s.with_leader(Leader(id="leader:AU:charles", power="AU", status=LeaderStatus.ON_MAP, attached_to="corps:AU:I"))
+    c = ctx({f"siege/{SID}/attempt": 6, f"siege/{SID}/round1/besieger": 6, f"siege/{SID}/round1/defender": 6})
+    st_, _ = answer(start_siege_assault(s, "lille", "AU", c).state, c, lambda d: "fight" if d.kind == "siege.surrender" else d.options[0])
+    sg = st_.sieges[SID]
+    # defender 6 on 5-2: 20% of 5 = 1, the besieger's last factor; besieger 6 on 5-1: morale loss 2.2 >= 2.0
+    assert "The defender breaks (morale loss 220 >= 200)." in sg.report and "lille" not in st_.city_control
+    assert st_.units["garrison:FR:city:lille"].factors.militia == 5 and st_.units["corps:AU:I"].location == POOL
+    assert st_.leaders["leader:AU:charles"].captured_by == "FR"
+    assert "The assault fails; the besiegers are eliminated and leave the map (11.4.1, 11.5)." in sg.report
+
+
 def test_a_corps_emptied_in_a_siege_combat_leaves_its_leader_with_a_survivor():
     # 11.5 (000:2024): the emptied corps leaves the map; its leader joins a surviving corps of his power.
     s = scene([{"id": "corps:AU:I", "location": "area:lille", "militia": 1, "besieging": True},
