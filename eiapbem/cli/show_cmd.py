@@ -48,12 +48,13 @@ def register(cli: click.Group) -> None:
     @game_options
     @read_only()
     def show_unit(unit: str, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
-        """A corps, fleet, depot, garrison or leader."""
+        """A corps, fleet, depot, garrison or leader (a leader with his ratings: strategic, tactical, tactical maximum,
+        seniority, 13.8)."""
         from eiapbem.client import documents, show
 
         s = open_session(game, power, password)
         st = s.current()
-        _out(as_json, lambda: documents.unit(s, unit), lambda: show.unit(st, unit, _fog_viewers(s)))
+        _out(as_json, lambda: documents.unit(s, unit), lambda: show.unit(st, unit, _fog_viewers(s), rules_ctx(s).world))
 
     @show_group.command("power")
     @click.argument("which", required=False)

@@ -86,7 +86,7 @@ def sea_record(st: Any, m: Any, place: str, viewers: set[str]) -> dict:
 def unit(s: Any, unit_id: str) -> dict:
     """``eiapbem show unit ID --json``."""
     st = s.current()
-    return fog.filter_record(st, show.unit_or_leader_record(st, unit_id), _viewers(s))
+    return fog.filter_record(st, show.unit_or_leader_record(st, unit_id, _ctx(s).world), _viewers(s))
 
 
 def power(s: Any, p: str) -> dict:

@@ -2,7 +2,7 @@
 
 - an area: its name, nation and province, terrain, city (supply, siege,
   garrison room), port, who controls it and every unit there;
-- a unit: owner, kind, place, factors or ships, leaders with it;
+- a unit: owner, kind, place, factors or ships, leaders with it; a leader's ratings;
 - a power: treasury, manpower, political status, victory points, wars,
   alliances, trade, royal marriages, enforced peace and peace terms, forces still to place;
 - the pool ("View Available Counters", 5.2.1): counters off the map, leaders
@@ -103,13 +103,32 @@ def area(state: GameState, m: Any, area_id: str, viewers: Iterable[str] = ()) ->
     return out
 
 
-def unit(state: GameState, unit_id: str, viewers: Iterable[str] = ()) -> list[str]:
+def leader_ratings(world: Any, leader_id: str) -> dict:
+    """A leader's ratings from the world data (13.8): strategic, tactical, tactical maximum, seniority, cavalry."""
+    from eiapbem.rules.combat.battle import leader_data
+
+    d = leader_data(world, leader_id)
+    return {"strategic": int(d.get("strategic", 0)), "tactical": int(d.get("tactical", 0)),
+            "tactical_max": int(d.get("tactical_max", 1)), "seniority": str(d.get("seniority", "D")),
+            "cavalry": bool(d.get("cavalry", False))}
+
+
+def ratings_text(world: Any, leader_id: str) -> str:
+    """``leader_ratings`` as a player reads them: 'strategic 4, tactical 4 (-1 over 3 corps), seniority B'."""
+    r = leader_ratings(world, leader_id)
+    return (f"strategic {r['strategic']}, tactical {r['tactical']} (-1 over {r['tactical_max']} corps, 13.8.7), "
+            f"seniority {r['seniority']}" + (", cavalry leader" if r["cavalry"] else ""))
+
+
+def unit(state: GameState, unit_id: str, viewers: Iterable[str] = (), world: Any = None) -> list[str]:
+    """A unit's lines; a leader's with his ratings when ``world`` (the rules data) is given."""
     u = state.units.get(unit_id)
     if u is None:
         lead = state.leaders.get(unit_id)
         if lead is None:
             raise IllegalAction(f"there is no unit or leader {unit_id!r}", hint="'eiapbem show pool' lists your counters")
-        return [f"{lead.id}: {lead.power}, {lead.status}" + (f", with {lead.attached_to}" if lead.attached_to else "")]
+        out = [f"{lead.id}: {lead.power}, {lead.status}" + (f", with {lead.attached_to}" if lead.attached_to else "")]
+        return out + ([f"  ratings: {ratings_text(world, lead.id)}"] if world is not None else [])
     owner = getattr(u, "nation", None) or getattr(u, "power")
     out = [f"{u.id} ({type(u).__name__.lower()} of {owner})", f"  at {u.location}"]
     if isinstance(u, (Corps, Garrison, Fleet)) and fog.hides_strength(state, u, viewers):
@@ -340,10 +359,14 @@ def area_record(state: GameState, m: Any, area_id: str) -> dict:
             "neighbours": list(m.land_neighbours(a.id))}
 
 
-def unit_or_leader_record(state: GameState, unit_id: str) -> dict:
+def unit_or_leader_record(state: GameState, unit_id: str, world: Any = None) -> dict:
+    """A unit's record; a leader's with his ``ratings`` when ``world`` (the rules data) is given."""
     unit(state, unit_id)  # the same refusal for an unknown id
     u = state.units.get(unit_id)
-    return unit_record(state, u) if u is not None else leader_record(state, state.leaders[unit_id])
+    if u is not None:
+        return unit_record(state, u)
+    rec = leader_record(state, state.leaders[unit_id])
+    return rec | {"ratings": leader_ratings(world, unit_id)} if world is not None else rec
 
 
 def power_record(state: GameState, p: str) -> dict:

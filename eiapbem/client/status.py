@@ -573,8 +573,17 @@ def answer_hint(pending: Any, powers: Any) -> str | None:
                     f"{', '.join(d.options)}" + several + (f" ('eiapbem battle report {d.id.split('/')[0]}' shows the battle"
                                                  + (", 'eiapbem answer --help' the chits)" if d.kind == "battle.chit" else ")")
                                                  if d.kind.startswith("battle") else "")
-                    + (f" ('eiapbem battle report {siege}' shows the siege, 11.4)" if siege else ""))
+                    + (f" ('eiapbem battle report {siege}' shows the siege, 11.4)" if siege else "")
+                    + (_commander_ratings(d.options) if d.kind == "battle.commander" else ""))
     return None
+
+
+def _commander_ratings(leaders: Any) -> str:
+    """The candidates of a commander choice with their ratings (13.8.6, 13.8.7)."""
+    from eiapbem.client.show import ratings_text
+    from eiapbem.data.context import world_data
+
+    return "; ratings: " + "; ".join(f"{lid} {ratings_text(world_data(), lid)}" for lid in leaders)
 
 
 def status_lines(s: Any, rec: dict | None = None) -> list[str]:

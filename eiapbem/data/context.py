@@ -17,6 +17,11 @@ def _world() -> dict[str, Any]:
     return raw
 
 
+def world_data() -> dict[str, Any]:
+    """The packaged world data (leaders, counters, scenarios), checked, read-only."""
+    return _world()
+
+
 def rules_context(dice: Dice) -> RulesContext:
     """A ``RulesContext`` over the packaged map and world data and the given dice."""
     return RulesContext(map=mapdata.load_map(), world=_world(), dice=dice)

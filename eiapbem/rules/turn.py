@@ -38,7 +38,7 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: The version of what a turn file produces: bump it whenever the same file could give another state
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
-RULES_VERSION = 13  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
+RULES_VERSION = 14  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
 #: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
 #: its major district when that becomes a free state (13.6.3)
 #: 4: a city taken and left behind returns to its area's holder (13.5.1-13.5.2); lone Cossacks and Freikorps
@@ -62,6 +62,9 @@ RULES_VERSION = 13  # 2: the diplomacy phase (issue 16): sealed commit round, it
 #: 13: insurrection corps stay in Austria's home provinces (13.2.4); an allied minor entering a war by any way is set up
 #: (6.1.3); no depot or garrison in an allied minor's city (6.1.1); a besieger joining a battle leaves its siege; a
 #: bought counter waiting to be placed keeps the reinforcement phase (12.5.4, 13.9.1)
+#: 14: corps emptied in a siege combat leave the map, besiegers all eliminated take no city and lose their leaders (11.5,
+#: 13.8.2); only allies at war with the other side, and forces rated above 0, may reinforce a battle (11.2.11); the
+#: forage report names the area stopped in on a tie (10.5.1)
 
 
 class Computer(Protocol):

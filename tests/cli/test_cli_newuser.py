@@ -24,7 +24,7 @@ from eiapbem.rules import engine
 from eiapbem.rules.diplomacy.orders import SueForPeace
 from eiapbem.rules.land.movement import MoveUnit
 from eiapbem.rules.land.sieging import Besiege
-from eiapbem.rules.model import Factors, Garrison, Location, LocationKind, garrison_id
+from eiapbem.rules.model import Factors, Garrison, Leader, LeaderStatus, Location, LocationKind, garrison_id
 
 C = ctx()
 
@@ -312,3 +312,18 @@ def test_the_reveal_round_of_a_sealed_diplomacy_counts_no_orders_given():
     assert "0 orders given" not in text and "committed to in round 1" in text
     assert "0 orders given" in "\n".join(render({**rec, "reveal_round": False}))
 
+
+
+def test_a_leader_shows_his_ratings_and_a_commander_choice_lists_them():
+    # 13.8: strategic, tactical, tactical maximum (13.8.7: -1 over that many corps) and seniority (13.8.6).
+    from eiapbem.data.context import world_data
+
+    s = land_state().with_leader(Leader(id="leader:FR:napoleon", power="FR", status=LeaderStatus.AVAILABLE))
+    lines = show.unit(s, "leader:FR:napoleon", world=world_data())
+    assert lines[1] == "  ratings: strategic 5, tactical 5 (-1 over 6 corps, 13.8.7), seniority A"
+    rec = show.unit_or_leader_record(s, "leader:FR:napoleon", world_data())
+    assert rec["ratings"] == {"strategic": 5, "tactical": 5, "tactical_max": 6, "seniority": "A", "cavalry": False}
+    pick = SimpleNamespace(id="battle:1805-09:ulm:0/0", power="FR", kind="battle.commander",
+                           options=("leader:FR:davout", "leader:FR:lannes"))
+    hint = answer_hint([pick], ["FR"])
+    assert "; ratings: leader:FR:davout strategic 4, tactical 4 (-1 over 3 corps, 13.8.7), seniority B; leader:FR:lannes " in hint

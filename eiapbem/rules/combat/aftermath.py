@@ -106,26 +106,36 @@ def remove_emptied(state: Any, battle: FieldBattle, *, garrisons: bool = True) -
     unit named on a side.
     """
     for role in ROLES:
-        side = battle.side(role)
-        for u in side.units:
-            unit = state.units.get(u)
-            if unit is None or unit.factors.total > 0:
-                continue
-            if isinstance(unit, Garrison):
-                if garrisons:
-                    state = state.without_unit(u)
-                continue
-            if unit.location == POOL:
-                continue
-            for lid in sorted(lid for lid, l in state.leaders.items() if l.attached_to == u):
-                power = lid.split(":")[1]
-                hosts = [h for h in side.units if is_corps(state, h) and unit_factors(state, h).total > 0
-                         and power_of_unit_id(state, h) == power]
-                leader = state.leaders[lid]
-                if hosts:
-                    state = state.with_leader(leader.replace(attached_to=hosts[0]))
-                else:
-                    state = state.with_leader(leader.replace(status=LeaderStatus.AVAILABLE, attached_to=None))
-            state = state.with_unit(unit.replace(location=POOL, besieging=False))
+        state, removed = clear_emptied(state, battle.side(role).units, garrisons=garrisons)
+        for u in removed:
             battle = event(battle, "battle.corps-removed", f"{u} is emptied and removed from the map", unit=u)
     return state, battle
+
+
+def clear_emptied(state: Any, units: tuple[str, ...], *, garrisons: bool = True) -> tuple[Any, tuple[str, ...]]:
+    """The corps among ``units`` (one side of a combat) emptied by losses leave the map (11.5, 000:2024); a leader
+    with one joins a surviving corps of his power on the side, else he is off the map, available.  Returns the corps
+    removed.  Emptied garrisons are deleted with ``garrisons``."""
+    removed = []
+    for u in units:
+        unit = state.units.get(u)
+        if unit is None or unit.factors.total > 0:
+            continue
+        if isinstance(unit, Garrison):
+            if garrisons:
+                state = state.without_unit(u)
+            continue
+        if unit.location == POOL:
+            continue
+        for lid in sorted(lid for lid, l in state.leaders.items() if l.attached_to == u):
+            power = lid.split(":")[1]
+            hosts = [h for h in units if is_corps(state, h) and unit_factors(state, h).total > 0
+                     and state.units[h].location != POOL and power_of_unit_id(state, h) == power]
+            leader = state.leaders[lid]
+            if hosts:
+                state = state.with_leader(leader.replace(attached_to=hosts[0]))
+            else:
+                state = state.with_leader(leader.replace(status=LeaderStatus.AVAILABLE, attached_to=None))
+        state = state.with_unit(unit.replace(location=POOL, besieging=False))
+        removed.append(u)
+    return state, tuple(removed)

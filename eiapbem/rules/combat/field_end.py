@@ -160,10 +160,15 @@ def _step_arrival(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> 
     return _stage(state, battle, "reinforce")
 
 
-def _adjacent_friends(state: Any, battle: FieldBattle, side: BattleSide, ctx: engine.RulesContext) -> dict[str, tuple[str, ...]]:
+def _adjacent_friends(state: Any, battle: FieldBattle, role: str, ctx: engine.RulesContext) -> dict[str, tuple[str, ...]]:
+    """The forces that may attempt to reinforce ``side``, by adjacent area (11.2.11, 000:1868-1882): its power's corps
+    and its allies' at war with every power of the other side (no neutral joins a battle), and only those that can
+    succeed: a strategic rating of 1 or more after the terrain/river reduction (000:1882)."""
+    side = battle.side(role)
     if side.power is None:
         return {}
     friends = {side.power} | set(relations.allies(state, side.power))
+    foes = _foes(state, battle.side(other(role)))
     # not in another combat this month, running or fought (000:1872; "will take part" is the caller's to know)
     month = f"battle:{state.date}:"
     busy = {u for b in state.battles.values() if b.id.startswith(month) for r in ROLES for u in b.side(r).units}
@@ -173,16 +178,42 @@ def _adjacent_friends(state: Any, battle: FieldBattle, side: BattleSide, ctx: en
             continue
         for uid, u in state.units.items():
             if (isinstance(u, Corps) and u.location == Location(LocationKind.AREA, nb) and u.factors.total > 0
-                    and uid not in busy and relations.unit_power(state, u) in friends
+                    and uid not in busy and (p := relations.unit_power(state, u)) in friends
+                    and (p == side.power or all(relations.at_war(state, p, f) for f in foes))
                     and outside_home(ctx.map, u, battle.area) is None):  # 13.2.1, 13.2.4: not out of its home
                 out.setdefault(nb, []).append(uid)
-    return {k: tuple(v) for k, v in sorted(out.items())}
+    able = {}
+    for area, units in sorted(out.items()):
+        best, ratings = _reinforce_ratings(state, battle, area, tuple(units), ctx)
+        if best is not None:
+            if ratings[0] > 0:
+                able[area] = tuple(units)
+        elif any(r > 0 for r in ratings):
+            able[area] = tuple(u for u, r in zip(units, ratings) if r > 0)
+    return able
+
+
+def _foes(state: Any, side: BattleSide) -> tuple[str, ...]:
+    """Whom a reinforcement fights: the other side's major powers, or its units' nations (a neutral minor, 6.15)."""
+    return side_powers(state, side) or tuple(sorted({state.units[u].nation for u in side.units if u in state.units}))
+
+
+def _reinforce_ratings(state: Any, battle: FieldBattle, area: str, units: tuple[str, ...],
+                       ctx: engine.RulesContext) -> tuple[str | None, tuple[int, ...]]:
+    """11.2.11 (000:1878-1882): with a leader, the most senior one's strategic rating for the whole group (returned as
+    the only rating); without, each corps' intrinsic strategic rating; less 1 from a forest, mountain or marsh area or
+    across a river."""
+    penalty = -1 if (ctx.map.area(area).terrain in ROUGH or ctx.map.is_river(area, battle.area)) else 0
+    leaders = leaders_with(state, units)
+    if leaders:
+        best = min(leaders, key=lambda lid: (seniority(ctx.world, lid), -int(leader_data(ctx.world, lid).get("strategic", 0))))
+        return best, (int(leader_data(ctx.world, best).get("strategic", 0)) + penalty,)
+    return None, tuple(intrinsic_ratings(state, (u,))[0] + penalty for u in units)
 
 
 def _step_reinforce(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -> Any:
     for role in ROLES:
-        side = battle.side(role)
-        areas = _adjacent_friends(state, battle, side, ctx)
+        areas = _adjacent_friends(state, battle, role, ctx)
         if areas:
             return _ask(state, battle, role, "reinforce", tuple(f"area:{a}" for a in areas) + ("none",), ctx)
     return _stage(state, battle, "round-start")
@@ -190,27 +221,24 @@ def _step_reinforce(state: Any, battle: FieldBattle, ctx: engine.RulesContext) -
 
 def _answer_reinforce(state: Any, battle: FieldBattle, role: str, choice: str, ctx: RulesContext) -> Any:
     side = battle.side(role)
-    areas = _adjacent_friends(state, battle, side, ctx)
+    areas = _adjacent_friends(state, battle, role, ctx)
     if choice == "none":
         return _put(state, battle.with_side(side.replace(reinforce_tried=tuple(sorted(set(side.reinforce_tried) | set(areas))))))
     area = choice.split(":", 1)[1]
     units = areas[area]
     side = side.replace(reinforce_tried=tuple(sorted(set(side.reinforce_tried) | {area})))
-    penalty = -1 if (ctx.map.area(area).terrain in ROUGH or ctx.map.is_river(area, battle.area)) else 0
-    leaders = leaders_with(state, units)
+    best, ratings = _reinforce_ratings(state, battle, area, units, ctx)
     joined: list[str] = []
     base = f"round{battle.round}/reinforce/{role}/{area}"
-    if leaders:
-        best = min(leaders, key=lambda lid: (seniority(ctx.world, lid), -int(leader_data(ctx.world, lid).get("strategic", 0))))
-        rating = int(leader_data(ctx.world, best).get("strategic", 0)) + penalty
+    if best is not None:
+        rating = ratings[0]
         die = ctx.dice.d6(_label(battle, base))
         if die <= rating:
             joined = list(units)
         battle = event(battle, "battle.reinforce", f"{role} reinforcement from {area} under {best}: random number {die} "
                         f"against {rating}: {'arrives' if joined else 'fails'}", role=role, area=area, die=die, rating=rating)
     else:
-        for u in units:
-            rating = intrinsic_ratings(state, (u,))[0] + penalty
+        for u, rating in zip(units, ratings):
             die = ctx.dice.d6(_label(battle, f"{base}/{u}"))
             if die <= rating:
                 joined.append(u)

@@ -47,7 +47,8 @@ from eiapbem.rules.model import FrozenMap, GameState, PendingDecision
 from eiapbem.rules.model.combat import Siege, SiegeRound
 from eiapbem.rules.model.common import FactorType
 from eiapbem.rules.model.state import CityControl
-from eiapbem.rules.combat.battle import morale_value
+from eiapbem.rules.combat.aftermath import clear_emptied
+from eiapbem.rules.combat.battle import leaders_with, morale_value
 from eiapbem.rules.combat.retreat import retreat_path
 from eiapbem.rules.control import corps_at
 from eiapbem.rules.relations import at_war, enemies as enemies_of, power_of, unit_power
@@ -345,15 +346,36 @@ def _casualties(state: GameState, sid: str, ctx: RulesContext) -> Outcome:
                 return _ask(_put(state, s), s, ctx, key, _side_power(state, s, side), "siege.casualty", opts, side=side)
             state = _remove_factor(state, opts[0])
             s = _note(s.replace(owed=s.owed.set(side, s.owed[side] - 1)), f"The {side} loses one factor: {opts[0]}.")
-    state = _put(state, s)
     if not s.rounds:  # a sortie's single loss is taken
-        return _finish(state, sid)
+        state, s = _clear_emptied(state, s)
+        return _finish(_put(state, s), sid)
+    state = _put(state, s)
     return _after_round(state, s, ctx)
 
 
 def _broken(state: GameState, s: Siege, side: str) -> bool:
     lost = sum(r.morale_loss.get(side, 0) for r in s.rounds)
     return factors_of(state, s, side) == 0 or morale_rules.breaks(lost, s.morale[side])
+
+
+def _clear_emptied(state: GameState, s: Siege) -> tuple[GameState, Siege]:
+    """Corps emptied by the combat leave the map (11.5, 000:2024); a leader joins a surviving corps of his power on
+    his side, and when every factor of his side is gone he is captured by the other side's power (13.8.2, 000:2642;
+    a neutral minor captures nobody).  A garrison wiped out by surviving besiegers is left to ``_capture`` (the city
+    falls with everyone inside)."""
+    gone = {side: factors_of(state, s, side) == 0 for side in (BESIEGER, DEFENDER)}
+    sides = (BESIEGER,) if gone[DEFENDER] and not gone[BESIEGER] else (BESIEGER, DEFENDER)
+    for side in sides:
+        units = s.besiegers if side == BESIEGER else s.defenders
+        captor = power_of(state, s.defender) if side == BESIEGER else s.besieger
+        for lid in leaders_with(state, units) if gone[side] and captor is not None else ():
+            state = state.with_leader(state.leaders[lid].replace(status=LeaderStatus.CAPTURED, captured_by=captor,
+                                                                 attached_to=None, returns=None))
+            s = _note(s, f"{lid} is captured by {captor}: every factor of his side is eliminated (13.8.2).")
+        state, removed = clear_emptied(state, units, garrisons=side == DEFENDER)
+        for uid in removed:
+            s = _note(s, f"{uid} is emptied and leaves the map (11.5).")
+    return state, s
 
 
 def _after_round(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
@@ -363,20 +385,24 @@ def _after_round(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
             lost = sum(r.morale_loss.get(side, 0) for r in s.rounds)
             why = "is eliminated" if factors_of(state, s, side) == 0 else f"breaks (morale loss {lost} >= {s.morale[side]})"
             s = _note(s, f"The {side} {why}.")
+    state, s = _clear_emptied(state, s)
     # Both broken with survivors on both sides: neither wins, as in field combat (11.2.10 "Both Break", 000:1858), which
     # assault and garrison attack combats are resolved like (000:1980, 000:2006): the siege goes on, no points.
     both = b_out and d_out and factors_of(state, s, BESIEGER) > 0 and factors_of(state, s, DEFENDER) > 0
     if both:
         s = _note(s, "Both sides break: neither wins (11.2.10, 000:1858); the siege goes on (11.4).")
         return _finish(_put(state, s.replace(outcome="resumed")), s.id)
+    # besiegers eliminated take nothing: a side with no survivors cannot win (as in field combat, 11.2.10)
+    b_gone = factors_of(state, s, BESIEGER) == 0
     if s.kind == "assault":
-        if d_out:  # 11.4.1: the defender broken or eliminated: the city falls
+        if d_out and not b_gone:  # 11.4.1: the defender broken or eliminated: the city falls
             return _capture(state, s, "captured")
         if b_out or len(s.rounds) == MAX_ROUNDS:
-            s = _note(s, "The assault fails; the siege goes on (11.4.1).")
+            s = _note(s, "The assault fails; " + ("the besiegers are eliminated and leave the map (11.4.1, 11.5)." if b_gone
+                                                  else "the siege goes on (11.4.1)."))
             return _finish(_put(state, _award(state, s, DEFENDER)), s.id)
     else:
-        if factors_of(state, s, DEFENDER) == 0:  # 11.4.2: the garrison wiped out: the city falls
+        if factors_of(state, s, DEFENDER) == 0 and not b_gone:  # 11.4.2: the garrison wiped out: the city falls
             return _capture(state, s, "captured")
         if b_out:
             return _besiegers_beaten(state, _note(s, "The besiegers break and must retreat (11.4.2)."), ctx)
@@ -391,11 +417,17 @@ def _besiegers_beaten(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
     ``combat.retreat``: toward their nearest depot or capital, through no unbesieged enemy), unpursued; with no route
     they surrender to the city's holder (000:1852).  Then the besieged corps may move out of the city into its area:
     ``siege.move-out``, asked of the holder (the phasing power of a garrison attack); its standing answer is to stay."""
-    corps = [u.id for uid in s.besiegers if isinstance(u := state.units.get(uid), Corps) and u.factors.total > 0]
+    corps = [u.id for uid in s.besiegers if isinstance(u := state.units.get(uid), Corps) and u.factors.total > 0
+             and u.location != POOL]
+    holder = power_of(state, s.defender)
+    if not corps:
+        taken = ", ".join(_captured_leaders(s))
+        s = _note(s, f"{s.besieger}'s besiegers are eliminated and leave the map; none is left to retreat (11.4.2)"
+                     f"{f'; {taken} captured by {holder} (13.8.2)' if taken else ''}.")
+        return _move_out(state, s.replace(outcome="besieger-retreats", step="retreat"), ctx, holder)
     powers = tuple(sorted({p for u in corps if (p := unit_power(state, state.units[u])) is not None}))
     enemies = tuple(sorted({q for p in powers for q in enemies_of(state, p)}))
     path = retreat_path(state, ctx.map, s.city, powers, enemies, lambda u: unit_power(state, u))
-    holder = power_of(state, s.defender)
     if path is None:
         for uid in corps:
             u = the_army_unit(state, uid)
@@ -417,7 +449,16 @@ def _besiegers_beaten(state: GameState, s: Siege, ctx: RulesContext) -> Outcome:
             if state.units[uid].location == POOL:
                 s = _note(s, f"{uid} is compelled to retreat out of its home nation's provinces and stands down, "
                              "keeping its factors (13.2.4).")
-    s = s.replace(outcome="besieger-retreats", step="retreat")
+    return _move_out(state, s.replace(outcome="besieger-retreats", step="retreat"), ctx, holder)
+
+
+def _captured_leaders(s: Siege) -> list[str]:
+    """The leaders this combat's report says were captured (``_clear_emptied``)."""
+    return [line.split(" ")[0] for line in s.report if " is captured by " in line and line.endswith("(13.8.2).")]
+
+
+def _move_out(state: GameState, s: Siege, ctx: RulesContext, holder: str | None) -> Outcome:
+    """11.4.2: after the besiegers are beaten, the holder may move the besieged corps out into the area."""
     inside = [c.id for c in corps_at(state, s.city) if c.location.kind is LocationKind.CITY and c.factors.total > 0
               and unit_power(state, c) == holder]
     if holder is None or not inside:

@@ -156,7 +156,8 @@ def forage_roll(state: GameState, ctx: RulesContext, power: str, corps: Corps) -
     here = corps.location.site
     rec = state.land_moves.get(corps.id) or LandMove(start=here)
     areas = rec.passed or (here,)  # 000:1496: not the start area, unless it did not move
-    lowest = min(areas, key=lambda a: (m.area(a).forage, a))
+    # the lowest value decides; on a tie the area it stopped in is named, the one a reader looks for
+    lowest = min(areas, key=lambda a: (m.area(a).forage, a != here, a))
     die = ctx.dice.d6(f"forage/{state.date}/{corps.id}")
     return ForageRoll(die, forage_modifiers(state, ctx, power, corps), m.area(lowest).forage, lowest)
 
@@ -204,7 +205,7 @@ def forage(state: GameState, ctx: RulesContext, power: str, corps_id: str) -> en
     state, lost, gone = take_losses(state, power, corps, roll.loss, rec.loss_order)
     mods = "".join(f" {v:+d} {k}" for k, v in roll.modifiers)
     text = (f"{power}: {corps_id} forages: random number {roll.die}{mods} = {roll.total} against forage value "
-            f"{roll.forage_value} ({roll.lowest_area}): "
+            f"{roll.forage_value} ({roll.lowest_area}{'' if roll.lowest_area == corps.location.site else ', passed on its way'}): "
             + (f"loses {lost} factor{'s' if lost != 1 else ''}" if lost else "no loss")
             + ("; the corps leaves the map" if gone else ""))
     return engine.log(state, power, "land.forage", text, unit=corps_id, die=roll.die, total=roll.total,

@@ -296,6 +296,25 @@ def test_reinforcements_from_an_adjacent_area_join_the_battle_000_1878():
     assert "corps:AU:II" in s.battles[BID].defender.units
 
 
+def _with_neighbours(ru_at_war: bool):
+    """Ulm's fight with Russia allied to Austria: a Russian corps in Ansbach and a lone Cossack in Stuttgart."""
+    s = _two_on_one().with_alliance("AU", "RU", Date(1805, 1))
+    if ru_at_war:
+        s = s.with_war("FR", "RU", Date(1805, 9), ("FR",))
+    s = corps(s, "corps:RU:I", "ansbach", infantry=8)
+    return corps(s, "corps:AU:Cossack", "stuttgart", cavalry=1, corps_type="cossack")
+
+
+def test_only_allies_at_war_with_the_enemy_and_able_to_succeed_may_reinforce_000_1868():
+    # 11.2.11 (000:1868-1882): an ally at peace with the attacker is no candidate; nor is a force whose strategic
+    # rating is 0 (a lone Cossack, 13.8.5: intrinsic 0), which could never pass; no die is rolled for either.
+    s = corps(_with_neighbours(ru_at_war=False), "corps:AU:II", "augsburg", infantry=8)
+    s = _until_reinforcing(s, ctx())
+    assert _decision(s, "battle.reinforce", "defender").options == ("area:augsburg", "none")
+    s = _until_reinforcing(_with_neighbours(ru_at_war=True), ctx())
+    assert _decision(s, "battle.reinforce", "defender").options == ("area:ansbach", "none")
+
+
 def test_a_reinforcing_leader_of_higher_seniority_takes_command_000_2696():
     s = _two_on_one()
     s = corps(s, "corps:AU:II", "augsburg", infantry=8)

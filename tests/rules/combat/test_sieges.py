@@ -18,7 +18,7 @@ from eiapbem.rules.combat.retreat import retreat_path
 from eiapbem.rules.combat.sieges import report_record, report_text, start_garrison_attack, start_siege_assault
 from eiapbem.core.dice import Dice
 from eiapbem.rules.model.common import Phase
-from eiapbem.rules.model.units import Location, LocationKind
+from eiapbem.rules.model.units import POOL, Leader, LeaderStatus, Location, LocationKind
 from eiapbem.rulecases.scene import scene_state
 
 SID = "1806-05.lille.1"
@@ -110,6 +110,58 @@ def test_garrison_attack_breaks_the_besiegers_who_retreat():
     assert st_.units["corps:FR:I"].location == Location(LocationKind.AREA, "lille")
     assert st_.sieges[SID].step == "done" and st_.sieges[SID].outcome == "besieger-retreats"
     assert all(p.political_status == 0 for p in st_.powers.values())
+
+
+def test_a_garrison_attack_that_eliminates_the_besiegers_takes_them_off_the_map():
+    # 11.5 (000:2024): emptied corps leave the map; 13.8.2 (000:2642): with every factor of their side eliminated,
+    # their leaders are the holder's prisoners; nothing is left to retreat (11.4.2), and the report says so.
+    s = scene([{"id": "corps:AU:I", "location": "area:lille", "militia": 1, "besieging": True},
+               {"id": "corps:AU:II", "location": "area:lille", "militia": 1, "besieging": True}],
+              [{"nation": "FR", "city": "lille", "infantry": 15}], phasing="FR")
+    s = s.with_leader(Leader(id="leader:AU:charles", power="AU", status=LeaderStatus.ON_MAP, attached_to="corps:AU:I"))
+    c = ctx({f"siege/{SID}/round1/besieger": 1, f"siege/{SID}/round1/defender": 6})
+    st_, _ = answer(start_garrison_attack(s, "lille", c).state, c, lambda d: d.options[0])
+    sg = st_.sieges[SID]
+    assert sg.outcome == "besieger-retreats" and sg.step == "done"
+    for uid in ("corps:AU:I", "corps:AU:II"):
+        assert st_.units[uid].location == POOL and not st_.units[uid].besieging
+    charles = st_.leaders["leader:AU:charles"]
+    assert (charles.status, charles.captured_by, charles.attached_to) == (LeaderStatus.CAPTURED, "FR", None)
+    assert not any("retreat lille ->" in line for line in sg.report)
+    assert sg.report[-1] == ("AU's besiegers are eliminated and leave the map; none is left to retreat (11.4.2); "
+                             "leader:AU:charles captured by FR (13.8.2).")
+    assert st_.log[-1].text.startswith("AU's besiegers are eliminated")
+
+
+def test_besiegers_eliminated_in_an_assault_take_no_city_though_the_defender_breaks():
+    # 11.4.1 with 11.2.10 (000:1858): a side with no survivors wins nothing; 13.8.2: its leader is the holder's.
+    s = scene([{"id": "corps:AU:I", "location": "area:lille", "militia": 1, "besieging": True}],
+              [{"nation": "FR", "city": "lille", "militia": 5}])
+    s = s.with_leader(Leader(id="leader:AU:charles", power="AU", status=LeaderStatus.ON_MAP, attached_to="corps:AU:I"))
+    c = ctx({f"siege/{SID}/attempt": 6, f"siege/{SID}/round1/besieger": 6, f"siege/{SID}/round1/defender": 6})
+    st_, _ = answer(start_siege_assault(s, "lille", "AU", c).state, c, lambda d: "fight" if d.kind == "siege.surrender" else d.options[0])
+    sg = st_.sieges[SID]
+    # defender 6 on 5-2: 20% of 5 = 1, the besieger's last factor; besieger 6 on 5-1: morale loss 2.2 >= 2.0
+    assert "The defender breaks (morale loss 220 >= 200)." in sg.report and "lille" not in st_.city_control
+    assert st_.units["garrison:FR:city:lille"].factors.militia == 5 and st_.units["corps:AU:I"].location == POOL
+    assert st_.leaders["leader:AU:charles"].captured_by == "FR"
+    assert "The assault fails; the besiegers are eliminated and leave the map (11.4.1, 11.5)." in sg.report
+
+
+def test_a_corps_emptied_in_a_siege_combat_leaves_its_leader_with_a_survivor():
+    # 11.5 (000:2024): the emptied corps leaves the map; its leader joins a surviving corps of his power.
+    s = scene([{"id": "corps:AU:I", "location": "area:lille", "militia": 1, "besieging": True},
+               {"id": "corps:AU:II", "location": "area:lille", "infantry": 30, "besieging": True}],
+              [{"nation": "FR", "city": "lille", "infantry": 15}], phasing="FR")
+    s = s.with_leader(Leader(id="leader:AU:charles", power="AU", status=LeaderStatus.ON_MAP, attached_to="corps:AU:I"))
+    forced = {f"siege/{SID}/round{r}/{side}": 1 for r in (1, 2, 3) for side in ("besieger", "defender")}
+    c = ctx(forced)
+    st_, _ = answer(start_garrison_attack(s, "lille", c).state, c, lambda d: "corps:AU:I/militia" if "corps:AU:I/militia"
+                    in d.options else d.options[0])
+    assert st_.units["corps:AU:I"].location == POOL
+    charles = st_.leaders["leader:AU:charles"]
+    assert (charles.status, charles.attached_to) == (LeaderStatus.ON_MAP, "corps:AU:II")
+    assert "corps:AU:I is emptied and leaves the map (11.5)." in st_.sieges[SID].report
 
 
 def test_garrison_attack_only_by_the_holder_of_the_city():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from battlekit import corps, ctx, land_state, pending_of, answer
+from battlekit import answer, corps, ctx, land_state, leader, pending_of
 from eiapbem.client.reach import corps_reach
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules.combat.field import start_field_battle
@@ -80,7 +80,8 @@ def test_it_joins_no_battle_outside_austria():
     s = corps(s, "corps:AU:I", "munich", infantry=5)
     s = corps(s, "corps:FR:I", "munich", infantry=10)
     s = corps(s, "corps:AU:II", "linz", infantry=5)
+    s = leader(s, "leader:AU:charles", "corps:AU:II")  # across the river intrinsic 1 - 1 could never reinforce (000:1882)
     s = start_field_battle(s, "munich", ["corps:FR:I"], ["corps:AU:I"], C).state
     b = next(iter(s.battles.values()))
-    friends = field_end._adjacent_friends(s, b, b.defender, C)
+    friends = field_end._adjacent_friends(s, b, "defender", C)
     assert "corps:AU:II" in friends["linz"] and INS not in friends["linz"]

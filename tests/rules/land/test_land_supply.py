@@ -131,6 +131,12 @@ def test_foraging_uses_the_lowest_forage_value_passed_and_the_modifiers():
     loss = max(0, 6 - 2 - 1 - fv)
     assert out.state.units["corps:FR:V"].factors.infantry == 10 - loss
     assert f"random number 6 -2 unused movement points -1 own territory = 3 against forage value {fv}" in out.events[-1].text
+    # nancy and metz have the same value: the report names the area the corps stands in, not one it only passed
+    assert (M.area("nancy").forage, M.area("metz").forage) == (3, 3) and "forage value 3 (metz): " in out.events[-1].text
+    s = corps(_state(), "corps:FR:V", "metz", infantry=10)
+    s = _do(s, MoveUnit(unit="corps:FR:V", path="nancy,strasbourg")).state
+    text = _do(s, Forage(unit="corps:FR:V"), c=c).events[-1].text
+    assert M.area("strasbourg").forage == 4 and "forage value 3 (nancy, passed on its way): " in text
     _refused(out.state, MoveUnit(unit="corps:FR:V", path="reims"), r"corps:FR:V has foraged, so its movement is over")
     _refused(out.state, Forage(unit="corps:FR:V"), r"already foraged")
 
