@@ -251,23 +251,13 @@ def threats(b: Any) -> frozenset[str]:
     """The sides (``relations.unit_side``) whose field forces can reach one of the power's national capitals within
     ``THREAT_MONTHS`` months with at least ``THREAT_SHARE`` percent of its own field strength: the armies at its
     door, which its armies face before any other enemy's."""
-    return frozenset(side for sides in _threatened(b).values() for side in sides)
-
-
-def _threatened(b: Any) -> dict[str, frozenset[str]]:
-    """The power's national capitals that enemy armies can reach (``threats``), with those enemies' sides."""
     st, ctx = b.state, b.ctx
     own = assess.power_strength(st, ctx, b.power)
     by_side: dict[str, list[Corps]] = {}
     for c in assess.enemy_field_corps(st, b.power):
         by_side.setdefault(relations.unit_side(st, c), []).append(c)
-    out = {}
-    for cap in assess.capitals(ctx, b.power):
-        sides = frozenset(side for side, corps in by_side.items()
-                          if assess.in_reach(st, ctx, cap, corps, THREAT_MONTHS) * 100 >= own * THREAT_SHARE)
-        if sides:
-            out[cap] = sides
-    return out
+    return frozenset(side for side, corps in by_side.items() for cap in assess.capitals(ctx, b.power)
+                     if assess.in_reach(st, ctx, cap, corps, THREAT_MONTHS) * 100 >= own * THREAT_SHARE)
 
 
 def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int]) -> Goal | None:

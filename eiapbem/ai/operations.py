@@ -223,7 +223,9 @@ def guard_capitals(b: Any, lvl: Any, free: list[str], answered: Collection[str] 
         at_cap = sorted(control.corps_at(b.state, cap), key=lambda c: (c.location.kind is AREA, c.id in led_here,
                                                                         -c.factors.total, c.id))
         if not threatened and not garrisoned(b, cap):
-            next((c for c in at_cap if relations.unit_power(b.state, c) == power and _detach(b, c, cap, 1)), None)
+            for c in at_cap:
+                if relations.unit_power(b.state, c) == power and _detach(b, c, cap, 1):
+                    break
         for c in at_cap:
             c = b.state.units[c.id]
             short = want - held(b, cap)
