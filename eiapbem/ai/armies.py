@@ -29,10 +29,10 @@ its way),
 where what it needs is the enemy field strength within ``assess.NEAR`` of it at the level's ``attack_odds`` plus
 what stands inside its city at the level's ``assault_odds``.  A goal other armies march on with the strength it
 needs counts half.  Beyond its own territory an army weighs no goal where the enemy's field forces that can reach it
-by the month after the army's arrival exceed ``EXPOSURE`` per hundred of the army and the friendly forces that can
-reach it as soon (a lone corps sent deep into enemy land meets the enemy's whole army there), and, while an enemy's
-army stands within ``THREAT_MONTHS`` of one of its national capitals (``threats``), none taken from another enemy: the
-war at its door is fought before a far one.  An army with no goal of its own joins the nearest goal the power's
+by the month after the army's arrival exceed the level's ``exposure`` per hundred of the army and the friendly forces
+that can reach it as soon (a lone corps sent deep into enemy land meets the enemy's whole army there), and, while an
+enemy's army stands within ``THREAT_MONTHS`` of one of its national capitals (``threats``, where the level sees
+them), none taken from another enemy: the war at its door is fought before a far one.  The easy level judges neither.  An army with no goal of its own joins the nearest goal the power's
 other forces march on (``join``): idle armies concentrate on the war instead of standing apart.
 """
 
@@ -72,11 +72,6 @@ STORM = 300
 #: What an enemy capital's walls leave of its worth as a goal (percent, ``walls``): breached by some die now, only once
 #: undergarrisoned, never.
 OPEN, THINNED, SHUT = 100, 50, 25
-#: Beyond its own territory an army weighs no goal that the enemy's field forces able to reach it by the month after
-#: the army's arrival exceed this many per hundred of the army's strength and the friendly field forces that can reach
-#: it as soon (``assess.enemy_in_reach``, ``assess.friends_in_reach``): a corps sent alone deep into enemy land is met
-#: there by the enemy's whole army.
-EXPOSURE = 150
 #: An enemy whose field forces can reach one of the power's national capitals within ``THREAT_MONTHS`` months of
 #: forced march with at least ``THREAT_SHARE`` percent of the power's own field strength is its first enemy
 #: (``threats``): beyond its own territory its armies take no goal from another enemy while it stands there.
@@ -274,7 +269,7 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
     strength = army_strength(b, army)
     # enemy field forces in its own territory within its reach: they are beaten before a capital is sought
     invaded = any(g.field and not g.moving and d <= lvl.horizon for d, _, g in near)
-    first = threats(b)
+    first = threats(b) if lvl.threats else frozenset()
     best: tuple[int, str, Goal] | None = None
     weighed = 0
     for d, a, g in near:
@@ -294,8 +289,8 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
         abroad = not own_territory(st, ctx.map, a, b.power)
         if abroad and first and g.against and not first & set(g.against):
             continue  # another enemy's army stands within reach of the capital: the army faces it first
-        if abroad and assess.enemy_in_reach(st, ctx, a, b.power, months + 1) * 100 \
-                > (strength + assess.friends_in_reach(st, ctx, a, b.power, months + 1, army.members)) * EXPOSURE:
+        if abroad and lvl.exposure and assess.enemy_in_reach(st, ctx, a, b.power, months + 1) * 100 \
+                > (strength + assess.friends_in_reach(st, ctx, a, b.power, months + 1, army.members)) * lvl.exposure:
             continue  # the enemy's army could close on it there before it has done its work
         cover = min(UNIT, strength * UNIT // need)
         if cover < COVER:

@@ -2,10 +2,13 @@
 
 The answer is always one of ``PendingDecision.options``.  Battle chits follow
 the operational possibilities chart (11.2.3, 000:3002-3030): medium plays the
-best chit against the enemy's likeliest, hard the best worst case -- or, against
-an enemy whose chit can be foreseen (``foreseen``: a medium computer, whose rule
-is fixed, or one that picks at random: an easy computer, a neutral minor's force,
-a quick-combat defender, 11.2.1), the best answer to it.  Who plays each power,
+best chit against the enemy's likeliest, hard the best answer to an enemy whose
+chit can be foreseen (``foreseen``: a medium computer, whose rule is fixed, or
+one that picks at random: an easy computer, a neutral minor's force, a
+quick-combat defender, 11.2.1), otherwise the best worst case, and in defence
+against a human attacker a chit drawn from the chart's equilibrium
+(``mixture``): "defend" every time is read by a human after a few battles and
+answered with "echelon".  Who plays each power,
 and at what level, is known to every player of the game; the enemy's chit itself
 is never read before the reveal.  A breach in a
 siege's walls (``siege.surrender``, 11.4.1, 000:1972-1990) is fought unless the
@@ -19,6 +22,7 @@ list the usual answer first) or, at the easy level, one option at random.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import eiapbem.ai.odds as odds
@@ -32,6 +36,9 @@ from eiapbem.rules.tables import land
 LIKELIEST = {land.ATTACKER: "defend", land.DEFENDER: "assault"}
 #: The factor types a storm's casualties are taken from, cheapest first (militia and irregulars, then the line,
 #: cavalry, artillery and guard last); a type not named comes after them.
+#: Rounds of fictitious play (each side's best answer to the other's picks so far) that give the hard level's mixture
+#: of chits (``mixture``); the shares it gives are within a few percent of the chart's equilibrium.
+ROUNDS = 400
 CHEAPEST = ("militia", "feudal-infantry", "freikorps", "cossack", "guerrilla", "infantry", "feudal-cavalry",
             "cavalry", "artillery", "guard")
 
@@ -61,6 +68,36 @@ def choose_chit(options: tuple[str, ...], role: str, how: str) -> str:
     return max(options, key=lambda c: (min(chit_score(c, e, role) for e in enemy_chits), -options.index(c)))
 
 
+@lru_cache(maxsize=256)
+def mixture(options: tuple[str, ...], enemy_options: tuple[str, ...], role: str) -> tuple[tuple[str, int], ...]:
+    """The chits of ``options`` with their weights in the zero-sum game of ``chit_score`` against an enemy choosing
+    among ``enemy_options``: how often each is the best answer over ``ROUNDS`` rounds of fictitious play, in which
+    each side answers the other's picks so far (the enemy's first its best worst case; ties to the first offered).
+    Chits never picked are left out."""
+    other = land.DEFENDER if role == land.ATTACKER else land.ATTACKER
+    mine = {c: {e: chit_score(c, e, role) for e in enemy_options} for c in options}
+    theirs = {e: {c: chit_score(e, c, other) for c in options} for e in enemy_options}
+    own_count = dict.fromkeys(options, 0)
+    enemy_count = dict.fromkeys(enemy_options, 0)
+    enemy_count[max(enemy_options, key=lambda e: (min(theirs[e].values()), -enemy_options.index(e)))] = 1
+    for _ in range(ROUNDS):
+        pick = max(options, key=lambda c: (sum(mine[c][e] * n for e, n in enemy_count.items()), -options.index(c)))
+        answer = max(enemy_options, key=lambda e: (sum(theirs[e][c] * n for c, n in own_count.items()),
+                                                   -enemy_options.index(e)))
+        own_count[pick] += 1
+        enemy_count[answer] += 1
+    return tuple((c, n) for c, n in own_count.items() if n)
+
+
+def drawn(weights: tuple[tuple[str, int], ...], roll: int) -> str:
+    """The chit of ``weights`` that a roll of 1 through their total picks."""
+    for c, n in weights:
+        if roll <= n:
+            return c
+        roll -= n
+    raise ValueError("the roll exceeds the weights' total")
+
+
 def foreseen(b: Any, d: PendingDecision, role: str) -> tuple[str, tuple[str, ...]] | None:
     """How the enemy side of the battle ``d`` asks a chit for picks it, when its rule does not depend on the power's
     own pick: ("likeliest", ...) for a medium computer, ("random", its options) for an easy computer or a side that
@@ -88,6 +125,25 @@ def foreseen(b: Any, d: PendingDecision, role: str) -> tuple[str, tuple[str, ...
     return None
 
 
+def human_enemy(b: Any, d: PendingDecision, role: str) -> bool:
+    """Whether a human plays the enemy side of the battle ``d`` (a player who learns the computer's habits)."""
+    battle = b.state.battles.get(d.context.get("battle")) if b is not None and hasattr(d.context, "get") else None
+    if battle is None or not hasattr(battle, "side"):
+        return False
+    side = battle.side(land.DEFENDER if role == land.ATTACKER else land.ATTACKER)
+    return side.power is not None and b.state.powers[side.power].controller is PlayerKind.HUMAN
+
+
+def enemy_options(b: Any, d: PendingDecision, role: str) -> tuple[str, ...]:
+    """The chits the enemy side of the battle ``d`` may pick (11.2.3), or every chit of its role when the battle is
+    not known."""
+    other = land.DEFENDER if role == land.ATTACKER else land.ATTACKER
+    battle = b.state.battles.get(d.context.get("battle")) if b is not None and hasattr(d.context, "get") else None
+    if battle is None or not hasattr(battle, "side"):
+        return land.DEFENDER_CHITS if other == land.DEFENDER else land.ATTACKER_CHITS
+    return chit_options(b.state, battle.side(other))
+
+
 def best_answer(options: tuple[str, ...], role: str, enemy: tuple[str, tuple[str, ...]]) -> str:
     """The chit among ``options`` that does best against the enemy's foreseen pick: its one chit (a medium
     computer's), or on average over its options (one drawn at random)."""
@@ -112,10 +168,16 @@ def answer(d: PendingDecision, lvl: Level, ctx: RulesContext, b: Any = None) -> 
     holding the state, for the questions judged from it (a breach)."""
     role = d.context.get("role") if hasattr(d.context, "get") else None
     if d.kind == "battle.chit" and role in (land.ATTACKER, land.DEFENDER) and lvl.chits != "random":
-        enemy = foreseen(b, d, role) if lvl.chits == "maximin" and b is not None else None
+        enemy = foreseen(b, d, role) if lvl.chits == "mixed" and b is not None else None
         if enemy is not None and enemy[1]:
             return AnswerDecision(d.id, best_answer(d.options, role, enemy))
-        return AnswerDecision(d.id, choose_chit(d.options, role, lvl.chits))
+        if lvl.chits == "mixed" and role == land.DEFENDER and human_enemy(b, d, role):
+            weights = mixture(tuple(d.options), enemy_options(b, d, role), role)
+            if len(weights) > 1:
+                roll = ctx.dice.one_to(sum(n for _, n in weights), f"ai/{d.power}/decision/{d.id}")
+                return AnswerDecision(d.id, drawn(weights, roll))
+            return AnswerDecision(d.id, weights[0][0] if weights else d.options[0])
+        return AnswerDecision(d.id, choose_chit(d.options, role, "likeliest" if lvl.chits == "likeliest" else "maximin"))
     if d.kind == "siege.surrender" and b is not None and set(d.options) == {"surrender", "fight"}:
         return AnswerDecision(d.id, "fight" if odds.storm_holds(b, lvl, d) else "surrender")
     if d.kind == "siege.casualty" and lvl.decisions != "random" and d.options:
@@ -127,4 +189,5 @@ def answer(d: PendingDecision, lvl: Level, ctx: RulesContext, b: Any = None) -> 
     return AnswerDecision(d.id, d.options[0])
 
 
-__all__ = ["CHEAPEST", "LIKELIEST", "answer", "best_answer", "cheapest", "choose_chit", "chit_score", "foreseen"]
+__all__ = ["CHEAPEST", "LIKELIEST", "ROUNDS", "answer", "best_answer", "cheapest", "choose_chit", "chit_score", "drawn",
+           "enemy_options", "foreseen", "human_enemy", "mixture"]

@@ -37,6 +37,13 @@ leaders; goals weighed        within 6        strength with the    playing uncer
 (``ai.armies``); battles      movement        corps next to it     battles forward
 judged (``ai.odds``)          points, by                           (6 samples, won in
                               factors                              60%)
+a goal deep in enemy land     weighed         none the enemy can   as medium
+(``armies.goal``,             however         close on with 150%
+``Level.exposure``)           exposed         of the army and the
+                                              friends in reach
+the enemy at the capital's    not seen        no goal from         as medium
+door (``armies.threats``)                     another enemy
+                                              meanwhile
 odds to enter an enemy stack  1:1             1.3:1 (those who     1.3:1
                                               arrive together)
 assault a besieged city       3:1             2.5:1                2:1; sorties at 2:1
@@ -47,7 +54,10 @@ battle chit                   at random       best against the     best answer t
                               (dice)          likeliest enemy chit enemy's foreseeable
                                                                    pick (a medium or
                                                                    random one), else
-                                                                   best worst case
+                                                                   best worst case; in
+                                                                   defence against a
+                                                                   human drawn from
+                                                                   the equilibrium
 breach in a city's walls      surrenders at   surrenders at 5:1    fights under 3:1,
 (11.4.1, odds.storm_holds)    5:1 in factors  in strength          surrenders at 10:1;
                                                                    between, plays the
@@ -120,7 +130,8 @@ class Level:
     infantry_per_cavalry: int
     #: Militia bought with the manpower left (it would be lost, 12.5.6).
     militia: bool
-    #: Battle chits: "random", "likeliest" or "maximin".
+    #: Battle chits: "random", "likeliest", "maximin" (the best worst case) or "mixed" (as maximin, but in defence
+    #: against a human drawn from the chart's equilibrium, ``decisions.mixture``).
     chits: str
     #: Other decisions: "random" or "first".
     decisions: str
@@ -211,6 +222,13 @@ class Level:
     garrison: int = 4
     #: The expected forage loss per corps (hundredths of a factor) it accepts where a march ends.
     forage_risk: int = 15
+    #: Beyond its own territory an army weighs no goal that the enemy's field forces able to reach it by the month
+    #: after the army's arrival exceed this many per hundred of the army's strength and the friendly field forces that
+    #: can reach it as soon (``assess.enemy_in_reach``, ``assess.friends_in_reach``): a corps sent alone deep into
+    #: enemy land is met there by the enemy's whole army (0: not judged).
+    exposure: int = 150
+    #: Sees the enemy army at the door of a national capital (``armies.threats``) and faces it before another enemy.
+    threats: bool = True
 
 
 
@@ -221,7 +239,7 @@ LEVELS: dict[PlayerKind, Level] = {
                               seek_alliances=1, manipulations=0, invest_share=0, terms="plain", deny_trade=False,
                               blockade_ratio=120, attack_ratio=120, invasion_corps=1, invade_minors=False, forced_march=0,
                               raids="depots", judge="factors", samples=0, armies=2, plans=3,
-                              garrison=2, forage_risk=150),
+                              garrison=2, forage_risk=150, exposure=0, threats=False),
     PlayerKind.AI_MEDIUM: Level(PlayerKind.AI_MEDIUM, "spread", 0, 50, 0, True, "likeliest", "first",
                                 attack_odds=130, assault_odds=250, retreat_odds=200,
                                 defend_capital=True, depots=True, horizon=9,
@@ -230,7 +248,7 @@ LEVELS: dict[PlayerKind, Level] = {
                                 deny_trade=False, blockade_ratio=200, attack_ratio=200, invasion_corps=2,
                                 forced_march=10, raids="supply", judge="strength", samples=0, armies=2, plans=5,
                                 garrison=3, forage_risk=60),
-    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "maximin", "first",
+    PlayerKind.AI_HARD: Level(PlayerKind.AI_HARD, "front", 4, 75, 4, True, "mixed", "first",
                               attack_odds=130, assault_odds=200, retreat_odds=150,
                               defend_capital=True, depots=True, horizon=12, sortie=True, city_garrisons=1,
                               ship_share=15, counters=True, manipulation=True, seek_alliances=3,
@@ -241,7 +259,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 33, "ai-medium": 33, "ai-hard": 33}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 34, "ai-medium": 34, "ai-hard": 34}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -317,6 +335,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 33, "ai-medium": 33, "ai-hard": 33}  # 2:
 # (``armies.threats``); a capital's guard fills its garrison from the corps inside before they march off, and the
 # standing garrison goes to every national capital; a raider in an allied minor's capital is answered; a lost capital
 # its corps can retake makes no surrender (``strategy.can_retake``); a subsidy leaves the ally no richer than the giver
+# 34: (easy) no judgement of a goal's exposure nor of the enemy at the capital's door (``Level.exposure``,
+# ``Level.threats``: the levels differ in how well they judge); (hard) in defence against a human attacker a chit
+# drawn from the chart's equilibrium (``decisions.mixture``)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -264,8 +264,44 @@ def test_the_hard_level_answers_the_chit_a_medium_or_random_enemy_will_pick():
             def total(x: str) -> int:
                 return sum(decisions.chit_score(x, e, land.DEFENDER) for e in land.ATTACKER_CHITS)
             assert total(answer) == max(total(x) for x in d.options)
+        elif enemy_kind == "human":  # a human learns the computer's habits: a chit of the mixture (``mixture``)
+            assert decisions.human_enemy(b, d, land.DEFENDER)
+            assert answer in dict(decisions.mixture(tuple(d.options), decisions.enemy_options(b, d, land.DEFENDER),
+                                                    land.DEFENDER))
         else:
             assert answer == decisions.choose_chit(d.options, land.DEFENDER, "maximin")
+
+
+@pytest.mark.parametrize("role", (land.ATTACKER, land.DEFENDER))
+def test_the_hard_level_mixes_its_chits_against_an_enemy_it_cannot_foresee(role):
+    # 11.2.3: against a human or a hard computer no pure chit is safe ("defend" every time is read and answered);
+    # the mixture's worst case over the enemy's chits beats the best pure worst case, and the dice vary the pick.
+    own, enemy = ((land.ATTACKER_CHITS, land.DEFENDER_CHITS) if role == land.ATTACKER
+                  else (land.DEFENDER_CHITS, land.ATTACKER_CHITS))
+    weights = decisions.mixture(own, enemy, role)
+    total = sum(n for _, n in weights)
+    assert len(weights) >= 2 and all(c in own for c, _ in weights)
+    pure = max(min(decisions.chit_score(c, e, role) for e in enemy) for c in own)
+    mixed = min(sum(decisions.chit_score(c, e, role) * n for c, n in weights) for e in enemy)
+    assert mixed > pure * total
+    picks = {decisions.drawn(weights, r) for r in range(1, total + 1)}
+    assert picks == {c for c, _ in weights}
+    with pytest.raises(ValueError):
+        decisions.drawn(weights, total + 1)
+
+
+def test_a_hard_defender_against_a_human_attacker_draws_its_chit_from_the_dice():
+    from eiapbem.ai import Builder
+
+    picks = set()
+    for seed in (b"mix-1", b"mix-2", b"mix-3", b"mix-4", b"mix-5", b"mix-6", b"mix-7", b"mix-8"):
+        s, c = _battle("human", "ai-hard", seed)
+        [d] = [x for x in s.pending.values() if x.kind == "battle.chit" and x.power == "AU"]
+        first = decisions.answer(d, level("ai-hard"), c, Builder(s, "AU", c)).choice
+        # the same state and dice give the same chit (every client replays it)
+        assert decisions.answer(d, level("ai-hard"), c, Builder(s, "AU", c)).choice == first
+        picks.add(first)
+    assert len(picks) >= 2
 
 
 @pytest.mark.parametrize("kind", LEVELS)

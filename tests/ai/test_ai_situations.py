@@ -561,8 +561,11 @@ def test_a_lone_corps_takes_no_goal_deep_in_enemy_land_that_the_enemy_army_can_c
     aims = (strategy.Aim("AU", "pilsen", 4),)
     chosen = armies.goal(b, lvl, army, armies.goals(b, lvl, aims), {})
     # Austria's army of 48 can reach Pilsen within the month after Massena's arrival: alone, he does not go; with
-    # no army in reach, or with a French corps at Munich able to join him as soon, he does
-    assert (chosen is not None and chosen.area == "pilsen") is goes, (kind, austrians, french_near, chosen)
+    # no army in reach, or with a French corps at Munich able to join him as soon, he does; the easy level does not
+    # judge the danger (``Level.exposure`` 0) and goes
+    assert (chosen is not None and chosen.area == "pilsen") is (goes or not lvl.exposure), (kind, austrians,
+                                                                                             french_near, chosen)
+    assert bool(lvl.exposure) is (kind != "ai-easy")
 
 
 def _prussia_between_two_enemies(kind: str, *, french_army: bool):
@@ -591,7 +594,9 @@ def test_with_an_enemy_army_in_reach_of_the_capital_the_army_takes_no_goal_from_
     army = armies.Army("corps:PR:I", "leader:PR:blucher", ["corps:PR:I", "corps:PR:II", "corps:PR:III"])
     chosen = armies.goal(b, lvl, army, armies.goals(b, lvl, ()), {})
     # the Austrian corps beyond the border is the army's goal only while no French army stands within reach of Berlin
-    assert (chosen is not None and chosen.area == "cracow") is not french_army, (kind, chosen)
+    # (the easy level does not see the threat, ``Level.threats``, and goes)
+    assert (chosen is not None and chosen.area == "cracow") is (not french_army or not lvl.threats), (kind, chosen)
+    assert lvl.threats is (kind != "ai-easy")
 
 
 # ----------------------------------------------------------------- an army next to the capital, the field army away
