@@ -13,7 +13,8 @@ that declarations, alliances, calls, subsidies, suits and the armies agree.  It 
   war); ``alliances`` are the powers it asks to ally with (6.5): those that face the same threat and are its natural
   friends by the natural alliance table (15.0, +1 both ways; -1 will do for two powers already at war with the
   threat), not friends of the threat, the friendliest first, up to ``Level.seek_alliances``; a power that cannot
-  stand against the threat with all the help it could find asks the threat itself (``overawed``); ``friends`` are
+  stand against the threat with all the help it could find asks the threat itself (``overawed``), never the power it
+  declares war on that month (6.5.1); ``friends`` are
   the allies whose wars it supports (it answers their calls, 6.3); ``subsidies`` are money given to allies fighting
   its enemies (6.12, 12.3), a share of its treasury above ``RESERVE``, never to an ally at war with another of its
   allies or allied with its enemy (Great Britain's coalitions are paid for this way: its money outruns its
@@ -175,7 +176,7 @@ def _plan(b: judge.Board, p: str, lvl: Level) -> WarPlan:
         power=p, enemies=enemies, main_enemy=_main_enemy(b, p, enemies, aims, judged), aims=aims,
         friends=_friends(b, p), peace=judge.in_order({e for e, _ in sue} | set(informal)), declare=declare,
         threat=threat(b, p), sue=sue, informal=informal, accept_informal=accept,
-        alliances=_alliances(b, p, lvl), subsidies=_subsidies(b, p, lvl, enemies), wars=judged,
+        alliances=tuple(a for a in _alliances(b, p, lvl) if a != declare), subsidies=_subsidies(b, p, lvl, enemies), wars=judged,
         pressing=tuple(e for e in enemies if e in b.state.powers[p].wars and presses(b, p, e, lvl)))
 
 
@@ -457,17 +458,24 @@ def _peace(b: judge.Board, p: str, lvl: Level, judged: tuple[judge.Judgement, ..
             sue[e] = value < unconditional and (ws.capitals_lost > 0 or not army_left(b, p))
         elif value <= 0 and not stays and (_would_accept_informal(b, e, p) or (human and weary)):
             informal.append(e)  # a war worth nothing more to it, which the enemy would end too
-    if sue and peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
-        # 6.4.2: suing an enemy with no forces inside means suing every enemy at once: only when every war is lost
-        if all(e in sue or e in informal for e in ps.wars):
-            sue = {e: sue.get(e, False) for e in judge.in_order(tuple(ps.wars))}
-            informal = []
-        else:
-            sue = {e: a for e, a in sue.items() if peace_rules.victor_forces_inside(st, b.ctx, e, p)}
-            if peace_rules.suit_obligations(st, b.ctx, p, [SueForPeace(t) for t in sue]):
-                sue = {}
+    sue = suits_allowed(st, b.ctx, p, sue)
     informal = [e for e in informal if e not in sue]
     return tuple((e, sue[e]) for e in judge.in_order(tuple(sue))), tuple(informal), tuple(accept)
+
+
+def suits_allowed(st: Any, ctx: Any, p: str, sue: dict[str, bool]) -> dict[str, bool]:
+    """The suits of ``sue`` (enemy: unconditional terms accepted) that ``p`` makes under 6.4.2: suing an enemy with no
+    forces inside its home nation means suing every enemy at once, which it does only when every war is lost; a war
+    it would end by an informal peace is ended so first (suing there would hand a beaten enemy a surrender: Austria
+    surrendered to the Turkey whose capital it besieged, to be allowed to sue France), and the suits of the month are
+    those to victors inside."""
+    if not sue or not peace_rules.suit_obligations(st, ctx, p, [SueForPeace(t) for t in sue]):
+        return sue
+    wars = st.powers[p].wars
+    if all(e in sue for e in wars):
+        return {e: sue[e] for e in judge.in_order(tuple(wars))}
+    inside = {e: a for e, a in sue.items() if peace_rules.victor_forces_inside(st, ctx, e, p)}
+    return {} if peace_rules.suit_obligations(st, ctx, p, [SueForPeace(t) for t in inside]) else inside
 
 
 def stands_by(b: judge.Board, p: str, e: str) -> bool:
@@ -600,4 +608,4 @@ def _main_enemy(b: judge.Board, p: str, enemies: tuple[str, ...], aims: tuple[Ai
     return max(enemies, key=value)
 
 
-__all__ = ["Aim", "RESERVE", "WarPlan", "going_on", "surrender_cost", "threat", "victor_terms", "war_plan"]
+__all__ = ["Aim", "RESERVE", "WarPlan", "going_on", "suits_allowed", "surrender_cost", "threat", "victor_terms", "war_plan"]

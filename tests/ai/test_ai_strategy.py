@@ -494,3 +494,25 @@ def test_britain_makes_no_informal_peace_with_france_while_an_ally_fights_it_on(
     assert "FR" in refused.state.powers["GB"].wars and "FR" in refused.state.powers["AU"].wars
     overrun = _take(allied, "vienna", "FR")
     assert "FR" in strategy.war_plan(overrun, "GB", HARD, ctx()).accept_informal
+
+
+def test_no_alliance_is_asked_of_the_power_war_is_declared_on(set_up, monkeypatch):
+    # 6.5.1: powers at war may not ally; a plan that declares war on a power and asks it for an alliance in the same
+    # orders contradicts itself (France asked Turkey for an alliance and declared war on it in one phase). Spain,
+    # overawed by France, would ask France for an alliance; were its war of choice France, it asks nothing of it.
+    assert strategy.war_plan(set_up, "SP", HARD, ctx()).alliances == ("FR",)
+    monkeypatch.setattr(judge, "declarations", lambda b: {"SP": "FR"})
+    wp = strategy.war_plan(set_up.replace(), "SP", HARD, ctx())  # a new state: the plans are kept per state
+    assert wp.declare == "FR" and "FR" not in wp.alliances
+
+
+def test_a_war_to_end_informally_is_not_turned_into_a_surrender_to_be_allowed_to_sue_another(set_up):
+    # 6.4.2: suing an enemy with no forces inside the home nation means suing every enemy at once. Austria, beaten by
+    # France (no French corps inside Austria) and at war with Turkey, which it does not count as lost, sues nobody
+    # this month (the Turkish war is ended first, informally); with Turkey's war lost too it sues both; with a French
+    # corps inside Austria it sues France alone.
+    st = set_up.with_war("FR", "AU", set_up.date.plus(-6), ("FR",)).with_war("AU", "TU", set_up.date.plus(-6), ("AU",))
+    assert strategy.suits_allowed(st, ctx(), "AU", {"FR": False}) == {}
+    assert strategy.suits_allowed(st, ctx(), "AU", {"FR": False, "TU": True}) == {"FR": False, "TU": True}
+    inside = _take(st, "vienna", "FR")
+    assert strategy.suits_allowed(inside, ctx(), "AU", {"FR": False}) == {"FR": False}
