@@ -5,10 +5,12 @@ the operational possibilities chart (11.2.3, 000:3002-3030): medium plays the
 best chit against the enemy's likeliest, hard the best answer to an enemy whose
 chit can be foreseen (``foreseen``: a medium computer, whose rule is fixed, or
 one that picks at random: an easy computer, a neutral minor's force, a
-quick-combat defender, 11.2.1), otherwise the best worst case, and in defence
-against a human attacker a chit drawn from the chart's equilibrium
-(``mixture``): "defend" every time is read by a human after a few battles and
-answered with "echelon".  Who plays each power,
+quick-combat defender, 11.2.1), otherwise the best worst case, and against a
+human a chit drawn from the chart's equilibrium (``mixture``): "echelon" in
+every attack and "defend" in every defence are read by a human after a few
+battles and answered ("cordon", "echelon").  In a battle the search plays
+forward (``odds.SearchDice``) it takes its best worst case: the search judges
+the battle, not one draw of the chit.  Who plays each power,
 and at what level, is known to every player of the game; the enemy's chit itself
 is never read before the reveal.  A breach in a
 siege's walls (``siege.surrender``, 11.4.1, 000:1972-1990) is fought unless the
@@ -171,7 +173,7 @@ def answer(d: PendingDecision, lvl: Level, ctx: RulesContext, b: Any = None) -> 
         enemy = foreseen(b, d, role) if lvl.chits == "mixed" and b is not None else None
         if enemy is not None and enemy[1]:
             return AnswerDecision(d.id, best_answer(d.options, role, enemy))
-        if lvl.chits == "mixed" and role == land.DEFENDER and human_enemy(b, d, role):
+        if lvl.chits == "mixed" and human_enemy(b, d, role) and not isinstance(ctx.dice, odds.SearchDice):
             weights = mixture(tuple(d.options), enemy_options(b, d, role), role)
             if len(weights) > 1:
                 roll = ctx.dice.one_to(sum(n for _, n in weights), f"ai/{d.power}/decision/{d.id}")

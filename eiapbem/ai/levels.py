@@ -54,10 +54,10 @@ battle chit                   at random       best against the     best answer t
                               (dice)          likeliest enemy chit enemy's foreseeable
                                                                    pick (a medium or
                                                                    random one), else
-                                                                   best worst case; in
-                                                                   defence against a
-                                                                   human drawn from
-                                                                   the equilibrium
+                                                                   best worst case;
+                                                                   against a human
+                                                                   drawn from the
+                                                                   equilibrium
 breach in a city's walls      surrenders at   surrenders at 5:1    fights under 3:1,
 (11.4.1, odds.storm_holds)    5:1 in factors  in strength          surrenders at 10:1;
                                                                    between, plays the
@@ -130,8 +130,8 @@ class Level:
     infantry_per_cavalry: int
     #: Militia bought with the manpower left (it would be lost, 12.5.6).
     militia: bool
-    #: Battle chits: "random", "likeliest", "maximin" (the best worst case) or "mixed" (as maximin, but in defence
-    #: against a human drawn from the chart's equilibrium, ``decisions.mixture``).
+    #: Battle chits: "random", "likeliest", "maximin" (the best worst case) or "mixed" (as maximin, but against a
+    #: human drawn from the chart's equilibrium, ``decisions.mixture``).
     chits: str
     #: Other decisions: "random" or "first".
     decisions: str
@@ -336,8 +336,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 34, "ai-medium": 34, "ai-hard": 34}  # 2:
 # standing garrison goes to every national capital; a raider in an allied minor's capital is answered; a lost capital
 # its corps can retake makes no surrender (``strategy.can_retake``); a subsidy leaves the ally no richer than the giver
 # 34: (easy) no judgement of a goal's exposure nor of the enemy at the capital's door (``Level.exposure``,
-# ``Level.threats``: the levels differ in how well they judge); (hard) in defence against a human attacker a chit
-# drawn from the chart's equilibrium (``decisions.mixture``)
+# ``Level.threats``: the levels differ in how well they judge); (hard) against a human a chit drawn from the
+# chart's equilibrium (``decisions.mixture``); no alliance asked of the power war is declared on; a war to be ended
+# informally not turned into a surrender to make a suit elsewhere legal (``strategy.suits_allowed``)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -134,6 +134,11 @@ class Played:
     enemy_lost: int
 
 
+class SearchDice(Dice):
+    """The dice of a battle or storm played forward by the search: the decisions answered on them are the search's
+    model of the power's play (``decisions.answer`` takes its best worst case chit there, not a draw)."""
+
+
 def _seed(b: Any) -> bytes:
     """The seed of the slot's search dice: one labelled roll of the slot's own dice (so no one grinds it)."""
     got = getattr(b, "search_seed", None)
@@ -151,7 +156,7 @@ def simulate(b: Any, area: str, samples: int) -> Played | None:
     seed = _seed(b)
     wins = own_lost = enemy_lost = 0
     for k in range(samples):
-        dice = Dice(hashlib.sha256(seed + f"/{b.state.date}/{area}/{k}".encode()).digest())
+        dice = SearchDice(hashlib.sha256(seed + f"/{b.state.date}/{area}/{k}".encode()).digest())
         trial = type(b)(b.state, b.power, replace(b.ctx, dice=dice))
         try:
             if not trial.try_(Attack(area)):
@@ -238,7 +243,7 @@ def simulate_storm(b: Any, decision: Any, samples: int) -> Played | None:
     wins = own_lost = enemy_lost = 0
     sid = decision.context.get("siege")
     for k in range(samples):
-        dice = Dice(hashlib.sha256(seed + f"/{b.state.date}/storm/{sid}/{k}".encode()).digest())
+        dice = SearchDice(hashlib.sha256(seed + f"/{b.state.date}/storm/{sid}/{k}".encode()).digest())
         trial = type(b)(b.state, b.power, replace(b.ctx, dice=dice))
         if not trial.answer_(decision.id, "fight"):
             return None

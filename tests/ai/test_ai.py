@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pytest
 
 from battlekit import corps, land_state
@@ -290,17 +291,25 @@ def test_the_hard_level_mixes_its_chits_against_an_enemy_it_cannot_foresee(role)
         decisions.drawn(weights, total + 1)
 
 
-def test_a_hard_defender_against_a_human_attacker_draws_its_chit_from_the_dice():
+@pytest.mark.parametrize("human, hard", (("human", "ai-hard"), ("ai-hard", "human")))
+def test_the_hard_level_draws_its_chit_against_a_human_from_the_dice(human, hard):
+    # 11.2.3: the hard level's chit against a human, attacking or defending, is drawn (the same for every client from
+    # the same dice); in a battle its search plays forward it takes its best worst case
     from eiapbem.ai import Builder
+    from eiapbem.ai.odds import SearchDice
 
+    power = "FR" if hard == "ai-hard" else "AU"
     picks = set()
     for seed in (b"mix-1", b"mix-2", b"mix-3", b"mix-4", b"mix-5", b"mix-6", b"mix-7", b"mix-8"):
-        s, c = _battle("human", "ai-hard", seed)
-        [d] = [x for x in s.pending.values() if x.kind == "battle.chit" and x.power == "AU"]
-        first = decisions.answer(d, level("ai-hard"), c, Builder(s, "AU", c)).choice
-        # the same state and dice give the same chit (every client replays it)
-        assert decisions.answer(d, level("ai-hard"), c, Builder(s, "AU", c)).choice == first
+        s, c = _battle(hard, human, seed)
+        [d] = [x for x in s.pending.values() if x.kind == "battle.chit" and x.power == power]
+        role = d.context.get("role")
+        first = decisions.answer(d, level("ai-hard"), c, Builder(s, power, c)).choice
+        assert decisions.answer(d, level("ai-hard"), c, Builder(s, power, c)).choice == first
         picks.add(first)
+        search = dataclasses.replace(c, dice=SearchDice(seed))
+        assert decisions.answer(d, level("ai-hard"), search, Builder(s, power, search)).choice == \
+            decisions.choose_chit(d.options, role, "maximin")
     assert len(picks) >= 2
 
 
