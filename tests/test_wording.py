@@ -79,6 +79,24 @@ def test_a_bought_corps_counter_is_named_with_place_corps(start, ctx):
     _runs(command)
 
 
+def test_a_bought_counter_waiting_is_in_the_to_do_with_its_month(start, ctx):
+    # 12.5.4 (000:2238): placing it is not required, but unplaced by its month it goes back to the pool; the to-do
+    # said nothing of it, and the counter lapsed without a word.
+    from eiapbem.client.status import to_do
+
+    s = _reinforcing(start, "FR")
+    assert not [line for line in to_do(s, "FR", ctx) if "corps:FR:Cav-I" in line]
+    later = s.with_unit(s.units["corps:FR:Cav-I"].replace(placeable_until=Date(1805, 5)))
+    (line,) = [line for line in to_do(later, "FR", ctx) if "corps:FR:Cav-I" in line]
+    assert "place corps:FR:Cav-I" in line and "by 1805-05" in line and "(12.5.4)" in line, line
+    assert _COMMAND.findall(line)[0].startswith("eiapbem reinforce place-corps --corps corps:FR:Cav-I --area ")
+    last = s.with_unit(s.units["corps:FR:Cav-I"].replace(placeable_until=MARCH))
+    (line,) = [line for line in to_do(last, "FR", ctx) if "corps:FR:Cav-I" in line]
+    assert "this month, its last" in line, line
+    # Not in another power's slot: only the reinforcement phase places it (7.2.1).
+    assert not [line for line in to_do(_reinforcing(last, "RU"), "RU", ctx) if "Cav-I" in line]
+
+
 def test_every_phases_to_do_lines_name_a_command(start, ctx):
     # The setup, a pending question, the naval and land phases' duties: each sentence names what to type.
     setup = start.replace(slot=Slot(Phase.SETUP, TURN, "FR", ("FR",)))
