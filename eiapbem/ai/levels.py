@@ -241,7 +241,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 33, "ai-medium": 33, "ai-hard": 33}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 34, "ai-medium": 34, "ai-hard": 34}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -317,6 +317,7 @@ VERSIONS: dict[str, int] = {"ai-easy": 33, "ai-medium": 33, "ai-hard": 33}  # 2:
 # (``armies.threats``); a capital's guard fills its garrison from the corps inside before they march off, and the
 # standing garrison goes to every national capital; a raider in an allied minor's capital is answered; a lost capital
 # its corps can retake makes no surrender (``strategy.can_retake``); a subsidy leaves the ally no richer than the giver
+# 34: a victor names a cession term (B.6, C.4) only with a province or minor that qualifies (``diplomacy._settings``)
 
 
 def level(kind: PlayerKind | str) -> Level:

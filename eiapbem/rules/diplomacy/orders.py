@@ -32,6 +32,7 @@ from typing import Annotated, Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
 from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name, record_order
+from eiapbem.rules.diplomacy.terms import verify_cessions
 from eiapbem.rules.model import POWERS, Access, AccessKind, GameState, Record, SurrenderSettings
 from eiapbem.rules.model.powers import StandingOrders
 from eiapbem.rules.model.base import OneOf
@@ -314,6 +315,7 @@ def verify_surrender_terms(state: GameState, power: str, a: SetSurrenderTerms, c
             raise IllegalAction(f"{cid} may only be applied against {name(only)} (Victory Conditions Chart)")
     if a.if_conditional_offered is not None and not a.if_conditional_offered.startswith("A."):
         raise IllegalAction(f"the claim 'If Conditional Offered' is one condition of list A, not {a.if_conditional_offered} (6.4.2)")
+    verify_cessions(state, ctx, power, a.enemy, a.term, a.cede)
 
 
 # ----------------------------------------------------------------- apply: every order goes on the sheet; a standing
