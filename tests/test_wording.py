@@ -318,6 +318,12 @@ def test_show_power_says_until_when_an_enforced_peace_binds_and_whether_trade_wi
     assert "enforced peace (6.4): none" in "\n".join(show.power(later, "AU"))
     traded = st.with_power("FR", trade=("GB",)).with_power("GB", trade=("FR",))
     assert "trade (6.10): with Great Britain;" in "\n".join(show.power(traded, "FR"))
+    # 6.4.1: an informal peace binds nothing, but was nowhere to be read: whether the two made one, and when.
+    from eiapbem.rules.diplomacy.common import set_mutual
+
+    assert "informal peace" not in "\n".join(show.power(st, "PR"))
+    made = set_mutual(st, "informal_peace", "PR", "FR", Date(1805, 1))
+    assert "  last informal peace (6.4.1): with FR in January 1805" in show.power(made, "PR")
     assert "trade (6.10): with FR;" in "\n".join(show.power(traded, "GB"))
     at_war = traded.with_war("FR", "GB", traded.date, ("FR",))
     assert "trade (6.10): none: at war with Great Britain;" in "\n".join(show.power(at_war, "FR"))

@@ -317,7 +317,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 34, "ai-medium": 34, "ai-hard": 34}  # 2:
 # (``armies.threats``); a capital's guard fills its garrison from the corps inside before they march off, and the
 # standing garrison goes to every national capital; a raider in an allied minor's capital is answered; a lost capital
 # its corps can retake makes no surrender (``strategy.can_retake``); a subsidy leaves the ally no richer than the giver
-# 34: a victor names a cession term (B.6, C.4) only with a province or minor that qualifies (``diplomacy._settings``)
+# 34: a victor names a cession term (B.6, C.4) only with a province or minor that qualifies (``diplomacy._settings``);
+# no war declared on a power made informal peace with within six months (``judge.lately_at_peace``, 6.4.1)
 
 
 def level(kind: PlayerKind | str) -> Level:
