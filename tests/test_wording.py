@@ -70,6 +70,24 @@ def test_the_reinforcement_to_do_line_names_the_command_that_places_the_factors(
         _runs(command)
 
 
+def test_the_reinforcement_hint_sends_line_infantry_to_a_line_corps_not_the_guard(start, ctx):
+    # 7.2.2: the hint named corps:FR:Guard (first by id) for line infantry beside a line corps with room; the Guard
+    # counter holds only a few line factors besides its guard (the counter mix), so it comes after a line corps, a
+    # garrison and a bought counter; guard factors still go to it.
+    paris = Location(LocationKind.AREA, "paris")
+    s = _reinforcing(start, "FR")
+    s = s.with_unit(s.units["corps:FR:Guard"].replace(location=paris, factors=Factors(guard=5)))
+    s = s.with_unit(s.units["corps:FR:I"].replace(location=paris, factors=Factors(infantry=13)))
+    (line,) = engine.unmet_obligations(_due(s, "FR", "infantry", 3), "FR", ctx)
+    assert "(room for 2 at corps:FR:I, the rest elsewhere): 'eiapbem reinforce add-factors --corps corps:FR:I " \
+        "--infantry 2'" in line, line
+    full = s.with_unit(s.units["corps:FR:I"].replace(factors=Factors(infantry=15)))
+    (line,) = engine.unmet_obligations(_due(full, "FR", "infantry", 3), "FR", ctx)
+    assert "corps:FR:Guard" not in line and "'eiapbem reinforce add-garrison --area paris --at city --infantry 3'" in line, line
+    (line,) = engine.unmet_obligations(_due(full, "FR", "guard", 2), "FR", ctx)
+    assert "'eiapbem reinforce add-factors --corps corps:FR:Guard --guard 2'" in line, line
+
+
 def test_a_bought_corps_counter_is_named_with_place_corps(start, ctx):
     s = _due(_reinforcing(start, "FR"), "FR", "cavalry", 2)
     s = s.with_unit(s.units["corps:FR:Cav-I"].replace(placeable_until=Date(1805, 6)))
