@@ -167,7 +167,8 @@ def game_states(draw):
     ps = {p: draw(power_states(p)) for p in POWERS}
 
     # Mutual relations, written on both sides.
-    rel = {p: {"wars": {}, "alliances": {}, "royal_marriages": {}, "alliances_broken": {}} for p in POWERS}
+    rel = {p: {"wars": {}, "alliances": {}, "royal_marriages": {}, "alliances_broken": {}, "informal_peace": {}}
+           for p in POWERS}
     for a, b in PAIRS:
         kind = draw(st.sampled_from(("none", "war", "alliance")))
         if kind == "war":
@@ -179,6 +180,8 @@ def game_states(draw):
             rel[a]["royal_marriages"][b] = rel[b]["royal_marriages"][a] = draw(dates)
         if draw(st.booleans()):
             rel[a]["alliances_broken"][b] = rel[b]["alliances_broken"][a] = draw(dates)
+        if draw(st.booleans()):
+            rel[a]["informal_peace"][b] = rel[b]["informal_peace"][a] = draw(dates)
     powers_map = FrozenMap({p: ps[p].replace(**{k: FrozenMap(v) for k, v in rel[p].items()}) for p in POWERS})
 
     # Minors: maybe one joined major/secondary pair, others single.

@@ -70,6 +70,24 @@ def test_the_reinforcement_to_do_line_names_the_command_that_places_the_factors(
         _runs(command)
 
 
+def test_the_reinforcement_hint_sends_line_infantry_to_a_line_corps_not_the_guard(start, ctx):
+    # 7.2.2: the hint named corps:FR:Guard (first by id) for line infantry beside a line corps with room; the Guard
+    # counter holds only a few line factors besides its guard (the counter mix), so it comes after a line corps, a
+    # garrison and a bought counter; guard factors still go to it.
+    paris = Location(LocationKind.AREA, "paris")
+    s = _reinforcing(start, "FR")
+    s = s.with_unit(s.units["corps:FR:Guard"].replace(location=paris, factors=Factors(guard=5)))
+    s = s.with_unit(s.units["corps:FR:I"].replace(location=paris, factors=Factors(infantry=13)))
+    (line,) = engine.unmet_obligations(_due(s, "FR", "infantry", 3), "FR", ctx)
+    assert "(room for 2 at corps:FR:I, the rest elsewhere): 'eiapbem reinforce add-factors --corps corps:FR:I " \
+        "--infantry 2'" in line, line
+    full = s.with_unit(s.units["corps:FR:I"].replace(factors=Factors(infantry=15)))
+    (line,) = engine.unmet_obligations(_due(full, "FR", "infantry", 3), "FR", ctx)
+    assert "corps:FR:Guard" not in line and "'eiapbem reinforce add-garrison --area paris --at city --infantry 3'" in line, line
+    (line,) = engine.unmet_obligations(_due(full, "FR", "guard", 2), "FR", ctx)
+    assert "'eiapbem reinforce add-factors --corps corps:FR:Guard --guard 2'" in line, line
+
+
 def test_a_bought_corps_counter_is_named_with_place_corps(start, ctx):
     s = _due(_reinforcing(start, "FR"), "FR", "cavalry", 2)
     s = s.with_unit(s.units["corps:FR:Cav-I"].replace(placeable_until=Date(1805, 6)))
@@ -77,6 +95,24 @@ def test_a_bought_corps_counter_is_named_with_place_corps(start, ctx):
     (command,) = _COMMAND.findall(line)
     assert command.startswith("eiapbem reinforce place-corps --corps corps:FR:Cav-I --area ") and command.endswith(" --cavalry 2")
     _runs(command)
+
+
+def test_a_bought_counter_waiting_is_in_the_to_do_with_its_month(start, ctx):
+    # 12.5.4 (000:2238): placing it is not required, but unplaced by its month it goes back to the pool; the to-do
+    # said nothing of it, and the counter lapsed without a word.
+    from eiapbem.client.status import to_do
+
+    s = _reinforcing(start, "FR")
+    assert not [line for line in to_do(s, "FR", ctx) if "corps:FR:Cav-I" in line]
+    later = s.with_unit(s.units["corps:FR:Cav-I"].replace(placeable_until=Date(1805, 5)))
+    (line,) = [line for line in to_do(later, "FR", ctx) if "corps:FR:Cav-I" in line]
+    assert "place corps:FR:Cav-I" in line and "by 1805-05" in line and "(12.5.4)" in line, line
+    assert _COMMAND.findall(line)[0].startswith("eiapbem reinforce place-corps --corps corps:FR:Cav-I --area ")
+    last = s.with_unit(s.units["corps:FR:Cav-I"].replace(placeable_until=MARCH))
+    (line,) = [line for line in to_do(last, "FR", ctx) if "corps:FR:Cav-I" in line]
+    assert "this month, its last" in line, line
+    # Not in another power's slot: only the reinforcement phase places it (7.2.1).
+    assert not [line for line in to_do(_reinforcing(last, "RU"), "RU", ctx) if "Cav-I" in line]
 
 
 def test_every_phases_to_do_lines_name_a_command(start, ctx):
@@ -300,6 +336,12 @@ def test_show_power_says_until_when_an_enforced_peace_binds_and_whether_trade_wi
     assert "enforced peace (6.4): none" in "\n".join(show.power(later, "AU"))
     traded = st.with_power("FR", trade=("GB",)).with_power("GB", trade=("FR",))
     assert "trade (6.10): with Great Britain;" in "\n".join(show.power(traded, "FR"))
+    # 6.4.1: an informal peace binds nothing, but was nowhere to be read: whether the two made one, and when.
+    from eiapbem.rules.diplomacy.common import set_mutual
+
+    assert "informal peace" not in "\n".join(show.power(st, "PR"))
+    made = set_mutual(st, "informal_peace", "PR", "FR", Date(1805, 1))
+    assert "  last informal peace (6.4.1): with FR in January 1805" in show.power(made, "PR")
     assert "trade (6.10): with FR;" in "\n".join(show.power(traded, "GB"))
     at_war = traded.with_war("FR", "GB", traded.date, ("FR",))
     assert "trade (6.10): none: at war with Great Britain;" in "\n".join(show.power(at_war, "FR"))

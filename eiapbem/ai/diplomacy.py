@@ -76,12 +76,16 @@ def _settings(b, lvl: Level, enemy: str, plan: strategy.WarPlan) -> SurrenderSet
     if lvl.terms == "plain" and enemy not in plan.pressing:
         return SurrenderSettings(give_conditional=True, terms=("B.2", "B.3"), accept_informal=accept,
                                  if_conditional_offered=claim)
+    # B.6, C.4 cede only the provinces or minors named (6.4.3): with none that qualifies the term would take the
+    # place of one that gives something, and is refused (``terms.verify_cessions``)
     if enemy in plan.pressing or (grand.balance(st, b.ctx, enemy, p, lvl.judgment) < CRUSHED and not lvl.sure_terms):
-        terms = ("B.4",) + (("C.7",) if enemy == "GB" else ()) + ("C.4", "C.3", "C.1.a")
+        cede = _cessions(b, enemy, 3)
+        terms = ("B.4",) + (("C.7",) if enemy == "GB" else ()) + (("C.4",) if cede else ()) + ("C.3", "C.1.a")
         return SurrenderSettings(give_conditional=False, terms=terms, accept_informal=accept,
-                                 if_conditional_offered=claim, cede=_cessions(b, enemy, 3))
-    return SurrenderSettings(give_conditional=True, terms=("B.4", "B.6", "B.3", "B.1"), accept_informal=accept,
-                             if_conditional_offered=claim, cede=_cessions(b, enemy, 1))
+                                 if_conditional_offered=claim, cede=cede)
+    cede = _cessions(b, enemy, 1)
+    return SurrenderSettings(give_conditional=True, terms=("B.4",) + (("B.6",) if cede else ()) + ("B.3", "B.1"),
+                             accept_informal=accept, if_conditional_offered=claim, cede=cede)
 
 
 def _trade(b, lvl: Level) -> None:

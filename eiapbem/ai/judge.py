@@ -74,6 +74,9 @@ ROYAL = -100 * int(_PP["royal-marriage-war"].points or 0)
 ACCEPT = 100 * int(_PP["accept-conditional"].points or 0)
 MARRIAGE = 100 * int(_PP["royal-marriage"].points or 0)
 SURRENDER = -100 * int(_PP["surrender-conditional"].points or 0)
+#: 6.4.1: an informal peace binds nothing, but a computer declares no war on a power it made one with within this
+#: many months (``PowerState.informal_peace``, ``lately_at_peace``): a peace undone a month later gains nothing.
+INFORMAL_RESPITE = 6
 #: Months of a war with no field battle between the two before its months count as fought (``war_state``): a war
 #: wearies once the armies have met, or after this long when they never do.
 UNFOUGHT = 8
@@ -598,16 +601,24 @@ def judge_war(b: Board, p: str, q: str, lvl: Level, joining: tuple[str, ...] = (
                      worth(b, p, q, lvl, win, lose, new=new, share=share, naval=naval, allies_in_war=mine))
 
 
+def lately_at_peace(state: GameState, p: str, q: str) -> bool:
+    """``p`` made an informal peace with ``q`` within the last ``INFORMAL_RESPITE`` months (6.4.1)."""
+    since = state.powers[p].informal_peace.get(q)
+    return since is not None and state.date <= since.plus(INFORMAL_RESPITE)
+
+
 def candidates(b: Board, p: str, lvl: Level) -> tuple[str, ...]:
     """The major powers ``p`` weighs a declaration on this month: within reach or with minors near it
     (``worth_waging``), not allies, not at war with it, not
-    natural friends nor partners against its rival (``partners``), allowed by 6.2.2; the ``lvl.plan_candidates`` most
-    hostile (then strongest, then by order)."""
+    natural friends nor partners against its rival (``partners``), not at informal peace with it of late
+    (``lately_at_peace``), allowed by 6.2.2; the ``lvl.plan_candidates`` most hostile (then strongest, then by
+    order)."""
     ps = b.state.powers[p]
     if ps.must_sue_for_peace or status_box(b.ctx, ps.political_status)["zone"] == "fiasco":
         return ()
     out = [q for q in POWERS if q != p and q not in ps.alliances and q not in ps.wars and worth_waging(b, p, q, lvl)
-           and not natural_friends(b.state, p, q) and not partners(b, p, q) and b.may_declare(p, q)]
+           and not natural_friends(b.state, p, q) and not partners(b, p, q) and not lately_at_peace(b.state, p, q)
+           and b.may_declare(p, q)]
     out.sort(key=lambda q: (-hostility(p, q), -b.land[q], POWERS.index(q)))
     return tuple(out[:lvl.plan_candidates])
 

@@ -314,8 +314,9 @@ def skip_words(state: Any, action: Any, power: str) -> list[str]:
 
 def cede_words(state: Any, ctx: Any, action: Any, power: str) -> list[str]:
     """The provinces and minor countries a victor's terms name (``--cede``) that could not be ceded as things
-    stand, each with why (B.6, C.4, 6.4.3): the peace then passes over them, and the term takes nothing when none
-    qualifies. The order is still taken, since the map may change before the enemy sues."""
+    stand, each with why (B.6, C.4, 6.4.3): the peace then passes over them. The order is still taken when another
+    named one qualifies, since the map may change before the enemy sues (with none, ``terms.verify_cessions``
+    refuses it)."""
     from eiapbem.core.powers import POWER_NAMES
     from eiapbem.rules.diplomacy.terms import cession_refused
 
@@ -326,8 +327,8 @@ def cede_words(state: Any, ctx: Any, action: Any, power: str) -> list[str]:
     for slug in getattr(action, "cede", ()) or ():
         why = cession_refused(state, ctx, power, enemy, slug)
         if why:
-            out.append(f"  as things stand {slug} would not be ceded: {why} (B.6, C.4); the peace passes over it, so "
-                       "name one that qualifies too")
+            out.append(f"  as things stand {slug} would not be ceded: {why} (B.6, C.4); the peace passes over it "
+                       "for another named")
     return out
 
 

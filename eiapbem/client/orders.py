@@ -46,13 +46,17 @@ from eiapbem.rules.model import GameState, Phase
 from eiapbem.rules.model.slot import COMMIT, ORDERS
 
 
-def _with_reactions(meta: SaveMeta, state: GameState, power: str, acts: list) -> tuple[list, SaveMeta]:
-    """``acts`` with ``power``'s kept reactions in front, and the save meta keeping the reactions they leave."""
+def _with_reactions(meta: SaveMeta, state: GameState, power: str, acts: list, ctx: Any = None) -> tuple[list, SaveMeta]:
+    """``acts`` with ``power``'s kept reactions in front, and the save meta keeping the reactions they leave.
+    ``ctx``: the kept reactions are taken as they may stand now (``kept_reaction``: a cession term that would
+    cede nothing is dropped, not sent to be refused month after month)."""
     kept = meta.reactions.get(power)
     if kept is None:
         front = dip_orders.reaction_actions(state.powers[power].standing_orders)
     else:
         front = [engine.action_from_obj(o, "this folder's diplomatic reactions") for o in kept]
+    if ctx is not None:
+        front = [dip_orders.kept_reaction(state, power, a, ctx) for a in front]
     full = front + list(acts)
     after = dip_orders.reactions_after(state, power, full)
     keep = tuple(engine.action_to_obj(a) for a in dip_orders.reaction_actions(after))
@@ -107,7 +111,8 @@ def file_actions(meta: SaveMeta, state: GameState, power: str, acts: list, ctx: 
         if any(isinstance(a, sealing.SEALS) for a in acts):
             raise IllegalAction("commitments and reveals are written by the program, not given as orders")
         # orders given for this month and not sealed ahead (the last file was sent first) go in now
-        acts, meta = _with_reactions(_without_ahead(meta, power), state, power, ahead_orders(meta, power) + list(acts))
+        acts, meta = _with_reactions(_without_ahead(meta, power), state, power, ahead_orders(meta, power) + list(acts),
+                                     ctx)
         nonce = rng(sealing.NONCE_BYTES)
         commit = sealing.CommitOrders(sealing.digest(power, sealing.phase_key(state), nonce, acts))
         engine.check_orders(state, power, list(acts) + [commit], ctx)  # the real orders, checked now
@@ -128,7 +133,7 @@ def file_actions(meta: SaveMeta, state: GameState, power: str, acts: list, ctx: 
         opened = [engine.action_from_obj(o, "the sealed orders") for o in found.actions]
         return [sealing.RevealOrders(found.nonce)] + opened, meta
     if which is None and state.slot is not None and state.slot.phase is Phase.DIPLOMACY and state.slot.step == ORDERS:
-        return _with_reactions(meta, state, power, acts)  # one-round diplomacy: the same orders, in the clear
+        return _with_reactions(meta, state, power, acts, ctx)  # one-round diplomacy: the same orders, in the clear
     return list(acts), meta
 
 

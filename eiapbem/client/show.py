@@ -211,6 +211,8 @@ def power(state: GameState, p: str, viewers: Iterable[str] = ()) -> list[str]:
         f"peace terms on it: {'; '.join(peace_term_line(t) for t in ps.peace_terms.values()) or 'none'}",
         f"  controls: {', '.join(m for m, row in state.minors.items() if row.controller == p and row.status in ('conquered', 'free-state')) or 'no minor country'}",
     ]
+    if ps.informal_peace:  # 6.4.1: binds nothing, but says who made peace with whom, and when
+        out.insert(-1, "  last informal peace (6.4.1): " + "; ".join(f"with {q} in {d.name}" for q, d in ps.informal_peace.items()))
     secret = state.powers[p].standing_orders.insurrection_triggers
     if secret and p in set(viewers):  # 13.2.4 (000:2484): shown to Austria only
         out.append(f"  insurrection trigger provinces (secret, 13.2.4): {', '.join(secret)}")

@@ -404,6 +404,7 @@ def to_do(state: Any, power: str, ctx: Any) -> list[str]:
 
     found = list(engine.unmet_obligations(state, power, ctx))
     slot = state.slot
+    found += bought_waiting(state, power)
     if found and slot is not None and slot.phase is Phase.DIPLOMACY:
         from eiapbem.rules.diplomacy import sealing
 
@@ -415,6 +416,29 @@ def to_do(state: Any, power: str, ctx: Any) -> list[str]:
     # Before an attack too: the first attack ends the movement (11.0).
     return [f"disembark {c.id} (aboard {c.location.site}): 'eiapbem land disembark --corps {c.id} --area AREA', "
             "or end-phase destroys it (8.6.3)" for c in lost_at_end(state, power)] + found
+
+
+def bought_waiting(state: Any, power: str) -> list[str]:
+    """In ``power``'s reinforcement slot, the counters it (or a free state it runs) bought in an economic phase and
+    has still to place, each with the month by which it must be placed: unplaced by then, it goes back to the
+    counter pool and must be bought again (12.5.4, 000:2238). Placing is not required, so end-phase does not ask."""
+    from eiapbem.rules.model import Corps, Phase
+    from eiapbem.rules.reinforcement.common import purchased
+
+    slot = state.slot
+    if slot is None or slot.phase is not Phase.REINFORCEMENT or slot.power != power:
+        return []
+    nations = (power,) + state.free_states(power)
+    out = []
+    for u in sorted((u for u in state.units.values() if getattr(u, "nation", None) in nations
+                     and getattr(u, "placeable_until", None) is not None and purchased(state, u)), key=lambda u: u.id):
+        when = ("this month, its last" if u.placeable_until == state.date else f"by {u.placeable_until}")
+        how = (f"'eiapbem reinforce place-corps --corps {u.id} --area CITY --source reinforcements --infantry N' (7.2.1)"
+               if isinstance(u, Corps) else
+               f"'eiapbem reinforce place-fleet --fleet {u.id} --port PORT --source reinforcements --heavy N' (7.1.1)")
+        out.append(f"place {u.id}, bought in an economic phase, {when}, or it goes back to the counter pool and must "
+                   f"be bought again (12.5.4): {how}")
+    return out
 
 
 def lost_at_end(state: Any, power: str) -> list[Any]:

@@ -9,10 +9,12 @@ would show, in ``save/GameName_ROLE.status``:
   the key file's clear scrypt stanza (salt, cost, wrapped file key), so opening it costs one scrypt, as the
   key file does, and imports none of the file layer.  Without the password it says nothing the save hides:
   its size, its time and the fingerprint below (of file names, sizes and times anyone can list);
-- **tied to the folder**: the fingerprint covers everything the status is made from (the save and its
-  segment files, the key files, ``commin/``, ``commout/``, ``battles/``, ``mail/``, ``rewind/``, by name,
-  size, time and inode, and this eiapbem's version); a record whose fingerprint is not the folder's now is not used, and
-  that is checked before the password is asked;
+- **tied to the folder and the program**: the fingerprint covers everything the status is made from (the save and
+  its segment files, the key files, ``commin/``, ``commout/``, ``battles/``, ``mail/``, ``rewind/``, by name,
+  size, time and inode; the save itself by its bytes, which name the state's and sign everything in it) and the
+  program that made it (``program``: its release and every file of the installed package, so the rules' and
+  the computer's versions and the wording; a release number alone stays the same while they change); a record
+  whose fingerprint is not the folder's now is not used, and that is checked before the password is asked;
 - **what a fresh ``log`` shows, too**: the last ``LOG_KEPT`` lines of the public log as ``eiapbem log --json``
   gives them (4.1.1 Fog of War applied), made at the same opening, so ``log`` asking for no more than these
   answers from the record as ``status`` does; and for a longer log, where the lines before them are (``older``:
@@ -125,9 +127,52 @@ def _entries(folder: Path, rel: str, out: list, depth: int) -> None:
         out.append((name, st.st_size, st.st_mtime_ns, st.st_ino))
 
 
+_PROGRAM: list[str] = []
+
+
+def program() -> str:
+    """This eiapbem as what a status record's text depends on: its release and a digest of every file of the
+    installed package (name, size, time), the rules' and the computer players' versions among them
+    (``RULES_VERSION``, ``ai.levels.VERSIONS``), read without loading them; once a process."""
+    if not _PROGRAM:
+        rows: list = []
+        _package_files(Path(__file__).resolve().parent.parent, "", rows)
+        _PROGRAM.append(__version__ + ":" + hashlib.sha256(json.dumps(sorted(rows)).encode("utf-8")).hexdigest())
+    return _PROGRAM[0]
+
+
+def _package_files(folder: Path, rel: str, out: list) -> None:
+    try:
+        it = list(os.scandir(folder))
+    except OSError:
+        return
+    for e in it:
+        try:
+            if e.is_dir(follow_symlinks=False):
+                if e.name != "__pycache__":
+                    _package_files(Path(e.path), f"{rel}{e.name}/", out)
+                continue
+            st = e.stat()
+        except OSError:
+            continue
+        out.append((rel + e.name, st.st_size, st.st_mtime_ns))
+
+
+def _save_digest(home: Path, game: str) -> str:
+    """The digest of the save's bytes (``save/GameName.sav``, which names its ``.sav.dat`` by its hash and the
+    state's): a save put back with the size and time of another is another save."""
+    try:
+        path = home / "save" / f"{game}.sav"
+        if path.stat().st_size > MAX_RECORD:
+            return "large"
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
 def fingerprint(home: Path, game: str, role: str) -> bytes:
     """A digest of every file ``status`` is made from (by name, size, time and inode: a file replaced is another
-    file) and of this eiapbem's version."""
+    file; the save by its bytes too) and of this eiapbem (``program``)."""
     home = Path(home)
     rows: list = []
     for top in WATCHED:
@@ -139,7 +184,8 @@ def fingerprint(home: Path, game: str, role: str) -> bytes:
                 rows.append((e.name, st.st_size, st.st_mtime_ns, st.st_ino))
     except OSError:
         pass
-    body = json.dumps([MAGIC.decode(), __version__, game, role, sorted(rows)], separators=(",", ":"))
+    body = json.dumps([MAGIC.decode(), program(), _save_digest(home, game), game, role, sorted(rows)],
+                      separators=(",", ":"))
     return hashlib.sha256(body.encode("utf-8")).digest()
 
 

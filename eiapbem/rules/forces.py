@@ -202,15 +202,20 @@ def covers(a: Factors | Ships, b: Factors | Ships) -> bool:
     return all(ha[k] >= hb.get(k, 0) for k in ha)
 
 
-def counter_max(world: Mapping[str, Any], unit_id: str) -> Mapping[str, int]:
-    """The counter mix's most factors or ships of each type for counter ``unit_id`` (empty if not in the mix)."""
+def counter_entry(world: Mapping[str, Any], unit_id: str) -> Mapping[str, Any]:
+    """The counter mix's entry for counter ``unit_id`` (its ``kind``, ``max``...; empty if not in the mix)."""
     owner = unit_id.split(":")[1]
     data = world.get("counters.json", {})
     block = data.get("powers", {}).get(owner) or data.get("minors", {}).get(owner) or {}
     for c in list(block.get("corps", [])) + list(block.get("fleets", [])):
         if c["id"] == unit_id:
-            return c.get("max", {})
+            return c
     return {}
+
+
+def counter_max(world: Mapping[str, Any], unit_id: str) -> Mapping[str, int]:
+    """The counter mix's most factors or ships of each type for counter ``unit_id`` (empty if not in the mix)."""
+    return counter_entry(world, unit_id).get("max", {})
 
 
 def corps_capacity(ctx: RulesContext, corps: Corps) -> Factors:

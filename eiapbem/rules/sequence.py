@@ -367,7 +367,8 @@ def advance(state: GameState) -> GameState:
     for power, ps in powers.items():  # 6.16: a granted attack or defence is for this month's land phase only
         if ps.military_requests:
             powers = powers.set(power, ps.replace(military_requests=type(ps.military_requests)()))
-    return end_loans(state).replace(powers=powers, date=date, slot=slot, move_order=MoveOrder(), order_sheet=sheet)
+    state = lapse_counters(state.replace(powers=powers), date)
+    return end_loans(state).replace(date=date, slot=slot, move_order=MoveOrder(), order_sheet=sheet)
 
 
 #: The log kind of a slot left out by its power's own setting (13.9) or ended by itself for want of a choice
@@ -416,3 +417,26 @@ def end_loans(state: GameState) -> GameState:
     if units is state.units and leaders is state.leaders:
         return state
     return state.replace(units=units, leaders=leaders)
+
+
+#: The log kind of a bought counter that goes back to the counter pool unplaced (12.5.4).
+COUNTER_LAPSED = "reinforcement.counter-lapsed"
+
+
+def lapse_counters(state: GameState, date: Date) -> GameState:
+    """At the end of a month, the counters bought in an economic phase whose months to be placed are over (12.5.4,
+    000:2238): still in the pool, each is bought no more (it must be bought again to be placed), said in the public
+    log under the month's last slot."""
+    assert state.slot is not None
+    for uid, u in state.units.items():
+        until = getattr(u, "placeable_until", None)
+        if until is None or until >= date:
+            continue
+        state = state.with_unit(u.replace(placeable_until=None))
+        if u.location.kind is LocationKind.POOL:
+            state = state.with_log(LogEntry(
+                slot=state.slot.key(state.date), author="game", kind=COUNTER_LAPSED,
+                text=f"{uid} of {u.nation}, bought in an economic phase, was not placed by {until}: it goes back to "
+                     "the counter pool and must be bought again (12.5.4)",
+                params=FrozenMap(sorted({"unit": uid, "nation": u.nation, "until": str(until)}.items()))))
+    return state

@@ -61,3 +61,15 @@ def test_the_computer_commits_nothing_and_sues_in_civil_disorder(start):
     assert "FR" in out.state.powers["AU"].royal_marriages
     assert any("terms B.4, B.3" in e.text for e in out.events)
     assert list(out.state.powers["AU"].peace_terms) == ["FR:B.3"] and not out.state.ceded_provinces
+
+
+@pytest.mark.parametrize("level", [PlayerKind.AI_MEDIUM, PlayerKind.AI_HARD])
+def test_a_victor_names_a_cession_term_only_with_land_it_could_take(start, level):
+    # B.6 cedes only what the victor names (6.4.3, 000:2945): France's terms for Britain named B.6 with nothing that
+    # qualifies (no British land next to France), so a British surrender would have given France nothing for it.
+    st = start
+    for p in POWERS:
+        st = st.with_power(p, controller=level)
+    terms = {o.enemy: o for o in ai.orders(st, "FR", rules_context(Dice(b"ai/FR"))) if isinstance(o, SetSurrenderTerms)}
+    assert terms["GB"].term == ("B.4", "B.3", "B.1") and terms["GB"].cede == ()
+    assert terms["AU"].term == ("B.4", "B.6", "B.3", "B.1") and terms["AU"].cede == ("tyrol",)  # next to France's Italy

@@ -307,6 +307,21 @@ def test_a_power_beaten_in_the_field_does_not_declare_the_same_war_again_at_once
     assert strategy.war_plan(old, "FR", HARD, ctx()).declare == target
 
 
+def test_no_war_on_a_power_made_informal_peace_with_of_late(set_up):
+    # 6.4.1: an informal peace binds nothing, and the state kept no record of it, so France could declare again on
+    # the power it had just made peace with; within judge.INFORMAL_RESPITE months it does not, after them it may.
+    from eiapbem.rules.diplomacy.common import set_mutual
+
+    target = strategy.war_plan(set_up, "FR", HARD, ctx()).declare
+    assert target is not None
+    for months_ago, declares in ((1, False), (judge.INFORMAL_RESPITE, False), (judge.INFORMAL_RESPITE + 1, True)):
+        st = set_mutual(set_up, "informal_peace", "FR", target, set_up.date.plus(-months_ago))
+        assert judge.lately_at_peace(st, "FR", target) is not declares
+        assert (target in judge.candidates(judge.board(st, ctx()), "FR", HARD)) is declares, months_ago
+        assert (strategy.war_plan(st, "FR", HARD, ctx()).declare == target) is declares, months_ago
+        assert (DeclareWar(target) in ai.orders(st, "FR", ctx(b"FR"))) is declares, months_ago
+
+
 def test_subsidies_go_to_allies_fighting_its_enemy_and_are_given(set_up):
     st = set_up.with_alliance("GB", "AU", set_up.date).with_war("GB", "FR", set_up.date.plus(-2), ("GB",))
     st = st.with_war("FR", "AU", st.date.plus(-2), ("FR",)).with_power("GB", treasury=400)

@@ -392,9 +392,17 @@ def test_terms_naming_a_province_that_could_not_be_ceded_say_so_and_why(tmp_path
     assert "as things stand bohemia would not be ceded: bohemia is neither next to France's territory nor holds one " \
         "of its corps (B.6, C.4)" in r.output, r.output
     assert "tyrol would not" not in r.output  # next to France's Italy: it qualifies
-    r = cli(home, "diplomacy", "surrender-terms", "--enemy", "FR", "--term", "B.6", "--cede", "holland", "--power", "AU",
-            "--password", "pw-AU")
-    assert r.exit_code == 0 and "as things stand holland would not be ceded" in r.output, r.output
+    # A term that names nothing that qualifies would take nothing at the peace: refused at the order, with what
+    # could be named, and nothing changes.
+    before = files_in(home)
+    for cede in (("--cede", "holland"), ()):
+        r = cli(home, "diplomacy", "surrender-terms", "--enemy", "FR", "--term", "B.3", "--term", "B.6", *cede,
+                "--power", "AU", "--password", "pw-AU")
+        said = str(r.exception)
+        assert r.exit_code == 1 and said.startswith("term B.6 would cede nothing to Austria: "), (r.output, said)
+        assert said.endswith("; name one of lombardy, switzerland with --cede, or choose another term (B.6, C.4, 6.4.3)")
+        assert ("holland is neither next to Austria's territory nor holds one of its corps;" in said) == bool(cede), said
+        assert files_in(home) == before
 
 
 def test_skip_settings_cancelled_by_a_declaration_of_war_are_said_in_status(tmp_path):

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+import eiapbem
 from clikit import GAME, WEAK, cli, new_game
 from eiapbem.client import statusfile
 from eiapbem.client.session import TEST_SCRYPT_ENV
@@ -85,6 +86,41 @@ def test_a_stale_record_is_not_used(tmp_path):
     code, out, mods = _fresh(home, "status", "--power", "RU", "--password", "pw-RU")
     assert code == 0 and out != before and "eiapbem.client.session" in mods
     assert statusfile.current(home, GAME, "RU") is not None  # and written again
+
+
+def test_a_record_made_by_another_build_of_the_same_release_is_not_used(tmp_path, monkeypatch):
+    # The record was keyed by the release number alone, which stays the same while the rules' and the computer's
+    # versions and the wording change (an upgrade within a release, a fix installed): the folder showed the text of
+    # the program before until something in the folder changed.
+    home = new_game(tmp_path)
+    text = cli(home, "status", "--power", "RU", "--password", "pw-RU").output
+    assert statusfile.current(home, GAME, "RU") is not None
+    made_by = statusfile.program()
+    assert made_by.startswith(eiapbem.__version__ + ":")
+    monkeypatch.setattr(statusfile, "_PROGRAM", [eiapbem.__version__ + ":another build"])
+    assert statusfile.current(home, GAME, "RU") is None  # stale: made by another program
+    assert cli(home, "status", "--power", "RU", "--password", "pw-RU").output == text  # the game opened again
+    assert statusfile.current(home, GAME, "RU") is not None  # and the record made again, by this program
+
+
+def test_a_save_changed_in_place_with_its_size_and_time_kept_is_another_save(tmp_path):
+    # The record stood for the save's name, size, time and inode; the save's bytes (which name the state's hash)
+    # changed in place, its time put back, left the record of the other save in use: here a damaged save went
+    # unseen behind it.
+    home = new_game(tmp_path)
+    sav = home / "save" / f"{GAME}.sav"
+    text = cli(home, "status", "--power", "RU", "--password", "pw-RU").output
+    assert statusfile.current(home, GAME, "RU") is not None
+    st = sav.stat()
+    data = bytearray(sav.read_bytes())
+    data[-3] ^= 1
+    with open(sav, "r+b") as f:
+        f.write(bytes(data))
+    os.utime(sav, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (sav.stat().st_size, sav.stat().st_mtime_ns, sav.stat().st_ino) == (st.st_size, st.st_mtime_ns, st.st_ino)
+    assert statusfile.current(home, GAME, "RU") is None
+    code, out, mods = _fresh(home, "status", "--power", "RU", "--password", "pw-RU")
+    assert code != 0 and out != text and "eiapbem.client.session" in mods  # the save opened, and refused
 
 
 def test_a_wrong_password_a_tampered_or_another_roles_record_is_never_shown(tmp_path):

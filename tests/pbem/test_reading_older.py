@@ -46,3 +46,16 @@ def test_the_older_reading_is_strict_about_everything_else(encoded):
         GameState.decode_older(canonical.encode(dict(obj, retired_field=1)))
     with pytest.raises(BadEncoding, match="missing key 'units'"):  # a field with no default was always there
         GameState.decode_older(canonical.encode({k: v for k, v in obj.items() if k != "units"}))
+
+
+def test_a_save_without_the_informal_peace_record_reads_as_none_made(encoded):
+    # 6.4.1: the month of the last informal peace between two powers joined the state; a save of the release before
+    # has no key for it, and no informal peace is known from it (none was kept).
+    st, obj = encoded
+    powers = {p: {k: v for k, v in ps.items() if k != "informal_peace"} for p, ps in obj["powers"].items()}
+    older = canonical.encode(dict(obj, powers=powers))
+    with pytest.raises(BadEncoding, match="missing key 'informal_peace'"):
+        GameState.decode(older)
+    read = GameState.decode_older(older)
+    assert all(not ps.informal_peace for ps in read.powers.values())
+    assert read == st and read.state_hash() == st.state_hash()

@@ -336,3 +336,20 @@ def test_a_bought_counter_waiting_to_be_placed_makes_reinforcements_ready():
     assert not seq.reinforcements_ready(s, "AU") and "AU" not in seq.choices_from_state(s).reinforcements_ready
     assert seq.reinforcements_ready(bought, "AU") and "AU" in seq.choices_from_state(bought).reinforcements_ready
     assert not seq.reinforcements_ready(at(bought, Date(1805, 10)), "AU")
+
+
+def test_a_bought_counter_unplaced_after_its_months_lapses_with_a_log_line():
+    # 12.5.4 (000:2238): unplaced by its month, the counter must be bought again; it went back silently.
+    s = at(sample_state(), Date(1805, 9))
+    s = s.with_unit(Corps(id="corps:AU:II", nation="AU", corps_type=CorpsType.REGULAR, location=POOL,
+                          placeable_until=Date(1805, 9)))
+    s = s.with_unit(Corps(id="corps:AU:III", nation="AU", corps_type=CorpsType.REGULAR, location=POOL,
+                          placeable_until=Date(1805, 11)))
+    last = s.replace(slot=seq.month_slots(Date(1805, 9), seq.choices_from_state(s))[-1])
+    assert seq.advance(s).units["corps:AU:II"].placeable_until == Date(1805, 9)  # within the month: nothing
+    nxt = seq.advance(last)
+    assert nxt.date == Date(1805, 10)
+    assert nxt.units["corps:AU:II"].placeable_until is None and nxt.units["corps:AU:III"].placeable_until == Date(1805, 11)
+    (line,) = [e for e in nxt.log if e.kind == seq.COUNTER_LAPSED]
+    assert line.params["unit"] == "corps:AU:II" and "not placed by 1805-09" in line.text and "(12.5.4)" in line.text
+    assert line.slot == last.slot.key(Date(1805, 9))

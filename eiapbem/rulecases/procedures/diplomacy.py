@@ -58,7 +58,7 @@ def _case_manipulate(inp: dict, dice: Dice) -> dict:
 # fields…}``) are given as in a one-round game and the phase is resolved.
 # Keys to expect: ``refused`` (the one sentence of an order the rules refuse),
 # ``status.<P>``, ``pp.<P>`` (the marker's move), ``wars.<P>``,
-# ``alliances.<P>``, ``trade.<P>``, ``enforced.<P>.<Q>``, ``terms.<P>``,
+# ``alliances.<P>``, ``trade.<P>``, ``enforced.<P>.<Q>``, ``informal.<P>.<Q>`` (the month of the last informal peace, 6.4.1), ``terms.<P>``,
 # ``marriages.<P>``, ``access.<P>.<Q>``, ``returned.<P>``, ``minor_wars.<P>``, ``ceded.<province>``, ``minor.<slug>``, ``leader.<id>``, ``unit.<id>``,
 # ``stored_ships.<minor>`` and ``setup_due.<minor>`` (a changed minor's stored ships, its forces due to be set up), ``grants.<P>`` and ``requests.<P>`` (6.16 land granted, attacks/defences granted: ``territory:asker``, ``area:action``)
 # (what changed), ``log`` (every line, in order).
@@ -123,6 +123,8 @@ def flatten(before: GameState, after: GameState) -> dict[str, Any]:
         res[f"requests.{p}"] = sorted(f"{a}:{x}" for a, x in ps.military_requests.items())
         for q, until in ps.enforced_peace.items():
             res[f"enforced.{p}.{q}"] = str(until)
+        for q, since in ps.informal_peace.items():
+            res[f"informal.{p}.{q}"] = str(since)
         for q, acc in ps.access.items():
             res[f"access.{p}.{q}"] = f"{acc.kind}" + (f":{acc.until}" if acc.until else "")
     for prov, holder in after.ceded_provinces.items():

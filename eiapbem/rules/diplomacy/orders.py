@@ -32,6 +32,7 @@ from typing import Annotated, Any
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import engine, relations
 from eiapbem.rules.diplomacy.common import GRACE_MONTHS, name, record_order
+from eiapbem.rules.diplomacy.terms import CESSIONS, verify_cessions
 from eiapbem.rules.model import POWERS, Access, AccessKind, GameState, Record, SurrenderSettings
 from eiapbem.rules.model.powers import StandingOrders
 from eiapbem.rules.model.base import OneOf
@@ -314,6 +315,7 @@ def verify_surrender_terms(state: GameState, power: str, a: SetSurrenderTerms, c
             raise IllegalAction(f"{cid} may only be applied against {name(only)} (Victory Conditions Chart)")
     if a.if_conditional_offered is not None and not a.if_conditional_offered.startswith("A."):
         raise IllegalAction(f"the claim 'If Conditional Offered' is one condition of list A, not {a.if_conditional_offered} (6.4.2)")
+    verify_cessions(state, ctx, power, a.enemy, a.term, a.cede)
 
 
 # ----------------------------------------------------------------- apply: every order goes on the sheet; a standing
@@ -518,6 +520,19 @@ def reaction_actions(so: StandingOrders) -> list:
                                      cede=tuple(s.cede), demand_break=demand))
         demand = ()  # demand_break is only ever set with a surrender setting, so one carries it
     return out
+
+
+def kept_reaction(state: GameState, power: str, a: Any, ctx: RulesContext) -> Any:
+    """A reaction a folder keeps and sends again each month (``client.orders``), as it may stand now: a surrender
+    setting whose cession terms (B.6, C.4) would cede nothing as things stand loses them (given anew, it would be
+    refused, ``terms.verify_cessions``; kept, it would have taken nothing at a peace), the rest stands."""
+    if not isinstance(a, SetSurrenderTerms):
+        return a
+    try:
+        verify_cessions(state, ctx, power, a.enemy, a.term, a.cede)
+    except IllegalAction:
+        return a.replace(term=tuple(t for t in a.term if t not in CESSIONS))
+    return a
 
 
 def reactions_after(state: GameState, power: str, acts: list) -> StandingOrders:

@@ -123,6 +123,9 @@ def _end_war(r: Result, a: str, b: str, *, formal: bool) -> None:
 
 def informal(r: Result, a: str, b: str) -> None:
     _end_war(r, a, b, formal=False)
+    # 6.4.1: nothing binds the two after it, so its month is kept (``PowerState.informal_peace``) for whoever weighs
+    # a new war between them
+    r.state = set_mutual(r.state, "informal_peace", a, b, r.state.date)
     r.say(a, "diplomacy.peace", f"{name(a)} and {name(b)} make an informal peace: no terms, no enforced peace (6.4.1)",
           other=b)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import cession, peace_capitals
 from eiapbem.rules.diplomacy.common import Result, territory
 from eiapbem.rules.forces import remove_minor_forces
@@ -112,6 +113,28 @@ def cession_refused(st: GameState, ctx: RulesContext, victor: str, loser: str, s
     if not (near or held):
         return f"{slug} is neither next to {name(victor)}'s territory nor holds one of its corps"
     return ""
+
+
+def cession_candidates(st: GameState, ctx: RulesContext, victor: str, loser: str) -> list[str]:
+    """The home provinces and minor countries ``loser`` could cede to ``victor`` as things stand (B.6, C.4)."""
+    slugs = list(ctx.map.provinces_of(loser)) + [slug for slug, mn in sorted(st.minors.items()) if mn.controller == loser]
+    return [slug for slug in slugs if not cession_refused(st, ctx, victor, loser, slug)]
+
+
+def verify_cessions(st: GameState, ctx: RulesContext, victor: str, loser: str, term: tuple[str, ...],
+                    cede: tuple[str, ...]) -> None:
+    """A cession term (B.6, C.4) among ``victor``'s terms for ``loser`` cedes only what is named with it, so one whose
+    names all fail (or that names none) would give the victor nothing at the peace: refused when given, with what
+    could be named instead (6.4.3)."""
+    taking = [cid for cid in term if cid in CESSIONS]
+    if not taking or any(not cession_refused(st, ctx, victor, loser, slug) for slug in cede):
+        return
+    open_ = cession_candidates(st, ctx, victor, loser)
+    named = (cession_refused(st, ctx, victor, loser, cede[0]) if len(cede) == 1 else
+             f"none of {', '.join(cede)} may be ceded" if cede else "no province or minor country is named with --cede")
+    fix = (f"name one of {', '.join(open_[:6])} with --cede, or choose another term" if open_ else
+           f"{name(loser)} has nothing it could cede to {name(victor)} as things stand, so choose another term")
+    raise IllegalAction(f"term {taking[0]} would cede nothing to {name(victor)}: {named}; {fix} (B.6, C.4, 6.4.3)")
 
 
 def _cede(r: Result, victor: str, loser: str, count: int, prefs: tuple[str, ...]) -> list[str]:

@@ -54,7 +54,7 @@ from eiapbem.rules.land.common import (
 from eiapbem.rules.model import POOL, Corps, CorpsType, GameState, LandMove, Location, LocationKind, MinorStatus, Record
 from eiapbem.rules.model.units import UnitId
 from eiapbem.rules.tables import forces
-from eiapbem.rules.forces import IRREGULAR, STACK_LIMIT, outside_home, own_on_map, the_unit
+from eiapbem.rules.forces import IRREGULAR, STACK_LIMIT, counter_entry, outside_home, own_on_map, the_unit
 from eiapbem.rules.engine import RulesContext
 
 _PATH_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:,[a-z0-9]+(?:-[a-z0-9]+)*)*")
@@ -92,14 +92,11 @@ def counter_kind(ctx: RulesContext, corps: Corps) -> str:
     """The counter's kind for the movement chart (``tables.forces.CORPS_KINDS``)."""
     if corps.corps_type in _TYPE_KIND:
         return _TYPE_KIND[corps.corps_type]
-    data = ctx.world.get("counters.json", {})
-    for group in ("powers", "minors"):
-        block = data.get(group, {}).get(corps.nation, {})
-        for c in block.get("corps", []):
-            if c["id"] == corps.id:
-                kind = _KIND_AS.get(c["kind"], c["kind"])
-                return kind if kind in forces.CORPS_KINDS else "infantry"
-    return "infantry"
+    c = counter_entry(ctx.world, corps.id)
+    if not c:
+        return "infantry"
+    kind = _KIND_AS.get(c["kind"], c["kind"])
+    return kind if kind in forces.CORPS_KINDS else "infantry"
 
 
 def _edited_movement(ctx: RulesContext, corps: Corps) -> int | None:

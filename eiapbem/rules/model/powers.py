@@ -263,6 +263,8 @@ class PowerState(Record):
     royal_marriages: FrozenMap[PowerId, Date] = FrozenMap()
     #: This power may not declare war on the key power before this month (6.4, B.2, C.2).
     enforced_peace: FrozenMap[PowerId, Date] = FrozenMap()
+    #: The month of the last informal peace with the key power (6.4.1: no terms, no enforced peace), mutual.
+    informal_peace: FrozenMap[PowerId, Date] = FrozenMap()
     #: Access this power grants to the key power (6.11, 13.4.1).
     access: FrozenMap[PowerId, Access] = FrozenMap()
     #: Trade requested with (or, for Great Britain, allowed to) these powers (6.10).

@@ -220,10 +220,10 @@ class GameState(Record):
         for p, ps in self.powers.items():
             if p != "GB" and ps.war_with_america:
                 raise InvalidValue("only Great Britain can be at war with America", path=f"powers.{p}.war_with_america")
-            for name in ("wars", "alliances", "royal_marriages", "alliances_broken", "enforced_peace", "access"):
+            for name in _RELATIONS:
                 if p in getattr(ps, name):
                     raise InvalidValue(f"{p} cannot have a relation with itself", path=f"powers.{p}.{name}.{p}")
-            for name in ("wars", "alliances", "royal_marriages", "alliances_broken"):
+            for name in _MUTUAL:
                 mine = getattr(ps, name)
                 for q, value in mine.items():
                     theirs = getattr(self.powers[q], name)
@@ -543,9 +543,9 @@ _GROUPS = (_group("_check_frame", "powers", "start", "end", "date", "slot"), _gr
            _group("_check_records", "prisoners", "battles", "pending", "naval_battles", "sieges"))
 #: The groups ``_check_replaced`` runs, by the names of the fields a ``replace`` changed.
 _GROUPS_FOR: dict[tuple[str, ...], tuple] = {}
-#: The relations ``_check_relations`` reads: none of a power with itself; the first four are mutual.
-_RELATIONS = ("wars", "alliances", "royal_marriages", "alliances_broken", "enforced_peace", "access")
-_MUTUAL = _RELATIONS[:4]
+#: The relations ``_check_relations`` reads: none of a power with itself; the first five are mutual.
+_RELATIONS = ("wars", "alliances", "royal_marriages", "alliances_broken", "informal_peace", "enforced_peace", "access")
+_MUTUAL = _RELATIONS[:5]
 #: The field objects whose invariants passed (``GameState._check``), by their ids.
 _CHECKED: dict[tuple, tuple] = {}
 _KEYS: dict[str, bytes] = {}

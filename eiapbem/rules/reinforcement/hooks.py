@@ -19,8 +19,14 @@ from eiapbem.rules.model.powers import SHIP_ITEMS
 from eiapbem.rules.reinforcement.army import check_corps_takes, check_garrison_takes
 from eiapbem.rules.reinforcement.common import due_factors, purchased
 from eiapbem.rules.reinforcement.minors import finish_minor_setup
-from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS
+from eiapbem.rules.forces import ARMY_ITEMS, GARRISON_ITEMS, counter_entry
 from eiapbem.rules.engine import RulesContext
+
+
+#: The counters (the counter mix's ``kind``) meant for each factor type: the hint offers them first, so line
+#: infantry is not sent to a Guard or cavalry corps, which holds only a few, while a line corps has room (7.2.2).
+MEANT_FOR = {"infantry": "infantry", "militia": "infantry", "cavalry": "cavalry", "guard": "guard",
+             "artillery": "artillery"}
 
 
 def _one(kind) -> Factors:
@@ -44,17 +50,26 @@ def where_one_fits(state: GameState, ctx: RulesContext, power: str, nation: str,
                 pass
         return 1
 
+    def into_corps(among: list[Corps]) -> tuple[str, str, int] | None:
+        for c in among:
+            if c.location.kind in (LocationKind.AREA, LocationKind.CITY) and c.loaned_to is None:
+                try:
+                    check_corps_takes(state, ctx, power, c, one)
+                    return c.id, f"eiapbem reinforce add-factors --corps {c.id} {flag}", \
+                        most(lambda f, c=c: check_corps_takes(state, ctx, power, c, f))
+                except IllegalAction:
+                    pass
+        return None
+
     flag = f"--{kind.value} {{n}}"
     of = "" if nation == power else f" --nation {nation}"
     corps = [u for u in state.units.values() if isinstance(u, Corps) and u.nation == nation]
-    for c in corps:
-        if c.location.kind in (LocationKind.AREA, LocationKind.CITY) and c.loaned_to is None:
-            try:
-                check_corps_takes(state, ctx, power, c, one)
-                return c.id, f"eiapbem reinforce add-factors --corps {c.id} {flag}", \
-                    most(lambda f, c=c: check_corps_takes(state, ctx, power, c, f))
-            except IllegalAction:
-                pass
+    # A corps whose counter is meant for the kind first; one that holds a few besides (a Guard's line infantry, in
+    # the counter mix) only when no garrison or bought counter takes them either
+    suits = MEANT_FOR.get(kind.value)
+    meant = [c for c in corps if counter_entry(ctx.world, c.id).get("kind", suits) == suits]
+    if (fits := into_corps(meant)) is not None:
+        return fits
     # The national capital first, then the larger cities (a garrison holds 5 factors a supply point, 10.4.3): the
     # hint named Amiens, the first by name, for new French infantry where a player looks to Paris.
     cities = {a: town for a in m.areas if (town := m.area(a).city) is not None and supply.is_home_area(state, m, a, nation)}
@@ -86,7 +101,7 @@ def where_one_fits(state: GameState, ctx: RulesContext, power: str, nation: str,
                             most(lambda f, c=c, city=city: check_corps_takes(state, ctx, power, c, f, at=city))
                     except IllegalAction:
                         pass
-    return None
+    return into_corps([c for c in corps if c not in meant])
 
 
 def obligations(state: GameState, power: str, ctx: RulesContext) -> list[str]:

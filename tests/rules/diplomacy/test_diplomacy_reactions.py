@@ -85,3 +85,20 @@ def test_the_folder_seals_its_kept_reactions_with_the_months_orders(start):
     # The economic phase's orders are left alone.
     eco = start.replace(date=start.date.next().next(), slot=Slot(Phase.ECONOMIC, ORDERS, None, POWERS))
     assert sealed_orders.file_actions(meta, eco, "RU", [], ctx) == ([], meta)
+
+
+def test_a_kept_cession_term_that_would_cede_nothing_now_is_dropped_not_refused(start):
+    # B.6 naming Tyrol was taken when Tyrol qualified (next to France's Italy); a kept reaction is sent again each
+    # month, and once Tyrol no longer qualifies (already ceded here) it would be refused with the month's orders,
+    # whatever the player gives (terms.verify_cessions): it goes without its cession term, the rest stands.
+    ctx = _ctx()
+    commit = start.replace(slot=Slot(Phase.DIPLOMACY, COMMIT, None, POWERS))
+    terms = SetSurrenderTerms("AU", give_conditional=True, term=("B.6", "B.3"), cede=("tyrol",))
+    engine.verify_action(commit, "FR", terms, ctx)  # Tyrol qualifies now
+    meta = sample_meta(reactions={"FR": [engine.action_to_obj(terms)]})
+    ceded = commit.replace(ceded_provinces=commit.ceded_provinces.set("tyrol", "PR"))
+    _, meta2 = sealed_orders.file_actions(meta, ceded, "FR", [], ctx)
+    sealed = [engine.action_from_obj(o, "t") for o in meta2.sealed["FR"].actions]
+    assert sealed == [SetSurrenderTerms("AU", give_conditional=True, term=("B.3",), cede=("tyrol",))]
+    _, same = sealed_orders.file_actions(meta, commit, "FR", [], ctx)  # still qualifying: kept as it was
+    assert [engine.action_from_obj(o, "t") for o in same.sealed["FR"].actions] == [terms]
