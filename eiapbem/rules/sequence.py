@@ -427,15 +427,16 @@ def lapse_counters(state: GameState, date: Date) -> GameState:
     """At the end of a month, the counters bought in an economic phase whose months to be placed are over (12.5.4,
     000:2238): still in the pool, each is bought no more (it must be bought again to be placed), said in the public
     log under the month's last slot."""
-    assert state.slot is not None
+    slot = state.slot
+    assert slot is not None
     for uid, u in state.units.items():
-        until = getattr(u, "placeable_until", None)
-        if until is None or until >= date:
+        if not isinstance(u, (Corps, Fleet)) or u.placeable_until is None or u.placeable_until >= date:
             continue
+        until = u.placeable_until
         state = state.with_unit(u.replace(placeable_until=None))
         if u.location.kind is LocationKind.POOL:
             state = state.with_log(LogEntry(
-                slot=state.slot.key(state.date), author="game", kind=COUNTER_LAPSED,
+                slot=slot.key(state.date), author="game", kind=COUNTER_LAPSED,
                 text=f"{uid} of {u.nation}, bought in an economic phase, was not placed by {until}: it goes back to "
                      "the counter pool and must be bought again (12.5.4)",
                 params=FrozenMap(sorted({"unit": uid, "nation": u.nation, "until": str(until)}.items()))))
