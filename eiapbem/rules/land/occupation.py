@@ -49,8 +49,8 @@ def may_enter_empty_city(state: GameState, m: Any, area: str, power: str) -> boo
 
 def enter_empty_city(state: GameState, power: str, corps: Corps, area: str) -> engine.Outcome:
     state = state.replace(city_control=state.city_control.set(area, CityControl(nation=corps.nation, since=state.date)))
-    return engine.log(state, power, "land.take-city", f"{power}: {corps.id} enters the ungarrisoned city of {area} and takes "
-                      f"it (13.5.2)", area=area, unit=corps.id)
+    return engine.log(state, power, "land.take-city", f"{power}: {corps.id} enters the city of {area}, where no enemy "
+                      f"force stands, and takes it (13.5.2)", area=area, unit=corps.id)
 
 
 def _home_city(state: GameState, m: Any, area: str, q: str) -> str | None:

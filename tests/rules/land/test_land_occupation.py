@@ -26,6 +26,15 @@ def test_a_corps_walks_into_an_empty_enemy_city_and_takes_it():
     assert any("13.5.2" in e.text for e in s.log)
 
 
+def test_a_city_with_only_a_neutral_garrison_inside_is_taken_and_not_called_ungarrisoned():
+    # 13.5.2: only enemy forces keep a corps out; the log does not call a city with someone's garrison "ungarrisoned"
+    s = _garrison(corps(land_state(), "corps:FR:V", "munich", infantry=10), "PR", "innsbruck", infantry=1)
+    s = engine.apply_action(s, "FR", MoveUnit(unit="corps:FR:V", path="innsbruck", city=True), C).state
+    assert s.city_control["innsbruck"].nation == "FR"
+    [line] = [e.text for e in s.log if e.kind == "land.take-city"]
+    assert "ungarrisoned" not in line and "no enemy force" in line
+
+
 def test_a_garrisoned_enemy_city_is_not_entered_but_besieged():
     s = _garrison(corps(land_state(), "corps:FR:V", "munich", infantry=10), "AU", "innsbruck", infantry=2)
     with pytest.raises(IllegalAction, match=r"13\.5\.2"):
