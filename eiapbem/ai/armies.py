@@ -14,7 +14,10 @@ Each army then takes the goal it does best (``goal``), weighing at most ``Level.
 - an enemy stack in the field: worth 1, and 1 more per ``STACK_FACTORS`` of its factors (each corps of a beaten enemy
   costs it political points, 11.2.10, and its factors are what makes the war), ``INVADER`` more in the power's own
   territory (twice that in its home nation); beyond its own territory only within ``CHASE`` months of the army's
-  march (a stack moves: chasing it across the enemy's land is marching back and forth);
+  march (a stack moves: chasing it across the enemy's land is marching back and forth); one in the area of one of
+  the power's national capitals is a relief (``Goal.relief``): needed at even odds, weighed with half the cover
+  another goal needs and against the months to get there, not their square, and while one is unanswered the army
+  takes no goal abroad (a capital lost is a war lost, 6.4.2);
 - a war aim of the power's war plan (``ai.strategy.war_plan``): worth the political points it weighs there;
 - an enemy great power's national capital its corps besiege: ``BIG`` more, needing ``STORM`` per hundred of what
   stands inside (the army comes to the siege and storms the city when the walls are breached, 11.4.1);
@@ -151,6 +154,10 @@ class Goal:
     storm: bool = False
     #: The sides (``relations.unit_side``) the goal is taken from: the enemy's corps there, a war aim's enemy.
     against: tuple[str, ...] = ()
+    #: Enemy corps in the area of one of the power's national capitals (besieging it, or about to): the army marches
+    #: to relieve it before lesser goals nearer to hand (``goal``: its score falls with the months to get there, not
+    #: their square), needing even odds (``goals``).
+    relief: bool = False
 
 
 def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
@@ -159,6 +166,7 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
     forces = assess.forces_by_area(st, ctx, power)
     out: dict[str, Goal] = {}
     stacks = sorted({c.location.site for c in assess.enemy_field_corps(st, power)})
+    own_capitals = assess.capitals(ctx, power)
     for a in stacks:
         f = forces[a]
         field_enemy = f.enemy - f.enemy_city
@@ -166,10 +174,13 @@ def goals(b: Any, lvl: Any, aims: tuple[Aim, ...]) -> list[Goal]:
         near = assess.enemy_forces_near(st, ctx, a, power, assess.NEAR // 2)
         home = ctx.map.area(a).nation == power
         worth = 1 + factors // STACK_FACTORS + (2 * INVADER if home else INVADER if own_territory(st, ctx.map, a, power) else 0)
-        out[a] = Goal(a, worth, max(near, field_enemy) * lvl.attack_odds // 100
+        relief = a in own_capitals
+        odds_wanted = 100 if relief else lvl.attack_odds  # a capital is relieved at even odds: its loss loses the war
+        out[a] = Goal(a, worth, max(near, field_enemy) * odds_wanted // 100
                       + f.enemy_city * lvl.assault_odds // 100, field_enemy,
                       moving=not own_territory(st, ctx.map, a, power),
-                      against=tuple(sorted({relations.unit_side(st, st.units[i]) for i in f.enemy_ids})))
+                      against=tuple(sorted({relations.unit_side(st, st.units[i]) for i in f.enemy_ids})),
+                      relief=relief)
     sieges = {c.location.site for c in assess.army_units(st, power) if c.besieging}
     capitals = assess.enemy_capitals(st, ctx, power)
     for aim in aims:
@@ -270,6 +281,8 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
     # enemy field forces in its own territory within its reach: they are beaten before a capital is sought
     invaded = any(g.field and not g.moving and d <= lvl.horizon for d, _, g in near)
     first = threats(b) if lvl.threats else frozenset()
+    # enemy corps at one of its national capitals that no other force marches on yet: no goal abroad meanwhile
+    relieving = any(g.relief and taken.get(a, 0) < g.need for _, a, g in near)
     best: tuple[int, str, Goal] | None = None
     weighed = 0
     for d, a, g in near:
@@ -287,17 +300,20 @@ def goal(b: Any, lvl: Any, army: Army, found: list[Goal], taken: dict[str, int])
             continue  # a battle next door it judges it would not win
         months = (d + pace - 1) // pace
         abroad = not own_territory(st, ctx.map, a, b.power)
+        if abroad and relieving:
+            continue  # the enemy at its capital first: a capital lost is a war lost (6.4.2)
         if abroad and first and g.against and not first & set(g.against):
             continue  # another enemy's army stands within reach of the capital: the army faces it first
         if abroad and lvl.exposure and assess.enemy_in_reach(st, ctx, a, b.power, months + 1) * 100 \
                 > (strength + assess.friends_in_reach(st, ctx, a, b.power, months + 1, army.members)) * lvl.exposure:
             continue  # the enemy's army could close on it there before it has done its work
         cover = min(UNIT, strength * UNIT // need)
-        if cover < COVER:
+        if cover < (COVER // 2 if g.relief else COVER):
             continue
-        if g.storm and d <= lvl.horizon and not invaded:
-            # an enemy capital within reach decides the war (12.4.1, 6.4): weighed against its nearness and what the
-            # army brings to it, not their squares
+        if g.relief or g.storm and d <= lvl.horizon and not invaded:
+            # an enemy capital within reach decides the war (12.4.1, 6.4), and so does the enemy at the power's own
+            # (6.4.2: a capital lost, the war is lost): weighed against its nearness and what the army brings to it,
+            # not their squares
             score = g.worth * cover // (1 + months)
         else:
             score = g.worth * cover * cover // UNIT // (1 + months) // (1 + months)

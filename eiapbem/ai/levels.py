@@ -340,7 +340,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 34, "ai-medium": 34, "ai-hard": 34}  # 2:
 # chart's equilibrium (``decisions.mixture``); no alliance asked of the power war is declared on; a war to be ended
 # informally not turned into a surrender to make a suit elsewhere legal (``strategy.suits_allowed``);
 # a victor names a cession term (B.6, C.4) only with a province or minor that qualifies (``diplomacy._settings``);
-# no war declared on a power made informal peace with within six months (``judge.lately_at_peace``, 6.4.1)
+# no war declared on a power made informal peace with within six months (``judge.lately_at_peace``, 6.4.1); an army
+# marches to relieve its besieged capital before any goal abroad, and the corps near a lure abroad stay with it
+# (``armies.Goal.relief``, ``operations.answer_incursions``)
 
 
 def level(kind: PlayerKind | str) -> Level:

@@ -311,7 +311,10 @@ def answer_incursions(b: Any, lvl: Any, free: list[str], budget: logistics.Budge
                       taken: dict[str, int] | None = None) -> set[str]:
     """Proportionate answers to enemy stacks in its territory, near its capitals or in the capital of a minor allied to
     it or run by it (``_minor_capitals``); the corps sent (ids).  Each stack answered is noted in ``taken`` with the
-    strength sent (the armies leave it to them)."""
+    strength sent (the armies leave it to them).  Enemy corps at one of its national capitals that the corps near at
+    hand cannot answer leave the stacks beyond its home nation unanswered: their corps stay with the armies, which
+    march to relieve the capital (an Austrian insurrection by Vienna drew Prussia's army away from the besieged
+    Berlin month after month)."""
     st, ctx, power, m = b.state, b.ctx, b.power, b.ctx.map
     caps = assess.capitals(ctx, power)
     stacks = []
@@ -322,7 +325,10 @@ def answer_incursions(b: Any, lvl: Any, free: list[str], budget: logistics.Budge
         if m.area(a).nation == power or to_cap <= REACH // 2 or a in minors:
             stacks.append((to_cap, a))
     sent: set[str] = set()
+    besieged = False  # enemy corps at one of its national capitals that no answer from near at hand covers
     for _, area in sorted(stacks):
+        if besieged and m.area(area).nation != power:
+            continue  # the armies relieve the capital (``armies.Goal.relief``) before lesser stacks abroad are chased
         around = moves.open_costs(b, area, 2 * moves.LOCAL)
         pool = sorted((d, cid) for cid in free if cid not in sent and isinstance(b.state.units.get(cid), Corps)
                       and (d := around.get(b.state.units[cid].location.site)) is not None)
@@ -339,6 +345,7 @@ def answer_incursions(b: Any, lvl: Any, free: list[str], budget: logistics.Budge
             if got * 100 >= lvl.attack_odds * ANSWER_MARGIN:
                 break
         if not group or got < lvl.attack_odds:
+            besieged = besieged or area in caps
             continue  # not enough near: the capital's garrison and the armies see to it
         enemy = sum(b.state.units[i].factors.total for i in assess.forces_in(b.state, ctx, area, power).enemy_ids
                     if b.state.units[i].location.kind is AREA)

@@ -714,3 +714,34 @@ def test_insurrection_corps_stay_in_austria_when_the_army_marches_on_the_enemy(k
         u = turn.state.units[cid]
         assert u.location == POOL or m.area(u.location.site).nation == "AU", (kind, cid, u.location)
         assert not any(cid in b.attacker.units + b.defender.units for b in turn.state.battles.values()), (kind, cid)
+
+
+# ----------------------------------------------------------------- the capital besieged, a lure elsewhere
+
+
+def _berlin_besieged(kind: str):
+    """Prussia's slot at war with Austria: an Austrian army of 30 factors besieges Berlin (a garrison of 3 inside);
+    Prussia's army (Blücher's three corps, 30 factors) stands at Kaschau, beside a lone Austrian corps of 6 militia
+    at Pressburg (Austrian land, a short march from it)."""
+    s = _slot(land_state().with_war("PR", "AU", Date(1805, 6), ("AU",)), "PR", kind)
+    for cid in ("corps:AU:I", "corps:AU:II", "corps:AU:III"):
+        s = corps(s, cid, "berlin", infantry=10)
+        s = s.with_unit(dataclasses.replace(s.units[cid], besieging=True))
+    s = s.with_unit(Garrison(id="garrison:PR:city:berlin", nation="PR", location=Location(LocationKind.CITY, "berlin"),
+                             factors=Factors(infantry=3)))
+    s = corps(s, "corps:AU:Insurrection-I", "pressburg", militia=6)
+    for cid in ("corps:PR:I", "corps:PR:II", "corps:PR:III"):
+        s = corps(s, cid, "kaschau", infantry=10)
+    return leader(s, "leader:PR:blucher", "corps:PR:I")
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_the_army_marches_to_relieve_its_besieged_capital_not_after_a_lure(kind):
+    # 6.4.2: a capital lost is a war lost. The corps near the lone Austrian corps at Pressburg do not chase it while
+    # the army besieging Berlin stands unanswered: Prussia's army marches toward Berlin
+    s = _berlin_besieged(kind)
+    turn = ai.play_slot(s, "PR", ctx(b"berlin-besieged"))
+    far = assess.distances_from(ctx(), "berlin")
+    ends = [turn.state.units[c].location.site for c in ("corps:PR:I", "corps:PR:II", "corps:PR:III")]
+    assert "pressburg" not in ends and "pressburg" not in _battles(turn, "PR"), (kind, ends)
+    assert all(far[a] < far["kaschau"] for a in ends), (kind, ends)
