@@ -347,6 +347,11 @@ def _casualties(state: GameState, sid: str, ctx: RulesContext) -> Outcome:
             state = _remove_factor(state, opts[0])
             s = _note(s.replace(owed=s.owed.set(side, s.owed[side] - 1)), f"The {side} loses one factor: {opts[0]}.")
     if not s.rounds:  # a sortie's single loss is taken
+        if factors_of(state, s, DEFENDER) == 0 and factors_of(state, s, BESIEGER) > 0:
+            # the garrison's last factor lost in its sortie: no one is left inside, the city is the besieger's, with
+            # no combat fought and so no political point (11.4.1)
+            s = _note(s, f"The sortie costs the garrison its last factor: no one is left inside the city of {s.city}.")
+            return _capture(state, s, "surrendered")
         state, s = _clear_emptied(state, s)
         return _finish(_put(state, s), sid)
     state = _put(state, s)

@@ -67,6 +67,19 @@ def test_sortie_on_5_or_6_costs_the_defender_a_factor():
     assert st_.units["corps:AU:I"].factors.infantry == 10
 
 
+def test_a_sortie_that_costs_the_last_factor_of_the_garrison_gives_up_the_city():
+    # 11.4.1 (000:1968): a garrison of one factor sorties and loses it: no one is left inside, and the city is the
+    # besieger's (an emptied garrison kept on the map shut the city to entry and to assault for good)
+    s = scene(AU_CORPS, [{"nation": "FR", "city": "lille", "infantry": 1}])
+    c = ctx({f"siege/{SID}/attempt": 1, f"siege/{SID}/sortie": 6})
+    st_, _ = answer(start_siege_assault(s, "lille", "AU", c).state, c, lambda d: "sortie")
+    assert "garrison:FR:city:lille" not in st_.units
+    assert st_.city_control["lille"].nation == "AU" and not st_.units["corps:AU:I"].besieging
+    assert st_.units["corps:AU:I"].factors.infantry == 10
+    assert st_.powers["AU"].political_status == 0  # no combat: no political point (11.4.1)
+    assert any("no one is left" in line for line in st_.sieges[SID].report)
+
+
 def test_failed_assault_gives_the_fortress_defender_a_point():
     # 11.4.1 (000:1988, 000:1994): not won in three rounds, the siege goes on; defender +1 (fortress).
     s = scene([{"id": "corps:AU:I", "location": "area:lille", "infantry": 20, "besieging": True}],
