@@ -29,7 +29,9 @@ from typing import Any
 
 import eiapbem.ai.odds as odds
 from eiapbem.ai.levels import Level
+from eiapbem.rules.combat.commander import strategic_rating
 from eiapbem.rules.combat.field import chit_options
+from eiapbem.rules.combat.tables_use import outflank_arrival_rating
 from eiapbem.rules.engine import AnswerDecision, RulesContext
 from eiapbem.rules.model import POWERS, PendingDecision, PlayerKind
 from eiapbem.rules.tables import land
@@ -70,15 +72,51 @@ def choose_chit(options: tuple[str, ...], role: str, how: str) -> str:
     return max(options, key=lambda c: (min(chit_score(c, e, role) for e in enemy_chits), -options.index(c)))
 
 
-@lru_cache(maxsize=256)
-def mixture(options: tuple[str, ...], enemy_options: tuple[str, ...], role: str) -> tuple[tuple[str, int], ...]:
-    """The chits of ``options`` with their weights in the zero-sum game of ``chit_score`` against an enemy choosing
-    among ``enemy_options``: how often each is the best answer over ``ROUNDS`` rounds of fictitious play, in which
-    each side answers the other's picks so far (the enemy's first its best worst case; ties to the first offered).
-    Chits never picked are left out."""
+def chit_value(own: str, enemy: str, role: str, ratings: tuple[int, int], terrain: str | None = None) -> int:
+    """``chit_score`` in 36ths with the outflanking force weighed (11.2.12, note (I)): from the round after it
+    arrives the pairing's second tables are fought, and it arrives on a die at most its side's strategic rating
+    (``ratings``: the attacker's and the defender's; +1 for the attacker under note (E), -1 in rough terrain, +2
+    after round 2); under note (D) a defender whose outflankers have not arrived after round 1 is gone (0).  An
+    outflank is worth what its leader makes of it: "defend" against a human's outflank under a good leader loses."""
+    att, dfn = (own, enemy) if role == land.ATTACKER else (enemy, own)
+    pairing = land.operational_possibility(att, dfn)
+    if pairing.first is None:
+        return 0
     other = land.DEFENDER if role == land.ATTACKER else land.ATTACKER
-    mine = {c: {e: chit_score(c, e, role) for e in enemy_options} for c in options}
-    theirs = {e: {c: chit_score(e, c, other) for c in options} for e in enemy_options}
+
+    def rounds(ts: land.TableSet, fallback: list[int] | None = None) -> list[int]:
+        mine, theirs = ts.side(role), ts.side(other)
+        return [fallback[r] if fallback is not None and mine[r] is None
+                else _table_value(mine[r]) - _table_value(theirs[r]) for r in range(3)]
+
+    first = rounds(pairing.first)
+    if pairing.outflanker is None or pairing.second is None:
+        return 36 * sum(first)
+    second = rounds(pairing.second, first)
+    rating = ratings[0 if pairing.outflanker == land.ATTACKER else 1]
+    if "E" in pairing.notes and pairing.outflanker == land.ATTACKER:
+        rating += land.NOTE_STRATEGIC_BONUS
+    p1, p2 = (max(0, min(6, outflank_arrival_rating(rating, after_round=r, terrain=terrain))) for r in (1, 2))
+    if "D" in pairing.notes:  # not arrived after round 1: the defender withdraws unpursued
+        return 36 * first[0] + 6 * p1 * (second[1] + second[2])
+    by3 = 6 * p1 + (6 - p1) * p2  # 36ths: arrived by round 3
+    return 36 * first[0] + 6 * p1 * second[1] + (36 - 6 * p1) * first[1] + by3 * second[2] + (36 - by3) * first[2]
+
+
+@lru_cache(maxsize=256)
+def mixture(options: tuple[str, ...], enemy_options: tuple[str, ...], role: str,
+            ratings: tuple[int, int] | None = None, terrain: str | None = None) -> tuple[tuple[str, int], ...]:
+    """The chits of ``options`` with their weights in the zero-sum game of chit values (``chit_score``, or with the
+    sides' strategic ``ratings`` ``chit_value``) against an enemy choosing among ``enemy_options``: how often each is
+    the best answer over ``ROUNDS`` rounds of fictitious play, in which each side answers the other's picks so far
+    (the enemy's first its best worst case; ties to the first offered).  Chits never picked are left out."""
+    other = land.DEFENDER if role == land.ATTACKER else land.ATTACKER
+
+    def value(c: str, e: str, side: str) -> int:
+        return chit_score(c, e, side) if ratings is None else chit_value(c, e, side, ratings, terrain)
+
+    mine = {c: {e: value(c, e, role) for e in enemy_options} for c in options}
+    theirs = {e: {c: value(e, c, other) for c in options} for e in enemy_options}
     own_count = dict.fromkeys(options, 0)
     enemy_count = dict.fromkeys(enemy_options, 0)
     enemy_count[max(enemy_options, key=lambda e: (min(theirs[e].values()), -enemy_options.index(e)))] = 1
@@ -174,7 +212,10 @@ def answer(d: PendingDecision, lvl: Level, ctx: RulesContext, b: Any = None) -> 
         if enemy is not None and enemy[1]:
             return AnswerDecision(d.id, best_answer(d.options, role, enemy))
         if lvl.chits == "mixed" and human_enemy(b, d, role) and not isinstance(ctx.dice, odds.SearchDice):
-            weights = mixture(tuple(d.options), enemy_options(b, d, role), role)
+            battle = b.state.battles[d.context.get("battle")]
+            ratings = (strategic_rating(b.state, battle.attacker, b.ctx.world),
+                       strategic_rating(b.state, battle.defender, b.ctx.world))
+            weights = mixture(tuple(d.options), enemy_options(b, d, role), role, ratings, battle.terrain)
             if len(weights) > 1:
                 roll = ctx.dice.one_to(sum(n for _, n in weights), f"ai/{d.power}/decision/{d.id}")
                 return AnswerDecision(d.id, drawn(weights, roll))
@@ -191,5 +232,5 @@ def answer(d: PendingDecision, lvl: Level, ctx: RulesContext, b: Any = None) -> 
     return AnswerDecision(d.id, d.options[0])
 
 
-__all__ = ["CHEAPEST", "LIKELIEST", "ROUNDS", "answer", "best_answer", "cheapest", "choose_chit", "chit_score", "drawn",
+__all__ = ["CHEAPEST", "LIKELIEST", "ROUNDS", "answer", "best_answer", "cheapest", "choose_chit", "chit_score", "chit_value", "drawn",
            "enemy_options", "foreseen", "human_enemy", "mixture"]

@@ -337,7 +337,7 @@ VERSIONS: dict[str, int] = {"ai-easy": 34, "ai-medium": 34, "ai-hard": 34}  # 2:
 # its corps can retake makes no surrender (``strategy.can_retake``); a subsidy leaves the ally no richer than the giver
 # 34: (easy) no judgement of a goal's exposure nor of the enemy at the capital's door (``Level.exposure``,
 # ``Level.threats``: the levels differ in how well they judge); (hard) against a human a chit drawn from the
-# chart's equilibrium (``decisions.mixture``); no alliance asked of the power war is declared on; a war to be ended
+# chart's equilibrium, an outflank valued by its leader's chance to arrive (``decisions.mixture``, ``chit_value``); no alliance asked of the power war is declared on; a war to be ended
 # informally not turned into a surrender to make a suit elsewhere legal (``strategy.suits_allowed``);
 # a victor names a cession term (B.6, C.4) only with a province or minor that qualifies (``diplomacy._settings``);
 # no war declared on a power made informal peace with within six months (``judge.lately_at_peace``, 6.4.1); an army

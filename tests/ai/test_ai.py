@@ -291,6 +291,23 @@ def test_the_hard_level_mixes_its_chits_against_an_enemy_it_cannot_foresee(role)
         decisions.drawn(weights, total + 1)
 
 
+def test_an_outflank_is_valued_by_its_leaders_chance_to_arrive():
+    # 11.2.12, note (I): the outflanking force arrives on a die at most its side's strategic rating, and from then the
+    # pairing's second tables are fought (outflank against defend: the attacker 2-4, 4-4, the defender 1-1, 1-1)
+    A, D = land.ATTACKER, land.DEFENDER
+    assert decisions.chit_value("echelon", "defend", A, (5, 5)) == 36 * decisions.chit_score("echelon", "defend", A)
+    values = [decisions.chit_value("outflank", "defend", A, (r, 0)) for r in range(0, 7)]
+    assert values == sorted(values) and values[0] < values[4]  # the better the leader, the more it is worth
+    assert decisions.chit_score("outflank", "defend", A) < 0 < values[4]  # the first tables alone undervalue it
+    assert decisions.chit_value("defend", "outflank", D, (4, 0)) == -values[4]  # the same battle from the other side
+    # against a human attacker under a strategic-4 leader the hard defender seldom stands on "defend"; attacking
+    # under one, it outflanks
+    defence = dict(decisions.mixture(land.DEFENDER_CHITS, land.ATTACKER_CHITS, D, (4, 3)))
+    assert defence.get("defend", 0) * 4 < sum(defence.values())
+    attack = dict(decisions.mixture(land.ATTACKER_CHITS, land.DEFENDER_CHITS, A, (4, 3)))
+    assert attack.get("outflank", 0) * 4 >= sum(attack.values())
+
+
 @pytest.mark.parametrize("human, hard", (("human", "ai-hard"), ("ai-hard", "human")))
 def test_the_hard_level_draws_its_chit_against_a_human_from_the_dice(human, hard):
     # 11.2.3: the hard level's chit against a human, attacking or defending, is drawn (the same for every client from
