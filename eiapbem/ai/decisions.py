@@ -38,11 +38,11 @@ from eiapbem.rules.tables import land
 
 #: The enemy chit a medium AI expects: the chart's plain choices (11.2.3).
 LIKELIEST = {land.ATTACKER: "defend", land.DEFENDER: "assault"}
-#: The factor types a storm's casualties are taken from, cheapest first (militia and irregulars, then the line,
-#: cavalry, artillery and guard last); a type not named comes after them.
 #: Rounds of fictitious play (each side's best answer to the other's picks so far) that give the hard level's mixture
 #: of chits (``mixture``); the shares it gives are within a few percent of the chart's equilibrium.
 ROUNDS = 400
+#: The factor types a storm's casualties are taken from, cheapest first (militia and irregulars, then the line,
+#: cavalry, artillery and guard last); a type not named comes after them.
 CHEAPEST = ("militia", "feudal-infantry", "freikorps", "cossack", "guerrilla", "infantry", "feudal-cavalry",
             "cavalry", "artillery", "guard")
 
@@ -138,13 +138,19 @@ def drawn(weights: tuple[tuple[str, int], ...], roll: int) -> str:
     raise ValueError("the roll exceeds the weights' total")
 
 
+def _battle(b: Any, d: PendingDecision) -> Any:
+    """The field battle the question ``d`` is about, or None (no state at hand, another kind of question)."""
+    battle = b.state.battles.get(d.context.get("battle")) if b is not None and hasattr(d.context, "get") else None
+    return battle if battle is not None and hasattr(battle, "side") else None
+
+
 def foreseen(b: Any, d: PendingDecision, role: str) -> tuple[str, tuple[str, ...]] | None:
     """How the enemy side of the battle ``d`` asks a chit for picks it, when its rule does not depend on the power's
     own pick: ("likeliest", ...) for a medium computer, ("random", its options) for an easy computer or a side that
     answers by the dice (a neutral minor, a minor's force alone in defence, a quick-combat defender: 11.2.1); None
     for a human, a hard computer or a side under standing orders."""
-    battle = b.state.battles.get(d.context.get("battle")) if hasattr(d.context, "get") else None
-    if battle is None or not hasattr(battle, "side"):
+    battle = _battle(b, d)
+    if battle is None:
         return None
     other = land.DEFENDER if role == land.ATTACKER else land.ATTACKER
     side = battle.side(other)
@@ -167,8 +173,8 @@ def foreseen(b: Any, d: PendingDecision, role: str) -> tuple[str, tuple[str, ...
 
 def human_enemy(b: Any, d: PendingDecision, role: str) -> bool:
     """Whether a human plays the enemy side of the battle ``d`` (a player who learns the computer's habits)."""
-    battle = b.state.battles.get(d.context.get("battle")) if b is not None and hasattr(d.context, "get") else None
-    if battle is None or not hasattr(battle, "side"):
+    battle = _battle(b, d)
+    if battle is None:
         return False
     side = battle.side(land.DEFENDER if role == land.ATTACKER else land.ATTACKER)
     return side.power is not None and b.state.powers[side.power].controller is PlayerKind.HUMAN
@@ -178,8 +184,8 @@ def enemy_options(b: Any, d: PendingDecision, role: str) -> tuple[str, ...]:
     """The chits the enemy side of the battle ``d`` may pick (11.2.3), or every chit of its role when the battle is
     not known."""
     other = land.DEFENDER if role == land.ATTACKER else land.ATTACKER
-    battle = b.state.battles.get(d.context.get("battle")) if b is not None and hasattr(d.context, "get") else None
-    if battle is None or not hasattr(battle, "side"):
+    battle = _battle(b, d)
+    if battle is None:
         return land.DEFENDER_CHITS if other == land.DEFENDER else land.ATTACKER_CHITS
     return chit_options(b.state, battle.side(other))
 
@@ -212,7 +218,7 @@ def answer(d: PendingDecision, lvl: Level, ctx: RulesContext, b: Any = None) -> 
         if enemy is not None and enemy[1]:
             return AnswerDecision(d.id, best_answer(d.options, role, enemy))
         if lvl.chits == "mixed" and human_enemy(b, d, role) and not isinstance(ctx.dice, odds.SearchDice):
-            battle = b.state.battles[d.context.get("battle")]
+            battle = _battle(b, d)
             ratings = (strategic_rating(b.state, battle.attacker, b.ctx.world),
                        strategic_rating(b.state, battle.defender, b.ctx.world))
             weights = mixture(tuple(d.options), enemy_options(b, d, role), role, ratings, battle.terrain)

@@ -44,7 +44,7 @@ from eiapbem.ai.levels import Level
 from eiapbem.rules.diplomacy.minor_orders import MAX_ATTEMPTS, LendMoney, Manipulate
 from eiapbem.rules.diplomacy.orders import (AcceptControl, AnswerCalls, AttemptInformalPeace, CallAllies, DeclareWar,
                                             GrantAccess, RequestAlliance, SetSurrenderTerms, SetTrade, SueForPeace)
-from eiapbem.rules.diplomacy.terms import cession_refused
+from eiapbem.rules.diplomacy.terms import cession_candidates
 from eiapbem.rules.model import POWERS, MinorStatus, PlayerKind, SurrenderSettings
 from eiapbem.rules.model.slot import COMMIT
 from eiapbem.rules.tables.diplomacy import NATURAL_ALLIANCE, minor
@@ -56,13 +56,11 @@ CRUSHED = 40
 def _cessions(b, enemy: str, count: int) -> tuple[str, ...]:
     """The home provinces and minors of ``enemy`` the rules would let the power take (B.6, C.4: next to its territory
     or holding its corps, not the capital's), the richest first."""
-    st, ctx, p = b.state, b.ctx, b.power
-    m = ctx.map
-    options = [(-m.province(prov).tax, prov) for prov in m.provinces_of(enemy)
-               if not cession_refused(st, ctx, p, enemy, prov)]
-    options += [(-1, slug) for slug, mn in sorted(st.minors.items())
-                if mn.controller == enemy and not cession_refused(st, ctx, p, enemy, slug)]
-    return tuple(x for _, x in sorted(options)[:count])
+    m = b.ctx.map
+    provinces = set(m.provinces_of(enemy))
+    options = sorted((-m.province(x).tax if x in provinces else -1, x)
+                     for x in cession_candidates(b.state, b.ctx, b.power, enemy))
+    return tuple(x for _, x in options[:count])
 
 
 def _settings(b, lvl: Level, enemy: str, plan: strategy.WarPlan) -> SurrenderSettings:

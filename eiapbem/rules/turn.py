@@ -66,7 +66,8 @@ RULES_VERSION = 15  # 2: the diplomacy phase (issue 16): sealed commit round, it
 #: 13.8.2); only allies at war with the other side, and forces rated above 0, may reinforce a battle (11.2.11); the
 #: forage report names the area stopped in on a tie (10.5.1)
 #: 15: a bought counter unplaced after its months is bought no more and the log says so (12.5.4); the month of the
-#: last informal peace between two powers is kept (``PowerState.informal_peace``, 6.4.1)
+#: last informal peace between two powers is kept (``PowerState.informal_peace``, 6.4.1); a sortie that costs a garrison
+#: its last factor gives the city to the besiegers (11.4.1)
 
 
 class Computer(Protocol):
