@@ -14,7 +14,8 @@ the battle, not one draw of the chit.  Who plays each power,
 and at what level, is known to every player of the game; the enemy's chit itself
 is never read before the reveal.  A breach in a
 siege's walls (``siege.surrender``, 11.4.1, 000:1972-1990) is fought unless the
-storm is hopeless as the level judges it (``odds.storm_holds``), at every level.
+storm is hopeless as the level judges it (``odds.storm_holds``), at every level; a garrison sorties when
+asked unless the factor it may lose is its last (``odds.sortie_pays``).
 A storm's casualties (``siege.casualty``, "any type ... at the controlling
 player's option", 000:1986) are taken, by either side, from the cheapest factors
 first (``CHEAPEST``): the storm's morale is fixed before it, so they change
@@ -229,6 +230,8 @@ def answer(d: PendingDecision, lvl: Level, ctx: RulesContext, b: Any = None) -> 
         return AnswerDecision(d.id, choose_chit(d.options, role, "likeliest" if lvl.chits == "likeliest" else "maximin"))
     if d.kind == "siege.surrender" and b is not None and set(d.options) == {"surrender", "fight"}:
         return AnswerDecision(d.id, "fight" if odds.storm_holds(b, lvl, d) else "surrender")
+    if d.kind == "siege.sortie" and b is not None and set(d.options) == {"sortie", "stay"}:
+        return AnswerDecision(d.id, "sortie" if odds.sortie_pays(b, d) else "stay")
     if d.kind == "siege.casualty" and lvl.decisions != "random" and d.options:
         return AnswerDecision(d.id, cheapest(d.options))
     random = lvl.chits == "random" if d.kind == "battle.chit" else lvl.decisions == "random"

@@ -259,7 +259,7 @@ LEVELS: dict[PlayerKind, Level] = {
 #: Each level's version (written in the gamestart, ``rules.turn.versions``): bump a level's number whenever a
 #: change of its play could give another state from the same files (its games in progress are then refused
 #: with one sentence at ``load`` instead of forking).
-VERSIONS: dict[str, int] = {"ai-easy": 34, "ai-medium": 34, "ai-hard": 34}  # 2: diplomacy orders (issue 16); 3: land,
+VERSIONS: dict[str, int] = {"ai-easy": 35, "ai-medium": 35, "ai-hard": 35}  # 2: diplomacy orders (issue 16); 3: land,
 # reinforcement and economy play (issue 19); 4: war and peace, fleets (issue 19); 5: invasions of several corps and
 # of minors, forced marches, Cossack raids and levies (issue 19 item 1); 6: victor's terms, informal peace before a
 # surrender, no land war open to a second front, manipulation toward political points (issue 19 item 4); 7: no war on
@@ -343,6 +343,9 @@ VERSIONS: dict[str, int] = {"ai-easy": 34, "ai-medium": 34, "ai-hard": 34}  # 2:
 # no war declared on a power made informal peace with within six months (``judge.lately_at_peace``, 6.4.1); an army
 # marches to relieve its besieged capital before any goal abroad, and the corps near a lure abroad stay with it
 # (``armies.Goal.relief``, ``operations.answer_incursions``)
+# 35: a garrison asked to sortie stays inside when the factor it may lose is its last (``odds.sortie_pays``);
+# subsidies go to allies poorer for the size of their armies and leave them no richer per factor than the giver
+# (``strategy._subsidies``: a power paid by Britain no longer pays it back)
 
 
 def level(kind: PlayerKind | str) -> Level:

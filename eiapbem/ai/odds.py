@@ -235,6 +235,17 @@ def storm_holds(b: Any, lvl: Any, decision: Any) -> bool:
     return played.wins * 100 >= HOLDS * played.samples
 
 
+def sortie_pays(b: Any, decision: Any) -> bool:
+    """Whether the garrison asked ``decision`` (``siege.sortie``, 11.4.1) sorties: a sortie costs the besiegers a
+    factor on four faces of the die and the garrison one on two, so it pays, unless that one factor is the garrison's
+    last: a garrison emptied by its sortie leaves the city to the besiegers."""
+    siege = b.state.sieges.get(decision.context.get("siege"))
+    if siege is None:
+        return False
+    units = (b.state.units.get(u) for u in siege.defenders)
+    return sum(u.factors.total for u in units if u is not None and hasattr(u, "factors")) > 1
+
+
 def simulate_storm(b: Any, decision: Any, samples: int) -> Played | None:
     """The storm ``decision`` opens played forward from the builder's state ``samples`` times with the rules' engine,
     as ``simulate`` plays a battle; a win is a storm the garrison holds.  None when one cannot be played to its end
@@ -257,5 +268,5 @@ def simulate_storm(b: Any, decision: Any, samples: int) -> Played | None:
 
 
 __all__ = ["HOPELESS", "Estimate", "Played", "estimate", "field_units", "join_percent", "neighbours_joining",
-           "side_strength", "simulate", "simulate_storm", "storm_estimate", "storm_holds", "won_enough",
+           "side_strength", "simulate", "simulate_storm", "sortie_pays", "storm_estimate", "storm_holds", "won_enough",
            "worth_fighting"]

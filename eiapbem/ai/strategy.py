@@ -249,14 +249,16 @@ def _friends(b: judge.Board, p: str) -> tuple[str, ...]:
 
 
 def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
-    """Money to the allies poorer than ``p`` at war with one of its enemies (or declaring on it this month), else to
-    those facing the same threat: the level's share of the treasury above ``RESERVE``, shared by their might, each gift
-    at most half the gap between the two treasuries (6.12)."""
+    """Money to the allies poorer than ``p`` for the size of their armies (treasury per factor of land might) at war
+    with one of its enemies (or declaring on it this month), else to those facing the same threat: the level's share
+    of the treasury above ``RESERVE``, shared by their might, each gift at most what leaves the ally no richer per
+    factor than the giver (6.12): money goes where it feeds the larger army, and does not come back."""
     pool = (b.state.powers[p].treasury - RESERVE) * lvl.subsidy_share // 100
     if pool < LEAST_GIFT:
         return ()
     joint = judge.declarations(b)
-    poorer = [a for a in b.allies(p) if b.state.powers[a].treasury < b.state.powers[p].treasury
+    mine, have = max(1, b.land[p]), b.state.powers[p].treasury
+    poorer = [a for a in b.allies(p) if b.state.powers[a].treasury * mine < have * max(1, b.land[a])
               and not _divided(b, p, a)]
     fighting = [a for a in poorer if any(e in b.state.powers[a].wars or joint.get(a) == e for e in enemies)]
     if not fighting:  # at peace with them: the allies that face the same threat, to stand against it
@@ -266,9 +268,10 @@ def _subsidies(b: judge.Board, p: str, lvl: Level, enemies: tuple[str, ...]) -> 
     total = sum(weights.values())
     out = []
     for a in fighting:
-        # never so much that the ally ends richer than the giver (it would give the money back: Britain and Spain
-        # sent each other $100-200 a month)
-        gift = min(pool * weights[a] // total, (b.state.powers[p].treasury - b.state.powers[a].treasury) // 2)
+        # never so much that the ally ends richer per factor of its army than the giver (it would give the money
+        # back: Britain and Spain sent each other $100-200 a month; Prussia, paid by Britain, paid it back)
+        theirs = max(1, b.land[a])
+        gift = min(pool * weights[a] // total, (have * theirs - b.state.powers[a].treasury * mine) // (theirs + mine))
         if gift >= LEAST_GIFT:
             out.append((a, gift))
     return tuple(out)

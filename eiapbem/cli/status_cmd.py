@@ -8,6 +8,8 @@ only when the record is missing, stale or not this password's (``statusfile.make
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from typing import Any
@@ -35,7 +37,8 @@ def register(cli: click.Group) -> None:
             click.echo(line)
 
     @cli.command("log")
-    @click.option("-n", "count", type=click.IntRange(1), default=40, show_default=True, help="How many lines.")
+    @click.option("-n", "count", type=click.IntRange(0), default=40, show_default=True,
+                  help="How many lines (the last ones); 0: every line of the game.")
     @json_option
     @game_options
     def log(count: int, as_json: bool, game: str | None, power: str | None, password: str | None) -> None:
@@ -44,6 +47,8 @@ def register(cli: click.Group) -> None:
 
         kept, password = kept_record(game, power, password)
         lines: list[Any] | None = None
+        if count == 0:
+            count = sys.maxsize
         if kept is not None and (count <= len(kept["log"]) or kept["log_all"]):
             lines = kept["log"][-count:]  # made with the status at the same opening (client/statusfile.py)
         elif kept is not None:

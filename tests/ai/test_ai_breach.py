@@ -74,3 +74,34 @@ def test_the_hard_level_plays_an_uncertain_storm_forward():
     assert played is not None and played.samples == lvl.samples and played.enemy_lost > 0
     assert ai.answer(s, d, c).choice == ("fight" if played.wins * 100 >= odds.HOLDS * played.samples else "surrender")
     assert s.pending[d.id] == d  # judging it changed nothing
+
+
+def _sortie(kind: str, garrison: int):
+    """Berlin held by ``garrison`` Prussian infantry factors, besieged by a French corps of 10; an assault attempt
+    whose die (1) gives "sortie?": Prussia is asked whether its garrison sorties."""
+    s = land_state().with_war("FR", "PR", Date(1805, 6), ("FR",))
+    s = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
+    for p in ("FR", "PR"):
+        s = s.with_power(p, controller=PlayerKind(kind))
+    s = s.with_unit(Garrison(id="garrison:PR:city:berlin", nation="PR", location=Location(LocationKind.CITY, "berlin"),
+                             factors=Factors(infantry=garrison)))
+    s = corps(s, "corps:FR:I", "berlin", infantry=10)
+    s = s.with_unit(s.units["corps:FR:I"].replace(besieging=True))
+    c = ctx(b"sortie", forced={"siege/1805-09.berlin.1/attempt": 1})
+    s = start_siege_assault(s, "berlin", "FR", c).state
+    (d,) = [d for d in s.pending.values() if d.kind == "siege.sortie"]
+    assert d.power == "PR"
+    return s, d, c
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_a_garrison_sorties_unless_it_may_lose_its_last_factor(kind):
+    # a sortie costs the besiegers a factor on 1-4 and the garrison one on 5-6: worth it for 3 factors; a single
+    # factor lost would leave the city to the besiegers (11.4.1), so it stays inside
+    s, d, c = _sortie(kind, 3)
+    assert ai.answer(s, d, c).choice == "sortie", kind
+    s, d, c = _sortie(kind, 1)
+    assert ai.answer(s, d, c).choice == "stay", kind
+    out = ai.settle(s, c).state
+    assert out.units["garrison:PR:city:berlin"].factors.total == 1, kind
+    assert out.sieges["1805-09.berlin.1"].outcome == "nothing" and "berlin" not in out.city_control, kind

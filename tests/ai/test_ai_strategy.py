@@ -333,12 +333,29 @@ def test_subsidies_go_to_allies_fighting_its_enemy_and_are_given(set_up):
     assert out.state.powers["GB"].loans.get("AU") == plan.subsidies[0][1]
 
 
-def test_a_subsidy_leaves_the_ally_no_richer_than_the_giver(set_up):
-    # 6.12: Britain ($400) and Austria ($300) at war with France: the gift is at most half the gap between them, so
-    # Austria does not end richer and give the money back (Britain and Spain sent each other $100-200 a month)
+def test_a_subsidy_leaves_the_ally_no_richer_per_factor_than_the_giver(set_up):
+    # 6.12: Britain and Austria at war with France: the gift leaves Austria no richer per factor of its army than
+    # Britain, so Austria never gives the money back (Britain and Spain sent each other $100-200 a month)
     st = set_up.with_alliance("GB", "AU", set_up.date).with_war("GB", "FR", set_up.date.plus(-2), ("GB",))
     st = st.with_war("FR", "AU", st.date.plus(-2), ("FR",)).with_power("GB", treasury=400).with_power("AU", treasury=300)
-    assert strategy.war_plan(st, "GB", HARD, ctx()).subsidies == (("AU", 50),)
+    b = judge.board(st, ctx())
+    gb, au = b.land["GB"], b.land["AU"]
+    assert gb < au  # Britain's army is the smaller
+    ((to, gift),) = strategy.war_plan(st, "GB", HARD, ctx()).subsidies
+    assert to == "AU" and gift == min((400 - strategy.RESERVE) * HARD.subsidy_share // 100, (400 * au - 300 * gb) // (au + gb))
+    assert (400 - gift) * au >= (300 + gift) * gb
+    # Austria, richer than Britain but with the larger army to pay, gives nothing back
+    assert strategy.war_plan(st, "AU", HARD, ctx()).subsidies == ()
+
+
+def test_a_power_paid_by_its_ally_pays_none_of_it_back(set_up):
+    # Prussia, paid by Britain and then holding more money than Britain, keeps it for its army: Britain holds more
+    # per factor of its own (Prussia paid Britain back $136 of a $261 subsidy)
+    st = set_up.with_alliance("GB", "PR", set_up.date).with_war("GB", "FR", set_up.date.plus(-2), ("GB",))
+    st = st.with_war("FR", "PR", st.date.plus(-2), ("FR",)).with_power("GB", treasury=150).with_power("PR", treasury=400)
+    b = judge.board(st, ctx())
+    assert 150 * b.land["PR"] > 400 * b.land["GB"]
+    assert strategy.war_plan(st, "PR", HARD, ctx()).subsidies == ()
 
 
 def test_a_month_of_the_plan_in_every_slot_costs_little(set_up):

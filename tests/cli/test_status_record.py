@@ -202,7 +202,7 @@ def test_a_log_asking_for_more_than_the_record_keeps_opens_the_game(tmp_path, mo
 def test_a_fresh_log_past_the_lines_kept_reads_the_journals_segments_without_the_rules(tmp_path, monkeypatch):
     """The record names the journal's segments (and keeps their keys, sealed): a fresh ``log -n N`` asking for more
     lines than it keeps reads the older ones from them, with no rules and no save, and prints what the game opened
-    prints; when the segments do not hold them all the game is opened."""
+    prints (``-n 0``, every line); when the segments do not hold them all the game is opened."""
     from eiapbem.client import setups
     from eiapbem.client.session import Session, open_identity
     from eiapbem.rules.sequence import SETUP_ORDER
@@ -224,12 +224,13 @@ def test_a_fresh_log_past_the_lines_kept_reads_the_journals_segments_without_the
     with monkeypatch.context() as m:
         m.setattr(statusfile, "current", lambda *a: None)  # the game opened, as without a record
         opened = {args: cli(home, "log", "--power", "RU", "--password", "pw-RU", *args).output
-                  for args in (("-n", "120"), ("-n", "120", "--json"), ("-n", str(total + 5)), ("-n", "30"))}
+                  for args in (("-n", "120"), ("-n", "120", "--json"), ("-n", str(total + 5)), ("-n", "0"), ("-n", "30"))}
     for args, want in opened.items():
         code, out, mods = _fresh(home, "log", "--power", "RU", "--password", "pw-RU", *args)
         assert code == 0 and _heavy(mods) == [] and out == want, args
     assert len(out.splitlines()) == 30 and len(opened["-n", str(total + 5)].splitlines()) == total
     assert "RU places corps:RU:" in opened["-n", str(total + 5)]
+    assert opened["-n", "0"] == opened["-n", str(total + 5)]  # 0: every line
     # Fewer lines kept than the journal's tail after its segments: lines no segment holds, so the game is opened.
     assert statusfile.current is real
     monkeypatch.setattr(statusfile, "LOG_KEPT", total - in_segments - 2)

@@ -524,7 +524,22 @@ def _finish(state: GameState, sid: str) -> Outcome:
     for p, n in s.political_points.items():
         state = state.with_power(p, political_status=state.powers[p].political_status + n)
     state = _put(state, s)
-    return engine.log(state, "game", "siege.result", _worded(s, s.report[-1]), siege=s.id, outcome=s.outcome)
+    told = s.report[-2:] if s.political_points and len(s.report) > 1 else s.report[-1:]  # the outcome, then its point
+    return engine.log(state, "game", "siege.result", " ".join(_worded(s, line) for line in told) + _losses_told(s),
+                      siege=s.id, outcome=s.outcome)
+
+
+def _losses_told(s: Siege) -> str:
+    """What a storm or a garrison attack cost each side, for the result's log line (the report says it round by
+    round: ``eiapbem battle report ID``); nothing when no round was fought."""
+    if not s.rounds:
+        return ""
+    lost = {side: sum(r.losses.get(side, 0) for r in s.rounds) for side in (BESIEGER, DEFENDER)}
+    n = len(s.rounds)
+    what = "the assault" if s.kind == "assault" else "the garrison attack"
+    return (f" In {n} round{'s' if n != 1 else ''} of {what} at {s.city} the besiegers lost {lost[BESIEGER]} "
+            f"factor{'s' if lost[BESIEGER] != 1 else ''} and the defenders {lost[DEFENDER]} "
+            f"('eiapbem battle report {s.id}').")
 
 
 # ------------------------------------------------------------------ answers

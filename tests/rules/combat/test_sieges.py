@@ -97,6 +97,11 @@ def test_failed_assault_gives_the_fortress_defender_a_point():
     assert st_.units["garrison:FR:city:lille"].factors.infantry == 6
     assert st_.powers["FR"].political_status == 1 and st_.powers["AU"].political_status == 0
     assert "lille" not in st_.city_control
+    # the log's result line says what the storm cost each side and where its report is
+    besiegers, defenders = (sum(r.losses[side] for r in sg.rounds) for side in ("besieger", "defender"))
+    assert st_.log[-1].text.startswith("The assault fails; the siege goes on")
+    assert (f"In 3 rounds of the assault at lille the besiegers lost {besiegers} factors and the defenders {defenders} "
+            f"('eiapbem battle report {SID}').") in st_.log[-1].text
 
 
 def test_garrison_attack_breaks_the_besiegers_who_retreat():
