@@ -219,18 +219,19 @@ def _alliances(b: judge.Board, p: str, lvl: Level) -> tuple[str, ...]:
     """Powers ``p`` asks to ally with (6.5, see the module's notes): those facing the same threat whose natural stance
     toward it and its own toward them are +1 or better (15.0: an alliance drags each into the other's wars, 6.3),
     -1 or better when both are already at war with the threat, not friends of the threat; or, overawed by a threat
-    it is not hostile to (``overawed``), the threat."""
+    it is not hostile to (``overawed``), the threat; never a power at war with one of its allies or allied with one of
+    its enemies (``_divided``: the first call would break one alliance or the other, 6.3)."""
     t = threat(b, p)
     if t is None or not lvl.seek_alliances:
         return ()
     ps = b.state.powers[p]
     if (t not in ps.wars and overawed(b, p, t) and NATURAL_ALLIANCE[p][t] >= 0 and NATURAL_ALLIANCE[t][p] >= 0
-            and not alliance_barred(b.state, p, t)):
+            and not alliance_barred(b.state, p, t) and not _divided(b, p, t)):
         return (t,)
     out = []
     for r in POWERS:
-        if r in (p, t) or r in ps.alliances or r in ps.wars or alliance_barred(b.state, p, r):
-            continue
+        if r in (p, t) or r in ps.alliances or r in ps.wars or alliance_barred(b.state, p, r) or _divided(b, p, r):
+            continue  # (an alliance with a power at war with an ally, or allied with an enemy, would be broken at once)
         fighting = t in b.state.powers[r].wars and t in ps.wars
         least = -1 if fighting else 1
         if NATURAL_ALLIANCE[p][r] < least or NATURAL_ALLIANCE[r][p] < least or NATURAL_ALLIANCE[r][t] >= 1:

@@ -538,6 +538,19 @@ def test_no_alliance_is_asked_of_the_power_war_is_declared_on(set_up, monkeypatc
     assert wp.declare == "FR" and "FR" not in wp.alliances
 
 
+def test_no_alliance_is_asked_of_a_power_at_war_with_an_ally(set_up):
+    # 6.3, 6.5: an alliance with both sides of a war is broken at the first call (Austria, allied with Britain and
+    # Russia, allied with France, at war with Britain, and broke it a month later answering Russia's call: -2).
+    # Britain asks Austria for an alliance against France; with Austria allied with Turkey, which Britain fights,
+    # neither asks the other.
+    assert "AU" in strategy.war_plan(set_up, "GB", HARD, ctx()).alliances
+    assert "GB" in strategy.war_plan(set_up, "AU", HARD, ctx()).alliances
+    st = set_up.with_war("GB", "FR", set_up.date.plus(-2), ("GB",)).with_war("GB", "TU", set_up.date.plus(-2), ("GB",))
+    st = st.with_alliance("AU", "TU", st.date)
+    assert "AU" not in strategy.war_plan(st, "GB", HARD, ctx()).alliances
+    assert "GB" not in strategy.war_plan(st, "AU", HARD, ctx()).alliances
+
+
 def test_a_war_to_end_informally_is_not_turned_into_a_surrender_to_be_allowed_to_sue_another(set_up):
     # 6.4.2: suing an enemy with no forces inside the home nation means suing every enemy at once. Austria, beaten by
     # France (no French corps inside Austria) and at war with Turkey, which it does not count as lost, sues nobody
