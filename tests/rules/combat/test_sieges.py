@@ -317,3 +317,20 @@ def test_an_assault_where_both_sides_break_gives_the_city_to_neither():
     assert st_.units["garrison:FR:city:lille"].factors.infantry == 5 and st_.units["corps:AU:I"].besieging
     assert all(p.political_status == 0 for p in st_.powers.values())
     assert "Both sides break: neither wins (11.2.10, 000:1858)" in report_text(sg)
+
+
+def test_a_garrison_wiped_out_by_its_own_attack_is_told_in_the_log_with_the_combat():
+    # 11.4.2: the city falls when the garrison's every factor is eliminated; five factors attacking nineteen lose
+    # them all, and the log's one line says the combat was fought and what it cost, not only
+    # that the city was taken
+    s = scene([{"id": "corps:AU:I", "location": "area:lille", "infantry": 19, "besieging": True},
+               {"id": "corps:FR:V", "location": "city:lille", "infantry": 5}], [], phasing="FR")
+    c = ctx({f"siege/{SID}/round1/besieger": 4, f"siege/{SID}/round1/defender": 1})
+    st_, _ = answer(start_garrison_attack(s, "lille", c).state, c, lambda d: d.options[0])
+    sg = st_.sieges[SID]
+    assert sg.outcome == "captured" and st_.units["corps:FR:V"].location == POOL
+    line, n = st_.log[-1].text, len(sg.rounds)
+    assert line.startswith("The city of lille is taken by AU")
+    lost = sum(r.losses["besieger"] for r in sg.rounds)
+    assert (f"In {n} round{'s' if n != 1 else ''} of the garrison attack at lille the besiegers lost {lost} factor"
+            f"{'s' if lost != 1 else ''} and the defenders 5") in line
