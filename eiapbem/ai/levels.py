@@ -346,7 +346,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 35, "ai-medium": 35, "ai-hard": 35}  # 2:
 # 35: a garrison asked to sortie stays inside when the factor it may lose is its last (``odds.sortie_pays``);
 # subsidies go to allies poorer for the size of their armies and leave them no richer per factor than the giver
 # (``strategy._subsidies``: a power paid by Britain no longer pays it back); no alliance asked of a power at war with
-# an ally or allied with an enemy (``strategy._alliances``: the first call would break it)
+# an ally or allied with an enemy (``strategy._alliances``: the first call would break it), nor of a computer foreseen
+# to declare war on the power this month (``judge.declarations``)
 
 
 def level(kind: PlayerKind | str) -> Level:

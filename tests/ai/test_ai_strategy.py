@@ -111,8 +111,9 @@ def test_britain_fights_france_and_the_continent_allies_against_the_strongest_th
     wants = {p: set(strategy.war_plan(set_up, p, HARD, ctx()).alliances) for p in POWERS}
     assert "AU" in wants["GB"] and "GB" in wants["AU"]  # asked both ways: the alliance is made (6.5)
     assert "RU" in wants["PR"] and "PR" in wants["RU"]
-    # Spain, next to France and far from any help, asks France instead (the table lets it: 0 both ways)
-    assert wants["SP"] == {"FR"}
+    # Spain, next to France and far from any help, would ask France instead (the table lets it: 0 both ways), but
+    # France declares war on it this month, which it foresees
+    assert judge.declarations(judge.board(set_up, ctx())).get("FR") == "SP" and wants["SP"] == set()
     out = _resolve(set_up)
     st = out.state
     assert "FR" in st.powers["GB"].wars
@@ -529,13 +530,17 @@ def test_britain_makes_no_informal_peace_with_france_while_an_ally_fights_it_on(
 
 
 def test_no_alliance_is_asked_of_the_power_war_is_declared_on(set_up, monkeypatch):
-    # 6.5.1: powers at war may not ally; a plan that declares war on a power and asks it for an alliance in the same
-    # orders contradicts itself (France asked Turkey for an alliance and declared war on it in one phase). Spain,
+    # 6.5.1: powers at war may not ally; a plan that declares war on a power, or foresees its declaration, and asks
+    # it for an alliance in the same orders contradicts itself (France asked Turkey for an alliance and declared war on it in one phase). Spain,
     # overawed by France, would ask France for an alliance; were its war of choice France, it asks nothing of it.
-    assert strategy.war_plan(set_up, "SP", HARD, ctx()).alliances == ("FR",)
+    monkeypatch.setattr(judge, "declarations", lambda b: {})
+    assert strategy.war_plan(set_up.replace(), "SP", HARD, ctx()).alliances == ("FR",)
     monkeypatch.setattr(judge, "declarations", lambda b: {"SP": "FR"})
     wp = strategy.war_plan(set_up.replace(), "SP", HARD, ctx())  # a new state: the plans are kept per state
     assert wp.declare == "FR" and "FR" not in wp.alliances
+    # nor of a computer it foresees declaring war on it this month (Spain asked France, which declared on Spain)
+    monkeypatch.setattr(judge, "declarations", lambda b: {"FR": "SP"})
+    assert "FR" not in strategy.war_plan(set_up.replace(), "SP", HARD, ctx()).alliances
 
 
 def test_no_alliance_is_asked_of_a_power_at_war_with_an_ally(set_up):
