@@ -524,7 +524,9 @@ def _finish(state: GameState, sid: str) -> Outcome:
     for p, n in s.political_points.items():
         state = state.with_power(p, political_status=state.powers[p].political_status + n)
     state = _put(state, s)
-    told = s.report[-2:] if s.political_points and len(s.report) > 1 else s.report[-1:]  # the outcome, then its point
+    # how it began (the assault attempt's die, the garrison's attack), the outcome and its point, what it cost
+    told = s.report[:1] + (s.report[-2:] if s.political_points else s.report[-1:])
+    told = tuple(line for k, line in enumerate(told) if line not in told[:k])
     return engine.log(state, "game", "siege.result", " ".join(_worded(s, line) for line in told) + _losses_told(s),
                       siege=s.id, outcome=s.outcome)
 

@@ -99,7 +99,8 @@ def test_failed_assault_gives_the_fortress_defender_a_point():
     assert "lille" not in st_.city_control
     # the log's result line says what the storm cost each side and where its report is
     besiegers, defenders = (sum(r.losses[side] for r in sg.rounds) for side in ("besieger", "defender"))
-    assert st_.log[-1].text.startswith("The assault fails; the siege goes on")
+    assert st_.log[-1].text.startswith(f"Assault attempt {SID} on lille by AU: die 6")  # how it began,
+    assert "The assault fails; the siege goes on" in st_.log[-1].text  # how it ended
     assert (f"In 3 rounds of the assault at lille the besiegers lost {besiegers} factors and the defenders {defenders} "
             f"('eiapbem battle report {SID}').") in st_.log[-1].text
 
@@ -148,7 +149,7 @@ def test_a_garrison_attack_that_eliminates_the_besiegers_takes_them_off_the_map(
     assert not any("retreat lille ->" in line for line in sg.report)
     assert sg.report[-1] == ("AU's besiegers are eliminated and leave the map; none is left to retreat (11.4.2); "
                              "leader:AU:charles captured by FR (13.8.2).")
-    assert st_.log[-1].text.startswith("AU's besiegers are eliminated")
+    assert st_.log[-1].text.startswith("The garrison of lille attacks AU's besiegers (11.4.2). AU's besiegers are eliminated")
 
 
 def test_besiegers_eliminated_in_an_assault_take_no_city_though_the_defender_breaks():
@@ -330,7 +331,7 @@ def test_a_garrison_wiped_out_by_its_own_attack_is_told_in_the_log_with_the_comb
     sg = st_.sieges[SID]
     assert sg.outcome == "captured" and st_.units["corps:FR:V"].location == POOL
     line, n = st_.log[-1].text, len(sg.rounds)
-    assert line.startswith("The city of lille is taken by AU")
+    assert line.startswith("The garrison of lille attacks AU's besiegers (11.4.2). The city of lille is taken by AU")
     lost = sum(r.losses["besieger"] for r in sg.rounds)
     assert (f"In {n} round{'s' if n != 1 else ''} of the garrison attack at lille the besiegers lost {lost} factor"
             f"{'s' if lost != 1 else ''} and the defenders 5") in line
