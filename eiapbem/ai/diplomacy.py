@@ -10,7 +10,9 @@ alliances, calls, subsidies and suits agree with what its armies are told; each 
 - calls to allies (6.3.1): it answers the calls of its ``friends`` against any enemy but a natural friend of its own
   (15.0); it calls, against a power it declares war on (as the aggressor, a refused call costs it -2, 6.3.2), the
   computer allies that may declare war on it and would gain by joining (``judge.judge_war``), and against any other
-  power (as a defender, a refusal costs it nothing) all its allies;
+  power (as a defender) all its allies but the computers that would refuse (``_would_answer``: a refusal costs the
+  caller no points but the alliance, 6.3.2: a small power's war on Austria broke Austria's alliances with Britain
+  and Russia, both friends of that power);
 - the VICTORY CONDITIONS SCREEN (6.4) toward each enemy: the easy level gives
   conditional terms B.2 then B.3 (the longer peace and reparations: no
   political points); the others give conditional terms B.4 first (a royal marriage is +2 political points for
@@ -117,12 +119,23 @@ def _calls(b, plan: strategy.WarPlan, start) -> None:
             call = tuple(a for a in sorted(ps.alliances) if a != enemy and bd.level(a) is not None
                          and bd.may_declare(a, enemy) and p in strategy.war_plan(st, a, _level(bd, a), b.ctx).friends
                          and judge.judge_war(bd, a, enemy, _level(bd, a), (p,)).worth > 0)
-        else:
-            call = tuple(a for a in sorted(ps.alliances) if a != enemy)
+        else:  # as the defender: every ally but a computer that would refuse (a refusal breaks the alliance, 6.3.2)
+            call = tuple(a for a in sorted(ps.alliances) if a != enemy
+                         and (bd.level(a) is None or _would_answer(bd, st, b.ctx, a, p, enemy)))
         if ps.standing_orders.answer_calls.get(enemy, ()) != answer and (answer or enemy in ps.standing_orders.answer_calls):
             b.try_(AnswerCalls(enemy, answer))
         if ps.standing_orders.call_allies.get(enemy, ()) != call and (call or enemy in ps.standing_orders.call_allies):
             b.try_(CallAllies(enemy, call))
+
+
+def _would_answer(bd: judge.Board, st, ctx, ally: str, caller: str, enemy: str) -> bool:
+    """The computer ``ally`` answers ``caller``'s call against ``enemy`` by its own standing orders (``_calls``): the
+    caller one of its friends, the enemy no natural friend of its own, and a declaration on the enemy open to it."""
+    if NATURAL_ALLIANCE[ally][enemy] >= 1 or NATURAL_ALLIANCE[enemy][ally] >= 1:
+        return False
+    if enemy in st.powers[ally].wars:
+        return True
+    return caller in strategy.war_plan(st, ally, _level(bd, ally), ctx).friends and bd.may_declare(ally, enemy)
 
 
 def _level(bd: judge.Board, p: str) -> Level:

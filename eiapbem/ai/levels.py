@@ -347,7 +347,8 @@ VERSIONS: dict[str, int] = {"ai-easy": 35, "ai-medium": 35, "ai-hard": 35}  # 2:
 # subsidies go to allies poorer for the size of their armies and leave them no richer per factor than the giver
 # (``strategy._subsidies``: a power paid by Britain no longer pays it back); no alliance asked of a power at war with
 # an ally or allied with an enemy (``strategy._alliances``: the first call would break it), nor of a computer foreseen
-# to declare war on the power this month (``judge.declarations``)
+# to declare war on the power this month (``judge.declarations``); a defender calls no computer ally that would refuse
+# (``diplomacy._would_answer``: a refusal breaks the alliance, 6.3.2)
 
 
 def level(kind: PlayerKind | str) -> Level:

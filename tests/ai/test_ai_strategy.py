@@ -234,6 +234,18 @@ def test_an_ally_calls_and_the_call_is_answered(set_up):
     assert any(e.kind == "diplomacy.call" and "answers" in e.text for e in out.events)
 
 
+def test_a_defender_calls_no_computer_ally_that_would_refuse(set_up):
+    """6.3.2: a called ally that refuses breaks the alliance. Prussia (a human) declares war on Austria, allied with
+    Britain and Russia, Russia allied with Prussia too: Russia cannot declare war on its ally, so Austria does not
+    call it and keeps the alliance; an ally that answers is called."""
+    st = set_up.with_alliance("AU", "RU", set_up.date).with_alliance("RU", "PR", set_up.date)
+    st = st.with_power("PR", controller=PlayerKind.HUMAN)
+    out = _resolve(st, PR=[DeclareWar("AU")])
+    assert "AU" in out.state.powers["PR"].wars
+    assert "RU" in out.state.powers["AU"].alliances and "PR" not in out.state.powers["RU"].wars
+    assert not any(e.kind == "diplomacy.call" and "Russia" in e.text and "refuses" in e.text for e in out.events)
+
+
 def _losing_austria(set_up, months=4):
     """Austria at war with France for ``months``: Vienna taken, two battles lost to the French."""
     st = set_up.with_war("FR", "AU", set_up.date.plus(-months), ("FR",))
