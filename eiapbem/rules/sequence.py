@@ -349,7 +349,8 @@ def advance(state: GameState) -> GameState:
         if ps.skips.get(phase) is SkipMode.ONCE:
             powers = powers.set(power, ps.replace(skips=ps.skips.remove(phase)))
     # 13.9.1: the settings the month's events cancel.
-    powers = nullify_skips(state.replace(powers=powers), choices.war_declared_on, choices.reinforcements_ready).powers
+    state = nullify_skips(state.replace(powers=powers), choices.war_declared_on, choices.reinforcements_ready)
+    powers = state.powers
     nxt = next_slot(state.date, slot, choices, end=state.end)
     if nxt is None or state.victors:  # 12.1.3: a campaign victory ends the game
         return state.replace(powers=powers, slot=None, order_sheet=OrderSheet())
@@ -391,13 +392,19 @@ def skipped_line(state: GameState, power: str, phase: Phase, mode: SkipMode | No
 def nullify_skips(state: GameState, war_declared_on: tuple[str, ...], reinforcements_ready: tuple[str, ...]) -> GameState:
     """13.9.1 (000:2738): cancel the settings the month's events void.
 
-    A declaration of war on a power removes all its settings.  Reinforcements ready cancel the reinforcement
+    A declaration of war on a power removes all its settings (a log line says so).  Reinforcements ready cancel the reinforcement
     setting for that month's phase (``skips_phase``): a setting to skip it once is spent by it, a continuous one
     ("until you disable the skip setting", 13.9) holds for the months after (docs/decisions.md 13.9)."""
     powers = state.powers
     for p in war_declared_on:
         if powers[p].skips:
+            gone = ", ".join(f"{phase} {mode.value}" for phase, mode in sorted(powers[p].skips.items()))
             powers = powers.set(p, powers[p].replace(skips=type(powers[p].skips)()))
+            if state.slot is not None:  # said, or the player wonders why the phase is played again
+                state = state.with_log(LogEntry(
+                    slot=state.slot.key(state.date), author="game", kind="skip.cancelled",
+                    text=f"{p}'s phase skip settings ({gone}) are cancelled: war was declared on it (13.9.1); "
+                         f"'eiapbem skip' sets them again", params=FrozenMap({"power": p})))
     for p in reinforcements_ready:  # the month's reinforcement phase is played: a setting for it once is spent
         if powers[p].skips.get(Phase.REINFORCEMENT) is SkipMode.ONCE:
             powers = powers.set(p, powers[p].replace(skips=powers[p].skips.remove(Phase.REINFORCEMENT)))

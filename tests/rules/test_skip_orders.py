@@ -125,6 +125,12 @@ def test_a_war_the_game_starts_with_cancels_no_skip_setting_of_its_target():
         {p: dict(st.powers[p].skips) for p in POWERS}
     declared = st.with_war("AU", "PR", st.date, ("AU",))  # a declaration of the first month still counts
     assert sequence.choices_from_state(declared).war_declared_on == ("PR",)
+    # cancelled, the settings are gone with a line that says so (a player saw the phase come back unexplained)
+    out = sequence.nullify_skips(declared, ("PR",), ())
+    assert not out.powers["PR"].skips and out.powers["AU"].skips == declared.powers["AU"].skips
+    (line,) = out.log[len(declared.log):]
+    assert line.kind == "skip.cancelled" and line.text.startswith(
+        "PR's phase skip settings (reinforcement continuous) are cancelled: war was declared on it (13.9.1)")
 
 
 def test_the_computer_taking_over_a_player_drops_his_skip_settings_and_a_player_back_gets_the_new_game_pace():
