@@ -152,6 +152,7 @@ def power_states(draw, me: str):
         manipulation=draw(st.integers(-5, 5)),
         skips=FrozenMap(draw(st.dictionaries(st.sampled_from(SKIPPABLE_PHASES), st.sampled_from(list(SkipMode)), max_size=2))),
         must_sue_for_peace=draw(st.booleans()),
+        sue_off_display=draw(st.booleans()),
         failed_ai_requests=draw(st.integers(0, 5)),
     )
 

@@ -34,5 +34,8 @@ def adjust_status(state: GameState, ctx: RulesContext, power: str, points: int) 
     lo, hi = status_range(ctx)
     ps = state.powers[power]
     new = ps.political_status + points
-    sue = ps.must_sue_for_peace or new < lo
-    return state.with_power(power, political_status=max(lo, min(hi, new)), must_sue_for_peace=sue)
+    off = new < lo
+    sue = ps.must_sue_for_peace or off
+    only_off = ps.sue_off_display if ps.must_sue_for_peace else off  # civil disorder's suit, owed already, stands
+    return state.with_power(power, political_status=max(lo, min(hi, new)), must_sue_for_peace=sue,
+                            sue_off_display=only_off)

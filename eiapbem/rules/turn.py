@@ -38,7 +38,7 @@ from eiapbem.rules.model import GameState, PlayerKind
 #: The version of what a turn file produces: bump it whenever the same file could give another state
 #: (a rule, the automatic answers, the order of resolution).  Each computer level has its own
 #: (``eiapbem.ai.levels.VERSIONS``); all of them are written in the gamestart (``versions``).
-RULES_VERSION = 15  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
+RULES_VERSION = 16  # 2: the diplomacy phase (issue 16): sealed commit round, its rules and orders;
 #: 3: a joined secondary district (Norway, Finland, Sicily) is conquered alone by holding its capital, and leaves
 #: its major district when that becomes a free state (13.6.3)
 #: 4: a city taken and left behind returns to its area's holder (13.5.1-13.5.2); lone Cossacks and Freikorps
@@ -68,6 +68,8 @@ RULES_VERSION = 15  # 2: the diplomacy phase (issue 16): sealed commit round, it
 #: 15: a bought counter unplaced after its months is bought no more and the log says so (12.5.4); the month of the
 #: last informal peace between two powers is kept (``PowerState.informal_peace``, 6.4.1); a sortie that costs a garrison
 #: its last factor gives the city to the besiegers (11.4.1)
+#: 16: a marker pushed off the political status display sues at the next diplomacy phase, not in the one that pushed
+#: it, and has to accept only a conditional surrender (``PowerState.sue_off_display``, 13.7.1)
 
 
 class Computer(Protocol):

@@ -48,6 +48,19 @@ def test_the_older_reading_is_strict_about_everything_else(encoded):
         GameState.decode_older(canonical.encode({k: v for k, v in obj.items() if k != "units"}))
 
 
+def test_a_save_without_the_off_display_mark_reads_as_civil_disorder_s_suit(encoded):
+    # 13.7.1: whether a suit owed is for a marker pushed off the display joined the state; a save of the release
+    # before has no key for it, and its suits owed are read as they were played then (any terms accepted).
+    st, obj = encoded
+    powers = {p: {k: v for k, v in ps.items() if k != "sue_off_display"} for p, ps in obj["powers"].items()}
+    older = canonical.encode(dict(obj, powers=powers))
+    with pytest.raises(BadEncoding, match="missing key 'sue_off_display'"):
+        GameState.decode(older)
+    read = GameState.decode_older(older)
+    assert all(not ps.sue_off_display for ps in read.powers.values())
+    assert read == st and read.state_hash() == st.state_hash()
+
+
 def test_a_save_without_the_informal_peace_record_reads_as_none_made(encoded):
     # 6.4.1: the month of the last informal peace between two powers joined the state; a save of the release before
     # has no key for it, and no informal peace is known from it (none was kept).

@@ -47,6 +47,9 @@ class Result:
     sheet: dict[str, list[Any]] = field(default_factory=dict)
     #: The wars declared in this phase, for the calls to allies (6.3.2).
     new_wars: list[tuple[str, str]] = field(default_factory=list)
+    #: The powers bound to sue at this phase's peace step: those bound when it began (a marker pushed off the display
+    #: by this phase's own declarations or broken alliances sues at the next one, 13.7.1).
+    forced: frozenset[str] = frozenset()
 
     def say(self, power: str, kind: str, text: str, **params: Any) -> None:
         entry = LogEntry(slot=self.slot, author="game", kind=kind, text=text,
@@ -57,8 +60,12 @@ class Result:
 
 def points(r: Result, power: str, n: int, text: str) -> None:
     """Move ``power``'s political status marker by ``n`` and log it (13.7.1; the political point chart)."""
+    bound = r.state.powers[power].must_sue_for_peace
     r.state = adjust_status(r.state, r.ctx, power, n)
     r.say(power, "diplomacy.points", f"{text}: {n:+d} political point{'s' if abs(n) != 1 else ''}", points=n)
+    if not bound and r.state.powers[power].must_sue_for_peace and r.state.powers[power].wars:
+        r.say(power, "diplomacy.points", f"{name(power)}'s political status marker is pushed off the display: it must "
+              "sue every enemy for peace at the next diplomacy phase (13.7.1)")
 
 
 def allied_minors_join(r: Result, ally: str, enemies: tuple[str, ...] | list[str], *, now_allied: str | None = None) -> None:

@@ -238,12 +238,20 @@ def peace_step(r: Result, informal_offers: dict[str, list[str]], suits: dict[str
     suits = {p: dict(s) for p, s in suits.items()}
     forced = set()
     for p in POWERS:
-        if st.powers[p].must_sue_for_peace:
-            forced.add(p)
-            if st.powers[p].wars:
-                suits.setdefault(p, {}).update({e: True for e in st.powers[p].wars})
+        ps = st.powers[p]
+        if not ps.must_sue_for_peace or p not in r.forced:
+            continue  # bound in this phase (13.7.1): at the next diplomacy phase
+        if ps.wars:
+            own = suits.setdefault(p, {})
+            if ps.sue_off_display:  # 13.7.1: only a conditional surrender has to be accepted
+                own.update({e: own.get(e, False) for e in ps.wars})
+                r.say(p, "diplomacy.peace", f"{name(p)}'s political status marker was pushed off the display: it must "
+                      "sue every enemy for peace and accept a conditional surrender (13.7.1)")
+            else:
+                forced.add(p)
+                own.update({e: True for e in ps.wars})
                 r.say(p, "diplomacy.peace", f"{name(p)} is in civil disorder and must sue every enemy for peace (6.4.3)")
-            r.state = r.state.with_power(p, must_sue_for_peace=False)
+        r.state = r.state.with_power(p, must_sue_for_peace=False, sue_off_display=False)
     done: set[frozenset[str]] = set()
     for p in POWERS:
         for e in sorted(set(informal_offers.get(p, ())) | set(suits.get(p, {})), key=POWERS.index):

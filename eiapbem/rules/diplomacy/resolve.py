@@ -127,7 +127,7 @@ STEPS: tuple[Callable[[Result], None], ...] = (
 def run(state: GameState, ctx: RulesContext) -> Result:
     """The steps over a state whose order sheet holds every power's orders."""
     key = state.slot.key(state.date) if state.slot is not None else f"{state.date}/diplomacy/orders/all"
-    r = Result(state, ctx, key)
+    r = Result(state, ctx, key, forced=frozenset(p for p in POWERS if state.powers[p].must_sue_for_peace))
     r.sheet = {p: [o for o in orders.given(state, p) if not isinstance(o, sealing.SEALS)] for p in POWERS}
     for step in STEPS:
         step(r)

@@ -23,6 +23,6 @@ def civil_disorder(w: Work) -> None:
     """Step G: a power that collected no home nation manpower must sue for peace (12.2.2)."""
     for p in POWERS:
         if w.home_manpower.get(p, 0) == 0 and relations.enemies(w.state, p):
-            w.state = w.state.with_power(p, must_sue_for_peace=True)
+            w.state = w.state.with_power(p, must_sue_for_peace=True, sue_off_display=False)
             w.note(p, "12.2.2 civil disorder", "civil disorder",
                    "no home nation manpower: must sue for peace with every enemy at the next peace step")

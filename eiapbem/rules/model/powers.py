@@ -291,6 +291,9 @@ class PowerState(Record):
     skips: FrozenMap[Phase, SkipMode] = FrozenMap()
     #: Must sue for peace at the next diplomacy phase (civil disorder 6.4.3, 13.7.1).
     must_sue_for_peace: bool = False
+    #: The suit is owed for a marker pushed off the display's lower end (13.7.1), which has to accept only a
+    #: conditional surrender; civil disorder's (6.4.3) accepts any.
+    sue_off_display: bool = False
     #: Failed requests to AI allies so far; each adds to the nuisance toll (6.16, 000:896; 12.3).
     failed_ai_requests: NonNeg = 0
     #: Military actions this computer power granted an ally for this month's land phase, area -> "attack" or
