@@ -22,9 +22,9 @@ from eiapbem.rules.model import Date, Factors, Garrison, Location, LocationKind,
 LEVELS = ("ai-easy", "ai-medium", "ai-hard")
 
 
-def _breach(kind: str, garrison: int, **besiegers):
+def _asked(kind: str, garrison: int, die: int, question: str, **besiegers):
     """Berlin (siege value 1) held by ``garrison`` Prussian infantry factors, besieged by one French corps of
-    ``besiegers``; an assault attempt whose die (6) breaches the walls: Prussia is asked to surrender or fight."""
+    ``besiegers``; an assault attempt on ``die``: Prussia is asked ``question``."""
     s = land_state().with_war("FR", "PR", Date(1805, 6), ("FR",))
     s = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
     for p in ("FR", "PR"):
@@ -33,11 +33,16 @@ def _breach(kind: str, garrison: int, **besiegers):
                              factors=Factors(infantry=garrison)))
     s = corps(s, "corps:FR:I", "berlin", **besiegers)
     s = s.with_unit(s.units["corps:FR:I"].replace(besieging=True))
-    c = ctx(b"breach", forced={"siege/1805-09.berlin.1/attempt": 6})
+    c = ctx(question.encode(), forced={"siege/1805-09.berlin.1/attempt": die})
     s = start_siege_assault(s, "berlin", "FR", c).state
-    (d,) = [d for d in s.pending.values() if d.kind == "siege.surrender"]
+    (d,) = [d for d in s.pending.values() if d.kind == question]
     assert d.power == "PR"
     return s, d, c
+
+
+def _breach(kind: str, garrison: int, **besiegers):
+    """A die of 6 breaches the walls: Prussia is asked to surrender or fight."""
+    return _asked(kind, garrison, 6, "siege.surrender", **besiegers)
 
 
 @pytest.mark.parametrize("kind", LEVELS)
@@ -77,21 +82,8 @@ def test_the_hard_level_plays_an_uncertain_storm_forward():
 
 
 def _sortie(kind: str, garrison: int):
-    """Berlin held by ``garrison`` Prussian infantry factors, besieged by a French corps of 10; an assault attempt
-    whose die (1) gives "sortie?": Prussia is asked whether its garrison sorties."""
-    s = land_state().with_war("FR", "PR", Date(1805, 6), ("FR",))
-    s = s.replace(slot=Slot(phase=Phase.LAND, step="turn", power="FR", actors=("FR",)))
-    for p in ("FR", "PR"):
-        s = s.with_power(p, controller=PlayerKind(kind))
-    s = s.with_unit(Garrison(id="garrison:PR:city:berlin", nation="PR", location=Location(LocationKind.CITY, "berlin"),
-                             factors=Factors(infantry=garrison)))
-    s = corps(s, "corps:FR:I", "berlin", infantry=10)
-    s = s.with_unit(s.units["corps:FR:I"].replace(besieging=True))
-    c = ctx(b"sortie", forced={"siege/1805-09.berlin.1/attempt": 1})
-    s = start_siege_assault(s, "berlin", "FR", c).state
-    (d,) = [d for d in s.pending.values() if d.kind == "siege.sortie"]
-    assert d.power == "PR"
-    return s, d, c
+    """A die of 1 gives "sortie?" against a French corps of 10: Prussia is asked whether its garrison sorties."""
+    return _asked(kind, garrison, 1, "siege.sortie", infantry=10)
 
 
 @pytest.mark.parametrize("kind", LEVELS)
