@@ -225,13 +225,17 @@ def _note(s: Siege, line: str) -> Siege:
 
 
 def _worded(s: Siege, line: str) -> str:
-    """A report line as a player reads it: the assault attempt's table code ("nr") in words (11.4.1).
+    """A report line as a player reads it: the assault attempt's table code ("nr") in words (11.4.1); a city taken
+    with its defenders all eliminated has no survivors to take prisoner.
 
     The stored line keeps the code: the report is part of the hashed state, and rewording it there would
     give a game in progress another state for the same files."""
     code = f": {s.result}."
     if s.result and line.startswith("Assault attempt ") and line.endswith(code):
         return f"{line[:-len(code)]}: {land.siege_result_words(s.result)}."
+    survivors = "; the survivors are prisoners."
+    if line.endswith(survivors) and "The defender is eliminated." in s.report:
+        return f"{line[:-len(survivors)]}; no defender survives."
     return line
 
 

@@ -331,7 +331,8 @@ def test_a_garrison_wiped_out_by_its_own_attack_is_told_in_the_log_with_the_comb
     sg = st_.sieges[SID]
     assert sg.outcome == "captured" and st_.units["corps:FR:V"].location == POOL
     line, n = st_.log[-1].text, len(sg.rounds)
-    assert line.startswith("The garrison of lille attacks AU's besiegers (11.4.2). The city of lille is taken by AU")
+    assert line.startswith("The garrison of lille attacks AU's besiegers (11.4.2). The city of lille is taken by AU; "
+                           "no defender survives.")
     lost = sum(r.losses["besieger"] for r in sg.rounds)
     assert (f"In {n} round{'s' if n != 1 else ''} of the garrison attack at lille the besiegers lost {lost} factor"
             f"{'s' if lost != 1 else ''} and the defenders 5") in line
