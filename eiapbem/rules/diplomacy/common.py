@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eiapbem.core.powers import POWER_NAMES
-from eiapbem.rules import engine
+from eiapbem.rules import engine, relations
 from eiapbem.rules.politics import adjust_status
 from eiapbem.rules.tables.diplomacy import minor
 from eiapbem.rules.model import GameState, LogEntry, MinorStatus
@@ -63,7 +63,7 @@ def points(r: Result, power: str, n: int, text: str) -> None:
     bound = r.state.powers[power].must_sue_for_peace
     r.state = adjust_status(r.state, r.ctx, power, n)
     r.say(power, "diplomacy.points", f"{text}: {n:+d} political point{'s' if abs(n) != 1 else ''}", points=n)
-    if not bound and r.state.powers[power].must_sue_for_peace and r.state.powers[power].wars:
+    if not bound and r.state.powers[power].must_sue_for_peace and relations.enemies(r.state, power):
         r.say(power, "diplomacy.points", f"{name(power)}'s political status marker is pushed off the display: it must "
               "sue every enemy for peace at the next diplomacy phase (13.7.1)")
 
