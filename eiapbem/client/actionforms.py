@@ -413,7 +413,9 @@ escalated-counter-attack, defend (saves casualties), withdrawal
 (avoid battle). 'eiapbem tables show operational-possibilities'
 prints which chit beats which; 'eiapbem battle report BATTLE-ID'
 the rounds so far. Losses (11.2.9): one factor, corps:FR:III/infantry,
-or all of them in one answer, corps:FR:III/infantry=2,corps:FR:IV/cavalry.
+or all of them in one answer, corps:FR:III/infantry=2,corps:FR:IV/cavalry;
+a pursuit loss is one cavalry factor, three others or six militia.
+Commander (13.8.6): of leaders of equal seniority, the one who commands.
 Chits of a corps defending when you are not asked: 'eiapbem land
 battle-orders'.
 """
