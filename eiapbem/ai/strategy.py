@@ -176,7 +176,8 @@ def _plan(b: judge.Board, p: str, lvl: Level) -> WarPlan:
         power=p, enemies=enemies, main_enemy=_main_enemy(b, p, enemies, aims, judged), aims=aims,
         friends=_friends(b, p), peace=judge.in_order({e for e, _ in sue} | set(informal)), declare=declare,
         threat=threat(b, p), sue=sue, informal=informal, accept_informal=accept,
-        alliances=tuple(a for a in _alliances(b, p, lvl) if a != declare and judge.declarations(b).get(a) != p), subsidies=_subsidies(b, p, lvl, enemies), wars=judged,
+        alliances=tuple(a for a in _alliances(b, p, lvl) if a != declare and judge.declarations(b).get(a) != p),
+        subsidies=_subsidies(b, p, lvl, enemies), wars=judged,
         pressing=tuple(e for e in enemies if e in b.state.powers[p].wars and presses(b, p, e, lvl)))
 
 
