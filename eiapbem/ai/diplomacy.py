@@ -113,8 +113,7 @@ def _calls(b, plan: strategy.WarPlan, start) -> None:
     for enemy in POWERS:
         if enemy == p:
             continue
-        friendly = NATURAL_ALLIANCE[p][enemy] >= 1 or NATURAL_ALLIANCE[enemy][p] >= 1
-        answer = () if friendly else tuple(a for a in plan.friends if a != enemy)
+        answer = () if _friendly(p, enemy) else tuple(a for a in plan.friends if a != enemy)
         if enemy == plan.declare:  # as the aggressor: only allies that will answer and gain by it (6.3.2)
             call = tuple(a for a in sorted(ps.alliances) if a != enemy and bd.level(a) is not None
                          and bd.may_declare(a, enemy) and p in strategy.war_plan(st, a, _level(bd, a), b.ctx).friends
@@ -128,10 +127,15 @@ def _calls(b, plan: strategy.WarPlan, start) -> None:
             b.try_(CallAllies(enemy, call))
 
 
+def _friendly(p: str, enemy: str) -> bool:
+    """``p`` and ``enemy`` are natural friends, one way or the other (15.0): ``p`` answers no call against it."""
+    return NATURAL_ALLIANCE[p][enemy] >= 1 or NATURAL_ALLIANCE[enemy][p] >= 1
+
+
 def _would_answer(bd: judge.Board, st, ctx, ally: str, caller: str, enemy: str) -> bool:
     """The computer ``ally`` answers ``caller``'s call against ``enemy`` by its own standing orders (``_calls``): the
     caller one of its friends, the enemy no natural friend of its own, and a declaration on the enemy open to it."""
-    if NATURAL_ALLIANCE[ally][enemy] >= 1 or NATURAL_ALLIANCE[enemy][ally] >= 1:
+    if _friendly(ally, enemy):
         return False
     if enemy in st.powers[ally].wars:
         return True
