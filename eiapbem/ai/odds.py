@@ -32,6 +32,7 @@ from eiapbem.core.dice import Dice
 from eiapbem.core.errors import IllegalAction
 from eiapbem.rules import relations
 from eiapbem.rules.combat.battle import INTRINSIC_RATINGS, OTHER_MINOR_INTRINSIC
+from eiapbem.rules.combat.sieges import DEFENDER, factors_of
 from eiapbem.rules.land.combat import Attack
 from eiapbem.rules.model import Corps, CorpsType, LocationKind
 
@@ -240,10 +241,7 @@ def sortie_pays(b: Any, decision: Any) -> bool:
     factor on four faces of the die and the garrison one on two, so it pays, unless that one factor is the garrison's
     last: a garrison emptied by its sortie leaves the city to the besiegers."""
     siege = b.state.sieges.get(decision.context.get("siege"))
-    if siege is None:
-        return False
-    units = (b.state.units.get(u) for u in siege.defenders)
-    return sum(u.factors.total for u in units if u is not None and hasattr(u, "factors")) > 1
+    return siege is not None and factors_of(b.state, siege, DEFENDER) > 1
 
 
 def simulate_storm(b: Any, decision: Any, samples: int) -> Played | None:
