@@ -69,7 +69,8 @@ RULES_VERSION = 16  # 2: the diplomacy phase (issue 16): sealed commit round, it
 #: last informal peace between two powers is kept (``PowerState.informal_peace``, 6.4.1); a sortie that costs a garrison
 #: its last factor gives the city to the besiegers (11.4.1)
 #: 16: a marker pushed off the political status display sues at the next diplomacy phase, not in the one that pushed
-#: it, and has to accept only a conditional surrender (``PowerState.sue_off_display``, 13.7.1)
+#: it, and has to accept only a conditional surrender (``PowerState.sue_off_display``, 13.7.1); a siege report's city
+#: taken with every defender eliminated says no defender survives
 
 
 class Computer(Protocol):

@@ -225,17 +225,13 @@ def _note(s: Siege, line: str) -> Siege:
 
 
 def _worded(s: Siege, line: str) -> str:
-    """A report line as a player reads it: the assault attempt's table code ("nr") in words (11.4.1); a city taken
-    with its defenders all eliminated has no survivors to take prisoner.
+    """A report line as a player reads it: the assault attempt's table code ("nr") in words (11.4.1).
 
     The stored line keeps the code: the report is part of the hashed state, and rewording it there would
     give a game in progress another state for the same files."""
     code = f": {s.result}."
     if s.result and line.startswith("Assault attempt ") and line.endswith(code):
         return f"{line[:-len(code)]}: {land.siege_result_words(s.result)}."
-    survivors = "; the survivors are prisoners."
-    if line.endswith(survivors) and "The defender is eliminated." in s.report:
-        return f"{line[:-len(survivors)]}; no defender survives."
     return line
 
 
@@ -493,6 +489,7 @@ def _award(state: GameState, s: Siege, winner: str) -> Siege:
 def _capture(state: GameState, s: Siege, outcome: str) -> Outcome:
     """The city falls: every factor and leader inside is a prisoner of the besieger (11.4.1)."""
     captor = s.besieger
+    survivors = factors_of(state, s, DEFENDER)
     for uid in s.defenders:
         u = army_unit(state, uid)
         if u is None:
@@ -519,7 +516,8 @@ def _capture(state: GameState, s: Siege, outcome: str) -> Outcome:
     if outcome == "surrendered":
         s = _note(s.replace(outcome="surrendered"), f"The city of {s.city} surrenders to {captor}; no political points (11.4.1).")
     else:
-        s = _note(_award(state, s, BESIEGER), f"The city of {s.city} is taken by {captor}; the survivors are prisoners.")
+        s = _note(_award(state, s, BESIEGER), f"The city of {s.city} is taken by {captor}; "
+                  + ("the survivors are prisoners." if survivors else "no defender survives."))
     return _finish(_put(state, s), s.id)
 
 
